@@ -1,0 +1,34 @@
+"""rdpsym: Rényi differential privacy derived symbolically, checked at arbitrary precision."""
+
+from .densities import Continuous, Discrete
+from .derivation import Derivation, Status, Step
+from .divergence import renyi_divergence
+from .errors import (
+    ConvergenceError,
+    DensityError,
+    DomainError,
+    NoClosedFormError,
+    ParameterError,
+    RdpSymError,
+    VerificationError,
+)
+from .numeric import renyi_divergence_mp
+from .symbols import alpha
+
+__all__ = [
+    "Continuous",
+    "ConvergenceError",
+    "DensityError",
+    "Derivation",
+    "Discrete",
+    "DomainError",
+    "NoClosedFormError",
+    "ParameterError",
+    "RdpSymError",
+    "Status",
+    "Step",
+    "VerificationError",
+    "alpha",
+    "renyi_divergence",
+    "renyi_divergence_mp",
+]

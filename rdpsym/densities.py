@@ -1,0 +1,349 @@
+"""Definitions: probability densities and mass functions as SymPy expressions.
+
+A :class:`Continuous` density is a pdf on an interval; a :class:`Discrete`
+one is a pmf on an integer range, or a finite table ``{outcome: probability}``.
+Parameters are SymPy symbols with assumptions (``Symbol("s", positive=True)``)
+or exact numbers; a Python float is read as the decimal it prints as.
+
+Both check at construction that the density is nonnegative and normalises,
+raising :class:`~rdpsym.errors.DensityError` only when that is *definitely*
+false (symbolic parameters that cannot be decided pass, and are checked again
+numerically wherever the density is evaluated at values).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import mpmath
+import sympy as sp
+
+from ._exact import exact
+from .engine.context import Hypotheses
+from .engine.integrals import integrate_exp
+from .engine.pieces import breakpoints, interior_point, log_of, resolve_branch, sort_points
+from .engine.sums import sum_exp
+from .errors import DensityError, NoClosedFormError, must
+
+oo = sp.oo
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A maximal interval on which a density is one smooth expression.
+
+    ``lo``/``hi`` are open endpoints for a continuous density and inclusive
+    integers for a discrete one; ``branch`` is the density there (0 outside
+    the support).
+    """
+
+    lo: sp.Expr
+    hi: sp.Expr
+    branch: sp.Expr
+
+    @property
+    def is_zero(self) -> bool:
+        return self.branch == 0
+
+
+class Density:
+    """Common interface of :class:`Continuous` and :class:`Discrete`."""
+
+    var: sp.Symbol
+    expr: sp.Expr
+    lo: sp.Expr
+    hi: sp.Expr
+    discrete: bool
+
+    @property
+    def parameters(self) -> set[sp.Symbol]:
+        """The free symbols other than the variable."""
+        return set(self.expr.free_symbols) - {self.var}
+
+    def breakpoints(self) -> list[sp.Expr]:
+        return breakpoints(self.expr, self.var)
+
+    def branch(self, lo: sp.Expr, hi: sp.Expr) -> sp.Expr:
+        """The density on the piece (lo, hi) of a common refinement of supports."""
+        if not (_le(self.lo, lo) and _le(hi, self.hi)):
+            return sp.S.Zero
+        at = interior_point(lo, hi) if not self.discrete else _integer_inside(lo, hi)
+        return resolve_branch(self.expr, self.var, at)
+
+    def pieces(self) -> list[Piece]:
+        pts = sort_points(self.breakpoints(), self.lo, self.hi)
+        return [Piece(lo, hi, self.branch(lo, hi)) for lo, hi in _ranges(pts, self.discrete)]
+
+    def log_expr(self) -> sp.Expr:
+        """``log`` of the density as an expanded sum (on its smooth pieces)."""
+        return log_of(self.expr)
+
+    def _check(self) -> None:
+        total = sp.S.Zero
+        for piece in self.pieces():
+            if piece.is_zero:
+                continue
+            _check_nonnegative(self, piece)
+            try:
+                total += _mass(piece, self.var, self.discrete)
+            except NoClosedFormError:
+                total = None
+                break
+        if total is None:
+            total = _numeric_mass(self)
+            if total is None:
+                return
+        _check_normalised(self, total)
+
+
+def _le(a: sp.Expr, b: sp.Expr) -> bool:
+    if a == b or a is -oo or b is oo:
+        return True
+    d = sp.simplify(b - a)
+    return bool(d.is_nonnegative)
+
+
+def _integer_inside(lo: sp.Expr, hi: sp.Expr) -> sp.Expr:
+    if lo is -oo:
+        return hi if hi is not oo else sp.S.Zero
+    return lo
+
+
+def _ranges(pts: list[sp.Expr], discrete: bool) -> list[tuple[sp.Expr, sp.Expr]]:
+    """Consecutive pieces; a discrete switch point c starts the piece [c, next)."""
+    if not discrete:
+        return list(zip(pts, pts[1:]))
+    out = []
+    for i, (lo, hi) in enumerate(zip(pts, pts[1:])):
+        last = i == len(pts) - 2
+        top = hi if (last or hi is oo) else hi - 1
+        out.append((lo, top))
+    return [(a, b) for a, b in out if a is -oo or b is oo or not (b - a).is_negative]
+
+
+def _mass(piece: Piece, var: sp.Symbol, discrete: bool) -> sp.Expr:
+    L = log_of(piece.branch)
+    rule = sum_exp if discrete else integrate_exp
+    value = rule(L, var, piece.lo, piece.hi, Hypotheses())
+    if value.condition is not sp.true:
+        raise NoClosedFormError(f"normalisation needs {value.condition}")
+    return value.value
+
+
+def _check_nonnegative(density: Density, piece: Piece) -> None:
+    b = piece.branch
+    if b.is_negative or (b.is_number and b.is_negative):
+        raise DensityError(must("the density", "nonnegative on its support", b))
+    if b.free_symbols - {density.var}:
+        return
+    probes = _probe_points(piece, density.discrete)
+    for point in probes:
+        value = sp.N(b.subs(density.var, point), 30)
+        if value.is_real and value < 0:
+            raise DensityError(
+                must("the density", "nonnegative on its support", f"{value:.6g} at {density.var} = {point}")
+            )
+
+
+def _probe_points(piece: Piece, discrete: bool) -> list[sp.Expr]:
+    lo, hi = piece.lo, piece.hi
+    if discrete:
+        start = lo if lo is not -oo else (hi - 5 if hi is not oo else sp.S(-5))
+        return [start + j for j in range(6) if hi is oo or start + j <= hi]
+    if lo is -oo and hi is oo:
+        return [sp.S(v) for v in (-10, -1, 0, sp.Rational(1, 3), 1, 10)]
+    if lo is -oo:
+        return [hi - d for d in (sp.Rational(1, 100), 1, 10, 100)]
+    if hi is oo:
+        return [lo + d for d in (sp.Rational(1, 100), 1, 10, 100)]
+    return [lo + (hi - lo) * sp.Rational(j, 7) for j in range(1, 7)]
+
+
+def _numeric_mass(density: Density) -> sp.Expr | None:
+    if density.parameters:
+        return None
+    from .numeric import total_mass_mp  # numeric layer sits beside, imported lazily
+
+    return sp.Float(total_mass_mp(density, dps=30), 30)
+
+
+def _check_normalised(density: Density, total: sp.Expr) -> None:
+    what = "sum" if density.discrete else "integrate"
+    if total.is_number:
+        value = sp.N(total, 30)
+        if abs(value - 1) > sp.Float("1e-20"):
+            raise DensityError(must(f"the density", f"to {what} to 1 over its support", sp.nsimplify(value) if total.is_Float else total))
+        return
+    if sp.simplify(total - 1) == 0:
+        return
+    if total.equals(1) is False:
+        raise DensityError(must("the density", f"to {what} to 1 over its support", total))
+
+
+@dataclass(frozen=True, eq=False)
+class Continuous(Density):
+    """A probability density ``pdf`` in ``var`` on the interval ``support``.
+
+    >>> import sympy as sp
+    >>> x = sp.Symbol("x", real=True)
+    >>> lam = sp.Symbol("lambda", positive=True)
+    >>> E = Continuous(lam * sp.exp(-lam * x), x, support=sp.Interval(0, sp.oo))
+    >>> E.lo, E.hi
+    (0, oo)
+    >>> Continuous(2 * sp.exp(-x), x, support=sp.Interval(0, sp.oo))
+    Traceback (most recent call last):
+    ...
+    rdpsym.errors.DensityError: the density must integrate to 1 over its support; got 2.
+    """
+
+    pdf: sp.Expr
+    var: sp.Symbol
+    support: sp.Interval = field(default=sp.Interval(-oo, oo))
+    check: bool = True
+    discrete = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.var, sp.Symbol):
+            raise DensityError(must("var", "a SymPy Symbol", repr(self.var)))
+        if not isinstance(self.support, sp.Interval) or self.support.measure == 0:
+            raise DensityError(must("support", "a SymPy Interval of positive length", self.support))
+        var = self.var
+        pdf = exact(self.pdf, "pdf")
+        if var.is_real is not True:
+            # SymPy simplifies log(exp(u)) only for real u: use a real twin of the variable.
+            real = sp.Symbol(var.name, real=True)
+            pdf, var = pdf.xreplace({var: real}), real
+        object.__setattr__(self, "pdf", pdf)
+        object.__setattr__(self, "var", var)
+        if self.check:
+            self._check()
+
+    @property
+    def expr(self) -> sp.Expr:
+        return self.pdf
+
+    @property
+    def lo(self) -> sp.Expr:
+        return self.support.start
+
+    @property
+    def hi(self) -> sp.Expr:
+        return self.support.end
+
+    def subs(self, values: Mapping) -> Continuous:
+        """The density with parameter values substituted (and re-checked)."""
+        return Continuous(self.pdf.subs(values), self.var, self.support.subs(values))
+
+    def __repr__(self) -> str:
+        return f"Continuous({self.pdf}, {self.var}, support={self.support})"
+
+
+@dataclass(frozen=True, eq=False)
+class Discrete(Density):
+    """A pmf on an integer range, or a finite table ``{outcome: probability}``.
+
+    >>> import sympy as sp
+    >>> p = sp.Symbol("p", positive=True)
+    >>> Discrete({0: p, 1: 1 - p}).table
+    {0: p, 1: 1 - p}
+    >>> k = sp.Symbol("k", integer=True)
+    >>> G = Discrete(sp.Rational(1, 2)**(k + 1), k, support=sp.Range(0, sp.oo))
+    >>> Discrete({0: sp.Rational(1, 2), 1: sp.Rational(1, 3)})
+    Traceback (most recent call last):
+    ...
+    rdpsym.errors.DensityError: the density must sum to 1 over its support; got 5/6.
+    """
+
+    pmf: sp.Expr | Mapping
+    var: sp.Symbol | None = None
+    support: sp.Range | None = None
+    check: bool = True
+    discrete = True
+
+    def __post_init__(self) -> None:
+        if isinstance(self.pmf, Mapping):
+            if not self.pmf:
+                raise DensityError(must("pmf", "a non-empty table {outcome: probability}", "{}"))
+            table = {_outcome(k): exact(v, f"probability of {k!r}") for k, v in self.pmf.items()}
+            object.__setattr__(self, "pmf", table)
+            if self.check:
+                self._check_table()
+            return
+        if not isinstance(self.var, sp.Symbol):
+            raise DensityError(must("var", "a SymPy Symbol (the outcome variable)", repr(self.var)))
+        support = self.support if self.support is not None else sp.Range(0, oo)
+        if not isinstance(support, sp.Range) or support.step != 1:
+            raise DensityError(must("support", "a SymPy Range with step 1", support))
+        var = self.var
+        pmf = exact(self.pmf, "pmf")
+        if var.is_integer is not True:
+            integer = sp.Symbol(var.name, integer=True)
+            pmf, var = pmf.xreplace({var: integer}), integer
+        object.__setattr__(self, "pmf", pmf)
+        object.__setattr__(self, "var", var)
+        object.__setattr__(self, "support", support)
+        if self.check:
+            self._check()
+
+    @property
+    def table(self) -> dict | None:
+        """The finite table, or None for a pmf expression."""
+        return self.pmf if isinstance(self.pmf, dict) else None
+
+    @property
+    def expr(self) -> sp.Expr:
+        if self.table is not None:
+            return sp.Add(*self.table.values())
+        return self.pmf
+
+    @property
+    def parameters(self) -> set[sp.Symbol]:
+        if self.table is not None:
+            return set().union(*(v.free_symbols for v in self.table.values()))
+        return super().parameters
+
+    @property
+    def lo(self) -> sp.Expr:
+        return self.support.inf
+
+    @property
+    def hi(self) -> sp.Expr:
+        return self.support.sup
+
+    def _check_table(self) -> None:
+        for outcome, prob in self.table.items():
+            if prob.is_negative:
+                raise DensityError(must(f"the probability of {outcome}", "nonnegative", prob))
+        _check_normalised(self, sp.Add(*self.table.values()))
+
+    def subs(self, values: Mapping) -> Discrete:
+        if self.table is not None:
+            return Discrete({k: v.subs(values) for k, v in self.table.items()})
+        return Discrete(self.pmf.subs(values), self.var, self.support)
+
+    def __repr__(self) -> str:
+        if self.table is not None:
+            return f"Discrete({self.table})"
+        return f"Discrete({self.pmf}, {self.var}, support={self.support})"
+
+
+def _outcome(key: object) -> object:
+    if isinstance(key, float):
+        return exact(key, "outcome")
+    if isinstance(key, int) and not isinstance(key, bool):
+        return sp.Integer(key)
+    return key
+
+
+def as_table(density: Discrete) -> dict | None:
+    """The table of a finite discrete density (an expression on a finite range too)."""
+    if density.table is not None:
+        return density.table
+    lo, hi = density.lo, density.hi
+    if lo.is_finite and hi.is_finite and lo.is_number and hi.is_number and hi - lo < 400:
+        return {sp.Integer(j): density.pmf.subs(density.var, j) for j in range(int(lo), int(hi) + 1)}
+    return None
+
+
+__all__ = ["Continuous", "Discrete", "Density", "Piece", "as_table", "mpmath"]

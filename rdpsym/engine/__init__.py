@@ -1,0 +1,10 @@
+"""The derivation engine: closed forms for ∫exp(L) and Σexp(L), suprema, tidying.
+
+Everything here works on *log-densities*: on each piece between non-smooth
+points, ``L = α·log P + (1−α)·log Q`` is a polynomial of degree ≤ 2 in the
+variable (Gaussian, Laplace and exponential families), possibly plus
+logarithms of the distance to an endpoint (gamma, beta) or log-factorials
+(Poisson, binomial).  Each shape has a closed-form rule that returns its
+value *and* the condition under which the integral or sum converges; SymPy's
+general ``integrate``/``summation`` is only a time-budgeted fallback.
+"""

@@ -1,0 +1,106 @@
+"""Sign decisions under the stated hypotheses.
+
+SymPy symbols carry assumptions such as ``positive=True``, but "α > 1" cannot
+be attached to a symbol.  :class:`Hypotheses` decides signs with α replaced
+by ``1 + β`` where β is a positive dummy, which is exactly "α > 1".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+
+@dataclass(frozen=True)
+class Hypotheses:
+    """The order symbol (if symbolic) under the hypothesis ``order > 1``.
+
+    >>> import sympy as sp
+    >>> a = sp.Symbol("alpha", positive=True)
+    >>> h = Hypotheses(a)
+    >>> h.is_positive(a - 1), h.is_positive(1 - a), h.is_positive(a - 2)
+    (True, False, None)
+    """
+
+    order_symbol: sp.Symbol | None = None
+    _beta: sp.Dummy = field(default_factory=lambda: sp.Dummy("beta", positive=True))
+
+    def _shift(self, expr: sp.Expr) -> sp.Expr:
+        if self.order_symbol is None or not expr.has(self.order_symbol):
+            return expr
+        return expr.xreplace({self.order_symbol: 1 + self._beta})
+
+    def is_positive(self, expr: sp.Expr) -> bool | None:
+        """True / False when the sign is decided, None when it is not."""
+        e = self._shift(sp.sympify(expr))
+        answer = e.is_positive
+        if answer is None:
+            answer = _decide_rational(e, "positive")
+        return answer
+
+    def is_negative(self, expr: sp.Expr) -> bool | None:
+        return self.is_positive(-sp.sympify(expr))
+
+    def is_zero(self, expr: sp.Expr) -> bool | None:
+        e = self._shift(sp.sympify(expr))
+        if e.is_zero is not None:
+            return e.is_zero
+        e = sp.cancel(sp.expand(e))
+        return e.is_zero
+
+    def holds(self, condition: sp.Basic) -> bool | None:
+        """Decide a relational condition such as ``A < 0``."""
+        if condition in (sp.true, sp.false):
+            return bool(condition)
+        if isinstance(condition, sp.And):
+            parts = [self.holds(c) for c in condition.args]
+            if False in parts:
+                return False
+            return True if all(p is True for p in parts) else None
+        if isinstance(condition, sp.Or):
+            parts = [self.holds(c) for c in condition.args]
+            if True in parts:
+                return True
+            return False if all(p is False for p in parts) else None
+        if isinstance(condition, (sp.StrictGreaterThan, sp.StrictLessThan)):
+            diff = condition.gts - condition.lts
+            return self.is_positive(diff)
+        if isinstance(condition, (sp.GreaterThan, sp.LessThan)):
+            neg = self.is_positive(condition.lts - condition.gts)
+            return None if neg is None else not neg
+        if isinstance(condition, sp.Ne):
+            z = self.is_zero(condition.lhs - condition.rhs)
+            return None if z is None else not z
+        if isinstance(condition, sp.Eq):
+            return self.is_zero(condition.lhs - condition.rhs)
+        return None
+
+
+def _decide_rational(e: sp.Expr, _kind: str) -> bool | None:
+    """Try the sign of numerator and denominator separately after ``together``."""
+    num, den = sp.fraction(sp.factor(sp.together(e)))
+    if den.is_positive and num.is_positive is not None:
+        return num.is_positive
+    if den.is_negative and num.is_negative is not None:
+        return num.is_negative
+    num = sp.expand(num)
+    if den.is_positive and num.is_positive is not None:
+        return num.is_positive
+    return None
+
+
+def simplify_condition(condition: sp.Basic, hyp: Hypotheses) -> sp.Basic:
+    """Rewrite ``expr > 0`` as ``numerator > 0`` when the denominator is positive.
+
+    This turns ``α/(2σ₁²) + (1−α)/(2σ₂²) > 0`` into the familiar
+    ``α σ₂² + (1 − α) σ₁² > 0``.
+    """
+    if not isinstance(condition, (sp.StrictGreaterThan, sp.StrictLessThan)):
+        return condition
+    diff = condition.gts - condition.lts
+    num, den = sp.fraction(sp.together(diff))
+    if hyp.is_positive(den):
+        num = sp.collect(sp.expand(num), hyp.order_symbol) if hyp.order_symbol else num
+        return sp.StrictGreaterThan(num, 0, evaluate=False)
+    return condition

@@ -1,0 +1,137 @@
+"""The moment I(α) = ∫ P^α Q^{1−α} (or Σ) over a common refinement of two densities.
+
+Also the supremum of log(P/Q) (the order ∞), piece by piece.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy as sp
+
+from ..densities import Density, Discrete, _ranges
+from ..errors import NoClosedFormError
+from .context import Hypotheses
+from .integrals import PieceValue, integrate_exp
+from .pieces import less, log_of, sort_points
+from .sums import sum_exp
+
+oo = sp.oo
+
+
+@dataclass(frozen=True)
+class PiecePair:
+    """One piece of the common refinement with both densities' branches on it."""
+
+    lo: sp.Expr
+    hi: sp.Expr
+    p: sp.Expr
+    q: sp.Expr
+
+
+@dataclass(frozen=True)
+class Moment:
+    """I(order) as a sum over pieces, with the convergence conditions.
+
+    ``value`` is ``oo`` when the moment diverges for every parameter value
+    (then ``reason`` says why).
+    """
+
+    value: sp.Expr
+    conditions: tuple
+    pieces: tuple[tuple[PiecePair, sp.Expr, PieceValue], ...]
+    reason: str = ""
+
+
+def common_refinement(P: Density, Q: Density) -> list[PiecePair]:
+    lo = P.lo if less(Q.lo, P.lo) is False else Q.lo
+    hi = P.hi if less(P.hi, Q.hi) is False else Q.hi
+    points = [*P.breakpoints(), *Q.breakpoints(), P.lo, P.hi, Q.lo, Q.hi]
+    pts = sort_points([p for p in points if p not in (oo, -oo)], lo, hi)
+    ranges = _ranges(pts, True) if isinstance(P, Discrete) else list(zip(pts, pts[1:]))
+    return [PiecePair(a, b, P.branch(a, b), Q.branch(a, b)) for a, b in ranges]
+
+
+def moment(P: Density, Q: Density, order: sp.Expr, hyp: Hypotheses) -> Moment:
+    """∫ P^order Q^{1−order} piece by piece, by the closed-form rules."""
+    var = P.var
+    rule = sum_exp if isinstance(P, Discrete) else integrate_exp
+    total, conditions, parts = sp.S.Zero, [], []
+    for pair in common_refinement(P, Q):
+        if pair.p == 0:
+            continue  # P^α·Q^{1−α} = 0 there, for every α > 0.
+        if pair.q == 0:
+            if hyp.holds(order > 1) is not False:
+                return Moment(oo, (), (), reason=_outside(pair, var))
+            continue
+        L = sp.expand(order * log_of(pair.p) + (1 - order) * log_of(pair.q))
+        piece = rule(L, var, pair.lo, pair.hi, hyp)
+        parts.append((pair, L, piece))
+        if piece.value == oo:
+            return Moment(oo, (), tuple(parts), reason=f"the integrand exp({L}) is not integrable on ({pair.lo}, {pair.hi})")
+        total += piece.value
+        if piece.condition is not sp.true:
+            conditions.append(piece.condition)
+    return Moment(total, tuple(dict.fromkeys(conditions)), tuple(parts))
+
+
+def _outside(pair: PiecePair, var) -> str:
+    return (
+        f"P has mass where Q has none ({pair.lo} < {var} < {pair.hi}), "
+        "so P^α Q^(1−α) is infinite there for α > 1"
+    )
+
+
+def sup_log_ratio(P: Density, Q: Density) -> tuple[sp.Expr, str]:
+    """sup over supp P of log(P/Q), and a sentence saying where it is reached."""
+    values, where = [], []
+    var = P.var
+    hyp = Hypotheses()
+    for pair in common_refinement(P, Q):
+        if pair.p == 0:
+            continue
+        if pair.q == 0:
+            return oo, _outside(pair, var).replace(" for α > 1", "")
+        R = sp.expand(log_of(pair.p) - log_of(pair.q))
+        value, note = _sup_piece(R, var, pair.lo, pair.hi, hyp, isinstance(P, Discrete))
+        if value == oo:
+            return oo, note
+        values.append(value)
+        where.append(note)
+    if not values:
+        raise NoClosedFormError("P has no mass on the common support")
+    return values, "; ".join(where)
+
+
+def _sup_piece(R, var, lo, hi, hyp: Hypotheses, discrete: bool):
+    if not R.has(var):
+        return R, f"log(P/Q) = {R} is constant on ({lo}, {hi})"
+    if not R.is_polynomial(var) or sp.Poly(R, var).degree() > 2:
+        raise NoClosedFormError(f"no closed-form supremum rule for log(P/Q) = {R}")
+    poly = sp.Poly(R, var)
+    A, B = poly.coeff_monomial(var**2), poly.coeff_monomial(var)
+    ends = []
+    for end, inward in ((lo, 1), (hi, -1)):
+        if end in (oo, -oo):
+            lead = A if not hyp.is_zero(A) else B * (1 if end is oo else -1)
+            sign = hyp.is_positive(lead)
+            if sign is None:
+                raise NoClosedFormError(f"the growth of log(P/Q) = {R} as {var} -> {end} is undecided")
+            if sign:
+                return oo, f"log(P/Q) = {R} is unbounded as {var} -> {end}"
+            if not hyp.is_zero(lead) and hyp.is_negative(lead):
+                continue
+        else:
+            ends.append(R.subs(var, end))
+    if not hyp.is_zero(A) and hyp.is_negative(A):
+        v = -B / (2 * A)
+        inside = [less(lo, v), less(v, hi)]
+        if discrete:
+            raise NoClosedFormError("discrete concave log-ratio: supremum at an integer near the vertex")
+        if inside == [True, True]:
+            return R.subs(var, v), f"maximum at the vertex {var} = {v}"
+        if None in inside:
+            raise NoClosedFormError(f"cannot tell whether the vertex {v} lies in ({lo}, {hi})")
+    if not ends:
+        raise NoClosedFormError(f"log(P/Q) = {R} has no maximum on ({lo}, {hi})")
+    return sp.Max(*ends), f"log(P/Q) = {R} is largest at an end of ({lo}, {hi})"

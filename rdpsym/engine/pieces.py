@@ -1,0 +1,182 @@
+"""Splitting a density at its non-smooth points.
+
+A pdf such as ``exp(-|x - c|/b)/(2b)`` or a ``Piecewise`` is smooth except at
+finitely many points (zeros of ``Abs``/``sign``/``Heaviside`` arguments,
+boundaries of ``Piecewise`` conditions, switches of ``Max``/``Min``).  Between
+consecutive points each such atom has one fixed branch, so the density is a
+single smooth expression there: the piece's log-density is then a polynomial
+(plus logs) that the closed-form rules in :mod:`.integrals` recognise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import sympy as sp
+
+from ..errors import NoClosedFormError
+
+
+def breakpoints(expr: sp.Expr, var: sp.Symbol) -> list[sp.Expr]:
+    """The real points where ``expr`` may be non-smooth in ``var``.
+
+    >>> import sympy as sp
+    >>> x = sp.Symbol("x", real=True)
+    >>> breakpoints(sp.exp(-sp.Abs(x - 1)), x)
+    [1]
+    """
+    switches: list[sp.Expr] = []
+    for atom in expr.atoms(sp.Abs, sp.sign, sp.Heaviside):
+        if atom.args[0].has(var):
+            switches.append(atom.args[0])
+    for atom in expr.atoms(sp.Max, sp.Min):
+        args = [a for a in atom.args]
+        for i, u in enumerate(args):
+            for v in args[i + 1 :]:
+                if (u - v).has(var):
+                    switches.append(u - v)
+    for pw in expr.atoms(sp.Piecewise):
+        for _, cond in pw.args:
+            for rel in cond.atoms(sp.core.relational.Relational):
+                if rel.has(var):
+                    switches.append(rel.lhs - rel.rhs)
+    points: list[sp.Expr] = []
+    for u in switches:
+        for root in _real_roots(u, var):
+            if not any(_same(root, p) for p in points):
+                points.append(root)
+    return points
+
+
+def _real_roots(u: sp.Expr, var: sp.Symbol) -> list[sp.Expr]:
+    poly = sp.Poly(u, var) if u.is_polynomial(var) else None
+    if poly is not None and poly.degree() == 1:
+        a, b = poly.all_coeffs()
+        return [sp.simplify(-b / a)]
+    roots = sp.solve(u, var)
+    return [r for r in roots if r.is_extended_real is not False]
+
+
+def _same(a: sp.Expr, b: sp.Expr) -> bool:
+    return sp.simplify(a - b) == 0
+
+
+def less(a: sp.Expr, b: sp.Expr) -> bool | None:
+    """Decide ``a < b`` for points that may be symbolic or infinite."""
+    if a == b:
+        return False
+    if a is sp.S.NegativeInfinity or b is sp.S.Infinity:
+        return True
+    if a is sp.S.Infinity or b is sp.S.NegativeInfinity:
+        return False
+    d = sp.simplify(b - a)
+    return d.is_positive if d.is_positive is not None else (False if d.is_nonpositive else None)
+
+
+def sort_points(points: Iterable[sp.Expr], lo: sp.Expr, hi: sp.Expr) -> list[sp.Expr]:
+    """``lo``, the points strictly inside (lo, hi) in increasing order, ``hi``.
+
+    Raises :class:`NoClosedFormError` when two points cannot be ordered from
+    the parameters' assumptions (e.g. two free centres ``c1`` and ``c2``).
+    """
+    inside: list[sp.Expr] = []
+    for p in points:
+        after_lo, before_hi = less(lo, p), less(p, hi)
+        if after_lo is None or before_hi is None:
+            raise NoClosedFormError(
+                f"cannot tell whether the non-smooth point {p} lies inside ({lo}, {hi}); "
+                "give its parameters values or sign assumptions"
+            )
+        if after_lo and before_hi and not any(_same(p, q) for q in inside):
+            inside.append(p)
+    ordered: list[sp.Expr] = []
+    for p in inside:
+        pos = 0
+        for q in ordered:
+            q_before_p = less(q, p)
+            if q_before_p is None:
+                raise NoClosedFormError(
+                    f"cannot order the non-smooth points {q} and {p}; "
+                    "give their parameters values or order assumptions"
+                )
+            if q_before_p:
+                pos += 1
+        ordered.insert(pos, p)
+    return [lo, *ordered, hi]
+
+
+def interior_point(lo: sp.Expr, hi: sp.Expr) -> sp.Expr:
+    """A point strictly inside (lo, hi) at which branches are decided."""
+    if lo is sp.S.NegativeInfinity and hi is sp.S.Infinity:
+        return sp.S.Zero
+    if lo is sp.S.NegativeInfinity:
+        return hi - 1
+    if hi is sp.S.Infinity:
+        return lo + 1
+    return (lo + hi) / 2
+
+
+def resolve_branch(expr: sp.Expr, var: sp.Symbol, at: sp.Expr) -> sp.Expr:
+    """Replace every switch in ``expr`` by the branch it takes near ``var = at``.
+
+    Raises :class:`NoClosedFormError` when a branch cannot be decided.
+
+    >>> import sympy as sp
+    >>> x = sp.Symbol("x", real=True)
+    >>> resolve_branch(sp.Abs(x - 1) + sp.Abs(x), x, sp.Rational(1, 2))
+    1
+    """
+
+    def sign_at(u: sp.Expr) -> int:
+        v = sp.simplify(u.subs(var, at))
+        if v.is_positive:
+            return 1
+        if v.is_negative:
+            return -1
+        if v.is_zero:
+            return 0
+        raise NoClosedFormError(f"cannot decide the sign of {u} between non-smooth points")
+
+    def replace(e: sp.Expr) -> sp.Expr:
+        if not e.args or not e.has(var):
+            return e
+        args = [replace(a) for a in e.args]
+        if isinstance(e, sp.Piecewise):
+            for (value, cond) in e.args:
+                truth = cond.subs(var, at) if cond not in (sp.true, sp.false) else cond
+                truth = sp.simplify(truth) if truth not in (sp.true, sp.false) else truth
+                if truth is sp.true:
+                    return replace(value)
+                if truth is not sp.false:
+                    raise NoClosedFormError(f"cannot decide the Piecewise condition {cond}")
+            raise NoClosedFormError(f"no Piecewise branch of {e} applies")
+        if isinstance(e, sp.Abs):
+            s = sign_at(args[0])
+            return args[0] if s >= 0 else -args[0]
+        if isinstance(e, sp.sign):
+            return sp.Integer(sign_at(args[0]))
+        if isinstance(e, sp.Heaviside):
+            s = sign_at(args[0])
+            if s == 0:
+                raise NoClosedFormError("Heaviside switches on a whole piece")
+            return sp.Integer(1 if s > 0 else 0)
+        if isinstance(e, (sp.Max, sp.Min)):
+            best = args[0]
+            for cand in args[1:]:
+                s = sign_at(cand - best)
+                if (s > 0) == isinstance(e, sp.Max) and s != 0:
+                    best = cand
+            return best
+        return e.func(*args)
+
+    return replace(expr)
+
+
+def log_of(branch: sp.Expr) -> sp.Expr:
+    """``log(branch)`` expanded into a sum: powers become coefficients.
+
+    ``force=True`` splits products of factors whose signs SymPy cannot see;
+    that is valid because a density's factors are positive where it is
+    positive, and every result is checked numerically afterwards.
+    """
+    return sp.expand(sp.expand_log(sp.log(branch), force=True))

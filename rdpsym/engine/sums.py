@@ -1,0 +1,103 @@
+"""Closed forms of Σ_{k=lo}^{hi} exp(L(k)) over one integer range, with conditions.
+
+Rules:
+
+``finite``  a numeric range of at most :data:`DIRECT_TERMS` terms: the exact sum.
+``geometric``  L = B k + C:  Σ r^k e^C with r = e^B (|r| < 1 on infinite ranges).
+``exponential series``  L = −log k! + B k + C on k ≥ 0:  e^C · exp(e^B)  (Poisson).
+``binomial theorem``  L = log C(n, k) + B k + C on 0 ≤ k ≤ n:  e^C (1 + e^B)^n.
+``sympy``  anything else: ``sympy.summation`` under a time budget.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from .._budget import can_budget, time_budget
+from ..errors import NoClosedFormError, SymbolicTimeout
+from .context import Hypotheses
+from .integrals import PieceValue, _decided
+
+oo = sp.oo
+
+#: A numeric range with at most this many terms is summed term by term, exactly.
+DIRECT_TERMS = 400
+
+
+def sum_exp(L: sp.Expr, k: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses) -> PieceValue:
+    """Σ_{k=lo}^{hi} exp(L) for ``L`` expanded (``lo``/``hi`` inclusive, may be ±∞).
+
+    >>> import sympy as sp
+    >>> k = sp.Symbol("k", integer=True)
+    >>> sum_exp(-k*sp.log(2), k, 1, sp.oo, Hypotheses()).value
+    1
+    """
+    if lo.is_number and hi.is_number and lo.is_finite and hi.is_finite and hi - lo < DIRECT_TERMS:
+        total = sp.Add(*[sp.exp(L.subs(k, j)) for j in range(int(lo), int(hi) + 1)])
+        return PieceValue(total, sp.true, "finite sum")
+    factorials = [g for g in L.atoms(sp.factorial) if g.has(k)]
+    binomials = [g for g in L.atoms(sp.binomial) if g.has(k)]
+    rest, special = L, {}
+    for g in L.atoms(sp.log):
+        if g.args[0] in factorials or g.args[0] in binomials:
+            special[g.args[0]] = sp.expand(L).coeff(g)
+            rest = rest - special[g.args[0]] * g
+    rest = sp.expand(rest)
+    if not rest.is_polynomial(k) or sp.Poly(rest, k).degree() > 1:
+        return _sympy_fallback(L, k, lo, hi)
+    B = rest.coeff(k, 1)
+    C = rest.coeff(k, 0)
+    if not special:
+        return _geometric(B, C, lo, hi, hyp)
+    if len(special) == 1:
+        (atom, coefficient), = special.items()
+        if (
+            isinstance(atom, sp.factorial)
+            and atom.args[0] == k
+            and hyp.is_zero(coefficient + 1)
+            and lo == 0
+            and hi is oo
+        ):
+            return PieceValue(sp.exp(C) * sp.exp(sp.exp(B)), sp.true, "exponential series")
+        if (
+            isinstance(atom, sp.binomial)
+            and atom.args[1] == k
+            and hyp.is_zero(coefficient - 1)
+            and lo == 0
+            and sp.simplify(hi - atom.args[0]) == 0
+        ):
+            return PieceValue(sp.exp(C) * (1 + sp.exp(B)) ** atom.args[0], sp.true, "binomial theorem")
+    return _sympy_fallback(L, k, lo, hi)
+
+
+def _geometric(B, C, lo, hi, hyp: Hypotheses) -> PieceValue:
+    r = sp.exp(B)
+    if hyp.is_zero(B):
+        if lo is -oo or hi is oo:
+            return PieceValue(oo, sp.true, "geometric")
+        return PieceValue(sp.exp(C) * (hi - lo + 1), sp.true, "geometric")
+    if lo is -oo and hi is oo:
+        return PieceValue(oo, sp.true, "geometric")
+    if hi is oo:
+        # Σ_{k≥lo} r^k = r^lo / (1 − r), converges iff r < 1 (B < 0).
+        return _decided(sp.exp(C + B * lo) / (1 - r), B < 0, "geometric", hyp)
+    if lo is -oo:
+        # Σ_{k≤hi} r^k = r^hi / (1 − 1/r), converges iff r > 1 (B > 0).
+        return _decided(sp.exp(C + B * hi) / (1 - sp.exp(-B)), B > 0, "geometric", hyp)
+    value = sp.exp(C) * (sp.exp(B * lo) - sp.exp(B * (hi + 1))) / (1 - r)
+    if hyp.is_zero(B) is None:
+        value = sp.Piecewise((value, sp.Ne(B, 0)), (sp.exp(C) * (hi - lo + 1), True))
+    return PieceValue(value, sp.true, "geometric")
+
+
+def _sympy_fallback(L, k, lo, hi) -> PieceValue:
+    if not can_budget():
+        raise NoClosedFormError("no closed-form rule matches and sympy.summation cannot be time-budgeted here")
+    try:
+        with time_budget(what="sympy.summation"):
+            value = sp.summation(sp.exp(L), (k, lo, hi))
+    except SymbolicTimeout as exc:
+        raise NoClosedFormError(str(exc)) from exc
+    if value.has(sp.Sum) or value.has(sp.nan) or isinstance(value, sp.Piecewise):
+        raise NoClosedFormError(f"sympy.summation left Σ exp({L}) unevaluated or conditional")
+    return PieceValue(value, sp.true, "sympy.summation")

@@ -1,0 +1,45 @@
+"""The one error hierarchy of rdpsym.
+
+Every error is a subclass of :class:`RdpSymError` *and* of the builtin it
+refines, so ``except ValueError`` keeps working for callers who do not know
+rdpsym.  Messages follow one form: ``"<name> must be <range>; got <value>."``
+"""
+
+from __future__ import annotations
+
+
+class RdpSymError(Exception):
+    """Base class of every error rdpsym raises on purpose."""
+
+
+class ParameterError(RdpSymError, ValueError):
+    """A mechanism or density parameter is outside its valid range."""
+
+
+class DomainError(RdpSymError, ValueError):
+    """An order (or another argument) is outside the domain of the quantity."""
+
+
+class DensityError(RdpSymError, ValueError):
+    """A pdf or pmf is negative somewhere, does not normalise, or is malformed."""
+
+
+class NoClosedFormError(RdpSymError, NotImplementedError):
+    """No closed form was found; callers may fall back to the definition."""
+
+
+class ConvergenceError(RdpSymError, ArithmeticError):
+    """A numeric value did not settle: two precisions disagree."""
+
+
+class VerificationError(RdpSymError, AssertionError):
+    """A closed form disagrees with the definition: never returned as a result."""
+
+
+class SymbolicTimeout(RdpSymError, TimeoutError):
+    """A symbolic step exceeded its time budget."""
+
+
+def must(name: str, valid: str, got: object) -> str:
+    """The standard message: ``"sigma must be positive (sigma > 0); got -1."``."""
+    return f"{name} must be {valid}; got {got}."
