@@ -167,7 +167,6 @@ def _finite(P, Q, order, hyp) -> tuple:
         steps = [Step(r"\sum_{k} P(k)^{\alpha} Q(k)^{1-\alpha}".replace(r"\alpha", sp.latex(order)), I, "finite sum over the outcomes")]
         if I == oo:
             return oo, (), steps + [Step(_lhs(order), oo, reason)], I
-        I = collect_exp(I)
         return divergence_from_moment(I, order), (), steps + [Step(_lhs(order), divergence_from_moment(I, order), "take the logarithm")], I
     M = moment(P, Q, order, hyp)
     steps = _moment_steps(P, M, order)
@@ -245,8 +244,9 @@ def _kl(P, Q) -> tuple:
 
 
 def _tidy_kl(expr: sp.Expr) -> sp.Expr:
+    """Group log terms; pair c·log u − c·log v into c·log(u/v), as papers print the KL."""
     e = sp.expand(sp.expand_log(sp.expand(expr), force=True))
-    logs = {}
+    logs: dict[sp.Expr, sp.Expr] = {}
     rest = sp.S.Zero
     for term in sp.Add.make_args(e):
         lg = [f for f in sp.Mul.make_args(term) if isinstance(f, sp.log)]
@@ -254,9 +254,20 @@ def _tidy_kl(expr: sp.Expr) -> sp.Expr:
             logs[lg[0]] = logs.get(lg[0], 0) + term / lg[0]
         else:
             rest += term
-    out = rest
-    for g, c in logs.items():
-        out += sp.factor(c) * g
+    coeffs = {g: sp.factor(c) for g, c in logs.items() if c != 0}
+    out, used = rest, set()
+    for g, c in coeffs.items():
+        if g in used:
+            continue
+        partner = next((h for h, d in coeffs.items() if h not in used and h != g and sp.expand(c + d) == 0), None)
+        if partner is not None:
+            used |= {g, partner}
+            if sp.Poly(sp.expand(c)).LC().is_negative if c.free_symbols else c.is_negative:
+                c, g, partner = -c, partner, g
+            out += c * sp.log(sp.logcombine(g.args[0] / partner.args[0], force=True))
+        else:
+            used.add(g)
+            out += c * g
     return out
 
 

@@ -120,21 +120,37 @@ def _same_kind(P: Density, Q: Density) -> None:
 
 
 def _numeric_function(density: Density):
-    return sp.lambdify(density.var, _fold(density.expr, density.var), modules="mpmath")
+    return _compile(density.expr, density.var)
 
 
-def _fold(expr: sp.Expr, var: sp.Symbol) -> sp.Expr:
-    """Replace every constant subexpression by a Float at the working precision.
+def _compile(expr: sp.Expr, var: sp.Symbol):
+    """A fast mpmath function of ``var``: constants are evaluated once, at the working precision.
 
-    Without this, the lambdified integrand recomputes sqrt(2π) or log(σ) at
-    every node: folding makes one evaluation several times cheaper.
+    Without this, the lambdified integrand rebuilds sqrt(2π), log(σ) or 1/3 at
+    every quadrature node, which costs several times the integrand itself.
     """
     wp = mpmath.mp.dps + 10
-    if not expr.has(var):
-        return expr if expr.is_Rational or expr.is_Float else sp.Float(sp.N(expr, wp), wp)
-    if not expr.args or isinstance(expr, sp.core.relational.Relational):
-        return expr
-    return expr.func(*[_fold(a, var) if isinstance(a, sp.Expr) else a for a in expr.args])
+    constants: dict[sp.Dummy, mpmath.mpf] = {}
+
+    def fold(e: sp.Expr) -> sp.Expr:
+        if isinstance(e, sp.Integer) or e is var:
+            return e
+        if isinstance(e, sp.Expr) and not e.has(var):
+            value = sp.N(e, wp)
+            if not value.is_real:
+                return e
+            d = sp.Dummy()
+            constants[d] = mpmath.mpf(value._to_mpmath(mpmath.mp.prec + 20))
+            return d
+        if not e.args or isinstance(e, sp.core.relational.Relational):
+            return e
+        return e.func(*[fold(a) if isinstance(a, sp.Expr) else a for a in e.args])
+
+    folded = fold(expr)
+    names = list(constants)
+    f = sp.lambdify([var, *names], folded, modules="mpmath")
+    values = [constants[d] for d in names]
+    return lambda t: f(t, *values)
 
 
 def _log_function(density: Density, pdf):
@@ -148,7 +164,7 @@ def _log_function(density: Density, pdf):
     log_expr = sp.expand_log(sp.log(density.expr), force=True)
     if log_expr.has(sp.log(sp.S.Zero)) or log_expr.has(sp.zoo):
         return lambda t: mpmath.log(pdf(t))
-    fast = sp.lambdify(density.var, _fold(log_expr, density.var), modules="mpmath")
+    fast = _compile(log_expr, density.var)
     probes = [mpmath.mpf(v) / 7 for v in (-9, -2, 1, 3, 11, 40)]
     tol = mpmath.mpf(10) ** (-mpmath.mp.dps + 10)
     for t in probes:
