@@ -115,7 +115,7 @@ def renyi_divergence(
     steps.extend(more)
     conditions = tuple(simplify_condition(c, hyp) for c in conditions)
     result = closed if not conditions or closed == oo else sp.Piecewise((closed, sp.And(*conditions)), (oo, True))
-    evidence = check_against_definition(P, Q, order, result, (), hyp)
+    evidence = check_against_definition(P, Q, order, result, conditions, hyp)
     status = Status.CHECKED
     if reference is not None:
         proof = _prove(reference, order, closed, I, hyp)
@@ -174,9 +174,29 @@ def _finite(P, Q, order, hyp) -> tuple:
         steps.append(Step(_lhs(order), oo, M.reason))
         return oo, (), steps, oo
     I = collect_exp(M.value)
-    D = divergence_from_moment(I, order)
+    D = divergence_from_moment(I, order, _positive_under(M.conditions, hyp))
     steps.append(Step(_lhs(order), D, "take the logarithm and divide by " + f"${sp.latex(order - 1)}$"))
     return D, M.conditions, steps, I
+
+
+def _positive_under(conditions: tuple, hyp: Hypotheses):
+    """A positivity test that also knows what the convergence conditions imply."""
+    known = [c.gts - c.lts for c in conditions if isinstance(c, (sp.StrictGreaterThan, sp.StrictLessThan))]
+
+    def positive(e: sp.Expr) -> bool:
+        if hyp.is_positive(e):
+            return True
+        if isinstance(e, sp.Pow) and e.exp.is_real:
+            return positive(e.base)
+        if isinstance(e, sp.exp):
+            return True
+        for k in known:
+            ratio = sp.cancel(sp.together(e / k))
+            if hyp.is_positive(ratio):
+                return True
+        return False
+
+    return positive
 
 
 def _moment_steps(P: Density, M: Moment, order) -> list[Step]:
@@ -228,16 +248,19 @@ def _kl(P, Q) -> tuple:
     M = moment(P, Q, alpha, hyp)
     steps = _moment_steps(P, M, alpha)
     if M.value == oo:
+        if M.support_mismatch:
+            return oo, (), steps + [Step(_lhs(1), oo, M.reason.replace(" for α > 1", ""))], oo
         # I(α) = ∞ for every α > 1 says nothing about the limit α → 1: no closed form here.
         raise NoClosedFormError(f"the moment diverges for α > 1 ({M.reason}); KL needs the definition")
     at_one = [c.subs(alpha, 1) for c in M.conditions]
     if not all(c is sp.true or Hypotheses().holds(c) for c in at_one):
         raise NoClosedFormError("the moment's convergence condition fails at α = 1")
     I = collect_exp(M.value)
-    if not is_zero(I.subs(alpha, 1) - 1, Hypotheses()):
-        raise NoClosedFormError("could not show I(1) = 1 symbolically")
-    kl = _tidy_kl(sp.diff(I, alpha).subs(alpha, 1))
-    steps.append(Step(_lhs(1), r"\lim_{\alpha \to 1} \frac{\log I(\alpha)}{\alpha - 1} = I'(1)",
+    # D_α = log I(α)/(α−1) → (log I)'(1) = I'(1)/I(1) as α → 1, since log I(1) = log ∫P = 0.
+    at_1 = I.subs(alpha, 1)
+    derivative = sp.diff(I, alpha).subs(alpha, 1)
+    kl = _tidy_kl(derivative if is_zero(at_1 - 1, Hypotheses()) else derivative / at_1)
+    steps.append(Step(_lhs(1), r"\lim_{\alpha \to 1} \frac{\log I(\alpha)}{\alpha - 1} = \frac{I'(1)}{I(1)}",
                       "l'Hôpital's rule, since I(1) = 1 (P normalises)"))
     steps.append(Step(_lhs(1), kl, "differentiate the moment at α = 1"))
     return kl, (), steps, I

@@ -298,16 +298,30 @@ def _scan_points(a, b) -> list:
 
 
 def _golden_max(h, left, right, start):
+    """Golden-section search for the maximum of ``h`` on [left, right].
+
+    Near a smooth maximum h(t* + d) = h* − c·d², so the value is good to the
+    working precision once the bracket is below 10^(−dps/2): iterate that far.
+    """
     if left in (-mpmath.inf, mpmath.inf) or right in (-mpmath.inf, mpmath.inf):
         return start
     invphi = (mpmath.sqrt(5) - 1) / 2
-    c, d = right - invphi * (right - left), left + invphi * (right - left)
-    for _ in range(80):
-        if h(c) > h(d):
-            right = d
+    width = right - left
+    if width <= 0:
+        return start
+    target = mpmath.mpf(10) ** (-(mpmath.mp.dps // 2 + 5)) * (1 + abs(start))
+    steps = int(mpmath.log(width / target) / mpmath.log(1 / invphi)) + 2 if width > target else 0
+    c, d = right - invphi * width, left + invphi * width
+    hc, hd = h(c), h(d)
+    for _ in range(steps):
+        if hc > hd:
+            right, d, hd = d, c, hc
+            c = right - invphi * (right - left)
+            hc = h(c)
         else:
-            left = c
-        c, d = right - invphi * (right - left), left + invphi * (right - left)
+            left, c, hc = c, d, hd
+            d = left + invphi * (right - left)
+            hd = h(d)
     return (left + right) / 2
 
 
@@ -329,7 +343,10 @@ def _sup_log_ratio(P: Density, Q: Density, fP, fQ) -> mpmath.mpf:
         if discrete:
             pts = _integer_scan(a, b)
         else:
-            pts = _scan_points(a, b) + [x for x in (a, b) if mpmath.isfinite(x)]
+            # Limits at finite ends (log P/Q may be 0/0 exactly there): step in by 10^(−dps−5).
+            tiny = mpmath.mpf(10) ** (-mpmath.mp.dps - 5)
+            pts = ([a + tiny * (1 + abs(a))] if mpmath.isfinite(a) else []) + _scan_points(a, b) + (
+                [b - tiny * (1 + abs(b))] if mpmath.isfinite(b) else [])
         values = [r(t) for t in pts]
         if _unbounded(values, pts, a, b):
             return mpmath.inf

@@ -41,6 +41,7 @@ class Moment:
     conditions: tuple
     pieces: tuple[tuple[PiecePair, sp.Expr, PieceValue], ...]
     reason: str = ""
+    support_mismatch: bool = False
 
 
 def common_refinement(P: Density, Q: Density) -> list[PiecePair]:
@@ -62,7 +63,7 @@ def moment(P: Density, Q: Density, order: sp.Expr, hyp: Hypotheses) -> Moment:
             continue  # P^α·Q^{1−α} = 0 there, for every α > 0.
         if pair.q == 0:
             if hyp.holds(order > 1) is not False:
-                return Moment(oo, (), (), reason=_outside(pair, var))
+                return Moment(oo, (), (), reason=_outside(pair, var), support_mismatch=True)
             continue
         L = sp.expand(order * log_of(pair.p) + (1 - order) * log_of(pair.q))
         piece = rule(L, var, pair.lo, pair.hi, hyp)
@@ -104,34 +105,68 @@ def sup_log_ratio(P: Density, Q: Density) -> tuple[sp.Expr, str]:
 
 
 def _sup_piece(R, var, lo, hi, hyp: Hypotheses, discrete: bool):
+    """sup of R = A·x² + B·x + C over (lo, hi), as a Piecewise on undecided signs."""
     if not R.has(var):
         return R, f"log(P/Q) = {R} is constant on ({lo}, {hi})"
     if not R.is_polynomial(var) or sp.Poly(R, var).degree() > 2:
         raise NoClosedFormError(f"no closed-form supremum rule for log(P/Q) = {R}")
     poly = sp.Poly(R, var)
     A, B = poly.coeff_monomial(var**2), poly.coeff_monomial(var)
-    ends = []
-    for end, inward in ((lo, 1), (hi, -1)):
-        if end in (oo, -oo):
-            lead = A if not hyp.is_zero(A) else B * (1 if end is oo else -1)
-            sign = hyp.is_positive(lead)
-            if sign is None:
-                raise NoClosedFormError(f"the growth of log(P/Q) = {R} as {var} -> {end} is undecided")
-            if sign:
-                return oo, f"log(P/Q) = {R} is unbounded as {var} -> {end}"
-            if not hyp.is_zero(lead) and hyp.is_negative(lead):
-                continue
+    finite_ends = [R.subs(var, e) for e in (lo, hi) if e not in (oo, -oo)]
+    ends_max = sp.Max(*finite_ends) if finite_ends else None
+
+    def linear_case():
+        # sup of B·x + C: ∞ towards an infinite end it grows to, else the larger finite end.
+        cases = []
+        if hi is oo:
+            cases.append((oo, B > 0))
+        if lo is -oo:
+            cases.append((oo, B < 0))
+        if ends_max is None:
+            cases.append((R.subs(var, 0), sp.Eq(B, 0)))
         else:
-            ends.append(R.subs(var, end))
-    if not hyp.is_zero(A) and hyp.is_negative(A):
-        v = -B / (2 * A)
-        inside = [less(lo, v), less(v, hi)]
-        if discrete:
-            raise NoClosedFormError("discrete concave log-ratio: supremum at an integer near the vertex")
-        if inside == [True, True]:
-            return R.subs(var, v), f"maximum at the vertex {var} = {v}"
-        if None in inside:
-            raise NoClosedFormError(f"cannot tell whether the vertex {v} lies in ({lo}, {hi})")
-    if not ends:
-        raise NoClosedFormError(f"log(P/Q) = {R} has no maximum on ({lo}, {hi})")
-    return sp.Max(*ends), f"log(P/Q) = {R} is largest at an end of ({lo}, {hi})"
+            cases.append((ends_max, True))
+        return _piecewise(cases, hyp)
+
+    if hyp.is_zero(A):
+        value = linear_case()
+        return value, _where(value, R, var, lo, hi)
+    if discrete:
+        raise NoClosedFormError("discrete quadratic log-ratio: the supremum is at an integer near the vertex")
+    v = -B / (2 * A)
+    vertex = R.subs(var, v)
+    if lo is -oo and hi is oo:
+        concave = vertex
+    else:
+        inside = sp.And(*[c for c in ((v > lo) if lo is not -oo else sp.true,
+                                      (v < hi) if hi is not oo else sp.true)])
+        concave = _piecewise([(vertex, inside), (ends_max, True)], hyp)
+    convex = oo if (lo is -oo or hi is oo) else ends_max
+    value = _piecewise([(concave, A < 0), (convex, A > 0), (linear_case(), True)], hyp)
+    return value, _where(value, R, var, lo, hi)
+
+
+def _piecewise(cases, hyp: Hypotheses):
+    """Piecewise with the cases decided by the hypotheses dropped or taken."""
+    kept = []
+    for value, cond in cases:
+        truth = hyp.holds(cond) if cond is not True else True
+        if truth is False:
+            continue
+        if truth is True:
+            if not kept:
+                return value
+            kept.append((value, True))
+            break
+        kept.append((value, cond))
+    if not kept:
+        raise NoClosedFormError("no case of the supremum applies")
+    if kept[-1][1] is not True:
+        kept.append((oo, True))  # unreachable under the cases' hypotheses; keeps Piecewise total
+    return sp.Piecewise(*kept)
+
+
+def _where(value, R, var, lo, hi) -> str:
+    if value == oo:
+        return f"log(P/Q) = {R} is unbounded on ({lo}, {hi})"
+    return f"supremum of log(P/Q) = {R} over ({lo}, {hi})"

@@ -17,6 +17,7 @@ from .._budget import can_budget, time_budget
 from ..errors import NoClosedFormError, SymbolicTimeout
 from .context import Hypotheses
 from .integrals import PieceValue, _decided
+from .tidy import split_logs
 
 oo = sp.oo
 
@@ -58,7 +59,8 @@ def sum_exp(L: sp.Expr, k: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses)
             and lo == 0
             and hi is oo
         ):
-            return PieceValue(sp.exp(C) * sp.exp(sp.exp(B)), sp.true, "exponential series")
+            powers, rest = split_logs(sp.expand(B))
+            return PieceValue(sp.exp(C + powers * sp.exp(rest)), sp.true, "exponential series")
         if (
             isinstance(atom, sp.binomial)
             and atom.args[1] == k

@@ -30,21 +30,58 @@ def collect_exp(expr: sp.Expr) -> sp.Expr:
                 exponent += factor.base.args[0] * factor.exp
             else:
                 coeff *= factor
-        groups[sp.factor(sp.expand(exponent))] += coeff
+        powers, exponent = split_logs(sp.expand(exponent))
+        groups[sp.factor(exponent)] += coeff * powers
     return sp.Add(*[sp.factor(c) * sp.exp(u) for u, c in groups.items() if c != 0])
 
 
-def log_moment(moment: sp.Expr) -> sp.Expr:
+def split_logs(exponent: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+    """exp(Σ c·log u + rest) = Π u^c · exp(rest): return (Π u^c, rest).
+
+    >>> import sympy as sp
+    >>> a, l = sp.symbols("alpha lambda", positive=True)
+    >>> split_logs(a*sp.log(l) - a)
+    (lambda**alpha, -alpha)
+    """
+    powers, rest = sp.S.One, sp.S.Zero
+    for term in sp.Add.make_args(exponent):
+        logs = [f for f in sp.Mul.make_args(term) if isinstance(f, sp.log)]
+        if len(logs) == 1:
+            powers *= logs[0].args[0] ** (term / logs[0])
+        else:
+            rest += term
+    return powers, rest
+
+
+def safe_log(expr: sp.Expr, positive) -> sp.Expr:
+    """log(expr) split into a sum only across factors known to be positive.
+
+    ``expand_log(force=True)`` would turn log((α−2)²) into 2·log(α−2), which is
+    complex for α < 2; here a power's logarithm is split only when its base is
+    positive (``positive(base)`` is True), so the result is always real.
+    """
+    if isinstance(expr, sp.exp):
+        return expr.args[0]
+    if isinstance(expr, sp.Mul):
+        factors = sp.Mul.make_args(expr)
+        if all(f.is_positive or positive(f) for f in factors):
+            return sp.Add(*[safe_log(f, positive) for f in factors])
+        return sp.log(expr)
+    if isinstance(expr, sp.Pow) and (expr.base.is_positive or positive(expr.base)):
+        return expr.exp * safe_log(expr.base, positive)
+    return sp.log(expr)
+
+
+def log_moment(moment: sp.Expr, positive=lambda e: False) -> sp.Expr:
     """``log(moment)``, expanded into a sum when the moment is a single product."""
     if moment == sp.oo:
         return sp.oo
     if isinstance(moment, sp.Add):
         return sp.log(moment)
-    expanded = sp.expand(sp.expand_log(sp.log(moment), force=True))
-    return expanded
+    return sp.expand(safe_log(moment, positive))
 
 
-def divergence_from_moment(moment: sp.Expr, order: sp.Expr) -> sp.Expr:
+def divergence_from_moment(moment: sp.Expr, order: sp.Expr, positive=lambda e: False) -> sp.Expr:
     """``log(moment)/(order − 1)`` in its simplest cheap form.
 
     >>> import sympy as sp
@@ -52,7 +89,7 @@ def divergence_from_moment(moment: sp.Expr, order: sp.Expr) -> sp.Expr:
     >>> divergence_from_moment(sp.exp(a*(a - 1)/(2*s**2)), a)
     alpha/(2*sigma**2)
     """
-    L = log_moment(moment)
+    L = log_moment(moment, positive)
     if L == sp.oo:
         return sp.oo
     if isinstance(L, sp.log):
@@ -81,11 +118,15 @@ def _cancel_logs(expr: sp.Expr) -> sp.Expr:
 
 def max_of(values: list[sp.Expr]) -> sp.Expr:
     """``Max`` of values, with ``Max(u, −u)`` written as ``Abs(u)``."""
+    if any(v.has(sp.Piecewise) for v in values):
+        return values[0] if len(values) == 1 else sp.Max(*values)
     values = [sp.expand(sp.expand_log(v, force=True)) for v in values]
     unique: list[sp.Expr] = []
     for v in values:
         if not any(sp.simplify(v - u) == 0 for u in unique):
             unique.append(v)
+    if len(unique) == 1:
+        return sp.logcombine(unique[0], force=True)
     if len(unique) == 2 and sp.simplify(unique[0] + unique[1]) == 0:
         u = unique[0]
         return sp.Abs(sp.logcombine(u, force=True))
