@@ -12,6 +12,7 @@ from .errors import (
     RdpSymError,
     VerificationError,
 )
+from .mechanisms import Mechanism, gaussian, laplace, randomized_response
 from .numeric import renyi_divergence_mp
 from .symbols import alpha
 
@@ -21,6 +22,7 @@ __all__ = [
     "DensityError",
     "Derivation",
     "Discrete",
+    "Mechanism",
     "DomainError",
     "NoClosedFormError",
     "ParameterError",
@@ -29,6 +31,9 @@ __all__ = [
     "Step",
     "VerificationError",
     "alpha",
+    "gaussian",
+    "laplace",
+    "randomized_response",
     "renyi_divergence",
     "renyi_divergence_mp",
 ]

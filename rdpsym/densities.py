@@ -173,12 +173,13 @@ def _check_normalised(density: Density, total: sp.Expr) -> None:
     if total.is_number:
         value = sp.N(total, 30)
         if abs(value - 1) > sp.Float("1e-20"):
-            raise DensityError(must(f"the density", f"to {what} to 1 over its support", sp.nsimplify(value) if total.is_Float else total))
+            shown = sp.nsimplify(value) if total.is_Float else total
+            raise DensityError(f"the density must {what} to 1 over its support; got {shown}.")
         return
     if sp.simplify(total - 1) == 0:
         return
     if total.equals(1) is False:
-        raise DensityError(must("the density", f"to {what} to 1 over its support", total))
+        raise DensityError(f"the density must {what} to 1 over its support; got {total}.")
 
 
 @dataclass(frozen=True, eq=False)

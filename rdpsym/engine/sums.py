@@ -33,6 +33,7 @@ def sum_exp(L: sp.Expr, k: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses)
     >>> sum_exp(-k*sp.log(2), k, 1, sp.oo, Hypotheses()).value
     1
     """
+    lo, hi = sp.S(lo), sp.S(hi)
     if lo.is_number and hi.is_number and lo.is_finite and hi.is_finite and hi - lo < DIRECT_TERMS:
         total = sp.Add(*[sp.exp(L.subs(k, j)) for j in range(int(lo), int(hi) + 1)])
         return PieceValue(total, sp.true, "finite sum")
