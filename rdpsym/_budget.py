@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from .errors import SymbolicTimeout
 
 #: Seconds one open-ended SymPy call (integrate, summation, limit) may take.
-DEFAULT_SECONDS = 10.0
+DEFAULT_SECONDS = 5.0
 
 
 def can_budget() -> bool:

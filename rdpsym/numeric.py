@@ -16,6 +16,7 @@ x = −10⁴) is not missed.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 import mpmath
@@ -128,9 +129,11 @@ def _compile(expr: sp.Expr, var: sp.Symbol):
 
     Without this, the lambdified integrand rebuilds sqrt(2π), log(σ) or 1/3 at
     every quadrature node, which costs several times the integrand itself.
+    The constants become numbered symbols, so pdfs that differ only in their
+    parameter values share one compiled function (lambdify is the slow part).
     """
     wp = mpmath.mp.dps + 10
-    constants: dict[sp.Dummy, mpmath.mpf] = {}
+    values: list[mpmath.mpf] = []
 
     def fold(e: sp.Expr) -> sp.Expr:
         if isinstance(e, sp.Integer) or e is var:
@@ -139,18 +142,19 @@ def _compile(expr: sp.Expr, var: sp.Symbol):
             value = sp.N(e, wp)
             if not value.is_real:
                 return e
-            d = sp.Dummy()
-            constants[d] = mpmath.mpf(value._to_mpmath(mpmath.mp.prec + 20))
-            return d
+            values.append(mpmath.mpf(value._to_mpmath(mpmath.mp.prec + 20)))
+            return sp.Symbol(f"_c{len(values) - 1}")
         if not e.args or isinstance(e, sp.core.relational.Relational):
             return e
         return e.func(*[fold(a) if isinstance(a, sp.Expr) else a for a in e.args])
 
-    folded = fold(expr)
-    names = list(constants)
-    f = sp.lambdify([var, *names], folded, modules="mpmath")
-    values = [constants[d] for d in names]
+    f = _lambdify(fold(expr), var, len(values))
     return lambda t: f(t, *values)
+
+
+@functools.lru_cache(maxsize=256)
+def _lambdify(folded: sp.Expr, var: sp.Symbol, n: int):
+    return sp.lambdify([var, *[sp.Symbol(f"_c{i}") for i in range(n)]], folded, modules="mpmath")
 
 
 def _log_function(density: Density, pdf):

@@ -123,11 +123,11 @@ def max_of(values: list[sp.Expr]) -> sp.Expr:
     values = [sp.expand(sp.expand_log(v, force=True)) for v in values]
     unique: list[sp.Expr] = []
     for v in values:
-        if not any(sp.simplify(v - u) == 0 for u in unique):
+        if not any(sp.expand(v - u) == 0 for u in unique):
             unique.append(v)
     if len(unique) == 1:
         return sp.logcombine(unique[0], force=True)
-    if len(unique) == 2 and sp.simplify(unique[0] + unique[1]) == 0:
+    if len(unique) == 2 and sp.expand(unique[0] + unique[1]) == 0:
         u = unique[0]
         return sp.Abs(sp.logcombine(u, force=True))
     return sp.Max(*[sp.logcombine(v, force=True) for v in unique])
