@@ -186,12 +186,11 @@ def child_mp(spec: dict) -> dict:
     import sympy as sp
 
     import rdpsym
-    from rdpsym import mechanisms  # the factories are not re-exported at top level
 
     factories = {
-        "Gaussian": lambda: mechanisms.gaussian(sigma=1),
-        "Laplace": lambda: mechanisms.laplace(scale=1),
-        "Randomized response": lambda: mechanisms.randomized_response(sp.Rational(3, 4)),
+        "Gaussian": lambda: rdpsym.gaussian(sigma=1),
+        "Laplace": lambda: rdpsym.laplace(scale=1),
+        "Randomized response": lambda: rdpsym.randomized_response(sp.Rational(3, 4)),
     }
     P, Q = factories[spec["mechanism"]]().pair
     cpu_ms, wall_ms = [], []
@@ -223,6 +222,16 @@ def spawn(kind: str, spec: dict, wall_limit: float | None) -> dict | None:
     if proc.returncode != 0:
         raise RuntimeError(f"{kind} child failed ({proc.returncode}):\n{proc.stderr}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def revision() -> str:
+    """The checked-out commit, so a figure can be tied to the code it measured."""
+    try:
+        out = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=REPO,
+                             capture_output=True, text=True, timeout=10)
+        return out.stdout.strip() or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
 
 
 def agreement(a: str | None, b: str | None) -> float | None:
@@ -303,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     print(f"rdpsym Table II benchmark — Python {sys.version.split()[0]}, SymPy {version('sympy')}, "
-          f"mpmath {version('mpmath')}, {os.cpu_count()} CPUs")
+          f"mpmath {version('mpmath')}, {os.cpu_count()} CPUs, rdpsym at {revision()}")
     point = ", ".join(f"{k}={v}" for k, v in TEST_POINT.items())
 
     # 1. rdpsym, cold.
@@ -345,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  {'(building the 3 mechanisms)':28} {outside:9.2f}s")
 
     summary_naive = "skipped (--quick)"
-    figures = {"test_point": TEST_POINT, "rdpsym_cold": cold}
+    figures = {"revision": revision(), "test_point": TEST_POINT, "rdpsym_cold": cold}
     if naive is not None:
         routed = [key for key, r in naive.items() if r["outcome"] != "n/a"]
         timed_out = [key for key in routed if naive[key]["outcome"] == "timeout"]

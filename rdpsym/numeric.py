@@ -263,7 +263,8 @@ def _integrate_pieces(P: Density, Q: Density, integrand, wp: int, check_support:
 
 
 def _split_points(f, lo: sp.Expr, hi: sp.Expr) -> list:
-    """[lo, ..., hi] with the mode of ``f`` and its scale points inserted."""
+    """[lo, ..., hi] with the mode of ``f`` and the ends of its mass inserted."""
+    wp = mpmath.mp.dps
     a = -mpmath.inf if lo is -oo else mpmath.mpf(sp.N(lo, mpmath.mp.dps)._to_mpmath(mpmath.mp.prec))
     b = mpmath.inf if hi is oo else mpmath.mpf(sp.N(hi, mpmath.mp.dps)._to_mpmath(mpmath.mp.prec))
     with mpmath.workdps(20):
@@ -280,12 +281,31 @@ def _split_points(f, lo: sp.Expr, hi: sp.Expr) -> list:
             return [a, b]
         left = candidates[best - 1] if best > 0 else a
         right = candidates[best + 1] if best + 1 < len(candidates) else b
-        mode = _golden_max(lambda t: mpmath.log(f(t)) if f(t) > 0 else -mpmath.inf, left, right, candidates[best])
-    pts = [a]
-    if a < mode < b:
-        pts.append(mode)
-    pts.append(b)
-    return pts
+        log_f = lambda t: mpmath.log(f(t)) if f(t) > 0 else -mpmath.inf  # noqa: E731
+        mode = _golden_max(log_f, left, right, candidates[best])
+        # Where f has fallen below 10^-(dps+5) of its peak: splitting there leaves
+        # tanh-sinh a finite interval holding all the mass (about half the nodes of
+        # an infinite one) and a tail that converges at the first levels.
+        drop = log_f(mode) - (wp + 5) * mpmath.log(10)
+        ends = [_negligible_from(log_f, mode, -1, a, drop), _negligible_from(log_f, mode, 1, b, drop)]
+    inner = sorted({t for t in (ends[0], mode, ends[1]) if t is not None and a < t < b})
+    return [a, *inner, b]
+
+
+def _negligible_from(log_f, mode, direction: int, end, drop):
+    """The first of mode ± 2^k·step where log f < drop, or None before ``end``."""
+    step = mpmath.mpf(2) ** -10 * (1 + abs(mode))
+    for _ in range(120):
+        t = mode + direction * step
+        if (direction > 0 and t >= end) or (direction < 0 and t <= end):
+            return None
+        try:
+            if log_f(t) < drop:
+                return t
+        except (ZeroDivisionError, ValueError, OverflowError):
+            return None
+        step *= 2
+    return None
 
 
 def _scan_points(a, b) -> list:

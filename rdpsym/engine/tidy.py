@@ -62,6 +62,9 @@ def safe_log(expr: sp.Expr, positive) -> sp.Expr:
     """
     if isinstance(expr, sp.exp):
         return expr.args[0]
+    if expr.is_Rational and expr.is_positive and expr != 1:
+        # log(3**9999 / 2**5000) as 9999·log 3 − 5000·log 2, not the log of a 4771-digit integer.
+        return sp.Add(*[e * sp.log(b) for b, e in sp.factorrat(expr, limit=10**4).items()])
     if isinstance(expr, sp.Mul):
         factors = sp.Mul.make_args(expr)
         if all(f.is_positive or positive(f) for f in factors):
