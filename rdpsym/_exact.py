@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from .errors import DomainError, ParameterError, must
+from .errors import ParameterError, must
 
 
 def exact(value: object, name: str) -> sp.Expr:

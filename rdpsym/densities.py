@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-import mpmath
 import sympy as sp
 
 from ._exact import exact
@@ -232,6 +231,10 @@ class Continuous(Density):
     def hi(self) -> sp.Expr:
         return self.support.end
 
+    def renamed(self, var: sp.Symbol) -> Continuous:
+        """The same density written in another variable."""
+        return Continuous(self.pdf.xreplace({self.var: var}), var, self.support, check=False)
+
     def subs(self, values: Mapping) -> Continuous:
         """The density with parameter values substituted (and re-checked)."""
         return Continuous(self.pdf.subs(values), self.var, self.support.subs(values))
@@ -318,6 +321,12 @@ class Discrete(Density):
                 raise DensityError(must(f"the probability of {outcome}", "nonnegative", prob))
         _check_normalised(self, sp.Add(*self.table.values()))
 
+    def renamed(self, var: sp.Symbol) -> Discrete:
+        """The same pmf written in another variable (tables have none)."""
+        if self.table is not None:
+            return self
+        return Discrete(self.pmf.xreplace({self.var: var}), var, self.support, check=False)
+
     def subs(self, values: Mapping) -> Discrete:
         if self.table is not None:
             return Discrete({k: v.subs(values) for k, v in self.table.items()})
@@ -347,4 +356,30 @@ def as_table(density: Discrete) -> dict | None:
     return None
 
 
-__all__ = ["Continuous", "Discrete", "Density", "Piece", "as_table", "mpmath"]
+def align_pair(P: Density, Q: Density) -> tuple[Density, Density, tuple[dict, dict] | None]:
+    """Check that P and Q can be compared; give Q P's variable; return their tables if finite.
+
+    The tables are returned when both densities are finite (a dict, or a pmf on
+    a short numeric range); then divergences are finite sums over the outcomes.
+    """
+    if not isinstance(P, Density) or not isinstance(Q, Density):
+        raise DensityError(
+            must("P and Q", "rdpsym.Continuous or rdpsym.Discrete densities", f"{type(P).__name__}, {type(Q).__name__}")
+        )
+    if isinstance(P, Continuous) != isinstance(Q, Continuous):
+        raise DensityError("P and Q must both be Continuous or both Discrete; got one of each.")
+    if isinstance(P, Discrete):
+        tp, tq = as_table(P), as_table(Q)
+        if tp is not None and tq is not None:
+            return P, Q, (tp, tq)
+        if P.table is not None or Q.table is not None:
+            raise DensityError(
+                "a finite table {outcome: probability} and a pmf on an infinite range cannot be compared; "
+                "write the table as a pmf expression on a Range."
+            )
+    if Q.var != P.var:
+        Q = Q.renamed(P.var)
+    return P, Q, None
+
+
+__all__ = ["Continuous", "Discrete", "Density", "Piece", "align_pair", "as_table"]

@@ -12,13 +12,13 @@ from __future__ import annotations
 import sympy as sp
 
 from ._exact import exact
-from .densities import Continuous, Density, Discrete, as_table
+from .densities import Density, Discrete, align_pair
 from .derivation import Derivation, Status, Step
 from .engine.context import Hypotheses, simplify_condition
 from .engine.moment import Moment, moment, sup_log_ratio
 from .engine.tidy import collect_exp, divergence_from_moment, max_of
 from ._budget import can_budget, time_budget
-from .errors import DensityError, DomainError, NoClosedFormError, SymbolicTimeout, must
+from .errors import DomainError, NoClosedFormError, SymbolicTimeout, must
 from .numeric import renyi_divergence_mp
 from .references import Reference
 from .symbols import alpha
@@ -50,17 +50,6 @@ def parse_order(order: object) -> sp.Expr:
     if not value.is_extended_positive:
         raise DomainError(must("order", "positive (0 < order <= oo)", value))
     return value
-
-
-def _check_pair(P: Density, Q: Density) -> None:
-    if not isinstance(P, Density) or not isinstance(Q, Density):
-        raise DensityError(must("P and Q", "rdpsym.Continuous or rdpsym.Discrete densities", f"{type(P).__name__}, {type(Q).__name__}"))
-    if isinstance(P, Continuous) != isinstance(Q, Continuous):
-        raise DensityError("P and Q must both be Continuous or both Discrete; got one of each.")
-    if (as_table(P) is None) != (as_table(Q) is None) if isinstance(P, Discrete) else False:
-        raise DensityError("a finite table and an infinite-support pmf cannot be compared; write both as tables or both as pmfs.")
-    if P.var != Q.var and not (isinstance(P, Discrete) and as_table(P) is not None):
-        raise DensityError(must("Q's variable", f"the same as P's ({P.var})", Q.var))
 
 
 def renyi_divergence(
@@ -100,17 +89,17 @@ def renyi_divergence(
     >>> d.result, d.status
     (log(lambda1/lambda2) - 1 + lambda2/lambda1, <Status.CHECKED: 'checked'>)
     """
-    _check_pair(P, Q)
+    P, Q, tables = align_pair(P, Q)
     order = parse_order(order)
     hyp = Hypotheses(order if isinstance(order, sp.Symbol) else None)
     steps: list[Step] = [_definition_step(P, order)]
     try:
         if order is oo:
-            closed, conditions, more, I = _sup(P, Q)
+            closed, conditions, more, I = _sup(P, Q, tables)
         elif order == 1:
-            closed, conditions, more, I = _kl(P, Q)
+            closed, conditions, more, I = _kl(P, Q, tables)
         else:
-            closed, conditions, more, I = _finite(P, Q, order, hyp)
+            closed, conditions, more, I = _finite(P, Q, order, hyp, tables)
     except NoClosedFormError as exc:
         return _numeric_fallback(P, Q, order, steps, str(exc))
     steps.extend(more)
@@ -166,10 +155,9 @@ def _definition_step(P: Density, order: sp.Expr) -> Step:
     return Step(_lhs(order), rhs, _DEFINITION)
 
 
-def _finite(P, Q, order, hyp) -> tuple:
-    table_p = as_table(P) if isinstance(P, Discrete) else None
-    if table_p is not None:
-        I, reason = _table_moment(as_table(P), as_table(Q), order, hyp)
+def _finite(P, Q, order, hyp, tables) -> tuple:
+    if tables is not None:
+        I, reason = _table_moment(*tables, order, hyp)
         steps = [Step(r"\sum_{k} P(k)^{\alpha} Q(k)^{1-\alpha}".replace(r"\alpha", sp.latex(order)), I, "finite sum over the outcomes")]
         if I == oo:
             return oo, (), steps + [Step(_lhs(order), oo, reason)], I
@@ -237,9 +225,9 @@ def _table_moment(tp: dict, tq: dict, order, hyp) -> tuple[sp.Expr, str]:
     return sp.Add(*terms), ""
 
 
-def _kl(P, Q) -> tuple:
-    if isinstance(P, Discrete) and as_table(P) is not None:
-        tp, tq = as_table(P), as_table(Q)
+def _kl(P, Q, tables) -> tuple:
+    if tables is not None:
+        tp, tq = tables
         terms = []
         for key, p in tp.items():
             q = tq.get(key, sp.S.Zero)
@@ -300,9 +288,9 @@ def _tidy_kl(expr: sp.Expr) -> sp.Expr:
     return out
 
 
-def _sup(P, Q) -> tuple:
-    if isinstance(P, Discrete) and as_table(P) is not None:
-        tp, tq = as_table(P), as_table(Q)
+def _sup(P, Q, tables) -> tuple:
+    if tables is not None:
+        tp, tq = tables
         values = []
         for key, p in tp.items():
             q = tq.get(key, sp.S.Zero)

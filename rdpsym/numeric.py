@@ -23,9 +23,9 @@ import mpmath
 import sympy as sp
 
 from ._exact import exact
-from .densities import Continuous, Density, Discrete, as_table
+from .densities import Density, Discrete, align_pair, as_table
 from .engine.pieces import sort_points
-from .errors import ConvergenceError, DensityError, DomainError, ParameterError, must
+from .errors import ConvergenceError, DomainError, ParameterError, must
 
 oo = sp.oo
 
@@ -78,7 +78,7 @@ def renyi_divergence_mp(
     if not isinstance(dps, int) or dps < 5:
         raise ParameterError(must("dps", "an integer >= 5", dps))
     order = numeric_order(order)
-    _same_kind(P, Q)
+    P, Q, _ = align_pair(P, Q)
     subs = parse_values(values, (P, Q))
     P, Q = (P.subs(subs), Q.subs(subs)) if subs else (P, Q)
     missing = sorted(str(s) for s in P.parameters | Q.parameters)
@@ -110,14 +110,6 @@ def total_mass_mp(density: Density, dps: int = 30) -> mpmath.mpf:
             return mpmath.fsum(mpmath.mpf(sp.N(v, dps + 10)) for v in as_table(density).values())
         f = _numeric_function(density)
         return _integrate_pieces(density, density, f, dps + 10)
-
-
-def _same_kind(P: Density, Q: Density) -> None:
-    if isinstance(P, Continuous) != isinstance(Q, Continuous):
-        raise DensityError("P and Q must both be Continuous or both Discrete; got one of each.")
-    if isinstance(P, Continuous) and P.var != Q.var:
-        Q_var = Q.var
-        raise DensityError(must("Q's variable", f"the same as P's ({P.var})", Q_var))
 
 
 def _numeric_function(density: Density):
@@ -192,8 +184,9 @@ def _log_function(density: Density, pdf):
 def _at_precision(P: Density, Q: Density, order: sp.Expr, wp: int) -> mpmath.mpf:
     with mpmath.workdps(wp):
         a = mpmath.inf if order is oo else mpmath.mpf(sp.N(order, wp + 5)._to_mpmath(mpmath.mp.prec))
-        if isinstance(P, Discrete) and (as_table(P) is not None and as_table(Q) is not None):
-            return _table_divergence(as_table(P), as_table(Q), a)
+        tables = align_pair(P, Q)[2]
+        if tables is not None:
+            return _table_divergence(*tables, a)
         fP, fQ = _numeric_function(P), _numeric_function(Q)
         if a == mpmath.inf:
             return _sup_log_ratio(P, Q, fP, fQ)
