@@ -356,9 +356,14 @@ def _split_points(f, lo: sp.Expr, hi: sp.Expr) -> list:
         # an infinite one) and a tail that converges at the first levels.
         drop = log_f(mode) - (wp + 5) * mpmath.log(10)
         ends = [_negligible_from(log_f, mode, -1, a, drop), _negligible_from(log_f, mode, 1, b, drop)]
-    near_end = any(mpmath.isfinite(e) and abs(mode - e) <= mpmath.mpf(10) ** -8 * (1 + abs(e)) for e in (a, b))
-    if near_end:
-        return _PEAK_AT_END
+    for e, inward in ((a, 1), (b, -1)):
+        if mpmath.isfinite(e) and abs(mode - e) <= mpmath.mpf(10) ** -8 * (1 + abs(e)):
+            # Peak at an end: singular (x^c, c < 0) if f still grows as the end nears.
+            with mpmath.workdps(20):
+                near = [log_f(e + inward * mpmath.mpf(10) ** -j * (1 + abs(e))) for j in (8, 16)]
+            if near[1] - near[0] > mpmath.mpf(10) ** -3:
+                return _PEAK_AT_END
+            return [a, b]
     inner = sorted({t for t in (ends[0], mode, ends[1]) if t is not None and a < t < b})
     return [a, *inner, b]
 
