@@ -167,7 +167,7 @@ def _finite(P, Q, order, hyp, tables) -> tuple:
     if M.value == oo:
         steps.append(Step(_lhs(order), oo, M.reason))
         return oo, (), steps, oo
-    I = collect_exp(M.value)
+    I = collect_exp(M.value) if isinstance(M.value, sp.Add) else M.value
     D = divergence_from_moment(I, order, _positive_under(M.conditions, hyp))
     steps.append(Step(_lhs(order), D, "take the logarithm and divide by " + f"${sp.latex(order - 1)}$"))
     return D, M.conditions, steps, I
@@ -184,6 +184,12 @@ def _positive_under(conditions: tuple, hyp: Hypotheses):
             return positive(e.base)
         if isinstance(e, sp.exp):
             return True
+        # 1 − e^u > 0 iff u < 0, and e^u − 1 > 0 iff u > 0 (geometric-series denominators).
+        c, rest = e.as_coeff_Add()
+        if c == 1 and isinstance(-rest, sp.exp):
+            return positive(-(-rest).args[0])
+        if c == -1 and isinstance(rest, sp.exp):
+            return positive(rest.args[0])
         for k in known:
             ratio = sp.cancel(sp.together(e / k))
             if hyp.is_positive(ratio):
@@ -332,12 +338,22 @@ def _polish(expr: sp.Expr) -> sp.Expr:
                 continue
         except SymbolicTimeout:
             continue
-        if candidate.has(sp.I, sp.nan, sp.zoo):
+        if candidate.has(sp.I, sp.nan, sp.zoo) or _new_branch_cuts(candidate, expr):
             continue
         ops = sp.count_ops(candidate)
         if ops < best_ops:
             best, best_ops = candidate, ops
     return best
+
+
+def _new_branch_cuts(candidate: sp.Expr, original: sp.Expr) -> bool:
+    """Whether ``candidate`` raises to a non-integer power a base not known positive
+    that ``original`` does not: simplify likes (1 − e^θ)^α·(…)^(1−α), whose phases
+    cancel but whose every factor is complex."""
+    def bases(e: sp.Expr) -> set:
+        return {p.base for p in e.atoms(sp.Pow) if p.exp.is_integer is not True and p.base.is_positive is not True}
+
+    return bool(bases(candidate) - bases(original))
 
 
 def _prove(reference: Reference, order, closed, I, hyp) -> str | None:
