@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from .errors import ParameterError, must
+from .errors import DomainError, ParameterError, must
 
 
 def exact(value: object, name: str) -> sp.Expr:
@@ -111,3 +111,72 @@ def probability_parameter(value: object, name: str) -> sp.Expr:
             must(name, valid + ", or a Symbol declared positive=True", f"{v}, whose sign is unknown")
         )
     return v
+
+
+def value_for(symbol: sp.Symbol, value: object) -> sp.Expr:
+    """An exact value for ``symbol``, checked against the symbol's declared assumptions.
+
+    >>> s = sp.Symbol("sigma", positive=True)
+    >>> value_for(s, 0.5)
+    1/2
+    >>> value_for(s, 0)
+    Traceback (most recent call last):
+    ...
+    rdpsym.errors.ParameterError: sigma must be positive (sigma > 0); got 0.
+    """
+    v = exact(value, symbol.name)
+    if not v.is_number:
+        raise ParameterError(must(symbol.name, "a number", v))
+    checks = (
+        ("positive", f"positive ({symbol.name} > 0)"),
+        ("nonnegative", f"nonnegative ({symbol.name} >= 0)"),
+        ("negative", f"negative ({symbol.name} < 0)"),
+        ("integer", "an integer"),
+        ("real", "real"),
+    )
+    for assumption, valid in checks:
+        if getattr(symbol, f"is_{assumption}") and getattr(v, f"is_{assumption}") is False:
+            raise ParameterError(must(symbol.name, valid, v))
+    return v
+
+
+_INFINITY_WORDS = ("inf", "infinity", "oo", "∞", "+inf")
+
+
+def parse_order(order: object) -> sp.Expr:
+    """A symbolic order (hypothesis > 1) or a number in (0, ∞].
+
+    >>> parse_order(1.5), parse_order("inf"), parse_order(sp.Symbol("alpha", positive=True))
+    (3/2, oo, alpha)
+    >>> parse_order(0)
+    Traceback (most recent call last):
+    ...
+    rdpsym.errors.DomainError: order must be positive (0 < order <= oo); got 0.
+    >>> parse_order("abc")
+    Traceback (most recent call last):
+    ...
+    rdpsym.errors.DomainError: order must be a Symbol or a number in (0, oo]; got 'abc'.
+    """
+    if isinstance(order, str):
+        if order.strip().lower() in _INFINITY_WORDS:
+            return sp.oo
+        try:
+            value = exact(order, "order")
+        except ParameterError:
+            value = None
+        if value is None or not value.is_number:
+            raise DomainError(must("order", "a Symbol or a number in (0, oo]", repr(order)))
+    elif isinstance(order, sp.Symbol):
+        if order.is_positive is False or order.is_extended_real is False:
+            raise DomainError(must("order", "a positive symbol or a number in (0, oo]", order))
+        return order
+    else:
+        try:
+            value = exact(order, "order")
+        except ParameterError as exc:
+            raise DomainError(must("order", "a Symbol or a number in (0, oo]", repr(order))) from exc
+    if not value.is_number or value.is_extended_real is False:
+        raise DomainError(must("order", "a Symbol or a number in (0, oo]", value))
+    if not value.is_extended_positive:
+        raise DomainError(must("order", "positive (0 < order <= oo)", value))
+    return value

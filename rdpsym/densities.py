@@ -16,12 +16,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+import mpmath
 import sympy as sp
 
 from ._exact import exact
 from .engine.context import Hypotheses
 from .engine.integrals import integrate_exp
-from .engine.pieces import breakpoints, interior_point, log_of, resolve_branch, sort_points
+from .engine.pieces import (
+    breakpoints,
+    interior_point,
+    log_of,
+    resolve_branch,
+    sort_points,
+)
 from .engine.sums import sum_exp
 from .errors import DensityError, NoClosedFormError, must
 
@@ -131,18 +138,67 @@ def _mass(piece: Piece, var: sp.Symbol, discrete: bool) -> sp.Expr:
 
 
 def _check_nonnegative(density: Density, piece: Piece) -> None:
+    """Reject a branch that is negative somewhere on its piece.
+
+    Symbolically when SymPy can tell; otherwise (no free parameters) at the
+    branch's critical points, found by ``solve`` under a time budget, and on a
+    dense grid, so a dip between a few probe points is not missed.
+    """
     b = piece.branch
-    if b.is_negative or (b.is_number and b.is_negative):
+    if b.is_negative:
         raise DensityError(must("the density", "nonnegative on its support", b))
-    if b.free_symbols - {density.var}:
+    if b.free_symbols - {density.var} or b.is_nonnegative:
         return
-    probes = _probe_points(piece, density.discrete)
-    for point in probes:
-        value = sp.N(b.subs(density.var, point), 30)
-        if value.is_real and value < 0:
-            raise DensityError(
-                must("the density", "nonnegative on its support", f"{value:.6g} at {density.var} = {point}")
-            )
+    x = density.var
+    points = list(_probe_points(piece, density.discrete)) + _grid(piece, density.discrete)
+    if not density.discrete:
+        points = _critical_points(b, x, piece) + points  # the minimum, if it is interior
+    f = sp.lambdify(x, b, modules="mpmath")
+    with mpmath.workdps(30):
+        for point in points:
+            try:
+                value = f(mpmath.mpf(sp.N(point, 30)._to_mpmath(mpmath.mp.prec)) if not density.discrete else int(point))
+            except (ZeroDivisionError, ValueError, TypeError):
+                continue
+            if isinstance(value, mpmath.mpf) and value < 0:
+                shown = point if isinstance(point, sp.Rational) else sp.N(point, 6)
+                raise DensityError(
+                    must("the density", "nonnegative on its support", f"{mpmath.nstr(value, 6)} at {x} = {shown}")
+                )
+
+
+def _grid(piece: Piece, discrete: bool) -> list[sp.Expr]:
+    lo, hi = piece.lo, piece.hi
+    if discrete:
+        if lo.is_finite and hi.is_finite and hi - lo <= 400:
+            return [sp.Integer(j) for j in range(int(lo), int(hi) + 1)]
+        return []
+    if lo.is_finite and hi.is_finite:
+        return [lo + (hi - lo) * sp.Rational(j, 257) for j in range(1, 257)]
+    base = lo if lo.is_finite else (hi if hi.is_finite else sp.S.Zero)
+    sign = 1 if lo.is_finite else -1
+    pts = [base + sign * sp.Rational(2) ** j for j in range(-20, 40)]
+    if not lo.is_finite and not hi.is_finite:
+        pts += [-p for p in pts]
+    return pts
+
+
+def _critical_points(b: sp.Expr, x: sp.Symbol, piece: Piece) -> list[sp.Expr]:
+    from ._budget import can_budget, time_budget
+    from .errors import SymbolicTimeout
+
+    if not can_budget():
+        return []
+    try:
+        with time_budget(2.0, "critical points of the density"):
+            roots = sp.solve(sp.diff(b, x), x)
+    except (SymbolicTimeout, NotImplementedError):
+        return []
+    out = []
+    for r in roots:
+        if r.is_real and (piece.lo is -oo or (r - piece.lo).is_positive) and (piece.hi is oo or (piece.hi - r).is_positive):
+            out.append(r)
+    return out
 
 
 def _probe_points(piece: Piece, discrete: bool) -> list[sp.Expr]:
@@ -167,12 +223,32 @@ def _numeric_mass(density: Density) -> sp.Expr | None:
     return sp.Float(total_mass_mp(density, dps=30), 30)
 
 
+def _decimal_string(r: sp.Rational) -> str:
+    import decimal
+
+    with decimal.localcontext(decimal.Context(prec=len(str(r.q)) + len(str(r.p)) + 5)):
+        return format(decimal.Decimal(int(r.p)) / decimal.Decimal(int(r.q)), "f")
+
+
+def _is_decimal(r: sp.Rational) -> bool:
+    q = int(r.q)
+    while q % 10 == 0:
+        q //= 10
+    while q % 2 == 0:
+        q //= 2
+    while q % 5 == 0:
+        q //= 5
+    return q == 1 and r.q > 1
+
+
 def _check_normalised(density: Density, total: sp.Expr) -> None:
     what = "sum" if density.discrete else "integrate"
     if total.is_number:
         value = sp.N(total, 30)
         if abs(value - 1) > sp.Float("1e-20"):
-            shown = sp.nsimplify(value) if total.is_Float else total
+            shown = total if not total.is_Float else sp.nsimplify(value)
+            if shown.is_Rational and _is_decimal(shown):
+                shown = _decimal_string(shown)  # a float table reads back as its decimals
             raise DensityError(f"the density must {what} to 1 over its support; got {shown}.")
         return
     if sp.simplify(total - 1) == 0:

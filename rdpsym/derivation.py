@@ -85,21 +85,35 @@ class Derivation:
     def evalf(self, values: dict | None = None, dps: int = 50):
         """The result at parameter ``values`` as an mpmath number with ``dps`` digits.
 
-        SymPy's ``evalf`` tracks accuracy and raises working precision as it
-        needs, so a value near α = 1 keeps its digits.
+        Values are checked against their symbols' assumptions (σ declared
+        positive must get a positive value).  SymPy's ``evalf`` tracks
+        accuracy and raises working precision as it needs, so a value near
+        α = 1 keeps its digits; substitution happens inside it, so an order
+        of 10⁶ does not build a million-digit rational first.
         """
         if isinstance(self.result, mpmath.mpf):
             return self.result
-        expr = self.result.subs(values or {}) if values else self.result
-        if expr.free_symbols:
-            missing = ", ".join(sorted(str(s) for s in expr.free_symbols))
-            from .errors import ParameterError
+        from ._exact import value_for
+        from .errors import ParameterError
 
-            raise ParameterError(f"values must give every parameter; missing: {missing}.")
+        given = {}
+        for key, value in (values or {}).items():
+            symbol = next((s for s in self.result.free_symbols if s == key or s.name == str(key)), None)
+            if symbol is not None:
+                given[symbol] = value_for(symbol, value)
+        missing = sorted(str(s) for s in self.result.free_symbols - set(given))
+        if missing:
+            raise ParameterError(f"values must give every parameter; missing: {', '.join(missing)}.")
+        expr = self.result
+        if isinstance(expr, sp.Piecewise):
+            expr = expr.subs(given)  # decide the branch exactly; conditions are small
         if expr == sp.oo:
             return mpmath.inf
+        value = sp.N(expr, dps + 10, subs=given)
+        if not value.is_Float:
+            value = sp.N(expr.subs(given), dps + 10)
         with mpmath.workdps(dps):
-            return mpmath.mpf(sp.N(expr, dps + 5)._to_mpmath(mpmath.mp.prec))
+            return +mpmath.mpf(value._to_mpmath(mpmath.mp.prec + 20))
 
     def latex(self) -> str:
         """The derivation as an ``align*`` block (definition → ... → result)."""

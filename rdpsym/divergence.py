@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ._exact import exact
+from ._budget import can_budget, time_budget
+from ._exact import parse_order
 from .densities import Density, Discrete, align_pair
 from .derivation import Derivation, Status, Step
 from .engine.context import Hypotheses, simplify_condition
 from .engine.moment import Moment, moment, sup_log_ratio
 from .engine.tidy import collect_exp, divergence_from_moment, max_of
-from ._budget import can_budget, time_budget
-from .errors import DomainError, NoClosedFormError, SymbolicTimeout, must
+from .errors import NoClosedFormError, SymbolicTimeout
 from .numeric import renyi_divergence_mp
 from .references import Reference
 from .symbols import alpha
@@ -26,30 +26,6 @@ from .verify import check_against_definition, is_zero
 
 oo = sp.oo
 _DEFINITION = "Mironov 2017, Definition 3"
-
-
-def parse_order(order: object) -> sp.Expr:
-    """A symbolic order (hypothesis > 1) or a number in (0, ∞].
-
-    >>> parse_order(1.5), parse_order("oo"), parse_order(alpha)
-    (3/2, oo, alpha)
-    >>> parse_order(0)
-    Traceback (most recent call last):
-    ...
-    rdpsym.errors.DomainError: order must be positive (0 < order <= oo); got 0.
-    """
-    if isinstance(order, str) and order.strip().lower() in ("inf", "infinity", "∞"):
-        return oo
-    value = order if isinstance(order, sp.Symbol) else exact(order, "order")
-    if isinstance(value, sp.Symbol):
-        if value.is_positive is False or value.is_extended_real is False:
-            raise DomainError(must("order", "a positive symbol or a number in (0, oo]", value))
-        return value
-    if not value.is_number or value.is_extended_real is False:
-        raise DomainError(must("order", "a Symbol or a number in (0, oo]", value))
-    if not value.is_extended_positive:
-        raise DomainError(must("order", "positive (0 < order <= oo)", value))
-    return value
 
 
 def renyi_divergence(
@@ -227,7 +203,11 @@ def _table_moment(tp: dict, tq: dict, order, hyp) -> tuple[sp.Expr, str]:
             if hyp.holds(order > 1) is not False:
                 return oo, f"P({key}) = {p} > 0 but Q({key}) = 0"
             continue
-        terms.append(p**order * q ** (1 - order))
+        if order.is_number and p.is_number and q.is_number:
+            # Kept as powers: at order 10⁴ the evaluated rational has 10⁴ digits.
+            terms.append(sp.Mul(sp.Pow(p, order, evaluate=False), sp.Pow(q, 1 - order, evaluate=False), evaluate=False))
+        else:
+            terms.append(p**order * q ** (1 - order))
     return sp.Add(*terms), ""
 
 
@@ -326,8 +306,8 @@ def _polish(expr: sp.Expr) -> sp.Expr:
     the paper's); others are often clearer simplified (the discrete Laplace
     KL becomes ε·tanh(ε/2)).  The polished form is what gets verified.
     """
-    if not isinstance(expr, sp.Expr) or expr == oo or sp.count_ops(expr) <= _POLISH_ABOVE:
-        return expr
+    if not isinstance(expr, sp.Expr) or expr == oo or not expr.free_symbols or sp.count_ops(expr) <= _POLISH_ABOVE:
+        return expr  # a number needs no polish (and at order 10⁴ its powers are huge)
     best, best_ops = expr, sp.count_ops(expr)
     for attempt in (lambda e: sp.simplify(e), lambda e: sp.simplify(e.rewrite(sp.exp))):
         try:
@@ -338,12 +318,17 @@ def _polish(expr: sp.Expr) -> sp.Expr:
                 continue
         except SymbolicTimeout:
             continue
-        if candidate.has(sp.I, sp.nan, sp.zoo) or _new_branch_cuts(candidate, expr):
+        if candidate.has(sp.I, sp.nan, sp.zoo) or _new_branch_cuts(candidate, expr) or _huge_numbers(candidate):
             continue
         ops = sp.count_ops(candidate)
         if ops < best_ops:
             best, best_ops = candidate, ops
     return best
+
+
+def _huge_numbers(e: sp.Expr) -> bool:
+    """Whether ``e`` holds a rational of more than 60 digits (an evaluated 3^9999)."""
+    return any(len(str(r.p)) + len(str(r.q)) > 60 for r in e.atoms(sp.Rational))
 
 
 def _new_branch_cuts(candidate: sp.Expr, original: sp.Expr) -> bool:

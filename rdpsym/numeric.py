@@ -22,7 +22,7 @@ from collections.abc import Mapping
 import mpmath
 import sympy as sp
 
-from ._exact import exact
+from ._exact import parse_order, value_for
 from .densities import Density, Discrete, _probe_points, align_pair, as_table
 from .engine.pieces import sort_points
 from .errors import ConvergenceError, DomainError, ParameterError, must
@@ -44,19 +44,15 @@ def parse_values(values: Mapping | None, densities: tuple[Density, ...]) -> dict
         if name not in by_name:
             known = ", ".join(sorted(by_name)) or "none"
             raise ParameterError(must("values", f"keyed by the parameters ({known})", repr(name)))
-        out[by_name[name]] = exact(value, name)
+        out[by_name[name]] = value_for(by_name[name], value)
     return out
 
 
 def numeric_order(order: object) -> sp.Expr:
     """A numeric order in (0, ∞], or a :class:`DomainError`."""
-    if isinstance(order, sp.Symbol):
-        raise DomainError(must("order", "a number in (0, oo] for a numeric divergence", order))
-    value = exact(order, "order")
-    if not value.is_number or value.is_extended_real is False:
-        raise DomainError(must("order", "a number in (0, oo]", value))
-    if not value.is_extended_positive:
-        raise DomainError(must("order", "positive (0 < order <= oo)", value))
+    value = parse_order(order)
+    if isinstance(value, sp.Symbol):
+        raise DomainError(must("order", "a number in (0, oo] for a numeric divergence", value))
     return value
 
 

@@ -64,7 +64,7 @@ def safe_log(expr: sp.Expr, positive) -> sp.Expr:
         return expr.args[0]
     if expr.is_Rational and expr.is_positive and expr != 1:
         # log(3**9999 / 2**5000) as 9999·log 3 − 5000·log 2, not the log of a 4771-digit integer.
-        return sp.Add(*[e * sp.log(b) for b, e in sp.factorrat(expr, limit=10**4).items()])
+        return _log_rational(expr)
     if isinstance(expr, sp.Mul):
         factors = sp.Mul.make_args(expr)
         if all(f.is_positive or positive(f) for f in factors):
@@ -73,6 +73,31 @@ def safe_log(expr: sp.Expr, positive) -> sp.Expr:
     if isinstance(expr, sp.Pow) and (expr.base.is_positive or positive(expr.base)):
         return expr.exp * safe_log(expr.base, positive)
     return sp.log(expr)
+
+
+#: Primes divided out of a rational before taking its logarithm.
+_SMALL_PRIMES = tuple(sp.primerange(2, 1000))
+
+
+def _log_rational(r: sp.Rational) -> sp.Expr:
+    """log r as Σ e·log p over the small primes p of r, plus the log of what is left.
+
+    Trial division only: ``factorint`` would run a primality test on a
+    12,000-digit cofactor, which takes minutes.
+    """
+    terms = []
+    for part, sign in ((int(r.p), 1), (int(r.q), -1)):
+        for prime in _SMALL_PRIMES:
+            if part % prime:
+                continue
+            e = 0
+            while part % prime == 0:
+                part //= prime
+                e += 1
+            terms.append(sign * e * sp.log(prime))
+        if part != 1:
+            terms.append(sign * sp.log(part))
+    return sp.Add(*terms)
 
 
 def log_moment(moment: sp.Expr, positive=lambda e: False) -> sp.Expr:
