@@ -171,10 +171,7 @@ def parse_order(order: object) -> sp.Expr:
             raise DomainError(must("order", "a positive symbol or a number in (0, oo]", order))
         return order
     else:
-        try:
-            value = exact(order, "order")
-        except ParameterError as exc:
-            raise DomainError(must("order", "a Symbol or a number in (0, oo]", repr(order))) from exc
+        value = exact(order, "order")  # NaN, a bool or an unknown type: ParameterError naming order
     if not value.is_number or value.is_extended_real is False:
         raise DomainError(must("order", "a Symbol or a number in (0, oo]", value))
     if not value.is_extended_positive:

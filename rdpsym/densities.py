@@ -231,13 +231,10 @@ def _decimal_string(r: sp.Rational) -> str:
 
 
 def _is_decimal(r: sp.Rational) -> bool:
+    """A denominator that is a power of ten: the sum of a table of floats."""
     q = int(r.q)
     while q % 10 == 0:
         q //= 10
-    while q % 2 == 0:
-        q //= 2
-    while q % 5 == 0:
-        q //= 5
     return q == 1 and r.q > 1
 
 

@@ -14,33 +14,33 @@ when ``CI`` is set and when it is not, so a local run reproduces CI exactly.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 
 import mpmath
 import pytest
 from hypothesis import HealthCheck, settings
 
+# Both profiles derive from Hypothesis' built-in "default" explicitly: when CI is set,
+# Hypothesis has already loaded its own "ci" profile, and an unparented profile would
+# inherit from whatever is loaded.
+_DEFAULT = settings.get_profile("default")
 settings.register_profile(
     "ci",
+    parent=_DEFAULT,
     derandomize=True,
     deadline=None,
     max_examples=25,
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
-settings.register_profile("dev", deadline=None)
+settings.register_profile("dev", parent=_DEFAULT, deadline=None)
 
 
-def _profile_name() -> str:
-    explicit = os.environ.get("HYPOTHESIS_PROFILE")
-    if explicit:
-        return explicit
-    if os.environ.get("CI"):
-        return "ci"
-    return "ci"  # the default: a local run is the CI run
-
-
-settings.load_profile(_profile_name())
+# "ci" on CI (the CI variable set) and, by default, everywhere else too, so that a
+# local run reproduces CI exactly; HYPOTHESIS_PROFILE=dev (or any registered name) overrides.
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or "ci")
 
 
 @pytest.fixture(autouse=True)
@@ -51,3 +51,30 @@ def _fresh_mpmath_context():
     yield
     mpmath.mp.dps = 15
     mpmath.mp.pretty = False
+
+
+@pytest.fixture
+def watchdog():
+    """``with watchdog(seconds): ...`` fails the test instead of hanging the suite.
+
+    Not a timing assertion: the bound is many times what the work needs, and
+    exists only so that a call that never returns (a known failure mode of
+    exact arithmetic at huge orders) is reported as a failure.  It uses the
+    real-time interval timer; rdpsym's own time budgets nest inside it (they
+    keep the tighter outer deadline and re-arm it when they finish).
+    """
+
+    @contextlib.contextmanager
+    def guard(seconds: float, what: str = "the call"):
+        def expire(signum, frame):  # noqa: ARG001
+            pytest.fail(f"{what} did not return within {seconds:g} s", pytrace=False)
+
+        previous = signal.signal(signal.SIGALRM, expire)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+
+    return guard

@@ -64,7 +64,8 @@ def test_exponential_pair_closed_forms_by_hand():
     moment = tp**-alpha * tq ** (alpha - 1) / (alpha / tp + (1 - alpha) / tq)
     d = derived("exponential", alpha)
     assert not d.result.has(sp.Piecewise)
-    assert is_zero(sp.exp(sp.expand((alpha - 1) * d.result)) - moment)
+    # (α − 1)·D_α = log I(α) exactly.
+    assert is_zero(sp.expand_log((alpha - 1) * d.result - sp.log(moment), force=True))
     assert is_zero(derived("exponential", 1).result - (sp.log(tq / tp) + tp / tq - 1))
     assert is_zero(derived("exponential", sp.oo).result - sp.log(tq / tp))
 
@@ -124,16 +125,47 @@ def test_alpha_just_above_1_matches_kl(name):
 
 @pytest.mark.parametrize("name", list(PAIRS))
 def test_huge_alpha_matches_dinf(name):
-    far = derived(name, alpha).evalf({**VALUES[name], alpha: FAR}, dps=60)
+    # Evaluated with SymPy's own N(subs=...): Derivation.evalf substitutes α exactly first,
+    # which is a separate concern (test_derivation_evalf_at_a_large_integer_order).
+    general = derived(name, alpha).result
+    far = sp.N(general, 60, subs={**VALUES[name], alpha: FAR})
     dinf = derived(name, sp.oo).evalf(VALUES[name], dps=60)
     with mpmath.workdps(60):
+        far = mpmath.mpf(far._to_mpmath(mpmath.mp.prec)) if far != sp.oo else mpmath.inf
         if mpmath.isinf(dinf):
             # Gaussian: D_α = α/(2σ²) grows without bound.
             assert far > mpmath.mpf(10) ** 29
         else:
-            # D_∞ − D_α = O(log(α)/α) at most: below 10^−25 at α = 10^30.
+            # 0 ≤ D_∞ − D_α = O(log(α)/α): below 10^−25 at α = 10^30.
             assert far <= dinf + mpmath.mpf(10) ** -40
             assert abs(far - dinf) <= mpmath.mpf(10) ** -25 * (1 + abs(dinf))
+
+
+def _rr_by_hand(order, pv, dps=60):
+    with mpmath.workdps(dps + 20):
+        o = sp.Rational(order)
+        a, q = mpmath.mpf(o.p) / o.q, mpmath.mpf(pv.p) / pv.q
+        # log of p^α(1−p)^{1−α} + (1−p)^α p^{1−α}, factored by the larger term to avoid overflow.
+        u, v = a * mpmath.log(q) + (1 - a) * mpmath.log(1 - q), a * mpmath.log(1 - q) + (1 - a) * mpmath.log(q)
+        top = max(u, v)
+        return (top + mpmath.log(mpmath.exp(u - top) + mpmath.exp(v - top))) / (a - 1)
+
+
+@pytest.mark.parametrize("name", ["laplace", "gaussian", "randomized-response"])
+def test_derivation_evalf_at_a_large_integer_order(name, watchdog):
+    """Derivation.evalf at α = 10^6 returns the 50-digit value (by hand: Prop 5-7)."""
+    order = sp.Integer(10) ** 6
+    with mpmath.workdps(80):
+        expected = {
+            "laplace": lambda: laplace_by_hand(order, sp.Rational(1, 2)),
+            "gaussian": lambda: gaussian_by_hand(order, sp.Rational(3, 2)),
+            "randomized-response": lambda: _rr_by_hand(order, sp.Rational(1, 5)),
+        }[name]()
+    d = derived(name, alpha)
+    with watchdog(20, f"Derivation.evalf at alpha = 10^6 ({name})"):
+        value = d.evalf({**VALUES[name], alpha: order}, dps=50)
+    with mpmath.workdps(60):
+        assert abs(value - expected) <= mpmath.mpf(10) ** -45 * abs(expected)
 
 
 # ------------------------------------------------ numeric orders near 1 and far out
@@ -158,6 +190,7 @@ def gaussian_by_hand(order, sigma):
 CASES = [
     ("laplace", laplace(scale=b), b, sp.Rational(1, 2), laplace_by_hand),
     ("gaussian", gaussian(sigma=s), s, sp.Rational(3, 2), gaussian_by_hand),
+    ("randomized-response", randomized_response(p), p, sp.Rational(1, 5), _rr_by_hand),
 ]
 
 
@@ -176,6 +209,17 @@ def test_numeric_order_agrees_with_definition_and_general_form(case, order):
         assert abs(closed - expected) <= tol, ("closed form", closed, expected)
         assert abs(quad - expected) <= tol, ("quadrature", quad, expected)
         assert abs(general - expected) <= tol, ("α > 1 form substituted", general, expected)
+
+
+def test_randomized_response_with_a_numeric_p_at_order_10000(watchdog):
+    """The same cell as above with p given as a number: a two-outcome table at α = 10⁴."""
+    order = sp.Integer(10**4)
+    with watchdog(20, "randomized_response(1/5).rdp(10**4)"):
+        d = randomized_response(sp.Rational(1, 5)).rdp(order)
+    assert d.status == "proved"
+    expected = _rr_by_hand(order, sp.Rational(1, 5))
+    with mpmath.workdps(60):
+        assert abs(d.evalf(dps=50) - expected) <= mpmath.mpf(10) ** -45 * abs(expected)
 
 
 # ------------------------------------------------ the divergent side of the limit α → ∞

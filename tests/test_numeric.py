@@ -1,0 +1,236 @@
+"""renyi_divergence_mp: precision hygiene, requested digits, the two-precision check, hard cases.
+
+Expected values are computed here: Mironov's propositions evaluated in mpmath,
+and an mpmath quadrature of the definition written in this file.
+"""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+import sympy as sp
+
+import rdpsym
+import rdpsym.numeric
+from rdpsym import ConvergenceError, alpha
+
+b = sp.Symbol("b", positive=True)
+
+
+def num(value) -> mpmath.mpf:
+    """An exact SymPy/int/str number as an mpf at the *current* working precision."""
+    r = sp.Rational(value)
+    return mpmath.mpf(r.p) / r.q
+
+
+def laplace_by_hand(order, lam, dps=80):
+    """Mironov 2017 Prop 6, for λ = scale/sensitivity (both given exactly)."""
+    with mpmath.workdps(dps):
+        a, lam = num(order), num(lam)
+        m = a / (2 * a - 1) * mpmath.exp((a - 1) / lam) + (a - 1) / (2 * a - 1) * mpmath.exp(-a / lam)
+        return mpmath.log(m) / (a - 1)
+
+
+# ---------------------------------------------------------------- global precision is never changed
+
+CALLS = {
+    "laplace-alpha": lambda: rdpsym.renyi_divergence_mp(*rdpsym.laplace(b).pair, 2, dps=30, values={b: 1}),
+    "laplace-kl": lambda: rdpsym.renyi_divergence_mp(*rdpsym.laplace(1).pair, 1, dps=30),
+    "laplace-inf": lambda: rdpsym.renyi_divergence_mp(*rdpsym.laplace(1).pair, sp.oo, dps=30),
+    "gaussian-half": lambda: rdpsym.renyi_divergence_mp(*rdpsym.gaussian(2).pair, sp.Rational(1, 2), dps=30),
+    "table": lambda: rdpsym.renyi_divergence_mp(*rdpsym.randomized_response(0.75).pair, 3, dps=30),
+    "closed-form": lambda: rdpsym.laplace(b).rdp(3).evalf({b: 2}, dps=40),
+}
+
+
+@pytest.mark.parametrize("call", list(CALLS))
+def test_global_precision_is_never_changed(call):
+    mpmath.mp.dps = 20
+    mpmath.mp.pretty = True
+    prec = mpmath.mp.prec
+    CALLS[call]()
+    assert mpmath.mp.dps == 20 and mpmath.mp.prec == prec
+    assert mpmath.mp.pretty is True
+
+
+def test_global_precision_is_restored_after_an_error(monkeypatch):
+    mpmath.mp.dps = 20
+    monkeypatch.setattr(rdpsym.numeric, "_at_precision", lambda P, Q, order, wp: mpmath.mpf(wp))
+    with pytest.raises(ConvergenceError):
+        rdpsym.renyi_divergence_mp(*rdpsym.laplace(1).pair, 2, dps=30)
+    assert mpmath.mp.dps == 20
+
+
+def test_the_value_does_not_depend_on_global_precision():
+    P, Q = rdpsym.laplace(sp.Rational(1, 3)).pair
+    mpmath.mp.dps = 15
+    at_default = rdpsym.renyi_divergence_mp(P, Q, 3, dps=50)
+    mpmath.mp.dps = 8
+    at_low = rdpsym.renyi_divergence_mp(P, Q, 3, dps=50)
+    mpmath.mp.dps = 200
+    at_high = rdpsym.renyi_divergence_mp(P, Q, 3, dps=50)
+    mpmath.mp.dps = 15
+    expected = laplace_by_hand(3, sp.Rational(1, 3))
+    with mpmath.workdps(60):
+        for value in (at_default, at_low, at_high):
+            assert abs(value - expected) <= mpmath.mpf(10) ** -49 * expected
+
+
+# ---------------------------------------------------------------- values at the requested precision
+
+
+@pytest.mark.parametrize("dps", [15, 30, 50, 80])
+def test_value_has_the_requested_digits(dps):
+    # Laplace, scale 1/2, α = 2: D_2 = log(2/3·e² + 1/3·e^{−4}) (Prop 6), an irrational number.
+    value = rdpsym.renyi_divergence_mp(*rdpsym.laplace(b).pair, 2, dps=dps, values={b: sp.Rational(1, 2)})
+    with mpmath.workdps(dps + 30):
+        expected = mpmath.log(mpmath.mpf(2) / 3 * mpmath.e**2 + mpmath.exp(-4) / 3)
+        assert abs(value - expected) <= mpmath.mpf(10) ** (1 - dps) * expected
+    # Returned at the requested precision: rounding to dps digits leaves it unchanged.
+    with mpmath.workdps(dps):
+        assert +value == value
+
+
+@pytest.mark.parametrize("dps", [20, 60])
+def test_table_value_has_the_requested_digits(dps):
+    # RR at p = 3/4, α = 3: log(27/64·4² + 1/64·(4/3)²)/2 (Prop 5) = log(27/4 + 1/36)/2.
+    value = rdpsym.renyi_divergence_mp(*rdpsym.randomized_response(sp.Rational(3, 4)).pair, 3, dps=dps)
+    with mpmath.workdps(dps + 30):
+        q = mpmath.mpf(3) / 4
+        expected = mpmath.log(q**3 * (1 - q) ** -2 + (1 - q) ** 3 * q**-2) / 2
+        assert abs(value - expected) <= mpmath.mpf(10) ** (1 - dps) * expected
+
+
+# ---------------------------------------------------------------- the two-precision check
+
+
+def _fake(values_by_call):
+    calls = []
+
+    def at_precision(P, Q, order, wp):
+        calls.append(wp)
+        return values_by_call[len(calls) - 1]
+
+    return at_precision, calls
+
+
+def test_disagreeing_precisions_raise_convergence_error(monkeypatch):
+    fake, calls = _fake([mpmath.mpf(1), mpmath.mpf(1) + mpmath.mpf(10) ** -10])
+    monkeypatch.setattr(rdpsym.numeric, "_at_precision", fake)
+    with pytest.raises(ConvergenceError, match="did not settle") as e:
+        rdpsym.renyi_divergence_mp(*rdpsym.laplace(1).pair, 2, dps=30)
+    assert isinstance(e.value, ArithmeticError)
+    assert len(calls) == 2 and calls[0] >= 30 and calls[1] > calls[0]
+
+
+def test_disagreement_just_above_the_requested_digits_is_caught(monkeypatch):
+    # Differ in the 25th digit while 30 are requested.
+    with mpmath.workdps(60):
+        fake, _ = _fake([mpmath.mpf(2), mpmath.mpf(2) * (1 + mpmath.mpf(10) ** -25)])
+    monkeypatch.setattr(rdpsym.numeric, "_at_precision", fake)
+    with pytest.raises(ConvergenceError):
+        rdpsym.renyi_divergence_mp(*rdpsym.laplace(1).pair, 2, dps=30)
+
+
+def test_agreeing_precisions_return_the_value(monkeypatch):
+    # The control: differing only beyond the requested digits is agreement.
+    with mpmath.workdps(80):
+        low, high = mpmath.mpf(2) * (1 + mpmath.mpf(10) ** -40), mpmath.mpf(2)
+    fake, calls = _fake([low, high])
+    monkeypatch.setattr(rdpsym.numeric, "_at_precision", fake)
+    value = rdpsym.renyi_divergence_mp(*rdpsym.laplace(1).pair, 2, dps=30)
+    assert value == 2 and len(calls) == 2
+
+
+def test_both_precisions_infinite_is_infinite(monkeypatch):
+    fake, _ = _fake([mpmath.inf, mpmath.inf])
+    monkeypatch.setattr(rdpsym.numeric, "_at_precision", fake)
+    assert rdpsym.renyi_divergence_mp(*rdpsym.laplace(1).pair, 2, dps=30) == mpmath.inf
+
+
+def test_two_working_precisions_are_used(monkeypatch):
+    """The real _at_precision is called at two working precisions, both above dps."""
+    real = rdpsym.numeric._at_precision
+    seen = []
+
+    def spy(P, Q, order, wp):
+        seen.append(wp)
+        return real(P, Q, order, wp)
+
+    monkeypatch.setattr(rdpsym.numeric, "_at_precision", spy)
+    rdpsym.renyi_divergence_mp(*rdpsym.gaussian(1).pair, 2, dps=25)
+    assert len(seen) == 2 and len(set(seen)) == 2 and min(seen) > 25
+
+
+# ---------------------------------------------------------------- hard cases
+
+
+def test_gaussian_at_order_10000_finds_the_far_peak():
+    """P^α Q^{1−α} for N(0,1), N(1,1) peaks at x = 1 − α = −9999, far from both means."""
+    value = rdpsym.renyi_divergence_mp(*rdpsym.gaussian(1).pair, 10**4, dps=50)
+    with mpmath.workdps(60):
+        assert abs(value - 5000) <= mpmath.mpf(10) ** -45 * 5000
+
+
+@pytest.mark.parametrize("sigma, order", [(sp.Rational(1, 10), 50), (3, 10**3), (sp.Rational(7, 3), sp.Rational(3, 2))])
+def test_gaussian_quadrature_is_alpha_over_2_sigma_squared(sigma, order):
+    value = rdpsym.renyi_divergence_mp(*rdpsym.gaussian(sigma).pair, order, dps=45)
+    with mpmath.workdps(60):
+        expected = num(order) / (2 * num(sigma) ** 2)
+        assert abs(value - expected) <= mpmath.mpf(10) ** -43 * expected
+
+
+def _definition_by_quadrature(scale, shift, order, dps=60):
+    """∫ P^α Q^{1−α} for P = Λ(0, b), Q = Λ(Δ, b), split at both kinks, in mpmath here."""
+    with mpmath.workdps(dps + 20):
+        bb, d, a = num(scale), num(shift), num(order)
+
+        def f(t):
+            return mpmath.exp(-(a * abs(t) + (1 - a) * abs(t - d)) / bb) / (2 * bb)
+
+        moment = mpmath.quad(f, [-mpmath.inf, 0, d, mpmath.inf])
+        return mpmath.log(moment) / (a - 1)
+
+
+@pytest.mark.parametrize(
+    "scale, shift, order",
+    [
+        (sp.Rational(1, 7), 3, sp.Rational(7, 2)),  # λ = 1/21: the integrand is two sharp kinks
+        (sp.Rational(1, 50), 1, 2),  # λ = 1/50
+        (sp.Rational(1, 7), 3, sp.Rational(1, 3)),  # an order in (0, 1)
+    ],
+)
+def test_laplace_quadrature_at_kink_heavy_points(scale, shift, order):
+    P, Q = rdpsym.laplace(scale=scale, sensitivity=shift).pair
+    value = rdpsym.renyi_divergence_mp(P, Q, order, dps=45)
+    by_prop6 = laplace_by_hand(order, sp.Rational(scale) / shift)
+    by_quad = _definition_by_quadrature(scale, shift, order)
+    closed = rdpsym.laplace(scale=scale, sensitivity=shift).rdp(order).evalf(dps=50)
+    with mpmath.workdps(60):
+        tol = mpmath.mpf(10) ** -42 * abs(by_prop6)
+        assert abs(by_quad - by_prop6) <= tol  # the two independent references agree
+        assert abs(value - by_prop6) <= tol
+        assert abs(closed - by_prop6) <= tol
+
+
+def test_laplace_kl_and_dinf_by_quadrature():
+    """λ = 1/21: KL = 1/λ + e^{−1/λ} − 1 = 20 + e^{−21}, D_∞ = 1/λ = 21 (Table II)."""
+    P, Q = rdpsym.laplace(scale=sp.Rational(1, 7), sensitivity=3).pair
+    kl = rdpsym.renyi_divergence_mp(P, Q, 1, dps=40)
+    dinf = rdpsym.renyi_divergence_mp(P, Q, sp.oo, dps=40)
+    with mpmath.workdps(60):
+        assert abs(kl - (20 + mpmath.exp(-21))) <= mpmath.mpf(10) ** -38 * 20
+        assert abs(dinf - 21) <= mpmath.mpf(10) ** -38 * 21
+
+
+def test_closed_form_and_quadrature_agree_near_order_one():
+    """α = 1 + 10^−20: log(I)/(α−1) cancels ~20 digits; the guard digits must cover them."""
+    order = 1 + sp.Rational(1, 10**20)
+    P, Q = rdpsym.laplace(b).pair
+    value = rdpsym.renyi_divergence_mp(P, Q, order, dps=40, values={b: 2})
+    with mpmath.workdps(120):
+        expected = laplace_by_hand(order, 2, dps=120)
+        assert abs(value - expected) <= mpmath.mpf(10) ** -38 * expected
+    closed = rdpsym.laplace(b).rdp(alpha).evalf({b: 2, alpha: order}, dps=40)
+    with mpmath.workdps(60):
+        assert abs(closed - expected) <= mpmath.mpf(10) ** -38 * expected
