@@ -68,7 +68,7 @@ def renyi_divergence(
     P, Q, tables = align_pair(P, Q)
     order = parse_order(order)
     hyp = Hypotheses(order if isinstance(order, sp.Symbol) else None)
-    steps: list[Step] = [_definition_step(P, order)]
+    steps: list[Step] = [*_density_steps(P, Q, tables), _definition_step(P, order)]
     try:
         if order is oo:
             closed, conditions, more, I = _sup(P, Q, tables)
@@ -116,12 +116,25 @@ def _lhs(order: sp.Expr) -> str:
     return rf"D_{{{o}}}(P \,\|\, Q)"
 
 
-def _definition_step(P: Density, order: sp.Expr) -> Step:
+def _density_steps(P: Density, Q: Density, tables) -> list[Step]:
+    """The two densities, as the derivation's first lines."""
+    if tables is not None:
+        show = lambda t: r"\left(" + r",\ ".join(  # noqa: E731
+            rf"{sp.latex(k) if isinstance(k, sp.Basic) else k}: {sp.latex(v)}" for k, v in t.items()) + r"\right)"
+        return [Step("P", show(tables[0]), "outcome: probability"), Step("Q", show(tables[1]), "outcome: probability")]
     x = sp.latex(P.var)
+    where = lambda d: f"on ${sp.latex(d.support)}$"  # noqa: E731
+    return [Step(f"P({x})", P.expr, where(P)), Step(f"Q({x})", Q.expr, where(Q))]
+
+
+def _definition_step(P: Density, order: sp.Expr) -> Step:
+    x = sp.latex(P.var) if P.var is not None else r"\omega"
     if order is oo:
         rhs = rf"\log \sup_{{{x} \in \operatorname{{supp}} Q}} \frac{{P({x})}}{{Q({x})}}"
+        return Step(_lhs(order), rhs, _DEFINITION + r" (the limit $\alpha \to \infty$)")
     elif order == 1:
         rhs = rf"\mathbb{{E}}_{{{x} \sim P}} \log \frac{{P({x})}}{{Q({x})}}"
+        return Step(_lhs(order), rhs, _DEFINITION + r" (the limit $\alpha \to 1$)")
     else:
         o = sp.latex(order)
         integral = (rf"\sum_{{{x}}}" if isinstance(P, Discrete) else r"\int") + rf" P({x})^{{{o}}} Q({x})^{{1 - {o}}}"
@@ -186,7 +199,8 @@ def _moment_steps(P: Density, M: Moment, order) -> list[Step]:
     split = sp.Add(*[make(L, pair.lo, pair.hi) for pair, L, _ in M.pieces], evaluate=False)
     steps = [Step(lhs, split, "log-densities; split at the non-smooth points of P and Q")]
     for pair, L, piece in M.pieces:
-        steps.append(Step(make(L, pair.lo, pair.hi), piece.value, f"{piece.rule} rule" + (
+        shown = collect_exp(piece.value) if isinstance(piece.value, sp.Add) else piece.value
+        steps.append(Step(make(L, pair.lo, pair.hi), shown, f"{piece.rule} rule" + (
             f", converges iff ${sp.latex(piece.condition)}$" if piece.condition is not sp.true else "")))
     if M.value != oo:
         steps.append(Step(lhs, collect_exp(M.value), "sum of the pieces, grouped by exponential"))

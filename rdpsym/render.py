@@ -15,6 +15,8 @@ def _tex(obj: object) -> str:
         return obj
     if isinstance(obj, mpmath.mpf):
         return mpmath.nstr(obj, 30)
+    if isinstance(obj, sp.Add) and obj.has(sp.Integral, sp.Sum):
+        return sp.latex(obj, order="none")  # the pieces left to right, as split
     return paper_latex(obj)
 
 

@@ -122,11 +122,16 @@ def divergence_from_moment(moment: sp.Expr, order: sp.Expr, positive=lambda e: F
         return sp.oo
     if isinstance(L, sp.log):
         return L / (order - 1)
-    return _cancel_logs(L / (order - 1))
+    return _cancel_logs(L / (order - 1), order)
 
 
-def _cancel_logs(expr: sp.Expr) -> sp.Expr:
-    """Cancel the rational part; keep log terms grouped by their argument."""
+def _cancel_logs(expr: sp.Expr, order: sp.Expr | None = None) -> sp.Expr:
+    """Cancel the rational part; keep log terms grouped by their argument.
+
+    The non-log part is written either cancelled (α(α−1)/(2σ²)/(α−1) → α/(2σ²))
+    or as numerator/(α − 1) (Poisson: (λ₁^α λ₂^{1−α} − αλ₁ − (1−α)λ₂)/(α−1)),
+    whichever is shorter.
+    """
     expr = sp.expand(expr)
     logs: dict[sp.Expr, sp.Expr] = defaultdict(lambda: sp.S.Zero)
     rest = sp.S.Zero
@@ -137,6 +142,12 @@ def _cancel_logs(expr: sp.Expr) -> sp.Expr:
         else:
             rest += term
     out = sp.factor(sp.cancel(sp.together(rest)))
+    if order is not None and order.free_symbols:
+        numerator = sp.collect(sp.expand(sp.powsimp(sp.expand(rest * (order - 1)))), order)
+        if not sp.fraction(sp.together(numerator))[1].has(order):
+            over = sp.Mul(numerator, sp.Pow(order - 1, -1), evaluate=False)
+            if sp.count_ops(over) < sp.count_ops(out):
+                out = over
     for g, c in logs.items():
         c = sp.factor(sp.cancel(sp.together(c)))
         if c != 0:
