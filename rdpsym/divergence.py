@@ -108,6 +108,7 @@ def renyi_divergence(
         evidence=tuple(evidence),
         reference=reference,
         moment=I,
+        notes=(f"infinite: {more[-1].reason}",) if closed == oo and more else (),
     )
 
 

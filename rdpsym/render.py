@@ -74,5 +74,6 @@ def derivation_text(d) -> str:
              f"  status: {d.status}"]
     lines += [f"  condition: {sp.sstr(c)} (else oo)" for c in d.conditions]
     lines += [f"  hypothesis: {sp.sstr(h)}" for h in d.hypotheses]
+    lines += [f"  {n}" for n in d.notes]
     lines += [f"  - {e}" for e in d.evidence]
     return "\n".join(lines)

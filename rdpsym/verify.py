@@ -107,8 +107,8 @@ def check_against_definition(
                 f"closed form {closed_form} disagrees with the definition at {_show(point)}: "
                 f"{mpmath.nstr(closed, 25)} vs {mpmath.nstr(numeric, 25)}"
             )
-        digits = "exact (both infinite)" if mpmath.isinf(numeric) else f"{AGREE_DIGITS} digits"
-        evidence.append(f"agrees with the definition to {digits} at {_show(point) or 'the given values'}")
+        how = "(both infinite)" if mpmath.isinf(numeric) else f"to {AGREE_DIGITS} digits"
+        evidence.append(f"agrees with the definition {how} at {_show(point) or 'the given values'}")
     if not evidence:
         raise VerificationError(
             f"no valid parameter point found to check {closed_form} against the definition "
