@@ -25,6 +25,7 @@ from .engine.integrals import integrate_exp
 from .engine.pieces import (
     breakpoints,
     interior_point,
+    less,
     log_of,
     resolve_branch,
     sort_points,
@@ -79,7 +80,7 @@ class Density:
 
     def pieces(self) -> list[Piece]:
         pts = sort_points(self.breakpoints(), self.lo, self.hi)
-        return [Piece(lo, hi, self.branch(lo, hi)) for lo, hi in _ranges(pts, self.discrete)]
+        return [Piece(lo, hi, self.branch(lo, hi)) for lo, hi in piece_ranges(pts, self.discrete)]
 
     def log_expr(self) -> sp.Expr:
         """``log`` of the density as an expanded sum (on its smooth pieces)."""
@@ -116,7 +117,7 @@ def _integer_inside(lo: sp.Expr, hi: sp.Expr) -> sp.Expr:
     return lo
 
 
-def _ranges(pts: list[sp.Expr], discrete: bool) -> list[tuple[sp.Expr, sp.Expr]]:
+def piece_ranges(pts: list[sp.Expr], discrete: bool) -> list[tuple[sp.Expr, sp.Expr]]:
     """Consecutive pieces; a discrete switch point c starts the piece [c, next)."""
     if not discrete:
         return list(zip(pts, pts[1:]))
@@ -150,7 +151,7 @@ def _check_nonnegative(density: Density, piece: Piece) -> None:
     if b.free_symbols - {density.var} or b.is_nonnegative:
         return
     x = density.var
-    points = list(_probe_points(piece, density.discrete)) + _grid(piece, density.discrete)
+    points = list(probe_points(piece, density.discrete)) + _grid(piece, density.discrete)
     if not density.discrete:
         points = _critical_points(b, x, piece) + points  # the minimum, if it is interior
     f = sp.lambdify(x, b, modules="mpmath")
@@ -201,7 +202,7 @@ def _critical_points(b: sp.Expr, x: sp.Symbol, piece: Piece) -> list[sp.Expr]:
     return out
 
 
-def _probe_points(piece: Piece, discrete: bool) -> list[sp.Expr]:
+def probe_points(piece: Piece, discrete: bool) -> list[sp.Expr]:
     lo, hi = piece.lo, piece.hi
     if discrete:
         start = lo if lo is not -oo else (hi - 5 if hi is not oo else sp.S(-5))
@@ -427,6 +428,30 @@ def as_table(density: Discrete) -> dict | None:
     if lo.is_finite and hi.is_finite and lo.is_number and hi.is_number and hi - lo < 400:
         return {sp.Integer(j): density.pmf.subs(density.var, j) for j in range(int(lo), int(hi) + 1)}
     return None
+
+
+@dataclass(frozen=True)
+class PiecePair:
+    """One piece of the common refinement with both densities' branches on it."""
+
+    lo: sp.Expr
+    hi: sp.Expr
+    p: sp.Expr
+    q: sp.Expr
+
+
+def common_refinement(P: Density, Q: Density) -> list[PiecePair]:
+    """The pieces on which both P and Q are smooth (or zero), over the union of supports.
+
+    Both the closed-form engine and the numeric definition work piece by
+    piece on this one refinement.
+    """
+    lo = P.lo if less(Q.lo, P.lo) is False else Q.lo
+    hi = P.hi if less(P.hi, Q.hi) is False else Q.hi
+    points = [*P.breakpoints(), *Q.breakpoints(), P.lo, P.hi, Q.lo, Q.hi]
+    pts = sort_points([p for p in points if p not in (oo, -oo)], lo, hi)
+    ranges = piece_ranges(pts, True) if isinstance(P, Discrete) else list(zip(pts, pts[1:]))
+    return [PiecePair(a, b, P.branch(a, b), Q.branch(a, b)) for a, b in ranges]
 
 
 def align_pair(P: Density, Q: Density) -> tuple[Density, Density, tuple[dict, dict] | None]:

@@ -23,8 +23,14 @@ import mpmath
 import sympy as sp
 
 from ._exact import parse_order, value_for
-from .densities import Density, Discrete, _probe_points, align_pair, as_table
-from .engine.pieces import sort_points
+from .densities import (
+    Density,
+    Discrete,
+    align_pair,
+    as_table,
+    common_refinement,
+    probe_points,
+)
 from .errors import ConvergenceError, DomainError, ParameterError, must
 
 oo = sp.oo
@@ -175,7 +181,7 @@ def _log_function(density: Density, pdf):
     for piece in density.pieces():
         if piece.is_zero:
             continue
-        for point in _probe_points(piece, density.discrete):
+        for point in probe_points(piece, density.discrete):
             t = int(point) if density.discrete else mpmath.mpf(sp.N(point, mpmath.mp.dps)._to_mpmath(mpmath.mp.prec))
             try:
                 p, fast_value = pdf(t), fast(t)
@@ -229,24 +235,11 @@ def _table_divergence(tp: dict, tq: dict, a) -> mpmath.mpf:
     return mpmath.log(total) / (a - 1)
 
 
-def _refinement(P: Density, Q: Density) -> list[tuple[sp.Expr, sp.Expr]]:
-    lo = P.lo if sp.S(P.lo) <= sp.S(Q.lo) else Q.lo
-    hi = P.hi if sp.S(P.hi) >= sp.S(Q.hi) else Q.hi
-    points = [*P.breakpoints(), *Q.breakpoints(), P.lo, P.hi, Q.lo, Q.hi]
-    points = [sp.S(p) for p in points if p.is_finite]
-    pts = sort_points(points, lo, hi)
-    if not isinstance(P, Discrete):
-        return list(zip(pts, pts[1:]))
-    from .densities import _ranges
-
-    return _ranges(pts, True)
-
-
 def _integrate_pieces(P: Density, Q: Density, integrand, wp: int, check_support: bool = False):
     total = mpmath.mpf(0)
     discrete = isinstance(P, Discrete)
-    for lo, hi in _refinement(P, Q):
-        bp, bq = P.branch(lo, hi), Q.branch(lo, hi)
+    for pair in common_refinement(P, Q):
+        lo, hi, bp, bq = pair.lo, pair.hi, pair.p, pair.q
         if bp == 0:
             continue
         if bq == 0:
@@ -425,8 +418,8 @@ def _sup_log_ratio(P: Density, Q: Density, lP, lQ) -> mpmath.mpf:
     """sup over the support of P of log(P/Q), by scanning and local refinement."""
     best = -mpmath.inf
     discrete = isinstance(P, Discrete)
-    for lo, hi in _refinement(P, Q):
-        bp, bq = P.branch(lo, hi), Q.branch(lo, hi)
+    for pair in common_refinement(P, Q):
+        lo, hi, bp, bq = pair.lo, pair.hi, pair.p, pair.q
         if bp == 0:
             continue
         if bq == 0:

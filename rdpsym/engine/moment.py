@@ -9,24 +9,14 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from ..densities import Density, Discrete, _ranges
+from ..densities import Density, Discrete, PiecePair, common_refinement
 from ..errors import NoClosedFormError
 from .context import Hypotheses
 from .integrals import PieceValue, integrate_exp
-from .pieces import less, log_of, sort_points
+from .pieces import log_of
 from .sums import sum_exp
 
 oo = sp.oo
-
-
-@dataclass(frozen=True)
-class PiecePair:
-    """One piece of the common refinement with both densities' branches on it."""
-
-    lo: sp.Expr
-    hi: sp.Expr
-    p: sp.Expr
-    q: sp.Expr
 
 
 @dataclass(frozen=True)
@@ -42,15 +32,6 @@ class Moment:
     pieces: tuple[tuple[PiecePair, sp.Expr, PieceValue], ...]
     reason: str = ""
     support_mismatch: bool = False
-
-
-def common_refinement(P: Density, Q: Density) -> list[PiecePair]:
-    lo = P.lo if less(Q.lo, P.lo) is False else Q.lo
-    hi = P.hi if less(P.hi, Q.hi) is False else Q.hi
-    points = [*P.breakpoints(), *Q.breakpoints(), P.lo, P.hi, Q.lo, Q.hi]
-    pts = sort_points([p for p in points if p not in (oo, -oo)], lo, hi)
-    ranges = _ranges(pts, True) if isinstance(P, Discrete) else list(zip(pts, pts[1:]))
-    return [PiecePair(a, b, P.branch(a, b), Q.branch(a, b)) for a, b in ranges]
 
 
 def moment(P: Density, Q: Density, order: sp.Expr, hyp: Hypotheses) -> Moment:
