@@ -65,18 +65,37 @@ class Density:
 
     @property
     def parameters(self) -> set[sp.Symbol]:
-        """The free symbols other than the variable."""
-        return set(self.expr.free_symbols) - {self.var}
+        """The free symbols other than the variable, in the density or its support."""
+        return (set(self.expr.free_symbols) | set(self.support.free_symbols)) - {self.var}
 
     def breakpoints(self) -> list[sp.Expr]:
-        return breakpoints(self.expr, self.var)
+        """Where the density may switch branch; for a pmf, the integers that start a piece.
+
+        A pmf switching at an integer c (``Abs(k − c)``, ``k <= c``) gets c as a
+        piece of its own, [c, c], so every other piece holds one branch; a
+        switch at a non-integer c starts a piece at ⌈c⌉.
+        """
+        points = breakpoints(self.expr, self.var)
+        if not self.discrete:
+            return points
+        starts: list[sp.Expr] = []
+        for c in points:
+            if c.is_integer:
+                starts += [c, c + 1]
+            elif c.is_number:
+                starts.append(sp.ceiling(c))
+            else:
+                raise NoClosedFormError(f"the pmf switches at {c}, which is not known to be an integer")
+        return starts
 
     def branch(self, lo: sp.Expr, hi: sp.Expr) -> sp.Expr:
         """The density on the piece (lo, hi) of a common refinement of supports."""
         if not (_le(self.lo, lo) and _le(hi, self.hi)):
             return sp.S.Zero
-        at = interior_point(lo, hi) if not self.discrete else _integer_inside(lo, hi)
-        return resolve_branch(self.expr, self.var, at)
+        branch = resolve_branch(self.expr, self.var, piece_point(lo, hi, self.discrete))
+        if self.discrete and lo == hi:
+            return branch.subs(self.var, lo)  # one outcome: its probability (maybe 0)
+        return branch
 
     def pieces(self) -> list[Piece]:
         pts = sort_points(self.breakpoints(), self.lo, self.hi)
@@ -111,6 +130,11 @@ def _le(a: sp.Expr, b: sp.Expr) -> bool:
     return bool(d.is_nonnegative)
 
 
+def piece_point(lo: sp.Expr, hi: sp.Expr, discrete: bool) -> sp.Expr:
+    """A point inside a piece at which its branch and its factors' signs are read."""
+    return _integer_inside(lo, hi) if discrete else interior_point(lo, hi)
+
+
 def _integer_inside(lo: sp.Expr, hi: sp.Expr) -> sp.Expr:
     if lo is -oo:
         return hi if hi is not oo else sp.S.Zero
@@ -130,7 +154,7 @@ def piece_ranges(pts: list[sp.Expr], discrete: bool) -> list[tuple[sp.Expr, sp.E
 
 
 def _mass(piece: Piece, var: sp.Symbol, discrete: bool) -> sp.Expr:
-    L = log_of(piece.branch)
+    L = log_of(piece.branch, var, piece_point(piece.lo, piece.hi, discrete))
     rule = sum_exp if discrete else integrate_exp
     value = rule(L, var, piece.lo, piece.hi, Hypotheses())
     if value.condition is not sp.true:

@@ -18,7 +18,7 @@ from .derivation import Derivation, Status, Step
 from .engine.context import Hypotheses, simplify_condition
 from .engine.moment import Moment, moment, sup_log_ratio
 from .engine.tidy import collect_exp, divergence_from_moment, max_of
-from .errors import NoClosedFormError, SymbolicTimeout
+from .errors import DomainError, NoClosedFormError, SymbolicTimeout, must
 from .numeric import renyi_divergence_mp
 from .references import Reference
 from .symbols import alpha
@@ -67,6 +67,8 @@ def renyi_divergence(
     """
     P, Q, tables = align_pair(P, Q)
     order = parse_order(order)
+    if isinstance(order, sp.Symbol) and order in P.parameters | Q.parameters:
+        raise DomainError(must("order", f"a symbol that is not a parameter of P or Q (rename {order} in the densities)", order))
     hyp = Hypotheses(order if isinstance(order, sp.Symbol) else None)
     steps: list[Step] = [*_density_steps(P, Q, tables), _definition_step(P, order)]
     try:
@@ -239,26 +241,48 @@ def _kl(P, Q, tables) -> tuple:
             terms.append(p * (sp.log(p) - sp.log(q)))
         kl = _tidy_kl(sp.Add(*terms))
         return kl, (), [Step(_lhs(1), kl, "finite sum of P log(P/Q)")], None
-    hyp = Hypotheses(alpha)
-    M = moment(P, Q, alpha, hyp)
-    steps = _moment_steps(P, M, alpha)
+    # A private order symbol: a density parameter named alpha must not be differentiated.
+    a = sp.Dummy("alpha", positive=True)
+    hyp = Hypotheses(a)
+    M = moment(P, Q, a, hyp)
+    steps = _moment_steps(P, M, a)
     if M.value == oo:
         if M.support_mismatch:
             return oo, (), steps + [Step(_lhs(1), oo, M.reason.replace(" for α > 1", ""))], oo
         # I(α) = ∞ for every α > 1 says nothing about the limit α → 1: no closed form here.
         raise NoClosedFormError(f"the moment diverges for α > 1 ({M.reason}); KL needs the definition")
-    at_one = [c.subs(alpha, 1) for c in M.conditions]
+    at_one = [c.subs(a, 1) for c in M.conditions]
     if not all(c is sp.true or Hypotheses().holds(c) for c in at_one):
         raise NoClosedFormError("the moment's convergence condition fails at α = 1")
     I = collect_exp(M.value)
     # D_α = log I(α)/(α−1) → (log I)'(1) = I'(1)/I(1) as α → 1, since log I(1) = log ∫P = 0.
-    at_1 = I.subs(alpha, 1)
-    derivative = sp.diff(I, alpha).subs(alpha, 1)
+    at_1 = _at_one(I, a)
+    derivative = _at_one(sp.diff(I, a), a)
     kl = _tidy_kl(derivative if is_zero(at_1 - 1, Hypotheses()) else derivative / at_1)
     steps.append(Step(_lhs(1), r"\lim_{\alpha \to 1} \frac{\log I(\alpha)}{\alpha - 1} = \frac{I'(1)}{I(1)}",
                       "l'Hôpital's rule, since I(1) = 1 (P normalises)"))
     steps.append(Step(_lhs(1), kl, "differentiate the moment at α = 1"))
     return kl, (), steps, I
+
+
+def _at_one(expr: sp.Expr, a: sp.Symbol) -> sp.Expr:
+    """expr at α = 1, as the limit α → 1⁺ where substitution gives 0/0.
+
+    A rule valid for α ≠ 1 (e.g. (e^{(1−α)h} − 1)/(1 − α)) is 0/0 there.
+    """
+    value = expr.subs(a, 1)
+    if not value.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+        return value
+    if not can_budget():
+        raise NoClosedFormError("the moment is 0/0 at α = 1 and sympy.limit cannot be time-budgeted here")
+    try:
+        with time_budget(what="limit α → 1"):
+            value = sp.limit(expr, a, 1, "+")
+    except SymbolicTimeout as exc:
+        raise NoClosedFormError(str(exc)) from exc
+    if value.has(sp.nan, sp.zoo, sp.Limit):
+        raise NoClosedFormError("no limit of the moment at α = 1")
+    return value
 
 
 def _tidy_kl(expr: sp.Expr) -> sp.Expr:

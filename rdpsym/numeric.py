@@ -17,6 +17,7 @@ x = −10⁴) is not missed.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from collections.abc import Mapping
 
 import mpmath
@@ -155,18 +156,9 @@ def _lambdify(folded: sp.Expr, var: sp.Symbol, n: int):
     return sp.lambdify([var, *[sp.Symbol(f"_c{i}") for i in range(n)]], folded, modules="mpmath")
 
 
-def _log_function(density: Density, pdf):
-    """t -> log pdf(t), from the symbolic logarithm of the raw pdf.
-
-    The logarithm of a Gaussian or Laplace pdf is a polynomial (with |x − c|):
-    evaluating it costs one pass, where log(pdf(t)) costs an exp and a log, and
-    log k! is evaluated as loggamma(k + 1) (mpmath's factorial of a large
-    integer is slow).  It is checked against the raw pdf at probe points
-    inside the support; on any disagreement the raw pdf's logarithm is used.
-    """
-    raw = lambda t: mpmath.log(pdf(t))  # noqa: E731
-    log_expr = sp.expand_log(sp.log(density.expr), force=True)
-    log_expr = log_expr.replace(
+def _log_expression(density: Density) -> sp.Expr:
+    """log of the raw pdf as a sum, with log k! as loggamma(k + 1)."""
+    return sp.expand_log(sp.log(density.expr), force=True).replace(
         lambda e: isinstance(e, sp.log) and isinstance(e.args[0], sp.factorial),
         lambda e: sp.loggamma(e.args[0].args[0] + 1),
     ).replace(
@@ -174,6 +166,30 @@ def _log_function(density: Density, pdf):
         lambda e: sp.loggamma(e.args[0].args[0] + 1) - sp.loggamma(e.args[0].args[1] + 1)
         - sp.loggamma(e.args[0].args[0] - e.args[0].args[1] + 1),
     )
+
+
+def _log_function(density: Density, pdf, reflect_at: sp.Expr | None = None):
+    """t -> log pdf(t), from the symbolic logarithm of the raw pdf.
+
+    The logarithm of a Gaussian or Laplace pdf is a polynomial (with |x − c|):
+    evaluating it costs one pass, where log(pdf(t)) costs an exp and a log, and
+    log k! is evaluated as loggamma(k + 1) (mpmath's factorial of a large
+    integer is slow).  It is checked against the raw pdf at probe points
+    inside the support; on any disagreement the raw pdf's logarithm is used.
+
+    With ``reflect_at = e`` it is t -> log pdf(e − t), substituted symbolically,
+    so that log(1 − x) near x = 1 is log(t) evaluated at a small t, exactly.
+    """
+    if reflect_at is not None:
+        direct = _log_function(density, pdf)
+        if getattr(direct, "is_raw", False):
+            e = _mpf(reflect_at)
+            return lambda t: direct(e - t)
+        flipped = _log_expression(density).xreplace({density.var: reflect_at - density.var})
+        return _compile(flipped, density.var)
+    raw = lambda t: mpmath.log(pdf(t))  # noqa: E731
+    raw.is_raw = True
+    log_expr = _log_expression(density)
     if log_expr.has(sp.zoo, sp.nan, sp.S.ComplexInfinity):
         return raw
     fast = _compile(log_expr, density.var)
@@ -204,13 +220,22 @@ def _at_precision(P: Density, Q: Density, order: sp.Expr, wp: int) -> mpmath.mpf
         lP, lQ = _log_function(P, fP), _log_function(Q, fQ)
         if a == mpmath.inf:
             return _sup_log_ratio(P, Q, lP, lQ)
-        if a == 1:
-            def integrand(t):
-                lp = lP(t)
-                return mpmath.exp(lp) * (lp - lQ(t))
-        else:
-            def integrand(t):
-                return mpmath.exp(a * lP(t) + (1 - a) * lQ(t))
+
+        def integrand_at(reflect_at=None):
+            """The integrand in t, or in t = e − x when reflected at e."""
+            lp_, lq_ = (lP, lQ) if reflect_at is None else (
+                _log_function(P, fP, reflect_at), _log_function(Q, fQ, reflect_at))
+            if a == 1:
+                def integrand(t):
+                    lp = lp_(t)
+                    return mpmath.exp(lp) * (lp - lq_(t))
+            else:
+                def integrand(t):
+                    return mpmath.exp(a * lp_(t) + (1 - a) * lq_(t))
+            return integrand
+
+        integrand = integrand_at()
+        integrand.reflected = integrand_at
         value = _integrate_pieces(P, Q, integrand, wp, check_support=a >= 1)
         if a == 1:
             return value
@@ -249,32 +274,91 @@ def _integrate_pieces(P: Density, Q: Density, integrand, wp: int, check_support:
         if discrete:
             total += _sum_range(integrand, lo, hi)
         else:
+            if check_support and _diverges(integrand, lo, hi):
+                return mpmath.inf
             pts = _split_points(integrand, lo, hi)
-            if pts is _PEAK_AT_END:
-                total += _quad_peak_at_end(integrand, lo, hi)
+            if isinstance(pts, _PeakAtEnd):
+                make = getattr(integrand, "reflected", None)
+                reflected = make(hi) if (make and not pts.low) else None
+                total += _quad_peak_at_end(integrand, lo, hi, pts.low, reflected)
             else:
                 total += mpmath.quad(integrand, pts)
     return total
 
 
+def _diverges(f, lo: sp.Expr, hi: sp.Expr) -> bool:
+    """Whether ∫ f over (lo, hi) is +∞ by the integrand's power law at an end.
+
+    Toward an infinite end, f ~ t^c is integrable iff c < −1; toward a finite
+    end e, f ~ |t − e|^c is integrable iff c > −1.  The exponent c is read
+    from f at 10⁷ and 10⁸ (or at distances 10⁻¹² and 10⁻¹⁶ from e).  A
+    divergent integral has no settled quadrature value, so without this test
+    "∞" could only be inferred from a failure to converge.
+    """
+    def log_abs(t):
+        try:
+            v = f(t)
+        except (ZeroDivisionError, ValueError, OverflowError):
+            return None
+        return mpmath.log(abs(v)) if isinstance(v, mpmath.mpf) and v != 0 else None
+
+    with mpmath.workdps(30):
+        for end, sign in ((lo, -1), (hi, 1)):
+            if end in (oo, -oo):
+                t1, t2 = (sign * mpmath.mpf(10) ** j for j in (7, 8))
+                if (lo is not -oo and sign < 0) or (hi is not oo and sign > 0):
+                    continue
+                base = mpmath.mpf(0)
+            else:
+                base = mpmath.mpf(sp.N(end, 30)._to_mpmath(mpmath.mp.prec))
+                t1, t2 = (-sign * mpmath.mpf(10) ** -j * (1 + abs(base)) for j in (12, 16))
+            l1, l2 = log_abs(base + t1), log_abs(base + t2)
+            if l1 is None or l2 is None:
+                continue
+            exponent = (l2 - l1) / (mpmath.log(abs(t2)) - mpmath.log(abs(t1)))
+            if (end in (oo, -oo) and exponent >= -1) or (end not in (oo, -oo) and exponent <= -1):
+                return True
+    return False
+
+
 #: Marker from :func:`_split_points`: the integrand peaks at a finite end of its piece.
-_PEAK_AT_END = object()
+@dataclass(frozen=True)
+class _PeakAtEnd:
+    low: bool  # the singular end is the piece's lower end
 
 
-def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr):
-    """Quadrature when the integrand peaks (maybe singularly, as x^(−1/2)) at a finite end.
+def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, at_low_end: bool, reflected=None):
+    """Quadrature when the integrand is singular, like |t − e|^c with −1 < c < 0, at an end e.
 
     Tanh-sinh nodes next to an end are stored as mpf's close to ±1, so their
-    distance to the end carries only the working precision in absolute terms;
-    with an x^c singularity (−1 < c < 0) the result keeps about (1 + c)·dps
-    digits.  Doubling the working precision on that piece restores them.
+    distance to the end carries only the working precision in absolute terms,
+    and the result keeps about (1 + c)·dps digits.  Substituting
+    t = e ± u^m with m = ⌈1/(1 + c)⌉ makes the integrand f(e ± u^m)·m·u^(m−1)
+    bounded near u = 0, where those node errors then cost nothing.  At an
+    upper end the integrand is used ``reflected`` (as a function of e − t,
+    substituted symbolically), since 1 − (1 − u^m) would lose u^m.
     """
-    wp = mpmath.mp.dps
-    with mpmath.workdps(2 * wp):
-        a = -mpmath.inf if lo is -oo else mpmath.mpf(sp.N(lo, 2 * wp)._to_mpmath(mpmath.mp.prec))
-        b = mpmath.inf if hi is oo else mpmath.mpf(sp.N(hi, 2 * wp)._to_mpmath(mpmath.mp.prec))
-        value = mpmath.quad(f, [a, b])
-    return +value
+    a = -mpmath.inf if lo is -oo else _mpf(lo)
+    b = mpmath.inf if hi is oo else _mpf(hi)
+    e, other, sign = (a, b, 1) if at_low_end else (b, a, -1)
+    if at_low_end:
+        g = lambda y: f(e + y)  # noqa: E731
+    else:
+        g = reflected if reflected is not None else (lambda y: f(e - y))  # g(y) = f(e − y)
+    with mpmath.workdps(30):
+        near = [mpmath.log(abs(g(mpmath.mpf(10) ** -j * (1 + abs(e))))) for j in (12, 16)]
+        c = (near[1] - near[0]) / (-4 * mpmath.log(10))
+    m = int(min(1000, max(1, mpmath.ceil(1 / (1 + c))))) if c > -1 else 1
+    width = mpmath.mpf(1) if not mpmath.isfinite(other) else abs(other - e) / 2
+    near_part = mpmath.quad(lambda u: g(u**m) * m * u ** (m - 1), [0, mpmath.root(width, m)])
+    far_end = e + sign * width
+    far_part = mpmath.quad(f, [far_end, other] if sign > 0 else [other, far_end])
+    return near_part + far_part
+
+
+def _mpf(value: sp.Expr) -> mpmath.mpf:
+    """An exact SymPy number as an mpf at the working precision."""
+    return mpmath.mpf(sp.N(value, mpmath.mp.dps + 5)._to_mpmath(mpmath.mp.prec))
 
 
 #: Terms a discrete piece may take before its sum is declared divergent or slow.
@@ -296,27 +380,40 @@ def _sum_range(term, lo: sp.Expr, hi: sp.Expr):
     if lo is -oo and hi is oo:
         return _sum_range(term, -oo, sp.S(-1)) + _sum_range(term, sp.S.Zero, oo)
     start, step = (int(lo), 1) if lo is not -oo else (int(hi), -1)
-    stop = None if (hi is oo or lo is -oo) else int(hi)
+    far = None if (hi is oo or lo is -oo) else int(hi)  # the other end, if finite
+    # Find the largest term on a doubling scan, so a pmf whose mass sits at
+    # k ≈ 30000 (a Poisson pair) is summed from its mode, not given up on.
+    offsets = [2**j - 1 for j in range(63) if far is None or start + (2**j - 1) <= far]
+    sizes = [abs(term(start + step * d)) for d in offsets]
+    peak = max(range(len(sizes)), key=lambda i: sizes[i])
+    if far is None and peak == len(sizes) - 1:
+        return mpmath.inf  # still growing at k ~ 2^62: the terms do not tend to 0
+    mode = start + step * offsets[peak]
+    total = term(mode)
+    total += _sum_direction(term, mode + step, step, far if far is not None else None, total)
+    total += _sum_direction(term, mode - step, -step, start, total)
+    return total
+
+
+def _sum_direction(term, k0: int, step: int, end: int | None, scale):
+    """Σ term(k) from k0 in direction ``step`` until ``end`` or until the terms are negligible."""
     eps = mpmath.mpf(10) ** (-mpmath.mp.dps - 10)
     total, small_run, previous = mpmath.mpf(0), 0, None
     for i in range(MAX_TERMS):
-        k = start + step * i
-        if stop is not None and k > stop:
+        k = k0 + step * i
+        if end is not None and (k - end) * step > 0:
             return total
         t = term(k)
         total += t
         size = abs(t)  # KL terms P·log(P/Q) may be negative
-        if size <= eps * abs(total) and (previous is None or size <= previous):
+        if size <= eps * (abs(total) + abs(scale)) and (previous is None or size <= previous):
             small_run += 1
             if small_run >= 20:
                 return total
         else:
             small_run = 0
         previous = size
-    tail = [abs(term(start + step * (MAX_TERMS + j * 1000))) for j in range(3)]
-    if tail[0] <= tail[1] or tail[1] <= tail[2]:
-        return mpmath.inf  # the terms do not decay: the series diverges
-    raise ConvergenceError(f"the series did not converge within {MAX_TERMS} terms")
+    raise ConvergenceError(f"the series did not converge within {MAX_TERMS} terms of its largest term")
 
 
 def _split_points(f, lo: sp.Expr, hi: sp.Expr) -> list:
@@ -351,7 +448,7 @@ def _split_points(f, lo: sp.Expr, hi: sp.Expr) -> list:
             with mpmath.workdps(20):
                 near = [log_f(e + inward * mpmath.mpf(10) ** -j * (1 + abs(e))) for j in (8, 16)]
             if near[1] - near[0] > mpmath.mpf(10) ** -3:
-                return _PEAK_AT_END
+                return _PeakAtEnd(low=inward > 0)
             return [a, b]
     inner = sorted({t for t in (ends[0], mode, ends[1]) if t is not None and a < t < b})
     return [a, *inner, b]
@@ -464,11 +561,23 @@ def _integer_scan(a, b) -> list:
 
 
 def _unbounded(values, pts, a, b) -> bool:
-    """The log-ratio still grows at the far end of an infinite piece: sup = ∞."""
+    """Whether the log-ratio grows without bound toward an infinite end of the piece.
+
+    True when it still rises steeply at the farthest scan points; a slower
+    rise (log-ratio 0.1·log x reaches only 1.8 at x = 10⁸) means the scan
+    cannot tell a large finite supremum from an infinite one, and that is a
+    :class:`ConvergenceError`, never a finite guess.
+    """
     for end, seq in ((b, values), (a, list(reversed(values)))):
         if end not in (mpmath.inf, -mpmath.inf):
             continue
         tail = seq[-6:]
-        if all(y > x for x, y in zip(tail, tail[1:])) and tail[-1] - tail[0] > 1:
-            return True
+        if all(y > x for x, y in zip(tail, tail[1:])):
+            if tail[-1] - tail[0] > 1:
+                return True
+            if seq[-1] >= max(seq):
+                raise ConvergenceError(
+                    "the log-ratio is still increasing at the end of the scanned range: "
+                    "its supremum cannot be told from infinity numerically"
+                )
     return False

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from ..densities import Density, Discrete, PiecePair, common_refinement
+from ..densities import Density, Discrete, PiecePair, common_refinement, piece_point
 from ..errors import NoClosedFormError
 from .context import Hypotheses
 from .integrals import PieceValue, integrate_exp
@@ -46,7 +46,8 @@ def moment(P: Density, Q: Density, order: sp.Expr, hyp: Hypotheses) -> Moment:
             if hyp.holds(order > 1) is not False:
                 return Moment(oo, (), (), reason=_outside(pair, var), support_mismatch=True)
             continue
-        L = sp.expand(order * log_of(pair.p) + (1 - order) * log_of(pair.q))
+        at = piece_point(pair.lo, pair.hi, isinstance(P, Discrete))
+        L = sp.expand(order * log_of(pair.p, var, at) + (1 - order) * log_of(pair.q, var, at))
         piece = rule(L, var, pair.lo, pair.hi, hyp)
         parts.append((pair, L, piece))
         if piece.value == oo:
@@ -74,7 +75,8 @@ def sup_log_ratio(P: Density, Q: Density) -> tuple[sp.Expr, str]:
             continue
         if pair.q == 0:
             return oo, _outside(pair, var).replace(" for α > 1", "")
-        R = sp.expand(log_of(pair.p) - log_of(pair.q))
+        at = piece_point(pair.lo, pair.hi, isinstance(P, Discrete))
+        R = sp.expand(log_of(pair.p, var, at) - log_of(pair.q, var, at))
         value, note = _sup_piece(R, var, pair.lo, pair.hi, hyp, isinstance(P, Discrete))
         if value == oo:
             return oo, note

@@ -40,6 +40,12 @@ def breakpoints(expr: sp.Expr, var: sp.Symbol) -> list[sp.Expr]:
             for rel in cond.atoms(sp.core.relational.Relational):
                 if rel.has(var):
                     switches.append(rel.lhs - rel.rhs)
+    # Zeros of polynomial factors: (x − 1)² changes the sign of x − 1 at 1, and the
+    # piecewise logarithm log|x − 1| needs a piece on each side.
+    for f in sp.Mul.make_args(sp.factor_terms(expr)):
+        base = f.base if isinstance(f, sp.Pow) and f.exp.is_number else f
+        if base.has(var) and base.is_polynomial(var) and 1 <= sp.degree(base, var) <= 2:
+            switches.append(base)
     points: list[sp.Expr] = []
     for u in switches:
         for root in _real_roots(u, var):
@@ -172,11 +178,39 @@ def resolve_branch(expr: sp.Expr, var: sp.Symbol, at: sp.Expr) -> sp.Expr:
     return replace(expr)
 
 
-def log_of(branch: sp.Expr) -> sp.Expr:
-    """``log(branch)`` expanded into a sum: powers become coefficients.
+def log_of(branch: sp.Expr, var: sp.Symbol | None = None, at: sp.Expr | None = None) -> sp.Expr:
+    """``log(branch)`` as a sum of logarithms of positive factors, on one piece.
 
-    ``force=True`` splits products of factors whose signs SymPy cannot see;
-    that is valid because a density's factors are positive where it is
-    positive, and every result is checked numerically afterwards.
+    ``expand_log(force=True)`` would write log(−x·eˣ) as iπ + log x + x and
+    log((x − 1)²) as 2·log(x − 1), complex for x < 1.  Here each factor that
+    depends on ``var`` is replaced by its absolute value, the sign being read
+    at the piece's interior point ``at`` (the factor has no zero inside the
+    piece, or the piece would have been split there): log((x − 1)²) becomes
+    2·log(1 − x) on (0, 1).  Factors free of ``var`` are parameters of a
+    density that is positive on the piece; they are taken as positive.
     """
-    return sp.expand(sp.expand_log(sp.log(branch), force=True))
+    if var is None:
+        return sp.expand(sp.expand_log(sp.log(branch), force=True))
+
+    def sign_at(f: sp.Expr) -> int:
+        v = f.subs(var, at)
+        if v.is_negative or (v.is_number and v.is_extended_real and v < 0):
+            return -1
+        return 1
+
+    def log_abs(f: sp.Expr) -> sp.Expr:
+        if isinstance(f, sp.exp):
+            return f.args[0]
+        if isinstance(f, sp.Mul):
+            return sp.Add(*[log_abs(g) for g in f.args])
+        if isinstance(f, sp.Pow) and f.base.has(var):
+            if sign_at(f.base) < 0 and f.exp.is_integer is not True:
+                raise NoClosedFormError(f"{f} is a non-integer power of a negative base")
+            return f.exp * log_abs(f.base)
+        if f.is_number:
+            return sp.log(sp.Abs(f))
+        if not f.has(var):
+            return sp.expand_log(sp.log(f), force=True)
+        return sp.log(f) if sign_at(f) > 0 else sp.log(sp.expand(-f))
+
+    return sp.expand(log_abs(sp.factor_terms(branch)))
