@@ -58,3 +58,20 @@ def time_budget(seconds: float = DEFAULT_SECONDS, what: str = "symbolic step") -
             # so that an exhausted outer budget still fires).
             left = outer_remaining - (time.monotonic() - started)
             signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3))
+
+
+def budgeted(call, what: str, seconds: float = DEFAULT_SECONDS):
+    """``call()`` under a time budget; a timeout, or no way to budget, is "no closed form".
+
+    The one entry point for open-ended SymPy calls (integrate, summation,
+    limit), so none can run unbounded.
+    """
+    from .errors import NoClosedFormError
+
+    if not can_budget():
+        raise NoClosedFormError(f"{what} cannot be time-budgeted outside the main thread")
+    try:
+        with time_budget(seconds, what):
+            return call()
+    except SymbolicTimeout as exc:
+        raise NoClosedFormError(str(exc)) from exc

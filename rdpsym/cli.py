@@ -14,8 +14,7 @@ import time
 import mpmath
 import sympy as sp
 
-from ._exact import exact
-from .divergence import parse_order
+from ._exact import exact, parse_order
 from .errors import ParameterError, RdpSymError, must
 from .mechanisms import MECHANISMS
 from .symbols import alpha

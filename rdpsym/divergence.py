@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ._budget import can_budget, time_budget
+from ._budget import budgeted, can_budget, time_budget
 from ._exact import parse_order
 from .densities import Density, Discrete, align_pair
 from .derivation import Derivation, Status, Step
 from .engine.context import Hypotheses, simplify_condition
-from .engine.moment import Moment, moment, sup_log_ratio
 from .engine.tidy import collect_exp, divergence_from_moment, max_of
 from .errors import DomainError, NoClosedFormError, SymbolicTimeout, must
+from .moments import Moment, moment, sup_log_ratio
 from .numeric import renyi_divergence_mp
 from .references import Reference
 from .symbols import alpha
@@ -273,13 +273,7 @@ def _at_one(expr: sp.Expr, a: sp.Symbol) -> sp.Expr:
     value = expr.subs(a, 1)
     if not value.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
         return value
-    if not can_budget():
-        raise NoClosedFormError("the moment is 0/0 at α = 1 and sympy.limit cannot be time-budgeted here")
-    try:
-        with time_budget(what="limit α → 1"):
-            value = sp.limit(expr, a, 1, "+")
-    except SymbolicTimeout as exc:
-        raise NoClosedFormError(str(exc)) from exc
+    value = budgeted(lambda: sp.limit(expr, a, 1, "+"), "limit α → 1")
     if value.has(sp.nan, sp.zoo, sp.Limit):
         raise NoClosedFormError("no limit of the moment at α = 1")
     return value

@@ -17,8 +17,8 @@ x = −10⁴) is not missed.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import mpmath
 import sympy as sp

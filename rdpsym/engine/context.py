@@ -36,7 +36,7 @@ class Hypotheses:
         e = self._shift(sp.sympify(expr))
         answer = e.is_positive
         if answer is None:
-            answer = _decide_rational(e, "positive")
+            answer = _decide_rational(e)
         return answer
 
     def is_negative(self, expr: sp.Expr) -> bool | None:
@@ -77,7 +77,7 @@ class Hypotheses:
         return None
 
 
-def _decide_rational(e: sp.Expr, _kind: str) -> bool | None:
+def _decide_rational(e: sp.Expr) -> bool | None:
     """Try the sign of numerator and denominator separately after ``together``."""
     num, den = sp.fraction(sp.factor(sp.together(e)))
     if den.is_positive and num.is_positive is not None:

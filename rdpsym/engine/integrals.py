@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from .._budget import can_budget, time_budget
-from ..errors import NoClosedFormError, SymbolicTimeout
+from .._budget import budgeted
+from ..errors import NoClosedFormError
 from .context import Hypotheses
 
 oo = sp.oo
@@ -178,19 +178,8 @@ def _decided(value, condition, rule, hyp: Hypotheses) -> PieceValue:
 
 
 def _sympy_fallback(L, x, lo, hi) -> PieceValue:
-    if not can_budget():
-        raise NoClosedFormError(
-            "no closed-form rule matches and sympy.integrate cannot be time-budgeted here"
-        )
-    try:
-        with time_budget(what="sympy.integrate"):
-            result = sp.integrate(sp.exp(L), (x, lo, hi), conds="separate")
-    except SymbolicTimeout as exc:
-        raise NoClosedFormError(str(exc)) from exc
-    if isinstance(result, tuple):
-        value, condition = result
-    else:
-        value, condition = result, sp.true
+    result = budgeted(lambda: sp.integrate(sp.exp(L), (x, lo, hi), conds="separate"), "sympy.integrate")
+    value, condition = result if isinstance(result, tuple) else (result, sp.true)
     if value.has(sp.Integral) or value.has(sp.nan):
         raise NoClosedFormError(f"sympy.integrate left ∫ exp({L}) unevaluated")
     if condition is not sp.true:

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from .._budget import can_budget, time_budget
-from ..errors import NoClosedFormError, SymbolicTimeout
+from .._budget import budgeted
+from ..errors import NoClosedFormError
 from .context import Hypotheses
 from .integrals import PieceValue, _decided
 from .tidy import split_logs
@@ -94,13 +94,7 @@ def _geometric(B, C, lo, hi, hyp: Hypotheses) -> PieceValue:
 
 
 def _sympy_fallback(L, k, lo, hi) -> PieceValue:
-    if not can_budget():
-        raise NoClosedFormError("no closed-form rule matches and sympy.summation cannot be time-budgeted here")
-    try:
-        with time_budget(what="sympy.summation"):
-            value = sp.summation(sp.exp(L), (k, lo, hi))
-    except SymbolicTimeout as exc:
-        raise NoClosedFormError(str(exc)) from exc
+    value = budgeted(lambda: sp.summation(sp.exp(L), (k, lo, hi)), "sympy.summation")
     if value.has(sp.Sum) or value.has(sp.nan) or isinstance(value, sp.Piecewise):
         raise NoClosedFormError(f"sympy.summation left Σ exp({L}) unevaluated or conditional")
     return PieceValue(value, sp.true, "sympy.summation")

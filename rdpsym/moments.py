@@ -1,4 +1,7 @@
-"""The moment I(α) = ∫ P^α Q^{1−α} (or Σ) over a common refinement of two densities.
+"""Derivation layer: the moment I(α) = ∫ P^α Q^{1−α} (or Σ) of two densities, piece by piece.
+
+It applies the engine's rules (pure SymPy, in :mod:`rdpsym.engine`) to the
+common refinement of two densities (:mod:`rdpsym.densities`).
 
 Also the supremum of log(P/Q) (the order ∞), piece by piece.
 """
@@ -9,12 +12,12 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from ..densities import Density, Discrete, PiecePair, common_refinement, piece_point
-from ..errors import NoClosedFormError
-from .context import Hypotheses
-from .integrals import PieceValue, integrate_exp
-from .pieces import log_of
-from .sums import sum_exp
+from .densities import Density, Discrete, PiecePair, common_refinement, piece_point
+from .engine.context import Hypotheses
+from .engine.integrals import PieceValue, integrate_exp
+from .engine.pieces import log_of
+from .engine.sums import sum_exp
+from .errors import NoClosedFormError
 
 oo = sp.oo
 
