@@ -51,7 +51,7 @@ def moment(P: Density, Q: Density, order: sp.Expr, hyp: Hypotheses) -> Moment:
             continue
         at = piece_point(pair.lo, pair.hi, isinstance(P, Discrete))
         L = sp.expand(order * log_of(pair.p, var, at) + (1 - order) * log_of(pair.q, var, at))
-        piece = rule(L, var, pair.lo, pair.hi, hyp)
+        piece = _as_condition(rule(L, var, pair.lo, pair.hi, hyp))
         parts.append((pair, L, piece))
         if piece.value == oo:
             return Moment(oo, (), tuple(parts), reason=f"the integrand exp({L}) is not integrable on ({pair.lo}, {pair.hi})")
@@ -59,6 +59,14 @@ def moment(P: Density, Q: Density, order: sp.Expr, hyp: Hypotheses) -> Moment:
         if piece.condition is not sp.true:
             conditions.append(piece.condition)
     return Moment(total, tuple(dict.fromkeys(conditions)), tuple(parts))
+
+
+def _as_condition(piece: PieceValue) -> PieceValue:
+    """Piecewise((v, c), (oo, True)) as the value v under the condition c."""
+    v = piece.value
+    if isinstance(v, sp.Piecewise) and len(v.args) == 2 and v.args[1] == (oo, sp.true) and piece.condition is sp.true:
+        return PieceValue(v.args[0][0], v.args[0][1], piece.rule)
+    return piece
 
 
 def _outside(pair: PiecePair, var) -> str:

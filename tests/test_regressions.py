@@ -140,3 +140,18 @@ def test_support_symbols_are_parameters():
     a, w = sp.Symbol("a", real=True), sp.Symbol("w", positive=True)
     P = Continuous(1 / w, x, support=sp.Interval(a, a + w))
     assert a in P.parameters and w in P.parameters
+
+
+def test_half_normals_with_symbolic_scales_keep_their_condition():
+    # Was NoClosedFormError: the quadratic coefficient's sign is undecided on a half-line.
+    s1, s2 = sp.symbols("sigma1 sigma2", positive=True)
+    H = lambda s: Continuous(sp.sqrt(2) * sp.exp(-x**2 / (2 * s**2)) / sp.sqrt(sp.pi * s**2), x,  # noqa: E731
+                             support=sp.Interval(0, sp.oo))
+    d = renyi_divergence(H(s1), H(s2), rdpsym.alpha)
+    assert d.status == "checked" and d.conditions
+    # Zero-mean normals and half-normals share D_α (the ratio is even in x): Gil et al. 2013.
+    a, v1, v2 = R(5, 2), R(1), R(4, 3)
+    va = a * v2**2 + (1 - a) * v1**2
+    expected = sp.log(v2 / v1) + sp.log(v2**2 / va) / (2 * (a - 1))
+    assert close(d.evalf({s1: v1, s2: v2, rdpsym.alpha: a}), sp.N(expected, 50))
+    assert d.evalf({s1: 2, s2: 1, rdpsym.alpha: 2}) == mpmath.inf  # 2·1 − 4 < 0: diverges

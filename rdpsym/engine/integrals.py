@@ -119,29 +119,41 @@ def _gaussian(A, B, C, lo, hi, hyp: Hypotheses) -> PieceValue:
     if negative is False and (lo is -oo or hi is oo):
         return PieceValue(oo, sp.true, "gaussian")
     if negative is None and not (lo is -oo and hi is oo):
-        raise NoClosedFormError(
-            f"the sign of the quadratic coefficient {A} is undecided on a half-line piece"
-        )
+        # On a half-line (or finite piece) the sign of A is not the whole story:
+        # A = 0 leaves an exponential that may still converge.  Give every case.
+        linear = _exponential(B, C, lo, hi, hyp)
+        linear_value = linear.value if linear.condition is sp.true else sp.Piecewise(
+            (linear.value, linear.condition), (oo, True))
+        cases = [(_gaussian_negative(A, B, C, lo, hi), A < 0)]
+        if lo is not -oo and hi is not oo:
+            cases.append((_gaussian_positive(A, B, C, lo, hi), A > 0))
+        value = sp.Piecewise(*cases, (linear_value, sp.Eq(A, 0)), (oo, True))
+        return PieceValue(value, sp.true, "gaussian (by the sign of the quadratic coefficient)")
     if negative is False:
-        # A > 0 on a finite piece: the same formula with erfi.
-        a = A
-        v = -B / (2 * a)
-        scale = sp.exp(C - B**2 / (4 * a)) * sp.sqrt(sp.pi / a) / 2
-        value = scale * (sp.erfi(sp.sqrt(a) * (hi - v)) - sp.erfi(sp.sqrt(a) * (lo - v)))
-        return PieceValue(value, sp.true, "gaussian (erfi)")
+        return PieceValue(_gaussian_positive(A, B, C, lo, hi), sp.true, "gaussian (erfi)")
+    return _decided(_gaussian_negative(A, B, C, lo, hi), A < 0, "gaussian", hyp)
+
+
+def _gaussian_positive(A, B, C, lo, hi) -> sp.Expr:
+    """∫ exp(A x² + B x + C) over a finite (lo, hi) for A > 0, with erfi."""
+    v = -B / (2 * A)
+    scale = sp.exp(C - B**2 / (4 * A)) * sp.sqrt(sp.pi / A) / 2
+    return scale * (sp.erfi(sp.sqrt(A) * (hi - v)) - sp.erfi(sp.sqrt(A) * (lo - v)))
+
+
+def _gaussian_negative(A, B, C, lo, hi) -> sp.Expr:
+    """∫ exp(A x² + B x + C) over (lo, hi) for A < 0: erf/erfc of the completed square."""
     a = -A
     v = B / (2 * a)
     peak = sp.exp(C + B**2 / (4 * a))
     root = sp.sqrt(sp.pi / a)
     if lo is -oo and hi is oo:
-        value = peak * root
-    elif hi is oo:
-        value = peak * root / 2 * sp.erfc(sp.sqrt(a) * (lo - v))
-    elif lo is -oo:
-        value = peak * root / 2 * sp.erfc(sp.sqrt(a) * (v - hi))
-    else:
-        value = peak * root / 2 * (sp.erf(sp.sqrt(a) * (hi - v)) - sp.erf(sp.sqrt(a) * (lo - v)))
-    return _decided(value, A < 0, "gaussian", hyp)
+        return peak * root
+    if hi is oo:
+        return peak * root / 2 * sp.erfc(sp.sqrt(a) * (lo - v))
+    if lo is -oo:
+        return peak * root / 2 * sp.erfc(sp.sqrt(a) * (v - hi))
+    return peak * root / 2 * (sp.erf(sp.sqrt(a) * (hi - v)) - sp.erf(sp.sqrt(a) * (lo - v)))
 
 
 def _gamma_or_beta(terms, rest, x, lo, hi, hyp: Hypotheses) -> PieceValue | None:
