@@ -276,6 +276,8 @@ def _integrate_pieces(P: Density, Q: Density, integrand, wp: int, check_support:
         else:
             if check_support and _diverges(integrand, lo, hi):
                 return mpmath.inf
+            lo, hi, tails = _algebraic_tails(integrand, lo, hi)
+            total += tails
             pts = _split_points(integrand, lo, hi)
             if isinstance(pts, _PeakAtEnd):
                 make = getattr(integrand, "reflected", None)
@@ -284,6 +286,47 @@ def _integrate_pieces(P: Density, Q: Density, integrand, wp: int, check_support:
             else:
                 total += mpmath.quad(integrand, pts)
     return total
+
+
+def _algebraic_tails(f, lo: sp.Expr, hi: sp.Expr):
+    """Integrate power-law tails by substitution; return the remaining finite piece.
+
+    Tanh-sinh stalls near 17 digits on tails like x^(−3) (shared/notes,
+    numerics.md).  Where f decays like |x|^c (−60 < c < −1) toward an infinite
+    end, the tail beyond R = 10^j (the first decade where f is below 10^−6 of
+    its size at the piece's start) is ∫_0^1 f(±R/u²)·2R/u³ du, whose
+    integrand behaves like u^(−2c−3): smooth.
+    """
+    tails = mpmath.mpf(0)
+    for end, sign in ((hi, 1), (lo, -1)):
+        if end not in (oo, -oo) or _power_exponent(f, sign) is None:
+            continue
+        other = lo if sign > 0 else hi
+        base = mpmath.mpf(0) if other in (oo, -oo) else _mpf(other)
+        with mpmath.workdps(20):
+            start = abs(f(base + sign * mpmath.mpf(1)))
+            j = next((j for j in range(1, 30) if abs(f(sign * mpmath.mpf(10) ** j + base)) < start * mpmath.mpf(10) ** -6), 30)
+        R = sp.Integer(10) ** j + (sp.Integer(0) if other in (oo, -oo) else sp.Abs(other))
+        Rm = _mpf(R)
+        tails += mpmath.quad(lambda u: f(sign * Rm / u**2) * 2 * Rm / u**3 if u else mpmath.mpf(0), [0, 1])
+        if sign > 0:
+            hi = R
+        else:
+            lo = -R
+    return lo, hi, tails
+
+
+def _power_exponent(f, sign: int):
+    """c when f(t) behaves like |t|^c for large |t| (−60 < c < −1), else None."""
+    with mpmath.workdps(30):
+        try:
+            v1, v2 = abs(f(sign * mpmath.mpf(10) ** 7)), abs(f(sign * mpmath.mpf(10) ** 8))
+        except (ZeroDivisionError, ValueError, OverflowError):
+            return None
+        if not (isinstance(v1, mpmath.mpf) and isinstance(v2, mpmath.mpf)) or v1 == 0 or v2 == 0:
+            return None
+        c = mpmath.log(v2 / v1) / mpmath.log(10)
+    return c if -60 < c < -1 else None
 
 
 def _diverges(f, lo: sp.Expr, hi: sp.Expr) -> bool:

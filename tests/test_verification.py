@@ -1,0 +1,84 @@
+"""The safety net itself: wrong closed forms are rejected, gaps are labelled, nothing hangs."""
+
+from __future__ import annotations
+
+import time
+
+import mpmath
+import pytest
+import sympy as sp
+
+import rdpsym
+from rdpsym import Continuous, renyi_divergence
+from rdpsym._budget import time_budget
+from rdpsym.engine.context import Hypotheses
+from rdpsym.errors import NoClosedFormError, SymbolicTimeout, VerificationError
+from rdpsym.references import Reference, laplace_reference
+from rdpsym.verify import check_against_definition
+
+x = sp.Symbol("x", real=True)
+sigma = sp.Symbol("sigma", positive=True)
+
+
+def test_a_wrong_closed_form_is_rejected_by_the_definition():
+    P, Q = rdpsym.gaussian(sigma).pair
+    a = rdpsym.alpha
+    right = a / (2 * sigma**2)
+    assert check_against_definition(P, Q, a, right, (), Hypotheses(a))
+    for wrong in (a / sigma**2, a / (2 * sigma**2) + sp.Rational(1, 10**30)):
+        with pytest.raises(VerificationError, match="disagrees with the definition"):
+            check_against_definition(P, Q, a, wrong, (), Hypotheses(a))
+
+
+def test_a_wrong_reference_is_not_proved():
+    # The Gaussian derivation against Laplace's published form: checked, never "proved".
+    mech = rdpsym.gaussian(sigma)
+    d = renyi_divergence(*mech.pair, rdpsym.alpha, reference=laplace_reference(sigma, 1))
+    assert d.status == "checked"
+    assert d.evidence[0].startswith("not shown symbolically equal")
+    bogus = Reference("nobody", "Prop 0", sp.exp(rdpsym.alpha / sigma**2), sp.S(0), sp.S(0))
+    assert renyi_divergence(*mech.pair, 1, reference=bogus).status == "checked"
+
+
+@pytest.fixture
+def no_sympy_fallback(monkeypatch):
+    """Make "SymPy could not finish" deterministic: the fallback gives up at once.
+
+    What these tests check is the labelling of the numeric route, not how long
+    sympy.integrate takes on this machine.
+    """
+    import rdpsym.engine.integrals as integrals
+
+    def give_up(L, var, lo, hi):
+        raise NoClosedFormError("no closed-form rule matches (fallback disabled in this test)")
+
+    monkeypatch.setattr(integrals, "_sympy_fallback", give_up)
+
+
+def test_no_closed_form_gives_a_labelled_numeric_value(no_sympy_fallback):
+    # Cauchy location pair: the KL is log(1 + Δ²/4) = log(5/4), which no rule matches.
+    P = Continuous(1 / (sp.pi * (1 + x**2)), x)
+    Q = Continuous(1 / (sp.pi * (1 + (x - 1) ** 2)), x)
+    d = renyi_divergence(P, Q, 1)
+    assert d.status == "numeric" and any("no closed form" in e for e in d.evidence)
+    with mpmath.workdps(50):
+        assert abs(d.result - mpmath.log(mpmath.mpf(5) / 4)) < mpmath.mpf(10) ** -45
+
+
+def test_no_closed_form_with_free_parameters_says_what_to_do(no_sympy_fallback):
+    g = sp.Symbol("gamma", positive=True)
+    P = Continuous(g / (sp.pi * (g**2 + x**2)), x)
+    Q = Continuous(g / (sp.pi * (g**2 + (x - 1) ** 2)), x)
+    with pytest.raises(NoClosedFormError, match=r"give gamma values"):
+        renyi_divergence(P, Q, 1)
+
+
+def test_time_budget_interrupts_and_restores():
+    start = time.monotonic()
+    with pytest.raises(SymbolicTimeout, match="spin"):
+        with time_budget(0.2, "spin"):
+            while True:
+                pass
+    assert time.monotonic() - start < 5  # interrupted, not run to completion
+    with time_budget(1.0):
+        pass  # a finished budget leaves no timer behind
