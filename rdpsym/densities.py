@@ -101,10 +101,6 @@ class Density:
         pts = sort_points(self.breakpoints(), self.lo, self.hi)
         return [Piece(lo, hi, self.branch(lo, hi)) for lo, hi in piece_ranges(pts, self.discrete)]
 
-    def log_expr(self) -> sp.Expr:
-        """``log`` of the density as an expanded sum (on its smooth pieces)."""
-        return log_of(self.expr)
-
     def _check(self) -> None:
         total = sp.S.Zero
         for piece in self.pieces():
