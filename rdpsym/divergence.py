@@ -16,7 +16,7 @@ from ._exact import parse_order
 from .densities import Density, Discrete, align_pair
 from .derivation import Derivation, Status, Step
 from .engine.context import Hypotheses, simplify_condition
-from .engine.tidy import collect_exp, divergence_from_moment, max_of
+from .engine.tidy import collect_exp, divergence_from_moment, max_of, tidy_kl
 from .errors import DomainError, NoClosedFormError, SymbolicTimeout, must
 from .moments import Moment, moment, sup_log_ratio
 from .numeric import renyi_divergence_mp
@@ -97,7 +97,6 @@ def renyi_divergence(
             evidence.insert(0, proof)
         else:
             evidence.insert(0, f"not shown symbolically equal to {reference.citation(order)}")
-    if reference is not None:
         steps.append(Step(_lhs(order), reference.divergence_at(order), f"{reference.citation(order)}"))
     return Derivation(
         order=order,
@@ -239,7 +238,7 @@ def _kl(P, Q, tables) -> tuple:
             if q == 0:
                 return oo, (), [Step(_lhs(1), oo, f"P({key}) > 0 = Q({key})")], oo
             terms.append(p * (sp.log(p) - sp.log(q)))
-        kl = _tidy_kl(sp.Add(*terms))
+        kl = tidy_kl(sp.Add(*terms))
         return kl, (), [Step(_lhs(1), kl, "finite sum of P log(P/Q)")], None
     # A private order symbol: a density parameter named alpha must not be differentiated.
     a = sp.Dummy("alpha", positive=True)
@@ -258,7 +257,7 @@ def _kl(P, Q, tables) -> tuple:
     # D_α = log I(α)/(α−1) → (log I)'(1) = I'(1)/I(1) as α → 1, since log I(1) = log ∫P = 0.
     at_1 = _at_one(I, a)
     derivative = _at_one(sp.diff(I, a), a)
-    kl = _tidy_kl(derivative if is_zero(at_1 - 1, Hypotheses()) else derivative / at_1)
+    kl = tidy_kl(derivative if is_zero(at_1 - 1, Hypotheses()) else derivative / at_1)
     steps.append(Step(_lhs(1), r"\lim_{\alpha \to 1} \frac{\log I(\alpha)}{\alpha - 1} = \frac{I'(1)}{I(1)}",
                       "l'Hôpital's rule, since I(1) = 1 (P normalises)"))
     steps.append(Step(_lhs(1), kl, "differentiate the moment at α = 1"))
@@ -277,34 +276,6 @@ def _at_one(expr: sp.Expr, a: sp.Symbol) -> sp.Expr:
     if value.has(sp.nan, sp.zoo, sp.Limit):
         raise NoClosedFormError("no limit of the moment at α = 1")
     return value
-
-
-def _tidy_kl(expr: sp.Expr) -> sp.Expr:
-    """Group log terms; pair c·log u − c·log v into c·log(u/v), as papers print the KL."""
-    e = sp.expand(sp.expand_log(sp.expand(expr), force=True))
-    logs: dict[sp.Expr, sp.Expr] = {}
-    rest = sp.S.Zero
-    for term in sp.Add.make_args(e):
-        lg = [f for f in sp.Mul.make_args(term) if isinstance(f, sp.log)]
-        if len(lg) == 1:
-            logs[lg[0]] = logs.get(lg[0], 0) + term / lg[0]
-        else:
-            rest += term
-    coeffs = {g: sp.factor(c) for g, c in logs.items() if c != 0}
-    out, used = rest, set()
-    for g, c in coeffs.items():
-        if g in used:
-            continue
-        partner = next((h for h, d in coeffs.items() if h not in used and h != g and sp.expand(c + d) == 0), None)
-        if partner is not None:
-            used |= {g, partner}
-            if sp.Poly(sp.expand(c)).LC().is_negative if c.free_symbols else c.is_negative:
-                c, g, partner = -c, partner, g
-            out += c * sp.log(sp.logcombine(g.args[0] / partner.args[0], force=True))
-        else:
-            used.add(g)
-            out += c * g
-    return out
 
 
 def _sup(P, Q, tables) -> tuple:

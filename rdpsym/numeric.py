@@ -198,7 +198,7 @@ def _log_function(density: Density, pdf, reflect_at: sp.Expr | None = None):
         if piece.is_zero:
             continue
         for point in probe_points(piece, density.discrete):
-            t = int(point) if density.discrete else mpmath.mpf(sp.N(point, mpmath.mp.dps)._to_mpmath(mpmath.mp.prec))
+            t = int(point) if density.discrete else _mpf(point)
             try:
                 p, fast_value = pdf(t), fast(t)
             except (ZeroDivisionError, ValueError, TypeError):
@@ -212,7 +212,7 @@ def _log_function(density: Density, pdf, reflect_at: sp.Expr | None = None):
 
 def _at_precision(P: Density, Q: Density, order: sp.Expr, wp: int) -> mpmath.mpf:
     with mpmath.workdps(wp):
-        a = mpmath.inf if order is oo else mpmath.mpf(sp.N(order, wp + 5)._to_mpmath(mpmath.mp.prec))
+        a = _mpf(order)
         tables = align_pair(P, Q)[2]
         if tables is not None:
             return _table_divergence(*tables, a)
@@ -245,11 +245,9 @@ def _at_precision(P: Density, Q: Density, order: sp.Expr, wp: int) -> mpmath.mpf
 
 
 def _table_divergence(tp: dict, tq: dict, a) -> mpmath.mpf:
-    prec = mpmath.mp.dps + 5
-    num = lambda v: mpmath.mpf(sp.N(v, prec)._to_mpmath(mpmath.mp.prec))  # noqa: E731
     keys = list(dict.fromkeys([*tp, *tq]))
-    p = {k: num(tp.get(k, 0)) for k in keys}
-    q = {k: num(tq.get(k, 0)) for k in keys}
+    p = {k: _mpf(sp.S(tp.get(k, 0))) for k in keys}
+    q = {k: _mpf(sp.S(tq.get(k, 0))) for k in keys}
     if a >= 1 and any(p[k] > 0 and q[k] == 0 for k in keys):
         return mpmath.inf
     if a == mpmath.inf:
@@ -353,7 +351,7 @@ def _diverges(f, lo: sp.Expr, hi: sp.Expr) -> bool:
                     continue
                 base = mpmath.mpf(0)
             else:
-                base = mpmath.mpf(sp.N(end, 30)._to_mpmath(mpmath.mp.prec))
+                base = _mpf(end)
                 t1, t2 = (-sign * mpmath.mpf(10) ** -j * (1 + abs(base)) for j in (12, 16))
             l1, l2 = log_abs(base + t1), log_abs(base + t2)
             if l1 is None or l2 is None:
@@ -381,8 +379,8 @@ def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, at_low_end: bool, reflected=N
     upper end the integrand is used ``reflected`` (as a function of e − t,
     substituted symbolically), since 1 − (1 − u^m) would lose u^m.
     """
-    a = -mpmath.inf if lo is -oo else _mpf(lo)
-    b = mpmath.inf if hi is oo else _mpf(hi)
+    a = _mpf(lo)
+    b = _mpf(hi)
     e, other, sign = (a, b, 1) if at_low_end else (b, a, -1)
     if at_low_end:
         g = lambda y: f(e + y)  # noqa: E731
@@ -400,7 +398,9 @@ def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, at_low_end: bool, reflected=N
 
 
 def _mpf(value: sp.Expr) -> mpmath.mpf:
-    """An exact SymPy number as an mpf at the working precision."""
+    """An exact SymPy number (or ±oo) as an mpf at the working precision."""
+    if value is oo or value is -oo:
+        return mpmath.inf if value is oo else -mpmath.inf
     return mpmath.mpf(sp.N(value, mpmath.mp.dps + 5)._to_mpmath(mpmath.mp.prec))
 
 
@@ -462,8 +462,8 @@ def _sum_direction(term, k0: int, step: int, end: int | None, scale):
 def _split_points(f, lo: sp.Expr, hi: sp.Expr) -> list:
     """[lo, ..., hi] with the mode of ``f`` and the ends of its mass inserted."""
     wp = mpmath.mp.dps
-    a = -mpmath.inf if lo is -oo else mpmath.mpf(sp.N(lo, mpmath.mp.dps)._to_mpmath(mpmath.mp.prec))
-    b = mpmath.inf if hi is oo else mpmath.mpf(sp.N(hi, mpmath.mp.dps)._to_mpmath(mpmath.mp.prec))
+    a = _mpf(lo)
+    b = _mpf(hi)
     with mpmath.workdps(20):
         candidates = _scan_points(a, b)
         values = []
@@ -570,8 +570,8 @@ def _sup_log_ratio(P: Density, Q: Density, lP, lQ) -> mpmath.mpf:
             except (ZeroDivisionError, ValueError):
                 return -mpmath.inf
             return value if isinstance(value, mpmath.mpf) else -mpmath.inf
-        a = -mpmath.inf if lo is -oo else mpmath.mpf(sp.N(lo, mpmath.mp.dps)._to_mpmath(mpmath.mp.prec))
-        b = mpmath.inf if hi is oo else mpmath.mpf(sp.N(hi, mpmath.mp.dps)._to_mpmath(mpmath.mp.prec))
+        a = _mpf(lo)
+        b = _mpf(hi)
         if discrete:
             pts = _integer_scan(a, b)
         else:

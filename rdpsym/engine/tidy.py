@@ -43,14 +43,8 @@ def split_logs(exponent: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
     >>> split_logs(a*sp.log(l) - a)
     (lambda**alpha, -alpha)
     """
-    powers, rest = sp.S.One, sp.S.Zero
-    for term in sp.Add.make_args(exponent):
-        logs = [f for f in sp.Mul.make_args(term) if isinstance(f, sp.log)]
-        if len(logs) == 1:
-            powers *= logs[0].args[0] ** (term / logs[0])
-        else:
-            rest += term
-    return powers, rest
+    logs, rest = group_logs(exponent)
+    return sp.Mul(*[g.args[0] ** c for g, c in logs.items()]), rest
 
 
 def safe_log(expr: sp.Expr, positive) -> sp.Expr:
@@ -125,14 +119,14 @@ def divergence_from_moment(moment: sp.Expr, order: sp.Expr, positive=lambda e: F
     return _cancel_logs(L / (order - 1), order)
 
 
-def _cancel_logs(expr: sp.Expr, order: sp.Expr | None = None) -> sp.Expr:
-    """Cancel the rational part; keep log terms grouped by their argument.
+def group_logs(expr: sp.Expr) -> tuple[dict[sp.Expr, sp.Expr], sp.Expr]:
+    """An expanded sum as ({log u: coefficient}, the terms without a single log factor).
 
-    The non-log part is written either cancelled (α(α−1)/(2σ²)/(α−1) → α/(2σ²))
-    or as numerator/(α − 1) (Poisson: (λ₁^α λ₂^{1−α} − αλ₁ − (1−α)λ₂)/(α−1)),
-    whichever is shorter.
+    >>> import sympy as sp
+    >>> p = sp.Symbol("p", positive=True)
+    >>> group_logs(2*p*sp.log(p) - sp.log(p) + 3)
+    ({log(p): 2*p - 1}, 3)
     """
-    expr = sp.expand(expr)
     logs: dict[sp.Expr, sp.Expr] = defaultdict(lambda: sp.S.Zero)
     rest = sp.S.Zero
     for term in sp.Add.make_args(expr):
@@ -141,6 +135,43 @@ def _cancel_logs(expr: sp.Expr, order: sp.Expr | None = None) -> sp.Expr:
             logs[lg[0]] += term / lg[0]
         else:
             rest += term
+    return dict(logs), rest
+
+
+def tidy_kl(expr: sp.Expr) -> sp.Expr:
+    """Group log terms; pair c·log u − c·log v into c·log(u/v), as papers print the KL.
+
+    >>> import sympy as sp
+    >>> p = sp.Symbol("p", positive=True)
+    >>> tidy_kl(p*sp.log(p) - p*sp.log(1 - p) + (1 - p)*sp.log(1 - p) - (1 - p)*sp.log(p))
+    (2*p - 1)*log(p/(1 - p))
+    """
+    logs, rest = group_logs(sp.expand(sp.expand_log(sp.expand(expr), force=True)))
+    coeffs = {g: sp.factor(c) for g, c in logs.items() if c != 0}
+    out, used = rest, set()
+    for g, c in coeffs.items():
+        if g in used:
+            continue
+        partner = next((h for h, d in coeffs.items() if h not in used and h != g and sp.expand(c + d) == 0), None)
+        if partner is not None:
+            used |= {g, partner}
+            if sp.Poly(sp.expand(c)).LC().is_negative if c.free_symbols else c.is_negative:
+                c, g, partner = -c, partner, g
+            out += c * sp.log(sp.logcombine(g.args[0] / partner.args[0], force=True))
+        else:
+            used.add(g)
+            out += c * g
+    return out
+
+
+def _cancel_logs(expr: sp.Expr, order: sp.Expr | None = None) -> sp.Expr:
+    """Cancel the rational part; keep log terms grouped by their argument.
+
+    The non-log part is written either cancelled (α(α−1)/(2σ²)/(α−1) → α/(2σ²))
+    or as numerator/(α − 1) (Poisson: (λ₁^α λ₂^{1−α} − αλ₁ − (1−α)λ₂)/(α−1)),
+    whichever is shorter.
+    """
+    logs, rest = group_logs(sp.expand(expr))
     out = sp.factor(sp.cancel(sp.together(rest)))
     if order is not None and order.free_symbols:
         numerator = sp.collect(sp.expand(sp.powsimp(sp.expand(rest * (order - 1)))), order)
