@@ -1,6 +1,7 @@
-"""Command line: ``rdpsym table2`` and ``rdpsym derive``.
+"""Command line: ``rdpsym table2``, ``rdpsym derive`` and ``rdpsym check``.
 
     rdpsym table2
+    rdpsym check proofs/ --latex report.tex --json results.json
     rdpsym derive laplace --order 2 --set scale=1/2 --dps 40
     rdpsym derive gaussian --latex
 """
@@ -94,6 +95,21 @@ def _table2(args: argparse.Namespace) -> int:
     return 0 if proved == len(cells) else 1
 
 
+def _check(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .claims.latex import report_latex
+    from .claims.runner import progress_bar, run, write_json
+
+    report = run([Path(p) for p in args.paths] or None, progress=None if args.quiet else progress_bar())
+    print(report.table())
+    if args.json:
+        write_json(report, Path(args.json))
+    if args.latex:
+        Path(args.latex).write_text(report_latex(report))
+    return 0 if report.ok else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rdpsym", description="Rényi differential privacy, derived and checked.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -106,6 +122,12 @@ def build_parser() -> argparse.ArgumentParser:
     dv.add_argument("--dps", type=int, default=30, help="digits of the value printed (default 30)")
     dv.add_argument("--latex", action="store_true", help="print the derivation as a LaTeX align* block")
     dv.set_defaults(run=_derive)
+    ck = sub.add_parser("check", help="prove or check claims: the paper's (default) or your own files/folders")
+    ck.add_argument("paths", nargs="*", metavar="PATH", help="claim files or folders (default: the catalogue proofs/)")
+    ck.add_argument("--latex", metavar="FILE", help="write a LaTeX report of every derivation")
+    ck.add_argument("--json", metavar="FILE", help="write machine-readable results")
+    ck.add_argument("--quiet", action="store_true", help="no progress bar")
+    ck.set_defaults(run=_check)
     return parser
 
 

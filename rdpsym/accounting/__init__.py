@@ -1,0 +1,1 @@
+"""Accounting: RDP curves, composition and conversions, computed in certified balls."""

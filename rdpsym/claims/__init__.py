@@ -1,0 +1,17 @@
+"""Executable claims: statements of the paper and its seeds, proved or checked.
+
+>>> import sympy as sp
+>>> from rdpsym.claims import Claim, Domain, Verdict, AtMost
+>>> a = sp.Symbol("alpha")
+>>> c = Claim("demo", "Gaussian below its square", "example", r"\\alpha \\le \\alpha^2",
+...           (AtMost(a, a**2, "α ≥ 1"),), Verdict.PROVED,
+...           Domain({a: sp.Interval(1, sp.oo)}))
+>>> c.check().verdict
+<Verdict.PROVED: 'proved'>
+"""
+
+from ..symbols import alpha
+from .claim import AtLeast, AtMost, Claim, ClaimError, ClaimResult, Domain, Equal, Holds, Step, StepResult, Verdict
+
+__all__ = ["alpha", "AtLeast", "AtMost", "Claim", "ClaimError", "ClaimResult", "Domain", "Equal", "Holds", "Step",
+           "StepResult", "Verdict"]

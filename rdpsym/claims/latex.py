@@ -1,0 +1,73 @@
+"""A standalone LaTeX report of checked claims (amsmath), for ``rdpsym check --latex``."""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from .claim import Holds, Step, _RELATIONS
+from .runner import Report
+
+_PREAMBLE = r"""\documentclass[11pt]{article}
+\usepackage[utf8]{inputenc}
+\usepackage[T1]{fontenc}
+\usepackage{amsmath,amssymb}
+\usepackage[margin=2.5cm]{geometry}
+\allowdisplaybreaks
+\title{rdpsym: claims checked}
+\date{}
+\begin{document}
+\maketitle
+"""
+
+_ESCAPES = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+            "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+
+#: Unicode that appears in reasons and evidence, and its LaTeX.
+_UNICODE = {"α": r"$\alpha$", "β": r"$\beta$", "ε": r"$\varepsilon$", "δ": r"$\delta$", "σ": r"$\sigma$",
+            "λ": r"$\lambda$", "ρ": r"$\rho$", "ξ": r"$\xi$", "Δ": r"$\Delta$", "μ": r"$\mu$", "∞": r"$\infty$",
+            "≤": r"$\le$", "≥": r"$\ge$", "→": r"$\to$", "⇒": r"$\Rightarrow$", "⇔": r"$\Leftrightarrow$",
+            "‖": r"$\|$", "−": "-", "·": r"$\cdot$", "…": r"\dots{}", "√": r"$\surd$", "≠": r"$\ne$",
+            "⁺": r"$^+$", "²": r"$^2$", "∑": r"$\sum$", "∈": r"$\in$", "×": r"$\times$", "⋈": "rel",
+            "’": "'", "“": "``", "”": "''", "–": "--", "—": "---", "≈": r"$\approx$", "∘": r"$\circ$"}
+
+
+def text(s: str) -> str:
+    """Escape plain text for LaTeX, mapping the Greek and symbols rdpsym uses."""
+    out = []
+    for ch in s:
+        out.append(_ESCAPES.get(ch) or _UNICODE.get(ch) or (ch if ord(ch) < 128 else "?"))
+    return "".join(out)
+
+
+def report_latex(report: Report) -> str:
+    parts = [_PREAMBLE]
+    c = report.counts()
+    parts.append(text(f"{len(report.results)} claims: {c['proved']} proved, {c['checked']} checked, "
+                      f"{c['unknown']} unknown, {c['refuted']} refuted.") + "\n")
+    for r in report.results:
+        cl = r.claim
+        parts.append(f"\\section*{{{text(cl.id)}: {text(cl.title)}}}\n")
+        parts.append(f"\\noindent\\textbf{{Source.}} {text(cl.source)}\\\\\n")
+        parts.append(f"\\textbf{{Status.}} {text(str(r.verdict))} (expected {text(str(cl.expected))})\n")
+        parts.append(f"\\paragraph{{Statement.}} {cl.statement}\n")
+        hyps = list(cl.hypotheses) or cl.domain.latex()
+        if hyps:
+            parts.append("\\paragraph{Hypotheses.} $" + "$, $".join(hyps) + "$.\n")
+        parts.append("\\paragraph{Derivation.}\n")
+        rows = []
+        for step, res in zip(cl.steps, r.steps):
+            if isinstance(step, Step) and res.lhs is not None:
+                rel = _RELATIONS[step.relation]
+                rows.append(f"{sp.latex(res.lhs)} &{rel} {sp.latex(res.rhs)}"
+                            f" && \\text{{{text(step.reason)}; {text(str(res.verdict))}}}")
+            else:
+                body = step.latex if isinstance(step, Holds) and step.latex else f"\\text{{{text(getattr(step, 'describe', ''))}}}"
+                rows.append(f"&{body} && \\text{{{text(step.reason)}; {text(str(res.verdict))}}}")
+        parts.append("\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}\n")
+        parts.append("\\paragraph{Evidence.} " + text(r.evidence) + "\n")
+        if cl.note:
+            parts.append("\\paragraph{Note.} " + text(cl.note) + "\n")
+    for f in report.failures:
+        parts.append(f"\\section*{{Load error: {text(f.path.name)}}}\n{text(f.problem)}\n")
+    parts.append("\\end{document}\n")
+    return "".join(parts)

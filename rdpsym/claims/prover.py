@@ -1,0 +1,173 @@
+"""Symbolic proof of identities and of inequalities that reduce to positivity.
+
+A claim's hypotheses become SymPy assumptions: every variable with a domain
+``(a, ∞)`` is rewritten ``a + t`` with ``t`` positive (so α > 1 becomes
+α = 1 + β, β > 0, as in :mod:`rdpsym.engine.context`), and a domain ``(0, 1)``
+is recorded as ``0 < p`` and ``1 − p > 0``.  Then
+
+* an identity holds when ``lhs − rhs`` simplifies to 0 (sound rewrites only:
+  expand/cancel/logcombine under positive assumptions, never ``force=True``);
+* an inequality ``lhs ≤ rhs`` holds when ``rhs − lhs`` is shown nonnegative by
+  a few sound rules: SymPy's own sign assumptions; a product or quotient of
+  nonnegative factors; a sum of nonnegative terms; and ``A − B`` with A, B > 0
+  by the monotonicity of log, i.e. ``log A − log B ≥ 0`` (which is how
+  ``e^{a} − e^{b} ≥ 0`` becomes ``a − b ≥ 0``).
+
+Every routine returns ``True`` (a proof) or ``None`` (no proof found: not a
+refutation).  Open-ended SymPy calls run under :func:`rdpsym._budget.budgeted`.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from .._budget import budgeted
+from ..errors import NoClosedFormError
+
+#: Seconds allowed to each open-ended SymPy call in a proof attempt.
+SECONDS = 4.0
+
+#: How deep the positivity rules recurse.
+DEPTH = 6
+
+
+def substitute_domains(expr: sp.Expr, domains: dict) -> tuple[sp.Expr, dict]:
+    """Rewrite ``expr`` so the domains become sign assumptions.
+
+    Returns the rewritten expression and the map old symbol → new expression.
+
+    >>> a = sp.Symbol("alpha")
+    >>> e, m = substitute_domains(a - 1, {a: sp.Interval.open(1, sp.oo)})
+    >>> e.is_positive
+    True
+    """
+    mapping = {}
+    for s, dom in domains.items():
+        lo, hi = dom.inf, dom.sup
+        name = f"{s.name}_t"
+        if lo.is_finite and hi is sp.oo:
+            t = sp.Symbol(name, positive=True)
+            mapping[s] = lo + t
+        elif lo is -sp.oo and hi.is_finite:
+            t = sp.Symbol(name, positive=True)
+            mapping[s] = hi - t
+        elif lo == 0 and hi == 1:
+            # p in (0, 1): p = t/(1 + t), t > 0 keeps both p and 1 − p visibly positive.
+            t = sp.Symbol(name, positive=True)
+            mapping[s] = t / (1 + t)
+        elif lo.is_finite and hi.is_finite and lo >= 0:
+            mapping[s] = sp.Symbol(s.name, positive=True) if lo >= 0 else s
+        else:
+            mapping[s] = sp.Symbol(s.name, real=True)
+    return sp.sympify(expr).xreplace(mapping), mapping
+
+
+def prove_zero(expr: sp.Expr) -> bool | None:
+    """``True`` if ``expr`` simplifies to 0 under its symbols' assumptions."""
+    expr = sp.sympify(expr)
+    if expr == 0:
+        return True
+    for step in (sp.expand, sp.cancel, _log_normal, sp.simplify):
+        out = _try(lambda e=expr, f=step: f(e))
+        if out is not None and sp.sympify(out) == 0:
+            return True
+    return None
+
+
+def _log_normal(e: sp.Expr) -> sp.Expr:
+    # Expand logs (sound: symbols carry positive assumptions), then combine.
+    e = sp.expand_log(sp.expand(e))
+    return sp.simplify(sp.expand(sp.powsimp(e)))
+
+
+def prove_nonnegative(expr: sp.Expr, depth: int = DEPTH) -> bool | None:
+    """``True`` if ``expr ≥ 0`` follows from the sign rules above.
+
+    >>> t = sp.Symbol("t", positive=True)
+    >>> prove_nonnegative(sp.exp(t) - 1), prove_nonnegative(t - 1)
+    (True, None)
+    """
+    expr = sp.sympify(expr)
+    if depth < 0:
+        return None
+    if expr.is_nonnegative:
+        return True
+    if expr.is_Mul or (expr.is_Pow and expr.exp.is_integer is False):
+        factors = expr.args if expr.is_Mul else (expr.base,)
+        if all(prove_nonnegative(f, depth - 1) for f in factors):
+            return True
+    if expr.is_Pow and expr.exp.is_integer and expr.exp.is_even:
+        return True
+    if expr.is_Pow and prove_nonnegative(expr.base, depth - 1):
+        return True
+    if isinstance(expr, sp.exp):
+        return True
+    if expr.is_Add:
+        if all(prove_nonnegative(a, depth - 1) for a in expr.args):
+            return True
+        if _by_logarithms(expr, depth):
+            return True
+        if _by_exponentiating(expr, depth):
+            return True
+    for rewrite in (sp.factor, sp.together):
+        out = _try(lambda e=expr, f=rewrite: f(e))
+        if out is not None and out != expr and (out.is_Mul or out.is_Pow):
+            if prove_nonnegative(out, depth - 1):
+                return True
+    return None
+
+
+def _by_logarithms(expr: sp.Expr, depth: int) -> bool | None:
+    """A − B ≥ 0 with A, B > 0 because log A − log B ≥ 0."""
+    pos = [a for a in expr.args if not _could_be_negative(a)]
+    neg = [-a for a in expr.args if _could_be_negative(a)]
+    if not pos or not neg:
+        return None
+    A, B = sp.Add(*pos), sp.Add(*neg)
+    if not (A.is_positive and B.is_positive):
+        return None
+    diff = _try(lambda: sp.expand(sp.expand_log(sp.log(A)) - sp.expand_log(sp.log(B))))
+    if diff is None or diff.has(sp.log) and diff == sp.log(A) - sp.log(B):
+        return None
+    return prove_nonnegative(diff, depth - 1)
+
+
+def _by_exponentiating(expr: sp.Expr, depth: int) -> bool | None:
+    """R + c·log X ≥ 0 with c ≠ 0 of known sign, by exponentiating both sides.
+
+    c < 0: R − |c|·log X ≥ 0  ⟸  exp(R/|c|) − X ≥ 0;
+    c > 0: R + c·log X ≥ 0    ⟸  X − exp(−R/c) ≥ 0.
+    """
+    with_log = [a for a in expr.args if a.has(sp.log)]
+    if len(with_log) != 1:
+        return None
+    term = with_log[0]
+    logs = [f for f in sp.Mul.make_args(term) if isinstance(f, sp.log)]
+    if len(logs) != 1:
+        return None
+    X = logs[0].args[0]
+    c = term / logs[0]
+    if c.has(sp.log) or not X.is_positive:
+        return None
+    R = expr - term
+    if c.is_negative:
+        target = sp.exp(R / -c) - X
+    elif c.is_positive:
+        target = X - sp.exp(-R / c)
+    else:
+        return None
+    target = _try(lambda: sp.factor(sp.expand(sp.powsimp(sp.expand(target)))))
+    return None if target is None else prove_nonnegative(target, depth - 1)
+
+
+def _try(call):
+    """``call()`` under the time budget; ``None`` when it runs out (no proof, not a failure)."""
+    try:
+        return budgeted(call, "proof step", SECONDS)
+    except NoClosedFormError:
+        return None
+
+
+def _could_be_negative(term: sp.Expr) -> bool:
+    c, _ = term.as_coeff_Mul()
+    return bool(c.is_negative)

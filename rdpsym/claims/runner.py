@@ -1,0 +1,166 @@
+"""Load claim files, check them, and report: the engine behind ``rdpsym check``.
+
+A claim file is a Python file that defines ``CLAIMS`` (a list of
+:class:`~rdpsym.claims.Claim`) or ``CLAIM`` (one).  Loading it must do no work
+beyond building those objects.  A file that does not load, or defines no
+claims, becomes a :class:`LoadFailure` naming the file and the problem; the
+other files still run.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+import time
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+from .claim import Claim, ClaimResult, Verdict
+
+
+@dataclass(frozen=True)
+class LoadFailure:
+    path: Path
+    problem: str
+
+
+def catalogue_path() -> Path:
+    """The built-in catalogue: the repository's ``proofs/`` folder."""
+    return Path(__file__).resolve().parents[2] / "proofs"
+
+
+def claim_files(paths: Iterable[Path]) -> list[Path]:
+    """Every ``*.py`` claim file under ``paths`` (files or folders), sorted, skipping ``_*.py``."""
+    out = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            out += sorted(f for f in p.rglob("*.py") if not f.name.startswith("_"))
+        else:
+            out.append(p)
+    return out
+
+
+def load(path: Path) -> list[Claim] | LoadFailure:
+    """The claims a file defines, or the reason it defines none."""
+    path = Path(path)
+    if not path.exists():
+        return LoadFailure(path, "no such file")
+    name = "rdpsym_claimfile_" + "_".join(path.resolve().with_suffix("").parts[-3:]).replace("-", "_")
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        return LoadFailure(path, "not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:  # noqa: BLE001 - any error in a user's file is reported, not raised
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        return LoadFailure(path, f"{type(exc).__name__} at line {where.lineno}: {exc}")
+    claims = getattr(module, "CLAIMS", None)
+    if claims is None and hasattr(module, "CLAIM"):
+        claims = [module.CLAIM]
+    if claims is None:
+        return LoadFailure(path, "defines neither CLAIMS (a list of Claim) nor CLAIM")
+    bad = [c for c in claims if not isinstance(c, Claim)]
+    if bad or not claims:
+        return LoadFailure(path, f"CLAIMS must be a non-empty list of Claim, found {type(bad[0]).__name__ if bad else 'an empty list'}")
+    return list(claims)
+
+
+@dataclass
+class Report:
+    results: list[ClaimResult]
+    failures: list[LoadFailure]
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures and all(r.ok for r in self.results)
+
+    def counts(self) -> dict[str, int]:
+        out = {v.value: 0 for v in Verdict}
+        for r in self.results:
+            out[r.verdict.value] += 1
+        return out
+
+    def table(self, width: int = 60) -> str:
+        """A text table: claim, verdict (expected), evidence, time."""
+        rows = [("claim", "status", "expected", "time", "evidence")]
+        for r in self.results:
+            mark = "" if r.ok else "  <-- NOT AS EXPECTED"
+            rows.append((r.claim.id, str(r.verdict), str(r.claim.expected), f"{r.seconds:.1f}s",
+                         _clip(r.evidence, width) + mark))
+        for f in self.failures:
+            rows.append((f.path.name, "LOAD ERROR", "-", "-", f.problem))
+        w = [max(len(row[i]) for row in rows) for i in range(4)]
+        lines = ["  ".join(c.ljust(w[i]) if i < 4 else c for i, c in enumerate(row)) for row in rows]
+        lines.insert(1, "-" * min(max(len(x) for x in lines), 120))
+        c = self.counts()
+        lines.append("")
+        lines.append(f"{len(self.results)} claims: {c['proved']} proved, {c['checked']} checked, "
+                     f"{c['unknown']} unknown, {c['refuted']} refuted; {len(self.failures)} files failed to load; "
+                     f"{self.seconds:.1f} s")
+        return "\n".join(lines)
+
+    def as_json(self) -> dict:
+        return {
+            "ok": self.ok,
+            "seconds": round(self.seconds, 3),
+            "counts": self.counts(),
+            "claims": [{
+                "id": r.claim.id, "title": r.claim.title, "source": r.claim.source,
+                "statement": r.claim.statement, "status": r.verdict.value,
+                "expected": r.claim.expected.value, "ok": r.ok, "seconds": round(r.seconds, 3),
+                "steps": [{"status": s.verdict.value, "method": s.method, "points": s.points,
+                           "detail": s.detail,
+                           "counterexample": None if s.counterexample is None else
+                           {str(k): str(v) for k, v in s.counterexample.items()}} for s in r.steps],
+                "note": r.claim.note,
+            } for r in self.results],
+            "load_failures": [{"path": str(f.path), "problem": f.problem} for f in self.failures],
+        }
+
+
+def run(paths: Iterable[Path] | None = None, progress=None) -> Report:
+    """Load and check every claim under ``paths`` (default: the built-in catalogue)."""
+    started = time.perf_counter()
+    files = claim_files(paths or [catalogue_path()])
+    loaded: list[Claim] = []
+    failures: list[LoadFailure] = []
+    for f in files:
+        got = load(f)
+        if isinstance(got, LoadFailure):
+            failures.append(got)
+        else:
+            loaded += got
+    results = []
+    for i, claim in enumerate(loaded):
+        if progress:
+            progress(i, len(loaded), claim.id)
+        results.append(claim.check())
+    if progress:
+        progress(len(loaded), len(loaded), "")
+    return Report(results, failures, time.perf_counter() - started)
+
+
+def progress_bar(stream=sys.stderr):
+    """A one-line progress bar for :func:`run`."""
+    def show(done: int, total: int, current: str) -> None:
+        width = 30
+        filled = width * done // max(total, 1)
+        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {current[:40]:<40}")
+        if done == total:
+            stream.write("\n")
+        stream.flush()
+    return show
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def write_json(report: Report, path: Path) -> None:
+    Path(path).write_text(json.dumps(report.as_json(), indent=2, ensure_ascii=False) + "\n")

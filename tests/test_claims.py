@@ -1,0 +1,154 @@
+"""The claims framework: verdicts, counterexamples, loading, and the catalogue itself."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+import rdpsym
+from rdpsym.claims import AtLeast, AtMost, Claim, ClaimError, Domain, Equal, Holds, Step, Verdict, alpha
+from rdpsym.claims.runner import catalogue_path, claim_files, load, run
+from rdpsym.cli import main
+
+s = sp.Symbol("sigma", positive=True)
+n = sp.Symbol("n", positive=True)
+GAUSS_DOMAIN = Domain({alpha: sp.Interval.open(1, sp.oo), s: sp.Interval.open(0, sp.oo), n: sp.Interval(1, 1000)})
+
+
+def _composed_gaussian():
+    return n * rdpsym.gaussian(sigma=s).rdp().result
+
+
+def test_verdicts_are_ordered():
+    assert Verdict.REFUTED < Verdict.UNKNOWN < Verdict.CHECKED < Verdict.PROVED
+    assert min([Verdict.PROVED, Verdict.CHECKED], key=lambda v: v.rank) is Verdict.CHECKED
+
+
+def test_gaussian_composition_is_proved_from_the_derived_curve():
+    c = Claim("comp", "n-fold Gaussian", "Mironov 2017, Prop 7", "", (
+        Equal(_composed_gaussian, alpha / (2 * (s / sp.sqrt(n)) ** 2), "Prop 1, n times"),), Verdict.PROVED,
+        GAUSS_DOMAIN)
+    r = c.check()
+    assert r.verdict is Verdict.PROVED and r.ok
+
+
+def test_composition_with_the_wrong_constant_is_refuted_with_a_counterexample():
+    c = Claim("wrong", "2n instead of n", "deliberately wrong", "", (
+        Equal(_composed_gaussian, 2 * n * alpha / (2 * s**2), "wrong"),), Verdict.REFUTED, GAUSS_DOMAIN)
+    r = c.check()
+    assert r.verdict is Verdict.REFUTED and r.ok
+    cx = r.steps[0].counterexample
+    assert set(cx) == {alpha, s, n}
+    # The counterexample is real: the two sides differ there.
+    lhs = _composed_gaussian().subs(cx)
+    assert lhs != (2 * n * alpha / (2 * s**2)).subs(cx)
+
+
+def test_a_wrong_inequality_is_refuted_even_if_only_at_an_edge():
+    # α ≤ 10⁶ "for all α > 1": false only far out.
+    c = Claim("edge", "", "", "", (AtMost(alpha, 10**6, "wrong"),), Verdict.REFUTED,
+              Domain({alpha: sp.Interval.open(1, sp.oo)}))
+    assert c.check().verdict is Verdict.REFUTED
+
+
+def test_inequality_proved_by_positivity_laplace_below_its_sup():
+    lam = sp.Symbol("lambda")
+    prop6 = 1 / (alpha - 1) * sp.log(alpha / (2 * alpha - 1) * sp.exp((alpha - 1) / lam)
+                                      + (alpha - 1) / (2 * alpha - 1) * sp.exp(-alpha / lam))
+    c = Claim("lap", "", "", "", (AtMost(prop6, 1 / lam, "monotonicity"),), Verdict.PROVED,
+              Domain({alpha: sp.Interval.open(1, sp.oo), lam: sp.Interval.open(0, sp.oo)}))
+    assert c.check().verdict is Verdict.PROVED
+
+
+def test_unprovable_true_inequality_is_checked_not_proved():
+    # log(1+t) ≥ t/(1+t): true, outside the prover's rules -> checked numerically.
+    t = sp.Symbol("t")
+    c = Claim("log", "", "", "", (AtLeast(sp.log(1 + t), t / (1 + t), "calculus"),), Verdict.CHECKED,
+              Domain({t: sp.Interval.open(0, sp.oo)}))
+    r = c.check()
+    assert r.verdict in (Verdict.CHECKED, Verdict.PROVED) and r.ok
+
+
+def test_a_step_that_raises_is_unknown_not_a_crash():
+    def boom(point):
+        raise ZeroDivisionError("no")
+    c = Claim("boom", "", "", "", (Holds("x", boom, "r"),), Verdict.CHECKED, Domain({alpha: sp.Interval.open(1, 2)}))
+    r = c.check()
+    assert r.verdict is Verdict.UNKNOWN and "ZeroDivisionError" in r.evidence and not r.ok
+
+
+def test_malformed_claims_are_rejected_with_the_problem_named():
+    with pytest.raises(ClaimError, match="expected must be a Verdict"):
+        Claim("x", "", "", "", (Equal(1, 1, ""),), "proved")
+    with pytest.raises(ClaimError, match="at least one step"):
+        Claim("x", "", "", "", (), Verdict.PROVED)
+    with pytest.raises(ClaimError, match="relation must be one of"):
+        Step(1, "≈", 1, "")
+
+
+BROKEN_FILES = {
+    "syntax.py": ("def (:\n", "SyntaxError"),
+    "raises.py": ("x = 1 / 0\n", "ZeroDivisionError at line 1"),
+    "empty.py": ("x = 1\n", "defines neither CLAIMS"),
+    "wrongtype.py": ("CLAIMS = [1]\n", "found int"),
+}
+
+
+def test_broken_claim_files_are_reported_and_the_others_still_run(tmp_path: Path):
+    for name, (body, _) in BROKEN_FILES.items():
+        (tmp_path / name).write_text(body)
+    (tmp_path / "good.py").write_text(textwrap.dedent("""
+        import sympy as sp
+        from rdpsym.claims import AtMost, Claim, Domain, Verdict, alpha
+        CLAIM = Claim("good", "", "", "", (AtMost(alpha, alpha**2, "α > 1"),), Verdict.PROVED,
+                      Domain({alpha: sp.Interval.open(1, sp.oo)}))
+    """))
+    report = run([tmp_path])
+    assert [r.claim.id for r in report.results] == ["good"] and report.results[0].ok
+    problems = {f.path.name: f.problem for f in report.failures}
+    for name, (_, expected) in BROKEN_FILES.items():
+        assert expected in problems[name], (name, problems[name])
+    assert not report.ok
+
+
+def test_loading_the_catalogue_runs_no_derivation(monkeypatch):
+    # Any derivation or quadrature at import time would call these.
+    def forbidden(*a, **k):
+        raise AssertionError("work at import time")
+    for module in (rdpsym, rdpsym.divergence, rdpsym.mechanisms):
+        monkeypatch.setattr(module, "renyi_divergence", forbidden)
+    for module in (rdpsym, rdpsym.numeric):
+        monkeypatch.setattr(module, "renyi_divergence_mp", forbidden)
+    for f in claim_files([catalogue_path()]):
+        got = load(f)
+        assert isinstance(got, list), got
+
+
+def test_check_command_json_and_exit_status(tmp_path: Path, capsys):
+    (tmp_path / "false.py").write_text(textwrap.dedent("""
+        import sympy as sp
+        from rdpsym.claims import AtMost, Claim, Domain, Verdict, alpha
+        CLAIM = Claim("false-as-stated", "", "", "", (AtMost(alpha**2, alpha, "wrong"),), Verdict.CHECKED,
+                      Domain({alpha: sp.Interval.open(1, sp.oo)}))
+    """))
+    out = tmp_path / "r.json"
+    assert main(["check", str(tmp_path), "--quiet", "--json", str(out)]) == 1
+    data = json.loads(out.read_text())
+    assert data["claims"][0]["status"] == "refuted" and data["claims"][0]["steps"][0]["counterexample"]
+    assert "false-as-stated" in capsys.readouterr().out
+
+
+CATALOGUE = [f for f in claim_files([catalogue_path()])]
+
+
+@pytest.mark.parametrize("path", CATALOGUE, ids=[str(f.relative_to(catalogue_path())) for f in CATALOGUE])
+def test_catalogue_file_reaches_its_expected_status(path):
+    claims = load(path)
+    assert isinstance(claims, list), claims
+    for c in claims:
+        r = c.check()
+        assert r.ok, f"{c.id}: {r.verdict} (expected {c.expected}): {r.evidence}"
