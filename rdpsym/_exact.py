@@ -89,8 +89,8 @@ def positive_parameter(value: object, name: str, valid: str | None = None) -> sp
     return v
 
 
-def probability_parameter(value: object, name: str) -> sp.Expr:
-    """An exact parameter in the open interval (0, 1).
+def probability_parameter(value: object, name: str, closed: bool = False) -> sp.Expr:
+    """An exact parameter in the open interval (0, 1) (the closed [0, 1] if ``closed``).
 
     A symbol must be declared positive; ``< 1`` is then a stated hypothesis
     (SymPy assumptions cannot express it).
@@ -102,8 +102,10 @@ def probability_parameter(value: object, name: str) -> sp.Expr:
     ...
     rdpsym.errors.ParameterError: p must be in the open interval (0, 1); got 1.
     """
-    valid = "in the open interval (0, 1)"
+    valid = "in the closed interval [0, 1]" if closed else "in the open interval (0, 1)"
     v = exact(value, name)
+    if closed and v.is_number and v.is_extended_real and 0 <= v <= 1:
+        return v
     if v.is_positive is False or (v - 1).is_nonnegative or v.is_extended_real is False:
         raise ParameterError(must(name, valid, v))
     if v.is_positive is None:

@@ -50,6 +50,20 @@ class Mechanism:
         """
         return renyi_divergence(*self.pair, order, reference=self.reference)
 
+    def curve(self):
+        """This mechanism's RDP curve ε(α), for composition and conversion.
+
+        The bridge to :mod:`rdpsym.accounting` (imported here, on use, so the
+        symbolic core does not depend on the accounting layer).
+
+        >>> import rdpsym
+        >>> rdpsym.gaussian(sigma=2).curve().closed_form
+        alpha/8
+        """
+        from .accounting.mechanisms import curve_of
+
+        return curve_of(self)
+
 
 def gaussian(sigma: object, sensitivity: object = 1) -> Mechanism:
     """The Gaussian mechanism f(D) + N(0, σ²) for f with ℓ₂-sensitivity Δ.

@@ -80,6 +80,10 @@ def to_arb(expr: object, values: dict | None = None) -> arb:
     return _Evaluator(values or {}).eval(sp.sympify(expr))
 
 
+class InfiniteValue(ArithmeticError):
+    """The expression is +∞ at this point (a divergent order, a D_∞ = ∞)."""
+
+
 class Undecided(ArithmeticError):
     """A Piecewise condition that the balls at this precision cannot decide."""
 
@@ -99,6 +103,8 @@ class _Evaluator:
             m, x = sp.Float(e)._mpf_[1], sp.Float(e)._mpf_[2]
             sign = -1 if sp.Float(e)._mpf_[0] else 1
             return arb(sign * int(m)) * arb(2) ** x if m else arb(0)
+        if e is sp.oo:
+            raise InfiniteValue("the closed form is +oo here")
         if e is sp.pi:
             return arb.pi()
         if e is sp.E:
@@ -145,6 +151,9 @@ class _Evaluator:
         if isinstance(e, sp.Piecewise):
             for value, cond in e.args:
                 if self.decide(cond):
+                    if value is sp.oo:
+                        raise InfiniteValue(f"the closed form is +oo where {cond}" if cond is not sp.true
+                                            else "the closed form is +oo here")
                     return self.eval(value)
             raise Undecided(f"no Piecewise branch applies: {e}")
         raise TypeError(f"no certified evaluation for {type(e).__name__}: {e}")
