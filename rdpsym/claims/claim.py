@@ -25,9 +25,9 @@ from typing import Callable
 
 import mpmath
 import sympy as sp
-from flint import arb, ctx
+from flint import arb, ctx, fmpq
 
-from ..accounting._arb import Undecided, precision, to_arb
+from ..accounting._arb import InfiniteValue, Undecided, precision, to_arb
 from ..errors import RdpSymError
 from . import prover
 
@@ -339,14 +339,26 @@ def _prove(lhs, relation, rhs, domain: Domain) -> str | None:
 
 
 def _at(expr: sp.Expr, point: dict):
-    """``expr`` at ``point``: an Arb ball at the current precision, or ±∞."""
-    values = {s: v for s, v in point.items() if isinstance(s, sp.Symbol)}
-    v = expr.xreplace(values) if values else expr
-    if v in (sp.oo, -sp.oo):
-        return v
-    if v.free_symbols:
-        raise ClaimError(f"free symbols {sorted(map(str, v.free_symbols))} not given by the domain")
-    return to_arb(v)
+    """``expr`` at ``point``: an Arb ball at the current precision, or ±∞.
+
+    The values go in as balls, never through SymPy substitution: SymPy would
+    evaluate (10⁻³⁰)^(10¹²) exactly, which never finishes.
+    """
+    if expr in (sp.oo, -sp.oo):
+        return expr
+    values = {s: _rational_ball(v) for s, v in point.items() if isinstance(s, sp.Symbol)}
+    missing = expr.free_symbols - set(values)
+    if missing:
+        raise ClaimError(f"free symbols {sorted(map(str, missing))} not given by the domain")
+    try:
+        return to_arb(expr, values)
+    except InfiniteValue:
+        return sp.oo
+
+
+def _rational_ball(v) -> arb:
+    v = sp.Rational(v)
+    return arb(fmpq(int(v.p), int(v.q)))
 
 
 def _decide(lhs, relation: str, rhs) -> bool | None:

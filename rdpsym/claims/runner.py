@@ -54,11 +54,15 @@ def load(path: Path) -> list[Claim] | LoadFailure:
     if spec is None or spec.loader is None:
         return LoadFailure(path, "not a Python file")
     module = importlib.util.module_from_spec(spec)
+    # A claim file may import helpers that sit beside it (files named _*.py).
+    sys.path.insert(0, str(path.resolve().parent))
     try:
         spec.loader.exec_module(module)
     except Exception as exc:  # noqa: BLE001 - any error in a user's file is reported, not raised
         where = traceback.extract_tb(exc.__traceback__)[-1]
         return LoadFailure(path, f"{type(exc).__name__} at line {where.lineno}: {exc}")
+    finally:
+        sys.path.remove(str(path.resolve().parent))
     claims = getattr(module, "CLAIMS", None)
     if claims is None and hasattr(module, "CLAIM"):
         claims = [module.CLAIM]
