@@ -1,0 +1,1192 @@
+"""Certified conversions between RDP, (ε, δ)-DP, zCDP and the moments accountant.
+
+Every function here is pure and computes in Arb balls at the current working
+precision (``flint.ctx.prec``; set it with :func:`rdpsym.accounting._arb.precision`).
+Given inputs that contain the true values, every result is a ball that contains
+the exact mathematical value of the stated formula at those values.  A result
+that is NaN or infinite where the formula is finite raises
+:class:`~rdpsym.errors.ConvergenceError`: it is never returned.
+
+Inputs
+------
+*Reals* (δ, ε, r, ρ, σ, ...) may be ``arb`` balls or exact numbers: ``int``,
+``fmpq``, ``Fraction``, or ``float`` (taken at its exact binary value, so
+``1e-5`` is not 10⁻⁵: pass ``fmpq(1, 10**5)`` for that).  *Orders* α are exact
+rationals (``fmpq``, ``int``, ``Fraction``) or ``arb`` balls; for a rational
+order, α − 1 is formed exactly, so an order such as ``1 + 10**-40`` loses nothing.
+
+Infinity
+--------
+An infinite RDP value (or moment) is written ``math.inf``, or given as an
+``Infinite(reason)`` of :mod:`rdpsym.accounting.curve` (any object with a string
+``reason``; the reason is kept).  Both are accepted by the "best over orders"
+functions (:func:`best_epsilon`, :func:`best_delta`, :func:`moments_epsilon`,
+:func:`moments_delta`) and from the curve of :func:`continuous_epsilon`; the
+single-order conversions take finite values only.  An infinite ε is returned as
+``math.inf`` with each order's reason.  The order α = ∞ (``math.inf``, pure DP:
+(∞, r)-RDP is r-DP) is accepted by the Mironov and Balle conversions and so by
+``best_*``, so a curve's ``balls(orders)`` can be passed straight in.
+
+Conversions are named by strings: ``"mironov"`` (Mironov 2017, Prop. 3) and
+``"balle"`` (Balle et al. 2020, Thm 21 = Canonne–Kamath–Steinke 2020, Prop. 12;
+the one dp_accounting and Opacus use).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import pairwise
+from typing import Literal, NamedTuple
+
+from flint import arb, ctx, fmpq, fmpz
+
+from ..errors import ConvergenceError, DomainError, ParameterError, must
+from ._arb import precision
+
+__all__ = [
+    "CONVERSIONS",
+    "ContinuousOptimum",
+    "OrderBound",
+    "advanced_composition",
+    "advanced_composition_zcdp",
+    "balle_delta",
+    "balle_epsilon",
+    "best_delta",
+    "best_epsilon",
+    "continuous_epsilon",
+    "gaussian_delta",
+    "gaussian_epsilon",
+    "kl_delta",
+    "kov_delta",
+    "kov_epsilon",
+    "mironov_delta",
+    "mironov_epsilon",
+    "moments_delta",
+    "moments_epsilon",
+    "moments_to_rdp",
+    "rdp_to_moments",
+    "zcdp_best_order",
+    "zcdp_delta",
+    "zcdp_epsilon",
+]
+
+Conversion = Literal["mironov", "balle"]
+#: The names accepted by ``conversion=``.
+CONVERSIONS: tuple[str, ...] = ("mironov", "balle")
+
+Real = arb | fmpq | fmpz | int | Fraction | float
+Order = fmpq | arb | int | Fraction
+
+#: Extra bits tried, in turn, by the computations that cancel (Gaussian and KOV curves).
+_GUARD_BITS = (32, 64, 128, 256, 512, 1024, 2048, 4096)
+
+
+# --------------------------------------------------------------------------- input checks
+
+
+def _real(name: str, x: object) -> arb:
+    """``x`` as a finite ball at the current precision (exact numbers exactly when they fit)."""
+    if isinstance(x, bool):
+        raise ParameterError(must(name, "a real number (an arb ball or an exact rational)", x))
+    if isinstance(x, arb):
+        b = x
+    elif isinstance(x, (int, fmpz, fmpq)):
+        b = arb(x)
+    elif isinstance(x, Fraction):
+        b = arb(fmpq(x.numerator, x.denominator))
+    elif isinstance(x, float):
+        if not math.isfinite(x):
+            raise ParameterError(must(name, "a finite real number", x))
+        b = arb(x)
+    else:
+        raise ParameterError(must(name, "a real number (an arb ball or an exact rational)", repr(x)))
+    if not b.is_finite():
+        raise ParameterError(must(name, "a finite real number", b))
+    return b
+
+
+def _rational(name: str, x: object) -> fmpq:
+    """``x`` as an exact ``fmpq`` (a float by its exact binary value)."""
+    if isinstance(x, bool):
+        raise ParameterError(must(name, "an exact rational number", x))
+    if isinstance(x, fmpq):
+        return x
+    if isinstance(x, (int, fmpz)):
+        return fmpq(x)
+    if isinstance(x, Fraction):
+        return fmpq(x.numerator, x.denominator)
+    if isinstance(x, float) and math.isfinite(x):
+        f = Fraction(x)
+        return fmpq(f.numerator, f.denominator)
+    raise ParameterError(must(name, "an exact rational number", repr(x)))
+
+
+def _delta(x: object, name: str = "delta") -> arb:
+    d = _real(name, x)
+    if not (d > 0 and d < 1):
+        raise ParameterError(must(name, f"in (0, 1) (0 < {name} < 1)", x))
+    return d
+
+
+def _nonnegative(name: str, x: object) -> arb:
+    """A ball that may touch negative numbers but must contain a nonnegative one; its nonnegative part."""
+    b = _real(name, x)
+    if b < 0:
+        raise ParameterError(must(name, f"nonnegative ({name} ≥ 0)", x))
+    return b.nonnegative_part()
+
+
+def _positive(name: str, x: object) -> arb:
+    b = _real(name, x)
+    if not b > 0:
+        raise ParameterError(must(name, f"positive ({name} > 0)", x))
+    return b
+
+
+def _count(k: object) -> int:
+    if isinstance(k, bool) or not isinstance(k, (int, fmpz)) or int(k) < 1:
+        raise ParameterError(must("k", "a positive integer (k ≥ 1)", k))
+    return int(k)
+
+
+def _order(order: object, name: str = "order") -> tuple[arb, arb]:
+    """The order α as a ball, and α − 1 as a ball (formed exactly for a rational α)."""
+    if _is_inf(order):
+        raise DomainError(must(name, f"a finite number greater than 1 (1 < {name} < ∞) here", order))
+    if isinstance(order, arb):
+        if not order.is_finite():
+            raise DomainError(must(name, f"greater than 1 ({name} > 1)", order))
+        h = order - 1
+        if not h > 0:
+            raise DomainError(must(name, f"greater than 1 ({name} > 1)", order))
+        return order, h
+    q = _rational(name, order)
+    if not q > 1:
+        raise DomainError(must(name, f"greater than 1 ({name} > 1)", q))
+    return arb(q), arb(q - 1)
+
+
+def _log1m_inv(alpha: arb, h: arb) -> arb:
+    """log(1 − 1/α) without cancellation: log(α − 1) − log1p(α − 1) for α < 2 (two terms of
+    one sign), log1p(−1/α) for α ≥ 2 (a small argument)."""
+    if alpha >= 2:
+        return (-1 / alpha).log1p()
+    return h.log() - h.log1p()
+
+
+def _conversion(conversion: object) -> str:
+    if conversion not in CONVERSIONS:
+        raise ParameterError(must("conversion", "'mironov' or 'balle'", repr(conversion)))
+    return conversion  # type: ignore[return-value]
+
+
+def _checked(name: str, ball: arb) -> arb:
+    """``ball`` if it is a finite ball; else raise (a NaN or infinite ball is never returned)."""
+    if ball.is_nan() or not ball.is_finite():
+        raise ConvergenceError(
+            f"{name} is not a finite ball at {ctx.prec} bits ({ball}); "
+            "the inputs are outside the range these balls can represent, or need more precision."
+        )
+    return ball
+
+
+def _probability(name: str, ball: arb) -> arb:
+    """A checked ball for a δ, intersected with [0, 1] (every δ here is a probability bound)."""
+    ball = _checked(name, ball).nonnegative_part()
+    if ball.upper() > 1:
+        ball = arb(1) if ball.lower() >= 1 else ball.lower().union(arb(1))
+    return ball
+
+
+def _exp_capped(x: arb) -> arb:
+    """A ball containing min(1, exp(t)) for every t in the ball x.
+
+    Through the end points when needed (exp is increasing): Arb gives up on exp of
+    a very wide ball as a whole, and a δ capped at 1 must not overflow where x
+    straddles 0.
+    """
+    if x.lower() >= 0:
+        return arb(1)
+    if x.upper() <= 0:
+        v = x.exp()
+        return v if v.is_finite() else x.lower().exp().union(x.upper().exp())
+    return x.lower().exp().union(arb(1))
+
+
+def _is_inf(x: object) -> bool:
+    return isinstance(x, float) and x == math.inf
+
+
+def _infinite_reason(x: object) -> str | None:
+    """None for a finite value; for ``math.inf`` or an ``Infinite(reason)`` (as
+    :mod:`rdpsym.accounting.curve` returns), the reason ("" when none is given)."""
+    if _is_inf(x):
+        return ""
+    if not isinstance(x, (arb, int, fmpz, fmpq, Fraction, float)):
+        reason = getattr(x, "reason", None)
+        if isinstance(reason, str):
+            return reason
+    return None
+
+
+def _pure_delta(r: arb, e: arb) -> arb:
+    """δ(ε) at α = ∞: (∞, r)-RDP is r-DP, so δ = 0 for ε ≥ r; the bound gives 1 below r."""
+    if e >= r:
+        return arb(0)
+    if e < r:
+        return arb(1)
+    return arb(0).union(arb(1))
+
+
+# --------------------------------------------------------------------------- one order
+
+
+def mironov_epsilon(order: Order, r: Real, delta: Real) -> arb:
+    """ε of the (ε, δ)-DP guarantee implied by (α, r)-RDP (Mironov's conversion).
+
+    Formula: ε = r + log(1/δ)/(α − 1).
+    Source: I. Mironov, "Rényi Differential Privacy", CSF 2017 (arXiv:1702.07476),
+    Proposition 3.  At α = ``math.inf`` it is ε = r: (∞, r)-RDP is r-DP (Mironov's
+    Definition 3 with α = ∞), so (r, δ)-DP for every δ (also the limit α → ∞).
+    Hypotheses: 1 < α ≤ ∞, r ≥ 0 (finite), 0 < δ < 1.
+
+    >>> from flint import fmpq
+    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> with precision(64):
+    ...     upper_decimal(mironov_epsilon(fmpq(11), fmpq(1, 2), fmpq(1, 10**5)), 10)
+    '1.651292547'
+    """
+    r, d = _nonnegative("r", r), _delta(delta)
+    if _is_inf(order):
+        return r
+    _, h = _order(order)
+    return _checked("epsilon", r - d.log() / h)
+
+
+def mironov_delta(order: Order, r: Real, epsilon: Real) -> arb:
+    """δ(ε) implied by (α, r)-RDP through Mironov's conversion, capped at 1.
+
+    Formula: δ = min(1, exp((α − 1)(r − ε))), the inverse of :func:`mironov_epsilon`.
+    Source: Mironov 2017 (arXiv:1702.07476), Proposition 3, solved for δ.
+    Hypotheses: 1 < α ≤ ∞, r ≥ 0, ε ≥ 0.  For ε < r the formula gives δ > 1: the
+    result is then 1, which is no guarantee at all (every mechanism is (ε, 1)-DP).
+    At α = ``math.inf``: δ = 0 for ε ≥ r (pure r-DP), 1 for ε < r.
+
+    >>> from flint import fmpq
+    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> with precision(64):
+    ...     upper_decimal(mironov_delta(11, fmpq(1, 2), 2), 6), mironov_delta(11, 3, 2) == 1
+    ('0.000000305903', True)
+    """
+    r, e = _nonnegative("r", r), _nonnegative("epsilon", epsilon)
+    if _is_inf(order):
+        return _pure_delta(r, e)
+    _, h = _order(order)
+    if r - e > 0:
+        return arb(1)
+    return _probability("delta", _exp_capped(h * (r - e)))
+
+
+def balle_epsilon(order: Order, r: Real, delta: Real) -> arb:
+    """ε of the (ε, δ)-DP guarantee implied by (α, r)-RDP (the improved conversion).
+
+    Formula: ε = r + log((α − 1)/α) − (log δ + log α)/(α − 1).
+    Source: B. Balle, G. Barthe, M. Gaboardi, J. Hsu, T. Sato, "Hypothesis testing
+    interpretations and Rényi differential privacy", AISTATS 2020
+    (arXiv:1905.09982), Theorem 21; C. Canonne, G. Kamath, T. Steinke, "The discrete
+    Gaussian for differential privacy" (arXiv:2004.00010), Proposition 12.  It is
+    the conversion of dp_accounting and Opacus.
+    Hypotheses: 1 < α ≤ ∞, r ≥ 0, 0 < δ < 1.  The value can be negative (small r,
+    large α); since δ(ε) of :func:`balle_delta` is decreasing in ε, a negative
+    value certifies (0, δ)-DP.  At α = ``math.inf`` it is ε = r (the limit, and
+    pure r-DP).
+
+    α − 1 is formed exactly for a rational α, log α as log1p(α − 1), and
+    log(1 − 1/α) as log(α − 1) − log α below 2 and log1p(−1/α) above, so neither α
+    close to 1 nor large α costs a cancellation (near 1 the ball is only as wide as
+    the huge value).
+
+    >>> from flint import fmpq
+    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> with precision(64):
+    ...     upper_decimal(balle_epsilon(fmpq(11), fmpq(1, 2), fmpq(1, 10**5)), 10)
+    '1.316192840'
+    """
+    r, d = _nonnegative("r", r), _delta(delta)
+    if _is_inf(order):
+        return r
+    a, h = _order(order)
+    log_a = h.log1p()
+    return _checked("epsilon", r + _log1m_inv(a, h) - (d.log() + log_a) / h)
+
+
+def balle_delta(order: Order, r: Real, epsilon: Real) -> arb:
+    """δ(ε) implied by (α, r)-RDP through the improved conversion, capped at 1.
+
+    Formula: δ = min(1, exp((α − 1)(r − ε + log(1 − 1/α)) − log α)).
+    Source: Canonne–Kamath–Steinke 2020 (arXiv:2004.00010), Proposition 12
+    (= Balle et al. 2020, arXiv:1905.09982, Theorem 21, solved for δ).
+    Hypotheses: 1 < α ≤ ∞, r ≥ 0, ε ≥ 0.  A result of 1 is no guarantee.  At
+    α = ``math.inf``: δ = 0 for ε ≥ r (pure r-DP), 1 for ε < r.
+
+    >>> from flint import fmpq
+    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> with precision(64):
+    ...     upper_decimal(balle_delta(11, fmpq(1, 2), 2), 6)
+    '0.0000000107217'
+    """
+    r, e = _nonnegative("r", r), _nonnegative("epsilon", epsilon)
+    if _is_inf(order):
+        return _pure_delta(r, e)
+    a, h = _order(order)
+    log_a = h.log1p()
+    log_d = h * (r - e + _log1m_inv(a, h)) - log_a
+    if log_d > 0:
+        return arb(1)
+    return _probability("delta", _exp_capped(log_d))
+
+
+def kl_delta(r: Real) -> arb:
+    """The order-free bound δ ≤ sqrt(1 − exp(−r)): (α, r)-RDP at any α ≥ 1 gives (0, δ)-DP.
+
+    Formula: δ = sqrt(1 − e^(−r)).
+    Source: D_α is nondecreasing in α (Mironov 2017, Prop. 9; van Erven–Harremoës
+    2014, Thm 3), so KL(P‖Q) = D_1 ≤ D_α ≤ r; the Bretagnolle–Huber inequality
+    TV(P, Q) ≤ sqrt(1 − exp(−KL(P‖Q))) (Bretagnolle & Huber 1979, in this square-root
+    form; see C. Canonne, "A short note on an inequality between KL and TV",
+    arXiv:2202.07198); and (0, δ)-DP holds with δ = sup TV over neighbouring pairs.
+    dp_accounting takes the minimum of this bound and the per-order δ.
+    Hypotheses: r ≥ 0 bounds D_α at some order α ≥ 1 for every neighbouring pair.
+
+    >>> from flint import fmpq
+    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> with precision(64):
+    ...     upper_decimal(kl_delta(fmpq(1, 100)), 8)
+    '0.099750521'
+    """
+    r = _nonnegative("r", r)
+    return _probability("delta", (-(-r).expm1()).nonnegative_part().sqrt())
+
+
+# --------------------------------------------------------------------------- best over a list
+
+
+class OrderBound(NamedTuple):
+    """One order's bound in a ``best_*`` result.
+
+    ``value`` is the ball of the per-order ε or δ, or ``math.inf`` (an ε from an
+    infinite RDP value).  ``reason`` is empty for a finite RDP value; otherwise it
+    says why the order gives nothing (and the order never wins the minimum).
+    """
+
+    order: object
+    value: arb | float
+    reason: str
+
+
+def _epsilon_at(conversion: str) -> Callable[[Order, Real, Real], arb]:
+    return mironov_epsilon if conversion == "mironov" else balle_epsilon
+
+
+def _delta_at(conversion: str) -> Callable[[Order, Real, Real], arb]:
+    return mironov_delta if conversion == "mironov" else balle_delta
+
+
+def _order_key(order: object, name: str = "order"):
+    """A hashable exact key of an order, for the duplicate check."""
+    if _is_inf(order):
+        return order
+    if isinstance(order, arb):
+        if order.is_exact():
+            m, e = order.mid().man_exp()
+            return Fraction(int(m)) * Fraction(2) ** int(e)
+        return ("ball", tuple(map(int, order.mid().man_exp())), tuple(map(int, order.rad().man_exp())))
+    q = _rational(name, order)
+    return Fraction(int(q.p), int(q.q))
+
+
+def _pairs(values: object, name: str, what: str, keys: str) -> list[tuple[object, object]]:
+    try:
+        pairs = [tuple(v) for v in values]  # type: ignore[union-attr]
+    except TypeError:
+        raise ParameterError(must(name, f"a nonempty list of ({what}) pairs", repr(values))) from None
+    if not pairs:
+        raise ParameterError(must(name, f"a nonempty list of ({what}) pairs", "[]"))
+    seen: dict = {}
+    for p in pairs:
+        if len(p) != 2:
+            raise ParameterError(must(name, f"a nonempty list of ({what}) pairs", repr(p)))
+        key = _order_key(p[0], what.split(",")[0])
+        if key in seen:
+            raise ParameterError(must(keys, "distinct", f"{key if isinstance(key, Fraction) else p[0]} twice"))
+        seen[key] = True
+    return pairs
+
+
+def _valid_order(order: object) -> None:
+    if not _is_inf(order):
+        _order(order)
+
+
+def _because(what: str, why: str) -> str:
+    return f"{what} ({why})" if why else what
+
+
+def _minimum(per: list[OrderBound], empty: arb | float) -> tuple[arb | float, object, list[OrderBound]]:
+    """[min of lowers, min of uppers] over the finite entries, and the order of the smallest upper."""
+    finite = [p for p in per if not p.reason]
+    if not finite:
+        return empty, None, per
+    ball, best = finite[0].value, finite[0]
+    for p in finite[1:]:
+        ball = ball.min(p.value)
+        if p.value.upper() < best.value.upper():
+            best = p
+    return _checked("minimum", ball), best.order, per
+
+
+def best_epsilon(
+    values: Sequence[tuple[Order, Real | float]], delta: Real, conversion: Conversion = "balle"
+) -> tuple[arb | float, object, list[OrderBound]]:
+    """The best ε over a finite list of RDP guarantees (α_i, r_i), at a given δ.
+
+    Formula: ε = min_i ε(α_i, r_i, δ), with ε(·) from :func:`mironov_epsilon`
+    (``conversion="mironov"``) or :func:`balle_epsilon` (``"balle"``).  Each
+    (α_i, r_i)-RDP guarantee implies (ε(α_i, r_i, δ), δ)-DP, so the minimum does.
+    Returns ``(eps, order, per_order)``: ``eps`` is the ball [min of the lower
+    ends, min of the upper ends], which contains the exact minimum; ``order`` is
+    the order whose upper end is smallest (the first on ties); ``per_order`` is a
+    list of :class:`OrderBound` in input order.
+    Infinite RDP values (``math.inf``) give ε = ∞ and never win unless every value
+    is infinite; then ``eps`` is ``math.inf``, ``order`` is None and each entry's
+    ``reason`` says why.
+    Hypotheses: every α_i > 1 and distinct; r_i ≥ 0; 0 < δ < 1; a nonempty list.
+
+    >>> from flint import fmpq
+    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> curve = [(a, fmpq(a, 8)) for a in (2, 4, 8, 16, 32)]  # Gaussian, σ = 2
+    >>> with precision(64):
+    ...     eps, order, per = best_epsilon(curve, fmpq(1, 10**5), "balle")
+    ...     upper_decimal(eps, 8), order, len(per)
+    ('2.2141092', 8, 5)
+    >>> best_epsilon([(2, math.inf)], fmpq(1, 10))[0::2]
+    (inf, [OrderBound(order=2, value=inf, reason='the RDP value at order 2 is infinite')])
+    """
+    f = _epsilon_at(_conversion(conversion))
+    d = _delta(delta)
+    per = []
+    for order, r in _pairs(values, "values", "order, r", "the orders"):
+        _valid_order(order)
+        why = _infinite_reason(r)
+        if why is not None:
+            per.append(OrderBound(order, math.inf, _because(f"the RDP value at order {order} is infinite", why)))
+        else:
+            per.append(OrderBound(order, f(order, r, d), ""))
+    return _minimum(per, math.inf)
+
+
+def best_delta(
+    values: Sequence[tuple[Order, Real | float]],
+    epsilon: Real,
+    conversion: Conversion = "balle",
+    *,
+    kl: bool = False,
+) -> tuple[arb, object, list[OrderBound]]:
+    """The best δ over a finite list of RDP guarantees (α_i, r_i), at a given ε.
+
+    Formula: δ = min_i δ(α_i, r_i, ε) (each capped at 1), with δ(·) from
+    :func:`mironov_delta` or :func:`balle_delta`; with ``kl=True`` each order's δ
+    is also min'ed with the order-free :func:`kl_delta` (r_i) (as dp_accounting does).
+    Returns ``(delta, order, per_order)`` as :func:`best_epsilon` does: the ball
+    [min of lowers, min of uppers], the order of the smallest upper end, and a list
+    of :class:`OrderBound`.  An infinite RDP value gives δ = 1 (no guarantee) with
+    its reason and never wins; if every value is infinite, δ = 1 and order is None.
+    Hypotheses: every α_i > 1 and distinct; r_i ≥ 0; ε ≥ 0; a nonempty list.
+
+    >>> from flint import fmpq
+    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> curve = [(a, fmpq(a, 8)) for a in (2, 4, 8, 16, 32)]
+    >>> with precision(64):
+    ...     d, order, _ = best_delta(curve, 3, "balle")
+    ...     upper_decimal(d, 6), order
+    ('0.00000000726160', 16)
+    """
+    f = _delta_at(_conversion(conversion))
+    e = _nonnegative("epsilon", epsilon)
+    per = []
+    for order, r in _pairs(values, "values", "order, r", "the orders"):
+        _valid_order(order)
+        why = _infinite_reason(r)
+        if why is not None:
+            per.append(OrderBound(order, arb(1), _because(f"the RDP value at order {order} is infinite", why)
+                                  + ": no guarantee"))
+            continue
+        v = f(order, r, e)
+        if kl:
+            v = v.min(kl_delta(r))
+        per.append(OrderBound(order, v, ""))
+    return _minimum(per, arb(1))
+
+
+# --------------------------------------------------------------------------- continuous order
+
+
+@dataclass(frozen=True)
+class ContinuousOptimum:
+    """The result of :func:`continuous_epsilon`.
+
+    ``lower`` is certified: ε(α) ≥ lower for every α in [lo, hi] (an exact point).
+    ``best`` is the ball of ε at ``order``, the best order evaluated, so the
+    infimum is ≤ ``best.upper()``.  ``gap`` is an exact upper bound on
+    best.upper() − lower; ``converged`` says whether gap ≤ tol.  ``evaluations``
+    counts the calls of the RDP curve.  If the curve is infinite on the whole
+    range, ``lower`` and ``best`` are ``math.inf`` and ``order`` is None.
+    """
+
+    lower: arb | float
+    best: arb | float
+    order: fmpq | None
+    gap: arb
+    tol: arb
+    converged: bool
+    evaluations: int
+
+    @property
+    def enclosure(self) -> arb | float:
+        """A ball containing inf_α ε(α) over [lo, hi]: from ``lower`` to ``best.upper()``."""
+        if _is_inf(self.best):
+            return math.inf
+        return self.lower.union(self.best.upper())
+
+
+def _rdp_value(x: object, order: fmpq) -> arb | float:
+    if _infinite_reason(x) is not None:
+        return math.inf
+    return _nonnegative(f"rdp_at({order})", x)
+
+
+def _leaf_lower(conversion: str, a: fmpq, b: fmpq, r_a: arb | float, L: arb) -> arb | float:
+    """A certified lower bound of ε(α) over α in [a, b], from r nondecreasing in α."""
+    if _is_inf(r_a):
+        return math.inf
+    ha, hb = arb(a - 1), arb(b - 1)
+    if conversion == "mironov":
+        # r(α) ≥ r(a) and log(1/δ)/(α − 1) ≥ log(1/δ)/(b − 1).
+        lb = r_a + L / hb
+    else:
+        # r(α) ≥ r(a); log(1 − 1/α) is increasing; N(α) = log(1/δ) − log α decreases, so
+        # N(α)/(α − 1) ≥ N(b)/(α − 1) ≥ min(N(b)/(b − 1), N(b)/(a − 1)) whatever N(b)'s sign.
+        n_b = L - hb.log1p()
+        lb = r_a + _log1m_inv(arb(a), ha) + (n_b / hb).min(n_b / ha)
+    return _checked("lower bound", lb).lower()
+
+
+def _exact_key(x: arb | float):
+    if _is_inf(x):
+        return math.inf
+    m, e = x.mid().man_exp()
+    return Fraction(int(m)) * Fraction(2) ** int(e)
+
+
+def _simplest_between(lo: Fraction, hi: Fraction) -> Fraction:
+    """The rational of least denominator in [lo, hi] (0 < lo ≤ hi), by continued fractions."""
+    n = math.floor(lo)
+    if n == lo or n + 1 <= hi:
+        return Fraction(n if n == lo else n + 1)
+    return n + 1 / _simplest_between(1 / (hi - n), 1 / (lo - n))
+
+
+def _nice(target: float, a: fmpq, b: fmpq) -> fmpq | None:
+    """A short rational near ``target`` strictly inside (a, b), or None if ``target`` is unusable."""
+    fa, fb = Fraction(int(a.p), int(a.q)), Fraction(int(b.p), int(b.q))
+    if not math.isfinite(target):
+        return None
+    t = Fraction(target)
+    if not fa < t < fb:
+        return None
+    m = _simplest_between(t - (t - fa) / 2, t + (fb - t) / 2)
+    return fmpq(m.numerator, m.denominator)
+
+
+def _split(a: fmpq, b: fmpq) -> fmpq:
+    """A short rational strictly inside (a, b): near the geometric mean in α − 1 when the
+    leaf spans a wide ratio, else near the midpoint (any point inside is correct)."""
+    ha, hb = a - 1, b - 1
+    if hb > 4 * ha:
+        m = _nice(1 + math.sqrt(float(ha)) * math.sqrt(float(hb)), a, b)
+        if m is not None:
+            return m
+    return _nice(float((a + b) / 2), a, b) or (a + b) / 2
+
+
+def continuous_epsilon(
+    rdp_at: Callable[[fmpq], Real | float],
+    delta: Real,
+    conversion: Conversion,
+    lo: Order,
+    hi: Order,
+    tol: Real,
+    *,
+    max_evaluations: int = 2000,
+    initial_points: int = 9,
+) -> ContinuousOptimum:
+    """inf over α ∈ [lo, hi] of ε(α, r(α), δ), certified to within a stated gap, by branch and bound.
+
+    Formula: ε(α) is :func:`mironov_epsilon` or :func:`balle_epsilon` of the RDP
+    curve r(α) = ``rdp_at(α)`` (a ball containing it, or ``math.inf``).
+    Certification: r is nondecreasing in α (Mironov 2017, arXiv:1702.07476,
+    Prop. 9, for the Rényi divergence of each pair, hence for its supremum and for
+    sums under composition).  So on a leaf [a, b], with L = log(1/δ):
+      Mironov: ε(α) ≥ r(a) + L/(b − 1);
+      Balle:   ε(α) ≥ r(a) + log(1 − 1/a) + min(N/(b − 1), N/(a − 1)), N = L − log b,
+               because log(1 − 1/α) increases and L − log α decreases in α (this
+               bound holds whatever the sign of N).
+    The leaves partition [lo, hi]; the least leaf bound is a certified lower bound
+    on the infimum, and the best evaluated ε is an upper bound.  A leaf whose bound
+    is below best − tol is split (geometrically in α − 1 while it is wide) until the
+    gap is ≤ tol or ``max_evaluations`` calls of ``rdp_at`` have been made; then the
+    gap reached is reported honestly (``converged=False``).
+    Hypotheses: r nondecreasing on [lo, hi] (a certified violation raises
+    ParameterError); 1 < lo ≤ hi rational; 0 < δ < 1; tol > 0 (absolute, in ε).
+
+    >>> from flint import fmpq
+    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> rho = fmpq(1, 8)                                  # Gaussian, σ = 2: r(α) = α/8
+    >>> with precision(64):
+    ...     res = continuous_epsilon(lambda a: rho * a, fmpq(1, 10**5), "mironov", 2, 256, fmpq(1, 10**3))
+    ...     res.converged, zcdp_epsilon(rho, fmpq(1, 10**5)) in res.enclosure
+    (True, True)
+    """
+    conversion = _conversion(conversion)
+    d = _delta(delta)
+    L = -d.log()
+    a0, b0 = _rational("lo", lo), _rational("hi", hi)
+    _order(a0, "lo")
+    if not b0 >= a0:
+        raise ParameterError(must("hi", f"at least lo (hi ≥ {a0})", b0))
+    t = _positive("tol", tol)
+    if isinstance(max_evaluations, bool) or not isinstance(max_evaluations, int) or max_evaluations < 2:
+        raise ParameterError(must("max_evaluations", "an integer ≥ 2", max_evaluations))
+    eps_at = _epsilon_at(conversion)
+
+    values: dict[fmpq, arb | float] = {}
+    best: list = [math.inf, None, math.inf]  # [upper end, order, ball]
+
+    def evaluate(x: fmpq) -> arb | float:
+        if x not in values:
+            v = _rdp_value(rdp_at(x), x)
+            values[x] = v
+            if not _is_inf(v):
+                e = eps_at(x, v, d)
+                if _is_inf(best[0]) or e.upper() < best[0]:
+                    best[:] = [e.upper(), x, e]
+        return values[x]
+
+    def check_monotone(x: fmpq, y: fmpq) -> None:
+        vx, vy = values[x], values[y]
+        bad = (not _is_inf(vy)) and (_is_inf(vx) or vx.lower() > vy.upper())
+        if bad:
+            raise ParameterError(
+                must("rdp_at", "nondecreasing in the order (Mironov 2017, Prop. 9)", f"r({x}) = {vx} > r({y}) = {vy}")
+            )
+
+    # Initial grid, geometric in α − 1.
+    points = {a0, b0}
+    n = max(0, min(int(initial_points), max_evaluations - 2))
+    if b0 > a0 and n:
+        ha, hb = float(a0 - 1), float(b0 - 1)
+        for i in range(1, n + 1):
+            x = None
+            if ha > 0 and math.isfinite(hb / ha):
+                x = _nice(1 + ha * (hb / ha) ** (i / (n + 1)), a0, b0)
+            if x is None:
+                x = a0 + (b0 - a0) * fmpq(i, n + 1)
+            points.add(x)
+    grid = sorted(points)
+    for x in grid:
+        evaluate(x)
+    for x, y in pairwise(grid):
+        check_monotone(x, y)
+
+    heap: list = []
+    counter = 0
+
+    def push(a: fmpq, b: fmpq) -> None:
+        nonlocal counter
+        lb = _leaf_lower(conversion, a, b, values[a], L)
+        heapq.heappush(heap, (_exact_key(lb), counter, a, b, lb))
+        counter += 1
+
+    if len(grid) == 1:
+        push(a0, a0)
+    for x, y in pairwise(grid):
+        push(x, y)
+
+    def gap_of(lb: arb | float) -> arb | float:
+        if _is_inf(best[0]) or _is_inf(lb):
+            return arb(0) if _is_inf(lb) else math.inf
+        return (best[0] - lb).upper()
+
+    converged = False
+    while True:
+        _, _, a, b, lb = heap[0]
+        g = gap_of(lb)
+        if not _is_inf(g) and g <= t.lower():
+            converged = True
+            break
+        if a == b or len(values) >= max_evaluations:
+            break
+        heapq.heappop(heap)
+        m = _split(a, b)
+        evaluate(m)
+        check_monotone(a, m)
+        check_monotone(m, b)
+        push(a, m)
+        push(m, b)
+
+    lower = heap[0][4]
+    if _is_inf(best[0]):
+        return ContinuousOptimum(math.inf, math.inf, None, arb(0), t, True, len(values))
+    gap = gap_of(lower)
+    return ContinuousOptimum(lower, best[2], best[1], gap, t, converged, len(values))
+
+
+# --------------------------------------------------------------------------- adaptive precision
+
+
+def _adaptive(name: str, compute: Callable[[], arb], exact_inputs: bool) -> arb:
+    """``compute()`` at increasing guard bits until its ball has the caller's relative accuracy.
+
+    For the curves whose two terms cancel.  With inexact (ball) inputs it stops
+    early once more bits no longer help (the inputs' own radii limit the result);
+    with exact inputs it goes on up to the last guard.  Rounded back to the
+    caller's precision; the ball is correct whichever step it comes from.
+    """
+    target = ctx.prec
+    previous = None
+    for extra in _GUARD_BITS:
+        with precision(target + extra):
+            v = compute()
+        if v.is_finite() and (v.is_zero() or v.rel_accuracy_bits() >= target - 2):
+            break
+        acc = v.rel_accuracy_bits() if v.is_finite() else None
+        if not exact_inputs and previous is not None and acc is not None and acc <= previous + 1:
+            break
+        previous = acc
+    return _checked(name, +v)
+
+
+def _is_exact(*xs: object) -> bool:
+    """Whether every input is an exact number (a rational, or an exact ball)."""
+    return all(x.is_exact() for x in xs if isinstance(x, arb))
+
+
+def _bisect_decreasing(name: str, f: Callable[[fmpq], arb], target: arb) -> arb:
+    """The ball [x_lo, x_hi] around x* = min{x ≥ 0 : f(x) ≤ target} of a continuous decreasing f.
+
+    Invariants: x_lo = 0 or f(x_lo) > target (certified), so x* ≥ x_lo; and
+    f(x_hi) ≤ target (certified), so x* ≤ x_hi.  Returns exactly 0 when f(0) ≤ target.
+    """
+    if f(fmpq(0)).upper() <= target.lower():
+        return arb(0)
+    lo, hi = fmpq(0), fmpq(1)
+    for _ in range(4096):
+        v = f(hi)
+        if v.upper() <= target.lower():
+            break
+        if v.lower() > target.upper():
+            lo = hi
+        hi *= 2
+    else:
+        raise ConvergenceError(f"{name}: no upper end found for the bisection (f(x) > {target} up to x = {hi}).")
+    bits = ctx.prec
+    for _ in range(4 * bits + 64):
+        if hi - lo <= hi / fmpz(2) ** bits:
+            break
+        mid = (lo + hi) / 2
+        v = f(mid)
+        if v.lower() > target.upper():
+            lo = mid
+        elif v.upper() <= target.lower():
+            hi = mid
+        else:
+            break  # f(mid) and the target overlap: the balls cannot place x* more finely.
+    return _checked(name, arb(lo).union(arb(hi)))
+
+
+# --------------------------------------------------------------------------- Gaussian mechanism
+
+
+def _erfc(x: arb) -> arb:
+    """erfc, as Γ(1/2, x²)/√π for x > 1: Arb's erfc propagates the radius of a large
+    argument far too pessimistically (at x ~ 10⁶ it loses ~2·10⁴ bits), Γ(1/2, ·) does not."""
+    if x > 1:
+        return (x * x).gamma_upper(fmpq(1, 2)) / arb.pi().sqrt()
+    return x.erfc()
+
+
+def gaussian_delta(epsilon: Real, sigma: Real, sensitivity: Real = 1) -> arb:
+    """The exact (ε, δ(ε)) curve of the Gaussian mechanism.
+
+    Formula: δ(ε) = Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ), Φ(x) = erfc(−x/√2)/2.
+    Source: B. Balle, Y.-X. Wang, "Improving the Gaussian mechanism for differential
+    privacy: analytical calibration and optimal denoising", ICML 2018
+    (arXiv:1805.06530), Theorem 8: adding N(0, σ²I) to a query of L2 sensitivity Δ
+    is (ε, δ)-DP if and only if δ ≥ δ(ε).
+    Hypotheses: ε ≥ 0, σ > 0, Δ > 0.
+    For large ε both terms are tiny and nearly equal (they differ by a factor
+    ~ Δ/(σ·(εσ/Δ))); the difference is recomputed with more guard bits until the
+    ball has the working precision's relative accuracy.
+
+    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> with precision(64):
+    ...     far = gaussian_delta(30, 1)                  # two terms ~1e-196 that cancel
+    ...     upper_decimal(gaussian_delta(1, 1), 8), far.rel_accuracy_bits() > 60, far > 0
+    ('0.12693674', True, True)
+    """
+    _nonnegative("epsilon", epsilon)
+    _positive("sigma", sigma)
+    _positive("sensitivity", sensitivity)
+
+    def compute() -> arb:
+        e = _nonnegative("epsilon", epsilon)
+        s, D = _positive("sigma", sigma), _positive("sensitivity", sensitivity)
+        half_mu, t = D / (2 * s), e * s / D
+        r2 = arb(2).sqrt()
+        # Φ(x) = erfc(−x/√2)/2 with x = half_mu − t and x = −half_mu − t.
+        return _erfc((t - half_mu) / r2) / 2 - e.exp() * _erfc((t + half_mu) / r2) / 2
+
+    return _probability("delta", _adaptive("delta", compute, _is_exact(epsilon, sigma, sensitivity)))
+
+
+def gaussian_epsilon(delta: Real, sigma: Real, sensitivity: Real = 1) -> arb:
+    """The least ε with the Gaussian mechanism (ε, δ)-DP: the inverse of :func:`gaussian_delta`.
+
+    Formula: ε(δ) = min{ε ≥ 0 : δ(ε) ≤ δ} with δ(ε) of Balle–Wang 2018
+    (arXiv:1805.06530), Theorem 8; δ(ε) is continuous and decreasing, so certified
+    bisection applies: the result is the ball [ε_lo, ε_hi] with δ(ε_lo) > δ
+    (or ε_lo = 0) and δ(ε_hi) ≤ δ both certified, narrowed to the working precision
+    (or until the balls of δ(ε) and δ overlap).  It is exactly 0 when δ ≥ δ(0).
+    Hypotheses: 0 < δ < 1, σ > 0, Δ > 0.
+
+    >>> from flint import fmpq
+    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> with precision(64):
+    ...     eps = gaussian_epsilon(fmpq(1, 10**5), 1)
+    ...     upper_decimal(eps, 8), gaussian_delta(eps.upper(), 1) <= fmpq(1, 10**5)
+    ('4.3771781', True)
+    """
+    d = _delta(delta)
+    _positive("sigma", sigma)
+    _positive("sensitivity", sensitivity)
+    return _bisect_decreasing("epsilon", lambda x: gaussian_delta(x, sigma, sensitivity), d)
+
+
+# --------------------------------------------------------------------------- pure ε-DP composition
+
+
+def kov_delta(epsilon: Real, k: int, epsilon_total: Real) -> arb:
+    """The exact δ(ε') of the k-fold composition of ε-DP mechanisms.
+
+    Formula: δ(ε') = Σ_{l=0}^{k} C(k, l) (e^{(k−l)ε} − e^{ε'} e^{lε})₊ / (1 + e^ε)^k.
+    Source: P. Kairouz, S. Oh, P. Viswanath, "The composition theorem for
+    differential privacy", ICML 2015 (arXiv:1311.0776), Theorem 3.3: k-fold
+    randomized response dominates every k-fold (adaptive) composition of ε-DP
+    mechanisms, and the theorem states δ at the corners ε' = (k − 2i)ε; J. Murtagh,
+    S. Vadhan, "The complexity of computing the optimal composition of differential
+    privacy", TCC 2016 (arXiv:1507.03113), give the formula at every ε' (their
+    homogeneous case with δ = 0).  Derivation: it is the hockey-stick divergence
+    Σ_y (P(y) − e^ε' Q(y))₊ of the k-fold product of randomized response, where an
+    outcome with l disagreements has P = e^{(k−l)ε}/(1 + e^ε)^k, Q = e^{lε}/(1 + e^ε)^k,
+    and there are C(k, l) of them (checked against enumeration in the tests).
+    The composition is (ε', δ)-DP if and only if δ ≥ δ(ε'), for every k ε-DP
+    mechanisms composed (adaptively or not); it is the exact reference for
+    advanced-composition bounds.  Each term is written e^{ε'} e^{lε} expm1((k − 2l)ε − ε')₊
+    (no subtraction of two large exponentials), with guard bits as needed.
+    Hypotheses: ε ≥ 0, k a positive integer, ε' ≥ 0.
+
+    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> with precision(64):
+    ...     upper_decimal(kov_delta(1, 1, 0), 8), kov_delta(1, 3, 3) == 0
+    ('0.46211716', True)
+    """
+    _nonnegative("epsilon", epsilon)
+    _nonnegative("epsilon_total", epsilon_total)
+    n = _count(k)
+
+    rational = not isinstance(epsilon, arb) and not isinstance(epsilon_total, arb)
+    if rational:  # decide the sign of each (k − 2l)ε − ε' exactly
+        eq, etq = _rational("epsilon", epsilon), _rational("epsilon_total", epsilon_total)
+
+    def compute() -> arb:
+        e, et = _nonnegative("epsilon", epsilon), _nonnegative("epsilon_total", epsilon_total)
+        total = arb(0)
+        for l in range(n + 1):
+            if rational:
+                exact_arg = (n - 2 * l) * eq - etq
+                if exact_arg <= 0:
+                    break  # the argument decreases in l: no later term is positive
+                arg = arb(exact_arg)
+            else:
+                arg = (n - 2 * l) * e - et
+                if arg < 0:
+                    break
+            total += arb(math.comb(n, l)) * (l * e).exp() * arg.expm1().nonnegative_part()
+        return total * et.exp() / (1 + e.exp()) ** n
+
+    return _probability("delta", _adaptive("delta", compute, _is_exact(epsilon, epsilon_total)))
+
+
+def kov_epsilon(epsilon: Real, k: int, delta: Real) -> arb:
+    """The least ε' with the k-fold composition of ε-DP mechanisms (ε', δ)-DP.
+
+    Formula: ε'(δ) = min{ε' ≥ 0 : δ(ε') ≤ δ} with δ(ε') of :func:`kov_delta`
+    (Kairouz–Oh–Viswanath 2015, Thm 3.3; Murtagh–Vadhan 2016, Thm 1.5), by certified
+    bisection: the ball [ε'_lo, ε'_hi] with δ(ε'_lo) > δ (or ε'_lo = 0) and
+    δ(ε'_hi) ≤ δ certified.  At most kε (where δ(ε') = 0).
+    Hypotheses: ε ≥ 0, k a positive integer, 0 < δ < 1.
+
+    >>> from flint import fmpq
+    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> with precision(64):
+    ...     upper_decimal(kov_epsilon(fmpq(1, 10), 100, fmpq(1, 10**5)), 8)
+    '4.3067914'
+    """
+    _nonnegative("epsilon", epsilon)
+    _count(k)
+    d = _delta(delta)
+    return _bisect_decreasing("epsilon", lambda x: kov_delta(epsilon, k, x), d)
+
+
+def advanced_composition(epsilon: Real, k: int, delta: Real) -> arb:
+    """ε' of the advanced composition theorem for k ε-DP mechanisms.
+
+    Formula: ε' = sqrt(2k log(1/δ')) ε + k ε (e^ε − 1).
+    Source: C. Dwork, G. Rothblum, S. Vadhan, "Boosting and differential privacy",
+    FOCS 2010, Theorem III.3 (Dwork–Roth 2014, Theorem 3.20): the k-fold adaptive
+    composition of (ε, δ)-DP mechanisms is (ε', kδ + δ')-DP; here the mechanisms
+    are pure (δ = 0), so the result is (ε', δ')-DP.
+    Hypotheses: ε ≥ 0, k a positive integer, 0 < δ' < 1.
+
+    >>> from flint import fmpq
+    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> with precision(64):
+    ...     upper_decimal(advanced_composition(fmpq(1, 10), 100, fmpq(1, 10**5)), 8)
+    '5.8502351'
+    """
+    e, n, d = _nonnegative("epsilon", epsilon), _count(k), _delta(delta)
+    return _checked("epsilon", (2 * n * -d.log()).sqrt() * e + n * e * e.expm1())
+
+
+def advanced_composition_zcdp(epsilon: Real, k: int, delta: Real) -> arb:
+    """ε' of k-fold composition of ε-DP mechanisms through zCDP.
+
+    Formula: ε' = ε sqrt(2k log(1/δ')) + k ε²/2.
+    Source: M. Bun, T. Steinke, "Concentrated differential privacy: simplifications,
+    extensions, and lower bounds", TCC 2016 (arXiv:1605.02065): ε-DP ⇒ ε²/2-zCDP
+    (Prop. 1.4), ρ_i-zCDP compose to Σρ_i-zCDP (Lemma 1.7), and ρ-zCDP ⇒
+    (ρ + 2 sqrt(ρ log(1/δ')), δ')-DP (Prop. 1.3) with ρ = kε²/2.
+    Hypotheses: ε ≥ 0, k a positive integer, 0 < δ' < 1.
+
+    >>> from flint import fmpq
+    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> with precision(64):
+    ...     upper_decimal(advanced_composition_zcdp(fmpq(1, 10), 100, fmpq(1, 10**5)), 8)
+    '5.2985260'
+    """
+    e, n, d = _nonnegative("epsilon", epsilon), _count(k), _delta(delta)
+    return _checked("epsilon", e * (2 * n * -d.log()).sqrt() + n * e * e / 2)
+
+
+# --------------------------------------------------------------------------- zCDP
+
+
+def zcdp_epsilon(rho: Real, delta: Real) -> arb:
+    """ε of the (ε, δ)-DP guarantee implied by ρ-zCDP.
+
+    Formula: ε = ρ + 2 sqrt(ρ log(1/δ)).
+    Source: Bun–Steinke 2016 (arXiv:1605.02065), Proposition 1.3.  It is also the
+    exact minimum over α > 1 of Mironov's Prop. 3 applied to the RDP curve ρα:
+    ρα + L/(α − 1) = ρ + ρh + L/h (h = α − 1, L = log(1/δ)) is least at
+    h = sqrt(L/ρ) (see :func:`zcdp_best_order`), where it equals ρ + 2 sqrt(ρL).
+    Hypotheses: ρ ≥ 0, 0 < δ < 1.
+
+    >>> from flint import fmpq
+    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> with precision(64):
+    ...     upper_decimal(zcdp_epsilon(fmpq(1, 8), fmpq(1, 10**5)), 8)
+    '2.5242630'
+    """
+    r, d = _nonnegative("rho", rho), _delta(delta)
+    return _checked("epsilon", r + 2 * (r * -d.log()).nonnegative_part().sqrt())
+
+
+def zcdp_best_order(rho: Real, delta: Real) -> arb:
+    """The order α* = 1 + sqrt(log(1/δ)/ρ) minimising Mironov's ε on the curve ρα.
+
+    Formula: α* = 1 + sqrt(log(1/δ)/ρ); at α*, :func:`mironov_epsilon` (α*, ρα*, δ)
+    equals :func:`zcdp_epsilon` (ρ, δ) (Bun–Steinke 2016, Prop. 1.3, by calculus).
+    Hypotheses: ρ > 0 (for ρ = 0 the infimum, 0, is not attained), 0 < δ < 1.
+
+    >>> from flint import fmpq
+    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> rho, d = fmpq(1, 8), fmpq(1, 10**5)
+    >>> with precision(64):
+    ...     a = zcdp_best_order(rho, d)
+    ...     mironov_epsilon(a, rho * a, d).overlaps(zcdp_epsilon(rho, d))
+    True
+    """
+    r, d = _positive("rho", rho), _delta(delta)
+    return _checked("order", 1 + (-d.log() / r).sqrt())
+
+
+def zcdp_delta(rho: Real, epsilon: Real) -> arb:
+    """δ(ε) implied by ρ-zCDP: the inverse of :func:`zcdp_epsilon`.
+
+    Formula: δ = exp(−(ε − ρ)²/(4ρ)) for ε ≥ ρ, and 1 (no guarantee) for ε < ρ;
+    δ = 0 when ρ = 0 (equal output distributions).
+    Source: Bun–Steinke 2016 (arXiv:1605.02065), Proposition 1.3, solved for δ.
+    Hypotheses: ρ ≥ 0, ε ≥ 0.  δ is nondecreasing in ρ, so a ball ρ is handled
+    through its end points.
+
+    >>> from flint import fmpq
+    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> with precision(64):
+    ...     upper_decimal(zcdp_delta(fmpq(1, 8), 3), 6)
+    '0.0000000661561'
+    """
+    r, e = _nonnegative("rho", rho), _nonnegative("epsilon", epsilon)
+
+    def at(p: arb) -> arb:  # p an exact point ≥ 0
+        if p.is_zero():
+            return arb(0)  # 0-zCDP: the output distributions are equal, so (0, 0)-DP
+        if not e - p > 0:
+            if e - p < 0:
+                return arb(1)
+            return (-((e - p).nonnegative_part() ** 2) / (4 * p)).exp().min(arb(1))
+        return (-((e - p) ** 2) / (4 * p)).exp()
+
+    if r.is_exact():
+        return _probability("delta", at(r))
+    return _probability("delta", at(r.lower().nonnegative_part()).union(at(r.upper())))
+
+
+# --------------------------------------------------------------------------- moments accountant
+
+
+def moments_to_rdp(lam: Order, log_moment: Real | float) -> tuple[object, arb | float]:
+    """The RDP guarantee equivalent to a log-moment bound α_M(λ).
+
+    Formula: α_M(λ) ≤ a  ⇔  (λ + 1, a/λ)-RDP, since α_M(λ) = λ·D_{λ+1}.
+    Source: M. Abadi et al., "Deep learning with differential privacy", CCS 2016
+    (arXiv:1607.00133), §3.2 (definition of α_M); Mironov 2017, §3 (the link to D_α).
+    Hypotheses: λ > 0, a ≥ 0 (``math.inf`` passes through).
+    Returns ``(order, r)``: the order is exact for a rational λ.
+
+    >>> moments_to_rdp(4, 2)
+    (5, 0.500000000000000)
+    """
+    a, h = _order(_shift(lam, 1, "lam"), "lam + 1")
+    order = a if isinstance(lam, arb) else _rational("lam", lam) + 1
+    if _infinite_reason(log_moment) is not None:
+        return order, math.inf
+    return order, _checked("r", _nonnegative("log_moment", log_moment) / h)
+
+
+def rdp_to_moments(order: Order, r: Real | float) -> tuple[object, arb | float]:
+    """The log-moment bound equivalent to (α, r)-RDP: λ = α − 1, α_M(λ) = λ r.
+
+    Source: Abadi et al. 2016 (arXiv:1607.00133), §3.2; Mironov 2017, §3.
+    Hypotheses: α > 1, r ≥ 0 (``math.inf`` passes through).
+    Returns ``(lam, log_moment)``: λ is exact for a rational α.
+
+    >>> rdp_to_moments(5, fmpq(1, 2))
+    (4, 2.00000000000000)
+    """
+    _, h = _order(order)
+    lam = h if isinstance(order, arb) else _rational("order", order) - 1
+    if _infinite_reason(r) is not None:
+        return lam, math.inf
+    return lam, _checked("log_moment", _nonnegative("r", r) * h)
+
+
+def _shift(lam: object, by: int, name: str) -> object:
+    if isinstance(lam, arb):
+        if not lam.is_finite():
+            raise DomainError(must(name, f"positive ({name} > 0)", lam))
+        if not lam > 0:
+            raise DomainError(must(name, f"positive ({name} > 0)", lam))
+        return lam + by
+    q = _rational(name, lam)
+    if not q > 0:
+        raise DomainError(must(name, f"positive ({name} > 0)", q))
+    return q + by
+
+
+def moments_epsilon(
+    moments: Sequence[tuple[Order, Real | float]], delta: Real
+) -> tuple[arb | float, object, list[OrderBound]]:
+    """The moments accountant's ε(δ) from log-moment bounds α_M(λ_i).
+
+    Formula: ε = min_i (log(1/δ) + α_M(λ_i))/λ_i.
+    Source: Abadi et al. 2016 (arXiv:1607.00133), Theorem 2 (tail bound), solved
+    for ε.  With α = λ + 1 and r = α_M(λ)/λ it is Mironov's Prop. 3 term by term.
+    Returns ``(eps, lam, per_lambda)`` as :func:`best_epsilon` does (infinite
+    moments are ``math.inf`` and never win unless all are).
+    Hypotheses: λ_i > 0 and distinct, α_M(λ_i) ≥ 0, 0 < δ < 1, a nonempty list.
+
+    >>> from flint import fmpq
+    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> with precision(64):
+    ...     eps, lam, _ = moments_epsilon([(l, fmpq(l * (l + 1), 8)) for l in (4, 8, 16)], fmpq(1, 10**5))
+    ...     upper_decimal(eps, 8), lam
+    ('2.5641157', 8)
+    """
+    L = -_delta(delta).log()
+    per = []
+    for lam, am in _pairs(moments, "moments", "lam, log_moment", "the lambdas"):
+        _shift(lam, 0, "lam")
+        why = _infinite_reason(am)
+        if why is not None:
+            per.append(OrderBound(lam, math.inf, _because(f"the log moment at lam = {lam} is infinite", why)))
+            continue
+        lb = _real("lam", lam)
+        per.append(OrderBound(lam, _checked("epsilon", (L + _nonnegative("log_moment", am)) / lb), ""))
+    return _minimum(per, math.inf)
+
+
+def moments_delta(
+    moments: Sequence[tuple[Order, Real | float]], epsilon: Real
+) -> tuple[arb, object, list[OrderBound]]:
+    """The moments accountant's δ(ε) from log-moment bounds α_M(λ_i), capped at 1.
+
+    Formula: δ = min_i min(1, exp(α_M(λ_i) − λ_i ε)).
+    Source: Abadi et al. 2016 (arXiv:1607.00133), Theorem 2 (tail bound).  With
+    α = λ + 1 and r = α_M(λ)/λ it is Mironov's Prop. 3 solved for δ, term by term.
+    Returns ``(delta, lam, per_lambda)`` as :func:`best_delta` does.
+    Hypotheses: λ_i > 0 and distinct, α_M(λ_i) ≥ 0, ε ≥ 0, a nonempty list.
+
+    >>> from flint import fmpq
+    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> with precision(64):
+    ...     d, lam, _ = moments_delta([(l, fmpq(l * (l + 1), 8)) for l in (4, 8, 16)], 3)
+    ...     upper_decimal(d, 6), lam
+    ('0.000000305903', 8)
+    """
+    e = _nonnegative("epsilon", epsilon)
+    per = []
+    for lam, am in _pairs(moments, "moments", "lam, log_moment", "the lambdas"):
+        _shift(lam, 0, "lam")
+        why = _infinite_reason(am)
+        if why is not None:
+            per.append(OrderBound(lam, arb(1), _because(f"the log moment at lam = {lam} is infinite", why)
+                                  + ": no guarantee"))
+            continue
+        lb = _real("lam", lam)
+        x = _nonnegative("log_moment", am) - lb * e
+        per.append(OrderBound(lam, _probability("delta", _exp_capped(x)), ""))
+    return _minimum(per, arb(1))

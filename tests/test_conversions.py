@@ -1,0 +1,817 @@
+"""Certified conversions (rdpsym.accounting.conversions) against independent computations.
+
+Every ball is checked to *contain* a value computed independently with mpmath at
+50 digits (the ball at 100 bits is ~30 digits wide, so the reference's own error
+is far below its radius), and to be *tight* (so containment means something).
+Exact references: brute-force enumeration for the KOV composition, closed forms
+for zCDP, dp_accounting's float conversions to 1e-12.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from fractions import Fraction
+
+import mpmath
+import pytest
+from flint import arb, fmpq
+
+from rdpsym.accounting import conversions as C
+from rdpsym.accounting._arb import precision
+from rdpsym.errors import ConvergenceError, DomainError, ParameterError
+
+BITS = 100
+mp = mpmath.mp
+
+
+@pytest.fixture(autouse=True)
+def _prec():
+    with precision(BITS):
+        yield
+
+
+def exact(x: mpmath.mpf) -> arb:
+    """An mpmath number as the exact arb of its binary value."""
+    sign, man, exp, _ = mpmath.mpf(x)._mpf_
+    with precision(max(BITS, int(man).bit_length() + 8)):
+        v = arb(int(man)) * arb(2) ** int(exp) if man else arb(0)
+    return -v if sign else v
+
+
+def encloses(ball: arb, ref, rel_width: float = 2.0**-80) -> bool:
+    """The ball contains the 50-digit reference and is narrow (relative width ≤ rel_width)."""
+    ref = mpmath.mpf(ref)
+    assert ball.is_finite(), ball
+    if not ball.contains(exact(ref)):
+        return False
+    return ball.rad() <= abs(exact(ref)) * arb(rel_width) or ball.rad() <= arb(2) ** -300
+
+
+def q(x) -> mpmath.mpf:
+    """A fmpq/int/Fraction as an mpmath number (at the current mpmath precision)."""
+    if isinstance(x, fmpq):
+        return mpmath.mpf(int(x.p)) / int(x.q)
+    if isinstance(x, mpmath.mpf):
+        return x
+    f = Fraction(x)
+    return mpmath.mpf(f.numerator) / f.denominator
+
+
+# ---------------------------------------------------------------- Mironov / Balle at one order
+
+ORDERS = [fmpq(101, 100), fmpq(3, 2), 2, fmpq(32, 3), 64, 10**6]
+RS = [0, fmpq(1, 1000), fmpq(1, 2), 3, 250]
+DELTAS = [fmpq(1, 2), fmpq(1, 10**5), fmpq(1, 10**40)]
+EPSILONS = [0, fmpq(1, 10), 1, 8, 300]
+
+
+def mp_mironov_eps(a, r, d):
+    return q(r) + mpmath.log(1 / q(d)) / (q(a) - 1)
+
+
+def mp_balle_eps(a, r, d):
+    a, r, d = q(a), q(r), q(d)
+    return r + mpmath.log((a - 1) / a) - (mpmath.log(d) + mpmath.log(a)) / (a - 1)
+
+
+def mp_mironov_delta(a, r, e):
+    return min(mpmath.mpf(1), mpmath.exp((q(a) - 1) * (q(r) - q(e))))
+
+
+def mp_balle_delta(a, r, e):
+    a, r, e = q(a), q(r), q(e)
+    return min(mpmath.mpf(1), mpmath.exp((a - 1) * (r - e + mpmath.log(1 - 1 / a)) - mpmath.log(a)))
+
+
+@pytest.mark.parametrize("a", ORDERS)
+@pytest.mark.parametrize("r", RS)
+@pytest.mark.parametrize("d", DELTAS)
+def test_epsilon_conversions_against_mpmath(a, r, d):
+    mp.dps = 50
+    assert encloses(C.mironov_epsilon(a, r, d), mp_mironov_eps(a, r, d))
+    assert encloses(C.balle_epsilon(a, r, d), mp_balle_eps(a, r, d))
+
+
+@pytest.mark.parametrize("a", ORDERS)
+@pytest.mark.parametrize("r", RS)
+@pytest.mark.parametrize("e", EPSILONS)
+def test_delta_conversions_against_mpmath(a, r, e):
+    mp.dps = 50
+    for ours, ref in ((C.mironov_delta, mp_mironov_delta), (C.balle_delta, mp_balle_delta)):
+        ball, want = ours(a, r, e), ref(a, r, e)
+        if want < mpmath.mpf(10) ** -300:  # below the `encloses` floor: check containment only
+            assert ball.contains(exact(want)) and ball >= 0
+        else:
+            assert encloses(ball, want), (ours.__name__, ball, want)
+
+
+def test_delta_is_one_when_epsilon_is_below_r():
+    # Mironov: ε < r gives exp(positive) > 1, i.e. no guarantee; the result is 1 exactly.
+    assert C.mironov_delta(2, 3, 1) == 1
+    assert C.balle_delta(2, 30, 1) == 1
+
+
+@pytest.mark.parametrize("a", [fmpq(3, 2), 8, 100])
+@pytest.mark.parametrize("r", [fmpq(1, 3), 2])
+@pytest.mark.parametrize("d", [fmpq(1, 10**3), fmpq(1, 10**9)])
+def test_epsilon_and_delta_are_inverse(a, r, d):
+    for to_eps, to_delta in ((C.mironov_epsilon, C.mironov_delta), (C.balle_epsilon, C.balle_delta)):
+        eps = to_eps(a, r, d)
+        if eps > 0:
+            assert to_delta(a, r, eps).contains(arb(d))
+
+
+def test_balle_is_never_worse_than_mironov():
+    for a, r, d in itertools.product(ORDERS, RS, DELTAS):
+        assert C.balle_epsilon(a, r, d).lower() <= C.mironov_epsilon(a, r, d).upper()
+
+
+@pytest.mark.parametrize("k", [6, 12, 40, 120])
+def test_order_close_to_one_no_cancellation(k):
+    """α = 1 + 10^-k: the value is ~10^k·log(1/δ); the ball contains it and keeps its digits."""
+    mp.dps = 50
+    a = 1 + fmpq(1, 10**k)
+    h = mpmath.mpf(10) ** -k  # the reference forms α − 1 exactly too
+    r, d = fmpq(1, 2), fmpq(1, 10**5)
+    ref_b = q(r) + mpmath.log(h) - mpmath.log1p(h) - (mpmath.log(q(d)) + mpmath.log1p(h)) / h
+    ref_m = q(r) + mpmath.log(1 / q(d)) / h
+    eps_b, eps_m = C.balle_epsilon(a, r, d), C.mironov_epsilon(a, r, d)
+    assert encloses(eps_b, ref_b) and encloses(eps_m, ref_m)
+    assert eps_b.rel_accuracy_bits() > 90
+    ref_db = mpmath.exp(h * (q(r) - 1 + mpmath.log(h) - mpmath.log1p(h)) - mpmath.log1p(h))
+    assert encloses(C.balle_delta(a, r, 1), ref_db)
+
+
+def test_order_as_a_ball_close_to_one():
+    with precision(400):
+        a = arb(1) + arb(2) ** -200  # a ball at 400 bits: α − 1 certainly positive
+    eps = C.balle_epsilon(a, 1, fmpq(1, 10))
+    assert eps.is_finite() and eps > 0
+    with pytest.raises(DomainError, match=r"^order must be greater than 1 \(order > 1\); got "):
+        C.balle_epsilon(arb(1) + arb(2) ** -200, 1, fmpq(1, 10))  # rounded at 100 bits: contains 1
+
+
+@pytest.mark.parametrize("r", [0, fmpq(1, 10**12), fmpq(1, 100), 1, 40])
+def test_kl_delta(r):
+    mp.dps = 50
+    want = mpmath.sqrt(1 - mpmath.exp(-q(r)))
+    got = C.kl_delta(r)
+    assert (got == 0 and want == 0) or encloses(got, want)
+
+
+def test_negative_balle_epsilon_is_returned_not_clamped():
+    # tiny r at a large order: the formula is negative (which certifies (0, δ)-DP)
+    eps = C.balle_epsilon(1000, 0, fmpq(1, 2))
+    assert eps < 0
+
+
+# ---------------------------------------------------------------- best over a list of orders
+
+
+GAUSS = [(a, fmpq(a, 8)) for a in (2, 4, 8, 16, 32)]
+
+
+@pytest.mark.parametrize("conversion", ["mironov", "balle"])
+def test_best_epsilon_is_the_minimum(conversion):
+    mp.dps = 50
+    d = fmpq(1, 10**5)
+    eps, order, per = C.best_epsilon(GAUSS, d, conversion)
+    ref = mp_mironov_eps if conversion == "mironov" else mp_balle_eps
+    values = [ref(a, r, d) for a, r in GAUSS]
+    assert encloses(eps, min(values))
+    assert order == GAUSS[values.index(min(values))][0]
+    assert [p.order for p in per] == [a for a, _ in GAUSS]
+    assert all(encloses(p.value, v) and p.reason == "" for p, v in zip(per, values))
+
+
+def test_best_enclosure_is_min_of_lowers_to_min_of_uppers():
+    # two overlapping balls: the min is somewhere in [min lowers, min uppers]
+    x, y = arb(fmpq(1), fmpq(1, 2)), arb(fmpq(6, 5), fmpq(1, 10))  # [0.5, 1.5] and [1.1, 1.3]
+    per = [C.OrderBound(2, x, ""), C.OrderBound(3, y, "")]
+    ball, order, _ = C._minimum(per, math.inf)
+    assert ball.lower() <= fmpq(1, 2) and ball.upper() >= fmpq(13, 10)
+    # no wider than that (up to the radii's 30-bit rounding)
+    assert ball.upper() <= fmpq(13, 10) + fmpq(1, 10**8) and ball.lower() >= fmpq(1, 2) - fmpq(1, 10**8)
+    assert order == 3  # the smaller upper end
+
+
+def test_infinite_values_never_win_unless_all_are_infinite():
+    d = fmpq(1, 10**5)
+    eps, order, per = C.best_epsilon([(2, math.inf), (8, 1), (64, math.inf)], d)
+    assert order == 8 and eps.overlaps(C.balle_epsilon(8, 1, d))
+    assert per[0].value == math.inf and "order 2 is infinite" in per[0].reason
+    eps, order, per = C.best_epsilon([(2, math.inf), (3, math.inf)], d, "mironov")
+    assert eps == math.inf and order is None
+    assert [p.reason for p in per] == ["the RDP value at order 2 is infinite", "the RDP value at order 3 is infinite"]
+
+    dl, order, per = C.best_delta([(2, math.inf), (8, 1)], 3)
+    assert order == 8 and dl.overlaps(C.balle_delta(8, 1, 3))
+    dl, order, per = C.best_delta([(2, math.inf)], 3)
+    assert dl == 1 and order is None and "no guarantee" in per[0].reason
+
+
+def test_infinite_order_does_not_win_a_tie_at_one():
+    # δ = 1 (capped) at order 2 and an infinite value at order 3: order 2 is reported
+    dl, order, _ = C.best_delta([(3, math.inf), (2, 5)], 1)
+    assert dl == 1 and order == 2
+
+
+@pytest.mark.parametrize("conversion", ["mironov", "balle"])
+def test_best_delta_is_the_minimum(conversion):
+    mp.dps = 50
+    ref = mp_mironov_delta if conversion == "mironov" else mp_balle_delta
+    dl, order, _ = C.best_delta(GAUSS, 3, conversion)
+    values = [ref(a, r, 3) for a, r in GAUSS]
+    assert encloses(dl, min(values))
+    assert order == GAUSS[values.index(min(values))][0]
+
+
+def test_best_delta_with_kl_takes_the_smaller():
+    # tiny r: the KL bound sqrt(1 − e^−r) beats the per-order bound at ε = 0
+    curve = [(2, fmpq(1, 10**6))]
+    without, _, _ = C.best_delta(curve, 0)
+    with_kl, _, _ = C.best_delta(curve, 0, kl=True)
+    assert with_kl.upper() < without.lower()
+    assert with_kl.overlaps(C.kl_delta(fmpq(1, 10**6)))
+
+
+def test_order_infinity_is_pure_dp():
+    # (∞, r)-RDP is r-DP: ε = r for every δ, δ(ε) = 0 from ε = r on
+    r = fmpq(3, 4)
+    for to_eps in (C.mironov_epsilon, C.balle_epsilon):
+        assert to_eps(math.inf, r, fmpq(1, 10**9)) == r
+    for to_delta in (C.mironov_delta, C.balle_delta):
+        assert to_delta(math.inf, r, r) == 0 and to_delta(math.inf, r, 1) == 0
+        assert to_delta(math.inf, r, fmpq(1, 2)) == 1
+    # and the large-order limit agrees
+    big = 10**30
+    assert abs(C.balle_epsilon(big, r, fmpq(1, 10**5)) - r) < fmpq(1, 10**20)
+    with pytest.raises(DomainError, match=r"^order must be a finite number greater than 1"):
+        C.rdp_to_moments(math.inf, 1)
+
+
+def test_curves_of_the_curve_module_pass_straight_in():
+    """RdpCurve.balls over a grid with α = ∞ gives balls and Infinite(reason): both accepted."""
+    import rdpsym
+    from rdpsym.accounting import orders
+    from rdpsym.accounting.curve import Infinite
+
+    d = fmpq(1, 10**5)
+    gauss = (rdpsym.gaussian(sigma=2).curve() * 4).balls(orders.MIRONOV)
+    assert isinstance(gauss[-1], Infinite)
+    eps, order, per = C.best_epsilon(list(zip(orders.MIRONOV, gauss)), d)
+    assert order == 5 and eps.overlaps(C.balle_epsilon(5, fmpq(5, 2), d))  # 4·α/(2·4) at α = 5
+    assert per[-1].value == math.inf and gauss[-1].reason in per[-1].reason
+    lap = rdpsym.laplace(scale=1).curve().balls(orders.MIRONOV)  # D_∞ = 1/b = 1
+    assert C.best_delta(list(zip(orders.MIRONOV, lap)), 1)[:2] == (0, math.inf)
+    only_inf = C.best_epsilon([(2, Infinite("why not"))], d)
+    assert only_inf[0] == math.inf and only_inf[2][0].reason == "the RDP value at order 2 is infinite (why not)"
+
+
+# ---------------------------------------------------------------- continuous optimisation
+
+
+def mp_balle_curve_min(rho, d):
+    """inf over α of ρα + log(1 − 1/α) − (log δ + log α)/(α − 1), by a root of the derivative."""
+    rho, L = q(rho), -mpmath.log(q(d))
+
+    def f(a):
+        return rho * a + mpmath.log(1 - 1 / a) + (L - mpmath.log(a)) / (a - 1)
+
+    a_star = mpmath.findroot(lambda a: mpmath.diff(f, a), 1 + mpmath.sqrt(L / rho))
+    return f(a_star)
+
+
+@pytest.mark.parametrize("rho", [fmpq(1, 8), fmpq(1, 200), 2])
+@pytest.mark.parametrize("conversion", ["mironov", "balle"])
+def test_continuous_epsilon_gaussian_curve(rho, conversion):
+    mp.dps = 50
+    d, tol = fmpq(1, 10**6), fmpq(1, 10**4)
+    res = C.continuous_epsilon(lambda a: rho * a, d, conversion, fmpq(101, 100), 4096, tol, max_evaluations=5000)
+    assert res.converged and res.gap <= tol
+    want = q(rho) + 2 * mpmath.sqrt(q(rho) * mpmath.log(1 / q(d))) if conversion == "mironov" else mp_balle_curve_min(rho, d)
+    assert res.lower <= exact(want) <= res.best.upper()
+    assert res.enclosure.contains(exact(want))
+    # the best order really gives the best value
+    again = (C.mironov_epsilon if conversion == "mironov" else C.balle_epsilon)(res.order, rho * res.order, d)
+    assert again.overlaps(res.best)
+
+
+def test_continuous_epsilon_agrees_with_zcdp_closed_form():
+    rho, d = fmpq(1, 8), fmpq(1, 10**5)
+    res = C.continuous_epsilon(lambda a: rho * a, d, "mironov", 2, 256, fmpq(1, 10**3))
+    assert res.enclosure.contains(C.zcdp_epsilon(rho, d))
+
+
+def laplace_rdp(a: fmpq) -> arb:
+    """RDP of the Laplace mechanism with scale b = 1/2 (Mironov 2017, Table II), in balls."""
+    a, b = arb(a), arb(fmpq(1, 2))
+    inner = a / (2 * a - 1) * ((a - 1) / b).exp() + (a - 1) / (2 * a - 1) * (-a / b).exp()
+    return inner.log() / (a - 1)
+
+
+@pytest.mark.parametrize("conversion", ["mironov", "balle"])
+def test_continuous_epsilon_laplace_curve(conversion):
+    mp.dps = 50
+    d, tol = fmpq(1, 10**5), fmpq(1, 10**4)
+    res = C.continuous_epsilon(lambda a: 20 * laplace_rdp(a), d, conversion, fmpq(11, 10), 300, tol, max_evaluations=5000)
+    assert res.converged and res.gap <= tol
+
+    def f(a):  # the same objective, independently in mpmath
+        b = mpmath.mpf(1) / 2
+        r = 20 * mpmath.log(a / (2 * a - 1) * mpmath.exp((a - 1) / b) + (a - 1) / (2 * a - 1) * mpmath.exp(-a / b)) / (a - 1)
+        if conversion == "mironov":
+            return r + mpmath.log(1 / q(d)) / (a - 1)
+        return r + mpmath.log(1 - 1 / a) - (mpmath.log(q(d)) + mpmath.log(a)) / (a - 1)
+
+    grid = [f(mpmath.mpf(11) / 10 * (mpmath.mpf(300) / mpmath.mpf(11) * 10) ** (mpmath.mpf(i) / 400)) for i in range(401)]
+    assert res.lower <= exact(min(grid))  # a certified lower bound on the infimum over the range
+    a_star = mpmath.findroot(lambda a: mpmath.diff(f, a), q(res.order))
+    assert res.enclosure.contains(exact(f(a_star)))
+
+
+def test_continuous_epsilon_budget_is_reported_honestly():
+    rho, d = fmpq(1, 8), fmpq(1, 10**5)
+    tol = fmpq(1, 10**9)
+    res = C.continuous_epsilon(lambda a: rho * a, d, "balle", fmpq(101, 100), 256, tol, max_evaluations=15)
+    assert not res.converged and res.evaluations == 15
+    assert res.gap > tol and res.gap == (res.best.upper() - res.lower).upper()
+    mp.dps = 50
+    assert res.enclosure.contains(exact(mp_balle_curve_min(rho, d)))
+
+
+def test_continuous_epsilon_infinite_parts():
+    d = fmpq(1, 10**5)
+
+    def curve(a):
+        return fmpq(a, 8) if a < 6 else math.inf
+
+    res = C.continuous_epsilon(curve, d, "mironov", fmpq(11, 10), 100, fmpq(1, 10**3))
+    assert res.converged and res.order < 6
+    # the constrained optimum is at the boundary α → 6⁻ (the function decreases up to α* ≈ 10.6)
+    assert res.enclosure.contains(C.mironov_epsilon(6, fmpq(6, 8), d))
+    everywhere = C.continuous_epsilon(lambda a: math.inf, d, "balle", 2, 10, fmpq(1, 10))
+    assert everywhere.lower == math.inf and everywhere.best == math.inf and everywhere.order is None
+
+
+def test_continuous_epsilon_single_point():
+    d = fmpq(1, 10**5)
+    res = C.continuous_epsilon(lambda a: fmpq(a, 8), d, "mironov", 3, 3, fmpq(1, 10**6))
+    assert res.converged and res.order == 3
+    assert res.best.overlaps(C.mironov_epsilon(3, fmpq(3, 8), d))
+
+
+def test_continuous_epsilon_rejects_a_decreasing_curve():
+    with pytest.raises(ParameterError, match=r"^rdp_at must be nondecreasing in the order"):
+        C.continuous_epsilon(lambda a: 100 / a, fmpq(1, 10), "mironov", 2, 50, fmpq(1, 100))
+
+
+def test_continuous_epsilon_close_to_one():
+    rho, d = fmpq(1, 8), fmpq(1, 10**5)
+    res = C.continuous_epsilon(lambda a: rho * a, d, "balle", 1 + fmpq(1, 10**30), 64, fmpq(1, 10**3))
+    assert res.converged and res.lower <= C.zcdp_epsilon(rho, d).upper()
+
+
+# ---------------------------------------------------------------- Gaussian mechanism (Balle–Wang)
+
+
+def mp_gauss_delta(eps, sigma, sens=1):
+    mu = q(sens) / q(sigma)
+    e = q(eps)
+    return mpmath.ncdf(mu / 2 - e / mu) - mpmath.exp(e) * mpmath.ncdf(-mu / 2 - e / mu)
+
+
+@pytest.mark.parametrize("eps", [0, fmpq(1, 2), 1, 5, 30, 200])
+@pytest.mark.parametrize("sigma,sens", [(1, 1), (fmpq(1, 2), 1), (100, 1), (2, 3), (10**4, 1)])
+def test_gaussian_delta_against_mpmath(eps, sigma, sens):
+    mp.dps = 50
+    got, want = C.gaussian_delta(eps, sigma, sens), mp_gauss_delta(eps, sigma, sens)
+    assert want > 0
+    if want < mpmath.mpf(10) ** -300:
+        # far tail: check with more reference digits (the two terms cancel in mpmath too)
+        mp.dps = 80
+        want = mp_gauss_delta(eps, sigma, sens)
+        assert got.contains(exact(want)) and got.rel_accuracy_bits() > 90
+    else:
+        assert encloses(got, want)
+
+
+def test_gaussian_delta_keeps_accuracy_where_the_terms_cancel():
+    # ε = 200, σ = 1: both terms ~ 10^-8700 and equal to ~2 digits
+    got = C.gaussian_delta(200, 1)
+    assert got > 0 and got.rel_accuracy_bits() >= BITS - 4
+
+
+@pytest.mark.parametrize("delta", [fmpq(1, 10), fmpq(1, 10**5), fmpq(1, 10**12), fmpq(1, 10**60)])
+@pytest.mark.parametrize("sigma", [fmpq(1, 2), 1, 7])
+def test_gaussian_epsilon_bracket(delta, sigma):
+    mp.dps = 50
+    eps = C.gaussian_epsilon(delta, sigma)
+    if eps == 0:  # δ ≥ δ(0): no ε needed
+        assert C.gaussian_delta(0, sigma) <= delta
+        return
+    lo, hi = eps.lower(), eps.upper()
+    # certified bracket: δ(ε_lo) ≥ δ ≥ δ(ε_hi)
+    assert C.gaussian_delta(lo.nonnegative_part(), sigma) >= delta
+    assert C.gaussian_delta(hi, sigma) <= delta
+    assert eps.rad() <= eps.mid().abs_upper() * arb(2) ** -(BITS - 8)
+    root = mpmath.findroot(lambda e: mp_gauss_delta(e, sigma) - q(delta), float(eps.mid()))
+    assert eps.contains(exact(root))
+
+
+def test_gaussian_epsilon_is_zero_when_delta_is_large():
+    # δ(0) = erf(1/(2√2)) ≈ 0.383 for σ = 1: any δ above it needs no ε
+    assert C.gaussian_epsilon(fmpq(1, 2), 1) == 0
+
+
+# ---------------------------------------------------------------- pure ε-DP: KOV, advanced composition
+
+
+def brute_force_delta(eps, k, eps_total):
+    """Hockey-stick divergence of the k-fold product of randomized response, by enumeration.
+
+    Outcome y ∈ {0, 1}^k has P(y) = Π p[y_i], Q(y) = Π q[y_i]; the sign of
+    P − e^ε' Q is decided exactly (log P/Q = (#zeros − #ones)·ε, a rational), the
+    positive parts are summed in mpmath.
+    """
+    x = mpmath.exp(q(eps))
+    p = [x / (1 + x), 1 / (1 + x)]
+    qq = [1 / (1 + x), x / (1 + x)]
+    w = mpmath.exp(q(eps_total))
+    total = mpmath.mpf(0)
+    for outcome in itertools.product((0, 1), repeat=k):
+        log_ratio = (outcome.count(0) - outcome.count(1)) * fmpq(eps)
+        if log_ratio > eps_total:
+            P = mpmath.fprod(p[o] for o in outcome)
+            Q = mpmath.fprod(qq[o] for o in outcome)
+            total += P - w * Q
+    return total
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 5, 6])
+@pytest.mark.parametrize("eps", [fmpq(1, 10), fmpq(1, 2), fmpq(1), fmpq(3)])
+def test_kov_against_brute_force(k, eps):
+    mp.dps = 50
+    # the corners (k − 2i)ε, points between them, 0 and beyond kε
+    points = {fmpq(0)} | {(k - 2 * i) * eps for i in range(k // 2 + 1)} | {(k - 2 * i) * eps - eps / 3 for i in range(k // 2 + 1)}
+    points |= {k * eps + 1}
+    for et in sorted(p for p in points if p >= 0):
+        got, want = C.kov_delta(eps, k, et), brute_force_delta(eps, k, et)
+        if want == 0:
+            assert got == 0, (k, eps, et, got)
+        else:
+            assert encloses(got, want), (k, eps, et, got, want)
+
+
+def random_dp_pair(rng: random.Random, eps: float, m: int):
+    """A random pair (P, Q) on m outcomes with e^-ε ≤ P/Q ≤ e^ε."""
+    qs = [rng.random() + 0.05 for _ in range(m)]
+    s = sum(qs)
+    qs = [mpmath.mpf(v) / s for v in qs]
+    ws = [mpmath.exp(mpmath.mpf(eps) * (rng.random() - 0.5)) for _ in range(m)]  # in [e^-ε/2, e^ε/2]
+    z = mpmath.fsum(w * v for w, v in zip(ws, qs))
+    return [w * v / z for w, v in zip(ws, qs)], qs
+
+
+def test_kov_bounds_every_composition_of_eps_dp_pairs():
+    """KOV's δ(ε') is an upper bound on the hockey stick of any k-fold ε-DP product (here random ones)."""
+    mp.dps = 30
+    rng = random.Random(20240607)
+    eps = fmpq(1, 2)
+    for k in (2, 3, 4):
+        for _ in range(5):
+            pairs = [random_dp_pair(rng, 0.5, 3) for _ in range(k)]
+            for et in (fmpq(0), fmpq(1, 4), fmpq(1), fmpq(3, 2)):
+                w = mpmath.exp(q(et))
+                hs = mpmath.mpf(0)
+                for outcome in itertools.product(range(3), repeat=k):
+                    P = mpmath.fprod(pairs[i][0][o] for i, o in enumerate(outcome))
+                    Q = mpmath.fprod(pairs[i][1][o] for i, o in enumerate(outcome))
+                    hs += max(P - w * Q, 0)
+                assert exact(hs) <= C.kov_delta(eps, k, et).upper() + arb(2) ** -80
+
+
+@pytest.mark.parametrize("eps,k", [(fmpq(1, 10), 10), (fmpq(1, 10), 100), (fmpq(1, 2), 20), (1, 5), (fmpq(1, 100), 1000)])
+@pytest.mark.parametrize("delta", [fmpq(1, 10**3), fmpq(1, 10**6), fmpq(1, 10**10)])
+def test_advanced_composition_is_at_least_exact(eps, k, delta):
+    exact_eps = C.kov_epsilon(eps, k, delta)
+    assert C.kov_delta(eps, k, exact_eps.upper()) <= delta  # bracket certified
+    lo = exact_eps.lower()
+    assert lo == 0 or C.kov_delta(eps, k, lo) >= delta
+    for bound in (C.advanced_composition, C.advanced_composition_zcdp):
+        b = bound(eps, k, delta)
+        assert b.lower() >= exact_eps.upper(), (bound.__name__, b, exact_eps)
+        assert C.kov_delta(eps, k, b.lower()) <= delta
+
+
+def test_advanced_composition_against_mpmath():
+    mp.dps = 50
+    e, k, d = fmpq(1, 10), 100, fmpq(1, 10**5)
+    L = mpmath.log(1 / q(d))
+    drv = mpmath.sqrt(2 * k * L) * q(e) + k * q(e) * mpmath.expm1(q(e))
+    bs = q(e) * mpmath.sqrt(2 * k * L) + k * q(e) ** 2 / 2
+    assert encloses(C.advanced_composition(e, k, d), drv)
+    assert encloses(C.advanced_composition_zcdp(e, k, d), bs)
+
+
+def test_kov_single_mechanism_is_randomized_response():
+    mp.dps = 50
+    e = 1
+    x = mpmath.e
+    assert encloses(C.kov_delta(e, 1, 0), (x - 1) / (x + 1))  # TV of randomized response
+    assert C.kov_delta(e, 1, 1) == 0
+    # k = 1: δ(ε') = (e − e^ε')/(1 + e), so ε'(δ) = log(e − δ(1 + e))
+    d = fmpq(1, 10**9)
+    assert encloses(C.kov_epsilon(e, 1, d), mpmath.log(x - q(d) * (1 + x)), 2.0**-(BITS - 8))
+
+
+# ---------------------------------------------------------------- zCDP
+
+
+@pytest.mark.parametrize("rho", [fmpq(1, 1000), fmpq(1, 8), 3])
+@pytest.mark.parametrize("d", [fmpq(1, 10**3), fmpq(1, 10**9)])
+def test_zcdp_prop_1_3_is_the_optimum_of_mironov(rho, d):
+    mp.dps = 50
+    L = mpmath.log(1 / q(d))
+    want = q(rho) + 2 * mpmath.sqrt(q(rho) * L)
+    eps = C.zcdp_epsilon(rho, d)
+    assert encloses(eps, want)
+    a = C.zcdp_best_order(rho, d)
+    assert encloses(a, 1 + mpmath.sqrt(L / q(rho)))
+    # Mironov's Prop 3 on the curve ρα at α*: the same value
+    assert C.mironov_epsilon(a, rho * a, d).overlaps(eps)
+    # and nowhere below it: nearby rational orders give more
+    for t in (fmpq(9, 10), fmpq(11, 10)):
+        b = fmpq(int(a.mid().man_exp()[0]), 1) * fmpq(2) ** int(a.mid().man_exp()[1]) * t
+        if b > 1:
+            assert C.mironov_epsilon(b, rho * b, d) > eps
+
+
+@pytest.mark.parametrize("rho", [fmpq(1, 1000), fmpq(1, 8), 3])
+@pytest.mark.parametrize("e", [0, fmpq(1, 100), 1, 10])
+def test_zcdp_delta(rho, e):
+    mp.dps = 50
+    r, ee = q(rho), q(e)
+    want = mpmath.mpf(1) if ee < r else mpmath.exp(-((ee - r) ** 2) / (4 * r))
+    got = C.zcdp_delta(rho, e)
+    assert got == 1 if want == 1 else encloses(got, want)
+
+
+def test_zcdp_delta_inverts_zcdp_epsilon():
+    rho, d = fmpq(1, 8), fmpq(1, 10**7)
+    assert C.zcdp_delta(rho, C.zcdp_epsilon(rho, d)).contains(arb(d))
+
+
+def test_zcdp_zero_and_ball_rho():
+    assert C.zcdp_delta(0, 1) == 0 and C.zcdp_epsilon(0, fmpq(1, 10)) == 0
+    rho = arb(fmpq(1, 8), fmpq(1, 100))  # a ball around 1/8
+    got = C.zcdp_delta(rho, 3)
+    for p in (fmpq(23, 200), fmpq(1, 8), fmpq(27, 200)):
+        assert got.contains(C.zcdp_delta(p, 3))
+    straddling = arb(0, fmpq(1, 10**6))
+    assert C.zcdp_delta(straddling, 1) >= 0 and C.zcdp_epsilon(straddling, fmpq(1, 10)).is_finite()
+
+
+# ---------------------------------------------------------------- moments accountant
+
+
+MOMENTS = [(lam, fmpq(lam * (lam + 1), 8)) for lam in (1, 2, 4, 8, 16, 32)]  # Gaussian σ = 2
+
+
+@pytest.mark.parametrize("d", [fmpq(1, 10**3), fmpq(1, 10**5), fmpq(1, 10**12)])
+def test_moments_epsilon_equals_mironov_at_lambda_plus_one(d):
+    mp.dps = 50
+    eps, lam, per = C.moments_epsilon(MOMENTS, d)
+    rdp = [C.moments_to_rdp(lm, am) for lm, am in MOMENTS]
+    eps2, order, per2 = C.best_epsilon(rdp, d, "mironov")
+    assert eps.overlaps(eps2) and order == lam + 1
+    for a, b in zip(per, per2):
+        assert a.value.overlaps(b.value)
+    want = min((mpmath.log(1 / q(d)) + q(am)) / lm for lm, am in MOMENTS)
+    assert encloses(eps, want)
+
+
+@pytest.mark.parametrize("e", [fmpq(1, 2), 2, 6])
+def test_moments_delta_equals_mironov_at_lambda_plus_one(e):
+    mp.dps = 50
+    dl, lam, _ = C.moments_delta(MOMENTS, e)
+    rdp = [C.moments_to_rdp(lm, am) for lm, am in MOMENTS]
+    dl2, order, _ = C.best_delta(rdp, e, "mironov")
+    assert dl.overlaps(dl2) and order == lam + 1
+    want = min(min(mpmath.mpf(1), mpmath.exp(q(am) - lm * q(e))) for lm, am in MOMENTS)
+    assert dl == 1 if want == 1 else encloses(dl, want)
+
+
+def test_moments_rdp_round_trip():
+    order, r = C.moments_to_rdp(4, 2)
+    assert order == 5 and r.overlaps(arb(fmpq(1, 2)))
+    lam, am = C.rdp_to_moments(order, r)
+    assert lam == 4 and am.contains(arb(2))
+    assert C.moments_to_rdp(fmpq(1, 2), math.inf) == (fmpq(3, 2), math.inf)
+    lam, am = C.rdp_to_moments(arb(3), fmpq(1, 4))
+    assert lam == 2 and am.contains(arb(fmpq(1, 2)))
+
+
+def test_moments_infinite_entries():
+    eps, lam, per = C.moments_epsilon([(1, math.inf), (2, 1)], fmpq(1, 10))
+    assert lam == 2 and "lam = 1 is infinite" in per[0].reason
+    eps, lam, _ = C.moments_epsilon([(1, math.inf)], fmpq(1, 10))
+    assert eps == math.inf and lam is None
+
+
+# ---------------------------------------------------------------- agreement with dp_accounting
+
+
+def gaussian_curve(orders, sigma, steps):
+    return [steps * o / (2 * sigma**2) for o in orders]
+
+
+def laplace_curve(orders, b, steps):
+    mp.dps = 50
+    out = []
+    for o in orders:
+        a = mpmath.mpf(o)
+        v = mpmath.log(a / (2 * a - 1) * mpmath.exp((a - 1) / b) + (a - 1) / (2 * a - 1) * mpmath.exp(-a / b)) / (a - 1)
+        out.append(float(steps * v))
+    return out
+
+
+def rr_curve(orders, p, steps):
+    mp.dps = 50
+    p = mpmath.mpf(p)
+    out = []
+    for o in orders:
+        a = mpmath.mpf(o)
+        v = mpmath.log(p**a * (1 - p) ** (1 - a) + (1 - p) ** a * p ** (1 - a)) / (a - 1)
+        out.append(float(steps * v))
+    return out
+
+
+def curves():
+    from dp_accounting.rdp.rdp_privacy_accountant import DEFAULT_RDP_ORDERS
+
+    orders = list(DEFAULT_RDP_ORDERS)
+    return [
+        ("gaussian σ=5 ×100", orders, gaussian_curve(orders, 5.0, 100)),
+        ("gaussian σ=1.3 ×10", orders, gaussian_curve(orders, 1.3, 10)),
+        ("laplace b=4 ×20", orders, laplace_curve(orders, 4, 20)),
+        ("randomized response p=0.6 ×50", orders, rr_curve(orders, 0.6, 50)),
+    ]
+
+
+@pytest.mark.parametrize("name,orders,rdp", curves(), ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize("delta", [1e-5, 1e-9])
+def test_epsilon_agrees_with_dp_accounting(name, orders, rdp, delta):
+    from dp_accounting.rdp.rdp_privacy_accountant import compute_epsilon
+
+    want, want_order = compute_epsilon(orders, rdp, delta)
+    values = [(Fraction(o), r) for o, r in zip(orders, rdp)]  # exact binary values of the floats
+    # dp_accounting's shortcut to ε = 0 (δ above the KL bound) must not apply here
+    assert all(C.kl_delta(r) > delta for r in rdp)
+    eps, order, _ = C.best_epsilon(values, delta, "balle")
+    assert want > 0 and abs(float(eps.mid()) - want) <= 1e-12 * want
+    assert order == Fraction(want_order)
+
+
+@pytest.mark.parametrize("name,orders,rdp", curves(), ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize("epsilon", [0.5, 2.0, 8.0])
+def test_delta_agrees_with_dp_accounting(name, orders, rdp, epsilon):
+    from dp_accounting.rdp.rdp_privacy_accountant import compute_delta
+
+    want, _ = compute_delta(orders, rdp, epsilon)
+    values = [(Fraction(o), r) for o, r in zip(orders, rdp)]
+    dl, _, _ = C.best_delta(values, epsilon, "balle", kl=True)
+    assert abs(float(dl.mid()) - want) <= 1e-12 * want
+
+
+# ---------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize("bad", [0, 1, -fmpq(1, 2), fmpq(3, 2), 2.0])
+def test_delta_must_be_in_0_1(bad):
+    with pytest.raises(ParameterError, match=rf"^delta must be in \(0, 1\) \(0 < delta < 1\); got {bad}\.$"):
+        C.mironov_epsilon(2, 1, bad)
+    with pytest.raises(ParameterError, match=r"^delta must be in \(0, 1\)"):
+        C.best_epsilon(GAUSS, bad)
+    with pytest.raises(ParameterError, match=r"^delta must be in \(0, 1\)"):
+        C.gaussian_epsilon(bad, 1)
+
+
+def test_delta_ball_straddling_zero_is_rejected():
+    with pytest.raises(ParameterError, match=r"^delta must be in \(0, 1\)"):
+        C.zcdp_epsilon(1, arb(0, fmpq(1, 10)))
+
+
+@pytest.mark.parametrize("fn", [C.mironov_delta, C.balle_delta])
+def test_epsilon_must_be_nonnegative(fn):
+    with pytest.raises(ParameterError, match=r"^epsilon must be nonnegative \(epsilon ≥ 0\); got -1\.$"):
+        fn(2, 1, -1)
+
+
+def test_epsilon_must_be_nonnegative_elsewhere():
+    for call in (
+        lambda: C.gaussian_delta(-1, 1),
+        lambda: C.kov_delta(-1, 3, 1),
+        lambda: C.kov_delta(1, 3, -1),
+        lambda: C.best_delta(GAUSS, -1),
+        lambda: C.moments_delta(MOMENTS, -1),
+        lambda: C.zcdp_delta(1, -1),
+        lambda: C.advanced_composition(-1, 3, fmpq(1, 10)),
+    ):
+        with pytest.raises(ParameterError, match=r"^epsilon(_total)? must be nonnegative"):
+            call()
+
+
+@pytest.mark.parametrize("bad", [1, fmpq(1, 2), 0, -3, arb(1, fmpq(1, 10))])
+def test_order_must_exceed_one(bad):
+    with pytest.raises(DomainError, match=r"^order must be greater than 1 \(order > 1\); got "):
+        C.balle_epsilon(bad, 1, fmpq(1, 10))
+    with pytest.raises(DomainError, match=r"^order must be greater than 1"):
+        C.best_delta([(bad, 1)], 1)
+
+
+def test_lo_must_exceed_one_and_hi_at_least_lo():
+    with pytest.raises(DomainError, match=r"^lo must be greater than 1 \(lo > 1\); got 1\.$"):
+        C.continuous_epsilon(lambda a: a, fmpq(1, 10), "balle", 1, 10, fmpq(1, 10))
+    with pytest.raises(ParameterError, match=r"^hi must be at least lo \(hi ≥ 5\); got 3\.$"):
+        C.continuous_epsilon(lambda a: a, fmpq(1, 10), "balle", 5, 3, fmpq(1, 10))
+    with pytest.raises(ParameterError, match=r"^tol must be positive \(tol > 0\); got 0\.$"):
+        C.continuous_epsilon(lambda a: a, fmpq(1, 10), "balle", 2, 3, 0)
+
+
+@pytest.mark.parametrize("bad", [0, -2, True, fmpq(5, 2), 2.0])
+def test_k_must_be_a_positive_integer(bad):
+    with pytest.raises(ParameterError, match=r"^k must be a positive integer \(k ≥ 1\); got "):
+        C.kov_delta(1, bad, 1)
+    with pytest.raises(ParameterError, match=r"^k must be a positive integer"):
+        C.advanced_composition(1, bad, fmpq(1, 10))
+
+
+def test_rho_must_be_nonnegative():
+    with pytest.raises(ParameterError, match=r"^rho must be nonnegative \(rho ≥ 0\); got -1\.$"):
+        C.zcdp_epsilon(-1, fmpq(1, 10))
+    with pytest.raises(ParameterError, match=r"^rho must be nonnegative"):
+        C.zcdp_delta(-fmpq(1, 3), 1)
+    with pytest.raises(ParameterError, match=r"^rho must be positive \(rho > 0\); got 0\.$"):
+        C.zcdp_best_order(0, fmpq(1, 10))
+
+
+def test_empty_and_duplicate_order_lists():
+    with pytest.raises(ParameterError, match=r"^values must be a nonempty list of \(order, r\) pairs; got \[\]\.$"):
+        C.best_epsilon([], fmpq(1, 10))
+    with pytest.raises(ParameterError, match=r"^the orders must be distinct; got 2 twice\.$"):
+        C.best_epsilon([(2, 1), (3, 1), (fmpq(4, 2), 2)], fmpq(1, 10))
+    with pytest.raises(ParameterError, match=r"^the orders must be distinct; got 2 twice\.$"):
+        C.best_delta([(Fraction(2), 1), (arb(2), 1)], 1)
+    with pytest.raises(ParameterError, match=r"^the lambdas must be distinct"):
+        C.moments_epsilon([(1, 1), (1, 2)], fmpq(1, 10))
+    with pytest.raises(ParameterError, match=r"^moments must be a nonempty list"):
+        C.moments_delta([], 1)
+
+
+def test_bad_conversion_name_and_bad_values():
+    with pytest.raises(ParameterError, match=r"^conversion must be 'mironov' or 'balle'; got 'cks'\.$"):
+        C.best_epsilon(GAUSS, fmpq(1, 10), "cks")
+    with pytest.raises(ParameterError, match=r"^r must be nonnegative \(r ≥ 0\); got -1\.$"):
+        C.mironov_epsilon(2, -1, fmpq(1, 10))
+    with pytest.raises(ParameterError, match=r"^r must be a finite real number; got nan\.$"):
+        C.mironov_epsilon(2, arb.nan(), fmpq(1, 10))
+    with pytest.raises(ParameterError, match=r"^r must be a real number \(an arb ball or an exact rational\); got None\.$"):
+        C.best_epsilon([(2, None)], fmpq(1, 10))
+    with pytest.raises(ParameterError, match=r"^sigma must be positive \(sigma > 0\); got 0\.$"):
+        C.gaussian_delta(1, 0)
+    with pytest.raises(DomainError, match=r"^lam must be positive \(lam > 0\); got 0\.$"):
+        C.moments_epsilon([(0, 1)], fmpq(1, 10))
+
+
+def test_a_non_finite_result_raises_instead_of_returning():
+    with pytest.raises(ConvergenceError, match=r"^epsilon is not a finite ball"):
+        C._checked("epsilon", arb.nan())
+    with pytest.raises(ConvergenceError, match=r"^delta is not a finite ball"):
+        C._probability("delta", arb.pos_inf())
+
+
+EXTREME = [0, fmpq(1, 10**30), fmpq(1, 3), 10**6, 10**400]
+EXTREME_ORDERS = [1 + fmpq(1, 10**400), fmpq(3, 2), 10**400]
+EXTREME_DELTAS = [fmpq(1, 10**400), fmpq(1, 3), 1 - fmpq(1, 10**30)]
+
+
+def test_no_nan_or_infinite_ball_is_ever_returned():
+    """Extreme inputs: every result is a finite ball (or a documented error), never NaN."""
+    calls = []
+    for a, r, d in itertools.product(EXTREME_ORDERS, EXTREME, EXTREME_DELTAS):
+        calls += [(C.mironov_epsilon, (a, r, d)), (C.balle_epsilon, (a, r, d))]
+    for a, r, e in itertools.product(EXTREME_ORDERS, EXTREME, EXTREME):
+        calls += [(C.mironov_delta, (a, r, e)), (C.balle_delta, (a, r, e))]
+    for x, d in itertools.product(EXTREME, EXTREME_DELTAS):
+        calls += [(C.kl_delta, (x,)), (C.zcdp_epsilon, (x, d)), (C.advanced_composition, (x, 7, d))]
+        calls += [(C.advanced_composition_zcdp, (x, 7, d)), (C.zcdp_delta, (x, x))]
+        calls += [(C.gaussian_delta, (x, 1)), (C.gaussian_delta, (1, x + 1)), (C.kov_delta, (x, 3, x))]
+    for fn, args in calls:
+        try:
+            v = fn(*args)
+        except (ConvergenceError, ParameterError, DomainError):
+            continue
+        assert isinstance(v, arb) and v.is_finite() and not v.is_nan(), (fn.__name__, args, v)
