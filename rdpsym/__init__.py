@@ -1,5 +1,8 @@
 """rdpsym: Rényi differential privacy derived symbolically, checked at arbitrary precision."""
 
+from .accounting.api import AccountingResult, delta, epsilon
+from .accounting.curve import Infinite, RdpCurve
+from .accounting.mechanisms import exponential_mechanism, pure_dp, sampled_gaussian, zcdp
 from .densities import Continuous, Discrete
 from .derivation import Derivation, Status, Step
 from .divergence import renyi_divergence
@@ -17,6 +20,15 @@ from .numeric import renyi_divergence_mp
 from .symbols import alpha
 
 __all__ = [
+    "AccountingResult",
+    "Infinite",
+    "RdpCurve",
+    "delta",
+    "epsilon",
+    "exponential_mechanism",
+    "pure_dp",
+    "sampled_gaussian",
+    "zcdp",
     "Continuous",
     "ConvergenceError",
     "DensityError",

@@ -2,6 +2,7 @@
 
     rdpsym table2
     rdpsym check proofs/ --latex report.tex --json results.json
+    rdpsym epsilon --mechanism sampled-gaussian --set q=0.01 --set sigma=1.1 --steps 10000 --delta 1e-5
     rdpsym derive laplace --order 2 --set scale=1/2 --dps 40
     rdpsym derive gaussian --latex
 """
@@ -128,6 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--json", metavar="FILE", help="write machine-readable results")
     ck.add_argument("--quiet", action="store_true", help="no progress bar")
     ck.set_defaults(run=_check)
+    from .accounting.commands import add_parsers
+
+    add_parsers(sub)
     return parser
 
 

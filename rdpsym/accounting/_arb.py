@@ -201,8 +201,8 @@ def upper_decimal(ball: arb, digits: int) -> str:
     never stronger than the certified one.
 
     >>> with precision(100):
-    ...     upper_decimal(arb(1) / 3, 5), upper_decimal(-arb(1) / 3, 5)
-    ('0.33334', '-0.33333')
+    ...     upper_decimal(arb(1) / 3, 5), upper_decimal(-arb(1) / 3, 5), upper_decimal(arb(2) ** -2000, 3)
+    ('0.33334', '-0.33333', '8.71E-603')
     """
     return _round_decimal(ball.upper(), digits, up=True)
 
@@ -217,7 +217,19 @@ def _round_decimal(x: arb, digits: int, up: bool) -> str:
     value = Fraction(int(m)) * Fraction(2) ** int(e)
     if value == 0:
         return "0"
-    shift = digits - 1 - math.floor(math.log10(abs(value)))
+    shift = digits - 1 - _floor_log10(abs(value))
     scaled = value * Fraction(10) ** shift
     n = math.ceil(scaled) if up else math.floor(scaled)
-    return format(Decimal(n).scaleb(-shift), "f")
+    # Built from its digits: exact, whatever the decimal module's context precision.
+    d = Decimal((0 if n >= 0 else 1, tuple(int(c) for c in str(abs(n))), -shift))
+    return format(d, "f") if -20 <= digits - 1 - shift <= 20 else str(d)
+
+
+def _floor_log10(v: Fraction) -> int:
+    """floor(log10(v)) for a positive rational, exactly (no float underflow at 1e-400)."""
+    k = len(str(v.numerator)) - len(str(v.denominator))
+    while Fraction(10) ** k > v:
+        k -= 1
+    while Fraction(10) ** (k + 1) <= v:
+        k += 1
+    return k

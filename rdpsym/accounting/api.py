@@ -1,0 +1,250 @@
+"""``rdpsym.epsilon`` and ``rdpsym.delta``: from an RDP curve to an (ε, δ) guarantee.
+
+>>> import rdpsym
+>>> c = rdpsym.gaussian(sigma=2).curve() * 4
+>>> r = rdpsym.epsilon(c, delta=1e-5, orders="mironov", conversion="mironov", dps=30)
+>>> r.order, r.published(6)
+(6, '5.30259')
+
+The number reported is never below the truth: ``epsilon``/``delta`` are the
+upper end of the certified enclosure rounded *up* at ``dps`` digits, and
+:meth:`EpsilonResult.published` rounds up again at the digits printed.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import mpmath
+import sympy as sp
+from flint import arb, fmpq
+
+from ..errors import ParameterError, must
+from . import conversions as conv
+from ._arb import bits_for, precision, to_fmpq, upper_decimal
+from .curve import Infinite, RdpCurve, parse_order
+from .orders import resolve
+
+#: Conversion names: the issue's "bbghs" (Balle–Barthe–Gaboardi–Hsu–Steinke 2020, Thm 21) is ``balle``.
+CONVERSIONS = {"mironov": "mironov", "bbghs": "balle", "balle": "balle"}
+
+#: Range and tolerance of ``orders="continuous"``.
+CONTINUOUS_RANGE = (fmpq(1001, 1000), fmpq(10**4))
+CONTINUOUS_TOL = fmpq(1, 10**8)
+
+
+@dataclass(frozen=True)
+class OrderValue:
+    """One order's contribution: the curve's value there and the bound it gives (or why ∞)."""
+
+    order: object
+    rdp: object  # arb or Infinite
+    bound: object  # arb or math.inf
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class AccountingResult:
+    """ε (or δ) of a curve, the order that gives it, and the certified enclosure."""
+
+    kind: str  # "epsilon" or "delta"
+    value: object  # mpmath.mpf rounded up at dps digits, or mpmath.inf
+    order: object
+    enclosure: object  # arb, or math.inf
+    conversion: str
+    given: object  # the δ (for ε) or the ε (for δ), exact
+    dps: int
+    certified: bool
+    per_order: tuple = ()
+    gap: object = None  # continuous optimisation: certified distance to the infimum
+    notes: tuple = field(default_factory=tuple)
+
+    @property
+    def epsilon(self):
+        return self.value if self.kind == "epsilon" else self.given
+
+    @property
+    def delta(self):
+        return self.value if self.kind == "delta" else self.given
+
+    def published(self, digits: int = 6) -> str:
+        """The value rounded *up* to ``digits`` significant digits: safe to publish."""
+        if self.enclosure == math.inf:
+            return "inf"
+        with precision(bits_for(max(digits, self.dps))):
+            return upper_decimal(self.enclosure, digits)
+
+    def as_dict(self) -> dict:
+        with precision(bits_for(self.dps + 10)):
+            return self._as_dict()
+
+    def _as_dict(self) -> dict:
+        return {
+            self.kind: "inf" if self.enclosure == math.inf else mpmath.nstr(self.value, self.dps),
+            "published": self.published(),
+            "order": _show(self.order),
+            "enclosure": None if self.enclosure == math.inf else
+            [_lower(self.enclosure, self.dps), upper_decimal(self.enclosure, self.dps)],
+            "certified": self.certified,
+            "conversion": self.conversion,
+            ("delta" if self.kind == "epsilon" else "epsilon"): _show(self.given),
+            "dps": self.dps,
+            "gap_to_infimum": None if self.gap is None else upper_decimal(self.gap, 6),
+            "per_order": [{"order": _show(o.order), "rdp": _ball_or_reason(o.rdp, self.dps),
+                           self.kind: _ball_or_reason(o.bound, self.dps), "reason": o.reason}
+                          for o in self.per_order],
+            "notes": list(self.notes),
+        }
+
+
+def _lower(ball: arb, dps: int) -> str:
+    from ._arb import lower_decimal
+
+    return lower_decimal(ball, dps)
+
+
+def _show(x) -> str:
+    if x is None:
+        return "none"
+    if x == math.inf:
+        return "inf"
+    return str(x)
+
+
+def _ball_or_reason(v, dps: int) -> str:
+    if isinstance(v, Infinite):
+        return f"inf ({v.reason})"
+    if v == math.inf:
+        return "inf"
+    return upper_decimal(v, dps)
+
+
+def _probability(value: object, name: str) -> fmpq:
+    q = _exact(value, name)
+    if not (0 < q < 1):
+        raise ParameterError(must(name, "in the open interval (0, 1)", value))
+    return q
+
+
+def _exact(value: object, name: str) -> fmpq:
+    """A decimal or rational input as the exact rational it spells (1e-5 is 1/100000)."""
+    try:
+        if isinstance(value, float):
+            if not math.isfinite(value):
+                raise ValueError
+            value = repr(value)
+        v = sp.Rational(value) if isinstance(value, (str, int, Fraction)) else sp.sympify(value)
+        return to_fmpq(v)
+    except (ParameterError, ValueError, TypeError, sp.SympifyError):
+        raise ParameterError(must(name, "a finite number", repr(value))) from None
+
+
+def _conversion(name: str) -> str:
+    if name not in CONVERSIONS:
+        raise ParameterError(must("conversion", "'mironov' or 'bbghs'", repr(name)))
+    return CONVERSIONS[name]
+
+
+def _dps(dps: object) -> int:
+    if isinstance(dps, bool) or not isinstance(dps, int) or dps < 5:
+        raise ParameterError(must("dps", "an integer >= 5", repr(dps)))
+    return dps
+
+
+def _curve(curve: object) -> RdpCurve:
+    if hasattr(curve, "curve") and not isinstance(curve, RdpCurve):
+        curve = curve.curve()
+    if not isinstance(curve, RdpCurve):
+        raise ParameterError(must("curve", "an RdpCurve (e.g. rdpsym.gaussian(sigma=1).curve())", type(curve).__name__))
+    return curve
+
+
+def epsilon(curve, delta: object, orders: object = "dp-accounting", conversion: str = "bbghs",
+            dps: int = 50) -> AccountingResult:
+    """The smallest ε such that ``curve`` gives (ε, δ)-DP through ``conversion`` over ``orders``.
+
+    ``orders``: ``"mironov"`` (§VII), ``"dp-accounting"``, ``"opacus"``, a list
+    of orders, or ``"continuous"`` (every α in [1.001, 10⁴], by certified
+    branch and bound: ``gap`` is the certified distance to the infimum).
+    ``conversion``: ``"mironov"`` (Prop 3) or ``"bbghs"`` (Balle et al. 2020,
+    Thm 21; what dp_accounting and Opacus use).
+    """
+    c = _curve(curve)
+    d = _probability(delta, "delta")
+    how = _conversion(conversion)
+    dps = _dps(dps)
+    if orders == "continuous":
+        return _continuous(c, d, how, dps)
+    grid = resolve(orders)
+    balls = c.enclosures(grid, dps + 10)
+    with precision(bits_for(dps + 10)):
+        eps, order, per = conv.best_epsilon(list(zip(grid, balls)), d, how)
+    return _result("epsilon", eps, order, per, balls, how, d, dps, c)
+
+
+def delta(curve, epsilon: object, orders: object = "dp-accounting", conversion: str = "bbghs",
+          dps: int = 50) -> AccountingResult:
+    """The smallest δ such that ``curve`` gives (ε, δ)-DP through ``conversion`` over ``orders``."""
+    c = _curve(curve)
+    e = _exact(epsilon, "epsilon")
+    if e < 0:
+        raise ParameterError(must("epsilon", "a number >= 0", epsilon))
+    how = _conversion(conversion)
+    dps = _dps(dps)
+    if orders == "continuous":
+        raise ParameterError(must("orders", "a grid name or a list for delta (continuous is for epsilon)", orders))
+    grid = resolve(orders)
+    balls = c.enclosures(grid, dps + 10)
+    with precision(bits_for(dps + 10)):
+        dl, order, per = conv.best_delta(list(zip(grid, balls)), e, how)
+    return _result("delta", dl, order, per, balls, how, e, dps, c)
+
+
+def _result(kind, ball, order, per, balls, how, given, dps, c) -> AccountingResult:
+    rows = tuple(OrderValue(o.order, b, o.value, o.reason) for o, b in zip(per, balls))
+    name = "bbghs" if how == "balle" else how
+    if ball == math.inf:
+        return AccountingResult(kind, mpmath.inf, None, math.inf, name, given, dps, c.certified, rows)
+    with precision(bits_for(dps + 10)):
+        if not _narrow(ball, dps):
+            notes = (f"the best orders tie within the balls; the enclosure is {upper_decimal(ball.rad(), 3)} wide",)
+        else:
+            notes = ()
+        with mpmath.workdps(dps + 5):
+            value = mpmath.mpf(upper_decimal(ball, dps))
+    return AccountingResult(kind, value, order, ball, name, given, dps, c.certified, rows, None, notes)
+
+
+def _narrow(ball: arb, dps: int) -> bool:
+    return ball.is_zero() or ball.rel_accuracy_bits() >= dps * 3.32
+
+
+def _continuous(c: RdpCurve, d: fmpq, how: str, dps: int) -> AccountingResult:
+    lo, hi = CONTINUOUS_RANGE
+    lo = max(lo, c.min_order)
+
+    def rdp_at(a: fmpq):
+        v = c.balls([a])[0]
+        return math.inf if isinstance(v, Infinite) else v
+
+    with precision(bits_for(dps + 10)):
+        res = conv.continuous_epsilon(rdp_at, d, how, lo, hi, CONTINUOUS_TOL)
+    if res.order is None:
+        return AccountingResult("epsilon", mpmath.inf, None, math.inf, "bbghs" if how == "balle" else how, d, dps,
+                                c.certified)
+    # The value at the best order, to the full digits.
+    best = epsilon(c, delta=_frac(d), orders=[_frac(res.order)], conversion="bbghs" if how == "balle" else how,
+                   dps=dps)
+    notes = (f"infimum over α in [{lo}, {hi}] is within {upper_decimal(res.gap, 3)} below this value"
+             + ("" if res.converged else " (evaluation budget reached before the tolerance)"),)
+    return AccountingResult("epsilon", best.value, best.order, best.enclosure, best.conversion, d, dps,
+                            c.certified, best.per_order, res.gap, notes)
+
+
+def _frac(q: fmpq) -> Fraction:
+    return Fraction(int(q.p), int(q.q))
+
+
+__all__ = ["AccountingResult", "delta", "epsilon", "parse_order"]
