@@ -131,6 +131,9 @@ def _probability(value: object, name: str) -> fmpq:
 def _exact(value: object, name: str) -> fmpq:
     """A decimal or rational input as the exact rational it spells (1e-5 is 1/100000)."""
     try:
+        if isinstance(value, mpmath.mpf):
+            man, exp = value.man_exp  # its exact binary value (mpf(value) would round it)
+            return fmpq(int(man)) * fmpq(2) ** int(exp) if exp >= 0 else fmpq(int(man), 2 ** int(-exp))
         if isinstance(value, float):
             if not math.isfinite(value):
                 raise ValueError

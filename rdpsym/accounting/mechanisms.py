@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import sympy as sp
@@ -28,7 +29,7 @@ from flint import arb
 from .._exact import positive_parameter, probability_parameter
 from ..densities import Continuous
 from ..errors import NoClosedFormError, ParameterError, must
-from ..mechanisms import Mechanism, randomized_response
+from ..mechanisms import MECHANISMS, Mechanism, randomized_response
 from ..symbols import alpha
 from ._arb import to_arb, to_fmpq
 from .curve import Component, Infinite, RdpCurve, curve
@@ -62,12 +63,31 @@ def curve_of(mechanism: Mechanism) -> RdpCurve:
     if free:
         raise ParameterError(must(f"{mechanism.name} parameters", "numbers (a curve is evaluated)",
                                   ", ".join(sorted(map(str, free)))))
-    derivation = mechanism.rdp(alpha)
+    derivation, at_inf = _derived(mechanism)
     if not derivation.is_closed_form:
         raise NoClosedFormError(f"{label}: no closed form in α; evaluate orders with rdpsym.renyi_divergence_mp")
-    at_inf = mechanism.rdp(sp.oo).result
-    return curve(Component.from_closed_form(label, derivation.result, f"derived ({derivation.status})",
-                                            at_infinity=at_inf), label)
+    component = Component.from_closed_form(label, derivation.result, f"derived ({derivation.status})",
+                                           at_infinity=at_inf)
+    # Balls around a closed form are certified only if the closed form itself is proved;
+    # a closed form that was only checked numerically is labelled so.
+    return curve(dataclasses.replace(component, certified=derivation.status == "proved"), label)
+
+
+#: Derivations of the built-ins, by (name, parameters): a curve is rebuilt often (CLI, references).
+_DERIVED: dict = {}
+
+
+def _derived(mechanism: Mechanism):
+    """The mechanism's derivation at symbolic α and its D_∞ (memoised for the built-ins)."""
+    key = None
+    if mechanism.name in MECHANISMS:
+        key = (mechanism.name, tuple(sorted((k, sp.srepr(v)) for k, v in mechanism.parameters.items())))
+        if key in _DERIVED:
+            return _DERIVED[key]
+    out = (mechanism.rdp(alpha), mechanism.rdp(sp.oo).result)
+    if key is not None:
+        _DERIVED[key] = out
+    return out
 
 
 def sampled_gaussian(q: object, sigma: object) -> Mechanism:
