@@ -150,6 +150,11 @@ def piece_ranges(pts: list[sp.Expr], discrete: bool) -> list[tuple[sp.Expr, sp.E
 
 
 def _mass(piece: Piece, var: sp.Symbol, discrete: bool) -> sp.Expr:
+    terms = sp.Add.make_args(sp.expand(piece.branch, deep=False, mul=True, power_exp=False, log=False))
+    if len(terms) > 1 and all(t.is_nonnegative for t in terms):
+        # A mixture: the mass is linear, and each component has a rule (a sum of
+        # exponentials does not, as one logarithm).
+        return sp.Add(*[_mass(Piece(piece.lo, piece.hi, t), var, discrete) for t in terms])
     L = log_of(piece.branch, var, piece_point(piece.lo, piece.hi, discrete))
     rule = sum_exp if discrete else integrate_exp
     value = rule(L, var, piece.lo, piece.hi, Hypotheses())
