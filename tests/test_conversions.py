@@ -9,6 +9,7 @@ for zCDP, dp_accounting's float conversions to 1e-12.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
@@ -37,7 +38,7 @@ def exact(x: mpmath.mpf) -> arb:
     sign, man, exp, _ = mpmath.mpf(x)._mpf_
     with precision(max(BITS, int(man).bit_length() + 8)):
         v = arb(int(man)) * arb(2) ** int(exp) if man else arb(0)
-    return -v if sign else v
+        return -v if sign else v  # negation rounds to the working precision too
 
 
 def encloses(ball: arb, ref, rel_width: float = 2.0**-80) -> bool:
@@ -372,6 +373,294 @@ def test_continuous_epsilon_close_to_one():
     rho, d = fmpq(1, 8), fmpq(1, 10**5)
     res = C.continuous_epsilon(lambda a: rho * a, d, "balle", 1 + fmpq(1, 10**30), 64, fmpq(1, 10**3))
     assert res.converged and res.lower <= C.zcdp_epsilon(rho, d).upper()
+
+
+# ---------------------------------------------------------------- continuous optimisation, convex=True
+#
+# With convex=True the leaf bounds come from secants of the convex (α − 1)·r(α).  Each test
+# checks lower ≤ inf ≤ best.upper() against an independent 50-digit reference: a closed form,
+# or brute force (a fine grid geometric in α − 1, then golden-section search at 50 digits).
+
+
+def mp_infimum(f, lo, hi, n=300):
+    """inf of f over [lo, hi] (f unimodal, as ε of a convex G is): grid, then golden section."""
+    lo, hi = q(lo), q(hi)
+    xs = [1 + (lo - 1) * ((hi - 1) / (lo - 1)) ** (mpmath.mpf(i) / n) for i in range(n + 1)]
+    fs = [f(x) for x in xs]
+    k = min(range(n + 1), key=fs.__getitem__)
+    a, b = xs[max(k - 1, 0)], xs[min(k + 1, n)]
+    g = (mpmath.sqrt(5) - 1) / 2
+    c, d = b - g * (b - a), a + g * (b - a)
+    fc, fd = f(c), f(d)
+    for _ in range(200):  # the bracket shrinks to 10⁻⁴² of its width
+        if fc < fd:
+            b, d, fd = d, c, fc
+            c = b - g * (b - a)
+            fc = f(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + g * (b - a)
+            fd = f(d)
+    return min(fc, fd, fs[k])
+
+
+def mp_eps(conversion, d):
+    """ε(α) from r(α), independently in mpmath."""
+    L = -mpmath.log(q(d))
+    if conversion == "mironov":
+        return lambda a, r: r + L / (a - 1)
+    return lambda a, r: r + mpmath.log(1 - 1 / a) + (L - mpmath.log(a)) / (a - 1)
+
+
+def rr_rdp(a: fmpq) -> arb:
+    """RDP of randomized response with P(truth) = 3/5 (Mironov 2017, Table II), in balls."""
+    a, p = arb(a), arb(fmpq(3, 5))
+    return (p**a * (1 - p) ** (1 - a) + (1 - p) ** a * p ** (1 - a)).log() / (a - 1)
+
+
+def mp_laplace(a):
+    b = mpmath.mpf(1) / 2
+    return mpmath.log(a / (2 * a - 1) * mpmath.exp((a - 1) / b) + (a - 1) / (2 * a - 1) * mpmath.exp(-a / b)) / (a - 1)
+
+
+def mp_rr(a):
+    p = mpmath.mpf(3) / 5  # at the current (50-digit) precision
+    return mpmath.log(p**a * (1 - p) ** (1 - a) + (1 - p) ** a * p ** (1 - a)) / (a - 1)
+
+
+# A sampled-Gaussian-like pair: Q = N(0, σ²), P = (1 − s)N(0, σ²) + s·N(1, σ²), both restricted to
+# the grid x_i = i/2 (−16 ≤ i ≤ 24) and normalised.  (α − 1)·D_α(P‖Q) = log Σ Q_i (P_i/Q_i)^α is
+# the cumulant generating function of a discrete pair, so it is convex (and D_α monotone).
+SG_X, SG_S, SG_SIGMA2 = [fmpq(i, 2) for i in range(-16, 25)], fmpq(1, 20), fmpq(1, 1)
+
+
+def sg_rdp(a: fmpq, steps: int = 200) -> arb:
+    w = [(-arb(x) ** 2 / (2 * arb(SG_SIGMA2))).exp() for x in SG_X]
+    v = [(1 - arb(SG_S)) * wi + arb(SG_S) * (-(arb(x) - 1) ** 2 / (2 * arb(SG_SIGMA2))).exp() for x, wi in zip(SG_X, w)]
+    zq, zp = sum(w, arb(0)), sum(v, arb(0))
+    total = sum(((wi / zq) * ((vi / zp) / (wi / zq)) ** arb(a) for wi, vi in zip(w, v)), arb(0))
+    return steps * total.log() / arb(a - 1)
+
+
+@functools.lru_cache
+def mp_sg_pair(prec: int) -> list[tuple[mpmath.mpf, mpmath.mpf]]:
+    """The (Q_i, P_i/Q_i) of the sampled-Gaussian-like pair, in mpmath at ``prec`` bits."""
+    with mpmath.workprec(prec):
+        s2, s = q(SG_SIGMA2), q(SG_S)
+        w = [mpmath.exp(-q(x) ** 2 / (2 * s2)) for x in SG_X]
+        v = [(1 - s) * wi + s * mpmath.exp(-(q(x) - 1) ** 2 / (2 * s2)) for x, wi in zip(SG_X, w)]
+        zq, zp = sum(w), sum(v)
+        return [(wi / zq, (vi / zp) / (wi / zq)) for wi, vi in zip(w, v)]
+
+
+def mp_sg(a, steps: int = 200):
+    return steps * mpmath.log(sum(qi * ratio**a for qi, ratio in mp_sg_pair(mp.prec))) / (a - 1)
+
+
+# (name, r in balls, r in mpmath, lo, hi): every (α − 1)·r(α) here is convex.
+CONVEX_CURVES = [
+    ("gaussian rho=1/2", lambda a: arb(a) / 2, lambda a: a / 2, fmpq(1001, 1000), 10**4),
+    ("laplace b=1/2 x20", lambda a: 20 * laplace_rdp(a), lambda a: 20 * mp_laplace(a), fmpq(11, 10), 300),
+    ("randomized response p=3/5 x50", lambda a: 50 * rr_rdp(a), lambda a: 50 * mp_rr(a), fmpq(101, 100), 1000),
+    ("sampled-gaussian-like x200", sg_rdp, mp_sg, fmpq(101, 100), 256),
+    (
+        "composition gaussian + 3 laplace + 10 rr",
+        lambda a: arb(a) / 8 + 3 * laplace_rdp(a) + 10 * rr_rdp(a),
+        lambda a: a / 8 + 3 * mp_laplace(a) + 10 * mp_rr(a),
+        fmpq(101, 100),
+        1000,
+    ),
+]
+
+
+@pytest.mark.parametrize("rho", [fmpq(1, 2), fmpq(1, 8), fmpq(1, 200), 3])
+@pytest.mark.parametrize("d", [fmpq(1, 10**5), fmpq(1, 10**12)])
+def test_convex_bound_certifies_the_zcdp_closed_form(rho, d):
+    """Mironov with r = ρα: inf ε = ρ + 2·sqrt(ρL), at α = 1 + sqrt(L/ρ) (inside the range)."""
+    mp.dps = 50
+    L = -mpmath.log(q(d))
+    want = q(rho) + 2 * mpmath.sqrt(q(rho) * L)
+    assert 1 + mpmath.sqrt(L / q(rho)) < 10**4
+    tol = fmpq(1, 10**12)
+    with precision(200):
+        res = C.continuous_epsilon(lambda a: rho * a, d, "mironov", fmpq(1001, 1000), 10**4, tol, convex=True)
+        assert res.converged and res.gap <= tol and res.evaluations < 300
+        assert res.lower <= exact(want) <= res.best.upper()
+        assert C.mironov_epsilon(res.order, rho * res.order, d).overlaps(res.best)
+
+
+@pytest.mark.parametrize("rho", [fmpq(1, 8), fmpq(1, 200), 2])
+def test_convex_bound_certifies_the_balle_gaussian_optimum(rho):
+    mp.dps = 50
+    d, tol = fmpq(1, 10**6), fmpq(1, 10**12)
+    with precision(200):
+        res = C.continuous_epsilon(lambda a: rho * a, d, "balle", fmpq(101, 100), 4096, tol, convex=True)
+        assert res.converged and res.evaluations < 300
+        assert res.lower <= exact(mp_balle_curve_min(rho, d)) <= res.best.upper()
+
+
+@pytest.mark.parametrize("name,r_arb,r_mp,lo,hi", CONVEX_CURVES, ids=[c[0] for c in CONVEX_CURVES])
+@pytest.mark.parametrize("conversion", ["mironov", "balle"])
+def test_convex_bound_certifies_brute_force_infima(name, r_arb, r_mp, lo, hi, conversion):
+    """tol 1e-12 at 200 bits in fewer than 300 evaluations, and lower ≤ inf ≤ best."""
+    mp.dps = 50
+    d, tol = fmpq(1, 10**5), fmpq(1, 10**12)
+    eps = mp_eps(conversion, d)
+    want = mp_infimum(lambda a: eps(a, r_mp(a)), lo, hi)
+    with precision(200):
+        res = C.continuous_epsilon(r_arb, d, conversion, lo, hi, tol, convex=True)
+        assert res.converged and res.gap <= tol and res.evaluations < 300, (res.evaluations, res.gap)
+        assert res.lower <= exact(want) <= res.best.upper()
+        assert res.enclosure.contains(exact(want))
+
+
+@pytest.mark.parametrize("conversion", ["mironov", "balle"])
+def test_convex_needs_few_evaluations_where_monotone_alone_runs_out(conversion):
+    """r = α/2, δ = 1e-5 on [1.001, 10⁴], tol 1e-8: the monotone bounds alone exhaust 2000
+    evaluations (gap ~1.5e-5); with convexity a few dozen suffice."""
+    d, tol = fmpq(1, 10**5), fmpq(1, 10**8)
+    args = (lambda a: fmpq(a, 2), d, conversion, fmpq(1001, 1000), 10**4, tol)
+    with precision(64):
+        plain = C.continuous_epsilon(*args)
+        fast = C.continuous_epsilon(*args, convex=True)
+    assert not plain.converged and plain.evaluations == 2000
+    assert fast.converged and fast.evaluations < 60
+    assert fast.lower <= plain.best.upper() and plain.lower <= fast.best.upper()
+
+
+def test_convex_reaches_1e_20_at_high_precision():
+    mp.dps = 50
+    rho, d, tol = fmpq(1, 2), fmpq(1, 10**5), fmpq(1, 10**20)
+    want = q(rho) + 2 * mpmath.sqrt(q(rho) * -mpmath.log(q(d)))
+    with precision(256):
+        res = C.continuous_epsilon(lambda a: rho * a, d, "mironov", fmpq(1001, 1000), 10**4, tol, convex=True)
+        assert res.converged and res.gap <= tol and res.evaluations < 200
+        assert res.lower <= exact(want) <= res.best.upper()
+        for name, r_arb, r_mp, lo, hi in CONVEX_CURVES[1:3]:
+            res = C.continuous_epsilon(r_arb, d, "balle", lo, hi, tol, convex=True)
+            assert res.converged and res.evaluations < 200, name
+
+
+@pytest.mark.parametrize("conversion", ["mironov", "balle"])
+@pytest.mark.parametrize("case", ["decreasing", "around the optimum", "constant r", "constant r, large order"])
+def test_convex_leaf_bound_uses_the_safe_ball_ends(conversion, case):
+    """One leaf [a, a + h] with neighbours a − h and a + 2h, h = 1e-7, and balls of radius
+    1e-12 whose true value sits at the end that hurts: the lower end at the leaf's points,
+    the upper end at the far neighbours.  The secants are then tight to Y''h² ≈ 1e-14, below
+    the radius, so the bound is certified only if it takes each ball at the safe end."""
+    mp.dps = 50
+    d, rad = fmpq(1, 10**5), arb(fmpq(1, 10**12))
+    L = -mpmath.log(q(d))
+    rho = fmpq(1, 2)
+    flat = case.startswith("constant r")  # then Balle's ε increases for α > e^(1 + L) ≈ 2.7e5
+    r_true = (lambda a: arb(1)) if flat else (lambda a: rho * arb(a))
+    r_mp = (lambda a: mpmath.mpf(1)) if flat else (lambda a: q(rho) * a)
+    h = fmpq(1, 10**7)
+    a = {"around the optimum": fmpq(int(1 + mpmath.sqrt(L / q(rho)) * 10**6), 10**6), "constant r, large order": 10**6}
+    a = fmpq(a.get(case, 3))
+    p, b, c = a - h, a + h, a + 2 * h
+    eps = mp_eps(conversion, d)
+    want = mp_infimum(lambda x: eps(x, r_mp(x)), a, b, n=20)
+    with precision(200):
+        low, high = arb(rad, rad), -arb(rad, rad)  # [0, 2·rad] and [−2·rad, 0]: truth at the low / high end
+
+        def y(x, shift):
+            return C._convex_value(conversion, x, arb(x - 1) * r_true(x) + shift)
+
+        got = C._convex_leaf_lower(
+            conversion, a, b, r_true(a) + low, y(a, low), y(b, low), (p, y(p, high)), (c, y(c, high)), -arb(d).log()
+        )
+        assert got <= exact(want)
+        assert exact(want) - got < arb(fmpq(1, 10**10))  # tight: the bound is decided by the balls
+
+
+@pytest.mark.parametrize("conversion", ["mironov", "balle"])
+def test_convex_bound_with_kinks(conversion):
+    """G = max of lines (a supremum over pairs: convex, not smooth): still certified."""
+    mp.dps = 50
+    lines = [(0, fmpq(1, 4)), (-3, fmpq(3, 4)), (-20, fmpq(2))]  # G = max(c + s·(α − 1)), G(1) = 0
+
+    def r_arb(a):
+        return max(arb(c + s * (a - 1)) for c, s in lines) / arb(a - 1)
+
+    def r_mp(a):
+        return max(c + q(s) * (a - 1) for c, s in lines) / (a - 1)
+
+    d, tol = fmpq(1, 10**6), fmpq(1, 10**12)
+    eps = mp_eps(conversion, d)
+    want = mp_infimum(lambda a: eps(a, r_mp(a)), fmpq(11, 10), 100, n=3000)
+    res = C.continuous_epsilon(r_arb, d, conversion, fmpq(11, 10), 100, tol, convex=True)
+    assert res.converged and res.evaluations < 300
+    assert res.lower <= exact(want) <= res.best.upper()
+
+
+def test_convex_bound_is_certified_for_wide_off_centre_balls():
+    """rdp_at returns balls of radius 1e-6 whose midpoints are shifted at random inside: the
+    bound must hold for the true curve ρα whichever ends the balls have."""
+    rng = random.Random(7)
+    rho, d = fmpq(1, 8), fmpq(1, 10**5)
+    rad = fmpq(1, 10**6)
+
+    def r(a):
+        shift = fmpq(rng.randint(-999, 999), 1000) * rad
+        return arb(rho * a + shift, rad)
+
+    for conversion in ("mironov", "balle"):
+        mp.dps = 50
+        eps = mp_eps(conversion, d)
+        want = mp_infimum(lambda a, eps=eps: eps(a, q(rho) * a), 2, 256)
+        res = C.continuous_epsilon(r, d, conversion, 2, 256, fmpq(1, 10**4), convex=True)
+        assert res.converged
+        assert res.lower <= exact(want) <= res.best.upper()
+
+
+def test_convex_with_an_infinite_tail_and_a_single_point():
+    d = fmpq(1, 10**5)
+
+    def curve(a):
+        return fmpq(a, 8) if a < 6 else math.inf
+
+    res = C.continuous_epsilon(curve, d, "mironov", fmpq(11, 10), 100, fmpq(1, 10**8), convex=True)
+    assert res.converged and res.order < 6
+    assert res.enclosure.contains(C.mironov_epsilon(6, fmpq(6, 8), d))
+    one = C.continuous_epsilon(lambda a: fmpq(a, 8), d, "balle", 3, 3, fmpq(1, 10**6), convex=True)
+    assert one.converged and one.order == 3 and one.evaluations == 1
+
+
+@pytest.mark.parametrize("x", [1 + fmpq(1, 10**30), fmpq(101, 100), fmpq(3, 2), 7, 10**8])
+def test_psi_and_its_derivative(x):
+    """ψ(α) = (α − 1)·log(1 − 1/α) − log α, the convex part of Balle's ε, and ψ' = log(1 − 1/α)."""
+    mp.dps = 50
+    h = q(fmpq(x) - 1)  # α − 1 exactly: α = 1 + 10⁻³⁰ is not a 50-digit number
+    log1m_inv = mpmath.log(h) - mpmath.log1p(h)
+    psi, dpsi = C._psi(fmpq(x))
+    assert encloses(psi, h * log1m_inv - mpmath.log1p(h))
+    assert encloses(dpsi, log1m_inv)
+    if x >= 2:  # and it is the derivative (numerically)
+        num = mpmath.diff(lambda t: (t - 1) * mpmath.log(1 - 1 / t) - mpmath.log(t), 1 + h)
+        assert abs(num - log1m_inv) <= mpmath.mpf(10) ** -20 * abs(num)
+    balle = C.balle_epsilon(x, fmpq(1, 3), fmpq(1, 10**5))
+    g = arb(fmpq(x) - 1) * arb(fmpq(1, 3))
+    assert balle.overlaps((C._convex_value("balle", fmpq(x), g) - arb(fmpq(1, 10**5)).log()) / arb(fmpq(x) - 1))
+
+
+@pytest.mark.parametrize(
+    "curve,lo,hi",
+    [
+        (lambda a: min(arb(a), arb(3)), 2, 50),  # G = (α − 1)·min(α, 3): a concave kink at 3
+        (lambda a: arb(a).tanh(), fmpq(21, 10), 8),  # G'' = 2 sech²α (1 − (α − 1) tanh α) < 0
+    ],
+)
+def test_convex_rejects_a_non_convex_curve(curve, lo, hi):
+    d = fmpq(1, 10**5)
+    C.continuous_epsilon(curve, d, "mironov", lo, hi, fmpq(1, 10**3))  # monotone: fine without convex
+    with pytest.raises(ParameterError, match=r"^rdp_at must be \(α−1\)·r\(α\) convex in α \(convex=True\); got "):
+        C.continuous_epsilon(curve, d, "mironov", lo, hi, fmpq(1, 10**12), convex=True)
+
+
+def test_convex_must_be_a_bool():
+    with pytest.raises(ParameterError, match=r"^convex must be True or False; got 1\.$"):
+        C.continuous_epsilon(lambda a: a, fmpq(1, 10), "balle", 2, 3, fmpq(1, 10), convex=1)
 
 
 # ---------------------------------------------------------------- Gaussian mechanism (Balle–Wang)

@@ -233,7 +233,7 @@ def _continuous(c: RdpCurve, d: fmpq, how: str, dps: int) -> AccountingResult:
         return math.inf if isinstance(v, Infinite) else v
 
     with precision(bits_for(dps + 10)):
-        res = conv.continuous_epsilon(rdp_at, d, how, lo, hi, CONTINUOUS_TOL)
+        res = conv.continuous_epsilon(rdp_at, d, how, lo, hi, CONTINUOUS_TOL, convex=c.convex)
     if res.order is None:
         return AccountingResult("epsilon", mpmath.inf, None, math.inf, "bbghs" if how == "balle" else how, d, dps,
                                 c.certified)

@@ -34,12 +34,13 @@ the one dp_accounting and Opacus use).
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import pairwise
+from itertools import combinations, pairwise
 from typing import Literal, NamedTuple
 
 from flint import arb, ctx, fmpq, fmpz
@@ -585,6 +586,96 @@ def _leaf_lower(conversion: str, a: fmpq, b: fmpq, r_a: arb | float, L: arb) -> 
     return _checked("lower bound", lb).lower()
 
 
+def _psi(x: fmpq) -> tuple[arb, arb]:
+    """ψ(α) = (α − 1)·log(1 − 1/α) − log α and ψ'(α) = log(1 − 1/α), as balls at α = x.
+
+    ψ is convex (ψ'' = 1/(α − 1) − 1/α > 0), and Balle's ε is (G + ψ + log(1/δ))/(α − 1)
+    with G = (α − 1)·r, so G + ψ is convex whenever G is.
+    """
+    a, h = arb(x), arb(x - 1)
+    d = _log1m_inv(a, h)
+    return h * d - h.log1p(), d
+
+
+def _convex_value(conversion: str, x: fmpq, g: arb) -> arb:
+    """The convex function Y with ε = (Y + log(1/δ))/(α − 1): Y = G (Mironov), G + ψ (Balle)."""
+    return g if conversion == "mironov" else g + _psi(x)[0]
+
+
+def _min_max_linear(ends: list[tuple[arb, arb]]) -> arb:
+    """A certified lower bound of min over u ∈ [u₀, u₁] of max_k f_k(u), f_k affine in u, given
+    the balls of each f_k at the two ends, ``ends[k] = (f_k(u₀), f_k(u₁))``.
+
+    By duality the minimum of the maximum is the maximum over weights λ (λ_k ≥ 0, Σλ_k = 1)
+    of min(Σλ_k f_k(u₀), Σλ_k f_k(u₁)), attained with at most two nonzero weights: every
+    single f_k, and for each pair of opposite slopes the weights that make the combination
+    flat.  Any weights give a lower bound, so the weights are rounded freely (λ an exact
+    point of [0, 1]; the ball of 1 − λ contains the exact complement).
+    """
+    cands = [fa.min(fb) for fa, fb in ends]
+    for (fa1, fb1), (fa2, fb2) in combinations(ends, 2):
+        d1, d2 = (fa1 - fb1).mid(), (fa2 - fb2).mid()
+        if (d1 > 0 and d2 < 0) or (d1 < 0 and d2 > 0):
+            lam = (d2 / (d2 - d1)).mid()
+            if not (lam >= 0 and lam <= 1):
+                continue
+            mu = 1 - lam
+            cands.append((lam * fa1 + mu * fa2).min(lam * fb1 + mu * fb2))
+    good = [c.lower() for c in cands if c.is_finite()]
+    return max(good) if good else arb.neg_inf()
+
+
+def _convex_leaf_lower(
+    conversion: str,
+    a: fmpq,
+    b: fmpq,
+    r_a: arb,
+    y_a: arb,
+    y_b: arb | None,
+    left: tuple[fmpq, arb] | None,
+    right: tuple[fmpq, arb] | None,
+    L: arb,
+) -> arb:
+    """A certified lower bound of ε(α) over α in [a, b] (a < b) when Y(α) is convex, where
+    ε = (Y + L)/(α − 1) (:func:`_convex_value`), from linear lower bounds Y ≥ ℓ_k on [a, b]:
+
+    * left secant, with a neighbour p < a: Y lies above the line through (p, Y(p)), (a, Y(a))
+      on [a, ∞);
+    * right secant, with a neighbour c > b: Y lies above the line through (b, Y(b)), (c, Y(c))
+      on (−∞, b];
+    * monotone: G(α) = (α − 1)·r(α) ≥ (α − 1)·r(a) (r nondecreasing), plus for Balle the
+      tangent of the convex ψ at the midpoint.
+
+    With balls, each secant is replaced by the line through the lower end at the shared point
+    and the upper end at the far one, which lies below every secant of values in the balls on
+    the side used.  For a line ℓ = mα + c, (ℓ + L)/(α − 1) = m + (m + c + L)/(α − 1) is affine
+    in u = 1/(α − 1), so the bound is min over u of the max of affine functions of u, known
+    from their values at a and b (:func:`_min_max_linear`).  ``left`` is (p, Y(p)) and
+    ``right`` is (c, Y(c)); ``y_b`` is Y(b) (None when r(b) is infinite).
+    """
+    ha, hb = arb(a - 1), arb(b - 1)
+    w = b - a
+    lines: list[tuple[arb, arb]] = []  # (ℓ(a), ℓ(b))
+    lo_a = y_a.lower()
+    rl = r_a.lower()
+    mono_a, mono_b = rl * ha, rl * hb
+    if conversion == "balle":
+        mid = (a + b) / 2
+        psi_m, dpsi_m = _psi(mid)
+        mono_a += psi_m - dpsi_m * arb(w / 2)
+        mono_b += psi_m + dpsi_m * arb(w / 2)
+    lines.append((mono_a, mono_b))
+    if left is not None:
+        p, y_p = left
+        lines.append((lo_a, lo_a + (lo_a - y_p.upper()) * arb(w / (a - p))))
+    if right is not None and y_b is not None:
+        c, y_c = right
+        lo_b = y_b.lower()
+        lines.append((lo_b + (lo_b - y_c.upper()) * arb(w / (c - b)), lo_b))
+    ends = [((la + L) / ha, (lb + L) / hb) for la, lb in lines]
+    return _min_max_linear(ends)
+
+
 def _exact_key(x: arb | float):
     if _is_inf(x):
         return math.inf
@@ -633,6 +724,7 @@ def continuous_epsilon(
     *,
     max_evaluations: int = 2000,
     initial_points: int = 9,
+    convex: bool = False,
 ) -> ContinuousOptimum:
     """inf over α ∈ [lo, hi] of ε(α, r(α), δ), certified to within a stated gap, by branch and bound.
 
@@ -649,9 +741,35 @@ def continuous_epsilon(
     on the infimum, and the best evaluated ε is an upper bound.  A leaf whose bound
     is below best − tol is split (geometrically in α − 1 while it is wide) until the
     gap is ≤ tol or ``max_evaluations`` calls of ``rdp_at`` have been made; then the
-    gap reached is reported honestly (``converged=False``).
+    gap reached is reported honestly (``converged=False``).  These bounds are off by
+    O(b − a), so about 1/sqrt(tol) evaluations are needed.
+
+    ``convex=True`` (opt-in): the caller guarantees that G(α) = (α − 1)·r(α) is
+    convex on [lo, hi] (+∞ allowed on a final stretch).  It holds for the exact
+    Rényi divergence of any pair, since (α − 1)·D_α(P‖Q) = log E_Q[(P/Q)^α] is a
+    cumulant generating function (convex by Hölder), for a supremum over pairs, and
+    for sums and nonnegative multiples (composition); not for an arbitrary upper
+    bound on the curve.  Then ε = (Y(α) + L)/(α − 1) with Y = G (Mironov) or
+    Y = G + ψ (Balle), ψ(α) = (α − 1)·log(1 − 1/α) − log α, which is convex too
+    (ψ'' = 1/(α − 1) − 1/α), and on a leaf [a, b] with evaluated neighbours p < a
+    and c > b, Y lies above
+      the line through (p, Y(p)), (a, Y(a)) on [a, ∞) (left secant),
+      the line through (b, Y(b)), (c, Y(c)) on (−∞, b] (right secant),
+      (α − 1)·r(a) (+ the tangent of ψ at (a + b)/2 for Balle) (monotone),
+    each taken through the ball ends that put it below every secant of values in
+    the balls.  For a line ℓ = mα + c, (ℓ + L)/(α − 1) = m + (m + c + L)/(α − 1) is
+    monotone in α; the bound is the min over the leaf of the max of these three,
+    computed exactly by duality (the best convex combination of two of the lines,
+    minimised at a or b), and the leaf keeps the larger of it and the monotone
+    bound above.  The secant bounds are off by O((b − a)²), so the tolerance is
+    reached in O(log(1/tol)) evaluations for a smooth curve (tens, not thousands).
+    A leaf's bound is recomputed when a neighbour is split.  The evaluated balls
+    are checked for convexity of G (every consecutive triple of points): a
+    certified violation raises ParameterError.
+
     Hypotheses: r nondecreasing on [lo, hi] (a certified violation raises
-    ParameterError); 1 < lo ≤ hi rational; 0 < δ < 1; tol > 0 (absolute, in ε).
+    ParameterError); with ``convex=True`` also (α − 1)·r(α) convex on [lo, hi];
+    1 < lo ≤ hi rational; 0 < δ < 1; tol > 0 (absolute, in ε).
 
     >>> from flint import fmpq
     >>> from rdpsym.accounting._arb import precision, upper_decimal
@@ -660,6 +778,11 @@ def continuous_epsilon(
     ...     res = continuous_epsilon(lambda a: rho * a, fmpq(1, 10**5), "mironov", 2, 256, fmpq(1, 10**3))
     ...     res.converged, zcdp_epsilon(rho, fmpq(1, 10**5)) in res.enclosure
     (True, True)
+    >>> with precision(200):                              # (α − 1)·α/8 is convex
+    ...     res = continuous_epsilon(lambda a: rho * a, fmpq(1, 10**5), "mironov", 2, 256, fmpq(1, 10**20),
+    ...                              convex=True)
+    ...     res.converged, res.evaluations < 100, zcdp_epsilon(rho, fmpq(1, 10**5)) in res.enclosure
+    (True, True, True)
     """
     conversion = _conversion(conversion)
     d = _delta(delta)
@@ -671,9 +794,12 @@ def continuous_epsilon(
     t = _positive("tol", tol)
     if isinstance(max_evaluations, bool) or not isinstance(max_evaluations, int) or max_evaluations < 2:
         raise ParameterError(must("max_evaluations", "an integer ≥ 2", max_evaluations))
+    if not isinstance(convex, bool):
+        raise ParameterError(must("convex", "True or False", repr(convex)))
     eps_at = _epsilon_at(conversion)
 
     values: dict[fmpq, arb | float] = {}
+    ys: dict[fmpq, arb] = {}  # the convex Y of _convex_value, at the finite points (convex=True)
     best: list = [math.inf, None, math.inf]  # [upper end, order, ball]
 
     def evaluate(x: fmpq) -> arb | float:
@@ -684,6 +810,8 @@ def continuous_epsilon(
                 e = eps_at(x, v, d)
                 if _is_inf(best[0]) or e.upper() < best[0]:
                     best[:] = [e.upper(), x, e]
+                if convex:
+                    ys[x] = _convex_value(conversion, x, arb(x - 1) * v)
         return values[x]
 
     def check_monotone(x: fmpq, y: fmpq) -> None:
@@ -692,6 +820,21 @@ def continuous_epsilon(
         if bad:
             raise ParameterError(
                 must("rdp_at", "nondecreasing in the order (Mironov 2017, Prop. 9)", f"r({x}) = {vx} > r({y}) = {vy}")
+            )
+
+    def check_convex(x: fmpq, y: fmpq, z: fmpq) -> None:
+        """Raise if the balls certify G(y) above the chord of G from x to z (x < y < z)."""
+        vx, vy, vz = values[x], values[y], values[z]
+        if _is_inf(vx) or _is_inf(vy) or _is_inf(vz):
+            return
+        gx, gy, gz = arb(x - 1) * vx, arb(y - 1) * vy, arb(z - 1) * vz
+        if arb(z - y) * (gy - gx) > arb(y - x) * (gz - gy):
+            raise ParameterError(
+                must(
+                    "rdp_at",
+                    "(α−1)·r(α) convex in α (convex=True)",
+                    f"(α−1)·r(α) = {gy} at α = {y}, above its chord from ({x}, {gx}) to ({z}, {gz})",
+                )
             )
 
     # Initial grid, geometric in α − 1.
@@ -711,20 +854,46 @@ def continuous_epsilon(
         evaluate(x)
     for x, y in pairwise(grid):
         check_monotone(x, y)
+    if convex:
+        for x, y, z in zip(grid, grid[1:], grid[2:]):
+            check_convex(x, y, z)
 
+    # The leaves [grid[i], grid[i + 1]] partition [lo, hi]; a heap of their bounds, where an
+    # entry is live while live[a] holds its id (a leaf's bound is replaced when a neighbour
+    # is split, as its secants then tighten).
     heap: list = []
+    live: dict[fmpq, tuple[int, arb | float]] = {}
     counter = 0
 
-    def push(a: fmpq, b: fmpq) -> None:
-        nonlocal counter
+    def bound(i: int) -> arb | float:
+        """The bound of the leaf [grid[i], grid[i + 1]]: the monotone one, and with
+        convex=True the larger of it and the convex one (both are certified)."""
+        a, b = grid[i], grid[i + 1]
         lb = _leaf_lower(conversion, a, b, values[a], L)
+        if not convex or _is_inf(lb):
+            return lb
+        left = (grid[i - 1], ys[grid[i - 1]]) if i >= 1 and grid[i - 1] in ys else None
+        right = (grid[i + 2], ys[grid[i + 2]]) if i + 2 < len(grid) and grid[i + 2] in ys else None
+        lc = _convex_leaf_lower(conversion, a, b, values[a], ys[a], ys.get(b), left, right, L)
+        return max(lb, lc)
+
+    def push(a: fmpq, b: fmpq, lb: arb | float) -> None:
+        nonlocal counter
         heapq.heappush(heap, (_exact_key(lb), counter, a, b, lb))
+        live[a] = (counter, lb)
         counter += 1
 
+    def update(i: int) -> None:
+        """Recompute a leaf's bound after a new point next to it; the old bound stays valid."""
+        lb, old = bound(i), live[grid[i]][1]
+        if not _is_inf(lb) and (_is_inf(old) or old > lb):
+            lb = old
+        push(grid[i], grid[i + 1], lb)
+
     if len(grid) == 1:
-        push(a0, a0)
-    for x, y in pairwise(grid):
-        push(x, y)
+        push(a0, a0, _leaf_lower(conversion, a0, a0, values[a0], L))
+    for i in range(len(grid) - 1):
+        push(grid[i], grid[i + 1], bound(i))
 
     def gap_of(lb: arb | float) -> arb | float:
         if _is_inf(best[0]) or _is_inf(lb):
@@ -733,6 +902,8 @@ def continuous_epsilon(
 
     converged = False
     while True:
+        while live[heap[0][2]][0] != heap[0][1]:
+            heapq.heappop(heap)  # replaced by a tighter bound of the same leaf
         _, _, a, b, lb = heap[0]
         g = gap_of(lb)
         if not _is_inf(g) and g <= t.lower():
@@ -745,8 +916,18 @@ def continuous_epsilon(
         evaluate(m)
         check_monotone(a, m)
         check_monotone(m, b)
-        push(a, m)
-        push(m, b)
+        i = bisect.bisect_left(grid, a)
+        grid.insert(i + 1, m)
+        if convex:
+            for j in range(max(i - 1, 0), min(i + 2, len(grid) - 2)):
+                check_convex(grid[j], grid[j + 1], grid[j + 2])
+        push(a, m, bound(i))
+        push(m, b, bound(i + 1))
+        if convex:  # the neighbours' secants now end at m: they are tighter
+            if i >= 1:
+                update(i - 1)
+            if i + 2 < len(grid) - 1:
+                update(i + 2)
 
     lower = heap[0][4]
     if _is_inf(best[0]):

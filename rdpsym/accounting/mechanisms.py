@@ -66,8 +66,9 @@ def curve_of(mechanism: Mechanism) -> RdpCurve:
     derivation, at_inf = _derived(mechanism)
     if not derivation.is_closed_form:
         raise NoClosedFormError(f"{label}: no closed form in α; evaluate orders with rdpsym.renyi_divergence_mp")
+    # The exact divergence of one pair: (α−1)·D_α is a cumulant generating function, convex.
     component = Component.from_closed_form(label, derivation.result, f"derived ({derivation.status})",
-                                           at_infinity=at_inf)
+                                           at_infinity=at_inf, convex=True)
     # Balls around a closed form are certified only if the closed form itself is proved;
     # a closed form that was only checked numerically is labelled so.
     return curve(dataclasses.replace(component, certified=derivation.status == "proved"), label)
@@ -128,7 +129,8 @@ def _sampled_gaussian_component(mech: Mechanism) -> Component:
         return out
 
     closed = alpha / (2 * mech.parameters["sigma"] ** 2) if q == 1 else (sp.S.Zero if q == 0 else None)
-    return Component(_label(mech.name, mech.parameters), balls, closed, True, "Mironov–Talwar–Zhang 2019")
+    return Component(_label(mech.name, mech.parameters), balls, closed, True, "Mironov–Talwar–Zhang 2019",
+                     convex=True)
 
 
 _SPECIAL = {"sampled-gaussian": _sampled_gaussian_component}
@@ -154,8 +156,10 @@ def pure_dp(epsilon: object, bound: str = "bun-steinke") -> Guarantee:
         source = "Mironov 2017, Lemma 1"
     else:
         raise ParameterError(must("bound", "'bun-steinke' or 'mironov-lemma1'", repr(bound)))
+    # Both forms have (α−1)·ε(α) convex: the sinh form is a divergence (randomized response),
+    # and 2αε²(α−1) is a convex quadratic.
     return Guarantee("pure-dp", {"epsilon": e},
-                     Component.from_closed_form(f"{e}-DP", expr, source, at_infinity=e))
+                     Component.from_closed_form(f"{e}-DP", expr, source, at_infinity=e, convex=True))
 
 
 def zcdp(rho: object, xi: object = 0) -> Guarantee:
@@ -166,7 +170,7 @@ def zcdp(rho: object, xi: object = 0) -> Guarantee:
         raise ParameterError(must("xi", "a number >= 0", xi))
     return Guarantee("zcdp", {"rho": r, "xi": z},
                      Component.from_closed_form(f"({z},{r})-zCDP", z + r * alpha, "Bun–Steinke 2016, Def 1.1",
-                                                at_infinity=sp.oo))
+                                                at_infinity=sp.oo, convex=True))
 
 
 def exponential_mechanism(epsilon: object) -> Guarantee:
