@@ -1,0 +1,441 @@
+"""The Poisson-subsampled Gaussian (DP-SGD): certified balls, exact edges, digits, dp_accounting.
+
+The yardstick is computed here, independently of rdpsym: A_α − 1 (Mironov, Talwar,
+Zhang 2019, Sec. 3) by mpmath quadrature of E[b^α − 1 − α(b − 1)] split every σ
+(and at MTZ's z₀) for fractional orders, and by the binomial sum in mpmath for
+integer orders, each evaluated at two precisions that must agree (see
+/work/shared/notes/numerics.md).  A ball "contains" the reference when it contains
+the reference widened by its own error allowance (10⁻⁵⁰ relative).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import random
+
+import mpmath
+import pytest
+from flint import arb, ctx, fmpq
+from hypothesis import given
+from hypothesis import strategies as st
+
+import rdpsym.accounting.sampled_gaussian as sg
+from rdpsym.accounting._arb import precision
+from rdpsym.accounting.sampled_gaussian import log_moment, log_moments, rdp_values
+from rdpsym.errors import ConvergenceError, ParameterError
+
+Q = fmpq
+
+
+def mp(r: fmpq) -> mpmath.mpf:
+    return mpmath.mpf(int(r.p)) / int(r.q)
+
+
+# ----------------------------------------------------------------------------- the reference
+
+
+def _log_a_mp(q: fmpq, sigma: fmpq, order: fmpq, dps: int, window: float | None) -> mpmath.mpf:
+    with mpmath.workdps(dps):
+        qq, s, a = mp(q), mp(sigma), mp(order)
+        if order.q == 1:  # Σ_{k≥2} C(n,k)(1−q)^{n−k}q^k expm1(k(k−1)/(2σ²)): all terms positive
+            n = int(order.p)
+            am1 = mpmath.fsum(
+                mpmath.binomial(n, k) * (1 - qq) ** (n - k) * qq**k * mpmath.expm1(mpmath.mpf(k * (k - 1)) / (2 * s * s))
+                for k in range(2, n + 1)
+            )
+            return mpmath.log1p(am1)
+
+        def f(z):  # φ(z)·(b^α − 1 − α(b − 1)) with b − 1 = q·expm1(u): ≥ 0 and no cancellation against 1
+            d = qq * mpmath.expm1((2 * z - 1) / (2 * s * s))
+            return mpmath.npdf(z, 0, s) * (mpmath.expm1(a * mpmath.log1p(d)) - a * d)
+
+        if window is not None:
+            # Large α: the mass is a bump of width σ at z = α (outside `window`·σ: < e^{−window²/2}
+            # relative); one tanh-sinh panel each side of the peak.
+            total = mpmath.quad(f, [a - window * s, a, a + window * s])
+            return mpmath.log1p(total)
+        lo, hi = -14 * s, a + 14 * s  # the body, split every σ, and two tails
+        pts = [lo + k * s for k in range(int((hi - lo) / s) + 1)] + [hi]
+        z0 = s * s * mpmath.log(1 / qq - 1) + mpmath.mpf(1) / 2  # MTZ's z₀, where b crosses 2(1 − q)
+        if lo < z0 < hi:
+            pts = sorted([*pts, z0])
+        # Tails by tanh-sinh: Gauss–Legendre on an infinite interval (or on one huge
+        # segment) agreed with itself at two precisions while being wrong at 1e−43.
+        total = mpmath.quad(f, pts, method="gauss-legendre")
+        total += mpmath.quad(f, [-mpmath.inf, lo]) + mpmath.quad(f, [hi, mpmath.inf])
+        return mpmath.log1p(total)
+
+
+@functools.cache
+def reference(q: fmpq, sigma: fmpq, order: fmpq, digits: int = 60, window: float | None = None) -> mpmath.mpf:
+    """log A_α to ``digits`` significant digits, checked at two working precisions."""
+    low = _log_a_mp(q, sigma, order, digits + 20, window)  # the A − 1 integrand cancels ~log10(1/(αq)) digits
+    high = _log_a_mp(q, sigma, order, digits + 35, window)
+    with mpmath.workdps(digits + 20):
+        assert abs(low - high) <= mpmath.mpf(10) ** (-digits) * abs(high), (q, sigma, order, low, high)
+    return high
+
+
+def ref_ball(value: mpmath.mpf, rel: int = 50) -> arb:
+    """The reference as a ball of relative radius 10^−rel (its error allowance)."""
+    with precision(400):  # the decimal itself exactly enough that only the allowance counts
+        r = arb(mpmath.nstr(value, 90, strip_zeros=False))
+        return r + abs(r) * arb(10) ** (-rel) * arb(0, 1)
+
+
+# Edges named in the brief: q = 1e−6, 0.5, 0.999; σ = 0.5, 50; α = 1.001, 1.5, 2, 7.5, 100, 1024.
+MICRO = Q(1, 10**6)
+FRACTIONAL_EDGES = [
+    (MICRO, Q(11, 10), Q(1001, 1000)),
+    (MICRO, Q(1, 2), Q(15, 2)),
+    (Q(1, 2), Q(50), Q(3, 2)),
+    (Q(999, 1000), Q(1, 2), Q(3, 2)),
+    (Q(999, 1000), Q(50), Q(15, 2)),
+    (Q(1, 2), Q(1, 2), Q(1001, 1000)),
+    (Q(1, 10**13), Q(100), Q(3, 2)),  # ε ≈ 7.5e−31: relative accuracy of a tiny ε
+]
+INTEGER_EDGES = [
+    (MICRO, Q(50), Q(2)),
+    (Q(1, 2), Q(1, 2), Q(100)),
+    (Q(999, 1000), Q(1, 2), Q(1024)),
+    (Q(1, 100), Q(11, 10), Q(1024)),
+    (Q(1, 2), Q(50), Q(1024)),
+    (Q(1, 10**13), Q(100), Q(2)),
+]
+_rng = random.Random(20190823)  # seeded: the same cases on every run
+_GRID_Q = [MICRO, Q(1, 100), Q(1, 2), Q(999, 1000)]
+_GRID_S = [Q(1, 2), Q(11, 10), Q(50)]
+SEEDED = _rng.sample(
+    [c for c in itertools.product(_GRID_Q, _GRID_S, [Q(1001, 1000), Q(3, 2), Q(15, 2)]) if c not in FRACTIONAL_EDGES], 4
+) + _rng.sample(list(itertools.product(_GRID_Q, _GRID_S, [Q(2), Q(100), Q(1024)])), 3)
+CASES = FRACTIONAL_EDGES + INTEGER_EDGES + SEEDED
+
+
+def _id(case) -> str:
+    return "q={}-s={}-a={}".format(*case)
+
+
+# ----------------------------------------------------------------------------- certified balls
+
+
+@pytest.mark.parametrize("case", CASES, ids=_id)
+def test_ball_contains_reference_and_has_promised_width(case):
+    q, sigma, order = case
+    ref = reference(q, sigma, order)
+    with precision(128):
+        ball = log_moment(q, sigma, order)
+        assert ball.contains(ref_ball(ref)), (ball, mpmath.nstr(ref, 45))
+        assert ball.rel_accuracy_bits() >= 120
+
+
+@pytest.mark.parametrize("case", CASES, ids=_id)
+def test_values_have_the_requested_digits(case):
+    q, sigma, order = case
+    with mpmath.workdps(80):
+        eps_ref = reference(q, sigma, order) / mp(order - 1)
+    for dps in (15, 50):
+        (value,) = rdp_values(q, sigma, [order], dps)
+        with mpmath.workdps(80):
+            assert abs(value / eps_ref - 1) < mpmath.mpf(10) ** (-dps), (dps, value, eps_ref)
+
+
+def test_large_fractional_order():
+    """α = 255.5 at q = 0.01, σ = 1.1: log A ≈ 2.6e4, the mass near z = α (and the left cut beyond ½)."""
+    q, sigma, order = Q(1, 100), Q(11, 10), Q(511, 2)
+    ref = reference(q, sigma, order, window=20)  # outside the window: < e^{−200}
+    with precision(128):
+        ball = log_moment(q, sigma, order)
+        assert ball.contains(ref_ball(ref)) and ball.rel_accuracy_bits() >= 120
+
+
+@pytest.mark.parametrize("prec", [53, 64, 200, 666])
+def test_width_follows_ctx_prec(prec):
+    with precision(prec):
+        balls = log_moments(Q(1, 100), Q(11, 10), [Q(11, 10), Q(2), Q(21, 2), Q(64)])
+        assert all(b.rel_accuracy_bits() >= prec - 8 for b in balls), [b.rel_accuracy_bits() for b in balls]
+
+
+@pytest.mark.parametrize(
+    ("q", "sigma", "n"),
+    [(MICRO, Q(1, 2), 2), (Q(1, 2), Q(50), 7), (Q(999, 1000), Q(1, 2), 100), (Q(1, 100), Q(11, 10), 30),
+     (Q(1, 10**13), Q(100), 3)],
+)
+def test_quadrature_matches_the_exact_sum_next_to_an_integer(q, sigma, n):
+    """α = n + 10⁻²⁵⁰ goes through the quadrature, α = n through the exact binomial sum.
+
+    log A is smooth in α, so at 200 bits (and at 200 digits) the two must agree:
+    a check of the fractional path against an exact finite sum.
+    """
+    near = Q(n) + Q(1, 10**250)
+    with precision(200):
+        exact, quad = log_moments(q, sigma, [Q(n), near])
+        assert exact.overlaps(quad) and quad.rel_accuracy_bits() >= 190
+    v_exact, v_quad = rdp_values(q, sigma, [Q(n), near], 200)
+    with mpmath.workdps(220):
+        assert abs(v_quad / v_exact - 1) < mpmath.mpf(10) ** -200
+
+
+def test_values_at_200_digits_integer_order():
+    q, sigma, order = Q(1, 100), Q(11, 10), Q(64)
+    ref = _log_a_mp(q, sigma, order, 230, None)
+    (value,) = rdp_values(q, sigma, [order], 200)
+    with mpmath.workdps(230):
+        assert abs(value / (ref / 63) - 1) < mpmath.mpf(10) ** -200
+
+
+def test_order_ten_thousand(watchdog):
+    """α = 10⁴ with tiny σ and q near 1: e^{α²/(2σ²)} ≈ e^{5.6e8} is fine in Arb's exponent range."""
+    q, sigma = Q(999, 1000), Q(3, 10)
+    with watchdog(120, "alpha = 1e4"):
+        (value,) = rdp_values(q, sigma, [Q(10**4)], 30)
+        (frac,) = rdp_values(q, sigma, [Q(20001, 2)], 30)
+    with mpmath.workdps(40):
+        # Upper bound: q = 1 gives α/(2σ²); the k = α term alone is a lower bound, and
+        # the other terms are ~e^{−α/σ²} smaller, so the two agree to all 30 digits.
+        upper = mp(Q(10**4)) / (2 * mp(sigma) ** 2)
+        lower = (10**4 * mpmath.log(mp(q)) + mpmath.mpf(10**4 * (10**4 - 1)) / (2 * mp(sigma) ** 2)) / (10**4 - 1)
+        assert abs(value / lower - 1) < mpmath.mpf(10) ** -30 and value < upper
+        assert value < frac < mp(Q(20001, 2)) / (2 * mp(sigma) ** 2)
+
+
+@pytest.mark.parametrize(
+    ("q", "sigma", "order"),
+    [(Q(1, 10**300), Q(1), Q(3, 2)), (Q(1, 100), Q(10**30), Q(3, 2)), (Q(1, 100), Q(10**30), Q(2)),
+     (Q(10**300 - 1, 10**300), Q(1, 2), Q(10001, 10000)), (Q(10**300 - 1, 10**300), Q(1, 2), Q(64))],
+)
+def test_far_outside_the_usual_range(q, sigma, order):
+    """q = 10⁻³⁰⁰ or 1 − 10⁻³⁰⁰, σ = 10³⁰: leading-order forms are exact far beyond 50 digits.
+
+    Small q or large σ: ε = (α/2)·q²·(e^{1/σ²} − 1)·(1 + O(q/σ² + q)); q = 1 − δ: ε = α/(2σ²) + O(δ).
+    """
+    (value,) = rdp_values(q, sigma, [order], 50)
+    with mpmath.workdps(80):
+        if q < Q(1, 2):
+            expected = mp(order) / 2 * mp(q) ** 2 * mpmath.expm1(1 / mp(sigma) ** 2)
+        else:
+            expected = mp(order) / (2 * mp(sigma) ** 2)
+        assert abs(value / expected - 1) < mpmath.mpf(10) ** -50
+
+
+def test_tiny_sigma_at_a_fractional_order_refuses_instead_of_hanging(watchdog):
+    """σ = 10⁻³⁰: the analytic strip has half-width πσ², the grid would need ~10³² points."""
+    with watchdog(60, "sigma = 1e-30"), pytest.raises(ConvergenceError, match="grid points"):
+        rdp_values(Q(1, 100), Q(1, 10**30), [Q(3, 2)], 20)
+    (value,) = rdp_values(Q(1, 100), Q(1, 10**30), [Q(2)], 20)  # integer orders are exact sums
+    with mpmath.workdps(40):
+        assert abs(value / mpmath.log1p(mpmath.expm1(mpmath.mpf(10) ** 60) / 10**4) - 1) < 1e-20
+
+
+# ----------------------------------------------------------------------------- exact edges
+
+
+@pytest.mark.parametrize("order", [Q(1001, 1000), Q(3, 2), Q(2), Q(100)])
+def test_q_zero_is_exactly_zero(order):
+    with precision(100):
+        ball = log_moment(Q(0), Q(11, 10), order)
+        assert ball.is_zero() and ball.is_exact()
+    assert rdp_values(Q(0), Q(11, 10), [order], 50) == [0]
+
+
+@pytest.mark.parametrize("order", [Q(1001, 1000), Q(5, 2), Q(2), Q(1024)])
+@pytest.mark.parametrize("sigma", [Q(1, 2), Q(11, 10), Q(50)])
+def test_q_one_is_the_gaussian_mechanism(order, sigma):
+    """q = 1: log A = α(α − 1)/(2σ²) and ε = α/(2σ²) exactly (Mironov 2017, Prop 7)."""
+    exact = order * (order - 1) / (2 * sigma * sigma)
+    with precision(300):
+        truth = arb(exact)
+    with precision(100):
+        ball = log_moment(Q(1), sigma, order)
+        assert ball.overlaps(truth) and ball.rel_accuracy_bits() >= 98
+    (value,) = rdp_values(Q(1), sigma, [order], 60)
+    with mpmath.workdps(80):
+        eps = mp(order / (2 * sigma * sigma))
+        assert abs(value / eps - 1) < mpmath.mpf(10) ** -63
+
+
+# ----------------------------------------------------------------------------- API behaviour
+
+
+DEFAULT_FRACTIONAL = [Q(10 + x, 10) for x in range(1, 100)]  # dp_accounting's 1.1, 1.2, …, 10.9
+
+
+@pytest.mark.parametrize(
+    "orders",
+    [DEFAULT_FRACTIONAL, [Q(401, 2), Q(403, 2), Q(405, 2), Q(407, 2), Q(3, 2)]],
+    ids=["default-grid", "large-alpha"],
+)
+def test_a_shared_grid_agrees_with_single_orders(orders):
+    """Many orders share one grid and chain b^α = b^{α−δ}·b^δ; each ball must still be true.
+
+    The single-order calls take neither shortcut; the default grid also contains the
+    reference cases α = 1.5 and 2.5 of the dp_accounting test below.
+    """
+    q, sigma = Q(1, 100), Q(11, 10)
+    with precision(128):
+        shared = log_moments(q, sigma, orders)
+        for a, ball in zip(orders, shared):
+            assert ball.rel_accuracy_bits() >= 120
+            assert ball.overlaps(log_moment(q, sigma, a)), a
+        for a in (Q(3, 2), Q(5, 2)):
+            if a in orders:
+                assert shared[orders.index(a)].contains(ref_ball(reference(q, sigma, a)))
+
+
+def test_log_moments_keeps_order_and_duplicates():
+    orders = [Q(64), Q(3, 2), Q(2), Q(3, 2), Q(21, 2), Q(2)]
+    with precision(120):
+        many = log_moments(Q(1, 100), Q(11, 10), orders)
+        one = [log_moment(Q(1, 100), Q(11, 10), a) for a in orders]
+    assert len(many) == len(orders)
+    assert all(a.overlaps(b) for a, b in zip(many, one))
+    assert many[1].overlaps(many[3]) and many[2].overlaps(many[5])
+    assert not many[1].overlaps(many[2])
+
+
+def test_global_precision_is_left_alone():
+    saved = ctx.prec
+    with mpmath.workdps(15):
+        rdp_values(Q(1, 100), Q(11, 10), [Q(3, 2), Q(2)], 40)
+        log_moments(Q(1, 100), Q(11, 10), [Q(3, 2), Q(2)])
+        assert ctx.prec == saved and mpmath.mp.dps == 15
+
+
+def test_plain_python_numbers_are_read_exactly():
+    with precision(100):
+        a = log_moment(0.01, 1.1, 1.5)
+        b = log_moment(Q(1, 100), Q(11, 10), Q(3, 2))
+    assert a.overlaps(b) and a.rel_accuracy_bits() >= 95
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((Q(-1, 2), Q(1), [Q(2)]), r"q must be in \[0, 1\] \(0 <= q <= 1\); got -1/2\."),
+        ((Q(3, 2), Q(1), [Q(2)]), r"q must be in \[0, 1\] .*; got 3/2\."),
+        ((Q(1, 2), Q(0), [Q(2)]), r"sigma must be positive \(sigma > 0\); got 0\."),
+        ((Q(1, 2), Q(-1), [Q(2)]), r"sigma must be positive .*; got -1\."),
+        ((Q(1, 2), Q(1), [Q(1)]), r"order must be greater than 1 \(order > 1\); got 1\."),
+        ((Q(1, 2), Q(1), [Q(3), Q(1, 2)]), r"order must be greater than 1 .*; got 1/2\."),
+        ((Q(1, 2), Q(1), [float("nan")]), r"order must be an exact rational .*; got nan\."),
+        (("half", Q(1), [Q(2)]), r"q must be an exact rational .*; got half\."),
+    ],
+)
+def test_bad_parameters(args, message):
+    with pytest.raises(ParameterError, match=message):
+        log_moments(*args)
+    with pytest.raises(ParameterError, match=message):
+        rdp_values(*args, 20)
+
+
+@pytest.mark.parametrize("dps", [0, -3, 2.5, True])
+def test_bad_dps(dps):
+    with pytest.raises(ParameterError, match=r"dps must be a positive integer"):
+        rdp_values(Q(1, 100), Q(1), [Q(2)], dps)
+
+
+# ----------------------------------------------------------------------------- the safety net
+
+
+@pytest.mark.parametrize("step", [Q(1), Q(2), Q(3)])
+def test_a_coarse_grid_still_gives_a_true_ball_and_values_refuse(monkeypatch, step):
+    """With a forced coarse step the error bounds dominate: balls widen but stay true; values refuse."""
+    q, sigma, order = Q(1, 100), Q(11, 10), Q(3, 2)
+    ref = reference(q, sigma, order)
+    monkeypatch.setattr(sg, "_step", lambda value: step)
+    with precision(128):
+        ball = log_moment(q, sigma, order)
+    assert ball.contains(ref_ball(ref)) and ball.rel_accuracy_bits() < 100
+    with pytest.raises(ConvergenceError):
+        rdp_values(q, sigma, [order], 30)
+
+
+def test_narrow_cuts_still_give_a_true_ball(monkeypatch):
+    """Cutting the grid at [−1, 1] leaves most mass to the tail bounds: wide, but true."""
+    q, sigma, order = Q(1, 2), Q(50), Q(3, 2)
+    ref = reference(q, sigma, order)
+    monkeypatch.setattr(sg, "_cuts", lambda o, fl, h, log_tau: (-1.0, 1.0))
+    with precision(128):
+        ball = log_moment(q, sigma, order)
+    assert ball.is_finite() and ball.contains(ref_ball(ref))
+
+
+_rationals = st.builds(fmpq, st.integers(1, 10**6), st.just(10**6))
+
+
+@given(
+    q=_rationals.filter(lambda r: r < 1),
+    sigma=st.builds(fmpq, st.integers(3, 1000), st.just(10)),
+    order=st.builds(fmpq, st.integers(10001, 3000000), st.just(10000)),
+)
+def test_never_nan_and_monotone_in_the_order(q, sigma, order):
+    """Finite, positive, tight balls everywhere; ε(α) is nondecreasing in α (Rényi divergence)."""
+    higher = order + fmpq(1, 7)
+    with precision(64):
+        a, b = log_moments(q, sigma, [order, higher])
+        assert a.is_finite() and b.is_finite() and a > 0 and b > 0
+        assert a.rel_accuracy_bits() >= 56 and b.rel_accuracy_bits() >= 56
+        assert not (a / arb(order - 1) > b / arb(higher - 1))
+
+
+# ----------------------------------------------------------------------------- dp_accounting
+
+
+def _dpa(q, sigma, orders):
+    rdp = pytest.importorskip("dp_accounting.rdp.rdp_privacy_accountant")
+    return [float(x) for x in rdp._compute_rdp_poisson_subsampled_gaussian(float(q), float(sigma), [float(a) for a in orders])]
+
+
+def test_agrees_with_dp_accounting_at_integer_orders():
+    """q = 0.01, σ = 1.1, integer orders of dp_accounting's default grid: agreement to 1e−9."""
+    orders = [Q(n) for n in range(2, 65)] + [Q(n) for n in (128, 256, 512, 1024)]
+    ours = rdp_values(Q(1, 100), Q(11, 10), orders, 20)
+    theirs = _dpa(0.01, 1.1, orders)
+    for a, x, y in zip(orders, ours, theirs):
+        assert abs(y / float(x) - 1) < 1e-9, (a, x, y)
+
+
+# Disagreements found (dp_accounting 0.6, float64), each checked against the reference above:
+
+
+def test_dp_accounting_overestimates_fractional_orders():
+    """Its fractional series (MTZ Sec. 3.3) adds |C(α,k)| terms: the signs are dropped.
+
+    C(α,k) changes sign for k > α + 1, so the result is an upper bound.  At the
+    default DP-SGD setting q = 0.01, σ = 1.1 it is 5.8 % high at α = 1.1
+    (7.3633e−5 vs 6.9589e−5), 3.1 % at α = 1.5, 4.6e−4 at α = 2.5, 5e−8 at α = 10.5.
+    """
+    q, sigma = Q(1, 100), Q(11, 10)
+    orders = [Q(11, 10), Q(3, 2), Q(5, 2)]
+    ours = rdp_values(q, sigma, orders, 20)
+    theirs = _dpa(q, sigma, orders)
+    with mpmath.workdps(30):
+        for a, x in zip(orders, ours):
+            assert abs(x / (reference(q, sigma, a) / mp(a - 1)) - 1) < 1e-20
+    ratios = [y / float(x) - 1 for x, y in zip(ours, theirs)]
+    assert 0.05 < ratios[0] < 0.07 and 0.025 < ratios[1] < 0.035 and 3e-4 < ratios[2] < 6e-4
+
+
+def test_dp_accounting_gives_up_below_alpha_one_and_a_half_at_large_q():
+    """At q = 0.5, σ = 1.1, α = 1.5 its series does not meet its stopping rule in 1000 terms: ∞."""
+    q, sigma, order = Q(1, 2), Q(11, 10), Q(3, 2)
+    (ours,) = rdp_values(q, sigma, [order], 30)
+    (theirs,) = _dpa(q, sigma, [order])
+    assert theirs == float("inf")
+    with mpmath.workdps(40):
+        assert abs(ours / (reference(q, sigma, order) / mp(order - 1)) - 1) < 1e-30  # ≈ 0.18744
+
+
+def test_dp_accounting_loses_tiny_epsilons():
+    """log A is formed as a float log-sum near 0, so ε ≈ 1e−24 keeps ~2 digits.
+
+    q = 1e−10, σ = 50, α = 2: ε = log(1 + q²(e^{1/σ²} − 1)) = 4.0008e−24 exactly in
+    closed form; dp_accounting returns 3.9300e−24 (−1.8 %).
+    """
+    q, sigma = Q(1, 10**10), Q(50)
+    (ours,) = rdp_values(q, sigma, [Q(2)], 40)
+    (theirs,) = _dpa(q, sigma, [Q(2)])
+    with mpmath.workdps(60):
+        exact = mpmath.log1p(mp(q) ** 2 * mpmath.expm1(1 / mp(sigma) ** 2))
+        assert abs(ours / exact - 1) < mpmath.mpf(10) ** -40
+    assert abs(theirs / float(exact) - 1) > 1e-3
