@@ -181,7 +181,7 @@ def epsilon(curve, delta: object, orders: object = "dp-accounting", conversion: 
     if orders == "continuous":
         return _continuous(c, d, how, dps)
     grid = resolve(orders)
-    balls = c.enclosures(grid, dps + 10)
+    balls = c.enclosures(grid, dps + 3)
     with precision(bits_for(dps + 10)):
         eps, order, per = conv.best_epsilon(list(zip(grid, balls)), d, how)
     return _result("epsilon", eps, order, per, balls, how, d, dps, c)
@@ -199,7 +199,7 @@ def delta(curve, epsilon: object, orders: object = "dp-accounting", conversion: 
     if orders == "continuous":
         raise ParameterError(must("orders", "a grid name or a list for delta (continuous is for epsilon)", orders))
     grid = resolve(orders)
-    balls = c.enclosures(grid, dps + 10)
+    balls = c.enclosures(grid, dps + 3)
     with precision(bits_for(dps + 10)):
         dl, order, per = conv.best_delta(list(zip(grid, balls)), e, how)
     return _result("delta", dl, order, per, balls, how, e, dps, c)
