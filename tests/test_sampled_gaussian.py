@@ -439,3 +439,16 @@ def test_dp_accounting_loses_tiny_epsilons():
         exact = mpmath.log1p(mp(q) ** 2 * mpmath.expm1(1 / mp(sigma) ** 2))
         assert abs(ours / exact - 1) < mpmath.mpf(10) ** -40
     assert abs(theirs / float(exact) - 1) > 1e-3
+
+
+def test_orders_within_1e_16_of_one_regression():
+    # float(α) is 1.0 there: the planner's log(α − 1) must come from the exact rational.
+    from flint import arb, fmpq
+
+    from rdpsym.accounting._arb import precision
+    from rdpsym.accounting.sampled_gaussian import log_moment
+
+    with precision(256):
+        tiny = [log_moment(fmpq(1, 2), fmpq(1), 1 + fmpq(1, 10**k)) * arb(10) ** k for k in (16, 30, 60)]
+    # (log A_α)/(α − 1) → KL as α → 1: the three agree to ~1e-15 relative.
+    assert all(abs(t - tiny[-1]) < 1e-14 * tiny[-1] for t in tiny)

@@ -325,8 +325,8 @@ class _Floats:
         log_w, log_1mw = _log_rational(alpha - n0), _log_rational(n0 + 1 - alpha)
         ll = _logaddexp(log_1mw + self.log_log_a_int(n0), log_w + self.log_log_a_int(n0 + 1))
         # The chord can be far too high for small σ; q = 1 caps log A at α(α−1)/(2σ²).
-        a = float(alpha)
-        ll = min(ll, math.log(a * (a - 1) * self.inv_2s2))
+        # α − 1 formed exactly: float(α) is 1.0 when α − 1 < 1e-16.
+        ll = min(ll, math.log(float(alpha)) + _log_rational(alpha - 1) + math.log(self.inv_2s2))
         if ll < -30:
             return ll, math.exp(ll)
         log_a = math.exp(min(ll, 700.0))
@@ -339,6 +339,7 @@ class _Order:
     def __init__(self, alpha: fmpq, fl: _Floats):
         self.alpha = alpha
         self.af = float(alpha)
+        self.log_am1 = _log_rational(alpha - 1)  # exact: float(α) − 1 is 0 for α − 1 < 1e-16
         self.log_est, self.log_a = fl.estimate(alpha)  # log(A − 1), log A (estimates)
         self.margin = 10  # extra bits beyond the target
         self.ball: arb | None = None  # the current ball for log A
@@ -415,7 +416,7 @@ def _cuts(o: _Order, fl: _Floats, h: float, log_tau: float) -> tuple[float, floa
     hphi = h / (fl.sigma * math.sqrt(2 * math.pi))
     shift = (a * a - a) * s2i  # log of e^{(α²−α)/(2σ²)}
     log_gl = min(math.log(a) + fl.log_q,
-                 math.log(a * (a - 1) / 2) + 2 * fl.log_q + max(0.0, (a - 2) * -fl.log_1mq))
+                 math.log(a / 2) + o.log_am1 + 2 * fl.log_q + max(0.0, (a - 2) * -fl.log_1mq))
     lhalf, lone = math.log(0.5 + hphi), math.log(1 + hphi)
 
     def right(c: float) -> float:  # c ≥ ½, decreasing
