@@ -152,3 +152,14 @@ def test_catalogue_file_reaches_its_expected_status(path):
     for c in claims:
         r = c.check()
         assert r.ok, f"{c.id}: {r.verdict} (expected {c.expected}): {r.evidence}"
+
+
+def test_integer_domains_sample_integers_and_keep_exact_powers():
+    k = sp.Symbol("k", positive=True, integer=True)
+    c = Claim("bernoulli", "", "", "", (AtLeast(2**k, k + 1, "Bernoulli's inequality"),), Verdict.CHECKED,
+              Domain({k: sp.Range(1, sp.oo)}))
+    r = c.check()
+    assert r.ok and r.verdict in (Verdict.CHECKED, Verdict.PROVED)  # tight at k = 1: decided exactly
+    wrong = Claim("strict", "", "", "", (Step(2**k, ">", k + 1, "false at k = 1"),), Verdict.REFUTED,
+                  Domain({k: sp.Range(1, sp.oo)}))
+    assert wrong.check().steps[0].counterexample == {k: 1}

@@ -126,10 +126,14 @@ class _Evaluator:
                 return b ** int(ex) if int(ex) >= 0 else 1 / b ** (-int(ex))
             if ex == sp.S.Half:
                 return self.eval(base).sqrt()
-            b = self.eval(base)
+            b, x = self.eval(base), self.eval(ex)
+            if x.is_exact() and x.is_integer():
+                # An exponent that is an integer at this point (a variable n): exact powers.
+                n = int(x.unique_fmpz())
+                return b ** n if n >= 0 else 1 / b ** (-n)
             if not b > 0:
                 raise Undecided(f"power of a base not certified positive: {e}")
-            return (self.eval(ex) * b.log()).exp()
+            return (x * b.log()).exp()
         if isinstance(e, sp.exp):
             return self.eval(e.args[0]).exp()
         if isinstance(e, sp.log):

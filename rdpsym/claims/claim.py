@@ -69,12 +69,14 @@ _NEAR = tuple(sp.Rational(1, 10**k) for k in (30, 12, 6, 3, 1))
 _FAR = tuple(sp.Integer(10) ** k for k in (0, 1, 3, 6, 12))
 
 
-def edge_values(interval: sp.Interval) -> list[sp.Rational]:
-    """The edges of ``interval`` worth testing, as exact rationals.
+def edge_values(interval) -> list[sp.Rational]:
+    """The edges of ``interval`` (an ``Interval``, or a ``Range`` of integers) worth testing, exactly.
 
     >>> [str(v) for v in edge_values(sp.Interval.open(0, 1))][:3]
     ['1/1000000000000000000000000000000', '1/1000000000000', '1/1000000']
     """
+    if isinstance(interval, sp.Range):
+        return _integer_edges(interval)
     lo, hi = interval.inf, interval.sup
     out: list[sp.Rational] = []
     if lo.is_finite and hi.is_finite:
@@ -93,8 +95,23 @@ def edge_values(interval: sp.Interval) -> list[sp.Rational]:
     return sorted(set(out))
 
 
-def random_value(interval: sp.Interval, rng: random.Random) -> sp.Rational:
-    """A seeded random rational in ``interval``: uniform when it is short, log-uniform when long."""
+def _integer_edges(r: sp.Range) -> list[sp.Integer]:
+    lo, hi = r.inf, r.sup
+    out = {lo, lo + 1, lo + 2} if lo.is_finite else {sp.Integer(-(10**6)), sp.Integer(-1)}
+    if hi.is_finite:
+        out |= {hi, hi - 1, (lo + hi) // 2 if lo.is_finite else hi - 10}
+    else:
+        out |= {lo + 10, lo + 1000, lo + 10**6} if lo.is_finite else {sp.Integer(0), sp.Integer(10**6)}
+    return sorted(v for v in out if v in r)
+
+
+def random_value(interval, rng: random.Random) -> sp.Rational:
+    """A seeded random rational in ``interval``: uniform when it is short, log-uniform when long
+    (integers for a ``Range``)."""
+    if isinstance(interval, sp.Range):
+        lo = int(interval.inf) if interval.inf.is_finite else -(10**6)
+        hi = int(interval.sup) if interval.sup.is_finite else lo + 10 ** rng.randint(1, 6)
+        return sp.Integer(rng.randint(lo, hi))
     lo, hi = interval.inf, interval.sup
     if lo.is_finite and hi.is_finite and (hi - lo) <= 100:
         u = _rational(rng.random())

@@ -44,6 +44,11 @@ def substitute_domains(expr: sp.Expr, domains: dict) -> tuple[sp.Expr, dict]:
     mapping = {}
     for s, dom in domains.items():
         lo, hi = dom.inf, dom.sup
+        if isinstance(dom, sp.Range):
+            # n ∈ {a, a+1, ...}: n = a + t with t a nonnegative integer.
+            t = sp.Symbol(f"{s.name}_t", integer=True, nonnegative=True)
+            mapping[s] = lo + t if lo.is_finite else s
+            continue
         name = f"{s.name}_t"
         if lo.is_finite and hi is sp.oo:
             t = sp.Symbol(name, positive=True)
