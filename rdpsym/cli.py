@@ -108,6 +108,8 @@ def _check(args: argparse.Namespace) -> int:
         write_json(report, Path(args.json))
     if args.latex:
         Path(args.latex).write_text(report_latex(report))
+    if args.markdown:
+        Path(args.markdown).write_text(report.markdown() + "\n")
     return 0 if report.ok else 1
 
 
@@ -127,6 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("paths", nargs="*", metavar="PATH", help="claim files or folders (default: the catalogue proofs/)")
     ck.add_argument("--latex", metavar="FILE", help="write a LaTeX report of every derivation")
     ck.add_argument("--json", metavar="FILE", help="write machine-readable results")
+    ck.add_argument("--markdown", metavar="FILE", help="write the summary table (source, claim, file, status)")
     ck.add_argument("--quiet", action="store_true", help="no progress bar")
     ck.set_defaults(run=_check)
     from .accounting.commands import add_parsers

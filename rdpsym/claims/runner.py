@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import sys
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
@@ -79,6 +80,8 @@ class Report:
     results: list[ClaimResult]
     failures: list[LoadFailure]
     seconds: float
+    #: claim id -> the file it came from (relative to the folder given)
+    paths: dict = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -109,6 +112,18 @@ class Report:
                      f"{self.seconds:.1f} s")
         return "\n".join(lines)
 
+    def markdown(self) -> str:
+        """A Markdown table: source item, claim id, file, status, and why a claim is not proved."""
+        rows = ["| source | claim | file | status | why not proved |", "|---|---|---|---|---|"]
+        for r in self.results:
+            why = "" if r.verdict is Verdict.PROVED else _first_sentence(r.claim.note)
+            if r.verdict is Verdict.REFUTED:
+                cx = next((s for s in r.steps if s.counterexample is not None), None)
+                why = "false as stated" + (f": counterexample {_point_text(cx.counterexample)}" if cx else "")
+            path = self.paths.get(r.claim.id, "")
+            rows.append(f"| {r.claim.source} | `{r.claim.id}` | {path} | {r.verdict} | {why} |")
+        return "\n".join(rows)
+
     def as_json(self) -> dict:
         return {
             "ok": self.ok,
@@ -134,12 +149,14 @@ def run(paths: Iterable[Path] | None = None, progress=None) -> Report:
     files = claim_files(paths or [catalogue_path()])
     loaded: list[Claim] = []
     failures: list[LoadFailure] = []
+    paths: dict = {}
     for f in files:
         got = load(f)
         if isinstance(got, LoadFailure):
             failures.append(got)
         else:
             loaded += got
+            paths.update({c.id: _relative(f) for c in got})
     results = []
     for i, claim in enumerate(loaded):
         if progress:
@@ -147,7 +164,7 @@ def run(paths: Iterable[Path] | None = None, progress=None) -> Report:
         results.append(claim.check())
     if progress:
         progress(len(loaded), len(loaded), "")
-    return Report(results, failures, time.perf_counter() - started)
+    return Report(results, failures, time.perf_counter() - started, paths)
 
 
 def progress_bar(stream=sys.stderr):
@@ -160,6 +177,30 @@ def progress_bar(stream=sys.stderr):
             stream.write("\n")
         stream.flush()
     return show
+
+
+def _relative(f: Path) -> str:
+    f = f.resolve()
+    for base in (catalogue_path().parent, Path.cwd()):
+        try:
+            return str(f.relative_to(base))
+        except ValueError:
+            continue
+    return str(f)
+
+
+def _first_sentence(text: str) -> str:
+    text = " ".join(text.split())
+    for m in re.finditer(r"\. (?=[A-Z(])", text):
+        if not re.search(r"\b(e\.g|i\.e|cf|vs|al|Prop|Thm|Def|Cor|Sec|l)$", text[: m.start()]):
+            return text[: m.start() + 1].replace("|", "/")
+    return text.replace("|", "/")
+
+
+def _point_text(point: dict) -> str:
+    from .claim import _show_point
+
+    return _show_point(point).replace("|", "/")
 
 
 def _clip(text: str, width: int) -> str:
