@@ -1117,6 +1117,8 @@ def kov_delta(epsilon: Real, k: int, epsilon_total: Real) -> arb:
                 if arg < 0:
                     break
             total += arb(math.comb(n, l)) * (l * e).exp() * arg.expm1().nonnegative_part()
+        if total.is_zero():
+            return arb(0)  # ε' ≥ kε: no outcome has a larger privacy loss (and e^{ε'} may overflow)
         return total * et.exp() / (1 + e.exp()) ** n
 
     return _probability("delta", _adaptive("delta", compute, _is_exact(epsilon, epsilon_total)))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import sympy as sp
 
 from .claim import Holds, Step, _RELATIONS
@@ -31,11 +33,55 @@ _UNICODE = {"α": r"$\alpha$", "β": r"$\beta$", "ε": r"$\varepsilon$", "δ": r
             "’": "'", "“": "``", "”": "''", "–": "--", "—": "---", "≈": r"$\approx$", "∘": r"$\circ$"}
 
 
+_SUB = dict(zip("₀₁₂₃₄₅₆₇₈₉", "0123456789"))
+_SUP = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+"))
+_MATH = {"≪": r"\ll", "≫": r"\gg", "⟹": r"\Longrightarrow", "⟸": r"\Longleftarrow", "≡": r"\equiv",
+         "∀": r"\forall", "∃": r"\exists", "∫": r"\int", "∂": r"\partial", "⊂": r"\subset", "⊆": r"\subseteq",
+         "∪": r"\cup", "∩": r"\cap", "±": r"\pm", "∼": r"\sim", "∝": r"\propto", "⌈": r"\lceil", "⌉": r"\rceil",
+         "⌊": r"\lfloor", "⌋": r"\rfloor", "‹": "<", "›": ">", "∉": r"\notin", "↦": r"\mapsto", "′": "'"}
+
+
+def _symbol(ch: str) -> str | None:
+    """A math-mode macro for a Unicode symbol (Greek letters by their names), or None."""
+    if ch in _MATH:
+        return _MATH[ch]
+    if ch in _UNICODE and _UNICODE[ch].startswith("$"):
+        return _UNICODE[ch].strip("$")
+    name = unicodedata.name(ch, "")
+    if name.startswith("GREEK SMALL LETTER "):
+        return "\\" + name.split()[-1].lower()
+    if name.startswith("GREEK CAPITAL LETTER "):
+        return "\\" + name.split()[-1].capitalize()
+    if ch in _SUB:
+        return "_" + _SUB[ch]
+    if ch in _SUP:
+        return "^" + _SUP[ch]
+    return None
+
+
 def text(s: str) -> str:
     """Escape plain text for LaTeX, mapping the Greek and symbols rdpsym uses."""
     out = []
     for ch in s:
-        out.append(_ESCAPES.get(ch) or _UNICODE.get(ch) or (ch if ord(ch) < 128 else "?"))
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif ch in _UNICODE:
+            out.append(_UNICODE[ch])
+        elif ord(ch) < 128 or unicodedata.category(ch).startswith("L") and ord(ch) < 0x250:
+            out.append(ch)  # ASCII, and accented Latin letters (T1 + utf8 inputenc set them)
+        else:
+            macro = _symbol(ch)
+            out.append(f"${macro}$" if macro else "?")
+    return "".join(out)
+
+
+def math(s: str) -> str:
+    """Author-written LaTeX math, with stray Unicode symbols replaced by their macros."""
+    out = []
+    for ch in s:
+        macro = _symbol(ch) if ord(ch) >= 128 else None
+        out.append(f"{{{macro}}}" if macro and not macro.startswith(("_", "^")) else macro or
+                   (ch if ord(ch) < 128 else "?"))
     return "".join(out)
 
 
@@ -49,10 +95,10 @@ def report_latex(report: Report) -> str:
         parts.append(f"\\section*{{{text(cl.id)}: {text(cl.title)}}}\n")
         parts.append(f"\\noindent\\textbf{{Source.}} {text(cl.source)}\\\\\n")
         parts.append(f"\\textbf{{Status.}} {text(str(r.verdict))} (expected {text(str(cl.expected))})\n")
-        parts.append(f"\\paragraph{{Statement.}} {cl.statement}\n")
+        parts.append(f"\\paragraph{{Statement.}}\n\\[ {math(cl.statement)} \\]\n")
         hyps = list(cl.hypotheses) or cl.domain.latex()
         if hyps:
-            parts.append("\\paragraph{Hypotheses.} $" + "$, $".join(hyps) + "$.\n")
+            parts.append("\\paragraph{Hypotheses.} $" + "$, $".join(math(h) for h in hyps) + "$.\n")
         parts.append("\\paragraph{Derivation.}\n")
         rows = []
         for step, res in zip(cl.steps, r.steps):

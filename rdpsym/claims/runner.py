@@ -55,15 +55,22 @@ def load(path: Path) -> list[Claim] | LoadFailure:
     if spec is None or spec.loader is None:
         return LoadFailure(path, "not a Python file")
     module = importlib.util.module_from_spec(spec)
-    # A claim file may import helpers that sit beside it (files named _*.py).
-    sys.path.insert(0, str(path.resolve().parent))
+    # A claim file may import helpers that sit beside it (files named _*.py).  They are
+    # forgotten afterwards, so another folder's helper of the same name is its own.
+    folder = path.resolve().parent
+    before = set(sys.modules)
+    sys.path.insert(0, str(folder))
     try:
         spec.loader.exec_module(module)
     except Exception as exc:  # noqa: BLE001 - any error in a user's file is reported, not raised
         where = traceback.extract_tb(exc.__traceback__)[-1]
         return LoadFailure(path, f"{type(exc).__name__} at line {where.lineno}: {exc}")
     finally:
-        sys.path.remove(str(path.resolve().parent))
+        sys.path.remove(str(folder))
+        for name in set(sys.modules) - before:
+            file = getattr(sys.modules[name], "__file__", None) or ""
+            if Path(file).resolve().parent == folder:
+                del sys.modules[name]
     claims = getattr(module, "CLAIMS", None)
     if claims is None and hasattr(module, "CLAIM"):
         claims = [module.CLAIM]
@@ -155,6 +162,10 @@ def run(paths: Iterable[Path] | None = None, progress=None) -> Report:
         if isinstance(got, LoadFailure):
             failures.append(got)
         else:
+            clash = [c.id for c in got if c.id in paths]
+            if clash:
+                failures.append(LoadFailure(f, f"claim id {clash[0]!r} is already defined in {paths[clash[0]]}"))
+                got = [c for c in got if c.id not in paths]
             loaded += got
             paths.update({c.id: _relative(f) for c in got})
     results = []

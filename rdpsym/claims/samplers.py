@@ -70,7 +70,12 @@ def random_event(n: int = 5):
 
 
 def order_ball(order) -> arb:
-    return order if isinstance(order, arb) else arb(fmpq(int(sp.Rational(order).p), int(sp.Rational(order).q)))
+    return order if isinstance(order, arb) else arb(_fmpq(order))
+
+
+def _fmpq(order) -> fmpq:
+    r = sp.Rational(order)
+    return fmpq(int(r.p), int(r.q))
 
 
 def renyi(p: Pmf, q: Pmf, order) -> arb | object:
@@ -97,17 +102,17 @@ def renyi(p: Pmf, q: Pmf, order) -> arb | object:
                 total += arb(a) * arb(a / b).log()
         return total
     a = order_ball(order)
+    # α − 1 formed exactly for a rational order: near α = 1 it is all that is left.
+    am1 = a - 1 if isinstance(order, arb) else arb(_fmpq(order) - 1)
     if a > 1 and any(x > 0 and y == 0 for x, y in zip(p, q)):
         return sp.oo
-    exact, s = fmpq(0), arb(0)
+    # Σ p^α q^(1−α) − 1 = Σ_{p>0} p·expm1((α−1)·log(p/q)) (because Σ_{p>0} p = 1): every term is
+    # O(α − 1), so nothing cancels at order one and log1p(·)/(α − 1) keeps its digits as α → 1.
+    total = arb(0)
     for x, y in zip(p, q):
-        if x == y:
-            exact += x  # x^α x^(1−α) = x exactly: keeps D(P‖P) = 0 exact
-        elif x > 0 and y > 0:
-            s += (a * arb(x).log() + (1 - a) * arb(y).log()).exp()
-    if s == 0 and exact == 1:
-        return arb(0)
-    return (s + arb(exact)).log() / (a - 1)
+        if x > 0 and x != y:
+            total += arb(x) * (am1 * arb(x / y).log()).expm1()
+    return arb(0) if total.is_zero() else total.log1p() / am1
 
 
 def probability(p: Pmf, event) -> arb:
