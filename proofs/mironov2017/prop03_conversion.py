@@ -125,19 +125,5 @@ CLAIMS = [
         hypotheses=(r"\alpha > 1", r"0 < \delta < 1", r"\text{Prop 10: } P(S) \le (e^{\epsilon}Q(S))^{1-1/\alpha}"),
         note="Given Prop 10 (its own claim), the two cases e^{ε'}Q(S) ≤ δ and > δ give P(S) ≤ max(e^{ε'}Q(S), δ).",
     ),
-    Claim(
-        id="notes-prop3-alpha-typo",
-        title="Prop 3 as printed in seed 004: 'pour tout 0 < α < 1'",
-        source="seed 004 l.86 (French notes on Mironov 2017)",
-        statement=r"f\ (\alpha,\varepsilon)\text{-RDP} \implies \left(\varepsilon + \frac{\ln 1/\delta}{\alpha-1},"
-                  r"\delta\right)\text{-DP pour tout } 0 < \alpha < 1",
-        steps=(
-            Holds("δ_{P,Q}(D_α(P‖Q) + log(1/δ)/(α−1)) ≤ δ with 0 < α < 1", _pair_direction(False),
-                  "the printed range: for α < 1 the term log(1/δ)/(α−1) is negative"),
-        ),
-        expected=Verdict.REFUTED,
-        domain=Domain({alpha: UNIT, delta: UNIT}, objects={"laws": random_pmfs(2)}, samples=60, seed=4),
-        note="A typo for 'pour tout 0 < δ < 1' (the paper's range; α > 1). The corrected statement is "
-             "mironov-prop3 above.",
-    ),
+    # The seed-004 typo ('pour tout 0 < α < 1') is proofs/seeds/notes_004_conversions.py: notes-prop3-alpha-typo.
 ]

@@ -55,10 +55,13 @@ def load(path: Path) -> list[Claim] | LoadFailure:
     if spec is None or spec.loader is None:
         return LoadFailure(path, "not a Python file")
     module = importlib.util.module_from_spec(spec)
-    # A claim file may import helpers that sit beside it (files named _*.py).  They are
-    # forgotten afterwards, so another folder's helper of the same name is its own.
+    # A claim file may import helpers that sit beside it (files named _*.py).  A helper of the
+    # same name cached from another folder is dropped first, so each folder gets its own.
     folder = path.resolve().parent
-    before = set(sys.modules)
+    for helper in folder.glob("_*.py"):
+        cached = sys.modules.get(helper.stem)
+        if cached is not None and Path(getattr(cached, "__file__", "") or "").resolve().parent != folder:
+            del sys.modules[helper.stem]
     sys.path.insert(0, str(folder))
     try:
         spec.loader.exec_module(module)
@@ -67,10 +70,6 @@ def load(path: Path) -> list[Claim] | LoadFailure:
         return LoadFailure(path, f"{type(exc).__name__} at line {where.lineno}: {exc}")
     finally:
         sys.path.remove(str(folder))
-        for name in set(sys.modules) - before:
-            file = getattr(sys.modules[name], "__file__", None) or ""
-            if Path(file).resolve().parent == folder:
-                del sys.modules[name]
     claims = getattr(module, "CLAIMS", None)
     if claims is None and hasattr(module, "CLAIM"):
         claims = [module.CLAIM]
