@@ -999,9 +999,21 @@ def test_epsilon_must_be_nonnegative(fn):
         fn(2, 1, -1)
 
 
+def test_gaussian_hockey_stick_at_negative_epsilon():
+    # δ(ε) for ε < 0 is still sup_S P(S) − e^ε Q(S) ≥ 1 − e^ε (S = everything); Balle–Wang's
+    # formula holds there too, against a direct quadrature of (p − e^ε q)₊.
+    with precision(200):
+        d = C.gaussian_delta(fmpq(-7, 10), 2)
+        assert d > 1 - arb(fmpq(-7, 10)).exp()
+    with mpmath.workdps(40):
+        e = mpmath.mpf(-7) / 10
+        f = lambda x: max(mpmath.npdf(x, 0, 2) - mpmath.exp(e) * mpmath.npdf(x, 1, 2), 0)
+        ref = mpmath.quad(f, [-mpmath.inf, mpmath.mpf(1) / 2 - 4 * e, mpmath.inf])  # p = e^ε q at x = 1/2 − 4ε
+    assert abs(float(d.mid()) - float(ref)) < 1e-15
+
+
 def test_epsilon_must_be_nonnegative_elsewhere():
     for call in (
-        lambda: C.gaussian_delta(-1, 1),
         lambda: C.kov_delta(-1, 3, 1),
         lambda: C.kov_delta(1, 3, -1),
         lambda: C.best_delta(GAUSS, -1),

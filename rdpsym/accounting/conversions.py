@@ -1018,7 +1018,8 @@ def gaussian_delta(epsilon: Real, sigma: Real, sensitivity: Real = 1) -> arb:
     privacy: analytical calibration and optimal denoising", ICML 2018
     (arXiv:1805.06530), Theorem 8: adding N(0, σ²I) to a query of L2 sensitivity Δ
     is (ε, δ)-DP if and only if δ ≥ δ(ε).
-    Hypotheses: ε ≥ 0, σ > 0, Δ > 0.
+    Hypotheses: σ > 0, Δ > 0, any real ε (for ε < 0 it is still the hockey-stick
+    divergence sup_S P(S) − e^ε Q(S), which conversions that return a negative ε need).
     For large ε both terms are tiny and nearly equal (they differ by a factor
     ~ Δ/(σ·(εσ/Δ))); the difference is recomputed with more guard bits until the
     ball has the working precision's relative accuracy.
@@ -1029,12 +1030,12 @@ def gaussian_delta(epsilon: Real, sigma: Real, sensitivity: Real = 1) -> arb:
     ...     upper_decimal(gaussian_delta(1, 1), 8), far.rel_accuracy_bits() > 60, far > 0
     ('0.12693674', True, True)
     """
-    _nonnegative("epsilon", epsilon)
+    _real("epsilon", epsilon)
     _positive("sigma", sigma)
     _positive("sensitivity", sensitivity)
 
     def compute() -> arb:
-        e = _nonnegative("epsilon", epsilon)
+        e = _real("epsilon", epsilon)
         s, D = _positive("sigma", sigma), _positive("sensitivity", sensitivity)
         half_mu, t = D / (2 * s), e * s / D
         r2 = arb(2).sqrt()
