@@ -38,6 +38,9 @@ class Mechanism:
     pair: tuple[Density, Density]
     reference: Reference | None = None
     worst_case: str = ""
+    #: D_α(P‖Q) ≥ D_α(Q‖P) at every order, argued in the factory (adjacency is symmetric, so
+    #: otherwise a curve takes the larger of the two directions).
+    symmetric: bool = False
 
     def rdp(self, order: object = alpha) -> Derivation:
         """The mechanism's RDP at ``order``: D_order(P‖Q) for the worst-case pair.
@@ -78,7 +81,7 @@ def gaussian(sigma: object, sensitivity: object = 1) -> Mechanism:
     P = Continuous(sp.exp(-(x**2) / (2 * s**2)) / sp.sqrt(2 * sp.pi * s**2), x)
     Q = Continuous(sp.exp(-((x - d) ** 2) / (2 * s**2)) / sp.sqrt(2 * sp.pi * s**2), x)
     return Mechanism("gaussian", {"sigma": s, "sensitivity": d}, (P, Q), gaussian_reference(s, d),
-                     "N(0, σ²) vs N(Δ, σ²): the divergence grows with the shift, which is at most Δ")
+                     "N(0, σ²) vs N(Δ, σ²): the divergence grows with the shift, which is at most Δ", True)
 
 
 def laplace(scale: object, sensitivity: object = 1) -> Mechanism:
@@ -93,7 +96,7 @@ def laplace(scale: object, sensitivity: object = 1) -> Mechanism:
     P = Continuous(sp.exp(-sp.Abs(x) / b) / (2 * b), x)
     Q = Continuous(sp.exp(-sp.Abs(x - d) / b) / (2 * b), x)
     return Mechanism("laplace", {"scale": b, "sensitivity": d}, (P, Q), laplace_reference(b, d),
-                     "Λ(0, b) vs Λ(Δ, b): the divergence grows with the shift, which is at most Δ")
+                     "Λ(0, b) vs Λ(Δ, b): the divergence grows with the shift, which is at most Δ", True)
 
 
 def randomized_response(p: object) -> Mechanism:
@@ -107,7 +110,7 @@ def randomized_response(p: object) -> Mechanism:
     P = Discrete({1: q, 0: 1 - q})
     Q = Discrete({1: 1 - q, 0: q})
     return Mechanism("randomized-response", {"p": q}, (P, Q), randomized_response_reference(q),
-                     "the two inputs' output laws (p, 1−p) and (1−p, p)")
+                     "the two inputs' output laws (p, 1−p) and (1−p, p)", True)
 
 
 #: Name -> factory, as the command line spells them.

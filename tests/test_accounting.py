@@ -191,3 +191,30 @@ def test_audit_small_grid_runs_and_classifies():
         assert classify(float("nan"), arb(1))[0] == "NaN"
         assert classify(-1e-3, arb(1))[0] == "negative RDP"
         assert classify(1.0, arb(1))[0] is None
+
+
+@pytest.mark.parametrize("steps", [1, 3, 7, 30, 99])
+def test_reported_value_is_never_below_the_enclosure(steps):
+    # Regression: the rounded-up decimal was turned into an mpf rounded to nearest (and to 53 bits).
+    r = rdpsym.epsilon(rdpsym.gaussian(sigma=2).curve() * steps, delta=1e-5, dps=20)
+    with precision(400):
+        assert arb(mpmath.nstr(r.value, 40)) >= r.enclosure.upper()
+
+
+def test_a_negative_converted_epsilon_is_reported_as_zero_with_a_note():
+    r = rdpsym.epsilon(rdpsym.gaussian(sigma=50).curve(), delta=0.1, dps=10)
+    assert r.value == 0 and r.published() == "0" and "(0, δ)-DP" in r.notes[0]
+
+
+def test_a_user_pair_curve_takes_both_directions():
+    half, tenth = sp.Rational(1, 2), sp.Rational(1, 10)
+    m = rdpsym.Mechanism("mine", {}, (rdpsym.Discrete({0: 1 - tenth, 1: tenth}), rdpsym.Discrete({0: half, 1: half})))
+    c = m.curve()
+    reverse = rdpsym.renyi_divergence_mp(*m.pair[::-1], 4, dps=30)
+    assert mpmath.almosteq(c.value(4, 25), reverse, 1e-20)  # Q‖P is the larger direction here
+    assert not c.certified  # the closed forms were checked, not proved against a reference
+
+
+def test_group_closed_form_states_its_order_restriction():
+    f = rdpsym.gaussian(sigma=2).curve().group(1).closed_form
+    assert f.subs(rdpsym.alpha, 3) == sp.Rational(9, 4) and f.subs(rdpsym.alpha, sp.Rational(3, 2)) == sp.oo

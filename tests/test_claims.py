@@ -163,3 +163,20 @@ def test_integer_domains_sample_integers_and_keep_exact_powers():
     wrong = Claim("strict", "", "", "", (Step(2**k, ">", k + 1, "false at k = 1"),), Verdict.REFUTED,
                   Domain({k: sp.Range(1, sp.oo)}))
     assert wrong.check().steps[0].counterexample == {k: 1}
+
+
+def test_review_findings_are_not_proved():
+    """Regressions from the review: each of these was wrongly proved or checked."""
+    x, xt = sp.Symbol("x"), sp.Symbol("x_t")
+    capture = Claim("capture", "", "", "", (AtLeast(10**40 * (x - xt) ** 2 - sp.Abs(x - xt), 0, ""),),
+                    Verdict.CHECKED, Domain({x: sp.Interval.open(0, sp.oo), xt: sp.Interval.open(0, 5)}))
+    assert capture.check().verdict is not Verdict.PROVED  # x_t was captured by x's substitute
+    complex_ = Claim("sqrt", "", "", "", (AtLeast((sp.sqrt(x) + 1) ** 2, 0, ""),), Verdict.UNKNOWN,
+                     Domain({x: sp.Interval(-sp.oo, sp.oo)}))
+    assert complex_.check().verdict is Verdict.UNKNOWN  # not real for x < 0
+    tiny = Claim("tiny", "", "", "", (Equal(sp.exp(x), sp.exp(x) + sp.Rational(1, 10**80), ""),), Verdict.REFUTED,
+                 Domain({x: sp.Interval.open(0, 1)}))
+    assert tiny.check().verdict is Verdict.REFUTED
+    closed = Claim("closed", "", "", "", (AtLeast(sp.Piecewise((1, x > 0), (0, True)), 1, ""),), Verdict.REFUTED,
+                   Domain({x: sp.Interval(0, sp.oo)}))
+    assert closed.check().verdict is Verdict.REFUTED  # x = 0 is in the domain

@@ -125,7 +125,10 @@ class _Evaluator:
                 b = self.eval(base)
                 return b ** int(ex) if int(ex) >= 0 else 1 / b ** (-int(ex))
             if ex == sp.S.Half:
-                return self.eval(base).sqrt()
+                b = self.eval(base)
+                if b < 0:
+                    raise Undecided(f"square root of a negative number: {e}")
+                return b.sqrt()
             b, x = self.eval(base), self.eval(ex)
             if x.is_exact() and x.is_integer():
                 # An exponent that is an integer at this point (a variable n): exact powers.

@@ -210,14 +210,23 @@ def _result(kind, ball, order, per, balls, how, given, dps, c) -> AccountingResu
     name = "bbghs" if how == "balle" else how
     if ball == math.inf:
         return AccountingResult(kind, mpmath.inf, None, math.inf, name, given, dps, c.certified, rows)
+    notes: tuple = ()
     with precision(bits_for(dps + 10)):
         if not _narrow(ball, dps):
-            notes = (f"the best orders tie within the balls; the enclosure is {upper_decimal(ball.rad(), 3)} wide",)
-        else:
-            notes = ()
-        with mpmath.workdps(dps + 5):
-            value = mpmath.mpf(upper_decimal(ball, dps))
+            notes += (f"the best orders tie within the balls; the enclosure is {upper_decimal(ball.rad(), 3)} wide",)
+        if kind == "epsilon" and ball.upper() < 0:
+            # A conversion may certify a negative bound (Balle et al.'s can): that is (0, δ)-DP.
+            notes += (f"the conversion gives ε ≤ {upper_decimal(ball, 6)} < 0, i.e. (0, δ)-DP: reported as 0",)
+            ball = arb(0)
+        value = _up(upper_decimal(ball, dps), dps)
     return AccountingResult(kind, value, order, ball, name, given, dps, c.certified, rows, None, notes)
+
+
+def _up(decimal: str, dps: int) -> mpmath.mpf:
+    """The decimal as an mpf rounded toward +∞ (rounding to nearest could land below it)."""
+    prec = bits_for(dps + 5)
+    with mpmath.workprec(prec):  # mpf(tuple) rounds to the context's precision
+        return mpmath.mpf(mpmath.libmp.from_str(decimal, prec, mpmath.libmp.round_ceiling))
 
 
 def _narrow(ball: arb, dps: int) -> bool:

@@ -180,7 +180,11 @@ class RdpCurve:
     def closed_form(self) -> sp.Expr | None:
         if self.inner is not None:
             f = self.inner.closed_form
-            return None if f is None else self.scale[0] * f.subs(alpha, self.scale[1] * alpha)
+            if f is None:
+                return None
+            # Prop 2 gives no bound below min_order: the closed form says so.
+            return sp.Piecewise((self.scale[0] * f.subs(alpha, self.scale[1] * alpha), alpha >= _sym(self.min_order)),
+                                (sp.oo, True))
         forms = [c.closed_form for _, c in self.terms]
         if any(f is None for f in forms):
             return None
@@ -240,6 +244,10 @@ class RdpCurve:
 
     def __repr__(self) -> str:
         return f"RdpCurve({self.label})"
+
+
+def _sym(q: fmpq) -> sp.Rational:
+    return sp.Rational(int(q.p), int(q.q))
 
 
 def _accurate(v: arb, dps: int) -> bool:

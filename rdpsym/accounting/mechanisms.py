@@ -63,15 +63,23 @@ def curve_of(mechanism: Mechanism) -> RdpCurve:
     if free:
         raise ParameterError(must(f"{mechanism.name} parameters", "numbers (a curve is evaluated)",
                                   ", ".join(sorted(map(str, free)))))
-    derivation, at_inf = _derived(mechanism)
-    if not derivation.is_closed_form:
-        raise NoClosedFormError(f"{label}: no closed form in α; evaluate orders with rdpsym.renyi_divergence_mp")
-    # The exact divergence of one pair: (α−1)·D_α is a cumulant generating function, convex.
-    component = Component.from_closed_form(label, derivation.result, f"derived ({derivation.status})",
-                                           at_infinity=at_inf, convex=True)
-    # Balls around a closed form are certified only if the closed form itself is proved;
-    # a closed form that was only checked numerically is labelled so.
-    return curve(dataclasses.replace(component, certified=derivation.status == "proved"), label)
+    directions = [_derived(mechanism)]
+    if not mechanism.symmetric:
+        # Adjacency is symmetric: without an argument that D_α(P‖Q) dominates, take both.
+        flipped = dataclasses.replace(mechanism, pair=mechanism.pair[::-1], reference=None)
+        directions.append(_derived(flipped))
+    for derivation, _ in directions:
+        if not derivation.is_closed_form:
+            raise NoClosedFormError(f"{label}: no closed form in α; evaluate orders with rdpsym.renyi_divergence_mp")
+    form = sp.Max(*[d.result for d, _ in directions]) if len(directions) > 1 else directions[0][0].result
+    at_inf = sp.Max(*[a for _, a in directions]) if len(directions) > 1 else directions[0][1]
+    proved = all(d.status == "proved" for d, _ in directions)
+    # Balls around a closed form are certified only if the closed form itself is proved; one
+    # that was only checked numerically is labelled so.  (α−1)·D_α of a pair is a cumulant
+    # generating function, convex, and so is a max of two: convexity is used only when proved.
+    component = Component.from_closed_form(label, form, "derived (" + ", ".join(str(d.status) for d, _ in directions)
+                                           + ")", at_infinity=at_inf, convex=proved)
+    return curve(dataclasses.replace(component, certified=proved), label)
 
 
 #: Derivations of the built-ins, by (name, parameters): a curve is rebuilt often (CLI, references).
@@ -108,8 +116,10 @@ def sampled_gaussian(q: object, sigma: object) -> Mechanism:
     n0 = sp.exp(-(x**2) / (2 * s**2)) / sp.sqrt(2 * sp.pi * s**2)
     n1 = sp.exp(-((x - 1) ** 2) / (2 * s**2)) / sp.sqrt(2 * sp.pi * s**2)
     pair = (Continuous((1 - qq) * n0 + qq * n1, x), Continuous(n0, x))
+    # symmetric: MTZ 2019 (Sec. 3.3) show this direction dominates the reverse one, the
+    # convention of every accountant built on it.
     return Mechanism("sampled-gaussian", {"q": qq, "sigma": s}, pair, None,
-                     "(1−q)N(0,σ²) + qN(1,σ²) vs N(0,σ²) (Mironov–Talwar–Zhang 2019)")
+                     "(1−q)N(0,σ²) + qN(1,σ²) vs N(0,σ²) (Mironov–Talwar–Zhang 2019)", True)
 
 
 def _sampled_gaussian_component(mech: Mechanism) -> Component:

@@ -339,8 +339,13 @@ def _check_relation(step: Step, lhs: sp.Expr, rhs: sp.Expr, domain: Domain) -> S
             return StepResult(Verdict.UNKNOWN, "contradiction", numeric.points, numeric.counterexample,
                               "a symbolic proof was contradicted numerically: a bug in rdpsym")
         return numeric
-    if proof:
+    if proof and numeric.verdict is Verdict.CHECKED:
         return StepResult(Verdict.PROVED, f"sympy: {proof}; " + numeric.method, numeric.points)
+    if proof:
+        # A proof does not outrank sample points where the sides could not be evaluated
+        # (e.g. a square root of a negative number): the hypotheses may be wrong.
+        return StepResult(Verdict.UNKNOWN, f"sympy: {proof}; " + numeric.method, numeric.points,
+                          detail="proof found, but " + numeric.detail)
     return numeric
 
 
@@ -405,9 +410,12 @@ def _decide(lhs, relation: str, rhs) -> bool | None:
             return True
         if not d.contains(0):
             return False
-        # Equal to within 2^(-prec/2) relative (≥ 38 digits at 256 bits, 154 at 1024): as good
-        # as numbers get without a proof.  Half the bits, because a point near a singularity
-        # (α − 1 = 1e-30) legitimately loses a few hundred of them.
+        # Equal to within 2^(-prec/2) relative (154 digits at 1024 bits): as good as numbers
+        # get without a proof.  Half the bits, because a point near a singularity (α − 1 =
+        # 1e-30) legitimately loses a few hundred of them.  Only accepted at the highest
+        # precision, so 10⁻⁸⁰ differences are not waved through at 256 bits.
+        if ctx.prec < PRECISIONS[-1]:
+            return None
         scale = max(abs(lhs).upper(), abs(rhs).upper(), arb(1))
         return True if d.rad() <= scale * arb(2) ** (-(ctx.prec // 2)) else None
     if relation in (">=", ">"):

@@ -41,29 +41,32 @@ def substitute_domains(expr: sp.Expr, domains: dict) -> tuple[sp.Expr, dict]:
     >>> e.is_positive
     True
     """
+    # Fresh Dummies: a user variable named like a substitute ("x_t") can never be captured.
+    # Dropping a bound (e.g. the upper end of [a, b]) only proves a more general statement.
     mapping = {}
     for s, dom in domains.items():
+        if isinstance(dom, sp.FiniteSet):
+            continue  # fixed values: left symbolic, proved for every value
         lo, hi = dom.inf, dom.sup
         if isinstance(dom, sp.Range):
             # n ∈ {a, a+1, ...}: n = a + t with t a nonnegative integer.
-            t = sp.Symbol(f"{s.name}_t", integer=True, nonnegative=True)
+            t = sp.Dummy(f"{s.name}_t", integer=True, nonnegative=True)
             mapping[s] = lo + t if lo.is_finite else s
             continue
-        name = f"{s.name}_t"
-        if lo.is_finite and hi is sp.oo:
-            t = sp.Symbol(name, positive=True)
-            mapping[s] = lo + t
-        elif lo is -sp.oo and hi.is_finite:
-            t = sp.Symbol(name, positive=True)
-            mapping[s] = hi - t
-        elif lo == 0 and hi == 1:
+        open_lo = dom.left_open or lo is -sp.oo
+        open_hi = dom.right_open or hi is sp.oo
+        if lo == 0 and hi == 1 and open_lo and open_hi:
             # p in (0, 1): p = t/(1 + t), t > 0 keeps both p and 1 − p visibly positive.
-            t = sp.Symbol(name, positive=True)
+            t = sp.Dummy(f"{s.name}_t", positive=True)
             mapping[s] = t / (1 + t)
-        elif lo.is_finite and hi.is_finite and lo >= 0:
-            mapping[s] = sp.Symbol(s.name, positive=True) if lo >= 0 else s
+        elif lo.is_finite:
+            t = sp.Dummy(f"{s.name}_t", positive=True) if open_lo else sp.Dummy(f"{s.name}_t", nonnegative=True)
+            mapping[s] = lo + t
+        elif hi.is_finite:
+            t = sp.Dummy(f"{s.name}_t", positive=True) if open_hi else sp.Dummy(f"{s.name}_t", nonnegative=True)
+            mapping[s] = hi - t
         else:
-            mapping[s] = sp.Symbol(s.name, real=True)
+            mapping[s] = sp.Dummy(s.name, real=True)
     return sp.sympify(expr).xreplace(mapping), mapping
 
 
@@ -101,7 +104,7 @@ def prove_nonnegative(expr: sp.Expr, depth: int = DEPTH) -> bool | None:
         factors = expr.args if expr.is_Mul else (expr.base,)
         if all(prove_nonnegative(f, depth - 1) for f in factors):
             return True
-    if expr.is_Pow and expr.exp.is_integer and expr.exp.is_even:
+    if expr.is_Pow and expr.exp.is_integer and expr.exp.is_even and expr.base.is_extended_real:
         return True
     if expr.is_Pow and prove_nonnegative(expr.base, depth - 1):
         return True
