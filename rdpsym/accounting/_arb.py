@@ -85,7 +85,11 @@ class InfiniteValue(ArithmeticError):
 
 
 class Undecided(ArithmeticError):
-    """A Piecewise condition that the balls at this precision cannot decide."""
+    """A sign (a Piecewise condition, a log's argument) the balls at this precision cannot decide."""
+
+
+class OutsideDomain(Undecided):
+    """A real function certified to be applied outside its domain (log of a negative number)."""
 
 
 class _Evaluator:
@@ -127,13 +131,17 @@ class _Evaluator:
             if ex == sp.S.Half:
                 b = self.eval(base)
                 if b < 0:
-                    raise Undecided(f"square root of a negative number: {e}")
+                    raise OutsideDomain(f"square root of a negative number: {e}")
+                if not b >= 0:
+                    raise Undecided(f"square root of a number not certified nonnegative: {e}")
                 return b.sqrt()
             b, x = self.eval(base), self.eval(ex)
             if x.is_exact() and x.is_integer():
                 # An exponent that is an integer at this point (a variable n): exact powers.
                 n = int(x.unique_fmpz())
                 return b ** n if n >= 0 else 1 / b ** (-n)
+            if b < 0:
+                raise OutsideDomain(f"non-integer power of a negative number: {e}")
             if not b > 0:
                 raise Undecided(f"power of a base not certified positive: {e}")
             return (x * b.log()).exp()
@@ -141,6 +149,8 @@ class _Evaluator:
             return self.eval(e.args[0]).exp()
         if isinstance(e, sp.log):
             a = self.eval(e.args[0])
+            if a <= 0:
+                raise OutsideDomain(f"log of a number <= 0: {e}")
             if not a > 0:
                 raise Undecided(f"log of an argument not certified positive: {e}")
             return a.log()

@@ -27,7 +27,7 @@ import mpmath
 import sympy as sp
 from flint import arb, ctx, fmpq
 
-from ..accounting._arb import InfiniteValue, Undecided, precision, to_arb
+from ..accounting._arb import InfiniteValue, OutsideDomain, Undecided, precision, to_arb
 from ..errors import RdpSymError
 from . import prover
 
@@ -254,6 +254,8 @@ class StepResult:
     detail: str = ""
     lhs: object = None
     rhs: object = None
+    #: sample points where a side could not be evaluated (as opposed to "tight": equal to the balls' width)
+    undefined: int = 0
 
 
 @dataclass(frozen=True)
@@ -339,8 +341,11 @@ def _check_relation(step: Step, lhs: sp.Expr, rhs: sp.Expr, domain: Domain) -> S
             return StepResult(Verdict.UNKNOWN, "contradiction", numeric.points, numeric.counterexample,
                               "a symbolic proof was contradicted numerically: a bug in rdpsym")
         return numeric
-    if proof and numeric.verdict is Verdict.CHECKED:
-        return StepResult(Verdict.PROVED, f"sympy: {proof}; " + numeric.method, numeric.points)
+    if proof and (numeric.verdict is Verdict.CHECKED or numeric.undefined == 0):
+        # Points where both sides agree to the balls' width (a tight inequality, an identity
+        # with cancellation) are what a proof settles.
+        tight = f" ({numeric.detail})" if numeric.detail else ""
+        return StepResult(Verdict.PROVED, f"sympy: {proof}; " + numeric.method + tight, numeric.points)
     if proof:
         # A proof does not outrank sample points where the sides could not be evaluated
         # (e.g. a square root of a negative number): the hypotheses may be wrong.
@@ -404,6 +409,8 @@ def _decide(lhs, relation: str, rhs) -> bool | None:
         return {"=": False, "<=": finite_is_smaller, "<": finite_is_smaller,
                 ">=": not finite_is_smaller, ">": not finite_is_smaller}[relation]
     lhs, rhs = _ball(lhs), _ball(rhs)
+    if lhs.is_nan() or rhs.is_nan():
+        raise OutsideDomain("a side evaluates to NaN")
     d = rhs - lhs
     if relation == "=":
         if d.is_exact() and d.is_zero():
@@ -444,18 +451,21 @@ def _check_numeric(domain: Domain, compare, label: str) -> StepResult:
     points = domain.points()
     if not points:
         return StepResult(Verdict.UNKNOWN, "numeric", 0, detail="the domain's constraints left no sample point")
-    undecided, first_undecided = 0, None
+    undecided, undefined, first_undecided = 0, 0, None
     for point in points:
-        decided = None
+        decided, defined = None, True
         for bits in PRECISIONS:
             with precision(bits):
                 try:
                     lhs, rel, rhs = compare(point)
-                    decided = _decide(lhs, rel, rhs)
+                    decided, defined = _decide(lhs, rel, rhs), True
+                except OutsideDomain:
+                    decided, defined = None, False
                 except Undecided:
-                    decided = None
+                    decided, defined = None, True
             if decided is not None:
                 break
+        undefined += not defined
         if decided is False:
             with precision(PRECISIONS[0]):
                 lhs, rel, rhs = compare(point)
@@ -468,8 +478,9 @@ def _check_numeric(domain: Domain, compare, label: str) -> StepResult:
     n = len(points)
     method = f"arb balls at {n} points incl. edges"
     if undecided:
+        kind = f"{undefined} of them undefined (outside a function's domain)" if undefined else "all tight"
         return StepResult(Verdict.UNKNOWN, method, n, detail=f"{undecided} points undecided at {PRECISIONS[-1]} "
-                          f"bits, e.g. {_show_point(first_undecided)}")
+                          f"bits ({kind}), e.g. {_show_point(first_undecided)}", undefined=undefined)
     return StepResult(Verdict.CHECKED, method, n)
 
 

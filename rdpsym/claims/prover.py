@@ -55,10 +55,19 @@ def substitute_domains(expr: sp.Expr, domains: dict) -> tuple[sp.Expr, dict]:
             continue
         open_lo = dom.left_open or lo is -sp.oo
         open_hi = dom.right_open or hi is sp.oo
-        if lo == 0 and hi == 1 and open_lo and open_hi:
-            # p in (0, 1): p = t/(1 + t), t > 0 keeps both p and 1 − p visibly positive.
-            t = sp.Dummy(f"{s.name}_t", positive=True)
-            mapping[s] = t / (1 + t)
+        if lo.is_finite and hi.is_finite and (open_lo or open_hi):
+            # A bounded interval mapped exactly, both ends visible to the sign rules:
+            # (a, b): a + w·t/(1+t), t > 0;  (a, b]: a + w/(1+t), t ≥ 0;  [a, b): b − w/(1+t), t ≥ 0.
+            w = hi - lo
+            if open_lo and open_hi:
+                t = sp.Dummy(f"{s.name}_t", positive=True)
+                mapping[s] = lo + w * t / (1 + t)
+            elif open_lo:
+                t = sp.Dummy(f"{s.name}_t", nonnegative=True)
+                mapping[s] = lo + w / (1 + t)
+            else:
+                t = sp.Dummy(f"{s.name}_t", nonnegative=True)
+                mapping[s] = hi - w / (1 + t)
         elif lo.is_finite:
             t = sp.Dummy(f"{s.name}_t", positive=True) if open_lo else sp.Dummy(f"{s.name}_t", nonnegative=True)
             mapping[s] = lo + t
