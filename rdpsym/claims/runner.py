@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from .claim import Claim, ClaimResult, Verdict
+from .claim import Claim, ClaimResult, Holds, Verdict
 
 
 @dataclass(frozen=True)
@@ -122,10 +122,7 @@ class Report:
         """A Markdown table: source item, claim id, file, status, and why a claim is not proved."""
         rows = ["| source | claim | file | status | why not proved |", "|---|---|---|---|---|"]
         for r in self.results:
-            why = "" if r.verdict is Verdict.PROVED else _first_sentence(r.claim.note)
-            if r.verdict is Verdict.REFUTED:
-                cx = next((s for s in r.steps if s.counterexample is not None), None)
-                why = "false as stated" + (f": counterexample {_point_text(cx.counterexample)}" if cx else "")
+            why = why_not_proved(r)
             path = self.paths.get(r.claim.id, "")
             rows.append(f"| {r.claim.source} | `{r.claim.id}` | {path} | {r.verdict} | {why} |")
         return "\n".join(rows)
@@ -187,6 +184,23 @@ def progress_bar(stream=sys.stderr):
             stream.write("\n")
         stream.flush()
     return show
+
+
+def why_not_proved(r: ClaimResult) -> str:
+    """Why a claim stopped short of "proved": its first weak step's kind, and the author's note."""
+    if r.verdict is Verdict.PROVED:
+        return ""
+    if r.verdict is Verdict.REFUTED:
+        cx = next((s for s in r.steps if s.counterexample is not None), None)
+        return "false as stated" + (f": counterexample {_point_text(cx.counterexample)}" if cx else "")
+    weak = [(i, st) for i, (st, res) in enumerate(zip(r.claim.steps, r.steps), 1) if res.verdict is not Verdict.PROVED]
+    i, step = weak[0]
+    if isinstance(step, Holds):
+        kind = f"step {i} is a numeric statement (laws, events or mechanisms: no SymPy form to prove)"
+    else:
+        kind = f"step {i}: SymPy's rules did not reach a proof"
+    note = _first_sentence(r.claim.note)
+    return f"{kind}. {note}" if note else kind + "."
 
 
 def _relative(f: Path) -> str:
