@@ -18,6 +18,8 @@ import random
 import sympy as sp
 from flint import arb, fmpq
 
+from rdpsym.symbols import alpha as _alpha
+
 # --------------------------------------------------------------------------- symbols
 
 eps = sp.Symbol("epsilon", positive=True)
@@ -253,3 +255,21 @@ def log_moment(P, Q, order) -> arb:
         elif x > 0:
             total += (a * arb(x).log() - h * arb(y).log()).exp()
     return (total + arb(exact_part)).log()
+
+
+def x_star_not_alone(point) -> bool:
+    """Whether the moment E_Q[(P/Q)^α] is more than its largest-ratio term x* (to within 2⁻⁹⁰⁰).
+
+    Where it is not, D_α equals its lower bound D_∞ + log P(x*)/(α−1) beyond what 1024-bit balls
+    resolve (the bound holds there by dropping terms), so those points are left out.  R is the sum
+    of the other terms over the x* term.
+    """
+    from rdpsym.accounting._arb import precision
+
+    P, Q = point["laws"]
+    i = max(range(len(P)), key=lambda j: P[j] / Q[j])
+    with precision(128):
+        a = ball(point[_alpha])
+        r = sum((((a * arb(P[j] / P[i]).log()) + (1 - a) * arb(Q[j] / Q[i]).log()).exp()
+                 for j in range(len(P)) if j != i), arb(0))
+        return bool(r > arb(2) ** -900)

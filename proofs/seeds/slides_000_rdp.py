@@ -13,7 +13,7 @@ from rdpsym.claims import AtLeast, AtMost, Claim, Domain, Equal, Holds, Verdict,
 from rdpsym.claims.samplers import random_pmfs, renyi
 
 from _seeds_util import (ORDERS, POSITIVE, UNIT, ball, cases, delta, log_moment, product, prop3_excess, rho,
-                         rr_or_random_pairs)
+                         rr_or_random_pairs, x_star_not_alone)
 
 SLIDES = "Slides (seed 000, 000_862670cc7525ea27.txt)"
 h = sp.Symbol("h", positive=True)
@@ -50,20 +50,6 @@ def _dinf_bracket(point):
     worst = (dinf - d) if (dinf - d).mid() < (d - dinf - arb(P[i]).log() / (a - 1)).mid() else \
         (d - dinf - arb(P[i]).log() / (a - 1))
     return worst, ">=", 0
-
-
-def _x_star_not_alone(point) -> bool:
-    """Leave out the points where the moment is the x* term to within 2⁻⁹⁰⁰ (then D_α equals its lower bound
-    D_∞ + log P(x*)/(α−1) beyond what 1024-bit balls resolve; the bound holds there by dropping terms)."""
-    from rdpsym.accounting._arb import precision
-
-    P, Q = point["laws"]
-    i = max(range(len(P)), key=lambda j: P[j] / Q[j])
-    with precision(128):
-        a = ball(point[alpha])
-        r = sum((((a * arb(P[j] / P[i]).log()) + (1 - a) * arb(Q[j] / Q[i]).log()).exp()
-                 for j in range(len(P)) if j != i), arb(0))
-        return bool(r > arb(2) ** -900)
 
 
 # ----------------------------------------------------------------------------- Prop 3, monotonicity, composition
@@ -128,7 +114,7 @@ CLAIMS = [
             Holds("D_∞ + log P(x*)/(α−1) ≤ D_α ≤ D_∞ = log max P/Q", _dinf_bracket,
                   "the x* term of the moment, and E_Q[(P/Q)^α] ≤ (max P/Q)^{α−1}",
                   domain=Domain({alpha: ORDERS}, objects={"laws": random_pmfs(2)}, samples=50,
-                                where=_x_star_not_alone)),
+                                where=x_star_not_alone)),
         ),
         expected=Verdict.CHECKED,
         domain=Domain(),
