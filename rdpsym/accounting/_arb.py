@@ -49,14 +49,17 @@ def bits_for(dps: int) -> int:
 def to_fmpq(value: object) -> fmpq:
     """An exact rational as ``fmpq``; ``value`` must be a SymPy/Python rational.
 
-    >>> to_fmpq(sp.Rational(11, 10)), to_fmpq(3)
-    (11/10, 3)
+    A Python float is read as the decimal it prints as (``1.1`` is 11/10), the
+    rule of the whole package (:func:`rdpsym._exact.exact`).
+
+    >>> to_fmpq(sp.Rational(11, 10)), to_fmpq(3), to_fmpq(3.141592653589793)
+    (11/10, 3, 3141592653589793/1000000000000000)
     """
     if isinstance(value, fmpq):
         return value
     if isinstance(value, Fraction):
         return fmpq(value.numerator, value.denominator)
-    v = sp.nsimplify(value) if isinstance(value, float) else sp.sympify(value)
+    v = sp.Rational(repr(value)) if isinstance(value, float) else sp.sympify(value)
     if not v.is_Rational:
         raise ParameterError(must("value", "an exact rational number", value))
     return fmpq(int(v.p), int(v.q))
