@@ -160,7 +160,7 @@ CLAIMS = [
         id="notes-order-grid",
         title="Choosing α in {1.5, 1.75, 2, 2.5, 3, 4, 5, 6, 8, 16, 32, 64, +∞} is quasi-optimal",
         source=NOTES + ", '6 Discussion', l.130–134 (Mironov 2017, end of §VII)",
-        statement=r"	ext{choisir } lpha 	ext{ peut être fait de manière quasi-optimale parmi } "
+        statement=r"\text{choisir } \alpha \text{ peut être fait de manière quasi-optimale parmi } "
                   r"\{1.5; 1.75; 2; 2.5; 3; 4; 5; 6; 8; 16; 32; 64; +\infty\}",
         steps=(
             Holds("linear curve ρα, α* ∈ [1.5, 64]: min over the grid of ρ(α−1) + L/(α−1) ≤ 1.0735·2√(ρL)",

@@ -279,6 +279,11 @@ class Claim:
             raise ClaimError(f"claim {self.id}: expected must be a Verdict, got {self.expected!r}")
         if not self.steps:
             raise ClaimError(f"claim {self.id}: needs at least one step")
+        for text in (self.statement, *self.hypotheses):
+            bad = next((c for c in text if ord(c) < 32 and c != "\n"), None)
+            if bad is not None:
+                raise ClaimError(f"claim {self.id}: its LaTeX contains the control character U+{ord(bad):04X} "
+                                 "(a non-raw string turned \\a or \\t into one? write r\"...\")")
         for s in self.steps:
             if not isinstance(s, (Step, Holds)):
                 raise ClaimError(f"claim {self.id}: steps must be Step or Holds, got {type(s).__name__}")

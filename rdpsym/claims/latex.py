@@ -41,6 +41,12 @@ _MATH = {"≪": r"\ll", "≫": r"\gg", "⟹": r"\Longrightarrow", "⟸": r"\Long
          "⌊": r"\lfloor", "⌋": r"\rfloor", "‹": "<", "›": ">", "∉": r"\notin", "↦": r"\mapsto", "′": "'"}
 
 
+#: Greek capitals with a TeX macro; the others look like Latin letters.
+_GREEK_CAPITALS = {"gamma", "delta", "theta", "lambda", "xi", "pi", "sigma", "upsilon", "phi", "psi", "omega"}
+_LATIN_LOOKALIKE = {"alpha": "A", "beta": "B", "epsilon": "E", "zeta": "Z", "eta": "H", "iota": "I", "kappa": "K",
+                    "mu": "M", "nu": "N", "omicron": "O", "rho": "P", "tau": "T", "chi": "X"}
+
+
 def _symbol(ch: str) -> str | None:
     """A math-mode macro for a Unicode symbol (Greek letters by their names), or None."""
     if ch in _MATH:
@@ -48,10 +54,13 @@ def _symbol(ch: str) -> str | None:
     if ch in _UNICODE and _UNICODE[ch].startswith("$"):
         return _UNICODE[ch].strip("$")
     name = unicodedata.name(ch, "")
-    if name.startswith("GREEK SMALL LETTER "):
-        return "\\" + name.split()[-1].lower()
-    if name.startswith("GREEK CAPITAL LETTER "):
-        return "\\" + name.split()[-1].capitalize()
+    if name.startswith(("GREEK SMALL LETTER ", "GREEK CAPITAL LETTER ")):
+        letter = name.split("LETTER ")[1].lower().replace("lamda", "lambda")
+        if name.startswith("GREEK SMALL"):
+            return {"final sigma": "\\varsigma", "omicron": "o"}.get(letter, "\\" + letter)
+        if letter in _GREEK_CAPITALS:
+            return "\\" + letter.capitalize()
+        return _LATIN_LOOKALIKE.get(letter)
     if ch in _SUB:
         return "_" + _SUB[ch]
     if ch in _SUP:
