@@ -273,3 +273,20 @@ def x_star_not_alone(point) -> bool:
         r = sum((((a * arb(P[j] / P[i]).log()) + (1 - a) * arb(Q[j] / Q[i]).log()).exp()
                  for j in range(len(P)) if j != i), arb(0))
         return bool(r > arb(2) ** -900)
+
+
+def adaptive_mechanisms(rng: random.Random, i: int):
+    """A two-step adaptive mechanism on finite laws: the first step's laws (4 outcomes) under D and D',
+    and for each first output the second step's pair of laws (3 outcomes)."""
+    from rdpsym.claims.samplers import random_pmf
+
+    px, qx = random_pmf(rng, i, 4), random_pmf(rng, i + 1 if i < 4 else i + 7, 4)
+    kernels = tuple((random_pmf(rng, 10 + i + j, 3), random_pmf(rng, 20 + i + j, 3)) for j in range(4))
+    return px, qx, kernels
+
+
+def joint_laws(px, qx, kernels):
+    """The laws of (X, Y) under D and D' for X ~ first step, Y ~ second step given X."""
+    n, m = len(px), len(kernels[0][0])
+    return (tuple(px[x] * kernels[x][0][y] for x in range(n) for y in range(m)),
+            tuple(qx[x] * kernels[x][1][y] for x in range(n) for y in range(m)))

@@ -9,15 +9,15 @@ wording, cheaply.
 """
 
 import math
-import random
 
 import sympy as sp
 from flint import arb, fmpq
 
 from rdpsym.claims import Claim, Domain, Holds, Verdict, alpha
-from rdpsym.claims.samplers import push_forward, random_channel, random_pmf, random_pmfs
+from rdpsym.claims.samplers import push_forward, random_channel, random_pmfs
 
-from _seeds_util import COUNTS, ORDERS, ball, cases, composed_delta, eps, log_moment, one_term_dominates
+from _seeds_util import (COUNTS, ORDERS, adaptive_mechanisms, ball, cases, composed_delta, eps, joint_laws,
+                         log_moment, one_term_dominates)
 
 NOTES = "Notes (seed 004, 004_41b8fca220304539.txt)"
 m = sp.Symbol("m", positive=True)   # log(1/δ) as a multiple (≥ 1) of ε²n
@@ -33,18 +33,14 @@ def _postprocessing(point):
     return log_moment(push_forward(P, K), push_forward(Q, K), o), "<=", log_moment(P, Q, o)
 
 
-def _adaptive(rng: random.Random, i: int):
-    px, qx = random_pmf(rng, i, 4), random_pmf(rng, i + 1 if i < 4 else i + 7, 4)
-    kernels = tuple((random_pmf(rng, 10 + i + j, 3), random_pmf(rng, 20 + i + j, 3)) for j in range(4))
-    return px, qx, kernels
+_adaptive = adaptive_mechanisms  # (the generator's name in this file's domains)
 
 
 def _adaptive_composition(point):
     # (X, Y) with X ~ f(D), Y ~ g(X, D): (α−1)D_α(joint) ≤ (α−1)D_α(X‖X') + max_x (α−1)D_α(Y_x‖Y'_x)
     px, qx, kernels = point["mechanisms"]
     o = point[alpha]
-    joint_p = tuple(px[x] * kernels[x][0][y] for x in range(4) for y in range(3))
-    joint_q = tuple(qx[x] * kernels[x][1][y] for x in range(4) for y in range(3))
+    joint_p, joint_q = joint_laws(px, qx, kernels)
     second = max((log_moment(a, b, o) for a, b in kernels), key=lambda v: v.mid())
     return log_moment(joint_p, joint_q, o), "<=", log_moment(px, qx, o) + second
 
@@ -54,8 +50,7 @@ def _not_one_term(point) -> bool:
     is an equality up to that factor (the maximal term of the first step times the maximal term of the second),
     beyond 1024-bit balls."""
     px, qx, kernels = point["mechanisms"]
-    joint_p = tuple(px[x] * kernels[x][0][y] for x in range(4) for y in range(3))
-    joint_q = tuple(qx[x] * kernels[x][1][y] for x in range(4) for y in range(3))
+    joint_p, joint_q = joint_laws(px, qx, kernels)
     return not one_term_dominates(joint_p, joint_q, point[alpha])
 
 

@@ -18,7 +18,8 @@ from flint import arb, fmpq
 from rdpsym.claims import Claim, Domain, Holds, Verdict, alpha
 from rdpsym.claims.samplers import push_forward, random_channel, random_pmf, random_pmfs, renyi
 
-from _seeds_util import ORDERS, POSITIVE, UNIT, ball, delta, events, exact, hockey, mass, normal_sf, product, q, sigma, t
+from _seeds_util import (ORDERS, POSITIVE, UNIT, adaptive_mechanisms, ball, delta, events, exact, hockey,
+                         joint_laws, mass, normal_sf, product, q, sigma, t)
 
 SLIDES = "Slides (seed 000, 000_862670cc7525ea27.txt)"
 em = sp.Symbol("e^epsilon", positive=True)
@@ -42,10 +43,7 @@ def _composition(point):
     return exact(hockey(product(P1, P2), product(Q1, Q2), f1 * f2), "<=", d1 + d2)
 
 
-def _adaptive(rng: random.Random, i: int):
-    px, qx = random_pmf(rng, i, 4), random_pmf(rng, i + 1 if i < 4 else i + 7, 4)
-    kernels = tuple((random_pmf(rng, 10 + i + j, 3), random_pmf(rng, 20 + i + j, 3)) for j in range(4))
-    return px, qx, kernels
+_adaptive = adaptive_mechanisms  # (the generator's name in this file's domains)
 
 
 def _adaptive_composition(point):
@@ -53,8 +51,7 @@ def _adaptive_composition(point):
     f1, f2 = q(point[em1]), q(point[em2])
     d1 = hockey(px, qx, f1)
     d2 = max(hockey(a, b, f2) for a, b in kernels)
-    joint_p = tuple(px[x] * kernels[x][0][y] for x in range(4) for y in range(3))
-    joint_q = tuple(qx[x] * kernels[x][1][y] for x in range(4) for y in range(3))
+    joint_p, joint_q = joint_laws(px, qx, kernels)
     return exact(hockey(joint_p, joint_q, f1 * f2), "<=", d1 + d2)
 
 
