@@ -23,7 +23,7 @@ from flint import arb, fmpq
 
 from ..errors import ParameterError, must
 from . import conversions as conv
-from ._arb import bits_for, precision, to_fmpq, upper_decimal
+from ._arb import bits_for, lower_decimal, precision, to_fmpq, upper_decimal
 from .curve import Infinite, RdpCurve, parse_order
 from .orders import resolve
 
@@ -86,7 +86,7 @@ class AccountingResult:
             "published": self.published(),
             "order": _show(self.order),
             "enclosure": None if self.enclosure == math.inf else
-            [_lower(self.enclosure, self.dps), upper_decimal(self.enclosure, self.dps)],
+            [lower_decimal(self.enclosure, self.dps), upper_decimal(self.enclosure, self.dps)],
             "certified": self.certified,
             "conversion": self.conversion,
             ("delta" if self.kind == "epsilon" else "epsilon"): _show(self.given),
@@ -97,12 +97,6 @@ class AccountingResult:
                           for o in self.per_order],
             "notes": list(self.notes),
         }
-
-
-def _lower(ball: arb, dps: int) -> str:
-    from ._arb import lower_decimal
-
-    return lower_decimal(ball, dps)
 
 
 def _show(x) -> str:

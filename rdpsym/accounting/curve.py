@@ -41,8 +41,6 @@ class Infinite:
         return f"inf ({self.reason})"
 
 
-Value = "arb | Infinite"
-
 
 def parse_order(order: object) -> fmpq | float:
     """An order as an exact rational > 1 (or ``math.inf``); decimals are read exactly.
