@@ -523,14 +523,15 @@ def _frac_group(q: fmpq, sigma: fmpq, fl: _Floats, group: list[_Order], target: 
         # 2e^{a²/(2σ²)}/(e^{2πa/h} − 1) with a = strip·σ²
         kappa = 2 * arb(strip * strip * s2 / 2).exp() / (2 * arb.pi() * arb(strip * s2 / h)).expm1()
 
-        # b^α = exp(α·log b) for the orders in ascending order; where the step δ between
-        # consecutive orders recurs (1.1, 1.2, … in the default grid), b^α is the previous
-        # order's ball times exp(δ·log b): one multiplication per point instead of an exp.
+        # h·φ·b^α = h·φ·exp(α·log b) for the orders in ascending order; where the step δ
+        # between consecutive orders recurs (1.1, 1.2, … in the default grid), it is the
+        # previous order's ball times exp(δ·log b): one multiplication per point instead of
+        # an exp and a product (this loop is most of the accounting's cost).
         plans.sort(key=lambda plan: plan[0].alpha)
         steps = Counter(b[0].alpha - a[0].alpha for a, b in pairwise(plans))
         factors: dict[fmpq, list[arb]] = {}
-        powers: list[arb] = [arb(0)] * len(log_bs)
-        prev, p0, p1 = None, 0, 0  # the previous order and the index range where powers hold it
+        terms: list[arb] = [arb(0)] * len(log_bs)  # h·φ(z_j)·b_j^α for the current order
+        prev, p0, p1 = None, 0, 0  # the previous order and the index range where terms hold it
         for o, j_left, j_right in plans:
             a = arb(o.alpha)
             i0, i1 = j_left - j0, j_right - j0 + 1
@@ -541,13 +542,13 @@ def _frac_group(q: fmpq, sigma: fmpq, fl: _Floats, group: list[_Order], target: 
                     factors[step] = [(arb(step) * lb).exp() for lb in log_bs]
                 k0, k1 = max(i0, p0), min(i1, p1)
                 if k0 < k1:
-                    powers[k0:k1] = [p * f for p, f in zip(powers[k0:k1], factors[step][k0:k1])]
+                    terms[k0:k1] = [t * f for t, f in zip(terms[k0:k1], factors[step][k0:k1])]
                 else:
                     k0 = k1 = i0
-            powers[i0:k0] = [(a * lb).exp() for lb in log_bs[i0:k0]]
-            powers[k1:i1] = [(a * lb).exp() for lb in log_bs[k1:i1]]
+            terms[i0:k0] = [w * (a * lb).exp() for w, lb in zip(weights[i0:k0], log_bs[i0:k0])]
+            terms[k1:i1] = [w * (a * lb).exp() for w, lb in zip(weights[k1:i1], log_bs[k1:i1])]
             prev, p0, p1 = o.alpha, i0, i1
-            total = sum([w * p for w, p in zip(weights[i0:i1], powers[i0:i1])], arb(0))
+            total = sum(terms[i0:i1], arb(0))
             # Σ h·φ·g(b) with g(b) = b^α − 1 − α(b − 1)
             ssum = total - (wsums[i1] - wsums[i0]) - a * (tilts[i1] - tilts[i0])
             # Truncation bounds (see the module docstring); F ≥ 0 so each adds [0, bound].
