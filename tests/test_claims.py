@@ -65,12 +65,42 @@ def test_inequality_proved_by_positivity_laplace_below_its_sup():
 
 
 def test_unprovable_true_inequality_is_checked_not_proved():
-    # log(1+t) ≥ t/(1+t): true, outside the prover's rules -> checked numerically.
+    # t ≥ sin t: true, but its slope 1 − cos t ≥ 0 is outside the prover's rules -> checked numerically.
     t = sp.Symbol("t")
-    c = Claim("log", "", "", "", (AtLeast(sp.log(1 + t), t / (1 + t), "calculus"),), Verdict.CHECKED,
+    c = Claim("sin", "", "", "", (AtLeast(t, sp.sin(t), "calculus"),), Verdict.CHECKED,
               Domain({t: sp.Interval.open(0, sp.oo)}))
     r = c.check()
-    assert r.verdict in (Verdict.CHECKED, Verdict.PROVED) and r.ok
+    assert r.verdict is Verdict.CHECKED and r.ok
+
+
+def test_one_variable_inequalities_are_proved_by_monotonicity():
+    t = sp.Symbol("t")
+    half_line = Domain({t: sp.Interval.open(0, sp.oo)})
+    for step in (AtMost(t * sp.tanh(t / 2), t**2 / 2, "tanh x ≤ x (KOV's second term)"),
+                 AtMost(t * sp.tanh(t / 2), t * (sp.exp(t) - 1), "the DRV form"),
+                 AtLeast(sp.log(1 + t), t / (1 + t), "f(0) = 0, f' = t/(1+t)² ≥ 0")):
+        assert Claim("mono", "", "", "", (step,), Verdict.PROVED, half_line).check().verdict is Verdict.PROVED
+
+
+def test_monotonicity_rule_is_not_fooled_by_poles_or_kinks():
+    from rdpsym.claims.prover import prove_nonnegative
+
+    t = sp.Symbol("t", positive=True)
+    assert prove_nonnegative(sp.tan(t)) is None  # tan(0) = 0 and tan' = sec² ≥ 0, but a pole at π/2
+    assert prove_nonnegative(1 / (t - 1)) is None
+    # Min has no derivative SymPy can expand; SymPy's NotImplementedError means "no proof", not a crash.
+    assert prove_nonnegative(2 * t**2 - sp.Min(2, sp.exp(t) - 1)) is None
+
+
+def test_identities_between_logarithms_of_sums_are_proved():
+    # The moment of a product pair is the product of the moments (slides' "Composable!").
+    a, b, c, d = sp.symbols("a b c d")
+    domain = Domain({alpha: sp.Interval.open(1, sp.oo), **{s: sp.Interval.open(0, sp.oo) for s in (a, b, c, d)}})
+    moment = [a**alpha * b ** (1 - alpha), c**alpha * d ** (1 - alpha)]
+    step = Equal(sp.log(sum(x * y for x in moment for y in moment)), 2 * sp.log(sum(moment)), "(ΣxΣy) = Σxy")
+    assert Claim("prod", "", "", "", (step,), Verdict.PROVED, domain).check().verdict is Verdict.PROVED
+    wrong = Claim("prod2", "", "", "", (Equal(step.lhs, 3 * sp.log(sum(moment)), ""),), Verdict.REFUTED, domain)
+    assert wrong.check().verdict is Verdict.REFUTED
 
 
 def test_a_step_that_raises_is_unknown_not_a_crash():

@@ -70,7 +70,7 @@ def to_arb(expr: object, values: dict | None = None) -> arb:
 
     ``values`` maps free symbols to ``arb`` balls (or numbers).  Supported:
     rationals, Floats (their exact binary value), π, e, +, ×, powers, exp,
-    log, sqrt, erf/erfc, sinh/cosh/tanh, Abs, Min/Max and Piecewise whose
+    log, sqrt, erf/erfc, sinh/cosh/tanh, sin/cos/tan/atan, Abs, Min/Max and Piecewise whose
     conditions the balls decide.  Anything else raises ``TypeError`` so a
     caller can fall back to a labelled non-certified value.
 
@@ -158,7 +158,8 @@ class _Evaluator:
                 raise Undecided(f"log of an argument not certified positive: {e}")
             return a.log()
         simple = {sp.erf: arb.erf, sp.erfc: arb.erfc, sp.sinh: arb.sinh, sp.cosh: arb.cosh,
-                  sp.tanh: arb.tanh, sp.Abs: abs}
+                  sp.tanh: arb.tanh, sp.sin: arb.sin, sp.cos: arb.cos, sp.tan: arb.tan, sp.atan: arb.atan,
+                  sp.Abs: abs}
         for cls, f in simple.items():
             if isinstance(e, cls):
                 return f(self.eval(e.args[0]))

@@ -6,11 +6,14 @@ A claim's hypotheses become SymPy assumptions: every variable with a domain
 is recorded as ``0 < p`` and ``1 − p > 0``.  Then
 
 * an identity holds when ``lhs − rhs`` simplifies to 0 (sound rewrites only:
-  expand/cancel/logcombine under positive assumptions, never ``force=True``);
+  expand/cancel/logcombine under positive assumptions, never ``force=True``),
+  or when it is ``Σ cᵢ log Xᵢ`` with integer cᵢ and the products of the
+  Xᵢ^{cᵢ} on the two sides expand to the same thing (logs of sums do not expand);
 * an inequality ``lhs ≤ rhs`` holds when ``rhs − lhs`` is shown nonnegative by
   a few sound rules: SymPy's own sign assumptions; a product or quotient of
-  nonnegative factors; a sum of nonnegative terms; and ``A − B`` with A, B > 0
-  by the monotonicity of log, i.e. ``log A − log B ≥ 0`` (which is how
+  nonnegative factors; a sum of nonnegative terms; in one variable t ≥ 0, a
+  continuous f with f(0⁺) ≥ 0 and f' ≥ 0 (tanh t ≤ t); and ``A − B`` with
+  A, B > 0 by the monotonicity of log, i.e. ``log A − log B ≥ 0`` (which is how
   ``e^{a} − e^{b} ≥ 0`` becomes ``a − b ≥ 0``).
 
 Every routine returns ``True`` (a proof) or ``None`` (no proof found: not a
@@ -20,6 +23,7 @@ refutation).  Open-ended SymPy calls run under :func:`rdpsym._budget.budgeted`.
 from __future__ import annotations
 
 import sympy as sp
+from sympy.polys.polyerrors import BasePolynomialError
 
 from .._budget import budgeted
 from ..errors import NoClosedFormError
@@ -84,11 +88,43 @@ def prove_zero(expr: sp.Expr) -> bool | None:
     expr = sp.sympify(expr)
     if expr == 0:
         return True
-    for step in (sp.expand, sp.cancel, _log_normal, sp.simplify):
+    for step in (sp.expand, sp.cancel, _log_normal, sp.simplify, _exponentiated):
         out = _try(lambda e=expr, f=step: f(e))
         if out is not None and sp.sympify(out) == 0:
             return True
     return None
+
+
+def _exponentiated(e: sp.Expr) -> sp.Expr | None:
+    """``Σ cᵢ·log Xᵢ + R = 0`` with integers cᵢ and Xᵢ > 0  ⟸  ``Π_{c>0} Xᵢ^{cᵢ}·e^R − Π_{c<0} Xᵢ^{−cᵢ} = 0``.
+
+    The logarithm of a sum does not expand, so identities such as
+    log((a+b)(c+d)) = log(a+b) + log(c+d) need the arguments multiplied out.
+    Returns the difference of the two products, expanded (``None`` when the rule does not apply).
+
+    >>> a, b = sp.symbols("a b", positive=True)
+    >>> _exponentiated(sp.log(a**2 + 2*a*b + b**2) - 2*sp.log(a + b))
+    0
+    """
+    up, down, rest = [], [], []
+    for term in sp.Add.make_args(sp.expand(e)):
+        logs = [f for f in sp.Mul.make_args(term) if isinstance(f, sp.log)]
+        if not logs:
+            rest.append(term)
+            continue
+        c = term / logs[0]
+        if len(logs) != 1 or not c.is_integer or not logs[0].args[0].is_positive or c.is_zero is not False:
+            return None
+        if c.is_positive:
+            up.append(logs[0].args[0] ** c)
+        elif c.is_negative:
+            down.append(logs[0].args[0] ** -c)
+        else:
+            return None
+    if not up and not down:
+        return None
+    lhs = sp.Mul(*up) * sp.exp(sp.Add(*rest))
+    return sp.expand(sp.powsimp(sp.expand(lhs)) - sp.powsimp(sp.expand(sp.Mul(*down))))
 
 
 def _log_normal(e: sp.Expr) -> sp.Expr:
@@ -119,19 +155,53 @@ def prove_nonnegative(expr: sp.Expr, depth: int = DEPTH) -> bool | None:
         return True
     if isinstance(expr, sp.exp):
         return True
-    if expr.is_Add:
-        if all(prove_nonnegative(a, depth - 1) for a in expr.args):
-            return True
-        if _by_logarithms(expr, depth):
-            return True
-        if _by_exponentiating(expr, depth):
-            return True
+    if expr.is_Add and all(prove_nonnegative(a, depth - 1) for a in expr.args):
+        return True
     for rewrite in (sp.factor, sp.together):
         out = _try(lambda e=expr, f=rewrite: f(e))
         if out is not None and out != expr and (out.is_Mul or out.is_Pow):
             if prove_nonnegative(out, depth - 1):
                 return True
+    if expr.is_Add:
+        # Calculus before the log/exp rewrites: on one variable it is the direct route
+        # (tanh t ≤ t), while the rewrites of such sums wander through log-expressions.
+        if _by_monotonicity(expr, depth):
+            return True
+        if _by_logarithms(expr, depth):
+            return True
+        if _by_exponentiating(expr, depth):
+            return True
     return None
+
+
+def _by_monotonicity(expr: sp.Expr, depth: int) -> bool | None:
+    """f(t) ≥ 0 for t > 0 because f(0⁺) ≥ 0 and f' ≥ 0 (one variable t ≥ 0, f continuous on t > 0).
+
+    The calculus step behind inequalities such as tanh t ≤ t: f(t) = t − tanh t has
+    f(0⁺) = 0 and f'(t) = tanh²t ≥ 0.  Sound because a function continuous and
+    nondecreasing on (0, ∞) is at least its right limit at 0; the continuity is
+    SymPy's ``continuous_domain`` (a pole such as tan's would break the argument).
+
+    >>> t = sp.Symbol("t", positive=True)
+    >>> _by_monotonicity(t - sp.tanh(t), DEPTH)
+    True
+    """
+    free = expr.free_symbols
+    if len(free) != 1 or depth < 1 or expr.has(sp.Min, sp.Max, sp.Abs, sp.Piecewise):
+        return None  # several variables, or a kink where f' is not defined
+    (t,) = free
+    if not t.is_nonnegative:
+        return None
+    from sympy.calculus.util import continuous_domain
+
+    half_line = sp.Interval.open(0, sp.oo)
+    if _try(lambda: continuous_domain(expr, t, half_line)) != half_line:
+        return None
+    start = _try(lambda: sp.limit(expr, t, 0, "+"))
+    if start is None or not (start.is_nonnegative or start is sp.oo):
+        return None
+    slope = _try(lambda: sp.simplify(sp.diff(expr, t)))
+    return None if slope is None else prove_nonnegative(slope, depth - 2)
 
 
 def _by_logarithms(expr: sp.Expr, depth: int) -> bool | None:
@@ -178,10 +248,14 @@ def _by_exponentiating(expr: sp.Expr, depth: int) -> bool | None:
 
 
 def _try(call):
-    """``call()`` under the time budget; ``None`` when it runs out (no proof, not a failure)."""
+    """``call()`` under the time budget; ``None`` when it runs out or SymPy gives up (no proof, not a failure).
+
+    SymPy signals "cannot do this" with NotImplementedError, its polynomial errors, ValueError
+    or TypeError (an undecidable comparison); any of them only means this rule found no proof.
+    """
     try:
         return budgeted(call, "proof step", SECONDS)
-    except NoClosedFormError:
+    except (NoClosedFormError, NotImplementedError, BasePolynomialError, ValueError, TypeError):
         return None
 
 
