@@ -194,7 +194,8 @@ def _by_monotonicity(expr: sp.Expr, depth: int) -> bool | None:
         return None
     from sympy.calculus.util import continuous_domain
 
-    half_line = sp.Interval.open(0, sp.oo)
+    # t ≥ 0 (not only t > 0): f must be continuous at 0 as well, so that f(0) = f(0⁺).
+    half_line = sp.Interval.open(0, sp.oo) if t.is_positive else sp.Interval(0, sp.oo)
     if _try(lambda: continuous_domain(expr, t, half_line)) != half_line:
         return None
     start = _try(lambda: sp.limit(expr, t, 0, "+"))
