@@ -1116,3 +1116,13 @@ def test_no_nan_or_infinite_ball_is_ever_returned():
         except (ConvergenceError, ParameterError, DomainError):
             continue
         assert isinstance(v, arb) and v.is_finite() and not v.is_nan(), (fn.__name__, args, v)
+
+
+def test_floats_are_read_as_the_decimals_they_print_as_like_the_rest_of_the_package():
+    # δ = 1e-5 means 10⁻⁵ here as in rdpsym.epsilon, not the binary double next to it.
+    with precision(300):
+        as_float = C.balle_epsilon(fmpq(81, 10), 0.5, 1e-5)
+        as_decimal = C.balle_epsilon(fmpq(81, 10), fmpq(1, 2), fmpq(1, 10**5))
+        as_binary = C.balle_epsilon(fmpq(81, 10), fmpq(1, 2), arb(1e-5))
+    assert as_float.mid() == as_decimal.mid() and as_float.rad() == as_decimal.rad()  # the same exact inputs
+    assert not as_float.overlaps(as_binary)  # 1e-5 as a double differs from 10⁻⁵ in the 17th digit

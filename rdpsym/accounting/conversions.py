@@ -10,8 +10,8 @@ that is NaN or infinite where the formula is finite raises
 Inputs
 ------
 *Reals* (δ, ε, r, ρ, σ, ...) may be ``arb`` balls or exact numbers: ``int``,
-``fmpq``, ``Fraction``, or ``float`` (taken at its exact binary value, so
-``1e-5`` is not 10⁻⁵: pass ``fmpq(1, 10**5)`` for that).  *Orders* α are exact
+``fmpq``, ``Fraction``, or ``float``, read as the decimal it prints as (``1e-5`` is
+exactly 10⁻⁵, the rule of the whole package; pass ``arb(x)`` for a float's binary value).  *Orders* α are exact
 rationals (``fmpq``, ``int``, ``Fraction``) or ``arb`` balls; for a rational
 order, α − 1 is formed exactly, so an order such as ``1 + 10**-40`` loses nothing.
 
@@ -102,7 +102,7 @@ def _real(name: str, x: object) -> arb:
     elif isinstance(x, float):
         if not math.isfinite(x):
             raise ParameterError(must(name, "a finite real number", x))
-        b = arb(x)
+        b = arb(_decimal(x))
     else:
         raise ParameterError(must(name, "a real number (an arb ball or an exact rational)", repr(x)))
     if not b.is_finite():
@@ -111,7 +111,7 @@ def _real(name: str, x: object) -> arb:
 
 
 def _rational(name: str, x: object) -> fmpq:
-    """``x`` as an exact ``fmpq`` (a float by its exact binary value)."""
+    """``x`` as an exact ``fmpq`` (a float as the decimal it prints as)."""
     if isinstance(x, bool):
         raise ParameterError(must(name, "an exact rational number", x))
     if isinstance(x, fmpq):
@@ -121,9 +121,14 @@ def _rational(name: str, x: object) -> fmpq:
     if isinstance(x, Fraction):
         return fmpq(x.numerator, x.denominator)
     if isinstance(x, float) and math.isfinite(x):
-        f = Fraction(x)
-        return fmpq(f.numerator, f.denominator)
+        return _decimal(x)
     raise ParameterError(must(name, "an exact rational number", repr(x)))
+
+
+def _decimal(x: float) -> fmpq:
+    """A finite float as the decimal it prints as: ``1e-05`` is 1/100000, ``1.1`` is 11/10."""
+    f = Fraction(repr(x))
+    return fmpq(f.numerator, f.denominator)
 
 
 def _delta(x: object, name: str = "delta") -> arb:
