@@ -140,7 +140,7 @@ def _exact(value: object, name: str) -> fmpq:
 
 def _conversion(name: str) -> str:
     if name not in CONVERSIONS:
-        raise ParameterError(must("conversion", "'mironov' or 'bbghs'", repr(name)))
+        raise ParameterError(must("conversion", "'mironov', 'bbghs' or 'balle'", repr(name)))
     return CONVERSIONS[name]
 
 

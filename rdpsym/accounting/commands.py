@@ -136,7 +136,8 @@ def add_parsers(sub) -> None:
             p.add_argument("--epsilon", required=True, help="the target ε, e.g. 1 (read exactly)")
         p.add_argument("--orders", default="dp-accounting",
                        help="mironov | dp-accounting | opacus | continuous | a list '2,4,8.5' (default dp-accounting)")
-        p.add_argument("--conversion", default="bbghs", choices=["mironov", "bbghs"])
+        p.add_argument("--conversion", default="bbghs", choices=["mironov", "bbghs", "balle"],
+                       help="mironov: Prop 3; bbghs (alias balle): Balle et al. 2020 Thm 21 (default)")
         p.add_argument("--dps", type=int, default=50, help="significant digits (default 50)")
         p.add_argument("--certified", action="store_true", help="also print the certified enclosure")
         p.add_argument("--json", action="store_true", help="machine-readable output")
