@@ -121,9 +121,10 @@ def _exponentiated(e: sp.Expr) -> sp.Expr | None:
             down.append(logs[0].args[0] ** -c)
         else:
             return None
-    if not up and not down:
-        return None
-    lhs = sp.Mul(*up) * sp.exp(sp.Add(*rest))
+    rest = sp.Add(*rest)
+    if not (up or down) or rest.is_extended_real is not True:
+        return None  # exp is one-to-one on the reals only
+    lhs = sp.Mul(*up) * sp.exp(rest)
     return sp.expand(sp.powsimp(sp.expand(lhs)) - sp.powsimp(sp.expand(sp.Mul(*down))))
 
 
@@ -175,7 +176,7 @@ def prove_nonnegative(expr: sp.Expr, depth: int = DEPTH) -> bool | None:
 
 
 def _by_monotonicity(expr: sp.Expr, depth: int) -> bool | None:
-    """f(t) ≥ 0 for t > 0 because f(0⁺) ≥ 0 and f' ≥ 0 (one variable t ≥ 0, f continuous on t > 0).
+    """f(t) ≥ 0 on t's half-line because f(0⁺) ≥ 0 and f' ≥ 0 (f of one variable, continuous there).
 
     The calculus step behind inequalities such as tanh t ≤ t: f(t) = t − tanh t has
     f(0⁺) = 0 and f'(t) = tanh²t ≥ 0.  Sound because a function continuous and
@@ -199,7 +200,7 @@ def _by_monotonicity(expr: sp.Expr, depth: int) -> bool | None:
     if _try(lambda: continuous_domain(expr, t, half_line)) != half_line:
         return None
     start = _try(lambda: sp.limit(expr, t, 0, "+"))
-    if start is None or not (start.is_nonnegative or start is sp.oo):
+    if start is None or not start.is_nonnegative:
         return None
     slope = _try(lambda: sp.simplify(sp.diff(expr, t)))
     return None if slope is None else prove_nonnegative(slope, depth - 2)
