@@ -57,9 +57,11 @@ def to_fmpq(value: object) -> fmpq:
     """
     if isinstance(value, fmpq):
         return value
+    if isinstance(value, float) and math.isfinite(value):
+        value = Fraction(repr(value))  # exact decimal parse, without SymPy (conversions call this per input)
     if isinstance(value, Fraction):
         return fmpq(value.numerator, value.denominator)
-    v = sp.Rational(repr(value)) if isinstance(value, float) else sp.sympify(value)
+    v = sp.sympify(value)
     if not v.is_Rational:
         raise ParameterError(must("value", "an exact rational number", value))
     return fmpq(int(v.p), int(v.q))

@@ -46,7 +46,7 @@ from typing import Literal, NamedTuple
 from flint import arb, ctx, fmpq, fmpz
 
 from ..errors import ConvergenceError, DomainError, ParameterError, must
-from ._arb import precision
+from ._arb import precision, to_fmpq
 
 __all__ = [
     "CONVERSIONS",
@@ -102,7 +102,7 @@ def _real(name: str, x: object) -> arb:
     elif isinstance(x, float):
         if not math.isfinite(x):
             raise ParameterError(must(name, "a finite real number", x))
-        b = arb(_decimal(x))
+        b = arb(to_fmpq(x))
     else:
         raise ParameterError(must(name, "a real number (an arb ball or an exact rational)", repr(x)))
     if not b.is_finite():
@@ -121,14 +121,8 @@ def _rational(name: str, x: object) -> fmpq:
     if isinstance(x, Fraction):
         return fmpq(x.numerator, x.denominator)
     if isinstance(x, float) and math.isfinite(x):
-        return _decimal(x)
+        return to_fmpq(x)
     raise ParameterError(must(name, "an exact rational number", repr(x)))
-
-
-def _decimal(x: float) -> fmpq:
-    """A finite float as the decimal it prints as: ``1e-05`` is 1/100000, ``1.1`` is 11/10."""
-    f = Fraction(repr(x))
-    return fmpq(f.numerator, f.denominator)
 
 
 def _delta(x: object, name: str = "delta") -> arb:

@@ -23,6 +23,7 @@ refutation).  Open-ended SymPy calls run under :func:`rdpsym._budget.budgeted`.
 from __future__ import annotations
 
 import sympy as sp
+from sympy.calculus.util import continuous_domain
 from sympy.polys.polyerrors import BasePolynomialError
 
 from .._budget import budgeted
@@ -193,8 +194,6 @@ def _by_monotonicity(expr: sp.Expr, depth: int) -> bool | None:
     (t,) = free
     if not t.is_nonnegative:
         return None
-    from sympy.calculus.util import continuous_domain
-
     # t ≥ 0 (not only t > 0): f must be continuous at 0 as well, so that f(0) = f(0⁺).
     half_line = sp.Interval.open(0, sp.oo) if t.is_positive else sp.Interval(0, sp.oo)
     if _try(lambda: continuous_domain(expr, t, half_line)) != half_line:
