@@ -122,7 +122,10 @@ class Derivation:
         return derivation_latex(self)
 
     def _repr_latex_(self) -> str:
-        return "$\\displaystyle " + sp.latex(self.result) + "$"
+        """Jupyter shows the result in the paper's typography."""
+        from .printing import paper_latex
+
+        return "$\\displaystyle " + paper_latex(self.result) + "$"
 
     def __str__(self) -> str:
         from .render import derivation_text

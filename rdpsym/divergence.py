@@ -20,6 +20,7 @@ from .engine.tidy import collect_exp, divergence_from_moment, max_of, tidy_kl
 from .errors import DomainError, NoClosedFormError, SymbolicTimeout, must
 from .moments import Moment, moment, sup_log_ratio
 from .numeric import renyi_divergence_mp
+from .printing import paper_latex
 from .references import Reference
 from .symbols import alpha
 from .verify import check_against_definition, is_zero
@@ -114,7 +115,7 @@ def renyi_divergence(
 
 
 def _lhs(order: sp.Expr) -> str:
-    o = sp.latex(order) if order is not oo else r"\infty"
+    o = paper_latex(order) if order is not oo else r"\infty"
     return rf"D_{{{o}}}(P \,\|\, Q)"
 
 
@@ -122,15 +123,19 @@ def _density_steps(P: Density, Q: Density, tables) -> list[Step]:
     """The two densities, as the derivation's first lines."""
     if tables is not None:
         show = lambda t: r"\left(" + r",\ ".join(  # noqa: E731
-            rf"{sp.latex(k) if isinstance(k, sp.Basic) else k}: {sp.latex(v)}" for k, v in t.items()) + r"\right)"
-        return [Step("P", show(tables[0]), "outcome: probability"), Step("Q", show(tables[1]), "outcome: probability")]
-    x = sp.latex(P.var)
-    where = lambda d: f"on ${sp.latex(d.support)}$"  # noqa: E731
-    return [Step(f"P({x})", P.expr, where(P)), Step(f"Q({x})", Q.expr, where(Q))]
+            rf"{paper_latex(k) if isinstance(k, sp.Basic) else k}: {paper_latex(v)}" for k, v in t.items()) + r"\right)"
+        reason = "the two output laws (outcome: probability)"
+        return [Step("P", show(tables[0]), reason), Step("Q", show(tables[1]), reason)]
+    x = paper_latex(P.var)
+    if P.support == Q.support:
+        reasons = (f"the two densities, on ${paper_latex(P.support)}$",) * 2
+    else:
+        reasons = tuple(f"the density of {n}, on ${paper_latex(D.support)}$" for n, D in (("P", P), ("Q", Q)))
+    return [Step(f"P({x})", P.expr, reasons[0]), Step(f"Q({x})", Q.expr, reasons[1])]
 
 
 def _definition_step(P: Density, order: sp.Expr) -> Step:
-    x = sp.latex(P.var) if P.var is not None else r"\omega"
+    x = paper_latex(P.var) if P.var is not None else r"\omega"
     if order is oo:
         rhs = rf"\log \sup_{{{x} \in \operatorname{{supp}} Q}} \frac{{P({x})}}{{Q({x})}}"
         return Step(_lhs(order), rhs, _DEFINITION + r" (the limit $\alpha \to \infty$)")
@@ -138,18 +143,18 @@ def _definition_step(P: Density, order: sp.Expr) -> Step:
         rhs = rf"\mathbb{{E}}_{{{x} \sim P}} \log \frac{{P({x})}}{{Q({x})}}"
         return Step(_lhs(order), rhs, _DEFINITION + r" (the limit $\alpha \to 1$)")
     else:
-        o = sp.latex(order)
+        o = paper_latex(order)
         integral = (rf"\sum_{{{x}}}" if isinstance(P, Discrete) else r"\int") + rf" P({x})^{{{o}}} Q({x})^{{1 - {o}}}"
         if not isinstance(P, Discrete):
             integral += rf" \, d{x}"
-        rhs = rf"\frac{{1}}{{{sp.latex(order - 1)}}} \log {integral}"
+        rhs = rf"\frac{{1}}{{{paper_latex(order - 1)}}} \log {integral}"
     return Step(_lhs(order), rhs, _DEFINITION)
 
 
 def _finite(P, Q, order, hyp, tables) -> tuple:
     if tables is not None:
         I, reason = _table_moment(*tables, order, hyp)
-        steps = [Step(r"\sum_{k} P(k)^{\alpha} Q(k)^{1-\alpha}".replace(r"\alpha", sp.latex(order)), I, "finite sum over the outcomes")]
+        steps = [Step(r"\sum_{k} P(k)^{\alpha} Q(k)^{1-\alpha}".replace(r"\alpha", paper_latex(order)), I, "finite sum over the outcomes")]
         if I == oo:
             return oo, (), steps + [Step(_lhs(order), oo, reason)], I
         return divergence_from_moment(I, order), (), steps + [Step(_lhs(order), divergence_from_moment(I, order), "take the logarithm")], I
@@ -160,7 +165,7 @@ def _finite(P, Q, order, hyp, tables) -> tuple:
         return oo, (), steps, oo
     I = collect_exp(M.value) if isinstance(M.value, sp.Add) else M.value
     D = divergence_from_moment(I, order, _positive_under(M.conditions, hyp))
-    steps.append(Step(_lhs(order), D, "take the logarithm and divide by " + f"${sp.latex(order - 1)}$"))
+    steps.append(Step(_lhs(order), D, "take the logarithm and divide by " + f"${paper_latex(order - 1)}$"))
     return D, M.conditions, steps, I
 
 
@@ -194,16 +199,18 @@ def _moment_steps(P: Density, M: Moment, order) -> list[Step]:
     x = P.var
     make = (lambda L, lo, hi: sp.Sum(sp.exp(L), (x, lo, hi))) if isinstance(P, Discrete) else (
         lambda L, lo, hi: sp.Integral(sp.exp(L), (x, lo, hi)))
-    o = sp.latex(order)
-    lhs = (rf"\sum_{{{sp.latex(x)}}}" if isinstance(P, Discrete) else r"\int") + rf" P^{{{o}}} Q^{{1-{o}}}"
+    o = paper_latex(order)
+    lhs = (rf"\sum_{{{paper_latex(x)}}}" if isinstance(P, Discrete) else r"\int") + rf" P^{{{o}}} Q^{{1-{o}}}"
     if not M.pieces:
         return []
     split = sp.Add(*[make(L, pair.lo, pair.hi) for pair, L, _ in M.pieces], evaluate=False)
     steps = [Step(lhs, split, "log-densities; split at the non-smooth points of P and Q")]
     for pair, L, piece in M.pieces:
-        shown = collect_exp(piece.value) if isinstance(piece.value, sp.Add) else piece.value
+        # Grouped by exponential and with each exponent factored (the Gaussian rule's raw
+        # exponent e^{α/(2σ²) + σ²(…)²/2 − …} becomes e^{α(α−1)/(2σ²)}): an equality, for reading.
+        shown = collect_exp(piece.value) if piece.value.has(sp.exp) else piece.value
         steps.append(Step(make(L, pair.lo, pair.hi), shown, f"{piece.rule} rule" + (
-            f", converges iff ${sp.latex(piece.condition)}$" if piece.condition is not sp.true else "")))
+            f", converges iff ${paper_latex(piece.condition)}$" if piece.condition is not sp.true else "")))
     if M.value != oo:
         steps.append(Step(lhs, collect_exp(M.value), "sum of the pieces, grouped by exponential"))
     return steps
@@ -292,11 +299,23 @@ def _sup(P, Q, tables) -> tuple:
         d = max_of(values)
         return d, (), [Step(_lhs(oo), sp.Max(*values, evaluate=False), "maximum over the outcomes"),
                        Step(_lhs(oo), d, "the larger of the log-ratios")], None
-    values, note = sup_log_ratio(P, Q)
+    values, note, pieces = sup_log_ratio(P, Q)
+    x = paper_latex(P.var)
+    steps = [Step(rf"\log \frac{{P({x})}}{{Q({x})}}", R, f"on ${paper_latex(_interval(lo, hi))}$")
+             for R, lo, hi, _ in pieces]
     if values == oo:
-        return oo, (), [Step(_lhs(oo), oo, note)], None
+        return oo, (), steps + [Step(_lhs(oo), oo, note)], None
     d = max_of(values)
-    return d, (), [Step(_lhs(oo), d, note)], None
+    steps.append(Step(_lhs(oo), sp.Max(*values, evaluate=False) if len(values) > 1 else values[0],
+                      "the supremum of each piece (a constant, or a linear or quadratic function at its vertex "
+                      "or an end of the interval)"))
+    if len(values) > 1:
+        steps.append(Step(_lhs(oo), d, "the largest of the suprema"))
+    return d, (), steps, None
+
+
+def _interval(lo: sp.Expr, hi: sp.Expr) -> sp.Interval:
+    return sp.Interval.open(lo, hi)
 
 
 #: A result with at most this many operations is left as derived.

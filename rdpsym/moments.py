@@ -76,26 +76,31 @@ def _outside(pair: PiecePair, var) -> str:
     )
 
 
-def sup_log_ratio(P: Density, Q: Density) -> tuple[sp.Expr, str]:
-    """sup over supp P of log(P/Q), and a sentence saying where it is reached."""
-    values, where = [], []
+def sup_log_ratio(P: Density, Q: Density) -> tuple[sp.Expr, str, list]:
+    """sup over supp P of log(P/Q), a sentence saying where it is reached, and the pieces.
+
+    The pieces are ``(log_ratio, lo, hi, supremum)`` per interval of the common
+    support, for rendering the step in LaTeX.
+    """
+    values, where, pieces = [], [], []
     var = P.var
     hyp = Hypotheses()
     for pair in common_refinement(P, Q):
         if pair.p == 0:
             continue
         if pair.q == 0:
-            return oo, _outside(pair, var).replace(" for α > 1", "")
+            return oo, _outside(pair, var).replace(" for α > 1", ""), pieces
         at = piece_point(pair.lo, pair.hi, isinstance(P, Discrete))
         R = sp.expand(log_of(pair.p, var, at) - log_of(pair.q, var, at))
         value, note = _sup_piece(R, var, pair.lo, pair.hi, hyp, isinstance(P, Discrete))
+        pieces.append((R, pair.lo, pair.hi, value))
         if value == oo:
-            return oo, note
+            return oo, note, pieces
         values.append(value)
         where.append(note)
     if not values:
         raise NoClosedFormError("P has no mass on the common support")
-    return values, "; ".join(where)
+    return values, "; ".join(where), pieces
 
 
 def _sup_piece(R, var, lo, hi, hyp: Hypotheses, discrete: bool):
@@ -160,7 +165,11 @@ def _piecewise(cases, hyp: Hypotheses):
     return sp.Piecewise(*kept)
 
 
+def _end(e: sp.Expr) -> str:
+    return "∞" if e is oo else "−∞" if e is -oo else str(e)
+
+
 def _where(value, R, var, lo, hi) -> str:
     if value == oo:
-        return f"log(P/Q) = {R} is unbounded on ({lo}, {hi})"
+        return f"log(P/Q) is unbounded above on ({_end(lo)}, {_end(hi)})"
     return f"supremum of log(P/Q) = {R} over ({lo}, {hi})"
