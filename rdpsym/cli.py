@@ -4,7 +4,8 @@
     rdpsym check proofs/ --latex report.tex --json results.json
     rdpsym epsilon --mechanism sampled-gaussian --set q=0.01 --set sigma=1.1 --steps 10000 --delta 1e-5
     rdpsym derive laplace --order 2 --set scale=1/2 --dps 40
-    rdpsym derive gaussian --latex
+    rdpsym derive laplace --latex laplace.tex --pdf
+    rdpsym plot laplace:scale=1 gaussian:sigma=1 --output curves.png
 """
 
 from __future__ import annotations
@@ -58,8 +59,15 @@ def _derive(args: argparse.Namespace) -> int:
     order = args.order if args.order is not None else sets.get("alpha", "alpha")
     order = parse_order(alpha if order == "alpha" else order)
     mech = factory(**{n: (given.get(n, 1) if n == "sensitivity" else sym) for n, sym in symbols.items()})
+    if args.pdf and not args.latex:
+        raise ParameterError(must("--pdf", "used with --latex FILE (the PDF is built beside it)", "no --latex"))
+    _check_output(args.latex, "--latex")
     d = mech.rdp(order)
-    print(d.latex() if args.latex else d)
+    if args.latex:
+        from .documents import mechanism_document
+
+        _write_latex(mechanism_document(mech, d), args.latex, args.pdf)
+    print(d)
     values = {symbols[n]: v for n, v in given.items() if n != "sensitivity"}
     if "alpha" in sets and d.order == alpha:
         values[alpha] = sets["alpha"]
@@ -75,6 +83,32 @@ def _derive(args: argparse.Namespace) -> int:
     print(f"value at {shown} ({args.dps} digits):")
     print("oo" if mpmath.isinf(value) else mpmath.nstr(value, args.dps))
     return 0
+
+
+def _check_output(path: str | None, option: str) -> None:
+    """An output file's folder must exist: say so before any work starts."""
+    from pathlib import Path
+
+    if path and path != "-" and not Path(path).resolve().parent.is_dir():
+        raise ParameterError(must(option, "a file in an existing folder", repr(path)))
+
+
+def _write_latex(tex: str, path: str, pdf: bool) -> None:
+    """Write a standalone document to ``path`` (``-``: standard output) and, with ``pdf``, build it."""
+    from pathlib import Path
+
+    from .documents import LatexError, compile_pdf
+
+    if path == "-":
+        print(tex)
+        return
+    Path(path).write_text(tex, encoding="utf-8")
+    print(f"wrote {path}")
+    if pdf:
+        try:
+            print(f"wrote {compile_pdf(path)}")
+        except LatexError as exc:
+            raise RdpSymError(str(exc)) from None
 
 
 def _table2(args: argparse.Namespace) -> int:
@@ -102,12 +136,16 @@ def _check(args: argparse.Namespace) -> int:
     from .claims.latex import report_latex
     from .claims.runner import progress_bar, run, write_json
 
+    if args.pdf and not args.latex:
+        raise ParameterError(must("--pdf", "used with --latex FILE (the PDF is built beside it)", "no --latex"))
+    for path, option in ((args.latex, "--latex"), (args.json, "--json"), (args.markdown, "--markdown")):
+        _check_output(path, option)
     report = run([Path(p) for p in args.paths] or None, progress=None if args.quiet else progress_bar())
     print(report.table())
     if args.json:
         write_json(report, Path(args.json))
     if args.latex:
-        Path(args.latex).write_text(report_latex(report))
+        _write_latex(report_latex(report), args.latex, args.pdf)
     if args.markdown:
         Path(args.markdown).write_text(report.markdown() + "\n")
     return 0 if report.ok else 1
@@ -123,11 +161,13 @@ def build_parser() -> argparse.ArgumentParser:
     dv.add_argument("--order", default=None, help="alpha (symbolic, default), a number, 1 (KL) or inf")
     dv.add_argument("--set", action="append", metavar="NAME=VALUE", help="give a parameter (or alpha) a value")
     dv.add_argument("--dps", type=int, default=30, help="digits of the value printed (default 30)")
-    dv.add_argument("--latex", action="store_true", help="print the derivation as a LaTeX align* block")
+    dv.add_argument("--latex", metavar="FILE", help="write the derivation as a standalone LaTeX document (- for stdout)")
+    dv.add_argument("--pdf", action="store_true", help="also build FILE.pdf with pdflatex (says so when it is missing)")
     dv.set_defaults(run=_derive)
     ck = sub.add_parser("check", help="prove or check claims: the paper's (default) or your own files/folders")
     ck.add_argument("paths", nargs="*", metavar="PATH", help="claim files or folders (default: the catalogue proofs/)")
-    ck.add_argument("--latex", metavar="FILE", help="write a LaTeX report of every derivation")
+    ck.add_argument("--latex", metavar="FILE", help="write a standalone LaTeX report of every derivation")
+    ck.add_argument("--pdf", action="store_true", help="also build the report's PDF with pdflatex")
     ck.add_argument("--json", metavar="FILE", help="write machine-readable results")
     ck.add_argument("--markdown", metavar="FILE", help="write the summary table (source, claim, file, status)")
     ck.add_argument("--quiet", action="store_true", help="no progress bar")

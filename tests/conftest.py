@@ -78,3 +78,28 @@ def watchdog():
             signal.signal(signal.SIGALRM, previous)
 
     return guard
+
+
+@pytest.fixture
+def compile_latex(tmp_path):
+    """Compile a LaTeX document with the real pdflatex; return the PDF's path.
+
+    pdflatex is installed by ``.ci/run`` (Debian's TeX Live), so on CI a missing
+    pdflatex is a failure, never a skip; elsewhere the test is skipped with the reason.
+    """
+    import shutil
+
+    from rdpsym.documents import compile_pdf
+
+    if shutil.which("pdflatex") is None:
+        if os.environ.get("CI"):
+            pytest.fail("pdflatex is not installed, but CI must compile every generated document")
+        pytest.skip("pdflatex is not installed (.ci/run installs TeX Live)")
+    counter = iter(range(10**6))
+
+    def compile_(tex: str, name: str | None = None):
+        path = tmp_path / f"{name or f'doc{next(counter)}'}.tex"
+        path.write_text(tex, encoding="utf-8")
+        return compile_pdf(path)  # raises LatexError quoting the first TeX error
+
+    return compile_

@@ -227,19 +227,11 @@ def test_catalogue_markdown_lists_every_claim_with_its_expected_status():
     assert listed == expected
 
 
-def test_latex_report_compiles_when_pdflatex_is_installed(tmp_path: Path):
-    import shutil
-    import subprocess
-
+def test_latex_report_compiles(compile_latex):
     from rdpsym.claims.latex import report_latex
 
     report = run([catalogue_path() / "mironov2017" / "prop05_07_mechanisms.py",
                   catalogue_path() / "seeds" / "notes_003_cdp.py"])
     tex = report_latex(report)
     assert "\\begin{document}" in tex and "mironov-prop6" in tex and "counterexample" in tex
-    if shutil.which("pdflatex") is None:
-        pytest.skip("pdflatex is not installed (issue 5's CI installs it)")
-    (tmp_path / "r.tex").write_text(tex)
-    done = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "r.tex"], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stdout[-2000:]
+    assert compile_latex(tex, "report").stat().st_size > 10_000

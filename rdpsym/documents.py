@@ -1,0 +1,232 @@
+"""Standalone LaTeX documents (amsmath) and building them into PDFs with pdflatex.
+
+A document is a string that compiles on its own with a stock TeX Live
+(``texlive-latex-base`` + ``texlive-latex-recommended`` on Debian):
+``article``, ``inputenc``/``fontenc``/``lmodern``, ``amsmath``/``amssymb``,
+``geometry``.  Each derivation step is printed with its reason and the paper
+item it uses, in the typography of :mod:`rdpsym.printing`.
+
+>>> import rdpsym
+>>> tex = derivation_document(rdpsym.gaussian(sigma=2).rdp(), title="Gaussian mechanism")
+>>> tex.startswith("\\\\documentclass") and tex.rstrip().endswith("\\\\end{document}")
+True
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import mpmath
+import sympy as sp
+
+from .errors import RdpSymError
+from .printing import paper_latex, reason_latex, text
+
+#: Lines longer than this (characters of LaTeX) are broken at their top-level + signs.
+_BREAK_AT = 110
+
+
+class LatexError(RdpSymError, RuntimeError):
+    """pdflatex is missing or the document did not compile (the message quotes the log)."""
+
+
+def preamble(title: str, subtitle: str = "") -> str:
+    """The document head: packages, title (plain text) and ``\\begin{document}``."""
+    sub = rf"\\ \large {text(subtitle)}" if subtitle else ""
+    return rf"""\documentclass[11pt]{{article}}
+\usepackage[utf8]{{inputenc}}
+\usepackage[T1]{{fontenc}}
+\usepackage{{lmodern}}
+\usepackage{{amsmath,amssymb}}
+\usepackage[margin=2.2cm]{{geometry}}
+\allowdisplaybreaks
+\title{{{text(title)}{sub}}}
+\author{{derived and checked by rdpsym}}
+\date{{}}
+\begin{{document}}
+\maketitle
+"""
+
+
+def _broken(expr: object, settings: dict) -> str:
+    """``expr`` printed, with a long top-level sum broken into aligned lines."""
+    tex = paper_latex(expr, **settings)
+    if not isinstance(expr, sp.Add) or len(tex) <= _BREAK_AT:
+        return tex
+    terms = expr.args if expr.has(sp.Integral, sp.Sum) else expr.as_ordered_terms()  # split pieces: left to right
+    lines = []
+    for i, term in enumerate(terms):
+        if i and term.could_extract_minus_sign():
+            lines.append("- " + paper_latex(-term, **settings))
+        else:
+            lines.append(("+ " if i else "") + paper_latex(term, **settings))
+    return r" \\ &\qquad ".join(lines)
+
+
+def derivation_body(d, symbol_names: dict | None = None) -> str:
+    """The derivation as one ``align*`` chain: each step's reason as ``\\intertext``, then its equation.
+
+    A step whose left side repeats the previous one continues the chain (``&= ...``),
+    as derivations are written in papers.
+    """
+    settings = {"symbol_names": symbol_names or {}}
+    rows, previous, last_reason = [], (None, None), None
+    for step in d.steps:
+        lhs = paper_latex(step.lhs, **settings)
+        rhs = _broken(step.rhs, settings) if not isinstance(step.rhs, mpmath.mpf) else mpmath.nstr(step.rhs, 30)
+        rel = {"<=": r"\le", ">=": r"\ge"}.get(step.relation, step.relation)
+        reason = reason_latex(step.reason)
+        if (lhs, rhs) == previous:
+            # The published formula, printed as derived: say so rather than repeat the line.
+            rows.append(rf"\intertext{{This is the published formula ({reason}).}}")
+            continue
+        if reason != last_reason:
+            rows.append(rf"\intertext{{{_sentence(reason)}}}")
+        rows.append(rf"{'' if lhs == previous[0] else lhs} &{rel} {rhs} \\")
+        previous, last_reason = (lhs, rhs), reason
+    closing = ""
+    if rows and rows[-1].startswith(r"\intertext"):
+        # A closing remark is a sentence after the display, not an \intertext with no line below.
+        closing = "\\noindent " + rows.pop()[len(r"\intertext{"):-1] + "\n"
+    if rows:
+        rows[-1] = rows[-1].removesuffix(r" \\")
+    return "\\begin{align*}\n" + "\n".join(rows) + "\n\\end{align*}\n" + closing
+
+
+def _sentence(reason: str) -> str:
+    reason = reason.strip()
+    if not reason:
+        return ""
+    return reason[0].upper() + reason[1:] + ("" if reason.endswith((".", ":")) else ":")
+
+
+def derivation_document(d, title: str, setting: str = "", symbol_names: dict | None = None) -> str:
+    """A standalone document: setting, the derivation step by step, the result, its status and evidence.
+
+    ``setting`` is LaTeX (a paragraph on the mechanism and its parameters);
+    ``symbol_names`` maps symbols to the paper's LaTeX names (Laplace's scale
+    ``b`` is the paper's ``\\lambda``).
+    """
+    settings = {"symbol_names": symbol_names or {}}
+    order = r"\infty" if d.order is sp.oo else paper_latex(d.order)
+    shown = "∞" if d.order is sp.oo else "α" if d.order.is_Symbol else sp.sstr(d.order)
+    parts = [preamble(title, f"Rényi divergence at order {shown}")]
+    parts.append("\\section*{Setting}\n" + (setting + "\n\n" if setting else ""))
+    if d.hypotheses:
+        parts.append("Hypotheses: $" + "$, $".join(paper_latex(h, **settings) for h in d.hypotheses) + "$.\n")
+    parts.append("\\section*{Derivation}\n" + derivation_body(d, symbol_names))
+    parts.append("\\section*{Result}\n")
+    result = d.result if not isinstance(d.result, mpmath.mpf) else mpmath.nstr(d.result, 40)
+    parts.append(rf"\[ D_{{{order}}}(P \,\|\, Q) = {paper_latex(result, **settings)} \]" + "\n")
+    for c in d.conditions:
+        parts.append(rf"valid when ${paper_latex(c, **settings)}$; otherwise the divergence is $\infty$.\\" + "\n")
+    parts.append(rf"\noindent\textbf{{Status: {text(str(d.status))}.}} " + _STATUS[str(d.status)] + "\n")
+    parts.append("\\begin{itemize}\n" + "".join(rf"\item {text(e)}" + "\n" for e in d.evidence) + "\\end{itemize}\n")
+    for n in d.notes:
+        parts.append(text(n) + "\n\n")
+    parts.append(_SOURCES)
+    parts.append("\\end{document}\n")
+    return "".join(parts)
+
+
+_TITLES = {"gaussian": "The Gaussian mechanism", "laplace": "The Laplace mechanism",
+           "randomized-response": "Randomized response"}
+
+
+def mechanism_document(mechanism, d) -> str:
+    """:func:`derivation_document` for a built-in mechanism, in the paper's notation.
+
+    The setting names the mechanism, its worst-case pair (the proposition that
+    gives it) and any parameter given a value; Laplace's scale is printed as
+    the paper's λ when the sensitivity is 1 (Proposition 6).
+    """
+    params = mechanism.parameters
+    names = {}
+    if mechanism.name == "laplace" and params.get("sensitivity") == 1 and isinstance(params["scale"], sp.Symbol):
+        names[params["scale"]] = r"\lambda"
+    tex = {k: paper_latex(v, symbol_names=names) for k, v in params.items()}
+    if mechanism.name == "gaussian":
+        setting = (rf"The Gaussian mechanism $f(D) + \mathcal{{N}}(0, \sigma^2)$ for $f$ of $\ell_2$-sensitivity "
+                   rf"$\Delta = {tex['sensitivity']}$, with $\sigma = {tex['sigma']}$. Its worst-case pair of output laws "
+                   rf"is $P = \mathcal{{N}}(0, \sigma^2)$, $Q = \mathcal{{N}}(\Delta, \sigma^2)$ (Proposition 7).")
+    elif mechanism.name == "laplace":
+        lam = tex["scale"] if not names else r"\lambda"
+        setting = (rf"The Laplace mechanism $f(D) + \Lambda(0, {lam})$ for $f$ of $\ell_1$-sensitivity "
+                   rf"$\Delta = {tex['sensitivity']}$. Its worst-case pair of output laws is "
+                   rf"$P = \Lambda(0, {lam})$, $Q = \Lambda(\Delta, {lam})$ (Proposition 6).")
+    elif mechanism.name == "randomized-response":
+        setting = (rf"Randomized response: report the true bit with probability $p = {tex['p']}$. The two inputs' "
+                   r"output laws are $P = (p, 1 - p)$ and $Q = (1 - p, p)$ (Proposition 5).")
+    else:
+        setting = text(mechanism.worst_case)
+    return derivation_document(d, _TITLES.get(mechanism.name, mechanism.name), setting, names)
+
+
+_STATUS = {
+    "proved": "The derived closed form is symbolically equal to the published formula cited in the last step, "
+              "and agrees with independent quadrature (or summation) of the definition:",
+    "checked": "No published formula was proved equal; the closed form agrees with independent quadrature "
+               "(or summation) of the definition:",
+    "numeric": "No closed form was found; the value is computed from the definition:",
+}
+
+_SOURCES = r"""\section*{Sources}
+I.~Mironov, \emph{R\'enyi Differential Privacy}, IEEE CSF 2017, arXiv:1702.07476v3:
+Definition~3 (R\'enyi divergence and its limits $\alpha \to 1$, $\alpha \to \infty$),
+Propositions~5--7 and Table~II (randomized response, Laplace and Gaussian mechanisms).
+"""
+
+
+def write_document(tex: str, path: Path | str, pdf: bool = False) -> list[Path]:
+    """Write ``tex`` to ``path`` (and the PDF beside it when ``pdf``); return the files written."""
+    path = Path(path)
+    path.write_text(tex, encoding="utf-8")
+    written = [path]
+    if pdf:
+        written.append(compile_pdf(path))
+    return written
+
+
+def pdflatex() -> str:
+    """The pdflatex executable, or a :class:`LatexError` saying how to install it."""
+    exe = shutil.which("pdflatex")
+    if exe is None:
+        raise LatexError("pdflatex is not installed (not on PATH), so no PDF was built; the .tex file was written. "
+                         "Install TeX Live (Debian/Ubuntu: apt-get install texlive-latex-recommended "
+                         "texlive-fonts-recommended lmodern) and run again, or compile the .tex yourself.")
+    return exe
+
+
+def compile_pdf(tex_path: Path | str, timeout: float = 120) -> Path:
+    """Compile ``tex_path`` with pdflatex in a scratch folder; the PDF lands beside the .tex.
+
+    Raises :class:`LatexError` with the first error of the log when pdflatex
+    reports one (``-halt-on-error``: no half-built PDF is left behind).
+    """
+    tex_path = Path(tex_path)
+    exe = pdflatex()
+    with tempfile.TemporaryDirectory(prefix="rdpsym-latex-") as tmp:
+        shutil.copy(tex_path, Path(tmp) / "doc.tex")
+        try:
+            done = subprocess.run([exe, "-interaction=nonstopmode", "-halt-on-error", "doc.tex"], cwd=tmp,
+                                  capture_output=True, text=True, errors="replace", timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise LatexError(f"pdflatex did not finish {tex_path} within {timeout:g} s") from None
+        log = (Path(tmp) / "doc.log").read_text(errors="replace") if (Path(tmp) / "doc.log").exists() else done.stdout
+        if done.returncode != 0 or not (Path(tmp) / "doc.pdf").exists():
+            raise LatexError(f"pdflatex failed on {tex_path}:\n{first_error(log)}")
+        out = tex_path.with_suffix(".pdf")
+        shutil.copy(Path(tmp) / "doc.pdf", out)
+    return out
+
+
+def first_error(log: str) -> str:
+    """The first ``!`` error of a TeX log and the lines after it (where TeX shows the context)."""
+    lines = log.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("!"):
+            return "\n".join(lines[i:i + 6])
+    return "\n".join(lines[-15:])

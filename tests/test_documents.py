@@ -1,0 +1,178 @@
+"""LaTeX that reads like the paper, and documents that really compile.
+
+Golden files (tests/golden/*.tex) hold each built-in mechanism's document at
+the orders α (symbolic), 2, 1 and ∞.  After a deliberate change of the
+typography, regenerate them with ``RDPSYM_UPDATE_GOLDEN=1 pytest tests/test_documents.py``
+and read the diff: it is the change a reader of the documents will see.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+import rdpsym
+from rdpsym.cli import main
+from rdpsym.documents import LatexError, compile_pdf, first_error, mechanism_document
+from rdpsym.printing import paper_latex, reason_latex
+
+GOLDEN = Path(__file__).parent / "golden"
+
+a = rdpsym.alpha
+b, sigma, p = sp.Symbol("b", positive=True), sp.Symbol("sigma", positive=True), sp.Symbol("p", positive=True)
+lam = {b: r"\lambda"}
+
+MECHANISMS = {
+    "gaussian": lambda: rdpsym.gaussian(sigma=sigma),
+    "laplace": lambda: rdpsym.laplace(scale=b),
+    "randomized-response": lambda: rdpsym.randomized_response(p=p),
+}
+ORDERS = {"alpha": a, "2": 2, "1": 1, "inf": sp.oo}
+
+
+# --- the paper's typography ---------------------------------------------------------------
+
+@pytest.mark.parametrize(("expr", "paper"), [
+    # Proposition 6: the coefficient before exp, exp for a compound exponent, 1/(α−1) first.
+    (sp.log(a / (2*a - 1) * sp.exp((a - 1) / b) + (a - 1) / (2*a - 1) * sp.exp(-a / b)) / (a - 1),
+     r"\frac{1}{\alpha - 1} \log\left(\frac{\alpha}{2 \alpha - 1} \exp\left(\frac{\alpha - 1}{\lambda}\right)"
+     r" + \frac{\alpha - 1}{2 \alpha - 1} \exp\left(- \frac{\alpha}{\lambda}\right)\right)"),
+    # Proposition 5: the factor raised to α before the one raised to 1 − α, in both terms.
+    (sp.log(p**a * (1 - p)**(1 - a) + (1 - p)**a * p**(1 - a)) / (a - 1),
+     r"\frac{1}{\alpha - 1} \log\left(p^{\alpha} \left(1 - p\right)^{1 - \alpha}"
+     r" + \left(1 - p\right)^{\alpha} p^{1 - \alpha}\right)"),
+    # Table II: Laplace KL as 1/λ + exp(−1/λ) − 1; RR KL; RR D_∞.
+    (1 / b + sp.exp(-1 / b) - 1, r"\frac{1}{\lambda} + \exp\left(- \frac{1}{\lambda}\right) - 1"),
+    ((2*p - 1) * sp.log(p / (1 - p)), r"\left(2 p - 1\right) \log\left(\frac{p}{1 - p}\right)"),
+    # Proposition 7 and the Gaussian density's constant 1/(√(2π)σ).
+    (a / (2 * sigma**2), r"\frac{\alpha}{2 \sigma^{2}}"),
+    (sp.exp(-sp.Symbol("x", real=True)**2 / (2 * sigma**2)) / sp.sqrt(2 * sp.pi * sigma**2),
+     r"\frac{1}{\sqrt{2 \pi}\, \sigma} \exp\left(- \frac{x^{2}}{2 \sigma^{2}}\right)"),
+    # e^{...} for a short exponent (Lemma 1's e^ε), and sums not led by a negative constant untouched.
+    (sp.exp(sp.Symbol("epsilon")) - 1, r"e^{\epsilon} - 1"),
+    (1 - p, r"1 - p"),
+    (1 - sp.exp(-b), r"1 - e^{- \lambda}"),
+])
+def test_paper_typography(expr, paper):
+    assert paper_latex(expr, symbol_names=lam) == paper
+
+
+def test_printing_changes_presentation_only():
+    """The printer reorders and regroups what it prints; the expressions it is given are untouched."""
+    expr = a / (2*a - 1) * sp.exp((a - 1) / b) + (a - 1) / (2*a - 1) * sp.exp(-a / b)
+    before = sp.srepr(expr)
+    paper_latex(sp.log(expr) / (a - 1))
+    assert sp.srepr(expr) == before
+
+
+def test_reasons_escape_text_and_keep_math():
+    assert reason_latex("differentiate the moment at α = 1") == r"differentiate the moment at $\alpha$ = 1"
+    assert reason_latex(r"divide by $\alpha - 1$; 50% & more") == r"divide by $\alpha - 1$; 50\% \& more"
+    assert reason_latex("an unpaired $ sign") == r"an unpaired \$ sign"
+
+
+# --- documents: golden text and a real compile --------------------------------------------
+
+def _document(name: str, order_key: str) -> str:
+    mech = MECHANISMS[name]()
+    return mechanism_document(mech, mech.rdp(ORDERS[order_key]))
+
+
+@pytest.mark.parametrize("order_key", ORDERS)
+@pytest.mark.parametrize("name", MECHANISMS)
+def test_golden_document(name, order_key):
+    tex = _document(name, order_key)
+    golden = GOLDEN / f"{name}_{order_key}.tex"
+    if os.environ.get("RDPSYM_UPDATE_GOLDEN"):
+        golden.parent.mkdir(exist_ok=True)
+        golden.write_text(tex, encoding="utf-8")
+    assert golden.exists(), f"no golden file {golden.name}: run with RDPSYM_UPDATE_GOLDEN=1 and read it"
+    assert tex == golden.read_text(encoding="utf-8")
+
+
+def test_golden_documents_cite_the_paper_items():
+    """Each document names the definition and the proposition or table cell it ends on."""
+    expected = {"gaussian": "Proposition 7", "laplace": "Proposition 6", "randomized-response": "Proposition 5"}
+    for name, item in expected.items():
+        for order_key in ("alpha", "2"):
+            tex = (GOLDEN / f"{name}_{order_key}.tex").read_text()
+            assert "Definition 3" in tex and f"{item})" in tex
+            assert r"\frac{1}{\alpha - 1}" in tex or order_key == "2" or name == "gaussian"
+        for order_key in ("1", "inf"):
+            tex = (GOLDEN / f"{name}_{order_key}.tex").read_text()
+            assert "Table II" in tex or (name == "gaussian" and order_key == "inf")
+    assert r"\frac{1}{\lambda} + \exp\left(- \frac{1}{\lambda}\right) - 1" in (GOLDEN / "laplace_1.tex").read_text()
+
+
+@pytest.mark.parametrize("name", MECHANISMS)
+def test_every_mechanism_document_compiles(name, compile_latex):
+    for order_key in ORDERS:
+        pdf = compile_latex(_document(name, order_key), f"{name}_{order_key}")
+        assert pdf.read_bytes().startswith(b"%PDF")
+
+
+def test_user_density_document_compiles(compile_latex):
+    """A user's own pair (exponential laws) renders and compiles too, not only the built-ins."""
+    from rdpsym.documents import derivation_document
+
+    x = sp.Symbol("x", real=True)
+    l1, l2 = sp.symbols("lambda1 lambda2", positive=True)
+    P = rdpsym.Continuous(l1 * sp.exp(-l1 * x), x, support=sp.Interval(0, sp.oo))
+    Q = rdpsym.Continuous(l2 * sp.exp(-l2 * x), x, support=sp.Interval(0, sp.oo))
+    for order in (a, 1):
+        tex = derivation_document(rdpsym.renyi_divergence(P, Q, order), "Exponential laws")
+        compile_latex(tex)
+
+
+def test_compile_errors_quote_the_tex_error(tmp_path, compile_latex):
+    bad = tmp_path / "bad.tex"
+    bad.write_text("\\documentclass{article}\\begin{document}$\\frac{1}$\\end{document}")
+    with pytest.raises(LatexError, match="pdflatex failed"):
+        compile_pdf(bad)
+    assert first_error("x\n! Undefined control sequence.\nl.3 \\foo\n").startswith("! Undefined")
+
+
+# --- the command line -------------------------------------------------------------------
+
+def test_derive_writes_a_standalone_document(tmp_path, capsys):
+    out = tmp_path / "laplace.tex"
+    assert main(["derive", "laplace", "--latex", str(out)]) == 0
+    tex = out.read_text()
+    assert tex.startswith("\\documentclass") and "Proposition 6" in tex
+    assert f"wrote {out}" in capsys.readouterr().out
+
+
+def test_derive_latex_to_stdout(capsys):
+    assert main(["derive", "randomized-response", "--order", "inf", "--latex", "-"]) == 0
+    assert "\\end{document}" in capsys.readouterr().out
+
+
+def test_derive_pdf(tmp_path, compile_latex):
+    out = tmp_path / "g.tex"
+    assert main(["derive", "gaussian", "--latex", str(out), "--pdf"]) == 0
+    assert out.with_suffix(".pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_pdf_without_pdflatex_says_so_and_keeps_the_tex(tmp_path, capsys, monkeypatch):
+    import shutil
+
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    out = tmp_path / "l.tex"
+    assert main(["derive", "laplace", "--latex", str(out), "--pdf"]) == 2
+    err = capsys.readouterr().err
+    assert "pdflatex is not installed" in err and "apt-get install" in err
+    assert out.exists() and not out.with_suffix(".pdf").exists()
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["derive", "laplace", "--pdf"], "--pdf must be used with --latex FILE"),
+    (["derive", "laplace", "--latex", "/nonexistent-folder/x.tex"], "--latex must be a file in an existing folder"),
+    (["check", "--pdf"], "--pdf must be used with --latex FILE"),
+    (["check", "--json", "/nonexistent-folder/x.json"], "--json must be a file in an existing folder"),
+])
+def test_bad_output_options_fail_before_work(argv, message, capsys):
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
