@@ -114,6 +114,9 @@ def _write_latex(tex: str, path: str, pdf: bool) -> None:
 def _table2(args: argparse.Namespace) -> int:
     from .table2 import table2
 
+    if args.pdf and not args.latex:
+        raise ParameterError(must("--pdf", "used with --latex FILE (the PDF is built beside it)", "no --latex"))
+    _check_output(args.latex, "--latex")
     start = time.process_time()
     cells = table2()
     elapsed = time.process_time() - start
@@ -127,6 +130,10 @@ def _table2(args: argparse.Namespace) -> int:
     print()
     proved = sum(1 for c in cells if c.derivation.status == "proved")
     print(f"{proved}/{len(cells)} cells proved equal to the paper; {elapsed:.2f} s CPU")
+    if args.latex:
+        from .documents import table2_document
+
+        _write_latex(table2_document(cells), args.latex, args.pdf)
     return 0 if proved == len(cells) else 1
 
 
@@ -155,6 +162,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rdpsym", description="Rényi differential privacy, derived and checked.")
     sub = parser.add_subparsers(dest="command", required=True)
     t2 = sub.add_parser("table2", help="derive Mironov's Table II and show how each cell was established")
+    t2.add_argument("--latex", metavar="FILE", help="also write the table as a standalone LaTeX document (- for stdout)")
+    t2.add_argument("--pdf", action="store_true", help="also build FILE.pdf with pdflatex")
     t2.set_defaults(run=_table2)
     dv = sub.add_parser("derive", help="derive one mechanism's Rényi divergence")
     dv.add_argument("mechanism", choices=sorted(MECHANISMS))
