@@ -182,8 +182,10 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--quiet", action="store_true", help="no progress bar")
     ck.set_defaults(run=_check)
     from .accounting.commands import add_parsers
+    from .plot_command import add_parser as add_plot_parser
 
     add_parsers(sub)
+    add_plot_parser(sub)
     return parser
 
 
