@@ -143,21 +143,39 @@ def _definition_step(P: Density, order: sp.Expr) -> Step:
         rhs = rf"\mathbb{{E}}_{{{x} \sim P}} \log \frac{{P({x})}}{{Q({x})}}"
         return Step(_lhs(order), rhs, _DEFINITION + r" (the limit $\alpha \to 1$)")
     else:
-        o = paper_latex(order)
-        integral = (rf"\sum_{{{x}}}" if isinstance(P, Discrete) else r"\int") + rf" P({x})^{{{o}}} Q({x})^{{1 - {o}}}"
+        integral = (rf"\sum_{{{x}}}" if isinstance(P, Discrete) else r"\int") + " " + _powers(f"P({x})", f"Q({x})", order)
         if not isinstance(P, Discrete):
             integral += rf" \, d{x}"
-        rhs = rf"\frac{{1}}{{{paper_latex(order - 1)}}} \log {integral}"
+        rhs = rf"{_prefix(order)}\log {integral}"
     return Step(_lhs(order), rhs, _DEFINITION)
+
+
+def _log_reason(order: sp.Expr) -> str:
+    return "take the logarithm" if order == 2 else f"take the logarithm and divide by ${paper_latex(order - 1)}$"
+
+
+def _prefix(order: sp.Expr) -> str:
+    """``\frac{1}{\alpha - 1} `` (nothing at order 2): Definition 3's factor, as the paper prints it."""
+    if order == 2:
+        return ""
+    if order.is_number:
+        return paper_latex(1 / (order - 1)) + " "
+    return rf"\frac{{1}}{{{paper_latex(order - 1)}}} "
+
+
+def _powers(p: str, q: str, order: sp.Expr) -> str:
+    """``P^{α} Q^{1 - α}`` with the exponents evaluated at a numeric order (``P^{2} Q^{-1}``)."""
+    return rf"{p}^{{{paper_latex(order)}}} {q}^{{{paper_latex(1 - order)}}}"
 
 
 def _finite(P, Q, order, hyp, tables) -> tuple:
     if tables is not None:
         I, reason = _table_moment(*tables, order, hyp)
-        steps = [Step(r"\sum_{k} P(k)^{\alpha} Q(k)^{1-\alpha}".replace(r"\alpha", paper_latex(order)), I, "finite sum over the outcomes")]
+        steps = [Step(r"\sum_{\omega} " + _powers(r"P(\omega)", r"Q(\omega)", order), I, "finite sum over the outcomes")]
         if I == oo:
             return oo, (), steps + [Step(_lhs(order), oo, reason)], I
-        return divergence_from_moment(I, order), (), steps + [Step(_lhs(order), divergence_from_moment(I, order), "take the logarithm")], I
+        D = divergence_from_moment(I, order)
+        return D, (), steps + [Step(_lhs(order), D, _log_reason(order))], I
     M = moment(P, Q, order, hyp)
     steps = _moment_steps(P, M, order)
     if M.value == oo:
@@ -165,7 +183,7 @@ def _finite(P, Q, order, hyp, tables) -> tuple:
         return oo, (), steps, oo
     I = collect_exp(M.value) if isinstance(M.value, sp.Add) else M.value
     D = divergence_from_moment(I, order, _positive_under(M.conditions, hyp))
-    steps.append(Step(_lhs(order), D, "take the logarithm and divide by " + f"${paper_latex(order - 1)}$"))
+    steps.append(Step(_lhs(order), D, _log_reason(order)))
     return D, M.conditions, steps, I
 
 
@@ -199,8 +217,7 @@ def _moment_steps(P: Density, M: Moment, order) -> list[Step]:
     x = P.var
     make = (lambda L, lo, hi: sp.Sum(sp.exp(L), (x, lo, hi))) if isinstance(P, Discrete) else (
         lambda L, lo, hi: sp.Integral(sp.exp(L), (x, lo, hi)))
-    o = paper_latex(order)
-    lhs = (rf"\sum_{{{paper_latex(x)}}}" if isinstance(P, Discrete) else r"\int") + rf" P^{{{o}}} Q^{{1-{o}}}"
+    lhs = (rf"\sum_{{{paper_latex(x)}}}" if isinstance(P, Discrete) else r"\int") + " " + _powers("P", "Q", order)
     if not M.pieces:
         return []
     split = sp.Add(*[make(L, pair.lo, pair.hi) for pair, L, _ in M.pieces], evaluate=False)
@@ -209,7 +226,9 @@ def _moment_steps(P: Density, M: Moment, order) -> list[Step]:
         # Grouped by exponential and with each exponent factored (the Gaussian rule's raw
         # exponent e^{α/(2σ²) + σ²(…)²/2 − …} becomes e^{α(α−1)/(2σ²)}): an equality, for reading.
         shown = collect_exp(piece.value) if piece.value.has(sp.exp) else piece.value
-        steps.append(Step(make(L, pair.lo, pair.hi), shown, f"{piece.rule} rule" + (
+        rule = f"{piece.rule} rule" if not piece.rule.startswith("sympy.") else \
+            f"SymPy's {piece.rule.removeprefix('sympy.')} (a time-budgeted fallback)"
+        steps.append(Step(make(L, pair.lo, pair.hi), shown, rule + (
             f", converges iff ${paper_latex(piece.condition)}$" if piece.condition is not sp.true else "")))
     if M.value != oo:
         steps.append(Step(lhs, collect_exp(M.value), "sum of the pieces, grouped by exponential"))

@@ -127,7 +127,7 @@ def derivation_document(d, title: str, setting: str = "", symbol_names: dict | N
     parts.append("\\begin{itemize}\n" + "".join(rf"\item {text(e)}" + "\n" for e in d.evidence) + "\\end{itemize}\n")
     for n in d.notes:
         parts.append(text(n) + "\n\n")
-    parts.append(_SOURCES)
+    parts.append(_SOURCES if d.reference is not None else _DEFINITION_SOURCE)
     parts.append("\\end{document}\n")
     return "".join(parts)
 
@@ -200,6 +200,11 @@ _STATUS = {
                "(or summation) of the definition:",
     "numeric": "No closed form was found; the value is computed from the definition:",
 }
+
+_DEFINITION_SOURCE = r"""\section*{Sources}
+I.~Mironov, \emph{R\'enyi Differential Privacy}, IEEE CSF 2017, arXiv:1702.07476v3:
+Definition~3 (R\'enyi divergence and its limits $\alpha \to 1$, $\alpha \to \infty$).
+"""
 
 _SOURCES = r"""\section*{Sources}
 I.~Mironov, \emph{R\'enyi Differential Privacy}, IEEE CSF 2017, arXiv:1702.07476v3:
