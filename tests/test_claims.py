@@ -11,8 +11,9 @@ import sympy as sp
 
 import rdpsym
 from rdpsym.claims import AtLeast, AtMost, Claim, ClaimError, Domain, Equal, Holds, Step, Verdict, alpha
-from rdpsym.claims.runner import catalogue_path, claim_files, load, run
+from rdpsym.claims.runner import catalogue_path, check, claim_files, load, run
 from rdpsym.cli import main
+from rdpsym.errors import ParameterError
 
 s = sp.Symbol("sigma", positive=True)
 n = sp.Symbol("n", positive=True)
@@ -143,6 +144,20 @@ def test_broken_claim_files_are_reported_and_the_others_still_run(tmp_path: Path
     for name, (_, expected) in BROKEN_FILES.items():
         assert expected in problems[name], (name, problems[name])
     assert not report.ok
+
+
+def test_claims_in_memory_are_checked_and_reported_like_claim_files():
+    domain = Domain({alpha: sp.Interval.open(1, sp.oo)})
+    good = Claim("good", "", "", "", (AtMost(alpha, alpha**2, "α > 1"),), Verdict.PROVED, domain)
+    wrong = Claim("wrong", "", "", "", (AtMost(alpha**2, alpha, "wrong"),), Verdict.PROVED, domain)
+    report = check([good, wrong])
+    assert [(r.claim.id, r.verdict) for r in report.results] == [("good", Verdict.PROVED), ("wrong", Verdict.REFUTED)]
+    assert not report.ok and report.failures == [] and "NOT AS EXPECTED" in report.table()
+    assert check([good]).ok
+    with pytest.raises(ParameterError, match="claims must be claims with distinct ids; got 'good' twice"):
+        check([good, good])
+    with pytest.raises(ParameterError, match="claims must be an iterable of Claim; got str"):
+        check([good, "wrong"])
 
 
 def test_loading_the_catalogue_runs_no_derivation(monkeypatch):

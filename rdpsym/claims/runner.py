@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from ..errors import ParameterError, must
 from .claim import Claim, ClaimResult, Holds, Verdict
 
 
@@ -164,14 +165,40 @@ def run(paths: Iterable[Path] | None = None, progress=None) -> Report:
                 got = [c for c in got if c.id not in paths]
             loaded += got
             paths.update({c.id: _relative(f) for c in got})
+    report = check(loaded, progress)
+    return Report(report.results, failures, time.perf_counter() - started, paths)
+
+
+def check(claims: Iterable[Claim], progress=None) -> Report:
+    """Check claims held in memory, as :func:`run` checks the claims of files.
+
+    >>> import sympy as sp
+    >>> from rdpsym.claims import AtMost, Claim, Domain, Verdict
+    >>> a = sp.Symbol("alpha")
+    >>> mine = Claim("mine", "α ≤ α²", "example", r"\\alpha \\le \\alpha^2",
+    ...              (AtMost(a, a**2, "α ≥ 1"),), Verdict.PROVED, Domain({a: sp.Interval(1, sp.oo)}))
+    >>> report = check([mine])
+    >>> report.ok, report.counts()["proved"]
+    (True, 1)
+    """
+    claims = list(claims)
+    bad = next((c for c in claims if not isinstance(c, Claim)), None)
+    if bad is not None:
+        raise ParameterError(must("claims", "an iterable of Claim", type(bad).__name__))
+    seen: set[str] = set()
+    for c in claims:
+        if c.id in seen:
+            raise ParameterError(must("claims", "claims with distinct ids", f"{c.id!r} twice"))
+        seen.add(c.id)
+    started = time.perf_counter()
     results = []
-    for i, claim in enumerate(loaded):
+    for i, claim in enumerate(claims):
         if progress:
-            progress(i, len(loaded), claim.id)
+            progress(i, len(claims), claim.id)
         results.append(claim.check())
     if progress:
-        progress(len(loaded), len(loaded), "")
-    return Report(results, failures, time.perf_counter() - started, paths)
+        progress(len(claims), len(claims), "")
+    return Report(results, [], time.perf_counter() - started)
 
 
 def progress_bar(stream=sys.stderr):
