@@ -11,6 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 import sympy as sp
+from flint import fmpq, fmpz
 
 from .errors import DomainError, ParameterError, must
 
@@ -39,6 +40,8 @@ def exact(value: object, name: str) -> sp.Expr:
         return sp.Integer(value)
     if isinstance(value, (Fraction, Decimal)):
         return sp.Rational(str(value))
+    if isinstance(value, (fmpq, fmpz)):  # python-flint's exact rationals, as the accounting layer uses
+        return sp.Rational(int(value.p), int(value.q)) if isinstance(value, fmpq) else sp.Integer(int(value))
     if isinstance(value, sp.Basic):
         if value.has(sp.nan, sp.zoo):
             raise ParameterError(must(name, "a number, not NaN", value))

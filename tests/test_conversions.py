@@ -1126,3 +1126,22 @@ def test_floats_are_read_as_the_decimals_they_print_as_like_the_rest_of_the_pack
         as_binary = C.balle_epsilon(fmpq(81, 10), fmpq(1, 2), arb(1e-5))
     assert as_float.mid() == as_decimal.mid() and as_float.rad() == as_decimal.rad()  # the same exact inputs
     assert not as_float.overlaps(as_binary)  # 1e-5 as a double differs from 10⁻⁵ in the 17th digit
+
+
+def test_every_exact_number_type_of_the_package_is_accepted_and_means_the_same_number():
+    # A SymPy Rational (what a mechanism's parameters are) and python-flint's fmpq (what the
+    # accounting layer computes with) are both exact rationals: neither may be refused.
+    import sympy as sp
+
+    with precision(200):
+        want = C.advanced_composition(fmpq(1, 10), 30, fmpq(1, 10**5))
+        for eps, k, delta in [(Fraction(1, 10), 30, Fraction(1, 10**5)),
+                              (sp.Rational(1, 10), sp.Integer(30), sp.Rational(1, 10**5)), (0.1, 30, 1e-5)]:
+            got = C.advanced_composition(eps, k, delta)
+            assert got.mid() == want.mid() and got.rad() == want.rad(), (type(eps), got, want)
+        assert C.mironov_epsilon(sp.Integer(2), sp.Rational(1, 10), sp.Rational(1, 100)).overlaps(
+            C.mironov_epsilon(2, fmpq(1, 10), fmpq(1, 100)))
+    with pytest.raises(ParameterError, match=r"r must be a real number .*; got '1/10'"):
+        C.mironov_epsilon(2, "1/10", 1e-5)
+    with pytest.raises(ParameterError, match="order must be an exact rational number"):
+        C.mironov_epsilon(sp.sqrt(2), 1, 1e-5)

@@ -269,6 +269,13 @@ def test_floats_are_read_as_the_decimals_they_print_as():
     assert rdpsym.gaussian(sigma=1).rdp(1.1).order == sp.Rational(11, 10)
 
 
+def test_flint_rationals_are_exact_parameters_too():
+    from flint import fmpq, fmpz
+
+    assert rdpsym.pure_dp(fmpq(1, 10)).parameters["epsilon"] == sp.Rational(1, 10)
+    assert rdpsym.gaussian(sigma=fmpz(2)).parameters["sigma"] == 2
+
+
 # ---------------------------------------------------------------- the command line
 
 

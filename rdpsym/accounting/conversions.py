@@ -1,7 +1,8 @@
 """Certified conversions between RDP, (ε, δ)-DP, zCDP and the moments accountant.
 
 Every function here is pure and computes in Arb balls at the current working
-precision (``flint.ctx.prec``; set it with :func:`rdpsym.accounting._arb.precision`).
+precision (``flint.ctx.prec``; set it for a block with :func:`precision`, and print
+a result with :func:`upper_decimal`, rounded up as a published ε must be).
 Given inputs that contain the true values, every result is a ball that contains
 the exact mathematical value of the stated formula at those values.  A result
 that is NaN or infinite where the formula is finite raises
@@ -10,7 +11,7 @@ that is NaN or infinite where the formula is finite raises
 Inputs
 ------
 *Reals* (δ, ε, r, ρ, σ, ...) may be ``arb`` balls or exact numbers: ``int``,
-``fmpq``, ``Fraction``, or ``float``, read as the decimal it prints as (``1e-5`` is
+``fmpq``, ``Fraction``, a SymPy ``Rational``, or ``float``, read as the decimal it prints as (``1e-5`` is
 exactly 10⁻⁵, the rule of the whole package; pass ``arb(x)`` for a float's binary value).  *Orders* α are exact
 rationals (``fmpq``, ``int``, ``Fraction``) or ``arb`` balls; for a rational
 order, α − 1 is formed exactly, so an order such as ``1 + 10**-40`` loses nothing.
@@ -26,6 +27,11 @@ single-order conversions take finite values only.  An infinite ε is returned as
 ``math.inf`` with each order's reason.  The order α = ∞ (``math.inf``, pure DP:
 (∞, r)-RDP is r-DP) is accepted by the Mironov and Balle conversions and so by
 ``best_*``, so a curve's ``balls(orders)`` can be passed straight in.
+
+>>> from fractions import Fraction
+>>> with precision(128):   # Prop. 3 for (2, 1/10)-RDP at δ = 10⁻⁵, published to 6 digits
+...     upper_decimal(mironov_epsilon(2, Fraction(1, 10), Fraction(1, 10**5)), 6)
+'11.6130'
 
 Conversions are named by strings: ``"mironov"`` (Mironov 2017, Prop. 3) and
 ``"balle"`` (Balle et al. 2020, Thm 21 = Canonne–Kamath–Steinke 2020, Prop. 12;
@@ -43,10 +49,11 @@ from fractions import Fraction
 from itertools import combinations, pairwise
 from typing import Literal, NamedTuple
 
+import sympy as sp
 from flint import arb, ctx, fmpq, fmpz
 
 from ..errors import ConvergenceError, DomainError, ParameterError, must
-from ._arb import precision, to_fmpq
+from ._arb import lower_decimal, precision, to_fmpq, upper_decimal
 
 __all__ = [
     "CONVERSIONS",
@@ -64,12 +71,15 @@ __all__ = [
     "kl_delta",
     "kov_delta",
     "kov_epsilon",
+    "lower_decimal",
     "mironov_delta",
     "mironov_epsilon",
     "moments_delta",
     "moments_epsilon",
     "moments_to_rdp",
+    "precision",
     "rdp_to_moments",
+    "upper_decimal",
     "zcdp_best_order",
     "zcdp_delta",
     "zcdp_epsilon",
@@ -79,8 +89,8 @@ Conversion = Literal["mironov", "balle"]
 #: The names accepted by ``conversion=``.
 CONVERSIONS: tuple[str, ...] = ("mironov", "balle")
 
-Real = arb | fmpq | fmpz | int | Fraction | float
-Order = fmpq | arb | int | Fraction
+Real = arb | fmpq | fmpz | int | Fraction | sp.Rational | float
+Order = fmpq | arb | int | Fraction | sp.Rational
 
 #: Extra bits tried, in turn, by the computations that cancel (Gaussian and KOV curves).
 _GUARD_BITS = (32, 64, 128, 256, 512, 1024, 2048, 4096)
@@ -97,8 +107,8 @@ def _real(name: str, x: object) -> arb:
         b = x
     elif isinstance(x, (int, fmpz, fmpq)):
         b = arb(x)
-    elif isinstance(x, Fraction):
-        b = arb(fmpq(x.numerator, x.denominator))
+    elif isinstance(x, (Fraction, sp.Rational)):
+        b = arb(to_fmpq(x))
     elif isinstance(x, float):
         if not math.isfinite(x):
             raise ParameterError(must(name, "a finite real number", x))
@@ -118,9 +128,7 @@ def _rational(name: str, x: object) -> fmpq:
         return x
     if isinstance(x, (int, fmpz)):
         return fmpq(x)
-    if isinstance(x, Fraction):
-        return fmpq(x.numerator, x.denominator)
-    if isinstance(x, float) and math.isfinite(x):
+    if isinstance(x, (Fraction, sp.Rational)) or (isinstance(x, float) and math.isfinite(x)):
         return to_fmpq(x)
     raise ParameterError(must(name, "an exact rational number", repr(x)))
 
@@ -148,7 +156,7 @@ def _positive(name: str, x: object) -> arb:
 
 
 def _count(k: object) -> int:
-    if isinstance(k, bool) or not isinstance(k, (int, fmpz)) or int(k) < 1:
+    if isinstance(k, bool) or not isinstance(k, (int, fmpz, sp.Integer)) or int(k) < 1:
         raise ParameterError(must("k", "a positive integer (k ≥ 1)", k))
     return int(k)
 
