@@ -139,6 +139,18 @@ def _mechanism_cell(cell: tuple[str, str]):
     return mech.rdp(ORDER_OF[order_label])
 
 
+def test_markdown_table_has_the_papers_layout_and_every_cells_status(table):
+    from rdpsym.printing import paper_latex
+    from rdpsym.table2 import table2_markdown
+
+    lines = table2_markdown(list(table.values())).splitlines()
+    assert lines[0] == "| mechanism | α > 1 | α = 1 | α = ∞ |" and len(lines) == 5
+    assert [ln.split(" | ")[0] for ln in lines[2:]] == ["| Randomized response", "| Laplace", "| Gaussian"]
+    gaussian = lines[4].split(" | ")[1:]
+    assert gaussian[0] == f"${paper_latex(table['Gaussian', 'α > 1'].derivation.result)}$ (proved)"
+    assert gaussian[2] == "$\\infty$ (proved) |"
+
+
 @pytest.mark.parametrize("cell", CELLS, ids=[f"{m}-{o}" for m, o in CELLS])
 def test_mechanism_rdp_is_proved_and_equals_paper(cell):
     d = _mechanism_cell(cell)
