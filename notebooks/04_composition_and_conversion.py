@@ -29,7 +29,6 @@
 import math
 from fractions import Fraction
 
-import sympy as sp
 from IPython.display import Markdown, display
 
 import rdpsym

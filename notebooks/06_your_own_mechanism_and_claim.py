@@ -19,7 +19,7 @@
 # %matplotlib inline
 import mpmath
 import sympy as sp
-from IPython.display import Markdown, Math, display
+from IPython.display import Math, display
 
 import rdpsym
 from rdpsym.claims import Claim, Domain, Equal, Verdict, alpha, runner

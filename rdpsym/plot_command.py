@@ -205,24 +205,3 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--dps", type=int, default=30, help="digits of the certified values drawn (default 30)")
     p.set_defaults(run=run_plot)
     return p
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m rdpsym.plot_command ...``: the ``plot`` subcommand on its own (as ``rdpsym plot ...``)."""
-    import sys
-
-    from .errors import RdpSymError
-
-    parser = argparse.ArgumentParser(prog="rdpsym plot")
-    sub = parser.add_subparsers(dest="command")
-    add_parser(sub)
-    args = parser.parse_args(["plot", *(sys.argv[1:] if argv is None else argv)])
-    try:
-        return args.run(args)
-    except RdpSymError as exc:
-        print(f"rdpsym: error: {exc}", file=sys.stderr)
-        return 2
-
-
-if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())

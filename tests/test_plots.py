@@ -9,7 +9,6 @@ mpmath (Mironov 2017, Props 5–7 and 2; Balle–Wang 2018, Thm 8) or with
 
 from __future__ import annotations
 
-import argparse
 import math
 import subprocess
 import sys
@@ -24,8 +23,9 @@ from matplotlib.figure import Figure
 
 import rdpsym
 from rdpsym.accounting.curve import Component, Infinite, curve
-from rdpsym.errors import ParameterError, RdpSymError
-from rdpsym.plot_command import add_parser, parse_spec
+from rdpsym.cli import main
+from rdpsym.errors import ParameterError
+from rdpsym.plot_command import parse_spec
 from rdpsym.plots import (
     BUDGET_YLABEL,
     DEFAULT_DELTAS,
@@ -360,15 +360,8 @@ def test_bad_input_is_refused_before_any_curve_is_computed(call, message):
 
 
 def run_cli(argv):
-    """``rdpsym plot ...`` through a parser with only ``plot``, returning like rdpsym.cli.main."""
-    parser = argparse.ArgumentParser(prog="rdpsym")
-    add_parser(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    try:
-        return args.run(args)
-    except RdpSymError as exc:
-        print(f"rdpsym: error: {exc}", file=sys.stderr)
-        return 2
+    """``rdpsym plot ...`` as the console script runs it (exit status 2 and a message on bad input)."""
+    return main(argv)
 
 
 def test_cli_budget_png(tmp_path, capsys):
@@ -459,16 +452,6 @@ def test_cli_bad_option_values_are_argparse_errors(capsys, argv, message):
     assert exc.value.code == 2 and message in capsys.readouterr().err
 
 
-def test_module_entry_point(tmp_path, capsys):
-    from rdpsym.plot_command import main
-
-    out = tmp_path / "c.png"
-    assert main(["pure-dp:epsilon=1", "--orders", "2,3", "-o", str(out), "--dpi", "30"]) == 0
-    assert out.read_bytes().startswith(b"\x89PNG") and "wrote" in capsys.readouterr().out
-    assert main(["pure-dp:epsilon=0", "-o", str(out)]) == 2
-    assert "epsilon must be positive" in capsys.readouterr().err
-
-
 def test_parse_spec():
     assert parse_spec("sampled-gaussian:q=0.01,sigma=1.1") == ("sampled-gaussian", ["q=0.01", "sigma=1.1"])
     assert parse_spec("pure-dp:epsilon=1") == ("pure-dp", ["epsilon=1"])
@@ -476,16 +459,14 @@ def test_parse_spec():
         parse_spec("Gaussian:sigma=1")
 
 
-def test_the_rdpsym_command_when_wired(tmp_path, capsys):
-    """Through ``rdpsym.cli.main`` once cli.py adds the subcommand (skipped until then)."""
-    from rdpsym import cli
-
-    parser = cli.build_parser()
-    choices = next(a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    if "plot" not in choices:
-        pytest.skip("rdpsym/cli.py does not add `plot` yet (from .plot_command import add_parser; add_parser(sub))")
+def test_the_rdpsym_command_writes_every_format_and_refuses_others(tmp_path, capsys):
+    png = tmp_path / "c.png"
+    assert run_cli(["plot", "pure-dp:epsilon=1", "--orders", "2,3", "-o", str(png), "--dpi", "30"]) == 0
+    assert png.read_bytes().startswith(b"\x89PNG") and "wrote" in capsys.readouterr().out
+    assert run_cli(["plot", "pure-dp:epsilon=0", "-o", str(png)]) == 2
+    assert "epsilon must be positive" in capsys.readouterr().err
     out = tmp_path / "c.svg"
-    assert cli.main(["plot", "gaussian:sigma=2", "--orders", "2,4", "-o", str(out)]) == 0
+    assert run_cli(["plot", "gaussian:sigma=2", "--orders", "2,4", "-o", str(out)]) == 0
     assert b"<svg" in out.read_bytes()[:2000]
-    assert cli.main(["plot", "gaussian:sigma=1", "-o", str(tmp_path / "c.gif")]) == 2
+    assert run_cli(["plot", "gaussian:sigma=1", "-o", str(tmp_path / "c.gif")]) == 2
     assert "--output must be a file name ending in .png, .pdf or .svg" in capsys.readouterr().err
