@@ -97,7 +97,9 @@ def _write_latex(tex: str, path: str, pdf: bool) -> None:
     """Write a standalone document to ``path`` (``-``: standard output) and, with ``pdf``, build it."""
     from pathlib import Path
 
-    from .documents import LatexError, compile_pdf
+    import warnings
+
+    from .documents import LatexError, LatexLayoutWarning, compile_pdf
 
     if path == "-":
         print(tex)
@@ -105,10 +107,14 @@ def _write_latex(tex: str, path: str, pdf: bool) -> None:
     Path(path).write_text(tex, encoding="utf-8")
     print(f"wrote {path}")
     if pdf:
-        try:
-            print(f"wrote {compile_pdf(path)}")
-        except LatexError as exc:
-            raise RdpSymError(str(exc)) from None
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", LatexLayoutWarning)
+            try:
+                print(f"wrote {compile_pdf(path)}")
+            except LatexError as exc:
+                raise RdpSymError(str(exc)) from None
+        for w in caught:  # the PDF is written; say where its layout is off, without a Python traceback
+            print(f"rdpsym: warning: {w.message}", file=sys.stderr)
 
 
 def _table2(args: argparse.Namespace) -> int:

@@ -14,9 +14,11 @@ True
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import tempfile
+import warnings
 from pathlib import Path
 
 import mpmath
@@ -31,6 +33,14 @@ _BREAK_AT = 110
 
 class LatexError(RdpSymError, RuntimeError):
     """pdflatex is missing or the document did not compile (the message quotes the log)."""
+
+
+class LatexLayoutWarning(UserWarning):
+    """A compiled document has lines that run past the right margin (TeX's overfull boxes)."""
+
+
+#: Lines wider than the text by more than this many TeX points are reported; below it the eye cannot tell.
+OVERFULL_TOLERANCE_PT = 2.0
 
 
 def preamble(title: str, subtitle: str = "") -> str:
@@ -80,11 +90,18 @@ def derivation_body(d, symbol_names: dict | None = None) -> str:
         rel = {"<=": r"\le", ">=": r"\ge"}.get(step.relation, step.relation)
         reason = reason_latex(step.reason)
         if (lhs, rhs) == previous:
-            # The published formula, printed as derived: say so rather than repeat the line.
-            rows.append(rf"\intertext{{This is the published formula ({reason}).}}")
-            continue
+            if step is d.steps[-1]:
+                # The published formula, printed as derived: say so rather than repeat the line.
+                rows.append(rf"\intertext{{This is the published formula ({reason}).}}")
+            continue  # a step that changes nothing (the sum of a single piece)
         if reason != last_reason:
             rows.append(rf"\intertext{{{_sentence(reason)}}}")
+        if lhs == previous[1]:
+            # The step rewrites the expression just displayed: continue the chain (= ...) rather
+            # than print it again as a left side, which would make the display twice as wide.
+            rows.append(rf"&{rel} {rhs} \\")
+            previous, last_reason = (previous[0], rhs), reason
+            continue
         rows.append(rf"{'' if lhs == previous[0] else lhs} &{rel} {rhs} \\")
         previous, last_reason = (lhs, rhs), reason
     closing = ""
@@ -184,8 +201,10 @@ def table2_document(cells) -> str:
             d = c.derivation
             order = r"\infty" if d.order is sp.oo else paper_latex(d.order)
             cite = d.reference.citation(d.order).split(", ")[-1] if d.reference is not None else ""
-            rows.append(rf"D_{{{order}}}(P \,\|\, Q) &= {paper_latex(d.result)} && "
-                        rf"\text{{{text(c.order_label)}; {text(str(d.status))}"
+            # The cell's status as an equation tag at the right margin (amsmath moves it below
+            # the formula when the line is full), not as a column that widens every line.
+            rows.append(rf"D_{{{order}}}(P \,\|\, Q) &= {paper_latex(d.result)} "
+                        rf"\tag*{{{text(c.order_label)}; {text(str(d.status))}"
                         + (f" (= {text(cite)})" if cite else "") + "}")
         parts.append(" \\\\\n".join(rows) + "\n\\end{align*}\n")
     parts.append(_SOURCES)
@@ -237,23 +256,54 @@ def compile_pdf(tex_path: Path | str, timeout: float = 120) -> Path:
     """Compile ``tex_path`` with pdflatex in a scratch folder; the PDF lands beside the .tex.
 
     Raises :class:`LatexError` with the first error of the log when pdflatex
-    reports one (``-halt-on-error``: no half-built PDF is left behind).
+    reports one (``-halt-on-error``: no half-built PDF is left behind).  A
+    document with a table of contents gets the second pass it needs.  Lines
+    that run past the right margin are reported as a :class:`LatexLayoutWarning`.
     """
     tex_path = Path(tex_path)
     exe = pdflatex()
     with tempfile.TemporaryDirectory(prefix="rdpsym-latex-") as tmp:
         shutil.copy(tex_path, Path(tmp) / "doc.tex")
-        try:
-            done = subprocess.run([exe, "-interaction=nonstopmode", "-halt-on-error", "doc.tex"], cwd=tmp,
-                                  capture_output=True, text=True, errors="replace", timeout=timeout)
-        except subprocess.TimeoutExpired:
-            raise LatexError(f"pdflatex did not finish {tex_path} within {timeout:g} s") from None
-        log = (Path(tmp) / "doc.log").read_text(errors="replace") if (Path(tmp) / "doc.log").exists() else done.stdout
-        if done.returncode != 0 or not (Path(tmp) / "doc.pdf").exists():
-            raise LatexError(f"pdflatex failed on {tex_path}:\n{first_error(log)}")
+        for _ in range(2):
+            log = _run_pdflatex(exe, tex_path, Path(tmp), timeout)
+            if "No file doc.toc" not in log and "Rerun to get" not in log:
+                break
         out = tex_path.with_suffix(".pdf")
         shutil.copy(Path(tmp) / "doc.pdf", out)
+    wide = overfull_lines(log)
+    if wide:
+        source = tex_path.read_text(encoding="utf-8").splitlines()
+        points, line = max(wide)
+        shown = source[line - 1].strip()[:100] if 0 < line <= len(source) else ""
+        warnings.warn(LatexLayoutWarning(
+            f"{tex_path}: {len(wide)} line(s) run past the right margin, by up to {points:.0f} pt; "
+            f"the widest comes from line {line}: {shown}"), stacklevel=2)
     return out
+
+
+def _run_pdflatex(exe: str, tex_path: Path, folder: Path, timeout: float) -> str:
+    try:
+        done = subprocess.run([exe, "-interaction=nonstopmode", "-halt-on-error", "doc.tex"], cwd=folder,
+                              capture_output=True, text=True, errors="replace", timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise LatexError(f"pdflatex did not finish {tex_path} within {timeout:g} s") from None
+    log = (folder / "doc.log").read_text(errors="replace") if (folder / "doc.log").exists() else done.stdout
+    if done.returncode != 0 or not (folder / "doc.pdf").exists():
+        raise LatexError(f"pdflatex failed on {tex_path}:\n{first_error(log)}")
+    return log
+
+
+_OVERFULL = re.compile(r"Overfull \\hbox \(([\d.]+)pt too wide\) (?:in paragraph at lines|in alignment at lines|"
+                       r"detected at line) (\d+)")
+
+
+def overfull_lines(log: str, tolerance: float = OVERFULL_TOLERANCE_PT) -> list[tuple[float, int]]:
+    """``(points too wide, source line)`` of each line of a pdflatex log that sticks out by more than ``tolerance``.
+
+    >>> overfull_lines("Overfull \\\\hbox (31.7pt too wide) in paragraph at lines 12--13")
+    [(31.7, 12)]
+    """
+    return [(float(pt), int(line)) for pt, line in _OVERFULL.findall(log) if float(pt) > tolerance]
 
 
 def first_error(log: str) -> str:

@@ -31,9 +31,10 @@ import sympy as sp
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.precedence import PRECEDENCE
 
+from .errors import RdpSymError
 from .symbols import alpha
 
-__all__ = ["PaperPrinter", "paper_latex", "text", "math", "reason_latex"]
+__all__ = ["PaperPrinter", "paper_latex", "text", "math", "reason_latex", "NoLatexForm"]
 
 
 def _short_exponent(arg: sp.Expr) -> bool:
@@ -197,12 +198,24 @@ _SUP = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+"))
 _MATH = {"≪": r"\ll", "≫": r"\gg", "⟹": r"\Longrightarrow", "⟸": r"\Longleftarrow", "≡": r"\equiv",
          "∀": r"\forall", "∃": r"\exists", "∫": r"\int", "∂": r"\partial", "⊂": r"\subset", "⊆": r"\subseteq",
          "∪": r"\cup", "∩": r"\cap", "±": r"\pm", "∼": r"\sim", "∝": r"\propto", "⌈": r"\lceil", "⌉": r"\rceil",
-         "⌊": r"\lfloor", "⌋": r"\rfloor", "‹": "<", "›": ">", "∉": r"\notin", "↦": r"\mapsto", "′": "'"}
+         "⌊": r"\lfloor", "⌋": r"\rfloor", "‹": "<", "›": ">", "∉": r"\notin", "↦": r"\mapsto", "′": "'",
+         "⇐": r"\Leftarrow", "⟺": r"\Longleftrightarrow", "↔": r"\leftrightarrow", "←": r"\leftarrow",
+         "⊗": r"\otimes", "⊕": r"\oplus", "∧": r"\wedge", "∨": r"\vee", "¬": r"\neg", "∅": r"\emptyset",
+         "ℝ": r"\mathbb{R}", "ℕ": r"\mathbb{N}", "ℤ": r"\mathbb{Z}", "ℚ": r"\mathbb{Q}", "∏": r"\prod",
+         "½": r"\tfrac{1}{2}", "¼": r"\tfrac{1}{4}", "¾": r"\tfrac{3}{4}", "⁄": "/", "∗": "*", "⋯": r"\cdots",
+         "≲": r"\lesssim", "≳": r"\gtrsim", "≍": r"\asymp", "∓": r"\mp", "⊥": r"\perp", "∖": r"\setminus",
+         "ϵ": r"\epsilon", "ϕ": r"\phi", "φ": r"\varphi", "ℓ": r"\ell", "°": r"^\circ", "″": "''"}
+#: Combining accents: they follow the letter they go on (Φ̄ is Φ then U+0304).
+_ACCENTS = {"\u0304": r"\bar", "\u0305": r"\overline", "\u0302": r"\hat", "\u0303": r"\tilde", "\u0307": r"\dot"}
 
 #: Greek capitals with a TeX macro; the others look like Latin letters.
 _GREEK_CAPITALS = {"gamma", "delta", "theta", "lambda", "xi", "pi", "sigma", "upsilon", "phi", "psi", "omega"}
 _LATIN_LOOKALIKE = {"alpha": "A", "beta": "B", "epsilon": "E", "zeta": "Z", "eta": "H", "iota": "I", "kappa": "K",
                     "mu": "M", "nu": "N", "omicron": "O", "rho": "P", "tau": "T", "chi": "X"}
+
+
+class NoLatexForm(RdpSymError, ValueError):
+    """A character that rdpsym cannot write as LaTeX (pdflatex would stop on it)."""
 
 
 def _symbol(ch: str) -> str | None:
@@ -223,36 +236,89 @@ def _symbol(ch: str) -> str | None:
         return "_" + _SUB[ch]
     if ch in _SUP:
         return "^" + _SUP[ch]
+    # Modifier letters: eˣ, δᵢ, xⁿ (Unicode names them "... SMALL X", "... SUBSCRIPT SMALL LETTER I").
+    if name.startswith(("MODIFIER LETTER SMALL ", "SUPERSCRIPT LATIN SMALL LETTER ")) and len(name.split()[-1]) == 1:
+        return "^" + name.split()[-1].lower()
+    if name.startswith("LATIN SUBSCRIPT SMALL LETTER ") and len(name.split()[-1]) == 1:
+        return "_" + name.split()[-1].lower()
     return None
+
+
+def _no_form(ch: str, s: str) -> NoLatexForm:
+    name = unicodedata.name(ch, "unnamed")
+    return NoLatexForm(f"the character {ch!r} (U+{ord(ch):04X} {name}) in {s!r} has no LaTeX form in rdpsym; "
+                       "write it as LaTeX math between $...$ (e.g. $\\Leftarrow$), or as words")
+
+
+def _accented(chars: list[str], s: str) -> list[tuple[str, str | None]]:
+    """Pair each character with the combining accent that follows it (if any)."""
+    out: list[tuple[str, str | None]] = []
+    for ch in chars:
+        if ch in _ACCENTS:
+            if not out or out[-1][1] is not None:
+                raise _no_form(ch, s)  # an accent on nothing, or a second accent
+            out[-1] = (out[-1][0], _ACCENTS[ch])
+        else:
+            out.append((ch, None))
+    return out
 
 
 def text(s: str) -> str:
     """Escape plain text for LaTeX, mapping the Greek and symbols rdpsym uses.
 
-    >>> text("α → 1, 5% of δ_1")
-    '$\\\\alpha$ $\\\\to$ 1, 5\\\\% of $\\\\delta$\\\\_1'
+    A character with no LaTeX form raises :class:`NoLatexForm` naming it: a
+    report never shows a ``?`` where the source had a symbol.
+
+    >>> text("α → 1, 5% of δ_1, Φ̄(t) ⇐ ½")
+    '$\\\\alpha$ $\\\\to$ 1, 5\\\\% of $\\\\delta$\\\\_1, $\\\\bar{\\\\Phi}$(t) $\\\\Leftarrow$ $\\\\tfrac{1}{2}$'
     """
     out = []
-    for ch in s:
-        if ch in _ESCAPES:
+    for ch, accent in _accented(list(s), s):
+        if accent is not None:
+            out.append(f"${accent}{{{_symbol(ch) or _plain(ch, s)}}}$")
+        elif ch in _ESCAPES:
             out.append(_ESCAPES[ch])
         elif ch in _UNICODE:
             out.append(_UNICODE[ch])
-        elif ord(ch) < 128 or unicodedata.category(ch).startswith("L") and ord(ch) < 0x250:
+        elif _is_plain(ch):
             out.append(ch)  # ASCII, and accented Latin letters (T1 + utf8 inputenc set them)
         else:
             macro = _symbol(ch)
-            out.append(f"${macro}$" if macro else "?")
+            if macro is None:
+                raise _no_form(ch, s)
+            out.append(f"${macro}$")
     return "".join(out)
 
 
+def _is_plain(ch: str) -> bool:
+    """ASCII, accented Latin letters and the Latin-1 punctuation that T1 + utf8 inputenc set as they are."""
+    return ord(ch) < 128 or ch in "«»" or unicodedata.category(ch).startswith("L") and ord(ch) < 0x250
+
+
+def _plain(ch: str, s: str) -> str:
+    if ord(ch) < 128 and ch.isalnum():
+        return ch
+    raise _no_form(ch, s)
+
+
 def math(s: str) -> str:
-    """Author-written LaTeX math, with stray Unicode symbols replaced by their macros."""
+    """Author-written LaTeX math, with stray Unicode symbols replaced by their macros.
+
+    >>> math("x ≤ y₁, Φ̄(t)")
+    'x {\\\\le} y_1, \\\\bar{\\\\Phi}(t)'
+    """
     out = []
-    for ch in s:
-        macro = _symbol(ch) if ord(ch) >= 128 else None
-        out.append(f"{{{macro}}}" if macro and not macro.startswith(("_", "^")) else macro or
-                   (ch if ord(ch) < 128 else "?"))
+    for ch, accent in _accented(list(s), s):
+        if _is_plain(ch) and ch not in _MATH:
+            tex = ch  # ASCII; an accented letter or « » inside \text{...} (inputenc sets it)
+        elif ch == "§":
+            tex = r"\S"
+        else:
+            macro = _symbol(ch)
+            if macro is None:
+                raise _no_form(ch, s)
+            tex = macro if macro.startswith(("_", "^")) else f"{{{macro}}}"
+        out.append(f"{accent}{{{tex.strip('{}') if accent else tex}}}" if accent else tex)
     return "".join(out)
 
 

@@ -89,7 +89,7 @@ CLAIMS = [
         ),
         expected=Verdict.PROVED,
         domain=Domain({sigma: POSITIVE, Delta: POSITIVE, M: POSITIVE}, samples=30),
-        note="The notes: '주의할 것은, Gaussian mechanism은 ε-DP를 만족하지 않는다는 것입니다.' "
+        note="The notes (in Korean, seed 003 l.81): 'Note that the Gaussian mechanism does not satisfy ε-DP.' "
              "Every level M > 0 of the loss is reached, so D_∞ = ∞ and no ε works (a loss above ε on a set of "
              "positive probability: the half-line x < x_ε). The core's own D_∞ derivation gives ∞ too "
              "(notes-gaussian-not-pure-core).",

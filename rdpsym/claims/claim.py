@@ -28,6 +28,7 @@ import sympy as sp
 from flint import arb, ctx, fmpq
 
 from ..accounting._arb import InfiniteValue, OutsideDomain, Undecided, precision, to_arb
+from .. import printing
 from ..errors import RdpSymError
 from . import prover
 
@@ -199,6 +200,9 @@ class Step:
     ``lhs`` and ``rhs`` are SymPy expressions in the domain's variables, or
     zero-argument callables returning one (run at check time).  ``symbolic``
     turns the proof attempt off for steps SymPy is known not to reach.
+    ``latex`` is how the step reads in a report (LaTeX math); without it the
+    report prints the two sides as evaluated, which for a callable side (an
+    integral done at check time) can be a page wide.
     """
 
     lhs: object
@@ -207,6 +211,7 @@ class Step:
     reason: str
     domain: Domain | None = None
     symbolic: bool = True
+    latex: str = ""
 
     def __post_init__(self):
         if self.relation not in _RELATIONS:
@@ -235,7 +240,9 @@ class Holds:
     For statements that are not one SymPy expression: "for all distributions",
     "for every event", a composition run on a concrete mechanism.  ``lhs`` and
     ``rhs`` are Arb balls (or numbers); the point comes from ``domain``.
-    ``describe`` renders the relation for reports, e.g. ``D_α(P‖Q) ≥ 0``.
+    ``describe`` renders the relation as text (terminal, JSON), e.g.
+    ``D_α(P‖Q) ≥ 0``; ``latex`` is the same relation as LaTeX math for the
+    report (``D_\\alpha(P \\| Q) \\ge 0``).
     """
 
     describe: str
@@ -279,14 +286,27 @@ class Claim:
             raise ClaimError(f"claim {self.id}: expected must be a Verdict, got {self.expected!r}")
         if not self.steps:
             raise ClaimError(f"claim {self.id}: needs at least one step")
-        for text in (self.statement, *self.hypotheses):
-            bad = next((c for c in text if ord(c) < 32 and c != "\n"), None)
-            if bad is not None:
-                raise ClaimError(f"claim {self.id}: its LaTeX contains the control character U+{ord(bad):04X} "
-                                 "(a non-raw string turned \\a or \\t into one? write r\"...\")")
         for s in self.steps:
             if not isinstance(s, (Step, Holds)):
                 raise ClaimError(f"claim {self.id}: steps must be Step or Holds, got {type(s).__name__}")
+        self._check_typesetting()
+
+    def _check_typesetting(self) -> None:
+        """Every string the LaTeX report prints must typeset: say which one does not, before any work."""
+        maths = {"statement": self.statement, **{f"hypothesis {i + 1}": h for i, h in enumerate(self.hypotheses)},
+                 **{f"step {i + 1}'s latex": s.latex for i, s in enumerate(self.steps) if s.latex}}
+        prose = {"title": self.title, "source": self.source, "note": self.note,
+                 **{f"step {i + 1}'s reason": s.reason for i, s in enumerate(self.steps)},
+                 **{f"step {i + 1}'s describe": s.describe for i, s in enumerate(self.steps) if isinstance(s, Holds)}}
+        for where, value in {**maths, **prose}.items():
+            bad = next((c for c in value if ord(c) < 32 and c != "\n"), None)
+            if bad is not None:
+                raise ClaimError(f"claim {self.id}: its {where} contains the control character U+{ord(bad):04X} "
+                                 "(a non-raw string turned \\a or \\t into one? write r\"...\")")
+            try:
+                (printing.math if where in maths else printing.reason_latex)(value)
+            except printing.NoLatexForm as exc:
+                raise ClaimError(f"claim {self.id}: its {where}: {exc}") from None
 
     def check(self) -> ClaimResult:
         started = time.perf_counter()

@@ -1,47 +1,149 @@
-"""A standalone LaTeX report of checked claims (amsmath), for ``rdpsym check --latex``."""
+"""A standalone LaTeX report of checked claims (amsmath), for ``rdpsym check --latex``.
+
+The report reads like an appendix of proofs: the claims grouped by where they
+come from (the paper first, then the lecture material, then results beyond the
+paper), each with its source, statement, hypotheses and derivation.  Above every
+step of a derivation stands its reason and how it was established (proved by
+SymPy, checked in Arb balls at so many points, or refuted at a counterexample,
+typeset as math); below it, the step's relation as the claim's author wrote it
+(:attr:`Step.latex`, :attr:`Holds.latex`), or as SymPy prints it.
+
+Prose (titles, reasons, notes) is plain text in which ``$...$`` spans are
+LaTeX math (:func:`rdpsym.printing.reason_latex`); statements, hypotheses and
+step relations are LaTeX math.  A statement may break its lines with ``\\\\``
+(it is set in ``gather*``).
+"""
 
 from __future__ import annotations
 
+import mpmath
+import sympy as sp
+
 from ..documents import preamble
-from ..printing import math, paper_latex, text
-from .claim import Holds, Step, _RELATIONS
+from ..printing import math, paper_latex, reason_latex, text
+from .claim import Holds, StepResult, Verdict, _RELATIONS
 from .runner import Report
 
-__all__ = ["report_latex", "text", "math"]
+__all__ = ["report_latex"]
+
+#: Claim folders in reading order, with their section titles; other folders follow, by name.
+GROUPS = {
+    "mironov2017": "Mironov 2017, R\\'enyi Differential Privacy",
+    "seeds": "The lecture slides, lecture deck and notes",
+    "beyond": "Beyond the paper",
+}
+
+_MEANING = (
+    r"\textbf{proved}: SymPy reduces the step to 0, or to a sign it can read, under the hypotheses; "
+    r"\textbf{checked}: the relation holds in certified Arb balls at adversarial, seeded sample points "
+    r"(edges included); \textbf{refuted}: a certified counterexample; a claim is as strong as its "
+    r"weakest step. Exact counterexamples are in the JSON report (\texttt{rdpsym check --json})."
+)
 
 
 def report_latex(report: Report) -> str:
-    parts = [preamble("rdpsym: claims checked", "Mironov 2017 and the seeds, as executable claims")]
+    """The report as one standalone document (two pdflatex passes set its table of contents)."""
+    parts = [preamble("rdpsym: claims checked", "Mironov 2017 and the lecture material, as executable claims")]
     c = report.counts()
-    parts.append(text(f"{len(report.results)} claims: {c['proved']} proved, {c['checked']} checked, "
-                      f"{c['unknown']} unknown, {c['refuted']} refuted.") + "\n")
-    for r in report.results:
-        cl = r.claim
-        parts.append(f"\\section*{{{text(cl.id)}: {text(cl.title)}}}\n")
-        parts.append(f"\\noindent\\textbf{{Source.}} {text(cl.source)}\\\\\n")
-        parts.append(f"\\textbf{{Status.}} {text(str(r.verdict))} (expected {text(str(cl.expected))})\n")
-        parts.append(f"\\paragraph{{Statement.}}\n\\[ {math(cl.statement)} \\]\n")
-        hyps = list(cl.hypotheses) or cl.domain.latex()
-        if hyps:
-            parts.append("\\paragraph{Hypotheses.} $" + "$, $".join(math(h) for h in hyps) + "$.\n")
-        parts.append("\\paragraph{Derivation.}\n")
-        rows = []
-        for step, res in zip(cl.steps, r.steps):
-            # The reason above its line (amsmath's \intertext), as in the derivation documents:
-            # a reason column beside a long equation runs off the page.
-            rows.append(f"\\intertext{{{text(step.reason)} ({text(str(res.verdict))}):}}")
-            if isinstance(step, Step) and res.lhs is not None:
-                rel = _RELATIONS[step.relation]
-                rows.append(f"{paper_latex(res.lhs)} &{rel} {paper_latex(res.rhs)}")
-            else:
-                body = step.latex if isinstance(step, Holds) and step.latex else f"\\text{{{text(getattr(step, 'describe', ''))}}}"
-                rows.append(f"&{body}")
-        parts.append("\\begin{align*}\n" + "\n".join(r if r.startswith("\\intertext") else r + " \\\\"
-                                                        for r in rows).removesuffix(" \\\\") + "\n\\end{align*}\n")
-        parts.append("\\paragraph{Evidence.} " + text(r.evidence) + "\n")
-        if cl.note:
-            parts.append("\\paragraph{Note.} " + text(cl.note) + "\n")
-    for f in report.failures:
-        parts.append(f"\\section*{{Load error: {text(f.path.name)}}}\n{text(f.problem)}\n")
+    parts.append("\\sloppy\n\\noindent " + text(
+        f"{len(report.results)} claims: {c['proved']} proved, {c['checked']} checked, "
+        f"{c['unknown']} unknown, {c['refuted']} refuted.") + " " + _MEANING + "\n\n\\tableofcontents\n")
+    groups = _grouped(report)
+    for folder, results in groups.items():
+        if len(groups) > 1 or folder in GROUPS:
+            parts.append(f"\\section{{{GROUPS.get(folder) or text(folder or 'Claims')}}}\n")
+        parts.extend(_claim_latex(r) for r in results)
+    if report.failures:
+        parts.append("\\section{Files that did not load}\n")
+        for f in report.failures:
+            parts.append(f"\\paragraph{{{text(f.path.name)}}} {text(f.problem)}\n")
     parts.append("\\end{document}\n")
     return "".join(parts)
+
+
+def _grouped(report: Report) -> dict:
+    """Results by the folder of their claim file: known folders in reading order, then the rest."""
+    groups: dict[str, list] = {}
+    for r in report.results:
+        path = str(report.paths.get(r.claim.id, ""))
+        groups.setdefault(path.split("/")[0] if "/" in path else "", []).append(r)
+    rank = {name: i for i, name in enumerate(GROUPS)}
+    return dict(sorted(groups.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0])))
+
+
+def _claim_latex(r) -> str:
+    cl = r.claim
+    title = reason_latex(cl.title)
+    parts = [f"\\subsection*{{{title}}}\n\\addcontentsline{{toc}}{{subsection}}{{{title} ({text(str(r.verdict))})}}\n",
+             f"\\noindent\\texttt{{{text(cl.id)}}}\\quad \\textbf{{{text(str(r.verdict))}}}"
+             f" (expected {text(str(cl.expected))})\\\\\n",
+             f"\\textbf{{Source.}} {reason_latex(cl.source)}\n",
+             f"\\paragraph{{Statement.}}\n\\begin{{gather*}}\n{math(cl.statement)}\n\\end{{gather*}}\n"]
+    hyps = list(cl.hypotheses) or cl.domain.latex()
+    if hyps:
+        parts.append("\\noindent\\textbf{Hypotheses.} $" + "$, $".join(math(h) for h in hyps) + "$.\n")
+    parts.append("\\paragraph{Derivation.}\n")
+    rows = []
+    for i, (step, res) in enumerate(zip(cl.steps, r.steps), 1):
+        # The reason above its line (amsmath's \intertext), as in the derivation documents:
+        # a reason column beside a long equation runs off the page.
+        how = _how(res)
+        rows.append(f"\\intertext{{{i}.~{reason_latex(step.reason)} ({how}):}}\n&{_relation_latex(step, res)}")
+    parts.append("\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}\n")
+    if cl.note:
+        parts.append("\\paragraph{Note.} " + reason_latex(cl.note) + "\n")
+    return "".join(parts)
+
+
+def _relation_latex(step, res: StepResult) -> str:
+    """The step's relation: the author's LaTeX, else SymPy's print of the sides, else its description."""
+    if step.latex:
+        return math(step.latex)
+    if isinstance(step, Holds):
+        return f"\\text{{{text(step.describe)}}}"
+    if res.lhs is not None:
+        return f"{paper_latex(res.lhs)} {_RELATIONS[step.relation]} {paper_latex(res.rhs)}"
+    return f"\\text{{{text(str(step.lhs))} {step.relation} {text(str(step.rhs))}}}"
+
+
+def _how(res: StepResult) -> str:
+    """How a step was established, as text: the method, or the counterexample in math."""
+    if res.counterexample is None:
+        verdict = text(str(res.verdict))
+        return verdict + (f": {text(res.method)}" if res.method else "") + (f"; {text(res.detail)}" if res.detail else "")
+    return f"refuted at ${point_latex(res.counterexample)}$" + (f": {text(res.detail)}" if res.detail else "")
+
+
+def point_latex(point: dict) -> str:
+    """A sample point as math: ``\\alpha = 1.0001161050487691682\\ldots, \\eta = 10^{-15}``.
+
+    >>> a, e = sp.symbols("alpha eta")
+    >>> point_latex({a: sp.Rational(3, 2), e: sp.Rational(1, 10**15), "n": 4})
+    '\\\\alpha = \\\\tfrac{3}{2},\\\\allowbreak\\\\ \\\\eta = 10^{-15},\\\\allowbreak\\\\ \\\\mathit{n} = 4'
+    """
+    items = []
+    for k, v in point.items():
+        name = sp.latex(k) if isinstance(k, sp.Symbol) else rf"\mathit{{{text(str(k))}}}"
+        items.append(f"{name} = {_value_latex(v)}")
+    return r",\allowbreak\ ".join(items)
+
+
+def _value_latex(v) -> str:
+    if isinstance(v, (tuple, list)):
+        return r"(" + r",\allowbreak ".join(_value_latex(x) for x in v) + ")"
+    if isinstance(v, float):
+        v = sp.Rational(repr(v))
+    if isinstance(v, int):
+        v = sp.Integer(v)
+    if not isinstance(v, sp.Rational):
+        return rf"\text{{{text(str(v))}}}"
+    p, q = int(v.p), int(v.q)
+    if q == 1 and abs(p) < 10**9:
+        return str(p)
+    if abs(p) == 1 and str(q).rstrip("0") == "1":
+        return ("-" if p < 0 else "") + f"10^{{-{len(str(q)) - 1}}}"
+    if abs(p) < 10**6 and q < 10**6:
+        return ("-" if p < 0 else "") + rf"\tfrac{{{abs(p)}}}{{{q}}}"
+    with mpmath.workdps(30):
+        mantissa, _, exponent = mpmath.nstr(mpmath.mpf(p) / q, 20, min_fixed=-4, max_fixed=9).partition("e")
+    return mantissa + r"\ldots" + (rf" \cdot 10^{{{int(exponent)}}}" if exponent else "")
