@@ -248,5 +248,5 @@ def test_latex_report_compiles(compile_latex):
     report = run([catalogue_path() / "mironov2017" / "prop05_07_mechanisms.py",
                   catalogue_path() / "seeds" / "notes_003_cdp.py"])
     tex = report_latex(report)
-    assert "\\begin{document}" in tex and "mironov-prop6" in tex and "counterexample" in tex
+    assert "\\begin{document}" in tex and "mironov-prop6" in tex and "refuted at" in tex
     assert compile_latex(tex, "report").stat().st_size > 10_000

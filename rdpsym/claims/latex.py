@@ -26,6 +26,9 @@ from .runner import Report
 
 __all__ = ["report_latex"]
 
+#: A relation longer than this (characters of LaTeX) is broken before its sign.
+_ONE_LINE = 110
+
 #: Claim folders in reading order, with their section titles; other folders follow, by name.
 GROUPS = {
     "mironov2017": "Mironov 2017, R\\'enyi Differential Privacy",
@@ -102,7 +105,10 @@ def _relation_latex(step, res: StepResult) -> str:
     if isinstance(step, Holds):
         return f"\\text{{{text(step.describe)}}}"
     if res.lhs is not None:
-        return f"{paper_latex(res.lhs)} {_RELATIONS[step.relation]} {paper_latex(res.rhs)}"
+        lhs, rhs = paper_latex(res.lhs), paper_latex(res.rhs)
+        if len(lhs) + len(rhs) > _ONE_LINE:  # as papers break a long relation: before its sign
+            return f"{lhs} \\\\\n&\\qquad {_RELATIONS[step.relation]} {rhs}"
+        return f"{lhs} {_RELATIONS[step.relation]} {rhs}"
     return f"\\text{{{text(str(step.lhs))} {step.relation} {text(str(step.rhs))}}}"
 
 
