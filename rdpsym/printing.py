@@ -25,6 +25,7 @@ does.  :class:`PaperPrinter` changes only presentation, never the expression:
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import sympy as sp
@@ -195,7 +196,7 @@ _UNICODE = {"α": r"$\alpha$", "β": r"$\beta$", "ε": r"$\varepsilon$", "δ": r
 
 _SUB = dict(zip("₀₁₂₃₄₅₆₇₈₉", "0123456789"))
 _SUP = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+"))
-_MATH = {"≪": r"\ll", "≫": r"\gg", "⟹": r"\Longrightarrow", "⟸": r"\Longleftarrow", "≡": r"\equiv",
+_MATH = {"−": "-", "…": r"\ldots", "≪": r"\ll", "≫": r"\gg", "⟹": r"\Longrightarrow", "⟸": r"\Longleftarrow", "≡": r"\equiv",
          "∀": r"\forall", "∃": r"\exists", "∫": r"\int", "∂": r"\partial", "⊂": r"\subset", "⊆": r"\subseteq",
          "∪": r"\cup", "∩": r"\cap", "±": r"\pm", "∼": r"\sim", "∝": r"\propto", "⌈": r"\lceil", "⌉": r"\rceil",
          "⌊": r"\lfloor", "⌋": r"\rfloor", "‹": "<", "›": ">", "∉": r"\notin", "↦": r"\mapsto", "′": "'",
@@ -264,18 +265,54 @@ def _accented(chars: list[str], s: str) -> list[tuple[str, str | None]]:
 
 
 def text(s: str) -> str:
-    """Escape plain text for LaTeX, mapping the Greek and symbols rdpsym uses.
+    r"""Escape plain text for LaTeX, typesetting the Unicode and TeX-like math prose carries.
 
-    A character with no LaTeX form raises :class:`NoLatexForm` naming it: a
-    report never shows a ``?`` where the source had a symbol.
+    Prose is written to read well in a terminal (``D_α(P‖Q) ≤ e^{(α−1)ε}``);
+    in LaTeX its symbols become macros, and a sub- or superscript becomes math
+    with the letter it is attached to, as TeX reads it: ``_`` or ``^`` takes a
+    braced group, a parenthesised group (the parentheses are ASCII's braces),
+    a signed number, one letter, or, below the line, a word (``ε_exact``
+    becomes :math:`\varepsilon_{\mathrm{exact}}`).  ``max``, ``min``, ``sup``,
+    ``inf``, ``lim``, ``log``, ``exp`` and ``Pr`` before a script are the
+    operators.  A dotted or underscored name such as ``renyi_divergence_mp``
+    or ``004_41b8fca2.txt`` is code, set in typewriter type.  A character with
+    no LaTeX form raises :class:`NoLatexForm` naming it: a report never shows
+    a ``?`` where the source had a symbol.
 
     >>> text("α → 1, 5% of δ_1, Φ̄(t) ⇐ ½")
-    '$\\\\alpha$ $\\\\to$ 1, 5\\\\% of $\\\\delta$\\\\_1, $\\\\bar{\\\\Phi}$(t) $\\\\Leftarrow$ $\\\\tfrac{1}{2}$'
+    '$\\alpha$ $\\to$ 1, 5\\% of $\\delta_{1}$, $\\bar{\\Phi}$(t) $\\Leftarrow$ $\\tfrac{1}{2}$'
+    >>> text("E_Q[(P/Q)^α] ≤ e^{(α−1)D_∞}, ε_DP, max_x, 10⁻³⁰")
+    '$E_{Q}$[(P/Q)$^{\\alpha}$] $\\le$ $e^{(\\alpha-1)D_\\infty}$, $\\varepsilon_{\\mathrm{DP}}$, $\\max_{x}$, 10$^{-30}$'
+    >>> text("sampled_gaussian.log_moment vs renyi_divergence_mp")
+    '\\texttt{sampled\\_\\allowbreak{}gaussian.log\\_\\allowbreak{}moment} vs \\texttt{renyi\\_\\allowbreak{}divergence\\_\\allowbreak{}mp}'
     """
     out = []
-    for ch, accent in _accented(list(s), s):
+    pairs = _accented(list(s), s)
+    chars = "".join(c for c, _ in pairs)  # the characters, accents folded into their letters' pairs
+    i = 0
+    while i < len(pairs):
+        ch, accent = pairs[i]
+        code = _code_name(chars, i)
+        if code:
+            out.append(r"\texttt{" + code.replace("_", r"\_\allowbreak{}") + "}")
+            i += len(code)
+            continue
+        base, after = _script_base(pairs, i)
+        if base is not None:
+            scripts, after = _scripts(pairs, after, s)
+            out.append(f"${base}{scripts}$")
+            i = after
+            continue
         if accent is not None:
             out.append(f"${accent}{{{_symbol(ch) or _plain(ch, s)}}}$")
+        elif ch in _SUP or ch in _SUB:  # a run of Unicode scripts, e.g. 10⁻³⁰: one script
+            table, mark = (_SUP, "^") if ch in _SUP else (_SUB, "_")
+            j = i
+            while j < len(pairs) and pairs[j][0] in table and pairs[j][1] is None:
+                j += 1
+            out.append(f"${mark}{{{''.join(table[c] for c, _ in pairs[i:j])}}}$")
+            i = j
+            continue
         elif ch in _ESCAPES:
             out.append(_ESCAPES[ch])
         elif ch in _UNICODE:
@@ -287,7 +324,98 @@ def text(s: str) -> str:
             if macro is None:
                 raise _no_form(ch, s)
             out.append(f"${macro}$")
+        i += 1
     return "".join(out)
+
+
+#: Words set as operators when a script follows them (max_x, lim_{α→1}, Pr_P).
+_OPERATORS = {"max": r"\max", "min": r"\min", "sup": r"\sup", "inf": r"\inf", "lim": r"\lim",
+              "log": r"\log", "exp": r"\exp", "Pr": r"\Pr", "argmax": r"\operatorname{argmax}"}
+_CODE = re.compile(r"[A-Za-z0-9]+(?:[._][A-Za-z0-9]+)+")
+
+
+def _code_name(chars: str, i: int) -> str | None:
+    """The code name starting at ``chars[i]`` (``log_moment``, ``004_41b8.txt``), or None.
+
+    A name is code when it has an underscore between two parts of two or more
+    characters; ``max_x``, ``P_0`` and ``E_P`` are math.
+    """
+    if i > 0 and (chars[i - 1].isalnum() or chars[i - 1] in "._"):
+        return None
+    m = _CODE.match(chars, i)
+    if not m:
+        return None
+    name = m.group().rstrip(".")
+    parts = re.split(r"[._]", name)
+    seps = re.findall(r"[._]", name)
+    code = any(sep == "_" and len(parts[k]) >= 2 and len(parts[k + 1]) >= 2 for k, sep in enumerate(seps))
+    return name if code else None
+
+
+def _script_base(pairs: list, i: int) -> tuple[str | None, int]:
+    """If a sub/superscript follows here, its base as math and where the script starts; else (None, i)."""
+    n = len(pairs)
+    chars = "".join(c for c, _ in pairs)
+    if pairs[i][0] in "_^":
+        # A script on what precedes (a bracket, a Unicode letter already set): no base of its own.
+        return ("", i) if i + 1 < n and _script_arg(pairs, i + 1) is not None else (None, i)
+    if i > 0 and chars[i - 1].isalpha():
+        return None, i  # inside a word: the word's last letter is the base, not this one
+    m = re.match(r"(max|min|sup|inf|lim|log|exp|Pr|argmax|\d+(?:\.\d+)?|[^\W\d_])(?=[_^])", chars[i:])
+    if not m or pairs[i + len(m.group()) - 1][1] is not None:
+        return None, i
+    word = m.group()
+    end = i + len(word)
+    if _script_arg(pairs, end + 1) is None:
+        return None, i
+    if word in _OPERATORS:
+        return _OPERATORS[word], end
+    if word.isdigit() or word[0].isdigit():
+        return word, end
+    return (word if word.isascii() else (_symbol(word) or word)), end
+
+
+def _script_arg(pairs: list, j: int):
+    """The argument of a script starting at ``pairs[j]``: (LaTeX, end), or None if there is none."""
+    chars = "".join(c for c, _ in pairs)
+    if j >= len(chars):
+        return None
+    below = chars[j - 1] == "_"
+    if chars[j] in "{(":
+        close = {"{": "}", "(": ")"}[chars[j]]
+        depth = 0
+        for k in range(j, len(chars)):
+            depth += chars[k] == chars[j]
+            depth -= chars[k] == close
+            if depth == 0:
+                return math(chars[j + 1:k]), k + 1
+        return None
+    m = re.match(r"[−-]?\d+(?:\.\d+)?", chars[j:])
+    if m:
+        return math(m.group()), j + len(m.group())
+    if below:
+        m = re.match(r"[A-Za-z]{2,}(?![A-Za-z0-9])", chars[j:])
+        if m:
+            return rf"\mathrm{{{m.group()}}}", j + len(m.group())
+    if chars[j] in "∞*∗":
+        return math(chars[j]), j + 1
+    m = re.match(r"[−-]?[^\W\d_][′']*", chars[j:])
+    if m and pairs[j + len(m.group()) - 1][1] is None:
+        return math(m.group()), j + len(m.group())
+    return None
+
+
+def _scripts(pairs: list, j: int, s: str) -> tuple[str, int]:
+    """The chain of scripts from ``pairs[j]`` (a ``_`` or ``^``) on: (LaTeX, end)."""
+    out = ""
+    while j < len(pairs) and pairs[j][0] in "_^":
+        got = _script_arg(pairs, j + 1)
+        if got is None:
+            break
+        arg, end = got
+        out += f"{pairs[j][0]}{{{arg}}}"
+        j = end
+    return out, j
 
 
 def _is_plain(ch: str) -> bool:
@@ -304,21 +432,39 @@ def _plain(ch: str, s: str) -> str:
 def math(s: str) -> str:
     """Author-written LaTeX math, with stray Unicode symbols replaced by their macros.
 
-    >>> math("x ≤ y₁, Φ̄(t)")
-    'x {\\\\le} y_1, \\\\bar{\\\\Phi}(t)'
+    >>> math("x ≤ y₁, Φ̄(t), αx, e^{−10¹²}")
+    'x \\\\le y_{1}, \\\\bar{\\\\Phi}(t), \\\\alpha x, e^{-10^{12}}'
+    >>> math(r"\\text{§VII}")
+    '\\\\text{{\\\\S}VII}'
     """
     out = []
-    for ch, accent in _accented(list(s), s):
+    pairs = _accented(list(s), s)
+    i = 0
+    while i < len(pairs):
+        ch, accent = pairs[i]
+        i += 1
+        if accent is None and (ch in _SUP or ch in _SUB):  # a run of Unicode scripts is one script: 10¹² is 10^{12}
+            table, mark = (_SUP, "^") if ch in _SUP else (_SUB, "_")
+            run = ch
+            while i < len(pairs) and pairs[i][0] in table and pairs[i][1] is None:
+                run += pairs[i][0]
+                i += 1
+            out.append(f"{mark}{{{''.join(table[c] for c in run)}}}")
+            continue
         if _is_plain(ch) and ch not in _MATH:
             tex = ch  # ASCII; an accented letter or « » inside \text{...} (inputenc sets it)
         elif ch == "§":
-            tex = r"\S"
+            tex = r"{\S}"  # braced: a bare \S would swallow the letters after it (§VII -> \SVII)
         else:
             macro = _symbol(ch)
             if macro is None:
                 raise _no_form(ch, s)
-            tex = macro if macro.startswith(("_", "^")) else f"{{{macro}}}"
-        out.append(f"{accent}{{{tex.strip('{}') if accent else tex}}}" if accent else tex)
+            tex = macro  # no braces: {\le} would be an ordinary atom and lose a relation's spacing
+        if accent:
+            tex = f"{accent}{{{tex}}}"
+        if out and tex[:1].isalpha() and re.search(r"\\[A-Za-z]+$", out[-1]):
+            tex = " " + tex  # a control word ends at a space: \alpha x, not \alphax
+        out.append(tex)
     return "".join(out)
 
 
@@ -332,3 +478,168 @@ def reason_latex(reason: str) -> str:
     if len(parts) % 2 == 0:  # an unpaired $: treat the whole reason as text
         return text(reason)
     return "".join(f"${math(p)}$" if i % 2 else text(p) for i, p in enumerate(parts))
+
+
+# Long displays -----------------------------------------------------------------------------
+
+#: About how many characters of formula fit on a line of the documents' text width (11pt, 2.2 cm margins).
+DISPLAY_CHARACTERS = 72
+
+#: Where a long display may break, outermost level only: before an implication, at a quad, after a
+#: comma followed by a space; and, where a line is still too wide, before a relation sign.
+_LOOSE_BREAKS = re.compile(r"\\(?:implies|iff|Longrightarrow|Longleftrightarrow)(?![A-Za-z])|[,;:]?\\q?quad(?![A-Za-z])|"
+                           r"[,;:]\\[ ;:,]")
+_RELATION_BREAKS = re.compile(r"(?<![<>\\])(?:=|<|>)|\\(?:le|ge|leq|geq)(?![A-Za-z])")
+#: Inside one side of a relation: before a binary + or − (SymPy spaces them), then between factors.
+_SUM_BREAKS = re.compile(r"(?<=\S) [+-] ")
+_FACTOR_BREAKS = re.compile(r"(?<=\)) (?=\\left)")
+
+
+_NAMED_OPERATORS = {r"\log", r"\exp", r"\max", r"\min", r"\sup", r"\inf", r"\lim", r"\sin", r"\cos", r"\tan",
+                    r"\sinh", r"\cosh", r"\tanh", r"\Pr", r"\ln", r"\det", r"\arg"}
+_RELATION_WORDS = {r"\le", r"\ge", r"\leq", r"\geq", r"\ne", r"\approx", r"\sim", r"\in", r"\to", r"\iff",
+                   r"\implies", r"\equiv", r"\mapsto", r"\subset", r"\subseteq", r"\Rightarrow", r"\Leftrightarrow"}
+
+
+def display_width(latex: str) -> float:
+    """A rough width of typeset math, in characters: what :func:`break_display` compares to a line.
+
+    Control words count as one character (``\\alpha``), layout words as none
+    (``\\left``, ``\\text``), scripts as two thirds, a fraction as its wider half.
+
+    >>> display_width(r"\\frac{\\alpha}{2\\sigma^{2}}")
+    2.67
+    """
+    s = re.sub(r"\\(left|right|big|Big|bigg|Bigg|mathrm|mathbf|mathcal|mathbb|operatorname|text|textrm|"
+               r"displaystyle|limits|nolimits|allowbreak|,|;|:|!)(?![A-Za-z])", "", latex)
+    s = re.sub(r"\\q?quad\b", "  ", s)
+    width = 0.0
+    i = 0
+    while i < len(s):
+        frac = re.match(r"\\[dt]?frac(?![A-Za-z])", s[i:])
+        if frac:
+            num, i = _argument(s, i + len(frac.group()))
+            den, i = _argument(s, i)
+            width += max(display_width(num), display_width(den))
+            continue
+        ch = s[i]
+        if ch in "^_":
+            arg, i = _argument(s, i + 1)
+            width += round(display_width(arg) * 2 / 3, 2)
+            continue
+        if ch == "\\":
+            word = re.match(r"\\([A-Za-z]+|.?)", s[i:]).group()
+            i += len(word)
+            if word in _RELATION_WORDS:
+                width += 2.5  # with the thick spaces around a relation
+            elif word in _NAMED_OPERATORS:
+                width += len(word) - 1 + 0.5
+            elif word == r"\operatorname":
+                name, i = _argument(s, i)
+                width += len(name) + 0.5
+            else:
+                width += 1
+            continue
+        if ch in "=<>":
+            width += 2.5
+        elif ch in "+-" and s[:i].strip():
+            width += 2  # a binary operator and its medium spaces
+        elif ch not in "{} ":
+            width += 1
+        i += 1
+    return round(width, 2)
+
+
+def _argument(s: str, i: int) -> tuple[str, int]:
+    """The macro argument at ``s[i]`` (spaces skipped): a balanced ``{...}`` group's content, or one
+    token (a control word or a character); and the index after it."""
+    while s[i:i + 1] == " ":
+        i += 1
+    if s[i:i + 1] != "{":
+        token = re.match(r"\\[A-Za-z]+|\\.|.|$", s[i:]).group()
+        return token, i + len(token)
+    depth = 0
+    for k in range(i, len(s)):
+        depth += s[k] == "{"
+        depth -= s[k] == "}"
+        if depth == 0:
+            return s[i + 1:k], k + 1
+    return s[i + 1:], len(s)
+
+
+def break_display(latex: str, width: float = DISPLAY_CHARACTERS) -> list[str]:
+    """A display too wide for one line, broken into lines at its outermost separators.
+
+    Breaks go before an implication, at a quad (which goes), after a comma
+    followed by a space (the space goes); a line still too wide is broken
+    before a relation sign, then before a binary + or −, then between
+    factors.  Lines are filled greedily.  A display that already breaks its
+    lines (``\\\\``), or fits, comes back whole.
+
+    >>> break_display(r"x = 1,\\ y = 2", width=8)
+    ['x = 1,', 'y = 2']
+    >>> break_display(r"a + b + c = d \\implies e", width=8)
+    ['a + b + c', '= d', '\\\\implies e']
+    """
+    if r"\\" in latex or display_width(latex) <= width:
+        return [latex]
+    lines = [latex]
+    for level in (_LOOSE_BREAKS, _RELATION_BREAKS, _SUM_BREAKS, _FACTOR_BREAKS):
+        lines = [part for line in lines
+                 for part in ([line] if display_width(line) <= width else _fill(_outer_pieces(line, level), width))]
+    return lines
+
+
+def _fill(pieces: list[tuple[str, str]], width: float) -> list[str]:
+    """Greedy lines from (separator, piece) pairs: a comma stays at the end of a line, a quad goes,
+    an implication or a relation starts the next line."""
+    lines: list[str] = []
+    current = ""
+    for separator, piece in pieces:
+        candidate = current + separator + piece
+        if current.strip() and display_width(candidate) > width:
+            punctuation = separator[:1] if separator[:1] in ",;:" else ""
+            lines.append(current.rstrip() + punctuation)
+            current = ("" if punctuation or "quad" in separator else separator.strip() + " ") + piece.lstrip()
+        else:
+            current = candidate
+    lines.append(current.strip())
+    return [line for line in lines if line]
+
+
+def _outer_pieces(latex: str, separators: re.Pattern) -> list[tuple[str, str]]:
+    """``latex`` cut before each separator outside every group: [(separator, text up to the next one)]."""
+    depth = 0
+    cuts: list[tuple[int, int]] = []
+    i = 0
+    while i < len(latex):
+        if latex.startswith(r"\left", i) and not latex[i + 5:i + 6].isalpha():
+            depth += 1
+            i += 5
+            continue
+        if latex.startswith(r"\right", i) and not latex[i + 6:i + 7].isalpha():
+            depth -= 1
+            i += 6
+            continue
+        ch = latex[i]
+        if ch == "\\" and i + 1 < len(latex) and latex[i + 1] in "{}":
+            i += 2
+            continue
+        if ch in "{([":
+            depth += 1
+        elif ch in "})]":
+            depth -= 1
+        elif depth == 0:
+            m = separators.match(latex, i)
+            if m:
+                cuts.append((m.start(), m.end()))
+                i = m.end()
+                continue
+        i += 1
+    pieces = []
+    start, sep = 0, ""
+    for a, b in cuts:
+        pieces.append((sep, latex[start:a]))
+        sep, start = latex[a:b], b
+    pieces.append((sep, latex[start:]))
+    return pieces

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+import warnings
 from pathlib import Path
 
 import pytest
@@ -190,13 +191,33 @@ def test_check_command_json_and_exit_status(tmp_path: Path, capsys):
 CATALOGUE = [f for f in claim_files([catalogue_path()])]
 
 
+@pytest.fixture(scope="module")
+def catalogue_report():
+    """The whole catalogue checked once, as ``rdpsym check`` checks it: each file's test and the
+    report's compile below read this one run."""
+    return run([catalogue_path()])
+
+
 @pytest.mark.parametrize("path", CATALOGUE, ids=[str(f.relative_to(catalogue_path())) for f in CATALOGUE])
-def test_catalogue_file_reaches_its_expected_status(path):
-    claims = load(path)
-    assert isinstance(claims, list), claims
-    for c in claims:
-        r = c.check()
-        assert r.ok, f"{c.id}: {r.verdict} (expected {c.expected}): {r.evidence}"
+def test_catalogue_file_reaches_its_expected_status(path, catalogue_report):
+    assert [f.problem for f in catalogue_report.failures if f.path == path] == []
+    relative = str(path.resolve().relative_to(catalogue_path().parent))
+    results = [r for r in catalogue_report.results if catalogue_report.paths[r.claim.id] == relative]
+    assert results, f"no claim of {relative} was checked"
+    for r in results:
+        assert r.ok, f"{r.claim.id}: {r.verdict} (expected {r.claim.expected}): {r.evidence}"
+
+
+def test_the_whole_catalogue_report_compiles_with_no_line_past_the_margin(catalogue_report, compile_latex):
+    # What `rdpsym check --latex report.tex --pdf` builds on CI: every claim's statement, steps,
+    # counterexamples and prose, typeset.  A line past the right margin is text cut off the page.
+    from rdpsym.claims.latex import report_latex
+    from rdpsym.documents import LatexLayoutWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", LatexLayoutWarning)
+        pdf = compile_latex(report_latex(catalogue_report), "catalogue")
+    assert pdf.stat().st_size > 100_000
 
 
 def test_integer_domains_sample_integers_and_keep_exact_powers():

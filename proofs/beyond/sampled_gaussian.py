@@ -139,9 +139,14 @@ CLAIMS = [
             Equal(lambda: sp.integrate(PHI * sp.exp(k * U), (z, -sp.oo, sp.oo)), sp.exp((k**2 - k) / (2 * sigma**2)),
                   "the Gaussian moment generating function at k/σ², shifted by −k/(2σ²); with the binomial "
                   "theorem and linearity this gives the sum for every integer α",
-                  domain=Domain({sigma: sp.Interval.open(0, sp.oo), k: sp.Interval(0, sp.oo)})),
-            Equal(lambda: _moment_integral(2), _binomial_sum(2), "the whole integral at α = 2"),
-            Equal(lambda: _moment_integral(3), _binomial_sum(3), "the whole integral at α = 3"),
+                  domain=Domain({sigma: sp.Interval.open(0, sp.oo), k: sp.Interval(0, sp.oo)}),
+                  latex=r"\int_{-\infty}^{\infty} \frac{e^{-z^2/(2\sigma^2)}}{\sqrt{2\pi}\,\sigma}\,"
+                        r"e^{k(2z-1)/(2\sigma^2)}\,dz = e^{(k^2-k)/(2\sigma^2)}"),
+            *(Equal(lambda n=n: _moment_integral(n), _binomial_sum(n), f"the whole integral at α = {n}",
+                    latex=rf"\int_{{-\infty}}^{{\infty}} \frac{{e^{{-z^2/(2\sigma^2)}}}}{{\sqrt{{2\pi}}\,\sigma}}"
+                          rf"\left(1-q+qe^{{(2z-1)/(2\sigma^2)}}\right)^{n} dz = "
+                          rf"\sum_{{k=0}}^{{{n}}}\binom{{{n}}}{{k}}(1-q)^{{{n}-k}}q^k e^{{(k^2-k)/(2\sigma^2)}}")
+              for n in (2, 3)),
         ),
         expected=Verdict.PROVED,
         domain=Domain({sigma: sp.Interval.open(0, sp.oo), q: sp.Interval.Lopen(0, 1)}),

@@ -20,14 +20,14 @@ import mpmath
 import sympy as sp
 
 from ..documents import preamble
-from ..printing import math, paper_latex, reason_latex, text
+from ..printing import DISPLAY_CHARACTERS, break_display, math, paper_latex, reason_latex, text
 from .claim import Holds, StepResult, Verdict, _RELATIONS
 from .runner import Report
 
 __all__ = ["report_latex"]
 
-#: A relation longer than this (characters of LaTeX) is broken before its sign.
-_ONE_LINE = 110
+#: A relation described in words longer than this (characters) is set as a paragraph that wraps.
+_TEXT_ON_ONE_LINE = 75
 
 #: Claim folders in reading order, with their section titles; other folders follow, by name.
 GROUPS = {
@@ -81,7 +81,7 @@ def _claim_latex(r) -> str:
              f"\\noindent\\texttt{{{text(cl.id)}}}\\quad \\textbf{{{text(str(r.verdict))}}}"
              f" (expected {text(str(cl.expected))})\\\\\n",
              f"\\textbf{{Source.}} {reason_latex(cl.source)}\n",
-             f"\\paragraph{{Statement.}}\n\\begin{{gather*}}\n{math(cl.statement)}\n\\end{{gather*}}\n"]
+             f"\\paragraph{{Statement.}}\n\\begin{{gather*}}\n{_lines(math(cl.statement))}\n\\end{{gather*}}\n"]
     hyps = list(cl.hypotheses) or cl.domain.latex()
     if hyps:
         parts.append("\\noindent\\textbf{Hypotheses.} $" + "$, $".join(math(h) for h in hyps) + "$.\n")
@@ -98,18 +98,38 @@ def _claim_latex(r) -> str:
     return "".join(parts)
 
 
+def _lines(latex: str) -> str:
+    """A display broken into lines for ``gather*`` where it is too wide for one."""
+    return " \\\\\n".join(break_display(latex))
+
+
 def _relation_latex(step, res: StepResult) -> str:
-    """The step's relation: the author's LaTeX, else SymPy's print of the sides, else its description."""
+    """The step's relation: the author's LaTeX, else SymPy's print of the sides, else its description.
+
+    A relation too wide for the line is broken as papers break it: before its
+    sign, then each side at its outermost sums or factors; continuation lines
+    are indented.
+    """
     if step.latex:
-        return math(step.latex)
+        return _aligned(math(step.latex))
     if isinstance(step, Holds):
-        return f"\\text{{{text(step.describe)}}}"
+        return _text_row(step.describe)
     if res.lhs is not None:
-        lhs, rhs = paper_latex(res.lhs), paper_latex(res.rhs)
-        if len(lhs) + len(rhs) > _ONE_LINE:  # as papers break a long relation: before its sign
-            return f"{lhs} \\\\\n&\\qquad {_RELATIONS[step.relation]} {rhs}"
-        return f"{lhs} {_RELATIONS[step.relation]} {rhs}"
-    return f"\\text{{{text(str(step.lhs))} {step.relation} {text(str(step.rhs))}}}"
+        return _aligned(f"{paper_latex(res.lhs)} {_RELATIONS[step.relation]} {paper_latex(res.rhs)}")
+    return _text_row(f"{step.lhs} {step.relation} {step.rhs}")
+
+
+def _aligned(latex: str) -> str:
+    """A relation as ``align*`` rows: its first line, then the continuation lines indented."""
+    return " \\\\\n&\\qquad ".join(break_display(latex, DISPLAY_CHARACTERS - 4))
+
+
+def _text_row(prose: str) -> str:
+    """A relation described in words: one line if it fits, else a paragraph that wraps."""
+    body = text(prose)
+    if len(prose) <= _TEXT_ON_ONE_LINE:
+        return f"\\text{{{body}}}"
+    return f"\\parbox[t]{{0.85\\linewidth}}{{\\raggedright {body}}}"
 
 
 def _how(res: StepResult) -> str:
