@@ -25,7 +25,8 @@ from .symbols import alpha
 #: The symbols each mechanism is derived in, named as ``--set`` spells them.
 PARAMETERS = {
     "gaussian": {"sigma": sp.Symbol("sigma", positive=True), "sensitivity": sp.Symbol("Delta", positive=True)},
-    "laplace": {"scale": sp.Symbol("b", positive=True), "sensitivity": sp.Symbol("Delta", positive=True)},
+    # The scale is the paper's λ (Proposition 6 and Table II), whatever the sensitivity.
+    "laplace": {"scale": sp.Symbol("lambda", positive=True), "sensitivity": sp.Symbol("Delta", positive=True)},
     "randomized-response": {"p": sp.Symbol("p", positive=True)},
 }
 
