@@ -165,9 +165,15 @@ def mechanism_document(mechanism, d) -> str:
     if mechanism.name == "laplace" and params.get("sensitivity") == 1 and isinstance(params["scale"], sp.Symbol):
         names[params["scale"]] = r"\lambda"
     tex = {k: paper_latex(v, symbol_names=names) for k, v in params.items()}
+
+    def named(name: str, latex_name: str) -> str:
+        """``\\sigma = 2`` for a parameter with a value, plain ``\\sigma`` for the symbol itself (not σ = σ)."""
+        return latex_name if tex[name] == latex_name else f"{latex_name} = {tex[name]}"
+
     if mechanism.name == "gaussian":
+        sigma = named("sigma", r"\sigma")
         setting = (rf"The Gaussian mechanism $f(D) + \mathcal{{N}}(0, \sigma^2)$ for $f$ of $\ell_2$-sensitivity "
-                   rf"$\Delta = {tex['sensitivity']}$, with $\sigma = {tex['sigma']}$. Its worst-case pair of output laws "
+                   rf"$\Delta = {tex['sensitivity']}$, with ${sigma}$. Its worst-case pair of output laws "
                    rf"is $P = \mathcal{{N}}(0, \sigma^2)$, $Q = \mathcal{{N}}(\Delta, \sigma^2)$ (Proposition 7).")
     elif mechanism.name == "laplace":
         lam = tex["scale"] if not names else r"\lambda"
@@ -175,7 +181,7 @@ def mechanism_document(mechanism, d) -> str:
                    rf"$\Delta = {tex['sensitivity']}$. Its worst-case pair of output laws is "
                    rf"$P = \Lambda(0, {lam})$, $Q = \Lambda(\Delta, {lam})$ (Proposition 6).")
     elif mechanism.name == "randomized-response":
-        setting = (rf"Randomized response: report the true bit with probability $p = {tex['p']}$. The two inputs' "
+        setting = (rf"Randomized response: report the true bit with probability ${named('p', 'p')}$. The two inputs' "
                    r"output laws are $P = (p, 1 - p)$ and $Q = (1 - p, p)$ (Proposition 5).")
     else:
         setting = text(mechanism.worst_case)
