@@ -52,6 +52,7 @@ def preamble(title: str, subtitle: str = "") -> str:
 \usepackage{{lmodern}}
 \usepackage{{amsmath,amssymb}}
 \usepackage[margin=2.2cm]{{geometry}}
+\let\epsilon\varepsilon % one epsilon: rdpsym prints ε as \varepsilon, claim authors often write \epsilon
 \allowdisplaybreaks
 \title{{{text(title)}{sub}}}
 \author{{derived and checked by rdpsym}}
@@ -263,16 +264,23 @@ def compile_pdf(tex_path: Path | str, timeout: float = 120) -> Path:
 
     Raises :class:`LatexError` with the first error of the log when pdflatex
     reports one (``-halt-on-error``: no half-built PDF is left behind).  A
-    document with a table of contents gets the second pass it needs.  Lines
+    document with a table of contents gets the passes it needs (until the
+    contents stop changing).  Lines
     that run past the right margin are reported as a :class:`LatexLayoutWarning`.
     """
     tex_path = Path(tex_path)
     exe = pdflatex()
     with tempfile.TemporaryDirectory(prefix="rdpsym-latex-") as tmp:
         shutil.copy(tex_path, Path(tmp) / "doc.tex")
-        for _ in range(2):
+        # A table of contents is read from the previous pass: rerun until it stops changing (the
+        # first pass writes it, the second sets it and moves every page after it, the third
+        # prints those pages' numbers).
+        toc = Path(tmp) / "doc.toc"
+        for _ in range(4):
+            before = toc.read_bytes() if toc.exists() else None
             log = _run_pdflatex(exe, tex_path, Path(tmp), timeout)
-            if "No file doc.toc" not in log and "Rerun to get" not in log:
+            after = toc.read_bytes() if toc.exists() else None
+            if before == after and "Rerun to get" not in log:
                 break
         out = tex_path.with_suffix(".pdf")
         shutil.copy(Path(tmp) / "doc.pdf", out)

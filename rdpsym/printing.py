@@ -183,13 +183,13 @@ def paper_latex(expr: object, **settings) -> str:
 # Plain text -------------------------------------------------------------------------------
 
 _ESCAPES = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-            "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+            "{": r"\{", "}": r"\}", "~": r"$\sim$", "^": r"\textasciicircum{}"}
 
 #: Unicode that appears in reasons and evidence, and its LaTeX.
 _UNICODE = {"α": r"$\alpha$", "β": r"$\beta$", "ε": r"$\varepsilon$", "δ": r"$\delta$", "σ": r"$\sigma$",
             "λ": r"$\lambda$", "ρ": r"$\rho$", "ξ": r"$\xi$", "Δ": r"$\Delta$", "μ": r"$\mu$", "∞": r"$\infty$",
             "≤": r"$\le$", "≥": r"$\ge$", "→": r"$\to$", "⇒": r"$\Rightarrow$", "⇔": r"$\Leftrightarrow$",
-            "‖": r"$\|$", "−": "-", "·": r"$\cdot$", "…": r"\dots{}", "√": r"$\surd$", "≠": r"$\ne$",
+            "‖": r"$\|$", "−": r"$-$", "·": r"$\cdot$", "…": r"\dots{}", "√": r"$\surd$", "≠": r"$\ne$",
             "⁺": r"$^+$", "²": r"$^2$", "∑": r"$\sum$", "∈": r"$\in$", "×": r"$\times$", "⋈": "rel",
             "’": "'", "“": "``", "”": "''", "–": "--", "—": "---", "≈": r"$\approx$", "∘": r"$\circ$",
             "§": r"\S{}"}
@@ -292,40 +292,123 @@ def text(s: str) -> str:
     i = 0
     while i < len(pairs):
         ch, accent = pairs[i]
-        code = _code_name(chars, i)
-        if code:
-            out.append(r"\texttt{" + code.replace("_", r"\_\allowbreak{}") + "}")
-            i += len(code)
-            continue
-        base, after = _script_base(pairs, i)
-        if base is not None:
-            scripts, after = _scripts(pairs, after, s)
-            out.append(f"${base}{scripts}$")
-            i = after
-            continue
-        if accent is not None:
-            out.append(f"${accent}{{{_symbol(ch) or _plain(ch, s)}}}$")
-        elif ch in _SUP or ch in _SUB:  # a run of Unicode scripts, e.g. 10⁻³⁰: one script
-            table, mark = (_SUP, "^") if ch in _SUP else (_SUB, "_")
-            j = i
-            while j < len(pairs) and pairs[j][0] in table and pairs[j][1] is None:
-                j += 1
-            out.append(f"${mark}{{{''.join(table[c] for c, _ in pairs[i:j])}}}$")
-            i = j
-            continue
-        elif ch in _ESCAPES:
-            out.append(_ESCAPES[ch])
-        elif ch in _UNICODE:
-            out.append(_UNICODE[ch])
-        elif _is_plain(ch):
-            out.append(ch)  # ASCII, and accented Latin letters (T1 + utf8 inputenc set them)
+        for matcher in _PROSE_MATH:
+            got = matcher(pairs, chars, i, s)
+            if got is not None:
+                latex, i = got
+                out.append(latex)
+                break
         else:
-            macro = _symbol(ch)
-            if macro is None:
-                raise _no_form(ch, s)
-            out.append(f"${macro}$")
-        i += 1
+            out.append(_character(ch, accent, s))
+            i += 1
     return "".join(out)
+
+
+def _character(ch: str, accent: str | None, s: str) -> str:
+    """One character of prose as LaTeX."""
+    if accent is not None:
+        return f"${accent}{{{_symbol(ch) or _plain(ch, s)}}}$"
+    if ch in _ESCAPES:
+        return _ESCAPES[ch]
+    if ch in _UNICODE:
+        return _UNICODE[ch]
+    if _is_plain(ch):
+        return ch  # ASCII, and accented Latin letters (T1 + utf8 inputenc set them)
+    macro = _symbol(ch)
+    if macro is None:
+        raise _no_form(ch, s)
+    return f"${macro}$"
+
+
+def _after_word(chars: str, i: int) -> bool:
+    """Whether ``chars[i]`` continues a word or a number (so a match may not start there)."""
+    return i > 0 and (chars[i - 1].isalnum() or chars[i - 1] in "._")
+
+
+def _code(pairs, chars, i, s):
+    name = _code_name(chars, i)
+    return None if not name else (r"\texttt{" + name.replace("_", r"\_\allowbreak{}") + "}", i + len(name))
+
+
+_SCIENTIFIC = re.compile(r"(\d+(?:\.\d+)?)e([+\-−]?\d+)(?![\w.])")
+
+
+def _scientific(pairs, chars, i, s):
+    """1e-30 is 10^{-30}; 1.845e-31 is 1.845·10^{-31}."""
+    m = None if _after_word(chars, i) else _SCIENTIFIC.match(chars, i)
+    if not m:
+        return None
+    mantissa, exponent = m.group(1), m.group(2).replace("−", "-").lstrip("+")
+    power = f"10^{{{exponent}}}"
+    return (f"${power}$" if mantissa == "1" else rf"${mantissa}\cdot {power}$"), m.end()
+
+
+def _script(pairs, chars, i, s):
+    base, after = _script_base(pairs, i)
+    if base is None:
+        return None
+    scripts, after = _scripts(pairs, after, s)
+    return f"${base}{scripts}$", after
+
+
+#: ASCII spellings of relations and of SymPy's infinity, as they appear in evidence (lhs <= rhs, oo).
+_ASCII_MATH = re.compile(r"<=|>=|!=|(?<![A-Za-z])-?oo(?![A-Za-z])")
+
+
+def _ascii_math(pairs, chars, i, s):
+    m = _ASCII_MATH.match(chars, i)
+    if not m or (m.group().endswith("oo") and _after_word(chars, i)):
+        return None
+    tex = {"<=": r"\le", ">=": r"\ge", "!=": r"\ne", "oo": r"\infty", "-oo": r"-\infty"}[m.group()]
+    return f"${tex}$", m.end()
+
+
+def _primed_letter(pairs, chars, i, s):
+    """A Greek letter with primes (ε′, δ'') is one symbol."""
+    m = re.match(r"([^\W\d_])(['′]+)", chars[i:])
+    if not m or m.group(1).isascii() or pairs[i][1] is not None:
+        return None
+    return f"${_symbol(m.group(1)) or m.group(1)}{chr(39) * len(m.group(2))}$", i + len(m.group())
+
+
+def _quote(pairs, chars, i, s):
+    """An opening single quote is a left quote; two apostrophes stay two (not T1's ” ligature)."""
+    if chars[i] != "'":
+        return None
+    if (i == 0 or chars[i - 1].isspace() or chars[i - 1] in "([{") and chars[i + 1:i + 2].strip():
+        return "`", i + 1
+    if chars[i + 1:i + 2] == "'":
+        return "'{}", i + 1
+    return None
+
+
+def _minus(pairs, chars, i, s):
+    """A hyphen before a number, a Greek letter or a bracket is a minus sign (α-1, [-3, 10]), and so
+    is one that starts a term (shifted by -k); inside a word it stays a hyphen (k-fold, ε-DP)."""
+    if chars[i] != "-" or i + 1 >= len(chars):
+        return None
+    nxt = chars[i + 1]
+    starts_term = i == 0 or chars[i - 1].isspace() or chars[i - 1] in "([{=,"  # ' -k/2': a hyphen never follows a space
+    if not (nxt.isdigit() or nxt == "(" or (nxt.isalpha() and (not nxt.isascii() or starts_term))):
+        return None
+    before = re.search(r"[A-Za-z]+$", chars[:i])
+    if before and len(before.group()) > 1:
+        return None  # a word-hyphen: seed-1, Table-2
+    return "$-$", i + 1
+
+
+def _unicode_scripts(pairs, chars, i, s):
+    """A run of Unicode sub- or superscripts is one script: 10⁻³⁰ is 10^{-30}."""
+    table, mark = (_SUP, "^") if chars[i] in _SUP else (_SUB, "_") if chars[i] in _SUB else (None, "")
+    if table is None:
+        return None
+    j = i
+    while j < len(pairs) and pairs[j][0] in table and pairs[j][1] is None:
+        j += 1
+    return f"${mark}{{{''.join(table[c] for c in chars[i:j])}}}$", j
+
+
+_PROSE_MATH = (_code, _scientific, _script, _unicode_scripts, _ascii_math, _primed_letter, _quote, _minus)
 
 
 #: Words set as operators when a script follows them (max_x, lim_{α→1}, Pr_P).
@@ -338,7 +421,8 @@ def _code_name(chars: str, i: int) -> str | None:
     """The code name starting at ``chars[i]`` (``log_moment``, ``004_41b8.txt``), or None.
 
     A name is code when it has an underscore between two parts of two or more
-    characters; ``max_x``, ``P_0`` and ``E_P`` are math.
+    characters, or dots between words (``sympy.limit``, ``statements.md``);
+    ``max_x``, ``P_0`` and ``E_P`` are math, ``e.g.`` and ``l.122`` are text.
     """
     if i > 0 and (chars[i - 1].isalnum() or chars[i - 1] in "._"):
         return None
@@ -348,8 +432,10 @@ def _code_name(chars: str, i: int) -> str | None:
     name = m.group().rstrip(".")
     parts = re.split(r"[._]", name)
     seps = re.findall(r"[._]", name)
-    code = any(sep == "_" and len(parts[k]) >= 2 and len(parts[k + 1]) >= 2 for k, sep in enumerate(seps))
-    return name if code else None
+    underscored = any(sep == "_" and len(parts[k]) >= 2 and len(parts[k + 1]) >= 2 for k, sep in enumerate(seps))
+    # module.function, Class.method, file.md: every part a word of two or more characters
+    dotted = "_" not in seps and all(len(part) >= 2 and part[0].isalpha() for part in parts)
+    return name if underscored or dotted else None
 
 
 def _script_base(pairs: list, i: int) -> tuple[str | None, int]:

@@ -135,6 +135,29 @@ def test_compile_errors_quote_the_tex_error(tmp_path, compile_latex):
     assert first_error("x\n! Undefined control sequence.\nl.3 \\foo\n").startswith("! Undefined")
 
 
+def test_a_table_of_contents_gets_passes_until_it_stops_changing(tmp_path, monkeypatch):
+    # A contents list three pages long moves every later page by three: pass 1 writes the .toc,
+    # pass 2 sets it (the entries' page numbers change), pass 3 prints the right numbers.  Two
+    # passes printed every entry of the claims report three pages early.
+    import rdpsym.documents as documents
+
+    tocs = iter([b"page 1", b"page 4", b"page 4", b"page 4"])
+    passes = []
+
+    def fake_pdflatex(exe, tex_path, folder, timeout):
+        passes.append(1)
+        (folder / "doc.toc").write_bytes(next(tocs))
+        (folder / "doc.pdf").write_bytes(b"%PDF")
+        return "log"
+
+    monkeypatch.setattr(documents, "pdflatex", lambda: "pdflatex")
+    monkeypatch.setattr(documents, "_run_pdflatex", fake_pdflatex)
+    tex = tmp_path / "toc.tex"
+    tex.write_text("\\tableofcontents")
+    compile_pdf(tex)
+    assert len(passes) == 3
+
+
 # --- the command line -------------------------------------------------------------------
 
 def test_derive_writes_a_standalone_document(tmp_path, capsys):

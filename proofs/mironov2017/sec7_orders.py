@@ -66,10 +66,12 @@ CLAIMS = [
         steps=(
             Equal(lambda: _polynomial(MIRONOV), _polynomial(PAPER),
                   "Π(z − α) over rdpsym's finite orders against the paper's: the same polynomial iff the "
-                  "same orders with multiplicity"),
+                  "same orders with multiplicity",
+                  latex=r"\prod_{\alpha\in\text{rdpsym's grid}} (z-\alpha) = \prod_{\alpha\in\text{§VII}} (z-\alpha)"),
             Equal(lambda: sp.oo if float("inf") in MIRONOV else sp.nan, sp.oo, "+∞ is in the grid",
-                  domain=Domain({}, samples=1)),
-            Equal(lambda: len(MIRONOV), len(PAPER), "no other entry", domain=Domain({}, samples=1)),
+                  domain=Domain({}, samples=1), latex=r"+\infty \in \text{rdpsym's grid}"),
+            Equal(lambda: len(MIRONOV), len(PAPER), "no other entry", domain=Domain({}, samples=1),
+                  latex=r"\#\,\text{rdpsym's grid} = \#\,\text{§VII} = 13"),
         ),
         expected=Verdict.PROVED,
         domain=Domain({z: sp.Interval(0, 100)}, samples=20),

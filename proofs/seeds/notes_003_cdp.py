@@ -76,10 +76,14 @@ CLAIMS = [
         steps=(
             Equal(_mean_loss, Delta**2 / (2 * sigma**2),
                   "Gaussian mechanism: E[L] = Δ²/(2σ²) = μ (sympy integral of the core's densities)",
-                  domain=Domain({sigma: POSITIVE, Delta: POSITIVE}, samples=20)),
+                  domain=Domain({sigma: POSITIVE, Delta: POSITIVE}, samples=20),
+                  latex=r"\mathrm{E}_{x\sim P}[L(x)] = \int_{-\infty}^{\infty} P(x)\log\frac{P(x)}{Q(x)}\,dx"
+                        r" = \frac{\Delta^2}{2\sigma^2}"),
             Equal(_centred_mgf, lam**2 * (Delta / sigma) ** 2 / 2,
                   "log E e^{λ(L − EL)} = λ²τ²/2 with τ = Δ/σ: L − EL is exactly τ-subgaussian",
-                  domain=Domain({sigma: POSITIVE, Delta: POSITIVE, lam: sp.Interval(-10, 10)}, samples=20)),
+                  domain=Domain({sigma: POSITIVE, Delta: POSITIVE, lam: sp.Interval(-10, 10)}, samples=20),
+                  latex=r"\log \mathrm{E}_{x\sim P}\left[e^{\lambda(L(x) - \mathrm{E}L)}\right]"
+                        r" = \frac{\lambda^2}{2}\cdot\frac{\Delta^2}{\sigma^2}"),
             Holds("Gaussian, Δ/σ = 1, t = −1: Pr[L ≥ μ + tτ] ≤ e^{−t²/2}", _gaussian_case,
                   "the survey's example: Φ̄(−1) = 0.8413 > e^{−1/2} = 0.6065",
                   domain=Domain(objects={"example": cases({"Delta/sigma": 1, "t": -1})}, samples=1)),

@@ -116,7 +116,9 @@ CLAIMS = [
         steps=(
             Equal(_kl_by_integral, lambda: rdpsym.gaussian(sigma=sigma, sensitivity=Delta).rdp(1).result,
                   "Gaussian: ∫ P log(P/Q) (sympy) against the core's D₁ (= I'(1)/I(1) of the moment I(α))",
-                  domain=Domain({sigma: POSITIVE, Delta: POSITIVE}, samples=20)),
+                  domain=Domain({sigma: POSITIVE, Delta: POSITIVE}, samples=20),
+                  latex=r"\int_{-\infty}^{\infty} P(x)\log\frac{P(x)}{Q(x)}\,dx = D_1(P\|Q) = \frac{\Delta^2}{2\sigma^2},"
+                        r"\quad P = \mathcal N(0,\sigma^2),\ Q = \mathcal N(\Delta,\sigma^2)"),
             Equal(p * sp.log(p / (1 - p)) + (1 - p) * sp.log((1 - p) / p),
                   lambda: rdpsym.randomized_response(p).rdp(1).result,
                   "randomized response: E_Y[L] summed over the two outcomes, against the core's D₁",

@@ -501,7 +501,7 @@ def _check_numeric(domain: Domain, compare, label: str) -> StepResult:
             undecided += 1
             first_undecided = first_undecided or point
     n = len(points)
-    method = f"arb balls at {n} points incl. edges"
+    method = f"arb balls at {n} point{'' if n == 1 else 's'} incl. edges"
     if undecided:
         kind = f"{undefined} of them undefined (outside a function's domain)" if undefined else "all tight"
         return StepResult(Verdict.UNKNOWN, method, n, detail=f"{undecided} points undecided at {PRECISIONS[-1]} "

@@ -16,6 +16,9 @@ step relations are LaTeX math.  A statement may break its lines with ``\\\\``
 
 from __future__ import annotations
 
+import re
+import unicodedata
+
 import mpmath
 import sympy as sp
 
@@ -115,7 +118,10 @@ def _relation_latex(step, res: StepResult) -> str:
     if isinstance(step, Holds):
         return _text_row(step.describe)
     if res.lhs is not None:
-        return _aligned(f"{paper_latex(res.lhs)} {_RELATIONS[step.relation]} {paper_latex(res.rhs)}")
+        lhs, rhs = paper_latex(res.lhs), paper_latex(res.rhs)
+        if lhs == rhs:  # e.g. a derivation evaluated to the printed formula: say so once, not "X = X"
+            return _aligned(lhs) + r" \quad \text{(both sides)}"
+        return _aligned(f"{lhs} {_RELATIONS[step.relation]} {rhs}")
     return _text_row(f"{step.lhs} {step.relation} {step.rhs}")
 
 
@@ -149,9 +155,28 @@ def point_latex(point: dict) -> str:
     """
     items = []
     for k, v in point.items():
-        name = sp.latex(k) if isinstance(k, sp.Symbol) else rf"\mathit{{{text(str(k))}}}"
-        items.append(f"{name} = {_value_latex(v)}")
+        items.append(f"{_name_latex(k)} = {_value_latex(v)}")
     return r",\allowbreak\ ".join(items)
+
+
+#: Greek letters spelled out, as sample-point names and counterexample objects print them.
+_GREEK_WORD = re.compile(r"(?<![A-Za-z\\])(alpha|beta|gamma|delta|epsilon|eta|lambda|mu|rho|sigma|tau|Delta)(?![A-Za-z])")
+
+
+def _greek(s: str) -> str:
+    """``delta'`` → ``δ'``: Greek spelled out in a point's printed form, as the reader writes it."""
+    return _GREEK_WORD.sub(lambda m: unicodedata.lookup(
+        ("GREEK CAPITAL LETTER " if m.group()[0].isupper() else "GREEK SMALL LETTER ") + m.group().upper()
+        .replace("LAMBDA", "LAMDA")), s)
+
+
+def _name_latex(k) -> str:
+    """A sample point's variable: a symbol as SymPy prints it (primes kept), an object's name in italics."""
+    name = k.name if isinstance(k, sp.Symbol) else str(k)
+    stem = name.rstrip("'")
+    if isinstance(k, sp.Symbol) or _GREEK_WORD.fullmatch(stem):
+        return sp.latex(sp.Symbol(stem)) + "'" * (len(name) - len(stem))
+    return rf"\mathit{{{text(name)}}}"
 
 
 def _value_latex(v) -> str:
@@ -162,7 +187,7 @@ def _value_latex(v) -> str:
     if isinstance(v, int):
         v = sp.Integer(v)
     if not isinstance(v, sp.Rational):
-        return rf"\text{{{text(str(v))}}}"
+        return rf"\text{{{text(_greek(str(v)))}}}"
     p, q = int(v.p), int(v.q)
     if q == 1 and abs(p) < 10**9:
         return str(p)
