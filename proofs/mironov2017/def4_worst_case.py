@@ -23,8 +23,8 @@ import rdpsym
 from rdpsym.claims import AtLeast, AtMost, Claim, Domain, Equal, Verdict, alpha
 
 x = sp.Symbol("x", real=True)
-#: A positive shift m, the sensitivity Δ, and the fraction u = |μ|/Δ.
-m = sp.Symbol("m", positive=True)
+#: A positive shift μ, the sensitivity Δ, and the fraction u = |μ|/Δ.
+mu = sp.Symbol("mu", positive=True)
 Delta = sp.Symbol("Delta", positive=True)
 u = sp.Symbol("u", positive=True)
 
@@ -39,13 +39,13 @@ def _laplace(center):
 
 @functools.cache
 def divergence(family: str, sign: int) -> sp.Expr:
-    """D_α(F(0)‖F(sign·m)) derived by the core from the densities (m > 0 symbolic)."""
+    """D_α(F(0)‖F(sign·μ)) derived by the core from the densities (μ > 0 symbolic)."""
     dens = _gauss if family == "gaussian" else _laplace
-    return rdpsym.renyi_divergence(dens(0), dens(sign * m), alpha).result
+    return rdpsym.renyi_divergence(dens(0), dens(sign * mu), alpha).result
 
 
 def _at(family, shift):
-    return lambda: divergence(family, 1).subs(m, shift)
+    return lambda: divergence(family, 1).subs(mu, shift)
 
 
 def _claims(family: str, label: str, law: str, param: sp.Symbol) -> list:
@@ -59,12 +59,12 @@ def _claims(family: str, label: str, law: str, param: sp.Symbol) -> list:
                        rf"\frac{{\partial}}{{\partial\mu}} D_\alpha({law}(0)\|{law}(\mu)) \ge 0 \ (\mu > 0)"),
             steps=(
                 Equal(lambda: divergence(family, -1), lambda: divergence(family, 1),
-                      "both derived from the densities: the shift −m and the shift m give the same divergence"),
-                AtLeast(lambda: sp.diff(divergence(family, 1), m), 0,
+                      "both derived from the densities: the shift −μ and the shift μ give the same divergence"),
+                AtLeast(lambda: sp.diff(divergence(family, 1), mu), 0,
                         "derivative of the derived closed form in the shift"),
             ),
             expected=Verdict.PROVED,
-            domain=Domain({alpha: ORDERS, param: POSITIVE, m: POSITIVE}, samples=80),
+            domain=Domain({alpha: ORDERS, param: POSITIVE, mu: POSITIVE}, samples=80),
             note="With D_α even in μ and nondecreasing on μ > 0, the shift Δ maximises D_α over |μ| ≤ Δ "
                  "(fundamental theorem of calculus; the prover does not state that last step, the next "
                  "claim checks its conclusion).",
