@@ -50,7 +50,13 @@ def _mechanism(spec: str):
     """The mechanism a spec names; errors name the spec and the parameter (not ``--set``)."""
     name, sets = parse_spec(spec)
     _, params, defaults = FACTORIES[name]
-    given = {s.partition("=")[0].strip() for s in sets}
+    keys = [s.partition("=")[0].strip() for s in sets]
+    for key in dict.fromkeys(keys):
+        if keys.count(key) > 1:
+            values = [s.partition("=")[2].strip() for s in sets if s.partition("=")[0].strip() == key]
+            raise ParameterError(must(f"the parameter {key} of {spec!r}", "given once",
+                                      f"{len(values)} values ({', '.join(values)})"))
+    given = set(keys)
     for key in sorted(given - set(params)):
         raise ParameterError(must(f"a parameter of {name}", f"one of {', '.join(params)}", f"{key!r} in {spec!r}"))
     missing = [p for p in params if p not in given and p not in defaults]
@@ -111,16 +117,23 @@ def _deltas(value: str):
     return sorted(set(grid) | {lo_q, hi_q})
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 point``, ``2 points``."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def _summary(d, kind: str) -> str:
     if not d.x:
         return f"  {d.legend}: nothing finite to draw"
     var, val = ("α", "ε(α)") if kind == "budget" else ("δ", "ε(δ)")
-    line = (f"  {d.label}: {val} ≈ {d.y[0]:.6g} at {var} = {d.x[0]:g} … {d.y[-1]:.6g} at {var} = {d.x[-1]:g}"
-            f" ({len(d.x)} points)")
+    line = f"  {d.label}: {val} ≈ {d.y[0]:.6g} at {var} = {d.x[0]:g}"
+    if len(d.x) > 1:
+        line += f" … {d.y[-1]:.6g} at {var} = {d.x[-1]:g}"
+    line += f" ({_count(len(d.x), 'point')})"
     if d.asymptote is not None:
         line += f"; ε(∞) ≈ {d.asymptote:.6g}"
     if d.infinite:
-        line += f"; ∞ at {len(d.infinite)} {'orders' if kind == 'budget' else 'deltas'}"
+        line += f"; ∞ at {_count(len(d.infinite), 'order' if kind == 'budget' else 'delta')}"
         if kind == "budget":
             finite = [x for x, _ in d.infinite if x != float("inf")]
             if finite:
@@ -152,16 +165,16 @@ def run_plot(args) -> int:
             raise ParameterError(must("--max-order", "used without --orders (it sets the default grid)",
                                       f"--orders {args.orders}"))
         try:
-            grid = resolve(args.orders) if args.orders is not None else \
+            grid = resolve(args.orders, name="--orders") if args.orders is not None else \
                 plots.default_orders(args.max_order if args.max_order is not None else 100)
         except ParameterError as exc:
             raise ParameterError(str(exc).replace("max_order", "--max-order")) from None
         data = plots.budget_data(entries, grid, steps=args.steps, dps=args.dps)
         fig = plots._budget_figure(data, grid, None, args.title, args.yscale, args.size)
     else:
-        orders = args.orders or "dp-accounting"
+        orders = args.orders  # None: dp-accounting's orders and ∞, as for rdpsym epsilon
         if orders != "continuous":
-            resolve(orders)
+            resolve(orders, name="--orders", continuous=True)
         deltas = plots._deltas(_deltas(args.deltas) if args.deltas is not None else None)
         conversion = args.conversion or "bbghs"
         data = plots.conversion_data(entries, deltas, orders=orders, conversion=conversion, steps=args.steps,
@@ -189,8 +202,10 @@ def add_parser(sub) -> argparse.ArgumentParser:
                    help="budget: ε(α) against the order (default); epsilon-delta: ε(δ) against δ")
     p.add_argument("--steps", type=_steps, default=1, help="k-fold composition of every curve (default 1)")
     p.add_argument("--orders", default=None,
-                   help="budget: a list '1.5,2,4' or a grid name (default: 1.01 … --max-order, dense); "
-                        "epsilon-delta: the orders minimised over, as for rdpsym epsilon (default dp-accounting)")
+                   help="budget: a list '1.5,2,4,inf' or a grid name (default: 1.01 … --max-order, dense; "
+                        "ε(∞) is drawn as an asymptote where finite); epsilon-delta: the orders minimised over, "
+                        "as for rdpsym epsilon (default: dp-accounting's orders and inf, so a pure-DP curve is "
+                        "never above its own ε; a grid name or list is used as given)")
     p.add_argument("--max-order", default=None, help="budget: the largest order of the default grid (default 100)")
     p.add_argument("--deltas", default=None,
                    help="epsilon-delta: LO:HI (8 per decade) or a list '1e-6,1e-5' (default 1e-10:1e-1)")

@@ -15,9 +15,18 @@ midpoint, or ``rdpsym.epsilon``'s rounded-up value, as the nearest double).
 the lines of the returned figure hold them too (``ax.get_lines()``).
 
 Orders where a curve is infinite (:class:`rdpsym.Infinite`) are left out of
-its line, which has a gap there, and its legend entry says where: no NaN is
-ever drawn.  A curve with a finite ε(∞) = D_∞ (pure DP: Laplace, randomized
-response) gets a dashed horizontal asymptote in its colour.
+its line, which has a gap there, and its legend entry says where (``ε(∞) = ∞``
+when the orders drawn include ∞): no NaN is ever drawn.  A point with no
+finite neighbour on the grid (a single finite order, or one between two
+gaps) is drawn as a marker.  A curve with a finite ε(∞) = D_∞ (pure DP:
+Laplace, randomized response) gets a dashed horizontal asymptote in its colour.
+
+ε(δ) is minimised, by default, over dp_accounting's orders *and* α = ∞, so a
+pure-DP curve is never drawn above its own ε = D_∞ (an (ε, 0)-DP mechanism is
+(ε, δ)-DP at every δ); pass ``orders="dp-accounting"`` for exactly the peer's grid.
+
+A legend goes where matplotlib finds room (``loc="best"``); if it would still
+cover a line, a marker or an asymptote there, it goes below the axes instead.
 
 The figures are :class:`matplotlib.figure.Figure` objects made without
 ``pyplot``: no global state, no GUI backend, safe in threads and on servers.
@@ -52,7 +61,7 @@ from typing import Mapping, Sequence
 import matplotlib
 import numpy as np
 from flint import ctx, fmpq
-from matplotlib import ticker
+from matplotlib import ticker, transforms
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
@@ -61,7 +70,7 @@ from .accounting import conversions as conv
 from .accounting._arb import bits_for, precision, to_arb
 from .accounting.curve import Component, Infinite, RdpCurve
 from .accounting.orders import resolve
-from .errors import ParameterError, RdpSymError, must
+from .errors import ParameterError, must
 
 #: The default figure size (inches).
 FIGSIZE = (7.0, 4.5)
@@ -270,8 +279,10 @@ def budget_data(curves, orders=None, *, steps: int = 1, dps: int = 30) -> list[C
     with ``.curve()``), or a mapping label → curve.  ``orders``: ``None`` for
     :func:`default_orders`, or anything :func:`rdpsym.epsilon` accepts (a grid
     name, a list, ``"2, 4, 8.5"``); ``inf`` in it is not drawn but gives the
-    asymptote.  ``steps``: k-fold composition of every curve.  Values are
-    midpoints of certified balls narrower than 10^-dps (relative).
+    asymptote (which is computed without it too), and a curve that is ∞ there
+    says ``ε(∞) = ∞`` in its note.  ``steps``: k-fold composition of every
+    curve.  Values are midpoints of certified balls narrower than 10^-dps
+    (relative).
 
     >>> import rdpsym
     >>> [d] = budget_data([rdpsym.gaussian(sigma=2)], orders=[2, 4, 8, "inf"])
@@ -285,7 +296,7 @@ def budget_data(curves, orders=None, *, steps: int = 1, dps: int = 30) -> list[C
     out = []
     for label, _, c in _build(named, steps):
         balls = c.enclosures(grid, dps)
-        at_infinity = balls[-1] if grid[-1] == math.inf else _at_infinity(c, dps)
+        at_infinity = balls[-1] if grid[-1] == math.inf else api.at_infinity(c, dps)
         x, y, exact_x, infinite = [], [], [], []
         for a, v in zip(grid, balls):
             if isinstance(v, Infinite):
@@ -294,24 +305,18 @@ def budget_data(curves, orders=None, *, steps: int = 1, dps: int = 30) -> list[C
                 x.append(_float(a))
                 y.append(float(v.mid()))
                 exact_x.append(a)
-        asymptote = None if at_infinity is None or isinstance(at_infinity, Infinite) else float(at_infinity.mid())
+        asymptote = None if isinstance(at_infinity, Infinite) else float(at_infinity.mid())
         finite_grid = [a for a in grid if a != math.inf]
         where = _where_infinite(c, finite_grid, {a for a, v in zip(grid, balls)
                                                  if a != math.inf and isinstance(v, Infinite)})
         notes = [where] if where else []
         if asymptote is not None:
             notes.append(f"ε(∞) = {_fmt(asymptote)}, dashed")
+        elif grid[-1] == math.inf and finite_grid:  # ∞ was asked for: say the curve is ∞ there
+            notes.append("ε(∞) = ∞")
         out.append(CurveData(label, tuple(x), tuple(y), tuple(exact_x), tuple(infinite), asymptote, (), "rdp",
                              "; ".join(notes)))
     return out
-
-
-def _at_infinity(c: RdpCurve, dps: int):
-    """ε(∞) for the asymptote, or None when it cannot be had (a closed form whose limit SymPy cannot take)."""
-    try:
-        return c.enclosures([math.inf], dps)[0]
-    except (RdpSymError, ArithmeticError, TypeError, ValueError, NotImplementedError):
-        return None
 
 
 def _memoised(c: RdpCurve) -> RdpCurve:
@@ -344,13 +349,14 @@ def _gaussian_parameters(entry: object, steps: int):
     return sigma, sensitivity
 
 
-def conversion_data(curves, deltas=None, *, orders: object = "dp-accounting", conversion: str = "bbghs",
+def conversion_data(curves, deltas=None, *, orders: object = None, conversion: str = "bbghs",
                     steps: int = 1, exact: bool = False, dps: int = 30) -> list[CurveData]:
     """The points :func:`conversion_curves` draws: ε(δ) = ``rdpsym.epsilon(curve, δ, orders, conversion)``.
 
     ``deltas``: ``None`` for :data:`DEFAULT_DELTAS` (10⁻¹⁰ … 10⁻¹, 8 per
     decade), or a list of numbers in (0, 1) (read exactly: 1e-5 is 1/10⁵).
-    ``orders`` and ``conversion`` are :func:`rdpsym.epsilon`'s.  Each y is
+    ``orders`` and ``conversion`` are :func:`rdpsym.epsilon`'s (by default
+    dp_accounting's orders and ∞, so ε(δ) ≤ D_∞ for pure DP).  Each y is
     the ε it reports (rounded up at ``dps`` digits), as a float; ``orders``
     of the result holds the order that gives it.  With ``exact=True``, every
     entry given as a Gaussian mechanism (``rdpsym.gaussian(...)``) also gets
@@ -367,7 +373,7 @@ def conversion_data(curves, deltas=None, *, orders: object = "dp-accounting", co
     named = _named_curves(curves)
     ds = _deltas(deltas)
     if not (isinstance(orders, str) and orders == "continuous"):
-        resolve(orders)
+        resolve(orders, continuous=True)
     api._conversion(conversion)
     steps = _check_int("steps", steps, 1)
     dps = _check_int("dps", dps, 5)
@@ -393,11 +399,12 @@ def conversion_data(curves, deltas=None, *, orders: object = "dp-accounting", co
         note = "" if not infinite else ("ε = ∞ at every δ plotted" if not xs else f"ε = ∞ at {len(infinite)} δ")
         out.append(CurveData(label, tuple(xs), tuple(y), tuple(exact_x), tuple(infinite), None, tuple(best),
                              "conversion", note))
-        params = _gaussian_parameters(entry, steps) if exact else None
-        if params is not None:
-            with precision(bits_for(dps)):
+        with precision(bits_for(dps)):  # √k is formed here too: at the ambient 53 bits it capped the digits
+            params = _gaussian_parameters(entry, steps) if exact else None
+            if params is not None:
                 eps = [conv.gaussian_epsilon(fmpq(d.numerator, d.denominator), *params) for d in ds]
                 ys = tuple(float(e.mid()) for e in eps)
+        if params is not None:
             out.append(CurveData(f"{label}: exact", x, ys, ds, (), None, (), "exact",
                                  "Balle–Wang 2018, dotted"))
     return out
@@ -443,12 +450,46 @@ def _draw(ax: Axes, data: list[CurveData], grids: list[Sequence], yscale: str) -
         if len(points) < len(d.x):
             label += " (ε = 0 not drawn on the log axis)"
         runs = _segments(*zip(*points), grid) if points else [([], [])]
+        # The legend entry goes with the first run that is a line (a point alone is a marker).
+        first = next((i for i, (xs, _) in enumerate(runs) if len(xs) > 1), 0)
         for i, (xs, ys) in enumerate(runs):
-            ax.plot(np.array(xs, dtype=float), np.array(ys, dtype=float), label=label if i == 0 else "_nolegend_",
-                    gid=d.label, **style)
+            alone = {"marker": "o", "markersize": 5, "linestyle": "none"} if len(xs) == 1 else {}
+            ax.plot(np.array(xs, dtype=float), np.array(ys, dtype=float), label=label if i == first else "_nolegend_",
+                    gid=d.label, **{**style, **alone})
         if d.asymptote is not None and (yscale == "linear" or d.asymptote > 0):
             ax.axhline(d.asymptote, color=colour, linestyle="--", linewidth=1, alpha=0.7, label="_nolegend_",
                        gid=f"{d.label}: ε(∞)")
+
+
+def _covers(ax: Axes, box) -> bool:
+    """Whether the display-space box covers any drawn data of ``ax``: a line, a marker or an asymptote."""
+    none = ("None", "none", "", " ", None)
+    for line in ax.get_lines():
+        path = line.get_transform().transform_path(line.get_path())
+        if len(path.vertices) == 0:
+            continue
+        marker = line.get_marker() not in none
+        grown = box.padded(line.get_markersize() * ax.figure.dpi / 144) if marker else box
+        if any(grown.contains(x, y) for x, y in path.vertices):
+            return True
+        if line.get_linestyle() not in none and path.intersects_bbox(box, filled=False):
+            return True
+    return False
+
+
+def _legend(ax: Axes) -> None:
+    """A legend where it hides no data: matplotlib's best spot inside the axes, else below them."""
+    fig = ax.figure
+    legend = ax.legend(loc="best", fontsize="small")
+    fig.draw_without_rendering()  # lays the figure out and places the legend
+    if not _covers(ax, legend.get_window_extent()):
+        return
+    legend.remove()
+    fig.draw_without_rendering()
+    # Below the tick labels and the x label, measured in points so it stays there when the layout changes.
+    below = (ax.get_window_extent().y0 - ax.get_tightbbox().y0) * 72 / fig.dpi + 4
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0), fontsize="small",
+              bbox_transform=ax.transAxes + transforms.ScaledTranslation(0, -below / 72, fig.dpi_scale_trans))
 
 
 def budget_curves(curves, orders=None, *, steps: int = 1, dps: int = 30, ax: Axes | None = None,
@@ -502,17 +543,18 @@ def _budget_figure(data: list[CurveData], grid: Sequence, ax: Axes | None, title
     ax.set_ylabel(BUDGET_YLABEL)
     ax.set_title("Rényi budget curves ε(α)" if title is None else title, wrap=True)
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(loc="best", fontsize="small")
+    _legend(ax)
     return fig
 
 
-def conversion_curves(curves, deltas=None, *, orders: object = "dp-accounting", conversion: str = "bbghs",
+def conversion_curves(curves, deltas=None, *, orders: object = None, conversion: str = "bbghs",
                       steps: int = 1, exact: bool = False, dps: int = 30, ax: Axes | None = None,
                       title: str | None = None, yscale: str = "linear", figsize=FIGSIZE) -> Figure:
     """ε(δ) of each curve converted to (ε, δ)-DP, for δ on a log axis (default 10⁻¹⁰ … 10⁻¹).
 
     At each δ, y is ``rdpsym.epsilon(curve, δ, orders=orders,
-    conversion=conversion)`` (the minimum over ``orders``, rounded up).
+    conversion=conversion)`` (the minimum over ``orders``, rounded up; by
+    default dp_accounting's orders and ∞, where a pure-DP curve gives its ε).
     ``steps``: k-fold composition of every curve.  ``exact=True`` adds, for
     each Gaussian mechanism among ``curves``, its exact ε(δ) (Balle–Wang 2018)
     as a dotted line of the same colour: the distance between the two is what
@@ -546,11 +588,11 @@ def _conversion_figure(data: list[CurveData], ds: Sequence, orders: object, conv
     ax.set_yscale(yscale)
     ax.set_xlabel(CONVERSION_XLABEL)
     ax.set_ylabel(CONVERSION_YLABEL)
-    grid = orders if isinstance(orders, str) else "given orders"
+    grid = "dp-accounting and ∞" if orders is None else orders if isinstance(orders, str) else "given orders"
     default = f"RDP → (ε, δ)-DP: conversion {conversion}, orders {grid}" + (f", {steps} steps" if steps > 1 else "")
     ax.set_title(default if title is None else title, wrap=True)
     ax.grid(True, which="major", alpha=0.3)
-    ax.legend(loc="best", fontsize="small")
+    _legend(ax)
     return fig
 
 

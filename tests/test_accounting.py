@@ -13,7 +13,7 @@ from flint import arb, fmpq
 import rdpsym
 from rdpsym.accounting import conversions as conv
 from rdpsym.accounting._arb import bits_for, precision
-from rdpsym.accounting.orders import DP_ACCOUNTING, MIRONOV, OPACUS, resolve
+from rdpsym.accounting.orders import DEFAULT, DP_ACCOUNTING, MIRONOV, OPACUS, resolve
 from rdpsym.cli import main
 from rdpsym.errors import ParameterError
 
@@ -85,7 +85,11 @@ def test_delta_and_epsilon_are_consistent():
     (dict(delta=1.5), "delta must be in the open interval"),
     (dict(delta=1e-5, orders=[]), "non-empty"),
     (dict(delta=1e-5, orders=[2, 2.0]), "duplicates"),
-    (dict(delta=1e-5, orders=[1, 2]), "order must be a number > 1"),
+    (dict(delta=1e-5, orders=[1, 2]), r"^orders must be a grid name \(mironov, dp-accounting, opacus, continuous\) "
+                                      r"or a non-empty list of orders in \(1, ∞\] such as 1.5,2,inf "
+                                      r"\(α = 1 is the KL divergence, not an RDP order\); got 1\.$"),
+    (dict(delta=1e-5, orders=[0.5, 2]), r"^orders must be .* in \(1, ∞\] .*; got 0\.5\.$"),
+    (dict(delta=1e-5, orders="fast"), r"^orders must be .*; got 'fast'\.$"),
     (dict(delta=1e-5, conversion="rdp"), "conversion must be"),
     (dict(delta=1e-5, dps=2), "dps must be"),
 ])
@@ -108,6 +112,9 @@ def test_bad_mechanism_input_is_named(call, message):
 
 def test_order_grids():
     assert len(DP_ACCOUNTING) == 156 and len(OPACUS) == 151 and MIRONOV[-1] == math.inf
+    # The default is the peer's grid and ∞; the published grids are as published.
+    assert resolve() == DEFAULT == DP_ACCOUNTING + (math.inf,) and resolve("dp-accounting") == DP_ACCOUNTING
+    assert math.inf not in DP_ACCOUNTING and math.inf not in OPACUS
     assert resolve([4, "1.5", 2]) == (fmpq(3, 2), 2, 4)
     dp = pytest.importorskip("dp_accounting")
     peer = dp.rdp.rdp_privacy_accountant.RdpAccountant()._orders
@@ -218,3 +225,135 @@ def test_a_user_pair_curve_takes_both_directions():
 def test_group_closed_form_states_its_order_restriction():
     f = rdpsym.gaussian(sigma=2).curve().group(1).closed_form
     assert f.subs(rdpsym.alpha, 3) == sp.Rational(9, 4) and f.subs(rdpsym.alpha, sp.Rational(3, 2)) == sp.oo
+
+
+# ---------------------------------------------------------------- α = ∞ by default (pure DP)
+
+#: Pure-DP curves and their D_∞ (ε-DP with ε = D_∞, so ε(δ) ≤ D_∞ at every δ).
+PURE_DP = [
+    ("laplace b=1", lambda: rdpsym.laplace(scale=1).curve(), 1),
+    ("10 × rr p=3/4", lambda: rdpsym.randomized_response(p=sp.Rational(3, 4)).curve() * 10, 10 * math.log(3)),
+    ("exponential ε=1/2", lambda: rdpsym.exponential_mechanism(sp.Rational(1, 2)).curve(), 0.5),
+    ("3 × pure-dp ε=1 + laplace b=2", lambda: rdpsym.pure_dp(1).curve() * 3 + rdpsym.laplace(scale=2).curve(), 3.5),
+]
+
+
+@pytest.mark.parametrize("name, make, d_inf", PURE_DP, ids=[p[0] for p in PURE_DP])
+@pytest.mark.parametrize("conversion", ["bbghs", "mironov"])
+def test_default_orders_never_report_more_than_d_infinity(name, make, d_inf, conversion):
+    # Regression: the default grid left out α = ∞, so a 1-DP Laplace was reported (1.01408, 1e-10)-DP and
+    # ten randomized responses 11.0013 > 10 log 3 (basic composition) with conversion mironov.
+    c = make()
+    for delta in (1e-10, 1e-5, 1e-2):
+        r = rdpsym.epsilon(c, delta=delta, conversion=conversion, dps=20)
+        assert float(r.value) <= d_inf * (1 + 1e-15), (delta, r.value, r.order)
+        best = rdpsym.epsilon(c, delta=delta, orders="continuous", conversion=conversion, dps=20)
+        assert float(best.value) <= d_inf * (1 + 1e-15) and float(best.value) <= float(r.value) + 1e-7
+    tight = rdpsym.epsilon(c, delta=1e-10, conversion=conversion, dps=20)
+    assert tight.order == math.inf and tight.enclosure.overlaps(arb(d_inf) if d_inf == int(d_inf) else tight.enclosure)
+    assert rdpsym.delta(c, epsilon=sp.nsimplify(d_inf) if d_inf == int(d_inf) else tight.value,
+                        conversion=conversion, dps=20).value == 0  # (D_∞, 0)-DP
+
+
+def test_a_named_grid_is_the_peer_s_grid_exactly():
+    c = rdpsym.laplace(scale=1).curve()
+    r = rdpsym.epsilon(c, delta=1e-10, orders="dp-accounting", dps=20)
+    assert r.order == 1024 and r.published(6) == "1.01408" and len(r.per_order) == len(DP_ACCOUNTING)
+    d = rdpsym.epsilon(c, delta=1e-10, dps=20)
+    assert d.order == math.inf and d.published(6) == "1.00000" and len(d.per_order) == len(DP_ACCOUNTING) + 1
+    dp = pytest.importorskip("dp_accounting")
+    acc = dp.rdp.RdpAccountant()  # its default orders; it cannot take α = ∞ (order must be >= 1. Got inf)
+    acc.compose(dp.LaplaceDpEvent(1.0))
+    peer, order = acc.get_epsilon_and_optimal_order(1e-10)
+    assert order == 1024 and abs(float(r.value) - peer) <= 1e-12 * peer  # like with like
+
+
+def test_default_alpha_infinity_is_never_chosen_where_the_curve_is_infinite():
+    c = rdpsym.gaussian(sigma=2).curve()
+    r = rdpsym.epsilon(c, delta=1e-5, dps=20)
+    assert r.order == fmpq(48, 5) and r.per_order[-1].order == math.inf and r.per_order[-1].bound == math.inf
+    assert r.value == rdpsym.epsilon(c, delta=1e-5, orders="dp-accounting", dps=20).value
+
+
+def test_a_curve_whose_d_infinity_cannot_be_had_still_gets_the_grid():
+    from rdpsym.accounting.curve import Component, curve
+
+    def balls(orders):
+        if any(a == math.inf for a in orders):
+            raise NotImplementedError("no limit known")
+        return [arb(a) / 8 for a in orders]
+
+    c = curve(Component("alpha/8", balls), "alpha/8")
+    r = rdpsym.epsilon(c, delta=1e-5, dps=20)
+    assert r.value == rdpsym.epsilon(rdpsym.gaussian(sigma=2).curve(), delta=1e-5, dps=20).value
+    assert "D_∞ could not be evaluated" in r.per_order[-1].rdp.reason
+    with pytest.raises(NotImplementedError):  # asked for by name: the error is not hidden
+        rdpsym.epsilon(c, delta=1e-5, orders=[2, "inf"], dps=20)
+
+
+def test_continuous_notes_when_alpha_infinity_wins():
+    r = rdpsym.epsilon(rdpsym.laplace(scale=1).curve(), delta=1e-10, orders="continuous", dps=20)
+    assert r.order == math.inf and r.published(6) == "1.00000" and r.gap == 0
+    assert r.notes[0].startswith("α = ∞ (pure DP: ε(δ) ≤ D_∞) gives this; "
+                                 "infimum over α in [1001/1000, 10000] and α = ∞ is within 0 below")
+
+
+def test_epsilon_command_considers_infinity_by_default(capsys):
+    assert main(["epsilon", "--mechanism", "laplace", "--set", "scale=1", "--delta", "1e-10", "--dps", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "at order inf" in out and "publish: ε ≤ 1.00000" in out
+    assert main(["epsilon", "--mechanism", "laplace", "--set", "scale=1", "--delta", "1e-10", "--dps", "10",
+                 "--orders", "dp-accounting"]) == 0
+    assert "at order 1024" in capsys.readouterr().out
+    assert main(["delta", "--mechanism", "randomized-response", "--set", "p=0.75", "--steps", "10",
+                 "--epsilon", "11", "--conversion", "mironov"]) == 0
+    assert "δ = 0" in capsys.readouterr().out  # 10 log 3 < 11: (11, 0)-DP by basic composition
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["epsilon", "--orders", "0.5,2", "--delta", "1e-5"],
+     "--orders must be a grid name (mironov, dp-accounting, opacus, continuous) or a non-empty list of orders in "
+     "(1, ∞] such as 1.5,2,inf; got 0.5."),
+    (["delta", "--orders", "1,2", "--epsilon", "1"],
+     "--orders must be a grid name (mironov, dp-accounting, opacus) or a non-empty list of orders in (1, ∞] such as "
+     "1.5,2,inf (α = 1 is the KL divergence, not an RDP order); got 1."),
+    (["delta", "--orders", "continuous", "--epsilon", "1"],
+     "--orders must be a grid name or a list for delta (continuous is for epsilon); got continuous."),
+    (["epsilon", "--delta", "2"], "--delta must be in the open interval (0, 1); got 2."),
+    (["delta", "--epsilon", "-1"], "--epsilon must be a number >= 0; got -1."),
+    (["epsilon", "--delta", "1e-5", "--dps", "3"], "--dps must be an integer >= 5; got 3."),
+    (["epsilon", "--delta", "1e-5", "--set", "scale=2"], "--set scale must be given once; got 2 values (1, 2)."),
+])
+def test_command_options_are_named_and_checked_before_the_curve(monkeypatch, capsys, argv, message):
+    from rdpsym.accounting import commands
+
+    monkeypatch.setattr(commands, "_curve", lambda *args: pytest.fail("the curve was built before the checks"))
+    kind, *rest = argv
+    assert main([kind, "--mechanism", "laplace", "--set", "scale=1", *rest]) == 2
+    err = capsys.readouterr().err
+    assert err == f"rdpsym: error: {message}\n", err
+    assert "renyi_divergence" not in err
+
+
+def test_python_order_messages():
+    from rdpsym.accounting.curve import parse_order
+
+    with pytest.raises(ParameterError, match=r"^order must be a number > 1 or inf; got 1/2\.$"):
+        parse_order("1/2")
+    with pytest.raises(ParameterError, match=r"^order must be a number > 1 or inf \(α = 1 is the KL divergence: "
+                                             r"rdpsym\.renyi_divergence\(P, Q, 1\) computes it\); got 1\.$"):
+        parse_order(1)
+
+    class Counting:
+        calls = 0
+
+        def curve(self):
+            Counting.calls += 1
+            return rdpsym.gaussian(sigma=1).curve()
+
+    for bad in ([0.5], "fast", []):
+        with pytest.raises(ParameterError, match=r"^orders must be"):
+            rdpsym.epsilon(Counting(), delta=1e-5, orders=bad)
+        with pytest.raises(ParameterError, match=r"^orders must be"):
+            rdpsym.delta(Counting(), epsilon=1, orders=bad)
+    assert Counting.calls == 0  # refused before any work

@@ -253,6 +253,29 @@ def test_order_infinity_is_pure_dp():
         C.rdp_to_moments(math.inf, 1)
 
 
+def test_order_infinity_is_the_limit_of_both_conversions():
+    """ε at α = ∞ is D_∞ for both conversions: the limit of their formulas as α → ∞ (taken symbolically), and
+    what pure DP gives anyway; the δ forms tend to 0 for ε ≥ r and to 1 (capped) for ε < r."""
+    import sympy as sp
+
+    a, r, d, e = sp.symbols("alpha r delta epsilon", positive=True)
+    mironov = r + sp.log(1 / d) / (a - 1)
+    balle = r + sp.log((a - 1) / a) - (sp.log(d) + sp.log(a)) / (a - 1)
+    assert sp.limit(mironov, a, sp.oo) == r and sp.limit(balle, a, sp.oo) == r
+    log_balle_delta = (a - 1) * (r - e + sp.log(1 - 1 / a)) - sp.log(a)
+    assert sp.limit(log_balle_delta.subs(e, r), a, sp.oo) == -sp.oo  # δ → 0 at ε = r
+    assert sp.limit(log_balle_delta.subs(e, r + 1), a, sp.oo) == -sp.oo
+    assert sp.limit(log_balle_delta.subs(e, r - sp.Rational(1, 2)), a, sp.oo) == sp.oo
+    # The certified values approach the value at ∞ (Balle's from below once α > 1/δ, Mironov's from above).
+    rr, dd = fmpq(3, 2), fmpq(1, 10**6)
+    for to_eps in (C.mironov_epsilon, C.balle_epsilon):
+        at_inf = to_eps(math.inf, rr, dd)
+        assert at_inf == rr and at_inf.is_exact()
+        gaps = [abs(to_eps(10**k, rr, dd) - rr) for k in (8, 12, 16)]
+        assert all(g2 < g1 for g1, g2 in zip(gaps, gaps[1:])) and gaps[-1] < fmpq(1, 10**13)
+    assert C.balle_epsilon(10**8, rr, dd) < rr < C.mironov_epsilon(10**8, rr, dd)
+
+
 def test_curves_of_the_curve_module_pass_straight_in():
     """RdpCurve.balls over a grid with α = ∞ gives balls and Infinite(reason): both accepted."""
     import rdpsym

@@ -274,13 +274,13 @@ def test_conversion_points_are_rdpsym_epsilon(mechanisms):
     fig = conversion_curves([mechanisms["gaussian"], sg], deltas, steps=100)
     ax = fig.axes[0]
     assert ax.get_xlabel() == "δ" and ax.get_ylabel() == "ε(δ)" and ax.get_xscale() == "log"
-    assert ax.get_title() == "RDP → (ε, δ)-DP: conversion bbghs, orders dp-accounting, 100 steps"
+    assert ax.get_title() == "RDP → (ε, δ)-DP: conversion bbghs, orders dp-accounting and ∞, 100 steps"
     for mech in (mechanisms["gaussian"], sg):
         c = mech.curve() * 100
         x, y = points(ax, c.label)
         assert x == deltas
         for d, v in zip(deltas, y):
-            assert close(v, float(rdpsym.epsilon(c, d, orders="dp-accounting", conversion="bbghs", dps=30).epsilon))
+            assert close(v, float(rdpsym.epsilon(c, d, conversion="bbghs", dps=30).epsilon))
 
 
 def test_conversion_options_reach_rdpsym_epsilon(mechanisms):
@@ -334,7 +334,7 @@ def test_infinite_conversion_points_are_left_out():
     (lambda m: budget_curves([]), "curves must be a non-empty list"),
     (lambda m: budget_curves("gaussian"), "curves must be a list of curves or mechanisms"),
     (lambda m: budget_curves([m, 3]), r"curves\[1\] must be an RdpCurve or an object with .curve\(\)"),
-    (lambda m: budget_curves([m], orders=[0.5]), "order must be a number > 1"),
+    (lambda m: budget_curves([m], orders=[0.5]), r"^orders must be a grid name .* in \(1, ∞\] .*; got 0\.5\.$"),
     (lambda m: budget_curves([m], orders=[2, 2.0]), "orders must be a list without duplicates"),
     (lambda m: budget_curves([m], steps=0), "steps must be an integer >= 1; got 0"),
     (lambda m: budget_curves([m], dps=2), "dps must be an integer >= 5; got 2"),
@@ -345,7 +345,8 @@ def test_infinite_conversion_points_are_left_out():
     (lambda m: conversion_curves([m], [1e-5, 0.00001]), "deltas must be a list without duplicates"),
     (lambda m: conversion_curves([m], []), "deltas must be a non-empty list"),
     (lambda m: conversion_curves([m], conversion="rdp"), "conversion must be 'mironov', 'bbghs' or 'balle'"),
-    (lambda m: conversion_curves([m], orders="fast"), "order must be a number > 1 or inf; got 'fast'"),
+    (lambda m: conversion_curves([m], orders="fast"), r"^orders must be a grid name \(mironov, dp-accounting, "
+                                                      r"opacus, continuous\) .*; got 'fast'\.$"),
     (lambda m: conversion_data([m], exact=True), "exact must be used with at least one Gaussian mechanism"),
     (lambda m: conversion_data([m], exact="yes"), "exact must be True or False"),
 ])
@@ -375,7 +376,7 @@ def test_cli_budget_png(tmp_path, capsys):
     assert lines[1] == f"  laplace(scale=1, sensitivity=1): ε(α) ≈ {lap2:.6g} at α = 2 … {lap8:.6g} at α = 8 " \
                        "(3 points); ε(∞) ≈ 1"
     assert lines[2] == "  gaussian(sigma=2, sensitivity=1): ε(α) ≈ 0.25 at α = 2 … 1 at α = 8 (3 points); " \
-                       "∞ at 1 orders"
+                       "∞ at 1 order"
     rr2, rr8 = float(rr_prop5(2, 0.75)), float(rr_prop5(8, 0.75))
     assert lines[3] == f"  randomized-response(p=3/4): ε(α) ≈ {rr2:.6g} at α = 2 … {rr8:.6g} at α = 8 " \
                        f"(3 points); ε(∞) ≈ {math.log(3):.6g}"
@@ -470,3 +471,126 @@ def test_the_rdpsym_command_writes_every_format_and_refuses_others(tmp_path, cap
     assert b"<svg" in out.read_bytes()[:2000]
     assert run_cli(["plot", "gaussian:sigma=1", "-o", str(tmp_path / "c.gif")]) == 2
     assert "--output must be a file name ending in .png, .pdf or .svg" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- α = ∞ in ε(δ), points, legends
+
+
+def test_pure_dp_conversion_curves_never_rise_above_d_infinity():
+    # Regression: the default orders left out α = ∞: a 1-DP Laplace was drawn at ε(1e-10) = 1.01408, and
+    # 10-fold randomized response (p = 3/4, conversion mironov) at 11.0013 > 10 log 3, basic composition.
+    [lap] = conversion_data([rdpsym.laplace(scale=1)])
+    assert max(lap.y) == lap.y[0] == 1.0 and lap.orders[0] == math.inf
+    rr = rdpsym.randomized_response(p=sp.Rational(3, 4))
+    for conversion in ("mironov", "bbghs"):
+        [d] = conversion_data([rr], steps=10, conversion=conversion)
+        assert max(d.y) <= 10 * math.log(3) * (1 + 1e-15) and d.orders[0] == math.inf
+    # A named grid is the peer's, exactly: no ∞ in it.
+    [peer] = conversion_data([rdpsym.laplace(scale=1)], [1e-10], orders="dp-accounting")
+    assert peer.orders == (1024,) and close(peer.y[0], 1.0140784054589957, 1e-12)
+
+
+def test_cli_epsilon_delta_of_pure_dp_is_at_most_its_epsilon(tmp_path, capsys):
+    out = tmp_path / "lap.png"
+    assert run_cli(["plot", "laplace:scale=1", "--kind", "epsilon-delta", "-o", str(out), "--dpi", "30"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith(
+        "  laplace(scale=1, sensitivity=1): ε(δ) ≈ 1 at δ = 1e-10 … ")
+    assert run_cli(["plot", "randomized-response:p=3/4", "--steps", "10", "--kind", "epsilon-delta",
+                    "--conversion", "mironov", "-o", str(out), "--dpi", "30"]) == 0
+    assert f"ε(δ) ≈ {10 * math.log(3):.6g} at δ = 1e-10" in capsys.readouterr().out
+
+
+def rendered(fig):
+    """The figure as an RGBA array (rows from the top), drawn by Agg."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    return np.asarray(canvas.buffer_rgba())
+
+
+def ink_near(fig, ax, x, y, colour, radius=4):
+    """Pixels of ``colour`` within ``radius`` pixels of the data point (x, y)."""
+    from matplotlib.colors import to_rgba_array
+
+    image = rendered(fig)
+    px, py = ax.transData.transform((x, y))
+    row, col = int(round(image.shape[0] - py)), int(round(px))
+    window = image[row - radius:row + radius + 1, col - radius:col + radius + 1, :3].astype(int)
+    want = (to_rgba_array(colour)[0, :3] * 255).astype(int)
+    return int(np.sum(np.all(np.abs(window - want) <= 40, axis=-1)))
+
+
+def test_a_single_finite_point_is_drawn_as_a_marker(tmp_path, capsys):
+    # Regression: a curve with one finite order drew an empty line (no marker): blank axes with a legend.
+    fig = budget_curves([rdpsym.gaussian(sigma=1)], orders=[2, "inf"])
+    ax = fig.axes[0]
+    [line] = lines_of(ax, "gaussian(sigma=1, sensitivity=1)")
+    assert list(line.get_xdata()) == [2] and line.get_marker() == "o"
+    assert ink_near(fig, ax, 2, 1, line.get_color()) > 10
+    assert legend_texts(ax) == ["gaussian(sigma=1, sensitivity=1) (ε(∞) = ∞)"]
+    out = tmp_path / "y.png"
+    assert run_cli(["plot", "gaussian:sigma=1", "--orders", "2,inf", "-o", str(out), "--dpi", "30"]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == \
+        "  gaussian(sigma=1, sensitivity=1): ε(α) ≈ 1 at α = 2 (1 point); ∞ at 1 order"
+
+
+def test_an_isolated_point_between_gaps_is_a_marker_and_the_legend_is_on_a_line():
+    # The made-up curve is ∞ on (3, 5): on the orders 2, 4, 6, 8 the point at 2 has no finite neighbour.
+    fig = budget_curves({"made up": gappy_curve()}, orders=[2, 4, 6, 8])
+    ax = fig.axes[0]
+    alone, run = lines_of(ax, "made up")
+    assert list(alone.get_xdata()) == [2] and alone.get_marker() == "o" and alone.get_linestyle() == "None"
+    assert list(run.get_xdata()) == [6, 8] and run.get_linestyle() == "-"
+    assert [alone.get_label(), run.get_label()] == ["_nolegend_", "made up (∞ at α = 4; ε(∞) = 0.5, dashed)"]
+    assert alone.get_color() == run.get_color() and ink_near(fig, ax, 2, 2, alone.get_color()) > 10
+
+
+def covered(fig, ax):
+    """The drawn points of every line (sampled along each segment in display space) inside the legend."""
+    fig.draw_without_rendering()
+    box = ax.get_legend().get_window_extent()
+    hits = []
+    for line in ax.get_lines():
+        xy = line.get_transform().transform(np.column_stack([line.get_xdata(), line.get_ydata()]).astype(float))
+        if len(xy) == 0:
+            continue
+        dense = [xy[0]] + [p + t * (q - p) for p, q in zip(xy, xy[1:]) for t in np.linspace(0, 1, 30)[1:]]
+        hits += [(line.get_gid(), tuple(p)) for p in dense if box.contains(*p)]
+    return hits
+
+
+def test_the_legend_hides_no_data():
+    # Regression: the README's ε(δ) figure had its legend over the σ = 2 curves between δ ≈ 1e-6 and 1e-3.
+    fig = conversion_curves([rdpsym.gaussian(sigma=1), rdpsym.gaussian(sigma=2)], exact=True,
+                            title="RDP → (ε, δ)-DP (bbghs, dp-accounting orders) vs the exact Gaussian ε(δ)")
+    ax = fig.axes[0]
+    assert covered(fig, ax) == []
+    legend = ax.get_legend().get_window_extent()
+    assert legend.y1 < ax.get_window_extent().y0  # there was no room inside: below the axes
+    assert legend.y1 < min(t.get_window_extent().y0 for t in ax.get_xticklabels() if t.get_text())
+    fig.savefig(__import__("io").BytesIO(), format="png")
+    # Where there is room, the legend stays inside the axes (matplotlib's best spot).
+    fig = budget_curves([rdpsym.laplace(scale=1), rdpsym.randomized_response(p=sp.Rational(731, 1000)),
+                         rdpsym.gaussian(sigma=2)], orders=default_orders(32))
+    ax = fig.axes[0]
+    assert covered(fig, ax) == [] and ax.get_window_extent().contains(*ax.get_legend().get_window_extent().p0)
+
+
+def test_duplicate_parameters_are_refused(tmp_path, capsys):
+    # Regression: gaussian:sigma=1,sigma=2 plotted σ = 2 without a word.
+    assert run_cli(["plot", "gaussian:sigma=1,sigma=2", "-o", str(tmp_path / "x.png")]) == 2
+    assert capsys.readouterr().err == ("rdpsym: error: the parameter sigma of 'gaussian:sigma=1,sigma=2' must be "
+                                       "given once; got 2 values (1, 2).\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("kind, names", [("budget", "mironov, dp-accounting, opacus"),
+                                         ("epsilon-delta", "mironov, dp-accounting, opacus, continuous")])
+def test_a_bad_order_names_the_option(tmp_path, capsys, kind, names):
+    # Regression: "order must be a number > 1 (α = 1 is KL: use the core's renyi_divergence); got 0.5."
+    out = tmp_path / "z.png"
+    assert run_cli(["plot", "gaussian:sigma=1", "--kind", kind, "--orders", "0.5,2", "-o", str(out)]) == 2
+    assert capsys.readouterr().err == (f"rdpsym: error: --orders must be a grid name ({names}) or a non-empty list of "
+                                       "orders in (1, ∞] such as 1.5,2,inf; got 0.5.\n")
+    assert list(tmp_path.iterdir()) == []

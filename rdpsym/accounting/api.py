@@ -9,6 +9,16 @@
 The number reported is never below the truth: ``epsilon``/``delta`` are the
 upper end of the certified enclosure rounded *up* at ``dps`` digits, and
 :meth:`EpsilonResult.published` rounds up again at the digits printed.
+
+By default (``orders=None``) the orders are dp_accounting's grid *and* α = ∞,
+so a pure-DP curve never reports more than its own ε = D_∞ (an (ε, 0)-DP
+mechanism is (ε, δ)-DP at every δ):
+
+>>> r = rdpsym.epsilon(rdpsym.laplace(scale=1).curve(), delta=1e-10, dps=20)
+>>> r.order, r.published(6)
+(inf, '1.00000')
+>>> rdpsym.epsilon(rdpsym.laplace(scale=1).curve(), delta=1e-10, orders="dp-accounting", dps=20).published(6)
+'1.01408'
 """
 
 from __future__ import annotations
@@ -21,7 +31,7 @@ import mpmath
 import sympy as sp
 from flint import arb, fmpq
 
-from ..errors import ParameterError, must
+from ..errors import ParameterError, RdpSymError, must
 from . import conversions as conv
 from ._arb import bits_for, lower_decimal, precision, to_fmpq, upper_decimal
 from .curve import Infinite, RdpCurve, parse_order
@@ -158,45 +168,71 @@ def _curve(curve: object) -> RdpCurve:
     return curve
 
 
-def epsilon(curve, delta: object, orders: object = "dp-accounting", conversion: str = "bbghs",
+def epsilon(curve, delta: object, orders: object = None, conversion: str = "bbghs",
             dps: int = 50) -> AccountingResult:
     """The smallest ε such that ``curve`` gives (ε, δ)-DP through ``conversion`` over ``orders``.
 
-    ``orders``: ``"mironov"`` (§VII), ``"dp-accounting"``, ``"opacus"``, a list
-    of orders, or ``"continuous"`` (every α in [1.001, 10⁴], by certified
-    branch and bound: ``gap`` is the certified distance to the infimum).
+    ``orders``: ``None`` (the default: dp_accounting's grid and α = ∞, see
+    :data:`~rdpsym.accounting.orders.DEFAULT`), ``"mironov"`` (§VII, ends with
+    ∞), ``"dp-accounting"`` or ``"opacus"`` (exactly the peer's grid, no ∞), a
+    list of orders (``inf`` allowed), or ``"continuous"`` (every α in
+    [1.001, 10⁴] by certified branch and bound, and α = ∞: ``gap`` is the
+    certified distance to the infimum).  α = ∞ counts where the curve is finite
+    there (pure DP: ε(δ) ≤ D_∞); where it is ∞ it never wins.
     ``conversion``: ``"mironov"`` (Prop 3) or ``"bbghs"`` (Balle et al. 2020,
-    Thm 21; what dp_accounting and Opacus use).
+    Thm 21; what dp_accounting and Opacus use); both give ε = D_∞ at α = ∞.
     """
-    c = _curve(curve)
     d = _probability(delta, "delta")
     how = _conversion(conversion)
     dps = _dps(dps)
-    if orders == "continuous":
-        return _continuous(c, d, how, dps)
-    grid = resolve(orders)
-    balls = c.enclosures(grid, dps + 3)
+    if isinstance(orders, str) and orders == "continuous":
+        return _continuous(_curve(curve), d, how, dps)
+    grid = resolve(orders, continuous=True)  # every input is checked before the curve is built
+    c = _curve(curve)
+    balls = _balls(c, grid, orders is None, dps + 3)
     with precision(bits_for(dps + 10)):
         eps, order, per = conv.best_epsilon(list(zip(grid, balls)), d, how)
     return _result("epsilon", eps, order, per, balls, how, d, dps, c)
 
 
-def delta(curve, epsilon: object, orders: object = "dp-accounting", conversion: str = "bbghs",
+def delta(curve, epsilon: object, orders: object = None, conversion: str = "bbghs",
           dps: int = 50) -> AccountingResult:
-    """The smallest δ such that ``curve`` gives (ε, δ)-DP through ``conversion`` over ``orders``."""
-    c = _curve(curve)
+    """The smallest δ such that ``curve`` gives (ε, δ)-DP through ``conversion`` over ``orders``.
+
+    ``orders`` as for :func:`epsilon` (``"continuous"`` excepted); by default
+    dp_accounting's grid and α = ∞, where a pure-DP curve gives δ = 0 for
+    ε ≥ D_∞.
+    """
     e = _exact(epsilon, "epsilon")
     if e < 0:
         raise ParameterError(must("epsilon", "a number >= 0", epsilon))
     how = _conversion(conversion)
     dps = _dps(dps)
-    if orders == "continuous":
+    if isinstance(orders, str) and orders == "continuous":
         raise ParameterError(must("orders", "a grid name or a list for delta (continuous is for epsilon)", orders))
     grid = resolve(orders)
-    balls = c.enclosures(grid, dps + 3)
+    c = _curve(curve)
+    balls = _balls(c, grid, orders is None, dps + 3)
     with precision(bits_for(dps + 10)):
         dl, order, per = conv.best_delta(list(zip(grid, balls)), e, how)
     return _result("delta", dl, order, per, balls, how, e, dps, c)
+
+
+def _balls(c: RdpCurve, grid: tuple, default: bool, dps: int) -> list:
+    """The curve's balls on the grid.  The default grid's α = ∞ is evaluated on its own: a curve whose
+    D_∞ cannot be had (a user's closed form without a limit) is ∞ there, with the reason, and the
+    other orders still count; an ∞ the user asked for is evaluated with the rest (errors are raised)."""
+    if not default:
+        return c.enclosures(grid, dps)
+    return c.enclosures(grid[:-1], dps) + [at_infinity(c, dps)]
+
+
+def at_infinity(c: RdpCurve, dps: int):
+    """D_∞ of ``c`` as a certified ball, or :class:`Infinite` with the reason (∞, or why it is unknown)."""
+    try:
+        return c.enclosures([math.inf], dps)[0]
+    except (RdpSymError, ArithmeticError, TypeError, ValueError, NotImplementedError) as exc:
+        return Infinite(f"D_∞ could not be evaluated ({type(exc).__name__}: {exc})")
 
 
 def _result(kind, ball, order, per, balls, how, given, dps, c) -> AccountingResult:
@@ -235,22 +271,39 @@ def _continuous(c: RdpCurve, d: fmpq, how: str, dps: int) -> AccountingResult:
         v = c.balls([a])[0]
         return math.inf if isinstance(v, Infinite) else v
 
+    name = "bbghs" if how == "balle" else how
     with precision(bits_for(dps + 10)):
         res = conv.continuous_epsilon(rdp_at, d, how, lo, hi, CONTINUOUS_TOL, convex=c.convex)
-    if res.order is None:
-        return AccountingResult("epsilon", mpmath.inf, None, math.inf, "bbghs" if how == "balle" else how, d, dps,
-                                c.certified)
+    # α = ∞ too, where the curve is finite there (pure DP): ε(δ) ≤ D_∞, which no finite order reaches.
+    pure = None
+    if not isinstance(at_infinity(c, dps + 3), Infinite):
+        pure = epsilon(c, delta=_frac(d), orders=[math.inf], conversion=name, dps=dps)
+    if res.order is None and pure is None:
+        return AccountingResult("epsilon", mpmath.inf, None, math.inf, name, d, dps, c.certified)
     # The value at the best order, to the full digits.
-    best = epsilon(c, delta=_frac(d), orders=[_frac(res.order)], conversion="bbghs" if how == "balle" else how,
-                   dps=dps)
-    notes = (f"infimum over α in [{lo}, {hi}] is within {upper_decimal(res.gap, 3)} below this value"
-             + ("" if res.converged else " (evaluation budget reached before the tolerance)"),)
+    best = None if res.order is None else epsilon(c, delta=_frac(d), orders=[_frac(res.order)], conversion=name,
+                                                  dps=dps)
+    budget = "" if res.converged else " (evaluation budget reached before the tolerance)"
+    if pure is None:
+        notes = (f"infimum over α in [{lo}, {hi}] is within {upper_decimal(res.gap, 3)} below this value" + budget,)
+        return AccountingResult("epsilon", best.value, best.order, best.enclosure, best.conversion, d, dps,
+                                c.certified, best.per_order, res.gap, notes)
+    with precision(bits_for(dps + 10)):
+        if best is None or pure.enclosure.upper() <= best.enclosure.upper():
+            best = pure
+        # A certified lower bound on ε over [lo, hi] ∪ {∞}, and the distance of the value reported to it.
+        lower = pure.enclosure.lower() if res.order is None else res.lower.min(pure.enclosure.lower())
+        gap = (best.enclosure.upper() - lower).upper()
+        gap = gap if gap > 0 else arb(0)
+        shown = upper_decimal(gap, 3)
+    where = ("α = ∞ (pure DP: ε(δ) ≤ D_∞) gives this; " if best is pure else "") + \
+        f"infimum over α in [{lo}, {hi}] and α = ∞ is within {shown} below this value"
     return AccountingResult("epsilon", best.value, best.order, best.enclosure, best.conversion, d, dps,
-                            c.certified, best.per_order, res.gap, notes)
+                            c.certified, best.per_order, gap, (where + (budget if res.order is not None else ""),))
 
 
 def _frac(q: fmpq) -> Fraction:
     return Fraction(int(q.p), int(q.q))
 
 
-__all__ = ["AccountingResult", "delta", "epsilon", "parse_order"]
+__all__ = ["AccountingResult", "at_infinity", "delta", "epsilon", "parse_order"]

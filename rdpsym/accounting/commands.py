@@ -17,6 +17,7 @@ import sympy as sp
 from ..errors import ParameterError, must
 from ..mechanisms import gaussian, laplace, randomized_response
 from . import api
+from .orders import resolve
 from .mechanisms import exponential_mechanism, pure_dp, sampled_gaussian, zcdp
 
 #: Mechanism name -> (factory, its parameters in order, defaults).
@@ -37,6 +38,7 @@ def build_mechanism(name: str, sets: list[str]):
         raise ParameterError(must("--mechanism", f"one of {', '.join(FACTORIES)}", repr(name)))
     factory, params, defaults = FACTORIES[name]
     given = dict(defaults)
+    seen: dict[str, list[str]] = {}
     for item in sets or []:
         key, sep, value = item.partition("=")
         key = key.strip()
@@ -44,6 +46,13 @@ def build_mechanism(name: str, sets: list[str]):
             raise ParameterError(must("--set", "NAME=VALUE", repr(item)))
         if key not in params:
             raise ParameterError(must("--set NAME", f"one of {', '.join(params)} for {name}", repr(key)))
+        seen.setdefault(key, []).append(value.strip())
+    for key, values in seen.items():
+        if len(values) > 1:
+            raise ParameterError(must(f"--set {key}", "given once", f"{len(values)} values ({', '.join(values)})"))
+    for item in sets or []:
+        key, _, value = item.partition("=")
+        key = key.strip()
         try:
             given[key] = sp.Rational(value.strip())
         except (TypeError, ValueError, sp.SympifyError):
@@ -64,8 +73,9 @@ def _steps(value: str) -> int:
     return k
 
 
-def _curve(args):
-    return build_mechanism(args.mechanism, args.set).curve() * args.steps
+def _curve(mechanism, steps: int):
+    """The k-fold curve of a mechanism (its derivation: the work every check comes before)."""
+    return mechanism.curve() * steps
 
 
 def _print_result(r: api.AccountingResult, args) -> None:
@@ -90,15 +100,35 @@ def _print_result(r: api.AccountingResult, args) -> None:
         print(f"  note: {n}")
 
 
+def _check(args, kind: str) -> None:
+    """Every option checked, named as typed, before the mechanism's curve is derived."""
+    if args.dps < 5:
+        raise ParameterError(must("--dps", "an integer >= 5", args.dps))
+    if args.orders == "continuous":
+        if kind == "delta":
+            raise ParameterError(must("--orders", "a grid name or a list for delta (continuous is for epsilon)",
+                                      "continuous"))
+    elif args.orders is not None:
+        resolve(args.orders, name="--orders", continuous=kind == "epsilon")
+    if kind == "epsilon":
+        api._probability(args.delta, "--delta")
+    elif api._exact(args.epsilon, "--epsilon") < 0:
+        raise ParameterError(must("--epsilon", "a number >= 0", args.epsilon))
+
+
 def run_epsilon(args) -> int:
-    r = api.epsilon(_curve(args), delta=args.delta, orders=args.orders, conversion=args.conversion,
+    mechanism = build_mechanism(args.mechanism, args.set)
+    _check(args, "epsilon")
+    r = api.epsilon(_curve(mechanism, args.steps), delta=args.delta, orders=args.orders, conversion=args.conversion,
                     dps=args.dps)
     _print_result(r, args)
     return 0
 
 
 def run_delta(args) -> int:
-    r = api.delta(_curve(args), epsilon=args.epsilon, orders=args.orders, conversion=args.conversion,
+    mechanism = build_mechanism(args.mechanism, args.set)
+    _check(args, "delta")
+    r = api.delta(_curve(mechanism, args.steps), epsilon=args.epsilon, orders=args.orders, conversion=args.conversion,
                   dps=args.dps)
     _print_result(r, args)
     return 0
@@ -134,8 +164,10 @@ def add_parsers(sub) -> None:
             p.add_argument("--delta", required=True, help="the target δ, e.g. 1e-5 (read exactly)")
         else:
             p.add_argument("--epsilon", required=True, help="the target ε, e.g. 1 (read exactly)")
-        p.add_argument("--orders", default="dp-accounting",
-                       help="mironov | dp-accounting | opacus | continuous | a list '2,4,8.5' (default dp-accounting)")
+        p.add_argument("--orders", default=None,
+                       help="mironov | dp-accounting | opacus" + (" | continuous" if kind == "epsilon" else "")
+                            + " | a list '2,4,8.5,inf' (default: dp-accounting's orders and inf, which bounds "
+                              "a pure-DP mechanism by its own ε; a grid name or list is used as given)")
         p.add_argument("--conversion", default="bbghs", choices=["mironov", "bbghs", "balle"],
                        help="mironov: Prop 3; bbghs (alias balle): Balle et al. 2020 Thm 21 (default)")
         p.add_argument("--dps", type=int, default=50, help="significant digits (default 50)")

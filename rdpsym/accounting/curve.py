@@ -57,7 +57,9 @@ def parse_order(order: object) -> fmpq | float:
     except (ParameterError, TypeError, ValueError, sp.SympifyError):
         raise ParameterError(must("order", "a number > 1 or inf", repr(order))) from None
     if not q > 1:
-        raise ParameterError(must("order", "a number > 1 (α = 1 is KL: use the core's renyi_divergence)", order))
+        # α = 1 is the KL divergence, an order of the Rényi divergence but not of RDP accounting.
+        kl = " (α = 1 is the KL divergence: rdpsym.renyi_divergence(P, Q, 1) computes it)" if q == 1 else ""
+        raise ParameterError(must("order", f"a number > 1 or inf{kl}", order))
     return q
 
 

@@ -1,8 +1,17 @@
-"""Order grids: the paper's, the peers' defaults, a user's list.
+"""Order grids: the paper's, the peers' defaults, a user's list, and the default.
 
 Orders are exact rationals (1.1 is 11/10).  ``inf`` is allowed where a curve
 has a D_∞ (pure DP); an order where a curve is ∞ stays in the result with its
 reason, it is never dropped.
+
+The published grids (:data:`MIRONOV`, :data:`DP_ACCOUNTING`, :data:`OPACUS`)
+are exactly what their sources list, so naming one compares like with like
+with that source.  :data:`DEFAULT`, used when no orders are named, is
+dp_accounting's grid *and* α = ∞: a pure-DP curve (Laplace, randomized
+response, the exponential mechanism, ``pure_dp`` and their compositions) is
+r-DP with r = D_∞, so ε(δ) ≤ D_∞ at every δ, a bound no finite order of a
+grid reaches (Mironov 2017, Prop 3 as α → ∞; (ε, 0)-DP is (ε, δ)-DP).  Where a
+curve is ∞ at α = ∞ (the Gaussian) that order never wins.
 """
 
 from __future__ import annotations
@@ -27,18 +36,39 @@ OPACUS = tuple([fmpq(10 + x, 10) for x in range(1, 100)] + [fmpq(k) for k in ran
 
 GRIDS = {"mironov": MIRONOV, "dp-accounting": DP_ACCOUNTING, "opacus": OPACUS}
 
+#: The orders used when none are named (``orders=None``): dp_accounting's grid and α = ∞.
+DEFAULT = DP_ACCOUNTING + (float("inf"),)
 
-def resolve(orders: object) -> tuple:
+
+def valid(continuous: bool = False, kl: bool = False) -> str:
+    """What ``orders`` may be, for messages (``kl``: say why α = 1 is not one)."""
+    names = ", ".join([*GRIDS, "continuous"] if continuous else GRIDS)
+    return (f"a grid name ({names}) or a non-empty list of orders in (1, ∞] such as 1.5,2,inf"
+            + (" (α = 1 is the KL divergence, not an RDP order)" if kl else ""))
+
+
+def resolve(orders: object = None, name: str = "orders", continuous: bool = False) -> tuple:
     """A grid name, or a list of orders (or a comma-separated string), as sorted exact orders.
 
+    ``None`` is :data:`DEFAULT` (dp_accounting's grid and ∞); a grid name or a
+    list is used exactly as given (add ``inf`` to a list to include α = ∞).
     A duplicated order is an error (it usually means a grid was built twice or
-    1.1 and 11/10 were both given); an unsorted list is sorted.
+    1.1 and 11/10 were both given); an unsorted list is sorted.  ``name`` is
+    what an error message calls the argument (``--orders`` on the command line);
+    ``continuous=True`` lists ``continuous`` among the valid values in it (the
+    caller handles that name).
 
     >>> resolve("2, 4, 8.5")
     (2, 4, 17/2)
-    >>> len(resolve("dp-accounting")), len(resolve("opacus"))
-    (156, 151)
+    >>> len(resolve("dp-accounting")), len(resolve("opacus")), len(resolve()), resolve()[-1]
+    (156, 151, 157, inf)
+    >>> resolve("0.5, 2", name="--orders")
+    Traceback (most recent call last):
+    ...
+    rdpsym.errors.ParameterError: --orders must be a grid name (mironov, dp-accounting, opacus) or ...; got 0.5.
     """
+    if orders is None:
+        return DEFAULT
     if isinstance(orders, str) and orders in GRIDS:
         return GRIDS[orders]
     if isinstance(orders, str):
@@ -47,13 +77,25 @@ def resolve(orders: object) -> tuple:
         try:
             items = list(orders)
         except TypeError:
-            raise ParameterError(must("orders", f"one of {', '.join(GRIDS)}, 'continuous', or a list of orders > 1",
-                                      repr(orders))) from None
+            raise ParameterError(must(name, valid(continuous), repr(orders))) from None
     if not items:
-        raise ParameterError(must("orders", "a non-empty list of orders > 1", "an empty list"))
-    parsed = [parse_order(a) for a in items]
+        raise ParameterError(must(name, valid(continuous), "an empty list"))
+    parsed = [_order(a, name, continuous) for a in items]
     keys = [Fraction(int(a.p), int(a.q)) if isinstance(a, fmpq) else a for a in parsed]
     if len(set(keys)) != len(keys):
         dup = sorted({k for k in keys if keys.count(k) > 1})
-        raise ParameterError(must("orders", "a list without duplicates", f"duplicates {', '.join(map(str, dup))}"))
+        raise ParameterError(must(name, "a list without duplicates", f"duplicates {', '.join(map(str, dup))}"))
     return tuple(a for _, a in sorted(zip(keys, parsed), key=lambda t: t[0]))
+
+
+def _order(item: object, name: str, continuous: bool):
+    """One order of a list; an error names the list (``orders``, ``--orders``) and shows the item as typed."""
+    try:
+        return parse_order(item)
+    except ParameterError:
+        shown = item.strip() if isinstance(item, str) else item
+        try:
+            one = Fraction(shown) == 1 if isinstance(shown, (str, int, Fraction)) else shown == 1
+        except (ValueError, ZeroDivisionError, TypeError):
+            one, shown = False, repr(shown)
+        raise ParameterError(must(name, valid(continuous, kl=bool(one)), shown)) from None
