@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from fractions import Fraction
 
 import mpmath
 import sympy as sp
+from flint import fmpq
 
 from ..documents import preamble
 from ..printing import DISPLAY_CHARACTERS, break_display, math, paper_latex, reason_latex, text
@@ -143,7 +145,12 @@ def _how(res: StepResult) -> str:
     if res.counterexample is None:
         verdict = text(str(res.verdict))
         return verdict + (f": {text(res.method)}" if res.method else "") + (f"; {text(res.detail)}" if res.detail else "")
-    return f"refuted at ${point_latex(res.counterexample)}$" + (f": {text(res.detail)}" if res.detail else "")
+    return f"refuted at ${point_latex(res.counterexample)}$" + (f": {text(_trimmed(res.detail))}" if res.detail else "")
+
+
+def _trimmed(detail: str) -> str:
+    """A counterexample's values without the zeros that pad them to a fixed width: 0.9, not 0.900000000000."""
+    return re.sub(r"(\d\.\d*?)0+(?![\d])", lambda m: m.group(1).rstrip("."), detail)
 
 
 def point_latex(point: dict) -> str:
@@ -186,6 +193,9 @@ def _value_latex(v) -> str:
         v = sp.Rational(repr(v))
     if isinstance(v, int):
         v = sp.Integer(v)
+    if isinstance(v, (Fraction, fmpq)):  # the samplers' exact probabilities
+        v = sp.Rational(int(v.numerator if isinstance(v, Fraction) else v.p),
+                        int(v.denominator if isinstance(v, Fraction) else v.q))
     if not isinstance(v, sp.Rational):
         return rf"\text{{{text(_greek(str(v)))}}}"
     p, q = int(v.p), int(v.q)
@@ -195,6 +205,11 @@ def _value_latex(v) -> str:
         return ("-" if p < 0 else "") + f"10^{{-{len(str(q)) - 1}}}"
     if abs(p) < 10**6 and q < 10**6:
         return ("-" if p < 0 else "") + rf"\tfrac{{{abs(p)}}}{{{q}}}"
+    n = round(v)
+    if n != 0 and abs(v - n) < sp.Rational(1, 10**15) * abs(n):
+        # 1 − 4·10⁻³⁰ would print as 1.0…: say how far from the integer it is
+        gap = _value_latex(abs(v - n)).replace(r"\ldots", "")
+        return f"{n} {'-' if v < n else '+'} {gap}"
     with mpmath.workdps(30):
         mantissa, _, exponent = mpmath.nstr(mpmath.mpf(p) / q, 20, min_fixed=-4, max_fixed=9).partition("e")
     return mantissa + r"\ldots" + (rf" \cdot 10^{{{int(exponent)}}}" if exponent else "")
