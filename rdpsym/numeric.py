@@ -7,8 +7,12 @@ pdfs, never from a derived formula.
 Precision policy (mpmath's own): nothing here changes global precision; all
 work runs inside ``mpmath.workdps``.  Each value is computed at two working
 precisions (``dps + guard`` and ``dps + guard + 20``) and returned only when
-they agree to ``dps`` significant digits (or to an absolute 10^{−dps−5} for a
-value that is zero), else :class:`~rdpsym.errors.ConvergenceError` is raised.
+they agree to ``dps`` significant digits, however small the value (the guard
+grows by the digits a small value shows are cancelled; a value at the rounding
+noise of both precisions is 0), else :class:`~rdpsym.errors.ConvergenceError`
+is raised.  Lengths and magnitudes are taken from the integrand itself (its
+mode, e-fold width and peak), never fixed at 1, so a Gaussian of σ = 10¹⁰ or
+10⁻¹⁰ is integrated like one of σ = 1.
 Quadrature splits at every non-smooth point and at the integrand's modes, so
 a narrow peak far from the origin (a Gaussian pair at α = 10⁴ peaks near
 x = −10⁴) is not missed.
@@ -88,22 +92,51 @@ def renyi_divergence_mp(
     if missing:
         raise ParameterError(f"values must give every parameter; missing: {', '.join(missing)}.")
     guard = 10
+    alpha_minus_1 = None
     if order.is_finite and order != 1:
+        alpha_minus_1 = abs(mpmath.mpf(sp.N(order - 1, 20)))
         # log(I)/(α−1) loses about −log10|α−1| digits to cancellation.
-        guard += max(0, int(-mpmath.log10(abs(mpmath.mpf(sp.N(order - 1, 20))))) + 1)
-    first = _at_precision(P, Q, order, dps + guard)
-    second = _at_precision(P, Q, order, dps + guard + 20)
+        guard += max(0, int(-mpmath.log10(alpha_minus_1)) + 1)
+
+    def size(value):
+        # The value in the units the quadrature's error is absolute in: log I = (α−1)·D.
+        return abs(value) * (alpha_minus_1 if alpha_minus_1 is not None and alpha_minus_1 < 1 else 1)
+
+    # A small value is a difference of large ones: log(I) with I = 1 + 10⁻¹⁷ at σ = 10¹⁰
+    # (or Σ P·log(P/Q) with terms of both signs) keeps only wp − 17 significant digits.
+    # Add the digits the first value shows are lost, until they are covered (a value
+    # that is pure rounding noise asks for about twice the precision each round).
+    wp = dps + guard
+    first = _at_precision(P, Q, order, wp)
+    for _ in range(_MAX_RAISES):
+        if not mpmath.isfinite(first) or first == 0 or size(first) >= mpmath.mpf(10) ** -_SLACK:
+            break
+        needed = dps + guard + int(-mpmath.log10(size(first))) + 1 - _SLACK
+        if needed <= wp:
+            break
+        wp = needed
+        first = _at_precision(P, Q, order, wp)
+    second = _at_precision(P, Q, order, wp + 20)
     with mpmath.workdps(dps):
         if first == second or (mpmath.isinf(first) and mpmath.isinf(second)):
             return +second
-        tolerance = mpmath.mpf(10) ** (-dps) * abs(second) + mpmath.mpf(10) ** (-dps - 5)
-        if abs(first - second) > tolerance:
-            raise ConvergenceError(
-                f"D_{order} did not settle: {mpmath.nstr(first, 20)} at {dps + guard} digits vs "
-                f"{mpmath.nstr(second, 20)} at {dps + guard + 20} digits"
-            )
-        # D_α ≥ 0 (Mironov Prop 8): a value within the noise floor of 0 is 0.
-        return +second if second > 0 else mpmath.mpf(0)
+        # Significant digits, with no absolute floor: 2.5·10⁻¹⁹ must agree to dps digits too.
+        if abs(first - second) <= mpmath.mpf(10) ** (-dps) * abs(second):
+            return +second
+        # D_α ≥ 0 (Mironov Prop 8) and exactly 0 when P = Q: a value at the rounding noise of
+        # *both* precisions (noise that shrank as the precision rose) is 0.
+        if size(first) <= mpmath.mpf(10) ** (guard - wp) and size(second) <= mpmath.mpf(10) ** (guard - wp - 20):
+            return mpmath.mpf(0)
+        raise ConvergenceError(
+            f"D_{order} did not settle: {mpmath.nstr(first, 20)} at {wp} digits vs "
+            f"{mpmath.nstr(second, 20)} at {wp + 20} digits"
+        )
+
+
+#: Rounds of raising the precision for a value whose digits cancel (see renyi_divergence_mp).
+_MAX_RAISES = 3
+#: Digits of cancellation the fixed guard digits already cover.
+_SLACK = 5
 
 
 def total_mass_mp(density: Density, dps: int = 30) -> mpmath.mpf:
@@ -271,54 +304,236 @@ def _integrate_pieces(P: Density, Q: Density, integrand, wp: int, check_support:
             continue
         if discrete:
             total += _sum_range(integrand, lo, hi)
-        else:
-            if check_support and _diverges(integrand, lo, hi):
-                return mpmath.inf
-            lo, hi, tails = _algebraic_tails(integrand, lo, hi)
-            total += tails
-            pts = _split_points(integrand, lo, hi)
-            if isinstance(pts, _PeakAtEnd):
-                make = getattr(integrand, "reflected", None)
-                reflected = make(hi) if (make and not pts.low) else None
-                total += _quad_peak_at_end(integrand, lo, hi, pts.low, reflected)
-            else:
-                total += mpmath.quad(integrand, pts)
+            continue
+        where = _locate(_log_abs(integrand), lo, hi)
+        if check_support and _diverges(integrand, lo, hi, where):
+            return mpmath.inf
+        if where.singular is not None:
+            lo, hi, tails = _algebraic_tails(integrand, lo, hi, where)
+            make = getattr(integrand, "reflected", None)
+            reflected = make(hi) if (make and not where.singular.low) else None
+            total += tails + _quad_peak_at_end(integrand, lo, hi, where, reflected)
+            continue
+        # mpmath's quadrature stops on an *absolute* error estimate (about 2^−prec), so
+        # an integral of 10^−20 or of e^(10^23) would get too few or too many digits:
+        # integrate f / (peak·width), whose integral is of order one, and scale back.
+        size = where.size
+        f = integrand if size == 1 else (lambda t, f=integrand, inv=1 / size: f(t) * inv)
+        lo, hi, tails = _algebraic_tails(f, lo, hi, where)
+        total += size * (tails + mpmath.quad(f, _split_points(where, lo, hi)))
     return total
 
 
-def _algebraic_tails(f, lo: sp.Expr, hi: sp.Expr):
+def _log_abs(f):
+    """t -> log|f(t)| (−∞ where f vanishes or cannot be evaluated)."""
+    def log_f(t):
+        try:
+            v = f(t)
+            return mpmath.log(abs(v)) if v != 0 else -mpmath.inf
+        except (ZeroDivisionError, ValueError, OverflowError, TypeError):
+            return -mpmath.inf
+    return log_f
+
+
+@dataclass(frozen=True)
+class _PeakAtEnd:
+    """The integrand peaks, singular (like |t − e|^c with c < 0), at a finite end e."""
+
+    low: bool  # the singular end is the piece's lower end
+
+
+@dataclass(frozen=True)
+class _Locus:
+    """Where a piece's integrand holds its mass, in the integrand's own units of length.
+
+    Every probe distance below is taken from here rather than fixed at 1, 10⁷
+    or 10⁻¹²: a Gaussian of σ = 10¹⁰ is flat on [−10⁸, 10⁸] and one of
+    σ = 10⁻¹⁰ is negligible 10⁻⁸ away from its peak.
+    """
+
+    mode: object  # where |f| peaks (an mpf), or None if it vanishes at every scan point
+    peak: object  # log|f| at the mode
+    left: object  # where |f| has fallen below 10^−(wp+5) of its peak, left of the mode (None: not in the piece)
+    right: object
+    scale: object  # how far log|f| takes to fall by 1 from the mode (an e-fold width)
+    lengths: tuple  # (near lo, near hi): the length scale for probing at a finite end
+    at_end: bool  # the mode is at a finite end of the piece
+    singular: object  # a _PeakAtEnd when |f| grows without bound toward that end, else None
+
+    def far(self, sign: int):
+        """The length the integrand's tail toward ``sign`` is probed in (at 10⁷, 10⁸ of it).
+
+        The e-fold width, except at a singular end: there log|f| falls by 1 within
+        10⁻¹⁵ of the end (|t|^−½), so the tail is probed from where the mass ends
+        on that side, or failing that (a power-law tail) from 1 + |mode|.
+        """
+        if self.singular is None:
+            return self.scale
+        end = self.right if sign > 0 else self.left
+        return abs(end - self.mode) if end is not None else 1 + abs(self.mode)
+
+    @property
+    def size(self):
+        """peak × width: the order of magnitude of the piece's integral (1 if unknown)."""
+        if self.mode is None or not mpmath.isfinite(self.peak):
+            return mpmath.mpf(1)
+        return mpmath.exp(self.peak) * self.scale
+
+
+def _locate(log_f, lo: sp.Expr, hi: sp.Expr) -> _Locus:
+    """The mode, e-fold width and negligible ends of exp(log_f) on the piece (lo, hi).
+
+    The mode is bracketed on a coarse scan (at 20 digits) and refined by golden
+    section with log_f at the working precision: at σ = 10⁻¹⁰ the terms of
+    α·log P + (1 − α)·log Q are ~10²⁵ while the peak is 10⁻¹⁰ wide, so 20 digits
+    would misplace it by hundreds of widths.  Distances are then found by
+    bisection on a binary exponent (:func:`_reach`), which costs the same at
+    any scale.
+    """
+    a, b = _mpf(lo), _mpf(hi)
+    with mpmath.workdps(20):
+        candidates = _scan_points(a, b)
+        values = [log_f(t) for t in candidates]
+    best = max(range(len(candidates)), key=lambda i: values[i])
+    if values[best] == -mpmath.inf:
+        ends = (1 + abs(a) if mpmath.isfinite(a) else None, 1 + abs(b) if mpmath.isfinite(b) else None)
+        return _Locus(None, -mpmath.inf, None, None, mpmath.mpf(1), ends, False, None)
+    left_c = candidates[best - 1] if best > 0 else a
+    right_c = candidates[best + 1] if best + 1 < len(candidates) else b
+    mode = _golden_max(log_f, left_c, right_c, candidates[best], digits=15)
+    peak = log_f(mode)
+    if not mpmath.isfinite(peak):  # e.g. a singular end: keep the best finite scan point
+        mode, peak = candidates[best], values[best]
+    drop = peak - (mpmath.mp.dps + 5) * mpmath.log(10)
+    left, right = _reach(log_f, mode, -1, a, drop), _reach(log_f, mode, 1, b, drop)
+    efold = [abs(t - mode) for t in (_reach(log_f, mode, -1, a, peak - 1), _reach(log_f, mode, 1, b, peak - 1))
+             if t is not None]
+    if efold:
+        scale = max(efold)
+    else:
+        scale = (b - a) / 2 if mpmath.isfinite(b - a) else 1 + abs(mode)
+    extent = [abs(t - mode) for t in (left, right) if t is not None]
+
+    def length(e):
+        # Probes at a finite end e sit at 10^−j of this: no farther than the mass reaches.
+        if not mpmath.isfinite(e):
+            return None
+        return min(1 + abs(e), abs(e - mode) + max(extent)) if extent else 1 + abs(e)
+
+    lengths = (length(a), length(b))
+    at_end = any(L is not None and abs(mode - e) <= mpmath.mpf(10) ** -8 * L for e, L in zip((a, b), lengths))
+    # A singular end (|f| ~ |t − e|^c, c < 0) rises by the same amount per decade as t
+    # nears e; a smooth steep one rises by 10⁴ times less from 10⁻¹² to 10⁻¹⁶ than from
+    # 10⁻⁸ to 10⁻¹² of the end's length.  Checked at every finite end, not only where the
+    # scan put the mode: with a lobe of the other sign (P·log(P/Q)) or a scale below the
+    # scan's first point (10⁻⁶), the mode found may not be the singular end.
+    singular, rise = None, None
+    for e, inward, L in ((a, 1, lengths[0]), (b, -1, lengths[1])):
+        if L is None:
+            continue
+        h8, h12, h16 = (log_f(e + inward * mpmath.mpf(10) ** -j * L) for j in (8, 12, 16))
+        d1, d2 = h12 - h8, h16 - h12
+        if not (mpmath.isfinite(d1) and mpmath.isfinite(d2)):
+            continue
+        if d1 > mpmath.mpf(10) ** -3 and d2 > mpmath.mpf(10) ** -3 and d1 / 2 < d2 < 2 * d1:
+            here = abs(mode - e) <= mpmath.mpf(10) ** -8 * L
+            if singular is None or here or h16 > rise:
+                singular, rise = _PeakAtEnd(low=inward > 0), (mpmath.inf if here else h16)
+    return _Locus(mode, peak, left, right, scale, lengths, at_end, singular)
+
+
+def _reach(log_f, mode, direction: int, end, level):
+    """A point mode ± d where log_f < level (d within a factor 2 of the first such
+    distance), or None if the piece ends first.
+
+    Bisection on k in d = 2^k·(1 + |mode|), over every k the working precision can
+    resolve: about 2·log2(prec) evaluations at any scale (the doubling search it
+    replaces started at 2^−10 and overshot narrow peaks at once).
+    """
+    unit = 1 + abs(mode)
+    bits = mpmath.mp.prec
+
+    def point(k):
+        return mode + direction * mpmath.ldexp(unit, k)
+
+    def below(k):
+        t = point(k)
+        if (direction > 0 and t >= end) or (direction < 0 and t <= end):
+            return True
+        return log_f(t) < level
+
+    low, high = -bits, bits
+    if not below(high):
+        return None
+    while high - low > 1:
+        mid = (low + high) // 2
+        if below(mid):
+            high = mid
+        else:
+            low = mid
+    t = point(high)
+    if (direction > 0 and t >= end) or (direction < 0 and t <= end):
+        return None
+    return t
+
+
+def _split_points(where: _Locus, lo: sp.Expr, hi: sp.Expr) -> list:
+    """[lo, ..., hi] with the mode of the integrand and the ends of its mass inserted.
+
+    Splitting where |f| has fallen below 10^−(dps+5) of its peak leaves tanh-sinh
+    a finite interval holding all the mass and tails that converge at the first
+    levels, whatever the scale of the densities.
+    """
+    a, b = _mpf(lo), _mpf(hi)
+    if where.mode is None:
+        return [a, b]
+    inner = (where.left, None if where.at_end else where.mode, where.right)
+    return [a, *sorted({t for t in inner if t is not None and a < t < b}), b]
+
+
+def _algebraic_tails(f, lo: sp.Expr, hi: sp.Expr, where: _Locus):
     """Integrate power-law tails by substitution; return the remaining finite piece.
 
     Tanh-sinh stalls near 17 digits on tails like x^(−3) (shared/notes,
     numerics.md).  Where f decays like |x|^c (−60 < c < −1) toward an infinite
-    end, the tail beyond R = 10^j (the first decade where f is below 10^−6 of
-    its size at the piece's start) is ∫_0^1 f(±R/u²)·2R/u³ du, whose
+    end, the tail beyond R = B ± D, D = s·10^j (B the other end, or the mode;
+    s the power of ten nearest :meth:`_Locus.far`; j the first decade where f
+    is below 10^−6 of its size at B ± s) is ∫_0^1 f(B ± D/u²)·2D/u³ du, whose
     integrand behaves like u^(−2c−3): smooth.
     """
     tails = mpmath.mpf(0)
     for end, sign in ((hi, 1), (lo, -1)):
-        if end not in (oo, -oo) or _power_exponent(f, sign) is None:
+        if end not in (oo, -oo) or _power_exponent(f, sign, where) is None:
             continue
         other = lo if sign > 0 else hi
-        base = mpmath.mpf(0) if other in (oo, -oo) else _mpf(other)
-        with mpmath.workdps(20):
-            start = abs(f(base + sign * mpmath.mpf(1)))
-            j = next((j for j in range(1, 30) if abs(f(sign * mpmath.mpf(10) ** j + base)) < start * mpmath.mpf(10) ** -6), 30)
-        R = sp.Integer(10) ** j + (sp.Integer(0) if other in (oo, -oo) else sp.Abs(other))
-        Rm = _mpf(R)
-        tails += mpmath.quad(lambda u: f(sign * Rm / u**2) * 2 * Rm / u**3 if u else mpmath.mpf(0), [0, 1])
-        if sign > 0:
-            hi = R
+        unit = sp.Integer(10) ** int(mpmath.nint(mpmath.log10(where.far(sign))))
+        if other in (oo, -oo):
+            base = sp.Integer(int(mpmath.nint(where.mode / _mpf(unit)))) * unit if where.mode is not None else sp.S.Zero
         else:
-            lo = -R
+            base = other
+        B, s = _mpf(base), _mpf(unit)
+        with mpmath.workdps(20):
+            start = abs(f(B + sign * s))
+            j = next((j for j in range(1, 30) if abs(f(B + sign * s * mpmath.mpf(10) ** j)) < start * mpmath.mpf(10) ** -6), 30)
+        D = unit * sp.Integer(10) ** j
+        Dm = _mpf(D)
+        tails += mpmath.quad(lambda u: f(B + sign * Dm / u**2) * 2 * Dm / u**3 if u else mpmath.mpf(0), [0, 1])
+        if sign > 0:
+            hi = base + D
+        else:
+            lo = base - D
     return lo, hi, tails
 
 
-def _power_exponent(f, sign: int):
-    """c when f(t) behaves like |t|^c for large |t| (−60 < c < −1), else None."""
+def _power_exponent(f, sign: int, where: _Locus):
+    """c when f behaves like |t − mode|^c far out (−60 < c < −1), else None.
+
+    Read at 10⁷ and 10⁸ times :meth:`_Locus.far` from the mode.
+    """
+    base = where.mode if where.mode is not None else mpmath.mpf(0)
     with mpmath.workdps(30):
         try:
-            v1, v2 = abs(f(sign * mpmath.mpf(10) ** 7)), abs(f(sign * mpmath.mpf(10) ** 8))
+            v1, v2 = (abs(f(base + sign * where.far(sign) * mpmath.mpf(10) ** j)) for j in (7, 8))
         except (ZeroDivisionError, ValueError, OverflowError):
             return None
         if not (isinstance(v1, mpmath.mpf) and isinstance(v2, mpmath.mpf)) or v1 == 0 or v2 == 0:
@@ -327,14 +542,15 @@ def _power_exponent(f, sign: int):
     return c if -60 < c < -1 else None
 
 
-def _diverges(f, lo: sp.Expr, hi: sp.Expr) -> bool:
+def _diverges(f, lo: sp.Expr, hi: sp.Expr, where: _Locus) -> bool:
     """Whether ∫ f over (lo, hi) is +∞ by the integrand's power law at an end.
 
     Toward an infinite end, f ~ t^c is integrable iff c < −1; toward a finite
     end e, f ~ |t − e|^c is integrable iff c > −1.  The exponent c is read
-    from f at 10⁷ and 10⁸ (or at distances 10⁻¹² and 10⁻¹⁶ from e).  A
-    divergent integral has no settled quadrature value, so without this test
-    "∞" could only be inferred from a failure to converge.
+    from f at 10⁷ and 10⁸ times :meth:`_Locus.far` from the mode (or at distances 10⁻¹²
+    and 10⁻¹⁶ of the end's length scale from e).  A divergent integral has no
+    settled quadrature value, so without this test "∞" could only be inferred
+    from a failure to converge.
     """
     def log_abs(t):
         try:
@@ -343,32 +559,26 @@ def _diverges(f, lo: sp.Expr, hi: sp.Expr) -> bool:
             return None
         return mpmath.log(abs(v)) if isinstance(v, mpmath.mpf) and v != 0 else None
 
-    with mpmath.workdps(30):
-        for end, sign in ((lo, -1), (hi, 1)):
+    with mpmath.workdps(max(30, mpmath.mp.dps)):
+        for end, sign, length in ((lo, -1, where.lengths[0]), (hi, 1, where.lengths[1])):
             if end in (oo, -oo):
-                t1, t2 = (sign * mpmath.mpf(10) ** j for j in (7, 8))
-                if (lo is not -oo and sign < 0) or (hi is not oo and sign > 0):
-                    continue
-                base = mpmath.mpf(0)
+                base = where.mode if where.mode is not None else mpmath.mpf(0)
+                d1, d2 = (where.far(sign) * mpmath.mpf(10) ** j for j in (7, 8))
+                t1, t2 = base + sign * d1, base + sign * d2
             else:
                 base = _mpf(end)
-                t1, t2 = (-sign * mpmath.mpf(10) ** -j * (1 + abs(base)) for j in (12, 16))
-            l1, l2 = log_abs(base + t1), log_abs(base + t2)
+                d1, d2 = (mpmath.mpf(10) ** -j * length for j in (12, 16))
+                t1, t2 = base - sign * d1, base - sign * d2
+            l1, l2 = log_abs(t1), log_abs(t2)
             if l1 is None or l2 is None:
                 continue
-            exponent = (l2 - l1) / (mpmath.log(abs(t2)) - mpmath.log(abs(t1)))
+            exponent = (l2 - l1) / (mpmath.log(d2) - mpmath.log(d1))
             if (end in (oo, -oo) and exponent >= -1) or (end not in (oo, -oo) and exponent <= -1):
                 return True
     return False
 
 
-#: Marker from :func:`_split_points`: the integrand peaks at a finite end of its piece.
-@dataclass(frozen=True)
-class _PeakAtEnd:
-    low: bool  # the singular end is the piece's lower end
-
-
-def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, at_low_end: bool, reflected=None):
+def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, where: _Locus, reflected=None):
     """Quadrature when the integrand is singular, like |t − e|^c with −1 < c < 0, at an end e.
 
     Tanh-sinh nodes next to an end are stored as mpf's close to ±1, so their
@@ -379,21 +589,27 @@ def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, at_low_end: bool, reflected=N
     upper end the integrand is used ``reflected`` (as a function of e − t,
     substituted symbolically), since 1 − (1 − u^m) would lose u^m.
     """
+    at_low_end = where.singular.low
     a = _mpf(lo)
     b = _mpf(hi)
     e, other, sign = (a, b, 1) if at_low_end else (b, a, -1)
+    length = where.lengths[0 if at_low_end else 1] or 1 + abs(e)
     if at_low_end:
         g = lambda y: f(e + y)  # noqa: E731
     else:
         g = reflected if reflected is not None else (lambda y: f(e - y))  # g(y) = f(e − y)
     with mpmath.workdps(30):
-        near = [mpmath.log(abs(g(mpmath.mpf(10) ** -j * (1 + abs(e))))) for j in (12, 16)]
+        near = [mpmath.log(abs(g(mpmath.mpf(10) ** -j * length))) for j in (12, 16)]
         c = (near[1] - near[0]) / (-4 * mpmath.log(10))
     m = int(min(1000, max(1, mpmath.ceil(1 / (1 + c))))) if c > -1 else 1
-    width = mpmath.mpf(1) if not mpmath.isfinite(other) else abs(other - e) / 2
+    width = length if not mpmath.isfinite(other) else abs(other - e) / 2
     near_part = mpmath.quad(lambda u: g(u**m) * m * u ** (m - 1), [0, mpmath.root(width, m)])
     far_end = e + sign * width
-    far_part = mpmath.quad(f, [far_end, other] if sign > 0 else [other, far_end])
+    lo_far, hi_far = (far_end, other) if sign > 0 else (other, far_end)
+    # The rest still gets the split points: the mass may peak far from the singular end.
+    inner = {t for t in (where.left, None if where.at_end else where.mode, where.right)
+             if t is not None and lo_far < t < hi_far}
+    far_part = mpmath.quad(f, [lo_far, *sorted(inner), hi_far])
     return near_part + far_part
 
 
@@ -459,78 +675,29 @@ def _sum_direction(term, k0: int, step: int, end: int | None, scale):
     raise ConvergenceError(f"the series did not converge within {MAX_TERMS} terms of its largest term")
 
 
-def _split_points(f, lo: sp.Expr, hi: sp.Expr) -> list:
-    """[lo, ..., hi] with the mode of ``f`` and the ends of its mass inserted."""
-    wp = mpmath.mp.dps
-    a = _mpf(lo)
-    b = _mpf(hi)
-    with mpmath.workdps(20):
-        candidates = _scan_points(a, b)
-        values = []
-        for t in candidates:
-            try:
-                v = f(t)
-                values.append(mpmath.log(v) if v > 0 else -mpmath.inf)
-            except (ZeroDivisionError, ValueError, OverflowError):
-                values.append(-mpmath.inf)
-        best = max(range(len(candidates)), key=lambda i: values[i])
-        if values[best] == -mpmath.inf:
-            return [a, b]
-        left = candidates[best - 1] if best > 0 else a
-        right = candidates[best + 1] if best + 1 < len(candidates) else b
-        log_f = lambda t: mpmath.log(f(t)) if f(t) > 0 else -mpmath.inf  # noqa: E731
-        mode = _golden_max(log_f, left, right, candidates[best])
-        # Where f has fallen below 10^-(dps+5) of its peak: splitting there leaves
-        # tanh-sinh a finite interval holding all the mass (about half the nodes of
-        # an infinite one) and a tail that converges at the first levels.
-        drop = log_f(mode) - (wp + 5) * mpmath.log(10)
-        ends = [_negligible_from(log_f, mode, -1, a, drop), _negligible_from(log_f, mode, 1, b, drop)]
-    for e, inward in ((a, 1), (b, -1)):
-        if mpmath.isfinite(e) and abs(mode - e) <= mpmath.mpf(10) ** -8 * (1 + abs(e)):
-            # Peak at an end: singular (x^c, c < 0) if f still grows as the end nears.
-            with mpmath.workdps(20):
-                near = [log_f(e + inward * mpmath.mpf(10) ** -j * (1 + abs(e))) for j in (8, 16)]
-            if near[1] - near[0] > mpmath.mpf(10) ** -3:
-                return _PeakAtEnd(low=inward > 0)
-            return [a, b]
-    inner = sorted({t for t in (ends[0], mode, ends[1]) if t is not None and a < t < b})
-    return [a, *inner, b]
-
-
-def _negligible_from(log_f, mode, direction: int, end, drop):
-    """The first of mode ± 2^k·step where log f < drop, or None before ``end``."""
-    step = mpmath.mpf(2) ** -10 * (1 + abs(mode))
-    for _ in range(120):
-        t = mode + direction * step
-        if (direction > 0 and t >= end) or (direction < 0 and t <= end):
-            return None
-        try:
-            if log_f(t) < drop:
-                return t
-        except (ZeroDivisionError, ValueError, OverflowError):
-            return None
-        step *= 2
-    return None
-
-
-def _scan_points(a, b) -> list:
-    grid = [mpmath.mpf(10) ** (e / mpmath.mpf(2)) for e in range(-12, 17)]
+def _scan_points(a, b, scale=None) -> list:
+    """A scan of the piece [a, b]: 63 even steps if finite, else a geometric grid from
+    the finite end (or around 0) spanning 10⁻⁶ … 10⁸ in units of 1 and of ``scale``."""
+    if mpmath.isfinite(a) and mpmath.isfinite(b):
+        return [a + (b - a) * mpmath.mpf(j) / 64 for j in range(1, 64)]
+    low, high = -12, 16  # exponents of sqrt(10)
+    if scale is not None and scale > 0:
+        decade = int(mpmath.floor(mpmath.log10(scale)))
+        low, high = low + 2 * min(0, decade), high + 2 * max(0, decade)
+    grid = [mpmath.mpf(10) ** (e / mpmath.mpf(2)) for e in range(low, high + 1)]
     if a == -mpmath.inf and b == mpmath.inf:
-        pts = [-g for g in reversed(grid)] + [mpmath.mpf(0)] + grid
-    elif b == mpmath.inf:
-        pts = [a + g for g in grid]
-    elif a == -mpmath.inf:
-        pts = [b - g for g in reversed(grid)]
-    else:
-        pts = [a + (b - a) * mpmath.mpf(j) / 64 for j in range(1, 64)]
-    return pts
+        return [-g for g in reversed(grid)] + [mpmath.mpf(0)] + grid
+    if b == mpmath.inf:
+        return [a + g for g in grid]
+    return [b - g for g in reversed(grid)]
 
 
-def _golden_max(h, left, right, start):
+def _golden_max(h, left, right, start, digits: int | None = None):
     """Golden-section search for the maximum of ``h`` on [left, right].
 
     Near a smooth maximum h(t* + d) = h* − c·d², so the value is good to the
-    working precision once the bracket is below 10^(−dps/2): iterate that far.
+    working precision once the bracket is below 10^(−dps/2): iterate that far
+    (or to 10^(−digits) relative, when only the place of the maximum is wanted).
     """
     if left in (-mpmath.inf, mpmath.inf) or right in (-mpmath.inf, mpmath.inf):
         return start
@@ -538,7 +705,8 @@ def _golden_max(h, left, right, start):
     width = right - left
     if width <= 0:
         return start
-    target = mpmath.mpf(10) ** (-(mpmath.mp.dps // 2 + 5)) * (1 + abs(start))
+    digits = mpmath.mp.dps // 2 + 5 if digits is None else digits
+    target = mpmath.mpf(10) ** (-digits) * (1 + abs(start))
     steps = int(mpmath.log(width / target) / mpmath.log(1 / invphi)) + 2 if width > target else 0
     c, d = right - invphi * width, left + invphi * width
     hc, hd = h(c), h(d)
@@ -555,7 +723,11 @@ def _golden_max(h, left, right, start):
 
 
 def _sup_log_ratio(P: Density, Q: Density, lP, lQ) -> mpmath.mpf:
-    """sup over the support of P of log(P/Q), by scanning and local refinement."""
+    """sup over the support of P of log(P/Q), by scanning and local refinement.
+
+    On an unbounded piece the scan reaches 10⁸ e-fold widths of P (and at
+    least 10⁸), so a log-ratio that grows like x/σ² is seen growing whatever σ.
+    """
     best = -mpmath.inf
     discrete = isinstance(P, Discrete)
     for pair in common_refinement(P, Q):
@@ -575,9 +747,12 @@ def _sup_log_ratio(P: Density, Q: Density, lP, lQ) -> mpmath.mpf:
         if discrete:
             pts = _integer_scan(a, b)
         else:
+            scale = None
+            if not (mpmath.isfinite(a) and mpmath.isfinite(b)):
+                scale = _locate(_guarded(lP), lo, hi).scale
             # Limits at finite ends (log P/Q may be 0/0 exactly there): step in by 10^(−dps−5).
             tiny = mpmath.mpf(10) ** (-mpmath.mp.dps - 5)
-            pts = ([a + tiny * (1 + abs(a))] if mpmath.isfinite(a) else []) + _scan_points(a, b) + (
+            pts = ([a + tiny * (1 + abs(a))] if mpmath.isfinite(a) else []) + _scan_points(a, b, scale) + (
                 [b - tiny * (1 + abs(b))] if mpmath.isfinite(b) else [])
         values = [r(t) for t in pts]
         if _unbounded(values, pts, a, b):
@@ -589,6 +764,17 @@ def _sup_log_ratio(P: Density, Q: Density, lP, lQ) -> mpmath.mpf:
             candidate = max(candidate, r(t))
         best = max(best, candidate)
     return best
+
+
+def _guarded(log_f):
+    """log_f with evaluation errors and non-real values read as −∞."""
+    def h(t):
+        try:
+            v = log_f(t)
+        except (ZeroDivisionError, ValueError, OverflowError, TypeError):
+            return -mpmath.inf
+        return v if isinstance(v, mpmath.mpf) else -mpmath.inf
+    return h
 
 
 def _integer_scan(a, b) -> list:
@@ -606,8 +792,11 @@ def _integer_scan(a, b) -> list:
 def _unbounded(values, pts, a, b) -> bool:
     """Whether the log-ratio grows without bound toward an infinite end of the piece.
 
-    True when it still rises steeply at the farthest scan points; a slower
-    rise (log-ratio 0.1·log x reaches only 1.8 at x = 10⁸) means the scan
+    True when it still rises steeply at the farthest scan points, or when its
+    rises between successive scan points (a factor √10 apart) grow
+    geometrically, like t^c with c > 0.35: that is how x/σ² looks at σ = 10¹⁰,
+    where it rises by only 10⁻² over the scan.  A slower rise (log-ratio
+    0.1·log x reaches only 1.8 at x = 10⁸, with equal steps) means the scan
     cannot tell a large finite supremum from an infinite one, and that is a
     :class:`ConvergenceError`, never a finite guess.
     """
@@ -617,6 +806,10 @@ def _unbounded(values, pts, a, b) -> bool:
         tail = seq[-6:]
         if all(y > x for x, y in zip(tail, tail[1:])):
             if tail[-1] - tail[0] > 1:
+                return True
+            rises = [y - x for x, y in zip(tail, tail[1:])]
+            noise = mpmath.mpf(10) ** (-(mpmath.mp.dps // 2)) * (1 + abs(tail[-1]))
+            if rises[0] > noise and all(s > mpmath.mpf(3) / 2 * r for r, s in zip(rises, rises[1:])):
                 return True
             if seq[-1] >= max(seq):
                 raise ConvergenceError(

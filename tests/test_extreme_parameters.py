@@ -1,0 +1,241 @@
+"""Mechanisms with very large or very small noise: the definition is checked at every scale.
+
+Regression for the review finding that ``gaussian(sigma=10000).curve()``,
+``gaussian(sigma=1e10)``, ``gaussian(sigma=1e-10)`` and ``laplace(scale=1e8)``
+could not be used: the quadrature and the D_∞ scan assumed densities of unit
+width, and the agreement test had an absolute floor.  Expected values are
+Mironov's closed forms (Props 5–7) evaluated here in mpmath at 150 digits,
+never read from rdpsym.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import mpmath
+import pytest
+import sympy as sp
+
+import rdpsym
+from rdpsym import renyi_divergence_mp
+from rdpsym.engine.context import Hypotheses
+from rdpsym.errors import ConvergenceError, VerificationError
+from rdpsym.verify import check_against_definition
+
+R = sp.Rational
+#: Orders every curve is evaluated at (the verification samples its own, up to 50).
+ORDERS = [R(3, 2), 2, 10, 50]
+#: Significant digits the values must agree to (the verification itself requires 40).
+DIGITS = 40
+
+
+def mp(value) -> mpmath.mpf:
+    """An exact SymPy number as an mpf at the current working precision."""
+    r = sp.Rational(value)
+    return mpmath.mpf(r.p) / r.q
+
+
+def gaussian_expected(sigma, order):
+    """Mironov 2017 Prop 7 with Δ = 1: α/(2σ²); KL = 1/(2σ²); D_∞ = ∞."""
+    with mpmath.workdps(150):
+        if order == sp.oo:
+            return mpmath.inf
+        return mp(order) / (2 * mp(sigma) ** 2)
+
+
+def laplace_expected(scale, order):
+    """Mironov 2017 Prop 6 with λ = b/Δ = b."""
+    with mpmath.workdps(150):
+        lam = mp(scale)
+        if order == sp.oo:
+            return 1 / lam
+        if order == 1:
+            return 1 / lam + mpmath.expm1(-1 / lam)
+        a = mp(order)
+        moment = a / (2 * a - 1) * mpmath.exp((a - 1) / lam) + (a - 1) / (2 * a - 1) * mpmath.exp(-a / lam)
+        return mpmath.log(moment) / (a - 1)
+
+
+def rr_expected(p, order):
+    """Mironov 2017 Prop 5."""
+    with mpmath.workdps(150):
+        p = mp(p)
+        if order == sp.oo:
+            return abs(mpmath.log(p / (1 - p)))
+        if order == 1:
+            return (2 * p - 1) * mpmath.log(p / (1 - p))
+        a = mp(order)
+        return mpmath.log(p**a * (1 - p) ** (1 - a) + (1 - p) ** a * p ** (1 - a)) / (a - 1)
+
+
+def assert_agrees(value, expected, what):
+    assert mpmath.isfinite(value) and value >= 0, (what, value)
+    with mpmath.workdps(150):
+        assert expected > 0, (what, expected)  # every case here has a positive divergence
+        error = abs(mpmath.mpf(value) - expected) / expected
+        assert error <= mpmath.mpf(10) ** -DIGITS, (what, mpmath.nstr(value, 50), mpmath.nstr(expected, 50))
+
+
+GAUSSIAN_SIGMAS = [R(1, 10**10), R(1, 10**4), 10**4, 10**10]
+LAPLACE_SCALES = [R(1, 10**8), 10**8]
+RR_PROBABILITIES = [R(1, 2) + R(1, 10**12), R(1, 2) - R(1, 10**12), R(1, 10**12), 1 - R(1, 10**12)]
+
+
+# ---------------------------------------------------------------- curves (closed form checked against the definition)
+
+
+@pytest.mark.parametrize("sigma", GAUSSIAN_SIGMAS, ids=str)
+def test_gaussian_curve_at_extreme_sigma(sigma):
+    curve = rdpsym.gaussian(sigma=sigma).curve()  # raised VerificationError for sigma ≥ 10^4 or 10^-10
+    assert sp.simplify(curve.closed_form - rdpsym.alpha / (2 * sp.Rational(sigma) ** 2)) == 0
+    for order in ORDERS:
+        assert_agrees(curve.value(order, dps=45), gaussian_expected(sigma, order), (sigma, order))
+
+
+@pytest.mark.parametrize("scale", LAPLACE_SCALES, ids=str)
+def test_laplace_curve_at_extreme_scale(scale):
+    curve = rdpsym.laplace(scale=scale).curve()
+    for order in ORDERS:
+        assert_agrees(curve.value(order, dps=45), laplace_expected(scale, order), (scale, order))
+
+
+@pytest.mark.parametrize("p", RR_PROBABILITIES, ids=str)
+def test_randomized_response_curve_near_one_half_and_near_zero_or_one(p):
+    curve = rdpsym.randomized_response(p).curve()
+    for order in ORDERS:
+        assert_agrees(curve.value(order, dps=45), rr_expected(p, order), (p, order))
+
+
+def test_large_sigma_is_the_same_curve_as_small_sensitivity():
+    # D_α depends on Δ/σ only: σ = 10⁴ with Δ = 1 and σ = 1 with Δ = 10⁻⁴ (which always worked).
+    big = rdpsym.gaussian(sigma=10**4).curve()
+    small = rdpsym.gaussian(sigma=1, sensitivity=R(1, 10**4)).curve()
+    assert sp.simplify(big.closed_form - small.closed_form) == 0
+
+
+def test_epsilon_of_gaussian_with_sigma_ten_thousand_is_finite():
+    r = rdpsym.epsilon(rdpsym.gaussian(sigma=10**4).curve(), delta=R(1, 10**5), dps=30)
+    assert mpmath.isfinite(r.value) and 0 < r.value < mpmath.mpf("0.01")
+    # Mironov Prop 3 at the chosen order bounds it from above: ε ≤ α/(2σ²) + log(1/δ)/(α − 1).
+    with mpmath.workdps(40):
+        a = mpmath.mpf(sp.N(sp.Rational(str(r.order)), 40))
+        assert r.value <= a / (2 * mpmath.mpf(10) ** 8) + mpmath.log(10**5) / (a - 1)
+
+
+# ---------------------------------------------------------------- the definition itself, at every order kind
+
+
+@pytest.mark.parametrize("sigma", GAUSSIAN_SIGMAS, ids=str)
+@pytest.mark.parametrize("order", [R(1, 2), R(11, 10), 2, 50, 1], ids=str)
+def test_gaussian_definition_by_quadrature(sigma, order):
+    P, Q = rdpsym.gaussian(sigma=sigma).pair
+    value = renyi_divergence_mp(P, Q, order, dps=45)
+    assert_agrees(value, gaussian_expected(sigma, order), (sigma, order))
+
+
+@pytest.mark.parametrize("sigma", GAUSSIAN_SIGMAS, ids=str)
+def test_gaussian_dinf_is_infinite_at_every_scale(sigma):
+    # log P/Q = (2x − 1)/(2σ²) is unbounded, however slowly it rises over the scan.
+    P, Q = rdpsym.gaussian(sigma=sigma).pair
+    assert renyi_divergence_mp(P, Q, sp.oo, dps=45) == mpmath.inf
+
+
+@pytest.mark.parametrize("scale", LAPLACE_SCALES, ids=str)
+@pytest.mark.parametrize("order", [R(1, 3), R(11, 10), 2, 50, 1, sp.oo], ids=str)
+def test_laplace_definition_by_quadrature(scale, order):
+    P, Q = rdpsym.laplace(scale=scale).pair
+    value = renyi_divergence_mp(P, Q, order, dps=45)
+    assert_agrees(value, laplace_expected(scale, order), (scale, order))
+
+
+@pytest.mark.parametrize("p", RR_PROBABILITIES, ids=str)
+@pytest.mark.parametrize("order", [R(1, 2), 2, 50, 1, sp.oo], ids=str)
+def test_randomized_response_definition(p, order):
+    P, Q = rdpsym.randomized_response(p).pair
+    value = renyi_divergence_mp(P, Q, order, dps=45)
+    assert_agrees(value, rr_expected(p, order), (p, order))
+
+
+def test_identical_densities_give_exactly_zero():
+    # Relative agreement has no absolute floor, so 0 must come out as 0, not as rounding noise.
+    P, _ = rdpsym.laplace(scale=1).pair
+    assert renyi_divergence_mp(P, P, 2, dps=45) == 0
+
+
+# ---------------------------------------------------------------- the check stays honest
+
+
+def test_tiny_closed_form_wrong_in_the_30th_digit_is_rejected():
+    # 2.5·10⁻¹⁹ off by one part in 10³⁰: an absolute floor of 10⁻⁴⁵ would have let it pass.
+    P, Q = rdpsym.gaussian(sigma=10**10).pair
+    a = rdpsym.alpha
+    right = a / (2 * sp.Integer(10) ** 20)
+    assert check_against_definition(P, Q, a, right, (), Hypotheses(a))
+    with pytest.raises(VerificationError, match="disagrees with the definition at alpha = "):
+        check_against_definition(P, Q, a, right * (1 + sp.Rational(1, 10**30)), (), Hypotheses(a))
+
+
+def test_huge_closed_form_wrong_in_the_30th_digit_is_rejected():
+    P, Q = rdpsym.gaussian(sigma=R(1, 10**10)).pair
+    a = rdpsym.alpha
+    right = a * sp.Integer(10) ** 20 / 2
+    assert check_against_definition(P, Q, a, right, (), Hypotheses(a))
+    with pytest.raises(VerificationError, match="disagrees"):
+        check_against_definition(P, Q, a, right * (1 + sp.Rational(1, 10**30)), (), Hypotheses(a))
+
+
+def test_failures_name_the_order_and_the_pair():
+    P, Q = rdpsym.gaussian(sigma=10**4).pair
+    with pytest.raises(VerificationError) as e:
+        check_against_definition(P, Q, sp.oo, sp.Integer(0), (), Hypotheses(None))
+    message = str(e.value)
+    assert "at order oo for P = " in message and "200000000" in message  # 2σ² = 2·10⁸
+
+
+def test_convergence_failures_name_where(monkeypatch):
+    import rdpsym.verify
+
+    def fails(*args, **kwargs):
+        raise ConvergenceError("the log-ratio is still increasing")
+
+    monkeypatch.setattr(rdpsym.verify, "renyi_divergence_mp", fails)
+    P, Q = rdpsym.gaussian(sigma=10**4).pair
+    with pytest.raises(VerificationError, match=r"did not converge at order oo for P = .+: the log-ratio"):
+        check_against_definition(P, Q, sp.oo, sp.oo, (), Hypotheses(None))
+
+
+# ---------------------------------------------------------------- user densities: nothing assumes unit scale
+
+x = sp.Symbol("x", real=True)
+
+
+def cauchy(gamma, centre):
+    return rdpsym.Continuous(gamma / (sp.pi * (gamma**2 + (x - centre) ** 2)), x)
+
+
+@functools.lru_cache(maxsize=None)
+def gamma_half(theta):
+    """Gamma(shape ½, scale θ): singular (x^−½) at 0, exponential tail (built once: its
+    normalisation check is slow in SymPy at θ = 10⁻⁶)."""
+    return rdpsym.Continuous(sp.exp(-x / theta) / sp.sqrt(sp.pi * theta * x), x, support=sp.Interval(0, sp.oo))
+
+
+@pytest.mark.parametrize("gamma", [R(1, 10**6), 10**6], ids=str)
+@pytest.mark.parametrize("order", [1, 2], ids=str)
+def test_cauchy_pair_at_extreme_scale(gamma, order):
+    # Shift γ/2: KL = log(1 + Δ²/(4γ²)) = log(17/16), D_2 = log(1 + Δ²/(2γ²)) = log(9/8).
+    value = renyi_divergence_mp(cauchy(gamma, 0), cauchy(gamma, sp.Rational(gamma) / 2), order, dps=45)
+    with mpmath.workdps(150):
+        expected = mpmath.log(mpmath.mpf(17) / 16) if order == 1 else mpmath.log(mpmath.mpf(9) / 8)
+    assert_agrees(value, expected, (gamma, order))
+
+
+@pytest.mark.parametrize("theta", [R(1, 10**6), 10**6], ids=str)
+@pytest.mark.parametrize("order", [1, 2, sp.oo], ids=str)
+def test_singular_gamma_pair_at_extreme_scale(theta, order):
+    # Gamma(½, θ) vs Gamma(½, 2θ): KL = (log 2 − ½)/2, D_2 = log √(4/3), D_∞ = log √2.
+    value = renyi_divergence_mp(gamma_half(theta), gamma_half(2 * sp.Rational(theta)), order, dps=45)
+    with mpmath.workdps(150):
+        expected = {1: (mpmath.log(2) - mpmath.mpf(1) / 2) / 2, 2: mpmath.log(mpmath.mpf(4) / 3) / 2,
+                    sp.oo: mpmath.log(2) / 2}[order]
+    assert_agrees(value, expected, (theta, order))
