@@ -142,12 +142,23 @@ def derivation_document(d, title: str, setting: str = "", symbol_names: dict | N
     for c in d.conditions:
         parts.append(rf"valid when ${paper_latex(c, **settings)}$; otherwise the divergence is $\infty$.\\" + "\n")
     parts.append(rf"\noindent\textbf{{Status: {text(str(d.status))}.}} " + _STATUS[str(d.status)] + "\n")
-    parts.append("\\begin{itemize}\n" + "".join(rf"\item {text(e)}" + "\n" for e in d.evidence) + "\\end{itemize}\n")
+    parts.append("\\begin{itemize}\n" + "".join(rf"\item {_evidence(e, settings)}" + "\n" for e in d.evidence)
+                 + "\\end{itemize}\n")
     for n in d.notes:
         parts.append(text(n) + "\n\n")
     parts.append(_SOURCES if d.reference is not None else _DEFINITION_SOURCE)
     parts.append("\\end{document}\n")
     return "".join(parts)
+
+
+def _evidence(line: str, settings: dict) -> str:
+    """An evidence line; a check against the definition names its point in the document's notation."""
+    point = getattr(line, "point", None)
+    if not point:
+        return text(line)
+    values = ", ".join(f"{paper_latex(s, **settings)} = {paper_latex(v)}"
+                       for s, v in sorted(point.items(), key=lambda kv: kv[0].name))
+    return text(f"agrees with the definition {line.how} at ") + f"${values}$"
 
 
 _TITLES = {"gaussian": "The Gaussian mechanism", "laplace": "The Laplace mechanism",

@@ -106,7 +106,8 @@ def check_against_definition(
                 f"{mpmath.nstr(closed, 25)} vs {mpmath.nstr(numeric, 25)}"
             )
         how = "(both infinite)" if mpmath.isinf(numeric) else f"to {AGREE_DIGITS} digits"
-        evidence.append(f"agrees with the definition {how} at {_show(point) or 'the given values'}")
+        evidence.append(Agreement(f"agrees with the definition {how} at {_show(point) or 'the given values'}",
+                                  how, point))
     if not evidence:
         raise VerificationError(
             f"no valid parameter point found to check {closed_form} against the definition "
@@ -152,8 +153,27 @@ def _agree(a: mpmath.mpf, b: mpmath.mpf) -> bool:
         return abs(a - b) <= mpmath.mpf(10) ** (-AGREE_DIGITS) * abs(b)
 
 
+class Agreement(str):
+    """An evidence line, ``agrees with the definition to 40 digits at α = 3/2, σ = 6/5``, that keeps
+    ``how`` it agreed and the ``point`` (symbol → value) so a document can typeset it in its own
+    notation (Laplace's b as the paper's λ)."""
+
+    how: str
+    point: dict
+
+    def __new__(cls, line: str, how: str, point: dict):
+        self = super().__new__(cls, line)
+        self.how, self.point = how, dict(point)
+        return self
+
+    def __reduce__(self):
+        return Agreement, (str(self), self.how, self.point)
+
+
 def _show(point: dict) -> str:
-    return ", ".join(f"{s} = {v}" for s, v in sorted(point.items(), key=lambda kv: kv[0].name))
+    """``α = 3/2, σ = 6/5``: the symbols as the reader writes them (Unicode Greek), sorted by name."""
+    ordered = sorted(point.items(), key=lambda kv: kv[0].name)
+    return ", ".join(f"{sp.pretty(s, use_unicode=True)} = {v}" for s, v in ordered)
 
 
 def _where(point: dict, order_symbol, at, P: Density, Q: Density, sampled: bool) -> str:

@@ -171,7 +171,7 @@ def test_tiny_closed_form_wrong_in_the_30th_digit_is_rejected():
     a = rdpsym.alpha
     right = a / (2 * sp.Integer(10) ** 20)
     assert check_against_definition(P, Q, a, right, (), Hypotheses(a))
-    with pytest.raises(VerificationError, match="disagrees with the definition at alpha = "):
+    with pytest.raises(VerificationError, match="disagrees with the definition at α = "):
         check_against_definition(P, Q, a, right * (1 + sp.Rational(1, 10**30)), (), Hypotheses(a))
 
 
