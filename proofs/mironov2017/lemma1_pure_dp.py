@@ -99,6 +99,9 @@ x_q = sp.Symbol("x_Q", positive=True)
 
 PAIRS = Domain({alpha: ORDERS_FROM_1, r: RATIOS}, objects={"shape": pure_dp_shapes()}, samples=150, seed=11)
 PAIRS_NO_ORDER = Domain({r: RATIOS}, objects={"shape": pure_dp_shapes()}, samples=80, seed=12)
+#: How the report states what PAIRS samples (its variable r is e^ε, the statements' ε is log r).
+PAIR_HYPOTHESES = (r"P, Q \text{ finite laws with } e^{-\epsilon} \le P/Q \le e^{\epsilon}",
+                   r"\epsilon > 0 \ (\text{sampled as } r = e^{\epsilon} > 1)")
 
 
 def _eta(rng, i):
@@ -140,6 +143,7 @@ CLAIMS = [
         ),
         expected=Verdict.CHECKED,
         domain=PAIRS,
+        hypotheses=(r"\alpha > 1", *PAIR_HYPOTHESES),
         note="½ is optimal: randomized response attains the sinh bound, and sinh bound/(αε²/2) → 1 as ε → 0.",
     ),
     Claim(
@@ -186,6 +190,7 @@ CLAIMS = [
         ),
         expected=Verdict.REFUTED,
         domain=PAIRS_NO_ORDER,
+        hypotheses=PAIR_HYPOTHESES,
         note="A typo for 2ε (see mironov-lemma1-l1-corrected): e.g. ε = 0.1 gives min(2, e^0.1 − 1) = 0.105 > 0.02, "
              "and randomized response at ε = 0.1 has ‖P−Q‖₁ = 0.0999.",
     ),
@@ -207,6 +212,7 @@ CLAIMS = [
         ),
         expected=Verdict.CHECKED,
         domain=PAIRS_NO_ORDER,
+        hypotheses=PAIR_HYPOTHESES,
     ),
     Claim(
         id="mironov-lemma1-ineq2",
