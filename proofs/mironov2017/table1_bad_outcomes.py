@@ -208,7 +208,7 @@ CLAIMS = [
     ),
     Claim(
         id="mironov-table1-bayes-factor-ratio",
-        title="Bayes' rule: R_post/R_prior = P(X)/Q(X)",
+        title="Bayes' rule: R_post/R_prior = P(X)/Q(X), with P = f(D′) and Q = f(D)",
         source="Mironov 2017, §III (Bayes factor)",
         statement=R_DEF + r",\quad \frac{R_{\mathrm{post}}(D,D')}{R_{\mathrm{prior}}(D,D')} = \frac{P(X)}{Q(X)}",
         steps=(Equal(_bayes_rule_change, PX / QX,
