@@ -325,6 +325,17 @@ def _after_word(chars: str, i: int) -> bool:
     return i > 0 and (chars[i - 1].isalnum() or chars[i - 1] in "._")
 
 
+_URL = re.compile(r"https?://[^\s()<>]+[^\s()<>.,;:'\"]")
+
+
+def _url(pairs, chars, i, s):
+    """A web address, in typewriter type, its special characters escaped."""
+    m = None if _after_word(chars, i) else _URL.match(chars, i)
+    if not m:
+        return None
+    return r"\texttt{" + "".join(_ESCAPES.get(c, c) for c in m.group()) + "}", m.end()
+
+
 def _code(pairs, chars, i, s):
     name = _code_name(chars, i)
     return None if not name else (r"\texttt{" + name.replace("_", r"\_\allowbreak{}") + "}", i + len(name))
@@ -408,7 +419,7 @@ def _unicode_scripts(pairs, chars, i, s):
     return f"${mark}{{{''.join(table[c] for c in chars[i:j])}}}$", j
 
 
-_PROSE_MATH = (_code, _scientific, _script, _unicode_scripts, _ascii_math, _primed_letter, _quote, _minus)
+_PROSE_MATH = (_url, _code, _scientific, _script, _unicode_scripts, _ascii_math, _primed_letter, _quote, _minus)
 
 
 #: Words set as operators when a script follows them (max_x, lim_{α→1}, Pr_P).
@@ -474,7 +485,8 @@ def _script_arg(pairs: list, j: int):
             depth += chars[k] == chars[j]
             depth -= chars[k] == close
             if depth == 0:
-                return math(chars[j + 1:k]), k + 1
+                group = chars[j + 1:k]
+                return (math(group), k + 1) if _is_script_group(group) else None
         return None
     m = re.match(r"[−-]?\d+(?:\.\d+)?", chars[j:])
     if m:
@@ -491,14 +503,32 @@ def _script_arg(pairs: list, j: int):
     return None
 
 
+def _is_script_group(group: str) -> bool:
+    """Whether a braced or parenthesised script reads as math: its brackets balance, it ends in no
+    dangling script, and it holds none of TeX's special characters (prose keeps those as text)."""
+    depth = {"{": 0, "(": 0, "[": 0}
+    closing = {"}": "{", ")": "(", "]": "["}
+    for ch in group:
+        if ch in depth:
+            depth[ch] += 1
+        elif ch in closing:
+            depth[closing[ch]] -= 1
+            if depth[closing[ch]] < 0:
+                return False
+    return (not any(depth.values()) and not group.rstrip().endswith(("_", "^"))
+            and not any(c in group for c in "$#%&\\~"))
+
+
 def _scripts(pairs: list, j: int, s: str) -> tuple[str, int]:
-    """The chain of scripts from ``pairs[j]`` (a ``_`` or ``^``) on: (LaTeX, end)."""
+    """The chain of scripts from ``pairs[j]`` (a ``_`` or ``^``) on, one of each kind: (LaTeX, end)."""
     out = ""
-    while j < len(pairs) and pairs[j][0] in "_^":
+    seen = set()
+    while j < len(pairs) and pairs[j][0] in "_^" and pairs[j][0] not in seen:
         got = _script_arg(pairs, j + 1)
         if got is None:
             break
         arg, end = got
+        seen.add(pairs[j][0])
         out += f"{pairs[j][0]}{{{arg}}}"
         j = end
     return out, j
@@ -575,7 +605,7 @@ DISPLAY_CHARACTERS = 72
 #: comma followed by a space; and, where a line is still too wide, before a relation sign.
 _LOOSE_BREAKS = re.compile(r"\\(?:implies|iff|Longrightarrow|Longleftrightarrow)(?![A-Za-z])|[,;:]?\\q?quad(?![A-Za-z])|"
                            r"[,;:]\\[ ;:,]")
-_RELATION_BREAKS = re.compile(r"(?<![<>\\])(?:=|<|>)|\\(?:le|ge|leq|geq)(?![A-Za-z])")
+_RELATION_BREAKS = re.compile(r"(?<![<>:!\\])(?:=|<|>)(?!=)|\\(?:le|ge|leq|geq)(?![A-Za-z])")
 #: Inside one side of a relation: before a binary + or − (SymPy spaces them), then between factors.
 _SUM_BREAKS = re.compile(r"(?<=\S) [+-] ")
 _FACTOR_BREAKS = re.compile(r"(?<=\)) (?=\\left)")
@@ -596,7 +626,7 @@ def display_width(latex: str) -> float:
     >>> display_width(r"\\frac{\\alpha}{2\\sigma^{2}}")
     2.67
     """
-    s = re.sub(r"\\(left|right|big|Big|bigg|Bigg|mathrm|mathbf|mathcal|mathbb|operatorname|text|textrm|"
+    s = re.sub(r"\\(left|right|big|Big|bigg|Bigg|mathrm|mathbf|mathcal|mathbb|text|textrm|"
                r"displaystyle|limits|nolimits|allowbreak|,|;|:|!)(?![A-Za-z])", "", latex)
     s = re.sub(r"\\q?quad\b", "  ", s)
     width = 0.0

@@ -271,3 +271,15 @@ def test_latex_report_compiles(compile_latex):
     tex = report_latex(report)
     assert "\\begin{document}" in tex and "mironov-prop6" in tex and "refuted at" in tex
     assert compile_latex(tex, "report").stat().st_size > 10_000
+
+
+def test_report_numbers_read_as_they_are():
+    from fractions import Fraction
+
+    from rdpsym.claims.latex import _trimmed, _value_latex
+
+    assert _value_latex(10**12) == "10^{12}" and "+ 0" not in _value_latex(Fraction(10**12))
+    assert _value_latex(sp.Rational(10**12 + 1, 10**12)) == "1.000000000001"  # exact: no dots
+    assert _value_latex(1 - sp.Rational(1, 3 * 10**20)) == r"1 - 3.3333333333333333333\ldots \cdot 10^{-21}"
+    assert _trimmed("lhs = 0.900000000000, rhs = 1.00000000000e-30") == "lhs = 0.9, rhs = 1e-30"
+    assert _trimmed("v1.10.2, section 3.20") == "v1.10.2, section 3.20"

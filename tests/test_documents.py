@@ -212,3 +212,19 @@ def test_table2_document(tmp_path, compile_latex):
     assert tex == golden.read_text(encoding="utf-8")
     assert tex.count("proved (= ") == 9
     compile_latex(tex, "table2")
+
+
+#: Prose as authors write it, including TeX's special characters in places a script parser could
+#: swallow them: every one must come out as LaTeX that compiles.
+AWKWARD_PROSE = ["x^{a$b}", r"e^{\foo}", "x_{#1}", "x^{50%}", "x_{a&b}", "f^(x_{1)}", "x^{y}^{z}", "x^{a_}",
+                 "p^{a^}", r"x_{\}", "https://example.com/a_b?q=1&r=2", "a_", "x^", "^{unbalanced", "e^{a_{b}}",
+                 "α_{β_γ}", "1.5e3x", "$5", "D_α(P‖Q) ≤ e^{(α−1)ε}", "1e-30 and 1.845e-3175369652305910",
+                 "lhs <= rhs, oo", "K'' and 'quoted' and δ′", "(α-1), [-3, 10], ε-DP, k-fold", "~ 5 %"]
+
+
+def test_any_prose_typesets(compile_latex):
+    from rdpsym.documents import preamble
+    from rdpsym.printing import text
+
+    body = "\n".join(text(s) + r"\par" for s in AWKWARD_PROSE)
+    compile_latex(preamble("prose") + body + "\n\\end{document}\n")

@@ -150,7 +150,7 @@ def _how(res: StepResult) -> str:
 
 def _trimmed(detail: str) -> str:
     """A counterexample's values without the zeros that pad them to a fixed width: 0.9, not 0.900000000000."""
-    return re.sub(r"(\d\.\d*?)0+(?![\d])", lambda m: m.group(1).rstrip("."), detail)
+    return re.sub(r"(?<![\w.])(\d+\.\d*?)0{4,}(?![\d.])", lambda m: m.group(1).rstrip("."), detail)
 
 
 def point_latex(point: dict) -> str:
@@ -206,10 +206,21 @@ def _value_latex(v) -> str:
     if abs(p) < 10**6 and q < 10**6:
         return ("-" if p < 0 else "") + rf"\tfrac{{{abs(p)}}}{{{q}}}"
     n = round(v)
-    if n != 0 and abs(v - n) < sp.Rational(1, 10**15) * abs(n):
+    if q != 1 and n != 0 and abs(v - n) < sp.Rational(1, 10**15) * abs(n):
         # 1 − 4·10⁻³⁰ would print as 1.0…: say how far from the integer it is
-        gap = _value_latex(abs(v - n)).replace(r"\ldots", "")
-        return f"{n} {'-' if v < n else '+'} {gap}"
-    with mpmath.workdps(30):
-        mantissa, _, exponent = mpmath.nstr(mpmath.mpf(p) / q, 20, min_fixed=-4, max_fixed=9).partition("e")
-    return mantissa + r"\ldots" + (rf" \cdot 10^{{{int(exponent)}}}" if exponent else "")
+        return f"{n} {'-' if v < n else '+'} {_value_latex(abs(v - n))}"
+    return _decimal_latex(p, q)
+
+
+def _decimal_latex(p: int, q: int) -> str:
+    """p/q to 20 significant digits in scientific form; ``\\ldots`` only where digits were cut."""
+    with mpmath.workdps(40):
+        shown = mpmath.nstr(mpmath.mpf(p) / q, 20, min_fixed=-4, max_fixed=9)
+    exact = Fraction(shown) == Fraction(p, q)
+    mantissa, _, exponent = shown.partition("e")
+    mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
+    dots = "" if exact else r"\ldots"
+    if not exponent:
+        return mantissa + dots
+    power = f"10^{{{int(exponent)}}}"
+    return power if mantissa == "1" and exact else rf"{mantissa}{dots} \cdot {power}"
