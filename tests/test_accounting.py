@@ -229,12 +229,13 @@ def test_group_closed_form_states_its_order_restriction():
 
 # ---------------------------------------------------------------- α = ∞ by default (pure DP)
 
-#: Pure-DP curves and their D_∞ (ε-DP with ε = D_∞, so ε(δ) ≤ D_∞ at every δ).
+#: Pure-DP curves and their D_∞ exactly (ε-DP with ε = D_∞, so ε(δ) ≤ D_∞ at every δ).
 PURE_DP = [
-    ("laplace b=1", lambda: rdpsym.laplace(scale=1).curve(), 1),
-    ("10 × rr p=3/4", lambda: rdpsym.randomized_response(p=sp.Rational(3, 4)).curve() * 10, 10 * math.log(3)),
-    ("exponential ε=1/2", lambda: rdpsym.exponential_mechanism(sp.Rational(1, 2)).curve(), 0.5),
-    ("3 × pure-dp ε=1 + laplace b=2", lambda: rdpsym.pure_dp(1).curve() * 3 + rdpsym.laplace(scale=2).curve(), 3.5),
+    ("laplace b=1", lambda: rdpsym.laplace(scale=1).curve(), sp.Integer(1)),
+    ("10 × rr p=3/4", lambda: rdpsym.randomized_response(p=sp.Rational(3, 4)).curve() * 10, 10 * sp.log(3)),
+    ("exponential ε=1/2", lambda: rdpsym.exponential_mechanism(sp.Rational(1, 2)).curve(), sp.Rational(1, 2)),
+    ("3 × pure-dp ε=1 + laplace b=2", lambda: rdpsym.pure_dp(1).curve() * 3 + rdpsym.laplace(scale=2).curve(),
+     sp.Rational(7, 2)),
 ]
 
 
@@ -244,15 +245,21 @@ def test_default_orders_never_report_more_than_d_infinity(name, make, d_inf, con
     # Regression: the default grid left out α = ∞, so a 1-DP Laplace was reported (1.01408, 1e-10)-DP and
     # ten randomized responses 11.0013 > 10 log 3 (basic composition) with conversion mironov.
     c = make()
+    mpmath.mp.dps = 40  # comparisons to 40 digits (the autouse fixture restores the precision)
+    exact = mpmath.mpf(sp.N(d_inf, 45))
+    ball = arb(mpmath.nstr(exact, 40)) + arb(0, 10.0**-35)
     for delta in (1e-10, 1e-5, 1e-2):
         r = rdpsym.epsilon(c, delta=delta, conversion=conversion, dps=20)
-        assert float(r.value) <= d_inf * (1 + 1e-15), (delta, r.value, r.order)
+        assert r.value <= exact * (1 + mpmath.mpf(10) ** -19), (delta, r.value, r.order)
         best = rdpsym.epsilon(c, delta=delta, orders="continuous", conversion=conversion, dps=20)
-        assert float(best.value) <= d_inf * (1 + 1e-15) and float(best.value) <= float(r.value) + 1e-7
+        assert best.value <= exact * (1 + mpmath.mpf(10) ** -19) and best.value <= r.value + mpmath.mpf(10) ** -7
     tight = rdpsym.epsilon(c, delta=1e-10, conversion=conversion, dps=20)
-    assert tight.order == math.inf and tight.enclosure.overlaps(arb(d_inf) if d_inf == int(d_inf) else tight.enclosure)
-    assert rdpsym.delta(c, epsilon=sp.nsimplify(d_inf) if d_inf == int(d_inf) else tight.value,
-                        conversion=conversion, dps=20).value == 0  # (D_∞, 0)-DP
+    assert tight.order == math.inf and tight.enclosure.overlaps(ball)  # ε(δ) = D_∞ there, to 20 digits
+    # (D_∞, 0)-DP: δ is 0 at ε just above D_∞, and positive just below it (ε given as exact rationals).
+    above = sp.Rational(mpmath.nstr(exact * (1 + mpmath.mpf(10) ** -25), 40))
+    below = sp.Rational(mpmath.nstr(exact * (1 - mpmath.mpf(10) ** -6), 40))
+    assert rdpsym.delta(c, epsilon=above, conversion=conversion, dps=20).value == 0
+    assert rdpsym.delta(c, epsilon=below, conversion=conversion, dps=20).value > 0
 
 
 def test_a_named_grid_is_the_peer_s_grid_exactly():
@@ -357,3 +364,20 @@ def test_python_order_messages():
         with pytest.raises(ParameterError, match=r"^orders must be"):
             rdpsym.delta(Counting(), epsilon=1, orders=bad)
     assert Counting.calls == 0  # refused before any work
+
+
+def test_a_numeric_d_infinity_never_stands_at_order_infinity(monkeypatch):
+    # A D_∞ found by scanning the definition (status numeric) is a lower estimate: at α = ∞ of the
+    # default grid it could understate ε, so the curve takes ∞ there and is not certified.
+    import dataclasses
+
+    from rdpsym.accounting import mechanisms as mech
+    from rdpsym.derivation import Status
+
+    original = mech._derived
+    monkeypatch.setattr(mech, "_DERIVED", {})
+    monkeypatch.setattr(mech, "_derived", lambda m: (lambda a, i: (a, dataclasses.replace(i, status=Status.NUMERIC)))(
+        *original(m)))
+    c = rdpsym.laplace(scale=1).curve()
+    assert isinstance(c.balls([math.inf])[0], rdpsym.accounting.curve.Infinite) and not c.certified
+    assert rdpsym.epsilon(c, delta=1e-10, dps=20).order == 1024  # the grid's best finite order, not ∞

@@ -73,8 +73,12 @@ def curve_of(mechanism: Mechanism) -> RdpCurve:
         if not derivation.is_closed_form:
             raise NoClosedFormError(f"{label}: no closed form in α; evaluate orders with rdpsym.renyi_divergence_mp")
     form = sp.Max(*[d.result for d, _ in directions]) if len(directions) > 1 else directions[0][0].result
-    at_inf = sp.Max(*[a for _, a in directions]) if len(directions) > 1 else directions[0][1]
-    proved = all(d.status == "proved" for d, _ in directions)
+    # D_∞ is an order of the default grid: only a closed form may stand there.  A numeric D_∞ (the
+    # definition's supremum by scanning, a lower estimate) could understate ε, so it is taken as ∞,
+    # which never wins a conversion.
+    d_inf = [d.result if d.is_closed_form else sp.oo for _, d in directions]
+    at_inf = sp.Max(*d_inf) if len(d_inf) > 1 else d_inf[0]
+    proved = all(d.status == "proved" and (i.status == "proved" or i.result == sp.oo) for d, i in directions)
     # Balls around a closed form are certified only if the closed form itself is proved; one
     # that was only checked numerically is labelled so.  (α−1)·D_α of a pair is a cumulant
     # generating function, convex, and so is a max of two: convexity is used only when proved.
@@ -88,13 +92,13 @@ _DERIVED: dict = {}
 
 
 def _derived(mechanism: Mechanism):
-    """The mechanism's derivation at symbolic α and its D_∞ (memoised for the built-ins)."""
+    """The mechanism's derivations at symbolic α and at α = ∞ (memoised for the built-ins)."""
     key = None
     if mechanism.name in MECHANISMS:
         key = (mechanism.name, tuple(sorted((k, sp.srepr(v)) for k, v in mechanism.parameters.items())))
         if key in _DERIVED:
             return _DERIVED[key]
-    out = (mechanism.rdp(alpha), mechanism.rdp(sp.oo).result)
+    out = (mechanism.rdp(alpha), mechanism.rdp(sp.oo))
     if key is not None:
         _DERIVED[key] = out
     return out
