@@ -8,14 +8,20 @@ Precision policy (mpmath's own): nothing here changes global precision; all
 work runs inside ``mpmath.workdps``.  Each value is computed at two working
 precisions (``dps + guard`` and ``dps + guard + 20``) and returned only when
 they agree to ``dps`` significant digits, however small the value (the guard
-grows by the digits a small value shows are cancelled; a value at the rounding
-noise of both precisions is 0), else :class:`~rdpsym.errors.ConvergenceError`
-is raised.  Lengths and magnitudes are taken from the integrand itself (its
-mode, e-fold width and peak), never fixed at 1, so a Gaussian of σ = 10¹⁰ or
-10⁻¹⁰ is integrated like one of σ = 1.
-Quadrature splits at every non-smooth point and at the integrand's modes, so
-a narrow peak far from the origin (a Gaussian pair at α = 10⁴ peaks near
-x = −10⁴) is not missed.
+grows by the digits a small value shows are cancelled, up to a ceiling of
+4·(dps + guard)), else :class:`~rdpsym.errors.ConvergenceError` is raised.
+Exactly 0 is returned only when P and Q are the same law, decided exactly
+(the same expression and support, the same table, or branches whose
+difference simplifies to 0); a computed 0 is cancellation, never a result.
+A negative value is never returned (D_α ≥ 0, Mironov Prop 8).
+Lengths and magnitudes are taken from the integrand itself (its mode, e-fold
+width and peak), never fixed at 1, so a Gaussian of σ = 10¹⁰ or 10⁻¹⁰ is
+integrated like one of σ = 1.  Modes are searched for wherever they are: from
+the critical points of the log-densities and of the integrand, and on a scan
+extended outward while the integrand still rises, so a Gaussian pair at mean
+10¹², one at order α = 10⁹ (peak at x = 1 − α) or a mixture's far component
+is not missed.  Quadrature splits at every non-smooth point, at each mode,
+at the valleys between modes and where each mode's mass ends.
 """
 
 from __future__ import annotations
@@ -102,41 +108,134 @@ def renyi_divergence_mp(
         # The value in the units the quadrature's error is absolute in: log I = (α−1)·D.
         return abs(value) * (alpha_minus_1 if alpha_minus_1 is not None and alpha_minus_1 < 1 else 1)
 
+    if _same_law(P, Q):
+        return mpmath.mpf(0)  # D_α(P‖P) = 0 at every order, exactly
     # A small value is a difference of large ones: log(I) with I = 1 + 10⁻¹⁷ at σ = 10¹⁰
     # (or Σ P·log(P/Q) with terms of both signs) keeps only wp − 17 significant digits.
-    # Add the digits the first value shows are lost, until they are covered (a value
-    # that is pure rounding noise asks for about twice the precision each round).
+    # Add the digits the first value shows are lost, until they are covered. A value that
+    # is 0, or at the rounding noise, is total cancellation, not a zero divergence (P ≠ Q
+    # here): it asks for about twice the precision. Never beyond ``ceiling`` digits.
     wp = dps + guard
+    ceiling = _MAX_PRECISION_FACTOR * (dps + guard)
     first = _at_precision(P, Q, order, wp)
     for _ in range(_MAX_RAISES):
-        if not mpmath.isfinite(first) or first == 0 or size(first) >= mpmath.mpf(10) ** -_SLACK:
+        if not mpmath.isfinite(first):
             break
-        needed = dps + guard + int(-mpmath.log10(size(first))) + 1 - _SLACK
+        small = size(first) if first != 0 else mpmath.mpf(10) ** -wp
+        if small >= mpmath.mpf(10) ** -_SLACK:
+            break
+        if small <= mpmath.mpf(10) ** (guard - wp) and _same_law(P, Q, symbolic=True):
+            return mpmath.mpf(0)
+        needed = dps + guard + int(-mpmath.log10(small)) + 1 - _SLACK
         if needed <= wp:
             break
+        if needed > ceiling:
+            shown = "0" if first == 0 else mpmath.nstr(first, 5)
+            raise ConvergenceError(
+                f"D_{order} cancels below the precision ceiling: it came out {shown} at {wp} digits, "
+                f"and {dps} significant digits of it would need {needed} working digits "
+                f"(the ceiling is {ceiling} for dps={dps})"
+            )
         wp = needed
         first = _at_precision(P, Q, order, wp)
+    # Two precisions 20 digits apart must agree to dps significant digits. If they agree
+    # to fewer, the digits they lack were lost to something precision can buy (a peak
+    # 10⁻⁵ wide at x = 10⁹ keeps only wp − 14 digits of its nodes): retry once with
+    # those digits added, within the ceiling.
     second = _at_precision(P, Q, order, wp + 20)
-    with mpmath.workdps(dps):
-        if first == second or (mpmath.isinf(first) and mpmath.isinf(second)):
-            return +second
-        # Significant digits, with no absolute floor: 2.5·10⁻¹⁹ must agree to dps digits too.
-        if abs(first - second) <= mpmath.mpf(10) ** (-dps) * abs(second):
-            return +second
-        # D_α ≥ 0 (Mironov Prop 8) and exactly 0 when P = Q: a value at the rounding noise of
-        # *both* precisions (noise that shrank as the precision rose) is 0.
-        if size(first) <= mpmath.mpf(10) ** (guard - wp) and size(second) <= mpmath.mpf(10) ** (guard - wp - 20):
-            return mpmath.mpf(0)
+    for retry in (True, False):
+        value = _agreed(first, second, dps)
+        if value is not None:
+            break
+        lacking = _lacking_digits(first, second, dps)
+        if not retry or lacking is None or wp + 20 + lacking > ceiling:
+            raise ConvergenceError(
+                f"D_{order} did not settle: {mpmath.nstr(first, 20)} at {wp} digits vs "
+                f"{mpmath.nstr(second, 20)} at {wp + 20} digits"
+            )
+        if lacking <= 10:
+            wp, first = wp + 20, second
+        else:
+            wp = wp + 20 + lacking
+            first = _at_precision(P, Q, order, wp)
+        second = _at_precision(P, Q, order, wp + 20)
+    # D_α ≥ 0 (Mironov Prop 8): a negative value that both precisions agree on is a
+    # quadrature that missed part of the integrand the same way twice.
+    if value < 0:
         raise ConvergenceError(
-            f"D_{order} did not settle: {mpmath.nstr(first, 20)} at {wp} digits vs "
-            f"{mpmath.nstr(second, 20)} at {wp + 20} digits"
+            f"D_{order} came out negative ({mpmath.nstr(first, 20)} at {wp} digits, "
+            f"{mpmath.nstr(second, 20)} at {wp + 20}), but a Rényi divergence is >= 0 "
+            "(Mironov Prop 8): the integration missed part of the integrand"
         )
+    return value
+
+
+def _agreed(first, second, dps: int):
+    """second rounded to dps digits if first agrees with it to dps significant digits, else None.
+
+    Relative agreement only, with no absolute floor (2.5·10⁻¹⁹ must agree to dps digits
+    too), and never at 0: a 0 is total cancellation (P = Q is decided before, exactly).
+    """
+    with mpmath.workdps(dps):
+        if mpmath.isinf(first) and mpmath.isinf(second) and first == second:
+            return +second
+        if not (mpmath.isfinite(first) and mpmath.isfinite(second)) or second == 0:
+            return None
+        if first == second or abs(first - second) <= mpmath.mpf(10) ** (-dps) * abs(second):
+            return +second
+    return None
+
+
+def _lacking_digits(first, second, dps: int):
+    """How many of dps significant digits two finite, nonzero values fail to share (None: no estimate)."""
+    if not (mpmath.isfinite(first) and mpmath.isfinite(second)) or first == 0 or second == 0:
+        return None
+    with mpmath.workdps(20):
+        shared = -mpmath.log10(abs(first - second) / abs(second))
+    return max(1, dps - int(shared)) + 5
 
 
 #: Rounds of raising the precision for a value whose digits cancel (see renyi_divergence_mp).
-_MAX_RAISES = 3
+_MAX_RAISES = 4
 #: Digits of cancellation the fixed guard digits already cover.
 _SLACK = 5
+#: The working precision never exceeds this many times dps + guard.
+_MAX_PRECISION_FACTOR = 4
+
+
+def _same_law(P: Density, Q: Density, symbolic: bool = False) -> bool:
+    """Whether P and Q are the same distribution, decided exactly (never numerically).
+
+    The same table (outcomes of probability 0 aside), or the same expression on the
+    same support; with ``symbolic``, also branches whose difference simplifies to 0
+    on every piece (within a time budget; undecided is False).
+    """
+    tables = align_pair(P, Q)[2]
+    if tables is not None:
+        tp, tq = ({k: sp.S(v) for k, v in t.items() if sp.S(v) != 0} for t in tables)
+        return tp.keys() == tq.keys() and all(tp[k] == tq[k] or (tp[k] - tq[k]).is_zero is True for k in tp)
+    if isinstance(P, Discrete) != isinstance(Q, Discrete) or P.support != Q.support:
+        return False
+    if P.expr == Q.expr:
+        return True
+    if not symbolic:
+        return False
+    from ._budget import can_budget, time_budget
+    from .errors import SymbolicTimeout
+
+    if not can_budget():
+        return False
+    try:
+        with time_budget(2.0, "whether P and Q are the same law"):
+            return all(_same_branch(pair.p, pair.q) for pair in common_refinement(P, Q))
+    except (SymbolicTimeout, NotImplementedError, TypeError, ValueError):
+        return False
+
+
+@functools.lru_cache(maxsize=256)
+def _same_branch(p: sp.Expr, q: sp.Expr) -> bool:
+    """Whether two branches are one expression (asked again each time the value cancels)."""
+    return p == q or sp.simplify(p - q) == 0
 
 
 def total_mass_mp(density: Density, dps: int = 30) -> mpmath.mpf:
@@ -145,7 +244,7 @@ def total_mass_mp(density: Density, dps: int = 30) -> mpmath.mpf:
         if isinstance(density, Discrete) and as_table(density) is not None:
             return mpmath.fsum(mpmath.mpf(sp.N(v, dps + 10)) for v in as_table(density).values())
         f = _numeric_function(density)
-        return _integrate_pieces(density, density, f, dps + 10)
+        return _integrate_pieces(density, density, f, dps + 10, order=sp.S.One)
 
 
 def _numeric_function(density: Density):
@@ -269,7 +368,7 @@ def _at_precision(P: Density, Q: Density, order: sp.Expr, wp: int) -> mpmath.mpf
 
         integrand = integrand_at()
         integrand.reflected = integrand_at
-        value = _integrate_pieces(P, Q, integrand, wp, check_support=a >= 1)
+        value = _integrate_pieces(P, Q, integrand, wp, check_support=a >= 1, order=order)
         if a == 1:
             return value
         if value == mpmath.inf:
@@ -291,7 +390,8 @@ def _table_divergence(tp: dict, tq: dict, a) -> mpmath.mpf:
     return mpmath.log(total) / (a - 1)
 
 
-def _integrate_pieces(P: Density, Q: Density, integrand, wp: int, check_support: bool = False):
+def _integrate_pieces(P: Density, Q: Density, integrand, wp: int, check_support: bool = False,
+                      order: sp.Expr | None = None):
     total = mpmath.mpf(0)
     discrete = isinstance(P, Discrete)
     for pair in common_refinement(P, Q):
@@ -305,9 +405,17 @@ def _integrate_pieces(P: Density, Q: Density, integrand, wp: int, check_support:
         if discrete:
             total += _sum_range(integrand, lo, hi)
             continue
-        where = _locate(_log_abs(integrand), lo, hi)
+        if check_support and _diverges_exactly(bp, bq, P.var, order, lo, hi):
+            return mpmath.inf
+        seeds = _critical_seeds(bp, bq, P.var, order, lo, hi)
+        where = _locate(_log_abs(integrand), lo, hi, [_mpf(t) for t in seeds])
         if check_support and _diverges(integrand, lo, hi, where):
             return mpmath.inf
+        if where.rising is not None:
+            raise ConvergenceError(
+                f"the integrand still grows at x = {mpmath.nstr(where.rising, 8)}, "
+                "the farthest point scanned: where its mass lies could not be found"
+            )
         if where.singular is not None:
             lo, hi, tails = _algebraic_tails(integrand, lo, hi, where)
             make = getattr(integrand, "reflected", None)
@@ -322,6 +430,103 @@ def _integrate_pieces(P: Density, Q: Density, integrand, wp: int, check_support:
         lo, hi, tails = _algebraic_tails(f, lo, hi, where)
         total += size * (tails + mpmath.quad(f, _split_points(where, lo, hi)))
     return total
+
+
+@functools.lru_cache(maxsize=1024)
+def _critical_seeds(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None, lo: sp.Expr, hi: sp.Expr) -> tuple:
+    """Where log p, log q, each mixture component of p and q, and the integrand's logarithm
+    α·log p + (1 − α)·log q (log p − log q at α = ∞) have zero derivative inside (lo, hi).
+
+    The scan of :func:`_locate` starts from these, so a Gaussian at mean 10¹², a pair at
+    order 10⁹ (integrand peak at 1 − α) or the far component of a mixture is found
+    wherever it is, and exactly.  Only derivatives that are rational in the variable
+    are solved (a polynomial numerator of degree ≤ 12; nothing open-ended), within a
+    time budget; anything else contributes no seed (the scan still runs).
+    """
+    from ._budget import can_budget, time_budget
+    from .errors import SymbolicTimeout
+
+    def log_of(b):
+        return sp.expand_log(sp.log(b), force=True)
+
+    def components(b):
+        terms = sp.Add.make_args(sp.expand(b, deep=False, mul=True, power_exp=False, log=False))
+        return [t for t in terms if t.has(var)] if len(terms) > 1 else []
+
+    def roots(L):
+        d = sp.diff(L, var)
+        if not d.has(var) or not d.is_rational_function(var):
+            return []
+        poly = sp.Poly(sp.numer(sp.together(d)), var)
+        degree = poly.degree()
+        if degree <= 0 or degree > 12:
+            return []
+        if degree <= 2:
+            return [r for r in sp.roots(poly) if r.is_real]
+        if poly.domain.is_ZZ or poly.domain.is_QQ:
+            return sp.real_roots(poly)  # exact isolation, whatever the coefficients' size
+        try:
+            return [r for r in poly.nroots(n=30, maxsteps=200) if r.is_real]
+        except mpmath.mp.NoConvergence:
+            return []
+
+    if not can_budget():
+        return ()
+    found = set()
+    try:
+        with time_budget(1.0, "critical points of the integrand"):
+            logs = [log_of(p), log_of(q)]
+            if order is not None and order != 1 and p != q:
+                logs.append(logs[0] - logs[1] if order is oo else order * logs[0] + (1 - order) * logs[1])
+            logs += [log_of(t) for t in {*components(p), *components(q)}]
+            for L in logs:
+                try:
+                    found.update(roots(L))
+                except (sp.PolynomialError, NotImplementedError, ValueError, TypeError, ZeroDivisionError):
+                    continue
+    except SymbolicTimeout:
+        pass
+    inside = [r for r in found if (lo is -oo or bool(r > lo)) and (hi is oo or bool(r < hi))]
+    return tuple(sorted(inside, key=lambda r: sp.N(r, 30)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _diverges_exactly(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None, lo: sp.Expr, hi: sp.Expr) -> bool:
+    """Whether ∫ p^α q^(1−α) over (lo, hi) is +∞ by its logarithm, a polynomial in the
+    variable that does not tend to −∞ toward an infinite end (False when undecided).
+
+    Exact where numbers cannot be: N(1, 2²) vs N(0, 1) at α = 4/3 has a log-integrand
+    whose x² coefficient −α/8 + (α − 1)/2 is exactly 0, so it grows like x/3; at any
+    finite precision the rounded coefficient is ±10^−wp, and a scan far enough out
+    would see a false maximum (at 10²² with 20 digits) instead of the divergence.
+    """
+    if order is None or order == 1 or order is oo or (lo is not -oo and hi is not oo):
+        return False
+    try:
+        L = sp.expand(order * sp.expand_log(sp.log(p), force=True) + (1 - order) * sp.expand_log(sp.log(q), force=True))
+        poly = sp.Poly(L, var)
+        if any(c.has(var) for c in poly.coeffs()):
+            return False
+        for end, sign in ((hi, 1), (lo, -1)):
+            if end not in (oo, -oo):
+                continue
+            for k in range(poly.degree(), 0, -1):
+                c = poly.coeff_monomial(var**k)
+                if c.is_zero is None:
+                    return False
+                if c.is_zero:
+                    continue
+                toward = c * sign**k
+                if toward.is_positive:
+                    return True  # log f → +∞
+                if toward.is_negative:
+                    break  # log f → −∞ on this side
+                return False
+            else:
+                return True  # log f constant: a nonzero constant integrand on an infinite piece
+    except (sp.PolynomialError, sp.GeneratorsNeeded, NotImplementedError, TypeError, ValueError):
+        return False
+    return False
 
 
 def _log_abs(f):
@@ -359,6 +564,9 @@ class _Locus:
     lengths: tuple  # (near lo, near hi): the length scale for probing at a finite end
     at_end: bool  # the mode is at a finite end of the piece
     singular: object  # a _PeakAtEnd when |f| grows without bound toward that end, else None
+    others: tuple = ()  # extra split points: the other modes of |f| holding mass above 10^−(wp+5)
+    #                     of the peak, the valleys between modes, and where each mode's mass ends
+    rising: object = None  # the farthest point scanned, if |f| still grew there (mass not located)
 
     def far(self, sign: int):
         """The length the integrand's tail toward ``sign`` is probed in (at 10⁷, 10⁸ of it).
@@ -380,34 +588,72 @@ class _Locus:
         return mpmath.exp(self.peak) * self.scale
 
 
-def _locate(log_f, lo: sp.Expr, hi: sp.Expr) -> _Locus:
-    """The mode, e-fold width and negligible ends of exp(log_f) on the piece (lo, hi).
+def _locate(log_f, lo: sp.Expr, hi: sp.Expr, seeds=()) -> _Locus:
+    """The modes, e-fold width and negligible ends of exp(log_f) on the piece (lo, hi).
 
-    The mode is bracketed on a coarse scan (at 20 digits) and refined by golden
+    The modes are bracketed on a coarse scan (at 20 digits) and refined by golden
     section with log_f at the working precision: at σ = 10⁻¹⁰ the terms of
     α·log P + (1 − α)·log Q are ~10²⁵ while the peak is 10⁻¹⁰ wide, so 20 digits
-    would misplace it by hundreds of widths.  Distances are then found by
-    bisection on a binary exponent (:func:`_reach`), which costs the same at
-    any scale.
+    would misplace it by hundreds of widths.  The scan is a geometric grid (around
+    0, or from a finite end) plus the ``seeds`` (critical points of the log-densities
+    and of the integrand, :func:`_critical_seeds`), and is extended outward while
+    log_f still rises at its farthest point: a Gaussian pair at mean 10⁹, or at
+    order 10⁹ (whose integrand peaks at x = 1 − α), lies beyond any fixed grid.
+    Every hill of the scan separated from the others by a valley is refined; those
+    holding non-negligible mass become split points.  Distances are found by
+    bisection on a binary exponent (:func:`_reach`), which costs the same at any scale.
     """
     a, b = _mpf(lo), _mpf(hi)
     with mpmath.workdps(20):
-        candidates = _scan_points(a, b)
+        grid = _scan_points(a, b)
+        candidates = sorted({*grid, *(t for t in seeds if a < t < b)})
         values = [log_f(t) for t in candidates]
+    # Beyond the grid the terms of log_f grow like t²: extend at the working precision.
+    candidates, values, rising = _extend_scan(log_f, candidates, values, a, b)
     best = max(range(len(candidates)), key=lambda i: values[i])
     if values[best] == -mpmath.inf:
         ends = (1 + abs(a) if mpmath.isfinite(a) else None, 1 + abs(b) if mpmath.isfinite(b) else None)
         return _Locus(None, -mpmath.inf, None, None, mpmath.mpf(1), ends, False, None)
-    left_c = candidates[best - 1] if best > 0 else a
-    right_c = candidates[best + 1] if best + 1 < len(candidates) else b
-    mode = _golden_max(log_f, left_c, right_c, candidates[best], digits=15)
-    peak = log_f(mode)
-    if not mpmath.isfinite(peak):  # e.g. a singular end: keep the best finite scan point
-        mode, peak = candidates[best], values[best]
+    hills = []  # (mode, peak) of every hill of the scan, refined
+    for i in _hills(values):
+        left_c = candidates[i - 1] if i > 0 else a
+        right_c = candidates[i + 1] if i + 1 < len(candidates) else b
+        t = _golden_max(log_f, left_c, right_c, candidates[i], digits=15)
+        h, h_scan = log_f(t), log_f(candidates[i])
+        if not mpmath.isfinite(h) or h_scan >= h:  # e.g. a singular end, or an exact seed
+            t, h = candidates[i], (h_scan if mpmath.isfinite(h_scan) else values[i])
+        hills.append((t, h))
+    mode, peak = max(hills, key=lambda m: m[1])
     drop = peak - (mpmath.mp.dps + 5) * mpmath.log(10)
-    left, right = _reach(log_f, mode, -1, a, drop), _reach(log_f, mode, 1, b, drop)
+    others = [m for m, h in hills if m != mode and h > drop]
     efold = [abs(t - mode) for t in (_reach(log_f, mode, -1, a, peak - 1), _reach(log_f, mode, 1, b, peak - 1))
              if t is not None]
+    sharper = _sharpen(log_f, mode, peak, a, b, min(efold, default=None))
+    if sharper is not None:
+        mode, peak = sharper
+        drop = peak - (mpmath.mp.dps + 5) * mpmath.log(10)
+        efold = [abs(t - mode) for t in (_reach(log_f, mode, -1, a, peak - 1), _reach(log_f, mode, 1, b, peak - 1))
+                 if t is not None]
+    # Where the mass ends on each side of each mode; a mode's search stops at its
+    # neighbours, so the main mode's ends are those of the outermost modes.
+    modes = sorted([mode, *others])
+    splits = set(others)
+    # ... and the valley between two modes: a mixture's integrand switches component
+    # there, with complex poles close to the real axis, which tanh-sinh across the
+    # valley resolves only to ~40 of 51 digits while its error estimate says 53.
+    for m1, m2 in zip(modes, modes[1:]):
+        splits.add(_golden_max(lambda t: -log_f(t), m1, m2, (m1 + m2) / 2, digits=12))
+    for i, m in enumerate(modes):
+        lo_m = _reach(log_f, m, -1, modes[i - 1] if i > 0 else a, drop)
+        hi_m = _reach(log_f, m, 1, modes[i + 1] if i + 1 < len(modes) else b, drop)
+        if i == 0:
+            left = lo_m
+        elif lo_m is not None:
+            splits.add(lo_m)
+        if i == len(modes) - 1:
+            right = hi_m
+        elif hi_m is not None:
+            splits.add(hi_m)
     if efold:
         scale = max(efold)
     else:
@@ -415,10 +661,12 @@ def _locate(log_f, lo: sp.Expr, hi: sp.Expr) -> _Locus:
     extent = [abs(t - mode) for t in (left, right) if t is not None]
 
     def length(e):
-        # Probes at a finite end e sit at 10^−j of this: no farther than the mass reaches.
+        # Probes at a finite end e sit at 10^−j of this: no farther than the mass reaches,
+        # nor than the piece does (a piece 5·10⁻⁶ long at x = 10¹² is probed inside it).
         if not mpmath.isfinite(e):
             return None
-        return min(1 + abs(e), abs(e - mode) + max(extent)) if extent else 1 + abs(e)
+        L = min(1 + abs(e), abs(e - mode) + max(extent)) if extent else 1 + abs(e)
+        return min(L, b - a) if mpmath.isfinite(b - a) else L
 
     lengths = (length(a), length(b))
     at_end = any(L is not None and abs(mode - e) <= mpmath.mpf(10) ** -8 * L for e, L in zip((a, b), lengths))
@@ -439,7 +687,91 @@ def _locate(log_f, lo: sp.Expr, hi: sp.Expr) -> _Locus:
             here = abs(mode - e) <= mpmath.mpf(10) ** -8 * L
             if singular is None or here or h16 > rise:
                 singular, rise = _PeakAtEnd(low=inward > 0), (mpmath.inf if here else h16)
-    return _Locus(mode, peak, left, right, scale, lengths, at_end, singular)
+    return _Locus(mode, peak, left, right, scale, lengths, at_end, singular, tuple(sorted(splits)), rising)
+
+
+#: Decades the scan of an unbounded piece may be extended by while log_f still rises.
+_MAX_EXTENSION = 300
+#: Hills of a scan refined at most (the highest first).
+_MAX_HILLS = 8
+
+
+def _extend_scan(log_f, pts: list, values: list, a, b):
+    """Extend the scan of an unbounded piece outward, a decade at a time, while log_f rises.
+
+    Returns the points, their values and, if log_f still rose at the farthest point
+    after :data:`_MAX_EXTENSION` decades, that point (else None).
+    """
+    rising = None
+    for end, sign in ((b, 1), (a, -1)):
+        if mpmath.isfinite(end) or len(pts) < 2:
+            continue
+        base = a if sign > 0 and mpmath.isfinite(a) else (b if sign < 0 and mpmath.isfinite(b) else mpmath.mpf(0))
+        outer, inner = (-1, -2) if sign > 0 else (0, 1)
+        for _ in range(_MAX_EXTENSION):
+            if not (mpmath.isfinite(values[outer]) and values[outer] > values[inner]):
+                break
+            t = base + (pts[outer] - base) * 10
+            if sign * (t - pts[outer]) <= 0:  # the farthest point is on the other side of base
+                t = pts[outer] + sign * (1 + abs(pts[outer]))
+            v = log_f(t)
+            if sign > 0:
+                pts.append(t)
+                values.append(v)
+            else:
+                pts.insert(0, t)
+                values.insert(0, v)
+        if mpmath.isfinite(values[outer]) and values[outer] > values[inner]:
+            rising = pts[outer]
+    return pts, values, rising
+
+
+def _hills(values: list) -> list:
+    """Indices of the scan's hills: local maxima separated by a valley deeper than one e-fold.
+
+    Adjacent local maxima with no real valley between them (rounding noise on a flat
+    scan) are one hill, represented by the higher.  The global best is always one;
+    at most :data:`_MAX_HILLS` are returned, the highest first.
+    """
+    n = len(values)
+
+    def at(i):
+        return values[i] if 0 <= i < n else -mpmath.inf
+
+    peaks = [i for i in range(n) if mpmath.isfinite(values[i]) and values[i] >= at(i - 1) and values[i] >= at(i + 1)]
+    hills: list[int] = []
+    for i in peaks:
+        if hills:
+            j = hills[-1]
+            valley = min(values[j + 1:i], default=min(values[j], values[i]))
+            depth = 1 + mpmath.mpf(10) ** -15 * max(abs(values[i]), abs(values[j]))
+            if valley > min(values[i], values[j]) - depth:
+                if values[i] > values[j]:
+                    hills[-1] = i
+                continue
+        hills.append(i)
+    return sorted(hills, key=lambda i: values[i], reverse=True)[:_MAX_HILLS]
+
+
+def _sharpen(log_f, mode, peak, a, b, width):
+    """A better (mode, peak) when 15 relative digits left the mode over 10⁻⁶ e-folds off, else None.
+
+    Golden section stops at 10⁻¹⁵·(1 + |mode|); a peak of width 10⁻⁴ at 10¹² (or
+    10⁻¹⁰ at 10³) needs more digits than that to be placed within its width.
+    """
+    if width is None or width == 0 or not mpmath.isfinite(peak):
+        return None
+    unit = 1 + abs(mode)
+    placed = mpmath.mpf(10) ** -15 * unit
+    if placed <= mpmath.mpf(10) ** -6 * width:
+        return None
+    digits = min(mpmath.mp.dps - 5, int(mpmath.log10(unit / width)) + 8)
+    if digits <= 15:
+        return None
+    span = 4 * (placed + width)
+    t = _golden_max(log_f, max(a, mode - span), min(b, mode + span), mode, digits=digits)
+    h = log_f(t)
+    return (t, h) if mpmath.isfinite(h) and h > peak else None
 
 
 def _reach(log_f, mode, direction: int, end, level):
@@ -487,7 +819,7 @@ def _split_points(where: _Locus, lo: sp.Expr, hi: sp.Expr) -> list:
     a, b = _mpf(lo), _mpf(hi)
     if where.mode is None:
         return [a, b]
-    inner = (where.left, None if where.at_end else where.mode, where.right)
+    inner = (where.left, None if where.at_end else where.mode, where.right, *where.others)
     return [a, *sorted({t for t in inner if t is not None and a < t < b}), b]
 
 
@@ -516,6 +848,9 @@ def _algebraic_tails(f, lo: sp.Expr, hi: sp.Expr, where: _Locus):
             start = abs(f(B + sign * s))
             j = next((j for j in range(1, 30) if abs(f(B + sign * s * mpmath.mpf(10) ** j)) < start * mpmath.mpf(10) ** -6), 30)
         D = unit * sp.Integer(10) ** j
+        beyond = [sign * (t - B) for t in where.others if sign * (t - B) > 0]
+        while beyond and _mpf(D) <= max(beyond):  # the other modes stay in the finite part
+            D *= 10
         Dm = _mpf(D)
         tails += mpmath.quad(lambda u: f(B + sign * Dm / u**2) * 2 * Dm / u**3 if u else mpmath.mpf(0), [0, 1])
         if sign > 0:
@@ -607,7 +942,7 @@ def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, where: _Locus, reflected=None
     far_end = e + sign * width
     lo_far, hi_far = (far_end, other) if sign > 0 else (other, far_end)
     # The rest still gets the split points: the mass may peak far from the singular end.
-    inner = {t for t in (where.left, None if where.at_end else where.mode, where.right)
+    inner = {t for t in (where.left, None if where.at_end else where.mode, where.right, *where.others)
              if t is not None and lo_far < t < hi_far}
     far_part = mpmath.quad(f, [lo_far, *sorted(inner), hi_far])
     return near_part + far_part
@@ -675,18 +1010,23 @@ def _sum_direction(term, k0: int, step: int, end: int | None, scale):
     raise ConvergenceError(f"the series did not converge within {MAX_TERMS} terms of its largest term")
 
 
-def _scan_points(a, b, scale=None) -> list:
+def _scan_points(a, b, scale=None, center=None) -> list:
     """A scan of the piece [a, b]: 63 even steps if finite, else a geometric grid from
-    the finite end (or around 0) spanning 10⁻⁶ … 10⁸ in units of 1 and of ``scale``."""
+    the finite end (or around ``center``, default 0) spanning 10⁻⁶ … 10⁸ in units of 1
+    and of ``scale``, and reaching 10⁸ times as far as ``center`` is from the finite end."""
     if mpmath.isfinite(a) and mpmath.isfinite(b):
         return [a + (b - a) * mpmath.mpf(j) / 64 for j in range(1, 64)]
     low, high = -12, 16  # exponents of sqrt(10)
     if scale is not None and scale > 0:
         decade = int(mpmath.floor(mpmath.log10(scale)))
         low, high = low + 2 * min(0, decade), high + 2 * max(0, decade)
+    end = a if mpmath.isfinite(a) else b
+    if center is not None and mpmath.isfinite(end) and abs(center - end) > 1:
+        high = max(high, 2 * int(mpmath.ceil(mpmath.log10(abs(center - end)))) + 16)
     grid = [mpmath.mpf(10) ** (e / mpmath.mpf(2)) for e in range(low, high + 1)]
     if a == -mpmath.inf and b == mpmath.inf:
-        return [-g for g in reversed(grid)] + [mpmath.mpf(0)] + grid
+        c = center if center is not None else mpmath.mpf(0)
+        return [c - g for g in reversed(grid)] + [c] + [c + g for g in grid]
     if b == mpmath.inf:
         return [a + g for g in grid]
     return [b - g for g in reversed(grid)]
@@ -726,7 +1066,9 @@ def _sup_log_ratio(P: Density, Q: Density, lP, lQ) -> mpmath.mpf:
     """sup over the support of P of log(P/Q), by scanning and local refinement.
 
     On an unbounded piece the scan reaches 10⁸ e-fold widths of P (and at
-    least 10⁸), so a log-ratio that grows like x/σ² is seen growing whatever σ.
+    least 10⁸) around P's mode, so a log-ratio that grows like x/σ² is seen
+    growing whatever σ, and a pair at mean 10⁹ is scanned where it lives; the
+    critical points of log P − log Q (:func:`_critical_seeds`) are tried too.
     """
     best = -mpmath.inf
     discrete = isinstance(P, Discrete)
@@ -744,15 +1086,18 @@ def _sup_log_ratio(P: Density, Q: Density, lP, lQ) -> mpmath.mpf:
             return value if isinstance(value, mpmath.mpf) else -mpmath.inf
         a = _mpf(lo)
         b = _mpf(hi)
+        seeds = []
         if discrete:
             pts = _integer_scan(a, b)
         else:
-            scale = None
+            scale = center = None
+            seeds = [_mpf(t) for t in _critical_seeds(bp, bq, P.var, oo, lo, hi)]
             if not (mpmath.isfinite(a) and mpmath.isfinite(b)):
-                scale = _locate(_guarded(lP), lo, hi).scale
+                where = _locate(_guarded(lP), lo, hi, seeds)
+                scale, center = where.scale, where.mode
             # Limits at finite ends (log P/Q may be 0/0 exactly there): step in by 10^(−dps−5).
             tiny = mpmath.mpf(10) ** (-mpmath.mp.dps - 5)
-            pts = ([a + tiny * (1 + abs(a))] if mpmath.isfinite(a) else []) + _scan_points(a, b, scale) + (
+            pts = ([a + tiny * (1 + abs(a))] if mpmath.isfinite(a) else []) + _scan_points(a, b, scale, center) + (
                 [b - tiny * (1 + abs(b))] if mpmath.isfinite(b) else [])
         values = [r(t) for t in pts]
         if _unbounded(values, pts, a, b):
@@ -762,6 +1107,8 @@ def _sup_log_ratio(P: Density, Q: Density, lP, lQ) -> mpmath.mpf:
         if not discrete and 0 < i < len(pts) - 1:
             t = _golden_max(r, pts[i - 1], pts[i + 1], pts[i])
             candidate = max(candidate, r(t))
+        # The seeds are exact critical points: their values need no refinement.
+        candidate = max([candidate, *(r(t) for t in seeds if a < t < b)])
         best = max(best, candidate)
     return best
 

@@ -105,11 +105,12 @@ def test_table_value_has_the_requested_digits(dps):
 
 
 def _fake(values_by_call):
+    """_at_precision returning the given values in turn (cycling: a retry sees them again)."""
     calls = []
 
     def at_precision(P, Q, order, wp):
         calls.append(wp)
-        return values_by_call[len(calls) - 1]
+        return values_by_call[(len(calls) - 1) % len(values_by_call)]
 
     return at_precision, calls
 
@@ -120,7 +121,9 @@ def test_disagreeing_precisions_raise_convergence_error(monkeypatch):
     with pytest.raises(ConvergenceError, match="did not settle") as e:
         rdpsym.renyi_divergence_mp(*rdpsym.laplace(1).pair, 2, dps=30)
     assert isinstance(e.value, ArithmeticError)
-    assert len(calls) == 2 and calls[0] >= 30 and calls[1] > calls[0]
+    assert calls[0] >= 30 and calls[1] > calls[0]
+    # One retry with the ~20 lacking digits added, then the error.
+    assert len(calls) == 4 and calls[2] - calls[1] >= 20 and calls[3] == calls[2] + 20
 
 
 def test_disagreement_just_above_the_requested_digits_is_caught(monkeypatch):

@@ -1,0 +1,222 @@
+"""renyi_divergence_mp on adversarial inputs: mass far from the origin, tiny values, P = Q.
+
+Regressions for a review of the scale-aware rewrite (d4b99be):
+
+A. the mode search scanned only ±10⁸ and skipped refinement when its best point was
+   the farthest one, so a Gaussian pair at mean 10⁹ gave −4.5·10¹² (both precisions
+   agreeing), at order 10⁹ gave 499995450.6, and a mixture's second mode was missed;
+B. the precision-raising loop had no ceiling (2·10¹² digits were asked for);
+C. a true D = 10⁻⁶² was returned as exactly 0.
+
+Expected values are Mironov's propositions (and an mpmath quadrature with explicit
+split points) evaluated here, never read from rdpsym.
+"""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+import sympy as sp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import rdpsym
+import rdpsym.numeric
+from rdpsym import ConvergenceError, renyi_divergence_mp
+
+R = sp.Rational
+x = sp.Symbol("x", real=True)
+DIGITS = 40
+
+
+def mp(value) -> mpmath.mpf:
+    r = sp.Rational(value)
+    return mpmath.mpf(r.p) / r.q
+
+
+def gauss(mean, sigma):
+    return rdpsym.Continuous(sp.exp(-((x - mean) ** 2) / (2 * sigma**2)) / sp.sqrt(2 * sp.pi * sigma**2), x)
+
+
+def laplace(mean, scale):
+    return rdpsym.Continuous(sp.exp(-sp.Abs(x - mean) / scale) / (2 * scale), x)
+
+
+def assert_agrees(value, expected, digits=DIGITS, what=""):
+    with mpmath.workdps(digits + 20):
+        assert mpmath.isfinite(value) and value > 0, (what, value)
+        assert abs(value - expected) <= mpmath.mpf(10) ** (-digits) * abs(expected), (
+            what, mpmath.nstr(value, digits + 5), mpmath.nstr(expected, digits + 5))
+
+
+# ---------------------------------------------------------------- A: mass far from the origin
+
+
+@pytest.mark.parametrize(
+    ("mean", "sigma"), [(10**9, 1), (2 * 10**8, 1), (-(10**9), 1), (10**12, 10**4)], ids=str)
+def test_gaussian_pair_far_from_the_origin(mean, sigma):
+    # Prop 7: Δ²·α/(2σ²) with Δ = σ: exactly α/2 = 1. It was −4549351945504.6 at mean 10⁹.
+    value = renyi_divergence_mp(gauss(mean, sigma), gauss(mean + sigma, sigma), 2, dps=DIGITS)
+    assert_agrees(value, mpmath.mpf(1), what=mean)
+
+
+@pytest.mark.parametrize("order", [3 * 10**8, 10**9], ids=str)
+def test_gaussian_mechanism_at_a_huge_order(order):
+    # The integrand peaks at x = 1 − α, beyond any fixed scan: 499995450.648 at α = 10⁹.
+    value = renyi_divergence_mp(*rdpsym.gaussian(sigma=1).pair, order, dps=DIGITS)
+    assert_agrees(value, mp(order) / 2, what=order)
+
+
+def mixture_by_hand(M, order, dps=80):
+    """D_α of ½N(0,1)+½N(M,1) vs ½N(1,1)+½N(M+1,1): mpmath quadrature split every 2 units
+    around both modes and at the valley between them."""
+    with mpmath.workdps(dps):
+        def phi(t, m):
+            return mpmath.exp(-((t - m) ** 2) / 2) / mpmath.sqrt(2 * mpmath.pi)
+
+        def f(t):
+            p, q = (phi(t, 0) + phi(t, M)) / 2, (phi(t, 1) + phi(t, M + 1)) / 2
+            return p**order * q ** (1 - order)
+
+        near = sorted({*range(-40, 42, 2), *range(M - 40, M + 42, 2), mpmath.mpf(M + 1) / 2})
+        return mpmath.log(mpmath.quad(f, [-mpmath.inf, *near, mpmath.inf])) / (order - 1)
+
+
+@pytest.mark.parametrize("M", [30, 3 * 10**5], ids=str)
+def test_two_mode_mixture_finds_both_modes(M):
+    # At M = 3·10⁵ the second mode was never seen (0.3068… instead of ≈ 1).
+    P = rdpsym.Continuous((sp.exp(-(x**2) / 2) + sp.exp(-((x - M) ** 2) / 2)) / (2 * sp.sqrt(2 * sp.pi)), x)
+    Q = rdpsym.Continuous((sp.exp(-((x - 1) ** 2) / 2) + sp.exp(-((x - M - 1) ** 2) / 2)) / (2 * sp.sqrt(2 * sp.pi)), x)
+    value = renyi_divergence_mp(P, Q, 2, dps=DIGITS)
+    assert_agrees(value, mixture_by_hand(M, 2), what=M)
+
+
+def test_narrow_laplace_pair_far_away_is_finite():
+    # The piece between the two centres (5·10⁻⁶ long at x = 10¹²) was probed outside
+    # itself, and KL came out +∞. Prop 6 with λ = b/Δ = 2: 1/λ + e^(−1/λ) − 1.
+    centre, scale = 999999999997, R(1, 10**5)
+    value = renyi_divergence_mp(laplace(centre, scale), laplace(centre + scale / 2, scale), 1, dps=30)
+    with mpmath.workdps(60):
+        assert_agrees(value, mpmath.mpf(1) / 2 + mpmath.expm1(-mpmath.mpf(1) / 2), digits=30)
+
+
+def test_a_negative_value_is_never_returned(monkeypatch):
+    # Mironov Prop 8: D_α ≥ 0. Two precisions agreeing on a negative value are both wrong.
+    monkeypatch.setattr(rdpsym.numeric, "_at_precision", lambda P, Q, order, wp: mpmath.mpf(-3))
+    with pytest.raises(ConvergenceError, match="negative"):
+        renyi_divergence_mp(*rdpsym.laplace(1).pair, 2, dps=30)
+
+
+# ---------------------------------------------------------------- B: the precision has a ceiling
+
+
+def test_precision_never_exceeds_the_ceiling(monkeypatch):
+    # A value that keeps shrinking as the precision rises (pure noise) asks for ever more digits.
+    asked = []
+
+    def shrinking(P, Q, order, wp):
+        asked.append(wp)
+        return mpmath.mpf(10) ** (-3 * wp)
+
+    monkeypatch.setattr(rdpsym.numeric, "_at_precision", shrinking)
+    with pytest.raises(ConvergenceError, match="ceiling"):
+        renyi_divergence_mp(*rdpsym.laplace(1).pair, 2, dps=30)
+    assert max(asked) <= rdpsym.numeric._MAX_PRECISION_FACTOR * (30 + 11) + 20
+
+
+def test_far_gaussian_kl_is_computed_at_bounded_precision(monkeypatch, watchdog):
+    # It drove the working precision toward 2·10¹² digits.
+    asked = []
+    real = rdpsym.numeric._at_precision
+
+    def spy(P, Q, order, wp):
+        asked.append(wp)
+        return real(P, Q, order, wp)
+
+    monkeypatch.setattr(rdpsym.numeric, "_at_precision", spy)
+    with watchdog(60, "KL of a Gaussian pair at mean 10⁹"):
+        value = renyi_divergence_mp(gauss(10**9, 1), gauss(10**9 + 1, 1), 1, dps=DIGITS)
+    assert_agrees(value, mpmath.mpf(1) / 2)
+    assert max(asked) <= rdpsym.numeric._MAX_PRECISION_FACTOR * (DIGITS + 10) + 20
+
+
+# ---------------------------------------------------------------- C: tiny values are not 0
+
+
+@pytest.mark.parametrize("k", [31, 35, 40], ids=lambda k: f"shift=1e-{k}")
+def test_tiny_divergence_is_not_zero(k):
+    # D_2 = α·Δ²/2 = 10^(−2k): 10⁻⁶² came out exactly 0 (at 51 digits the value cancelled to 0).
+    shift = R(1, 10**k)
+    try:
+        value = renyi_divergence_mp(gauss(0, 1), gauss(shift, 1), 2, dps=DIGITS)
+    except ConvergenceError:
+        pytest.fail("a ConvergenceError is allowed by the rules, but these must be computed")
+    assert value != 0
+    with mpmath.workdps(100):
+        assert_agrees(value, mpmath.mpf(10) ** (-2 * k), what=k)
+
+
+@pytest.mark.parametrize("order", [R(1, 2), 1, 2, sp.oo], ids=str)
+@pytest.mark.parametrize("law", ["gaussian", "laplace", "table", "same law written twice"])
+def test_same_law_gives_exactly_zero(law, order):
+    if law == "gaussian":
+        P, Q = gauss(3, 2), gauss(3, 2)
+    elif law == "laplace":
+        P, Q = laplace(-1, R(1, 3)), laplace(-1, R(1, 3))
+    elif law == "table":
+        P, Q = rdpsym.Discrete({0: R(1, 3), 1: R(2, 3)}), rdpsym.Discrete({1: R(2, 3), 0: R(1, 3), 2: 0})
+    else:  # different expressions of one law: decided symbolically when the value cancels
+        P = gauss(1, 1)
+        Q = rdpsym.Continuous(sp.exp(-(x**2 - 2 * x + 1) / 2) / sp.sqrt(2 * sp.pi), x)
+        assert P.expr != Q.expr
+    value = renyi_divergence_mp(P, Q, order, dps=DIGITS)
+    assert value == 0 and not mpmath.isinf(value)
+
+
+# ---------------------------------------------------------------- property: D ≥ 0 at every scale
+
+
+def gaussian_expected(delta, sigma, order):
+    """Mironov Prop 7: α·Δ²/(2σ²); KL Δ²/(2σ²); D_∞ = ∞."""
+    with mpmath.workdps(150):
+        if order == sp.oo:
+            return mpmath.inf
+        return mp(order) * mp(delta) ** 2 / (2 * mp(sigma) ** 2)
+
+
+def laplace_expected(delta, scale, order):
+    """Mironov Prop 6 with λ = b/Δ."""
+    with mpmath.workdps(150):
+        lam = mp(scale) / abs(mp(delta))
+        if order == sp.oo:
+            return 1 / lam
+        if order == 1:
+            return 1 / lam + mpmath.expm1(-1 / lam)
+        a = mp(order)
+        moment = a / (2 * a - 1) * mpmath.exp((a - 1) / lam) + (a - 1) / (2 * a - 1) * mpmath.exp(-a / lam)
+        return mpmath.log(moment) / (a - 1)
+
+
+@given(
+    kind=st.sampled_from(["gaussian", "laplace"]),
+    mean=st.sampled_from([0, -7, 10**3 + 1, -(10**6), 2 * 10**8 + 3, -(10**9), 10**9 + 5, 10**12, -(10**12) + 1]),
+    scale=st.sampled_from([R(1, 10**6), R(1, 10**3), 1, 10**3, 10**6]),
+    ratio=st.sampled_from([R(1, 10**8), R(1, 1000), R(1, 2), 1, 2, 5]),
+    order=st.sampled_from([R(1, 3), R(3, 2), 2, 10, 1, sp.oo]),
+)
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])  # the watchdog is stateless
+def test_divergence_is_never_negative_nor_wrong_at_any_scale(watchdog, kind, mean, scale, ratio, order):
+    # Means up to ±10¹², scales 10⁻⁶ … 10⁶: a value is ≥ 0 (Prop 8) and right, or a ConvergenceError.
+    delta = scale * ratio
+    law = gauss if kind == "gaussian" else laplace
+    expected = (gaussian_expected if kind == "gaussian" else laplace_expected)(delta, scale, order)
+    try:
+        with watchdog(60, f"D_{order} of a {kind} pair at mean {mean}, scale {scale}"):
+            value = renyi_divergence_mp(law(mean, scale), law(mean + delta, scale), order, dps=30)
+    except ConvergenceError:
+        return  # allowed: never a wrong number
+    assert value >= 0, value
+    if mpmath.isinf(expected):
+        assert mpmath.isinf(value)
+    else:
+        assert_agrees(value, expected, digits=28, what=(kind, mean, scale, ratio, order))
