@@ -64,22 +64,23 @@ def _derive(args: argparse.Namespace) -> int:
         raise ParameterError(must("--pdf", "used with --latex FILE (the PDF is built beside it)", "no --latex"))
     _check_output(args.latex, "--latex")
     d = mech.rdp(order)
-    if args.latex:
-        from .documents import mechanism_document
-
-        _write_latex(mechanism_document(mech, d), args.latex, args.pdf)
-    print(d)
     values = {symbols[n]: v for n, v in given.items() if n != "sensitivity"}
     if "alpha" in sets and d.order == alpha:
         values[alpha] = sets["alpha"]
-    if not values:
-        return 0
     free = d.result.free_symbols if isinstance(d.result, sp.Basic) else set()
     missing = sorted(str(s) for s in free - set(values))
+    value = d.evalf(values, dps=args.dps) if values and not missing else None
+    if args.latex:
+        from .documents import mechanism_document
+
+        at = (values, value, args.dps) if value is not None else None
+        _write_latex(mechanism_document(mech, d, at), args.latex, args.pdf)
+    print(d)
+    if not values:
+        return 0
     if missing:
         print(f"(set {', '.join(missing)} to get a number)")
         return 0
-    value = d.evalf(values, dps=args.dps)
     shown = ", ".join(f"{s} = {v}" for s, v in values.items())
     print(f"value at {shown} ({args.dps} digits):")
     print("oo" if mpmath.isinf(value) else mpmath.nstr(value, args.dps))

@@ -121,12 +121,14 @@ def _sentence(reason: str) -> str:
     return reason[0].upper() + reason[1:] + ("" if reason.endswith((".", ":")) else ":")
 
 
-def derivation_document(d, title: str, setting: str = "", symbol_names: dict | None = None) -> str:
+def derivation_document(d, title: str, setting: str = "", symbol_names: dict | None = None,
+                        value: tuple | None = None) -> str:
     """A standalone document: setting, the derivation step by step, the result, its status and evidence.
 
     ``setting`` is LaTeX (a paragraph on the mechanism and its parameters);
     ``symbol_names`` maps symbols to the paper's LaTeX names (Laplace's scale
-    ``b`` is the paper's ``\\lambda``).
+    ``b`` is the paper's ``\\lambda``); ``value`` is ``(point, number, dps)``,
+    the result evaluated at given parameters, printed after it.
     """
     settings = {"symbol_names": symbol_names or {}}
     order = r"\infty" if d.order is sp.oo else paper_latex(d.order)
@@ -141,6 +143,12 @@ def derivation_document(d, title: str, setting: str = "", symbol_names: dict | N
     parts.append(rf"\[ D_{{{order}}}(P \,\|\, Q) = {paper_latex(result, **settings)} \]" + "\n")
     for c in d.conditions:
         parts.append(rf"valid when ${paper_latex(c, **settings)}$; otherwise the divergence is $\infty$.\\" + "\n")
+    if value is not None:
+        point, number, dps = value
+        at = ", ".join(f"{paper_latex(s, **settings)} = {paper_latex(v)}" for s, v in point.items())
+        shown = r"\infty" if mpmath.isinf(number) else mpmath.nstr(number, dps)
+        parts.append(rf"At ${at}$, to {dps} significant digits (the closed form evaluated with mpmath):" + "\n"
+                     + rf"\[ D_{{{order}}}(P \,\|\, Q) = {shown} \]" + "\n")
     parts.append(rf"\noindent\textbf{{Status: {text(str(d.status))}.}} " + _STATUS[str(d.status)] + "\n")
     parts.append("\\begin{itemize}\n" + "".join(rf"\item {_evidence(e, settings)}" + "\n" for e in d.evidence)
                  + "\\end{itemize}\n")
@@ -165,7 +173,7 @@ _TITLES = {"gaussian": "The Gaussian mechanism", "laplace": "The Laplace mechani
            "randomized-response": "Randomized response"}
 
 
-def mechanism_document(mechanism, d) -> str:
+def mechanism_document(mechanism, d, value: tuple | None = None) -> str:
     """:func:`derivation_document` for a built-in mechanism, in the paper's notation.
 
     The setting names the mechanism, its worst-case pair (the proposition that
@@ -197,7 +205,7 @@ def mechanism_document(mechanism, d) -> str:
                    r"output laws are $P = (p, 1 - p)$ and $Q = (1 - p, p)$ (Proposition 5).")
     else:
         setting = text(mechanism.worst_case)
-    return derivation_document(d, _TITLES.get(mechanism.name, mechanism.name), setting, names)
+    return derivation_document(d, _TITLES.get(mechanism.name, mechanism.name), setting, names, value)
 
 
 def table2_document(cells) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import mpmath
 import pytest
 import sympy as sp
 
@@ -166,6 +167,18 @@ def test_derive_writes_a_standalone_document(tmp_path, capsys):
     tex = out.read_text()
     assert tex.startswith("\\documentclass") and "Proposition 6" in tex
     assert f"wrote {out}" in capsys.readouterr().out
+
+
+def test_derive_with_values_puts_the_number_in_the_document(tmp_path, capsys, compile_latex):
+    # The console printed "value at lambda = 1/2" but the document stopped at the formula.
+    out = tmp_path / "laplace2.tex"
+    assert main(["derive", "laplace", "--order", "2", "--set", "scale=1/2", "--dps", "25", "--latex", str(out)]) == 0
+    tex = out.read_text()
+    with mpmath.workdps(40):  # Prop 6 at λ = 1/2, order 2: log(2/3·e² + 1/3·e⁻⁴)
+        expected = mpmath.nstr(mpmath.log(2 * mpmath.e**2 / 3 + mpmath.e**-4 / 3), 25)
+    assert r"At $\lambda = \frac{1}{2}$, to 25 significant digits" in tex and expected in tex
+    assert expected in capsys.readouterr().out
+    compile_latex(tex)
 
 
 def test_derive_latex_to_stdout(capsys):
