@@ -16,6 +16,7 @@ import mpmath
 import pytest
 import sympy as sp
 
+import mironov_reference as reference
 import rdpsym
 from rdpsym import renyi_divergence_mp
 from rdpsym.engine.context import Hypotheses
@@ -29,43 +30,16 @@ ORDERS = [R(3, 2), 2, 10, 50]
 DIGITS = 40
 
 
-def mp(value) -> mpmath.mpf:
-    """An exact SymPy number as an mpf at the current working precision."""
-    r = sp.Rational(value)
-    return mpmath.mpf(r.p) / r.q
-
-
 def gaussian_expected(sigma, order):
-    """Mironov 2017 Prop 7 with Δ = 1: α/(2σ²); KL = 1/(2σ²); D_∞ = ∞."""
-    with mpmath.workdps(150):
-        if order == sp.oo:
-            return mpmath.inf
-        return mp(order) / (2 * mp(sigma) ** 2)
+    return reference.gaussian(sigma, order)
 
 
 def laplace_expected(scale, order):
-    """Mironov 2017 Prop 6 with λ = b/Δ = b."""
-    with mpmath.workdps(150):
-        lam = mp(scale)
-        if order == sp.oo:
-            return 1 / lam
-        if order == 1:
-            return 1 / lam + mpmath.expm1(-1 / lam)
-        a = mp(order)
-        moment = a / (2 * a - 1) * mpmath.exp((a - 1) / lam) + (a - 1) / (2 * a - 1) * mpmath.exp(-a / lam)
-        return mpmath.log(moment) / (a - 1)
+    return reference.laplace(scale, order)
 
 
 def rr_expected(p, order):
-    """Mironov 2017 Prop 5."""
-    with mpmath.workdps(150):
-        p = mp(p)
-        if order == sp.oo:
-            return abs(mpmath.log(p / (1 - p)))
-        if order == 1:
-            return (2 * p - 1) * mpmath.log(p / (1 - p))
-        a = mp(order)
-        return mpmath.log(p**a * (1 - p) ** (1 - a) + (1 - p) ** a * p ** (1 - a)) / (a - 1)
+    return reference.randomized_response(p, order)
 
 
 def assert_agrees(value, expected, what):
