@@ -11,7 +11,6 @@ import sympy as sp
 from flint import arb, fmpq
 
 import rdpsym
-from rdpsym.accounting import conversions as conv
 from rdpsym.accounting._arb import bits_for, precision
 from rdpsym.accounting.orders import DEFAULT, DP_ACCOUNTING, MIRONOV, OPACUS, resolve
 from rdpsym.cli import main

@@ -26,7 +26,7 @@ from flint import fmpq
 
 from ..documents import preamble
 from ..printing import DISPLAY_CHARACTERS, break_display, math, paper_latex, reason_latex, text
-from .claim import Holds, StepResult, Verdict, _RELATIONS
+from .claim import Holds, StepResult, _RELATIONS
 from .runner import Report
 
 __all__ = ["report_latex"]
