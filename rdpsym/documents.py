@@ -145,7 +145,7 @@ def derivation_document(d, title: str, setting: str = "", symbol_names: dict | N
         parts.append(rf"valid when ${paper_latex(c, **settings)}$; otherwise the divergence is $\infty$.\\" + "\n")
     if value is not None:
         point, number, dps = value
-        at = ", ".join(f"{paper_latex(s, **settings)} = {paper_latex(v)}" for s, v in point.items())
+        at = _point_latex(point, settings)
         shown = r"\infty" if mpmath.isinf(number) else mpmath.nstr(number, dps)
         parts.append(rf"At ${at}$, to {dps} significant digits (the closed form evaluated with mpmath):" + "\n"
                      + rf"\[ D_{{{order}}}(P \,\|\, Q) = {shown} \]" + "\n")
@@ -164,9 +164,13 @@ def _evidence(line: str, settings: dict) -> str:
     point = getattr(line, "point", None)
     if not point:
         return text(line)
-    values = ", ".join(f"{paper_latex(s, **settings)} = {paper_latex(v)}"
-                       for s, v in sorted(point.items(), key=lambda kv: kv[0].name))
-    return text(f"agrees with the definition {line.how} at ") + f"${values}$"
+    ordered = dict(sorted(point.items(), key=lambda kv: kv[0].name))
+    return text(f"agrees with the definition {line.how} at ") + f"${_point_latex(ordered, settings)}$"
+
+
+def _point_latex(point: dict, settings: dict) -> str:
+    """``\\lambda = \\frac{1}{2}, \\alpha = 2``: parameter values in the document's symbol names."""
+    return ", ".join(f"{paper_latex(s, **settings)} = {paper_latex(v)}" for s, v in point.items())
 
 
 _TITLES = {"gaussian": "The Gaussian mechanism", "laplace": "The Laplace mechanism",

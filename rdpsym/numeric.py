@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import mpmath
 import sympy as sp
 
+from ._budget import can_budget, time_budget
 from ._exact import parse_order, value_for
 from .densities import (
     Density,
@@ -42,7 +43,7 @@ from .densities import (
     common_refinement,
     probe_points,
 )
-from .errors import ConvergenceError, DomainError, ParameterError, must
+from .errors import ConvergenceError, DomainError, ParameterError, SymbolicTimeout, must
 
 oo = sp.oo
 
@@ -220,9 +221,6 @@ def _same_law(P: Density, Q: Density, symbolic: bool = False) -> bool:
         return True
     if not symbolic:
         return False
-    from ._budget import can_budget, time_budget
-    from .errors import SymbolicTimeout
-
     if not can_budget():
         return False
     try:
@@ -443,9 +441,6 @@ def _critical_seeds(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | Non
     are solved (a polynomial numerator of degree ≤ 12; nothing open-ended), within a
     time budget; anything else contributes no seed (the scan still runs).
     """
-    from ._budget import can_budget, time_budget
-    from .errors import SymbolicTimeout
-
     def log_of(b):
         return sp.expand_log(sp.log(b), force=True)
 

@@ -16,7 +16,7 @@ import argparse
 from fractions import Fraction
 from pathlib import Path
 
-from .accounting.commands import FACTORIES, _steps, build_mechanism
+from .accounting.commands import FACTORIES, _steps, build_mechanism, given_twice
 from .accounting.orders import resolve
 from .errors import ParameterError, must
 
@@ -50,13 +50,12 @@ def _mechanism(spec: str):
     """The mechanism a spec names; errors name the spec and the parameter (not ``--set``)."""
     name, sets = parse_spec(spec)
     _, params, defaults = FACTORIES[name]
-    keys = [s.partition("=")[0].strip() for s in sets]
-    for key in dict.fromkeys(keys):
-        if keys.count(key) > 1:
-            values = [s.partition("=")[2].strip() for s in sets if s.partition("=")[0].strip() == key]
-            raise ParameterError(must(f"the parameter {key} of {spec!r}", "given once",
-                                      f"{len(values)} values ({', '.join(values)})"))
-    given = set(keys)
+    twice = given_twice(sets)
+    if twice:
+        key, values = twice
+        raise ParameterError(must(f"the parameter {key} of {spec!r}", "given once",
+                                  f"{len(values)} values ({', '.join(values)})"))
+    given = {s.partition("=")[0].strip() for s in sets}
     for key in sorted(given - set(params)):
         raise ParameterError(must(f"a parameter of {name}", f"one of {', '.join(params)}", f"{key!r} in {spec!r}"))
     missing = [p for p in params if p not in given and p not in defaults]

@@ -355,10 +355,10 @@ def _scientific(pairs, chars, i, s):
 
 
 def _script(pairs, chars, i, s):
-    base, after = _script_base(pairs, i)
+    base, after = _script_base(pairs, chars, i)
     if base is None:
         return None
-    scripts, after = _scripts(pairs, after, s)
+    scripts, after = _scripts(pairs, chars, after)
     return f"${base}{scripts}$", after
 
 
@@ -409,14 +409,20 @@ def _minus(pairs, chars, i, s):
 
 
 def _unicode_scripts(pairs, chars, i, s):
-    """A run of Unicode sub- or superscripts is one script: 10⁻³⁰ is 10^{-30}."""
-    table, mark = (_SUP, "^") if chars[i] in _SUP else (_SUB, "_") if chars[i] in _SUB else (None, "")
-    if table is None:
+    got = _script_run(pairs, i)
+    return None if got is None else (f"${got[0]}$", got[1])
+
+
+def _script_run(pairs: list, i: int) -> tuple[str, int] | None:
+    """A run of Unicode sub- or superscripts from ``pairs[i]`` as one script: 10⁻³⁰ is 10^{-30}."""
+    ch = pairs[i][0]
+    table, mark = (_SUP, "^") if ch in _SUP else (_SUB, "_") if ch in _SUB else (None, "")
+    if table is None or pairs[i][1] is not None:
         return None
     j = i
     while j < len(pairs) and pairs[j][0] in table and pairs[j][1] is None:
         j += 1
-    return f"${mark}{{{''.join(table[c] for c in chars[i:j])}}}$", j
+    return f"{mark}{{{''.join(table[c] for c, _ in pairs[i:j])}}}", j
 
 
 _PROSE_MATH = (_url, _code, _scientific, _script, _unicode_scripts, _ascii_math, _primed_letter, _quote, _minus)
@@ -425,6 +431,8 @@ _PROSE_MATH = (_url, _code, _scientific, _script, _unicode_scripts, _ascii_math,
 #: Words set as operators when a script follows them (max_x, lim_{α→1}, Pr_P).
 _OPERATORS = {"max": r"\max", "min": r"\min", "sup": r"\sup", "inf": r"\inf", "lim": r"\lim",
               "log": r"\log", "exp": r"\exp", "Pr": r"\Pr", "argmax": r"\operatorname{argmax}"}
+#: What a script may sit on: an operator word, a number, or one letter (TeX's reading).
+_SCRIPT_BASE = re.compile(rf"({'|'.join(sorted(_OPERATORS, key=len, reverse=True))}|\d+(?:\.\d+)?|[^\W\d_])(?=[_^])")
 _CODE = re.compile(r"[A-Za-z0-9]+(?:[._][A-Za-z0-9]+)+")
 
 
@@ -449,21 +457,20 @@ def _code_name(chars: str, i: int) -> str | None:
     return name if underscored or dotted else None
 
 
-def _script_base(pairs: list, i: int) -> tuple[str | None, int]:
+def _script_base(pairs: list, chars: str, i: int) -> tuple[str | None, int]:
     """If a sub/superscript follows here, its base as math and where the script starts; else (None, i)."""
     n = len(pairs)
-    chars = "".join(c for c, _ in pairs)
     if pairs[i][0] in "_^":
         # A script on what precedes (a bracket, a Unicode letter already set): no base of its own.
-        return ("", i) if i + 1 < n and _script_arg(pairs, i + 1) is not None else (None, i)
+        return ("", i) if i + 1 < n and _script_arg(pairs, chars, i + 1) is not None else (None, i)
     if i > 0 and chars[i - 1].isalpha():
         return None, i  # inside a word: the word's last letter is the base, not this one
-    m = re.match(r"(max|min|sup|inf|lim|log|exp|Pr|argmax|\d+(?:\.\d+)?|[^\W\d_])(?=[_^])", chars[i:])
+    m = _SCRIPT_BASE.match(chars, i)
     if not m or pairs[i + len(m.group()) - 1][1] is not None:
         return None, i
     word = m.group()
     end = i + len(word)
-    if _script_arg(pairs, end + 1) is None:
+    if _script_arg(pairs, chars, end + 1) is None:
         return None, i
     if word in _OPERATORS:
         return _OPERATORS[word], end
@@ -472,9 +479,8 @@ def _script_base(pairs: list, i: int) -> tuple[str | None, int]:
     return (word if word.isascii() else (_symbol(word) or word)), end
 
 
-def _script_arg(pairs: list, j: int):
+def _script_arg(pairs: list, chars: str, j: int):
     """The argument of a script starting at ``pairs[j]``: (LaTeX, end), or None if there is none."""
-    chars = "".join(c for c, _ in pairs)
     if j >= len(chars):
         return None
     below = chars[j - 1] == "_"
@@ -519,12 +525,12 @@ def _is_script_group(group: str) -> bool:
             and not any(c in group for c in "$#%&\\~"))
 
 
-def _scripts(pairs: list, j: int, s: str) -> tuple[str, int]:
+def _scripts(pairs: list, chars: str, j: int) -> tuple[str, int]:
     """The chain of scripts from ``pairs[j]`` (a ``_`` or ``^``) on, one of each kind: (LaTeX, end)."""
     out = ""
     seen = set()
     while j < len(pairs) and pairs[j][0] in "_^" and pairs[j][0] not in seen:
-        got = _script_arg(pairs, j + 1)
+        got = _script_arg(pairs, chars, j + 1)
         if got is None:
             break
         arg, end = got
@@ -557,16 +563,13 @@ def math(s: str) -> str:
     pairs = _accented(list(s), s)
     i = 0
     while i < len(pairs):
+        run = _script_run(pairs, i)
+        if run is not None:  # 10¹² is 10^{12}, not the double superscript 10^1^2
+            out.append(run[0])
+            i = run[1]
+            continue
         ch, accent = pairs[i]
         i += 1
-        if accent is None and (ch in _SUP or ch in _SUB):  # a run of Unicode scripts is one script: 10¹² is 10^{12}
-            table, mark = (_SUP, "^") if ch in _SUP else (_SUB, "_")
-            run = ch
-            while i < len(pairs) and pairs[i][0] in table and pairs[i][1] is None:
-                run += pairs[i][0]
-                i += 1
-            out.append(f"{mark}{{{''.join(table[c] for c in run)}}}")
-            continue
         if _is_plain(ch) and ch not in _MATH:
             tex = ch  # ASCII; an accented letter or « » inside \text{...} (inputenc sets it)
         elif ch == "§":

@@ -32,24 +32,35 @@ FACTORIES = {
 }
 
 
+def given_twice(sets: list[str]) -> tuple[str, list[str]] | None:
+    """The first ``NAME`` of ``NAME=VALUE`` items given more than once, with its values; else None.
+
+    >>> given_twice(["sigma=1", "q = 1/100", "sigma = 2"])
+    ('sigma', ['1', '2'])
+    """
+    values: dict[str, list[str]] = {}
+    for item in sets:
+        key, _, value = item.partition("=")
+        values.setdefault(key.strip(), []).append(value.strip())
+    return next(((k, v) for k, v in values.items() if len(v) > 1), None)
+
+
 def build_mechanism(name: str, sets: list[str]):
     """The mechanism ``name`` with ``--set NAME=VALUE`` parameters (exact decimals)."""
     if name not in FACTORIES:
         raise ParameterError(must("--mechanism", f"one of {', '.join(FACTORIES)}", repr(name)))
     factory, params, defaults = FACTORIES[name]
     given = dict(defaults)
-    seen: dict[str, list[str]] = {}
     for item in sets or []:
-        key, sep, value = item.partition("=")
-        key = key.strip()
+        key, sep, _ = item.partition("=")
         if not sep:
             raise ParameterError(must("--set", "NAME=VALUE", repr(item)))
-        if key not in params:
-            raise ParameterError(must("--set NAME", f"one of {', '.join(params)} for {name}", repr(key)))
-        seen.setdefault(key, []).append(value.strip())
-    for key, values in seen.items():
-        if len(values) > 1:
-            raise ParameterError(must(f"--set {key}", "given once", f"{len(values)} values ({', '.join(values)})"))
+        if key.strip() not in params:
+            raise ParameterError(must("--set NAME", f"one of {', '.join(params)} for {name}", repr(key.strip())))
+    twice = given_twice(sets or [])
+    if twice:
+        key, values = twice
+        raise ParameterError(must(f"--set {key}", "given once", f"{len(values)} values ({', '.join(values)})"))
     for item in sets or []:
         key, _, value = item.partition("=")
         key = key.strip()
