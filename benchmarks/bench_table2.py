@@ -31,7 +31,7 @@ SCRIPT = Path(__file__).resolve()
 REPO = SCRIPT.parent.parent
 
 MECHANISMS = ("Randomized response", "Laplace", "Gaussian")
-#: Table II's column labels, as rdpsym.table2.ORDERS spells them.
+#: Table II's column labels, as rdpsym.derive.table2.ORDERS spells them.
 ORDER_LABELS = ("α > 1", "α = 1", "α = ∞")
 #: Where every closed form is evaluated to check the naive and numeric routes
 #: against rdpsym: the same parameters as the renyi_divergence_mp calls below.
@@ -51,20 +51,20 @@ MATCH_DIGITS = 30
 def _test_values():
     import sympy as sp
 
-    from rdpsym.symbols import alpha
-    from rdpsym.table2 import lam, p, sigma
+    from rdpsym.foundations.symbols import alpha
+    from rdpsym.derive.table2 import lam, p, sigma
 
     return {alpha: TEST_POINT["alpha"], p: sp.Rational(TEST_POINT["p"]),
             lam: TEST_POINT["lambda"], sigma: TEST_POINT["sigma"]}
 
 
 def child_table2(_spec: dict) -> dict:
-    """Cold rdpsym: import, then one call of rdpsym.table2.table2()."""
+    """Cold rdpsym: import, then one call of rdpsym.derive.table2.table2()."""
     c0, w0 = time.process_time(), time.perf_counter()
     import mpmath
 
-    import rdpsym.table2
-    from rdpsym.mechanisms import Mechanism
+    import rdpsym.derive.table2
+    from rdpsym.laws.mechanisms import Mechanism
 
     c1, w1 = time.process_time(), time.perf_counter()
 
@@ -81,7 +81,7 @@ def child_table2(_spec: dict) -> dict:
         return result
 
     Mechanism.rdp = timed_rdp
-    cells = rdpsym.table2.table2()
+    cells = rdpsym.derive.table2.table2()
     c2, w2 = time.process_time(), time.perf_counter()
     Mechanism.rdp = derive
 
@@ -130,9 +130,9 @@ def child_naive(spec: dict) -> dict:
     import sympy as sp
     from sympy.core.cache import clear_cache
 
-    from rdpsym.densities import Discrete
-    from rdpsym.symbols import alpha  # Symbol("alpha", positive=True)
-    from rdpsym.table2 import table2_mechanisms
+    from rdpsym.laws.densities import Discrete
+    from rdpsym.foundations.symbols import alpha  # Symbol("alpha", positive=True)
+    from rdpsym.derive.table2 import table2_mechanisms
 
     P, Q = dict(table2_mechanisms())[spec["mechanism"]].pair
     kl = spec["order"] == "α = 1"
@@ -319,11 +319,11 @@ def main(argv: list[str] | None = None) -> int:
     w = time.perf_counter()
     cold = spawn("table2", {}, wall_limit=600)
     if cold is None:
-        raise RuntimeError("rdpsym.table2.table2() did not finish within 600 s")
+        raise RuntimeError("rdpsym.derive.table2.table2() did not finish within 600 s")
     process_wall = time.perf_counter() - w
     cells = {(c["mechanism"], c["order"]): c for c in cold["cells"]}
     statuses = [c["status"] for c in cold["cells"]]
-    print("\n[1] rdpsym.table2.table2(), cold (fresh interpreter)")
+    print("\n[1] rdpsym.derive.table2.table2(), cold (fresh interpreter)")
     print(f"  import rdpsym           {cold['import_cpu_s']:7.2f} s CPU {cold['import_wall_s']:7.2f} s wall")
     print(f"  table2(), all 9 cells   {cold['table2_cpu_s']:7.2f} s CPU {cold['table2_wall_s']:7.2f} s wall"
           f"   ({statuses.count('proved')}/9 proved)")

@@ -24,7 +24,7 @@ from IPython.display import Markdown, Math, display
 
 import rdpsym
 from rdpsym.claims import Verdict, runner
-from rdpsym.printing import paper_latex
+from rdpsym.render.latex import paper_latex
 
 alpha = rdpsym.alpha              # the order: a SymPy symbol, with the hypothesis α > 1
 PROOFS = runner.catalogue_path()  # the repository's proofs/: one claim file per statement

@@ -11,7 +11,7 @@
 #
 # Mironov 2017, **Table II** lists the RDP of the three basic mechanisms (randomized response,
 # Laplace, Gaussian) at $\alpha > 1$, $\alpha = 1$ and $\alpha = \infty$; the $\alpha > 1$ column is
-# **Propositions 5, 6 and 7**. `rdpsym.table2.table2()` derives all nine cells *from the mechanisms'
+# **Propositions 5, 6 and 7**. `rdpsym.derive.table2.table2()` derives all nine cells *from the mechanisms'
 # output densities*: nothing in it is a stored answer. Each cell is then compared with the paper's
 # printed entry (status `proved` when SymPy shows the two equal) and with the definition evaluated
 # independently at sample points.
@@ -25,8 +25,8 @@ from IPython.display import Latex, Markdown, Math, display
 
 import rdpsym
 from rdpsym.claims import runner
-from rdpsym.printing import paper_latex
-from rdpsym.table2 import table2, table2_markdown
+from rdpsym.render.latex import paper_latex
+from rdpsym.derive.table2 import table2, table2_markdown
 
 # %%
 started = time.perf_counter()

@@ -28,7 +28,7 @@ import sympy as sp
 
 import rdpsym
 from rdpsym.claims import runner
-from rdpsym.plots import budget_curves, budget_data, default_orders
+from rdpsym.render.plots import budget_curves, budget_data, default_orders
 
 PROOFS = runner.catalogue_path()
 

@@ -35,7 +35,7 @@ import rdpsym
 from rdpsym.accounting import conversions as conv
 from rdpsym.accounting.conversions import precision, upper_decimal
 from rdpsym.claims import runner
-from rdpsym.plots import conversion_curves, conversion_data
+from rdpsym.render.plots import conversion_curves, conversion_data
 
 PROOFS = runner.catalogue_path()
 DELTA = Fraction(1, 10**5)
@@ -75,7 +75,7 @@ print(f"Prop 3 over every order:    eps = {best.published(8)} at alpha = {best.o
 # * **RDP → Prop 3** and **RDP → Balle et al.**: the curve $k\alpha/(2\sigma^2)$, converted over every order;
 # * **exact**: the composition *is* one Gaussian mechanism (noise $\sigma$, sensitivity $\sqrt k$, i.e.
 #   $\mathcal G_{\sigma/\sqrt k}$), whose exact $(\epsilon, \delta)$ curve is Balle–Wang 2018, Thm 8: no
-#   method can do better. `rdpsym.plots.conversion_data(..., steps=k, exact=True)` returns it beside the
+#   method can do better. `rdpsym.render.plots.conversion_data(..., steps=k, exact=True)` returns it beside the
 #   RDP conversion, for any $k$;
 # * **advanced composition**: each run is $(\epsilon_0, \delta_0)$-DP with $\epsilon_0$ its exact value
 #   (`gaussian_epsilon`), composed by DRV (`advanced_composition`, which gives $\epsilon'$ for a chosen

@@ -23,8 +23,8 @@ from IPython.display import Math, display
 
 import rdpsym
 from rdpsym.claims import Claim, Domain, Equal, Verdict, alpha, runner
-from rdpsym.plots import budget_curves
-from rdpsym.printing import paper_latex
+from rdpsym.render.plots import budget_curves
+from rdpsym.render.latex import paper_latex
 
 # %% [markdown]
 # ## A discrete mechanism from its pmf: the geometric mechanism
@@ -90,7 +90,7 @@ print("  by definition:", mpmath.nstr(rdpsym.renyi_divergence_mp(P, Q, 3, dps=30
 # With $r = 1/2$ the geometric mechanism is $\log 2$-DP, as is the Laplace mechanism with scale
 # $1/\log 2$. `rdpsym.pure_dp(log 2)` is the exact curve of the *worst* $\log 2$-DP mechanism
 # (Bun–Steinke 2016: randomized response with $p = e^\epsilon/(1+e^\epsilon)$). Drawn with
-# `rdpsym.plots.budget_curves`: the geometric mechanism's line lies exactly on the worst case (its privacy
+# `rdpsym.render.plots.budget_curves`: the geometric mechanism's line lies exactly on the worst case (its privacy
 # loss only takes the values $\pm\log 2$), while the Laplace mechanism is better at every finite order.
 
 # %%

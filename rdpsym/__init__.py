@@ -1,12 +1,12 @@
 """rdpsym: Rényi differential privacy derived symbolically, checked at arbitrary precision."""
 
-from .accounting.api import AccountingResult, delta, epsilon
-from .accounting.curve import Infinite, RdpCurve
-from .accounting.mechanisms import exponential_mechanism, pure_dp, sampled_gaussian, zcdp
-from .densities import Continuous, Discrete
-from .derivation import Derivation, Status, Step
-from .divergence import renyi_divergence
-from .errors import (
+from rdpsym.accounting.api import AccountingResult, delta, epsilon
+from rdpsym.accounting.curve import Infinite, RdpCurve
+from rdpsym.accounting.curves import exponential_mechanism, pure_dp, sampled_gaussian, zcdp
+from rdpsym.laws.densities import Continuous, Discrete
+from rdpsym.derive.derivation import Derivation, Status, Step
+from rdpsym.derive.divergence import renyi_divergence
+from rdpsym.foundations.errors import (
     ConvergenceError,
     DensityError,
     DomainError,
@@ -15,9 +15,9 @@ from .errors import (
     RdpSymError,
     VerificationError,
 )
-from .mechanisms import Mechanism, gaussian, laplace, randomized_response
-from .numeric import renyi_divergence_mp
-from .symbols import alpha
+from rdpsym.laws.mechanisms import Mechanism, gaussian, laplace, randomized_response
+from rdpsym.derive.numeric import renyi_divergence_mp
+from rdpsym.foundations.symbols import alpha
 
 __all__ = [
     "AccountingResult",

@@ -11,10 +11,10 @@ import sympy as sp
 from flint import arb, fmpq
 
 import rdpsym
-from rdpsym.accounting._arb import bits_for, precision
+from rdpsym.foundations.balls import bits_for, precision
 from rdpsym.accounting.orders import DEFAULT, DP_ACCOUNTING, MIRONOV, OPACUS, resolve
-from rdpsym.cli import main
-from rdpsym.errors import ParameterError
+from rdpsym.cli.main import main
+from rdpsym.foundations.errors import ParameterError
 
 
 def test_composition_adds_and_multiplies_closed_forms():
@@ -331,7 +331,7 @@ def test_epsilon_command_considers_infinity_by_default(capsys):
     (["epsilon", "--delta", "1e-5", "--set", "scale=2"], "--set scale must be given once; got 2 values (1, 2)."),
 ])
 def test_command_options_are_named_and_checked_before_the_curve(monkeypatch, capsys, argv, message):
-    from rdpsym.accounting import commands
+    from rdpsym.cli import accounting as commands
 
     monkeypatch.setattr(commands, "_curve", lambda *args: pytest.fail("the curve was built before the checks"))
     kind, *rest = argv
@@ -370,8 +370,8 @@ def test_a_numeric_d_infinity_never_stands_at_order_infinity(monkeypatch):
     # default grid it could understate ε, so the curve takes ∞ there and is not certified.
     import dataclasses
 
-    from rdpsym.accounting import mechanisms as mech
-    from rdpsym.derivation import Status
+    from rdpsym.accounting import curves as mech
+    from rdpsym.derive.derivation import Status
 
     original = mech._derived
     monkeypatch.setattr(mech, "_DERIVED", {})

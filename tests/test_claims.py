@@ -13,8 +13,8 @@ import sympy as sp
 import rdpsym
 from rdpsym.claims import AtLeast, AtMost, Claim, ClaimError, Domain, Equal, Holds, Step, Verdict, alpha
 from rdpsym.claims.runner import catalogue_path, check, claim_files, load, run
-from rdpsym.cli import main
-from rdpsym.errors import ParameterError
+from rdpsym.cli.main import main
+from rdpsym.foundations.errors import ParameterError
 
 s = sp.Symbol("sigma", positive=True)
 n = sp.Symbol("n", positive=True)
@@ -165,9 +165,9 @@ def test_loading_the_catalogue_runs_no_derivation(monkeypatch):
     # Any derivation or quadrature at import time would call these.
     def forbidden(*a, **k):
         raise AssertionError("work at import time")
-    for module in (rdpsym, rdpsym.divergence, rdpsym.mechanisms):
+    for module in (rdpsym, rdpsym.derive.divergence, rdpsym.laws.mechanisms):
         monkeypatch.setattr(module, "renyi_divergence", forbidden)
-    for module in (rdpsym, rdpsym.numeric):
+    for module in (rdpsym, rdpsym.derive.numeric):
         monkeypatch.setattr(module, "renyi_divergence_mp", forbidden)
     for f in claim_files([catalogue_path()]):
         got = load(f)
@@ -211,8 +211,8 @@ def test_catalogue_file_reaches_its_expected_status(path, catalogue_report):
 def test_the_whole_catalogue_report_compiles_with_no_line_past_the_margin(catalogue_report, compile_latex):
     # What `rdpsym check --latex report.tex --pdf` builds on CI: every claim's statement, steps,
     # counterexamples and prose, typeset.  A line past the right margin is text cut off the page.
-    from rdpsym.claims.latex import report_latex
-    from rdpsym.documents import LatexLayoutWarning
+    from rdpsym.render.claims import report_latex
+    from rdpsym.render.documents import LatexLayoutWarning
 
     with warnings.catch_warnings():
         warnings.simplefilter("error", LatexLayoutWarning)
@@ -264,7 +264,7 @@ def test_catalogue_markdown_lists_every_claim_with_its_expected_status():
 
 
 def test_latex_report_compiles(compile_latex):
-    from rdpsym.claims.latex import report_latex
+    from rdpsym.render.claims import report_latex
 
     report = run([catalogue_path() / "mironov2017" / "prop05_07_mechanisms.py",
                   catalogue_path() / "seeds" / "notes_003_cdp.py"])
@@ -276,7 +276,7 @@ def test_latex_report_compiles(compile_latex):
 def test_report_numbers_read_as_they_are():
     from fractions import Fraction
 
-    from rdpsym.claims.latex import _trimmed, _value_latex
+    from rdpsym.render.claims import _trimmed, _value_latex
 
     assert _value_latex(10**12) == "10^{12}" and "+ 0" not in _value_latex(Fraction(10**12))
     assert _value_latex(sp.Rational(10**12 + 1, 10**12)) == "1.000000000001"  # exact: no dots

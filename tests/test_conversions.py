@@ -20,8 +20,8 @@ import pytest
 from flint import arb, fmpq
 
 from rdpsym.accounting import conversions as C
-from rdpsym.accounting._arb import precision
-from rdpsym.errors import ConvergenceError, DomainError, ParameterError
+from rdpsym.foundations.balls import precision
+from rdpsym.foundations.errors import ConvergenceError, DomainError, ParameterError
 
 BITS = 100
 mp = mpmath.mp

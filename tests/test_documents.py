@@ -16,9 +16,9 @@ import pytest
 import sympy as sp
 
 import rdpsym
-from rdpsym.cli import main
-from rdpsym.documents import LatexError, compile_pdf, first_error, mechanism_document
-from rdpsym.printing import paper_latex, reason_latex
+from rdpsym.cli.main import main
+from rdpsym.render.documents import LatexError, compile_pdf, first_error, mechanism_document
+from rdpsym.render.latex import paper_latex, reason_latex
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -117,7 +117,7 @@ def test_every_mechanism_document_compiles(name, compile_latex):
 
 def test_user_density_document_compiles(compile_latex):
     """A user's own pair (exponential laws) renders and compiles too, not only the built-ins."""
-    from rdpsym.documents import derivation_document
+    from rdpsym.render.documents import derivation_document
 
     x = sp.Symbol("x", real=True)
     l1, l2 = sp.symbols("lambda1 lambda2", positive=True)
@@ -140,7 +140,7 @@ def test_a_table_of_contents_gets_passes_until_it_stops_changing(tmp_path, monke
     # A contents list three pages long moves every later page by three: pass 1 writes the .toc,
     # pass 2 sets it (the entries' page numbers change), pass 3 prints the right numbers.  Two
     # passes printed every entry of the claims report three pages early.
-    import rdpsym.documents as documents
+    import rdpsym.render.documents as documents
 
     tocs = iter([b"page 1", b"page 4", b"page 4", b"page 4"])
     passes = []
@@ -236,8 +236,8 @@ AWKWARD_PROSE = ["x^{a$b}", r"e^{\foo}", "x_{#1}", "x^{50%}", "x_{a&b}", "f^(x_{
 
 
 def test_any_prose_typesets(compile_latex):
-    from rdpsym.documents import preamble
-    from rdpsym.printing import text
+    from rdpsym.render.documents import preamble
+    from rdpsym.render.latex import text
 
     body = "\n".join(text(s) + r"\par" for s in AWKWARD_PROSE)
     compile_latex(preamble("prose") + body + "\n\\end{document}\n")

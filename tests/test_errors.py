@@ -1,7 +1,7 @@
 """Bad input is rejected with a clear error: the parameter, its valid range, the value.
 
 rdpsym's messages have one form, ``"<name> must be <range>; got <value>."``
-(rdpsym.errors.must); each test checks all three parts, and the exception
+(rdpsym.foundations.errors.must); each test checks all three parts, and the exception
 type (every rdpsym error also subclasses the builtin it refines).
 """
 
@@ -14,7 +14,7 @@ import sympy as sp
 
 import rdpsym
 from rdpsym import DensityError, DomainError, ParameterError, alpha
-from rdpsym.cli import main
+from rdpsym.cli.main import main
 
 x = sp.Symbol("x", real=True)
 sigma = sp.Symbol("sigma", positive=True)

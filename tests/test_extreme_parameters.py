@@ -20,8 +20,8 @@ import mironov_reference as reference
 import rdpsym
 from rdpsym import renyi_divergence_mp
 from rdpsym.engine.context import Hypotheses
-from rdpsym.errors import ConvergenceError, VerificationError
-from rdpsym.verify import check_against_definition
+from rdpsym.foundations.errors import ConvergenceError, VerificationError
+from rdpsym.derive.verify import check_against_definition
 
 R = sp.Rational
 #: Orders every curve is evaluated at (the verification samples its own, up to 50).
@@ -167,12 +167,12 @@ def test_failures_name_the_order_and_the_pair():
 
 
 def test_convergence_failures_name_where(monkeypatch):
-    import rdpsym.verify
+    import rdpsym.derive.verify
 
     def fails(*args, **kwargs):
         raise ConvergenceError("the log-ratio is still increasing")
 
-    monkeypatch.setattr(rdpsym.verify, "renyi_divergence_mp", fails)
+    monkeypatch.setattr(rdpsym.derive.verify, "renyi_divergence_mp", fails)
     P, Q = rdpsym.gaussian(sigma=10**4).pair
     with pytest.raises(VerificationError, match=r"did not converge at order oo for P = .+: the log-ratio"):
         check_against_definition(P, Q, sp.oo, sp.oo, (), Hypotheses(None))

@@ -17,7 +17,7 @@ import sympy as sp
 
 import rdpsym
 from rdpsym import alpha
-from rdpsym.mechanisms import gaussian, laplace, randomized_response
+from rdpsym.laws.mechanisms import gaussian, laplace, randomized_response
 
 x = sp.Symbol("x", real=True)
 b = sp.Symbol("b", positive=True)  # Laplace scale (sensitivity 1, so λ = b)

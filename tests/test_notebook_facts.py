@@ -18,7 +18,7 @@ from flint import arb
 import rdpsym
 from rdpsym.accounting import conversions as conv
 from rdpsym.accounting.conversions import precision
-from rdpsym.plots import budget_data, conversion_data
+from rdpsym.render.plots import budget_data, conversion_data
 
 DELTA = Fraction(1, 10**5)
 KS = (1, 10, 100, 1000)

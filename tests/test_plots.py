@@ -23,10 +23,10 @@ from matplotlib.figure import Figure
 
 import rdpsym
 from rdpsym.accounting.curve import Component, Infinite, curve
-from rdpsym.cli import main
-from rdpsym.errors import ParameterError
-from rdpsym.plot_command import parse_spec
-from rdpsym.plots import (
+from rdpsym.cli.main import main
+from rdpsym.foundations.errors import ParameterError
+from rdpsym.cli.plot import parse_spec
+from rdpsym.render.plots import (
     BUDGET_YLABEL,
     DEFAULT_DELTAS,
     budget_curves,
@@ -134,7 +134,7 @@ def test_every_format_renders_headless(tmp_path, mechanisms, fmt, magic):
 
 
 def test_a_figure_not_pyplot():
-    code = ("import sys, io, rdpsym.plots as p\n"
+    code = ("import sys, io, rdpsym.render.plots as p\n"
             "from rdpsym.accounting.curve import Component, curve\n"
             "from flint import arb\n"
             "c = curve(Component('id', lambda orders: [arb(1) for _ in orders]), 'id')\n"

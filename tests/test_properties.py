@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import rdpsym
 from rdpsym import alpha
-from rdpsym.mechanisms import gaussian, laplace, randomized_response
+from rdpsym.laws.mechanisms import gaussian, laplace, randomized_response
 
 b = sp.Symbol("b", positive=True)  # Laplace scale
 s = sp.Symbol("s", positive=True)  # Gaussian sigma

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rdpsym.cli import main
+from rdpsym.cli.main import main
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

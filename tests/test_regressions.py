@@ -12,7 +12,7 @@ import sympy as sp
 
 import rdpsym
 from rdpsym import Continuous, Discrete, renyi_divergence, renyi_divergence_mp
-from rdpsym.errors import ConvergenceError, DensityError, DomainError
+from rdpsym.foundations.errors import ConvergenceError, DensityError, DomainError
 
 x = sp.Symbol("x", real=True)
 k = sp.Symbol("k", integer=True)

@@ -21,9 +21,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rdpsym.accounting.sampled_gaussian as sg
-from rdpsym.accounting._arb import precision
+from rdpsym.foundations.balls import precision
 from rdpsym.accounting.sampled_gaussian import log_moment, log_moments, rdp_values
-from rdpsym.errors import ConvergenceError, ParameterError
+from rdpsym.foundations.errors import ConvergenceError, ParameterError
 
 Q = fmpq
 
@@ -445,7 +445,7 @@ def test_orders_within_1e_16_of_one_regression():
     # float(α) is 1.0 there: the planner's log(α − 1) must come from the exact rational.
     from flint import arb, fmpq
 
-    from rdpsym.accounting._arb import precision
+    from rdpsym.foundations.balls import precision
     from rdpsym.accounting.sampled_gaussian import log_moment
 
     with precision(256):

@@ -18,9 +18,9 @@ import pytest
 import sympy as sp
 
 import rdpsym
-import rdpsym.mechanisms
-from rdpsym.cli import main
-from rdpsym.table2 import table2
+import rdpsym.laws.mechanisms
+from rdpsym.cli.main import main
+from rdpsym.derive.table2 import table2
 
 # The symbols Table II is stated in (SymPy symbols are equal by name and assumptions).
 p = sp.Symbol("p", positive=True)
@@ -140,8 +140,8 @@ def _mechanism_cell(cell: tuple[str, str]):
 
 
 def test_markdown_table_has_the_papers_layout_and_every_cells_status(table):
-    from rdpsym.printing import paper_latex
-    from rdpsym.table2 import table2_markdown
+    from rdpsym.render.latex import paper_latex
+    from rdpsym.derive.table2 import table2_markdown
 
     lines = table2_markdown(list(table.values())).splitlines()
     assert lines[0] == "| mechanism | α > 1 | α = 1 | α = ∞ |" and len(lines) == 5
@@ -161,12 +161,12 @@ def test_mechanism_rdp_is_proved_and_equals_paper(cell):
 def test_mechanism_factories_are_exported_at_top_level():
     """rdpsym.gaussian(...).rdp() is the documented spelling (Mechanism.rdp docstring, README)."""
     for name in ("gaussian", "laplace", "randomized_response"):
-        assert getattr(rdpsym, name) is getattr(rdpsym.mechanisms, name)
+        assert getattr(rdpsym, name) is getattr(rdpsym.laws.mechanisms, name)
 
 
 def test_sensitivity_rescales_laplace_to_lambda_over_delta():
     """Prop 6 is stated for λ = scale/Δ: scale 3, Δ = 2 is Table II's row at λ = 3/2."""
-    d = rdpsym.mechanisms.laplace(scale=3, sensitivity=2).rdp(1)
+    d = rdpsym.laws.mechanisms.laplace(scale=3, sensitivity=2).rdp(1)
     assert d.status == "proved"
     assert _is_zero(d.result - PAPER[(LAPLACE, EQ1)].subs(lam, sp.Rational(3, 2)))
 

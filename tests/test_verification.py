@@ -10,11 +10,11 @@ import sympy as sp
 
 import rdpsym
 from rdpsym import Continuous, renyi_divergence
-from rdpsym._budget import time_budget
+from rdpsym.foundations.budget import time_budget
 from rdpsym.engine.context import Hypotheses
-from rdpsym.errors import NoClosedFormError, SymbolicTimeout, VerificationError
-from rdpsym.references import Reference, laplace_reference
-from rdpsym.verify import check_against_definition
+from rdpsym.foundations.errors import NoClosedFormError, SymbolicTimeout, VerificationError
+from rdpsym.laws.references import Reference, laplace_reference
+from rdpsym.derive.verify import check_against_definition
 
 x = sp.Symbol("x", real=True)
 sigma = sp.Symbol("sigma", positive=True)

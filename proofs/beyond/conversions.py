@@ -31,7 +31,7 @@ from rdpsym.accounting.conversions import (
     zcdp_epsilon,
 )
 from rdpsym.claims import AtLeast, Claim, Domain, Equal, Holds, Verdict
-from rdpsym.claims.samplers import random_pmfs, renyi
+from rdpsym.claims.finite import random_pmfs, renyi
 
 delta = sp.Symbol("delta", positive=True)
 sigma = sp.Symbol("sigma", positive=True)

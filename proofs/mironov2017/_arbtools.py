@@ -63,7 +63,7 @@ def triangle_residual(P, R, Q, order, p_exp):
     Returns ``(lhs, rhs, consistent)``: the inequality is lhs ≤ rhs, and ``consistent``
     says the decomposition reproduces the three divergences as balls.
     """
-    from rdpsym.claims.samplers import renyi
+    from rdpsym.claims.finite import renyi
 
     p_exp = sp.Rational(p_exp)  # exact: p/(p − 1) with Python ints would be a float
     a, pe = ball(order), ball(p_exp)
@@ -104,7 +104,7 @@ def probability_slack(P, Q, S, a, ps):
     ε only adds ((α−1)/α)(ε − D_α(P‖Q)) ≥ 0).  Returns ``(slack, total)``:
     ``total`` = log P(S) + slack must reproduce log of the bound at ε = D_α(P‖Q).
     """
-    from rdpsym.claims.samplers import probability
+    from rdpsym.claims.finite import probability
 
     def term(k):
         return (a * arb(P[k]).log() + (1 - a) * arb(Q[k]).log()).exp()

@@ -31,7 +31,7 @@ from flint import arb
 
 import rdpsym
 from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict, alpha
-from rdpsym.claims.samplers import random_pmfs, renyi
+from rdpsym.claims.finite import random_pmfs, renyi
 
 x = sp.Symbol("x", real=True)
 h = sp.Symbol("h", positive=True)

@@ -22,9 +22,9 @@ from _dp_refs import ball, d_inf, pure_dp_pair, pure_dp_shapes, rational
 from _families import derived, p
 from flint import arb, ctx, fmpq
 
-from rdpsym.accounting._arb import precision
+from rdpsym.foundations.balls import precision
 from rdpsym.claims import AtMost, Claim, Domain, Equal, Holds, Verdict, alpha
-from rdpsym.claims.samplers import renyi
+from rdpsym.claims.finite import renyi
 
 eps = sp.Symbol("epsilon", positive=True)
 r = sp.Symbol("r", positive=True)  # r = e^ε, an exact rational > 1

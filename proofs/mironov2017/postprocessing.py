@@ -15,7 +15,7 @@ from _families import ORDERS, POSITIVE, sigma
 from flint import arb, fmpq
 
 from rdpsym.claims import Claim, Domain, Holds, Verdict, alpha
-from rdpsym.claims.samplers import push_forward, random_channel, random_pmfs, renyi
+from rdpsym.claims.finite import push_forward, random_channel, random_pmfs, renyi
 
 t = sp.Symbol("t", real=True)
 

@@ -23,9 +23,9 @@ from _families import ORDERS, POSITIVE, derived, p, sigma
 from flint import arb, fmpq
 
 import rdpsym
-from rdpsym.accounting._arb import precision, to_arb
+from rdpsym.foundations.balls import precision, to_arb
 from rdpsym.claims import Claim, Domain, Holds, Verdict, alpha
-from rdpsym.claims.samplers import random_pmf, renyi
+from rdpsym.claims.finite import random_pmf, renyi
 
 NX, NY = 4, 3
 t0, t1 = sp.Symbol("t_0", real=True), sp.Symbol("t_1", real=True)

@@ -31,10 +31,10 @@ from _families import POSITIVE, derived, lam, sigma
 from flint import fmpq
 
 import rdpsym
-from rdpsym.accounting._arb import to_arb
+from rdpsym.foundations.balls import to_arb
 from rdpsym.accounting.curve import Component, curve
 from rdpsym.claims import AtMost, Claim, Domain, Holds, Verdict, alpha
-from rdpsym.claims.samplers import random_pmf, renyi
+from rdpsym.claims.finite import random_pmf, renyi
 
 #: The order of the group guarantee, α′ = α/2^c ≥ 2.
 a1 = sp.Symbol("alpha'", positive=True)

@@ -21,7 +21,7 @@ from flint import arb
 
 from rdpsym.accounting.conversions import gaussian_delta
 from rdpsym.claims import AtMost, Claim, Domain, Equal, Holds, Verdict, alpha
-from rdpsym.claims.samplers import random_pmfs, renyi
+from rdpsym.claims.finite import random_pmfs, renyi
 
 delta = sp.Symbol("delta", positive=True)
 sigma = sp.Symbol("sigma", positive=True)

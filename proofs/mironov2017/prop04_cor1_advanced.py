@@ -29,7 +29,7 @@ import sympy as sp
 from _dp_refs import ball, rational, rr_envelope
 from flint import arb
 
-from rdpsym.accounting._arb import precision
+from rdpsym.foundations.balls import precision
 from rdpsym.accounting.conversions import kov_delta
 from rdpsym.claims import AtLeast, Claim, Domain, Equal, Holds, Verdict
 

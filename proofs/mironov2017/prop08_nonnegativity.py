@@ -3,7 +3,7 @@
 import sympy as sp
 
 from rdpsym.claims import Claim, Domain, Holds, Verdict, alpha
-from rdpsym.claims.samplers import random_pmfs, renyi
+from rdpsym.claims.finite import random_pmfs, renyi
 
 
 def _nonnegative(point):

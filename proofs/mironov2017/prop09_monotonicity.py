@@ -9,7 +9,7 @@ import sympy as sp
 from _families import ORDERS, POSITIVE, derived, lam, p, sigma
 
 from rdpsym.claims import AtMost, Claim, Domain, Equal, Holds, Verdict, alpha
-from rdpsym.claims.samplers import random_pmfs, renyi
+from rdpsym.claims.finite import random_pmfs, renyi
 
 d = sp.Symbol("d", positive=True)
 STATEMENT = r"1 \le \alpha < \beta \implies D_\alpha(P\|Q) \le D_\beta(P\|Q)"

@@ -12,9 +12,9 @@ from _arbtools import ball, probability_slack, upper_tail
 from _families import ORDERS, POSITIVE, derived, lam, p, sigma
 from flint import arb, fmpq
 
-from rdpsym.accounting._arb import to_arb
+from rdpsym.foundations.balls import to_arb
 from rdpsym.claims import Claim, Domain, Holds, Verdict, alpha
-from rdpsym.claims.samplers import probability, random_event, random_pmfs, renyi
+from rdpsym.claims.finite import probability, random_event, random_pmfs, renyi
 
 t = sp.Symbol("t", real=True)
 STATEMENT = r"P(A) \le \left(\exp[D_\alpha(P\|Q)]\cdot Q(A)\right)^{(\alpha-1)/\alpha}"

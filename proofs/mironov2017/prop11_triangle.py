@@ -18,7 +18,7 @@ from _arbtools import ball, triangle_residual
 from _families import ORDERS
 
 from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict, alpha
-from rdpsym.claims.samplers import random_pmf, renyi
+from rdpsym.claims.finite import random_pmf, renyi
 
 #: Hölder's exponent p (> 1); q = p/(p − 1).
 pe = sp.Symbol("p", positive=True)

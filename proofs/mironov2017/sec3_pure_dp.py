@@ -17,9 +17,9 @@ import sympy as sp
 from _families import ORDERS, POSITIVE, derived, lam, p
 from flint import arb, fmpq
 
-from rdpsym.accounting._arb import Undecided
+from rdpsym.foundations.balls import Undecided
 from rdpsym.claims import AtMost, Claim, Domain, Equal, Holds, Verdict, alpha
-from rdpsym.claims.samplers import random_pmfs, renyi
+from rdpsym.claims.finite import random_pmfs, renyi
 
 N = 5
 EVENTS = [frozenset(s) for r in range(1, N + 1) for s in itertools.combinations(range(N), r)]

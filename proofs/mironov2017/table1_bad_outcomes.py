@@ -23,7 +23,7 @@ from _families import ORDERS
 from flint import arb, fmpq
 
 from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict, alpha
-from rdpsym.claims.samplers import probability, random_event, random_pmfs, renyi
+from rdpsym.claims.finite import probability, random_event, random_pmfs, renyi
 
 N = 5
 

@@ -18,7 +18,7 @@ import random
 import sympy as sp
 from flint import arb, fmpq
 
-from rdpsym.symbols import alpha as _alpha
+from rdpsym.foundations.symbols import alpha as _alpha
 
 # --------------------------------------------------------------------------- symbols
 
@@ -195,7 +195,7 @@ def composed_delta(e, d, kk: int, e_total) -> arb:
 def prop3_excess(P, Q, order, d) -> arb:
     """max over events S of P(S) − e^{ε'}Q(S) − δ with ε = D_order(P‖Q) and ε' = ε + log(1/δ)/(order − 1)
     (Mironov's Prop 3 conclusion, ≤ 0 when it holds).  D_order as in Def 3, also for order < 1."""
-    from rdpsym.claims.samplers import renyi
+    from rdpsym.claims.finite import renyi
 
     a, dd = ball(order), ball(d)
     e = renyi(P, Q, order)
@@ -205,7 +205,7 @@ def prop3_excess(P, Q, order, d) -> arb:
 
 def rr_or_random_pairs(first=("9/10", "3/4", "99/100", "6/10")):
     """Pairs of laws: randomized-response pairs first (the survey's examples), then random_pmfs(2)."""
-    from rdpsym.claims.samplers import random_pmfs
+    from rdpsym.claims.finite import random_pmfs
 
     rand = random_pmfs(2)
 
@@ -223,7 +223,7 @@ def one_term_dominates(P, Q, order, bits: int = 900) -> bool:
     law (Prop 10 at the event {x*}, D_α ≥ D_∞ + log P(x*)/(α−1)) hold with a margin the balls cannot resolve
     at 1024 bits.  Claims leave those points out with ``where`` and say so.
     """
-    from rdpsym.accounting._arb import precision
+    from rdpsym.foundations.balls import precision
 
     with precision(128):
         a = ball(order)
@@ -264,7 +264,7 @@ def x_star_not_alone(point) -> bool:
     resolve (the bound holds there by dropping terms), so those points are left out.  R is the sum
     of the other terms over the x* term.
     """
-    from rdpsym.accounting._arb import precision
+    from rdpsym.foundations.balls import precision
 
     P, Q = point["laws"]
     i = max(range(len(P)), key=lambda j: P[j] / Q[j])
@@ -278,7 +278,7 @@ def x_star_not_alone(point) -> bool:
 def adaptive_mechanisms(rng: random.Random, i: int):
     """A two-step adaptive mechanism on finite laws: the first step's laws (4 outcomes) under D and D',
     and for each first output the second step's pair of laws (3 outcomes)."""
-    from rdpsym.claims.samplers import random_pmf
+    from rdpsym.claims.finite import random_pmf
 
     px, qx = random_pmf(rng, i, 4), random_pmf(rng, i + 1 if i < 4 else i + 7, 4)
     kernels = tuple((random_pmf(rng, 10 + i + j, 3), random_pmf(rng, 20 + i + j, 3)) for j in range(4))

@@ -17,7 +17,7 @@ from flint import fmpq
 
 from rdpsym.accounting.conversions import kov_delta
 from rdpsym.claims import AtMost, Claim, Domain, Holds, Verdict
-from rdpsym.claims.samplers import random_pmf
+from rdpsym.claims.finite import random_pmf
 
 from _seeds_util import COUNTS, POSITIVE, UNIT, ball, composed_delta, delta, delta_p, eps, exact, max_ratio, q
 

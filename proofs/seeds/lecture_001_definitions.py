@@ -13,7 +13,7 @@ from flint import arb, fmpq
 
 from rdpsym.accounting.conversions import gaussian_delta
 from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict, alpha
-from rdpsym.claims.samplers import random_pmfs, renyi
+from rdpsym.claims.finite import random_pmfs, renyi
 
 from _seeds_util import (ORDERS, POSITIVE, UNIT, ball, cases, eps, events, exact, gaussian_loss_tail, mass,
                          max_ratio, normal_sf, q, sigma)
@@ -57,7 +57,7 @@ def _separable(point) -> bool:
     """Pr[λ > ε] − δ_BW(ε) = e^ε Φ̄(εσ + 1/(2σ)) exactly (Δ = 1): positive, but below 2⁻⁹⁰⁰ of the sides
     where both are 1 − (something tiny) (σ → 0), and there 1024-bit balls of the two sides cannot be told apart.  Those
     points are left out; the relation (and its strictness) holds at them by this formula."""
-    from rdpsym.accounting._arb import precision
+    from rdpsym.foundations.balls import precision
 
     with precision(128):
         e, s = ball(point[eps]), ball(point[sigma])

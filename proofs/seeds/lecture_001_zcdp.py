@@ -9,10 +9,10 @@ import sympy as sp
 from flint import arb
 
 import rdpsym
-from rdpsym.accounting._arb import to_arb
+from rdpsym.foundations.balls import to_arb
 from rdpsym.accounting.conversions import gaussian_delta
 from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict, alpha
-from rdpsym.claims.samplers import random_pmfs, renyi
+from rdpsym.claims.finite import random_pmfs, renyi
 
 from _seeds_util import ORDERS, POSITIVE, UNIT, Delta, ball, delta, rho, sigma, x_star_not_alone
 

@@ -9,7 +9,7 @@ from flint import arb, fmpq
 
 import rdpsym
 from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict
-from rdpsym.mechanisms import x
+from rdpsym.laws.mechanisms import x
 
 from _seeds_util import POSITIVE, Delta, ball, cases, normal_sf, q, sigma, t
 

@@ -9,8 +9,8 @@ import sympy as sp
 import rdpsym
 from rdpsym.accounting.conversions import gaussian_delta
 from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict
-from rdpsym.claims.samplers import random_pmfs
-from rdpsym.mechanisms import x
+from rdpsym.claims.finite import random_pmfs
+from rdpsym.laws.mechanisms import x
 
 from _seeds_util import (POSITIVE, UNIT, Delta, ball, cases, delta, eps, events, exact, mass, max_ratio, p, q,
                          sigma)

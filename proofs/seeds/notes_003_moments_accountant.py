@@ -12,7 +12,7 @@ from flint import arb
 import rdpsym
 from rdpsym.accounting.conversions import gaussian_delta
 from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict, alpha
-from rdpsym.claims.samplers import random_pmfs
+from rdpsym.claims.finite import random_pmfs
 
 from _seeds_util import POSITIVE, UNIT, ball, delta, eps, events, lam, mass, q, sigma
 

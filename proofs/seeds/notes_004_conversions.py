@@ -9,7 +9,7 @@ import sympy as sp
 from flint import arb, fmpq
 
 from rdpsym.claims import AtLeast, Claim, Domain, Holds, Verdict, alpha
-from rdpsym.claims.samplers import random_pmfs, renyi
+from rdpsym.claims.finite import random_pmfs, renyi
 
 from _seeds_util import (ORDERS, POSITIVE, UNIT, ball, cases, delta, eps, events, exact, hockey, mass, n,
                          prop3_excess, q, rr, rr_or_random_pairs, separable)

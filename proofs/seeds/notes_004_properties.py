@@ -14,7 +14,7 @@ import sympy as sp
 from flint import arb, fmpq
 
 from rdpsym.claims import Claim, Domain, Holds, Verdict, alpha
-from rdpsym.claims.samplers import push_forward, random_channel, random_pmfs
+from rdpsym.claims.finite import push_forward, random_channel, random_pmfs
 
 from _seeds_util import (COUNTS, ORDERS, adaptive_mechanisms, ball, cases, composed_delta, eps, joint_laws,
                          log_moment, one_term_dominates)

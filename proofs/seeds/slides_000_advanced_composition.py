@@ -16,7 +16,7 @@ from flint import arb, fmpq
 
 from rdpsym.accounting.conversions import gaussian_epsilon
 from rdpsym.claims import AtMost, Claim, Domain, Holds, Verdict
-from rdpsym.claims.samplers import random_pmfs, renyi
+from rdpsym.claims.finite import random_pmfs, renyi
 
 from _seeds_util import (COUNTS, POSITIVE, UNIT, ball, cases, composed_delta, delta, eps, integers, q, rr, sigma,
                          z)

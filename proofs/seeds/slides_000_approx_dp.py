@@ -16,7 +16,7 @@ import sympy as sp
 from flint import arb, fmpq
 
 from rdpsym.claims import Claim, Domain, Holds, Verdict, alpha
-from rdpsym.claims.samplers import push_forward, random_channel, random_pmf, random_pmfs, renyi
+from rdpsym.claims.finite import push_forward, random_channel, random_pmf, random_pmfs, renyi
 
 from _seeds_util import (ORDERS, POSITIVE, UNIT, adaptive_mechanisms, ball, delta, events, exact, hockey,
                          joint_laws, mass, normal_sf, product, q, sigma, t)

@@ -10,7 +10,7 @@ import sympy as sp
 from flint import arb
 
 from rdpsym.claims import AtLeast, AtMost, Claim, Domain, Equal, Holds, Verdict, alpha
-from rdpsym.claims.samplers import random_pmfs, renyi
+from rdpsym.claims.finite import random_pmfs, renyi
 
 from _seeds_util import (ORDERS, POSITIVE, UNIT, ball, cases, delta, log_moment, product, prop3_excess, rho,
                          rr_or_random_pairs, x_star_not_alone)

@@ -31,11 +31,11 @@ import mpmath
 import sympy as sp
 from flint import arb, fmpq
 
-from ..errors import ParameterError, RdpSymError, must
-from . import conversions as conv
-from ._arb import bits_for, lower_decimal, precision, to_fmpq, upper_decimal
-from .curve import Infinite, RdpCurve, parse_order
-from .orders import resolve
+from rdpsym.foundations.errors import ParameterError, RdpSymError, must
+from rdpsym.accounting import conversions as conv
+from rdpsym.foundations.balls import bits_for, lower_decimal, precision, to_fmpq, upper_decimal
+from rdpsym.accounting.curve import Infinite, RdpCurve, parse_order
+from rdpsym.accounting.orders import resolve
 
 #: Conversion names: the issue's "bbghs" (Balle–Barthe–Gaboardi–Hsu–Steinke 2020, Thm 21) is ``balle``.
 CONVERSIONS = {"mironov": "mironov", "bbghs": "balle", "balle": "balle"}

@@ -20,9 +20,9 @@ from fractions import Fraction
 
 from flint import arb, fmpq
 
-from ..errors import RdpSymError
-from ._arb import bits_for, precision
-from . import sampled_gaussian as sg
+from rdpsym.foundations.errors import RdpSymError
+from rdpsym.foundations.balls import bits_for, precision
+from rdpsym.accounting import sampled_gaussian as sg
 
 #: Relative difference a float64 accountant is allowed (many-term sums lose a few ulps).
 TOLERANCE = 1e-9

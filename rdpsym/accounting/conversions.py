@@ -6,7 +6,7 @@ a result with :func:`upper_decimal`, rounded up as a published ε must be).
 Given inputs that contain the true values, every result is a ball that contains
 the exact mathematical value of the stated formula at those values.  A result
 that is NaN or infinite where the formula is finite raises
-:class:`~rdpsym.errors.ConvergenceError`: it is never returned.
+:class:`~rdpsym.foundations.errors.ConvergenceError`: it is never returned.
 
 Inputs
 ------
@@ -52,8 +52,8 @@ from typing import Literal, NamedTuple
 import sympy as sp
 from flint import arb, ctx, fmpq, fmpz
 
-from ..errors import ConvergenceError, DomainError, ParameterError, must
-from ._arb import lower_decimal, precision, to_fmpq, upper_decimal
+from rdpsym.foundations.errors import ConvergenceError, DomainError, ParameterError, must
+from rdpsym.foundations.balls import lower_decimal, precision, to_fmpq, upper_decimal
 
 __all__ = [
     "CONVERSIONS",
@@ -263,7 +263,7 @@ def mironov_epsilon(order: Order, r: Real, delta: Real) -> arb:
     Hypotheses: 1 < α ≤ ∞, r ≥ 0 (finite), 0 < δ < 1.
 
     >>> from flint import fmpq
-    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> from rdpsym.foundations.balls import precision, upper_decimal
     >>> with precision(64):
     ...     upper_decimal(mironov_epsilon(fmpq(11), fmpq(1, 2), fmpq(1, 10**5)), 10)
     '1.651292547'
@@ -285,7 +285,7 @@ def mironov_delta(order: Order, r: Real, epsilon: Real) -> arb:
     At α = ``math.inf``: δ = 0 for ε ≥ r (pure r-DP), 1 for ε < r.
 
     >>> from flint import fmpq
-    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> from rdpsym.foundations.balls import precision, upper_decimal
     >>> with precision(64):
     ...     upper_decimal(mironov_delta(11, fmpq(1, 2), 2), 6), mironov_delta(11, 3, 2) == 1
     ('0.000000305903', True)
@@ -319,7 +319,7 @@ def balle_epsilon(order: Order, r: Real, delta: Real) -> arb:
     the huge value).
 
     >>> from flint import fmpq
-    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> from rdpsym.foundations.balls import precision, upper_decimal
     >>> with precision(64):
     ...     upper_decimal(balle_epsilon(fmpq(11), fmpq(1, 2), fmpq(1, 10**5)), 10)
     '1.316192840'
@@ -342,7 +342,7 @@ def balle_delta(order: Order, r: Real, epsilon: Real) -> arb:
     α = ``math.inf``: δ = 0 for ε ≥ r (pure r-DP), 1 for ε < r.
 
     >>> from flint import fmpq
-    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> from rdpsym.foundations.balls import precision, upper_decimal
     >>> with precision(64):
     ...     upper_decimal(balle_delta(11, fmpq(1, 2), 2), 6)
     '0.0000000107217'
@@ -371,7 +371,7 @@ def kl_delta(r: Real) -> arb:
     Hypotheses: r ≥ 0 bounds D_α at some order α ≥ 1 for every neighbouring pair.
 
     >>> from flint import fmpq
-    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> from rdpsym.foundations.balls import precision, upper_decimal
     >>> with precision(64):
     ...     upper_decimal(kl_delta(fmpq(1, 100)), 8)
     '0.099750521'
@@ -475,7 +475,7 @@ def best_epsilon(
     Hypotheses: every α_i > 1 and distinct; r_i ≥ 0; 0 < δ < 1; a nonempty list.
 
     >>> from flint import fmpq
-    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> from rdpsym.foundations.balls import precision, upper_decimal
     >>> curve = [(a, fmpq(a, 8)) for a in (2, 4, 8, 16, 32)]  # Gaussian, σ = 2
     >>> with precision(64):
     ...     eps, order, per = best_epsilon(curve, fmpq(1, 10**5), "balle")
@@ -516,7 +516,7 @@ def best_delta(
     Hypotheses: every α_i > 1 and distinct; r_i ≥ 0; ε ≥ 0; a nonempty list.
 
     >>> from flint import fmpq
-    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> from rdpsym.foundations.balls import precision, upper_decimal
     >>> curve = [(a, fmpq(a, 8)) for a in (2, 4, 8, 16, 32)]
     >>> with precision(64):
     ...     d, order, _ = best_delta(curve, 3, "balle")
@@ -779,7 +779,7 @@ def continuous_epsilon(
     1 < lo ≤ hi rational; 0 < δ < 1; tol > 0 (absolute, in ε).
 
     >>> from flint import fmpq
-    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> from rdpsym.foundations.balls import precision, upper_decimal
     >>> rho = fmpq(1, 8)                                  # Gaussian, σ = 2: r(α) = α/8
     >>> with precision(64):
     ...     res = continuous_epsilon(lambda a: rho * a, fmpq(1, 10**5), "mironov", 2, 256, fmpq(1, 10**3))
@@ -1031,7 +1031,7 @@ def gaussian_delta(epsilon: Real, sigma: Real, sensitivity: Real = 1) -> arb:
     ~ Δ/(σ·(εσ/Δ))); the difference is recomputed with more guard bits until the
     ball has the working precision's relative accuracy.
 
-    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> from rdpsym.foundations.balls import precision, upper_decimal
     >>> with precision(64):
     ...     far = gaussian_delta(30, 1)                  # two terms ~1e-196 that cancel
     ...     upper_decimal(gaussian_delta(1, 1), 8), far.rel_accuracy_bits() > 60, far > 0
@@ -1063,7 +1063,7 @@ def gaussian_epsilon(delta: Real, sigma: Real, sensitivity: Real = 1) -> arb:
     Hypotheses: 0 < δ < 1, σ > 0, Δ > 0.
 
     >>> from flint import fmpq
-    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> from rdpsym.foundations.balls import precision, upper_decimal
     >>> with precision(64):
     ...     eps = gaussian_epsilon(fmpq(1, 10**5), 1)
     ...     upper_decimal(eps, 8), gaussian_delta(eps.upper(), 1) <= fmpq(1, 10**5)
@@ -1098,7 +1098,7 @@ def kov_delta(epsilon: Real, k: int, epsilon_total: Real) -> arb:
     (no subtraction of two large exponentials), with guard bits as needed.
     Hypotheses: ε ≥ 0, k a positive integer, ε' ≥ 0.
 
-    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> from rdpsym.foundations.balls import precision, upper_decimal
     >>> with precision(64):
     ...     upper_decimal(kov_delta(1, 1, 0), 8), kov_delta(1, 3, 3) == 0
     ('0.46211716', True)
@@ -1142,7 +1142,7 @@ def kov_epsilon(epsilon: Real, k: int, delta: Real) -> arb:
     Hypotheses: ε ≥ 0, k a positive integer, 0 < δ < 1.
 
     >>> from flint import fmpq
-    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> from rdpsym.foundations.balls import precision, upper_decimal
     >>> with precision(64):
     ...     upper_decimal(kov_epsilon(fmpq(1, 10), 100, fmpq(1, 10**5)), 8)
     '4.3067914'
@@ -1164,7 +1164,7 @@ def advanced_composition(epsilon: Real, k: int, delta: Real) -> arb:
     Hypotheses: ε ≥ 0, k a positive integer, 0 < δ' < 1.
 
     >>> from flint import fmpq
-    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> from rdpsym.foundations.balls import precision, upper_decimal
     >>> with precision(64):
     ...     upper_decimal(advanced_composition(fmpq(1, 10), 100, fmpq(1, 10**5)), 8)
     '5.8502351'
@@ -1184,7 +1184,7 @@ def advanced_composition_zcdp(epsilon: Real, k: int, delta: Real) -> arb:
     Hypotheses: ε ≥ 0, k a positive integer, 0 < δ' < 1.
 
     >>> from flint import fmpq
-    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> from rdpsym.foundations.balls import precision, upper_decimal
     >>> with precision(64):
     ...     upper_decimal(advanced_composition_zcdp(fmpq(1, 10), 100, fmpq(1, 10**5)), 8)
     '5.2985260'
@@ -1207,7 +1207,7 @@ def zcdp_epsilon(rho: Real, delta: Real) -> arb:
     Hypotheses: ρ ≥ 0, 0 < δ < 1.
 
     >>> from flint import fmpq
-    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> from rdpsym.foundations.balls import precision, upper_decimal
     >>> with precision(64):
     ...     upper_decimal(zcdp_epsilon(fmpq(1, 8), fmpq(1, 10**5)), 8)
     '2.5242630'
@@ -1224,7 +1224,7 @@ def zcdp_best_order(rho: Real, delta: Real) -> arb:
     Hypotheses: ρ > 0 (for ρ = 0 the infimum, 0, is not attained), 0 < δ < 1.
 
     >>> from flint import fmpq
-    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> from rdpsym.foundations.balls import precision, upper_decimal
     >>> rho, d = fmpq(1, 8), fmpq(1, 10**5)
     >>> with precision(64):
     ...     a = zcdp_best_order(rho, d)
@@ -1245,7 +1245,7 @@ def zcdp_delta(rho: Real, epsilon: Real) -> arb:
     through its end points.
 
     >>> from flint import fmpq
-    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> from rdpsym.foundations.balls import precision, upper_decimal
     >>> with precision(64):
     ...     upper_decimal(zcdp_delta(fmpq(1, 8), 3), 6)
     '0.0000000661561'
@@ -1331,7 +1331,7 @@ def moments_epsilon(
     Hypotheses: λ_i > 0 and distinct, α_M(λ_i) ≥ 0, 0 < δ < 1, a nonempty list.
 
     >>> from flint import fmpq
-    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> from rdpsym.foundations.balls import precision, upper_decimal
     >>> with precision(64):
     ...     eps, lam, _ = moments_epsilon([(l, fmpq(l * (l + 1), 8)) for l in (4, 8, 16)], fmpq(1, 10**5))
     ...     upper_decimal(eps, 8), lam
@@ -1362,7 +1362,7 @@ def moments_delta(
     Hypotheses: λ_i > 0 and distinct, α_M(λ_i) ≥ 0, ε ≥ 0, a nonempty list.
 
     >>> from flint import fmpq
-    >>> from rdpsym.accounting._arb import precision, upper_decimal
+    >>> from rdpsym.foundations.balls import precision, upper_decimal
     >>> with precision(64):
     ...     d, lam, _ = moments_delta([(l, fmpq(l * (l + 1), 8)) for l in (4, 8, 16)], 3)
     ...     upper_decimal(d, 6), lam

@@ -26,9 +26,9 @@ import mpmath
 import sympy as sp
 from flint import arb, fmpq
 
-from ..errors import ConvergenceError, ParameterError, must
-from ..symbols import alpha
-from ._arb import InfiniteValue, Undecided, bits_for, precision, to_arb, to_fmpq
+from rdpsym.foundations.errors import ConvergenceError, ParameterError, must
+from rdpsym.foundations.symbols import alpha
+from rdpsym.foundations.balls import InfiniteValue, Undecided, bits_for, precision, to_arb, to_fmpq
 
 
 @dataclass(frozen=True)

@@ -20,12 +20,12 @@ from pathlib import Path
 import mpmath
 from flint import fmpq
 
-from .._exact import exact
-from ..mechanisms import gaussian, laplace, randomized_response
-from ._arb import bits_for, lower_decimal, precision, upper_decimal
-from .curve import Infinite
-from .mechanisms import pure_dp, sampled_gaussian
-from .orders import DP_ACCOUNTING, MIRONOV
+from rdpsym.foundations.reading import exact
+from rdpsym.laws.mechanisms import gaussian, laplace, randomized_response
+from rdpsym.foundations.balls import bits_for, lower_decimal, precision, upper_decimal
+from rdpsym.accounting.curve import Infinite
+from rdpsym.accounting.curves import pure_dp, sampled_gaussian
+from rdpsym.accounting.orders import DP_ACCOUNTING, MIRONOV
 
 #: DP-SGD settings, including the regions where float64 accountants lose digits
 #: (α ≤ 1.5 with q ≥ 0.1, α ≥ 1000, RDP below 1e-10).

@@ -61,7 +61,7 @@ Fractional α: a *certified* trapezoidal rule
 
 Values (:func:`rdp_values`) are midpoints of these balls once their relative
 radius is below 10^{−(dps+2)}; precision and grid are refined until it is, or
-:class:`~rdpsym.errors.ConvergenceError` is raised.
+:class:`~rdpsym.foundations.errors.ConvergenceError` is raised.
 """
 
 from __future__ import annotations
@@ -74,8 +74,8 @@ from itertools import pairwise
 import mpmath
 from flint import arb, ctx, fmpq
 
-from ..errors import ConvergenceError, ParameterError, must
-from ._arb import BITS_PER_DIGIT, precision, to_fmpq
+from rdpsym.foundations.errors import ConvergenceError, ParameterError, must
+from rdpsym.foundations.balls import BITS_PER_DIGIT, precision, to_fmpq
 
 __all__ = ["log_moment", "log_moments", "rdp_values"]
 
@@ -100,7 +100,7 @@ def log_moment(q: fmpq, sigma: fmpq, order: fmpq) -> arb:
     relative radius is about 2^{−prec}.  At α = 2, A = 1 + q²(e^{1/σ²} − 1):
 
     >>> from flint import arb, fmpq
-    >>> from rdpsym.accounting._arb import precision
+    >>> from rdpsym.foundations.balls import precision
     >>> q, s = fmpq(1, 100), fmpq(11, 10)
     >>> with precision(200):
     ...     b = log_moment(q, s, fmpq(2))
@@ -122,7 +122,7 @@ def log_moments(q: fmpq, sigma: fmpq, orders: Sequence[fmpq]) -> list[arb]:
     share one quadrature grid (or a few, when their step sizes differ a lot).
 
     >>> from flint import fmpq
-    >>> from rdpsym.accounting._arb import precision
+    >>> from rdpsym.foundations.balls import precision
     >>> with precision(64):
     ...     [b.str(5) for b in log_moments(fmpq(1, 100), fmpq(11, 10), [fmpq(3, 2), fmpq(2), fmpq(64)])]
     ['[4.7773e-5 +/- ...]', '[0.00012851 +/- ...]', '[1371.4 +/- ...]']
@@ -139,7 +139,7 @@ def rdp_values(q: fmpq, sigma: fmpq, orders: Sequence[fmpq], dps: int) -> list[m
 
     Each value is the midpoint of a certified ball whose relative radius is
     below 10^{−(dps+2)}; work is refined until it is, else
-    :class:`~rdpsym.errors.ConvergenceError`.  Values carry dps + 5 digits.
+    :class:`~rdpsym.foundations.errors.ConvergenceError`.  Values carry dps + 5 digits.
 
     >>> import mpmath
     >>> from flint import fmpq

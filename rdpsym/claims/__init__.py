@@ -10,8 +10,8 @@
 <Verdict.PROVED: 'proved'>
 """
 
-from ..symbols import alpha
-from .claim import AtLeast, AtMost, Claim, ClaimError, ClaimResult, Domain, Equal, Holds, Step, StepResult, Verdict
+from rdpsym.foundations.symbols import alpha
+from rdpsym.claims.claim import AtLeast, AtMost, Claim, ClaimError, ClaimResult, Domain, Equal, Holds, Step, StepResult, Verdict
 
 __all__ = ["alpha", "AtLeast", "AtMost", "Claim", "ClaimError", "ClaimResult", "Domain", "Equal", "Holds", "Step",
            "StepResult", "Verdict"]

@@ -27,10 +27,10 @@ import mpmath
 import sympy as sp
 from flint import arb, ctx, fmpq
 
-from ..accounting._arb import InfiniteValue, OutsideDomain, Undecided, precision, to_arb
-from .. import printing
-from ..errors import RdpSymError
-from . import prover
+from rdpsym.foundations.balls import InfiniteValue, OutsideDomain, Undecided, precision, to_arb
+from rdpsym.render import latex as printing
+from rdpsym.foundations.errors import RdpSymError
+from rdpsym.claims import prover
 
 #: Working precisions (bits) tried in turn at a sample point before calling it undecided.
 PRECISIONS = (256, 1024)

@@ -17,7 +17,7 @@ is recorded as ``0 < p`` and ``1 − p > 0``.  Then
   ``e^{a} − e^{b} ≥ 0`` becomes ``a − b ≥ 0``).
 
 Every routine returns ``True`` (a proof) or ``None`` (no proof found: not a
-refutation).  Open-ended SymPy calls run under :func:`rdpsym._budget.budgeted`.
+refutation).  Open-ended SymPy calls run under :func:`rdpsym.foundations.budget.budgeted`.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ import sympy as sp
 from sympy.calculus.util import continuous_domain
 from sympy.polys.polyerrors import BasePolynomialError
 
-from .._budget import budgeted
-from ..errors import NoClosedFormError
+from rdpsym.foundations.budget import budgeted
+from rdpsym.foundations.errors import NoClosedFormError
 
 #: Seconds allowed to each open-ended SymPy call in a proof attempt.
 SECONDS = 4.0

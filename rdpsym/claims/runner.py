@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from ..errors import ParameterError, must
-from .claim import Claim, ClaimResult, Holds, Verdict
+from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.claims.claim import Claim, ClaimResult, Holds, Verdict
 
 
 @dataclass(frozen=True)
@@ -249,7 +249,7 @@ def _first_sentence(text: str) -> str:
 
 
 def _point_text(point: dict) -> str:
-    from .claim import _show_point
+    from rdpsym.claims.claim import _show_point
 
     return _show_point(point).replace("|", "/")
 

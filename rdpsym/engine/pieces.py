@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 import sympy as sp
 
-from ..errors import NoClosedFormError
+from rdpsym.foundations.errors import NoClosedFormError
 
 
 def breakpoints(expr: sp.Expr, var: sp.Symbol) -> list[sp.Expr]:

@@ -14,11 +14,11 @@ import json
 import mpmath
 import sympy as sp
 
-from ..errors import ParameterError, must
-from ..mechanisms import gaussian, laplace, randomized_response
-from . import api
-from .orders import resolve
-from .mechanisms import exponential_mechanism, pure_dp, sampled_gaussian, zcdp
+from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.laws.mechanisms import gaussian, laplace, randomized_response
+from rdpsym.accounting import api
+from rdpsym.accounting.orders import resolve
+from rdpsym.accounting.curves import exponential_mechanism, pure_dp, sampled_gaussian, zcdp
 
 #: Mechanism name -> (factory, its parameters in order, defaults).
 FACTORIES = {
@@ -146,7 +146,7 @@ def run_delta(args) -> int:
 
 
 def run_reference(args) -> int:
-    from .reference import write_reference
+    from rdpsym.accounting.reference import write_reference
 
     paths = write_reference(args.out, dps=args.dps, quick=args.quick)
     for p in paths:
@@ -155,7 +155,7 @@ def run_reference(args) -> int:
 
 
 def run_audit(args) -> int:
-    from .audit import audit_dp_accounting
+    from rdpsym.accounting.audit import audit_dp_accounting
 
     report = audit_dp_accounting(grid=args.grid, dps=args.dps)
     print(report.text())

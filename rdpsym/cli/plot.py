@@ -16,9 +16,9 @@ import argparse
 from fractions import Fraction
 from pathlib import Path
 
-from .accounting.commands import FACTORIES, _steps, build_mechanism, given_twice
-from .accounting.orders import resolve
-from .errors import ParameterError, must
+from rdpsym.cli.accounting import FACTORIES, _steps, build_mechanism, given_twice
+from rdpsym.accounting.orders import resolve
+from rdpsym.foundations.errors import ParameterError, must
 
 #: Output formats, by extension.
 FORMATS = {".png": "png", ".pdf": "pdf", ".svg": "svg"}
@@ -101,7 +101,7 @@ def _dpi(value: str) -> int:
 
 def _deltas(value: str):
     """``LO:HI`` (the default log grid restricted to [LO, HI]) or a comma-separated list."""
-    from .plots import DEFAULT_DELTAS
+    from rdpsym.render.plots import DEFAULT_DELTAS
 
     if ":" not in value:
         return value
@@ -141,7 +141,7 @@ def _summary(d, kind: str) -> str:
 
 
 def run_plot(args) -> int:
-    from . import plots
+    from rdpsym.render import plots
 
     path, fmt = _output(args.output)
     budget = args.kind == "budget"

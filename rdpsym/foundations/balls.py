@@ -19,7 +19,7 @@ from fractions import Fraction
 import sympy as sp
 from flint import arb, ctx, fmpq
 
-from ..errors import ParameterError, must
+from rdpsym.foundations.errors import ParameterError, must
 
 #: Bits per decimal digit.
 BITS_PER_DIGIT = math.log2(10)
@@ -50,7 +50,7 @@ def to_fmpq(value: object) -> fmpq:
     """An exact rational as ``fmpq``; ``value`` must be a SymPy/Python rational.
 
     A Python float is read as the decimal it prints as (``1.1`` is 11/10), the
-    rule of the whole package (:func:`rdpsym._exact.exact`).
+    rule of the whole package (:func:`rdpsym.foundations.reading.exact`).
 
     >>> to_fmpq(sp.Rational(11, 10)), to_fmpq(3), to_fmpq(3.141592653589793)
     (11/10, 3, 3141592653589793/1000000000000000)

@@ -13,7 +13,7 @@ from fractions import Fraction
 import sympy as sp
 from flint import fmpq, fmpz
 
-from .errors import DomainError, ParameterError, must
+from rdpsym.foundations.errors import DomainError, ParameterError, must
 
 
 def exact(value: object, name: str) -> sp.Expr:
@@ -26,7 +26,7 @@ def exact(value: object, name: str) -> sp.Expr:
     >>> exact("abc def", "sigma")
     Traceback (most recent call last):
     ...
-    rdpsym.errors.ParameterError: sigma must be a number or a SymPy expression; got 'abc def'.
+    rdpsym.foundations.errors.ParameterError: sigma must be a number or a SymPy expression; got 'abc def'.
     """
     if isinstance(value, bool):
         raise ParameterError(must(name, "a number or a SymPy expression", repr(value)))
@@ -79,7 +79,7 @@ def positive_parameter(value: object, name: str, valid: str | None = None) -> sp
     >>> positive_parameter(-1, "sigma")
     Traceback (most recent call last):
     ...
-    rdpsym.errors.ParameterError: sigma must be positive (sigma > 0); got -1.
+    rdpsym.foundations.errors.ParameterError: sigma must be positive (sigma > 0); got -1.
     """
     valid = valid or f"positive ({name} > 0)"
     v = exact(value, name)
@@ -103,7 +103,7 @@ def probability_parameter(value: object, name: str, closed: bool = False) -> sp.
     >>> probability_parameter(1, "p")
     Traceback (most recent call last):
     ...
-    rdpsym.errors.ParameterError: p must be in the open interval (0, 1); got 1.
+    rdpsym.foundations.errors.ParameterError: p must be in the open interval (0, 1); got 1.
     """
     valid = "in the closed interval [0, 1]" if closed else "in the open interval (0, 1)"
     v = exact(value, name)
@@ -127,7 +127,7 @@ def value_for(symbol: sp.Symbol, value: object) -> sp.Expr:
     >>> value_for(s, 0)
     Traceback (most recent call last):
     ...
-    rdpsym.errors.ParameterError: sigma must be positive (sigma > 0); got 0.
+    rdpsym.foundations.errors.ParameterError: sigma must be positive (sigma > 0); got 0.
     """
     v = exact(value, symbol.name)
     if not v.is_number:
@@ -156,11 +156,11 @@ def parse_order(order: object) -> sp.Expr:
     >>> parse_order(0)
     Traceback (most recent call last):
     ...
-    rdpsym.errors.DomainError: order must be positive (0 < order <= oo); got 0.
+    rdpsym.foundations.errors.DomainError: order must be positive (0 < order <= oo); got 0.
     >>> parse_order("abc")
     Traceback (most recent call last):
     ...
-    rdpsym.errors.DomainError: order must be a Symbol or a number in (0, oo]; got 'abc'.
+    rdpsym.foundations.errors.DomainError: order must be a Symbol or a number in (0, oo]; got 'abc'.
     """
     if isinstance(order, str):
         if order.strip().lower() in _INFINITY_WORDS:

@@ -27,13 +27,13 @@ from dataclasses import dataclass
 import sympy as sp
 from flint import arb
 
-from .._exact import positive_parameter, probability_parameter
-from ..densities import Continuous
-from ..errors import NoClosedFormError, ParameterError, must
-from ..mechanisms import MECHANISMS, Mechanism, randomized_response
-from ..symbols import alpha
-from ._arb import to_arb, to_fmpq
-from .curve import Component, Infinite, RdpCurve, curve
+from rdpsym.foundations.reading import positive_parameter, probability_parameter
+from rdpsym.laws.densities import Continuous
+from rdpsym.foundations.errors import NoClosedFormError, ParameterError, must
+from rdpsym.laws.mechanisms import MECHANISMS, Mechanism, randomized_response
+from rdpsym.foundations.symbols import alpha
+from rdpsym.foundations.balls import to_arb, to_fmpq
+from rdpsym.accounting.curve import Component, Infinite, RdpCurve, curve
 
 x = sp.Symbol("x", real=True)
 
@@ -134,7 +134,7 @@ def _sampled_gaussian_pair(q: sp.Expr, s: sp.Expr):
 
 
 def _sampled_gaussian_component(mech: Mechanism) -> Component:
-    from . import sampled_gaussian as sg
+    from rdpsym.accounting import sampled_gaussian as sg
 
     q, s = to_fmpq(mech.parameters["q"]), to_fmpq(mech.parameters["sigma"])
 

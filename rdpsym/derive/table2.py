@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from .derivation import Derivation
-from .mechanisms import Mechanism, gaussian, laplace, randomized_response
-from .symbols import alpha
+from rdpsym.derive.derivation import Derivation
+from rdpsym.laws.mechanisms import Mechanism, gaussian, laplace, randomized_response
+from rdpsym.foundations.symbols import alpha
 
 #: The symbols Table II is stated in.
 p = sp.Symbol("p", positive=True)
@@ -51,7 +51,7 @@ def table2() -> list[Cell]:
 def table2_markdown(cells: list[Cell]) -> str:
     """The cells as a Markdown table laid out like the paper's (a row per mechanism, a column per
     order), each entry in the paper's notation followed by its status; for Jupyter and READMEs."""
-    from .printing import paper_latex
+    from rdpsym.render.latex import paper_latex
 
     orders = list(dict.fromkeys(c.order_label for c in cells))
     entry = {(c.mechanism, c.order_label): c.derivation for c in cells}

@@ -3,7 +3,7 @@
     D_α(P‖Q) = 1/(α−1) · log ∫ P(x)^α Q(x)^{1−α} dx        (Mironov 2017, Definition 3)
 
 with the limits D_1 = KL(P‖Q) and D_∞ = log sup P/Q.  :func:`renyi_divergence`
-returns a :class:`~rdpsym.derivation.Derivation`: the closed form, the steps
+returns a :class:`~rdpsym.derive.derivation.Derivation`: the closed form, the steps
 that produced it, its convergence conditions and how it was established.
 """
 
@@ -11,19 +11,19 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ._budget import budgeted, can_budget, time_budget
-from ._exact import parse_order
-from .densities import Density, Discrete, align_pair
-from .derivation import Derivation, Status, Step
-from .engine.context import Hypotheses, simplify_condition
-from .engine.tidy import collect_exp, divergence_from_moment, max_of, tidy_kl
-from .errors import DomainError, NoClosedFormError, SymbolicTimeout, must
-from .moments import Moment, moment, sup_log_ratio
-from .numeric import renyi_divergence_mp
-from .printing import paper_latex
-from .references import Reference
-from .symbols import alpha
-from .verify import check_against_definition, is_zero
+from rdpsym.foundations.budget import budgeted, can_budget, time_budget
+from rdpsym.foundations.reading import parse_order
+from rdpsym.laws.densities import Density, Discrete, align_pair
+from rdpsym.derive.derivation import Derivation, Status, Step
+from rdpsym.engine.context import Hypotheses, simplify_condition
+from rdpsym.engine.tidy import collect_exp, divergence_from_moment, max_of, tidy_kl
+from rdpsym.foundations.errors import DomainError, NoClosedFormError, SymbolicTimeout, must
+from rdpsym.derive.moments import Moment, moment, sup_log_ratio
+from rdpsym.derive.numeric import renyi_divergence_mp
+from rdpsym.render.latex import paper_latex
+from rdpsym.laws.references import Reference
+from rdpsym.foundations.symbols import alpha
+from rdpsym.derive.verify import check_against_definition, is_zero
 
 oo = sp.oo
 _DEFINITION = "Mironov 2017, Definition 3"

@@ -13,17 +13,17 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from ._exact import positive_parameter, probability_parameter
-from .densities import Continuous, Density, Discrete
-from .derivation import Derivation
-from .divergence import renyi_divergence
-from .references import (
+from rdpsym.foundations.reading import positive_parameter, probability_parameter
+from rdpsym.laws.densities import Continuous, Density, Discrete
+from rdpsym.derive.derivation import Derivation
+from rdpsym.derive.divergence import renyi_divergence
+from rdpsym.laws.references import (
     Reference,
     gaussian_reference,
     laplace_reference,
     randomized_response_reference,
 )
-from .symbols import alpha
+from rdpsym.foundations.symbols import alpha
 
 #: The output variable of the continuous built-ins.
 x = sp.Symbol("x", real=True)
@@ -63,7 +63,7 @@ class Mechanism:
         >>> rdpsym.gaussian(sigma=2).curve().closed_form
         alpha/8
         """
-        from .accounting.mechanisms import curve_of
+        from rdpsym.accounting.curves import curve_of
 
         return curve_of(self)
 

@@ -24,8 +24,8 @@ from pathlib import Path
 import mpmath
 import sympy as sp
 
-from .errors import RdpSymError
-from .printing import paper_latex, reason_latex, text
+from rdpsym.foundations.errors import RdpSymError
+from rdpsym.render.latex import paper_latex, reason_latex, text
 
 #: Lines longer than this (characters of LaTeX) are broken at their top-level + signs.
 _BREAK_AT = 110

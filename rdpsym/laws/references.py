@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from .symbols import alpha
+from rdpsym.foundations.symbols import alpha
 
 
 @dataclass(frozen=True)

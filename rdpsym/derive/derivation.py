@@ -93,8 +93,8 @@ class Derivation:
         """
         if isinstance(self.result, mpmath.mpf):
             return self.result
-        from ._exact import value_for
-        from .errors import ParameterError
+        from rdpsym.foundations.reading import value_for
+        from rdpsym.foundations.errors import ParameterError
 
         given = {}
         for key, value in (values or {}).items():
@@ -117,17 +117,17 @@ class Derivation:
 
     def latex(self) -> str:
         """The derivation as an ``align*`` block (definition → ... → result)."""
-        from .render import derivation_latex
+        from rdpsym.render.derivation import derivation_latex
 
         return derivation_latex(self)
 
     def _repr_latex_(self) -> str:
         """Jupyter shows the result in the paper's typography."""
-        from .printing import paper_latex
+        from rdpsym.render.latex import paper_latex
 
         return "$\\displaystyle " + paper_latex(self.result) + "$"
 
     def __str__(self) -> str:
-        from .render import derivation_text
+        from rdpsym.render.derivation import derivation_text
 
         return derivation_text(self)

@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Iterator
 
-from .errors import SymbolicTimeout
+from rdpsym.foundations.errors import SymbolicTimeout
 
 #: Seconds one open-ended SymPy call (integrate, summation, limit) may take.
 DEFAULT_SECONDS = 5.0
@@ -66,7 +66,7 @@ def budgeted(call, what: str, seconds: float = DEFAULT_SECONDS):
     The one entry point for open-ended SymPy calls (integrate, summation,
     limit), so none can run unbounded.
     """
-    from .errors import NoClosedFormError
+    from rdpsym.foundations.errors import NoClosedFormError
 
     if not can_budget():
         raise NoClosedFormError(f"{what} cannot be time-budgeted outside the main thread")

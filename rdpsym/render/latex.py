@@ -32,8 +32,8 @@ import sympy as sp
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.precedence import PRECEDENCE
 
-from .errors import RdpSymError
-from .symbols import alpha
+from rdpsym.foundations.errors import RdpSymError
+from rdpsym.foundations.symbols import alpha
 
 __all__ = ["PaperPrinter", "paper_latex", "text", "math", "reason_latex", "NoLatexForm"]
 

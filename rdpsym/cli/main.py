@@ -17,10 +17,10 @@ import time
 import mpmath
 import sympy as sp
 
-from ._exact import exact, parse_order
-from .errors import ParameterError, RdpSymError, must
-from .mechanisms import MECHANISMS
-from .symbols import alpha
+from rdpsym.foundations.reading import exact, parse_order
+from rdpsym.foundations.errors import ParameterError, RdpSymError, must
+from rdpsym.laws.mechanisms import MECHANISMS
+from rdpsym.foundations.symbols import alpha
 
 #: The symbols each mechanism is derived in, named as ``--set`` spells them.
 PARAMETERS = {
@@ -71,7 +71,7 @@ def _derive(args: argparse.Namespace) -> int:
     missing = sorted(str(s) for s in free - set(values))
     value = d.evalf(values, dps=args.dps) if values and not missing else None
     if args.latex:
-        from .documents import mechanism_document
+        from rdpsym.render.documents import mechanism_document
 
         at = (values, value, args.dps) if value is not None else None
         _write_latex(mechanism_document(mech, d, at), args.latex, args.pdf)
@@ -101,7 +101,7 @@ def _write_latex(tex: str, path: str, pdf: bool) -> None:
 
     import warnings
 
-    from .documents import LatexError, LatexLayoutWarning, compile_pdf
+    from rdpsym.render.documents import LatexError, LatexLayoutWarning, compile_pdf
 
     if path == "-":
         print(tex)
@@ -120,7 +120,7 @@ def _write_latex(tex: str, path: str, pdf: bool) -> None:
 
 
 def _table2(args: argparse.Namespace) -> int:
-    from .table2 import table2
+    from rdpsym.derive.table2 import table2
 
     if args.pdf and not args.latex:
         raise ParameterError(must("--pdf", "used with --latex FILE (the PDF is built beside it)", "no --latex"))
@@ -139,7 +139,7 @@ def _table2(args: argparse.Namespace) -> int:
     proved = sum(1 for c in cells if c.derivation.status == "proved")
     print(f"{proved}/{len(cells)} cells proved equal to the paper; {elapsed:.2f} s CPU")
     if args.latex:
-        from .documents import table2_document
+        from rdpsym.render.documents import table2_document
 
         _write_latex(table2_document(cells), args.latex, args.pdf)
     return 0 if proved == len(cells) else 1
@@ -148,8 +148,8 @@ def _table2(args: argparse.Namespace) -> int:
 def _check(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .claims.latex import report_latex
-    from .claims.runner import progress_bar, run, write_json
+    from rdpsym.render.claims import report_latex
+    from rdpsym.claims.runner import progress_bar, run, write_json
 
     if args.pdf and not args.latex:
         raise ParameterError(must("--pdf", "used with --latex FILE (the PDF is built beside it)", "no --latex"))
@@ -189,8 +189,8 @@ def build_parser() -> argparse.ArgumentParser:
     ck.add_argument("--markdown", metavar="FILE", help="write the summary table (source, claim, file, status)")
     ck.add_argument("--quiet", action="store_true", help="no progress bar")
     ck.set_defaults(run=_check)
-    from .accounting.commands import add_parsers
-    from .plot_command import add_parser as add_plot_parser
+    from rdpsym.cli.accounting import add_parsers
+    from rdpsym.cli.plot import add_parser as add_plot_parser
 
     add_parsers(sub)
     add_plot_parser(sub)

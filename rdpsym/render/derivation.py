@@ -1,6 +1,6 @@
 """Rendering derivations as LaTeX (``align*``) and as plain text.
 
-Rendering reads a :class:`~rdpsym.derivation.Derivation` and never changes
+Rendering reads a :class:`~rdpsym.derive.derivation.Derivation` and never changes
 it.  Typography is the paper's (:mod:`rdpsym.printing`); standalone documents
 are built by :mod:`rdpsym.documents`.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from .printing import paper_latex, reason_latex
+from rdpsym.render.latex import paper_latex, reason_latex
 
 __all__ = ["derivation_latex", "derivation_text", "paper_latex"]
 

@@ -65,12 +65,12 @@ from matplotlib import ticker, transforms
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from .accounting import api
-from .accounting import conversions as conv
-from .accounting._arb import bits_for, precision, to_arb
-from .accounting.curve import Component, Infinite, RdpCurve
-from .accounting.orders import resolve
-from .errors import ParameterError, must
+from rdpsym.accounting import api
+from rdpsym.accounting import conversions as conv
+from rdpsym.foundations.balls import bits_for, precision, to_arb
+from rdpsym.accounting.curve import Component, Infinite, RdpCurve
+from rdpsym.accounting.orders import resolve
+from rdpsym.foundations.errors import ParameterError, must
 
 #: The default figure size (inches).
 FIGSIZE = (7.0, 4.5)

@@ -6,7 +6,7 @@ Parameters are SymPy symbols with assumptions (``Symbol("s", positive=True)``)
 or exact numbers; a Python float is read as the decimal it prints as.
 
 Both check at construction that the density is nonnegative and normalises,
-raising :class:`~rdpsym.errors.DensityError` only when that is *definitely*
+raising :class:`~rdpsym.foundations.errors.DensityError` only when that is *definitely*
 false (symbolic parameters that cannot be decided pass, and are checked again
 numerically wherever the density is evaluated at values).
 """
@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 import mpmath
 import sympy as sp
 
-from ._exact import exact
-from .engine.context import Hypotheses
-from .engine.integrals import integrate_exp
-from .engine.pieces import (
+from rdpsym.foundations.reading import exact
+from rdpsym.engine.context import Hypotheses
+from rdpsym.engine.integrals import integrate_exp
+from rdpsym.engine.pieces import (
     breakpoints,
     interior_point,
     less,
@@ -30,8 +30,8 @@ from .engine.pieces import (
     resolve_branch,
     sort_points,
 )
-from .engine.sums import sum_exp
-from .errors import DensityError, NoClosedFormError, must
+from rdpsym.engine.sums import sum_exp
+from rdpsym.foundations.errors import DensityError, NoClosedFormError, must
 
 oo = sp.oo
 
@@ -210,8 +210,8 @@ def _grid(piece: Piece, discrete: bool) -> list[sp.Expr]:
 
 
 def _critical_points(b: sp.Expr, x: sp.Symbol, piece: Piece) -> list[sp.Expr]:
-    from ._budget import can_budget, time_budget
-    from .errors import SymbolicTimeout
+    from rdpsym.foundations.budget import can_budget, time_budget
+    from rdpsym.foundations.errors import SymbolicTimeout
 
     if not can_budget():
         return []
@@ -244,7 +244,7 @@ def probe_points(piece: Piece, discrete: bool) -> list[sp.Expr]:
 def _numeric_mass(density: Density) -> sp.Expr | None:
     if density.parameters:
         return None
-    from .numeric import total_mass_mp  # numeric layer sits beside, imported lazily
+    from rdpsym.derive.numeric import total_mass_mp  # numeric layer sits beside, imported lazily
 
     return sp.Float(total_mass_mp(density, dps=30), 30)
 
@@ -293,7 +293,7 @@ class Continuous(Density):
     >>> Continuous(2 * sp.exp(-x), x, support=sp.Interval(0, sp.oo))
     Traceback (most recent call last):
     ...
-    rdpsym.errors.DensityError: the density must integrate to 1 over its support; got 2.
+    rdpsym.foundations.errors.DensityError: the density must integrate to 1 over its support; got 2.
     """
 
     pdf: sp.Expr
@@ -355,7 +355,7 @@ class Discrete(Density):
     >>> Discrete({0: sp.Rational(1, 2), 1: sp.Rational(1, 3)})
     Traceback (most recent call last):
     ...
-    rdpsym.errors.DensityError: the density must sum to 1 over its support; got 5/6.
+    rdpsym.foundations.errors.DensityError: the density must sum to 1 over its support; got 5/6.
     """
 
     pmf: sp.Expr | Mapping

@@ -9,7 +9,7 @@ typeset as math); below it, the step's relation as the claim's author wrote it
 (:attr:`Step.latex`, :attr:`Holds.latex`), or as SymPy prints it.
 
 Prose (titles, reasons, notes) is plain text in which ``$...$`` spans are
-LaTeX math (:func:`rdpsym.printing.reason_latex`); statements, hypotheses and
+LaTeX math (:func:`rdpsym.render.latex.reason_latex`); statements, hypotheses and
 step relations are LaTeX math.  A statement may break its lines with ``\\\\``
 (it is set in ``gather*``).
 """
@@ -24,10 +24,10 @@ import mpmath
 import sympy as sp
 from flint import fmpq
 
-from ..documents import preamble
-from ..printing import DISPLAY_CHARACTERS, break_display, math, paper_latex, reason_latex, text
-from .claim import Holds, StepResult, _RELATIONS
-from .runner import Report
+from rdpsym.render.documents import preamble
+from rdpsym.render.latex import DISPLAY_CHARACTERS, break_display, math, paper_latex, reason_latex, text
+from rdpsym.claims.claim import Holds, StepResult, _RELATIONS
+from rdpsym.claims.runner import Report
 
 __all__ = ["report_latex"]
 

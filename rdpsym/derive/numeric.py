@@ -9,7 +9,7 @@ work runs inside ``mpmath.workdps``.  Each value is computed at two working
 precisions (``dps + guard`` and ``dps + guard + 20``) and returned only when
 they agree to ``dps`` significant digits, however small the value (the guard
 grows by the digits a small value shows are cancelled, up to a ceiling of
-4·(dps + guard)), else :class:`~rdpsym.errors.ConvergenceError` is raised.
+4·(dps + guard)), else :class:`~rdpsym.foundations.errors.ConvergenceError` is raised.
 Exactly 0 is returned only when P and Q are the same law, decided exactly
 (the same expression and support, the same table, or branches whose
 difference simplifies to 0); a computed 0 is cancellation, never a result.
@@ -33,9 +33,9 @@ from dataclasses import dataclass
 import mpmath
 import sympy as sp
 
-from ._budget import can_budget, time_budget
-from ._exact import parse_order, value_for
-from .densities import (
+from rdpsym.foundations.budget import can_budget, time_budget
+from rdpsym.foundations.reading import parse_order, value_for
+from rdpsym.laws.densities import (
     Density,
     Discrete,
     align_pair,
@@ -43,7 +43,7 @@ from .densities import (
     common_refinement,
     probe_points,
 )
-from .errors import ConvergenceError, DomainError, ParameterError, SymbolicTimeout, must
+from rdpsym.foundations.errors import ConvergenceError, DomainError, ParameterError, SymbolicTimeout, must
 
 oo = sp.oo
 

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from .densities import Density, Discrete, PiecePair, common_refinement, piece_point
-from .engine.context import Hypotheses
-from .engine.integrals import PieceValue, integrate_exp
-from .engine.pieces import log_of
-from .engine.sums import sum_exp
-from .errors import NoClosedFormError
+from rdpsym.laws.densities import Density, Discrete, PiecePair, common_refinement, piece_point
+from rdpsym.engine.context import Hypotheses
+from rdpsym.engine.integrals import PieceValue, integrate_exp
+from rdpsym.engine.pieces import log_of
+from rdpsym.engine.sums import sum_exp
+from rdpsym.foundations.errors import NoClosedFormError
 
 oo = sp.oo
 

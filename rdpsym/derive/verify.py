@@ -1,10 +1,10 @@
 """Checking a closed form against the definition, and proving it equal to a reference.
 
 A closed form leaves rdpsym only after :func:`check_against_definition` found
-it equal to :func:`~rdpsym.numeric.renyi_divergence_mp` (independent
+it equal to :func:`~rdpsym.derive.numeric.renyi_divergence_mp` (independent
 quadrature or summation of the definition) to :data:`AGREE_DIGITS` digits at
 several seeded parameter points.  A disagreement raises
-:class:`~rdpsym.errors.VerificationError`: a wrong formula is never returned.
+:class:`~rdpsym.foundations.errors.VerificationError`: a wrong formula is never returned.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from collections.abc import Callable
 import mpmath
 import sympy as sp
 
-from ._budget import can_budget, time_budget
-from .densities import Density
-from .engine.context import Hypotheses
-from .errors import ConvergenceError, DensityError, SymbolicTimeout, VerificationError
-from .numeric import renyi_divergence_mp
+from rdpsym.foundations.budget import can_budget, time_budget
+from rdpsym.laws.densities import Density
+from rdpsym.engine.context import Hypotheses
+from rdpsym.foundations.errors import ConvergenceError, DensityError, SymbolicTimeout, VerificationError
+from rdpsym.derive.numeric import renyi_divergence_mp
 
 #: Significant digits of agreement required between closed form and definition.
 AGREE_DIGITS = 40
