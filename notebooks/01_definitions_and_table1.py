@@ -24,6 +24,7 @@ from IPython.display import Markdown, Math, display
 
 import rdpsym
 from rdpsym.claims import Verdict, runner
+from rdpsym.render.claims import why_not_proved
 from rdpsym.render.latex import paper_latex
 
 alpha = rdpsym.alpha              # the order: a SymPy symbol, with the hypothesis α > 1
@@ -91,7 +92,7 @@ d.conditions, d.status
 
 # %%
 limits = runner.run([PROOFS / "mironov2017" / "def3_limits.py"])
-print(limits.table())
+print(limits)
 
 # %% [markdown]
 # ## Definition 4: (α, ε)-RDP
@@ -132,11 +133,11 @@ print(d.status, "-", d.evidence[0])
 
 # %%
 table1 = runner.run([PROOFS / "mironov2017" / "table1_bad_outcomes.py"])
-print(table1.table())
+print(table1)
 print("every claim reached the status its file expects:", table1.ok)
 
 # %%
 for r in table1.results:
     display(Markdown(f"**{r.claim.title}** — *{r.verdict}* ({r.claim.source})"), Math(r.claim.statement))
     if r.verdict is Verdict.REFUTED:
-        display(Markdown("> " + runner.why_not_proved(r)))
+        display(Markdown("> " + why_not_proved(r)))

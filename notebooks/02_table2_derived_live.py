@@ -26,7 +26,8 @@ from IPython.display import Latex, Markdown, Math, display
 import rdpsym
 from rdpsym.claims import runner
 from rdpsym.render.latex import paper_latex
-from rdpsym.derive.table2 import table2, table2_markdown
+from rdpsym.derive.table2 import table2
+from rdpsym.render.documents import table2_markdown
 
 # %%
 started = time.perf_counter()
@@ -71,4 +72,4 @@ print(mpmath.nstr(d2.evalf(dps=40), 40))
 
 # %%
 report = runner.run([runner.catalogue_path() / "mironov2017" / "table2.py"])
-print(report.table())
+print(report)

@@ -114,4 +114,4 @@ print(lap.group(1).balls([1.5])[0])
 
 # %%
 report = runner.run([PROOFS / "seeds" / "slides_000_rdp.py", PROOFS / "mironov2017" / "prop02_group_privacy.py"])
-print(report.table())
+print(report)

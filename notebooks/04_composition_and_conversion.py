@@ -113,7 +113,7 @@ display(Markdown("\n".join(rows)))
 
 # %%
 slides = runner.run([PROOFS / "seeds" / "slides_000_advanced_composition.py"])
-print(slides.table())
+print(slides)
 [gauss_ac] = [r for r in slides.results if r.claim.id == "slides-gauss-ac-not-tight"]
 print("\n" + gauss_ac.claim.title + ":", gauss_ac.verdict)
 print(gauss_ac.claim.note)
@@ -163,4 +163,4 @@ display(Markdown("\n".join(rows)))
 
 # %%
 prop4 = runner.run([PROOFS / "mironov2017" / "prop04_cor1_advanced.py"])
-print(prop4.table())
+print(prop4)

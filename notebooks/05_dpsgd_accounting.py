@@ -99,4 +99,4 @@ print(f"\n{time.perf_counter() - started:.1f} s")
 
 # %%
 report = runner.run([runner.catalogue_path() / "beyond" / "sampled_gaussian.py"])
-print(report.table())
+print(report)

@@ -24,6 +24,7 @@ from IPython.display import Math, display
 import rdpsym
 from rdpsym.claims import Claim, Domain, Equal, Verdict, alpha, runner
 from rdpsym.render.plots import budget_curves
+from rdpsym.render.claims import why_not_proved
 from rdpsym.render.latex import paper_latex
 
 # %% [markdown]
@@ -168,7 +169,7 @@ geometric_claims = [
 
 # %%
 report = runner.check(geometric_claims)
-print(report.table())
+print(report)
 print("all as expected:", report.ok)
 
 # %% [markdown]
@@ -178,5 +179,5 @@ print("all as expected:", report.ok)
 
 # %%
 refuted = report.results[-1]
-print(refuted.verdict, "-", runner.why_not_proved(refuted))
-print(refuted.steps[0].detail)
+print(refuted.verdict, "-", why_not_proved(refuted))
+print(refuted)

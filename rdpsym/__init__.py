@@ -18,6 +18,7 @@ from rdpsym.foundations.errors import (
 from rdpsym.laws.mechanisms import Mechanism, gaussian, laplace, randomized_response
 from rdpsym.derive.numeric import renyi_divergence_mp
 from rdpsym.foundations.symbols import alpha
+from rdpsym import render as _render  # noqa: F401 - provides str(), .latex() and Jupyter display of records
 
 __all__ = [
     "AccountingResult",

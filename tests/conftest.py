@@ -89,7 +89,7 @@ def compile_latex(tmp_path):
     """
     import shutil
 
-    from rdpsym.render.documents import compile_pdf
+    from rdpsym.render.pdf import compile_pdf
 
     if shutil.which("pdflatex") is None:
         if os.environ.get("CI"):

@@ -17,8 +17,11 @@ import sympy as sp
 
 import rdpsym
 from rdpsym.cli.main import main
-from rdpsym.render.documents import LatexError, compile_pdf, first_error, mechanism_document
-from rdpsym.render.latex import paper_latex, reason_latex
+from rdpsym.foundations.errors import LatexError
+from rdpsym.render.documents import mechanism_document
+from rdpsym.render.pdf import compile_pdf, first_error
+from rdpsym.render.latex import paper_latex
+from rdpsym.render.prose import reason_latex
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -140,7 +143,7 @@ def test_a_table_of_contents_gets_passes_until_it_stops_changing(tmp_path, monke
     # A contents list three pages long moves every later page by three: pass 1 writes the .toc,
     # pass 2 sets it (the entries' page numbers change), pass 3 prints the right numbers.  Two
     # passes printed every entry of the claims report three pages early.
-    import rdpsym.render.documents as documents
+    import rdpsym.render.pdf as documents
 
     tocs = iter([b"page 1", b"page 4", b"page 4", b"page 4"])
     passes = []
@@ -237,7 +240,7 @@ AWKWARD_PROSE = ["x^{a$b}", r"e^{\foo}", "x_{#1}", "x^{50%}", "x_{a&b}", "f^(x_{
 
 def test_any_prose_typesets(compile_latex):
     from rdpsym.render.documents import preamble
-    from rdpsym.render.latex import text
+    from rdpsym.render.prose import text
 
     body = "\n".join(text(s) + r"\par" for s in AWKWARD_PROSE)
     compile_latex(preamble("prose") + body + "\n\\end{document}\n")

@@ -141,7 +141,7 @@ def _mechanism_cell(cell: tuple[str, str]):
 
 def test_markdown_table_has_the_papers_layout_and_every_cells_status(table):
     from rdpsym.render.latex import paper_latex
-    from rdpsym.derive.table2 import table2_markdown
+    from rdpsym.render.documents import table2_markdown
 
     lines = table2_markdown(list(table.values())).splitlines()
     assert lines[0] == "| mechanism | α > 1 | α = 1 | α = ∞ |" and len(lines) == 5

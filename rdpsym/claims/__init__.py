@@ -7,11 +7,12 @@
 ...           (AtMost(a, a**2, "α ≥ 1"),), Verdict.PROVED,
 ...           Domain({a: sp.Interval(1, sp.oo)}))
 >>> c.check().verdict
-<Verdict.PROVED: 'proved'>
+<Status.PROVED: 'proved'>
 """
 
+from rdpsym.claims.claim import AtLeast, AtMost, Claim, ClaimResult, Domain, Equal, Holds, Step, Verdict
+from rdpsym.foundations.errors import ClaimError
 from rdpsym.foundations.symbols import alpha
-from rdpsym.claims.claim import AtLeast, AtMost, Claim, ClaimError, ClaimResult, Domain, Equal, Holds, Step, StepResult, Verdict
 
 __all__ = ["alpha", "AtLeast", "AtMost", "Claim", "ClaimError", "ClaimResult", "Domain", "Equal", "Holds", "Step",
-           "StepResult", "Verdict"]
+           "Verdict"]

@@ -5,61 +5,53 @@ expressions are SymPy objects, and anything expensive (a derivation by the
 symbolic core, a quadrature) is passed as a zero-argument callable that runs
 only when the claim is checked.
 
-Each step is a relation ``lhs ⋈ rhs`` with its reason.  :meth:`Claim.check`
-tries a symbolic proof of every step (:mod:`rdpsym.claims.prover`), then checks
-every step numerically over an adversarial sample of the hypothesis domain
-(:class:`Domain`), in Arb balls, so a step "holds" at a point only when the
-ball of ``rhs − lhs`` is certified nonnegative, and "fails" only when it is
-certified negative.  The claim's verdict is the weakest of its steps'.
+A claim's steps are the package's one kind of step
+(:class:`rdpsym.foundations.record.Step`): a relation ``lhs ⋈ rhs`` with its
+reason.  :meth:`Claim.check` tries a symbolic proof of every step
+(:mod:`rdpsym.claims.prover`), then checks every step numerically over an
+adversarial sample of the hypothesis domain (:class:`Domain`), in Arb balls,
+so a step "holds" at a point only when the ball of ``rhs − lhs`` is certified
+nonnegative, and "fails" only when it is certified negative.  Each checked
+step carries its :class:`~rdpsym.foundations.record.Status` and its evidence
+(a proof, the sample, a counterexample); the claim's verdict is the weakest
+of its steps'.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import enum
 import itertools
 import random
 import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-import mpmath
 import sympy as sp
 from flint import arb, ctx, fmpq
 
-from rdpsym.foundations.balls import InfiniteValue, OutsideDomain, Undecided, precision, to_arb
-from rdpsym.render import latex as printing
-from rdpsym.foundations.errors import RdpSymError
 from rdpsym.claims import prover
+from rdpsym.foundations import operations
+from rdpsym.foundations.balls import InfiniteValue, OutsideDomain, Undecided, precision, to_arb
+from rdpsym.foundations.errors import ClaimError
+from rdpsym.foundations.record import (
+    Contradiction,
+    Counterexample,
+    Failure,
+    NoPoints,
+    Proof,
+    Relation,
+    Sampled,
+    Status,
+    point_items,
+    weakest,
+)
+from rdpsym.foundations.record import Step as _RecordStep
+
+#: A claim's verdict is a :class:`~rdpsym.foundations.record.Status`; claim files call it Verdict.
+Verdict = Status
 
 #: Working precisions (bits) tried in turn at a sample point before calling it undecided.
 PRECISIONS = (256, 1024)
-
-
-class Verdict(enum.Enum):
-    """A claim's status, strongest first: proved > checked > unknown > refuted."""
-
-    PROVED = "proved"
-    CHECKED = "checked"
-    UNKNOWN = "unknown"
-    REFUTED = "refuted"
-
-    @property
-    def rank(self) -> int:
-        return {"refuted": 0, "unknown": 1, "checked": 2, "proved": 3}[self.value]
-
-    def __lt__(self, other: Verdict) -> bool:
-        return self.rank < other.rank
-
-    def __le__(self, other: Verdict) -> bool:
-        return self.rank <= other.rank
-
-    def __str__(self) -> str:
-        return self.value
-
-
-class ClaimError(RdpSymError):
-    """A malformed claim or claim file."""
 
 
 # --------------------------------------------------------------------------- domains
@@ -184,38 +176,42 @@ class Domain:
                 out.append(point)
         return out
 
-    def latex(self) -> list[str]:
-        return [f"{sp.latex(s)} \\in {sp.latex(iv)}" for s, iv in self.variables.items()]
-
 
 # --------------------------------------------------------------------------- steps
 
-_RELATIONS = {"=": r"=", "<=": r"\le", ">=": r"\ge", "<": r"<", ">": r">"}
-
 
 @dataclass(frozen=True)
-class Step:
-    """One link ``lhs ⋈ rhs`` of a derivation, with its reason.
+class Step(_RecordStep):
+    """One link ``lhs ⋈ rhs`` of a claim's derivation, with its reason.
 
     ``lhs`` and ``rhs`` are SymPy expressions in the domain's variables, or
-    zero-argument callables returning one (run at check time).  ``symbolic``
-    turns the proof attempt off for steps SymPy is known not to reach.
-    ``latex`` is how the step reads in a report (LaTeX math); without it the
-    report prints the two sides as evaluated, which for a callable side (an
-    integral done at check time) can be a page wide.
+    zero-argument callables returning one (run at check time).  ``reason`` is
+    the author's sentence (``$...$`` spans are math).  ``domain`` samples this
+    step instead of the claim's domain; ``symbolic=False`` turns the proof
+    attempt off for steps SymPy is known not to reach; ``latex`` is how the
+    step reads in a report (the author's LaTeX math) — without it the report
+    prints the two sides as evaluated, which for a callable side (an integral
+    done at check time) can be a page wide.
+
+    Once checked, ``status`` and ``evidence`` are set and callable sides are
+    replaced by what they returned.
     """
 
-    lhs: object
-    relation: str
-    rhs: object
-    reason: str
     domain: Domain | None = None
     symbolic: bool = True
     latex: str = ""
 
-    def __post_init__(self):
-        if self.relation not in _RELATIONS:
-            raise ClaimError(f"relation must be one of {', '.join(_RELATIONS)}, got {self.relation!r}")
+    def __post_init__(self) -> None:
+        try:
+            super().__post_init__()
+        except ValueError as exc:
+            raise ClaimError(f"{exc} (a claim step's relation must be one of =, <=, <, >=, >)") from None
+
+    @property
+    def counterexample(self) -> dict | None:
+        """The point where the step was refuted, or None."""
+        found = next((e for e in self.evidence if isinstance(e, Counterexample)), None)
+        return None if found is None else dict(found.point)
 
 
 def Equal(lhs, rhs, reason: str, **kw) -> Step:  # noqa: N802 - reads like the relation
@@ -233,36 +229,30 @@ def AtLeast(lhs, rhs, reason: str, **kw) -> Step:  # noqa: N802
     return Step(lhs, ">=", rhs, reason, **kw)
 
 
-@dataclass(frozen=True)
-class Holds:
+@dataclass(frozen=True, init=False)
+class Holds(Step):
     """A numeric relation computed by ``compare(point) -> (lhs, relation, rhs)``.
 
     For statements that are not one SymPy expression: "for all distributions",
     "for every event", a composition run on a concrete mechanism.  ``lhs`` and
     ``rhs`` are Arb balls (or numbers); the point comes from ``domain``.
-    ``describe`` renders the relation as text (terminal, JSON), e.g.
-    ``D_α(P‖Q) ≥ 0``; ``latex`` is the same relation as LaTeX math for the
-    report (``D_\\alpha(P \\| Q) \\ge 0``).
+    ``describe`` says the relation in words or terminal math (text, JSON),
+    e.g. ``D_α(P‖Q) ≥ 0``; ``latex`` is the same relation as LaTeX math for the
+    report (``D_\\alpha(P \\| Q) \\ge 0``).  Its relation is the one ``compare``
+    returns at each point.
     """
 
-    describe: str
-    compare: Callable[[dict], tuple]
-    reason: str
-    domain: Domain | None = None
-    latex: str = ""
+    describe: str = ""
+    compare: Callable[[dict], tuple] | None = None
 
-
-@dataclass(frozen=True)
-class StepResult:
-    verdict: Verdict
-    method: str
-    points: int = 0
-    counterexample: dict | None = None
-    detail: str = ""
-    lhs: object = None
-    rhs: object = None
-    #: sample points where a side could not be evaluated (as opposed to "tight": equal to the balls' width)
-    undefined: int = 0
+    def __init__(self, describe: str, compare: Callable[[dict], tuple], reason: object = None,
+                 domain: Domain | None = None, latex: str = "", status: Status | None = None, evidence: tuple = (),
+                 **fields: object):
+        # ``fields`` are the other Step fields, as dataclasses.replace passes them: a Holds has no sides.
+        object.__setattr__(self, "describe", describe)
+        object.__setattr__(self, "compare", compare)
+        rule = fields.get("rule", reason)
+        Step.__init__(self, None, None, None, rule, status, evidence, domain, False, latex)
 
 
 @dataclass(frozen=True)
@@ -274,7 +264,7 @@ class Claim:
     source: str
     statement: str
     steps: tuple
-    expected: Verdict
+    expected: Status
     domain: Domain = field(default_factory=Domain)
     hypotheses: tuple[str, ...] = ()
     note: str = ""
@@ -282,67 +272,79 @@ class Claim:
     def __post_init__(self):
         if not self.id or not isinstance(self.id, str):
             raise ClaimError(f"a claim needs a string id, got {self.id!r}")
-        if not isinstance(self.expected, Verdict):
+        if not isinstance(self.expected, Status):
             raise ClaimError(f"claim {self.id}: expected must be a Verdict, got {self.expected!r}")
         if not self.steps:
             raise ClaimError(f"claim {self.id}: needs at least one step")
         for s in self.steps:
-            if not isinstance(s, (Step, Holds)):
+            if not isinstance(s, Step):
                 raise ClaimError(f"claim {self.id}: steps must be Step or Holds, got {type(s).__name__}")
-        self._check_typesetting()
+        self._check_characters()
 
-    def _check_typesetting(self) -> None:
-        """Every string the LaTeX report prints must typeset: say which one does not, before any work."""
-        maths = {"statement": self.statement, **{f"hypothesis {i + 1}": h for i, h in enumerate(self.hypotheses)},
-                 **{f"step {i + 1}'s latex": s.latex for i, s in enumerate(self.steps) if s.latex}}
-        prose = {"title": self.title, "source": self.source, "note": self.note,
-                 **{f"step {i + 1}'s reason": s.reason for i, s in enumerate(self.steps)},
-                 **{f"step {i + 1}'s describe": s.describe for i, s in enumerate(self.steps) if isinstance(s, Holds)}}
-        for where, value in {**maths, **prose}.items():
+    def strings(self) -> dict[str, str]:
+        """Every string of the claim a report prints, by where it stands (``"step 2's reason"``)."""
+        out = {"statement": self.statement, "title": self.title, "source": self.source, "note": self.note}
+        out.update({f"hypothesis {i + 1}": h for i, h in enumerate(self.hypotheses)})
+        for i, s in enumerate(self.steps, 1):
+            out[f"step {i}'s reason"] = getattr(s.rule, "reason", "")
+            if s.latex:
+                out[f"step {i}'s latex"] = s.latex
+            if isinstance(s, Holds):
+                out[f"step {i}'s describe"] = s.describe
+        return out
+
+    def _check_characters(self) -> None:
+        """A control character in a string is almost always a non-raw string's \\a or \\t: say where, at once."""
+        for where, value in self.strings().items():
             bad = next((c for c in value if ord(c) < 32 and c != "\n"), None)
             if bad is not None:
                 raise ClaimError(f"claim {self.id}: its {where} contains the control character U+{ord(bad):04X} "
                                  "(a non-raw string turned \\a or \\t into one? write r\"...\")")
-            try:
-                (printing.math if where in maths else printing.reason_latex)(value)
-            except printing.NoLatexForm as exc:
-                raise ClaimError(f"claim {self.id}: its {where}: {exc}") from None
 
     def check(self) -> ClaimResult:
+        """Prove or check every step; the result holds the checked steps and the verdict (the weakest)."""
         started = time.perf_counter()
-        results = []
+        checked = []
         for step in self.steps:
             try:
-                results.append(_check_step(step, step.domain or self.domain))
+                checked.append(_check_step(step, step.domain or self.domain))
             except Exception as exc:  # noqa: BLE001 - a broken step is "unknown", with its error
-                results.append(StepResult(Verdict.UNKNOWN, "error", detail=f"{type(exc).__name__}: {exc}"))
-        verdict = min((r.verdict for r in results), key=lambda v: v.rank)
-        return ClaimResult(self, verdict, tuple(results), time.perf_counter() - started)
+                checked.append(dataclasses.replace(step, status=Status.UNKNOWN,
+                                                   evidence=(Failure(f"{type(exc).__name__}: {exc}"),)))
+        verdict = weakest(s.status for s in checked)
+        return ClaimResult(self, verdict, tuple(checked), time.perf_counter() - started)
 
 
 @dataclass(frozen=True)
 class ClaimResult:
+    """A checked claim: its verdict (the weakest step's status) and its checked steps."""
+
     claim: Claim
-    verdict: Verdict
-    steps: tuple[StepResult, ...]
+    verdict: Status
+    steps: tuple[Step, ...]
     seconds: float
+
+    @property
+    def status(self) -> Status:
+        return self.verdict
 
     @property
     def ok(self) -> bool:
         """Reached the expected verdict (or better); an expected refutation must be refuted."""
-        if self.claim.expected is Verdict.REFUTED:
-            return self.verdict is Verdict.REFUTED
-        return self.verdict is not Verdict.REFUTED and self.claim.expected <= self.verdict
+        if self.claim.expected is Status.REFUTED:
+            return self.verdict is Status.REFUTED
+        return self.verdict is not Status.REFUTED and self.claim.expected <= self.verdict
 
     @property
-    def evidence(self) -> str:
-        parts = []
-        for r in self.steps:
-            if r.counterexample is not None:
-                parts.append("counterexample " + _show_point(r.counterexample) + (f" ({r.detail})" if r.detail else ""))
-            else:
-                parts.append(r.method + (f" [{r.detail}]" if r.detail else ""))
-        return "; ".join(parts)
+    def evidence(self) -> tuple:
+        """Every step's evidence, in order."""
+        return tuple(e for s in self.steps for e in s.evidence)
+
+    def __str__(self) -> str:
+        return operations.text(self)
+
+    def _repr_markdown_(self) -> str:
+        return operations.markdown(self)
 
 
 # --------------------------------------------------------------------------- checking
@@ -351,32 +353,35 @@ def _resolve(x):
     return x() if callable(x) and not isinstance(x, sp.Basic) else x
 
 
-def _check_step(step, domain: Domain) -> StepResult:
+def _check_step(step: Step, domain: Domain) -> Step:
+    """The step, checked: its status and evidence set, callable sides replaced by their values."""
     if isinstance(step, Holds):
-        return _check_numeric(domain, step.compare, "numeric")
-    lhs, rhs = sp.sympify(_resolve(step.lhs)), sp.sympify(_resolve(step.rhs))
-    return dataclasses.replace(_check_relation(step, lhs, rhs, domain), lhs=lhs, rhs=rhs)
+        status, evidence = _check_numeric(domain, step.compare)
+        return dataclasses.replace(step, status=status, evidence=evidence)
+    lhs, rhs = sp.sympify(_resolve(step.lhs), strict=True), sp.sympify(_resolve(step.rhs), strict=True)
+    status, evidence = _check_relation(step, lhs, rhs, domain)
+    return dataclasses.replace(step, lhs=lhs, rhs=rhs, status=status, evidence=evidence)
 
 
-def _check_relation(step: Step, lhs: sp.Expr, rhs: sp.Expr, domain: Domain) -> StepResult:
+def _check_relation(step: Step, lhs: sp.Expr, rhs: sp.Expr, domain: Domain) -> tuple[Status, tuple]:
     proof = _prove(lhs, step.relation, rhs, domain) if step.symbolic else None
-    numeric = _check_numeric(domain, lambda p: (_at(lhs, p), step.relation, _at(rhs, p)), "")
-    if numeric.verdict is Verdict.REFUTED:
+    status, sampled = _check_numeric(domain, lambda p: (_at(lhs, p), step.relation, _at(rhs, p)))
+    if status is Status.REFUTED:
         if proof:
-            return StepResult(Verdict.UNKNOWN, "contradiction", numeric.points, numeric.counterexample,
-                              "a symbolic proof was contradicted numerically: a bug in rdpsym")
-        return numeric
-    if proof and (numeric.verdict is Verdict.CHECKED or numeric.undefined == 0):
+            found = sampled[0]
+            return Status.UNKNOWN, (Contradiction(proof, found.point), found)
+        return status, sampled
+    if not proof:
+        return status, sampled
+    sample = sampled[0] if sampled and isinstance(sampled[0], Sampled) else None
+    undefined = sample.undefined if sample is not None else 0
+    if status is Status.CHECKED or undefined == 0:
         # Points where both sides agree to the balls' width (a tight inequality, an identity
         # with cancellation) are what a proof settles.
-        tight = f" ({numeric.detail})" if numeric.detail else ""
-        return StepResult(Verdict.PROVED, f"sympy: {proof}; " + numeric.method + tight, numeric.points)
-    if proof:
-        # A proof does not outrank sample points where the sides could not be evaluated
-        # (e.g. a square root of a negative number): the hypotheses may be wrong.
-        return StepResult(Verdict.UNKNOWN, f"sympy: {proof}; " + numeric.method, numeric.points,
-                          detail="proof found, but " + numeric.detail)
-    return numeric
+        return Status.PROVED, (Proof(proof), *sampled)
+    # A proof does not outrank sample points where the sides could not be evaluated
+    # (e.g. a square root of a negative number): the hypotheses may be wrong.
+    return Status.UNKNOWN, (Proof(proof), *sampled)
 
 
 def _prove(lhs, relation, rhs, domain: Domain) -> str | None:
@@ -461,21 +466,16 @@ def _decide(lhs, relation: str, rhs) -> bool | None:
     return None
 
 
-def _ball_or_none(x):
-    try:
-        return _ball(x)
-    except (TypeError, InfiniteValue, ClaimError):
-        return None
-
-
 def _ball(x) -> arb:
-    return x if isinstance(x, arb) else arb(x) if isinstance(x, int) else to_arb(sp.sympify(x))
+    return x if isinstance(x, arb) else arb(x) if isinstance(x, (int, fmpq)) else to_arb(x)
 
 
-def _check_numeric(domain: Domain, compare, label: str) -> StepResult:
+def _check_numeric(domain: Domain, compare) -> tuple[Status, tuple]:
+    """Decide ``compare(point)`` at every sample point in balls: refuted at the first certified failure,
+    checked when every point is decided, unknown when some point stays undecided at the highest precision."""
     points = domain.points()
     if not points:
-        return StepResult(Verdict.UNKNOWN, "numeric", 0, detail="the domain's constraints left no sample point")
+        return Status.UNKNOWN, (NoPoints(),)
     undecided, undefined, first_undecided = 0, 0, None
     for point in points:
         decided, defined = None, True
@@ -494,37 +494,19 @@ def _check_numeric(domain: Domain, compare, label: str) -> StepResult:
         if decided is False:
             with precision(PRECISIONS[0]):
                 lhs, rel, rhs = compare(point)
-            return StepResult(Verdict.REFUTED, "numeric", len(points), point,
-                              f"lhs = {_show(lhs, _ball_or_none(rhs))}, rhs = {_show(rhs, _ball_or_none(lhs))}, "
-                              f"lhs {rel} rhs fails")
+                return Status.REFUTED, (Counterexample(point_items(point), _value(lhs), _value(rhs),
+                                                       Relation.parse(rel)),)
         if decided is None:
             undecided += 1
             first_undecided = first_undecided or point
-    n = len(points)
-    method = f"arb balls at {n} point{'' if n == 1 else 's'} incl. edges"
-    if undecided:
-        kind = f"{undefined} of them undefined (outside a function's domain)" if undefined else "all tight"
-        return StepResult(Verdict.UNKNOWN, method, n, detail=f"{undecided} points undecided at {PRECISIONS[-1]} "
-                          f"bits ({kind}), e.g. {_show_point(first_undecided)}", undefined=undefined)
-    return StepResult(Verdict.CHECKED, method, n)
+    sampled = Sampled(len(points), undecided, undefined, point_items(first_undecided or {}), PRECISIONS[-1])
+    return (Status.UNKNOWN if undecided else Status.CHECKED), (sampled,)
 
 
-def _show(x, other=None) -> str:
-    """A ball's midpoint with enough digits to tell it from ``other`` (12 to 60)."""
-    if not isinstance(x, arb):
-        return str(x)
-    digits = 12
-    while isinstance(other, arb) and digits < 60 and x.str(digits, radius=False) == other.str(digits, radius=False):
-        digits += 12
-    return x.str(digits, radius=False)
-
-
-def _show_point(point: dict) -> str:
-    parts = []
-    for k, v in point.items():
-        name = k.name if isinstance(k, sp.Symbol) else str(k)
-        if isinstance(v, sp.Rational) and v.q != 1 and (v.q > 10**6 or v.p > 10**6):
-            with mpmath.workdps(45):
-                v = mpmath.nstr(mpmath.mpf(v.p) / v.q, 40)
-        parts.append(f"{name}={v}")
-    return "{" + ", ".join(parts) + "}"
+def _value(x) -> object:
+    """A side's value at a counterexample as a number: a ball's midpoint to 60 digits, ±∞ as is."""
+    if isinstance(x, arb):
+        return sp.Float(x.mid().str(60, radius=False), 60) if x.is_finite() else sp.nan
+    if isinstance(x, (int, fmpq)):
+        return sp.Rational(int(x.p), int(x.q)) if isinstance(x, fmpq) else sp.Integer(x)
+    return sp.sympify(x, strict=True) if not isinstance(x, sp.Basic) else x

@@ -81,17 +81,17 @@ def substitute_domains(expr: sp.Expr, domains: dict) -> tuple[sp.Expr, dict]:
             mapping[s] = hi - t
         else:
             mapping[s] = sp.Dummy(s.name, real=True)
-    return sp.sympify(expr).xreplace(mapping), mapping
+    return sp.sympify(expr, strict=True).xreplace(mapping), mapping
 
 
 def prove_zero(expr: sp.Expr) -> bool | None:
     """``True`` if ``expr`` simplifies to 0 under its symbols' assumptions."""
-    expr = sp.sympify(expr)
+    expr = sp.sympify(expr, strict=True)
     if expr == 0:
         return True
     for step in (sp.expand, sp.cancel, _log_normal, sp.simplify, _exponentiated):
         out = _try(lambda e=expr, f=step: f(e))
-        if out is not None and sp.sympify(out) == 0:
+        if out is not None and sp.sympify(out, strict=True) == 0:
             return True
     return None
 
@@ -142,7 +142,7 @@ def prove_nonnegative(expr: sp.Expr, depth: int = DEPTH) -> bool | None:
     >>> prove_nonnegative(sp.exp(t) - 1), prove_nonnegative(t - 1)
     (True, None)
     """
-    expr = sp.sympify(expr)
+    expr = sp.sympify(expr, strict=True)
     if depth < 0:
         return None
     if expr.is_nonnegative:

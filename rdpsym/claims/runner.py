@@ -10,8 +10,6 @@ other files still run.
 from __future__ import annotations
 
 import importlib.util
-import json
-import re
 import sys
 import time
 import traceback
@@ -19,8 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from rdpsym.claims.claim import Claim, ClaimResult, Verdict
+from rdpsym.foundations import operations
 from rdpsym.foundations.errors import ParameterError, must
-from rdpsym.claims.claim import Claim, ClaimResult, Holds, Verdict
 
 
 @dataclass(frozen=True)
@@ -84,6 +83,12 @@ def load(path: Path) -> list[Claim] | LoadFailure:
 
 @dataclass
 class Report:
+    """Checked claims, the files that failed to load, and where each claim came from.
+
+    ``str(report)`` is the text table ``rdpsym check`` prints; Jupyter shows it
+    as Markdown; :mod:`rdpsym.render.claims` writes it as JSON and LaTeX.
+    """
+
     results: list[ClaimResult]
     failures: list[LoadFailure]
     seconds: float
@@ -95,56 +100,16 @@ class Report:
         return not self.failures and all(r.ok for r in self.results)
 
     def counts(self) -> dict[str, int]:
-        out = {v.value: 0 for v in Verdict}
+        out = {v.value: 0 for v in Verdict if v is not Verdict.NUMERIC}
         for r in self.results:
             out[r.verdict.value] += 1
         return out
 
-    def table(self, width: int = 60) -> str:
-        """A text table: claim, verdict (expected), evidence, time."""
-        rows = [("claim", "status", "expected", "time", "evidence")]
-        for r in self.results:
-            mark = "" if r.ok else "  <-- NOT AS EXPECTED"
-            rows.append((r.claim.id, str(r.verdict), str(r.claim.expected), f"{r.seconds:.1f}s",
-                         _clip(r.evidence, width) + mark))
-        for f in self.failures:
-            rows.append((f.path.name, "LOAD ERROR", "-", "-", f.problem))
-        w = [max(len(row[i]) for row in rows) for i in range(4)]
-        lines = ["  ".join(c.ljust(w[i]) if i < 4 else c for i, c in enumerate(row)) for row in rows]
-        lines.insert(1, "-" * min(max(len(x) for x in lines), 120))
-        c = self.counts()
-        lines.append("")
-        lines.append(f"{len(self.results)} claims: {c['proved']} proved, {c['checked']} checked, "
-                     f"{c['unknown']} unknown, {c['refuted']} refuted; {len(self.failures)} files failed to load; "
-                     f"{self.seconds:.1f} s")
-        return "\n".join(lines)
+    def __str__(self) -> str:
+        return operations.text(self)
 
-    def markdown(self) -> str:
-        """A Markdown table: source item, claim id, file, status, and why a claim is not proved."""
-        rows = ["| source | claim | file | status | why not proved |", "|---|---|---|---|---|"]
-        for r in self.results:
-            why = why_not_proved(r)
-            path = self.paths.get(r.claim.id, "")
-            rows.append(f"| {r.claim.source} | `{r.claim.id}` | {path} | {r.verdict} | {why} |")
-        return "\n".join(rows)
-
-    def as_json(self) -> dict:
-        return {
-            "ok": self.ok,
-            "seconds": round(self.seconds, 3),
-            "counts": self.counts(),
-            "claims": [{
-                "id": r.claim.id, "title": r.claim.title, "source": r.claim.source,
-                "statement": r.claim.statement, "status": r.verdict.value,
-                "expected": r.claim.expected.value, "ok": r.ok, "seconds": round(r.seconds, 3),
-                "steps": [{"status": s.verdict.value, "method": s.method, "points": s.points,
-                           "detail": s.detail,
-                           "counterexample": None if s.counterexample is None else
-                           {str(k): str(v) for k, v in s.counterexample.items()}} for s in r.steps],
-                "note": r.claim.note,
-            } for r in self.results],
-            "load_failures": [{"path": str(f.path), "problem": f.problem} for f in self.failures],
-        }
+    def _repr_markdown_(self) -> str:
+        return operations.markdown(self)
 
 
 def run(paths: Iterable[Path] | None = None, progress=None) -> Report:
@@ -213,23 +178,6 @@ def progress_bar(stream=sys.stderr):
     return show
 
 
-def why_not_proved(r: ClaimResult) -> str:
-    """Why a claim stopped short of "proved": its first weak step's kind, and the author's note."""
-    if r.verdict is Verdict.PROVED:
-        return ""
-    if r.verdict is Verdict.REFUTED:
-        cx = next((s for s in r.steps if s.counterexample is not None), None)
-        return "false as stated" + (f": counterexample {_point_text(cx.counterexample)}" if cx else "")
-    weak = [(i, st) for i, (st, res) in enumerate(zip(r.claim.steps, r.steps), 1) if res.verdict is not Verdict.PROVED]
-    i, step = weak[0]
-    if isinstance(step, Holds):
-        kind = f"step {i} is a numeric statement (laws, events or mechanisms: no SymPy form to prove)"
-    else:
-        kind = f"step {i}: SymPy's rules did not reach a proof"
-    note = _first_sentence(r.claim.note)
-    return f"{kind}. {note}" if note else kind + "."
-
-
 def _relative(f: Path) -> str:
     f = f.resolve()
     for base in (catalogue_path().parent, Path.cwd()):
@@ -238,25 +186,3 @@ def _relative(f: Path) -> str:
         except ValueError:
             continue
     return str(f)
-
-
-def _first_sentence(text: str) -> str:
-    text = " ".join(text.split())
-    for m in re.finditer(r"\. (?=[A-Z(])", text):
-        if not re.search(r"\b(e\.g|i\.e|cf|vs|al|Prop|Thm|Def|Cor|Sec|l)$", text[: m.start()]):
-            return text[: m.start() + 1].replace("|", "/")
-    return text.replace("|", "/")
-
-
-def _point_text(point: dict) -> str:
-    from rdpsym.claims.claim import _show_point
-
-    return _show_point(point).replace("|", "/")
-
-
-def _clip(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def write_json(report: Report, path: Path) -> None:
-    Path(path).write_text(json.dumps(report.as_json(), indent=2, ensure_ascii=False) + "\n")

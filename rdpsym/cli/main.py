@@ -101,7 +101,8 @@ def _write_latex(tex: str, path: str, pdf: bool) -> None:
 
     import warnings
 
-    from rdpsym.render.documents import LatexError, LatexLayoutWarning, compile_pdf
+    from rdpsym.foundations.errors import LatexError
+    from rdpsym.render.pdf import LatexLayoutWarning, compile_pdf
 
     if path == "-":
         print(tex)
@@ -148,21 +149,23 @@ def _table2(args: argparse.Namespace) -> int:
 def _check(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from rdpsym.render.claims import report_latex
-    from rdpsym.claims.runner import progress_bar, run, write_json
+    import json
+
+    from rdpsym.claims.runner import progress_bar, run
+    from rdpsym.render.claims import report_json, report_latex, report_markdown
 
     if args.pdf and not args.latex:
         raise ParameterError(must("--pdf", "used with --latex FILE (the PDF is built beside it)", "no --latex"))
     for path, option in ((args.latex, "--latex"), (args.json, "--json"), (args.markdown, "--markdown")):
         _check_output(path, option)
     report = run([Path(p) for p in args.paths] or None, progress=None if args.quiet else progress_bar())
-    print(report.table())
+    print(report)
     if args.json:
-        write_json(report, Path(args.json))
+        Path(args.json).write_text(json.dumps(report_json(report), indent=2, ensure_ascii=False) + "\n")
     if args.latex:
         _write_latex(report_latex(report), args.latex, args.pdf)
     if args.markdown:
-        Path(args.markdown).write_text(report.markdown() + "\n")
+        Path(args.markdown).write_text(report_markdown(report) + "\n")
     return 0 if report.ok else 1
 
 

@@ -1,49 +1,32 @@
-"""A derivation is data: ordered steps, a result, a status and its evidence.
+"""What a derivation returns: the divergence, the chain of steps that produced it, and how it was established.
 
-Modelled on SymPy's ``manualintegrate`` rule trees: each :class:`Step` is one
-equality (or definition) with the reason it holds; the :class:`Derivation`
-carries the result, the conditions under which it holds, and *how it was
-established*:
+A :class:`Derivation` is a record in the package's one model of mathematics
+(:mod:`rdpsym.foundations.record`): its steps relate SymPy objects (the
+notation of :mod:`rdpsym.foundations.notation`, such as D_α(P‖Q)), each with
+the :class:`~rdpsym.foundations.record.Rule` that justifies it, and its
+``status`` says how the result was established, with structured ``evidence``:
 
-``"proved"``   equal, symbolically, to a published reference form;
-``"checked"``  a closed form that agrees with the definition (independent
-               quadrature or summation) to ≥ 40 digits at sampled points;
-``"numeric"``  no closed form: an mpmath value from the definition itself.
+``proved``   equal, symbolically, to a published reference form;
+``checked``  a closed form that agrees with the definition (independent
+             quadrature or summation) to ≥ 40 digits at sampled points;
+``numeric``  no closed form: an mpmath value from the definition itself.
 
-Rendering (LaTeX, terminal) reads the record and never changes it.
+Rendering (LaTeX, terminal, Markdown) lives in :mod:`rdpsym.render` and
+reads the record: ``str(d)``, ``d.latex()`` and Jupyter's display reach it
+through :mod:`rdpsym.foundations.operations`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from enum import Enum
+from dataclasses import dataclass
 
 import mpmath
 import sympy as sp
 
-
-class Status(str, Enum):
-    """How a result was established, strongest first."""
-
-    PROVED = "proved"
-    CHECKED = "checked"
-    NUMERIC = "numeric"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-@dataclass(frozen=True)
-class Step:
-    """``lhs = rhs`` (or another relation), and why.
-
-    ``lhs`` and ``rhs`` are SymPy objects or ready LaTeX strings.
-    """
-
-    lhs: object
-    rhs: object
-    reason: str
-    relation: str = "="
+from rdpsym.foundations import operations
+from rdpsym.foundations.errors import ParameterError
+from rdpsym.foundations.reading import value_for
+from rdpsym.foundations.record import Status, Step
 
 
 @dataclass(frozen=True)
@@ -52,18 +35,20 @@ class Derivation:
 
     Attributes
     ----------
+    order : sympy.Expr
+        The order: a symbol (hypothesis ``order > 1``), a number, 1 (KL) or oo.
     result : sympy.Expr or mpmath.mpf
         The divergence.  A ``Piecewise((value, condition), (oo, True))`` when
         convergence needs a condition on the parameters.
     status : Status
         ``"proved"``, ``"checked"`` or ``"numeric"`` (see the module docstring).
-    order : sympy.Expr
-        The order: a symbol (hypothesis ``order > 1``), a number, 1 (KL) or oo.
+    steps : tuple of Step
+        The chain, from the densities and Definition 3 to the result.
     conditions : tuple
         Conditions under which ``closed_form`` is the value (else ∞).
-    evidence : tuple of str
-        What was checked: the reference it was proved equal to, the sampled
-        points and the digits of agreement.
+    evidence : tuple of Evidence
+        What established the status: the reference proved equal (or not), the
+        sampled points and digits of agreement with the definition.
     """
 
     order: sp.Expr
@@ -73,10 +58,9 @@ class Derivation:
     closed_form: object = None
     conditions: tuple = ()
     hypotheses: tuple = ()
-    evidence: tuple[str, ...] = ()
+    evidence: tuple = ()
     reference: object = None
     moment: object = None
-    notes: tuple[str, ...] = field(default=())
 
     @property
     def is_closed_form(self) -> bool:
@@ -93,9 +77,6 @@ class Derivation:
         """
         if isinstance(self.result, mpmath.mpf):
             return self.result
-        from rdpsym.foundations.reading import value_for
-        from rdpsym.foundations.errors import ParameterError
-
         given = {}
         for key, value in (values or {}).items():
             symbol = next((s for s in self.result.free_symbols if s == key or s.name == str(key)), None)
@@ -116,18 +97,12 @@ class Derivation:
             return +mpmath.mpf(value._to_mpmath(mpmath.mp.prec + 20))
 
     def latex(self) -> str:
-        """The derivation as an ``align*`` block (definition → ... → result)."""
-        from rdpsym.render.derivation import derivation_latex
-
-        return derivation_latex(self)
+        """The derivation as an ``align*`` block (definition → ... → result), to paste into a paper."""
+        return operations.latex(self)
 
     def _repr_latex_(self) -> str:
-        """Jupyter shows the result in the paper's typography."""
-        from rdpsym.render.latex import paper_latex
-
-        return "$\\displaystyle " + paper_latex(self.result) + "$"
+        """Jupyter shows the derivation typeset: each step with its reason, then the status."""
+        return operations.latex(self)
 
     def __str__(self) -> str:
-        from rdpsym.render.derivation import derivation_text
-
-        return derivation_text(self)
+        return operations.text(self)

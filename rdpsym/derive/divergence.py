@@ -3,30 +3,66 @@
     D_α(P‖Q) = 1/(α−1) · log ∫ P(x)^α Q(x)^{1−α} dx        (Mironov 2017, Definition 3)
 
 with the limits D_1 = KL(P‖Q) and D_∞ = log sup P/Q.  :func:`renyi_divergence`
-returns a :class:`~rdpsym.derive.derivation.Derivation`: the closed form, the steps
-that produced it, its convergence conditions and how it was established.
+returns a :class:`~rdpsym.derive.derivation.Derivation`: the closed form, the
+chain of steps that produced it (SymPy objects related by rules, no text), its
+convergence conditions and how it was established.
 """
 
 from __future__ import annotations
 
 import sympy as sp
 
-from rdpsym.foundations.budget import budgeted, can_budget, time_budget
-from rdpsym.foundations.reading import parse_order
-from rdpsym.laws.densities import Density, Discrete, align_pair
-from rdpsym.derive.derivation import Derivation, Status, Step
-from rdpsym.engine.context import Hypotheses, simplify_condition
-from rdpsym.engine.tidy import collect_exp, divergence_from_moment, max_of, tidy_kl
-from rdpsym.foundations.errors import DomainError, NoClosedFormError, SymbolicTimeout, must
+from rdpsym.derive.derivation import Derivation
 from rdpsym.derive.moments import Moment, moment, sup_log_ratio
 from rdpsym.derive.numeric import renyi_divergence_mp
-from rdpsym.render.latex import paper_latex
-from rdpsym.laws.references import Reference
-from rdpsym.foundations.symbols import alpha
 from rdpsym.derive.verify import check_against_definition, is_zero
+from rdpsym.engine.context import Hypotheses, simplify_condition
+from rdpsym.engine.tidy import collect_exp, divergence_from_moment, max_of, tidy_kl
+from rdpsym.foundations import operations
+from rdpsym.foundations.budget import budgeted, can_budget, time_budget
+from rdpsym.foundations.errors import DomainError, NoClosedFormError, SymbolicTimeout, must
+from rdpsym.foundations.notation import (
+    KLExpectation,
+    LogRatio,
+    OutcomeTable,
+    P as P_,
+    Q as Q_,
+    RenyiDivergence,
+    RenyiMoment,
+    SupLogRatio,
+    DensityAt,
+    omega,
+)
+from rdpsym.foundations.reading import parse_order
+from rdpsym.foundations.record import (
+    Definition,
+    DifferentiateMoment,
+    Diverges,
+    FiniteSum,
+    FromDefinition,
+    Given,
+    Largest,
+    LHopital,
+    NoClosedForm,
+    NotShownEqual,
+    Numeric,
+    OnInterval,
+    PieceRule,
+    PieceSuprema,
+    ProvedEqual,
+    Published,
+    Simplified,
+    SplitAtKinks,
+    Status,
+    Step,
+    SumOfPieces,
+    TakeLogarithm,
+)
+from rdpsym.foundations.symbols import alpha
+from rdpsym.laws.densities import Density, Discrete, align_pair
+from rdpsym.laws.references import Reference
 
 oo = sp.oo
-_DEFINITION = "Mironov 2017, Definition 3"
 
 
 def renyi_divergence(
@@ -71,7 +107,7 @@ def renyi_divergence(
     if isinstance(order, sp.Symbol) and order in P.parameters | Q.parameters:
         raise DomainError(must("order", f"a symbol that is not a parameter of P or Q (rename {order} in the densities)", order))
     hyp = Hypotheses(order if isinstance(order, sp.Symbol) else None)
-    steps: list[Step] = [*_density_steps(P, Q, tables), _definition_step(P, order)]
+    steps: list[Step] = [*_density_steps(P, Q, tables), _definition_step(P, order, tables)]
     try:
         if order is oo:
             closed, conditions, more, I = _sup(P, Q, tables)
@@ -85,20 +121,18 @@ def renyi_divergence(
     if reference is None:
         polished = _polish(closed)
         if polished is not closed:
-            steps.append(Step(_lhs(order), polished, "simplified"))
+            steps.append(_equals(order, polished, Simplified()))
             closed = polished
     conditions = tuple(simplify_condition(c, hyp) for c in conditions)
     result = closed if not conditions or closed == oo else sp.Piecewise((closed, sp.And(*conditions)), (oo, True))
     evidence = check_against_definition(P, Q, order, result, conditions, hyp)
     status = Status.CHECKED
     if reference is not None:
+        citation = reference.citation(order)
         proof = _prove(reference, order, closed, I, hyp)
-        if proof:
-            status = Status.PROVED
-            evidence.insert(0, proof)
-        else:
-            evidence.insert(0, f"not shown symbolically equal to {reference.citation(order)}")
-        steps.append(Step(_lhs(order), reference.divergence_at(order), f"{reference.citation(order)}"))
+        status = Status.PROVED if proof is not None else Status.CHECKED
+        evidence.insert(0, proof if proof is not None else NotShownEqual(citation))
+        steps.append(_equals(order, reference.divergence_at(order), Published(citation), status))
     return Derivation(
         order=order,
         result=result,
@@ -110,80 +144,65 @@ def renyi_divergence(
         evidence=tuple(evidence),
         reference=reference,
         moment=I,
-        notes=(f"infinite: {more[-1].reason}",) if closed == oo and more else (),
     )
 
 
-def _lhs(order: sp.Expr) -> str:
-    o = paper_latex(order) if order is not oo else r"\infty"
-    return rf"D_{{{o}}}(P \,\|\, Q)"
+def _divergence(order: sp.Expr) -> RenyiDivergence:
+    """D_order(P‖Q), the left side of the derivation's main chain."""
+    return RenyiDivergence(P_, Q_, order)
+
+
+def _equals(order: sp.Expr, rhs: object, rule, status: Status | None = None) -> Step:
+    """``D_order(P‖Q) = rhs`` because ``rule``."""
+    return Step(_divergence(order), "=", rhs, rule, status)
 
 
 def _density_steps(P: Density, Q: Density, tables) -> list[Step]:
-    """The two densities, as the derivation's first lines."""
+    """The two densities (or finite laws), as the derivation's first lines."""
     if tables is not None:
-        show = lambda t: r"\left(" + r",\ ".join(  # noqa: E731
-            rf"{paper_latex(k) if isinstance(k, sp.Basic) else k}: {paper_latex(v)}" for k, v in t.items()) + r"\right)"
-        reason = "the two output laws (outcome: probability)"
-        return [Step("P", show(tables[0]), reason), Step("Q", show(tables[1]), reason)]
-    x = paper_latex(P.var)
-    if P.support == Q.support:
-        reasons = (f"the two densities, on ${paper_latex(P.support)}$",) * 2
-    else:
-        reasons = tuple(f"the density of {n}, on ${paper_latex(D.support)}$" for n, D in (("P", P), ("Q", Q)))
-    return [Step(f"P({x})", P.expr, reasons[0]), Step(f"Q({x})", Q.expr, reasons[1])]
+        rule = Given("laws")
+        return [Step(P_, "=", OutcomeTable(tables[0]), rule), Step(Q_, "=", OutcomeTable(tables[1]), rule)]
+    x = P.var
+    supports = (P.support,) if P.support == Q.support else (P.support, Q.support)
+    rule = Given("densities", supports)
+    return [Step(DensityAt(P_, x), "=", P.expr, rule), Step(DensityAt(Q_, x), "=", Q.expr, rule)]
 
 
-def _definition_step(P: Density, order: sp.Expr) -> Step:
-    x = paper_latex(P.var) if P.var is not None else r"\omega"
+def _definition_step(P: Density, order: sp.Expr, tables) -> Step:
+    """Definition 3 at this order: the moment's logarithm, the KL's expectation or D_∞'s supremum."""
+    x = omega if tables is not None or P.var is None else P.var
     if order is oo:
-        rhs = rf"\log \sup_{{{x} \in \operatorname{{supp}} Q}} \frac{{P({x})}}{{Q({x})}}"
-        return Step(_lhs(order), rhs, _DEFINITION + r" (the limit $\alpha \to \infty$)")
-    elif order == 1:
-        rhs = rf"\mathbb{{E}}_{{{x} \sim P}} \log \frac{{P({x})}}{{Q({x})}}"
-        return Step(_lhs(order), rhs, _DEFINITION + r" (the limit $\alpha \to 1$)")
-    else:
-        integral = (rf"\sum_{{{x}}}" if isinstance(P, Discrete) else r"\int") + " " + _powers(f"P({x})", f"Q({x})", order)
-        if not isinstance(P, Discrete):
-            integral += rf" \, d{x}"
-        rhs = rf"{_prefix(order)}\log {integral}"
-    return Step(_lhs(order), rhs, _DEFINITION)
+        return _equals(order, SupLogRatio(P_, Q_, x), Definition(limit=oo))
+    if order == 1:
+        return _equals(order, KLExpectation(P_, Q_, x), Definition(limit=sp.S.One))
+    integral = RenyiMoment(P_, Q_, order, x, discrete=isinstance(P, Discrete))
+    return _equals(order, _log_over(integral, order), Definition())
 
 
-def _log_reason(order: sp.Expr) -> str:
-    return "take the logarithm" if order == 2 else f"take the logarithm and divide by ${paper_latex(order - 1)}$"
-
-
-def _prefix(order: sp.Expr) -> str:
-    """``\frac{1}{\alpha - 1} `` (nothing at order 2): Definition 3's factor, as the paper prints it."""
+def _log_over(moment: sp.Expr, order: sp.Expr) -> sp.Expr:
+    """log(moment)/(order − 1), unevaluated, as Definition 3 prints it (no factor at order 2)."""
+    log = sp.log(moment, evaluate=False)
     if order == 2:
-        return ""
-    if order.is_number:
-        return paper_latex(1 / (order - 1)) + " "
-    return rf"\frac{{1}}{{{paper_latex(order - 1)}}} "
-
-
-def _powers(p: str, q: str, order: sp.Expr) -> str:
-    """``P^{α} Q^{1 - α}`` with the exponents evaluated at a numeric order (``P^{2} Q^{-1}``)."""
-    return rf"{p}^{{{paper_latex(order)}}} {q}^{{{paper_latex(1 - order)}}}"
+        return log
+    return sp.Mul(1 / (order - 1), log, evaluate=False)
 
 
 def _finite(P, Q, order, hyp, tables) -> tuple:
     if tables is not None:
-        I, reason = _table_moment(*tables, order, hyp)
-        steps = [Step(r"\sum_{\omega} " + _powers(r"P(\omega)", r"Q(\omega)", order), I, "finite sum over the outcomes")]
+        I, diverges = _table_moment(*tables, order, hyp)
+        steps = [Step(RenyiMoment(P_, Q_, order, omega, discrete=True), "=", I, FiniteSum())]
         if I == oo:
-            return oo, (), steps + [Step(_lhs(order), oo, reason)], I
+            return oo, (), steps + [_equals(order, oo, diverges)], I
         D = divergence_from_moment(I, order)
-        return D, (), steps + [Step(_lhs(order), D, _log_reason(order))], I
+        return D, (), steps + [_equals(order, D, TakeLogarithm(order))], I
     M = moment(P, Q, order, hyp)
     steps = _moment_steps(P, M, order)
     if M.value == oo:
-        steps.append(Step(_lhs(order), oo, M.reason))
+        steps.append(_equals(order, oo, M.divergence))
         return oo, (), steps, oo
     I = collect_exp(M.value) if isinstance(M.value, sp.Add) else M.value
     D = divergence_from_moment(I, order, _positive_under(M.conditions, hyp))
-    steps.append(Step(_lhs(order), D, _log_reason(order)))
+    steps.append(_equals(order, D, TakeLogarithm(order)))
     return D, M.conditions, steps, I
 
 
@@ -214,28 +233,27 @@ def _positive_under(conditions: tuple, hyp: Hypotheses):
 
 
 def _moment_steps(P: Density, M: Moment, order) -> list[Step]:
-    x = P.var
-    make = (lambda L, lo, hi: sp.Sum(sp.exp(L), (x, lo, hi))) if isinstance(P, Discrete) else (
-        lambda L, lo, hi: sp.Integral(sp.exp(L), (x, lo, hi)))
-    lhs = (rf"\sum_{{{paper_latex(x)}}}" if isinstance(P, Discrete) else r"\int") + " " + _powers("P", "Q", order)
+    """The moment split into pieces, each piece by its engine rule, and the pieces summed."""
     if not M.pieces:
         return []
+    x = P.var
+    discrete = isinstance(P, Discrete)
+    make = (lambda L, lo, hi: sp.Sum(sp.exp(L), (x, lo, hi))) if discrete else (
+        lambda L, lo, hi: sp.Integral(sp.exp(L), (x, lo, hi)))
+    lhs = RenyiMoment(P_, Q_, order, x, discrete=discrete, pointwise=False)
     split = sp.Add(*[make(L, pair.lo, pair.hi) for pair, L, _ in M.pieces], evaluate=False)
-    steps = [Step(lhs, split, "log-densities; split at the non-smooth points of P and Q")]
+    steps = [Step(lhs, "=", split, SplitAtKinks())]
     for pair, L, piece in M.pieces:
         # Grouped by exponential and with each exponent factored (the Gaussian rule's raw
         # exponent e^{α/(2σ²) + σ²(…)²/2 − …} becomes e^{α(α−1)/(2σ²)}): an equality, for reading.
         shown = collect_exp(piece.value) if piece.value.has(sp.exp) else piece.value
-        rule = f"{piece.rule} rule" if not piece.rule.startswith("sympy.") else \
-            f"SymPy's {piece.rule.removeprefix('sympy.')} (a time-budgeted fallback)"
-        steps.append(Step(make(L, pair.lo, pair.hi), shown, rule + (
-            f", converges iff ${paper_latex(piece.condition)}$" if piece.condition is not sp.true else "")))
+        steps.append(Step(make(L, pair.lo, pair.hi), "=", shown, PieceRule(piece.rule, piece.condition)))
     if M.value != oo:
-        steps.append(Step(lhs, collect_exp(M.value), "sum of the pieces, grouped by exponential"))
+        steps.append(Step(lhs, "=", collect_exp(M.value), SumOfPieces()))
     return steps
 
 
-def _table_moment(tp: dict, tq: dict, order, hyp) -> tuple[sp.Expr, str]:
+def _table_moment(tp: dict, tq: dict, order, hyp) -> tuple[sp.Expr, Diverges | None]:
     terms = []
     for key in dict.fromkeys([*tp, *tq]):
         p, q = tp.get(key, sp.S.Zero), tq.get(key, sp.S.Zero)
@@ -243,14 +261,14 @@ def _table_moment(tp: dict, tq: dict, order, hyp) -> tuple[sp.Expr, str]:
             continue
         if q == 0:
             if hyp.holds(order > 1) is not False:
-                return oo, f"P({key}) = {p} > 0 but Q({key}) = 0"
+                return oo, Diverges("outcome", at=key, expression=p)
             continue
         if order.is_number and p.is_number and q.is_number:
             # Kept as powers: at order 10⁴ the evaluated rational has 10⁴ digits.
             terms.append(sp.Mul(sp.Pow(p, order, evaluate=False), sp.Pow(q, 1 - order, evaluate=False), evaluate=False))
         else:
             terms.append(p**order * q ** (1 - order))
-    return sp.Add(*terms), ""
+    return sp.Add(*terms), None
 
 
 def _kl(P, Q, tables) -> tuple:
@@ -262,10 +280,10 @@ def _kl(P, Q, tables) -> tuple:
             if p == 0:
                 continue
             if q == 0:
-                return oo, (), [Step(_lhs(1), oo, f"P({key}) > 0 = Q({key})")], oo
+                return oo, (), [_equals(1, oo, Diverges("outcome", at=key, expression=p, for_orders_above_one=False))], oo
             terms.append(p * (sp.log(p) - sp.log(q)))
         kl = tidy_kl(sp.Add(*terms))
-        return kl, (), [Step(_lhs(1), kl, "finite sum of P log(P/Q)")], None
+        return kl, (), [_equals(1, kl, FiniteSum(kl=True))], None
     # A private order symbol: a density parameter named alpha must not be differentiated.
     a = sp.Dummy("alpha", positive=True)
     hyp = Hypotheses(a)
@@ -273,9 +291,12 @@ def _kl(P, Q, tables) -> tuple:
     steps = _moment_steps(P, M, a)
     if M.value == oo:
         if M.support_mismatch:
-            return oo, (), steps + [Step(_lhs(1), oo, M.reason.replace(" for α > 1", ""))], oo
+            mismatch = M.divergence
+            return oo, (), steps + [_equals(1, oo, Diverges("support", mismatch.lo, mismatch.hi,
+                                                             for_orders_above_one=False))], oo
         # I(α) = ∞ for every α > 1 says nothing about the limit α → 1: no closed form here.
-        raise NoClosedFormError(f"the moment diverges for α > 1 ({M.reason}); KL needs the definition")
+        raise NoClosedFormError(f"the moment diverges for α > 1 ({operations.text(M.divergence)}); "
+                                "KL needs the definition")
     at_one = [c.subs(a, 1) for c in M.conditions]
     if not all(c is sp.true or Hypotheses().holds(c) for c in at_one):
         raise NoClosedFormError("the moment's convergence condition fails at α = 1")
@@ -284,9 +305,10 @@ def _kl(P, Q, tables) -> tuple:
     at_1 = _at_one(I, a)
     derivative = _at_one(sp.diff(I, a), a)
     kl = tidy_kl(derivative if is_zero(at_1 - 1, Hypotheses()) else derivative / at_1)
-    steps.append(Step(_lhs(1), r"\lim_{\alpha \to 1} \frac{\log I(\alpha)}{\alpha - 1} = \frac{I'(1)}{I(1)}",
-                      "l'Hôpital's rule, since I(1) = 1 (P normalises)"))
-    steps.append(Step(_lhs(1), kl, "differentiate the moment at α = 1"))
+    moment_of = sp.Function("I")
+    steps.append(_equals(1, sp.Limit(sp.log(moment_of(alpha)) / (alpha - 1), alpha, 1), LHopital()))
+    steps.append(_equals(1, sp.Subs(sp.Derivative(moment_of(alpha), alpha), alpha, 1) / moment_of(1), LHopital()))
+    steps.append(_equals(1, kl, DifferentiateMoment()))
     return kl, (), steps, I
 
 
@@ -313,28 +335,21 @@ def _sup(P, Q, tables) -> tuple:
             if p == 0:
                 continue
             if q == 0:
-                return oo, (), [Step(_lhs(oo), oo, f"P({key}) > 0 = Q({key})")], None
+                return oo, (), [_equals(oo, oo, Diverges("outcome", at=key, expression=p,
+                                                         for_orders_above_one=False))], None
             values.append(sp.log(p / q))
         d = max_of(values)
-        return d, (), [Step(_lhs(oo), sp.Max(*values, evaluate=False), "maximum over the outcomes"),
-                       Step(_lhs(oo), d, "the larger of the log-ratios")], None
-    values, note, pieces = sup_log_ratio(P, Q)
-    x = paper_latex(P.var)
-    steps = [Step(rf"\log \frac{{P({x})}}{{Q({x})}}", R, f"on ${paper_latex(_interval(lo, hi))}$")
-             for R, lo, hi, _ in pieces]
+        return d, (), [_equals(oo, sp.Max(*values, evaluate=False), Largest("outcomes")),
+                       _equals(oo, d, Largest("log-ratios"))], None
+    values, diverges, pieces = sup_log_ratio(P, Q)
+    steps = [Step(LogRatio(P_, Q_, P.var), "=", R, OnInterval(lo, hi)) for R, lo, hi, _ in pieces]
     if values == oo:
-        return oo, (), steps + [Step(_lhs(oo), oo, note)], None
+        return oo, (), steps + [_equals(oo, oo, diverges)], None
     d = max_of(values)
-    steps.append(Step(_lhs(oo), sp.Max(*values, evaluate=False) if len(values) > 1 else values[0],
-                      "the supremum of each piece (a constant, or a linear or quadratic function at its vertex "
-                      "or an end of the interval)"))
+    steps.append(_equals(oo, sp.Max(*values, evaluate=False) if len(values) > 1 else values[0], PieceSuprema()))
     if len(values) > 1:
-        steps.append(Step(_lhs(oo), d, "the largest of the suprema"))
+        steps.append(_equals(oo, d, Largest("suprema")))
     return d, (), steps, None
-
-
-def _interval(lo: sp.Expr, hi: sp.Expr) -> sp.Interval:
-    return sp.Interval.open(lo, hi)
 
 
 #: A result with at most this many operations is left as derived.
@@ -383,19 +398,19 @@ def _new_branch_cuts(candidate: sp.Expr, original: sp.Expr) -> bool:
     return bool(bases(candidate) - bases(original))
 
 
-def _prove(reference: Reference, order, closed, I, hyp) -> str | None:
-    """Prove the derived result equal to ``reference``; the evidence sentence or None."""
+def _prove(reference: Reference, order, closed, I, hyp) -> ProvedEqual | None:
+    """Prove the derived result equal to ``reference``: the evidence, or None when no proof was found."""
     cite = reference.citation(order)
     if order is oo or order == 1:
         ref = reference.dinf if order is oo else reference.kl
         if closed == oo or ref == oo:
-            return f"equal to {cite} (both infinite)" if closed == ref else None
-        return f"proved equal to {cite}" if is_zero(closed - ref, Hypotheses()) else None
+            return ProvedEqual(cite, "both infinite") if closed == ref else None
+        return ProvedEqual(cite, "expressions") if is_zero(closed - ref, Hypotheses()) else None
     ref_moment = reference.moment_at(order)
     if I == oo:
         return None
     if is_zero(I - ref_moment, hyp):
-        return f"proved equal to {cite}: the moments E_Q[(P/Q)^α] agree symbolically"
+        return ProvedEqual(cite, "moments")
     return None
 
 
@@ -408,8 +423,8 @@ def _numeric_fallback(P, Q, order, steps, why: str) -> Derivation:
             f"no closed form for D_{order}(P‖Q): {why}. For a numeric value give "
             f"{', '.join(free)} values: renyi_divergence_mp(P, Q, order, values={{...}})."
         )
-    value = renyi_divergence_mp(P, Q, order, dps=50)
-    steps.append(Step(_lhs(order), sp.Float(value, 50) if value != oo else oo,
-                      f"numeric, from the definition at 50 digits (no closed form: {why})"))
+    dps = 50
+    value = renyi_divergence_mp(P, Q, order, dps=dps)
+    steps.append(_equals(order, sp.Float(value, dps) if value != oo else oo, Numeric(dps, why), Status.NUMERIC))
     return Derivation(order=order, result=value, status=Status.NUMERIC, steps=tuple(steps),
-                      evidence=(f"no closed form: {why}", "value from the definition, agreeing at two precisions"))
+                      evidence=(NoClosedForm(why), FromDefinition(dps)))

@@ -18,6 +18,7 @@ from rdpsym.engine.integrals import PieceValue, integrate_exp
 from rdpsym.engine.pieces import log_of
 from rdpsym.engine.sums import sum_exp
 from rdpsym.foundations.errors import NoClosedFormError
+from rdpsym.foundations.record import Diverges
 
 oo = sp.oo
 
@@ -27,14 +28,17 @@ class Moment:
     """I(order) as a sum over pieces, with the convergence conditions.
 
     ``value`` is ``oo`` when the moment diverges for every parameter value
-    (then ``reason`` says why).
+    (then ``divergence`` says why).
     """
 
     value: sp.Expr
     conditions: tuple
     pieces: tuple[tuple[PiecePair, sp.Expr, PieceValue], ...]
-    reason: str = ""
-    support_mismatch: bool = False
+    divergence: Diverges | None = None
+
+    @property
+    def support_mismatch(self) -> bool:
+        return self.divergence is not None and self.divergence.kind == "support"
 
 
 def moment(P: Density, Q: Density, order: sp.Expr, hyp: Hypotheses) -> Moment:
@@ -47,14 +51,14 @@ def moment(P: Density, Q: Density, order: sp.Expr, hyp: Hypotheses) -> Moment:
             continue  # P^α·Q^{1−α} = 0 there, for every α > 0.
         if pair.q == 0:
             if hyp.holds(order > 1) is not False:
-                return Moment(oo, (), (), reason=_outside(pair, var), support_mismatch=True)
+                return Moment(oo, (), (), _outside(pair))
             continue
         at = piece_point(pair.lo, pair.hi, isinstance(P, Discrete))
         L = sp.expand(order * log_of(pair.p, var, at) + (1 - order) * log_of(pair.q, var, at))
         piece = _as_condition(rule(L, var, pair.lo, pair.hi, hyp))
         parts.append((pair, L, piece))
         if piece.value == oo:
-            return Moment(oo, (), tuple(parts), reason=f"the integrand exp({L}) is not integrable on ({pair.lo}, {pair.hi})")
+            return Moment(oo, (), tuple(parts), Diverges("integrand", pair.lo, pair.hi, sp.exp(L)))
         total += piece.value
         if piece.condition is not sp.true:
             conditions.append(piece.condition)
@@ -69,44 +73,41 @@ def _as_condition(piece: PieceValue) -> PieceValue:
     return piece
 
 
-def _outside(pair: PiecePair, var) -> str:
-    return (
-        f"P has mass where Q has none ({pair.lo} < {var} < {pair.hi}), "
-        "so P^α Q^(1−α) is infinite there for α > 1"
-    )
+def _outside(pair: PiecePair, for_orders_above_one: bool = True) -> Diverges:
+    """P has mass on the piece where Q has none: P^α Q^{1−α} is infinite there for α > 1 (D_∞, KL: always)."""
+    return Diverges("support", pair.lo, pair.hi, for_orders_above_one=for_orders_above_one)
 
 
-def sup_log_ratio(P: Density, Q: Density) -> tuple[sp.Expr, str, list]:
-    """sup over supp P of log(P/Q), a sentence saying where it is reached, and the pieces.
+def sup_log_ratio(P: Density, Q: Density) -> tuple[list | sp.Expr, Diverges | None, list]:
+    """sup over supp P of log(P/Q) per piece (or ``oo``), why it is infinite (else None), and the pieces.
 
     The pieces are ``(log_ratio, lo, hi, supremum)`` per interval of the common
-    support, for rendering the step in LaTeX.
+    support, for the derivation's steps.
     """
-    values, where, pieces = [], [], []
+    values, pieces = [], []
     var = P.var
     hyp = Hypotheses()
     for pair in common_refinement(P, Q):
         if pair.p == 0:
             continue
         if pair.q == 0:
-            return oo, _outside(pair, var).replace(" for α > 1", ""), pieces
+            return oo, _outside(pair, for_orders_above_one=False), pieces
         at = piece_point(pair.lo, pair.hi, isinstance(P, Discrete))
         R = sp.expand(log_of(pair.p, var, at) - log_of(pair.q, var, at))
-        value, note = _sup_piece(R, var, pair.lo, pair.hi, hyp, isinstance(P, Discrete))
+        value = _sup_piece(R, var, pair.lo, pair.hi, hyp, isinstance(P, Discrete))
         pieces.append((R, pair.lo, pair.hi, value))
         if value == oo:
-            return oo, note, pieces
+            return oo, Diverges("unbounded", pair.lo, pair.hi, R, for_orders_above_one=False), pieces
         values.append(value)
-        where.append(note)
     if not values:
         raise NoClosedFormError("P has no mass on the common support")
-    return values, "; ".join(where), pieces
+    return values, None, pieces
 
 
 def _sup_piece(R, var, lo, hi, hyp: Hypotheses, discrete: bool):
     """sup of R = A·x² + B·x + C over (lo, hi), as a Piecewise on undecided signs."""
     if not R.has(var):
-        return R, f"log(P/Q) = {R} is constant on ({lo}, {hi})"
+        return R
     if not R.is_polynomial(var) or sp.Poly(R, var).degree() > 2:
         raise NoClosedFormError(f"no closed-form supremum rule for log(P/Q) = {R}")
     poly = sp.Poly(R, var)
@@ -128,8 +129,7 @@ def _sup_piece(R, var, lo, hi, hyp: Hypotheses, discrete: bool):
         return _piecewise(cases, hyp)
 
     if hyp.is_zero(A):
-        value = linear_case()
-        return value, _where(value, R, var, lo, hi)
+        return linear_case()
     if discrete:
         raise NoClosedFormError("discrete quadratic log-ratio: the supremum is at an integer near the vertex")
     v = -B / (2 * A)
@@ -141,8 +141,7 @@ def _sup_piece(R, var, lo, hi, hyp: Hypotheses, discrete: bool):
                                       (v < hi) if hi is not oo else sp.true)])
         concave = _piecewise([(vertex, inside), (ends_max, True)], hyp)
     convex = oo if (lo is -oo or hi is oo) else ends_max
-    value = _piecewise([(concave, A < 0), (convex, A > 0), (linear_case(), True)], hyp)
-    return value, _where(value, R, var, lo, hi)
+    return _piecewise([(concave, A < 0), (convex, A > 0), (linear_case(), True)], hyp)
 
 
 def _piecewise(cases, hyp: Hypotheses):
@@ -163,13 +162,3 @@ def _piecewise(cases, hyp: Hypotheses):
     if kept[-1][1] is not True:
         kept.append((oo, True))  # unreachable under the cases' hypotheses; keeps Piecewise total
     return sp.Piecewise(*kept)
-
-
-def _end(e: sp.Expr) -> str:
-    return "∞" if e is oo else "−∞" if e is -oo else str(e)
-
-
-def _where(value, R, var, lo, hi) -> str:
-    if value == oo:
-        return f"log(P/Q) is unbounded above on ({_end(lo)}, {_end(hi)})"
-    return f"supremum of log(P/Q) = {R} over ({lo}, {hi})"

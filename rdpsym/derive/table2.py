@@ -46,17 +46,3 @@ def table2() -> list[Cell]:
         for name, mech in table2_mechanisms()
         for label, order in ORDERS
     ]
-
-
-def table2_markdown(cells: list[Cell]) -> str:
-    """The cells as a Markdown table laid out like the paper's (a row per mechanism, a column per
-    order), each entry in the paper's notation followed by its status; for Jupyter and READMEs."""
-    from rdpsym.render.latex import paper_latex
-
-    orders = list(dict.fromkeys(c.order_label for c in cells))
-    entry = {(c.mechanism, c.order_label): c.derivation for c in cells}
-    rows = ["| mechanism | " + " | ".join(orders) + " |", "|---" * (len(orders) + 1) + "|"]
-    for name in dict.fromkeys(c.mechanism for c in cells):
-        shown = (f"${paper_latex(d.result)}$ ({d.status})" if (d := entry.get((name, o))) else "" for o in orders)
-        rows.append(f"| {name} | " + " | ".join(shown) + " |")
-    return "\n".join(rows)

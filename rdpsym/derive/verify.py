@@ -19,6 +19,7 @@ from rdpsym.foundations.budget import can_budget, time_budget
 from rdpsym.laws.densities import Density
 from rdpsym.engine.context import Hypotheses
 from rdpsym.foundations.errors import ConvergenceError, DensityError, SymbolicTimeout, VerificationError
+from rdpsym.foundations.record import AgreesWithDefinition, point_items
 from rdpsym.derive.numeric import renyi_divergence_mp
 
 #: Significant digits of agreement required between closed form and definition.
@@ -63,7 +64,7 @@ def check_against_definition(
     conditions: tuple,
     hyp: Hypotheses,
     seed: int = 20170224,
-) -> list[str]:
+) -> list[AgreesWithDefinition]:
     """Compare ``closed_form`` with the definition at sampled points; return the evidence.
 
     ``order`` is the order (a symbol or a number); points where a convergence
@@ -73,7 +74,7 @@ def check_against_definition(
     params = sorted(P.parameters | Q.parameters | (closed_form.free_symbols - {hyp.order_symbol}),
                     key=lambda s: s.name)
     order_symbol = order if isinstance(order, sp.Symbol) else None
-    evidence: list[str] = []
+    evidence: list[AgreesWithDefinition] = []
     tried = 0
     seen: set = set()
     for point in sample_points(params, order_symbol, seed):
@@ -105,9 +106,8 @@ def check_against_definition(
                 f"closed form {closed_form} disagrees with the definition at {where}: "
                 f"{mpmath.nstr(closed, 25)} vs {mpmath.nstr(numeric, 25)}"
             )
-        how = "(both infinite)" if mpmath.isinf(numeric) else f"to {AGREE_DIGITS} digits"
-        evidence.append(Agreement(f"agrees with the definition {how} at {_show(point) or 'the given values'}",
-                                  how, point))
+        evidence.append(AgreesWithDefinition(point_items(point, sort=True),
+                                             None if mpmath.isinf(numeric) else AGREE_DIGITS))
     if not evidence:
         raise VerificationError(
             f"no valid parameter point found to check {closed_form} against the definition "
@@ -153,25 +153,8 @@ def _agree(a: mpmath.mpf, b: mpmath.mpf) -> bool:
         return abs(a - b) <= mpmath.mpf(10) ** (-AGREE_DIGITS) * abs(b)
 
 
-class Agreement(str):
-    """An evidence line, ``agrees with the definition to 40 digits at α = 3/2, σ = 6/5``, that keeps
-    ``how`` it agreed and the ``point`` (symbol → value) so a document can typeset it in its own
-    notation (Laplace's b as the paper's λ)."""
-
-    how: str
-    point: dict
-
-    def __new__(cls, line: str, how: str, point: dict):
-        self = super().__new__(cls, line)
-        self.how, self.point = how, dict(point)
-        return self
-
-    def __reduce__(self):
-        return Agreement, (str(self), self.how, self.point)
-
-
 def _show(point: dict) -> str:
-    """``α = 3/2, σ = 6/5``: the symbols as the reader writes them (Unicode Greek), sorted by name."""
+    """``α = 3/2, σ = 6/5``: the symbols as the reader writes them (Unicode Greek), sorted by name (errors only)."""
     ordered = sorted(point.items(), key=lambda kv: kv[0].name)
     return ", ".join(f"{sp.pretty(s, use_unicode=True)} = {v}" for s, v in ordered)
 

@@ -40,6 +40,18 @@ class SymbolicTimeout(RdpSymError, TimeoutError):
     """A symbolic step exceeded its time budget."""
 
 
+class NoLatexForm(RdpSymError, ValueError):
+    """A character that rdpsym cannot write as LaTeX (pdflatex would stop on it)."""
+
+
+class ClaimError(RdpSymError, ValueError):
+    """A malformed claim or claim file."""
+
+
+class LatexError(RdpSymError, RuntimeError):
+    """pdflatex is missing or the document did not compile (the message quotes the log)."""
+
+
 def must(name: str, valid: str, got: object) -> str:
     """The standard message: ``"sigma must be positive (sigma > 0); got -1."``."""
     return f"{name} must be {valid}; got {got}."

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from rdpsym.foundations.record import MIRONOV_2017, Citation
 from rdpsym.foundations.symbols import alpha
 
 
@@ -23,7 +24,7 @@ class Reference:
     fails on differences of logarithms).
     """
 
-    source: str
+    source: Citation | str
     item: str
     moment: sp.Expr  # in the canonical symbol ``alpha``
     kl: sp.Expr
@@ -52,12 +53,13 @@ class Reference:
             return sp.factor(simple / (order - 1))
         return sp.Mul(1 / (order - 1), sp.log(m), evaluate=False)
 
-    def citation(self, order: sp.Expr) -> str:
+    def citation(self, order: sp.Expr) -> Citation:
+        """Where the form at ``order`` is printed (the KL and D_∞ entries may be another item)."""
         item = self.kl_item if order == 1 else self.dinf_item if order is sp.oo else self.item
-        return f"{self.source}, {item}"
+        return self.source.at(item) if isinstance(self.source, Citation) else Citation(str(self.source), item)
 
 
-MIRONOV = "Mironov 2017 (arXiv:1702.07476v3)"
+MIRONOV = MIRONOV_2017
 
 
 def gaussian_reference(sigma: sp.Expr, sensitivity: sp.Expr) -> Reference:

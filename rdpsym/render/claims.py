@@ -1,4 +1,4 @@
-"""A standalone LaTeX report of checked claims (amsmath), for ``rdpsym check --latex``.
+"""Checked claims as a terminal table, Markdown, JSON, and a standalone LaTeX report (``rdpsym check``).
 
 The report reads like an appendix of proofs: the claims grouped by where they
 come from (the paper first, then the lecture material, then results beyond the
@@ -24,12 +24,20 @@ import mpmath
 import sympy as sp
 from flint import fmpq
 
-from rdpsym.render.documents import preamble
-from rdpsym.render.latex import DISPLAY_CHARACTERS, break_display, math, paper_latex, reason_latex, text
-from rdpsym.claims.claim import Holds, StepResult, _RELATIONS
+from rdpsym.claims.claim import Claim, ClaimResult, Holds, Step
 from rdpsym.claims.runner import Report
+from rdpsym.foundations.errors import ClaimError, NoLatexForm
+from rdpsym.foundations.record import Because, Counterexample, Failure, Proof, Sampled, Status
+from rdpsym.render.derivation import RELATION_LATEX
+from rdpsym.render.documents import preamble
+from rdpsym.render.latex import paper_latex
+from rdpsym.render.layout import DISPLAY_CHARACTERS, break_display
+from rdpsym.render.prose import math, reason_latex, text
+from rdpsym.render.reasons import evidence_text, rule_latex, rule_text
+from rdpsym.render.values import value_text
 
-__all__ = ["report_latex"]
+__all__ = ["check_typesetting", "claim_result_markdown", "claim_result_text", "report_json", "report_latex",
+           "report_markdown", "report_text", "why_not_proved"]
 
 #: A relation described in words longer than this (characters) is set as a paragraph that wraps.
 _TEXT_ON_ONE_LINE = 75
@@ -87,16 +95,15 @@ def _claim_latex(r) -> str:
              f" (expected {text(str(cl.expected))})\\\\\n",
              f"\\textbf{{Source.}} {reason_latex(cl.source)}\n",
              f"\\paragraph{{Statement.}}\n\\begin{{gather*}}\n{_lines(math(cl.statement))}\n\\end{{gather*}}\n"]
-    hyps = list(cl.hypotheses) or cl.domain.latex()
+    hyps = list(cl.hypotheses) or _domain_latex(cl)
     if hyps:
         parts.append("\\noindent\\textbf{Hypotheses.} $" + "$, $".join(math(h) for h in hyps) + "$.\n")
     parts.append("\\paragraph{Derivation.}\n")
     rows = []
-    for i, (step, res) in enumerate(zip(cl.steps, r.steps), 1):
+    for i, step in enumerate(r.steps, 1):
         # The reason above its line (amsmath's \intertext), as in the derivation documents:
         # a reason column beside a long equation runs off the page.
-        how = _how(res)
-        rows.append(f"\\intertext{{{i}.~{reason_latex(step.reason)} ({how}):}}\n&{_relation_latex(step, res)}")
+        rows.append(f"\\intertext{{{i}.~{rule_latex(step.rule)} ({_how(step)}):}}\n&{_relation_latex(step)}")
     parts.append("\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}\n")
     if cl.note:
         parts.append("\\paragraph{Note.} " + reason_latex(cl.note) + "\n")
@@ -108,7 +115,12 @@ def _lines(latex: str) -> str:
     return " \\\\\n".join(break_display(latex))
 
 
-def _relation_latex(step, res: StepResult) -> str:
+def _domain_latex(claim: Claim) -> list[str]:
+    """The domain's variables as hypotheses, ``\\alpha \\in (1, \\infty)``."""
+    return [f"{sp.latex(s)} \\in {sp.latex(iv)}" for s, iv in claim.domain.variables.items()]
+
+
+def _relation_latex(step: Step) -> str:
     """The step's relation: the author's LaTeX, else SymPy's print of the sides, else its description.
 
     A relation too wide for the line is broken as papers break it: before its
@@ -119,11 +131,11 @@ def _relation_latex(step, res: StepResult) -> str:
         return _aligned(math(step.latex))
     if isinstance(step, Holds):
         return _text_row(step.describe)
-    if res.lhs is not None:
-        lhs, rhs = paper_latex(res.lhs), paper_latex(res.rhs)
+    if isinstance(step.lhs, sp.Basic) and isinstance(step.rhs, sp.Basic):
+        lhs, rhs = paper_latex(step.lhs), paper_latex(step.rhs)
         if lhs == rhs:  # e.g. a derivation evaluated to the printed formula: say so once, not "X = X"
             return _aligned(lhs) + r" \quad \text{(both sides)}"
-        return _aligned(f"{lhs} {_RELATIONS[step.relation]} {rhs}")
+        return _aligned(f"{lhs} {RELATION_LATEX[step.relation]} {rhs}")
     return _text_row(f"{step.lhs} {step.relation} {step.rhs}")
 
 
@@ -140,12 +152,34 @@ def _text_row(prose: str) -> str:
     return f"\\parbox[t]{{0.85\\linewidth}}{{\\raggedright {body}}}"
 
 
-def _how(res: StepResult) -> str:
+def _how(step: Step) -> str:
     """How a step was established, as text: the method, or the counterexample in math."""
-    if res.counterexample is None:
-        verdict = text(str(res.verdict))
-        return verdict + (f": {text(res.method)}" if res.method else "") + (f"; {text(res.detail)}" if res.detail else "")
-    return f"refuted at ${point_latex(res.counterexample)}$" + (f": {text(_trimmed(res.detail))}" if res.detail else "")
+    found = next((e for e in step.evidence if isinstance(e, Counterexample)), None)
+    if found is None:
+        methods = "; ".join(evidence_text(e) for e in step.evidence)
+        return text(str(step.status)) + (f": {text(methods)}" if methods else "")
+    return f"refuted at ${point_latex(dict(found.point))}$: " + text(_trimmed(_sides_text(found)))
+
+
+def _sides_text(found: Counterexample) -> str:
+    """``lhs = 1.5, rhs = 1.4999, lhs <= rhs fails``, each side with the digits that tell it from the other."""
+    lhs, rhs = _distinct(found.lhs, found.rhs)
+    return f"lhs = {lhs}, rhs = {rhs}, lhs {found.relation} rhs fails"
+
+
+def _distinct(a: object, b: object) -> tuple[str, str]:
+    """Two values with enough significant digits (12 to 60) to tell them apart."""
+    if not (isinstance(a, sp.Float) and isinstance(b, sp.Float)):
+        return str(a), str(b)
+    digits = 12
+    while digits < 60 and sp.Float(a, digits) == sp.Float(b, digits):
+        digits += 12
+    return _float_text(a, digits), _float_text(b, digits)
+
+
+def _float_text(x: sp.Float, digits: int) -> str:
+    with mpmath.workdps(digits + 5):
+        return mpmath.nstr(mpmath.mpf(x._to_mpmath(mpmath.mp.prec)), digits)
 
 
 def _trimmed(detail: str) -> str:
@@ -224,3 +258,140 @@ def _decimal_latex(p: int, q: int) -> str:
         return mantissa + dots
     power = f"10^{{{int(exponent)}}}"
     return power if mantissa == "1" and exact else rf"{mantissa}{dots} \cdot {power}"
+
+
+# --------------------------------------------------------------------------- text, Markdown, JSON
+
+
+def step_summary(step: Step) -> str:
+    """How one checked step was established, in one line of text."""
+    found = next((e for e in step.evidence if isinstance(e, Counterexample)), None)
+    if found is not None:
+        return f"{evidence_text(found)} ({_sides_text(found)})"
+    return "; ".join(evidence_text(e) for e in step.evidence)
+
+
+def claim_result_text(r: ClaimResult) -> str:
+    """A checked claim in one line per step: ``claim-id: proved (expected proved)`` then each step."""
+    lines = [f"{r.claim.id}: {r.verdict} (expected {r.claim.expected}){'' if r.ok else '  <-- NOT AS EXPECTED'}"]
+    lines += [f"  {i}. {s.status}: {step_summary(s)}" for i, s in enumerate(r.steps, 1)]
+    return "\n".join(lines)
+
+
+def claim_result_markdown(r: ClaimResult) -> str:
+    """A checked claim for Jupyter: title, verdict, statement as display math, one line per step."""
+    lines = [f"**{r.claim.title}** — *{r.verdict}* (expected {r.claim.expected}; {r.claim.source})", "",
+             f"$$ {r.claim.statement} $$", ""]
+    lines += [f"{i}. {rule_text(s.rule)} — *{s.status}*: {step_summary(s)}" for i, s in enumerate(r.steps, 1)]
+    return "\n".join(lines)
+
+
+def _evidence_line(r: ClaimResult) -> str:
+    return "; ".join(step_summary(s) for s in r.steps)
+
+
+def report_text(report: Report, width: int = 60) -> str:
+    """The text table ``rdpsym check`` prints: claim, verdict (expected), evidence, time; then the counts."""
+    rows = [("claim", "status", "expected", "time", "evidence")]
+    for r in report.results:
+        mark = "" if r.ok else "  <-- NOT AS EXPECTED"
+        rows.append((r.claim.id, str(r.verdict), str(r.claim.expected), f"{r.seconds:.1f}s",
+                     _clip(_evidence_line(r), width) + mark))
+    for f in report.failures:
+        rows.append((f.path.name, "LOAD ERROR", "-", "-", f.problem))
+    w = [max(len(row[i]) for row in rows) for i in range(4)]
+    lines = ["  ".join(c.ljust(w[i]) if i < 4 else c for i, c in enumerate(row)) for row in rows]
+    lines.insert(1, "-" * min(max(len(x) for x in lines), 120))
+    c = report.counts()
+    lines.append("")
+    lines.append(f"{len(report.results)} claims: {c['proved']} proved, {c['checked']} checked, "
+                 f"{c['unknown']} unknown, {c['refuted']} refuted; {len(report.failures)} files failed to load; "
+                 f"{report.seconds:.1f} s")
+    return "\n".join(lines)
+
+
+def report_markdown(report: Report) -> str:
+    """A Markdown table: source item, claim id, file, status, and why a claim is not proved."""
+    rows = ["| source | claim | file | status | why not proved |", "|---|---|---|---|---|"]
+    for r in report.results:
+        why = why_not_proved(r)
+        path = report.paths.get(r.claim.id, "")
+        rows.append(f"| {r.claim.source} | `{r.claim.id}` | {path} | {r.verdict} | {why} |")
+    return "\n".join(rows)
+
+
+def report_json(report: Report) -> dict:
+    """The report as JSON-ready data: counts, and each claim with its steps' status, evidence and counterexample."""
+    def step(s: Step) -> dict:
+        found = next((e for e in s.evidence if isinstance(e, Counterexample)), None)
+        sample = next((e for e in s.evidence if isinstance(e, Sampled)), None)
+        return {"status": s.status.value, "evidence": [evidence_text(e) for e in s.evidence],
+                "proof": next((e.method for e in s.evidence if isinstance(e, Proof)), None),
+                "points": sample.points if sample is not None else 0,
+                "error": next((e.error for e in s.evidence if isinstance(e, Failure)), None),
+                "counterexample": None if found is None else {str(k): str(v) for k, v in found.point},
+                "values": None if found is None else {"lhs": str(found.lhs), "rhs": str(found.rhs),
+                                                      "relation": found.relation.value}}
+
+    return {
+        "ok": report.ok,
+        "seconds": round(report.seconds, 3),
+        "counts": report.counts(),
+        "claims": [{
+            "id": r.claim.id, "title": r.claim.title, "source": r.claim.source,
+            "statement": r.claim.statement, "status": r.verdict.value,
+            "expected": r.claim.expected.value, "ok": r.ok, "seconds": round(r.seconds, 3),
+            "steps": [step(s) for s in r.steps],
+            "note": r.claim.note,
+        } for r in report.results],
+        "load_failures": [{"path": str(f.path), "problem": f.problem} for f in report.failures],
+    }
+
+
+def why_not_proved(r: ClaimResult) -> str:
+    """Why a claim stopped short of "proved": its first weak step's kind, and the author's note."""
+    if r.verdict is Status.PROVED:
+        return ""
+    if r.verdict is Status.REFUTED:
+        cx = next((s.counterexample for s in r.steps if s.counterexample is not None), None)
+        return "false as stated" + (f": counterexample {_point_text(cx)}" if cx else "")
+    i, step = next((i, s) for i, s in enumerate(r.steps, 1) if s.status is not Status.PROVED)
+    if isinstance(step, Holds):
+        kind = f"step {i} is a numeric statement (laws, events or mechanisms: no SymPy form to prove)"
+    else:
+        kind = f"step {i}: SymPy's rules did not reach a proof"
+    note = _first_sentence(r.claim.note)
+    return f"{kind}. {note}" if note else kind + "."
+
+
+def _point_text(point: dict) -> str:
+    parts = [f"{k.name if isinstance(k, sp.Symbol) else k}={value_text(v)}" for k, v in point.items()]
+    return ("{" + ", ".join(parts) + "}").replace("|", "/")
+
+
+def _first_sentence(prose: str) -> str:
+    prose = " ".join(prose.split())
+    for m in re.finditer(r"\. (?=[A-Z(])", prose):
+        if not re.search(r"\b(e\.g|i\.e|cf|vs|al|Prop|Thm|Def|Cor|Sec|l)$", prose[: m.start()]):
+            return prose[: m.start() + 1].replace("|", "/")
+    return prose.replace("|", "/")
+
+
+def _clip(line: str, width: int) -> str:
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+# --------------------------------------------------------------------------- typesetting, before any work
+
+
+def check_typesetting(claims: list[Claim]) -> None:
+    """Every string a claim's LaTeX report prints must typeset: a :class:`ClaimError` naming the first that
+    does not, before any claim is checked (``rdpsym check --latex`` calls this first)."""
+    for claim in claims:
+        maths = {"statement", *(f"hypothesis {i + 1}" for i in range(len(claim.hypotheses))),
+                 *(f"step {i}'s latex" for i in range(1, len(claim.steps) + 1))}
+        for where, value in claim.strings().items():
+            try:
+                (math if where in maths else reason_latex)(value)
+            except NoLatexForm as exc:
+                raise ClaimError(f"claim {claim.id}: its {where}: {exc}") from None

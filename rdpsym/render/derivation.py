@@ -1,51 +1,185 @@
-"""Rendering derivations as LaTeX (``align*``) and as plain text.
+"""A derivation (:class:`~rdpsym.derive.derivation.Derivation`) as LaTeX, terminal text and Markdown.
 
-Rendering reads a :class:`~rdpsym.derive.derivation.Derivation` and never changes
-it.  Typography is the paper's (:mod:`rdpsym.printing`); standalone documents
-are built by :mod:`rdpsym.documents`.
+The one renderer of a derivation.  Its steps are read as papers write a
+chain: a step whose left side is the expression just displayed continues the
+chain (``= ...``); a step whose left side repeats the previous left side
+drops it; a reason is printed once for the run of steps it justifies.  Two
+layouts share that reading:
+
+* :func:`derivation_latex` — an ``align*`` block with each reason in a column
+  on the right, to paste into a paper (also what Jupyter shows);
+* :func:`derivation_body` — the same chain with each reason as a sentence
+  above its lines (``\\intertext``), for documents where reasons are long.
+
+>>> import rdpsym
+>>> print(derivation_latex(rdpsym.gaussian(sigma=2).rdp()).splitlines()[-2])  # doctest: +NORMALIZE_WHITESPACE
+D_{\\alpha}(P \\,\\|\\, Q) &= \\frac{\\alpha}{8} && \\text{take the logarithm and divide by $\\alpha - 1$;
+the published formula, Mironov 2017 (arXiv:1702.07476v3), Proposition 7}
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import mpmath
 import sympy as sp
 
-from rdpsym.render.latex import paper_latex, reason_latex
+from rdpsym.derive.derivation import Derivation
+from rdpsym.foundations.record import Diverges, Published, Relation, Step
+from rdpsym.render.latex import paper_latex
+from rdpsym.render.reasons import evidence_latex, evidence_text, rule_latex, rule_text
 
-__all__ = ["derivation_latex", "derivation_text", "paper_latex"]
+__all__ = ["RELATION_LATEX", "derivation_body", "derivation_latex", "derivation_markdown", "derivation_text",
+           "infinite_because"]
+
+#: A relation as LaTeX (the one table: claims reports use it too).
+RELATION_LATEX = {Relation.EQ: "=", Relation.LE: r"\le", Relation.LT: "<", Relation.GE: r"\ge", Relation.GT: ">"}
+
+#: Lines longer than this (characters of LaTeX) are broken at their top-level + signs.
+_BREAK_AT = 110
 
 
-def _tex(obj: object) -> str:
-    if isinstance(obj, mpmath.mpf):
-        return mpmath.nstr(obj, 30)
-    return paper_latex(obj)
+@dataclass(frozen=True)
+class _Row:
+    lhs: str  # "" when the line continues the chain
+    relation: str
+    rhs: str
+    reason: str  # "" when the previous row's reason covers it
+    published: bool = False  # the published formula, printed as derived: said, not repeated
 
 
-def derivation_latex(d) -> str:
-    """The derivation as an ``align*`` block, one step a line with its reason (to paste into a paper).
+def _number(value: object) -> str | None:
+    return mpmath.nstr(value, 30) if isinstance(value, mpmath.mpf) else None
 
-    >>> import rdpsym
-    >>> print(derivation_latex(rdpsym.gaussian(sigma=2).rdp()).splitlines()[-2])
-    D_{\\alpha}(P \\,\\|\\, Q) &= \\frac{\\alpha}{8} && \\text{Mironov 2017 (arXiv:1702.07476v3), Proposition 7}
-    """
+
+def _side(expr: object, settings: dict, break_long: bool) -> str:
+    """``expr`` printed; a sum of integrals in its pieces' order (left to right), a long sum broken into lines."""
+    shown = _number(expr)
+    if shown is not None:
+        return shown
+    tex = paper_latex(expr, **settings)
+    pieces = isinstance(expr, sp.Add) and expr.has(sp.Integral, sp.Sum)
+    if not isinstance(expr, sp.Add) or (not pieces and (not break_long or len(tex) <= _BREAK_AT)):
+        return tex
+    terms = expr.args if pieces else expr.as_ordered_terms()
+    parts = []
+    for i, term in enumerate(terms):
+        if i and term.could_extract_minus_sign():
+            parts.append("- " + paper_latex(-term, **settings))
+        else:
+            parts.append(("+ " if i else "") + paper_latex(term, **settings))
+    if not break_long or len(tex) <= _BREAK_AT:
+        return " ".join(parts)
+    return r" \\ &\qquad ".join(parts)
+
+
+def _rows(steps: tuple[Step, ...], symbol_names: dict | None, break_long: bool) -> list[_Row]:
+    """The chain as rows: left sides dropped where they repeat, reasons where they repeat."""
+    settings = {"symbol_names": symbol_names or {}}
+    rows: list[_Row] = []
+    previous = (None, None)  # (lhs, rhs) of the last row printed
+    last_reason = None
+    for step in steps:
+        lhs = paper_latex(step.lhs, **settings)
+        rhs = _side(step.rhs, settings, break_long)
+        relation = RELATION_LATEX[step.relation]
+        reason = rule_latex(step.rule, symbol_names)
+        if (lhs, rhs) == previous:
+            if isinstance(step.rule, Published):
+                rows.append(_Row("", relation, rhs, reason, published=True))
+            continue  # a step that changes nothing (the sum of a single piece)
+        shown_reason = reason if reason != last_reason else ""
+        if lhs == previous[1]:
+            # The step rewrites the expression just displayed: continue the chain (= ...) rather
+            # than print it again as a left side, which would make the display twice as wide.
+            rows.append(_Row("", relation, rhs, shown_reason))
+            previous = (previous[0], rhs)
+        else:
+            rows.append(_Row("" if lhs == previous[0] else lhs, relation, rhs, shown_reason))
+            previous = (lhs, rhs)
+        last_reason = reason
+    return rows
+
+
+def derivation_latex(d: Derivation, symbol_names: dict | None = None) -> str:
+    """The derivation as an ``align*`` block, one step a line with its reason on the right (to paste into a paper)."""
+    rows: list[_Row] = []
+    for row in _rows(d.steps, symbol_names, break_long=False):
+        if row.published and rows:
+            # The published formula, printed as derived: its citation joins the line it equals.
+            last = rows[-1]
+            reason = f"{last.reason}; the published formula, {row.reason}" if last.reason else row.reason
+            rows[-1] = _Row(last.lhs, last.relation, last.rhs, reason)
+            continue
+        rows.append(row)
     lines = []
-    for step in d.steps:
-        rel = {"<=": r"\le", ">=": r"\ge"}.get(step.relation, step.relation)
-        lines.append(rf"{_tex(step.lhs)} &{rel} {_tex(step.rhs)} && \text{{{reason_latex(step.reason)}}}")
+    for row in rows:
+        reason = rf" && \text{{{row.reason}}}" if row.reason else ""
+        lines.append(rf"{row.lhs + ' ' if row.lhs else ''}&{row.relation} {row.rhs}{reason}")
+    settings = {"symbol_names": symbol_names or {}}
     if d.conditions:
-        cond = r",\ ".join(paper_latex(c) for c in d.conditions)
+        cond = r",\ ".join(paper_latex(c, **settings) for c in d.conditions)
         lines.append(rf"&\text{{valid when }} {cond} && \text{{else the divergence is }} \infty")
-    hyp = r",\ ".join(paper_latex(h) for h in d.hypotheses)
+    hyp = r",\ ".join(paper_latex(h, **settings) for h in d.hypotheses)
     header = rf"% status: {d.status}; hypotheses: {hyp or 'none'}" + "\n"
     return header + "\\begin{align*}\n" + " \\\\\n".join(lines) + "\n\\end{align*}"
 
 
-def derivation_text(d) -> str:
-    """A terminal rendering: the result, its status, the evidence."""
-    lines = [f"D_{d.order}(P||Q) = {sp.sstr(d.result) if not isinstance(d.result, mpmath.mpf) else mpmath.nstr(d.result, 50)}",
-             f"  status: {d.status}"]
+def derivation_body(d: Derivation, symbol_names: dict | None = None) -> str:
+    """The derivation as one ``align*`` chain for a document: each reason as ``\\intertext``, then its lines."""
+    out = []
+    for row in _rows(d.steps, symbol_names, break_long=True):
+        if row.published:
+            # The published formula, printed as derived: say so rather than repeat the line.
+            out.append(rf"\intertext{{This is the published formula ({row.reason}).}}")
+            continue
+        if row.reason:
+            out.append(rf"\intertext{{{_sentence(row.reason)}}}")
+        out.append(rf"{row.lhs + ' ' if row.lhs else ''}&{row.relation} {row.rhs} \\")
+    closing = ""
+    if out and out[-1].startswith(r"\intertext"):
+        # A closing remark is a sentence after the display, not an \intertext with no line below.
+        closing = "\\noindent " + out.pop()[len(r"\intertext{"):-1] + "\n"
+    if out:
+        out[-1] = out[-1].removesuffix(r" \\")
+    return "\\begin{align*}\n" + "\n".join(out) + "\n\\end{align*}\n" + closing
+
+
+def _sentence(reason: str) -> str:
+    reason = reason.strip()
+    if not reason:
+        return ""
+    return reason[0].upper() + reason[1:] + ("" if reason.endswith((".", ":")) else ":")
+
+
+def infinite_because(d: Derivation) -> Diverges | None:
+    """Why the result is +∞ (the rule of the step that says so), or None."""
+    if d.result != sp.oo:
+        return None
+    return next((s.rule for s in reversed(d.steps) if isinstance(s.rule, Diverges)), None)
+
+
+def _order_text(order: sp.Expr) -> str:
+    return sp.sstr(order)
+
+
+def derivation_text(d: Derivation) -> str:
+    """A terminal rendering: the result, its status, its conditions and the evidence."""
+    result = mpmath.nstr(d.result, 50) if isinstance(d.result, mpmath.mpf) else sp.sstr(d.result)
+    lines = [f"D_{_order_text(d.order)}(P||Q) = {result}", f"  status: {d.status}"]
     lines += [f"  condition: {sp.sstr(c)} (else oo)" for c in d.conditions]
     lines += [f"  hypothesis: {sp.sstr(h)}" for h in d.hypotheses]
-    lines += [f"  {n}" for n in d.notes]
-    lines += [f"  - {e}" for e in d.evidence]
+    why = infinite_because(d)
+    if why is not None:
+        lines.append(f"  infinite: {rule_text(why)}")
+    lines += [f"  - {evidence_text(e)}" for e in d.evidence]
+    return "\n".join(lines)
+
+
+def derivation_markdown(d: Derivation) -> str:
+    """Markdown for Jupyter: the result as display math, then the status and the evidence."""
+    order = r"\infty" if d.order is sp.oo else paper_latex(d.order)
+    result = _number(d.result) or paper_latex(d.result)
+    lines = [rf"$$D_{{{order}}}(P \,\|\, Q) = {result}$$", "", f"**{d.status}**", ""]
+    lines += [f"- {evidence_latex(e)}" for e in d.evidence]
     return "\n".join(lines)

@@ -1,10 +1,10 @@
-"""Standalone LaTeX documents (amsmath) and building them into PDFs with pdflatex.
+"""Standalone LaTeX documents (amsmath): a derivation, a mechanism's derivation, Table II.
 
 A document is a string that compiles on its own with a stock TeX Live
 (``texlive-latex-base`` + ``texlive-latex-recommended`` on Debian):
 ``article``, ``inputenc``/``fontenc``/``lmodern``, ``amsmath``/``amssymb``,
 ``geometry``.  Each derivation step is printed with its reason and the paper
-item it uses, in the typography of :mod:`rdpsym.printing`.
+item it uses, in the typography of :mod:`rdpsym.render.latex`.
 
 >>> import rdpsym
 >>> tex = derivation_document(rdpsym.gaussian(sigma=2).rdp(), title="Gaussian mechanism")
@@ -14,33 +14,16 @@ True
 
 from __future__ import annotations
 
-import re
-import shutil
-import subprocess
-import tempfile
-import warnings
-from pathlib import Path
-
 import mpmath
 import sympy as sp
 
-from rdpsym.foundations.errors import RdpSymError
-from rdpsym.render.latex import paper_latex, reason_latex, text
-
-#: Lines longer than this (characters of LaTeX) are broken at their top-level + signs.
-_BREAK_AT = 110
-
-
-class LatexError(RdpSymError, RuntimeError):
-    """pdflatex is missing or the document did not compile (the message quotes the log)."""
-
-
-class LatexLayoutWarning(UserWarning):
-    """A compiled document has lines that run past the right margin (TeX's overfull boxes)."""
-
-
-#: Lines wider than the text by more than this many TeX points are reported; below it the eye cannot tell.
-OVERFULL_TOLERANCE_PT = 2.0
+from rdpsym.derive.derivation import Derivation
+from rdpsym.derive.table2 import Cell
+from rdpsym.foundations.record import Status
+from rdpsym.render.derivation import derivation_body, infinite_because
+from rdpsym.render.latex import paper_latex
+from rdpsym.render.prose import text
+from rdpsym.render.reasons import evidence_latex, rule_latex
 
 
 def preamble(title: str, subtitle: str = "") -> str:
@@ -60,65 +43,6 @@ def preamble(title: str, subtitle: str = "") -> str:
 \begin{{document}}
 \maketitle
 """
-
-
-def _broken(expr: object, settings: dict) -> str:
-    """``expr`` printed, with a long top-level sum broken into aligned lines."""
-    tex = paper_latex(expr, **settings)
-    if not isinstance(expr, sp.Add) or len(tex) <= _BREAK_AT:
-        return tex
-    terms = expr.args if expr.has(sp.Integral, sp.Sum) else expr.as_ordered_terms()  # split pieces: left to right
-    lines = []
-    for i, term in enumerate(terms):
-        if i and term.could_extract_minus_sign():
-            lines.append("- " + paper_latex(-term, **settings))
-        else:
-            lines.append(("+ " if i else "") + paper_latex(term, **settings))
-    return r" \\ &\qquad ".join(lines)
-
-
-def derivation_body(d, symbol_names: dict | None = None) -> str:
-    """The derivation as one ``align*`` chain: each step's reason as ``\\intertext``, then its equation.
-
-    A step whose left side repeats the previous one continues the chain (``&= ...``),
-    as derivations are written in papers.
-    """
-    settings = {"symbol_names": symbol_names or {}}
-    rows, previous, last_reason = [], (None, None), None
-    for step in d.steps:
-        lhs = paper_latex(step.lhs, **settings)
-        rhs = _broken(step.rhs, settings) if not isinstance(step.rhs, mpmath.mpf) else mpmath.nstr(step.rhs, 30)
-        rel = {"<=": r"\le", ">=": r"\ge"}.get(step.relation, step.relation)
-        reason = reason_latex(step.reason)
-        if (lhs, rhs) == previous:
-            if step is d.steps[-1]:
-                # The published formula, printed as derived: say so rather than repeat the line.
-                rows.append(rf"\intertext{{This is the published formula ({reason}).}}")
-            continue  # a step that changes nothing (the sum of a single piece)
-        if reason != last_reason:
-            rows.append(rf"\intertext{{{_sentence(reason)}}}")
-        if lhs == previous[1]:
-            # The step rewrites the expression just displayed: continue the chain (= ...) rather
-            # than print it again as a left side, which would make the display twice as wide.
-            rows.append(rf"&{rel} {rhs} \\")
-            previous, last_reason = (previous[0], rhs), reason
-            continue
-        rows.append(rf"{'' if lhs == previous[0] else lhs} &{rel} {rhs} \\")
-        previous, last_reason = (lhs, rhs), reason
-    closing = ""
-    if rows and rows[-1].startswith(r"\intertext"):
-        # A closing remark is a sentence after the display, not an \intertext with no line below.
-        closing = "\\noindent " + rows.pop()[len(r"\intertext{"):-1] + "\n"
-    if rows:
-        rows[-1] = rows[-1].removesuffix(r" \\")
-    return "\\begin{align*}\n" + "\n".join(rows) + "\n\\end{align*}\n" + closing
-
-
-def _sentence(reason: str) -> str:
-    reason = reason.strip()
-    if not reason:
-        return ""
-    return reason[0].upper() + reason[1:] + ("" if reason.endswith((".", ":")) else ":")
 
 
 def derivation_document(d, title: str, setting: str = "", symbol_names: dict | None = None,
@@ -149,23 +73,15 @@ def derivation_document(d, title: str, setting: str = "", symbol_names: dict | N
         shown = r"\infty" if mpmath.isinf(number) else mpmath.nstr(number, dps)
         parts.append(rf"At ${at}$, to {dps} significant digits (the closed form evaluated with mpmath):" + "\n"
                      + rf"\[ D_{{{order}}}(P \,\|\, Q) = {shown} \]" + "\n")
-    parts.append(rf"\noindent\textbf{{Status: {text(str(d.status))}.}} " + _STATUS[str(d.status)] + "\n")
-    parts.append("\\begin{itemize}\n" + "".join(rf"\item {_evidence(e, settings)}" + "\n" for e in d.evidence)
-                 + "\\end{itemize}\n")
-    for n in d.notes:
-        parts.append(text(n) + "\n\n")
+    parts.append(rf"\noindent\textbf{{Status: {text(str(d.status))}.}} " + _STATUS[d.status] + "\n")
+    parts.append("\\begin{itemize}\n" + "".join(rf"\item {evidence_latex(e, symbol_names)}" + "\n"
+                                                 for e in d.evidence) + "\\end{itemize}\n")
+    why = infinite_because(d)
+    if why is not None:
+        parts.append("Infinite: " + rule_latex(why, symbol_names) + ".\n\n")
     parts.append(_SOURCES if d.reference is not None else _DEFINITION_SOURCE)
     parts.append("\\end{document}\n")
     return "".join(parts)
-
-
-def _evidence(line: str, settings: dict) -> str:
-    """An evidence line; a check against the definition names its point in the document's notation."""
-    point = getattr(line, "point", None)
-    if not point:
-        return text(line)
-    ordered = dict(sorted(point.items(), key=lambda kv: kv[0].name))
-    return text(f"agrees with the definition {line.how} at ") + f"${_point_latex(ordered, settings)}$"
 
 
 def _point_latex(point: dict, settings: dict) -> str:
@@ -230,7 +146,7 @@ def table2_document(cells) -> str:
         for c in (c for c in cells if c.mechanism == mechanism):
             d = c.derivation
             order = r"\infty" if d.order is sp.oo else paper_latex(d.order)
-            cite = d.reference.citation(d.order).split(", ")[-1] if d.reference is not None else ""
+            cite = d.reference.citation(d.order).item if d.reference is not None else ""
             # The cell's status as an equation tag at the right margin (amsmath moves it below
             # the formula when the line is full), not as a column that widens every line.
             rows.append(rf"D_{{{order}}}(P \,\|\, Q) &= {paper_latex(d.result)} "
@@ -243,11 +159,11 @@ def table2_document(cells) -> str:
 
 
 _STATUS = {
-    "proved": "The derived closed form is symbolically equal to the published formula cited in the last step, "
+    Status.PROVED: "The derived closed form is symbolically equal to the published formula cited in the last step, "
               "and agrees with independent quadrature (or summation) of the definition:",
-    "checked": "No published formula was proved equal; the closed form agrees with independent quadrature "
+    Status.CHECKED: "No published formula was proved equal; the closed form agrees with independent quadrature "
                "(or summation) of the definition:",
-    "numeric": "No closed form was found; the value is computed from the definition:",
+    Status.NUMERIC: "No closed form was found; the value is computed from the definition:",
 }
 
 _DEFINITION_SOURCE = r"""\section*{Sources}
@@ -262,91 +178,13 @@ Propositions~5--7 and Table~II (randomized response, Laplace and Gaussian mechan
 """
 
 
-def write_document(tex: str, path: Path | str, pdf: bool = False) -> list[Path]:
-    """Write ``tex`` to ``path`` (and the PDF beside it when ``pdf``); return the files written."""
-    path = Path(path)
-    path.write_text(tex, encoding="utf-8")
-    written = [path]
-    if pdf:
-        written.append(compile_pdf(path))
-    return written
-
-
-def pdflatex() -> str:
-    """The pdflatex executable, or a :class:`LatexError` saying how to install it."""
-    exe = shutil.which("pdflatex")
-    if exe is None:
-        raise LatexError("pdflatex is not installed (not on PATH), so no PDF was built; the .tex file was written. "
-                         "Install TeX Live (Debian/Ubuntu: apt-get install texlive-latex-recommended "
-                         "texlive-fonts-recommended lmodern) and run again, or compile the .tex yourself.")
-    return exe
-
-
-def compile_pdf(tex_path: Path | str, timeout: float = 120) -> Path:
-    """Compile ``tex_path`` with pdflatex in a scratch folder; the PDF lands beside the .tex.
-
-    Raises :class:`LatexError` with the first error of the log when pdflatex
-    reports one (``-halt-on-error``: no half-built PDF is left behind).  A
-    document with a table of contents gets the passes it needs (until the
-    contents stop changing).  Lines
-    that run past the right margin are reported as a :class:`LatexLayoutWarning`.
-    """
-    tex_path = Path(tex_path)
-    exe = pdflatex()
-    with tempfile.TemporaryDirectory(prefix="rdpsym-latex-") as tmp:
-        shutil.copy(tex_path, Path(tmp) / "doc.tex")
-        # A table of contents is read from the previous pass: rerun until it stops changing (the
-        # first pass writes it, the second sets it and moves every page after it, the third
-        # prints those pages' numbers).
-        toc = Path(tmp) / "doc.toc"
-        for _ in range(4):
-            before = toc.read_bytes() if toc.exists() else None
-            log = _run_pdflatex(exe, tex_path, Path(tmp), timeout)
-            after = toc.read_bytes() if toc.exists() else None
-            if before == after and "Rerun to get" not in log:
-                break
-        out = tex_path.with_suffix(".pdf")
-        shutil.copy(Path(tmp) / "doc.pdf", out)
-    wide = overfull_lines(log)
-    if wide:
-        source = tex_path.read_text(encoding="utf-8").splitlines()
-        points, line = max(wide)
-        shown = source[line - 1].strip()[:100] if 0 < line <= len(source) else ""
-        warnings.warn(LatexLayoutWarning(
-            f"{tex_path}: {len(wide)} line(s) run past the right margin, by up to {points:.0f} pt; "
-            f"the widest comes from line {line}: {shown}"), stacklevel=2)
-    return out
-
-
-def _run_pdflatex(exe: str, tex_path: Path, folder: Path, timeout: float) -> str:
-    try:
-        done = subprocess.run([exe, "-interaction=nonstopmode", "-halt-on-error", "doc.tex"], cwd=folder,
-                              capture_output=True, text=True, errors="replace", timeout=timeout)
-    except subprocess.TimeoutExpired:
-        raise LatexError(f"pdflatex did not finish {tex_path} within {timeout:g} s") from None
-    log = (folder / "doc.log").read_text(errors="replace") if (folder / "doc.log").exists() else done.stdout
-    if done.returncode != 0 or not (folder / "doc.pdf").exists():
-        raise LatexError(f"pdflatex failed on {tex_path}:\n{first_error(log)}")
-    return log
-
-
-_OVERFULL = re.compile(r"Overfull \\hbox \(([\d.]+)pt too wide\) (?:in paragraph at lines|in alignment at lines|"
-                       r"detected at line) (\d+)")
-
-
-def overfull_lines(log: str, tolerance: float = OVERFULL_TOLERANCE_PT) -> list[tuple[float, int]]:
-    """``(points too wide, source line)`` of each line of a pdflatex log that sticks out by more than ``tolerance``.
-
-    >>> overfull_lines("Overfull \\\\hbox (31.7pt too wide) in paragraph at lines 12--13")
-    [(31.7, 12)]
-    """
-    return [(float(pt), int(line)) for pt, line in _OVERFULL.findall(log) if float(pt) > tolerance]
-
-
-def first_error(log: str) -> str:
-    """The first ``!`` error of a TeX log and the lines after it (where TeX shows the context)."""
-    lines = log.splitlines()
-    for i, line in enumerate(lines):
-        if line.startswith("!"):
-            return "\n".join(lines[i:i + 6])
-    return "\n".join(lines[-15:])
+def table2_markdown(cells: list[Cell]) -> str:
+    """The cells as a Markdown table laid out like the paper's (a row per mechanism, a column per
+    order), each entry in the paper's notation followed by its status; for Jupyter and READMEs."""
+    orders = list(dict.fromkeys(c.order_label for c in cells))
+    entry = {(c.mechanism, c.order_label): c.derivation for c in cells}
+    rows = ["| mechanism | " + " | ".join(orders) + " |", "|---" * (len(orders) + 1) + "|"]
+    for name in dict.fromkeys(c.mechanism for c in cells):
+        shown = (f"${paper_latex(d.result)}$ ({d.status})" if (d := entry.get((name, o))) else "" for o in orders)
+        rows.append(f"| {name} | " + " | ".join(shown) + " |")
+    return "\n".join(rows)

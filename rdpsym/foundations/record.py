@@ -1,0 +1,486 @@
+"""The one record of mathematics: steps, relations, rules, statuses and evidence.
+
+A derivation of D_α(P‖Q) (:class:`rdpsym.Derivation`) and the proof of a claim
+(:class:`rdpsym.claims.Claim`) are the same kind of object: an ordered chain of
+:class:`Step` s, each a relation ``lhs ⋈ rhs`` between SymPy objects (or
+numbers) and a :class:`Rule` saying why it holds, the way SymPy's
+``manualintegrate`` records an integration as a tree of rule dataclasses with
+an explicit "don't know" rule (:class:`DontKnow` here).  How well each link,
+and so the whole chain, is established is a :class:`Status` on one ordered
+scale; *what* established it is :class:`Evidence`, structured data (the
+reference proved equal, the sample point and digits of a numeric agreement,
+a counterexample).
+
+Nothing here is text for a reader: records hold SymPy objects, numbers and
+names.  LaTeX, terminal text, Markdown and JSON are written by
+:mod:`rdpsym.render`, which reads records and never changes them; ``str()``
+and Jupyter's ``_repr_latex_`` reach it through
+:mod:`rdpsym.foundations.operations`.
+
+>>> Status.PROVED > Status.CHECKED > Status.NUMERIC > Status.REFUTED
+True
+>>> weakest([Status.PROVED, Status.CHECKED, Status.PROVED])
+<Status.CHECKED: 'checked'>
+>>> Relation.parse("<=") is Relation.LE, Relation.LE.holds(1, 2)
+(True, True)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import sympy as sp
+
+from rdpsym.foundations import operations
+from rdpsym.foundations.errors import ParameterError, must
+
+
+# --------------------------------------------------------------------------- statuses
+
+
+class Status(str, enum.Enum):
+    """How well a result, a step or a claim is established; strongest first.
+
+    ``PROVED``   shown symbolically (equal to a published formula, or reduced to
+                 a sign SymPy reads under the hypotheses);
+    ``CHECKED``  agrees with an independent computation at sampled points:
+                 ≥ 40 digits against the definition, or certified in Arb balls;
+    ``NUMERIC``  a number computed from the definition (no closed form);
+    ``UNKNOWN``  not established: undecided, or a gap (:class:`DontKnow`);
+    ``REFUTED``  a counterexample was found.
+
+    ``NUMERIC`` and ``UNKNOWN`` rank alike (neither is a closed form shown to
+    hold).  A chain is as strong as its weakest link (:func:`weakest`).  The
+    members are strings, so ``status == "proved"`` reads as it should.
+    """
+
+    PROVED = "proved"
+    CHECKED = "checked"
+    NUMERIC = "numeric"
+    UNKNOWN = "unknown"
+    REFUTED = "refuted"
+
+    @property
+    def rank(self) -> int:
+        return _RANK[self.value]
+
+    def __lt__(self, other: object) -> bool:
+        return self.rank < _status(other).rank
+
+    def __le__(self, other: object) -> bool:
+        return self.rank <= _status(other).rank
+
+    def __gt__(self, other: object) -> bool:
+        return self.rank > _status(other).rank
+
+    def __ge__(self, other: object) -> bool:
+        return self.rank >= _status(other).rank
+
+    def __str__(self) -> str:
+        return self.value
+
+    __hash__ = str.__hash__
+
+
+_RANK = {"proved": 3, "checked": 2, "numeric": 1, "unknown": 1, "refuted": 0}
+
+
+def _status(value: object) -> Status:
+    try:
+        return Status(value)
+    except ValueError:
+        raise ParameterError(must("a status", f"one of {', '.join(_RANK)}", repr(value))) from None
+
+
+def weakest(statuses: Iterable[Status]) -> Status:
+    """The weakest of ``statuses`` (the first of equal rank): a chain is as strong as its weakest link."""
+    out = None
+    for s in statuses:
+        if out is None or s.rank < out.rank:
+            out = s
+    if out is None:
+        raise ParameterError(must("statuses", "at least one status", "none"))
+    return out
+
+
+# --------------------------------------------------------------------------- relations
+
+
+class Relation(str, enum.Enum):
+    """The relation of a step, ``lhs ⋈ rhs``."""
+
+    EQ = "="
+    LE = "<="
+    LT = "<"
+    GE = ">="
+    GT = ">"
+
+    @classmethod
+    def parse(cls, value: object) -> Relation:
+        """A relation from its ASCII or mathematical spelling (``"<="``, ``"≤"``, ``Relation.LE``).
+
+        >>> Relation.parse("≥")
+        <Relation.GE: '>='>
+        """
+        if isinstance(value, Relation):
+            return value
+        spelled = {"=": "=", "==": "=", "<=": "<=", "≤": "<=", "<": "<", ">=": ">=", "≥": ">=", ">": ">"}
+        if isinstance(value, str) and value.strip() in spelled:
+            return cls(spelled[value.strip()])
+        raise ParameterError(must("relation", "one of =, <=, <, >=, >", repr(value)))
+
+    def holds(self, lhs: Any, rhs: Any) -> bool:
+        """``lhs ⋈ rhs`` for two comparable values (numbers, ±∞)."""
+        return {"=": lhs == rhs, "<=": lhs <= rhs, "<": lhs < rhs, ">=": lhs >= rhs, ">": lhs > rhs}[self.value]
+
+    def difference(self, lhs: Any, rhs: Any) -> Any:
+        """The quantity that must be 0 (``=``) or ≥ 0 / > 0 (inequalities) for the relation to hold."""
+        if self is Relation.EQ:
+            return lhs - rhs
+        return rhs - lhs if self in (Relation.LE, Relation.LT) else lhs - rhs
+
+    @property
+    def strict(self) -> bool:
+        return self in (Relation.LT, Relation.GT)
+
+    def __str__(self) -> str:
+        return self.value
+
+    __hash__ = str.__hash__
+
+
+# --------------------------------------------------------------------------- citations
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A published source: ``Citation("Mironov 2017", "Proposition 6", "arXiv:1702.07476v3")``."""
+
+    source: str
+    item: str = ""
+    locator: str = ""  # arXiv id with version, DOI or URL
+
+    def at(self, item: str) -> Citation:
+        """The same source at another item."""
+        return Citation(self.source, item, self.locator)
+
+
+#: Mironov, "Rényi Differential Privacy", IEEE CSF 2017, arXiv:1702.07476v3.
+MIRONOV_2017 = Citation("Mironov 2017", "", "arXiv:1702.07476v3")
+#: Definition 3 of Mironov 2017: the Rényi divergence and its limits α → 1 and α → ∞.
+DEFINITION_3 = MIRONOV_2017.at("Definition 3")
+
+
+# --------------------------------------------------------------------------- rules: why a step holds
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Why a step holds.  Subclasses are the kinds of reasons; each is data, rendered by :mod:`rdpsym.render`."""
+
+
+@dataclass(frozen=True)
+class Given(Rule):
+    """The setting: the laws compared, as given (``supports`` per law, or ``table`` for finite laws)."""
+
+    what: str = "densities"  # "densities" or "laws" (finite tables)
+    supports: tuple = ()  # (support of P, support of Q) when they differ, or (common support,)
+
+
+@dataclass(frozen=True)
+class Definition(Rule):
+    """The definition used (Mironov 2017 Definition 3), possibly at a limit of the order (1 or ∞)."""
+
+    citation: Citation = DEFINITION_3
+    limit: sp.Expr | None = None
+
+
+@dataclass(frozen=True)
+class SplitAtKinks(Rule):
+    """The log-densities, split at the non-smooth points of P and Q (and the ends of their supports)."""
+
+
+@dataclass(frozen=True)
+class PieceRule(Rule):
+    """One piece integrated (or summed) in closed form by a named rule of :mod:`rdpsym.engine`.
+
+    ``name`` is the engine's rule (``"gaussian"``, ``"exponential"``, ``"gamma"``,
+    ``"geometric"``, ..., or ``"sympy.integrate"`` / ``"sympy.summation"`` for the
+    time-budgeted SymPy fallback); ``condition`` is when the piece converges
+    (``true`` when it always does; else the piece is +∞).
+    """
+
+    name: str
+    condition: sp.Basic = sp.true
+
+    @property
+    def fallback(self) -> bool:
+        return self.name.startswith("sympy.")
+
+
+@dataclass(frozen=True)
+class SumOfPieces(Rule):
+    """The pieces added up, grouped by exponential."""
+
+
+@dataclass(frozen=True)
+class FiniteSum(Rule):
+    """A finite sum over the outcomes of two finite laws (``kl``: of P·log(P/Q))."""
+
+    kl: bool = False
+
+
+@dataclass(frozen=True)
+class TakeLogarithm(Rule):
+    """D_α = log(moment)/(α − 1): the logarithm, divided by ``order − 1``."""
+
+    order: sp.Expr
+
+
+@dataclass(frozen=True)
+class LHopital(Rule):
+    """D_1 = lim_{α→1} log I(α)/(α − 1) = I′(1)/I(1) by l'Hôpital's rule, as I(1) = 1 (P normalises)."""
+
+
+@dataclass(frozen=True)
+class DifferentiateMoment(Rule):
+    """I′(1): the moment differentiated in α, at α = 1."""
+
+
+@dataclass(frozen=True)
+class OnInterval(Rule):
+    """What a quantity is on one piece ``(lo, hi)`` of the common support."""
+
+    lo: sp.Expr
+    hi: sp.Expr
+
+
+@dataclass(frozen=True)
+class PieceSuprema(Rule):
+    """The supremum of each piece: a constant, or a linear or quadratic function at its vertex or an end."""
+
+
+@dataclass(frozen=True)
+class Largest(Rule):
+    """The largest of several values (``of``: "suprema", "log-ratios", "outcomes")."""
+
+    of: str = "suprema"
+
+
+@dataclass(frozen=True)
+class Diverges(Rule):
+    """The quantity is +∞, and why.
+
+    ``kind`` is one of ``"support"`` (P has mass on (lo, hi) where Q has none,
+    so P^α Q^{1−α} is infinite there for α > 1), ``"integrand"`` (the integrand
+    ``expression`` is not integrable on (lo, hi)), ``"unbounded"`` (log(P/Q) is
+    unbounded above on (lo, hi)), ``"outcome"`` (an outcome ``at`` with P > 0 = Q).
+    """
+
+    kind: str
+    lo: Any = None
+    hi: Any = None
+    expression: Any = None
+    at: Any = None
+    for_orders_above_one: bool = True
+
+
+@dataclass(frozen=True)
+class Simplified(Rule):
+    """An equivalent, shorter form found by SymPy (the form that is then verified)."""
+
+
+@dataclass(frozen=True)
+class Published(Rule):
+    """The formula as a source prints it (the derived result was compared with it: see the evidence)."""
+
+    citation: Citation
+
+
+@dataclass(frozen=True)
+class Numeric(Rule):
+    """A number computed from the definition at ``dps`` digits, because no closed form was found (``why``)."""
+
+    dps: int
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class Because(Rule):
+    """A reason stated by a claim's author, in their words (prose; ``$...$`` spans are math)."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class DontKnow(Rule):
+    """An explicit gap: the step is not justified (``why`` says what is missing)."""
+
+    why: str = ""
+
+
+# --------------------------------------------------------------------------- evidence: what established it
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What established a status.  Subclasses are the kinds of evidence; each is data.
+
+    ``str(evidence)`` is its plain-text rendering (by :mod:`rdpsym.render`).
+    """
+
+    def __str__(self) -> str:
+        return operations.text(self)
+
+
+@dataclass(frozen=True)
+class ProvedEqual(Evidence):
+    """Shown symbolically equal to a published formula (``how``: "moments", "both infinite", "expressions")."""
+
+    citation: Citation
+    how: str = "moments"
+
+
+@dataclass(frozen=True)
+class NotShownEqual(Evidence):
+    """Compared with a published formula, but no symbolic proof of equality was found."""
+
+    citation: Citation
+
+
+@dataclass(frozen=True)
+class AgreesWithDefinition(Evidence):
+    """The closed form agrees with the definition (independent quadrature or summation) at ``point``.
+
+    ``digits`` of agreement, or None when both are +∞.
+    """
+
+    point: tuple  # ((symbol, exact value), ...), sorted by name
+    digits: int | None = 40
+
+    @property
+    def values(self) -> dict:
+        return dict(self.point)
+
+
+@dataclass(frozen=True)
+class NoClosedForm(Evidence):
+    """No closed form was found, and why."""
+
+    why: str
+
+
+@dataclass(frozen=True)
+class FromDefinition(Evidence):
+    """A value computed from the definition, agreeing at two working precisions to ``dps`` digits."""
+
+    dps: int
+
+
+@dataclass(frozen=True)
+class Proof(Evidence):
+    """A symbolic proof of a claim step (``method``: "simplifies to 0", "difference nonnegative ...")."""
+
+    method: str
+
+
+@dataclass(frozen=True)
+class Sampled(Evidence):
+    """A relation decided in certified Arb balls at ``points`` sample points, edges included.
+
+    ``undecided`` points could not be decided at ``bits`` bits (``undefined`` of
+    them because a side is outside a function's domain there); ``example`` is
+    the first of them.
+    """
+
+    points: int
+    undecided: int = 0
+    undefined: int = 0
+    example: tuple = ()  # ((name, value), ...) of the first undecided point
+    bits: int = 1024
+
+
+@dataclass(frozen=True)
+class Counterexample(Evidence):
+    """A point where the relation certifiably fails, with both sides' values there (balls or ±∞)."""
+
+    point: tuple  # ((name, value), ...)
+    lhs: Any = None
+    rhs: Any = None
+    relation: Relation = Relation.EQ
+
+    @property
+    def values(self) -> dict:
+        return dict(self.point)
+
+
+@dataclass(frozen=True)
+class Contradiction(Evidence):
+    """A symbolic proof that sampling contradicts (a bug in rdpsym, reported as such)."""
+
+    proof: str
+    point: tuple = ()
+
+
+@dataclass(frozen=True)
+class Failure(Evidence):
+    """Checking raised an error (the step is unknown, with the error)."""
+
+    error: str
+
+
+@dataclass(frozen=True)
+class NoPoints(Evidence):
+    """The domain's constraints left no sample point."""
+
+
+# --------------------------------------------------------------------------- steps
+
+
+@dataclass(frozen=True)
+class Step:
+    """One link of a chain: ``lhs ⋈ rhs`` because ``rule``; ``status`` and ``evidence`` once established.
+
+    ``lhs`` and ``rhs`` are SymPy objects or numbers (the notation of
+    :mod:`rdpsym.foundations.notation` for D_α(P‖Q), ∫P^αQ^{1−α}, ...).  A
+    ``relation`` may be given by its spelling (``"<="``) and a ``rule`` as the
+    author's sentence (a string becomes :class:`Because`).  A ``relation`` of
+    None is one computed at each sample point (:class:`rdpsym.claims.Holds`).
+    """
+
+    lhs: Any
+    relation: Relation | None
+    rhs: Any
+    rule: Rule = field(default_factory=DontKnow)
+    status: Status | None = None
+    evidence: tuple = ()
+
+    def __post_init__(self) -> None:
+        if self.relation is not None:  # None: the relation is computed at each point (a claim's Holds)
+            object.__setattr__(self, "relation", Relation.parse(self.relation))
+        if isinstance(self.rule, str):
+            object.__setattr__(self, "rule", Because(self.rule))
+        if not isinstance(self.rule, Rule):
+            raise ParameterError(must("rule", "a Rule (or the author's reason as a string)", repr(self.rule)))
+        if self.status is not None:
+            object.__setattr__(self, "status", _status(self.status))
+
+
+def point_items(point: dict, sort: bool = False) -> tuple:
+    """A sample point ``{symbol or name: value}`` as ``((key, value), ...)`` for evidence (by name if ``sort``)."""
+    items = tuple(point.items())
+    if sort:
+        items = tuple(sorted(items, key=lambda kv: kv[0].name if isinstance(kv[0], sp.Symbol) else str(kv[0])))
+    return items
+
+
+__all__ = [
+    "AgreesWithDefinition", "Because", "Citation", "Contradiction", "Counterexample", "DEFINITION_3", "Definition",
+    "DifferentiateMoment", "Diverges", "DontKnow", "Evidence", "Failure", "FiniteSum", "FromDefinition", "Given",
+    "LHopital", "Largest", "MIRONOV_2017", "NoClosedForm", "NoPoints", "NotShownEqual", "Numeric", "OnInterval",
+    "PieceRule", "PieceSuprema", "Proof", "ProvedEqual", "Published", "Relation", "Rule", "Sampled", "Simplified",
+    "SplitAtKinks", "Status", "Step", "SumOfPieces", "TakeLogarithm", "point_items", "weakest",
+]

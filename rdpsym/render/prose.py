@@ -1,0 +1,436 @@
+"""Prose and terminal-style math typeset as LaTeX: the words of reasons, titles and notes.
+
+Claim authors and rdpsym itself write reasons in plain Unicode prose in which
+``$...$`` spans are LaTeX math, and terminal-style math (``D_α``,
+``E_Q[(P/Q)^α]``, ``e^{(α−1)ε}``, ``10⁻³⁰``) may appear outside them.
+:func:`text` escapes prose for LaTeX and typesets that terminal-style math as
+TeX reads it; :func:`math` typesets a string that is math throughout;
+:func:`reason_latex` does both for a reason with ``$...$`` spans.  A character
+with no LaTeX form raises :class:`~rdpsym.foundations.errors.NoLatexForm`
+naming it, so a report never prints a ``?``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from rdpsym.foundations.errors import NoLatexForm
+
+__all__ = ["math", "reason_latex", "text"]
+
+_ESCAPES = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+            "{": r"\{", "}": r"\}", "~": r"$\sim$", "^": r"\textasciicircum{}"}
+
+#: Unicode that appears in reasons and evidence, and its LaTeX.
+_UNICODE = {"α": r"$\alpha$", "β": r"$\beta$", "ε": r"$\varepsilon$", "δ": r"$\delta$", "σ": r"$\sigma$",
+            "λ": r"$\lambda$", "ρ": r"$\rho$", "ξ": r"$\xi$", "Δ": r"$\Delta$", "μ": r"$\mu$", "∞": r"$\infty$",
+            "≤": r"$\le$", "≥": r"$\ge$", "→": r"$\to$", "⇒": r"$\Rightarrow$", "⇔": r"$\Leftrightarrow$",
+            "‖": r"$\|$", "−": r"$-$", "·": r"$\cdot$", "…": r"\dots{}", "√": r"$\surd$", "≠": r"$\ne$",
+            "⁺": r"$^+$", "²": r"$^2$", "∑": r"$\sum$", "∈": r"$\in$", "×": r"$\times$", "⋈": "rel",
+            "’": "'", "“": "``", "”": "''", "–": "--", "—": "---", "≈": r"$\approx$", "∘": r"$\circ$",
+            "§": r"\S{}"}
+
+_SUB = dict(zip("₀₁₂₃₄₅₆₇₈₉", "0123456789"))
+_SUP = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+"))
+_MATH = {"−": "-", "…": r"\ldots", "≪": r"\ll", "≫": r"\gg", "⟹": r"\Longrightarrow", "⟸": r"\Longleftarrow", "≡": r"\equiv",
+         "∀": r"\forall", "∃": r"\exists", "∫": r"\int", "∂": r"\partial", "⊂": r"\subset", "⊆": r"\subseteq",
+         "∪": r"\cup", "∩": r"\cap", "±": r"\pm", "∼": r"\sim", "∝": r"\propto", "⌈": r"\lceil", "⌉": r"\rceil",
+         "⌊": r"\lfloor", "⌋": r"\rfloor", "‹": "<", "›": ">", "∉": r"\notin", "↦": r"\mapsto", "′": "'",
+         "⇐": r"\Leftarrow", "⟺": r"\Longleftrightarrow", "↔": r"\leftrightarrow", "←": r"\leftarrow",
+         "⊗": r"\otimes", "⊕": r"\oplus", "∧": r"\wedge", "∨": r"\vee", "¬": r"\neg", "∅": r"\emptyset",
+         "ℝ": r"\mathbb{R}", "ℕ": r"\mathbb{N}", "ℤ": r"\mathbb{Z}", "ℚ": r"\mathbb{Q}", "∏": r"\prod",
+         "½": r"\tfrac{1}{2}", "¼": r"\tfrac{1}{4}", "¾": r"\tfrac{3}{4}", "⁄": "/", "∗": "*", "⋯": r"\cdots",
+         "≲": r"\lesssim", "≳": r"\gtrsim", "≍": r"\asymp", "∓": r"\mp", "⊥": r"\perp", "∖": r"\setminus",
+         "ϵ": r"\epsilon", "ϕ": r"\phi", "φ": r"\varphi", "ℓ": r"\ell", "°": r"^\circ", "″": "''"}
+#: Combining accents: they follow the letter they go on (Φ̄ is Φ then U+0304).
+_ACCENTS = {"\u0304": r"\bar", "\u0305": r"\overline", "\u0302": r"\hat", "\u0303": r"\tilde", "\u0307": r"\dot"}
+
+#: Greek capitals with a TeX macro; the others look like Latin letters.
+_GREEK_CAPITALS = {"gamma", "delta", "theta", "lambda", "xi", "pi", "sigma", "upsilon", "phi", "psi", "omega"}
+_LATIN_LOOKALIKE = {"alpha": "A", "beta": "B", "epsilon": "E", "zeta": "Z", "eta": "H", "iota": "I", "kappa": "K",
+                    "mu": "M", "nu": "N", "omicron": "O", "rho": "P", "tau": "T", "chi": "X"}
+
+
+
+
+def _symbol(ch: str) -> str | None:
+    """A math-mode macro for a Unicode symbol (Greek letters by their names), or None."""
+    if ch in _MATH:
+        return _MATH[ch]
+    if ch in _UNICODE and _UNICODE[ch].startswith("$"):
+        return _UNICODE[ch].strip("$")
+    name = unicodedata.name(ch, "")
+    if name.startswith(("GREEK SMALL LETTER ", "GREEK CAPITAL LETTER ")):
+        letter = name.split("LETTER ")[1].lower().replace("lamda", "lambda")
+        if name.startswith("GREEK SMALL"):
+            return {"final sigma": "\\varsigma", "omicron": "o"}.get(letter, "\\" + letter)
+        if letter in _GREEK_CAPITALS:
+            return "\\" + letter.capitalize()
+        return _LATIN_LOOKALIKE.get(letter)
+    if ch in _SUB:
+        return "_" + _SUB[ch]
+    if ch in _SUP:
+        return "^" + _SUP[ch]
+    # Modifier letters: eˣ, δᵢ, xⁿ (Unicode names them "... SMALL X", "... SUBSCRIPT SMALL LETTER I").
+    if name.startswith(("MODIFIER LETTER SMALL ", "SUPERSCRIPT LATIN SMALL LETTER ")) and len(name.split()[-1]) == 1:
+        return "^" + name.split()[-1].lower()
+    if name.startswith("LATIN SUBSCRIPT SMALL LETTER ") and len(name.split()[-1]) == 1:
+        return "_" + name.split()[-1].lower()
+    return None
+
+
+def _no_form(ch: str, s: str) -> NoLatexForm:
+    name = unicodedata.name(ch, "unnamed")
+    return NoLatexForm(f"the character {ch!r} (U+{ord(ch):04X} {name}) in {s!r} has no LaTeX form in rdpsym; "
+                       "write it as LaTeX math between $...$ (e.g. $\\Leftarrow$), or as words")
+
+
+def _accented(chars: list[str], s: str) -> list[tuple[str, str | None]]:
+    """Pair each character with the combining accent that follows it (if any)."""
+    out: list[tuple[str, str | None]] = []
+    for ch in chars:
+        if ch in _ACCENTS:
+            if not out or out[-1][1] is not None:
+                raise _no_form(ch, s)  # an accent on nothing, or a second accent
+            out[-1] = (out[-1][0], _ACCENTS[ch])
+        else:
+            out.append((ch, None))
+    return out
+
+
+def text(s: str) -> str:
+    r"""Escape plain text for LaTeX, typesetting the Unicode and TeX-like math prose carries.
+
+    Prose is written to read well in a terminal (``D_α(P‖Q) ≤ e^{(α−1)ε}``);
+    in LaTeX its symbols become macros, and a sub- or superscript becomes math
+    with the letter it is attached to, as TeX reads it: ``_`` or ``^`` takes a
+    braced group, a parenthesised group (the parentheses are ASCII's braces),
+    a signed number, one letter, or, below the line, a word (``ε_exact``
+    becomes :math:`\varepsilon_{\mathrm{exact}}`).  ``max``, ``min``, ``sup``,
+    ``inf``, ``lim``, ``log``, ``exp`` and ``Pr`` before a script are the
+    operators.  A dotted or underscored name such as ``renyi_divergence_mp``
+    or ``004_41b8fca2.txt`` is code, set in typewriter type.  A character with
+    no LaTeX form raises :class:`NoLatexForm` naming it: a report never shows
+    a ``?`` where the source had a symbol.
+
+    >>> text("α → 1, 5% of δ_1, Φ̄(t) ⇐ ½")
+    '$\\alpha$ $\\to$ 1, 5\\% of $\\delta_{1}$, $\\bar{\\Phi}$(t) $\\Leftarrow$ $\\tfrac{1}{2}$'
+    >>> text("E_Q[(P/Q)^α] ≤ e^{(α−1)D_∞}, ε_DP, max_x, 10⁻³⁰")
+    '$E_{Q}$[(P/Q)$^{\\alpha}$] $\\le$ $e^{(\\alpha-1)D_\\infty}$, $\\varepsilon_{\\mathrm{DP}}$, $\\max_{x}$, 10$^{-30}$'
+    >>> text("sampled_gaussian.log_moment vs renyi_divergence_mp")
+    '\\texttt{sampled\\_\\allowbreak{}gaussian.log\\_\\allowbreak{}moment} vs \\texttt{renyi\\_\\allowbreak{}divergence\\_\\allowbreak{}mp}'
+    """
+    out = []
+    pairs = _accented(list(s), s)
+    chars = "".join(c for c, _ in pairs)  # the characters, accents folded into their letters' pairs
+    i = 0
+    while i < len(pairs):
+        ch, accent = pairs[i]
+        for matcher in _PROSE_MATH:
+            got = matcher(pairs, chars, i, s)
+            if got is not None:
+                latex, i = got
+                out.append(latex)
+                break
+        else:
+            out.append(_character(ch, accent, s))
+            i += 1
+    return "".join(out)
+
+
+def _character(ch: str, accent: str | None, s: str) -> str:
+    """One character of prose as LaTeX."""
+    if accent is not None:
+        return f"${accent}{{{_symbol(ch) or _plain(ch, s)}}}$"
+    if ch in _ESCAPES:
+        return _ESCAPES[ch]
+    if ch in _UNICODE:
+        return _UNICODE[ch]
+    if _is_plain(ch):
+        return ch  # ASCII, and accented Latin letters (T1 + utf8 inputenc set them)
+    macro = _symbol(ch)
+    if macro is None:
+        raise _no_form(ch, s)
+    return f"${macro}$"
+
+
+def _after_word(chars: str, i: int) -> bool:
+    """Whether ``chars[i]`` continues a word or a number (so a match may not start there)."""
+    return i > 0 and (chars[i - 1].isalnum() or chars[i - 1] in "._")
+
+
+_URL = re.compile(r"https?://[^\s()<>]+[^\s()<>.,;:'\"]")
+
+
+def _url(pairs, chars, i, s):
+    """A web address, in typewriter type, its special characters escaped."""
+    m = None if _after_word(chars, i) else _URL.match(chars, i)
+    if not m:
+        return None
+    return r"\texttt{" + "".join(_ESCAPES.get(c, c) for c in m.group()) + "}", m.end()
+
+
+def _code(pairs, chars, i, s):
+    name = _code_name(chars, i)
+    return None if not name else (r"\texttt{" + name.replace("_", r"\_\allowbreak{}") + "}", i + len(name))
+
+
+_SCIENTIFIC = re.compile(r"(\d+(?:\.\d+)?)e([+\-−]?\d+)(?![\w.])")
+
+
+def _scientific(pairs, chars, i, s):
+    """1e-30 is 10^{-30}; 1.845e-31 is 1.845·10^{-31}."""
+    m = None if _after_word(chars, i) else _SCIENTIFIC.match(chars, i)
+    if not m:
+        return None
+    mantissa, exponent = m.group(1), m.group(2).replace("−", "-").lstrip("+")
+    power = f"10^{{{exponent}}}"
+    return (f"${power}$" if mantissa == "1" else rf"${mantissa}\cdot {power}$"), m.end()
+
+
+def _script(pairs, chars, i, s):
+    base, after = _script_base(pairs, chars, i)
+    if base is None:
+        return None
+    scripts, after = _scripts(pairs, chars, after)
+    return f"${base}{scripts}$", after
+
+
+#: ASCII spellings of relations and of SymPy's infinity, as they appear in evidence (lhs <= rhs, oo).
+_ASCII_MATH = re.compile(r"<=|>=|!=|(?<![A-Za-z])-?oo(?![A-Za-z])")
+
+
+def _ascii_math(pairs, chars, i, s):
+    m = _ASCII_MATH.match(chars, i)
+    if not m or (m.group().endswith("oo") and _after_word(chars, i)):
+        return None
+    tex = {"<=": r"\le", ">=": r"\ge", "!=": r"\ne", "oo": r"\infty", "-oo": r"-\infty"}[m.group()]
+    return f"${tex}$", m.end()
+
+
+def _primed_letter(pairs, chars, i, s):
+    """A Greek letter with primes (ε′, δ'') is one symbol."""
+    m = re.match(r"([^\W\d_])(['′]+)", chars[i:])
+    if not m or m.group(1).isascii() or pairs[i][1] is not None:
+        return None
+    return f"${_symbol(m.group(1)) or m.group(1)}{chr(39) * len(m.group(2))}$", i + len(m.group())
+
+
+def _quote(pairs, chars, i, s):
+    """An opening single quote is a left quote; two apostrophes stay two (not T1's ” ligature)."""
+    if chars[i] != "'":
+        return None
+    if (i == 0 or chars[i - 1].isspace() or chars[i - 1] in "([{") and chars[i + 1:i + 2].strip():
+        return "`", i + 1
+    if chars[i + 1:i + 2] == "'":
+        return "'{}", i + 1
+    return None
+
+
+def _minus(pairs, chars, i, s):
+    """A hyphen before a number, a Greek letter or a bracket is a minus sign (α-1, [-3, 10]), and so
+    is one that starts a term (shifted by -k); inside a word it stays a hyphen (k-fold, ε-DP)."""
+    if chars[i] != "-" or i + 1 >= len(chars):
+        return None
+    nxt = chars[i + 1]
+    starts_term = i == 0 or chars[i - 1].isspace() or chars[i - 1] in "([{=,"  # ' -k/2': a hyphen never follows a space
+    if not (nxt.isdigit() or nxt == "(" or (nxt.isalpha() and (not nxt.isascii() or starts_term))):
+        return None
+    before = re.search(r"[A-Za-z]+$", chars[:i])
+    if before and len(before.group()) > 1:
+        return None  # a word-hyphen: seed-1, Table-2
+    return "$-$", i + 1
+
+
+def _unicode_scripts(pairs, chars, i, s):
+    got = _script_run(pairs, i)
+    return None if got is None else (f"${got[0]}$", got[1])
+
+
+def _script_run(pairs: list, i: int) -> tuple[str, int] | None:
+    """A run of Unicode sub- or superscripts from ``pairs[i]`` as one script: 10⁻³⁰ is 10^{-30}."""
+    ch = pairs[i][0]
+    table, mark = (_SUP, "^") if ch in _SUP else (_SUB, "_") if ch in _SUB else (None, "")
+    if table is None or pairs[i][1] is not None:
+        return None
+    j = i
+    while j < len(pairs) and pairs[j][0] in table and pairs[j][1] is None:
+        j += 1
+    return f"{mark}{{{''.join(table[c] for c, _ in pairs[i:j])}}}", j
+
+
+_PROSE_MATH = (_url, _code, _scientific, _script, _unicode_scripts, _ascii_math, _primed_letter, _quote, _minus)
+
+
+#: Words set as operators when a script follows them (max_x, lim_{α→1}, Pr_P).
+_OPERATORS = {"max": r"\max", "min": r"\min", "sup": r"\sup", "inf": r"\inf", "lim": r"\lim",
+              "log": r"\log", "exp": r"\exp", "Pr": r"\Pr", "argmax": r"\operatorname{argmax}"}
+#: What a script may sit on: an operator word, a number, or one letter (TeX's reading).
+_SCRIPT_BASE = re.compile(rf"({'|'.join(sorted(_OPERATORS, key=len, reverse=True))}|\d+(?:\.\d+)?|[^\W\d_])(?=[_^])")
+_CODE = re.compile(r"[A-Za-z0-9]+(?:[._][A-Za-z0-9]+)+")
+
+
+def _code_name(chars: str, i: int) -> str | None:
+    """The code name starting at ``chars[i]`` (``log_moment``, ``004_41b8.txt``), or None.
+
+    A name is code when it has an underscore between two parts of two or more
+    characters, or dots between words (``sympy.limit``, ``statements.md``);
+    ``max_x``, ``P_0`` and ``E_P`` are math, ``e.g.`` and ``l.122`` are text.
+    """
+    if i > 0 and (chars[i - 1].isalnum() or chars[i - 1] in "._"):
+        return None
+    m = _CODE.match(chars, i)
+    if not m:
+        return None
+    name = m.group().rstrip(".")
+    parts = re.split(r"[._]", name)
+    seps = re.findall(r"[._]", name)
+    underscored = any(sep == "_" and len(parts[k]) >= 2 and len(parts[k + 1]) >= 2 for k, sep in enumerate(seps))
+    # module.function, Class.method, file.md: every part a word of two or more characters
+    dotted = "_" not in seps and all(len(part) >= 2 and part[0].isalpha() for part in parts)
+    return name if underscored or dotted else None
+
+
+def _script_base(pairs: list, chars: str, i: int) -> tuple[str | None, int]:
+    """If a sub/superscript follows here, its base as math and where the script starts; else (None, i)."""
+    n = len(pairs)
+    if pairs[i][0] in "_^":
+        # A script on what precedes (a bracket, a Unicode letter already set): no base of its own.
+        return ("", i) if i + 1 < n and _script_arg(pairs, chars, i + 1) is not None else (None, i)
+    if i > 0 and chars[i - 1].isalpha():
+        return None, i  # inside a word: the word's last letter is the base, not this one
+    m = _SCRIPT_BASE.match(chars, i)
+    if not m or pairs[i + len(m.group()) - 1][1] is not None:
+        return None, i
+    word = m.group()
+    end = i + len(word)
+    if _script_arg(pairs, chars, end + 1) is None:
+        return None, i
+    if word in _OPERATORS:
+        return _OPERATORS[word], end
+    if word.isdigit() or word[0].isdigit():
+        return word, end
+    return (word if word.isascii() else (_symbol(word) or word)), end
+
+
+def _script_arg(pairs: list, chars: str, j: int):
+    """The argument of a script starting at ``pairs[j]``: (LaTeX, end), or None if there is none."""
+    if j >= len(chars):
+        return None
+    below = chars[j - 1] == "_"
+    if chars[j] in "{(":
+        close = {"{": "}", "(": ")"}[chars[j]]
+        depth = 0
+        for k in range(j, len(chars)):
+            depth += chars[k] == chars[j]
+            depth -= chars[k] == close
+            if depth == 0:
+                group = chars[j + 1:k]
+                return (math(group), k + 1) if _is_script_group(group) else None
+        return None
+    m = re.match(r"[−-]?\d+(?:\.\d+)?", chars[j:])
+    if m:
+        return math(m.group()), j + len(m.group())
+    if below:
+        m = re.match(r"[A-Za-z]{2,}(?![A-Za-z0-9])", chars[j:])
+        if m:
+            return rf"\mathrm{{{m.group()}}}", j + len(m.group())
+    if chars[j] in "∞*∗":
+        return math(chars[j]), j + 1
+    m = re.match(r"[−-]?[^\W\d_][′']*", chars[j:])
+    if m and pairs[j + len(m.group()) - 1][1] is None:
+        return math(m.group()), j + len(m.group())
+    return None
+
+
+def _is_script_group(group: str) -> bool:
+    """Whether a braced or parenthesised script reads as math: its brackets balance, it ends in no
+    dangling script, and it holds none of TeX's special characters (prose keeps those as text)."""
+    depth = {"{": 0, "(": 0, "[": 0}
+    closing = {"}": "{", ")": "(", "]": "["}
+    for ch in group:
+        if ch in depth:
+            depth[ch] += 1
+        elif ch in closing:
+            depth[closing[ch]] -= 1
+            if depth[closing[ch]] < 0:
+                return False
+    return (not any(depth.values()) and not group.rstrip().endswith(("_", "^"))
+            and not any(c in group for c in "$#%&\\~"))
+
+
+def _scripts(pairs: list, chars: str, j: int) -> tuple[str, int]:
+    """The chain of scripts from ``pairs[j]`` (a ``_`` or ``^``) on, one of each kind: (LaTeX, end)."""
+    out = ""
+    seen = set()
+    while j < len(pairs) and pairs[j][0] in "_^" and pairs[j][0] not in seen:
+        got = _script_arg(pairs, chars, j + 1)
+        if got is None:
+            break
+        arg, end = got
+        seen.add(pairs[j][0])
+        out += f"{pairs[j][0]}{{{arg}}}"
+        j = end
+    return out, j
+
+
+def _is_plain(ch: str) -> bool:
+    """ASCII, accented Latin letters and the Latin-1 punctuation that T1 + utf8 inputenc set as they are."""
+    return ord(ch) < 128 or ch in "«»" or unicodedata.category(ch).startswith("L") and ord(ch) < 0x250
+
+
+def _plain(ch: str, s: str) -> str:
+    if ord(ch) < 128 and ch.isalnum():
+        return ch
+    raise _no_form(ch, s)
+
+
+def math(s: str) -> str:
+    """Author-written LaTeX math, with stray Unicode symbols replaced by their macros.
+
+    >>> math("x ≤ y₁, Φ̄(t), αx, e^{−10¹²}")
+    'x \\\\le y_{1}, \\\\bar{\\\\Phi}(t), \\\\alpha x, e^{-10^{12}}'
+    >>> math(r"\\text{§VII}")
+    '\\\\text{{\\\\S}VII}'
+    """
+    out = []
+    pairs = _accented(list(s), s)
+    i = 0
+    while i < len(pairs):
+        run = _script_run(pairs, i)
+        if run is not None:  # 10¹² is 10^{12}, not the double superscript 10^1^2
+            out.append(run[0])
+            i = run[1]
+            continue
+        ch, accent = pairs[i]
+        i += 1
+        if _is_plain(ch) and ch not in _MATH:
+            tex = ch  # ASCII; an accented letter or « » inside \text{...} (inputenc sets it)
+        elif ch == "§":
+            tex = r"{\S}"  # braced: a bare \S would swallow the letters after it (§VII -> \SVII)
+        else:
+            macro = _symbol(ch)
+            if macro is None:
+                raise _no_form(ch, s)
+            tex = macro  # no braces: {\le} would be an ordinary atom and lose a relation's spacing
+        if accent:
+            tex = f"{accent}{{{tex}}}"
+        if out and tex[:1].isalpha() and re.search(r"\\[A-Za-z]+$", out[-1]):
+            tex = " " + tex  # a control word ends at a space: \alpha x, not \alphax
+        out.append(tex)
+    return "".join(out)
+
+
+def reason_latex(reason: str) -> str:
+    """A step's reason: plain text, with ``$...$`` spans kept as (author-written) math.
+
+    >>> reason_latex("take the logarithm and divide by $\\\\alpha - 1$ (α > 1)")
+    'take the logarithm and divide by $\\\\alpha - 1$ ($\\\\alpha$ > 1)'
+    """
+    parts = reason.split("$")
+    if len(parts) % 2 == 0:  # an unpaired $: treat the whole reason as text
+        return text(reason)
+    return "".join(f"${math(p)}$" if i % 2 else text(p) for i, p in enumerate(parts))
+
+

@@ -1,0 +1,265 @@
+"""Rules, evidence and citations of the record (:mod:`rdpsym.foundations.record`) in words.
+
+Each kind of :class:`~rdpsym.foundations.record.Rule` and
+:class:`~rdpsym.foundations.record.Evidence` is said here, once, twice over:
+as plain text for a terminal (``str()`` of a record) and as LaTeX for a
+document, where its mathematics is typeset in the document's notation
+(``symbol_names``: Laplace's scale printed as the paper's λ).
+
+>>> from rdpsym.foundations.record import PieceRule, TakeLogarithm
+>>> import sympy as sp
+>>> a = sp.Symbol("alpha", positive=True)
+>>> rule_text(TakeLogarithm(a)), rule_latex(TakeLogarithm(a))
+('take the logarithm and divide by alpha - 1', 'take the logarithm and divide by $\\\\alpha - 1$')
+>>> rule_text(PieceRule("exponential", a < 2))
+'exponential rule, converges iff alpha < 2'
+"""
+
+from __future__ import annotations
+
+import functools
+
+import sympy as sp
+
+from rdpsym.foundations.record import (
+    AgreesWithDefinition,
+    Because,
+    Citation,
+    Contradiction,
+    Counterexample,
+    Definition,
+    DifferentiateMoment,
+    Diverges,
+    DontKnow,
+    Evidence,
+    Failure,
+    FiniteSum,
+    FromDefinition,
+    Given,
+    Largest,
+    LHopital,
+    NoClosedForm,
+    NoPoints,
+    NotShownEqual,
+    Numeric,
+    OnInterval,
+    PieceRule,
+    PieceSuprema,
+    Proof,
+    ProvedEqual,
+    Published,
+    Rule,
+    Sampled,
+    Simplified,
+    SplitAtKinks,
+    SumOfPieces,
+    TakeLogarithm,
+)
+from rdpsym.render.latex import paper_latex
+from rdpsym.render.prose import reason_latex, text
+from rdpsym.render.values import value_text
+
+
+def citation_text(c: Citation) -> str:
+    """``Mironov 2017 (arXiv:1702.07476v3), Proposition 6``."""
+    where = f"{c.source} ({c.locator})" if c.locator else c.source
+    return f"{where}, {c.item}" if c.item else where
+
+
+# --------------------------------------------------------------------------- one vocabulary, two typesetters
+
+
+class _Words:
+    """How a reason's mathematics is set: plain text (``math`` = SymPy's str) or LaTeX (``$...$``)."""
+
+    def __init__(self, latex: bool, settings: dict | None = None):
+        self.latex = latex
+        self.settings = settings or {}
+
+    def math(self, expr: object) -> str:
+        if self.latex:
+            return f"${paper_latex(expr, **self.settings)}$" if not isinstance(expr, str) else f"${expr}$"
+        return sp.sstr(expr) if not isinstance(expr, str) else expr
+
+    def words(self, s: str) -> str:
+        return text(s) if self.latex else s
+
+    def interval(self, lo: object, hi: object) -> str:
+        if self.latex:
+            return self.math(sp.Interval.open(lo, hi))
+        shown = ("-oo" if lo is -sp.oo else sp.sstr(lo), "oo" if hi is sp.oo else sp.sstr(hi))
+        return f"({shown[0]}, {shown[1]})"
+
+    def citation(self, c: Citation) -> str:
+        return self.words(citation_text(c))
+
+
+def _rule(rule: Rule, w: _Words) -> str:  # noqa: C901 - one sentence per kind of rule
+    a = sp.Symbol("alpha")
+    if isinstance(rule, Given):
+        if rule.what == "laws":
+            return w.words("the two output laws (outcome: probability)")
+        if len(rule.supports) == 2:
+            return (w.words("the density of P, on ") + w.math(rule.supports[0])
+                    + w.words(", and of Q, on ") + w.math(rule.supports[1]))
+        return w.words("the two densities, on ") + w.math(rule.supports[0]) if rule.supports else \
+            w.words("the two densities")
+    if isinstance(rule, Definition):
+        limit = "" if rule.limit is None else w.words(" (the limit ") + w.math(
+            r"\alpha \to \infty" if rule.limit is sp.oo and w.latex else r"\alpha \to 1" if w.latex else
+            f"alpha -> {'oo' if rule.limit is sp.oo else rule.limit}") + w.words(")")
+        return w.citation(rule.citation) + limit
+    if isinstance(rule, SplitAtKinks):
+        return w.words("log-densities; split at the non-smooth points of P and Q")
+    if isinstance(rule, PieceRule):
+        name = (f"SymPy's {rule.name.removeprefix('sympy.')} (a time-budgeted fallback)" if rule.fallback
+                else f"{rule.name} rule")
+        converges = "" if rule.condition is sp.true else w.words(", converges iff ") + w.math(rule.condition)
+        return w.words(name) + converges
+    if isinstance(rule, SumOfPieces):
+        return w.words("sum of the pieces, grouped by exponential")
+    if isinstance(rule, FiniteSum):
+        if rule.kl:
+            return w.words("finite sum of ") + w.math(r"P \log(P/Q)" if w.latex else "P log(P/Q)")
+        return w.words("finite sum over the outcomes")
+    if isinstance(rule, TakeLogarithm):
+        if rule.order == 2:
+            return w.words("take the logarithm")
+        return w.words("take the logarithm and divide by ") + w.math(rule.order - 1)
+    if isinstance(rule, LHopital):
+        return (w.words("l'Hôpital's rule, since ") + w.math("I(1) = 1") + w.words(" (P normalises)"))
+    if isinstance(rule, DifferentiateMoment):
+        return w.words("differentiate the moment at ") + w.math(sp.Eq(a, 1, evaluate=False) if w.latex else "alpha = 1")
+    if isinstance(rule, OnInterval):
+        return w.words("on ") + w.interval(rule.lo, rule.hi)
+    if isinstance(rule, PieceSuprema):
+        return w.words("the supremum of each piece (a constant, or a linear or quadratic function at its vertex "
+                       "or an end of the interval)")
+    if isinstance(rule, Largest):
+        return w.words({"suprema": "the largest of the suprema", "log-ratios": "the larger of the log-ratios",
+                        "outcomes": "maximum over the outcomes"}.get(rule.of, f"the largest of the {rule.of}"))
+    if isinstance(rule, Diverges):
+        return _diverges(rule, w)
+    if isinstance(rule, Simplified):
+        return w.words("simplified")
+    if isinstance(rule, Published):
+        return w.citation(rule.citation)
+    if isinstance(rule, Numeric):
+        why = f" (no closed form: {rule.why})" if rule.why else ""
+        return w.words(f"numeric, from the definition at {rule.dps} digits{why}")
+    if isinstance(rule, Because):
+        return reason_latex(rule.reason) if w.latex else rule.reason
+    if isinstance(rule, DontKnow):
+        return w.words("not justified" + (f": {rule.why}" if rule.why else ""))
+    return w.words(type(rule).__name__)
+
+
+def _diverges(rule: Diverges, w: _Words) -> str:
+    if rule.kind == "support":
+        out = w.words("P has mass where Q has none, on ") + w.interval(rule.lo, rule.hi)
+        if rule.for_orders_above_one:
+            out += w.words(", so ") + w.math(r"P^{\alpha} Q^{1 - \alpha}" if w.latex else "P^α Q^(1−α)") + \
+                w.words(" is infinite there for ") + w.math(r"\alpha > 1" if w.latex else "α > 1")
+        return out
+    if rule.kind == "integrand":
+        return w.words("the integrand ") + w.math(rule.expression) + w.words(" is not integrable on ") + \
+            w.interval(rule.lo, rule.hi)
+    if rule.kind == "unbounded":
+        ratio = r"\log(P/Q)" if w.latex else "log(P/Q)"
+        shown = w.math(ratio) if rule.expression is None else (
+            w.math(rf"{ratio} = {paper_latex(rule.expression, **w.settings)}") if w.latex
+            else f"log(P/Q) = {sp.sstr(rule.expression)}")
+        return shown + w.words(" is unbounded above on ") + w.interval(rule.lo, rule.hi)
+    if rule.kind == "outcome":
+        at = rule.at
+        if w.latex:
+            k = paper_latex(at, **w.settings) if isinstance(at, sp.Basic) else text(str(at))
+            return w.math(rf"P({k}) = {paper_latex(rule.expression, **w.settings)} > 0 = Q({k})")
+        return f"P({at}) = {sp.sstr(rule.expression)} > 0 = Q({at})"
+    return w.words(f"infinite ({rule.kind})")
+
+
+def rule_text(rule: Rule) -> str:
+    """Why a step holds, in plain text."""
+    return _rule(rule, _Words(latex=False))
+
+
+def rule_latex(rule: Rule, symbol_names: dict | None = None) -> str:
+    """Why a step holds, as LaTeX text with ``$...$`` math (``symbol_names`` as for :func:`paper_latex`)."""
+    return _rule(rule, _Words(latex=True, settings={"symbol_names": symbol_names or {}}))
+
+
+# --------------------------------------------------------------------------- evidence
+
+
+def _point(point: tuple, w: _Words) -> str:
+    if not point:
+        return w.words("the given values")
+    if w.latex:
+        return "$" + ", ".join(f"{paper_latex(k, **w.settings)} = {paper_latex(v)}" for k, v in point) + "$"
+    return ", ".join(f"{sp.pretty(k, use_unicode=True) if isinstance(k, sp.Symbol) else k} = {v}" for k, v in point)
+
+
+def _evidence(e: Evidence, w: _Words) -> str:  # noqa: C901 - one sentence per kind of evidence
+    if isinstance(e, ProvedEqual):
+        if e.how == "both infinite":
+            return w.words(f"equal to {citation_text(e.citation)} (both infinite)")
+        if e.how == "moments":
+            return w.words(f"proved equal to {citation_text(e.citation)}: the moments ") + (
+                w.math(r"E_{Q}[(P/Q)^{\alpha}]") if w.latex else "E_Q[(P/Q)^α]") + w.words(" agree symbolically")
+        return w.words(f"proved equal to {citation_text(e.citation)}")
+    if isinstance(e, NotShownEqual):
+        return w.words(f"not shown symbolically equal to {citation_text(e.citation)}")
+    if isinstance(e, AgreesWithDefinition):
+        how = "(both infinite)" if e.digits is None else f"to {e.digits} digits"
+        return w.words(f"agrees with the definition {how} at ") + _point(e.point, w)
+    if isinstance(e, NoClosedForm):
+        return w.words(f"no closed form: {e.why}")
+    if isinstance(e, FromDefinition):
+        return w.words("value from the definition, agreeing at two precisions")
+    if isinstance(e, Proof):
+        return w.words(f"sympy: {e.method}")
+    if isinstance(e, Sampled):
+        n = e.points
+        out = f"arb balls at {n} point{'' if n == 1 else 's'} incl. edges"
+        if e.undecided:
+            kind = (f"{e.undefined} of them undefined (outside a function's domain)" if e.undefined
+                    else "all tight")
+            out += f"; {e.undecided} points undecided at {e.bits} bits ({kind}), e.g. {_point_text(e.example)}"
+        return w.words(out)
+    if isinstance(e, Counterexample):
+        return w.words(f"counterexample {_point_text(e.point)}")
+    if isinstance(e, Contradiction):
+        return w.words(f"a symbolic proof ({e.proof}) was contradicted numerically: a bug in rdpsym")
+    if isinstance(e, Failure):
+        return w.words(f"error: {e.error}")
+    if isinstance(e, NoPoints):
+        return w.words("the domain's constraints left no sample point")
+    return w.words(type(e).__name__)
+
+
+def _point_text(point: tuple) -> str:
+    """``{alpha=3/2, eps=1e-30}`` as a claim's sample point reads in a report."""
+    parts = [f"{k.name if isinstance(k, sp.Symbol) else k}={value_text(v)}" for k, v in point]
+    return "{" + ", ".join(parts) + "}"
+
+
+def evidence_text(e: Evidence) -> str:
+    """What established a status, in plain text."""
+    return _evidence(e, _Words(latex=False))
+
+
+def evidence_latex(e: Evidence, symbol_names: dict | None = None) -> str:
+    """What established a status, as LaTeX text with ``$...$`` math."""
+    return _evidence(e, _Words(latex=True, settings={"symbol_names": symbol_names or {}}))
+
+
+@functools.singledispatch
+def as_text(obj: object) -> str:
+    """A record part (rule, evidence, citation) in plain text."""
+    return str(obj)
+
+
+as_text.register(Rule, rule_text)
+as_text.register(Evidence, evidence_text)
+as_text.register(Citation, citation_text)
