@@ -52,8 +52,13 @@ from typing import Literal, NamedTuple
 import sympy as sp
 from flint import arb, ctx, fmpq, fmpz
 
-from rdpsym.foundations.errors import ConvergenceError, DomainError, ParameterError, must
 from rdpsym.foundations.balls import lower_decimal, precision, to_fmpq, upper_decimal
+from rdpsym.foundations.errors import (
+    ConvergenceError,
+    DomainError,
+    ParameterError,
+    must,
+)
 
 __all__ = [
     "CONVERSIONS",
