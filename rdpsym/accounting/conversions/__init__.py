@@ -43,7 +43,7 @@ from __future__ import annotations
 import bisect
 import heapq
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations, pairwise
@@ -53,20 +53,18 @@ from flint import arb, fmpq
 from rdpsym.accounting.conversions._inputs import (
     Order,
     Real,
-    _because,
     _checked,
     _delta,
-    _exp_capped,
     _infinite_reason,
     _is_inf,
     _log1m_inv,
     _nonnegative,
     _order,
-    _pairs,
     _positive,
-    _probability,
     _rational,
-    _real,
+)
+from rdpsym.accounting.conversions._inputs import (
+    _probability as _probability,  # used by tests/test_conversions.py
 )
 from rdpsym.accounting.conversions.composition import (
     advanced_composition,
@@ -81,13 +79,18 @@ from rdpsym.accounting.conversions.gaussian import (
     gaussian_delta,
     gaussian_epsilon,
 )
+from rdpsym.accounting.conversions.moments import (
+    moments_delta,
+    moments_epsilon,
+    moments_to_rdp,
+    rdp_to_moments,
+)
 from rdpsym.accounting.conversions.rdp_dp import (
     CONVERSIONS,
     Conversion,
     OrderBound,
     _conversion,
     _epsilon_at,
-    _minimum,
     balle_delta,
     balle_epsilon,
     best_delta,
@@ -96,13 +99,16 @@ from rdpsym.accounting.conversions.rdp_dp import (
     mironov_delta,
     mironov_epsilon,
 )
+from rdpsym.accounting.conversions.rdp_dp import (
+    _minimum as _minimum,  # used by tests/test_conversions.py
+)
 from rdpsym.accounting.conversions.zcdp import (
     zcdp_best_order,
     zcdp_delta,
     zcdp_epsilon,
 )
 from rdpsym.foundations.balls import lower_decimal, precision, upper_decimal
-from rdpsym.foundations.errors import DomainError, ParameterError, must
+from rdpsym.foundations.errors import ParameterError, must
 
 __all__ = [
     "CONVERSIONS",
@@ -538,118 +544,3 @@ def continuous_epsilon(
     return ContinuousOptimum(lower, best[2], best[1], gap, t, converged, len(values))
 
 
-# --------------------------------------------------------------------------- moments accountant
-
-
-def moments_to_rdp(lam: Order, log_moment: Real | float) -> tuple[object, arb | float]:
-    """The RDP guarantee equivalent to a log-moment bound α_M(λ).
-
-    Formula: α_M(λ) ≤ a  ⇔  (λ + 1, a/λ)-RDP, since α_M(λ) = λ·D_{λ+1}.
-    Source: M. Abadi et al., "Deep learning with differential privacy", CCS 2016
-    (arXiv:1607.00133), §3.2 (definition of α_M); Mironov 2017, §3 (the link to D_α).
-    Hypotheses: λ > 0, a ≥ 0 (``math.inf`` passes through).
-    Returns ``(order, r)``: the order is exact for a rational λ.
-
-    >>> moments_to_rdp(4, 2)
-    (5, 0.500000000000000)
-    """
-    a, h = _order(_shift(lam, 1, "lam"), "lam + 1")
-    order = a if isinstance(lam, arb) else _rational("lam", lam) + 1
-    if _infinite_reason(log_moment) is not None:
-        return order, math.inf
-    return order, _checked("r", _nonnegative("log_moment", log_moment) / h)
-
-
-def rdp_to_moments(order: Order, r: Real | float) -> tuple[object, arb | float]:
-    """The log-moment bound equivalent to (α, r)-RDP: λ = α − 1, α_M(λ) = λ r.
-
-    Source: Abadi et al. 2016 (arXiv:1607.00133), §3.2; Mironov 2017, §3.
-    Hypotheses: α > 1, r ≥ 0 (``math.inf`` passes through).
-    Returns ``(lam, log_moment)``: λ is exact for a rational α.
-
-    >>> rdp_to_moments(5, fmpq(1, 2))
-    (4, 2.00000000000000)
-    """
-    _, h = _order(order)
-    lam = h if isinstance(order, arb) else _rational("order", order) - 1
-    if _infinite_reason(r) is not None:
-        return lam, math.inf
-    return lam, _checked("log_moment", _nonnegative("r", r) * h)
-
-
-def _shift(lam: object, by: int, name: str) -> object:
-    if isinstance(lam, arb):
-        if not lam.is_finite():
-            raise DomainError(must(name, f"positive ({name} > 0)", lam))
-        if not lam > 0:
-            raise DomainError(must(name, f"positive ({name} > 0)", lam))
-        return lam + by
-    q = _rational(name, lam)
-    if not q > 0:
-        raise DomainError(must(name, f"positive ({name} > 0)", q))
-    return q + by
-
-
-def moments_epsilon(
-    moments: Sequence[tuple[Order, Real | float]], delta: Real
-) -> tuple[arb | float, object, list[OrderBound]]:
-    """The moments accountant's ε(δ) from log-moment bounds α_M(λ_i).
-
-    Formula: ε = min_i (log(1/δ) + α_M(λ_i))/λ_i.
-    Source: Abadi et al. 2016 (arXiv:1607.00133), Theorem 2 (tail bound), solved
-    for ε.  With α = λ + 1 and r = α_M(λ)/λ it is Mironov's Prop. 3 term by term.
-    Returns ``(eps, lam, per_lambda)`` as :func:`best_epsilon` does (infinite
-    moments are ``math.inf`` and never win unless all are).
-    Hypotheses: λ_i > 0 and distinct, α_M(λ_i) ≥ 0, 0 < δ < 1, a nonempty list.
-
-    >>> from flint import fmpq
-    >>> from rdpsym.foundations.balls import precision, upper_decimal
-    >>> with precision(64):
-    ...     eps, lam, _ = moments_epsilon([(l, fmpq(l * (l + 1), 8)) for l in (4, 8, 16)], fmpq(1, 10**5))
-    ...     upper_decimal(eps, 8), lam
-    ('2.5641157', 8)
-    """
-    L = -_delta(delta).log()
-    per = []
-    for lam, am in _pairs(moments, "moments", "lam, log_moment", "the lambdas"):
-        _shift(lam, 0, "lam")
-        why = _infinite_reason(am)
-        if why is not None:
-            per.append(OrderBound(lam, math.inf, _because(f"the log moment at lam = {lam} is infinite", why)))
-            continue
-        lb = _real("lam", lam)
-        per.append(OrderBound(lam, _checked("epsilon", (L + _nonnegative("log_moment", am)) / lb), ""))
-    return _minimum(per, math.inf)
-
-
-def moments_delta(
-    moments: Sequence[tuple[Order, Real | float]], epsilon: Real
-) -> tuple[arb, object, list[OrderBound]]:
-    """The moments accountant's δ(ε) from log-moment bounds α_M(λ_i), capped at 1.
-
-    Formula: δ = min_i min(1, exp(α_M(λ_i) − λ_i ε)).
-    Source: Abadi et al. 2016 (arXiv:1607.00133), Theorem 2 (tail bound).  With
-    α = λ + 1 and r = α_M(λ)/λ it is Mironov's Prop. 3 solved for δ, term by term.
-    Returns ``(delta, lam, per_lambda)`` as :func:`best_delta` does.
-    Hypotheses: λ_i > 0 and distinct, α_M(λ_i) ≥ 0, ε ≥ 0, a nonempty list.
-
-    >>> from flint import fmpq
-    >>> from rdpsym.foundations.balls import precision, upper_decimal
-    >>> with precision(64):
-    ...     d, lam, _ = moments_delta([(l, fmpq(l * (l + 1), 8)) for l in (4, 8, 16)], 3)
-    ...     upper_decimal(d, 6), lam
-    ('0.000000305903', 8)
-    """
-    e = _nonnegative("epsilon", epsilon)
-    per = []
-    for lam, am in _pairs(moments, "moments", "lam, log_moment", "the lambdas"):
-        _shift(lam, 0, "lam")
-        why = _infinite_reason(am)
-        if why is not None:
-            per.append(OrderBound(lam, arb(1), _because(f"the log moment at lam = {lam} is infinite", why)
-                                  + ": no guarantee"))
-            continue
-        lb = _real("lam", lam)
-        x = _nonnegative("log_moment", am) - lb * e
-        per.append(OrderBound(lam, _probability("delta", _exp_capped(x)), ""))
-    return _minimum(per, arb(1))
