@@ -222,6 +222,214 @@ def _split(a: fmpq, b: fmpq) -> fmpq:
     return _nice(float((a + b) / 2), a, b) or (a + b) / 2
 
 
+# --------------------------------------------------------------------------- branch and bound
+
+
+def _range(lo: Order, hi: Order) -> tuple[fmpq, fmpq]:
+    """The range [lo, hi] of orders as exact rationals, checked: 1 < lo ≤ hi."""
+    a0, b0 = _rational("lo", lo), _rational("hi", hi)
+    _order(a0, "lo")
+    if not b0 >= a0:
+        raise ParameterError(must("hi", f"at least lo (hi ≥ {a0})", b0))
+    return a0, b0
+
+
+def _check_options(max_evaluations: object, convex: object) -> None:
+    if isinstance(max_evaluations, bool) or not isinstance(max_evaluations, int) or max_evaluations < 2:
+        raise ParameterError(must("max_evaluations", "an integer ≥ 2", max_evaluations))
+    if not isinstance(convex, bool):
+        raise ParameterError(must("convex", "True or False", repr(convex)))
+
+
+def _initial_grid(a0: fmpq, b0: fmpq, initial_points: int, max_evaluations: int) -> list[fmpq]:
+    """The initial grid, sorted: lo, hi and up to ``initial_points`` short rationals between
+    them (fewer if ``max_evaluations`` is small), geometric in α − 1 (the evenly spaced point
+    where the geometric one is unusable)."""
+    points = {a0, b0}
+    n = max(0, min(int(initial_points), max_evaluations - 2))
+    if b0 > a0 and n:
+        ha, hb = float(a0 - 1), float(b0 - 1)
+        for i in range(1, n + 1):
+            x = None
+            if ha > 0 and math.isfinite(hb / ha):
+                x = _nice(1 + ha * (hb / ha) ** (i / (n + 1)), a0, b0)
+            if x is None:
+                x = a0 + (b0 - a0) * fmpq(i, n + 1)
+            points.add(x)
+    return sorted(points)
+
+
+class _Curve:
+    """The RDP curve at the points evaluated so far: ``values`` (r, a ball or ``math.inf``),
+    ``ys`` (the convex Y of :func:`_convex_value`, at the finite points, with convex=True),
+    and the best ε found (``best``, at ``best_order``; ``best_upper`` is its upper end).
+    The hypotheses are checked on the evaluated points: a certified violation raises."""
+
+    def __init__(self, rdp_at: Callable[[fmpq], Real | float], conversion: str, d: arb, convex: bool) -> None:
+        self.rdp_at = rdp_at
+        self.conversion = conversion
+        self.d = d
+        self.convex = convex
+        self.eps_at = _epsilon_at(conversion)
+        self.values: dict[fmpq, arb | float] = {}
+        self.ys: dict[fmpq, arb] = {}
+        self.best_upper: arb | float = math.inf
+        self.best_order: fmpq | None = None
+        self.best: arb | float = math.inf
+
+    def evaluate(self, x: fmpq) -> None:
+        """Call the curve at x (once per point), and keep ε(x) if it is the best so far."""
+        if x not in self.values:
+            v = _rdp_value(self.rdp_at(x), x)
+            self.values[x] = v
+            if not _is_inf(v):
+                e = self.eps_at(x, v, self.d)
+                if _is_inf(self.best_upper) or e.upper() < self.best_upper:
+                    self.best_upper, self.best_order, self.best = e.upper(), x, e
+                if self.convex:
+                    self.ys[x] = _convex_value(self.conversion, x, arb(x - 1) * v)
+
+    def check_monotone(self, x: fmpq, y: fmpq) -> None:
+        vx, vy = self.values[x], self.values[y]
+        bad = (not _is_inf(vy)) and (_is_inf(vx) or vx.lower() > vy.upper())
+        if bad:
+            raise ParameterError(
+                must("rdp_at", "nondecreasing in the order (Mironov 2017, Prop. 9)", f"r({x}) = {vx} > r({y}) = {vy}")
+            )
+
+    def check_convex(self, x: fmpq, y: fmpq, z: fmpq) -> None:
+        """Raise if the balls certify G(y) above the chord of G from x to z (x < y < z)."""
+        vx, vy, vz = self.values[x], self.values[y], self.values[z]
+        if _is_inf(vx) or _is_inf(vy) or _is_inf(vz):
+            return
+        gx, gy, gz = arb(x - 1) * vx, arb(y - 1) * vy, arb(z - 1) * vz
+        if arb(z - y) * (gy - gx) > arb(y - x) * (gz - gy):
+            raise ParameterError(
+                must(
+                    "rdp_at",
+                    "(α−1)·r(α) convex in α (convex=True)",
+                    f"(α−1)·r(α) = {gy} at α = {y}, above its chord from ({x}, {gx}) to ({z}, {gz})",
+                )
+            )
+
+    def gap(self, lb: arb | float) -> arb | float:
+        """An upper bound on the best ε minus a lower bound lb: 0 if lb is infinite, ∞ while
+        no finite ε has been found."""
+        if _is_inf(self.best_upper) or _is_inf(lb):
+            return arb(0) if _is_inf(lb) else math.inf
+        return (self.best_upper - lb).upper()
+
+
+def _evaluate_grid(curve: _Curve, grid: list[fmpq]) -> None:
+    """Evaluate the curve on the initial grid, and check it there: nondecreasing, and with
+    convex=True (α − 1)·r(α) convex on every consecutive triple."""
+    for x in grid:
+        curve.evaluate(x)
+    for x, y in pairwise(grid):
+        curve.check_monotone(x, y)
+    if curve.convex:
+        for x, y, z in zip(grid, grid[1:], grid[2:]):
+            curve.check_convex(x, y, z)
+
+
+class _Leaves:
+    """The leaves [grid[i], grid[i + 1]] partition [lo, hi]; a heap of their bounds, where an
+    entry is live while live[a] holds its id (a leaf's bound is replaced when a neighbour
+    is split, as its secants then tighten)."""
+
+    def __init__(self, curve: _Curve, grid: list[fmpq], L: arb) -> None:
+        self.curve = curve
+        self.grid = grid
+        self.L = L
+        self.heap: list = []
+        self.live: dict[fmpq, tuple[int, arb | float]] = {}
+        self.counter = 0
+        if len(grid) == 1:
+            a0 = grid[0]
+            self.push(a0, a0, _leaf_lower(curve.conversion, a0, a0, curve.values[a0], L))
+        for i in range(len(grid) - 1):
+            self.push(grid[i], grid[i + 1], self.bound(i))
+
+    def bound(self, i: int) -> arb | float:
+        """The bound of the leaf [grid[i], grid[i + 1]]: the monotone one, and with
+        convex=True the larger of it and the convex one (both are certified)."""
+        grid, curve = self.grid, self.curve
+        a, b = grid[i], grid[i + 1]
+        lb = _leaf_lower(curve.conversion, a, b, curve.values[a], self.L)
+        if not curve.convex or _is_inf(lb):
+            return lb
+        ys = curve.ys
+        left = (grid[i - 1], ys[grid[i - 1]]) if i >= 1 and grid[i - 1] in ys else None
+        right = (grid[i + 2], ys[grid[i + 2]]) if i + 2 < len(grid) and grid[i + 2] in ys else None
+        lc = _convex_leaf_lower(curve.conversion, a, b, curve.values[a], ys[a], ys.get(b), left, right, self.L)
+        return max(lb, lc)
+
+    def push(self, a: fmpq, b: fmpq, lb: arb | float) -> None:
+        heapq.heappush(self.heap, (_exact_key(lb), self.counter, a, b, lb))
+        self.live[a] = (self.counter, lb)
+        self.counter += 1
+
+    def update(self, i: int) -> None:
+        """Recompute a leaf's bound after a new point next to it; the old bound stays valid."""
+        lb, old = self.bound(i), self.live[self.grid[i]][1]
+        if not _is_inf(lb) and (_is_inf(old) or old > lb):
+            lb = old
+        self.push(self.grid[i], self.grid[i + 1], lb)
+
+    def lowest(self) -> tuple[fmpq, fmpq, arb | float]:
+        """The live leaf of least bound, as (a, b, bound); it stays on top of the heap."""
+        heap = self.heap
+        while self.live[heap[0][2]][0] != heap[0][1]:
+            heapq.heappop(heap)  # replaced by a tighter bound of the same leaf
+        _, _, a, b, lb = heap[0]
+        return a, b, lb
+
+    def split_lowest(self) -> None:
+        """Split the leaf of least bound, [a, b], at a new point m (:func:`_split`): evaluate
+        the curve at m, check the hypotheses around it, and bound [a, m] and [m, b]."""
+        curve, grid = self.curve, self.grid
+        _, _, a, b, _ = heapq.heappop(self.heap)
+        m = _split(a, b)
+        curve.evaluate(m)
+        curve.check_monotone(a, m)
+        curve.check_monotone(m, b)
+        i = bisect.bisect_left(grid, a)
+        grid.insert(i + 1, m)
+        if curve.convex:
+            for j in range(max(i - 1, 0), min(i + 2, len(grid) - 2)):
+                curve.check_convex(grid[j], grid[j + 1], grid[j + 2])
+        self.push(a, m, self.bound(i))
+        self.push(m, b, self.bound(i + 1))
+        if curve.convex:  # the neighbours' secants now end at m: they are tighter
+            if i >= 1:
+                self.update(i - 1)
+            if i + 2 < len(grid) - 1:
+                self.update(i + 2)
+
+
+def _branch_and_bound(curve: _Curve, leaves: _Leaves, t: arb, max_evaluations: int) -> tuple[arb | float, bool]:
+    """Split the leaf of least bound until the gap between the best ε and that bound is
+    ≤ tol, or ``max_evaluations`` calls of the curve have been made (or the range is one
+    point).  Returns the least leaf bound, a certified lower bound on the infimum, and
+    whether the gap reached tol."""
+    while True:
+        a, b, lb = leaves.lowest()
+        g = curve.gap(lb)
+        if not _is_inf(g) and g <= t.lower():
+            return lb, True
+        if a == b or len(curve.values) >= max_evaluations:
+            return lb, False
+        leaves.split_lowest()
+
+
+def _optimum(curve: _Curve, lower: arb | float, t: arb, converged: bool) -> ContinuousOptimum:
+    """The result: the certified lower bound, the best order evaluated, and the gap between."""
+    if _is_inf(curve.best_upper):
+        return ContinuousOptimum(math.inf, math.inf, None, arb(0), t, True, len(curve.values))
+    gap = curve.gap(lower)
+    return ContinuousOptimum(lower, curve.best, curve.best_order, gap, t, converged, len(curve.values))
+
+
 def continuous_epsilon(
     rdp_at: Callable[[fmpq], Real | float],
     delta: Real,
@@ -296,150 +504,13 @@ def continuous_epsilon(
     conversion = _conversion(conversion)
     d = _delta(delta)
     L = -d.log()
-    a0, b0 = _rational("lo", lo), _rational("hi", hi)
-    _order(a0, "lo")
-    if not b0 >= a0:
-        raise ParameterError(must("hi", f"at least lo (hi ≥ {a0})", b0))
+    a0, b0 = _range(lo, hi)
     t = _positive("tol", tol)
-    if isinstance(max_evaluations, bool) or not isinstance(max_evaluations, int) or max_evaluations < 2:
-        raise ParameterError(must("max_evaluations", "an integer ≥ 2", max_evaluations))
-    if not isinstance(convex, bool):
-        raise ParameterError(must("convex", "True or False", repr(convex)))
-    eps_at = _epsilon_at(conversion)
+    _check_options(max_evaluations, convex)
 
-    values: dict[fmpq, arb | float] = {}
-    ys: dict[fmpq, arb] = {}  # the convex Y of _convex_value, at the finite points (convex=True)
-    best: list = [math.inf, None, math.inf]  # [upper end, order, ball]
-
-    def evaluate(x: fmpq) -> arb | float:
-        if x not in values:
-            v = _rdp_value(rdp_at(x), x)
-            values[x] = v
-            if not _is_inf(v):
-                e = eps_at(x, v, d)
-                if _is_inf(best[0]) or e.upper() < best[0]:
-                    best[:] = [e.upper(), x, e]
-                if convex:
-                    ys[x] = _convex_value(conversion, x, arb(x - 1) * v)
-        return values[x]
-
-    def check_monotone(x: fmpq, y: fmpq) -> None:
-        vx, vy = values[x], values[y]
-        bad = (not _is_inf(vy)) and (_is_inf(vx) or vx.lower() > vy.upper())
-        if bad:
-            raise ParameterError(
-                must("rdp_at", "nondecreasing in the order (Mironov 2017, Prop. 9)", f"r({x}) = {vx} > r({y}) = {vy}")
-            )
-
-    def check_convex(x: fmpq, y: fmpq, z: fmpq) -> None:
-        """Raise if the balls certify G(y) above the chord of G from x to z (x < y < z)."""
-        vx, vy, vz = values[x], values[y], values[z]
-        if _is_inf(vx) or _is_inf(vy) or _is_inf(vz):
-            return
-        gx, gy, gz = arb(x - 1) * vx, arb(y - 1) * vy, arb(z - 1) * vz
-        if arb(z - y) * (gy - gx) > arb(y - x) * (gz - gy):
-            raise ParameterError(
-                must(
-                    "rdp_at",
-                    "(α−1)·r(α) convex in α (convex=True)",
-                    f"(α−1)·r(α) = {gy} at α = {y}, above its chord from ({x}, {gx}) to ({z}, {gz})",
-                )
-            )
-
-    # Initial grid, geometric in α − 1.
-    points = {a0, b0}
-    n = max(0, min(int(initial_points), max_evaluations - 2))
-    if b0 > a0 and n:
-        ha, hb = float(a0 - 1), float(b0 - 1)
-        for i in range(1, n + 1):
-            x = None
-            if ha > 0 and math.isfinite(hb / ha):
-                x = _nice(1 + ha * (hb / ha) ** (i / (n + 1)), a0, b0)
-            if x is None:
-                x = a0 + (b0 - a0) * fmpq(i, n + 1)
-            points.add(x)
-    grid = sorted(points)
-    for x in grid:
-        evaluate(x)
-    for x, y in pairwise(grid):
-        check_monotone(x, y)
-    if convex:
-        for x, y, z in zip(grid, grid[1:], grid[2:]):
-            check_convex(x, y, z)
-
-    # The leaves [grid[i], grid[i + 1]] partition [lo, hi]; a heap of their bounds, where an
-    # entry is live while live[a] holds its id (a leaf's bound is replaced when a neighbour
-    # is split, as its secants then tighten).
-    heap: list = []
-    live: dict[fmpq, tuple[int, arb | float]] = {}
-    counter = 0
-
-    def bound(i: int) -> arb | float:
-        """The bound of the leaf [grid[i], grid[i + 1]]: the monotone one, and with
-        convex=True the larger of it and the convex one (both are certified)."""
-        a, b = grid[i], grid[i + 1]
-        lb = _leaf_lower(conversion, a, b, values[a], L)
-        if not convex or _is_inf(lb):
-            return lb
-        left = (grid[i - 1], ys[grid[i - 1]]) if i >= 1 and grid[i - 1] in ys else None
-        right = (grid[i + 2], ys[grid[i + 2]]) if i + 2 < len(grid) and grid[i + 2] in ys else None
-        lc = _convex_leaf_lower(conversion, a, b, values[a], ys[a], ys.get(b), left, right, L)
-        return max(lb, lc)
-
-    def push(a: fmpq, b: fmpq, lb: arb | float) -> None:
-        nonlocal counter
-        heapq.heappush(heap, (_exact_key(lb), counter, a, b, lb))
-        live[a] = (counter, lb)
-        counter += 1
-
-    def update(i: int) -> None:
-        """Recompute a leaf's bound after a new point next to it; the old bound stays valid."""
-        lb, old = bound(i), live[grid[i]][1]
-        if not _is_inf(lb) and (_is_inf(old) or old > lb):
-            lb = old
-        push(grid[i], grid[i + 1], lb)
-
-    if len(grid) == 1:
-        push(a0, a0, _leaf_lower(conversion, a0, a0, values[a0], L))
-    for i in range(len(grid) - 1):
-        push(grid[i], grid[i + 1], bound(i))
-
-    def gap_of(lb: arb | float) -> arb | float:
-        if _is_inf(best[0]) or _is_inf(lb):
-            return arb(0) if _is_inf(lb) else math.inf
-        return (best[0] - lb).upper()
-
-    converged = False
-    while True:
-        while live[heap[0][2]][0] != heap[0][1]:
-            heapq.heappop(heap)  # replaced by a tighter bound of the same leaf
-        _, _, a, b, lb = heap[0]
-        g = gap_of(lb)
-        if not _is_inf(g) and g <= t.lower():
-            converged = True
-            break
-        if a == b or len(values) >= max_evaluations:
-            break
-        heapq.heappop(heap)
-        m = _split(a, b)
-        evaluate(m)
-        check_monotone(a, m)
-        check_monotone(m, b)
-        i = bisect.bisect_left(grid, a)
-        grid.insert(i + 1, m)
-        if convex:
-            for j in range(max(i - 1, 0), min(i + 2, len(grid) - 2)):
-                check_convex(grid[j], grid[j + 1], grid[j + 2])
-        push(a, m, bound(i))
-        push(m, b, bound(i + 1))
-        if convex:  # the neighbours' secants now end at m: they are tighter
-            if i >= 1:
-                update(i - 1)
-            if i + 2 < len(grid) - 1:
-                update(i + 2)
-
-    lower = heap[0][4]
-    if _is_inf(best[0]):
-        return ContinuousOptimum(math.inf, math.inf, None, arb(0), t, True, len(values))
-    gap = gap_of(lower)
-    return ContinuousOptimum(lower, best[2], best[1], gap, t, converged, len(values))
+    curve = _Curve(rdp_at, conversion, d, convex)
+    grid = _initial_grid(a0, b0, initial_points, max_evaluations)
+    _evaluate_grid(curve, grid)
+    leaves = _Leaves(curve, grid, L)
+    lower, converged = _branch_and_bound(curve, leaves, t, max_evaluations)
+    return _optimum(curve, lower, t, converged)
