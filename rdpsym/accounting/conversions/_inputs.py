@@ -1,0 +1,275 @@
+"""Input checks and ball helpers shared by the conversions (private to the package).
+
+How every conversion reads its arguments, as the package docstring states it (*Inputs*,
+*Infinity*): a real is an ``arb`` ball or an exact number, a float read as the decimal it
+prints as (:func:`~rdpsym.foundations.balls.to_fmpq`); an order α > 1 is exact or a ball,
+with α − 1 formed exactly for a rational α; an infinite value is ``math.inf`` or an
+``Infinite(reason)``.  Every result goes through :func:`_checked` (or :func:`_probability`
+for a δ), so a NaN or infinite ball is never returned.  Also here: the two Arb helpers that
+avoid a cancellation or an overflow (log(1 − 1/α), a capped exp), the check of a list of
+(order, value) pairs, and the adaptive precision and certified bisection of the curves
+whose terms cancel (Gaussian, Kairouz–Oh–Viswanath).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from fractions import Fraction
+
+import sympy as sp
+from flint import arb, ctx, fmpq, fmpz
+
+from rdpsym.foundations.balls import precision, to_fmpq
+from rdpsym.foundations.errors import (
+    ConvergenceError,
+    DomainError,
+    ParameterError,
+    must,
+)
+
+Real = arb | fmpq | fmpz | int | Fraction | sp.Rational | float
+Order = fmpq | arb | int | Fraction | sp.Rational
+
+#: Extra bits tried, in turn, by the computations that cancel (Gaussian and KOV curves).
+_GUARD_BITS = (32, 64, 128, 256, 512, 1024, 2048, 4096)
+
+
+# --------------------------------------------------------------------------- input checks
+
+
+def _real(name: str, x: object) -> arb:
+    """``x`` as a finite ball at the current precision (exact numbers exactly when they fit)."""
+    if isinstance(x, bool):
+        raise ParameterError(must(name, "a real number (an arb ball or an exact rational)", x))
+    if isinstance(x, arb):
+        b = x
+    elif isinstance(x, (int, fmpz, fmpq)):
+        b = arb(x)
+    elif isinstance(x, (Fraction, sp.Rational)):
+        b = arb(to_fmpq(x))
+    elif isinstance(x, float):
+        if not math.isfinite(x):
+            raise ParameterError(must(name, "a finite real number", x))
+        b = arb(to_fmpq(x))
+    else:
+        raise ParameterError(must(name, "a real number (an arb ball or an exact rational)", repr(x)))
+    if not b.is_finite():
+        raise ParameterError(must(name, "a finite real number", b))
+    return b
+
+
+def _rational(name: str, x: object) -> fmpq:
+    """``x`` as an exact ``fmpq`` (a float as the decimal it prints as)."""
+    if isinstance(x, bool):
+        raise ParameterError(must(name, "an exact rational number", x))
+    if isinstance(x, fmpq):
+        return x
+    if isinstance(x, (int, fmpz)):
+        return fmpq(x)
+    if isinstance(x, (Fraction, sp.Rational)) or (isinstance(x, float) and math.isfinite(x)):
+        return to_fmpq(x)
+    raise ParameterError(must(name, "an exact rational number", repr(x)))
+
+
+def _delta(x: object, name: str = "delta") -> arb:
+    d = _real(name, x)
+    if not (d > 0 and d < 1):
+        raise ParameterError(must(name, f"in (0, 1) (0 < {name} < 1)", x))
+    return d
+
+
+def _nonnegative(name: str, x: object) -> arb:
+    """A ball that may touch negative numbers but must contain a nonnegative one; its nonnegative part."""
+    b = _real(name, x)
+    if b < 0:
+        raise ParameterError(must(name, f"nonnegative ({name} ≥ 0)", x))
+    return b.nonnegative_part()
+
+
+def _positive(name: str, x: object) -> arb:
+    b = _real(name, x)
+    if not b > 0:
+        raise ParameterError(must(name, f"positive ({name} > 0)", x))
+    return b
+
+
+def _count(k: object) -> int:
+    if isinstance(k, bool) or not isinstance(k, (int, fmpz, sp.Integer)) or int(k) < 1:
+        raise ParameterError(must("k", "a positive integer (k ≥ 1)", k))
+    return int(k)
+
+
+def _order(order: object, name: str = "order") -> tuple[arb, arb]:
+    """The order α as a ball, and α − 1 as a ball (formed exactly for a rational α)."""
+    if _is_inf(order):
+        raise DomainError(must(name, f"a finite number greater than 1 (1 < {name} < ∞) here", order))
+    if isinstance(order, arb):
+        if not order.is_finite():
+            raise DomainError(must(name, f"greater than 1 ({name} > 1)", order))
+        h = order - 1
+        if not h > 0:
+            raise DomainError(must(name, f"greater than 1 ({name} > 1)", order))
+        return order, h
+    q = _rational(name, order)
+    if not q > 1:
+        raise DomainError(must(name, f"greater than 1 ({name} > 1)", q))
+    return arb(q), arb(q - 1)
+
+
+def _log1m_inv(alpha: arb, h: arb) -> arb:
+    """log(1 − 1/α) without cancellation: log(α − 1) − log1p(α − 1) for α < 2 (two terms of
+    one sign), log1p(−1/α) for α ≥ 2 (a small argument)."""
+    if alpha >= 2:
+        return (-1 / alpha).log1p()
+    return h.log() - h.log1p()
+
+
+def _checked(name: str, ball: arb) -> arb:
+    """``ball`` if it is a finite ball; else raise (a NaN or infinite ball is never returned)."""
+    if ball.is_nan() or not ball.is_finite():
+        raise ConvergenceError(
+            f"{name} is not a finite ball at {ctx.prec} bits ({ball}); "
+            "the inputs are outside the range these balls can represent, or need more precision."
+        )
+    return ball
+
+
+def _probability(name: str, ball: arb) -> arb:
+    """A checked ball for a δ, intersected with [0, 1] (every δ here is a probability bound)."""
+    ball = _checked(name, ball).nonnegative_part()
+    if ball.upper() > 1:
+        ball = arb(1) if ball.lower() >= 1 else ball.lower().union(arb(1))
+    return ball
+
+
+def _exp_capped(x: arb) -> arb:
+    """A ball containing min(1, exp(t)) for every t in the ball x.
+
+    Through the end points when needed (exp is increasing): Arb gives up on exp of
+    a very wide ball as a whole, and a δ capped at 1 must not overflow where x
+    straddles 0.
+    """
+    if x.lower() >= 0:
+        return arb(1)
+    if x.upper() <= 0:
+        v = x.exp()
+        return v if v.is_finite() else x.lower().exp().union(x.upper().exp())
+    return x.lower().exp().union(arb(1))
+
+
+def _is_inf(x: object) -> bool:
+    return isinstance(x, float) and x == math.inf
+
+
+def _infinite_reason(x: object) -> str | None:
+    """None for a finite value; for ``math.inf`` or an ``Infinite(reason)`` (as
+    :mod:`rdpsym.accounting.curve` returns), the reason ("" when none is given)."""
+    if _is_inf(x):
+        return ""
+    if not isinstance(x, (arb, int, fmpz, fmpq, Fraction, float)):
+        reason = getattr(x, "reason", None)
+        if isinstance(reason, str):
+            return reason
+    return None
+
+
+# --------------------------------------------------------------------------- lists of (order, value) pairs
+
+
+def _order_key(order: object, name: str = "order"):
+    """A hashable exact key of an order, for the duplicate check."""
+    if _is_inf(order):
+        return order
+    if isinstance(order, arb):
+        if order.is_exact():
+            m, e = order.mid().man_exp()
+            return Fraction(int(m)) * Fraction(2) ** int(e)
+        return ("ball", tuple(map(int, order.mid().man_exp())), tuple(map(int, order.rad().man_exp())))
+    q = _rational(name, order)
+    return Fraction(int(q.p), int(q.q))
+
+
+def _pairs(values: object, name: str, what: str, keys: str) -> list[tuple[object, object]]:
+    try:
+        pairs = [tuple(v) for v in values]  # type: ignore[union-attr]
+    except TypeError:
+        raise ParameterError(must(name, f"a nonempty list of ({what}) pairs", repr(values))) from None
+    if not pairs:
+        raise ParameterError(must(name, f"a nonempty list of ({what}) pairs", "[]"))
+    seen: dict = {}
+    for p in pairs:
+        if len(p) != 2:
+            raise ParameterError(must(name, f"a nonempty list of ({what}) pairs", repr(p)))
+        key = _order_key(p[0], what.split(",")[0])
+        if key in seen:
+            raise ParameterError(must(keys, "distinct", f"{key if isinstance(key, Fraction) else p[0]} twice"))
+        seen[key] = True
+    return pairs
+
+
+def _because(what: str, why: str) -> str:
+    return f"{what} ({why})" if why else what
+
+
+# --------------------------------------------------------------------------- adaptive precision
+
+
+def _adaptive(name: str, compute: Callable[[], arb], exact_inputs: bool) -> arb:
+    """``compute()`` at increasing guard bits until its ball has the caller's relative accuracy.
+
+    For the curves whose two terms cancel.  With inexact (ball) inputs it stops
+    early once more bits no longer help (the inputs' own radii limit the result);
+    with exact inputs it goes on up to the last guard.  Rounded back to the
+    caller's precision; the ball is correct whichever step it comes from.
+    """
+    target = ctx.prec
+    previous = None
+    for extra in _GUARD_BITS:
+        with precision(target + extra):
+            v = compute()
+        if v.is_finite() and (v.is_zero() or v.rel_accuracy_bits() >= target - 2):
+            break
+        acc = v.rel_accuracy_bits() if v.is_finite() else None
+        if not exact_inputs and previous is not None and acc is not None and acc <= previous + 1:
+            break
+        previous = acc
+    return _checked(name, +v)
+
+
+def _is_exact(*xs: object) -> bool:
+    """Whether every input is an exact number (a rational, or an exact ball)."""
+    return all(x.is_exact() for x in xs if isinstance(x, arb))
+
+
+def _bisect_decreasing(name: str, f: Callable[[fmpq], arb], target: arb) -> arb:
+    """The ball [x_lo, x_hi] around x* = min{x ≥ 0 : f(x) ≤ target} of a continuous decreasing f.
+
+    Invariants: x_lo = 0 or f(x_lo) > target (certified), so x* ≥ x_lo; and
+    f(x_hi) ≤ target (certified), so x* ≤ x_hi.  Returns exactly 0 when f(0) ≤ target.
+    """
+    if f(fmpq(0)).upper() <= target.lower():
+        return arb(0)
+    lo, hi = fmpq(0), fmpq(1)
+    for _ in range(4096):
+        v = f(hi)
+        if v.upper() <= target.lower():
+            break
+        if v.lower() > target.upper():
+            lo = hi
+        hi *= 2
+    else:
+        raise ConvergenceError(f"{name}: no upper end found for the bisection (f(x) > {target} up to x = {hi}).")
+    bits = ctx.prec
+    for _ in range(4 * bits + 64):
+        if hi - lo <= hi / fmpz(2) ** bits:
+            break
+        mid = (lo + hi) / 2
+        v = f(mid)
+        if v.lower() > target.upper():
+            lo = mid
+        elif v.upper() <= target.lower():
+            hi = mid
+        else:
+            break  # f(mid) and the target overlap: the balls cannot place x* more finely.
+    return _checked(name, arb(lo).union(arb(hi)))
