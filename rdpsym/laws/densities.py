@@ -23,10 +23,15 @@ from rdpsym.foundations.reading import exact
 from rdpsym.engine.context import Hypotheses
 from rdpsym.engine.integrals import integrate_exp
 from rdpsym.engine.pieces import (
+    Piece,
+    PiecePair,
     breakpoints,
-    interior_point,
+    finite_outcomes,
     less,
     log_of,
+    piece_point,
+    piece_ranges,
+    probe_points,
     resolve_branch,
     sort_points,
 )
@@ -34,24 +39,6 @@ from rdpsym.engine.sums import sum_exp
 from rdpsym.foundations.errors import DensityError, NoClosedFormError, must
 
 oo = sp.oo
-
-
-@dataclass(frozen=True)
-class Piece:
-    """A maximal interval on which a density is one smooth expression.
-
-    ``lo``/``hi`` are open endpoints for a continuous density and inclusive
-    integers for a discrete one; ``branch`` is the density there (0 outside
-    the support).
-    """
-
-    lo: sp.Expr
-    hi: sp.Expr
-    branch: sp.Expr
-
-    @property
-    def is_zero(self) -> bool:
-        return self.branch == 0
 
 
 class Density:
@@ -124,29 +111,6 @@ def _le(a: sp.Expr, b: sp.Expr) -> bool:
         return True
     d = sp.simplify(b - a)
     return bool(d.is_nonnegative)
-
-
-def piece_point(lo: sp.Expr, hi: sp.Expr, discrete: bool) -> sp.Expr:
-    """A point inside a piece at which its branch and its factors' signs are read."""
-    return _integer_inside(lo, hi) if discrete else interior_point(lo, hi)
-
-
-def _integer_inside(lo: sp.Expr, hi: sp.Expr) -> sp.Expr:
-    if lo is -oo:
-        return hi if hi is not oo else sp.S.Zero
-    return lo
-
-
-def piece_ranges(pts: list[sp.Expr], discrete: bool) -> list[tuple[sp.Expr, sp.Expr]]:
-    """Consecutive pieces; a discrete switch point c starts the piece [c, next)."""
-    if not discrete:
-        return list(zip(pts, pts[1:]))
-    out = []
-    for i, (lo, hi) in enumerate(zip(pts, pts[1:])):
-        last = i == len(pts) - 2
-        top = hi if (last or hi is oo) else hi - 1
-        out.append((lo, top))
-    return [(a, b) for a, b in out if a is -oo or b is oo or not (b - a).is_negative]
 
 
 def _mass(piece: Piece, var: sp.Symbol, discrete: bool) -> sp.Expr:
@@ -225,20 +189,6 @@ def _critical_points(b: sp.Expr, x: sp.Symbol, piece: Piece) -> list[sp.Expr]:
         if r.is_real and (piece.lo is -oo or (r - piece.lo).is_positive) and (piece.hi is oo or (piece.hi - r).is_positive):
             out.append(r)
     return out
-
-
-def probe_points(piece: Piece, discrete: bool) -> list[sp.Expr]:
-    lo, hi = piece.lo, piece.hi
-    if discrete:
-        start = lo if lo is not -oo else (hi - 5 if hi is not oo else sp.S(-5))
-        return [start + j for j in range(6) if hi is oo or start + j <= hi]
-    if lo is -oo and hi is oo:
-        return [sp.S(v) for v in (-10, -1, 0, sp.Rational(1, 3), 1, 10)]
-    if lo is -oo:
-        return [hi - d for d in (sp.Rational(1, 100), 1, 10, 100)]
-    if hi is oo:
-        return [lo + d for d in (sp.Rational(1, 100), 1, 10, 100)]
-    return [lo + (hi - lo) * sp.Rational(j, 7) for j in range(1, 7)]
 
 
 def _numeric_mass(density: Density) -> sp.Expr | None:
@@ -449,20 +399,10 @@ def as_table(density: Discrete) -> dict | None:
     """The table of a finite discrete density (an expression on a finite range too)."""
     if density.table is not None:
         return density.table
-    lo, hi = density.lo, density.hi
-    if lo.is_finite and hi.is_finite and lo.is_number and hi.is_number and hi - lo < 400:
-        return {sp.Integer(j): density.pmf.subs(density.var, j) for j in range(int(lo), int(hi) + 1)}
+    outcomes = finite_outcomes(density.lo, density.hi)
+    if outcomes is not None:
+        return {sp.Integer(j): density.pmf.subs(density.var, j) for j in outcomes}
     return None
-
-
-@dataclass(frozen=True)
-class PiecePair:
-    """One piece of the common refinement with both densities' branches on it."""
-
-    lo: sp.Expr
-    hi: sp.Expr
-    p: sp.Expr
-    q: sp.Expr
 
 
 def common_refinement(P: Density, Q: Density) -> list[PiecePair]:
@@ -505,4 +445,16 @@ def align_pair(P: Density, Q: Density) -> tuple[Density, Density, tuple[dict, di
     return P, Q, None
 
 
-__all__ = ["Continuous", "Discrete", "Density", "Piece", "align_pair", "as_table"]
+__all__ = [
+    "Continuous",
+    "Density",
+    "Discrete",
+    "Piece",
+    "PiecePair",
+    "align_pair",
+    "as_table",
+    "common_refinement",
+    "piece_point",
+    "piece_ranges",
+    "probe_points",
+]
