@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import pairwise
 
 import sympy as sp
 
@@ -265,9 +266,9 @@ def _integer_inside(lo: sp.Expr, hi: sp.Expr) -> sp.Expr:
 def piece_ranges(pts: list[sp.Expr], discrete: bool) -> list[tuple[sp.Expr, sp.Expr]]:
     """Consecutive pieces; a discrete switch point c starts the piece [c, next)."""
     if not discrete:
-        return list(zip(pts, pts[1:]))
+        return list(pairwise(pts))
     out = []
-    for i, (lo, hi) in enumerate(zip(pts, pts[1:])):
+    for i, (lo, hi) in enumerate(pairwise(pts)):
         last = i == len(pts) - 2
         top = hi if (last or hi is oo) else hi - 1
         out.append((lo, top))

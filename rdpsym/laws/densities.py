@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import sympy as sp
 
@@ -279,7 +280,7 @@ def common_refinement(P: Density, Q: Density) -> list[PiecePair]:
     hi = P.hi if less(P.hi, Q.hi) is False else Q.hi
     points = [*P.breakpoints(), *Q.breakpoints(), P.lo, P.hi, Q.lo, Q.hi]
     pts = sort_points([p for p in points if p not in (oo, -oo)], lo, hi)
-    ranges = piece_ranges(pts, True) if isinstance(P, Discrete) else list(zip(pts, pts[1:]))
+    ranges = piece_ranges(pts, True) if isinstance(P, Discrete) else list(pairwise(pts))
     return [PiecePair(a, b, P.branch(a, b), Q.branch(a, b)) for a, b in ranges]
 
 

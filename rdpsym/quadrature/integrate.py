@@ -161,7 +161,11 @@ def _algebraic_tails(f, lo: sp.Expr, hi: sp.Expr, where: Locus):
         while beyond and to_mpf(D) <= max(beyond):  # the other modes stay in the finite part
             D *= 10
         Dm = to_mpf(D)
-        tails += mpmath.quad(lambda u: f(B + sign * Dm / u**2) * 2 * Dm / u**3 if u else mpmath.mpf(0), [0, 1])
+
+        def substituted(u, B=B, sign=sign, Dm=Dm):
+            return f(B + sign * Dm / u**2) * 2 * Dm / u**3 if u else mpmath.mpf(0)
+
+        tails += mpmath.quad(substituted, [0, 1])
         if sign > 0:
             hi = base + D
         else:
@@ -239,7 +243,8 @@ def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, where: Locus, reflected=None)
     e, other, sign = (a, b, 1) if at_low_end else (b, a, -1)
     length = where.lengths[0 if at_low_end else 1] or 1 + abs(e)
     if at_low_end:
-        g = lambda y: f(e + y)  # noqa: E731
+        def g(y):
+            return f(e + y)
     else:
         g = reflected if reflected is not None else (lambda y: f(e - y))  # g(y) = f(e − y)
     with mpmath.workdps(30):

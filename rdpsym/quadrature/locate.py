@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from itertools import pairwise
 
 import mpmath
 import sympy as sp
@@ -193,7 +194,7 @@ def locate(log_f, lo: sp.Expr, hi: sp.Expr, seeds=()) -> Locus:
     # ... and the valley between two modes: a mixture's integrand switches component
     # there, with complex poles close to the real axis, which tanh-sinh across the
     # valley resolves only to ~40 of 51 digits while its error estimate says 53.
-    for m1, m2 in zip(modes, modes[1:]):
+    for m1, m2 in pairwise(modes):
         splits.add(golden_max(lambda t: -log_f(t), m1, m2, (m1 + m2) / 2, digits=12))
     for i, m in enumerate(modes):
         lo_m = _reach(log_f, m, -1, modes[i - 1] if i > 0 else a, drop)

@@ -6,6 +6,7 @@ Everything runs at the caller's working precision; nothing here changes it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from itertools import pairwise
 
 import mpmath
 import sympy as sp
@@ -85,7 +86,7 @@ def _guarded(log_f):
 
 
 def _integer_scan(a, b) -> list:
-    steps = sorted({int(mpmath.floor(mpmath.mpf(10) ** (e / mpmath.mpf(4)))) for e in range(0, 25)})
+    steps = sorted({int(mpmath.floor(mpmath.mpf(10) ** (e / mpmath.mpf(4)))) for e in range(25)})
     if a == -mpmath.inf and b == mpmath.inf:
         return sorted({-s for s in steps} | {0} | set(steps))
     if b == mpmath.inf:
@@ -111,12 +112,12 @@ def _unbounded(values, pts, a, b) -> bool:
         if end not in (mpmath.inf, -mpmath.inf):
             continue
         tail = seq[-6:]
-        if all(y > x for x, y in zip(tail, tail[1:])):
+        if all(y > x for x, y in pairwise(tail)):
             if tail[-1] - tail[0] > 1:
                 return True
-            rises = [y - x for x, y in zip(tail, tail[1:])]
+            rises = [y - x for x, y in pairwise(tail)]
             noise = mpmath.mpf(10) ** (-(mpmath.mp.dps // 2)) * (1 + abs(tail[-1]))
-            if rises[0] > noise and all(s > mpmath.mpf(3) / 2 * r for r, s in zip(rises, rises[1:])):
+            if rises[0] > noise and all(s > mpmath.mpf(3) / 2 * r for r, s in pairwise(rises)):
                 return True
             if seq[-1] >= max(seq):
                 raise ConvergenceError(
