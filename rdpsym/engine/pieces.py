@@ -6,15 +6,51 @@ boundaries of ``Piecewise`` conditions, switches of ``Max``/``Min``).  Between
 consecutive points each such atom has one fixed branch, so the density is a
 single smooth expression there: the piece's log-density is then a polynomial
 (plus logs) that the closed-form rules in :mod:`.integrals` recognise.
+
+The records of that split (:class:`Piece`, :class:`PiecePair`) and the points
+read on a piece live here too, below both the laws that validate a density and
+the quadrature that integrates one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import pairwise
 
 import sympy as sp
 
 from rdpsym.foundations.errors import NoClosedFormError
+
+oo = sp.oo
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A maximal interval on which a density is one smooth expression.
+
+    ``lo``/``hi`` are open endpoints for a continuous density and inclusive
+    integers for a discrete one; ``branch`` is the density there (0 outside
+    the support).
+    """
+
+    lo: sp.Expr
+    hi: sp.Expr
+    branch: sp.Expr
+
+    @property
+    def is_zero(self) -> bool:
+        return self.branch == 0
+
+
+@dataclass(frozen=True)
+class PiecePair:
+    """One piece of the common refinement with both densities' branches on it."""
+
+    lo: sp.Expr
+    hi: sp.Expr
+    p: sp.Expr
+    q: sp.Expr
 
 
 def breakpoints(expr: sp.Expr, var: sp.Symbol) -> list[sp.Expr]:
@@ -214,3 +250,52 @@ def log_of(branch: sp.Expr, var: sp.Symbol | None = None, at: sp.Expr | None = N
         return sp.log(f) if sign_at(f) > 0 else sp.log(sp.expand(-f))
 
     return sp.expand(log_abs(sp.factor_terms(branch)))
+
+
+def piece_point(lo: sp.Expr, hi: sp.Expr, discrete: bool) -> sp.Expr:
+    """A point inside a piece at which its branch and its factors' signs are read."""
+    return _integer_inside(lo, hi) if discrete else interior_point(lo, hi)
+
+
+def _integer_inside(lo: sp.Expr, hi: sp.Expr) -> sp.Expr:
+    if lo is -oo:
+        return hi if hi is not oo else sp.S.Zero
+    return lo
+
+
+def piece_ranges(pts: list[sp.Expr], discrete: bool) -> list[tuple[sp.Expr, sp.Expr]]:
+    """Consecutive pieces; a discrete switch point c starts the piece [c, next)."""
+    if not discrete:
+        return list(pairwise(pts))
+    out = []
+    for i, (lo, hi) in enumerate(pairwise(pts)):
+        last = i == len(pts) - 2
+        top = hi if (last or hi is oo) else hi - 1
+        out.append((lo, top))
+    return [(a, b) for a, b in out if a is -oo or b is oo or not (b - a).is_negative]
+
+
+def probe_points(piece: Piece, discrete: bool) -> list[sp.Expr]:
+    """A few points inside ``piece`` (anything with ``lo`` and ``hi``) to evaluate a branch at."""
+    lo, hi = piece.lo, piece.hi
+    if discrete:
+        start = lo if lo is not -oo else (hi - 5 if hi is not oo else sp.S(-5))
+        return [start + j for j in range(6) if hi is oo or start + j <= hi]
+    if lo is -oo and hi is oo:
+        return [sp.S(v) for v in (-10, -1, 0, sp.Rational(1, 3), 1, 10)]
+    if lo is -oo:
+        return [hi - d for d in (sp.Rational(1, 100), 1, 10, 100)]
+    if hi is oo:
+        return [lo + d for d in (sp.Rational(1, 100), 1, 10, 100)]
+    return [lo + (hi - lo) * sp.Rational(j, 7) for j in range(1, 7)]
+
+
+#: A pmf on fewer outcomes than this (a finite numeric range) is handled as a table.
+TABLE_OUTCOMES = 400
+
+
+def finite_outcomes(lo: sp.Expr, hi: sp.Expr) -> range | None:
+    """The integers lo..hi when the range is finite, numeric and short enough to tabulate, else None."""
+    if lo.is_finite and hi.is_finite and lo.is_number and hi.is_number and hi - lo < TABLE_OUTCOMES:
+        return range(int(lo), int(hi) + 1)
+    return None

@@ -5,7 +5,8 @@ one is a pmf on an integer range, or a finite table ``{outcome: probability}``.
 Parameters are SymPy symbols with assumptions (``Symbol("s", positive=True)``)
 or exact numbers; a Python float is read as the decimal it prints as.
 
-Both check at construction that the density is nonnegative and normalises,
+Both check at construction that the density is nonnegative and normalises
+(:mod:`rdpsym.laws.validation`, handed the expression and its pieces),
 raising :class:`~rdpsym.foundations.errors.DensityError` only when that is *definitely*
 false (symbolic parameters that cannot be decided pass, and are checked again
 numerically wherever the density is evaluated at values).
@@ -15,43 +16,27 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import pairwise
 
-import mpmath
 import sympy as sp
 
-from rdpsym.foundations.reading import exact
-from rdpsym.engine.context import Hypotheses
-from rdpsym.engine.integrals import integrate_exp
 from rdpsym.engine.pieces import (
+    Piece,
+    PiecePair,
     breakpoints,
-    interior_point,
+    finite_outcomes,
     less,
-    log_of,
+    piece_point,
+    piece_ranges,
+    probe_points,
     resolve_branch,
     sort_points,
 )
-from rdpsym.engine.sums import sum_exp
 from rdpsym.foundations.errors import DensityError, NoClosedFormError, must
+from rdpsym.foundations.reading import exact
+from rdpsym.laws.validation import check_pieces, check_table
 
 oo = sp.oo
-
-
-@dataclass(frozen=True)
-class Piece:
-    """A maximal interval on which a density is one smooth expression.
-
-    ``lo``/``hi`` are open endpoints for a continuous density and inclusive
-    integers for a discrete one; ``branch`` is the density there (0 outside
-    the support).
-    """
-
-    lo: sp.Expr
-    hi: sp.Expr
-    branch: sp.Expr
-
-    @property
-    def is_zero(self) -> bool:
-        return self.branch == 0
 
 
 class Density:
@@ -102,21 +87,8 @@ class Density:
         return [Piece(lo, hi, self.branch(lo, hi)) for lo, hi in piece_ranges(pts, self.discrete)]
 
     def _check(self) -> None:
-        total = sp.S.Zero
-        for piece in self.pieces():
-            if piece.is_zero:
-                continue
-            _check_nonnegative(self, piece)
-            try:
-                total += _mass(piece, self.var, self.discrete)
-            except NoClosedFormError:
-                total = None
-                break
-        if total is None:
-            total = _numeric_mass(self)
-            if total is None:
-                return
-        _check_normalised(self, total)
+        check_pieces(self.expr, self.var, self.pieces(), discrete=self.discrete, lo=self.lo, hi=self.hi,
+                     parameters=self.parameters)
 
 
 def _le(a: sp.Expr, b: sp.Expr) -> bool:
@@ -124,160 +96,6 @@ def _le(a: sp.Expr, b: sp.Expr) -> bool:
         return True
     d = sp.simplify(b - a)
     return bool(d.is_nonnegative)
-
-
-def piece_point(lo: sp.Expr, hi: sp.Expr, discrete: bool) -> sp.Expr:
-    """A point inside a piece at which its branch and its factors' signs are read."""
-    return _integer_inside(lo, hi) if discrete else interior_point(lo, hi)
-
-
-def _integer_inside(lo: sp.Expr, hi: sp.Expr) -> sp.Expr:
-    if lo is -oo:
-        return hi if hi is not oo else sp.S.Zero
-    return lo
-
-
-def piece_ranges(pts: list[sp.Expr], discrete: bool) -> list[tuple[sp.Expr, sp.Expr]]:
-    """Consecutive pieces; a discrete switch point c starts the piece [c, next)."""
-    if not discrete:
-        return list(zip(pts, pts[1:]))
-    out = []
-    for i, (lo, hi) in enumerate(zip(pts, pts[1:])):
-        last = i == len(pts) - 2
-        top = hi if (last or hi is oo) else hi - 1
-        out.append((lo, top))
-    return [(a, b) for a, b in out if a is -oo or b is oo or not (b - a).is_negative]
-
-
-def _mass(piece: Piece, var: sp.Symbol, discrete: bool) -> sp.Expr:
-    terms = sp.Add.make_args(sp.expand(piece.branch, deep=False, mul=True, power_exp=False, log=False))
-    if len(terms) > 1 and all(t.is_nonnegative for t in terms):
-        # A mixture: the mass is linear, and each component has a rule (a sum of
-        # exponentials does not, as one logarithm).
-        return sp.Add(*[_mass(Piece(piece.lo, piece.hi, t), var, discrete) for t in terms])
-    L = log_of(piece.branch, var, piece_point(piece.lo, piece.hi, discrete))
-    rule = sum_exp if discrete else integrate_exp
-    value = rule(L, var, piece.lo, piece.hi, Hypotheses())
-    if value.condition is not sp.true:
-        raise NoClosedFormError(f"normalisation needs {value.condition}")
-    return value.value
-
-
-def _check_nonnegative(density: Density, piece: Piece) -> None:
-    """Reject a branch that is negative somewhere on its piece.
-
-    Symbolically when SymPy can tell; otherwise (no free parameters) at the
-    branch's critical points, found by ``solve`` under a time budget, and on a
-    dense grid, so a dip between a few probe points is not missed.
-    """
-    b = piece.branch
-    if b.is_negative:
-        raise DensityError(must("the density", "nonnegative on its support", b))
-    if b.free_symbols - {density.var} or b.is_nonnegative:
-        return
-    x = density.var
-    points = list(probe_points(piece, density.discrete)) + _grid(piece, density.discrete)
-    if not density.discrete:
-        points = _critical_points(b, x, piece) + points  # the minimum, if it is interior
-    f = sp.lambdify(x, b, modules="mpmath")
-    with mpmath.workdps(30):
-        for point in points:
-            try:
-                value = f(mpmath.mpf(sp.N(point, 30)._to_mpmath(mpmath.mp.prec)) if not density.discrete else int(point))
-            except (ZeroDivisionError, ValueError, TypeError):
-                continue
-            if isinstance(value, mpmath.mpf) and value < 0:
-                shown = point if isinstance(point, sp.Rational) else sp.N(point, 6)
-                raise DensityError(
-                    must("the density", "nonnegative on its support", f"{mpmath.nstr(value, 6)} at {x} = {shown}")
-                )
-
-
-def _grid(piece: Piece, discrete: bool) -> list[sp.Expr]:
-    lo, hi = piece.lo, piece.hi
-    if discrete:
-        if lo.is_finite and hi.is_finite and hi - lo <= 400:
-            return [sp.Integer(j) for j in range(int(lo), int(hi) + 1)]
-        return []
-    if lo.is_finite and hi.is_finite:
-        return [lo + (hi - lo) * sp.Rational(j, 257) for j in range(1, 257)]
-    base = lo if lo.is_finite else (hi if hi.is_finite else sp.S.Zero)
-    sign = 1 if lo.is_finite else -1
-    pts = [base + sign * sp.Rational(2) ** j for j in range(-20, 40)]
-    if not lo.is_finite and not hi.is_finite:
-        pts += [-p for p in pts]
-    return pts
-
-
-def _critical_points(b: sp.Expr, x: sp.Symbol, piece: Piece) -> list[sp.Expr]:
-    from rdpsym.foundations.budget import can_budget, time_budget
-    from rdpsym.foundations.errors import SymbolicTimeout
-
-    if not can_budget():
-        return []
-    try:
-        with time_budget(2.0, "critical points of the density"):
-            roots = sp.solve(sp.diff(b, x), x)
-    except (SymbolicTimeout, NotImplementedError):
-        return []
-    out = []
-    for r in roots:
-        if r.is_real and (piece.lo is -oo or (r - piece.lo).is_positive) and (piece.hi is oo or (piece.hi - r).is_positive):
-            out.append(r)
-    return out
-
-
-def probe_points(piece: Piece, discrete: bool) -> list[sp.Expr]:
-    lo, hi = piece.lo, piece.hi
-    if discrete:
-        start = lo if lo is not -oo else (hi - 5 if hi is not oo else sp.S(-5))
-        return [start + j for j in range(6) if hi is oo or start + j <= hi]
-    if lo is -oo and hi is oo:
-        return [sp.S(v) for v in (-10, -1, 0, sp.Rational(1, 3), 1, 10)]
-    if lo is -oo:
-        return [hi - d for d in (sp.Rational(1, 100), 1, 10, 100)]
-    if hi is oo:
-        return [lo + d for d in (sp.Rational(1, 100), 1, 10, 100)]
-    return [lo + (hi - lo) * sp.Rational(j, 7) for j in range(1, 7)]
-
-
-def _numeric_mass(density: Density) -> sp.Expr | None:
-    if density.parameters:
-        return None
-    from rdpsym.derive.numeric import total_mass_mp  # numeric layer sits beside, imported lazily
-
-    return sp.Float(total_mass_mp(density, dps=30), 30)
-
-
-def _decimal_string(r: sp.Rational) -> str:
-    import decimal
-
-    with decimal.localcontext(decimal.Context(prec=len(str(r.q)) + len(str(r.p)) + 5)):
-        return format(decimal.Decimal(int(r.p)) / decimal.Decimal(int(r.q)), "f")
-
-
-def _is_decimal(r: sp.Rational) -> bool:
-    """A denominator that is a power of ten: the sum of a table of floats."""
-    q = int(r.q)
-    while q % 10 == 0:
-        q //= 10
-    return q == 1 and r.q > 1
-
-
-def _check_normalised(density: Density, total: sp.Expr) -> None:
-    what = "sum" if density.discrete else "integrate"
-    if total.is_number:
-        value = sp.N(total, 30)
-        if abs(value - 1) > sp.Float("1e-20"):
-            shown = total if not total.is_Float else sp.nsimplify(value)
-            if shown.is_Rational and _is_decimal(shown):
-                shown = _decimal_string(shown)  # a float table reads back as its decimals
-            raise DensityError(f"the density must {what} to 1 over its support; got {shown}.")
-        return
-    if sp.simplify(total - 1) == 0:
-        return
-    if total.equals(1) is False:
-        raise DensityError(f"the density must {what} to 1 over its support; got {total}.")
 
 
 @dataclass(frozen=True, eq=False)
@@ -415,10 +233,7 @@ class Discrete(Density):
         return self.support.sup
 
     def _check_table(self) -> None:
-        for outcome, prob in self.table.items():
-            if prob.is_negative:
-                raise DensityError(must(f"the probability of {outcome}", "nonnegative", prob))
-        _check_normalised(self, sp.Add(*self.table.values()))
+        check_table(self.table)
 
     def renamed(self, var: sp.Symbol) -> Discrete:
         """The same pmf written in another variable (tables have none)."""
@@ -449,20 +264,10 @@ def as_table(density: Discrete) -> dict | None:
     """The table of a finite discrete density (an expression on a finite range too)."""
     if density.table is not None:
         return density.table
-    lo, hi = density.lo, density.hi
-    if lo.is_finite and hi.is_finite and lo.is_number and hi.is_number and hi - lo < 400:
-        return {sp.Integer(j): density.pmf.subs(density.var, j) for j in range(int(lo), int(hi) + 1)}
+    outcomes = finite_outcomes(density.lo, density.hi)
+    if outcomes is not None:
+        return {sp.Integer(j): density.pmf.subs(density.var, j) for j in outcomes}
     return None
-
-
-@dataclass(frozen=True)
-class PiecePair:
-    """One piece of the common refinement with both densities' branches on it."""
-
-    lo: sp.Expr
-    hi: sp.Expr
-    p: sp.Expr
-    q: sp.Expr
 
 
 def common_refinement(P: Density, Q: Density) -> list[PiecePair]:
@@ -475,7 +280,7 @@ def common_refinement(P: Density, Q: Density) -> list[PiecePair]:
     hi = P.hi if less(P.hi, Q.hi) is False else Q.hi
     points = [*P.breakpoints(), *Q.breakpoints(), P.lo, P.hi, Q.lo, Q.hi]
     pts = sort_points([p for p in points if p not in (oo, -oo)], lo, hi)
-    ranges = piece_ranges(pts, True) if isinstance(P, Discrete) else list(zip(pts, pts[1:]))
+    ranges = piece_ranges(pts, True) if isinstance(P, Discrete) else list(pairwise(pts))
     return [PiecePair(a, b, P.branch(a, b), Q.branch(a, b)) for a, b in ranges]
 
 
@@ -505,4 +310,16 @@ def align_pair(P: Density, Q: Density) -> tuple[Density, Density, tuple[dict, di
     return P, Q, None
 
 
-__all__ = ["Continuous", "Discrete", "Density", "Piece", "align_pair", "as_table"]
+__all__ = [
+    "Continuous",
+    "Density",
+    "Discrete",
+    "Piece",
+    "PiecePair",
+    "align_pair",
+    "as_table",
+    "common_refinement",
+    "piece_point",
+    "piece_ranges",
+    "probe_points",
+]

@@ -1,0 +1,196 @@
+"""Validation of a density at construction: nonnegative, and normalised.
+
+:mod:`rdpsym.laws.densities` calls this on every density it builds (unless
+``check=False``), raising :class:`~rdpsym.foundations.errors.DensityError` only
+when a property is *definitely* false: symbolic parameters that cannot be
+decided pass, and are checked again numerically wherever the density is
+evaluated at values.  The mass is found in closed form by the engine's rules
+when it can be, else (no parameters left) by quadrature.
+
+It works on the expression, the variable and the pieces a density hands in,
+never on the density classes: densities imports this module, not the reverse.
+"""
+
+from __future__ import annotations
+
+import decimal
+from collections.abc import Mapping, Sequence
+
+import mpmath
+import sympy as sp
+
+from rdpsym.engine.context import Hypotheses
+from rdpsym.engine.integrals import integrate_exp
+from rdpsym.engine.pieces import (
+    Piece,
+    PiecePair,
+    finite_outcomes,
+    log_of,
+    piece_point,
+    probe_points,
+)
+from rdpsym.engine.sums import sum_exp
+from rdpsym.foundations.budget import can_budget, time_budget
+from rdpsym.foundations.errors import (
+    DensityError,
+    NoClosedFormError,
+    SymbolicTimeout,
+    must,
+)
+from rdpsym.quadrature.compile import compile_expr
+from rdpsym.quadrature.integrate import integrate_pieces
+
+oo = sp.oo
+
+
+def check_pieces(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, discrete: bool,
+                 lo: sp.Expr, hi: sp.Expr, parameters: set) -> None:
+    """Check a pdf (pmf) ``expr`` in ``var`` on the support (lo, hi), split into ``pieces``.
+
+    Every nonzero branch must be nonnegative on its piece, and the masses must
+    add up to 1: in closed form when each piece has one, else numerically when
+    no ``parameters`` are left (with parameters, an undecided mass passes).
+    """
+    total = sp.S.Zero
+    for piece in pieces:
+        if piece.is_zero:
+            continue
+        check_nonnegative(piece, var, discrete)
+        try:
+            total += _mass(piece, var, discrete)
+        except NoClosedFormError:
+            total = None
+            break
+    if total is None:
+        if parameters:
+            return
+        total = sp.Float(numeric_mass(expr, var, pieces, discrete=discrete, lo=lo, hi=hi, dps=30), 30)
+    check_normalised(total, discrete)
+
+
+def check_table(table: Mapping) -> None:
+    """Check a finite table ``{outcome: probability}``: nonnegative, summing to 1."""
+    for outcome, prob in table.items():
+        if prob.is_negative:
+            raise DensityError(must(f"the probability of {outcome}", "nonnegative", prob))
+    check_normalised(sp.Add(*table.values()), discrete=True)
+
+
+def numeric_mass(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, discrete: bool,
+                 lo: sp.Expr, hi: sp.Expr, dps: int = 30) -> mpmath.mpf:
+    """∫ pdf or Σ pmf of an expression without parameters, to ``dps`` digits (10 guard digits).
+
+    A pmf on a short finite range is summed term by term, each term evaluated
+    exactly first; anything else is integrated (summed) piece by piece.
+    """
+    with mpmath.workdps(dps + 10):
+        outcomes = finite_outcomes(lo, hi) if discrete else None
+        if outcomes is not None:
+            return mpmath.fsum(mpmath.mpf(sp.N(expr.subs(var, j), dps + 10)) for j in outcomes)
+        pairs = [PiecePair(piece.lo, piece.hi, piece.branch, piece.branch) for piece in pieces]
+        return integrate_pieces(pairs, var, compile_expr(expr, var), discrete=discrete, order=sp.S.One)
+
+
+def _mass(piece: Piece, var: sp.Symbol, discrete: bool) -> sp.Expr:
+    terms = sp.Add.make_args(sp.expand(piece.branch, deep=False, mul=True, power_exp=False, log=False))
+    if len(terms) > 1 and all(t.is_nonnegative for t in terms):
+        # A mixture: the mass is linear, and each component has a rule (a sum of
+        # exponentials does not, as one logarithm).
+        return sp.Add(*[_mass(Piece(piece.lo, piece.hi, t), var, discrete) for t in terms])
+    L = log_of(piece.branch, var, piece_point(piece.lo, piece.hi, discrete))
+    rule = sum_exp if discrete else integrate_exp
+    value = rule(L, var, piece.lo, piece.hi, Hypotheses())
+    if value.condition is not sp.true:
+        raise NoClosedFormError(f"normalisation needs {value.condition}")
+    return value.value
+
+
+def check_nonnegative(piece: Piece, var: sp.Symbol, discrete: bool) -> None:
+    """Reject a branch that is negative somewhere on its piece.
+
+    Symbolically when SymPy can tell; otherwise (no free parameters) at the
+    branch's critical points, found by ``solve`` under a time budget, and on a
+    dense grid, so a dip between a few probe points is not missed.
+    """
+    b = piece.branch
+    if b.is_negative:
+        raise DensityError(must("the density", "nonnegative on its support", b))
+    if b.free_symbols - {var} or b.is_nonnegative:
+        return
+    x = var
+    points = list(probe_points(piece, discrete)) + _grid(piece, discrete)
+    if not discrete:
+        points = _critical_points(b, x, piece) + points  # the minimum, if it is interior
+    f = sp.lambdify(x, b, modules="mpmath")
+    with mpmath.workdps(30):
+        for point in points:
+            try:
+                value = f(mpmath.mpf(sp.N(point, 30)._to_mpmath(mpmath.mp.prec)) if not discrete else int(point))
+            except (ZeroDivisionError, ValueError, TypeError):
+                continue
+            if isinstance(value, mpmath.mpf) and value < 0:
+                shown = point if isinstance(point, sp.Rational) else sp.N(point, 6)
+                raise DensityError(
+                    must("the density", "nonnegative on its support", f"{mpmath.nstr(value, 6)} at {x} = {shown}")
+                )
+
+
+def _grid(piece: Piece, discrete: bool) -> list[sp.Expr]:
+    lo, hi = piece.lo, piece.hi
+    if discrete:
+        if lo.is_finite and hi.is_finite and hi - lo <= 400:
+            return [sp.Integer(j) for j in range(int(lo), int(hi) + 1)]
+        return []
+    if lo.is_finite and hi.is_finite:
+        return [lo + (hi - lo) * sp.Rational(j, 257) for j in range(1, 257)]
+    base = lo if lo.is_finite else (hi if hi.is_finite else sp.S.Zero)
+    sign = 1 if lo.is_finite else -1
+    pts = [base + sign * sp.Rational(2) ** j for j in range(-20, 40)]
+    if not lo.is_finite and not hi.is_finite:
+        pts += [-p for p in pts]
+    return pts
+
+
+def _critical_points(b: sp.Expr, x: sp.Symbol, piece: Piece) -> list[sp.Expr]:
+    if not can_budget():
+        return []
+    try:
+        with time_budget(2.0, "critical points of the density"):
+            roots = sp.solve(sp.diff(b, x), x)
+    except (SymbolicTimeout, NotImplementedError):
+        return []
+    out = []
+    for r in roots:
+        if r.is_real and (piece.lo is -oo or (r - piece.lo).is_positive) and (piece.hi is oo or (piece.hi - r).is_positive):
+            out.append(r)
+    return out
+
+
+def _decimal_string(r: sp.Rational) -> str:
+    with decimal.localcontext(decimal.Context(prec=len(str(r.q)) + len(str(r.p)) + 5)):
+        return format(decimal.Decimal(int(r.p)) / decimal.Decimal(int(r.q)), "f")
+
+
+def _is_decimal(r: sp.Rational) -> bool:
+    """A denominator that is a power of ten: the sum of a table of floats."""
+    q = int(r.q)
+    while q % 10 == 0:
+        q //= 10
+    return q == 1 and r.q > 1
+
+
+def check_normalised(total: sp.Expr, discrete: bool) -> None:
+    """Reject a total mass that is definitely not 1 (to 10⁻²⁰, for a number)."""
+    what = "sum" if discrete else "integrate"
+    if total.is_number:
+        value = sp.N(total, 30)
+        if abs(value - 1) > sp.Float("1e-20"):
+            shown = total if not total.is_Float else sp.nsimplify(value)
+            if shown.is_Rational and _is_decimal(shown):
+                shown = _decimal_string(shown)  # a float table reads back as its decimals
+            raise DensityError(f"the density must {what} to 1 over its support; got {shown}.")
+        return
+    if sp.simplify(total - 1) == 0:
+        return
+    if total.equals(1) is False:
+        raise DensityError(f"the density must {what} to 1 over its support; got {total}.")

@@ -1,0 +1,24 @@
+"""Adaptive quadrature at arbitrary precision, on SymPy expressions handed in by the caller.
+
+The numeric definition of a Rényi divergence (:mod:`rdpsym.derive.numeric`) and
+the normalisation check of a density (:mod:`rdpsym.laws.validation`) integrate
+with this, and never from a derived formula.  It works on SymPy expressions, the
+variable, probe points and the pieces (lo, hi, branches) of a common refinement
+handed in by the caller, never on density objects: it sits beside the engine,
+independent of it, and imports only the foundations.
+
+- :mod:`.compile`: expression -> fast mpmath function (constants folded); log of a pdf.
+- :mod:`.locate`: where an integrand holds its mass (scans, hills, golden section, reach).
+- :mod:`.integrate`: piecewise integration with splits, algebraic tails, singular ends,
+  divergence tests.
+- :mod:`.series`: direct summation outward from the largest term.
+- :mod:`.supremum`: the supremum of a log-ratio (order ∞).
+
+Lengths and magnitudes are taken from the integrand itself (its mode, e-fold
+width and peak), never fixed at 1, so a Gaussian of σ = 10¹⁰ or 10⁻¹⁰ is
+integrated like one of σ = 1.  Quadrature splits at every non-smooth point,
+at each mode, at the valleys between modes and where each mode's mass ends.
+Nothing here changes mpmath's global precision: every function works at the
+caller's ``mpmath.workdps``, and the precision policy (which precisions, how
+values are compared) is the caller's.
+"""
