@@ -214,7 +214,7 @@ def _same_law(P: Density, Q: Density, symbolic: bool = False) -> bool:
     """
     tables = align_pair(P, Q)[2]
     if tables is not None:
-        tp, tq = ({k: sp.S(v) for k, v in t.items() if sp.S(v) != 0} for t in tables)
+        tp, tq = ({k: sp.sympify(v, strict=True) for k, v in t.items() if sp.sympify(v, strict=True) != 0} for t in tables)
         return tp.keys() == tq.keys() and all(tp[k] == tq[k] or (tp[k] - tq[k]).is_zero is True for k in tp)
     if isinstance(P, Discrete) != isinstance(Q, Discrete) or P.support != Q.support:
         return False
@@ -298,8 +298,8 @@ def _probes(density: Density) -> list[sp.Expr]:
 
 def _table_divergence(tp: dict, tq: dict, a) -> mpmath.mpf:
     keys = list(dict.fromkeys([*tp, *tq]))
-    p = {k: to_mpf(sp.S(tp.get(k, 0))) for k in keys}
-    q = {k: to_mpf(sp.S(tq.get(k, 0))) for k in keys}
+    p = {k: to_mpf(sp.sympify(tp.get(k, 0), strict=True)) for k in keys}
+    q = {k: to_mpf(sp.sympify(tq.get(k, 0), strict=True)) for k in keys}
     if a >= 1 and any(p[k] > 0 and q[k] == 0 for k in keys):
         return mpmath.inf
     if a == mpmath.inf:

@@ -33,17 +33,17 @@ class Hypotheses:
 
     def is_positive(self, expr: sp.Expr) -> bool | None:
         """True / False when the sign is decided, None when it is not."""
-        e = self._shift(sp.sympify(expr))
+        e = self._shift(sp.sympify(expr, strict=True))
         answer = e.is_positive
         if answer is None:
             answer = _decide_rational(e)
         return answer
 
     def is_negative(self, expr: sp.Expr) -> bool | None:
-        return self.is_positive(-sp.sympify(expr))
+        return self.is_positive(-sp.sympify(expr, strict=True))
 
     def is_zero(self, expr: sp.Expr) -> bool | None:
-        e = self._shift(sp.sympify(expr))
+        e = self._shift(sp.sympify(expr, strict=True))
         if e.is_zero is not None:
             return e.is_zero
         e = sp.cancel(sp.expand(e))

@@ -41,7 +41,7 @@ rdpsym.foundations.arithmetic.ArithmeticSyntaxError: unknown name '__import__' a
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 import sympy as sp
@@ -72,8 +72,8 @@ class _Token:
     position: int  # 1-based, for messages
 
 
-def _tokens(text: str) -> list[_Token]:
-    out: list[_Token] = []
+def _tokens(text: str) -> Iterator[_Token]:
+    """The tokens of ``text``, one at a time (so the first error in reading order is the one reported)."""
     i, n = 0, len(text)
     while i < n:
         c = _SAME_AS.get(text[i], text[i])
@@ -94,7 +94,7 @@ def _tokens(text: str) -> list[_Token]:
                 j += 2
                 while j < n and text[j].isdigit():
                     j += 1
-            out.append(_Token("number", text[i:j].replace("−", "-"), i + 1))
+            yield _Token("number", text[i:j].replace("−", "-"), i + 1)
             i = j
             continue
         if c.isalpha() or c == "_" or c in "π∞√":
@@ -102,20 +102,19 @@ def _tokens(text: str) -> list[_Token]:
             if c not in "π∞√":
                 while j < n and (text[j].isalnum() or text[j] == "_"):
                     j += 1
-            out.append(_Token("name", text[i:j], i + 1))
+            yield _Token("name", text[i:j], i + 1)
             i = j
             continue
         if c == "*" and i + 1 < n and text[i + 1] == "*":
-            out.append(_Token("op", "^", i + 1))
+            yield _Token("op", "^", i + 1)
             i += 2
             continue
         if c in "+-*/^()":
-            out.append(_Token("op", c, i + 1))
+            yield _Token("op", c, i + 1)
             i += 1
             continue
         raise ArithmeticSyntaxError(f"unexpected {text[i]!r} at position {i + 1}")
-    out.append(_Token("end", "", n + 1))
-    return out
+    yield _Token("end", "", n + 1)
 
 
 def _number(token: _Token) -> sp.Rational:
@@ -136,18 +135,17 @@ def _number(token: _Token) -> sp.Rational:
 class _Parser:
     def __init__(self, text: str, parameters: Mapping[str, sp.Symbol]):
         self.tokens = _tokens(text)
-        self.i = 0
+        self.token = next(self.tokens)
         self.depth = 0
         self.parameters = parameters
 
     # -- tokens
-    @property
-    def token(self) -> _Token:
-        return self.tokens[self.i]
+    def advance(self) -> None:
+        self.token = next(self.tokens)
 
     def take(self, text: str) -> bool:
         if self.token.kind == "op" and self.token.text == text:
-            self.i += 1
+            self.advance()
             return True
         return False
 
@@ -170,7 +168,7 @@ class _Parser:
         value = self.term()
         while self.token.kind == "op" and self.token.text in "+-":
             op = self.token.text
-            self.i += 1
+            self.advance()
             right = self.term()
             value = value + right if op == "+" else value - right
         return value
@@ -179,7 +177,7 @@ class _Parser:
         value = self.unary()
         while self.token.kind == "op" and self.token.text in "*/":
             op, at = self.token.text, self.token.position
-            self.i += 1
+            self.advance()
             right = self.unary()
             if op == "/" and right == 0:
                 raise ArithmeticSyntaxError(f"division by zero at position {at}")
@@ -189,7 +187,7 @@ class _Parser:
     def unary(self) -> sp.Expr:
         if self.token.kind == "op" and self.token.text in "+-":
             sign = self.token.text
-            self.i += 1
+            self.advance()
             self.deeper()
             value = self.unary()
             self.depth -= 1
@@ -200,7 +198,7 @@ class _Parser:
         base = self.atom()
         if self.token.kind == "op" and self.token.text == "^":
             at = self.token.position
-            self.i += 1
+            self.advance()
             self.deeper()
             exponent = self.unary()
             self.depth -= 1
@@ -211,10 +209,13 @@ class _Parser:
     def atom(self) -> sp.Expr:
         t = self.token
         if t.kind == "number":
-            self.i += 1
+            self.advance()
             return _number(t)
         if t.kind == "name":
-            self.i += 1
+            known = t.text in _FUNCTIONS or t.text in self.parameters or t.text in _CONSTANTS
+            if not known:
+                raise ArithmeticSyntaxError(f"unknown name {t.text!r} at position {t.position}")
+            self.advance()
             if t.text in _FUNCTIONS:
                 self.expect("(")
                 self.deeper()
@@ -222,11 +223,7 @@ class _Parser:
                 self.depth -= 1
                 self.expect(")")
                 return _FUNCTIONS[t.text](argument)
-            if t.text in self.parameters:
-                return self.parameters[t.text]
-            if t.text in _CONSTANTS:
-                return _CONSTANTS[t.text]
-            raise ArithmeticSyntaxError(f"unknown name {t.text!r} at position {t.position}")
+            return self.parameters[t.text] if t.text in self.parameters else _CONSTANTS[t.text]
         if self.take("("):
             self.deeper()
             value = self.expression()

@@ -19,7 +19,7 @@ from fractions import Fraction
 import sympy as sp
 from flint import arb, ctx, fmpq
 
-from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.foundations.reading import exact, rational
 
 #: Bits per decimal digit.
 BITS_PER_DIGIT = math.log2(10)
@@ -46,11 +46,11 @@ def bits_for(dps: int) -> int:
     return int(dps * BITS_PER_DIGIT) + 20
 
 
-def to_fmpq(value: object) -> fmpq:
-    """An exact rational as ``fmpq``; ``value`` must be a SymPy/Python rational.
+def to_fmpq(value: object, name: str = "value") -> fmpq:
+    """An exact rational as ``fmpq``, read by :func:`rdpsym.foundations.reading.rational`.
 
     A Python float is read as the decimal it prints as (``1.1`` is 11/10), the
-    rule of the whole package (:func:`rdpsym.foundations.reading.exact`).
+    rule of the whole package.
 
     >>> to_fmpq(sp.Rational(11, 10)), to_fmpq(3), to_fmpq(3.141592653589793)
     (11/10, 3, 3141592653589793/1000000000000000)
@@ -61,10 +61,7 @@ def to_fmpq(value: object) -> fmpq:
         value = Fraction(repr(value))  # exact decimal parse, without SymPy (conversions call this per input)
     if isinstance(value, Fraction):
         return fmpq(value.numerator, value.denominator)
-    v = sp.sympify(value)
-    if not v.is_Rational:
-        raise ParameterError(must("value", "an exact rational number", value))
-    return fmpq(int(v.p), int(v.q))
+    return rational(value, name)
 
 
 def to_arb(expr: object, values: dict | None = None) -> arb:
@@ -82,7 +79,7 @@ def to_arb(expr: object, values: dict | None = None) -> arb:
     ...     b.overlaps(arb.const_e() / 2 + arb(1) / 3), b.rel_accuracy_bits() > 90
     (True, True)
     """
-    return _Evaluator(values or {}).eval(sp.sympify(expr))
+    return _Evaluator(values or {}).eval(expr if isinstance(expr, sp.Basic) else exact(expr, "expression"))
 
 
 class InfiniteValue(ArithmeticError):
@@ -214,7 +211,7 @@ def _number(v: object) -> arb:
         return arb(v)
     if isinstance(v, Fraction):
         return arb(fmpq(v.numerator, v.denominator))
-    return _Evaluator({}).eval(sp.sympify(v))
+    return _Evaluator({}).eval(exact(v, "value"))
 
 
 def upper_decimal(ball: arb, digits: int) -> str:

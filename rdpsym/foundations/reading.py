@@ -1,71 +1,187 @@
-"""Reading user input as exact SymPy objects, and validating it.
+"""Reading what a user gives: the one reader of numbers, expressions and orders.
 
-A Python float is read as the decimal it prints as: ``1.1`` means ``11/10``,
-not the binary double 1.100000000000000088817841970012523...  That is what a
-user who types 1.1 means, and it keeps every later step exact.
+Every value that reaches rdpsym from outside (a Python argument, a
+command-line option, a table in a claim file, a JSON field) is read here,
+into an exact SymPy object (or, for the accounting layer, an exact ``fmpq``):
+
+* ``int``, and NumPy integer scalars, exactly;
+* ``float`` (and NumPy float scalars) as the decimal it prints as: ``1.1`` is
+  11/10, not the binary double 1.100000000000000088817841970012523...  That
+  is what a user who types 1.1 means, and it keeps every later step exact;
+* ``Fraction``, ``Decimal``, python-flint ``fmpq``/``fmpz``, exactly;
+* an mpmath ``mpf`` at its exact binary value (it is a computed binary
+  number, not a typed decimal);
+* SymPy numbers and expressions (Floats inside read as their printed decimals);
+* text, as plain arithmetic (``"1/3"``, ``"1e-5"``, ``"sqrt(2)/2"``, the
+  parameter names the caller allows) by the grammar of
+  :mod:`rdpsym.foundations.arithmetic`, which can call nothing: text is
+  parsed, never evaluated.
+
+Anything else is a :class:`~rdpsym.foundations.errors.ParameterError` naming
+the parameter, what it must be, and the value given.
 """
 
 from __future__ import annotations
 
+import numbers
+from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
 
+import mpmath
 import sympy as sp
 from flint import fmpq, fmpz
 
+from rdpsym.foundations.arithmetic import ArithmeticSyntaxError, parse
 from rdpsym.foundations.errors import DomainError, ParameterError, must
 
+#: What a number may be given as, for messages.
+NUMBER = "a number (such as 2, 0.5, 1/3, 1e-5 or sqrt(2)/2)"
+NOT_NAN = "a number, not NaN"
+ANY = "a number or a SymPy expression"
 
-def exact(value: object, name: str) -> sp.Expr:
-    """Convert ``value`` to an exact SymPy expression, or raise naming ``name``.
 
-    >>> exact(1.1, "sigma")
-    11/10
-    >>> exact(float("inf"), "order")
-    oo
-    >>> exact("abc def", "sigma")
+def _numpy_scalar(value: object) -> object:
+    """A NumPy scalar (or 0-d array) as the Python number it stands for; anything else unchanged.
+
+    NumPy is not imported: a value is recognised by its ``dtype``.  A float
+    scalar becomes the decimal NumPy prints (``str``), so ``numpy.float32(0.1)``
+    is 1/10 as the user reads it, not its binary value.
+    """
+    dtype = getattr(value, "dtype", None)
+    if dtype is None or type(value).__module__.split(".")[0] != "numpy" or getattr(value, "ndim", 0) != 0:
+        return value
+    kind = getattr(dtype, "kind", "")
+    if kind == "b":
+        return bool(value)
+    if kind in "iu":
+        return int(value)
+    if kind == "f":
+        shown = str(value[()] if hasattr(value, "shape") and value.shape == () else value)
+        return Decimal(shown) if shown not in ("nan", "inf", "-inf") else float(shown)
+    return value
+
+
+def exact(value: object, name: str, parameters: Mapping[str, sp.Symbol] | None = None) -> sp.Expr:
+    """``value`` as an exact SymPy expression, or a :class:`ParameterError` naming ``name``.
+
+    ``parameters`` are the names text may use (a mechanism's own parameters).
+
+    >>> exact(1.1, "sigma"), exact("1/3 + 1e-2", "sigma"), exact(float("inf"), "order")
+    (11/10, 103/300, oo)
+    >>> exact("__import__('os').system('echo hacked')", "sigma")
     Traceback (most recent call last):
     ...
-    rdpsym.foundations.errors.ParameterError: sigma must be a number or a SymPy expression; got 'abc def'.
+    rdpsym.foundations.errors.ParameterError: sigma must be a number (such as 2, 0.5, 1/3, 1e-5 or sqrt(2)/2); got "__import__('os').system('echo hacked')" (unknown name '__import__' at position 1).
     """
-    if isinstance(value, bool):
-        raise ParameterError(must(name, "a number or a SymPy expression", repr(value)))
+    value = _numpy_scalar(value)
+    if isinstance(value, bool):  # True == 1 in Python: a bool is a mistake, never silently 1 or 0
+        raise ParameterError(must(name, ANY, repr(value)))
     if isinstance(value, float):
         if value != value:
-            raise ParameterError(must(name, "a number, not NaN", value))
+            raise ParameterError(must(name, NOT_NAN, value))
         if value in (float("inf"), float("-inf")):
             return sp.oo if value > 0 else -sp.oo
         return sp.Rational(repr(value))
-    if isinstance(value, int):
-        return sp.Integer(value)
-    if isinstance(value, (Fraction, Decimal)):
+    if isinstance(value, numbers.Integral):
+        return sp.Integer(int(value))
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            if value.is_nan():
+                raise ParameterError(must(name, NOT_NAN, value))
+            return sp.oo if value > 0 else -sp.oo
         return sp.Rational(str(value))
-    if isinstance(value, (fmpq, fmpz)):  # python-flint's exact rationals, as the accounting layer uses
-        return sp.Rational(int(value.p), int(value.q)) if isinstance(value, fmpq) else sp.Integer(int(value))
+    if isinstance(value, Fraction):
+        return sp.Rational(value.numerator, value.denominator)
+    if isinstance(value, fmpq):  # python-flint's exact rationals, as the accounting layer uses
+        return sp.Rational(int(value.p), int(value.q))
+    if isinstance(value, fmpz):
+        return sp.Integer(int(value))
+    if isinstance(value, mpmath.mpf):
+        if not mpmath.isfinite(value):
+            if mpmath.isnan(value):
+                raise ParameterError(must(name, NOT_NAN, value))
+            return sp.oo if value > 0 else -sp.oo
+        man, exp = value.man_exp
+        return sp.Integer(int(man)) * sp.Integer(2) ** int(exp)
     if isinstance(value, sp.Basic):
         if value.has(sp.nan, sp.zoo):
-            raise ParameterError(must(name, "a number, not NaN", value))
+            raise ParameterError(must(name, NOT_NAN, value))
         # Floats inside an expression are read as their printed decimals too.
         floats = value.atoms(sp.Float)
         if floats:
             value = value.xreplace({f: sp.Rational(str(f)) for f in floats})
         return value
     if isinstance(value, str):
+        if value.strip().lower() == "nan":
+            raise ParameterError(must(name, NOT_NAN, "nan"))
         try:
-            parsed = sp.sympify(value, rational=True)
-        except (sp.SympifyError, SyntaxError, TypeError):
-            parsed = None
-        if isinstance(parsed, sp.Expr):
-            return exact(parsed, name)
-        raise ParameterError(must(name, "a number or a SymPy expression", repr(value)))
-    try:
-        import mpmath
+            return parse(value, parameters)
+        except ArithmeticSyntaxError as exc:
+            raise ParameterError(must(name, NUMBER, f"{_quoted(value)} ({exc})")) from None
+    raise ParameterError(must(name, ANY, _shown(value)))
 
-        if isinstance(value, mpmath.mpf):
-            return sp.Rational(mpmath.nstr(value, mpmath.mp.dps + 5, strip_zeros=True))
-    except ImportError:  # pragma: no cover - mpmath is a hard dependency
-        pass
-    raise ParameterError(must(name, "a number or a SymPy expression", repr(value)))
+
+def number(value: object, name: str) -> sp.Expr:
+    """A real number (no free symbols), exact; ±∞ allowed.
+
+    >>> number("2^-10", "delta")
+    1/1024
+    """
+    v = exact(value, name)
+    if not v.is_number or v.is_extended_real is False:
+        raise ParameterError(must(name, NUMBER, _shown(value)))
+    return v
+
+
+def rational(value: object, name: str) -> fmpq:
+    """An exact rational as ``fmpq`` (for the accounting layer, which computes in Arb balls).
+
+    >>> rational(1e-5, "delta"), rational("1/3", "q")
+    (1/100000, 1/3)
+    """
+    v = number(value, name)
+    if not v.is_Rational:
+        raise ParameterError(must(name, "a finite rational number (such as 0.5, 1/3 or 1e-5)", _shown(value)))
+    return fmpq(int(v.p), int(v.q))
+
+
+def integer(value: object, name: str, minimum: int | None = None) -> int:
+    """An integer (``3``, ``"3"``, ``numpy.int64(3)``), at least ``minimum``; ``3.0`` and ``True`` are refused.
+
+    >>> integer("12", "--steps", minimum=1)
+    12
+    """
+    value = _numpy_scalar(value)
+    if isinstance(value, str):
+        text = value.strip()
+        if not (text.lstrip("+-").isdigit() and len(text) <= 20):
+            raise ParameterError(must(name, "an integer" + (f" >= {minimum}" if minimum is not None else ""),
+                                      _quoted(value)))
+        value = int(text)
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ParameterError(must(name, "an integer" + (f" >= {minimum}" if minimum is not None else ""),
+                                  _shown(value)))
+    value = int(value)
+    if minimum is not None and value < minimum:
+        raise ParameterError(must(name, f"an integer >= {minimum}", value))
+    return value
+
+
+def dps(value: object, name: str = "dps") -> int:
+    """Significant digits asked for: an integer >= 5."""
+    return integer(value, name, minimum=5)
+
+
+def _quoted(text: str) -> str:
+    """Text as a message shows it: quoted, and cut short when long."""
+    return repr(text if len(text) <= 80 else text[:77] + "...")
+
+
+def _shown(value: object) -> str:
+    """Any value as a message shows it (its repr, cut short)."""
+    shown = repr(value) if not isinstance(value, sp.Basic) else str(value)
+    return shown if len(shown) <= 80 else shown[:77] + "..."
 
 
 def positive_parameter(value: object, name: str, valid: str | None = None) -> sp.Expr:
@@ -160,16 +276,16 @@ def parse_order(order: object) -> sp.Expr:
     >>> parse_order("abc")
     Traceback (most recent call last):
     ...
-    rdpsym.foundations.errors.DomainError: order must be a Symbol or a number in (0, oo]; got 'abc'.
+    rdpsym.foundations.errors.DomainError: order must be a Symbol or a number in (0, oo]; got 'abc' (unknown name 'abc' at position 1).
     """
     if isinstance(order, str):
         if order.strip().lower() in _INFINITY_WORDS:
             return sp.oo
         try:
             value = exact(order, "order")
-        except ParameterError:
-            value = None
-        if value is None or not value.is_number:
+        except ParameterError as exc:
+            raise DomainError(str(exc).replace(NUMBER, "a Symbol or a number in (0, oo]")) from None
+        if not value.is_number:
             raise DomainError(must("order", "a Symbol or a number in (0, oo]", repr(order)))
     elif isinstance(order, sp.Symbol):
         if order.is_positive is False or order.is_extended_real is False:

@@ -126,7 +126,7 @@ class Continuous(Density):
         if not isinstance(self.support, sp.Interval) or self.support.measure == 0:
             raise DensityError(must("support", "a SymPy Interval of positive length", self.support))
         var = self.var
-        pdf = exact(self.pdf, "pdf")
+        pdf = exact(self.pdf, "pdf", {self.var.name: self.var})
         if var.is_real is not True:
             # SymPy simplifies log(exp(u)) only for real u: use a real twin of the variable.
             real = sp.Symbol(var.name, real=True)
@@ -197,7 +197,7 @@ class Discrete(Density):
         if not isinstance(support, sp.Range) or support.step != 1:
             raise DensityError(must("support", "a SymPy Range with step 1", support))
         var = self.var
-        pmf = exact(self.pmf, "pmf")
+        pmf = exact(self.pmf, "pmf", {self.var.name: self.var})
         if var.is_integer is not True:
             integer = sp.Symbol(var.name, integer=True)
             pmf, var = pmf.xreplace({var: integer}), integer

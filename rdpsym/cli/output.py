@@ -1,0 +1,118 @@
+"""The files a command writes: checked before any work, each written even when another fails.
+
+A command asked for several outputs (the console result, ``--latex``,
+``--pdf``, ``--json``, ``--markdown``, ``--output``) writes every one it can:
+a missing pdflatex does not cost the JSON.  Each failure is reported on
+standard error as it happens, and the exit status says an output failed
+(:data:`OUTPUT_FAILED`) once the rest is written.  Paths are checked before
+any work starts: an output in a folder that does not exist, or that names a
+folder, is an error naming the option.
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+from rdpsym.foundations.errors import ParameterError, RdpSymError, must
+from rdpsym.render.pdf import LatexLayoutWarning, compile_pdf
+
+#: Exit statuses of every command.
+OK = 0
+#: The mathematics did not come out as required (a claim below its expected status, a cell not proved).
+NOT_AS_EXPECTED = 1
+#: The input was refused before any work (a ParameterError or another RdpSymError), or argparse's usage error.
+BAD_INPUT = 2
+#: The work was done, but at least one output could not be written (the others were).
+OUTPUT_FAILED = 3
+
+STATUSES = (f"exit status: {OK} done; {NOT_AS_EXPECTED} a result is not as required (check, table2); "
+            f"{BAD_INPUT} the input was refused before any work; {OUTPUT_FAILED} an output could not be "
+            "written (every other output was)")
+
+
+def check_path(path: str | None, option: str, suffixes: tuple[str, ...] = ()) -> Path | None:
+    """An output path, checked before any work: its folder exists and it is not itself a folder.
+
+    ``-`` (standard output) passes as None-free ``Path("-")``; ``suffixes``, when given, are the file
+    endings the option accepts.
+    """
+    if path is None:
+        return None
+    if path == "-":
+        return Path("-")
+    p = Path(path)
+    if suffixes and p.suffix.lower() not in suffixes:
+        raise ParameterError(must(option, f"a file name ending in {', '.join(suffixes)}", repr(path)))
+    if p.exists() and p.is_dir():
+        raise ParameterError(must(option, "a file, not a folder", repr(path)))
+    if not p.resolve().parent.is_dir():
+        raise ParameterError(must(option, "a file in an existing folder", f"{path!r} (no folder {str(p.parent)!r})"))
+    return p
+
+
+class Outputs:
+    """Write a command's outputs one by one; remember which failed.
+
+    >>> out = Outputs()
+    >>> out.write("--json", lambda: None)
+    True
+    >>> out.status(OK)
+    0
+    """
+
+    def __init__(self) -> None:
+        self.failed: list[str] = []
+
+    def write(self, option: str, action: Callable[[], object]) -> bool:
+        """Run ``action`` (which writes one output); an error is reported and remembered, not raised."""
+        try:
+            action()
+            return True
+        except (OSError, RdpSymError) as exc:  # a LatexError (no pdflatex, a TeX error) is an RdpSymError
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            print(f"rdpsym: error: {option}: {reason}", file=sys.stderr)
+            self.failed.append(option)
+            return False
+
+    def text(self, option: str, path: Path | None, content: str) -> bool:
+        """Write ``content`` to ``path`` (``-``: standard output) and say so."""
+        if path is None:
+            return True
+
+        def write() -> None:
+            if str(path) == "-":
+                print(content)
+                return
+            path.write_text(content if content.endswith("\n") else content + "\n", encoding="utf-8")
+            print(f"wrote {path}")
+
+        return self.write(option, write)
+
+    def latex(self, path: Path | None, tex: str, pdf: bool) -> None:
+        """Write a standalone document and, with ``pdf``, build its PDF beside it (each reported on its own)."""
+        if path is None:
+            return
+        if not self.text("--latex", path, tex) or not pdf or str(path) == "-":
+            return
+
+        def build() -> None:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", LatexLayoutWarning)
+                written = compile_pdf(path)
+            print(f"wrote {written}")
+            for w in caught:  # the PDF is written; say where its layout is off, without a Python traceback
+                print(f"rdpsym: warning: {w.message}", file=sys.stderr)
+
+        self.write("--pdf", build)
+
+    def status(self, status: int) -> int:
+        """``status``, or :data:`OUTPUT_FAILED` when an output failed and the work itself was fine."""
+        if self.failed and status == OK:
+            return OUTPUT_FAILED
+        return status
+
+
+__all__ = ["BAD_INPUT", "NOT_AS_EXPECTED", "OK", "OUTPUT_FAILED", "Outputs", "STATUSES", "check_path"]

@@ -1,0 +1,137 @@
+"""The one reader of user input (rdpsym.foundations.reading) and its grammar (rdpsym.foundations.arithmetic).
+
+Text is parsed, never evaluated: a payload that would run code if it reached
+``eval``/``sympify`` is refused with a clear error, and the file it would
+create never appears.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+from flint import fmpq, fmpz
+
+import rdpsym
+from rdpsym.foundations.arithmetic import MAX_LENGTH, ArithmeticSyntaxError, parse
+from rdpsym.foundations.errors import ParameterError
+from rdpsym.foundations.reading import exact, integer, number, rational
+
+
+def payloads(target) -> list[str]:
+    """Texts that would create ``target`` if anything evaluated them as Python."""
+    return [
+        f"__import__('os').system('touch {target}')",
+        f"__import__('pathlib').Path('{target}').touch()",
+        f"open('{target}', 'w').write('x')",
+        f"(lambda: __import__('os').system('touch {target}'))()",
+        f"1 + __import__('os').system('touch {target}')",
+        f"exec(\"open('{target}', 'w')\")",
+        f"sqrt(__import__('os').system('touch {target}'))",
+    ]
+
+
+@pytest.mark.parametrize("index", range(7))
+def test_text_that_would_run_code_is_refused_and_runs_nothing(tmp_path, index):
+    target = tmp_path / "ran"
+    payload = payloads(target)[index]
+    with pytest.raises(ParameterError, match="sigma must be a number"):
+        exact(payload, "sigma")
+    for call in (lambda: rdpsym.gaussian(sigma=payload), lambda: rdpsym.laplace(scale=1, sensitivity=payload),
+                 lambda: rdpsym.randomized_response(payload), lambda: rdpsym.renyi_divergence(
+                     *rdpsym.gaussian(sigma=1).pair, payload)):
+        with pytest.raises(rdpsym.RdpSymError, match="must be"):
+            call()
+    x = sp.Symbol("x", real=True)
+    with pytest.raises(ParameterError):
+        rdpsym.Continuous(payload, x)
+    with pytest.raises(ParameterError):
+        rdpsym.Discrete({0: payload, 1: "1/2"})
+    assert not target.exists()
+
+
+def test_the_error_names_the_parameter_the_range_and_what_went_wrong():
+    with pytest.raises(ParameterError) as info:
+        exact("2 * sigma", "--set sigma")
+    message = str(info.value)
+    assert message.startswith("--set sigma must be a number")
+    assert "'2 * sigma'" in message and "unknown name 'sigma' at position 5" in message
+
+
+@pytest.mark.parametrize("text, value", [
+    ("1/3", sp.Rational(1, 3)), ("0.1", sp.Rational(1, 10)), (".5", sp.Rational(1, 2)),
+    ("1e-5", sp.Rational(1, 10**5)), ("2.5E+3", sp.Integer(2500)), ("-1/2", sp.Rational(-1, 2)),
+    ("2^-3", sp.Rational(1, 8)), ("2**10", sp.Integer(1024)), ("2^3^2", sp.Integer(512)),
+    ("(1 + 2) * 3 - 4 / 8", sp.Rational(17, 2)), ("sqrt(2)/2", sp.sqrt(2) / 2), ("exp(1)", sp.E),
+    ("log(E)", sp.Integer(1)), ("pi", sp.pi), ("π/2", sp.pi / 2), ("inf", sp.oo), ("∞", sp.oo),
+    ("−1 · 3 ÷ 4", sp.Rational(-3, 4)), ("  7  ", sp.Integer(7)),
+])
+def test_plain_arithmetic_is_read_exactly(text, value):
+    assert parse(text) == value
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("", "empty text"), ("1 +", "expected a number"), ("(1", "expected ')'"), ("1 2", "unexpected text"),
+    ("x", "unknown name 'x'"), ("e", "unknown name 'e'"), ("sin(1)", "unknown name 'sin'"),
+    ("1/0", "division by zero"), ("2 ; 3", "unexpected ';'"), ("a.b", "unknown name 'a'"),
+    ("9^9^9", "a power with about"), ("10^100000", "a power with about"), ("1e999999999", "decimal exponent"),
+    ("(" * 100 + "1" + ")" * 100, "nested more than"), ("1" * (MAX_LENGTH + 1), "longer than"),
+    ("__class__", "unknown name '__class__'"), ("[1]", "unexpected '['"), ("'1'", "unexpected"),
+])
+def test_anything_else_is_a_syntax_error_saying_what_and_where(text, problem):
+    with pytest.raises(ArithmeticSyntaxError, match=re.escape(problem)):
+        parse(text)
+
+
+def test_parameter_names_are_symbols_only_where_the_caller_allows_them():
+    s = sp.Symbol("sigma", positive=True)
+    assert parse("sigma^2 / 2", {"sigma": s}) == s**2 / 2
+    with pytest.raises(ArithmeticSyntaxError, match="unknown name 'sigma'"):
+        parse("sigma")
+
+
+@pytest.mark.parametrize("value, expected", [
+    (np.float64(0.1), sp.Rational(1, 10)), (np.float32(0.1), sp.Rational(1, 10)), (np.int64(3), sp.Integer(3)),
+    (np.int8(-2), sp.Integer(-2)), (np.array(2.5), sp.Rational(5, 2)), (np.uint16(7), sp.Integer(7)),
+    (1.1, sp.Rational(11, 10)), (Fraction(1, 3), sp.Rational(1, 3)), (Decimal("0.25"), sp.Rational(1, 4)),
+    (fmpq(2, 3), sp.Rational(2, 3)), (fmpz(5), sp.Integer(5)), (mpmath.mpf(0.5), sp.Rational(1, 2)),
+    (sp.Float("0.3"), sp.Rational(3, 10)), (float("inf"), sp.oo),
+])
+def test_every_kind_of_number_is_read_exactly(value, expected):
+    assert exact(value, "x") == expected
+
+
+def test_numpy_scalars_are_accepted_wherever_a_number_is():
+    assert rdpsym.gaussian(sigma=np.float64(2)).parameters["sigma"] == 2
+    assert rdpsym.laplace(scale=np.int64(3), sensitivity=np.float32(0.5)).parameters["scale"] == 3
+    assert rdpsym.randomized_response(np.float64(0.75)).parameters["p"] == sp.Rational(3, 4)
+    d = rdpsym.gaussian(sigma=2).rdp(np.int32(3))
+    assert d.result == sp.Rational(3, 8)
+
+
+@pytest.mark.parametrize("value", [True, np.bool_(True), float("nan"), np.float64("nan"), None, [1], {1: 2},
+                                   object(), b"1", sp.nan, sp.zoo])
+def test_what_is_not_a_number_is_refused_by_name(value):
+    with pytest.raises(ParameterError, match="^x must be a number") as info:
+        exact(value, "x")
+    assert "NaN" in str(info.value) or "a SymPy expression" in str(info.value)
+
+
+def test_number_rational_and_integer_narrow_the_reading():
+    assert number("2^-10", "d") == sp.Rational(1, 1024)
+    with pytest.raises(ParameterError, match="d must be a number"):
+        number(sp.Symbol("t"), "d")
+    assert rational("0.125", "q") == fmpq(1, 8)
+    with pytest.raises(ParameterError, match="q must be a finite rational"):
+        rational("sqrt(2)", "q")
+    assert integer(np.int64(4), "k", minimum=1) == 4 and integer(" 12 ", "k") == 12
+    for bad in (3.0, "3.5", "1e3", True, "x"):
+        with pytest.raises(ParameterError, match="k must be an integer"):
+            integer(bad, "k")
+    with pytest.raises(ParameterError, match="k must be an integer >= 1; got 0."):
+        integer(0, "k", minimum=1)
