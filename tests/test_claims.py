@@ -13,7 +13,18 @@ import pytest
 import sympy as sp
 
 import rdpsym
-from rdpsym.claims import AtLeast, AtMost, Claim, ClaimError, Domain, Equal, Holds, Step, Verdict, alpha
+from rdpsym.claims import (
+    AtLeast,
+    AtMost,
+    Claim,
+    ClaimError,
+    Domain,
+    Equal,
+    Holds,
+    Step,
+    Verdict,
+    alpha,
+)
 from rdpsym.claims.runner import catalogue_path, check, claim_files, load, run
 from rdpsym.cli.main import main
 from rdpsym.foundations.errors import ParameterError

@@ -1,37 +1,14 @@
 """Shared pieces of the claim files in ``beyond/`` (results users expect beyond the paper).
 
-Files starting with ``_`` are not claim files; nothing here runs at import.
+Files starting with ``_`` are not claim files; nothing here runs at import.  The general helpers
+(exact balls, the hockey-stick divergence of finite laws) are in :mod:`rdpsym.claims.finite`.
 """
 
 from __future__ import annotations
 
-from flint import arb, fmpq
+from flint import arb
 
 from rdpsym.accounting.conversions import gaussian_delta
-
-
-def ball(v) -> arb:
-    """An exact ball from a SymPy rational (or an ``fmpq`` / int)."""
-    if isinstance(v, arb):
-        return v
-    if isinstance(v, fmpq):
-        return arb(v)
-    if hasattr(v, "p"):
-        return arb(fmpq(int(v.p), int(v.q)))
-    return arb(v)
-
-
-def rational(v) -> fmpq:
-    return v if isinstance(v, fmpq) else fmpq(int(v.p), int(v.q))
-
-
-def hockey_stick(p, q, eps: arb) -> arb:
-    """Σ_x (P(x) − e^ε Q(x))₊ = sup_S [P(S) − e^ε Q(S)] for finite laws, for any real ε."""
-    w = eps.exp()
-    total = arb(0)
-    for a, b in zip(p, q):
-        total += (arb(a) - w * arb(b)).nonnegative_part()
-    return total
 
 
 def _phi(x: arb) -> arb:

@@ -30,9 +30,9 @@ from rdpsym.accounting.conversions import (
     zcdp_epsilon,
 )
 from rdpsym.claims import AtLeast, Claim, Domain, Equal, Holds, Verdict
-from rdpsym.claims.finite import random_pmfs, renyi
+from rdpsym.claims.finite import ball, hockey_stick, random_pmfs, rational, renyi
 
-from ._beyond_refs import ball, gaussian_delta_any, hockey_stick, rational
+from ._beyond_refs import gaussian_delta_any
 
 delta = sp.Symbol("delta", positive=True)
 sigma = sp.Symbol("sigma", positive=True)

@@ -24,8 +24,7 @@ from flint import arb, fmpq
 import rdpsym
 from rdpsym.accounting.sampled_gaussian import log_moment, log_moments
 from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict
-
-from ._beyond_refs import rational
+from rdpsym.claims.finite import rational
 
 z = sp.Symbol("z", real=True)
 x = sp.Symbol("x", real=True)

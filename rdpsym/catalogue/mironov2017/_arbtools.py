@@ -1,23 +1,15 @@
 """Ball helpers shared by the Mironov 2017 claim files (not a claim file).
 
 Laws here have *ball* probabilities (Gaussian tail masses), unlike the exact
-rational laws of :mod:`rdpsym.claims.samplers`.  Tails are computed with
+rational laws of :mod:`rdpsym.claims.finite`.  Tails are computed with
 ``erfc`` on the side where they are small, so probabilities like 1e-10^40 keep
 their relative accuracy instead of becoming 1 − (1 − tiny).
 """
 
 import sympy as sp
-from flint import arb, fmpq
+from flint import arb
 
-
-def ball(v) -> arb:
-    """An exact rational (SymPy, fmpq or int) as a ball."""
-    if isinstance(v, arb):
-        return v
-    if isinstance(v, fmpq):
-        return arb(v)
-    v = sp.Rational(v)
-    return arb(fmpq(int(v.p), int(v.q)))
+from rdpsym.claims.finite import ball, probability, renyi
 
 
 def upper_tail(z: arb) -> arb:
@@ -63,8 +55,6 @@ def triangle_residual(P, R, Q, order, p_exp):
     Returns ``(lhs, rhs, consistent)``: the inequality is lhs ≤ rhs, and ``consistent``
     says the decomposition reproduces the three divergences as balls.
     """
-    from rdpsym.claims.finite import renyi
-
     p_exp = sp.Rational(p_exp)  # exact: p/(p − 1) with Python ints would be a float
     a, pe = ball(order), ball(p_exp)
     qe = pe / (pe - 1)
@@ -104,8 +94,6 @@ def probability_slack(P, Q, S, a, ps):
     ε only adds ((α−1)/α)(ε − D_α(P‖Q)) ≥ 0).  Returns ``(slack, total)``:
     ``total`` = log P(S) + slack must reproduce log of the bound at ε = D_α(P‖Q).
     """
-    from rdpsym.claims.finite import probability
-
     def term(k):
         return (a * arb(P[k]).log() + (1 - a) * arb(Q[k]).log()).exp()
 

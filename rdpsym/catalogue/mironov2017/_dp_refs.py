@@ -1,9 +1,9 @@
 """Exact (ε, δ)-DP references for the claim files on Props 3–4, Lemma 1 and Cor 1.
 
-Files starting with ``_`` are not claim files; nothing here runs at import.
+Files starting with ``_`` are not claim files; nothing here runs at import.  The hockey-stick
+divergence δ_{P,Q}(ε) of finite laws and the events and masses are the general helpers of
+:mod:`rdpsym.claims.finite`.
 
-* :func:`hockey_stick` — δ_{P,Q}(ε) = sup_S [P(S) − e^ε Q(S)] = Σ_x (P(x) − e^ε Q(x))₊ for
-  finite laws, the exact δ of the pair at ε (any real ε), as an Arb ball.
 * :func:`pure_dp_pair` — finite pairs with both D_∞(P‖Q), D_∞(Q‖P) ≤ log r (exact rationals),
   randomized response first: it is the extremal ε-DP pair (Bun–Steinke 2016, Prop 3.3).
 * :func:`rr_envelope` — for the n-fold composition of randomized response with e^ε = r,
@@ -15,46 +15,11 @@ Files starting with ``_`` are not claim files; nothing here runs at import.
 
 from __future__ import annotations
 
-import itertools
 import math
 
 from flint import arb, fmpq
 
-
-def ball(v) -> arb:
-    """An exact ball from a SymPy/Python rational or an ``fmpq``."""
-    if isinstance(v, arb):
-        return v
-    if isinstance(v, fmpq):
-        return arb(v)
-    return arb(fmpq(int(v.p), int(v.q))) if hasattr(v, "p") else arb(v)
-
-
-def rational(v) -> fmpq:
-    return v if isinstance(v, fmpq) else fmpq(int(v.p), int(v.q))
-
-
-def hockey_stick(p, q, eps: arb) -> arb:
-    """Σ_x (P(x) − e^ε Q(x))₊: the smallest δ with P(S) ≤ e^ε Q(S) + δ for every event S.
-
-    The maximising event is {x : P(x) > e^ε Q(x)} (Neyman–Pearson), so the sum over
-    outcomes is the supremum over events, exactly.  Terms certified ≤ 0 contribute 0.
-    """
-    w = eps.exp()
-    total = arb(0)
-    for a, b in zip(p, q):
-        total += (arb(a) - w * arb(b)).nonnegative_part()
-    return total
-
-
-def all_events(n: int):
-    """Every event of an n-point outcome space (2^n of them, ∅ and Ω included)."""
-    return [frozenset(s) for k in range(n + 1) for s in itertools.combinations(range(n), k)]
-
-
-def mass(p, event) -> arb:
-    return arb(sum((p[k] for k in event), fmpq(0)))
-
+from rdpsym.claims.finite import max_ratio
 
 # --------------------------------------------------------------------------- pure ε-DP pairs
 
@@ -95,8 +60,8 @@ def pure_dp_shapes(size: int = 4):
 
 
 def d_inf(p, q) -> arb:
-    """D_∞(P‖Q) = max_x log(P(x)/Q(x)) for laws with full support (exact ratios, one log)."""
-    return arb(max(a / b for a, b in zip(p, q))).log()
+    """D_∞(P‖Q) = max_x log(P(x)/Q(x)) for laws with full support (the exact max ratio, one log)."""
+    return arb(max_ratio(p, q)).log()
 
 
 # --------------------------------------------------------------------------- n-fold randomized response

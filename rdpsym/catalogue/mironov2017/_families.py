@@ -23,7 +23,7 @@ ORDERS = sp.Interval.open(1, sp.oo)
 HALF_TO_ONE = sp.Interval.open(sp.Rational(1, 2), 1)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def derived(mechanism: str, order=alpha):
     """The core's derivation of a built-in's RDP at ``order`` (symbolic parameters)."""
     mech = {

@@ -30,7 +30,7 @@ from flint import arb
 
 import rdpsym
 from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict, alpha
-from rdpsym.claims.finite import random_pmfs, renyi
+from rdpsym.claims.finite import max_ratio, random_pmfs, renyi
 
 from ._families import POSITIVE, derived, lam, p, sigma
 
@@ -119,7 +119,7 @@ def _inf_upper(point):
 
 def _inf_lower(point):
     P, Q = point["laws"]
-    top = max(a / b for a, b in zip(P, Q))
+    top = max_ratio(P, Q)  # e^{D_∞}: the sampled laws have full support
     star = max((k for k in range(len(P)) if P[k] / Q[k] == top), key=lambda k: P[k])  # x*, exact rationals
     mass = P[star]
     a = arb(point[alpha].p) / arb(point[alpha].q)

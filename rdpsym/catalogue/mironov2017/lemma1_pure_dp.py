@@ -20,11 +20,11 @@ with r = e^ε from 1 + 10⁻³⁰ to 10¹² and α from 1 to 10¹².
 import sympy as sp
 from flint import arb, ctx, fmpq
 
-from rdpsym.foundations.balls import precision
 from rdpsym.claims import AtMost, Claim, Domain, Equal, Holds, Verdict, alpha
-from rdpsym.claims.finite import renyi
+from rdpsym.claims.finite import ball, rational, renyi
+from rdpsym.foundations.balls import precision
 
-from ._dp_refs import ball, d_inf, pure_dp_pair, pure_dp_shapes, rational
+from ._dp_refs import d_inf, pure_dp_pair, pure_dp_shapes
 from ._families import derived, p
 
 eps = sp.Symbol("epsilon", positive=True)

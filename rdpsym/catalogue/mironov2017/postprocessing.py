@@ -10,12 +10,20 @@ Gaussian curve α/(2σ²) (Φ through Arb's erfc).
 """
 
 import sympy as sp
-from flint import arb, fmpq
+from flint import arb
 
 from rdpsym.claims import Claim, Domain, Holds, Verdict, alpha
-from rdpsym.claims.finite import push_forward, random_channel, random_pmfs, renyi
+from rdpsym.claims.finite import (
+    ball,
+    mass,
+    max_ratio,
+    push_forward,
+    random_channel,
+    random_pmfs,
+    renyi,
+)
 
-from ._arbtools import ball, renyi_balls, threshold_law
+from ._arbtools import renyi_balls, threshold_law
 from ._families import ORDERS, POSITIVE, sigma
 
 t = sp.Symbol("t", real=True)
@@ -29,7 +37,7 @@ def _processed(order):
         if order == sp.oo:
             # D_∞ ≤ D_∞ ⇔ max gP/gQ ≤ max P/Q: compared as exact rationals (equal when the argmax outcome
             # is not merged with another, which deterministic merges often do).
-            return 0, "<=", arb(max(a / b for a, b in zip(P, Q)) - max(a / b for a, b in zip(gP, gQ)))
+            return 0, "<=", arb(max_ratio(P, Q) - max_ratio(gP, gQ))
         a = point[alpha] if order is None else order
         lhs, rhs = renyi(gP, gQ, a), renyi(P, Q, a)
         if order is None and lhs.overlaps(rhs) and not (rhs - lhs >= 0) and _deterministic(g):
@@ -62,7 +70,7 @@ def _merge_gap(P, Q, g, order, lhs, rhs):
         groups.setdefault(next(j for j, v in enumerate(row) if v != 0), []).append(k)
     merged, excess = arb(0), arb(0)
     for members in groups.values():
-        ps, qs = sum((P[k] for k in members), fmpq(0)), sum((Q[k] for k in members), fmpq(0))
+        ps, qs = mass(P, members), mass(Q, members)
         merged += term(ps, qs)
         if len(members) > 1:
             excess += sum((term(P[k], Q[k]) for k in members), arb(0)) - term(ps, qs)

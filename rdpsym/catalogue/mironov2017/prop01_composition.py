@@ -21,11 +21,11 @@ import sympy as sp
 from flint import arb, fmpq
 
 import rdpsym
-from rdpsym.foundations.balls import precision, to_arb
 from rdpsym.claims import Claim, Domain, Holds, Verdict, alpha
-from rdpsym.claims.finite import random_pmf, renyi
+from rdpsym.claims.finite import ball, random_pmf, renyi
+from rdpsym.foundations.balls import precision, to_arb
 
-from ._arbtools import ball, renyi_balls, threshold_law
+from ._arbtools import renyi_balls, threshold_law
 from ._families import ORDERS, POSITIVE, derived, p, sigma
 
 NX, NY = 4, 3

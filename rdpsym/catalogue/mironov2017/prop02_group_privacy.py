@@ -29,12 +29,12 @@ import sympy as sp
 from flint import fmpq
 
 import rdpsym
-from rdpsym.foundations.balls import to_arb
 from rdpsym.accounting.curve import Component, curve
 from rdpsym.claims import AtMost, Claim, Domain, Holds, Verdict, alpha
-from rdpsym.claims.finite import random_pmf, renyi
+from rdpsym.claims.finite import ball, random_pmf, renyi
+from rdpsym.foundations.balls import to_arb
 
-from ._arbtools import ball, triangle_residual
+from ._arbtools import triangle_residual
 from ._families import POSITIVE, derived, lam, sigma
 
 #: The order of the group guarantee, α′ = α/2^c ≥ 2.

@@ -20,9 +20,14 @@ from flint import arb
 
 from rdpsym.accounting.conversions import gaussian_delta
 from rdpsym.claims import AtMost, Claim, Domain, Equal, Holds, Verdict, alpha
-from rdpsym.claims.finite import random_pmfs, renyi
-
-from ._dp_refs import all_events, ball, hockey_stick, mass
+from rdpsym.claims.finite import (
+    all_events,
+    ball,
+    hockey_stick,
+    probability,
+    random_pmfs,
+    renyi,
+)
 
 delta = sp.Symbol("delta", positive=True)
 sigma = sp.Symbol("sigma", positive=True)
@@ -56,7 +61,7 @@ def _strong_form(point):
     d = ball(point[delta])
     worst = None
     for s in all_events(len(p)):
-        gap = mass(p, s) - (w * mass(q, s)).max(d)
+        gap = probability(p, s) - (w * probability(q, s)).max(d)
         worst = gap if worst is None else worst.max(gap)
     return worst, "<=", 0
 

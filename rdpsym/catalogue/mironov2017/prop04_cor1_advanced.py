@@ -28,11 +28,12 @@ generator (a list of sizes, n = 1 first) and the checks are ``Holds`` relations.
 import sympy as sp
 from flint import arb
 
-from rdpsym.foundations.balls import precision
 from rdpsym.accounting.conversions import kov_delta
 from rdpsym.claims import AtLeast, Claim, Domain, Equal, Holds, Verdict
+from rdpsym.claims.finite import ball, rational
+from rdpsym.foundations.balls import precision
 
-from ._dp_refs import ball, rational, rr_envelope
+from ._dp_refs import rr_envelope
 
 r = sp.Symbol("r", positive=True)  # e^ε, an exact rational > 1
 q_s = sp.Symbol("Q", positive=True)  # Q(S) = Pr[f(D') ∈ S]

@@ -10,11 +10,11 @@ of the built-ins are the core's derived closed forms.
 import sympy as sp
 from flint import arb, fmpq
 
-from rdpsym.foundations.balls import to_arb
 from rdpsym.claims import Claim, Domain, Holds, Verdict, alpha
-from rdpsym.claims.finite import probability, random_event, random_pmfs, renyi
+from rdpsym.claims.finite import ball, probability, random_event, random_pmfs, renyi
+from rdpsym.foundations.balls import to_arb
 
-from ._arbtools import ball, probability_slack, upper_tail
+from ._arbtools import probability_slack, upper_tail
 from ._families import ORDERS, POSITIVE, derived, lam, p, sigma
 
 t = sp.Symbol("t", real=True)

@@ -16,9 +16,9 @@ precision; there the comparison is made on the residuals beyond that outcome
 import sympy as sp
 
 from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict, alpha
-from rdpsym.claims.finite import random_pmf, renyi
+from rdpsym.claims.finite import ball, random_pmf, renyi
 
-from ._arbtools import ball, triangle_residual
+from ._arbtools import triangle_residual
 from ._families import ORDERS
 
 #: Hölder's exponent p (> 1); q = p/(p − 1).

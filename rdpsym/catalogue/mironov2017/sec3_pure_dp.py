@@ -11,19 +11,17 @@ The second is D_α ≤ D_∞ (monotonicity), checked on finite laws and proved f
 the Laplace and randomized-response closed forms.
 """
 
-import itertools
-
 import sympy as sp
 from flint import arb, fmpq
 
-from rdpsym.foundations.balls import Undecided
 from rdpsym.claims import AtMost, Claim, Domain, Equal, Holds, Verdict, alpha
-from rdpsym.claims.finite import random_pmfs, renyi
+from rdpsym.claims.finite import all_events, ball, mass, max_ratio, random_pmfs, renyi
+from rdpsym.foundations.balls import Undecided
 
 from ._families import ORDERS, POSITIVE, derived, lam, p
 
 N = 5
-EVENTS = [frozenset(s) for r in range(1, N + 1) for s in itertools.combinations(range(N), r)]
+EVENTS = all_events(N, nonempty=True)
 delta = sp.Symbol("delta", real=True)
 t = sp.Symbol("t", positive=True)
 
@@ -38,13 +36,13 @@ RR_MOMENT = ((1 + t) ** alpha + (1 + t) ** (1 - alpha)) / (2 + t)
 
 
 def _max_event_ratio(P, Q) -> fmpq:
-    return max(sum((P[k] for k in S), fmpq(0)) / sum((Q[k] for k in S), fmpq(0)) for S in EVENTS)
+    return max(mass(P, S) / mass(Q, S) for S in EVENTS)
 
 
 def _sup_over_events(point):
     P, Q = point["laws"]
     # Both sides are exact rationals: sup_S P(S)/Q(S) and max_x P(x)/Q(x) = e^{D_∞}.
-    return arb(_max_event_ratio(P, Q)), "=", arb(max(a / b for a, b in zip(P, Q)))
+    return arb(_max_event_ratio(P, Q)), "=", arb(max_ratio(P, Q))
 
 
 def _sup_matches_renyi(point):
@@ -55,11 +53,11 @@ def _sup_matches_renyi(point):
 def _dp_iff(point):
     """[every S: P(S) ≤ e^ε Q(S)] == [D_∞ ≤ ε] for ε = D_∞ + δ."""
     P, Q = point["laws"]
-    d = arb(fmpq(int(point[delta].p), int(point[delta].q)))
-    top = max(a / b for a, b in zip(P, Q))  # e^{D_∞}, an exact rational
+    d = ball(point[delta])
+    top = max_ratio(P, Q)  # e^{D_∞}, an exact rational (the sampled laws have full support)
     dp = True
     for S in EVENTS:
-        ps, qs = sum((P[k] for k in S), fmpq(0)), sum((Q[k] for k in S), fmpq(0))
+        ps, qs = mass(P, S), mass(Q, S)
         if point[delta] == 0:  # e^ε = e^{D_∞} exactly: compare rationals (tight at the argmax singleton)
             dp = dp and ps <= top * qs
             continue

@@ -22,8 +22,9 @@ from flint import arb
 from rdpsym.accounting.curve import Component, Infinite, curve
 from rdpsym.accounting.orders import MIRONOV
 from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict
+from rdpsym.claims.finite import ball
 
-from ._arbtools import ball, upper_tail
+from ._arbtools import upper_tail
 from ._families import POSITIVE, derived, sigma
 
 z = sp.Symbol("z", real=True)

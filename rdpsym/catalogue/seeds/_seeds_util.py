@@ -1,7 +1,9 @@
 """Shared pieces of the seed claim files (lecture deck 001, slides 000, notes 003 and 004).
 
-Cheap to import: symbols, small exact helpers on finite laws, Gaussian tails in
-balls, and generators of integer parameters for :class:`Domain` objects.
+Cheap to import: symbols, exact comparisons, Gaussian tails in balls, and
+generators of integer parameters for :class:`Domain` objects.  The general
+helpers on finite laws (exact balls, events, masses, hockey-stick divergences,
+product laws, max ratios) are in :mod:`rdpsym.claims.finite`.
 
 A private module of :mod:`rdpsym.catalogue.seeds`: the claim files import it
 relatively (``from ._seeds_util import ...``).
@@ -9,13 +11,21 @@ relatively (``from ._seeds_util import ...``).
 
 from __future__ import annotations
 
-import itertools
 import math
 import random
 
 import sympy as sp
 from flint import arb, fmpq
 
+from rdpsym.claims.finite import (
+    all_events,
+    ball,
+    mass,
+    random_pmf,
+    random_pmfs,
+    rational,
+    renyi,
+)
 from rdpsym.foundations.symbols import alpha as _alpha
 
 # --------------------------------------------------------------------------- symbols
@@ -36,20 +46,7 @@ POSITIVE = sp.Interval.open(0, sp.oo)
 UNIT = sp.Interval.open(0, 1)
 ORDERS = sp.Interval.open(1, sp.oo)
 
-# --------------------------------------------------------------------------- exact numbers
-
-
-def q(v) -> fmpq:
-    """A SymPy/Python rational as ``fmpq``."""
-    if isinstance(v, fmpq):
-        return v
-    v = sp.Rational(v)
-    return fmpq(int(v.p), int(v.q))
-
-
-def ball(v) -> arb:
-    """A rational (SymPy, int, fmpq) or a ball, as a ball."""
-    return v if isinstance(v, arb) else arb(q(v))
+# --------------------------------------------------------------------------- exact comparisons
 
 
 def exact(lhs: fmpq, relation: str, rhs: fmpq) -> tuple:
@@ -59,7 +56,7 @@ def exact(lhs: fmpq, relation: str, rhs: fmpq) -> tuple:
     difference ``lhs − rhs`` is either 0 (an exact ball) or a nonzero rational,
     whose ball excludes 0.
     """
-    return arb(q(lhs) - q(rhs)), relation, arb(0)
+    return arb(rational(lhs) - rational(rhs)), relation, arb(0)
 
 
 # --------------------------------------------------------------------------- Gaussian tails
@@ -82,46 +79,12 @@ def gaussian_loss_tail(epsilon, sigma_, sensitivity) -> arb:
     return normal_sf(e * s / d - d / (2 * s))
 
 
-# --------------------------------------------------------------------------- finite laws (exact)
-
-
-def hockey(P, Q, factor) -> fmpq:
-    """sup_S P(S) − c·Q(S) = Σ (P(x) − c·Q(x))₊ for finite laws, exactly (c = e^ε rational)."""
-    c = q(factor)
-    return sum((max(a - c * b, fmpq(0)) for a, b in zip(P, Q)), fmpq(0))
-
-
-def product(P, Q) -> tuple:
-    """The law of (X, Y) for independent X ~ P, Y ~ Q."""
-    return tuple(a * b for a in P for b in Q)
-
-
-def events(size: int):
-    """Every nonempty subset of range(size)."""
-    for r in range(1, size + 1):
-        yield from itertools.combinations(range(size), r)
-
-
-def mass(P, event) -> fmpq:
-    return sum((P[i] for i in event), fmpq(0))
-
-
-def max_ratio(P, Q) -> fmpq | None:
-    """max_x P(x)/Q(x) exactly (e^{D_∞(P‖Q)}), or None when P is not ≪ Q (D_∞ = ∞)."""
-    best = None
-    for a, b in zip(P, Q):
-        if a == 0:
-            continue
-        if b == 0:
-            return None
-        r = a / b
-        best = r if best is None or r > best else best
-    return best
+# --------------------------------------------------------------------------- randomized response
 
 
 def rr(pr) -> tuple:
     """Randomized response: the output laws (p, 1−p) and (1−p, p)."""
-    pr = q(pr)
+    pr = rational(pr)
     return (pr, 1 - pr), (1 - pr, pr)
 
 
@@ -178,7 +141,7 @@ def composed_delta(e, d, kk: int, e_total) -> arb:
     """
     from rdpsym.accounting.conversions import kov_delta
 
-    d = q(d)
+    d = rational(d)
     e_total = ball(e_total)
     if e_total >= kk * ball(e):
         # The k-fold loss never exceeds kε, so δ_k(ε') = 0 exactly.  Said here because kov_delta
@@ -186,25 +149,22 @@ def composed_delta(e, d, kk: int, e_total) -> arb:
         # arb(10)**(10**6)) raises ConvergenceError instead of returning 0).
         pure = arb(0)
     else:
-        pure = kov_delta(q(e), kk, e_total)
+        pure = kov_delta(rational(e), kk, e_total)
     return 1 - arb((1 - d) ** kk) * (1 - pure)
 
 
 def prop3_excess(P, Q, order, d) -> arb:
     """max over events S of P(S) − e^{ε'}Q(S) − δ with ε = D_order(P‖Q) and ε' = ε + log(1/δ)/(order − 1)
     (Mironov's Prop 3 conclusion, ≤ 0 when it holds).  D_order as in Def 3, also for order < 1."""
-    from rdpsym.claims.finite import renyi
-
     a, dd = ball(order), ball(d)
     e = renyi(P, Q, order)
     factor = (e + (1 / dd).log() / (a - 1)).exp()
-    return max((arb(mass(P, S)) - factor * arb(mass(Q, S)) - dd for S in events(len(P))), key=lambda v: v.mid())
+    return max((arb(mass(P, S)) - factor * arb(mass(Q, S)) - dd for S in all_events(len(P), nonempty=True)),
+               key=lambda v: v.mid())
 
 
 def rr_or_random_pairs(first=("9/10", "3/4", "99/100", "6/10")):
     """Pairs of laws: randomized-response pairs first (the survey's examples), then random_pmfs(2)."""
-    from rdpsym.claims.finite import random_pmfs
-
     rand = random_pmfs(2)
 
     def generate(rng: random.Random, i: int):
@@ -241,10 +201,11 @@ def separable(point, order_key) -> bool:
 def log_moment(P, Q, order) -> arb:
     """log Σ P^α Q^{1−α} = (α−1)·D_α(P‖Q) for finite laws with P ≪ Q, with α − 1 formed exactly.
 
-    (``samplers.renyi`` forms α − 1 as a difference of balls, which loses log₂(1/(α−1)) bits near α = 1:
-    at 256 bits, renyi(P, Q, 1 + 10⁻⁶⁰) keeps 48 bits.)  Terms with P(x) = Q(x) contribute P(x) exactly.
+    (Written when ``renyi`` formed α − 1 as a difference of balls, which lost log₂(1/(α−1)) bits near
+    α = 1; :func:`rdpsym.claims.finite.renyi` now forms it exactly too.)  Terms with P(x) = Q(x)
+    contribute P(x) exactly.
     """
-    h = arb(q(order) - 1)
+    h = arb(rational(order) - 1)
     a = 1 + h
     exact_part, total = fmpq(0), arb(0)
     for x, y in zip(P, Q):
@@ -276,8 +237,6 @@ def x_star_not_alone(point) -> bool:
 def adaptive_mechanisms(rng: random.Random, i: int):
     """A two-step adaptive mechanism on finite laws: the first step's laws (4 outcomes) under D and D',
     and for each first output the second step's pair of laws (3 outcomes)."""
-    from rdpsym.claims.finite import random_pmf
-
     px, qx = random_pmf(rng, i, 4), random_pmf(rng, i + 1 if i < 4 else i + 7, 4)
     kernels = tuple((random_pmf(rng, 10 + i + j, 3), random_pmf(rng, 20 + i + j, 3)) for j in range(4))
     return px, qx, kernels

@@ -17,9 +17,18 @@ from flint import fmpq
 
 from rdpsym.accounting.conversions import kov_delta
 from rdpsym.claims import AtMost, Claim, Domain, Holds, Verdict
-from rdpsym.claims.finite import random_pmf
+from rdpsym.claims.finite import ball, max_ratio, random_pmf, rational
 
-from ._seeds_util import COUNTS, POSITIVE, UNIT, ball, composed_delta, delta, delta_p, eps, exact, max_ratio, q
+from ._seeds_util import (
+    COUNTS,
+    POSITIVE,
+    UNIT,
+    composed_delta,
+    delta,
+    delta_p,
+    eps,
+    exact,
+)
 
 k = sp.Symbol("k", positive=True)
 u = sp.Symbol("u", positive=True)
@@ -60,12 +69,12 @@ def _adaptive_dinf(point):
 
 def _kfold_exact(point):
     # δ_k(kε) = 0: k-fold composition of ε-DP is kε-DP (exact rationals: decided exactly)
-    return kov_delta(q(point[eps]), point["k"], q(point[eps]) * point["k"]), "=", 0
+    return kov_delta(rational(point[eps]), point["k"], rational(point[eps]) * point["k"]), "=", 0
 
 
 def _kfold_tight(point):
     # δ_k(kε(1 − 10⁻⁶)) > 0: no smaller ε' works with δ = 0 (k-fold randomized response)
-    e = q(point[eps])
+    e = rational(point[eps])
     return kov_delta(e, point["k"], e * point["k"] * (1 - fmpq(1, 10**6))), ">", 0
 
 

@@ -13,10 +13,27 @@ from flint import arb, fmpq
 
 from rdpsym.accounting.conversions import gaussian_delta
 from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict, alpha
-from rdpsym.claims.finite import random_pmfs, renyi
+from rdpsym.claims.finite import (
+    all_events,
+    ball,
+    mass,
+    max_ratio,
+    random_pmfs,
+    rational,
+    renyi,
+)
 
-from ._seeds_util import (ORDERS, POSITIVE, UNIT, ball, cases, eps, events, exact, gaussian_loss_tail, mass,
-                          max_ratio, normal_sf, q, sigma)
+from ._seeds_util import (
+    ORDERS,
+    POSITIVE,
+    UNIT,
+    cases,
+    eps,
+    exact,
+    gaussian_loss_tail,
+    normal_sf,
+    sigma,
+)
 
 DECK = "Lecture deck (seed 001, 001_d49504efe0d286ae.txt)"
 
@@ -34,7 +51,7 @@ def _loss_vs_sets(point):
     # min{c : P(S) ≤ c·Q(S) for all S} = max_S P(S)/Q(S) equals max_x P(x)/Q(x) = e^{sup λ} (exact rationals):
     # "λ ≤ ε with probability 1" ⟺ "P(S) ≤ e^ε Q(S) for every S".
     P, Q = point["laws"]
-    best = max(mass(P, S) / mass(Q, S) for S in events(len(P)))
+    best = max(mass(P, S) / mass(Q, S) for S in all_events(len(P), nonempty=True))
     return exact(best, "=", max_ratio(P, Q))
 
 
@@ -43,14 +60,15 @@ def _loss_vs_sets(point):
 def _hockey_below_tail(point):
     # sup_S P(S) − e^ε Q(S) = Σ (P − e^ε Q)₊ ≤ Σ_{P > e^ε Q} P = Pr_P[λ > ε]   (exact, e^ε rational)
     P, Q = point["laws"]
-    f = q(point[em])
+    f = rational(point[em])
     hs = sum((max(x - f * y, fmpq(0)) for x, y in zip(P, Q)), fmpq(0))
     tail = sum((x for x, y in zip(P, Q) if x > f * y), fmpq(0))
     return exact(hs, "<=", tail)
 
 
 def _gaussian_hockey_below_tail(point):
-    return gaussian_delta(q(point[eps]), q(point[sigma])), "<=", gaussian_loss_tail(point[eps], point[sigma], 1)
+    return (gaussian_delta(rational(point[eps]), rational(point[sigma])), "<=",
+            gaussian_loss_tail(point[eps], point[sigma], 1))
 
 
 def _separable(point) -> bool:
@@ -68,7 +86,7 @@ def _separable(point) -> bool:
 def _gaussian_converse(point):
     # the standard definition's δ = δ_BW(ε) does not give Pr[λ > ε] ≤ δ
     e, s = point[eps], point[sigma]
-    return gaussian_loss_tail(e, s, 1), "<=", gaussian_delta(q(e), q(s))
+    return gaussian_loss_tail(e, s, 1), "<=", gaussian_delta(rational(e), rational(s))
 
 
 def _gaussian_converse_case(point):
@@ -78,7 +96,7 @@ def _gaussian_converse_case(point):
 # ----------------------------------------------------------------------------- Rényi divergence formula
 
 def _two_point(pr, qr):
-    return (q(pr), 1 - q(pr)), (q(qr), 1 - q(qr))
+    return (rational(pr), 1 - rational(pr)), (rational(qr), 1 - rational(qr))
 
 
 def _printed_first_line(P, Q, order):

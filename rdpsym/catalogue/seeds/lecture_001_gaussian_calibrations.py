@@ -16,8 +16,18 @@ from flint import arb
 
 from rdpsym.accounting.conversions import gaussian_delta
 from rdpsym.claims import AtMost, Claim, Domain, Equal, Holds, Verdict
+from rdpsym.claims.finite import ball, rational
 
-from ._seeds_util import POSITIVE, UNIT, Delta, ball, cases, delta, eps, gaussian_loss_tail, normal_sf, q
+from ._seeds_util import (
+    POSITIVE,
+    UNIT,
+    Delta,
+    cases,
+    delta,
+    eps,
+    gaussian_loss_tail,
+    normal_sf,
+)
 
 SOURCE_V1 = ("Lecture deck (seed 001, 001_d49504efe0d286ae.txt), slide 'Gaussian mechanism version 1', l.258–264; "
              "also seed 002 l.74, seed 004 l.15")
@@ -31,13 +41,13 @@ STATEMENT_V1 = (r"\forall \varepsilon \in (0,1),\ \delta > 0:\ c^2 = 2\log\frac{
 # ----------------------------------------------------------------------------- version 1
 
 def _sigma_v1(e, d, D) -> arb:
-    c = (2 * (arb(q(sp.Rational(5, 4))) / ball(d)).log()).sqrt()
+    c = (2 * (arb(rational(sp.Rational(5, 4))) / ball(d)).log()).sqrt()
     return c * ball(D) / ball(e)
 
 
 def _v1_exact(point):
     e, d, D = point[eps], point[delta], point[Delta]
-    return gaussian_delta(q(e), _sigma_v1(e, d, D), q(D)), "<=", ball(d)
+    return gaussian_delta(rational(e), _sigma_v1(e, d, D), rational(D)), "<=", ball(d)
 
 
 def _v1_loss_tail(point):
@@ -47,7 +57,7 @@ def _v1_loss_tail(point):
 
 def _v1_case(point):
     c = point["example"]
-    return gaussian_delta(q(c["epsilon"]), _sigma_v1(c["epsilon"], c["delta"], 1)), "<=", ball(c["delta"])
+    return gaussian_delta(rational(c["epsilon"]), _sigma_v1(c["epsilon"], c["delta"], 1)), "<=", ball(c["delta"])
 
 
 # ε*(δ): where δ_BW of the v1 calibration crosses δ (the survey's table; recomputed here with
@@ -64,8 +74,8 @@ _EPS_STAR = {
 def _boundary(point):
     c = point["example"]
     d, star = c["delta"], c["epsilon*"]
-    below = gaussian_delta(q(star - sp.Rational(1, 1000)), _sigma_v1(star - sp.Rational(1, 1000), d, 1))
-    above = gaussian_delta(q(star + sp.Rational(1, 1000)), _sigma_v1(star + sp.Rational(1, 1000), d, 1))
+    below = gaussian_delta(rational(star - sp.Rational(1, 1000)), _sigma_v1(star - sp.Rational(1, 1000), d, 1))
+    above = gaussian_delta(rational(star + sp.Rational(1, 1000)), _sigma_v1(star + sp.Rational(1, 1000), d, 1))
     # δ_BW(ε* − η) ≤ δ < δ_BW(ε* + η) as one relation: the smaller of the two margins is > 0.
     margin_below = ball(d) - below      # ≥ 0 expected
     margin_above = above - ball(d)      # > 0 expected
@@ -90,7 +100,7 @@ def _sigma_v2(e, d, D) -> arb:
 
 def _v2_exact(point):
     e, d, D = point[eps], point[delta], point[Delta]
-    return gaussian_delta(q(e), _sigma_v2(e, d, D), q(D)), "<=", ball(d)
+    return gaussian_delta(rational(e), _sigma_v2(e, d, D), rational(D)), "<=", ball(d)
 
 
 def _v2_loss_tail(point):

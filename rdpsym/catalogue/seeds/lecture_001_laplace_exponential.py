@@ -12,8 +12,9 @@ from flint import arb, fmpq
 
 import rdpsym
 from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict
+from rdpsym.claims.finite import rational
 
-from ._seeds_util import POSITIVE, Delta, eps, q
+from ._seeds_util import POSITIVE, Delta, eps
 
 t_shift = sp.Symbol("t", positive=True)  # the shift |f(x) − f(x')| as a fraction of Δ₁f
 y = sp.Symbol("y", real=True)
@@ -94,7 +95,7 @@ def _slack(u, v, e: arb) -> arb:
 
 def _expmech(point):
     u, v = point["utilities"]
-    e = arb(q(point[eps]))
+    e = arb(rational(point[eps]))
     # both directions of the loss: |log p_x(r)/p_x'(r)| ≤ ε
     lo = _slack(u, v, e)
     hi = _slack(v, u, e)

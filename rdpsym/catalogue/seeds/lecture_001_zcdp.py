@@ -9,12 +9,21 @@ import sympy as sp
 from flint import arb
 
 import rdpsym
-from rdpsym.foundations.balls import to_arb
 from rdpsym.accounting.conversions import gaussian_delta
 from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict, alpha
-from rdpsym.claims.finite import random_pmfs, renyi
+from rdpsym.claims.finite import ball, random_pmfs, renyi
+from rdpsym.foundations.balls import to_arb
 
-from ._seeds_util import ORDERS, POSITIVE, UNIT, Delta, ball, delta, rho, sigma, x_star_not_alone
+from ._seeds_util import (
+    ORDERS,
+    POSITIVE,
+    UNIT,
+    Delta,
+    delta,
+    rho,
+    sigma,
+    x_star_not_alone,
+)
 
 xi = sp.Symbol("xi", nonnegative=True)
 L = sp.Symbol("L", positive=True)

@@ -9,9 +9,10 @@ from flint import arb, fmpq
 
 import rdpsym
 from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict
+from rdpsym.claims.finite import ball, rational
 from rdpsym.laws.mechanisms import x
 
-from ._seeds_util import POSITIVE, Delta, ball, cases, normal_sf, q, sigma, t
+from ._seeds_util import POSITIVE, Delta, cases, normal_sf, sigma, t
 
 SOURCE = ("Notes (seed 003, 003_99d63cfe81f5c671.txt), '(μ,τ)-CDP', l.140–146 (definitions l.87–139: subgaussian "
           "l.87–106, privacy loss l.108–127, subgaussian divergence l.129–138)")
@@ -59,8 +60,9 @@ def _rr_tail(point):
     # Randomized response, truth with probability p > 1/2: L = ±a with a = log(p/(1−p)), Pr[L = a] = p.
     # μ = E L = (2p − 1)a (= KL), τ = a (Hoeffding: L − EL lies in an interval of length 2a).
     # L = a ≥ μ + ta ⟺ t ≤ 2 − 2p;  L = −a ≥ μ + ta ⟺ t ≤ −2p  (exact rationals).
-    pv = q(point[pr])
-    tv = q(point[w]) * (2 - 2 * pv)    # t ∈ [0, 2 − 2p]: where the event {L = a} still counts (t > 2 − 2p: Pr = 0)
+    pv = rational(point[pr])
+    # t ∈ [0, 2 − 2p]: where the event {L = a} still counts (t > 2 − 2p: Pr = 0)
+    tv = rational(point[w]) * (2 - 2 * pv)
     prob = (pv if tv <= 2 - 2 * pv else fmpq(0)) + ((1 - pv) if tv <= -2 * pv else fmpq(0))
     return arb(prob), "<=", (-(arb(tv) ** 2) / 2).exp()
 

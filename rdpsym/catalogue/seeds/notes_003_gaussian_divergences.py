@@ -9,11 +9,17 @@ import sympy as sp
 import rdpsym
 from rdpsym.accounting.conversions import gaussian_delta
 from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict
-from rdpsym.claims.finite import random_pmfs
+from rdpsym.claims.finite import (
+    all_events,
+    ball,
+    mass,
+    max_ratio,
+    random_pmfs,
+    rational,
+)
 from rdpsym.laws.mechanisms import x
 
-from ._seeds_util import (POSITIVE, UNIT, Delta, ball, cases, delta, eps, events, exact, mass, max_ratio, p, q,
-                          sigma)
+from ._seeds_util import POSITIVE, UNIT, Delta, cases, delta, eps, exact, p, sigma
 
 NOTES = "Notes (seed 003, 003_99d63cfe81f5c671.txt)"
 M = sp.Symbol("M", positive=True)
@@ -27,14 +33,14 @@ def _threshold(e, d, D):
 def _no_range(point):
     e, d, D = point[eps], point[delta], point[Delta]
     s = ball(point[kappa]) * _threshold(e, d, D)
-    return gaussian_delta(q(e), s, q(D)), "<=", ball(d)
+    return gaussian_delta(rational(e), s, rational(D)), "<=", ball(d)
 
 
 def _no_range_case(point):
     c = point["example"]
     s = c["sigma"]
     assert ball(s) > _threshold(c["epsilon"], c["delta"], 1)   # the example satisfies σ > √(2 log(1.25/δ))/ε
-    return gaussian_delta(q(c["epsilon"]), q(s)), "<=", ball(c["delta"])
+    return gaussian_delta(rational(c["epsilon"]), rational(s)), "<=", ball(c["delta"])
 
 
 def _log_ratio_at():
@@ -53,7 +59,7 @@ def _dinf_sets(point):
     # D_∞(P‖Q) ≤ ε ⟹ ∀S: P(S) ≤ e^ε Q(S); with e^ε = max P/Q (the least such ε), exactly
     P, Q = point["laws"]
     r = max_ratio(P, Q)
-    worst = max(mass(P, S) - r * mass(Q, S) for S in events(len(P)))
+    worst = max(mass(P, S) - r * mass(Q, S) for S in all_events(len(P), nonempty=True))
     return exact(worst, "<=", 0)
 
 

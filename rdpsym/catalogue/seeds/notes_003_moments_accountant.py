@@ -12,9 +12,9 @@ from flint import arb
 import rdpsym
 from rdpsym.accounting.conversions import gaussian_delta
 from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict, alpha
-from rdpsym.claims.finite import random_pmfs
+from rdpsym.claims.finite import all_events, ball, mass, random_pmfs, rational
 
-from ._seeds_util import POSITIVE, UNIT, ball, delta, eps, events, lam, mass, q, sigma
+from ._seeds_util import POSITIVE, UNIT, delta, eps, lam, sigma
 
 SOURCE = "Notes (seed 003, 003_99d63cfe81f5c671.txt), 'RDP and Moments Accountant'"
 
@@ -41,12 +41,13 @@ def _moment(point) -> arb:
 
 
 def _gaussian_delta_bound(point):
-    return gaussian_delta(q(point[eps]), q(point[sigma])), "<=", (_moment(point) - ball(point[lam]) * ball(point[eps])).exp()
+    return (gaussian_delta(rational(point[eps]), rational(point[sigma])), "<=",
+            (_moment(point) - ball(point[lam]) * ball(point[eps])).exp())
 
 
 def _gaussian_eps_bound(point):
     e = ((1 / ball(point[delta])).log() + _moment(point)) / ball(point[lam])
-    return gaussian_delta(e, q(point[sigma])), "<=", ball(point[delta])
+    return gaussian_delta(e, rational(point[sigma])), "<=", ball(point[delta])
 
 
 def _finite_bound(point):
@@ -54,7 +55,8 @@ def _finite_bound(point):
     P, Q = point["laws"]
     l, e = ball(point[lam]), ball(point[eps])
     moment = sum(((l + 1) * arb(x).log() - l * arb(y).log()).exp() for x, y in zip(P, Q))
-    worst = max((arb(mass(P, S)) - e.exp() * arb(mass(Q, S)) for S in events(len(P))), key=lambda v: v.mid())
+    worst = max((arb(mass(P, S)) - e.exp() * arb(mass(Q, S)) for S in all_events(len(P), nonempty=True)),
+                key=lambda v: v.mid())
     return worst, "<=", moment * (-(l * e)).exp()
 
 

@@ -9,10 +9,30 @@ import sympy as sp
 from flint import arb, fmpq
 
 from rdpsym.claims import AtLeast, Claim, Domain, Holds, Verdict, alpha
-from rdpsym.claims.finite import random_pmfs, renyi
+from rdpsym.claims.finite import (
+    all_events,
+    ball,
+    hockey_stick_exact,
+    mass,
+    random_pmfs,
+    rational,
+    renyi,
+)
 
-from ._seeds_util import (ORDERS, POSITIVE, UNIT, ball, cases, delta, eps, events, exact, hockey, mass, n,
-                          prop3_excess, q, rr, rr_or_random_pairs, separable)
+from ._seeds_util import (
+    ORDERS,
+    POSITIVE,
+    UNIT,
+    cases,
+    delta,
+    eps,
+    exact,
+    n,
+    prop3_excess,
+    rr,
+    rr_or_random_pairs,
+    separable,
+)
 
 NOTES = "Notes (seed 004, 004_41b8fca220304539.txt)"
 em = sp.Symbol("e^epsilon", positive=True)
@@ -24,15 +44,15 @@ LOW_ORDERS = sp.Interval.open(0, 1)
 
 def _nuclear(d):
     """The 'nuclear option' (slides l.57–64): M(D) = D with probability δ, else ⊥.  Outcomes (⊥, D, D')."""
-    d = q(d)
+    d = rational(d)
     return (1 - d, d, fmpq(0)), (1 - d, fmpq(0), d)
 
 
 def _nuclear_is_dp(point):
     P, Q = _nuclear(point[delta])
     f = point[em]
-    worst = max(hockey(P, Q, f), hockey(Q, P, f))            # both orders of the neighbours
-    return exact(worst, "<=", q(point[delta]))
+    worst = max(hockey_stick_exact(P, Q, f), hockey_stick_exact(Q, P, f))  # both orders of the neighbours
+    return exact(worst, "<=", rational(point[delta]))
 
 
 def _nuclear_rdp(point):
@@ -60,7 +80,8 @@ def _prop10(point):
     P, Q = point["laws"]
     a = ball(point[alpha])
     D = renyi(P, Q, point[alpha])
-    gaps = [(D.exp() * arb(mass(Q, S))) ** ((a - 1) / a) - arb(mass(P, S)) for S in events(len(P))]
+    gaps = [(D.exp() * arb(mass(Q, S))) ** ((a - 1) / a) - arb(mass(P, S))
+            for S in all_events(len(P), nonempty=True)]
     return min(gaps, key=lambda v: v.mid()), ">=", 0
 
 
@@ -72,7 +93,7 @@ def _bad_outcomes(point):
     e1, e2 = renyi(P, Q, point[alpha]), renyi(Q, P, point[alpha])
     e = e1 if e1.mid() > e2.mid() else e2
     gaps = []
-    for S in events(len(P)):
+    for S in all_events(len(P), nonempty=True):
         p_, q_ = arb(mass(P, S)), arb(mass(Q, S))
         gaps.append((e.exp() * q_) ** ((a - 1) / a) - p_)
         gaps.append(p_ - (-e).exp() * q_ ** (a / (a - 1)))

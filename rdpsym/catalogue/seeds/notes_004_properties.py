@@ -14,10 +14,19 @@ import sympy as sp
 from flint import arb, fmpq
 
 from rdpsym.claims import Claim, Domain, Holds, Verdict, alpha
-from rdpsym.claims.finite import push_forward, random_channel, random_pmfs
+from rdpsym.claims.finite import ball, push_forward, random_channel, random_pmfs
 
-from ._seeds_util import (COUNTS, ORDERS, adaptive_mechanisms, ball, cases, composed_delta, eps, joint_laws,
-                          log_moment, one_term_dominates)
+from ._seeds_util import (
+    COUNTS,
+    ORDERS,
+    adaptive_mechanisms,
+    cases,
+    composed_delta,
+    eps,
+    joint_laws,
+    log_moment,
+    one_term_dominates,
+)
 
 NOTES = "Notes (seed 004, 004_41b8fca220304539.txt)"
 m = sp.Symbol("m", positive=True)   # log(1/δ) as a multiple (≥ 1) of ε²n

@@ -8,8 +8,9 @@ Checked against the exact optimal composition (Kairouz–Oh–Viswanath 2015).
 import sympy as sp
 
 from rdpsym.claims import AtMost, Claim, Domain, Holds, Verdict
+from rdpsym.claims.finite import ball
 
-from ._seeds_util import COUNTS, POSITIVE, UNIT, ball, composed_delta, delta, delta_p, eps
+from ._seeds_util import COUNTS, POSITIVE, UNIT, composed_delta, delta, delta_p, eps
 
 
 def _drv(point):

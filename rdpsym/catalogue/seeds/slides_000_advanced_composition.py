@@ -16,10 +16,21 @@ from flint import arb, fmpq
 
 from rdpsym.accounting.conversions import gaussian_epsilon
 from rdpsym.claims import AtMost, Claim, Domain, Holds, Verdict
-from rdpsym.claims.finite import random_pmfs, renyi
+from rdpsym.claims.finite import ball, random_pmfs, rational, renyi
 
-from ._seeds_util import (COUNTS, POSITIVE, UNIT, ball, cases, composed_delta, delta, eps, integers, q, rr, sigma,
-                          z)
+from ._seeds_util import (
+    COUNTS,
+    POSITIVE,
+    UNIT,
+    cases,
+    composed_delta,
+    delta,
+    eps,
+    integers,
+    rr,
+    sigma,
+    z,
+)
 
 SLIDES = "Slides (seed 000, 000_862670cc7525ea27.txt)"
 SOURCE_AC = SLIDES + ", 'Advanced Composition', l.91–93"
@@ -66,7 +77,7 @@ def _sum_tail(n: int, hi: fmpq, lo: fmpq, p_hi: fmpq, beta: fmpq, z2: fmpq, scal
 
 def _azuma_printed(point):
     # the slide's threshold nβ + z√(nα), on R_i = ±α with probability ½ each (β = 0 ≥ E[R_i | past] = 0)
-    al, zz, n = q(point[a_]), q(point[z]), point["n"]
+    al, zz, n = rational(point[a_]), rational(point[z]), point["n"]
     prob = _sum_tail(n, al, -al, fmpq(1, 2), fmpq(0), zz * zz, n * al)
     return arb(prob), "<=", (-(arb(zz) ** 2) / 2).exp()
 
@@ -78,8 +89,8 @@ def _azuma_printed_case(point):
 
 def _azuma_corrected(point):
     # threshold nβ + zα√n (Hoeffding–Azuma), on i.i.d. two-point R ∈ {α·h_hi, −α·h_lo} ⊂ [−α, α], β = E R
-    al, zz, n = q(point[a_]), q(point[z]), point["n"]
-    hi, lo, p_hi = al * q(point[h1]), -al * q(point[h2]), q(point[pi_])
+    al, zz, n = rational(point[a_]), rational(point[z]), point["n"]
+    hi, lo, p_hi = al * rational(point[h1]), -al * rational(point[h2]), rational(point[pi_])
     beta = p_hi * hi + (1 - p_hi) * lo
     prob = _sum_tail(n, hi, lo, p_hi, beta, zz * zz, al * al * n)
     return arb(prob), "<=", (-(arb(zz) ** 2) / 2).exp()
@@ -87,8 +98,8 @@ def _azuma_corrected(point):
 
 def _azuma_printed_small(point):
     # the printed threshold nβ + z√(nα) for α ≤ 1 (the DP use, α = ε ≤ 1): √(nα) ≥ α√n
-    al, zz, n = q(point[a_]), q(point[z]), point["n"]
-    hi, lo, p_hi = al * q(point[h1]), -al * q(point[h2]), q(point[pi_])
+    al, zz, n = rational(point[a_]), rational(point[z]), point["n"]
+    hi, lo, p_hi = al * rational(point[h1]), -al * rational(point[h2]), rational(point[pi_])
     beta = p_hi * hi + (1 - p_hi) * lo
     prob = _sum_tail(n, hi, lo, p_hi, beta, zz * zz, n * al)
     return arb(prob), "<=", (-(arb(zz) ** 2) / 2).exp()
@@ -122,7 +133,7 @@ def _gauss_ac(point):
     s, k, d, frac = point[sigma], point["k"], ball(point[delta]), ball(point[s_])
     d_prime = frac * d
     d0 = (1 - frac) * d / k
-    e0 = gaussian_epsilon(d0, q(s))
+    e0 = gaussian_epsilon(d0, rational(s))
     e_ac = (2 * k * (1 / d_prime).log()).sqrt() * e0 + k * e0 * e0.expm1()
     e_exact = gaussian_epsilon(d, ball(s) / arb(k).sqrt())
     return e_exact, point.get("relation", "<"), e_ac

@@ -16,10 +16,32 @@ import sympy as sp
 from flint import arb, fmpq
 
 from rdpsym.claims import Claim, Domain, Holds, Verdict, alpha
-from rdpsym.claims.finite import push_forward, random_channel, random_pmf, random_pmfs, renyi
+from rdpsym.claims.finite import (
+    all_events,
+    ball,
+    hockey_stick_exact,
+    mass,
+    product,
+    push_forward,
+    random_channel,
+    random_pmf,
+    random_pmfs,
+    rational,
+    renyi,
+)
 
-from ._seeds_util import (ORDERS, POSITIVE, UNIT, adaptive_mechanisms, ball, delta, events, exact, hockey,
-                          joint_laws, mass, normal_sf, product, q, sigma, t)
+from ._seeds_util import (
+    ORDERS,
+    POSITIVE,
+    UNIT,
+    adaptive_mechanisms,
+    delta,
+    exact,
+    joint_laws,
+    normal_sf,
+    sigma,
+    t,
+)
 
 SLIDES = "Slides (seed 000, 000_862670cc7525ea27.txt)"
 em = sp.Symbol("e^epsilon", positive=True)
@@ -32,15 +54,15 @@ def _postprocessing(point):
     P, Q = point["laws"]
     K = point["channel"]
     f = point[em]
-    return exact(hockey(push_forward(P, K), push_forward(Q, K), f), "<=", hockey(P, Q, f))
+    return exact(hockey_stick_exact(push_forward(P, K), push_forward(Q, K), f), "<=", hockey_stick_exact(P, Q, f))
 
 
 def _composition(point):
     # δ_i := the least δ for which mechanism i is (ε_i, δ)-DP; the pair is then (ε₁+ε₂, δ₁+δ₂)-DP
     P1, Q1, P2, Q2 = point["laws"]
-    f1, f2 = q(point[em1]), q(point[em2])
-    d1, d2 = hockey(P1, Q1, f1), hockey(P2, Q2, f2)
-    return exact(hockey(product(P1, P2), product(Q1, Q2), f1 * f2), "<=", d1 + d2)
+    f1, f2 = rational(point[em1]), rational(point[em2])
+    d1, d2 = hockey_stick_exact(P1, Q1, f1), hockey_stick_exact(P2, Q2, f2)
+    return exact(hockey_stick_exact(product(P1, P2), product(Q1, Q2), f1 * f2), "<=", d1 + d2)
 
 
 _adaptive = adaptive_mechanisms  # (the generator's name in this file's domains)
@@ -48,36 +70,36 @@ _adaptive = adaptive_mechanisms  # (the generator's name in this file's domains)
 
 def _adaptive_composition(point):
     px, qx, kernels = point["mechanisms"]
-    f1, f2 = q(point[em1]), q(point[em2])
-    d1 = hockey(px, qx, f1)
-    d2 = max(hockey(a, b, f2) for a, b in kernels)
+    f1, f2 = rational(point[em1]), rational(point[em2])
+    d1 = hockey_stick_exact(px, qx, f1)
+    d2 = max(hockey_stick_exact(a, b, f2) for a, b in kernels)
     joint_p, joint_q = joint_laws(px, qx, kernels)
-    return exact(hockey(joint_p, joint_q, f1 * f2), "<=", d1 + d2)
+    return exact(hockey_stick_exact(joint_p, joint_q, f1 * f2), "<=", d1 + d2)
 
 
 # ----------------------------------------------------------------------------- the nuclear option
 
 def _nuclear_publish_all(point):
     # (i) M(D) = D with probability δ, else ⊥: outcomes (⊥, D, D'); sup_S P(S) − e^ε Q(S) = δ exactly, both ways
-    d = q(point[delta])
+    d = rational(point[delta])
     P, Q = (1 - d, d, fmpq(0)), (1 - d, fmpq(0), d)
-    f = q(point[em])
-    return exact(max(hockey(P, Q, f), hockey(Q, P, f)), "=", d)
+    f = rational(point[em])
+    return exact(max(hockey_stick_exact(P, Q, f), hockey_stick_exact(Q, P, f)), "=", d)
 
 
 def _nuclear_sample(point):
     # (ii) each record published independently with probability δ; D' = D + one record r (add/remove).
     # Outputs: (what D's records give, whether r is published): M(D') = M(D) ⊗ (1−δ, δ), M(D) = M(D) ⊗ (1, 0).
-    d = q(point[delta])
+    d = rational(point[delta])
     base = point["base"]
     P = product(base, (1 - d, d))
     Q = product(base, (fmpq(1), fmpq(0)))
-    f = q(point[em])
-    return exact(max(hockey(P, Q, f), hockey(Q, P, f)), "=", d)
+    f = rational(point[em])
+    return exact(max(hockey_stick_exact(P, Q, f), hockey_stick_exact(Q, P, f)), "=", d)
 
 
 def _nuclear_not_rdp(point):
-    d = q(point[delta])
+    d = rational(point[delta])
     P, Q = (1 - d, d, fmpq(0)), (1 - d, fmpq(0), d)
     return renyi(P, Q, point[alpha]), "=", sp.oo
 
@@ -91,7 +113,8 @@ def _bad_outcomes_finite(point):
     e = renyi(P, Q, point[alpha])
     if e == sp.oo:
         return 0, ">=", 0   # not RDP at this order: nothing to check (P has mass where Q has none)
-    gaps = [(e.exp() * arb(mass(Q, S))) ** (1 - 1 / a) - arb(mass(P, S)) for S in events(len(P))]
+    gaps = [(e.exp() * arb(mass(Q, S))) ** (1 - 1 / a) - arb(mass(P, S))
+            for S in all_events(len(P), nonempty=True)]
     return min(gaps, key=lambda v: v.mid()), ">=", 0
 
 

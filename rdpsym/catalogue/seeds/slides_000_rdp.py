@@ -10,10 +10,20 @@ import sympy as sp
 from flint import arb
 
 from rdpsym.claims import AtLeast, AtMost, Claim, Domain, Equal, Holds, Verdict, alpha
-from rdpsym.claims.finite import random_pmfs, renyi
+from rdpsym.claims.finite import ball, product, random_pmfs, renyi
 
-from ._seeds_util import (ORDERS, POSITIVE, UNIT, ball, cases, delta, log_moment, product, prop3_excess, rho,
-                          rr_or_random_pairs, x_star_not_alone)
+from ._seeds_util import (
+    ORDERS,
+    POSITIVE,
+    UNIT,
+    cases,
+    delta,
+    log_moment,
+    prop3_excess,
+    rho,
+    rr_or_random_pairs,
+    x_star_not_alone,
+)
 
 SLIDES = "Slides (seed 000, 000_862670cc7525ea27.txt)"
 h = sp.Symbol("h", positive=True)
