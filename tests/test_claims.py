@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import json
+import sys
 import textwrap
 import warnings
 from pathlib import Path
@@ -11,7 +13,18 @@ import pytest
 import sympy as sp
 
 import rdpsym
-from rdpsym.claims import AtLeast, AtMost, Claim, ClaimError, Domain, Equal, Holds, Step, Verdict, alpha
+from rdpsym.claims import (
+    AtLeast,
+    AtMost,
+    Claim,
+    ClaimError,
+    Domain,
+    Equal,
+    Holds,
+    Step,
+    Verdict,
+    alpha,
+)
 from rdpsym.claims.runner import catalogue_path, check, claim_files, load, run
 from rdpsym.cli.main import main
 from rdpsym.foundations.errors import ParameterError
@@ -150,6 +163,34 @@ def test_broken_claim_files_are_reported_and_the_others_still_run(tmp_path: Path
     assert not report.ok
 
 
+def test_a_users_claim_file_imports_the_helper_beside_it_and_sys_path_is_restored(tmp_path: Path):
+    # Two folders, each with its own _helper.py: each claim file gets its own folder's helper.
+    for folder, bound in (("a", "alpha**2"), ("b", "alpha**3")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "_helper.py").write_text(f"from rdpsym.claims import alpha\nBOUND = {bound}\n")
+        (tmp_path / folder / "claim.py").write_text(textwrap.dedent(f"""
+            import sympy as sp
+            from _helper import BOUND
+            from rdpsym.claims import AtMost, Claim, Domain, Verdict, alpha
+            CLAIM = Claim("{folder}", "", "", "", (AtMost(alpha, BOUND, "α > 1"),), Verdict.PROVED,
+                          Domain({{alpha: sp.Interval.open(1, sp.oo)}}))
+        """))
+    before = list(sys.path)
+    report = run([tmp_path])
+    assert report.ok and [r.claim.steps[0].rhs for r in report.results] == [alpha**2, alpha**3]
+    assert sys.path == before
+
+
+def test_catalogue_files_are_modules_of_the_package():
+    # Plain Python imports a claim file of the catalogue (its helpers are relative imports), and the
+    # runner loads it as that module; reports name it relative to the catalogue, by folder.
+    module = importlib.import_module("rdpsym.catalogue.mironov2017.prop05_07_mechanisms")
+    path = catalogue_path() / "mironov2017" / "prop05_07_mechanisms.py"
+    assert [c.id for c in load(path)] == [c.id for c in module.CLAIMS]
+    assert sys.modules[module.__name__].__file__ == str(path)
+    assert set(run([path]).paths.values()) == {"mironov2017/prop05_07_mechanisms.py"}
+
+
 def test_claims_in_memory_are_checked_and_reported_like_claim_files():
     domain = Domain({alpha: sp.Interval.open(1, sp.oo)})
     good = Claim("good", "", "", "", (AtMost(alpha, alpha**2, "α > 1"),), Verdict.PROVED, domain)
@@ -204,7 +245,7 @@ def catalogue_report():
 @pytest.mark.parametrize("path", CATALOGUE, ids=[str(f.relative_to(catalogue_path())) for f in CATALOGUE])
 def test_catalogue_file_reaches_its_expected_status(path, catalogue_report):
     assert [f.problem for f in catalogue_report.failures if f.path == path] == []
-    relative = str(path.resolve().relative_to(catalogue_path().parent))
+    relative = str(path.resolve().relative_to(catalogue_path().resolve()))  # as the reports name it
     results = [r for r in catalogue_report.results if catalogue_report.paths[r.claim.id] == relative]
     assert results, f"no claim of {relative} was checked"
     for r in results:
@@ -252,8 +293,8 @@ def test_review_findings_are_not_proved():
 
 
 def test_catalogue_markdown_lists_every_claim_with_its_expected_status():
-    # proofs/CATALOGUE.md is what the README points to: it must name every claim of the
-    # catalogue, with the status the claim file expects (regenerate: rdpsym check --markdown).
+    # rdpsym/catalogue/CATALOGUE.md (package data, shipped in the wheel) is what the README points to: it must
+    # name every claim of the catalogue, with the status the claim file expects (regenerate: rdpsym check --markdown).
     listed = {}
     for line in (catalogue_path() / "CATALOGUE.md").read_text().splitlines():
         cells = [c.strip() for c in line.split("|")]

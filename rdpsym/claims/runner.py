@@ -14,6 +14,7 @@ import sys
 import time
 import traceback
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Iterable
 
@@ -29,8 +30,12 @@ class LoadFailure:
 
 
 def catalogue_path() -> Path:
-    """The built-in catalogue: the repository's ``proofs/`` folder."""
-    return Path(__file__).resolve().parents[2] / "proofs"
+    """The built-in catalogue: the folder of the package :mod:`rdpsym.catalogue`, wherever rdpsym is installed.
+
+    >>> (catalogue_path() / "CATALOGUE.md").is_file()
+    True
+    """
+    return Path(str(resources.files("rdpsym.catalogue")))
 
 
 def claim_files(paths: Iterable[Path]) -> list[Path]:
@@ -46,30 +51,25 @@ def claim_files(paths: Iterable[Path]) -> list[Path]:
 
 
 def load(path: Path) -> list[Claim] | LoadFailure:
-    """The claims a file defines, or the reason it defines none."""
+    """The claims a file defines, or the reason it defines none.
+
+    A file of the built-in catalogue is imported as the module of :mod:`rdpsym.catalogue` it is
+    (``mironov2017/prop01_composition.py`` as ``rdpsym.catalogue.mironov2017.prop01_composition``), so
+    its relative imports of the folder's helpers work and tracebacks name it.  Any other file (a
+    user's ``rdpsym check PATH``) is loaded from its path, see :func:`_exec_file`.  Either way the
+    file runs afresh on every call.
+    """
     path = Path(path)
     if not path.exists():
         return LoadFailure(path, "no such file")
-    name = "rdpsym_claimfile_" + "_".join(path.resolve().with_suffix("").parts[-3:]).replace("-", "_")
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        return LoadFailure(path, "not a Python file")
-    module = importlib.util.module_from_spec(spec)
-    # A claim file may import helpers that sit beside it (files named _*.py).  A helper of the
-    # same name cached from another folder is dropped first, so each folder gets its own.
-    folder = path.resolve().parent
-    for helper in folder.glob("_*.py"):
-        cached = sys.modules.get(helper.stem)
-        if cached is not None and Path(getattr(cached, "__file__", "") or "").resolve().parent != folder:
-            del sys.modules[helper.stem]
-    sys.path.insert(0, str(folder))
+    name = _catalogue_module(path)
     try:
-        spec.loader.exec_module(module)
+        module = _exec_catalogue_module(name) if name else _exec_file(path)
+    except _NotPython:
+        return LoadFailure(path, "not a Python file")
     except Exception as exc:  # noqa: BLE001 - any error in a user's file is reported, not raised
         where = traceback.extract_tb(exc.__traceback__)[-1]
         return LoadFailure(path, f"{type(exc).__name__} at line {where.lineno}: {exc}")
-    finally:
-        sys.path.remove(str(folder))
     claims = getattr(module, "CLAIMS", None)
     if claims is None and hasattr(module, "CLAIM"):
         claims = [module.CLAIM]
@@ -79,6 +79,79 @@ def load(path: Path) -> list[Claim] | LoadFailure:
     if bad or not claims:
         return LoadFailure(path, f"CLAIMS must be a non-empty list of Claim, found {type(bad[0]).__name__ if bad else 'an empty list'}")
     return list(claims)
+
+
+class _NotPython(Exception):
+    pass
+
+
+def _catalogue_module(path: Path) -> str | None:
+    """The dotted module name of a claim file of the built-in catalogue, or None for any other file.
+
+    >>> _catalogue_module(catalogue_path() / "seeds" / "notes_003_cdp.py")
+    'rdpsym.catalogue.seeds.notes_003_cdp'
+    >>> _catalogue_module(Path("myproofs/notes_003_cdp.py")) is None
+    True
+    """
+    try:
+        parts = path.resolve().with_suffix("").relative_to(catalogue_path().resolve()).parts
+    except ValueError:
+        return None
+    if path.suffix != ".py" or not parts or not all(p.isidentifier() for p in parts):
+        return None
+    return ".".join(("rdpsym.catalogue", *parts))
+
+
+def _exec_catalogue_module(name: str):
+    """Run the catalogue module ``name`` afresh and register it in ``sys.modules``, as ``import`` would.
+
+    Not ``importlib.import_module``: that returns a module already imported without running it again.
+    """
+    spec = importlib.util.find_spec(name)  # imports the parent packages
+    if spec is None or spec.loader is None:
+        raise _NotPython
+    module = importlib.util.module_from_spec(spec)
+    previous = sys.modules.get(name)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        if previous is None:
+            del sys.modules[name]
+        else:
+            sys.modules[name] = previous
+        raise
+    parent, _, child = name.rpartition(".")
+    setattr(sys.modules[parent], child, module)
+    return module
+
+
+def _exec_file(path: Path):
+    """Run a claim file from its path, as a module of no package (a user's claims, ``rdpsym check PATH``).
+
+    A user's claim file may import helpers that sit beside it (``_helper.py``, imported as
+    ``import _helper``): while it runs its folder is first on ``sys.path``, and a helper of the same
+    name cached from another folder is dropped from ``sys.modules`` first, so each folder gets its own.
+    This is the only place rdpsym touches ``sys.path``, and it is restored as it was afterwards.
+    (The built-in catalogue needs none of it: its files are modules of :mod:`rdpsym.catalogue`.)
+    """
+    name = "rdpsym_claimfile_" + "_".join(path.resolve().with_suffix("").parts[-3:]).replace("-", "_")
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise _NotPython
+    module = importlib.util.module_from_spec(spec)
+    folder = path.resolve().parent
+    for helper in folder.glob("_*.py"):
+        cached = sys.modules.get(helper.stem)
+        if cached is not None and Path(getattr(cached, "__file__", "") or "").resolve().parent != folder:
+            del sys.modules[helper.stem]
+    saved = list(sys.path)
+    sys.path.insert(0, str(folder))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path[:] = saved
+    return module
 
 
 @dataclass
@@ -179,8 +252,10 @@ def progress_bar(stream=sys.stderr):
 
 
 def _relative(f: Path) -> str:
+    """A catalogue file as ``folder/file.py`` (``mironov2017/prop01_composition.py``), any other relative to
+    the working folder when it is under it, else in full."""
     f = f.resolve()
-    for base in (catalogue_path().parent, Path.cwd()):
+    for base in (catalogue_path().resolve(), Path.cwd()):
         try:
             return str(f.relative_to(base))
         except ValueError:

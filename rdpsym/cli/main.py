@@ -1,7 +1,7 @@
 """Command line: ``rdpsym table2``, ``rdpsym derive`` and ``rdpsym check``.
 
     rdpsym table2
-    rdpsym check proofs/ --latex report.tex --json results.json
+    rdpsym check myproofs/ --latex report.tex --json results.json
     rdpsym epsilon --mechanism sampled-gaussian --set q=0.01 --set sigma=1.1 --steps 10000 --delta 1e-5
     rdpsym derive laplace --order 2 --set scale=1/2 --dps 40
     rdpsym derive laplace --latex laplace.tex --pdf
@@ -185,7 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     dv.add_argument("--pdf", action="store_true", help="also build FILE.pdf with pdflatex (says so when it is missing)")
     dv.set_defaults(run=_derive)
     ck = sub.add_parser("check", help="prove or check claims: the paper's (default) or your own files/folders")
-    ck.add_argument("paths", nargs="*", metavar="PATH", help="claim files or folders (default: the catalogue proofs/)")
+    ck.add_argument("paths", nargs="*", metavar="PATH", help="claim files or folders (default: the built-in catalogue, rdpsym.catalogue)")
     ck.add_argument("--latex", metavar="FILE", help="write a standalone LaTeX report of every derivation")
     ck.add_argument("--pdf", action="store_true", help="also build the report's PDF with pdflatex")
     ck.add_argument("--json", metavar="FILE", help="write machine-readable results")
