@@ -2,7 +2,7 @@
 
 from rdpsym.accounting.api import AccountingResult, delta, epsilon
 from rdpsym.accounting.curve import Infinite, RdpCurve
-from rdpsym.accounting.curves import exponential_mechanism, pure_dp, sampled_gaussian, zcdp
+from rdpsym.accounting.curves import rdp_curve
 from rdpsym.laws.densities import Continuous, Discrete
 from rdpsym.derive.derivation import Derivation, Status, Step
 from rdpsym.derive.divergence import renyi_divergence
@@ -15,7 +15,17 @@ from rdpsym.foundations.errors import (
     RdpSymError,
     VerificationError,
 )
-from rdpsym.laws.mechanisms import Mechanism, gaussian, laplace, randomized_response
+from rdpsym.laws.mechanisms import (
+    Guarantee,
+    Mechanism,
+    exponential_mechanism,
+    gaussian,
+    laplace,
+    pure_dp,
+    randomized_response,
+    sampled_gaussian,
+    zcdp,
+)
 from rdpsym.derive.numeric import renyi_divergence_mp
 from rdpsym.foundations.symbols import alpha
 
@@ -27,6 +37,7 @@ __all__ = [
     "epsilon",
     "exponential_mechanism",
     "pure_dp",
+    "rdp_curve",
     "sampled_gaussian",
     "zcdp",
     "Continuous",
@@ -34,6 +45,7 @@ __all__ = [
     "DensityError",
     "Derivation",
     "Discrete",
+    "Guarantee",
     "Mechanism",
     "DomainError",
     "NoClosedFormError",

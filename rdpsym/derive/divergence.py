@@ -413,3 +413,13 @@ def _numeric_fallback(P, Q, order, steps, why: str) -> Derivation:
                       f"numeric, from the definition at 50 digits (no closed form: {why})"))
     return Derivation(order=order, result=value, status=Status.NUMERIC, steps=tuple(steps),
                       evidence=(f"no closed form: {why}", "value from the definition, agreeing at two precisions"))
+
+
+# ``Mechanism.rdp(order)`` (rdpsym.laws.mechanisms), declared in rdpsym.foundations.operations.
+from rdpsym.foundations import operations as _operations
+
+
+@_operations.rdp.provide
+def mechanism_rdp(mechanism, order: object = alpha) -> Derivation:
+    """D_order of ``mechanism``'s worst-case pair, proved equal to its published form when it has one."""
+    return renyi_divergence(*mechanism.pair, order, reference=mechanism.reference)
