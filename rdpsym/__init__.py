@@ -3,9 +3,9 @@
 from rdpsym.accounting.api import AccountingResult, delta, epsilon
 from rdpsym.accounting.curve import Infinite, RdpCurve
 from rdpsym.accounting.curves import rdp_curve
-from rdpsym.laws.densities import Continuous, Discrete
 from rdpsym.derive.derivation import Derivation, Status, Step
 from rdpsym.derive.divergence import renyi_divergence
+from rdpsym.derive.numeric import renyi_divergence_mp
 from rdpsym.foundations.errors import (
     ConvergenceError,
     DensityError,
@@ -15,6 +15,8 @@ from rdpsym.foundations.errors import (
     RdpSymError,
     VerificationError,
 )
+from rdpsym.foundations.symbols import alpha
+from rdpsym.laws.densities import Continuous, Discrete
 from rdpsym.laws.mechanisms import (
     Guarantee,
     Mechanism,
@@ -26,38 +28,36 @@ from rdpsym.laws.mechanisms import (
     sampled_gaussian,
     zcdp,
 )
-from rdpsym.derive.numeric import renyi_divergence_mp
-from rdpsym.foundations.symbols import alpha
 
 __all__ = [
     "AccountingResult",
-    "Infinite",
-    "RdpCurve",
-    "delta",
-    "epsilon",
-    "exponential_mechanism",
-    "pure_dp",
-    "rdp_curve",
-    "sampled_gaussian",
-    "zcdp",
     "Continuous",
     "ConvergenceError",
     "DensityError",
     "Derivation",
     "Discrete",
-    "Guarantee",
-    "Mechanism",
     "DomainError",
+    "Guarantee",
+    "Infinite",
+    "Mechanism",
     "NoClosedFormError",
     "ParameterError",
+    "RdpCurve",
     "RdpSymError",
     "Status",
     "Step",
     "VerificationError",
     "alpha",
+    "delta",
+    "epsilon",
+    "exponential_mechanism",
     "gaussian",
     "laplace",
+    "pure_dp",
     "randomized_response",
+    "rdp_curve",
     "renyi_divergence",
     "renyi_divergence_mp",
+    "sampled_gaussian",
+    "zcdp",
 ]

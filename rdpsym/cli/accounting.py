@@ -14,10 +14,10 @@ import json
 import mpmath
 import sympy as sp
 
-from rdpsym.foundations.errors import ParameterError, must
-from rdpsym.laws.mechanisms import REGISTRY
 from rdpsym.accounting import api
 from rdpsym.accounting.orders import resolve
+from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.laws.mechanisms import REGISTRY
 
 
 def given_twice(sets: list[str]) -> tuple[str, list[str]] | None:

@@ -17,10 +17,10 @@ import time
 import mpmath
 import sympy as sp
 
-from rdpsym.foundations.reading import exact, parse_order
 from rdpsym.foundations.errors import ParameterError, RdpSymError, must
-from rdpsym.laws.mechanisms import REGISTRY
+from rdpsym.foundations.reading import exact, parse_order
 from rdpsym.foundations.symbols import alpha
+from rdpsym.laws.mechanisms import REGISTRY
 
 #: The built-ins ``rdpsym derive`` derives from their densities (their symbols and defaults: the registry).
 DERIVED = [name for name, d in REGISTRY.items() if d.derive]
@@ -93,9 +93,8 @@ def _check_output(path: str | None, option: str) -> None:
 
 def _write_latex(tex: str, path: str, pdf: bool) -> None:
     """Write a standalone document to ``path`` (``-``: standard output) and, with ``pdf``, build it."""
-    from pathlib import Path
-
     import warnings
+    from pathlib import Path
 
     from rdpsym.render.documents import LatexError, LatexLayoutWarning, compile_pdf
 
@@ -144,8 +143,8 @@ def _table2(args: argparse.Namespace) -> int:
 def _check(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from rdpsym.render.claims import report_latex
     from rdpsym.claims.runner import progress_bar, run, write_json
+    from rdpsym.render.claims import report_latex
 
     if args.pdf and not args.latex:
         raise ParameterError(must("--pdf", "used with --latex FILE (the PDF is built beside it)", "no --latex"))

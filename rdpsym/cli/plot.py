@@ -16,10 +16,10 @@ import argparse
 from fractions import Fraction
 from pathlib import Path
 
-from rdpsym.cli.accounting import _steps, build_mechanism, given_twice
-from rdpsym.laws.mechanisms import REGISTRY
 from rdpsym.accounting.orders import resolve
+from rdpsym.cli.accounting import _steps, build_mechanism, given_twice
 from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.laws.mechanisms import REGISTRY
 
 #: Output formats, by extension.
 FORMATS = {".png": "png", ".pdf": "pdf", ".svg": "svg"}
