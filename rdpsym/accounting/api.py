@@ -23,6 +23,8 @@ mechanism is (ε, δ)-DP at every δ):
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -31,11 +33,18 @@ import mpmath
 import sympy as sp
 from flint import arb, fmpq
 
-from rdpsym.foundations.errors import ParameterError, RdpSymError, must
 from rdpsym.accounting import conversions as conv
-from rdpsym.foundations.balls import bits_for, lower_decimal, precision, to_fmpq, upper_decimal
 from rdpsym.accounting.curve import Infinite, RdpCurve, parse_order
+from rdpsym.accounting.numbers import Digits, Enclosure
 from rdpsym.accounting.orders import resolve
+from rdpsym.foundations.balls import (
+    bits_for,
+    lower_decimal,
+    precision,
+    to_fmpq,
+    upper_decimal,
+)
+from rdpsym.foundations.errors import ParameterError, RdpSymError, must
 
 #: Conversion names: the issue's "bbghs" (Balle–Barthe–Gaboardi–Hsu–Steinke 2020, Thm 21) is ``balle``.
 CONVERSIONS = {"mironov": "mironov", "bbghs": "balle", "balle": "balle"}
@@ -57,7 +66,22 @@ class OrderValue:
 
 @dataclass(frozen=True)
 class AccountingResult:
-    """ε (or δ) of a curve, the order that gives it, and the certified enclosure."""
+    """ε (or δ) of a curve, the order that gives it, and the certified enclosure.
+
+    A record: it compares by value and pickles.  Its numbers print at the digits
+    asked for: ``value`` (and so ``epsilon`` or ``delta``) is a
+    :class:`~rdpsym.accounting.numbers.Digits`, an ``mpmath.mpf`` that prints
+    ``dps`` digits; ``enclosure`` (and every ball of ``per_order``) an
+    :class:`~rdpsym.accounting.numbers.Enclosure`, an ``arb`` that prints with
+    its true radius.
+
+    >>> import rdpsym
+    >>> r = rdpsym.epsilon(rdpsym.gaussian(sigma=2).curve() * 4, delta=1e-5, dps=30)
+    >>> print(r.epsilon)
+    4.72850706721762307940820837409
+    >>> print(r.enclosure)
+    [4.72850706721762307940820837408309956385772 +/- 5.89e-39]
+    """
 
     kind: str  # "epsilon" or "delta"
     value: object  # mpmath.mpf rounded up at dps digits, or mpmath.inf
@@ -70,6 +94,19 @@ class AccountingResult:
     per_order: tuple = ()
     gap: object = None  # continuous optimisation: certified distance to the infimum
     notes: tuple = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        # The numbers as records that print at ``dps`` and pickle (an mpf prints at mpmath's global
+        # precision, an arb at flint's, and an arb does not pickle).
+        set_ = functools.partial(object.__setattr__, self)
+        if isinstance(self.value, mpmath.mpf) and not isinstance(self.value, Digits):
+            set_("value", Digits(self.value, self.dps))
+        set_("enclosure", _enclosure(self.enclosure, self.dps))
+        set_("gap", _enclosure(self.gap, self.dps))
+        set_("per_order", tuple(o if all(isinstance(b, Enclosure) or not isinstance(b, arb) for b in (o.rdp, o.bound))
+                                else dataclasses.replace(o, rdp=_enclosure(o.rdp, self.dps),
+                                                         bound=_enclosure(o.bound, self.dps))
+                                for o in self.per_order))
 
     @property
     def epsilon(self):
@@ -107,6 +144,11 @@ class AccountingResult:
                           for o in self.per_order],
             "notes": list(self.notes),
         }
+
+
+def _enclosure(v, dps: int):
+    """An arb as an :class:`Enclosure` (printing at ``dps``, picklable); anything else as it is."""
+    return Enclosure(v, dps) if isinstance(v, arb) and not isinstance(v, Enclosure) else v
 
 
 def _show(x) -> str:

@@ -19,16 +19,23 @@ to it, so reference values do not depend on floating-point input.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 import mpmath
 import sympy as sp
 from flint import arb, fmpq
 
+from rdpsym.foundations.balls import (
+    InfiniteValue,
+    Undecided,
+    bits_for,
+    precision,
+    to_arb,
+    to_fmpq,
+)
 from rdpsym.foundations.errors import ConvergenceError, ParameterError, must
 from rdpsym.foundations.symbols import alpha
-from rdpsym.foundations.balls import InfiniteValue, Undecided, bits_for, precision, to_arb, to_fmpq
 
 
 @dataclass(frozen=True)
@@ -63,55 +70,189 @@ def parse_order(order: object) -> fmpq | float:
     return q
 
 
-@dataclass(frozen=True)
 class Component:
-    """One mechanism's RDP curve.
+    """One mechanism's RDP curve, as data: ``balls(orders)`` computes it.
 
     ``balls(orders)`` returns, at the current Arb precision, a ball or
     :class:`Infinite` per order.  ``closed_form`` is ε(α) as a SymPy
     expression in :data:`rdpsym.alpha` when one is known.  ``certified`` is
-    False only for curves evaluated by non-rigorous quadrature.
+    False only for curves evaluated by non-rigorous quadrature; ``convex``
+    says (α−1)·ε(α) is known convex (true for the exact Rényi divergence of a
+    pair, a cumulant generating function, and for zCDP-type bounds; it lets
+    the continuous order search certify its optimum much faster; never
+    assumed for a user's closed form).
+
+    The kinds are frozen records that compare by value and pickle:
+    :class:`ClosedForm`, :class:`SampledGaussian`, :class:`GroupPrivacy`, and
+    :class:`Custom` (a Python function: what ``Component(name, balls, ...)``
+    builds, for a curve given as code; it pickles only if the function does).
     """
 
+    # What every kind offers (a field or a property of each; closed_form too).
     name: str
-    balls: Callable[[Sequence[fmpq]], list]
-    closed_form: sp.Expr | None = None
     certified: bool = True
     source: str = ""
-    #: (α−1)·ε(α) is convex in α: true for the exact Rényi divergence of a pair (a cumulant
-    #: generating function) and for zCDP-type bounds; lets the continuous order search
-    #: certify its optimum much faster.  Never assumed for a user's closed form.
     convex: bool = False
+
+    def __new__(cls, *args, **kwargs):
+        # Component(name, balls, ...) as before the kinds existed: a curve given by a function.
+        return object.__new__(Custom if cls is Component else cls)
+
+    def balls(self, orders: Sequence) -> list:
+        raise NotImplementedError
 
     @staticmethod
     def from_closed_form(name: str, expr: sp.Expr, source: str = "", at_infinity: sp.Expr | None = None,
-                         convex: bool = False) -> Component:
+                         convex: bool = False) -> ClosedForm:
         """A component whose curve is the SymPy expression ``expr`` in α."""
-        expr = sp.sympify(expr)
+        return ClosedForm(name, expr, at_infinity, source, convex)
+
+
+@dataclass(frozen=True)
+class Custom(Component):
+    """A curve given by a Python function ``function(orders) -> [ball or Infinite, ...]``."""
+
+    name: str
+    function: Callable[[Sequence[fmpq]], list]
+    closed_form: sp.Expr | None = None
+    certified: bool = True
+    source: str = ""
+    convex: bool = False
+
+    def balls(self, orders: Sequence) -> list:
+        return self.function(orders)
+
+
+@dataclass(frozen=True)
+class ClosedForm(Component):
+    """ε(α) = ``closed_form``, a SymPy expression in α alone, and ``at_infinity`` its value at α = ∞
+    (``None``: the limit, taken when asked)."""
+
+    name: str
+    closed_form: sp.Expr
+    at_infinity: sp.Expr | None = None
+    source: str = ""
+    convex: bool = False
+    certified: bool = True
+
+    def __post_init__(self) -> None:
+        expr = sp.sympify(self.closed_form)
         extra = expr.free_symbols - {alpha}
         if extra:
-            raise ParameterError(must(f"{name} curve", "a closed form in alpha only (give every parameter a value)",
+            raise ParameterError(must(f"{self.name} curve",
+                                      "a closed form in alpha only (give every parameter a value)",
                                       ", ".join(sorted(map(str, extra)))))
+        object.__setattr__(self, "closed_form", expr)
+        if self.at_infinity is not None:
+            object.__setattr__(self, "at_infinity", sp.sympify(self.at_infinity))
 
-        def balls(orders):
-            out = []
-            for a in orders:
-                try:
-                    if a == float("inf"):
-                        v = at_infinity if at_infinity is not None else sp.limit(expr, alpha, sp.oo)
-                        out.append(to_arb(v))
-                    else:
-                        out.append(to_arb(expr, {alpha: arb(a)}))
-                except InfiniteValue as exc:
-                    out.append(Infinite(f"{name}: {exc}"))
-            return out
+    def balls(self, orders: Sequence) -> list:
+        out = []
+        for a in orders:
+            try:
+                if a == float("inf"):
+                    v = self.at_infinity if self.at_infinity is not None else sp.limit(self.closed_form, alpha, sp.oo)
+                    out.append(to_arb(v))
+                else:
+                    out.append(to_arb(self.closed_form, {alpha: arb(a)}))
+            except InfiniteValue as exc:
+                out.append(Infinite(f"{self.name}: {exc}"))
+        return out
 
-        return Component(name, balls, expr, True, source, convex)
+
+@dataclass(frozen=True)
+class SampledGaussian(Component):
+    """The Poisson-subsampled Gaussian with rate ``q`` and noise multiplier ``sigma`` (sensitivity 1):
+    the exact binomial sum at integer orders, certified quadrature at fractional ones
+    (Mironov–Talwar–Zhang 2019; :mod:`rdpsym.accounting.sampled_gaussian`)."""
+
+    name: str
+    q: sp.Rational
+    sigma: sp.Rational
+    certified: bool = True
+    source: str = "Mironov–Talwar–Zhang 2019"
+    convex: bool = True
+
+    def __post_init__(self) -> None:
+        to_fmpq(self.q), to_fmpq(self.sigma)  # exact rationals, or a ParameterError now
+        object.__setattr__(self, "q", sp.Rational(self.q))
+        object.__setattr__(self, "sigma", sp.Rational(self.sigma))
+
+    @property
+    def closed_form(self) -> sp.Expr | None:
+        return alpha / (2 * self.sigma**2) if self.q == 1 else (sp.S.Zero if self.q == 0 else None)
+
+    def balls(self, orders: Sequence) -> list:
+        from rdpsym.accounting import sampled_gaussian as sg
+
+        q, s = to_fmpq(self.q), to_fmpq(self.sigma)
+        finite = [a for a in orders if a != float("inf")]
+        logs = iter(sg.log_moments(q, s, finite) if finite else [])
+        out = []
+        for a in orders:
+            if a == float("inf"):
+                out.append(arb(0) if q == 0 else Infinite("D_∞ of the subsampled Gaussian is ∞ for q > 0"))
+            else:
+                out.append(next(logs) / (arb(a) - 1))
+        return out
+
+
+@dataclass(frozen=True)
+class GroupPrivacy(Component):
+    """Group privacy for groups of size 2^c (Mironov 2017, Prop 2) applied to the curve ``inner``.
+
+    If f is (α, ε)-RDP and g is 2^c-stable, f∘g is (α/2^c, 3^c·ε)-RDP,
+    provided α ≥ 2^{c+1}: so the curve at order α' is 3^c·ε(2^c·α'), defined
+    for α' ≥ :attr:`min_order` only.  Below that it is :class:`Infinite` with
+    the reason (the proposition gives no bound there).
+    """
+
+    inner: RdpCurve
+    c: int
+
+    @property
+    def name(self) -> str:
+        return f"group 2^{self.c} of ({self.inner.label})"
+
+    @property
+    def source(self) -> str:
+        return "Mironov 2017, Prop 2"
+
+    @property
+    def certified(self) -> bool:
+        return self.inner.certified
+
+    @property
+    def convex(self) -> bool:
+        return False
+
+    @property
+    def min_order(self) -> fmpq:
+        return max(fmpq(2), self.inner.min_order / 2**self.c)
+
+    @property
+    def closed_form(self) -> sp.Expr | None:
+        f = self.inner.closed_form
+        if f is None:
+            return None
+        # Prop 2 gives no bound below min_order: the closed form says so.
+        return sp.Piecewise((3**self.c * f.subs(alpha, 2**self.c * alpha), alpha >= _sym(self.min_order)),
+                            (sp.oo, True))
+
+    def balls(self, orders: Sequence) -> list:
+        mult, factor, lowest = 3**self.c, 2**self.c, self.min_order
+        out = self.inner.balls([a * factor if a != float("inf") else a for a in orders])
+        return [Infinite(f"group privacy (Prop 2) needs order ≥ {lowest}, got {a}")
+                if a != float("inf") and a < lowest else v if isinstance(v, Infinite) else v * mult
+                for a, v in zip(orders, out)]
 
 
 @dataclass(frozen=True)
 class RdpCurve:
     """ε(α) = Σ wᵢ·εᵢ(α) over components, valid for orders ≥ ``min_order``.
+
+    A record: curves compare and hash by value and pickle (a curve unpickled
+    in another process gives the same balls); ``sum(curves)`` composes.
 
     >>> import rdpsym
     >>> c = rdpsym.gaussian(sigma=2).curve() * 4 + rdpsym.laplace(scale=1).curve()
@@ -122,36 +263,37 @@ class RdpCurve:
     '1.61912362999859288339978853654'
     >>> c.group(1).balls([1.5])[0].reason
     'group privacy (Prop 2) needs order ≥ 2, got 3/2'
+    >>> g = rdpsym.gaussian(sigma=2).curve()
+    >>> sum([g, g, g, g]) == g + g + g + g, sum([g, g, g, g]).closed_form
+    (True, alpha/2)
     """
 
     terms: tuple = ()
     min_order: fmpq = field(default_factory=lambda: fmpq(1))
     label: str = ""
-    #: (3^c, 2^c) when this curve is a group-privacy transform of ``inner``.
-    inner: RdpCurve | None = None
-    scale: tuple = (1, 1)
 
     # ---------------------------------------------------------------- algebra
     def __add__(self, other: RdpCurve) -> RdpCurve:
         if not isinstance(other, RdpCurve):
             return NotImplemented
-        return RdpCurve(self._flat() + other._flat(), max(self.min_order, other.min_order),
+        return RdpCurve(self.terms + other.terms, max(self.min_order, other.min_order),
                         f"{self.label} + {other.label}")
+
+    def __radd__(self, other: object) -> RdpCurve:
+        # sum(curves) starts from 0.
+        if isinstance(other, int) and not isinstance(other, bool) and other == 0:
+            return self
+        return NotImplemented
 
     def __mul__(self, k: object) -> RdpCurve:
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise ParameterError(must("steps", "a positive integer", repr(k)))
-        return RdpCurve(tuple((w * k, c) for w, c in self._flat()), self.min_order, f"{k} × ({self.label})")
+        return RdpCurve(tuple((w * k, c) for w, c in self.terms), self.min_order, f"{k} × ({self.label})")
 
     __rmul__ = __mul__
 
-    def _flat(self) -> tuple:
-        if self.inner is None:
-            return self.terms
-        return ((1, Component(self.label, self.balls, self.closed_form, self.certified, "Mironov 2017, Prop 2")),)
-
     def group(self, c: int) -> RdpCurve:
-        """Group privacy for groups of size 2^c (Mironov 2017, Prop 2).
+        """Group privacy for groups of size 2^c (Mironov 2017, Prop 2): see :class:`GroupPrivacy`.
 
         If f is (α, ε)-RDP and g is 2^c-stable, f∘g is (α/2^c, 3^c·ε)-RDP,
         provided α ≥ 2^{c+1}: so the new curve at order α' is 3^c·ε(2^c·α'),
@@ -160,31 +302,26 @@ class RdpCurve:
         """
         if isinstance(c, bool) or not isinstance(c, int) or c < 1:
             raise ParameterError(must("c (group size 2^c)", "a positive integer", repr(c)))
-        return RdpCurve((), max(fmpq(2), self.min_order / 2**c), f"group 2^{c} of ({self.label})",
-                        inner=self, scale=(3**c, 2**c))
+        component = GroupPrivacy(self, c)
+        return RdpCurve(((1, component),), component.min_order, component.name)
 
     # ---------------------------------------------------------------- values
     @property
     def convex(self) -> bool:
         """Whether (α−1)·ε(α) is known convex (sums keep it; the group transform does not)."""
-        return self.inner is None and all(c.convex for _, c in self.terms)
+        return all(c.convex for _, c in self.terms)
 
     @property
     def certified(self) -> bool:
-        return all(c.certified for _, c in self._components())
+        return all(c.certified for _, c in self.terms)
 
-    def _components(self):
-        return self.inner._components() if self.inner is not None else self.terms
+    @property
+    def components(self) -> tuple:
+        """The components, without their weights."""
+        return tuple(c for _, c in self.terms)
 
     @property
     def closed_form(self) -> sp.Expr | None:
-        if self.inner is not None:
-            f = self.inner.closed_form
-            if f is None:
-                return None
-            # Prop 2 gives no bound below min_order: the closed form says so.
-            return sp.Piecewise((self.scale[0] * f.subs(alpha, self.scale[1] * alpha), alpha >= _sym(self.min_order)),
-                                (sp.oo, True))
         forms = [c.closed_form for _, c in self.terms]
         if any(f is None for f in forms):
             return None
@@ -193,12 +330,6 @@ class RdpCurve:
     def balls(self, orders: Sequence) -> list:
         """A ball (or :class:`Infinite`) per order, at the current Arb precision."""
         orders = [parse_order(a) for a in orders]
-        if self.inner is not None:
-            mult, factor = self.scale
-            out = self.inner.balls([a * factor if a != float("inf") else a for a in orders])
-            return [Infinite(f"group privacy (Prop 2) needs order ≥ {self.min_order}, got {a}")
-                    if a != float("inf") and a < self.min_order else v if isinstance(v, Infinite) else v * mult
-                    for a, v in zip(orders, out)]
         total: list = [arb(0)] * len(orders)
         for w, comp in self.terms:
             for i, v in enumerate(comp.balls(orders)):

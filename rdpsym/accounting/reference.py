@@ -20,12 +20,11 @@ from pathlib import Path
 import mpmath
 from flint import fmpq
 
-from rdpsym.foundations.reading import exact
-from rdpsym.laws.mechanisms import gaussian, laplace, randomized_response
-from rdpsym.foundations.balls import bits_for, lower_decimal, precision, upper_decimal
 from rdpsym.accounting.curve import Infinite
-from rdpsym.accounting.curves import pure_dp, sampled_gaussian
 from rdpsym.accounting.orders import DP_ACCOUNTING, MIRONOV
+from rdpsym.foundations.balls import bits_for, lower_decimal, precision, upper_decimal
+from rdpsym.foundations.reading import exact
+from rdpsym.laws.mechanisms import REGISTRY
 
 #: DP-SGD settings, including the regions where float64 accountants lose digits
 #: (α ≤ 1.5 with q ≥ 0.1, α ≥ 1000, RDP below 1e-10).
@@ -37,13 +36,17 @@ SAMPLED_GAUSSIAN = [
 SG_ORDERS = [fmpq(x, 100) for x in (101, 110, 125, 150)] + [fmpq(k) for k in (2, 3, 8, 32, 128, 1024)]
 
 
+def _job(name: str, **params: str):
+    """(name, parameters as written, the mechanism): built by the registry's factory, from exact decimals."""
+    return name, params, REGISTRY[name].factory(**{k: exact(v, k) for k, v in params.items()})
+
+
 def _jobs(quick: bool):
-    simple = [("gaussian", {"sigma": s}, gaussian(sigma=exact(s, "sigma"))) for s in ("0.5", "1", "2")]
-    simple += [("laplace", {"scale": b}, laplace(scale=exact(b, "scale"))) for b in ("0.5", "1", "2")]
-    simple += [("randomized-response", {"p": p}, randomized_response(exact(p, "p"))) for p in ("0.6", "0.75", "0.9")]
-    simple += [("pure-dp", {"epsilon": e}, pure_dp(exact(e, "epsilon"))) for e in ("0.1", "1")]
-    sg = [("sampled-gaussian", {"q": q, "sigma": s}, sampled_gaussian(exact(q, "q"), exact(s, "sigma")))
-          for q, s in SAMPLED_GAUSSIAN]
+    simple = [_job("gaussian", sigma=s) for s in ("0.5", "1", "2")]
+    simple += [_job("laplace", scale=b) for b in ("0.5", "1", "2")]
+    simple += [_job("randomized-response", p=p) for p in ("0.6", "0.75", "0.9")]
+    simple += [_job("pure-dp", epsilon=e) for e in ("0.1", "1")]
+    sg = [_job("sampled-gaussian", q=q, sigma=s) for q, s in SAMPLED_GAUSSIAN]
     if quick:
         return [(simple[1], MIRONOV), (sg[0], [fmpq(3, 2), fmpq(2), fmpq(32)])]
     return [(j, MIRONOV) for j in simple] + [(j, SG_ORDERS) for j in sg] + [(sg[0], DP_ACCOUNTING)]

@@ -14,22 +14,10 @@ import json
 import mpmath
 import sympy as sp
 
-from rdpsym.foundations.errors import ParameterError, must
-from rdpsym.laws.mechanisms import gaussian, laplace, randomized_response
 from rdpsym.accounting import api
 from rdpsym.accounting.orders import resolve
-from rdpsym.accounting.curves import exponential_mechanism, pure_dp, sampled_gaussian, zcdp
-
-#: Mechanism name -> (factory, its parameters in order, defaults).
-FACTORIES = {
-    "gaussian": (gaussian, ("sigma", "sensitivity"), {"sensitivity": 1}),
-    "laplace": (laplace, ("scale", "sensitivity"), {"sensitivity": 1}),
-    "randomized-response": (randomized_response, ("p",), {}),
-    "sampled-gaussian": (sampled_gaussian, ("q", "sigma"), {}),
-    "pure-dp": (pure_dp, ("epsilon",), {}),
-    "zcdp": (zcdp, ("rho", "xi"), {"xi": 0}),
-    "exponential": (exponential_mechanism, ("epsilon",), {}),
-}
+from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.laws.mechanisms import REGISTRY
 
 
 def given_twice(sets: list[str]) -> tuple[str, list[str]] | None:
@@ -47,9 +35,10 @@ def given_twice(sets: list[str]) -> tuple[str, list[str]] | None:
 
 def build_mechanism(name: str, sets: list[str]):
     """The mechanism ``name`` with ``--set NAME=VALUE`` parameters (exact decimals)."""
-    if name not in FACTORIES:
-        raise ParameterError(must("--mechanism", f"one of {', '.join(FACTORIES)}", repr(name)))
-    factory, params, defaults = FACTORIES[name]
+    if name not in REGISTRY:
+        raise ParameterError(must("--mechanism", f"one of {', '.join(REGISTRY)}", repr(name)))
+    declared = REGISTRY[name]
+    factory, params, defaults = declared.factory, declared.names, declared.defaults
     given = dict(defaults)
     for item in sets or []:
         key, sep, _ = item.partition("=")
@@ -168,7 +157,7 @@ def run_audit(args) -> int:
 def add_parsers(sub) -> None:
     for kind in ("epsilon", "delta"):
         p = sub.add_parser(kind, help=f"{kind} of a (composed) mechanism, to --dps digits, rounded up")
-        p.add_argument("--mechanism", required=True, choices=sorted(FACTORIES))
+        p.add_argument("--mechanism", required=True, choices=sorted(REGISTRY))
         p.add_argument("--set", action="append", metavar="NAME=VALUE", help="a parameter, e.g. sigma=1.1")
         p.add_argument("--steps", type=_steps, default=1, help="k-fold composition (default 1)")
         if kind == "epsilon":

@@ -17,22 +17,17 @@ import time
 import mpmath
 import sympy as sp
 
-from rdpsym.foundations.reading import exact, parse_order
 from rdpsym.foundations.errors import ParameterError, RdpSymError, must
-from rdpsym.laws.mechanisms import MECHANISMS
+from rdpsym.foundations.reading import exact, parse_order
 from rdpsym.foundations.symbols import alpha
+from rdpsym.laws.mechanisms import REGISTRY
 
-#: The symbols each mechanism is derived in, named as ``--set`` spells them.
-PARAMETERS = {
-    "gaussian": {"sigma": sp.Symbol("sigma", positive=True), "sensitivity": sp.Symbol("Delta", positive=True)},
-    # The scale is the paper's λ (Proposition 6 and Table II), whatever the sensitivity.
-    "laplace": {"scale": sp.Symbol("lambda", positive=True), "sensitivity": sp.Symbol("Delta", positive=True)},
-    "randomized-response": {"p": sp.Symbol("p", positive=True)},
-}
+#: The built-ins ``rdpsym derive`` derives from their densities (their symbols and defaults: the registry).
+DERIVED = [name for name, d in REGISTRY.items() if d.derive]
 
 
 def _parse_sets(mechanism: str, items: list[str]) -> dict[str, sp.Expr]:
-    valid = sorted([*PARAMETERS[mechanism], "alpha"])
+    valid = sorted([*REGISTRY[mechanism].names, "alpha"])
     out = {}
     for item in items:
         name, sep, value = item.partition("=")
@@ -52,19 +47,20 @@ def _derive(args: argparse.Namespace) -> int:
     sets = _parse_sets(args.mechanism, args.set or [])
     if args.dps < 5:
         raise ParameterError(must("--dps", "an integer >= 5", args.dps))
-    factory = MECHANISMS[args.mechanism]
-    symbols = PARAMETERS[args.mechanism]
+    declared = REGISTRY[args.mechanism]
+    factory, symbols, defaults = declared.factory, declared.symbols, declared.defaults
     given = {n: v for n, v in sets.items() if n in symbols}
+    # A parameter with a default (the sensitivity) takes it; the others stay symbols unless given.
     # Validate every value (and the order) before any derivation work starts.
-    factory(**{n: given.get(n, 1 if n == "sensitivity" else sym) for n, sym in symbols.items()})
+    factory(**{n: given.get(n, defaults.get(n, sym)) for n, sym in symbols.items()})
     order = args.order if args.order is not None else sets.get("alpha", "alpha")
     order = parse_order(alpha if order == "alpha" else order)
-    mech = factory(**{n: (given.get(n, 1) if n == "sensitivity" else sym) for n, sym in symbols.items()})
+    mech = factory(**{n: given.get(n, defaults.get(n, sym)) for n, sym in symbols.items()})
     if args.pdf and not args.latex:
         raise ParameterError(must("--pdf", "used with --latex FILE (the PDF is built beside it)", "no --latex"))
     _check_output(args.latex, "--latex")
     d = mech.rdp(order)
-    values = {symbols[n]: v for n, v in given.items() if n != "sensitivity"}
+    values = {symbols[n]: v for n, v in given.items() if n not in defaults}
     if "alpha" in sets and d.order == alpha:
         values[alpha] = sets["alpha"]
     free = d.result.free_symbols if isinstance(d.result, sp.Basic) else set()
@@ -97,9 +93,8 @@ def _check_output(path: str | None, option: str) -> None:
 
 def _write_latex(tex: str, path: str, pdf: bool) -> None:
     """Write a standalone document to ``path`` (``-``: standard output) and, with ``pdf``, build it."""
-    from pathlib import Path
-
     import warnings
+    from pathlib import Path
 
     from rdpsym.foundations.errors import LatexError
     from rdpsym.render.pdf import LatexLayoutWarning, compile_pdf
@@ -177,7 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
     t2.add_argument("--pdf", action="store_true", help="also build FILE.pdf with pdflatex")
     t2.set_defaults(run=_table2)
     dv = sub.add_parser("derive", help="derive one mechanism's Rényi divergence")
-    dv.add_argument("mechanism", choices=sorted(MECHANISMS))
+    dv.add_argument("mechanism", choices=sorted(DERIVED))
     dv.add_argument("--order", default=None, help="alpha (symbolic, default), a number, 1 (KL) or inf")
     dv.add_argument("--set", action="append", metavar="NAME=VALUE", help="give a parameter (or alpha) a value")
     dv.add_argument("--dps", type=int, default=30, help="digits of the value printed (default 30)")

@@ -16,9 +16,10 @@ import argparse
 from fractions import Fraction
 from pathlib import Path
 
-from rdpsym.cli.accounting import FACTORIES, _steps, build_mechanism, given_twice
 from rdpsym.accounting.orders import resolve
+from rdpsym.cli.accounting import _steps, build_mechanism, given_twice
 from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.laws.mechanisms import REGISTRY
 
 #: Output formats, by extension.
 FORMATS = {".png": "png", ".pdf": "pdf", ".svg": "svg"}
@@ -35,8 +36,8 @@ def parse_spec(spec: str) -> tuple[str, list[str]]:
     """
     name, _, rest = spec.partition(":")
     name = name.strip()
-    if name not in FACTORIES:
-        raise ParameterError(must("MECHANISM", f"one of {', '.join(FACTORIES)} (then :NAME=VALUE,...)",
+    if name not in REGISTRY:
+        raise ParameterError(must("MECHANISM", f"one of {', '.join(REGISTRY)} (then :NAME=VALUE,...)",
                                   repr(spec)))
     sets = [s.strip() for s in rest.split(",") if s.strip()]
     for s in sets:
@@ -49,7 +50,7 @@ def parse_spec(spec: str) -> tuple[str, list[str]]:
 def _mechanism(spec: str):
     """The mechanism a spec names; errors name the spec and the parameter (not ``--set``)."""
     name, sets = parse_spec(spec)
-    _, params, defaults = FACTORIES[name]
+    params, defaults = REGISTRY[name].names, REGISTRY[name].defaults
     twice = given_twice(sets)
     if twice:
         key, values = twice
@@ -195,7 +196,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
                     "rdpsym epsilon (--kind epsilon-delta). Example: rdpsym plot laplace:scale=1 gaussian:sigma=2 "
                     "randomized-response:p=0.731 --output curves.png")
     p.add_argument("mechanisms", nargs="+", metavar="MECHANISM[:NAME=VALUE,...]",
-                   help=f"e.g. gaussian:sigma=1 or sampled-gaussian:q=0.01,sigma=1.1; names: {', '.join(FACTORIES)}")
+                   help=f"e.g. gaussian:sigma=1 or sampled-gaussian:q=0.01,sigma=1.1; names: {', '.join(REGISTRY)}")
     p.add_argument("--output", "-o", required=True, help="the file to write: .png, .pdf or .svg")
     p.add_argument("--kind", choices=KINDS, default="budget",
                    help="budget: ε(α) against the order (default); epsilon-delta: ε(δ) against δ")

@@ -428,3 +428,9 @@ def _numeric_fallback(P, Q, order, steps, why: str) -> Derivation:
     steps.append(_equals(order, sp.Float(value, dps) if value != oo else oo, Numeric(dps, why), Status.NUMERIC))
     return Derivation(order=order, result=value, status=Status.NUMERIC, steps=tuple(steps),
                       evidence=(NoClosedForm(why), FromDefinition(dps)))
+
+
+@operations.rdp.provide
+def mechanism_rdp(mechanism, order: object = alpha) -> Derivation:
+    """D_order of ``mechanism``'s worst-case pair (``Mechanism.rdp``), proved equal to its published form if it has one."""
+    return renyi_divergence(*mechanism.pair, order, reference=mechanism.reference)

@@ -159,6 +159,15 @@ class Continuous(Density):
     def __repr__(self) -> str:
         return f"Continuous({self.pdf}, {self.var}, support={self.support})"
 
+    # Equal as laws written alike: the same pdf in the same variable on the same support.
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Continuous):
+            return NotImplemented
+        return (self.pdf, self.var, self.support) == (other.pdf, other.var, other.support)
+
+    def __hash__(self) -> int:
+        return hash(("Continuous", self.pdf, self.var, self.support))
+
 
 @dataclass(frozen=True, eq=False)
 class Discrete(Density):
@@ -250,6 +259,16 @@ class Discrete(Density):
         if self.table is not None:
             return f"Discrete({self.table})"
         return f"Discrete({self.pmf}, {self.var}, support={self.support})"
+
+    # Equal as laws written alike: the same table, or the same pmf in the same variable on the same support.
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Discrete):
+            return NotImplemented
+        return (self.pmf, self.var, self.support) == (other.pmf, other.var, other.support)
+
+    def __hash__(self) -> int:
+        pmf = frozenset(self.table.items()) if self.table is not None else self.pmf
+        return hash(("Discrete", pmf, self.var, self.support))
 
 
 def _outcome(key: object) -> object:

@@ -1,0 +1,181 @@
+"""Numbers of a result that print at the digits that were asked for, and pickle exactly.
+
+mpmath numbers print at mpmath's *global* precision (15 digits by default) and
+Arb balls at ``flint.ctx.dps``, whatever the digits a computation was asked
+for; Arb balls do not pickle at all.  A result's numbers are therefore:
+
+* :class:`Digits`, an ``mpmath.mpf`` that carries its ``dps`` and prints with
+  it (``str`` and ``repr``); mpmath arithmetic on it works as on any ``mpf``
+  (and gives a plain ``mpf``).
+* :class:`Enclosure`, an ``arb`` that carries its ``dps`` and prints its
+  midpoint to the digits its radius allows (at least ``dps``) with its true
+  radius; two enclosures are equal when they are the same ball.
+
+Both pickle exactly: the binary midpoint and radius, not a decimal.
+
+>>> import pickle, mpmath
+>>> from flint import arb
+>>> from rdpsym.foundations.balls import precision
+>>> with precision(200):
+...     third = arb(1) / 3
+>>> e = Enclosure(third, 20)
+>>> print(e)
+[0.3333333333333333333333333333333333333333333333333333333333331259 +/- 3.12e-61]
+>>> print(third.rad().mid().str(3, radius=False))
+3.11e-61
+>>> pickle.loads(pickle.dumps(e)) == e, pickle.loads(pickle.dumps(e)).rad() == third.rad()
+(True, True)
+>>> with mpmath.workdps(30):
+...     v = Digits(mpmath.mpf(1) / 3, 20)
+>>> print(v)
+0.33333333333333333333
+>>> v
+mpf('0.33333333333333333333')
+>>> v * 3 > 0.99, type(v * 3) is mpmath.mpf, pickle.loads(pickle.dumps(v)) == v
+(True, True, True)
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+from fractions import Fraction
+from typing import Self
+
+import mpmath
+from flint import arb
+from mpmath.libmp import from_pickable, to_pickable, to_str
+
+
+class Digits(mpmath.mpf):
+    """An ``mpmath.mpf`` computed to ``dps`` significant digits, which it prints with."""
+
+    __slots__ = ("dps",)
+
+    def __new__(cls, value: object, dps: int) -> Self:
+        obj = object.__new__(cls)
+        # The value exactly (mpf(value) would round it to mpmath's global precision).
+        obj._mpf_ = value._mpf_ if hasattr(value, "_mpf_") else mpmath.mpf(value)._mpf_
+        obj.dps = int(dps)
+        return obj
+
+    def __str__(self) -> str:
+        return to_str(self._mpf_, self.dps, strip_zeros=False)
+
+    def __repr__(self) -> str:
+        return str(self) if self.context.pretty else f"mpf('{self}')"
+
+    def __reduce__(self):
+        return _digits, (to_pickable(self._mpf_), self.dps)
+
+
+def _digits(state, dps: int) -> Digits:
+    obj = object.__new__(Digits)
+    obj._mpf_ = from_pickable(state)
+    obj.dps = dps
+    return obj
+
+
+class Enclosure(arb):
+    """A certified ball, computed for ``dps`` digits: it prints with its true radius and pickles exactly."""
+
+    def __init__(self, ball: arb, dps: int):
+        # The ball rebuilt from its midpoint and radius, as unpickling rebuilds it: exactly the same
+        # midpoint (not rounded to the working precision); Arb may round the 30-bit radius up by one
+        # unit once, so an Enclosure contains the ball and a pickled one comes back equal.
+        state = _state(ball)
+        if len(state) == 2:
+            super().__init__(*state)
+        else:  # not finite: as it is
+            super().__init__(ball)
+        self.dps = int(dps)
+
+    def text(self) -> str:
+        """``[midpoint +/- radius]``: the midpoint to ``dps`` digits, or more where the radius is smaller, and
+        the radius rounded up (with the midpoint's rounding, under 1 % of it): the printed interval contains
+        the ball.  An exact ball that ``dps`` digits spell is printed alone."""
+        if not self.is_finite():
+            return self.str(radius=True)
+        mid, rad = (_fraction(*b.man_exp()) for b in (self.mid(), self.rad()))
+        digits = self.dps
+        if mid and rad:
+            digits = max(digits, _floor_log10(abs(mid) / rad) + 4)
+        shown = _nearest(mid, digits) if mid else Fraction(0)
+        error = rad + abs(mid - shown)
+        if not error:
+            return _decimal(shown, digits)
+        return f"[{_decimal(shown, digits) + ' ' if shown else ''}+/- {_upper3(error)}]"
+
+    __str__ = text
+    __repr__ = text
+
+    # The same ball (a record's equality); arb's == asks whether two numbers are certainly equal.
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, arb):
+            return _state(self) == _state(other)
+        return arb.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        if isinstance(other, arb):
+            return _state(self) != _state(other)
+        return arb.__ne__(self, other)
+
+    def __hash__(self) -> int:
+        return hash(_state(self))
+
+    def __reduce__(self):
+        return _enclosure, (_state(self), self.dps)
+
+
+def _fraction(man, exp) -> Fraction:
+    return Fraction(int(man)) * Fraction(2) ** int(exp)
+
+
+def _floor_log10(v: Fraction) -> int:
+    """floor(log10(v)) for a positive rational, exactly."""
+    k = len(str(v.numerator)) - len(str(v.denominator))
+    while Fraction(10) ** k > v:
+        k -= 1
+    while Fraction(10) ** (k + 1) <= v:
+        k += 1
+    return k
+
+
+def _nearest(v: Fraction, digits: int) -> Fraction:
+    """``v`` rounded to ``digits`` significant decimal digits."""
+    scale = Fraction(10) ** (digits - 1 - _floor_log10(abs(v)))
+    return Fraction(round(v * scale)) / scale
+
+
+def _decimal(v: Fraction, digits: int) -> str:
+    """A rational with at most ``digits`` significant digits, written out (trailing zeros kept)."""
+    if not v:
+        return "0"
+    shift = digits - 1 - _floor_log10(abs(v))
+    n = int(v * Fraction(10) ** shift)
+    d = Decimal((0 if n >= 0 else 1, tuple(int(c) for c in str(abs(n))), -shift))
+    return format(d, "f") if -20 <= digits - 1 - shift <= 20 else str(d).replace("E", "e")
+
+
+def _upper3(v: Fraction) -> str:
+    """A positive rational rounded up to 3 significant digits, as Arb writes a radius (``3.61e-61``)."""
+    k = _floor_log10(v)
+    n = math.ceil(v * Fraction(10) ** (2 - k))
+    if n == 1000:
+        n, k = 100, k + 1
+    return f"{n // 100}.{n % 100:02d}" + (f"e{k}" if k else "")
+
+
+def _state(ball: arb) -> tuple:
+    """The ball exactly: (mantissa, exponent) of its midpoint and of its radius (a text if not finite)."""
+    if not ball.is_finite():
+        return (ball.str(radius=True),)
+    mid, rad = ball.mid().man_exp(), ball.rad().man_exp()
+    return (int(mid[0]), int(mid[1])), (int(rad[0]), int(rad[1]))
+
+
+def _enclosure(state: tuple, dps: int) -> Enclosure:
+    return Enclosure(arb(*state), dps)
+
+
+__all__ = ["Digits", "Enclosure"]
