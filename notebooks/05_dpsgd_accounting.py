@@ -87,7 +87,7 @@ print(f"rdpsym, exact inputs minus the peer's inputs: {float(shift):.1e}")
 # %%
 started = time.perf_counter()
 audit = audit_dp_accounting("small", dps=30)
-print(audit.text())
+print(audit)
 print(f"\n{time.perf_counter() - started:.1f} s")
 
 # %% [markdown]

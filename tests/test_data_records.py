@@ -83,12 +83,15 @@ def test_one_registry_declares_every_builtin_in_the_command_line_order():
 
 
 def test_the_cli_reads_the_registry():
-    accounting, main, plot = (importlib.import_module(f"rdpsym.cli.{m}") for m in ("accounting", "main", "plot"))
-    for module in (accounting, main, plot):
+    modules = [importlib.import_module(f"rdpsym.cli.{m}") for m in ("accounting", "derive", "params", "plot")]
+    for module in modules:
         text = Path(module.__file__).read_text(encoding="utf-8")
         assert "FACTORIES" not in text and "PARAMETERS" not in text and "MECHANISMS" not in text
-    assert main.DERIVED == ["gaussian", "laplace", "randomized-response"]
-    assert accounting.build_mechanism("laplace", ["scale=1/2"]) == rdpsym.laplace(scale=R(1, 2))
+    derive, params = modules[1], modules[2]
+    assert derive.DERIVED == ["gaussian", "laplace", "randomized-response"]
+    laplace = params.declaration("laplace")
+    assert params.build(laplace, params.read_assignments(["scale=1/2"], laplace)) == rdpsym.laplace(scale=R(1, 2))
+    assert params.build(laplace, params.read_assignments(["lambda=1/2"], laplace)) == rdpsym.laplace(scale=R(1, 2))
 
 
 def test_laws_mechanisms_imports_only_lower_layers():

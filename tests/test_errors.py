@@ -301,7 +301,7 @@ def test_cli_rejects_an_unknown_set_name(capsys):
     assert main(["derive", "gaussian", "--set", "foo=1"]) == 2
     err = capsys.readouterr().err
     assert "'foo'" in err
-    assert "alpha, sensitivity, sigma" in err  # the valid names
+    assert "one of sigma, sensitivity, Delta, alpha for gaussian" in err  # the valid names, aliases, the order
 
 
 def test_cli_rejects_a_set_without_a_value(capsys):

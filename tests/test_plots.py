@@ -25,7 +25,7 @@ import rdpsym
 from rdpsym.accounting.curve import Component, Infinite, curve
 from rdpsym.cli.main import main
 from rdpsym.foundations.errors import ParameterError
-from rdpsym.cli.plot import parse_spec
+from rdpsym.cli.params import parse_spec
 from rdpsym.render.plots import (
     BUDGET_YLABEL,
     DEFAULT_DELTAS,
@@ -411,11 +411,11 @@ def test_cli_max_order(tmp_path, capsys):
 @pytest.mark.parametrize("argv, message", [
     (["gaussian:sigma=1", "-o", "curves.jpg"], "--output must be a file name ending in .png, .pdf or .svg; got "
                                                "'curves.jpg'."),
-    (["gaussian:sigma=1", "-o", "no/such/folder/c.png"], "--output must be in an existing folder"),
+    (["gaussian:sigma=1", "-o", "no/such/folder/c.png"], "--output must be a file in an existing folder"),
     (["gauss:sigma=1", "-o", "{tmp}/c.png"], "MECHANISM must be one of gaussian, laplace, randomized-response"),
     (["gaussian:sigma=-1", "-o", "{tmp}/c.png"], "'gaussian:sigma=-1': sigma must be positive (sigma > 0); got -1."),
     (["gaussian:sigma=x", "-o", "{tmp}/c.png"], "'gaussian:sigma=x': sigma must be a number"),
-    (["gaussian:sig=1", "-o", "{tmp}/c.png"], "a parameter of gaussian must be one of sigma, sensitivity; got 'sig'"),
+    (["gaussian:sig=1", "-o", "{tmp}/c.png"], "a parameter of gaussian must be one of sigma, sensitivity, Delta; got 'sig'"),
     (["gaussian:sigma", "-o", "{tmp}/c.png"], "the parameters of 'gaussian' must be NAME=VALUE pairs"),
     (["sampled-gaussian:q=0.01", "-o", "{tmp}/c.png"], "'sampled-gaussian:q=0.01' must be given sigma"),
     (["randomized-response:p=1", "-o", "{tmp}/c.png"], "p must be in the open interval (0, 1); got 1."),

@@ -30,18 +30,18 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 import mpmath
-import sympy as sp
 from flint import arb, fmpq
 
 from rdpsym.accounting import conversions as conv
 from rdpsym.accounting.curve import Infinite, RdpCurve, parse_order
 from rdpsym.accounting.numbers import Digits, Enclosure
 from rdpsym.accounting.orders import resolve
+from rdpsym.foundations import operations
+from rdpsym.foundations.reading import dps as read_dps
+from rdpsym.foundations.reading import rational
 from rdpsym.foundations.balls import (
     bits_for,
-    lower_decimal,
     precision,
-    to_fmpq,
     upper_decimal,
 )
 from rdpsym.foundations.errors import ParameterError, RdpSymError, must
@@ -124,47 +124,19 @@ class AccountingResult:
             return upper_decimal(self.enclosure, digits)
 
     def as_dict(self) -> dict:
-        with precision(bits_for(self.dps + 10)):
-            return self._as_dict()
+        """JSON-ready data: the value, the published bound, the enclosure's ends (rounded outward), every order."""
+        return operations.json(self)
 
-    def _as_dict(self) -> dict:
-        return {
-            self.kind: "inf" if self.enclosure == math.inf else mpmath.nstr(self.value, self.dps),
-            "published": self.published(),
-            "order": _show(self.order),
-            "enclosure": None if self.enclosure == math.inf else
-            [lower_decimal(self.enclosure, self.dps), upper_decimal(self.enclosure, self.dps)],
-            "certified": self.certified,
-            "conversion": self.conversion,
-            ("delta" if self.kind == "epsilon" else "epsilon"): _show(self.given),
-            "dps": self.dps,
-            "gap_to_infimum": None if self.gap is None else upper_decimal(self.gap, 6),
-            "per_order": [{"order": _show(o.order), "rdp": _ball_or_reason(o.rdp, self.dps),
-                           self.kind: _ball_or_reason(o.bound, self.dps), "reason": o.reason}
-                          for o in self.per_order],
-            "notes": list(self.notes),
-        }
+    def __str__(self) -> str:
+        return operations.text(self)
+
+    def _repr_latex_(self) -> str:
+        return operations.latex(self)
 
 
 def _enclosure(v, dps: int):
     """An arb as an :class:`Enclosure` (printing at ``dps``, picklable); anything else as it is."""
     return Enclosure(v, dps) if isinstance(v, arb) and not isinstance(v, Enclosure) else v
-
-
-def _show(x) -> str:
-    if x is None:
-        return "none"
-    if x == math.inf:
-        return "inf"
-    return str(x)
-
-
-def _ball_or_reason(v, dps: int) -> str:
-    if isinstance(v, Infinite):
-        return f"inf ({v.reason})"
-    if v == math.inf:
-        return "inf"
-    return upper_decimal(v, dps)
 
 
 def _probability(value: object, name: str) -> fmpq:
@@ -175,19 +147,8 @@ def _probability(value: object, name: str) -> fmpq:
 
 
 def _exact(value: object, name: str) -> fmpq:
-    """A decimal or rational input as the exact rational it spells (1e-5 is 1/100000)."""
-    try:
-        if isinstance(value, mpmath.mpf):
-            man, exp = value.man_exp  # its exact binary value (mpf(value) would round it)
-            return fmpq(int(man)) * fmpq(2) ** int(exp) if exp >= 0 else fmpq(int(man), 2 ** int(-exp))
-        if isinstance(value, float):
-            if not math.isfinite(value):
-                raise ValueError
-            value = repr(value)
-        v = sp.Rational(value) if isinstance(value, (str, int, Fraction)) else sp.sympify(value)
-        return to_fmpq(v)
-    except (ParameterError, ValueError, TypeError, sp.SympifyError):
-        raise ParameterError(must(name, "a finite number", repr(value))) from None
+    """A decimal or rational input as the exact rational it spells (1e-5 is 1/100000): the one reader."""
+    return rational(value, name)
 
 
 def _conversion(name: str) -> str:
@@ -197,9 +158,7 @@ def _conversion(name: str) -> str:
 
 
 def _dps(dps: object) -> int:
-    if isinstance(dps, bool) or not isinstance(dps, int) or dps < 5:
-        raise ParameterError(must("dps", "an integer >= 5", repr(dps)))
-    return dps
+    return read_dps(dps, "dps")
 
 
 def _curve(curve: object) -> RdpCurve:

@@ -20,6 +20,7 @@ from fractions import Fraction
 
 from flint import arb, fmpq
 
+from rdpsym.foundations import operations
 from rdpsym.foundations.errors import RdpSymError
 from rdpsym.foundations.balls import bits_for, precision
 from rdpsym.accounting import sampled_gaussian as sg
@@ -59,24 +60,11 @@ class AuditReport:
             out.setdefault(f.cause, []).append(f)
         return out
 
-    def text(self) -> str:
-        lines = [f"audit of {self.peer}: {self.checked} values of the Poisson-subsampled Gaussian RDP compared "
-                 f"with rdpsym's certified values (tolerance {TOLERANCE:g} relative)"]
-        groups = self.by_cause()
-        if not groups:
-            lines.append("no value differs beyond the tolerance")
-        for cause, items in sorted(groups.items(), key=lambda kv: -len(kv[1])):
-            qs = sorted({f.q for f in items})
-            orders = sorted({f.order for f in items})
-            lines.append(f"\n{cause}: {len(items)} values (q in {qs}, orders in {orders})")
-            for f in sorted(items, key=lambda f: -f.relative_error)[:5]:
-                lines.append(f"  q={f.q:g} sigma={f.sigma:g} order={f.order:g}: peer {f.peer!r}, "
-                             f"rdpsym {f.ours} (rel. error {f.relative_error:.2g})")
-        return "\n".join(lines)
+    def __str__(self) -> str:
+        return operations.text(self)
 
     def as_dict(self) -> dict:
-        return {"peer": self.peer, "checked": self.checked, "tolerance": TOLERANCE,
-                "findings": [f.__dict__ for f in self.findings]}
+        return operations.json(self)
 
 
 def _exact(x: float) -> fmpq:

@@ -34,6 +34,7 @@ from rdpsym.foundations.balls import (
     to_arb,
     to_fmpq,
 )
+from rdpsym.foundations.reading import exact
 from rdpsym.foundations.errors import ConvergenceError, ParameterError, must
 from rdpsym.foundations.symbols import alpha
 
@@ -55,13 +56,11 @@ def parse_order(order: object) -> fmpq | float:
     >>> parse_order("1.1"), parse_order(2), parse_order(1.5)
     (11/10, 2, 3/2)
     """
-    if order in (sp.oo, float("inf"), "inf", "oo"):
+    if order in (sp.oo, float("inf"), "inf", "oo") or (isinstance(order, str) and order.strip() in ("inf", "oo", "∞")):
         return float("inf")
-    if isinstance(order, float):
-        order = repr(order)  # the decimal the user typed, not the binary double
     try:
-        q = to_fmpq(sp.Rational(order) if isinstance(order, str) else order)
-    except (ParameterError, TypeError, ValueError, sp.SympifyError):
+        q = to_fmpq(order, "order")  # the one reader: 1.1 is the decimal the user typed, not the binary double
+    except ParameterError:
         raise ParameterError(must("order", "a number > 1 or inf", repr(order))) from None
     if not q > 1:
         # α = 1 is the KL divergence, an order of the Rényi divergence but not of RDP accounting.
@@ -136,7 +135,7 @@ class ClosedForm(Component):
     certified: bool = True
 
     def __post_init__(self) -> None:
-        expr = sp.sympify(self.closed_form)
+        expr = exact(self.closed_form, "closed form", {"alpha": alpha})
         extra = expr.free_symbols - {alpha}
         if extra:
             raise ParameterError(must(f"{self.name} curve",
@@ -144,7 +143,7 @@ class ClosedForm(Component):
                                       ", ".join(sorted(map(str, extra)))))
         object.__setattr__(self, "closed_form", expr)
         if self.at_infinity is not None:
-            object.__setattr__(self, "at_infinity", sp.sympify(self.at_infinity))
+            object.__setattr__(self, "at_infinity", exact(self.at_infinity, "the value at infinity"))
 
     def balls(self, orders: Sequence) -> list:
         out = []

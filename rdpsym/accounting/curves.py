@@ -24,6 +24,7 @@ import sympy as sp
 from rdpsym.accounting.curve import ClosedForm, RdpCurve, SampledGaussian, curve
 from rdpsym.foundations import operations
 from rdpsym.foundations.errors import NoClosedFormError, ParameterError, must
+from rdpsym.foundations.reading import exact
 from rdpsym.foundations.symbols import alpha
 from rdpsym.laws.mechanisms import REGISTRY, Guarantee, Mechanism
 
@@ -50,7 +51,7 @@ def rdp_curve(obj: Mechanism | Guarantee) -> RdpCurve:
     if mechanism.name == "sampled-gaussian":
         # Its worst-case pair has no closed form in α: the curve is MTZ's sum, computed.
         return curve(SampledGaussian(label, mechanism.parameters["q"], mechanism.parameters["sigma"]), label)
-    free = set().union(*(sp.sympify(v).free_symbols for v in mechanism.parameters.values()))
+    free = set().union(*(exact(v, k).free_symbols for k, v in mechanism.parameters.items()))
     if free:
         raise ParameterError(must(f"{mechanism.name} parameters", "numbers (a curve is evaluated)",
                                   ", ".join(sorted(map(str, free)))))

@@ -185,26 +185,33 @@ class Report:
         return operations.markdown(self)
 
 
-def run(paths: Iterable[Path] | None = None, progress=None) -> Report:
-    """Load and check every claim under ``paths`` (default: the built-in catalogue)."""
+def load_all(paths: Iterable[Path] | None = None) -> tuple[list[Claim], list[LoadFailure], dict, float]:
+    """Every claim under ``paths`` (default: the built-in catalogue), the files that failed to load, each
+    claim's file (relative), and the seconds loading took.  Loading runs no check."""
     started = time.perf_counter()
     files = claim_files(paths or [catalogue_path()])
     loaded: list[Claim] = []
     failures: list[LoadFailure] = []
-    paths: dict = {}
+    where: dict = {}
     for f in files:
         got = load(f)
         if isinstance(got, LoadFailure):
             failures.append(got)
         else:
-            clash = [c.id for c in got if c.id in paths]
+            clash = [c.id for c in got if c.id in where]
             if clash:
-                failures.append(LoadFailure(f, f"claim id {clash[0]!r} is already defined in {paths[clash[0]]}"))
-                got = [c for c in got if c.id not in paths]
+                failures.append(LoadFailure(f, f"claim id {clash[0]!r} is already defined in {where[clash[0]]}"))
+                got = [c for c in got if c.id not in where]
             loaded += got
-            paths.update({c.id: _relative(f) for c in got})
-    report = check(loaded, progress)
-    return Report(report.results, failures, time.perf_counter() - started, paths)
+            where.update({c.id: _relative(f) for c in got})
+    return loaded, failures, where, time.perf_counter() - started
+
+
+def run(paths: Iterable[Path] | None = None, progress=None) -> Report:
+    """Load and check every claim under ``paths`` (default: the built-in catalogue)."""
+    claims, failures, where, seconds = load_all(paths)
+    report = check(claims, progress)
+    return Report(report.results, failures, report.seconds + seconds, where)
 
 
 def check(claims: Iterable[Claim], progress=None) -> Report:
@@ -237,18 +244,6 @@ def check(claims: Iterable[Claim], progress=None) -> Report:
     if progress:
         progress(len(claims), len(claims), "")
     return Report(results, [], time.perf_counter() - started)
-
-
-def progress_bar(stream=sys.stderr):
-    """A one-line progress bar for :func:`run`."""
-    def show(done: int, total: int, current: str) -> None:
-        width = 30
-        filled = width * done // max(total, 1)
-        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {current[:40]:<40}")
-        if done == total:
-            stream.write("\n")
-        stream.flush()
-    return show
 
 
 def _relative(f: Path) -> str:

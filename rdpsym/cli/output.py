@@ -45,7 +45,8 @@ def check_path(path: str | None, option: str, suffixes: tuple[str, ...] = ()) ->
         return Path("-")
     p = Path(path)
     if suffixes and p.suffix.lower() not in suffixes:
-        raise ParameterError(must(option, f"a file name ending in {', '.join(suffixes)}", repr(path)))
+        endings = ", ".join(suffixes[:-1]) + (" or " if len(suffixes) > 1 else "") + suffixes[-1]
+        raise ParameterError(must(option, f"a file name ending in {endings}", repr(path)))
     if p.exists() and p.is_dir():
         raise ParameterError(must(option, "a file, not a folder", repr(path)))
     if not p.resolve().parent.is_dir():

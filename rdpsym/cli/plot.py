@@ -17,73 +17,30 @@ from fractions import Fraction
 from pathlib import Path
 
 from rdpsym.accounting.orders import resolve
-from rdpsym.cli.accounting import _steps, build_mechanism, given_twice
+from rdpsym.cli.output import OK, Outputs, check_path
+from rdpsym.cli.params import spec_mechanism, steps
 from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.foundations.reading import dps as read_dps
+from rdpsym.foundations.reading import integer, number, rational
 from rdpsym.laws.mechanisms import REGISTRY
+from rdpsym.render import plots
 
 #: Output formats, by extension.
 FORMATS = {".png": "png", ".pdf": "pdf", ".svg": "svg"}
 KINDS = ("budget", "epsilon-delta")
 
 
-def parse_spec(spec: str) -> tuple[str, list[str]]:
-    """``"sampled-gaussian:q=0.01,sigma=1.1"`` as ``("sampled-gaussian", ["q=0.01", "sigma=1.1"])``.
-
-    >>> parse_spec("laplace:scale=1")
-    ('laplace', ['scale=1'])
-    >>> parse_spec("gaussian: sigma = 2 , sensitivity=1/2")
-    ('gaussian', ['sigma = 2', 'sensitivity=1/2'])
-    """
-    name, _, rest = spec.partition(":")
-    name = name.strip()
-    if name not in REGISTRY:
-        raise ParameterError(must("MECHANISM", f"one of {', '.join(REGISTRY)} (then :NAME=VALUE,...)",
-                                  repr(spec)))
-    sets = [s.strip() for s in rest.split(",") if s.strip()]
-    for s in sets:
-        if "=" not in s:
-            raise ParameterError(must(f"the parameters of {name!r}", "NAME=VALUE pairs separated by commas",
-                                      repr(spec)))
-    return name, sets
-
-
-def _mechanism(spec: str):
-    """The mechanism a spec names; errors name the spec and the parameter (not ``--set``)."""
-    name, sets = parse_spec(spec)
-    params, defaults = REGISTRY[name].names, REGISTRY[name].defaults
-    twice = given_twice(sets)
-    if twice:
-        key, values = twice
-        raise ParameterError(must(f"the parameter {key} of {spec!r}", "given once",
-                                  f"{len(values)} values ({', '.join(values)})"))
-    given = {s.partition("=")[0].strip() for s in sets}
-    for key in sorted(given - set(params)):
-        raise ParameterError(must(f"a parameter of {name}", f"one of {', '.join(params)}", f"{key!r} in {spec!r}"))
-    missing = [p for p in params if p not in given and p not in defaults]
-    if missing:
-        example = ",".join(f"{p}=..." for p in missing)
-        raise ParameterError(must(repr(spec), f"given {', '.join(missing)} (e.g. {name}:{example})", "none"))
-    try:
-        return name, build_mechanism(name, sets)
-    except ParameterError as exc:
-        raise ParameterError(f"{spec!r}: " + str(exc).replace("--set ", "")) from None
-
-
 def _output(path: str) -> tuple[Path, str]:
-    p = Path(path)
-    fmt = FORMATS.get(p.suffix.lower())
-    if fmt is None:
-        raise ParameterError(must("--output", "a file name ending in .png, .pdf or .svg", repr(path)))
-    if not p.parent.is_dir():
-        raise ParameterError(must("--output", "in an existing folder", f"{path!r} (no folder {str(p.parent)!r})"))
-    return p, fmt
+    p = check_path(path, "--output", suffixes=tuple(FORMATS))
+    return p, FORMATS[p.suffix.lower()]
 
 
 def _size(value: str) -> tuple[float, float]:
+    """``--size WIDTHxHEIGHT`` in inches, each in (0, 100] (an argparse type)."""
     w, sep, h = value.lower().partition("x")
     try:
-        size = (float(w), float(h)) if sep else None
-    except ValueError:
+        size = (float(number(w, "--size")), float(number(h, "--size"))) if sep else None
+    except (ParameterError, TypeError):
         size = None
     if size is None or not all(0 < v <= 100 for v in size):
         raise argparse.ArgumentTypeError(must("--size", "WIDTHxHEIGHT in inches, e.g. 7x4.5", repr(value)))
@@ -91,9 +48,10 @@ def _size(value: str) -> tuple[float, float]:
 
 
 def _dpi(value: str) -> int:
+    """``--dpi``: an integer in [10, 2000] (an argparse type)."""
     try:
-        dpi = int(value)
-    except ValueError:
+        dpi = integer(value, "--dpi")
+    except ParameterError:
         dpi = 0
     if not 10 <= dpi <= 2000:
         raise argparse.ArgumentTypeError(must("--dpi", "an integer in [10, 2000]", repr(value)))
@@ -101,19 +59,17 @@ def _dpi(value: str) -> int:
 
 
 def _deltas(value: str):
-    """``LO:HI`` (the default log grid restricted to [LO, HI]) or a comma-separated list."""
-    from rdpsym.render.plots import DEFAULT_DELTAS
-
+    """``LO:HI`` (the default log grid restricted to [LO, HI]) or a comma-separated list, read exactly."""
     if ":" not in value:
         return value
     lo, _, hi = value.partition(":")
     try:
-        lo_q, hi_q = Fraction(lo.strip()), Fraction(hi.strip())
-    except (ValueError, ZeroDivisionError):
+        lo_q, hi_q = (Fraction(int(q.p), int(q.q)) for q in (rational(lo, "--deltas"), rational(hi, "--deltas")))
+    except ParameterError:
         raise ParameterError(must("--deltas", "LO:HI (e.g. 1e-10:1e-1) or a list 1e-6,1e-5", repr(value))) from None
     if not 0 < lo_q < hi_q < 1:
         raise ParameterError(must("--deltas", "LO:HI with 0 < LO < HI < 1", repr(value)))
-    grid = [d for d in DEFAULT_DELTAS if lo_q <= d <= hi_q]
+    grid = [d for d in plots.DEFAULT_DELTAS if lo_q <= d <= hi_q]
     return sorted(set(grid) | {lo_q, hi_q})
 
 
@@ -141,9 +97,7 @@ def _summary(d, kind: str) -> str:
     return line
 
 
-def run_plot(args) -> int:
-    from rdpsym.render import plots
-
+def run(args) -> int:
     path, fmt = _output(args.output)
     budget = args.kind == "budget"
     wrong = [flag for flag, given in (("--deltas", args.deltas is not None), ("--conversion", args.conversion),
@@ -153,9 +107,8 @@ def run_plot(args) -> int:
     if wrong:
         other = "epsilon-delta" if budget else "budget"
         raise ParameterError(must(", ".join(wrong), f"used with --kind {other} only", f"--kind {args.kind}"))
-    if args.dps < 5:
-        raise ParameterError(must("--dps", "an integer >= 5", args.dps))
-    mechanisms = [_mechanism(s) for s in args.mechanisms]
+    dps = read_dps(args.dps, "--dps")
+    mechanisms = [spec_mechanism(s) for s in args.mechanisms]
     if args.exact and not any(name == "gaussian" for name, _ in mechanisms):
         raise ParameterError(must("--exact", "used with at least one gaussian:sigma=... curve",
                                   ", ".join(args.mechanisms)))
@@ -169,27 +122,28 @@ def run_plot(args) -> int:
                 plots.default_orders(args.max_order if args.max_order is not None else 100)
         except ParameterError as exc:
             raise ParameterError(str(exc).replace("max_order", "--max-order")) from None
-        data = plots.budget_data(entries, grid, steps=args.steps, dps=args.dps)
-        fig = plots._budget_figure(data, grid, None, args.title, args.yscale, args.size)
+        data = plots.budget_data(entries, grid, steps=args.steps, dps=dps)
+        fig = plots.budget_figure(data, grid, None, args.title, args.yscale, args.size)
     else:
         orders = args.orders  # None: dp-accounting's orders and ∞, as for rdpsym epsilon
         if orders != "continuous":
             resolve(orders, name="--orders", continuous=True)
-        deltas = plots._deltas(_deltas(args.deltas) if args.deltas is not None else None)
+        deltas = plots.read_deltas(_deltas(args.deltas) if args.deltas is not None else None)
         conversion = args.conversion or "bbghs"
         data = plots.conversion_data(entries, deltas, orders=orders, conversion=conversion, steps=args.steps,
-                                     exact=args.exact, dps=args.dps)
-        fig = plots._conversion_figure(data, deltas, orders, conversion, args.steps, None, args.title,
+                                     exact=args.exact, dps=dps)
+        fig = plots.conversion_figure(data, deltas, orders, conversion, args.steps, None, args.title,
                                        args.yscale, args.size)
-    fig.savefig(path, format=fmt, dpi=args.dpi)
-    print(f"wrote {path} ({'Rényi budget curves' if budget else 'ε(δ) conversion curves'}, {fmt})")
+    outputs = Outputs()
+    if outputs.write("--output", lambda: fig.savefig(path, format=fmt, dpi=args.dpi)):
+        print(f"wrote {path} ({'Rényi budget curves' if budget else 'ε(δ) conversion curves'}, {fmt})")
     for d in data:
         print(_summary(d, args.kind))
-    return 0
+    return outputs.status(OK)
 
 
-def add_parser(sub) -> argparse.ArgumentParser:
-    """Add ``plot`` to an argparse subparsers object; its ``run`` default is :func:`run_plot`."""
+def register(sub) -> argparse.ArgumentParser:
+    """Add ``plot`` to an argparse subparsers object; its ``run`` default is :func:`run`."""
     p = sub.add_parser(
         "plot", help="draw Rényi budget curves ε(α) or (ε, δ) conversion curves ε(δ) to PNG, PDF or SVG",
         description="Draw Rényi budget curves α ↦ ε(α) (--kind budget, the default) or, per δ, the ε of "
@@ -200,7 +154,7 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--output", "-o", required=True, help="the file to write: .png, .pdf or .svg")
     p.add_argument("--kind", choices=KINDS, default="budget",
                    help="budget: ε(α) against the order (default); epsilon-delta: ε(δ) against δ")
-    p.add_argument("--steps", type=_steps, default=1, help="k-fold composition of every curve (default 1)")
+    p.add_argument("--steps", type=steps, default=1, help="k-fold composition of every curve (default 1)")
     p.add_argument("--orders", default=None,
                    help="budget: a list '1.5,2,4,inf' or a grid name (default: 1.01 … --max-order, dense; "
                         "ε(∞) is drawn as an asymptote where finite); epsilon-delta: the orders minimised over, "
@@ -217,6 +171,6 @@ def add_parser(sub) -> argparse.ArgumentParser:
     p.add_argument("--title", default=None, help="the title ('' for none)")
     p.add_argument("--size", type=_size, default=(7.0, 4.5), help="WIDTHxHEIGHT in inches (default 7x4.5)")
     p.add_argument("--dpi", type=_dpi, default=120, help="resolution of a PNG (default 120)")
-    p.add_argument("--dps", type=int, default=30, help="digits of the certified values drawn (default 30)")
-    p.set_defaults(run=run_plot)
+    p.add_argument("--dps", default="30", help="digits of the certified values drawn (default 30)")
+    p.set_defaults(run=run)
     return p

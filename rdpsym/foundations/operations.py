@@ -66,3 +66,5 @@ latex = Operation("LaTeX rendering", "rdpsym.render")
 text = Operation("text rendering", "rdpsym.render")
 #: A record as Markdown with LaTeX math, for Jupyter (``_repr_markdown_``).
 markdown = Operation("Markdown rendering", "rdpsym.render")
+#: A record as JSON-ready data (dicts, lists, strings, numbers), for files and other programs.
+json = Operation("JSON rendering", "rdpsym.render")

@@ -71,6 +71,7 @@ from rdpsym.foundations.balls import bits_for, precision, to_arb
 from rdpsym.accounting.curve import Component, Infinite, RdpCurve
 from rdpsym.accounting.orders import resolve
 from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.foundations.reading import rational
 
 #: The default figure size (inches).
 FIGSIZE = (7.0, 4.5)
@@ -103,7 +104,7 @@ def default_orders(max_order: object = 100, points: int = 200) -> tuple:
     >>> [float(a) for a in default_orders(10, points=5)]
     [1.01, 1.79, 2.0, 3.0, 3.18, 4.0, 5.0, 5.64, 6.0, 7.0, 8.0, 9.0, 10.0]
     """
-    top = api._exact(max_order, "max_order")
+    top = rational(max_order, "max_order")
     if not top > fmpq(101, 100) or top > 10**6:
         raise ParameterError(must("max_order", "a number in (1.01, 10^6]", repr(max_order)))
     if isinstance(points, bool) or not isinstance(points, int) or not 2 <= points <= 10**4:
@@ -211,7 +212,8 @@ def _check_scale(name: str, scale: object) -> str:
     return scale
 
 
-def _deltas(deltas: object) -> tuple:
+def read_deltas(deltas: object) -> tuple:
+    """The δ grid of a conversion plot: the default, a comma-separated string or a list, each in (0, 1), read exactly."""
     if deltas is None:
         return DEFAULT_DELTAS
     if isinstance(deltas, str):
@@ -224,7 +226,7 @@ def _deltas(deltas: object) -> tuple:
         raise ParameterError(must("deltas", "a non-empty list of numbers in (0, 1)", "an empty list"))
     out = []
     for d in items:
-        q = api._exact(d, "delta")
+        q = rational(d, "delta")
         if not 0 < q < 1:
             raise ParameterError(must("delta", "in the open interval (0, 1)", d))
         out.append(Fraction(int(q.p), int(q.q)))
@@ -371,7 +373,7 @@ def conversion_data(curves, deltas=None, *, orders: object = None, conversion: s
     (1.99309140441...,)
     """
     named = _named_curves(curves)
-    ds = _deltas(deltas)
+    ds = read_deltas(deltas)
     if not (isinstance(orders, str) and orders == "continuous"):
         resolve(orders, continuous=True)
     api._conversion(conversion)
@@ -526,10 +528,10 @@ def budget_curves(curves, orders=None, *, steps: int = 1, dps: int = 30, ax: Axe
     _check_scale("yscale", yscale)
     _check_int("steps", steps, 1)
     _check_int("dps", dps, 5)
-    return _budget_figure(budget_data(curves, grid, steps=steps, dps=dps), grid, ax, title, yscale, figsize)
+    return budget_figure(budget_data(curves, grid, steps=steps, dps=dps), grid, ax, title, yscale, figsize)
 
 
-def _budget_figure(data: list[CurveData], grid: Sequence, ax: Axes | None, title: str | None, yscale: str,
+def budget_figure(data: list[CurveData], grid: Sequence, ax: Axes | None, title: str | None, yscale: str,
                    figsize) -> Figure:
     fig, ax = _axes(ax, figsize)
     _draw(ax, data, [grid] * len(data), yscale)
@@ -572,15 +574,15 @@ def conversion_curves(curves, deltas=None, *, orders: object = None, conversion:
     [1e-08, 1e-05, 0.01]
     """
     _named_curves(curves)  # every input is checked before any work
-    ds = _deltas(deltas)
+    ds = read_deltas(deltas)
     _check_ax(ax)
     _check_figsize(figsize)
     _check_scale("yscale", yscale)
     data = conversion_data(curves, ds, orders=orders, conversion=conversion, steps=steps, exact=exact, dps=dps)
-    return _conversion_figure(data, ds, orders, conversion, steps, ax, title, yscale, figsize)
+    return conversion_figure(data, ds, orders, conversion, steps, ax, title, yscale, figsize)
 
 
-def _conversion_figure(data: list[CurveData], ds: Sequence, orders: object, conversion: str, steps: int,
+def conversion_figure(data: list[CurveData], ds: Sequence, orders: object, conversion: str, steps: int,
                        ax: Axes | None, title: str | None, yscale: str, figsize) -> Figure:
     fig, ax = _axes(ax, figsize)
     _draw(ax, data, [ds] * len(data), yscale)

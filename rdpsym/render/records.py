@@ -11,16 +11,19 @@ from __future__ import annotations
 
 import functools
 
+from rdpsym.accounting.api import AccountingResult
+from rdpsym.accounting.audit import AuditReport
 from rdpsym.claims.claim import ClaimResult
 from rdpsym.claims.runner import Report
 from rdpsym.derive.derivation import Derivation
 from rdpsym.foundations import operations
 from rdpsym.foundations.record import Citation, Evidence, Rule
-from rdpsym.render.claims import claim_result_markdown, claim_result_text, report_markdown, report_text
+from rdpsym.render.accounting import audit_json, audit_text, result_json, result_latex, result_markdown, result_text
+from rdpsym.render.claims import claim_result_markdown, claim_result_text, report_json, report_markdown, report_text
 from rdpsym.render.derivation import derivation_latex, derivation_markdown, derivation_text
 from rdpsym.render.reasons import citation_text, evidence_latex, evidence_text, rule_latex, rule_text
 
-__all__ = ["latex", "markdown", "text"]
+__all__ = ["json", "latex", "markdown", "text"]
 
 
 @functools.singledispatch
@@ -41,6 +44,12 @@ def markdown(record: object) -> str:
     raise TypeError(f"no Markdown rendering for {type(record).__name__}")
 
 
+@functools.singledispatch
+def json(record: object) -> dict:
+    """A record as JSON-ready data."""
+    raise TypeError(f"no JSON rendering for {type(record).__name__}")
+
+
 latex.register(Derivation, derivation_latex)
 latex.register(Rule, rule_latex)
 latex.register(Evidence, evidence_latex)
@@ -53,7 +62,15 @@ text.register(ClaimResult, claim_result_text)
 markdown.register(ClaimResult, claim_result_markdown)
 text.register(Report, report_text)
 markdown.register(Report, report_markdown)
+json.register(Report, report_json)
+text.register(AccountingResult, result_text)
+latex.register(AccountingResult, result_latex)
+markdown.register(AccountingResult, result_markdown)
+json.register(AccountingResult, result_json)
+text.register(AuditReport, audit_text)
+json.register(AuditReport, audit_json)
 
 operations.latex.provide(latex)
 operations.text.provide(text)
 operations.markdown.provide(markdown)
+operations.json.provide(json)

@@ -20,7 +20,8 @@ from fractions import Fraction
 import sympy as sp
 from flint import arb, ctx, fmpq, fmpz
 
-from rdpsym.foundations.balls import precision, to_fmpq
+from rdpsym.foundations.balls import precision
+from rdpsym.foundations.reading import rational
 from rdpsym.foundations.errors import (
     ConvergenceError,
     DomainError,
@@ -46,14 +47,13 @@ def _real(name: str, x: object) -> arb:
         b = x
     elif isinstance(x, (int, fmpz, fmpq)):
         b = arb(x)
-    elif isinstance(x, (Fraction, sp.Rational)):
-        b = arb(to_fmpq(x))
-    elif isinstance(x, float):
-        if not math.isfinite(x):
-            raise ParameterError(must(name, "a finite real number", x))
-        b = arb(to_fmpq(x))
+    elif isinstance(x, float) and not math.isfinite(x):
+        raise ParameterError(must(name, "a finite real number", x))
     else:
-        raise ParameterError(must(name, "a real number (an arb ball or an exact rational)", repr(x)))
+        try:
+            b = arb(rational(x, name))  # the one reader: exact numbers, NumPy scalars, plain arithmetic text
+        except ParameterError:
+            raise ParameterError(must(name, "a real number (an arb ball or an exact rational)", repr(x))) from None
     if not b.is_finite():
         raise ParameterError(must(name, "a finite real number", b))
     return b
@@ -67,9 +67,10 @@ def _rational(name: str, x: object) -> fmpq:
         return x
     if isinstance(x, (int, fmpz)):
         return fmpq(x)
-    if isinstance(x, (Fraction, sp.Rational)) or (isinstance(x, float) and math.isfinite(x)):
-        return to_fmpq(x)
-    raise ParameterError(must(name, "an exact rational number", repr(x)))
+    try:
+        return rational(x, name)  # the one reader: a float as the decimal it prints as, NumPy scalars, text
+    except ParameterError:
+        raise ParameterError(must(name, "an exact rational number", repr(x))) from None
 
 
 def _delta(x: object, name: str = "delta") -> arb:

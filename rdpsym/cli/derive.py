@@ -1,0 +1,75 @@
+"""``rdpsym derive``: one built-in mechanism's Rényi divergence, derived, with its document.
+
+    rdpsym derive laplace                             symbolic order α, the paper's λ
+    rdpsym derive laplace --order 2 --set lambda=1/2 --dps 40
+    rdpsym derive gaussian --order inf
+    rdpsym derive laplace --latex laplace.tex --pdf
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import mpmath
+import sympy as sp
+
+from rdpsym.cli import params
+from rdpsym.cli.output import OK, Outputs, check_path
+from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.foundations.reading import dps as read_dps
+from rdpsym.foundations.reading import parse_order
+from rdpsym.foundations.symbols import alpha
+from rdpsym.laws.mechanisms import REGISTRY
+from rdpsym.render.documents import mechanism_document
+
+#: The built-ins derived from their densities.
+DERIVED = [name for name, d in REGISTRY.items() if d.derive]
+
+
+def register(sub) -> None:
+    p = sub.add_parser("derive", help="derive one mechanism's Rényi divergence",
+                       description="Derive D_α(P‖Q) of a built-in mechanism's worst-case pair, in closed form, "
+                                   "and prove it equal to the published formula.")
+    p.add_argument("mechanism", choices=sorted(DERIVED))
+    p.add_argument("--order", default=None, help="alpha (symbolic, default), a number, 1 (KL) or inf")
+    p.add_argument("--set", action="append", metavar="NAME=VALUE",
+                   help="give a parameter a value (its name or the name the output prints, e.g. lambda=1/2), "
+                        "or alpha")
+    p.add_argument("--dps", default="30", help="digits of the value printed (default 30)")
+    p.add_argument("--latex", metavar="FILE", help="write the derivation as a standalone LaTeX document (- for stdout)")
+    p.add_argument("--pdf", action="store_true", help="also build FILE.pdf with pdflatex (says so when it is missing)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    declared = REGISTRY[args.mechanism]
+    sets = params.read_assignments(args.set, declared, extra=("alpha",))
+    dps = read_dps(args.dps, "--dps")
+    symbols = declared.symbols
+    # Validate every value (and the order) before any derivation work starts; a parameter not given
+    # stays its symbol (σ, λ, p) and the sensitivity its default.
+    given = {n: v for n, v in sets.items() if n in symbols}
+    mechanism = params.build(declared, given, symbolic=True)
+    order = parse_order(args.order) if args.order is not None else alpha
+    if args.pdf and not args.latex:
+        raise ParameterError(must("--pdf", "used with --latex FILE (the PDF is built beside it)", "no --latex"))
+    latex = check_path(args.latex, "--latex")
+    d = mechanism.rdp(order)
+    values = {symbols[n]: v for n, v in given.items() if n not in declared.defaults}
+    if "alpha" in sets and d.order == alpha:
+        values[alpha] = sets["alpha"]
+    free = d.result.free_symbols if isinstance(d.result, sp.Basic) else set()
+    missing = sorted(str(s) for s in free - set(values))
+    value = d.evalf(values, dps=dps) if values and not missing else None
+    print(d)
+    if values:
+        if missing:
+            print(f"(set {', '.join(missing)} to get a number)")
+        else:
+            shown = ", ".join(f"{s} = {v}" for s, v in values.items())
+            print(f"value at {shown} ({dps} digits):")
+            print("oo" if mpmath.isinf(value) else mpmath.nstr(value, dps))
+    outputs = Outputs()
+    at = (values, value, dps) if value is not None else None
+    outputs.latex(latex, mechanism_document(mechanism, d, at), args.pdf)
+    return outputs.status(OK)

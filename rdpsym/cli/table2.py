@@ -1,0 +1,47 @@
+"""``rdpsym table2``: Mironov 2017's Table II, derived from the mechanisms' densities.
+
+    rdpsym table2
+    rdpsym table2 --latex table2.tex --pdf
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import sympy as sp
+
+from rdpsym.cli.output import NOT_AS_EXPECTED, OK, Outputs, check_path
+from rdpsym.derive.table2 import table2
+from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.foundations.record import Status
+from rdpsym.render.documents import table2_document
+
+
+def register(sub) -> None:
+    p = sub.add_parser("table2", help="derive Mironov's Table II and show how each cell was established")
+    p.add_argument("--latex", metavar="FILE", help="also write the table as a standalone LaTeX document (- for stdout)")
+    p.add_argument("--pdf", action="store_true", help="also build FILE.pdf with pdflatex")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.pdf and not args.latex:
+        raise ParameterError(must("--pdf", "used with --latex FILE (the PDF is built beside it)", "no --latex"))
+    latex = check_path(args.latex, "--latex")
+    start = time.process_time()
+    cells = table2()
+    elapsed = time.process_time() - start
+    print("Mironov 2017, Table II, derived from the mechanisms' densities")
+    print()
+    width = max(len(c.mechanism) for c in cells)
+    for c in cells:
+        d = c.derivation
+        print(f"{c.mechanism:<{width}}  {c.order_label}:  {sp.sstr(d.result)}")
+        print(f"{'':<{width}}  status: {d.status}  [{d.evidence[0]}]")
+    print()
+    proved = sum(1 for c in cells if c.derivation.status is Status.PROVED)
+    print(f"{proved}/{len(cells)} cells proved equal to the paper; {elapsed:.2f} s CPU")
+    outputs = Outputs()
+    outputs.latex(latex, table2_document(cells), args.pdf)
+    return outputs.status(OK if proved == len(cells) else NOT_AS_EXPECTED)

@@ -1,0 +1,124 @@
+"""Accounting results and peer audits as text, LaTeX, Markdown and JSON.
+
+Every number shown is the certified one: the value at the digits asked for
+(rounded up), the bound to publish (rounded up again), and the enclosure's
+ends rounded outward (:func:`~rdpsym.foundations.balls.lower_decimal`,
+:func:`~rdpsym.foundations.balls.upper_decimal`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+
+from rdpsym.accounting.api import AccountingResult
+from rdpsym.accounting.audit import TOLERANCE, AuditReport
+from rdpsym.accounting.curve import Infinite
+from rdpsym.foundations.balls import bits_for, lower_decimal, precision, upper_decimal
+
+__all__ = ["audit_json", "audit_text", "result_json", "result_latex", "result_markdown", "result_text", "shown"]
+
+
+def shown(x: object) -> str:
+    """An order or a given value as a reader writes it (``inf``, ``11/10``)."""
+    if x is None:
+        return "none"
+    if x == math.inf:
+        return "inf"
+    return str(x)
+
+
+def _ball_or_reason(v: object, dps: int) -> str:
+    if isinstance(v, Infinite):
+        return f"inf ({v.reason})"
+    if v == math.inf:
+        return "inf"
+    return upper_decimal(v, dps)
+
+
+def _names(r: AccountingResult) -> tuple[str, str]:
+    """(the quantity computed, the one given) as Greek letters."""
+    return ("ε", "δ") if r.kind == "epsilon" else ("δ", "ε")
+
+
+def result_text(r: AccountingResult, certified: bool = True) -> str:
+    """What ``rdpsym epsilon`` prints: the value, where it comes from, the bound to publish, the enclosure."""
+    name, other = _names(r)
+    given = f"{other} = {shown(r.given)}"
+    if r.enclosure == math.inf:
+        lines = [f"{name} = inf  ({given}): every order is infinite"]
+        lines += [f"  order {shown(o.order)}: {o.reason}" for o in r.per_order]
+        return "\n".join(lines)
+    lines = [f"{name} = {mpmath.nstr(r.value, r.dps)}",
+             f"  at order {shown(r.order)}, {given}, conversion {r.conversion}, {r.dps} digits (rounded up)",
+             f"  publish: {name} ≤ {r.published(6)}"]
+    if certified:
+        low, high = result_json(r)["enclosure"]
+        what = "certified enclosure (Arb balls)" if r.certified else "enclosure (NOT certified: quadrature)"
+        lines.append(f"  {what}: [{low}, {high}]")
+    lines += [f"  note: {n}" for n in r.notes]
+    return "\n".join(lines)
+
+
+def result_latex(r: AccountingResult) -> str:
+    """The guarantee as display math: ``(\\varepsilon, \\delta)`` with the published, upward-rounded value."""
+    name, other = (r"\varepsilon", r"\delta") if r.kind == "epsilon" else (r"\delta", r"\varepsilon")
+    value = r"\infty" if r.enclosure == math.inf else r.published(min(r.dps, 12))
+    at = "" if r.order is None else rf" \quad (\alpha = {shown(r.order)})"
+    return rf"$\displaystyle {name} \le {value} \quad \text{{at }} {other} = {shown(r.given)}{at}$"
+
+
+def result_markdown(r: AccountingResult) -> str:
+    """The result for Jupyter: the published bound as math, then the full value and its enclosure."""
+    lines = [result_latex(r), ""]
+    if r.enclosure != math.inf:
+        low, high = result_json(r)["enclosure"]
+        lines += [f"- value ({r.dps} digits, rounded up): `{mpmath.nstr(r.value, r.dps)}`",
+                  f"- {'certified ' if r.certified else ''}enclosure: [`{low}`, `{high}`]",
+                  f"- conversion: {r.conversion}"]
+    lines += [f"- note: {n}" for n in r.notes]
+    return "\n".join(lines)
+
+
+def result_json(r: AccountingResult) -> dict:
+    """JSON-ready data: every number an exact decimal string, the enclosure's ends rounded outward."""
+    with precision(bits_for(r.dps + 10)):
+        return {
+            r.kind: "inf" if r.enclosure == math.inf else mpmath.nstr(r.value, r.dps),
+            "published": r.published(),
+            "order": shown(r.order),
+            "enclosure": None if r.enclosure == math.inf else
+            [lower_decimal(r.enclosure, r.dps), upper_decimal(r.enclosure, r.dps)],
+            "certified": r.certified,
+            "conversion": r.conversion,
+            ("delta" if r.kind == "epsilon" else "epsilon"): shown(r.given),
+            "dps": r.dps,
+            "gap_to_infimum": None if r.gap is None else upper_decimal(r.gap, 6),
+            "per_order": [{"order": shown(o.order), "rdp": _ball_or_reason(o.rdp, r.dps),
+                           r.kind: _ball_or_reason(o.bound, r.dps), "reason": o.reason}
+                          for o in r.per_order],
+            "notes": list(r.notes),
+        }
+
+
+def audit_text(report: AuditReport) -> str:
+    """A peer audit: how many values were compared, and the disagreements grouped by cause, worst first."""
+    lines = [f"audit of {report.peer}: {report.checked} values of the Poisson-subsampled Gaussian RDP compared "
+             f"with rdpsym's certified values (tolerance {TOLERANCE:g} relative)"]
+    groups = report.by_cause()
+    if not groups:
+        lines.append("no value differs beyond the tolerance")
+    for cause, items in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+        qs = sorted({f.q for f in items})
+        orders = sorted({f.order for f in items})
+        lines.append(f"\n{cause}: {len(items)} values (q in {qs}, orders in {orders})")
+        for f in sorted(items, key=lambda f: -f.relative_error)[:5]:
+            lines.append(f"  q={f.q:g} sigma={f.sigma:g} order={f.order:g}: peer {f.peer!r}, "
+                         f"rdpsym {f.ours} (rel. error {f.relative_error:.2g})")
+    return "\n".join(lines)
+
+
+def audit_json(report: AuditReport) -> dict:
+    return {"peer": report.peer, "checked": report.checked, "tolerance": TOLERANCE,
+            "findings": [f.__dict__ for f in report.findings]}
