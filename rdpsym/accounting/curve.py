@@ -29,11 +29,11 @@ from flint import arb, fmpq
 from rdpsym.foundations.balls import (
     InfiniteValue,
     Undecided,
-    bits_for,
     precision,
     to_arb,
     to_fmpq,
 )
+from rdpsym.foundations.precision import arb_rungs, climb
 from rdpsym.foundations.reading import exact
 from rdpsym.foundations.errors import ConvergenceError, ParameterError, must
 from rdpsym.foundations.symbols import alpha
@@ -340,16 +340,13 @@ class RdpCurve:
     def enclosures(self, orders: Sequence, dps: int = 50) -> list:
         """Certified balls whose radius is below 10^-dps relative (precision raised until so)."""
         orders = list(orders)
-        for bits in (bits_for(dps), 2 * bits_for(dps), 4 * bits_for(dps), 8 * bits_for(dps)):
+
+        def at(bits: int) -> list:
             with precision(bits):
-                try:
-                    out = self.balls(orders)
-                except Undecided:
-                    continue
-                if all(isinstance(v, Infinite) or _accurate(v, dps) for v in out):
-                    return out
-        raise ConvergenceError(f"{self.label}: could not reach {dps} digits at orders {orders} "
-                               f"within {8 * bits_for(dps)} bits")
+                return self.balls(orders)
+
+        return climb(at, lambda out: all(isinstance(v, Infinite) or _accurate(v, dps) for v in out),
+                     arb_rungs(dps), f"{self.label}: {dps} digits at orders {orders}", retry=(Undecided,))
 
     def enclosure(self, order: object, dps: int = 50):
         return self.enclosures([order], dps)[0]

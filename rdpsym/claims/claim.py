@@ -33,6 +33,7 @@ from rdpsym.claims import prover
 from rdpsym.foundations import operations
 from rdpsym.foundations.balls import InfiniteValue, OutsideDomain, Undecided, precision, to_arb
 from rdpsym.foundations.errors import ClaimError
+from rdpsym.foundations.precision import DECISION_RUNGS
 from rdpsym.foundations.record import (
     Contradiction,
     Counterexample,
@@ -50,8 +51,8 @@ from rdpsym.foundations.record import Step as _RecordStep
 #: A claim's verdict is a :class:`~rdpsym.foundations.record.Status`; claim files call it Verdict.
 Verdict = Status
 
-#: Working precisions (bits) tried in turn at a sample point before calling it undecided.
-PRECISIONS = (256, 1024)
+#: Working precisions (bits) tried in turn at a sample point before calling it undecided (the one ladder's).
+PRECISIONS = DECISION_RUNGS
 
 
 # --------------------------------------------------------------------------- domains

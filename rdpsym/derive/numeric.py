@@ -28,6 +28,7 @@ import sympy as sp
 
 from rdpsym.engine.pieces import probe_points
 from rdpsym.foundations.budget import can_budget, time_budget
+from rdpsym.foundations.precision import CEILING_FACTOR, SECOND_RUNG, agreed, lacking_digits
 from rdpsym.foundations.errors import (
     ConvergenceError,
     DomainError,
@@ -136,61 +137,36 @@ def renyi_divergence_mp(
             )
         wp = needed
         first = _at_precision(P, Q, order, wp)
-    # Two precisions 20 digits apart must agree to dps significant digits. If they agree
+    # Two precisions SECOND_RUNG (20) digits apart must agree to dps significant digits. If they agree
     # to fewer, the digits they lack were lost to something precision can buy (a peak
     # 10⁻⁵ wide at x = 10⁹ keeps only wp − 14 digits of its nodes): retry once with
     # those digits added, within the ceiling.
-    second = _at_precision(P, Q, order, wp + 20)
+    second = _at_precision(P, Q, order, wp + SECOND_RUNG)
     for retry in (True, False):
-        value = _agreed(first, second, dps)
+        value = agreed(first, second, dps)
         if value is not None:
             break
-        lacking = _lacking_digits(first, second, dps)
-        if not retry or lacking is None or wp + 20 + lacking > ceiling:
+        lacking = lacking_digits(first, second, dps)
+        if not retry or lacking is None or wp + SECOND_RUNG + lacking > ceiling:
             raise ConvergenceError(
                 f"D_{order} did not settle: {mpmath.nstr(first, 20)} at {wp} digits vs "
-                f"{mpmath.nstr(second, 20)} at {wp + 20} digits"
+                f"{mpmath.nstr(second, 20)} at {wp + SECOND_RUNG} digits"
             )
         if lacking <= 10:
-            wp, first = wp + 20, second
+            wp, first = wp + SECOND_RUNG, second
         else:
-            wp = wp + 20 + lacking
+            wp = wp + SECOND_RUNG + lacking
             first = _at_precision(P, Q, order, wp)
-        second = _at_precision(P, Q, order, wp + 20)
+        second = _at_precision(P, Q, order, wp + SECOND_RUNG)
     # D_α ≥ 0 (Mironov Prop 8): a negative value that both precisions agree on is a
     # quadrature that missed part of the integrand the same way twice.
     if value < 0:
         raise ConvergenceError(
             f"D_{order} came out negative ({mpmath.nstr(first, 20)} at {wp} digits, "
-            f"{mpmath.nstr(second, 20)} at {wp + 20}), but a Rényi divergence is >= 0 "
+            f"{mpmath.nstr(second, 20)} at {wp + SECOND_RUNG}), but a Rényi divergence is >= 0 "
             "(Mironov Prop 8): the integration missed part of the integrand"
         )
     return value
-
-
-def _agreed(first, second, dps: int):
-    """second rounded to dps digits if first agrees with it to dps significant digits, else None.
-
-    Relative agreement only, with no absolute floor (2.5·10⁻¹⁹ must agree to dps digits
-    too), and never at 0: a 0 is total cancellation (P = Q is decided before, exactly).
-    """
-    with mpmath.workdps(dps):
-        if mpmath.isinf(first) and mpmath.isinf(second) and first == second:
-            return +second
-        if not (mpmath.isfinite(first) and mpmath.isfinite(second)) or second == 0:
-            return None
-        if first == second or abs(first - second) <= mpmath.mpf(10) ** (-dps) * abs(second):
-            return +second
-    return None
-
-
-def _lacking_digits(first, second, dps: int):
-    """How many of dps significant digits two finite, nonzero values fail to share (None: no estimate)."""
-    if not (mpmath.isfinite(first) and mpmath.isfinite(second)) or first == 0 or second == 0:
-        return None
-    with mpmath.workdps(20):
-        shared = -mpmath.log10(abs(first - second) / abs(second))
-    return max(1, dps - int(shared)) + 5
 
 
 #: Rounds of raising the precision for a value whose digits cancel (see renyi_divergence_mp).
@@ -201,8 +177,8 @@ _MAX_RAISES = 4
 _SLACK = 5
 
 
-#: The working precision never exceeds this many times dps + guard.
-_MAX_PRECISION_FACTOR = 4
+#: The working precision never exceeds this many times dps + guard (the one ladder's ceiling).
+_MAX_PRECISION_FACTOR = CEILING_FACTOR
 
 
 def _same_law(P: Density, Q: Density, symbolic: bool = False) -> bool:

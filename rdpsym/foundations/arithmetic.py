@@ -35,7 +35,7 @@ is an error, not an hour of arithmetic.
 >>> parse("__import__('os').system('true')")
 Traceback (most recent call last):
 ...
-rdpsym.foundations.arithmetic.ArithmeticSyntaxError: unknown name '__import__' at position 1
+rdpsym.foundations.errors.ArithmeticSyntaxError: unknown name '__import__' at position 1
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 import sympy as sp
+
+from rdpsym.foundations.errors import ArithmeticSyntaxError
 
 #: The longest text read (characters).
 MAX_LENGTH = 1000
@@ -59,10 +61,6 @@ MAX_POWER_DIGITS = 10_000
 _CONSTANTS = {"pi": sp.pi, "π": sp.pi, "E": sp.E, "oo": sp.oo, "inf": sp.oo, "infinity": sp.oo, "∞": sp.oo}
 _FUNCTIONS = {"sqrt": sp.sqrt, "√": sp.sqrt, "exp": sp.exp, "log": sp.log}
 _SAME_AS = {"−": "-", "·": "*", "×": "*", "÷": "/"}
-
-
-class ArithmeticSyntaxError(ValueError):
-    """Text that is not plain arithmetic in the grammar above, with the position (1-based) where it fails."""
 
 
 @dataclass(frozen=True)

@@ -19,10 +19,10 @@ from fractions import Fraction
 import sympy as sp
 from flint import arb, ctx, fmpq
 
+from rdpsym.foundations.errors import InfiniteValue, OutsideDomain, Undecided  # noqa: F401 - raised here
+from rdpsym.foundations.precision import BITS_PER_DIGIT, bits_for  # noqa: F401 - re-exported with the balls
 from rdpsym.foundations.reading import exact, rational
 
-#: Bits per decimal digit.
-BITS_PER_DIGIT = math.log2(10)
 
 
 @contextlib.contextmanager
@@ -39,11 +39,6 @@ def precision(bits: int):
         yield
     finally:
         ctx.prec = saved
-
-
-def bits_for(dps: int) -> int:
-    """Working bits for ``dps`` decimal digits plus a guard of 20 bits."""
-    return int(dps * BITS_PER_DIGIT) + 20
 
 
 def to_fmpq(value: object, name: str = "value") -> fmpq:
@@ -80,18 +75,6 @@ def to_arb(expr: object, values: dict | None = None) -> arb:
     (True, True)
     """
     return _Evaluator(values or {}).eval(expr if isinstance(expr, sp.Basic) else exact(expr, "expression"))
-
-
-class InfiniteValue(ArithmeticError):
-    """The expression is +∞ at this point (a divergent order, a D_∞ = ∞)."""
-
-
-class Undecided(ArithmeticError):
-    """A sign (a Piecewise condition, a log's argument) the balls at this precision cannot decide."""
-
-
-class OutsideDomain(Undecided):
-    """A real function certified to be applied outside its domain (log of a negative number)."""
 
 
 class _Evaluator:

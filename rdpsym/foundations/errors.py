@@ -44,12 +44,32 @@ class NoLatexForm(RdpSymError, ValueError):
     """A character that rdpsym cannot write as LaTeX (pdflatex would stop on it)."""
 
 
+class InfiniteValue(RdpSymError, ArithmeticError):
+    """An expression evaluated in balls is +∞ at this point (a divergent order, a D_∞ = ∞)."""
+
+
+class Undecided(RdpSymError, ArithmeticError):
+    """A sign (a Piecewise condition, a log's argument) the balls at this precision cannot decide."""
+
+
+class OutsideDomain(Undecided):
+    """A real function certified to be applied outside its domain (log of a negative number)."""
+
+
+class ArithmeticSyntaxError(RdpSymError, ValueError):
+    """Text that is not plain arithmetic in rdpsym's grammar (:mod:`rdpsym.foundations.arithmetic`)."""
+
+
 class ClaimError(RdpSymError, ValueError):
     """A malformed claim or claim file."""
 
 
 class LatexError(RdpSymError, RuntimeError):
     """pdflatex is missing or the document did not compile (the message quotes the log)."""
+
+
+class LatexLayoutWarning(UserWarning):
+    """A compiled document has lines that run past the right margin (TeX's overfull boxes)."""
 
 
 def must(name: str, valid: str, got: object) -> str:

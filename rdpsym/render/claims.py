@@ -27,7 +27,7 @@ from flint import fmpq
 from rdpsym.claims.claim import Claim, ClaimResult, Holds, Step
 from rdpsym.claims.runner import Report
 from rdpsym.foundations.errors import ClaimError, NoLatexForm
-from rdpsym.foundations.record import Because, Counterexample, Failure, Proof, Sampled, Status
+from rdpsym.foundations.record import Counterexample, Failure, Proof, Sampled, Status
 from rdpsym.render.derivation import RELATION_LATEX
 from rdpsym.render.documents import preamble
 from rdpsym.render.latex import paper_latex

@@ -17,7 +17,6 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
-from rdpsym.derive.derivation import Derivation
 from rdpsym.derive.table2 import Cell
 from rdpsym.foundations.record import Status
 from rdpsym.render.derivation import derivation_body, infinite_because

@@ -16,14 +16,10 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from rdpsym.foundations.errors import LatexError
+from rdpsym.foundations.errors import LatexError, LatexLayoutWarning
 
 __all__ = ["LatexLayoutWarning", "OVERFULL_TOLERANCE_PT", "compile_pdf", "first_error", "overfull_lines", "pdflatex",
            "write_document"]
-
-
-class LatexLayoutWarning(UserWarning):
-    """A compiled document has lines that run past the right margin (TeX's overfull boxes)."""
 
 
 #: Lines wider than the text by more than this many TeX points are reported; below it the eye cannot tell.

@@ -21,6 +21,7 @@ import sympy as sp
 from flint import arb, ctx, fmpq, fmpz
 
 from rdpsym.foundations.balls import precision
+from rdpsym.foundations.precision import GUARD_RUNGS
 from rdpsym.foundations.reading import rational
 from rdpsym.foundations.errors import (
     ConvergenceError,
@@ -32,8 +33,8 @@ from rdpsym.foundations.errors import (
 Real = arb | fmpq | fmpz | int | Fraction | sp.Rational | float
 Order = fmpq | arb | int | Fraction | sp.Rational
 
-#: Extra bits tried, in turn, by the computations that cancel (Gaussian and KOV curves).
-_GUARD_BITS = (32, 64, 128, 256, 512, 1024, 2048, 4096)
+#: Extra bits tried, in turn, by the computations that cancel (Gaussian and KOV curves): the one ladder's.
+_GUARD_BITS = GUARD_RUNGS
 
 
 # --------------------------------------------------------------------------- input checks
