@@ -25,9 +25,8 @@ from IPython.display import Latex, Markdown, Math, display
 
 import rdpsym
 from rdpsym.claims import runner
-from rdpsym.render.latex import paper_latex
-from rdpsym.derive.table2 import table2
-from rdpsym.render.documents import table2_markdown
+from rdpsym import paper_latex
+from rdpsym import table2, table2_markdown
 
 # %%
 started = time.perf_counter()

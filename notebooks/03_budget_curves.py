@@ -28,7 +28,7 @@ import sympy as sp
 
 import rdpsym
 from rdpsym.claims import runner
-from rdpsym.render.plots import budget_curves, budget_data, default_orders
+from rdpsym import plots
 
 PROOFS = runner.catalogue_path()
 
@@ -46,10 +46,10 @@ three = {
     "Gaussian, σ = 2": rdpsym.gaussian(sigma=2),
     "randomized response, p = 3/4": rdpsym.randomized_response(sp.Rational(3, 4)),
 }
-budget_curves(three, orders=default_orders(20), title="Rényi budget curves (Propositions 5–7)")
+plots.budget_curves(three, orders=plots.default_orders(20), title="Rényi budget curves (Propositions 5–7)")
 
 # %%
-for d in budget_data(three, orders=[7, 9]):
+for d in plots.budget_data(three, orders=[7, 9]):
     print(f"{d.label:30s} eps(7) = {d.y[0]:.4f}   eps(9) = {d.y[1]:.4f}")
 
 # %% [markdown]
@@ -57,7 +57,7 @@ for d in budget_data(three, orders=[7, 9]):
 # ($\epsilon \propto \alpha/\sigma^2$) while the Laplace curves flatten at $1/b$:
 
 # %%
-budget_curves({f"Laplace, b = {b}": rdpsym.laplace(scale=b) for b in (1, 2, 4)}
+plots.budget_curves({f"Laplace, b = {b}": rdpsym.laplace(scale=b) for b in (1, 2, 4)}
               | {f"Gaussian, σ = {s}": rdpsym.gaussian(sigma=s) for s in (1, 2, 4)},
               yscale="log", title="More noise, lower curves")
 
@@ -77,14 +77,14 @@ composed = {
     "Gaussian σ = 1": rdpsym.gaussian(sigma=1).curve(),
     "100 × Gaussian σ = 10 + Laplace b = 2": gauss10 * 100 + laplace2,
 }
-budget_curves(composed, yscale="log", title="Composition adds curves")
+plots.budget_curves(composed, yscale="log", title="Composition adds curves")
 
 # %% [markdown]
 # The plotted numbers are available too (`budget_data`): the second and third curves agree to the
 # digits drawn, order by order.
 
 # %%
-hundred, one = budget_data([gauss10 * 100, rdpsym.gaussian(sigma=1).curve()], orders=[2, 4, 8, 16, 32])
+hundred, one = plots.budget_data([gauss10 * 100, rdpsym.gaussian(sigma=1).curve()], orders=[2, 4, 8, 16, 32])
 hundred.y, one.y
 
 # %% [markdown]
@@ -97,7 +97,7 @@ hundred.y, one.y
 
 # %%
 lap = rdpsym.laplace(scale=4).curve()
-budget_curves({"Laplace, b = 4": lap, "group of 2 (c = 1)": lap.group(1), "group of 4 (c = 2)": lap.group(2)},
+plots.budget_curves({"Laplace, b = 4": lap, "group of 2 (c = 1)": lap.group(1), "group of 4 (c = 2)": lap.group(2)},
               title="Group privacy (Proposition 2)")
 
 # %%

@@ -32,10 +32,10 @@ from fractions import Fraction
 from IPython.display import Markdown, display
 
 import rdpsym
-from rdpsym.accounting import conversions as conv
-from rdpsym.accounting.conversions import precision, upper_decimal
+from rdpsym import conversions as conv
+from rdpsym import balls
 from rdpsym.claims import runner
-from rdpsym.render.plots import conversion_curves, conversion_data
+from rdpsym import plots
 
 PROOFS = runner.catalogue_path()
 DELTA = Fraction(1, 10**5)
@@ -92,9 +92,9 @@ rows = ["| k | RDP → Prop 3 | RDP → Balle et al. | exact (Balle–Wang) | ad
 for k in (1, 10, 100, 1000):
     curve = rdpsym.gaussian(sigma=SIGMA).curve() * k
     prop3 = float(rdpsym.epsilon(curve, delta=DELTA, orders="continuous", conversion="mironov", dps=20).value)
-    balle, exact = conversion_data([rdpsym.gaussian(sigma=SIGMA)], deltas=[DELTA], steps=k, exact=True,
+    balle, exact = plots.conversion_data([rdpsym.gaussian(sigma=SIGMA)], deltas=[DELTA], steps=k, exact=True,
                                    orders="continuous", conversion="bbghs", dps=20)
-    with precision(128):  # the illustrative split: δ₀ = δ/(2k) per run, δ' = δ/2
+    with balls.precision(128):  # the illustrative split: δ₀ = δ/(2k) per run, δ' = δ/2
         eps0 = conv.gaussian_epsilon(DELTA / (2 * k), SIGMA)
         drv = float(conv.advanced_composition(eps0, k, DELTA / 2).mid())
     cells = [f"{e:.4g} ({e / exact.y[0]:.2f}×)" for e in (prop3, balle.y[0], exact.y[0], drv)]
@@ -123,7 +123,7 @@ print(gauss_ac.claim.note)
 # conversion (solid) against the exact curve of $\mathcal G_{1}$ (dotted), drawn by `rdpsym.plots`.
 
 # %%
-conversion_curves({"100 runs of G(σ=10)": rdpsym.gaussian(sigma=SIGMA)}, steps=100, exact=True, orders="continuous",
+plots.conversion_curves({"100 runs of G(σ=10)": rdpsym.gaussian(sigma=SIGMA)}, steps=100, exact=True, orders="continuous",
                   deltas=[Fraction(1, 10**j) for j in range(2, 11)])
 
 # %% [markdown]
@@ -142,12 +142,12 @@ for k in (1, 10, 100, 1000):
     composed = rdpsym.pure_dp(EPS).curve() * k          # Proposition 1
     basic = composed.value(math.inf)                     # at α = ∞ the composed curve is basic composition, kε
     rdp = rdpsym.epsilon(composed, delta=DELTA, orders="continuous", dps=20)
-    with precision(128):
+    with balls.precision(128):
         kov = conv.kov_epsilon(EPS, k, DELTA)
         rows.append(f"| {k} | {float(basic):g} | {rdp.published(4)} | {float(rdp.order):.4g} "
-                    f"| {upper_decimal(conv.advanced_composition(EPS, k, DELTA), 4)} "
-                    f"| {upper_decimal(conv.advanced_composition_zcdp(EPS, k, DELTA), 4)} "
-                    f"| {upper_decimal(kov, 4)} | {float(rdp.value) / float(kov.mid()):.3f} |")
+                    f"| {balls.upper_decimal(conv.advanced_composition(EPS, k, DELTA), 4)} "
+                    f"| {balls.upper_decimal(conv.advanced_composition_zcdp(EPS, k, DELTA), 4)} "
+                    f"| {balls.upper_decimal(kov, 4)} | {float(rdp.value) / float(kov.mid()):.3f} |")
 display(Markdown("\n".join(rows)))
 
 # %% [markdown]

@@ -23,9 +23,9 @@ from IPython.display import Math, display
 
 import rdpsym
 from rdpsym.claims import Claim, Domain, Equal, Verdict, alpha, runner
-from rdpsym.render.plots import budget_curves
+from rdpsym import plots
 from rdpsym.render.claims import why_not_proved
-from rdpsym.render.latex import paper_latex
+from rdpsym import paper_latex
 
 # %% [markdown]
 # ## A discrete mechanism from its pmf: the geometric mechanism
@@ -103,7 +103,7 @@ curves = {
     "worst log 2-DP mechanism": rdpsym.pure_dp(sp.log(2)).curve(),
 }
 print("geometric curve:", curves["geometric, r = 1/2"].closed_form, "| certified:", curves["geometric, r = 1/2"].certified)
-budget_curves(curves, title="Three log 2-DP mechanisms")
+plots.budget_curves(curves, title="Three log 2-DP mechanisms")
 
 # %% [markdown]
 # What the difference is worth after 100 runs, at $\delta = 10^{-5}$, against basic composition of the

@@ -1,11 +1,43 @@
-"""rdpsym: Rényi differential privacy derived symbolically, checked at arbitrary precision."""
+"""rdpsym: Rényi differential privacy derived symbolically, checked at arbitrary precision.
 
+The public API, by layer (every name here is documented where it is defined):
+
+* laws — :class:`Continuous`, :class:`Discrete` densities; the built-in
+  mechanisms :func:`gaussian`, :func:`laplace`, :func:`randomized_response`,
+  :func:`sampled_gaussian` and guarantees :func:`pure_dp`, :func:`zcdp`,
+  :func:`exponential_mechanism` (one registry: :data:`REGISTRY`);
+* derive — :func:`renyi_divergence` (a :class:`Derivation`: closed form,
+  steps, status, evidence), :func:`renyi_divergence_mp` (the definition at
+  any precision), :func:`table2` (Mironov 2017, Table II);
+* accounting — :class:`RdpCurve` (``mechanism.curve()``, ``+``, ``k *``,
+  ``.group(c)``), :func:`epsilon`, :func:`delta` (certified
+  :class:`AccountingResult`), and the modules :mod:`rdpsym.conversions` and
+  :mod:`rdpsym.balls` (Arb balls, rounding up and down);
+* claims — the subpackage :mod:`rdpsym.claims` (``Claim``, ``Equal``,
+  ``AtMost``, ``Holds``, ``Domain``, ``check``);
+* render — :func:`paper_latex`, :func:`table2_markdown`, documents
+  (:mod:`rdpsym.documents`) and plots (:mod:`rdpsym.plots`, imported on first
+  use: it loads matplotlib);
+* the one record of mathematics — :class:`Status`, :class:`Step`,
+  :class:`Relation` and the rules and evidence of :mod:`rdpsym.record`.
+
+Importing rdpsym also registers the renderers that give records their
+``str()``, ``.latex()`` and Jupyter display.
+"""
+
+from importlib.metadata import PackageNotFoundError, version
+
+from rdpsym import render as _render  # noqa: F401 - provides str(), .latex() and Jupyter display of records
+from rdpsym.accounting import conversions
 from rdpsym.accounting.api import AccountingResult, delta, epsilon
 from rdpsym.accounting.curve import Infinite, RdpCurve
 from rdpsym.accounting.curves import rdp_curve
-from rdpsym.derive.derivation import Derivation, Status, Step
+from rdpsym.derive.derivation import Derivation
 from rdpsym.derive.divergence import renyi_divergence
 from rdpsym.derive.numeric import renyi_divergence_mp
+from rdpsym.derive.table2 import table2
+from rdpsym.foundations import balls
+from rdpsym.foundations import record as record
 from rdpsym.foundations.errors import (
     ConvergenceError,
     DensityError,
@@ -15,9 +47,11 @@ from rdpsym.foundations.errors import (
     RdpSymError,
     VerificationError,
 )
+from rdpsym.foundations.record import Relation, Status, Step
 from rdpsym.foundations.symbols import alpha
 from rdpsym.laws.densities import Continuous, Discrete
 from rdpsym.laws.mechanisms import (
+    REGISTRY,
     Guarantee,
     Mechanism,
     exponential_mechanism,
@@ -28,7 +62,26 @@ from rdpsym.laws.mechanisms import (
     sampled_gaussian,
     zcdp,
 )
-from rdpsym import render as _render  # noqa: F401 - provides str(), .latex() and Jupyter display of records
+from rdpsym.render import documents
+from rdpsym.render.documents import table2_markdown
+from rdpsym.render.latex import paper_latex
+
+try:
+    __version__ = version("rdpsym")
+except PackageNotFoundError:  # a source tree that was never installed
+    __version__ = "0+unknown"
+
+
+def __getattr__(name: str):
+    """``rdpsym.plots`` on first use: it imports matplotlib, which nothing else needs (PEP 562)."""
+    if name == "plots":
+        import importlib
+
+        module = importlib.import_module("rdpsym.render.plots")
+        globals()["plots"] = module
+        return module
+    raise AttributeError(f"module 'rdpsym' has no attribute {name!r}")
+
 
 __all__ = [
     "AccountingResult",
@@ -43,22 +96,33 @@ __all__ = [
     "Mechanism",
     "NoClosedFormError",
     "ParameterError",
+    "REGISTRY",
     "RdpCurve",
     "RdpSymError",
+    "Relation",
     "Status",
     "Step",
     "VerificationError",
     "alpha",
+    "balls",
+    "conversions",
     "delta",
+    "documents",
     "epsilon",
     "exponential_mechanism",
     "gaussian",
     "laplace",
+    "paper_latex",
+    "plots",
     "pure_dp",
     "randomized_response",
     "rdp_curve",
+    "record",
     "renyi_divergence",
     "renyi_divergence_mp",
     "sampled_gaussian",
+    "table2",
+    "table2_markdown",
     "zcdp",
+    "__version__",
 ]

@@ -85,3 +85,28 @@ def test_time_budget_interrupts_and_restores():
     assert time.monotonic() - start < 5  # interrupted, not run to completion
     with time_budget(1.0):
         pass  # a finished budget leaves no timer behind
+
+
+def test_a_budget_expiring_inside_a_gc_callback_fires_in_the_code_it_bounds(watchdog):
+    # Hypothesis installs a garbage-collection callback; an alarm raised inside one is swallowed
+    # ("exception ignored") and the budget was lost: a flaky failure of the full suite.
+    import gc
+    import signal
+
+    seen = []
+
+    def callback(phase, info):
+        if phase == "start" and not seen:
+            seen.append(phase)
+            signal.raise_signal(signal.SIGALRM)  # the budget expires here, inside the callback
+
+    gc.callbacks.append(callback)
+    try:
+        with watchdog(10, "the budgeted loop"), pytest.raises(SymbolicTimeout):
+            with time_budget(5, "a loop"):
+                gc.collect()
+                while True:
+                    pass
+    finally:
+        gc.callbacks.remove(callback)
+    assert seen == ["start"]

@@ -37,14 +37,14 @@ from rdpsym.accounting.curve import Infinite, RdpCurve, parse_order
 from rdpsym.accounting.numbers import Digits, Enclosure
 from rdpsym.accounting.orders import resolve
 from rdpsym.foundations import operations
-from rdpsym.foundations.reading import dps as read_dps
-from rdpsym.foundations.reading import rational
 from rdpsym.foundations.balls import (
     bits_for,
     precision,
     upper_decimal,
 )
 from rdpsym.foundations.errors import ParameterError, RdpSymError, must
+from rdpsym.foundations.reading import dps as read_dps
+from rdpsym.foundations.reading import rational
 
 #: Conversion names: the issue's "bbghs" (Balle–Barthe–Gaboardi–Hsu–Steinke 2020, Thm 21) is ``balle``.
 CONVERSIONS = {"mironov": "mironov", "bbghs": "balle", "balle": "balle"}

@@ -20,10 +20,10 @@ from fractions import Fraction
 
 from flint import arb, fmpq
 
-from rdpsym.foundations import operations
-from rdpsym.foundations.errors import RdpSymError
-from rdpsym.foundations.balls import bits_for, precision
 from rdpsym.accounting import sampled_gaussian as sg
+from rdpsym.foundations import operations
+from rdpsym.foundations.balls import bits_for, precision
+from rdpsym.foundations.errors import RdpSymError
 
 #: Relative difference a float64 accountant is allowed (many-term sums lose a few ulps).
 TOLERANCE = 1e-9

@@ -26,6 +26,7 @@ import mpmath
 import sympy as sp
 from flint import arb, fmpq
 
+from rdpsym.accounting import sampled_gaussian as sg
 from rdpsym.foundations.balls import (
     InfiniteValue,
     Undecided,
@@ -33,9 +34,9 @@ from rdpsym.foundations.balls import (
     to_arb,
     to_fmpq,
 )
+from rdpsym.foundations.errors import ConvergenceError, ParameterError, must
 from rdpsym.foundations.precision import arb_rungs, climb
 from rdpsym.foundations.reading import exact
-from rdpsym.foundations.errors import ConvergenceError, ParameterError, must
 from rdpsym.foundations.symbols import alpha
 
 
@@ -182,8 +183,6 @@ class SampledGaussian(Component):
         return alpha / (2 * self.sigma**2) if self.q == 1 else (sp.S.Zero if self.q == 0 else None)
 
     def balls(self, orders: Sequence) -> list:
-        from rdpsym.accounting import sampled_gaussian as sg
-
         q, s = to_fmpq(self.q), to_fmpq(self.sigma)
         finite = [a for a in orders if a != float("inf")]
         logs = iter(sg.log_moments(q, s, finite) if finite else [])

@@ -20,8 +20,8 @@ from fractions import Fraction
 
 from flint import fmpq
 
-from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.accounting.curve import parse_order
+from rdpsym.foundations.errors import ParameterError, must
 
 #: Mironov 2017 §VII: "we suggest ... 1.5, 1.75, 2, 2.5, 3, 4, 5, 6, 8, 16, 32, 64, +∞".
 MIRONOV = tuple([fmpq(3, 2), fmpq(7, 4), fmpq(2), fmpq(5, 2)] + [fmpq(k) for k in (3, 4, 5, 6, 8, 16, 32, 64)]

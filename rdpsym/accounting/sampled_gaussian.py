@@ -74,8 +74,8 @@ from itertools import pairwise
 import mpmath
 from flint import arb, ctx, fmpq
 
-from rdpsym.foundations.errors import ConvergenceError, ParameterError, must
 from rdpsym.foundations.balls import BITS_PER_DIGIT, precision, to_fmpq
+from rdpsym.foundations.errors import ConvergenceError, ParameterError, must
 
 __all__ = ["log_moment", "log_moments", "rdp_values"]
 

@@ -16,8 +16,8 @@ from rdpsym.accounting.audit import audit_dp_accounting
 from rdpsym.accounting.orders import resolve
 from rdpsym.accounting.reference import write_reference
 from rdpsym.cli import params
-from rdpsym.cli.params import steps
 from rdpsym.cli.output import OK, Outputs, check_path
+from rdpsym.cli.params import steps
 from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import rational

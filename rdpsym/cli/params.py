@@ -22,9 +22,8 @@ built.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import argparse
+from collections.abc import Iterable
 
 import sympy as sp
 

@@ -22,16 +22,20 @@ from rdpsym.foundations import operations
 from rdpsym.foundations.budget import budgeted, can_budget, time_budget
 from rdpsym.foundations.errors import DomainError, NoClosedFormError, SymbolicTimeout, must
 from rdpsym.foundations.notation import (
+    DensityAt,
     KLExpectation,
     LogRatio,
     OutcomeTable,
-    P as P_,
-    Q as Q_,
     RenyiDivergence,
     RenyiMoment,
     SupLogRatio,
-    DensityAt,
     omega,
+)
+from rdpsym.foundations.notation import (
+    P as P_,
+)
+from rdpsym.foundations.notation import (
+    Q as Q_,
 )
 from rdpsym.foundations.reading import parse_order
 from rdpsym.foundations.record import (

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from rdpsym.laws.densities import Density, Discrete, PiecePair, common_refinement, piece_point
 from rdpsym.engine.context import Hypotheses
 from rdpsym.engine.integrals import PieceValue, integrate_exp
 from rdpsym.engine.pieces import log_of
 from rdpsym.engine.sums import sum_exp
 from rdpsym.foundations.errors import NoClosedFormError
 from rdpsym.foundations.record import Diverges
+from rdpsym.laws.densities import Density, Discrete, PiecePair, common_refinement, piece_point
 
 oo = sp.oo
 

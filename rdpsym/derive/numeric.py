@@ -28,7 +28,6 @@ import sympy as sp
 
 from rdpsym.engine.pieces import probe_points
 from rdpsym.foundations.budget import can_budget, time_budget
-from rdpsym.foundations.precision import CEILING_FACTOR, SECOND_RUNG, agreed, lacking_digits
 from rdpsym.foundations.errors import (
     ConvergenceError,
     DomainError,
@@ -36,6 +35,7 @@ from rdpsym.foundations.errors import (
     SymbolicTimeout,
     must,
 )
+from rdpsym.foundations.precision import CEILING_FACTOR, SECOND_RUNG, agreed, lacking_digits
 from rdpsym.foundations.reading import parse_order, value_for
 from rdpsym.laws.densities import Density, Discrete, align_pair, common_refinement
 from rdpsym.laws.validation import numeric_mass

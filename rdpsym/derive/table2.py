@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import sympy as sp
 
 from rdpsym.derive.derivation import Derivation
-from rdpsym.laws.mechanisms import Mechanism, gaussian, laplace, randomized_response
 from rdpsym.foundations.symbols import alpha
+from rdpsym.laws.mechanisms import Mechanism, gaussian, laplace, randomized_response
 
 #: The symbols Table II is stated in.
 p = sp.Symbol("p", positive=True)

@@ -15,12 +15,12 @@ from collections.abc import Callable
 import mpmath
 import sympy as sp
 
-from rdpsym.foundations.budget import can_budget, time_budget
-from rdpsym.laws.densities import Density
+from rdpsym.derive.numeric import renyi_divergence_mp
 from rdpsym.engine.context import Hypotheses
+from rdpsym.foundations.budget import can_budget, time_budget
 from rdpsym.foundations.errors import ConvergenceError, DensityError, SymbolicTimeout, VerificationError
 from rdpsym.foundations.record import AgreesWithDefinition, point_items
-from rdpsym.derive.numeric import renyi_divergence_mp
+from rdpsym.laws.densities import Density
 
 #: Significant digits of agreement required between closed form and definition.
 AGREE_DIGITS = 40

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from rdpsym.engine.context import Hypotheses
 from rdpsym.foundations.budget import budgeted
 from rdpsym.foundations.errors import NoClosedFormError
-from rdpsym.engine.context import Hypotheses
 
 oo = sp.oo
 

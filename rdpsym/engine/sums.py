@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import sympy as sp
 
-from rdpsym.foundations.budget import budgeted
-from rdpsym.foundations.errors import NoClosedFormError
 from rdpsym.engine.context import Hypotheses
 from rdpsym.engine.integrals import PieceValue, _decided
 from rdpsym.engine.tidy import split_logs
+from rdpsym.foundations.budget import budgeted
+from rdpsym.foundations.errors import NoClosedFormError
 
 oo = sp.oo
 

@@ -24,7 +24,6 @@ from rdpsym.foundations.precision import BITS_PER_DIGIT, bits_for  # noqa: F401 
 from rdpsym.foundations.reading import exact, rational
 
 
-
 @contextlib.contextmanager
 def precision(bits: int):
     """Run a block at ``bits`` of Arb working precision.

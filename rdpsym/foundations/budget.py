@@ -11,12 +11,13 @@ skip the unbounded step (and say so) instead of risking a hang.
 from __future__ import annotations
 
 import contextlib
+import gc
 import signal
 import threading
 import time
 from collections.abc import Iterator
 
-from rdpsym.foundations.errors import SymbolicTimeout
+from rdpsym.foundations.errors import NoClosedFormError, SymbolicTimeout
 
 #: Seconds one open-ended SymPy call (integrate, summation, limit) may take.
 DEFAULT_SECONDS = 5.0
@@ -41,6 +42,11 @@ def time_budget(seconds: float = DEFAULT_SECONDS, what: str = "symbolic step") -
         raise SymbolicTimeout(f"{what}: no time budget is possible outside the main thread")
 
     def _expire(signum, frame):  # noqa: ARG001 - signal handler signature
+        if _in_gc_callback(frame):
+            # An exception raised inside a garbage-collection callback (Hypothesis installs one) is
+            # swallowed as "unraisable" and the budget would be lost: fire again a moment later.
+            signal.setitimer(signal.ITIMER_REAL, _RETRY_SECONDS)
+            return
         raise SymbolicTimeout(f"{what} did not finish within {seconds:g} s")
 
     outer_remaining, _ = signal.getitimer(signal.ITIMER_REAL)
@@ -60,14 +66,26 @@ def time_budget(seconds: float = DEFAULT_SECONDS, what: str = "symbolic step") -
             signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3))
 
 
+#: How soon a budget that expired inside a garbage-collection callback fires again.
+_RETRY_SECONDS = 0.005
+
+
+def _in_gc_callback(frame) -> bool:
+    """Whether the interrupted code is (called from) one of ``gc.callbacks``."""
+    codes = {getattr(getattr(cb, "__func__", cb), "__code__", None) for cb in gc.callbacks}
+    while frame is not None:
+        if frame.f_code in codes:
+            return True
+        frame = frame.f_back
+    return False
+
+
 def budgeted(call, what: str, seconds: float = DEFAULT_SECONDS):
     """``call()`` under a time budget; a timeout, or no way to budget, is "no closed form".
 
     The one entry point for open-ended SymPy calls (integrate, summation,
     limit), so none can run unbounded.
     """
-    from rdpsym.foundations.errors import NoClosedFormError
-
     if not can_budget():
         raise NoClosedFormError(f"{what} cannot be time-budgeted outside the main thread")
     try:

@@ -37,7 +37,6 @@ import sympy as sp
 from rdpsym.foundations import operations
 from rdpsym.foundations.errors import ParameterError, must
 
-
 # --------------------------------------------------------------------------- statuses
 
 

@@ -67,9 +67,9 @@ from matplotlib.figure import Figure
 
 from rdpsym.accounting import api
 from rdpsym.accounting import conversions as conv
-from rdpsym.foundations.balls import bits_for, precision, to_arb
 from rdpsym.accounting.curve import Component, Infinite, RdpCurve
 from rdpsym.accounting.orders import resolve
+from rdpsym.foundations.balls import bits_for, precision, to_arb
 from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.reading import rational
 

@@ -21,14 +21,14 @@ import sympy as sp
 from flint import arb, ctx, fmpq, fmpz
 
 from rdpsym.foundations.balls import precision
-from rdpsym.foundations.precision import GUARD_RUNGS
-from rdpsym.foundations.reading import rational
 from rdpsym.foundations.errors import (
     ConvergenceError,
     DomainError,
     ParameterError,
     must,
 )
+from rdpsym.foundations.precision import GUARD_RUNGS
+from rdpsym.foundations.reading import rational
 
 Real = arb | fmpq | fmpz | int | Fraction | sp.Rational | float
 Order = fmpq | arb | int | Fraction | sp.Rational

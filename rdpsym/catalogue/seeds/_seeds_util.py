@@ -17,6 +17,7 @@ import random
 import sympy as sp
 from flint import arb, fmpq
 
+from rdpsym.accounting.conversions import kov_delta
 from rdpsym.claims.finite import (
     all_events,
     ball,
@@ -26,6 +27,7 @@ from rdpsym.claims.finite import (
     rational,
     renyi,
 )
+from rdpsym.foundations.balls import precision
 from rdpsym.foundations.symbols import alpha as _alpha
 
 # --------------------------------------------------------------------------- symbols
@@ -139,8 +141,6 @@ def composed_delta(e, d, kk: int, e_total) -> arb:
     δ_k = ``kov_delta`` the pure k-fold curve (outcomes that only one side can
     produce carry their whole mass).
     """
-    from rdpsym.accounting.conversions import kov_delta
-
     d = rational(d)
     e_total = ball(e_total)
     if e_total >= kk * ball(e):
@@ -181,8 +181,6 @@ def one_term_dominates(P, Q, order, bits: int = 900) -> bool:
     law (Prop 10 at the event {x*}, D_α ≥ D_∞ + log P(x*)/(α−1)) hold with a margin the balls cannot resolve
     at 1024 bits.  Claims leave those points out with ``where`` and say so.
     """
-    from rdpsym.foundations.balls import precision
-
     with precision(128):
         a = ball(order)
         logs = [a * arb(x).log() + (1 - a) * arb(y).log() for x, y in zip(P, Q) if x > 0 and y > 0]
@@ -223,8 +221,6 @@ def x_star_not_alone(point) -> bool:
     resolve (the bound holds there by dropping terms), so those points are left out.  R is the sum
     of the other terms over the x* term.
     """
-    from rdpsym.foundations.balls import precision
-
     P, Q = point["laws"]
     i = max(range(len(P)), key=lambda j: P[j] / Q[j])
     with precision(128):

@@ -22,6 +22,7 @@ from rdpsym.claims.finite import (
     rational,
     renyi,
 )
+from rdpsym.foundations.balls import precision
 
 from ._seeds_util import (
     ORDERS,
@@ -75,8 +76,6 @@ def _separable(point) -> bool:
     """Pr[λ > ε] − δ_BW(ε) = e^ε Φ̄(εσ + 1/(2σ)) exactly (Δ = 1): positive, but below 2⁻⁹⁰⁰ of the sides
     where both are 1 − (something tiny) (σ → 0), and there 1024-bit balls of the two sides cannot be told apart.  Those
     points are left out; the relation (and its strictness) holds at them by this formula."""
-    from rdpsym.foundations.balls import precision
-
     with precision(128):
         e, s = ball(point[eps]), ball(point[sigma])
         gap = e.exp() * normal_sf(e * s + 1 / (2 * s))

@@ -27,6 +27,7 @@ from ._seeds_util import (
     delta,
     eps,
     integers,
+    normal_sf,
     rr,
     sigma,
     z,
@@ -142,8 +143,6 @@ def _gauss_ac(point):
 def _needs_positive_epsilon(point) -> bool:
     """ε_exact > 0 ⟺ δ < δ_BW(0) = TV(G_{σ/√k}) = 2Φ(√k/(2σ)) − 1 = 1 − 2Φ̄(√k/(2σ)).  Otherwise both the exact
     composition and the advanced composition certify (0, δ)-DP and there is nothing to be tight about."""
-    from ._seeds_util import normal_sf
-
     tv = 1 - 2 * normal_sf(arb(point["k"]).sqrt() / (2 * ball(point[sigma])))
     return bool(ball(point[delta]) < tv)
 

@@ -39,6 +39,7 @@ from ._seeds_util import (
     exact,
     joint_laws,
     normal_sf,
+    one_term_dominates,
     sigma,
     t,
 )
@@ -222,7 +223,5 @@ CLAIMS = [
 
 
 def _one_term(point) -> bool:
-    from ._seeds_util import one_term_dominates
-
     P, Q = point["laws"]
     return one_term_dominates(P, Q, point[alpha])
