@@ -333,3 +333,55 @@ def test_the_enclosure_prints_its_true_radius():
 def test_published_is_unchanged():
     r = RESULTS["epsilon"]()
     assert r.published(6) == "5.30259" and r.published(3) == "5.31"
+
+
+# ---------------------------------------------------------------- derivations and claims: the one record
+
+
+@pytest.mark.parametrize("order", [rdpsym.alpha, 1, sp.oo, 2], ids=["alpha", "kl", "inf", "two"])
+def test_derivations_pickle_and_compare(order):
+    d = rdpsym.laplace(scale=sp.Symbol("lambda", positive=True)).rdp(order)
+    back = pickle.loads(pickle.dumps(d))
+    assert back == d and hash(back.steps) == hash(d.steps)
+    assert str(back) == str(d) and back.latex() == d.latex()
+    assert back != rdpsym.laplace(scale=2).rdp(order)
+
+
+def test_a_derivation_holds_sympy_objects_and_rules_never_text():
+    from rdpsym.foundations.record import Evidence, Rule, Step
+
+    d = rdpsym.gaussian(sigma=2).rdp(rdpsym.alpha)
+    for step in d.steps:
+        assert isinstance(step, Step) and isinstance(step.rule, Rule)
+        assert isinstance(step.lhs, sp.Basic) and isinstance(step.rhs, sp.Basic), step
+    assert all(isinstance(e, Evidence) for e in d.evidence)
+
+
+def test_claim_results_pickle_and_compare():
+    from rdpsym.claims import AtMost, Claim, Domain, Verdict
+    from rdpsym.claims.runner import check
+
+    a = sp.Symbol("alpha")
+    claims = [Claim("right", "α ≤ α²", "example", r"\alpha \le \alpha^2", (AtMost(a, a**2, "α ≥ 1"),),
+                    Verdict.PROVED, Domain({a: sp.Interval(1, sp.oo)})),
+              Claim("wrong", "α ≤ 1", "example", r"\alpha \le 1", (AtMost(a, 1, "no"),), Verdict.REFUTED,
+                    Domain({a: sp.Interval(1, sp.oo)}))]
+    report = check(claims)
+    back = pickle.loads(pickle.dumps(report))
+    assert [r.verdict for r in back.results] == [Verdict.PROVED, Verdict.REFUTED]
+    assert [r.steps for r in back.results] == [r.steps for r in report.results]
+    assert back.results[1].steps[0].counterexample == report.results[1].steps[0].counterexample
+
+
+def test_jupyter_shows_derivations_claims_and_results_as_math():
+    from rdpsym.claims import AtMost, Claim, Domain, Verdict
+
+    d = rdpsym.gaussian(sigma=2).rdp()
+    assert d._repr_latex_().startswith("% status: proved") and r"\begin{align*}" in d._repr_latex_()
+    a = sp.Symbol("alpha")
+    r = Claim("c", "α ≤ α²", "example", r"\alpha \le \alpha^2", (AtMost(a, a**2, "α ≥ 1"),), Verdict.PROVED,
+              Domain({a: sp.Interval(1, sp.oo)})).check()
+    assert r._repr_markdown_().startswith("**α ≤ α²** — *proved*") and r"$$ \alpha \le \alpha^2 $$" in r._repr_markdown_()
+    e = rdpsym.epsilon(rdpsym.gaussian(sigma=2).curve() * 4, delta=1e-5, dps=30)
+    assert e._repr_latex_() == (r"$\displaystyle \varepsilon \le 4.72850706722 \quad \text{at } \delta = 1/100000"
+                                r" \quad (\alpha = 27/5)$")

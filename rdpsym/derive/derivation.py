@@ -18,6 +18,9 @@ through :mod:`rdpsym.foundations.operations`.
 
 from __future__ import annotations
 
+import dataclasses
+import io
+import pickle
 from dataclasses import dataclass
 
 import mpmath
@@ -96,6 +99,15 @@ class Derivation:
         with mpmath.workdps(dps):
             return +mpmath.mpf(value._to_mpmath(mpmath.mp.prec + 20))
 
+    def __reduce__(self):
+        # A derivation keeps some expressions unevaluated on purpose (powers of 10⁴-digit rationals kept
+        # as powers, Max(a, b) before it is simplified).  SymPy pickles an expression as its class and
+        # arguments and evaluates it again when loading: each expression here is rebuilt as it was.
+        state = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        buffer = io.BytesIO()
+        _AsBuilt(buffer).dump(state)
+        return _unpickled, (type(self), buffer.getvalue())
+
     def latex(self) -> str:
         """The derivation as an ``align*`` block (definition → ... → result), to paste into a paper."""
         return operations.latex(self)
@@ -106,3 +118,25 @@ class Derivation:
 
     def __str__(self) -> str:
         return operations.text(self)
+
+
+class _AsBuilt(pickle.Pickler):
+    """Pickles a SymPy expression as its class and arguments, to be rebuilt without evaluation."""
+
+    def reducer_override(self, obj):
+        if isinstance(obj, sp.Basic) and not obj.is_Atom and obj.args:
+            return _as_built, (type(obj), obj.args)
+        return NotImplemented
+
+
+def _as_built(cls: type, args: tuple) -> sp.Basic:
+    """``cls(*args)`` exactly as it was built: unevaluated where the class can be (Add, Mul, Pow, Max, …)."""
+    try:
+        return cls(*args, evaluate=False)
+    except TypeError:  # a class without evaluation (Integral, Tuple, the notation): its arguments are final
+        return cls(*args)
+
+
+def _unpickled(cls: type, data: bytes) -> Derivation:
+    """A derivation from its pickled fields (see :meth:`Derivation.__reduce__`)."""
+    return cls(**pickle.loads(data))  # noqa: S301 - bytes this module wrote, inside a pickle being loaded

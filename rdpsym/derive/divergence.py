@@ -33,6 +33,7 @@ from rdpsym.foundations.notation import (
 )
 from rdpsym.foundations.notation import (
     P as P_,
+    PieceSum,
 )
 from rdpsym.foundations.notation import (
     Q as Q_,
@@ -245,7 +246,7 @@ def _moment_steps(P: Density, M: Moment, order) -> list[Step]:
     make = (lambda L, lo, hi: sp.Sum(sp.exp(L), (x, lo, hi))) if discrete else (
         lambda L, lo, hi: sp.Integral(sp.exp(L), (x, lo, hi)))
     lhs = RenyiMoment(P_, Q_, order, x, discrete=discrete, pointwise=False)
-    split = sp.Add(*[make(L, pair.lo, pair.hi) for pair, L, _ in M.pieces], evaluate=False)
+    split = PieceSum(*[make(L, pair.lo, pair.hi) for pair, L, _ in M.pieces])
     steps = [Step(lhs, "=", split, SplitAtKinks())]
     for pair, L, piece in M.pieces:
         # Grouped by exponential and with each exponent factored (the Gaussian rule's raw

@@ -134,10 +134,26 @@ class SupLogRatio(_Notation):
         return self.args[2]
 
 
+class PieceSum(_Notation):
+    """A sum of integrals (or sums) over the pieces of a split, kept in the pieces' order, left to right."""
+
+    def __new__(cls, *terms):
+        return super().__new__(cls, *terms)
+
+    @property
+    def terms(self) -> tuple:
+        return self.args
+
+    def doit(self, **hints):
+        return sp.Add(*[t.doit(**hints) for t in self.args])
+
+
 class OutcomeTable(_Notation):
     """A finite law as its table ``(outcome: probability, ...)``."""
 
-    def __new__(cls, table: dict):
+    def __new__(cls, table: dict | sp.Tuple):
+        if isinstance(table, sp.Tuple):  # rebuilt from its own arguments (unpickling, xreplace)
+            return super().__new__(cls, table)
         pairs = [sp.Tuple(_outcome(k), sp.sympify(v, strict=True)) for k, v in table.items()]
         return super().__new__(cls, sp.Tuple(*pairs))
 
@@ -155,5 +171,5 @@ def _outcome(key: object) -> sp.Basic:
     return sp.Symbol(str(key))
 
 
-__all__ = ["DensityAt", "KLExpectation", "LogRatio", "OutcomeTable", "P", "Q", "RenyiDivergence", "RenyiMoment",
-           "SupLogRatio", "omega"]
+__all__ = ["DensityAt", "KLExpectation", "LogRatio", "OutcomeTable", "P", "PieceSum", "Q", "RenyiDivergence",
+           "RenyiMoment", "SupLogRatio", "omega"]

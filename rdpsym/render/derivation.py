@@ -25,6 +25,7 @@ import mpmath
 import sympy as sp
 
 from rdpsym.derive.derivation import Derivation
+from rdpsym.foundations.notation import PieceSum
 from rdpsym.foundations.record import Diverges, Published, Relation, Step
 from rdpsym.render.latex import paper_latex
 from rdpsym.render.reasons import evidence_latex, evidence_text, rule_latex, rule_text
@@ -58,10 +59,10 @@ def _side(expr: object, settings: dict, break_long: bool) -> str:
     if shown is not None:
         return shown
     tex = paper_latex(expr, **settings)
-    pieces = isinstance(expr, sp.Add) and expr.has(sp.Integral, sp.Sum)
-    if not isinstance(expr, sp.Add) or (not pieces and (not break_long or len(tex) <= _BREAK_AT)):
+    pieces = isinstance(expr, PieceSum)
+    if not (pieces or isinstance(expr, sp.Add)) or (not pieces and (not break_long or len(tex) <= _BREAK_AT)):
         return tex
-    terms = expr.args if pieces else expr.as_ordered_terms()
+    terms = expr.terms if pieces else expr.as_ordered_terms()
     parts = []
     for i, term in enumerate(terms):
         if i and term.could_extract_minus_sign():

@@ -120,6 +120,9 @@ class PaperPrinter(LatexPrinter):
         x = self._print(expr.variable)
         return rf"\log \sup_{{{x} \in \operatorname{{supp}} Q}} \frac{{P({x})}}{{Q({x})}}"
 
+    def _print_PieceSum(self, expr):
+        return " + ".join(self._print(t) for t in expr.terms)
+
     def _print_OutcomeTable(self, expr):
         return r"\left(" + r",\ ".join(f"{self._print(k)}: {self._print(v)}" for k, v in expr.items) + r"\right)"
 
