@@ -67,13 +67,13 @@ def main() -> None:
 
     growth = {}
     for top in (64, 256, 1024, 4096, 10_000):
-        t, _ = best_of(lambda: rdpsym_dp_sgd(orders=[fmpq(2), fmpq(top)]), 1)
+        t, _ = best_of(lambda top=top: rdpsym_dp_sgd(orders=[fmpq(2), fmpq(top)]), 1)
         growth[top] = t
     results["largest_order_seconds"] = growth
 
     count = {}
     for n in (10, 40, 156):
-        t, _ = best_of(lambda: rdpsym_dp_sgd(orders=DP_ACCOUNTING[:n]), 1)
+        t, _ = best_of(lambda n=n: rdpsym_dp_sgd(orders=DP_ACCOUNTING[:n]), 1)
         count[n] = t
     results["number_of_orders_seconds"] = count
 

@@ -51,8 +51,8 @@ MATCH_DIGITS = 30
 def _test_values():
     import sympy as sp
 
-    from rdpsym.foundations.symbols import alpha
     from rdpsym.derive.table2 import lam, p, sigma
+    from rdpsym.foundations.symbols import alpha
 
     return {alpha: TEST_POINT["alpha"], p: sp.Rational(TEST_POINT["p"]),
             lam: TEST_POINT["lambda"], sigma: TEST_POINT["sigma"]}
@@ -130,9 +130,9 @@ def child_naive(spec: dict) -> dict:
     import sympy as sp
     from sympy.core.cache import clear_cache
 
-    from rdpsym.laws.densities import Discrete
-    from rdpsym.foundations.symbols import alpha  # Symbol("alpha", positive=True)
     from rdpsym.derive.table2 import table2_mechanisms
+    from rdpsym.foundations.symbols import alpha  # Symbol("alpha", positive=True)
+    from rdpsym.laws.densities import Discrete
 
     P, Q = dict(table2_mechanisms())[spec["mechanism"]].pair
     kl = spec["order"] == "α = 1"

@@ -23,9 +23,9 @@ import sympy as sp
 from IPython.display import Markdown, Math, display
 
 import rdpsym
+from rdpsym import paper_latex
 from rdpsym.claims import Verdict, runner
 from rdpsym.render.claims import why_not_proved
-from rdpsym import paper_latex
 
 alpha = rdpsym.alpha              # the order: a SymPy symbol, with the hypothesis α > 1
 PROOFS = runner.catalogue_path()  # the package rdpsym.catalogue: one claim file per statement

@@ -24,9 +24,8 @@ import sympy as sp
 from IPython.display import Latex, Markdown, Math, display
 
 import rdpsym
+from rdpsym import paper_latex, table2, table2_markdown
 from rdpsym.claims import runner
-from rdpsym import paper_latex
-from rdpsym import table2, table2_markdown
 
 # %%
 started = time.perf_counter()

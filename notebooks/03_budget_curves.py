@@ -27,8 +27,8 @@
 import sympy as sp
 
 import rdpsym
-from rdpsym.claims import runner
 from rdpsym import plots
+from rdpsym.claims import runner
 
 PROOFS = runner.catalogue_path()
 

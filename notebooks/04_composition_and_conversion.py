@@ -32,10 +32,9 @@ from fractions import Fraction
 from IPython.display import Markdown, display
 
 import rdpsym
+from rdpsym import balls, plots
 from rdpsym import conversions as conv
-from rdpsym import balls
 from rdpsym.claims import runner
-from rdpsym import plots
 
 PROOFS = runner.catalogue_path()
 DELTA = Fraction(1, 10**5)

@@ -22,10 +22,9 @@ import sympy as sp
 from IPython.display import Math, display
 
 import rdpsym
+from rdpsym import paper_latex, plots
 from rdpsym.claims import Claim, Domain, Equal, Verdict, alpha, runner
-from rdpsym import plots
 from rdpsym.render.claims import why_not_proved
-from rdpsym import paper_latex
 
 # %% [markdown]
 # ## A discrete mechanism from its pmf: the geometric mechanism

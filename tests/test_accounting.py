@@ -11,9 +11,9 @@ import sympy as sp
 from flint import arb, fmpq
 
 import rdpsym
-from rdpsym.foundations.balls import bits_for, precision
 from rdpsym.accounting.orders import DEFAULT, DP_ACCOUNTING, MIRONOV, OPACUS, resolve
 from rdpsym.cli.main import main
+from rdpsym.foundations.balls import bits_for, precision
 from rdpsym.foundations.errors import ParameterError
 
 

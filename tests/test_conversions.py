@@ -559,7 +559,7 @@ def test_convex_reaches_1e_20_at_high_precision():
         res = C.continuous_epsilon(lambda a: rho * a, d, "mironov", fmpq(1001, 1000), 10**4, tol, convex=True)
         assert res.converged and res.gap <= tol and res.evaluations < 200
         assert res.lower <= exact(want) <= res.best.upper()
-        for name, r_arb, r_mp, lo, hi in CONVEX_CURVES[1:3]:
+        for name, r_arb, _r_mp, lo, hi in CONVEX_CURVES[1:3]:
             res = C.continuous_epsilon(r_arb, d, "balle", lo, hi, tol, convex=True)
             assert res.converged and res.evaluations < 200, name
 

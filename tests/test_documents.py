@@ -19,8 +19,8 @@ import rdpsym
 from rdpsym.cli.main import main
 from rdpsym.foundations.errors import LatexError
 from rdpsym.render.documents import mechanism_document
-from rdpsym.render.pdf import compile_pdf, first_error
 from rdpsym.render.latex import paper_latex
+from rdpsym.render.pdf import compile_pdf, first_error
 from rdpsym.render.prose import reason_latex
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -12,16 +12,16 @@ from __future__ import annotations
 
 import functools
 
+import mironov_reference as reference
 import mpmath
 import pytest
 import sympy as sp
 
-import mironov_reference as reference
 import rdpsym
 from rdpsym import renyi_divergence_mp
+from rdpsym.derive.verify import check_against_definition
 from rdpsym.engine.context import Hypotheses
 from rdpsym.foundations.errors import ConvergenceError, VerificationError
-from rdpsym.derive.verify import check_against_definition
 
 R = sp.Rational
 #: Orders every curve is evaluated at (the verification samples its own, up to 50).
@@ -187,7 +187,7 @@ def cauchy(gamma, centre):
     return rdpsym.Continuous(gamma / (sp.pi * (gamma**2 + (x - centre) ** 2)), x)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def gamma_half(theta):
     """Gamma(shape ½, scale θ): singular (x^−½) at 0, exponential tail (built once: its
     normalisation check is slow in SymPy at θ = 10⁻⁶)."""

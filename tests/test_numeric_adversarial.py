@@ -14,13 +14,13 @@ split points) evaluated here, never read from rdpsym.
 
 from __future__ import annotations
 
+import mironov_reference as reference
 import mpmath
 import pytest
 import sympy as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import mironov_reference as reference
 import rdpsym
 import rdpsym.derive.numeric
 from rdpsym import ConvergenceError, renyi_divergence_mp

@@ -24,8 +24,8 @@ from matplotlib.figure import Figure
 import rdpsym
 from rdpsym.accounting.curve import Component, Infinite, curve
 from rdpsym.cli.main import main
-from rdpsym.foundations.errors import ParameterError
 from rdpsym.cli.params import parse_spec
+from rdpsym.foundations.errors import ParameterError
 from rdpsym.render.plots import (
     BUDGET_YLABEL,
     DEFAULT_DELTAS,

@@ -21,8 +21,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rdpsym.accounting.sampled_gaussian as sg
-from rdpsym.foundations.balls import precision
 from rdpsym.accounting.sampled_gaussian import log_moment, log_moments, rdp_values
+from rdpsym.foundations.balls import precision
 from rdpsym.foundations.errors import ConvergenceError, ParameterError
 
 Q = fmpq
@@ -445,8 +445,8 @@ def test_orders_within_1e_16_of_one_regression():
     # float(α) is 1.0 there: the planner's log(α − 1) must come from the exact rational.
     from flint import arb, fmpq
 
-    from rdpsym.foundations.balls import precision
     from rdpsym.accounting.sampled_gaussian import log_moment
+    from rdpsym.foundations.balls import precision
 
     with precision(256):
         tiny = [log_moment(fmpq(1, 2), fmpq(1), 1 + fmpq(1, 10**k)) * arb(10) ** k for k in (16, 30, 60)]

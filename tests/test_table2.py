@@ -140,8 +140,8 @@ def _mechanism_cell(cell: tuple[str, str]):
 
 
 def test_markdown_table_has_the_papers_layout_and_every_cells_status(table):
-    from rdpsym.render.latex import paper_latex
     from rdpsym.render.documents import table2_markdown
+    from rdpsym.render.latex import paper_latex
 
     lines = table2_markdown(list(table.values())).splitlines()
     assert lines[0] == "| mechanism | α > 1 | α = 1 | α = ∞ |" and len(lines) == 5

@@ -10,12 +10,12 @@ import sympy as sp
 
 import rdpsym
 from rdpsym import Continuous, renyi_divergence
-from rdpsym.foundations.budget import time_budget
+from rdpsym.derive.verify import check_against_definition
 from rdpsym.engine.context import Hypotheses
+from rdpsym.foundations.budget import time_budget
 from rdpsym.foundations.errors import NoClosedFormError, SymbolicTimeout, VerificationError
 from rdpsym.foundations.record import NoClosedForm, NotShownEqual
 from rdpsym.laws.references import Reference, laplace_reference
-from rdpsym.derive.verify import check_against_definition
 
 x = sp.Symbol("x", real=True)
 sigma = sp.Symbol("sigma", positive=True)

@@ -34,7 +34,6 @@ from flint import arb, fmpq
 
 from rdpsym.accounting import conversions as conv
 from rdpsym.accounting.curve import Infinite, RdpCurve, parse_order
-from rdpsym.accounting.numbers import Digits, Enclosure
 from rdpsym.accounting.orders import resolve
 from rdpsym.foundations import operations
 from rdpsym.foundations.balls import (
@@ -43,8 +42,10 @@ from rdpsym.foundations.balls import (
     upper_decimal,
 )
 from rdpsym.foundations.errors import ParameterError, RdpSymError, must
+from rdpsym.foundations.numbers import Digits, Enclosure
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import rational
+from rdpsym.laws.mechanisms import Guarantee, Mechanism
 
 #: Conversion names: the issue's "bbghs" (Balle–Barthe–Gaboardi–Hsu–Steinke 2020, Thm 21) is ``balle``.
 CONVERSIONS = {"mironov": "mironov", "bbghs": "balle", "balle": "balle"}
@@ -70,9 +71,9 @@ class AccountingResult:
 
     A record: it compares by value and pickles.  Its numbers print at the digits
     asked for: ``value`` (and so ``epsilon`` or ``delta``) is a
-    :class:`~rdpsym.accounting.numbers.Digits`, an ``mpmath.mpf`` that prints
+    :class:`~rdpsym.foundations.numbers.Digits`, an ``mpmath.mpf`` that prints
     ``dps`` digits; ``enclosure`` (and every ball of ``per_order``) an
-    :class:`~rdpsym.accounting.numbers.Enclosure`, an ``arb`` that prints with
+    :class:`~rdpsym.foundations.numbers.Enclosure`, an ``arb`` that prints with
     its true radius.
 
     >>> import rdpsym
@@ -169,7 +170,7 @@ def _curve(curve: object) -> RdpCurve:
     return curve
 
 
-def epsilon(curve, delta: object, orders: object = None, conversion: str = "bbghs",
+def epsilon(curve: RdpCurve | Mechanism | Guarantee, delta: object, orders: object = None, conversion: str = "bbghs",
             dps: int = 50) -> AccountingResult:
     """The smallest ε such that ``curve`` gives (ε, δ)-DP through ``conversion`` over ``orders``.
 
@@ -196,7 +197,7 @@ def epsilon(curve, delta: object, orders: object = None, conversion: str = "bbgh
     return _result("epsilon", eps, order, per, balls, how, d, dps, c)
 
 
-def delta(curve, epsilon: object, orders: object = None, conversion: str = "bbghs",
+def delta(curve: RdpCurve | Mechanism | Guarantee, epsilon: object, orders: object = None, conversion: str = "bbghs",
           dps: int = 50) -> AccountingResult:
     """The smallest δ such that ``curve`` gives (ε, δ)-DP through ``conversion`` over ``orders``.
 

@@ -347,7 +347,7 @@ class RdpCurve:
         return climb(at, lambda out: all(isinstance(v, Infinite) or _accurate(v, dps) for v in out),
                      arb_rungs(dps), f"{self.label}: {dps} digits at orders {orders}", retry=(Undecided,))
 
-    def enclosure(self, order: object, dps: int = 50):
+    def enclosure(self, order: object, dps: int = 50) -> arb | Infinite:
         return self.enclosures([order], dps)[0]
 
     def values(self, orders: Sequence, dps: int = 50) -> list:
@@ -362,7 +362,7 @@ class RdpCurve:
                     out.append(mpmath.mpf(v.mid().str(dps + 5, radius=False)))
         return out
 
-    def value(self, order: object, dps: int = 50):
+    def value(self, order: object, dps: int = 50) -> mpmath.mpf:
         return self.values([order], dps)[0]
 
     def __call__(self, order: object, dps: int = 50):

@@ -65,7 +65,8 @@ def resolve(orders: object = None, name: str = "orders", continuous: bool = Fals
     >>> resolve("0.5, 2", name="--orders")
     Traceback (most recent call last):
     ...
-    rdpsym.foundations.errors.ParameterError: --orders must be a grid name (mironov, dp-accounting, opacus) or ...; got 0.5.
+    rdpsym.foundations.errors.ParameterError: --orders must be a grid name (mironov, dp-accounting, opacus)
+    or ...; got 0.5.
     """
     if orders is None:
         return DEFAULT

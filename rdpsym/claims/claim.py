@@ -23,8 +23,8 @@ import dataclasses
 import itertools
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import sympy as sp
 from flint import arb, ctx, fmpq

@@ -13,10 +13,10 @@ import importlib.util
 import sys
 import time
 import traceback
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Iterable
 
 from rdpsym.claims.claim import Claim, ClaimResult, Verdict
 from rdpsym.foundations import operations
@@ -77,7 +77,8 @@ def load(path: Path) -> list[Claim] | LoadFailure:
         return LoadFailure(path, "defines neither CLAIMS (a list of Claim) nor CLAIM")
     bad = [c for c in claims if not isinstance(c, Claim)]
     if bad or not claims:
-        return LoadFailure(path, f"CLAIMS must be a non-empty list of Claim, found {type(bad[0]).__name__ if bad else 'an empty list'}")
+        found = type(bad[0]).__name__ if bad else "an empty list"
+        return LoadFailure(path, f"CLAIMS must be a non-empty list of Claim, found {found}")
     return list(claims)
 
 

@@ -69,7 +69,7 @@ class Derivation:
     def is_closed_form(self) -> bool:
         return self.status in (Status.PROVED, Status.CHECKED)
 
-    def evalf(self, values: dict | None = None, dps: int = 50):
+    def evalf(self, values: dict | None = None, dps: int = 50) -> mpmath.mpf:
         """The result at parameter ``values`` as an mpmath number with ``dps`` digits.
 
         Values are checked against their symbols' assumptions (σ declared

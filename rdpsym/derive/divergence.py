@@ -26,6 +26,7 @@ from rdpsym.foundations.notation import (
     KLExpectation,
     LogRatio,
     OutcomeTable,
+    PieceSum,
     RenyiDivergence,
     RenyiMoment,
     SupLogRatio,
@@ -33,7 +34,6 @@ from rdpsym.foundations.notation import (
 )
 from rdpsym.foundations.notation import (
     P as P_,
-    PieceSum,
 )
 from rdpsym.foundations.notation import (
     Q as Q_,
@@ -110,7 +110,8 @@ def renyi_divergence(
     P, Q, tables = align_pair(P, Q)
     order = parse_order(order)
     if isinstance(order, sp.Symbol) and order in P.parameters | Q.parameters:
-        raise DomainError(must("order", f"a symbol that is not a parameter of P or Q (rename {order} in the densities)", order))
+        raise DomainError(must("order", f"a symbol that is not a parameter of P or Q (rename {order} in the densities)",
+                               order))
     hyp = Hypotheses(order if isinstance(order, sp.Symbol) else None)
     steps: list[Step] = [*_density_steps(P, Q, tables), _definition_step(P, order, tables)]
     try:
@@ -285,7 +286,8 @@ def _kl(P, Q, tables) -> tuple:
             if p == 0:
                 continue
             if q == 0:
-                return oo, (), [_equals(1, oo, Diverges("outcome", at=key, expression=p, for_orders_above_one=False))], oo
+                diverges = Diverges("outcome", at=key, expression=p, for_orders_above_one=False)
+                return oo, (), [_equals(1, oo, diverges)], oo
             terms.append(p * (sp.log(p) - sp.log(q)))
         kl = tidy_kl(sp.Add(*terms))
         return kl, (), [_equals(1, kl, FiniteSum(kl=True))], None
@@ -437,5 +439,5 @@ def _numeric_fallback(P, Q, order, steps, why: str) -> Derivation:
 
 @operations.rdp.provide
 def mechanism_rdp(mechanism, order: object = alpha) -> Derivation:
-    """D_order of ``mechanism``'s worst-case pair (``Mechanism.rdp``), proved equal to its published form if it has one."""
+    """D_order of ``mechanism``'s worst-case pair (``Mechanism.rdp``), proved equal to its published form if any."""
     return renyi_divergence(*mechanism.pair, order, reference=mechanism.reference)

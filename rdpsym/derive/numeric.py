@@ -190,7 +190,8 @@ def _same_law(P: Density, Q: Density, symbolic: bool = False) -> bool:
     """
     tables = align_pair(P, Q)[2]
     if tables is not None:
-        tp, tq = ({k: sp.sympify(v, strict=True) for k, v in t.items() if sp.sympify(v, strict=True) != 0} for t in tables)
+        tp, tq = ({k: v for k, v in ((k, sp.sympify(v, strict=True)) for k, v in t.items()) if v != 0}
+                  for t in tables)
         return tp.keys() == tq.keys() and all(tp[k] == tq[k] or (tp[k] - tq[k]).is_zero is True for k in tp)
     if isinstance(P, Discrete) != isinstance(Q, Discrete) or P.support != Q.support:
         return False

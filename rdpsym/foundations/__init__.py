@@ -1,1 +1,11 @@
-"""TODO"""
+"""Foundations: what every layer above stands on, and nothing of rdpsym's mathematics itself.
+
+``errors`` (the one error hierarchy), ``symbols`` (the order α), ``arithmetic``
+and ``reading`` (the one reader of user input: text is parsed, never
+evaluated), ``budget`` (time budgets for open-ended SymPy calls), ``balls``
+(Arb balls: certified evaluation, rounding up and down), ``numbers`` (a value
+and an enclosure that print at the digits asked for, and pickle), ``precision`` (the one
+precision ladder), ``record`` and ``notation`` (the one record of mathematics:
+steps, rules, statuses, evidence), ``operations`` (what records offer and a
+higher layer provides).
+"""

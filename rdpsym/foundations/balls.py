@@ -219,7 +219,7 @@ def _round_decimal(x: arb, digits: int, up: bool) -> str:
     value = Fraction(int(m)) * Fraction(2) ** int(e)
     if value == 0:
         return "0"
-    shift = digits - 1 - _floor_log10(abs(value))
+    shift = digits - 1 - floor_log10(abs(value))
     scaled = value * Fraction(10) ** shift
     n = math.ceil(scaled) if up else math.floor(scaled)
     # Built from its digits: exact, whatever the decimal module's context precision.
@@ -227,7 +227,7 @@ def _round_decimal(x: arb, digits: int, up: bool) -> str:
     return format(d, "f") if -20 <= digits - 1 - shift <= 20 else str(d)
 
 
-def _floor_log10(v: Fraction) -> int:
+def floor_log10(v: Fraction) -> int:
     """floor(log10(v)) for a positive rational, exactly (no float underflow at 1e-400)."""
     k = len(str(v.numerator)) - len(str(v.denominator))
     while Fraction(10) ** k > v:

@@ -17,7 +17,8 @@ inverted, not hidden: each operation below names the module that provides it.
 >>> double(2)
 Traceback (most recent call last):
 ...
-rdpsym.foundations.errors.RdpSymError: double is provided by this example, which has not registered it (import rdpsym first).
+rdpsym.foundations.errors.RdpSymError: double is provided by this example, which has not registered it
+(import rdpsym first).
 >>> @double.provide
 ... def _twice(x):
 ...     return 2 * x

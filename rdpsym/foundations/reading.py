@@ -72,7 +72,8 @@ def exact(value: object, name: str, parameters: Mapping[str, sp.Symbol] | None =
     >>> exact("__import__('os').system('echo hacked')", "sigma")
     Traceback (most recent call last):
     ...
-    rdpsym.foundations.errors.ParameterError: sigma must be a number (such as 2, 0.5, 1/3, 1e-5 or sqrt(2)/2); got "__import__('os').system('echo hacked')" (unknown name '__import__' at position 1).
+    rdpsym.foundations.errors.ParameterError: sigma must be a number (such as 2, 0.5, 1/3, 1e-5 or sqrt(2)/2);
+    got "__import__('os').system('echo hacked')" (unknown name '__import__' at position 1).
     """
     value = _numpy_scalar(value)
     if isinstance(value, bool):  # True == 1 in Python: a bool is a mistake, never silently 1 or 0
@@ -276,7 +277,8 @@ def parse_order(order: object) -> sp.Expr:
     >>> parse_order("abc")
     Traceback (most recent call last):
     ...
-    rdpsym.foundations.errors.DomainError: order must be a Symbol or a number in (0, oo]; got 'abc' (unknown name 'abc' at position 1).
+    rdpsym.foundations.errors.DomainError: order must be a Symbol or a number in (0, oo];
+    got 'abc' (unknown name 'abc' at position 1).
     """
     if isinstance(order, str):
         if order.strip().lower() in _INFINITY_WORDS:

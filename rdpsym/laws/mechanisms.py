@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import sympy as sp
 
@@ -38,6 +39,10 @@ from rdpsym.laws.references import (
     laplace_reference,
     randomized_response_reference,
 )
+
+if TYPE_CHECKING:  # the types these records' methods return, from the layers that provide them
+    from rdpsym.accounting.curve import RdpCurve
+    from rdpsym.derive.derivation import Derivation
 
 #: The output variable of the continuous built-ins.
 x = sp.Symbol("x", real=True)
@@ -73,7 +78,7 @@ class Mechanism:
         return hash((self.name, _frozen(self.parameters), self.pair, self.reference, self.worst_case,
                      self.symmetric, self.neighbouring, self.source))
 
-    def rdp(self, order: object = alpha):
+    def rdp(self, order: object = alpha) -> Derivation:
         """The mechanism's RDP at ``order``: D_order(P‖Q) for the worst-case pair (a Derivation).
 
         Provided by :mod:`rdpsym.derive.divergence` (see :data:`rdpsym.foundations.operations.rdp`).
@@ -86,7 +91,7 @@ class Mechanism:
         """
         return operations.rdp(self, order)
 
-    def curve(self):
+    def curve(self) -> RdpCurve:
         """This mechanism's RDP curve ε(α), for composition and conversion (an RdpCurve).
 
         Provided by :func:`rdpsym.accounting.curves.rdp_curve`.
@@ -120,7 +125,7 @@ class Guarantee:
         return hash((self.name, _frozen(self.parameters), self.closed_form, self.at_infinity, self.source,
                      self.convex, self.title))
 
-    def curve(self):
+    def curve(self) -> RdpCurve:
         """This guarantee's RDP curve (an RdpCurve), by :func:`rdpsym.accounting.curves.rdp_curve`."""
         return operations.curve(self)
 

@@ -161,7 +161,9 @@ def _critical_points(b: sp.Expr, x: sp.Symbol, piece: Piece) -> list[sp.Expr]:
         return []
     out = []
     for r in roots:
-        if r.is_real and (piece.lo is -oo or (r - piece.lo).is_positive) and (piece.hi is oo or (piece.hi - r).is_positive):
+        above = piece.lo is -oo or (r - piece.lo).is_positive
+        below = piece.hi is oo or (piece.hi - r).is_positive
+        if r.is_real and above and below:
             out.append(r)
     return out
 

@@ -34,7 +34,8 @@ def integrate_pieces(pairs: Iterable, var: sp.Symbol, integrand: Callable, *, di
 
     ``pairs`` are the pieces of a common refinement with both branches on each
     (records with ``lo``, ``hi``, ``p``, ``q``, such as
-    :class:`rdpsym.engine.pieces.PiecePair`): the branches' critical points seed the search for the integrand's modes, at
+    :class:`rdpsym.engine.pieces.PiecePair`): the branches' critical points seed the search for the integrand's
+    modes, at
     ``order`` α (the integrand being p^α q^(1−α), or p·log(p/q) at α = 1).  With
     ``check_support``, a piece where p > 0 = q, or where the integral diverges,
     makes the result +∞.  ``reflected(e)``, if given, is the integrand as a
@@ -149,13 +150,15 @@ def _algebraic_tails(f, lo: sp.Expr, hi: sp.Expr, where: Locus):
         other = lo if sign > 0 else hi
         unit = sp.Integer(10) ** int(mpmath.nint(mpmath.log10(where.far(sign))))
         if other in (oo, -oo):
-            base = sp.Integer(int(mpmath.nint(where.mode / to_mpf(unit)))) * unit if where.mode is not None else sp.S.Zero
+            base = (sp.Integer(int(mpmath.nint(where.mode / to_mpf(unit)))) * unit
+                    if where.mode is not None else sp.S.Zero)
         else:
             base = other
         B, s = to_mpf(base), to_mpf(unit)
         with mpmath.workdps(20):
             start = abs(f(B + sign * s))
-            j = next((j for j in range(1, 30) if abs(f(B + sign * s * mpmath.mpf(10) ** j)) < start * mpmath.mpf(10) ** -6), 30)
+            small = start * mpmath.mpf(10) ** -6
+            j = next((j for j in range(1, 30) if abs(f(B + sign * s * mpmath.mpf(10) ** j)) < small), 30)
         D = unit * sp.Integer(10) ** j
         beyond = [sign * (t - B) for t in where.others if sign * (t - B) > 0]
         while beyond and to_mpf(D) <= max(beyond):  # the other modes stay in the finite part

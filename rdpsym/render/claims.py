@@ -201,7 +201,8 @@ def point_latex(point: dict) -> str:
 
 
 #: Greek letters spelled out, as sample-point names and counterexample objects print them.
-_GREEK_WORD = re.compile(r"(?<![A-Za-z\\])(alpha|beta|gamma|delta|epsilon|eta|lambda|mu|rho|sigma|tau|Delta)(?![A-Za-z])")
+_GREEK_WORD = re.compile(r"(?<![A-Za-z\\])(alpha|beta|gamma|delta|epsilon|eta|lambda|mu|rho|sigma|tau|Delta)"
+                         r"(?![A-Za-z])")
 
 
 def _greek(s: str) -> str:

@@ -217,7 +217,9 @@ class PaperPrinter(LatexPrinter):
         if not (isinstance(k, sp.Mul) and k.has(sp.pi) and (k / sp.pi).is_Rational):
             return None
         num, den = sp.fraction(rest)
-        den_tex = rf"\sqrt{{{self._print(k)}}}" + ("" if den == 1 else rf"\, {self.parenthesize(den, PRECEDENCE['Mul'])}")
+        den_tex = rf"\sqrt{{{self._print(k)}}}"
+        if den != 1:
+            den_tex += rf"\, {self.parenthesize(den, PRECEDENCE['Mul'])}"
         return rf"\frac{{{self._print(num)}}}{{{den_tex}}}"
 
     # cases ----------------------------------------------------------------------------------
@@ -229,7 +231,7 @@ class PaperPrinter(LatexPrinter):
         return r"\begin{cases} " + r" \\ ".join(rows) + r" \end{cases}"
 
 
-def paper_latex(expr: object, **settings) -> str:
+def paper_latex(expr: object, **settings: object) -> str:
     """``expr`` as LaTeX in the paper's typography (strings pass through unchanged)."""
     if isinstance(expr, str):
         return expr

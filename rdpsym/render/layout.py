@@ -18,7 +18,8 @@ DISPLAY_CHARACTERS = 72
 
 #: Where a long display may break, outermost level only: before an implication, at a quad, after a
 #: comma followed by a space; and, where a line is still too wide, before a relation sign.
-_LOOSE_BREAKS = re.compile(r"\\(?:implies|iff|Longrightarrow|Longleftrightarrow)(?![A-Za-z])|[,;:]?\\q?quad(?![A-Za-z])|"
+_LOOSE_BREAKS = re.compile(r"\\(?:implies|iff|Longrightarrow|Longleftrightarrow)(?![A-Za-z])|"
+                           r"[,;:]?\\q?quad(?![A-Za-z])|"
                            r"[,;:]\\[ ;:,]")
 _RELATION_BREAKS = re.compile(r"(?<![<>:!\\])(?:=|<|>)(?!=)|\\(?:le|ge|leq|geq)(?![A-Za-z])")
 #: Inside one side of a relation: before a binary + or − (SymPy spaces them), then between factors.

@@ -54,9 +54,9 @@ then grows without bound: it is not pure DP.  Orders stop at 32, where RDP accou
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Mapping, Sequence
 
 import matplotlib
 import numpy as np
@@ -213,7 +213,7 @@ def _check_scale(name: str, scale: object) -> str:
 
 
 def read_deltas(deltas: object) -> tuple:
-    """The δ grid of a conversion plot: the default, a comma-separated string or a list, each in (0, 1), read exactly."""
+    """The δ grid of a conversion plot: the default, a comma-separated string or a list, each in (0, 1), exactly."""
     if deltas is None:
         return DEFAULT_DELTAS
     if isinstance(deltas, str):

@@ -33,7 +33,8 @@ _UNICODE = {"α": r"$\alpha$", "β": r"$\beta$", "ε": r"$\varepsilon$", "δ": r
 
 _SUB = dict(zip("₀₁₂₃₄₅₆₇₈₉", "0123456789"))
 _SUP = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+"))
-_MATH = {"−": "-", "…": r"\ldots", "≪": r"\ll", "≫": r"\gg", "⟹": r"\Longrightarrow", "⟸": r"\Longleftarrow", "≡": r"\equiv",
+_MATH = {"−": "-", "…": r"\ldots", "≪": r"\ll", "≫": r"\gg", "⟹": r"\Longrightarrow", "⟸": r"\Longleftarrow",
+         "≡": r"\equiv",
          "∀": r"\forall", "∃": r"\exists", "∫": r"\int", "∂": r"\partial", "⊂": r"\subset", "⊆": r"\subseteq",
          "∪": r"\cup", "∩": r"\cap", "±": r"\pm", "∼": r"\sim", "∝": r"\propto", "⌈": r"\lceil", "⌉": r"\rceil",
          "⌊": r"\lfloor", "⌋": r"\rfloor", "‹": "<", "›": ">", "∉": r"\notin", "↦": r"\mapsto", "′": "'",

@@ -46,6 +46,8 @@ import mpmath
 from flint import arb
 from mpmath.libmp import from_pickable, to_pickable, to_str
 
+from rdpsym.foundations.balls import floor_log10 as _floor_log10
+
 
 class Digits(mpmath.mpf):
     """An ``mpmath.mpf`` computed to ``dps`` significant digits, which it prints with."""
@@ -129,16 +131,6 @@ class Enclosure(arb):
 
 def _fraction(man, exp) -> Fraction:
     return Fraction(int(man)) * Fraction(2) ** int(exp)
-
-
-def _floor_log10(v: Fraction) -> int:
-    """floor(log10(v)) for a positive rational, exactly."""
-    k = len(str(v.numerator)) - len(str(v.denominator))
-    while Fraction(10) ** k > v:
-        k -= 1
-    while Fraction(10) ** (k + 1) <= v:
-        k += 1
-    return k
 
 
 def _nearest(v: Fraction, digits: int) -> Fraction:
