@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from importlib.metadata import PackageNotFoundError, version
 
+import rdpsym
 from rdpsym.cli import accounting, check, derive, plot, table2
 from rdpsym.cli.output import BAD_INPUT, STATUSES
 from rdpsym.foundations.errors import RdpSymError
@@ -27,17 +27,22 @@ from rdpsym.foundations.errors import RdpSymError
 SUBCOMMANDS = (table2, derive, check, accounting, plot)
 
 
-def _version() -> str:
-    try:
-        return version("rdpsym")
-    except PackageNotFoundError:  # run from a source tree that was never installed
-        return "unknown (not installed)"
+class _Version(argparse.Action):
+    """``--version``: rdpsym's version, looked up only when asked (importlib.metadata costs a startup)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                 help="show rdpsym's version and exit"):  # noqa: A002 - argparse's own keyword
+        super().__init__(option_strings, dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"rdpsym {rdpsym.__version__}")
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rdpsym", description="Rényi differential privacy, derived and checked.",
                                      epilog=STATUSES)
-    parser.add_argument("--version", action="version", version=f"rdpsym {_version()}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True)
     for module in SUBCOMMANDS:
         module.register(sub)

@@ -23,7 +23,6 @@ from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import integer, number, rational
 from rdpsym.laws.mechanisms import REGISTRY
-from rdpsym.render import plots
 
 #: Output formats, by extension.
 FORMATS = {".png": "png", ".pdf": "pdf", ".svg": "svg"}
@@ -58,8 +57,8 @@ def _dpi(value: str) -> int:
     return dpi
 
 
-def _deltas(value: str):
-    """``LO:HI`` (the default log grid restricted to [LO, HI]) or a comma-separated list, read exactly."""
+def _deltas(value: str, default_grid: tuple):
+    """``LO:HI`` (``default_grid`` restricted to [LO, HI]) or a comma-separated list, read exactly."""
     if ":" not in value:
         return value
     lo, _, hi = value.partition(":")
@@ -69,7 +68,7 @@ def _deltas(value: str):
         raise ParameterError(must("--deltas", "LO:HI (e.g. 1e-10:1e-1) or a list 1e-6,1e-5", repr(value))) from None
     if not 0 < lo_q < hi_q < 1:
         raise ParameterError(must("--deltas", "LO:HI with 0 < LO < HI < 1", repr(value)))
-    grid = [d for d in plots.DEFAULT_DELTAS if lo_q <= d <= hi_q]
+    grid = [d for d in default_grid if lo_q <= d <= hi_q]
     return sorted(set(grid) | {lo_q, hi_q})
 
 
@@ -98,6 +97,9 @@ def _summary(d, kind: str) -> str:
 
 
 def run(args) -> int:
+    # matplotlib, on this command only: every other command starts without it (a third of a second).
+    from rdpsym.render import plots
+
     path, fmt = _output(args.output)
     budget = args.kind == "budget"
     wrong = [flag for flag, given in (("--deltas", args.deltas is not None), ("--conversion", args.conversion),
@@ -128,7 +130,7 @@ def run(args) -> int:
         orders = args.orders  # None: dp-accounting's orders and ∞, as for rdpsym epsilon
         if orders != "continuous":
             resolve(orders, name="--orders", continuous=True)
-        deltas = plots.read_deltas(_deltas(args.deltas) if args.deltas is not None else None)
+        deltas = plots.read_deltas(_deltas(args.deltas, plots.DEFAULT_DELTAS) if args.deltas is not None else None)
         conversion = args.conversion or "bbghs"
         data = plots.conversion_data(entries, deltas, orders=orders, conversion=conversion, steps=args.steps,
                                      exact=args.exact, dps=dps)
