@@ -203,3 +203,17 @@ def test_a_parameter_answers_to_the_name_the_output_prints(capsys):
     assert capsys.readouterr().out.splitlines()[-1] == out.splitlines()[-1]
     assert main(["derive", "laplace", "--set", "scale=1", "--set", "lambda=2"]) == 2
     assert "--set scale must be given once; got 2 values (1, 2)." in capsys.readouterr().err
+
+
+def test_numpy_reaches_accounting_as_numbers():
+    c = rdpsym.gaussian(sigma=np.float64(2)).curve()
+    assert c * np.int64(4) == c * 4 and np.int32(4) * c == 4 * c
+    assert c.group(np.int64(1)) == c.group(1)
+    r = rdpsym.epsilon(c * np.int64(4), delta=np.float64(1e-5), orders=np.array([2, 4.5, 8]), dps=np.int64(20))
+    assert r == rdpsym.epsilon(c * 4, delta=1e-5, orders=[2, 4.5, 8], dps=20)
+    d = rdpsym.delta(c, epsilon=np.float32(1.5), orders=np.arange(2, 10), dps=20)
+    assert d == rdpsym.delta(c, epsilon="1.5", orders=list(range(2, 10)), dps=20)
+    assert float(rdpsym.renyi_divergence_mp(*rdpsym.gaussian(sigma=2).pair, np.float64(1.5), dps=np.int64(20))) == 0.1875
+    for bad in (np.float64(2.5), 0, True):
+        with pytest.raises(ParameterError, match="steps must be a positive integer"):
+            c * bad

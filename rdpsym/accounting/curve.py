@@ -36,7 +36,7 @@ from rdpsym.foundations.balls import (
 )
 from rdpsym.foundations.errors import ConvergenceError, ParameterError, must
 from rdpsym.foundations.precision import arb_rungs, climb
-from rdpsym.foundations.reading import exact
+from rdpsym.foundations.reading import exact, integer
 from rdpsym.foundations.symbols import alpha
 
 
@@ -284,11 +284,19 @@ class RdpCurve:
         return NotImplemented
 
     def __mul__(self, k: object) -> RdpCurve:
-        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise ParameterError(must("steps", "a positive integer", repr(k)))
+        if isinstance(k, RdpCurve) or isinstance(k, float):
+            return NotImplemented if isinstance(k, RdpCurve) else self._not_steps(k)
+        try:
+            k = integer(k, "steps", minimum=1)  # an int, or a NumPy integer
+        except ParameterError:
+            self._not_steps(k)
         return RdpCurve(tuple((w * k, c) for w, c in self.terms), self.min_order, f"{k} × ({self.label})")
 
     __rmul__ = __mul__
+
+    @staticmethod
+    def _not_steps(k: object):
+        raise ParameterError(must("steps", "a positive integer", repr(k)))
 
     def group(self, c: int) -> RdpCurve:
         """Group privacy for groups of size 2^c (Mironov 2017, Prop 2): see :class:`GroupPrivacy`.
@@ -298,8 +306,10 @@ class RdpCurve:
         defined for α' ≥ 2 only.  Below that it is :class:`Infinite` with the
         reason (the proposition gives no bound there).
         """
-        if isinstance(c, bool) or not isinstance(c, int) or c < 1:
-            raise ParameterError(must("c (group size 2^c)", "a positive integer", repr(c)))
+        try:
+            c = integer(c, "c", minimum=1)  # an int, or a NumPy integer
+        except ParameterError:
+            raise ParameterError(must("c (group size 2^c)", "a positive integer", repr(c))) from None
         component = GroupPrivacy(self, c)
         return RdpCurve(((1, component),), component.min_order, component.name)
 

@@ -76,6 +76,7 @@ from flint import arb, ctx, fmpq
 
 from rdpsym.foundations.balls import BITS_PER_DIGIT, precision, to_fmpq
 from rdpsym.foundations.errors import ConvergenceError, ParameterError, must
+from rdpsym.foundations.reading import integer
 
 __all__ = ["log_moment", "log_moments", "rdp_values"]
 
@@ -151,8 +152,10 @@ def rdp_values(q: fmpq, sigma: fmpq, orders: Sequence[fmpq], dps: int) -> list[m
     >>> mpmath.nstr(e25, 20)
     '0.00016207740937000374605'
     """
-    if isinstance(dps, bool) or not isinstance(dps, int) or dps < 1:
-        raise ParameterError(must("dps", "a positive integer (dps >= 1)", dps))
+    try:
+        dps = integer(dps, "dps", minimum=1)  # an int, or a NumPy integer
+    except ParameterError:
+        raise ParameterError(must("dps", "a positive integer (dps >= 1)", dps)) from None
     q, sigma, orders = _parse(q, sigma, orders)
     target = math.ceil((dps + 2) * BITS_PER_DIGIT) + 2
     balls = _log_moments(q, sigma, orders, target=target, strict=True)

@@ -1,7 +1,7 @@
 """Derivation layer: the moment I(α) = ∫ P^α Q^{1−α} (or Σ) of two densities, piece by piece.
 
 It applies the engine's rules (pure SymPy, in :mod:`rdpsym.engine`) to the
-common refinement of two densities (:mod:`rdpsym.densities`).
+common refinement of two densities (:mod:`rdpsym.laws.densities`).
 
 Also the supremum of log(P/Q) (the order ∞), piece by piece.
 """

@@ -36,6 +36,7 @@ from rdpsym.foundations.errors import (
     must,
 )
 from rdpsym.foundations.precision import CEILING_FACTOR, SECOND_RUNG, agreed, lacking_digits
+from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import parse_order, value_for
 from rdpsym.laws.densities import Density, Discrete, align_pair, common_refinement
 from rdpsym.laws.validation import numeric_mass
@@ -87,8 +88,7 @@ def renyi_divergence_mp(
     >>> renyi_divergence_mp(P, Q, 3, dps=30, values={s: 2})
     mpf('0.375')
     """
-    if not isinstance(dps, int) or dps < 5:
-        raise ParameterError(must("dps", "an integer >= 5", dps))
+    dps = read_dps(dps)
     order = numeric_order(order)
     P, Q, _ = align_pair(P, Q)
     subs = parse_values(values, (P, Q))

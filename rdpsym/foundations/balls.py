@@ -51,7 +51,7 @@ def to_fmpq(value: object, name: str = "value") -> fmpq:
     """
     if isinstance(value, fmpq):
         return value
-    if isinstance(value, float) and math.isfinite(value):
+    if type(value) is float and math.isfinite(value):  # (a NumPy float subclass goes to the reader)
         value = Fraction(repr(value))  # exact decimal parse, without SymPy (conversions call this per input)
     if isinstance(value, Fraction):
         return fmpq(value.numerator, value.denominator)

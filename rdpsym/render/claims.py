@@ -9,7 +9,7 @@ typeset as math); below it, the step's relation as the claim's author wrote it
 (:attr:`Step.latex`, :attr:`Holds.latex`), or as SymPy prints it.
 
 Prose (titles, reasons, notes) is plain text in which ``$...$`` spans are
-LaTeX math (:func:`rdpsym.render.latex.reason_latex`); statements, hypotheses and
+LaTeX math (:func:`rdpsym.render.prose.reason_latex`); statements, hypotheses and
 step relations are LaTeX math.  A statement may break its lines with ``\\\\``
 (it is set in ``gather*``).
 """

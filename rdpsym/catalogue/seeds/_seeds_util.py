@@ -28,6 +28,7 @@ from rdpsym.claims.finite import (
     renyi,
 )
 from rdpsym.foundations.balls import precision
+from rdpsym.foundations.reading import number
 from rdpsym.foundations.symbols import alpha as _alpha
 
 # --------------------------------------------------------------------------- symbols
@@ -121,8 +122,8 @@ def cases(*examples: dict):
     cannot be a Domain variable: SymPy turns it into a ``FiniteSet``, which
     ``edge_values`` does not accept.)  Use with ``samples=len(examples)``.
     """
-    table = [Case({k: sp.Rational(str(v)) if isinstance(v, float) else sp.Rational(v) for k, v in ex.items()})
-             for ex in examples]
+    table = [Case({k: number(v, f"{k} of the example {i + 1}") for k, v in ex.items()})
+             for i, ex in enumerate(examples)]
 
     def generate(rng: random.Random, i: int) -> Case:
         return table[i % len(table)]
