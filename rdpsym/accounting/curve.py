@@ -36,6 +36,7 @@ from rdpsym.foundations.balls import (
 )
 from rdpsym.foundations.errors import ConvergenceError, ParameterError, must
 from rdpsym.foundations.precision import arb_rungs, climb
+from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import exact, integer
 from rdpsym.foundations.symbols import alpha
 
@@ -349,6 +350,7 @@ class RdpCurve:
     def enclosures(self, orders: Sequence, dps: int = 50) -> list:
         """Certified balls whose radius is below 10^-dps relative (precision raised until so)."""
         orders = list(orders)
+        dps = read_dps(dps)
 
         def at(bits: int) -> list:
             with precision(bits):

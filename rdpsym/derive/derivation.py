@@ -28,6 +28,7 @@ import sympy as sp
 
 from rdpsym.foundations import operations
 from rdpsym.foundations.errors import ParameterError
+from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import value_for
 from rdpsym.foundations.record import Status, Step
 
@@ -78,6 +79,7 @@ class Derivation:
         α = 1 keeps its digits; substitution happens inside it, so an order
         of 10⁶ does not build a million-digit rational first.
         """
+        dps = read_dps(dps)
         if isinstance(self.result, mpmath.mpf):
             return self.result
         given = {}
