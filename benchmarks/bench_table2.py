@@ -59,7 +59,7 @@ def _test_values():
 
 
 def child_table2(_spec: dict) -> dict:
-    """Cold rdpsym: import, then one call of rdpsym.derive.table2.table2()."""
+    """Cold rdpsym: import, then one call of rdpsym.table2()."""
     c0, w0 = time.process_time(), time.perf_counter()
     import mpmath
 

@@ -1,4 +1,4 @@
-"""LaTeX as Mironov's paper prints it, and escaping of plain text for LaTeX.
+"""LaTeX as Mironov's paper prints it: SymPy's printer with the typography of the RDP literature.
 
 SymPy's printer is correct but does not typeset the way the RDP literature
 does.  :class:`PaperPrinter` changes only presentation, never the expression:
