@@ -25,6 +25,10 @@ Importing rdpsym also registers the renderers that give records their
 ``str()``, ``.latex()`` and Jupyter display.
 """
 
+import importlib.util
+import sys
+import types
+
 from rdpsym import render as _render  # noqa: F401 - provides str(), .latex() and Jupyter display of records
 from rdpsym.accounting import conversions
 from rdpsym.accounting.api import AccountingResult, delta, epsilon
@@ -65,24 +69,39 @@ from rdpsym.render.documents import table2_markdown
 from rdpsym.render.latex import paper_latex
 
 
+def _lazy(name: str) -> types.ModuleType:
+    """The module ``name``, executed on first attribute access (the standard library's LazyLoader)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.find_spec(name)
+    spec.loader = importlib.util.LazyLoader(spec.loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+#: The plots load matplotlib, which nothing else needs: on first use, so a script or a command that
+#: draws nothing starts a third of a second sooner.
+plots = _lazy("rdpsym.render.plots")
+
+# The public modules are importable by their public names too (``from rdpsym.conversions import ...``).
+for _name, _module in (("conversions", conversions), ("balls", balls), ("record", record),
+                       ("documents", documents), ("plots", plots)):
+    sys.modules[f"rdpsym.{_name}"] = _module
+del _name, _module
+
+
 def __getattr__(name: str):
-    """``rdpsym.plots`` and ``rdpsym.__version__`` on first use (PEP 562).
-
-    The plots import matplotlib and the version importlib.metadata, which nothing else needs: a
-    command or a script that draws nothing starts a third of a second sooner.
-    """
-    import importlib
-
-    if name == "plots":
-        value = importlib.import_module("rdpsym.render.plots")
-    elif name == "__version__":
-        metadata = importlib.import_module("importlib.metadata")
-        try:
-            value = metadata.version("rdpsym")
-        except metadata.PackageNotFoundError:  # a source tree that was never installed
-            value = "0+unknown"
-    else:
+    """``rdpsym.__version__`` on first use (PEP 562): importlib.metadata costs a startup nothing else needs."""
+    if name != "__version__":
         raise AttributeError(f"module 'rdpsym' has no attribute {name!r}")
+    import importlib.metadata
+
+    try:
+        value = importlib.metadata.version("rdpsym")
+    except importlib.metadata.PackageNotFoundError:  # a source tree that was never installed
+        value = "0+unknown"
     globals()[name] = value
     return value
 

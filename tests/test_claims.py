@@ -328,3 +328,17 @@ def test_report_numbers_read_as_they_are():
     assert _value_latex(1 - sp.Rational(1, 3 * 10**20)) == r"1 - 3.3333333333333333333\ldots \cdot 10^{-21}"
     assert _trimmed("lhs = 0.900000000000, rhs = 1.00000000000e-30") == "lhs = 0.9, rhs = 1e-30"
     assert _trimmed("v1.10.2, section 3.20") == "v1.10.2, section 3.20"
+
+
+def test_a_claim_file_that_exits_is_a_load_failure_and_hidden_folders_are_not_searched(tmp_path):
+    # Regression: sys.exit(0) in a claim file ended `rdpsym check` with status 0 and no report, and
+    # `rdpsym check .` ran every .py of the project's .venv.
+    (tmp_path / "a_exit.py").write_text("import sys\nsys.exit(0)\n")
+    hidden = tmp_path / ".venv" / "lib"
+    hidden.mkdir(parents=True)
+    marker = tmp_path / "ran"
+    (hidden / "setup.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    assert claim_files([tmp_path]) == [tmp_path / "a_exit.py"]
+    report = run([tmp_path])
+    assert not report.ok and [f.problem for f in report.failures] == ["SystemExit at line 2: 0"]
+    assert not marker.exists()

@@ -152,7 +152,8 @@ def _exact(value: object, name: str) -> fmpq:
     return rational(value, name)
 
 
-def _conversion(name: str) -> str:
+def conversion_name(name: str) -> str:
+    """The conversion a name means (``"bbghs"`` and ``"balle"`` are one), or an error listing the names."""
     if name not in CONVERSIONS:
         raise ParameterError(must("conversion", "'mironov', 'bbghs' or 'balle'", repr(name)))
     return CONVERSIONS[name]
@@ -185,7 +186,7 @@ def epsilon(curve: RdpCurve | Mechanism | Guarantee, delta: object, orders: obje
     Thm 21; what dp_accounting and Opacus use); both give ε = D_∞ at α = ∞.
     """
     d = _probability(delta, "delta")
-    how = _conversion(conversion)
+    how = conversion_name(conversion)
     dps = _dps(dps)
     if isinstance(orders, str) and orders == "continuous":
         return _continuous(_curve(curve), d, how, dps)
@@ -208,7 +209,7 @@ def delta(curve: RdpCurve | Mechanism | Guarantee, epsilon: object, orders: obje
     e = _exact(epsilon, "epsilon")
     if e < 0:
         raise ParameterError(must("epsilon", "a number >= 0", epsilon))
-    how = _conversion(conversion)
+    how = conversion_name(conversion)
     dps = _dps(dps)
     if isinstance(orders, str) and orders == "continuous":
         raise ParameterError(must("orders", "a grid name or a list for delta (continuous is for epsilon)", orders))

@@ -35,6 +35,7 @@ from rdpsym.foundations.balls import (
     to_fmpq,
 )
 from rdpsym.foundations.errors import ConvergenceError, ParameterError, must
+from rdpsym.foundations.numbers import Digits
 from rdpsym.foundations.precision import arb_rungs, climb
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import exact, integer
@@ -371,7 +372,7 @@ class RdpCurve:
                 out.append(mpmath.inf)
             else:
                 with mpmath.workdps(dps + 10):
-                    out.append(mpmath.mpf(v.mid().str(dps + 5, radius=False)))
+                    out.append(Digits(mpmath.mpf(v.mid().str(dps + 5, radius=False)), dps))  # prints dps digits
         return out
 
     def value(self, order: object, dps: int = 50) -> mpmath.mpf:

@@ -34,6 +34,7 @@ from rdpsym.foundations import operations
 from rdpsym.foundations.balls import InfiniteValue, OutsideDomain, Undecided, precision, to_arb
 from rdpsym.foundations.errors import ClaimError
 from rdpsym.foundations.precision import DECISION_RUNGS
+from rdpsym.foundations.reading import exact
 from rdpsym.foundations.record import (
     Contradiction,
     Counterexample,
@@ -347,6 +348,25 @@ class ClaimResult:
     def _repr_markdown_(self) -> str:
         return operations.markdown(self)
 
+    def __reduce__(self):
+        # A claim's samplers and deferred sides are functions (often closures) that do not pickle; a
+        # result keeps what was established: the claim's text and variables, the checked steps with
+        # their values, status and evidence.  An unpickled result reports; it cannot be checked again.
+        steps = tuple(_portable(s) for s in self.steps)
+        domain = Domain(dict(self.claim.domain.variables), samples=self.claim.domain.samples,
+                        seed=self.claim.domain.seed)
+        claim = dataclasses.replace(self.claim, steps=steps, domain=domain)
+        return ClaimResult, (claim, self.verdict, steps, self.seconds)
+
+
+def _portable(step: Step) -> Step:
+    """A checked step without functions: its domain's samplers and a Holds' comparison dropped."""
+    if isinstance(step, Holds):
+        return Holds(step.describe, None, step.rule, None, step.latex, step.status, step.evidence)
+    domain = step.domain if step.domain is None else Domain(dict(step.domain.variables))
+    lhs, rhs = (side if isinstance(side, sp.Basic) else None for side in (step.lhs, step.rhs))
+    return dataclasses.replace(step, lhs=lhs, rhs=rhs, domain=domain)
+
 
 # --------------------------------------------------------------------------- checking
 
@@ -359,7 +379,7 @@ def _check_step(step: Step, domain: Domain) -> Step:
     if isinstance(step, Holds):
         status, evidence = _check_numeric(domain, step.compare)
         return dataclasses.replace(step, status=status, evidence=evidence)
-    lhs, rhs = sp.sympify(_resolve(step.lhs), strict=True), sp.sympify(_resolve(step.rhs), strict=True)
+    lhs, rhs = exact(_resolve(step.lhs), "the left side"), exact(_resolve(step.rhs), "the right side")
     status, evidence = _check_relation(step, lhs, rhs, domain)
     return dataclasses.replace(step, lhs=lhs, rhs=rhs, status=status, evidence=evidence)
 
@@ -496,7 +516,7 @@ def _check_numeric(domain: Domain, compare) -> tuple[Status, tuple]:
             with precision(PRECISIONS[0]):
                 lhs, rel, rhs = compare(point)
                 return Status.REFUTED, (Counterexample(point_items(point), _value(lhs), _value(rhs),
-                                                       Relation.parse(rel)),)
+                                                       Relation.parse(rel), len(points)),)
         if decided is None:
             undecided += 1
             first_undecided = first_undecided or point

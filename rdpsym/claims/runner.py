@@ -39,15 +39,27 @@ def catalogue_path() -> Path:
 
 
 def claim_files(paths: Iterable[Path]) -> list[Path]:
-    """Every ``*.py`` claim file under ``paths`` (files or folders), sorted, skipping ``_*.py``."""
+    """Every ``*.py`` claim file under ``paths`` (files or folders), sorted, skipping ``_*.py``.
+
+    A folder's hidden folders (``.venv``, ``.git``), virtual environments and caches are not searched:
+    ``rdpsym check .`` in a project runs the project's claims, not its installed packages.
+    """
     out = []
     for p in paths:
         p = Path(p)
         if p.is_dir():
-            out += sorted(f for f in p.rglob("*.py") if not f.name.startswith("_"))
+            out += sorted(f for f in p.rglob("*.py") if not f.name.startswith("_") and not _skipped(f.relative_to(p)))
         else:
             out.append(p)
     return out
+
+
+#: Folders never searched for claim files (besides hidden ones).
+_NOT_CLAIMS = {"__pycache__", "site-packages", "node_modules", "venv", "env", "build", "dist"}
+
+
+def _skipped(relative: Path) -> bool:
+    return any(part.startswith(".") or part in _NOT_CLAIMS for part in relative.parts[:-1])
 
 
 def load(path: Path) -> list[Claim] | LoadFailure:
@@ -67,7 +79,9 @@ def load(path: Path) -> list[Claim] | LoadFailure:
         module = _exec_catalogue_module(name) if name else _exec_file(path)
     except _NotPython:
         return LoadFailure(path, "not a Python file")
-    except Exception as exc:  # noqa: BLE001 - any error in a user's file is reported, not raised
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - any error in a user's file, even sys.exit, is reported
         where = traceback.extract_tb(exc.__traceback__)[-1]
         return LoadFailure(path, f"{type(exc).__name__} at line {where.lineno}: {exc}")
     claims = getattr(module, "CLAIMS", None)

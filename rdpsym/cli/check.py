@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from rdpsym.claims.runner import LoadFailure, Report, check, load_all
-from rdpsym.cli.output import NOT_AS_EXPECTED, OK, Outputs, check_path
+from rdpsym.cli.output import NOT_AS_EXPECTED, OK, Outputs, check_path, console
 from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.render.claims import check_typesetting, report_json, report_latex, report_markdown
 
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         check_typesetting(claims)  # a claim whose strings cannot be typeset is refused before any work
     report = check(claims, None if args.quiet else progress_bar())
     report = Report(report.results, failures, report.seconds + started, paths)
-    print(report)
+    print(report, file=console(latex, json_path, markdown))
     outputs = Outputs()
     outputs.text("--json", json_path, json.dumps(report_json(report), indent=2, ensure_ascii=False))
     outputs.latex(latex, report_latex(report), args.pdf)

@@ -14,7 +14,7 @@ import mpmath
 import sympy as sp
 
 from rdpsym.cli import params
-from rdpsym.cli.output import OK, Outputs, check_path
+from rdpsym.cli.output import OK, Outputs, check_path, console
 from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import parse_order
@@ -41,34 +41,45 @@ def register(sub) -> None:
     p.set_defaults(run=run)
 
 
+def _order(option: str | None, set_alpha: sp.Expr | None) -> sp.Expr:
+    """The order: ``--order``, else ``--set alpha=V`` (the same thing), else the symbol α."""
+    if option is not None and set_alpha is not None:
+        raise ParameterError(must("--set alpha", "used without --order (both give the order)", set_alpha))
+    if option is not None:
+        return parse_order(option)
+    return parse_order(set_alpha) if set_alpha is not None else alpha
+
+
 def run(args: argparse.Namespace) -> int:
     declared = REGISTRY[args.mechanism]
     sets = params.read_assignments(args.set, declared, extra=("alpha",))
     dps = read_dps(args.dps, "--dps")
     symbols = declared.symbols
-    # Validate every value (and the order) before any derivation work starts; a parameter not given
-    # stays its symbol (σ, λ, p) and the sensitivity its default.
     given = {n: v for n, v in sets.items() if n in symbols}
-    mechanism = params.build(declared, given, symbolic=True)
-    order = parse_order(args.order) if args.order is not None else alpha
+    # The derivation is symbolic in the parameters (σ, λ, p: the document shows the general formula and
+    # its evidence at sampled values); the values given are where it is then evaluated.  A parameter
+    # with a default (the sensitivity) takes the value given, or its default.  Every value is checked
+    # against its range before any work, by building the mechanism once with the values.
+    params.build(declared, given, symbolic=True)
+    mechanism = params.build(declared, {n: v for n, v in given.items() if n in declared.defaults}, symbolic=True)
+    order = _order(args.order, sets.get("alpha"))
     if args.pdf and not args.latex:
         raise ParameterError(must("--pdf", "used with --latex FILE (the PDF is built beside it)", "no --latex"))
     latex = check_path(args.latex, "--latex")
     d = mechanism.rdp(order)
     values = {symbols[n]: v for n, v in given.items() if n not in declared.defaults}
-    if "alpha" in sets and d.order == alpha:
-        values[alpha] = sets["alpha"]
     free = d.result.free_symbols if isinstance(d.result, sp.Basic) else set()
     missing = sorted(str(s) for s in free - set(values))
     value = d.evalf(values, dps=dps) if values and not missing else None
-    print(d)
+    out = console(latex)
+    print(d, file=out)
     if values:
         if missing:
-            print(f"(set {', '.join(missing)} to get a number)")
+            print(f"(set {', '.join(missing)} to get a number)", file=out)
         else:
             shown = ", ".join(f"{s} = {v}" for s, v in values.items())
-            print(f"value at {shown} ({dps} digits):")
-            print("oo" if mpmath.isinf(value) else mpmath.nstr(value, dps))
+            print(f"value at {shown} ({dps} digits):", file=out)
+            print("oo" if mpmath.isinf(value) else value, file=out)
     outputs = Outputs()
     at = (values, value, dps) if value is not None else None
     outputs.latex(latex, mechanism_document(mechanism, d, at), args.pdf)

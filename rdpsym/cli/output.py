@@ -54,6 +54,12 @@ def check_path(path: str | None, option: str, suffixes: tuple[str, ...] = ()) ->
     return p
 
 
+def console(*paths: Path | None):
+    """Where the command's own summary goes: standard error when an output is ``-`` (standard output
+    then carries that output alone, e.g. a LaTeX document to pipe into a file), else standard output."""
+    return sys.stderr if any(p is not None and str(p) == "-" for p in paths) else sys.stdout
+
+
 class Outputs:
     """Write a command's outputs one by one; remember which failed.
 
@@ -116,4 +122,4 @@ class Outputs:
         return status
 
 
-__all__ = ["BAD_INPUT", "NOT_AS_EXPECTED", "OK", "OUTPUT_FAILED", "Outputs", "STATUSES", "check_path"]
+__all__ = ["BAD_INPUT", "NOT_AS_EXPECTED", "OK", "OUTPUT_FAILED", "Outputs", "STATUSES", "check_path", "console"]

@@ -11,7 +11,7 @@ import time
 
 import sympy as sp
 
-from rdpsym.cli.output import NOT_AS_EXPECTED, OK, Outputs, check_path
+from rdpsym.cli.output import NOT_AS_EXPECTED, OK, Outputs, check_path, console
 from rdpsym.derive.table2 import table2
 from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.record import Status
@@ -32,16 +32,17 @@ def run(args: argparse.Namespace) -> int:
     start = time.process_time()
     cells = table2()
     elapsed = time.process_time() - start
-    print("Mironov 2017, Table II, derived from the mechanisms' densities")
-    print()
+    out = console(latex)
+    print("Mironov 2017, Table II, derived from the mechanisms' densities", file=out)
+    print(file=out)
     width = max(len(c.mechanism) for c in cells)
     for c in cells:
         d = c.derivation
-        print(f"{c.mechanism:<{width}}  {c.order_label}:  {sp.sstr(d.result)}")
-        print(f"{'':<{width}}  status: {d.status}  [{d.evidence[0]}]")
-    print()
+        print(f"{c.mechanism:<{width}}  {c.order_label}:  {sp.sstr(d.result)}", file=out)
+        print(f"{'':<{width}}  status: {d.status}  [{d.evidence[0]}]", file=out)
+    print(file=out)
     proved = sum(1 for c in cells if c.derivation.status is Status.PROVED)
-    print(f"{proved}/{len(cells)} cells proved equal to the paper; {elapsed:.2f} s CPU")
+    print(f"{proved}/{len(cells)} cells proved equal to the paper; {elapsed:.2f} s CPU", file=out)
     outputs = Outputs()
     outputs.latex(latex, table2_document(cells), args.pdf)
     return outputs.status(OK if proved == len(cells) else NOT_AS_EXPECTED)

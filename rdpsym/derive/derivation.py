@@ -27,7 +27,8 @@ import mpmath
 import sympy as sp
 
 from rdpsym.foundations import operations
-from rdpsym.foundations.errors import ParameterError
+from rdpsym.foundations.errors import DomainError, ParameterError, must
+from rdpsym.foundations.numbers import Digits
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import value_for
 from rdpsym.foundations.record import Status, Step
@@ -90,6 +91,10 @@ class Derivation:
         missing = sorted(str(s) for s in self.result.free_symbols - set(given))
         if missing:
             raise ParameterError(f"values must give every parameter; missing: {', '.join(missing)}.")
+        for hypothesis in self.hypotheses:  # the result holds under them only (α > 1 for a symbolic order)
+            if hypothesis.subs(given) is sp.false:
+                shown = ", ".join(f"{s} = {v}" for s, v in given.items() if s in hypothesis.free_symbols)
+                raise DomainError(must("values", f"within the derivation's hypothesis {hypothesis}", shown))
         expr = self.result
         if isinstance(expr, sp.Piecewise):
             expr = expr.subs(given)  # decide the branch exactly; conditions are small
@@ -99,7 +104,7 @@ class Derivation:
         if not value.is_Float:
             value = sp.N(expr.subs(given), dps + 10)
         with mpmath.workdps(dps):
-            return +mpmath.mpf(value._to_mpmath(mpmath.mp.prec + 20))
+            return Digits(+mpmath.mpf(value._to_mpmath(mpmath.mp.prec + 20)), dps)  # prints its dps digits
 
     def __reduce__(self):
         # A derivation keeps some expressions unevaluated on purpose (powers of 10⁴-digit rationals kept
@@ -116,7 +121,7 @@ class Derivation:
 
     def _repr_latex_(self) -> str:
         """Jupyter shows the derivation typeset: each step with its reason, then the status."""
-        return operations.latex(self)
+        return operations.latex(self, display=True)
 
     def __str__(self) -> str:
         return operations.text(self)

@@ -35,6 +35,7 @@ from rdpsym.foundations.errors import (
     SymbolicTimeout,
     must,
 )
+from rdpsym.foundations.numbers import Digits
 from rdpsym.foundations.precision import CEILING_FACTOR, SECOND_RUNG, agreed, lacking_digits
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import parse_order, value_for
@@ -85,10 +86,16 @@ def renyi_divergence_mp(
     >>> import sympy as sp, rdpsym
     >>> s = sp.Symbol("sigma", positive=True)
     >>> P, Q = rdpsym.gaussian(sigma=s).pair
-    >>> renyi_divergence_mp(P, Q, 3, dps=30, values={s: 2})
-    mpf('0.375')
+    >>> renyi_divergence_mp(P, Q, 3, dps=30, values={s: 2})  # printed at the 30 digits asked for
+    mpf('0.375000000000000000000000000000')
     """
     dps = read_dps(dps)
+    value = _definition(P, Q, order, dps, values)
+    return value if mpmath.isinf(value) else Digits(value, dps)
+
+
+def _definition(P: Density, Q: Density, order: object, dps: int, values: Mapping | None) -> mpmath.mpf:
+    """The definition's value to ``dps`` digits: the precision policy of the module docstring."""
     order = numeric_order(order)
     P, Q, _ = align_pair(P, Q)
     subs = parse_values(values, (P, Q))
@@ -107,7 +114,7 @@ def renyi_divergence_mp(
         # The value in the units the quadrature's error is absolute in: log I = (α−1)·D.
         return abs(value) * (alpha_minus_1 if alpha_minus_1 is not None and alpha_minus_1 < 1 else 1)
 
-    if _same_law(P, Q):
+    if same_law(P, Q):
         return mpmath.mpf(0)  # D_α(P‖P) = 0 at every order, exactly
     # A small value is a difference of large ones: log(I) with I = 1 + 10⁻¹⁷ at σ = 10¹⁰
     # (or Σ P·log(P/Q) with terms of both signs) keeps only wp − 17 significant digits.
@@ -123,7 +130,7 @@ def renyi_divergence_mp(
         small = size(first) if first != 0 else mpmath.mpf(10) ** -wp
         if small >= mpmath.mpf(10) ** -_SLACK:
             break
-        if small <= mpmath.mpf(10) ** (guard - wp) and _same_law(P, Q, symbolic=True):
+        if small <= mpmath.mpf(10) ** (guard - wp) and same_law(P, Q, symbolic=True):
             return mpmath.mpf(0)
         needed = dps + guard + int(-mpmath.log10(small)) + 1 - _SLACK
         if needed <= wp:
@@ -181,7 +188,7 @@ _SLACK = 5
 _MAX_PRECISION_FACTOR = CEILING_FACTOR
 
 
-def _same_law(P: Density, Q: Density, symbolic: bool = False) -> bool:
+def same_law(P: Density, Q: Density, symbolic: bool = False) -> bool:
     """Whether P and Q are the same distribution, decided exactly (never numerically).
 
     The same table (outcomes of probability 0 aside), or the same expression on the

@@ -54,9 +54,12 @@ MAX_LENGTH = 1000
 MAX_DEPTH = 60
 #: The most digits a number literal may have, and the largest |decimal exponent| it may carry.
 MAX_DIGITS = 1000
-MAX_EXPONENT = 10_000
+MAX_EXPONENT = 1000
 #: The largest exact power built: |exponent| · log10|base| (a number of about this many digits).
-MAX_POWER_DIGITS = 10_000
+MAX_POWER_DIGITS = 1000
+#: A number read is 0 or between 10^-MAX_MAGNITUDE and 10^MAX_MAGNITUDE in size (far below Python's
+#: 4300-digit limit for printing an integer, and far beyond any privacy parameter).
+MAX_MAGNITUDE = 1000
 
 _CONSTANTS = {"pi": sp.pi, "π": sp.pi, "E": sp.E, "oo": sp.oo, "inf": sp.oo, "infinity": sp.oo, "∞": sp.oo}
 _FUNCTIONS = {"sqrt": sp.sqrt, "√": sp.sqrt, "exp": sp.exp, "log": sp.log}
@@ -244,6 +247,26 @@ def _check_power(base: sp.Expr, exponent: sp.Expr, at: int) -> None:
                                     f"at position {at}")
 
 
+def magnitude_problem(value: sp.Expr) -> str | None:
+    """Why a number is too large or too small to work with (``None`` when it is fine, or not a number).
+
+    >>> magnitude_problem(sp.Integer(10) ** 999), magnitude_problem(sp.exp(sp.exp(sp.exp(sp.exp(10)))))
+    (None, 'a number beyond 10^±1000 in size')
+    """
+    if not isinstance(value, sp.Expr) or not value.is_number or value.is_zero or value.is_finite is False:
+        return None
+    try:
+        size = sp.N(abs(value), 15)
+        if not size.is_Float:
+            return None  # not real: the caller's range check says so
+        digits = float(sp.log(size, 10))
+    except (OverflowError, ValueError, TypeError):
+        return f"a number beyond 10^±{MAX_MAGNITUDE} in size"
+    if abs(digits) > MAX_MAGNITUDE:
+        return f"a number beyond 10^±{MAX_MAGNITUDE} in size"
+    return None
+
+
 def parse(text: str, parameters: Mapping[str, sp.Symbol] | None = None) -> sp.Expr:
     """The SymPy expression ``text`` spells in the grammar above (``parameters``: the names allowed).
 
@@ -257,6 +280,11 @@ def parse(text: str, parameters: Mapping[str, sp.Symbol] | None = None) -> sp.Ex
     value = parser.expression()
     if parser.token.kind != "end":
         parser.fail("unexpected text after the expression")
+    if value.has(sp.nan, sp.zoo):
+        raise ArithmeticSyntaxError("an undefined value (such as 0*oo or oo - oo)")
+    problem = magnitude_problem(value)
+    if problem is not None:
+        raise ArithmeticSyntaxError(problem)
     return value
 
 

@@ -32,7 +32,7 @@ import mpmath
 import sympy as sp
 from flint import fmpq, fmpz
 
-from rdpsym.foundations.arithmetic import ArithmeticSyntaxError, parse
+from rdpsym.foundations.arithmetic import MAX_MAGNITUDE, ArithmeticSyntaxError, magnitude_problem, parse
 from rdpsym.foundations.errors import DomainError, ParameterError, must
 
 #: What a number may be given as, for messages.
@@ -75,6 +75,15 @@ def exact(value: object, name: str, parameters: Mapping[str, sp.Symbol] | None =
     rdpsym.foundations.errors.ParameterError: sigma must be a number (such as 2, 0.5, 1/3, 1e-5 or sqrt(2)/2);
     got "__import__('os').system('echo hacked')" (unknown name '__import__' at position 1).
     """
+    value = _read(value, name, parameters)
+    problem = magnitude_problem(value)
+    if problem is not None:
+        valid = f"{NUMBER}, at most 10^{MAX_MAGNITUDE} in size"
+        raise ParameterError(must(name, valid, f"{_shown(value)} ({problem})"))
+    return value
+
+
+def _read(value: object, name: str, parameters: Mapping[str, sp.Symbol] | None) -> sp.Expr:
     value = _numpy_scalar(value)
     if isinstance(value, bool):  # True == 1 in Python: a bool is a mistake, never silently 1 or 0
         raise ParameterError(must(name, ANY, repr(value)))
@@ -180,8 +189,11 @@ def _quoted(text: str) -> str:
 
 
 def _shown(value: object) -> str:
-    """Any value as a message shows it (its repr, cut short)."""
-    shown = repr(value) if not isinstance(value, sp.Basic) else str(value)
+    """Any value as a message shows it (its repr, cut short; an integer too long to print, by its size)."""
+    try:
+        shown = repr(value) if not isinstance(value, sp.Basic) else str(value)
+    except ValueError:  # Python refuses to print an integer of more than 4300 digits
+        return "a number of more than 4300 digits"
     return shown if len(shown) <= 80 else shown[:77] + "..."
 
 

@@ -410,6 +410,7 @@ class Counterexample(Evidence):
     lhs: Any = None
     rhs: Any = None
     relation: Relation = Relation.EQ
+    points: int = 0  # the sample points the relation was to be checked at
 
     @property
     def values(self) -> dict:

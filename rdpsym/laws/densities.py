@@ -32,8 +32,8 @@ from rdpsym.engine.pieces import (
     resolve_branch,
     sort_points,
 )
-from rdpsym.foundations.errors import DensityError, NoClosedFormError, must
-from rdpsym.foundations.reading import exact
+from rdpsym.foundations.errors import DensityError, NoClosedFormError, ParameterError, must
+from rdpsym.foundations.reading import exact, value_for
 from rdpsym.laws.validation import check_pieces, check_table
 
 oo = sp.oo
@@ -153,8 +153,9 @@ class Continuous(Density):
         return Continuous(self.pdf.xreplace({self.var: var}), var, self.support, check=False)
 
     def subs(self, values: Mapping) -> Continuous:
-        """The density with parameter values substituted (and re-checked)."""
-        return Continuous(self.pdf.subs(values), self.var, self.support.subs(values))
+        """The density with parameter values substituted (and re-checked); values are read by the one reader."""
+        given = _parameter_values(self, values)
+        return Continuous(self.pdf.subs(given), self.var, self.support.subs(given))
 
     def __repr__(self) -> str:
         return f"Continuous({self.pdf}, {self.var}, support={self.support})"
@@ -251,9 +252,11 @@ class Discrete(Density):
         return Discrete(self.pmf.xreplace({self.var: var}), var, self.support, check=False)
 
     def subs(self, values: Mapping) -> Discrete:
+        """The pmf with parameter values substituted (and re-checked); values are read by the one reader."""
+        given = _parameter_values(self, values)
         if self.table is not None:
-            return Discrete({k: v.subs(values) for k, v in self.table.items()})
-        return Discrete(self.pmf.subs(values), self.var, self.support)
+            return Discrete({k: v.subs(given) for k, v in self.table.items()})
+        return Discrete(self.pmf.subs(given), self.var, self.support)
 
     def __repr__(self) -> str:
         if self.table is not None:
@@ -269,6 +272,23 @@ class Discrete(Density):
     def __hash__(self) -> int:
         pmf = frozenset(self.table.items()) if self.table is not None else self.pmf
         return hash(("Discrete", pmf, self.var, self.support))
+
+
+def _parameter_values(density: Density, values: Mapping) -> dict:
+    """``{Symbol or name: value}`` as ``{parameter: exact value}``, each value checked against its symbol.
+
+    SymPy's ``subs`` would sympify a text value, that is run it as Python: every value is read first
+    (:func:`rdpsym.foundations.reading.value_for`), so text is parsed, never evaluated.
+    """
+    by_name = {s.name: s for s in density.parameters}
+    out = {}
+    for key, value in values.items():
+        symbol = key if isinstance(key, sp.Symbol) else by_name.get(str(key))
+        if symbol is None:
+            known = ", ".join(sorted(by_name)) or "none"
+            raise ParameterError(must("values", f"keyed by the parameters ({known})", repr(key)))
+        out[symbol] = value_for(symbol, value)
+    return out
 
 
 def _outcome(key: object) -> object:

@@ -31,6 +31,7 @@ import sympy as sp
 from rdpsym.foundations import operations
 from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.reading import exact, positive_parameter, probability_parameter
+from rdpsym.foundations.record import MIRONOV_2017, Citation
 from rdpsym.foundations.symbols import alpha
 from rdpsym.laws.densities import Continuous, Density, Discrete
 from rdpsym.laws.references import (
@@ -43,6 +44,12 @@ from rdpsym.laws.references import (
 if TYPE_CHECKING:  # the types these records' methods return, from the layers that provide them
     from rdpsym.accounting.curve import RdpCurve
     from rdpsym.derive.derivation import Derivation
+
+#: Sources cited by the declarations (Mironov 2017 is in rdpsym.foundations.record).
+MTZ_2019 = Citation("Mironov, Talwar, Zhang 2019", "", "arXiv:1908.10530")
+BUN_STEINKE_2016 = Citation("Bun, Steinke 2016", "", "arXiv:1605.02065")
+#: Cesar–Rogers for ε-bounded range ⇒ ε²/8-zCDP; the exponential mechanism is ε-DP by McSherry–Talwar 2007.
+CESAR_ROGERS_2021 = Citation("Cesar, Rogers 2021", "", "arXiv:2004.07223")
 
 #: The output variable of the continuous built-ins.
 x = sp.Symbol("x", real=True)
@@ -72,7 +79,7 @@ class Mechanism:
     #: otherwise a curve takes the larger of the two directions).
     symmetric: bool = False
     neighbouring: str = ""
-    source: str = ""
+    source: Citation | None = None
 
     def __hash__(self) -> int:
         return hash((self.name, _frozen(self.parameters), self.pair, self.reference, self.worst_case,
@@ -117,7 +124,7 @@ class Guarantee:
     parameters: dict
     closed_form: sp.Expr
     at_infinity: sp.Expr | None = None
-    source: str = ""
+    source: Citation | None = None
     convex: bool = False
     title: str = ""
 
@@ -145,7 +152,7 @@ def gaussian(sigma: object, sensitivity: object = 1) -> Mechanism:
     Q = Continuous(sp.exp(-((x - d) ** 2) / (2 * s**2)) / sp.sqrt(2 * sp.pi * s**2), x)
     return Mechanism("gaussian", {"sigma": s, "sensitivity": d}, (P, Q), gaussian_reference(s, d),
                      "N(0, σ²) vs N(Δ, σ²): the divergence grows with the shift, which is at most Δ", True,
-                     "inputs D, D' with ‖f(D) − f(D')‖₂ ≤ Δ (ℓ₂-sensitivity Δ)", "Mironov 2017, Proposition 7")
+                     "inputs D, D' with ‖f(D) − f(D')‖₂ ≤ Δ (ℓ₂-sensitivity Δ)", MIRONOV_2017.at("Proposition 7"))
 
 
 def laplace(scale: object, sensitivity: object = 1) -> Mechanism:
@@ -161,7 +168,7 @@ def laplace(scale: object, sensitivity: object = 1) -> Mechanism:
     Q = Continuous(sp.exp(-sp.Abs(x - d) / b) / (2 * b), x)
     return Mechanism("laplace", {"scale": b, "sensitivity": d}, (P, Q), laplace_reference(b, d),
                      "Λ(0, b) vs Λ(Δ, b): the divergence grows with the shift, which is at most Δ", True,
-                     "inputs D, D' with |f(D) − f(D')| ≤ Δ (ℓ₁-sensitivity Δ)", "Mironov 2017, Proposition 6")
+                     "inputs D, D' with |f(D) − f(D')| ≤ Δ (ℓ₁-sensitivity Δ)", MIRONOV_2017.at("Proposition 6"))
 
 
 def randomized_response(p: object) -> Mechanism:
@@ -176,7 +183,7 @@ def randomized_response(p: object) -> Mechanism:
     Q = Discrete({1: 1 - q, 0: q})
     return Mechanism("randomized-response", {"p": q}, (P, Q), randomized_response_reference(q),
                      "the two inputs' output laws (p, 1−p) and (1−p, p)", True,
-                     "the two inputs of one bit, 0 and 1", "Mironov 2017, Proposition 5")
+                     "the two inputs of one bit, 0 and 1", MIRONOV_2017.at("Proposition 5"))
 
 
 def sampled_gaussian(q: object, sigma: object) -> Mechanism:
@@ -201,7 +208,7 @@ def sampled_gaussian(q: object, sigma: object) -> Mechanism:
     return Mechanism("sampled-gaussian", {"q": qq, "sigma": s}, pair, None,
                      "(1−q)N(0,σ²) + qN(1,σ²) vs N(0,σ²) (Mironov–Talwar–Zhang 2019)", True,
                      "add or remove one record, each sampled with probability q, of a sum of terms of ℓ₂ norm "
-                     "≤ 1", "Mironov–Talwar–Zhang 2019, Theorem 4 and Section 3.3")
+                     "≤ 1", MTZ_2019.at("Theorem 4 and Section 3.3"))
 
 
 @functools.lru_cache(maxsize=64)
@@ -227,10 +234,10 @@ def pure_dp(epsilon: object, bound: str = "bun-steinke") -> Guarantee:
     e = positive_parameter(epsilon, "epsilon")
     if bound == "bun-steinke":
         expr = sp.log((sp.sinh(alpha * e) - sp.sinh((alpha - 1) * e)) / sp.sinh(e)) / (alpha - 1)
-        source = "Bun–Steinke 2016, Prop 3.3"
+        source = BUN_STEINKE_2016.at("Proposition 3.3")
     elif bound == "mironov-lemma1":
         expr = 2 * alpha * e**2
-        source = "Mironov 2017, Lemma 1"
+        source = MIRONOV_2017.at("Lemma 1")
     else:
         raise ParameterError(must("bound", "'bun-steinke' or 'mironov-lemma1'", repr(bound)))
     # Both forms have (α−1)·ε(α) convex: the sinh form is a divergence (randomized response),
@@ -244,7 +251,7 @@ def zcdp(rho: object, xi: object = 0) -> Guarantee:
     z = exact(xi, "xi")
     if not (z.is_number and z >= 0):
         raise ParameterError(must("xi", "a number >= 0", xi))
-    return Guarantee("zcdp", {"rho": r, "xi": z}, z + r * alpha, sp.oo, "Bun–Steinke 2016, Def 1.1", True,
+    return Guarantee("zcdp", {"rho": r, "xi": z}, z + r * alpha, sp.oo, BUN_STEINKE_2016.at("Definition 1.1"), True,
                      f"({z},{r})-zCDP")
 
 
@@ -257,7 +264,7 @@ def exponential_mechanism(epsilon: object) -> Guarantee:
     e = positive_parameter(epsilon, "epsilon")
     sinh_form = pure_dp(e).closed_form
     return Guarantee("exponential", {"epsilon": e}, sp.Min(sinh_form, e**2 * alpha / 8), e,
-                     "Cesar–Rogers 2021, Lemma 3.2; McSherry–Talwar 2007", False, f"exponential({e})")
+                     CESAR_ROGERS_2021.at("Lemma 3.2"), False, f"exponential({e})")
 
 
 def pure_dp_as_randomized_response(epsilon: object) -> Mechanism:

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import math
 
-import mpmath
-
 from rdpsym.accounting.api import AccountingResult
 from rdpsym.accounting.audit import TOLERANCE, AuditReport
 from rdpsym.accounting.curve import Infinite
@@ -50,7 +48,7 @@ def result_text(r: AccountingResult, certified: bool = True) -> str:
         lines = [f"{name} = inf  ({given}): every order is infinite"]
         lines += [f"  order {shown(o.order)}: {o.reason}" for o in r.per_order]
         return "\n".join(lines)
-    lines = [f"{name} = {mpmath.nstr(r.value, r.dps)}",
+    lines = [f"{name} = {r.value}",
              f"  at order {shown(r.order)}, {given}, conversion {r.conversion}, {r.dps} digits (rounded up)",
              f"  publish: {name} ≤ {r.published(6)}"]
     if certified:
@@ -74,7 +72,7 @@ def result_markdown(r: AccountingResult) -> str:
     lines = [result_latex(r), ""]
     if r.enclosure != math.inf:
         low, high = result_json(r)["enclosure"]
-        lines += [f"- value ({r.dps} digits, rounded up): `{mpmath.nstr(r.value, r.dps)}`",
+        lines += [f"- value ({r.dps} digits, rounded up): `{r.value}`",
                   f"- {'certified ' if r.certified else ''}enclosure: [`{low}`, `{high}`]",
                   f"- conversion: {r.conversion}"]
     lines += [f"- note: {n}" for n in r.notes]
@@ -85,7 +83,7 @@ def result_json(r: AccountingResult) -> dict:
     """JSON-ready data: every number an exact decimal string, the enclosure's ends rounded outward."""
     with precision(bits_for(r.dps + 10)):
         return {
-            r.kind: "inf" if r.enclosure == math.inf else mpmath.nstr(r.value, r.dps),
+            r.kind: "inf" if r.enclosure == math.inf else str(r.value),
             "published": r.published(),
             "order": shown(r.order),
             "enclosure": None if r.enclosure == math.inf else

@@ -27,7 +27,7 @@ from flint import fmpq
 from rdpsym.claims.claim import Claim, ClaimResult, Holds, Step
 from rdpsym.claims.runner import Report
 from rdpsym.foundations.errors import ClaimError, NoLatexForm
-from rdpsym.foundations.record import Counterexample, Failure, Proof, Sampled, Status
+from rdpsym.foundations.record import Contradiction, Counterexample, Failure, Proof, Sampled, Status
 from rdpsym.render.derivation import RELATION_LATEX
 from rdpsym.render.documents import preamble
 from rdpsym.render.latex import paper_latex
@@ -158,7 +158,11 @@ def _how(step: Step) -> str:
     if found is None:
         methods = "; ".join(evidence_text(e) for e in step.evidence)
         return text(str(step.status)) + (f": {text(methods)}" if methods else "")
-    return f"refuted at ${point_latex(dict(found.point))}$: " + text(_trimmed(_sides_text(found)))
+    where = f"${point_latex(dict(found.point))}$: " + text(_trimmed(_sides_text(found)))
+    contradiction = next((e for e in step.evidence if isinstance(e, Contradiction)), None)
+    if contradiction is not None:  # a proof that sampling contradicts: rdpsym's bug, not a refutation
+        return text(f"{step.status}: {evidence_text(contradiction)}") + " at " + where
+    return "refuted at " + where
 
 
 def _sides_text(found: Counterexample) -> str:
@@ -265,10 +269,12 @@ def _decimal_latex(p: int, q: int) -> str:
 
 
 def step_summary(step: Step) -> str:
-    """How one checked step was established, in one line of text."""
+    """How one checked step was established, in one line of text (a contradicted proof said first)."""
     found = next((e for e in step.evidence if isinstance(e, Counterexample)), None)
+    contradiction = next((e for e in step.evidence if isinstance(e, Contradiction)), None)
     if found is not None:
-        return f"{evidence_text(found)} ({_sides_text(found)})"
+        said = f"{evidence_text(found)} ({_sides_text(found)})"
+        return f"{evidence_text(contradiction)}; {said}" if contradiction is not None else said
     return "; ".join(evidence_text(e) for e in step.evidence)
 
 
@@ -326,9 +332,11 @@ def report_json(report: Report) -> dict:
     def step(s: Step) -> dict:
         found = next((e for e in s.evidence if isinstance(e, Counterexample)), None)
         sample = next((e for e in s.evidence if isinstance(e, Sampled)), None)
-        return {"status": s.status.value, "evidence": [evidence_text(e) for e in s.evidence],
+        return {"status": s.status.value, "method": step_summary(s) if found is None else evidence_text(found),
+                "detail": _sides_text(found) if found is not None else "",
+                "evidence": [evidence_text(e) for e in s.evidence],
                 "proof": next((e.method for e in s.evidence if isinstance(e, Proof)), None),
-                "points": sample.points if sample is not None else 0,
+                "points": sample.points if sample is not None else found.points if found is not None else 0,
                 "error": next((e.error for e in s.evidence if isinstance(e, Failure)), None),
                 "counterexample": None if found is None else {str(k): str(v) for k, v in found.point},
                 "values": None if found is None else {"lhs": str(found.lhs), "rhs": str(found.rhs),

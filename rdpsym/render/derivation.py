@@ -102,8 +102,12 @@ def _rows(steps: tuple[Step, ...], symbol_names: dict | None, break_long: bool) 
     return rows
 
 
-def derivation_latex(d: Derivation, symbol_names: dict | None = None) -> str:
-    """The derivation as an ``align*`` block, one step a line with its reason on the right (to paste into a paper)."""
+def derivation_latex(d: Derivation, symbol_names: dict | None = None, display: bool = False) -> str:
+    """The derivation as an ``align*`` block, one step a line with its reason on the right (to paste into a paper).
+
+    Its status and hypotheses come first as a TeX comment; with ``display`` (Jupyter, where a comment
+    outside the math would show as text) they are the block's last line instead.
+    """
     rows: list[_Row] = []
     for row in _rows(d.steps, symbol_names, break_long=False):
         if row.published and rows:
@@ -122,6 +126,9 @@ def derivation_latex(d: Derivation, symbol_names: dict | None = None) -> str:
         cond = r",\ ".join(paper_latex(c, **settings) for c in d.conditions)
         lines.append(rf"&\text{{valid when }} {cond} && \text{{else the divergence is }} \infty")
     hyp = r",\ ".join(paper_latex(h, **settings) for h in d.hypotheses)
+    if display:
+        lines.append(rf"&\text{{status: {d.status}}}" + (rf" && \text{{under }} {hyp}" if hyp else ""))
+        return "\\begin{align*}\n" + " \\\\\n".join(lines) + "\n\\end{align*}"
     header = rf"% status: {d.status}; hypotheses: {hyp or 'none'}" + "\n"
     return header + "\\begin{align*}\n" + " \\\\\n".join(lines) + "\n\\end{align*}"
 

@@ -71,7 +71,8 @@ from rdpsym.accounting.curve import Component, Infinite, RdpCurve
 from rdpsym.accounting.orders import resolve
 from rdpsym.foundations.balls import bits_for, precision, to_arb
 from rdpsym.foundations.errors import ParameterError, must
-from rdpsym.foundations.reading import rational
+from rdpsym.foundations.reading import dps as read_dps
+from rdpsym.foundations.reading import integer, rational
 
 #: The default figure size (inches).
 FIGSIZE = (7.0, 4.5)
@@ -185,12 +186,6 @@ def _build(named: list, steps: int) -> list[tuple[str, object, RdpCurve]]:
     return out
 
 
-def _check_int(name: str, value: object, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise ParameterError(must(name, f"an integer >= {low}", repr(value)))
-    return value
-
-
 def _check_ax(ax: object) -> None:
     if ax is not None and not isinstance(ax, Axes):
         raise ParameterError(must("ax", "a matplotlib Axes or None", type(ax).__name__))
@@ -293,8 +288,8 @@ def budget_data(curves, orders=None, *, steps: int = 1, dps: int = 30) -> list[C
     """
     named = _named_curves(curves)
     grid = _orders_for_budget(orders)
-    steps = _check_int("steps", steps, 1)
-    dps = _check_int("dps", dps, 5)
+    steps = integer(steps, "steps", minimum=1)
+    dps = read_dps(dps)
     out = []
     for label, _, c in _build(named, steps):
         balls = c.enclosures(grid, dps)
@@ -376,9 +371,9 @@ def conversion_data(curves, deltas=None, *, orders: object = None, conversion: s
     ds = read_deltas(deltas)
     if not (isinstance(orders, str) and orders == "continuous"):
         resolve(orders, continuous=True)
-    api._conversion(conversion)
-    steps = _check_int("steps", steps, 1)
-    dps = _check_int("dps", dps, 5)
+    api.conversion_name(conversion)
+    steps = integer(steps, "steps", minimum=1)
+    dps = read_dps(dps)
     if not isinstance(exact, bool):
         raise ParameterError(must("exact", "True or False", repr(exact)))
     if exact and not any(getattr(e, "name", None) == "gaussian" for _, e in named):
@@ -526,8 +521,8 @@ def budget_curves(curves, orders=None, *, steps: int = 1, dps: int = 30, ax: Axe
     _check_ax(ax)
     _check_figsize(figsize)
     _check_scale("yscale", yscale)
-    _check_int("steps", steps, 1)
-    _check_int("dps", dps, 5)
+    integer(steps, "steps", minimum=1)
+    read_dps(dps)
     return budget_figure(budget_data(curves, grid, steps=steps, dps=dps), grid, ax, title, yscale, figsize)
 
 
