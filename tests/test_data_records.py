@@ -391,3 +391,26 @@ def test_jupyter_shows_derivations_claims_and_results_as_math():
     e = rdpsym.epsilon(rdpsym.gaussian(sigma=2).curve() * 4, delta=1e-5, dps=30)
     assert e._repr_latex_() == (r"$\displaystyle \varepsilon \le 4.72850706722 \quad \text{at } \delta = 1/100000"
                                 r" \quad (\alpha = 27/5)$")
+
+
+def test_public_modules_import_by_their_public_names():
+    import sys
+
+    from rdpsym.balls import to_arb
+    from rdpsym.conversions import best_epsilon
+    from rdpsym.record import Status
+
+    assert best_epsilon is rdpsym.conversions.best_epsilon and to_arb is rdpsym.balls.to_arb
+    assert Status is rdpsym.Status and "rdpsym.documents" in sys.modules
+    plots = importlib.import_module("rdpsym.plots")
+    assert plots.budget_curves is sys.modules["rdpsym.render.plots"].budget_curves
+
+
+def test_a_catalogue_claim_result_pickles_without_its_samplers():
+    from rdpsym.claims.runner import catalogue_path, run
+
+    report = run([catalogue_path() / "mironov2017" / "prop08_nonnegativity.py"])
+    back = pickle.loads(pickle.dumps(report))
+    assert [r.verdict for r in back.results] == [r.verdict for r in report.results]
+    assert [s.evidence for r in back.results for s in r.steps] == [s.evidence for r in report.results for s in r.steps]
+    assert str(back) == str(report)

@@ -217,3 +217,55 @@ def test_numpy_reaches_accounting_as_numbers():
     for bad in (np.float64(2.5), 0, True):
         with pytest.raises(ParameterError, match="steps must be a positive integer"):
             c * bad
+
+
+def test_density_subs_reads_its_values(tmp_path):
+    # SymPy's subs sympifies a text value, that is runs it: the densities read every value first.
+    target = tmp_path / "ran"
+    b = sp.Symbol("b", positive=True)
+    for values in ({"b": payloads(target)[0]}, {b: payloads(target)[1]}):
+        with pytest.raises(ParameterError, match="b must be a number"):
+            rdpsym.laplace(scale=b).pair[0].subs(values)
+        with pytest.raises(ParameterError, match="b must be a number"):
+            rdpsym.Discrete({0: b / (1 + b), 1: 1 / (1 + b)}).subs(values)
+    assert not target.exists()
+    assert rdpsym.laplace(scale=b).pair[0].subs({"b": "1/2"}) == rdpsym.laplace(scale=sp.Rational(1, 2)).pair[0]
+
+
+@pytest.mark.parametrize("text, problem", [("0*oo", "an undefined value"), ("oo - oo", "an undefined value"),
+                                           ("exp(exp(exp(exp(10))))", "beyond 10^±1000"),
+                                           ("10^-1001", "a power with about"),
+                                           ("(10^500)^3", "a power with about 1.5e+03 digits")])
+def test_undefined_and_astronomical_numbers_are_refused(text, problem):
+    with pytest.raises(ArithmeticSyntaxError, match=re.escape(problem)):
+        parse(text)
+    with pytest.raises(ParameterError, match="sigma must be a number"):
+        rdpsym.gaussian(sigma=text)
+
+
+def test_a_python_integer_too_long_to_print_is_refused_by_its_size():
+    with pytest.raises(ParameterError, match="got a number of more than 4300 digits"):
+        rdpsym.gaussian(sigma=10**5000)
+
+
+def test_set_alpha_is_the_order_and_a_derivation_keeps_to_its_hypothesis(capsys):
+    from rdpsym.cli import main
+
+    # Regression: --set alpha=1/2 evaluated the α > 1 formula at 1/2 (-937.13) instead of deriving at 1/2.
+    assert main(["derive", "laplace", "--set", "alpha=1/2", "--set", "scale=1"]) == 0
+    by_set = capsys.readouterr().out.splitlines()[-1]
+    assert main(["derive", "laplace", "--order", "1/2", "--set", "scale=1"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == by_set == "0.189069783783671236043973769071"
+    assert main(["derive", "laplace", "--order", "2", "--set", "alpha=3"]) == 2
+    assert "--set alpha must be used without --order" in capsys.readouterr().err
+    with pytest.raises(rdpsym.DomainError, match="within the derivation's hypothesis alpha > 1"):
+        rdpsym.laplace(scale=1).rdp().evalf({"alpha": sp.Rational(1, 2)})
+
+
+def test_an_output_to_standard_output_has_it_alone(capsys):
+    from rdpsym.cli import main
+
+    assert main(["derive", "gaussian", "--latex", "-"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("\\documentclass") and captured.out.rstrip().endswith("\\end{document}")
+    assert captured.err.startswith("D_alpha(P||Q) = alpha/(2*sigma**2)")

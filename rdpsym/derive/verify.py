@@ -94,7 +94,7 @@ def check_against_definition(
             if not params:
                 raise  # nothing to resample: the density itself is invalid
             continue
-        if params and same_law(Pp, Qp):
+        if params and same_law(Pp, Qp) and not same_law(P, Q):
             # P = Q at this point (λ₁ = λ₂): D = 0 exactly, which tests nothing, and a closed form's
             # cancellation there is at the working precision's noise; another point tests more.
             continue

@@ -238,8 +238,8 @@ def _check_power(base: sp.Expr, exponent: sp.Expr, at: int) -> None:
     """Refuse an exact power too large to build (9^9^9), before SymPy builds it."""
     if not (base.is_number and exponent.is_number) or base in (0, 1, -1) or exponent.is_finite is False:
         return
-    try:
-        size = abs(float(exponent)) * abs(math.log10(abs(float(base))))
+    try:  # digits of the result ≈ |exponent|·log10|base|, computed without building either number
+        size = abs(float(sp.N(exponent, 15))) * abs(float(sp.N(sp.log(abs(base), 10), 15)))
     except (OverflowError, ValueError, TypeError):
         size = math.inf
     if size > MAX_POWER_DIGITS:
