@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
 import sympy as sp
 
@@ -40,10 +40,6 @@ from rdpsym.laws.references import (
     laplace_reference,
     randomized_response_reference,
 )
-
-if TYPE_CHECKING:  # the types these records' methods return, from the layers that provide them
-    from rdpsym.accounting.curve import RdpCurve
-    from rdpsym.derive.derivation import Derivation
 
 #: Sources cited by the declarations (Mironov 2017 is in rdpsym.foundations.record).
 MTZ_2019 = Citation("Mironov, Talwar, Zhang 2019", "", "arXiv:1908.10530")
@@ -85,7 +81,7 @@ class Mechanism:
         return hash((self.name, _frozen(self.parameters), self.pair, self.reference, self.worst_case,
                      self.symmetric, self.neighbouring, self.source))
 
-    def rdp(self, order: object = alpha) -> Derivation:
+    def rdp(self, order: object = alpha) -> Any:  # a Derivation (rdpsym.derive), provided through the operations
         """The mechanism's RDP at ``order``: D_order(P‖Q) for the worst-case pair (a Derivation).
 
         Provided by :mod:`rdpsym.derive.divergence` (see :data:`rdpsym.foundations.operations.rdp`).
@@ -98,7 +94,7 @@ class Mechanism:
         """
         return operations.rdp(self, order)
 
-    def curve(self) -> RdpCurve:
+    def curve(self) -> Any:  # an RdpCurve (rdpsym.accounting), provided through the operations
         """This mechanism's RDP curve ε(α), for composition and conversion (an RdpCurve).
 
         Provided by :func:`rdpsym.accounting.curves.rdp_curve`.
@@ -132,7 +128,7 @@ class Guarantee:
         return hash((self.name, _frozen(self.parameters), self.closed_form, self.at_infinity, self.source,
                      self.convex, self.title))
 
-    def curve(self) -> RdpCurve:
+    def curve(self) -> Any:  # an RdpCurve (rdpsym.accounting), provided through the operations
         """This guarantee's RDP curve (an RdpCurve), by :func:`rdpsym.accounting.curves.rdp_curve`."""
         return operations.curve(self)
 
