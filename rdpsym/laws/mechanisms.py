@@ -190,11 +190,16 @@ def sampled_gaussian(q: object, sigma: object) -> Mechanism:
     the pair (the mixture has no closed form) but computed by
     :mod:`rdpsym.accounting.sampled_gaussian`.
 
-    >>> import rdpsym
+    At order 2 the curve is log(1 + q²(e^{1/σ²} − 1)) (MTZ 2019, Sec. 3.3), which
+    the computed value matches:
+
+    >>> import mpmath, rdpsym
     >>> c = rdpsym.sampled_gaussian(q=sp.Rational(1, 100), sigma=sp.Rational(11, 10)).curve()
-    >>> import mpmath
-    >>> mpmath.nstr(c.value(2, dps=20), 20)
-    '...'
+    >>> print(c.value(2, dps=20))
+    0.00012851008160516182805
+    >>> with mpmath.workdps(30):
+    ...     print(mpmath.nstr(mpmath.log(1 + mpmath.mpf("0.01")**2 * mpmath.expm1(1 / mpmath.mpf("1.21"))), 20))
+    0.00012851008160516182805
     """
     qq = probability_parameter(q, "q", closed=True)
     s = positive_parameter(sigma, "sigma")
