@@ -101,44 +101,31 @@ class RenyiMoment(_Notation):
         return True
 
 
-class KLExpectation(_Notation):
+class _PairAt(_Notation):
+    """A quantity of the two laws at (or over) the variable: ``(P, Q, x)`` are its arguments."""
+
+    def __new__(cls, first: sp.Symbol, second: sp.Symbol, variable: sp.Symbol):
+        return super().__new__(cls, first, second, variable)
+
+    @property
+    def variable(self) -> sp.Symbol:
+        return self.args[2]
+
+
+class KLExpectation(_PairAt):
     """``E_{x∼P} log P(x)/Q(x)``: the KL divergence as Definition 3's limit α → 1 reads it."""
 
-    def __new__(cls, first: sp.Symbol, second: sp.Symbol, variable: sp.Symbol):
-        return super().__new__(cls, first, second, variable)
 
-    @property
-    def variable(self) -> sp.Symbol:
-        return self.args[2]
-
-
-class LogRatio(_Notation):
+class LogRatio(_PairAt):
     """``log P(x)/Q(x)``: the privacy loss at x."""
 
-    def __new__(cls, first: sp.Symbol, second: sp.Symbol, variable: sp.Symbol):
-        return super().__new__(cls, first, second, variable)
 
-    @property
-    def variable(self) -> sp.Symbol:
-        return self.args[2]
-
-
-class SupLogRatio(_Notation):
+class SupLogRatio(_PairAt):
     """``log sup_{x ∈ supp Q} P(x)/Q(x)``: D_∞ as Definition 3's limit α → ∞ reads it."""
-
-    def __new__(cls, first: sp.Symbol, second: sp.Symbol, variable: sp.Symbol):
-        return super().__new__(cls, first, second, variable)
-
-    @property
-    def variable(self) -> sp.Symbol:
-        return self.args[2]
 
 
 class PieceSum(_Notation):
     """A sum of integrals (or sums) over the pieces of a split, kept in the pieces' order, left to right."""
-
-    def __new__(cls, *terms):
-        return super().__new__(cls, *terms)
 
     @property
     def terms(self) -> tuple:

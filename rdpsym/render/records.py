@@ -3,13 +3,15 @@
 Records live below this layer and cannot import it; they call the operations
 of :mod:`rdpsym.foundations.operations`, and this module provides them (when
 :mod:`rdpsym.render` is imported, as ``import rdpsym`` does).  One
-``singledispatch`` table per output format: a new record type is one line in
-each.
+``singledispatch`` function per output format, and one table of what renders
+each record type: a new record type is one row of it.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from typing import Any
 
 from rdpsym.accounting.api import AccountingResult
 from rdpsym.accounting.audit import AuditReport
@@ -26,49 +28,36 @@ from rdpsym.render.reasons import citation_text, evidence_latex, evidence_text, 
 __all__ = ["json", "latex", "markdown", "text"]
 
 
-@functools.singledispatch
-def latex(record: object) -> str:
-    """A record as LaTeX (math mode, or an environment such as ``align*``)."""
-    raise TypeError(f"no LaTeX rendering for {type(record).__name__}")
+def _format(name: str, doc: str) -> Callable[..., Any]:
+    """A dispatcher for one output format: each record type registers its renderer below."""
+
+    @functools.singledispatch
+    def render(record: object):
+        raise TypeError(f"no {name} rendering for {type(record).__name__}")
+
+    render.__doc__ = doc
+    return render
 
 
-@functools.singledispatch
-def text(record: object) -> str:
-    """A record as plain text for a terminal."""
-    raise TypeError(f"no text rendering for {type(record).__name__}")
+latex = _format("LaTeX", "A record as LaTeX (math mode, or an environment such as ``align*``).")
+text = _format("text", "A record as plain text for a terminal.")
+markdown = _format("Markdown", "A record as Markdown with ``$...$`` math, for Jupyter.")
+json = _format("JSON", "A record as JSON-ready data (dicts, lists, strings, numbers).")
 
-
-@functools.singledispatch
-def markdown(record: object) -> str:
-    """A record as Markdown with ``$...$`` math, for Jupyter."""
-    raise TypeError(f"no Markdown rendering for {type(record).__name__}")
-
-
-@functools.singledispatch
-def json(record: object) -> dict:
-    """A record as JSON-ready data."""
-    raise TypeError(f"no JSON rendering for {type(record).__name__}")
-
-
-latex.register(Derivation, derivation_latex)
-latex.register(Rule, rule_latex)
-latex.register(Evidence, evidence_latex)
-text.register(Derivation, derivation_text)
-text.register(Rule, rule_text)
-text.register(Evidence, evidence_text)
-text.register(Citation, citation_text)
-markdown.register(Derivation, derivation_markdown)
-text.register(ClaimResult, claim_result_text)
-markdown.register(ClaimResult, claim_result_markdown)
-text.register(Report, report_text)
-markdown.register(Report, report_markdown)
-json.register(Report, report_json)
-text.register(AccountingResult, result_text)
-latex.register(AccountingResult, result_latex)
-markdown.register(AccountingResult, result_markdown)
-json.register(AccountingResult, result_json)
-text.register(AuditReport, audit_text)
-json.register(AuditReport, audit_json)
+#: Each record type, with its renderer in each format it has.
+_RENDERERS = {
+    Derivation: {latex: derivation_latex, text: derivation_text, markdown: derivation_markdown},
+    Rule: {latex: rule_latex, text: rule_text},
+    Evidence: {latex: evidence_latex, text: evidence_text},
+    Citation: {text: citation_text},
+    ClaimResult: {text: claim_result_text, markdown: claim_result_markdown},
+    Report: {text: report_text, markdown: report_markdown, json: report_json},
+    AccountingResult: {text: result_text, latex: result_latex, markdown: result_markdown, json: result_json},
+    AuditReport: {text: audit_text, json: audit_json},
+}
+for _type, _by_format in _RENDERERS.items():
+    for _dispatcher, _renderer in _by_format.items():
+        _dispatcher.register(_type, _renderer)
 
 operations.latex.provide(latex)
 operations.text.provide(text)
