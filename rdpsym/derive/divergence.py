@@ -19,8 +19,8 @@ from rdpsym.derive.verify import check_against_definition, is_zero
 from rdpsym.engine.context import Hypotheses, simplify_condition
 from rdpsym.engine.tidy import collect_exp, divergence_from_moment, max_of, tidy_kl
 from rdpsym.foundations import operations
-from rdpsym.foundations.budget import budgeted, can_budget, time_budget
-from rdpsym.foundations.errors import DomainError, NoClosedFormError, SymbolicTimeout, must
+from rdpsym.foundations.budget import budgeted
+from rdpsym.foundations.errors import DomainError, NoClosedFormError, must
 from rdpsym.foundations.notation import (
     DensityAt,
     KLExpectation,
@@ -375,12 +375,8 @@ def _polish(expr: sp.Expr) -> sp.Expr:
     best, best_ops = expr, sp.count_ops(expr)
     for attempt in (lambda e: sp.simplify(e), lambda e: sp.simplify(e.rewrite(sp.exp))):
         try:
-            if can_budget():
-                with time_budget(3.0, "simplify"):
-                    candidate = attempt(expr)
-            else:
-                continue
-        except SymbolicTimeout:
+            candidate = budgeted(lambda attempt=attempt: attempt(expr), "simplify", seconds=3.0)
+        except NoClosedFormError:  # out of time, or no budget possible in this thread: keep the form
             continue
         if candidate.has(sp.I, sp.nan, sp.zoo) or _new_branch_cuts(candidate, expr) or _huge_numbers(candidate):
             continue

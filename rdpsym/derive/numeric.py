@@ -27,14 +27,8 @@ import mpmath
 import sympy as sp
 
 from rdpsym.engine.pieces import probe_points
-from rdpsym.foundations.budget import can_budget, time_budget
-from rdpsym.foundations.errors import (
-    ConvergenceError,
-    DomainError,
-    ParameterError,
-    SymbolicTimeout,
-    must,
-)
+from rdpsym.foundations.budget import budgeted
+from rdpsym.foundations.errors import ConvergenceError, DomainError, NoClosedFormError, ParameterError, must
 from rdpsym.foundations.numbers import Digits
 from rdpsym.foundations.precision import CEILING_FACTOR, SECOND_RUNG, agreed, lacking_digits
 from rdpsym.foundations.reading import dps as read_dps
@@ -206,12 +200,10 @@ def same_law(P: Density, Q: Density, symbolic: bool = False) -> bool:
         return True
     if not symbolic:
         return False
-    if not can_budget():
-        return False
     try:
-        with time_budget(2.0, "whether P and Q are the same law"):
-            return all(_same_branch(pair.p, pair.q) for pair in common_refinement(P, Q))
-    except (SymbolicTimeout, NotImplementedError, TypeError, ValueError):
+        return budgeted(lambda: all(_same_branch(pair.p, pair.q) for pair in common_refinement(P, Q)),
+                        "whether P and Q are the same law", seconds=2.0)
+    except (NoClosedFormError, NotImplementedError, TypeError, ValueError):  # undecided (or no budget here)
         return False
 
 
