@@ -342,3 +342,25 @@ def test_a_claim_file_that_exits_is_a_load_failure_and_hidden_folders_are_not_se
     report = run([tmp_path])
     assert not report.ok and [f.problem for f in report.failures] == ["SystemExit at line 2: 0"]
     assert not marker.exists()
+
+
+def test_a_compare_may_return_text_or_floats_and_a_domain_irrational_points():
+    # A Holds side given as text is read by the one reader (refuted with exact values, not "unknown"
+    # from a SymPy error); a finite domain may hold sqrt(2), which goes into the balls exactly.
+    a = sp.Symbol("a", positive=True)
+    text = Claim("text", "1/2 ≤ 1/3", "example", r"\tfrac12 \le \tfrac13",
+                 (Holds("1/2 <= 1/3", lambda p: ("1/2", "<=", "1/3"), "as typed"),), Verdict.REFUTED,
+                 Domain({a: sp.FiniteSet(1)})).check()
+    assert text.verdict == Verdict.REFUTED
+    found = text.steps[0].evidence[0]
+    assert (found.lhs, found.rhs) == (sp.Rational(1, 2), sp.Rational(1, 3))
+    irrational = Claim("sqrt", "a ≤ a²", "example", r"a \le a^2", (AtMost(a, a**2, "a ≥ 1", symbolic=False),),
+                       Verdict.CHECKED, Domain({a: sp.FiniteSet(sp.sqrt(2), 3)})).check()
+    assert irrational.verdict == Verdict.CHECKED and irrational.steps[0].evidence[0].points == 2
+
+
+def test_a_step_with_a_wrong_field_is_a_claim_error_naming_that_field():
+    with pytest.raises(ClaimError, match=r"^a claim step's rule must be a Rule .*; got None\.$"):
+        Step(alpha, "<=", alpha, None)
+    with pytest.raises(ClaimError, match=r"^a claim step's relation must be one of =, <=, <, >=, >; got '=<'\.$"):
+        Step(alpha, "=<", alpha, "reason")

@@ -52,9 +52,6 @@ from rdpsym.foundations.record import Step as _RecordStep
 #: A claim's verdict is a :class:`~rdpsym.foundations.record.Status`; claim files call it Verdict.
 Verdict = Status
 
-#: Working precisions (bits) tried in turn at a sample point before calling it undecided (the one ladder's).
-PRECISIONS = DECISION_RUNGS
-
 
 # --------------------------------------------------------------------------- domains
 
@@ -206,8 +203,8 @@ class Step(_RecordStep):
     def __post_init__(self) -> None:
         try:
             super().__post_init__()
-        except ValueError as exc:
-            raise ClaimError(f"{exc} (a claim step's relation must be one of =, <=, <, >=, >)") from None
+        except ValueError as exc:  # the message names the field (relation, rule or status) and its values
+            raise ClaimError(f"a claim step's {exc}") from None
 
     @property
     def counterexample(self) -> dict | None:
@@ -433,7 +430,7 @@ def _at(expr: sp.Expr, point: dict):
     """
     if expr in (sp.oo, -sp.oo):
         return expr
-    values = {s: _rational_ball(v) for s, v in point.items() if isinstance(s, sp.Symbol)}
+    values = {s: v for s, v in point.items() if isinstance(s, sp.Symbol)}  # to_arb reads each exactly
     missing = expr.free_symbols - set(values)
     if missing:
         raise ClaimError(f"free symbols {sorted(map(str, missing))} not given by the domain")
@@ -441,11 +438,6 @@ def _at(expr: sp.Expr, point: dict):
         return to_arb(expr, values)
     except InfiniteValue:
         return sp.oo
-
-
-def _rational_ball(v) -> arb:
-    v = sp.Rational(v)
-    return arb(fmpq(int(v.p), int(v.q)))
 
 
 def _decide(lhs, relation: str, rhs) -> bool | None:
@@ -472,7 +464,7 @@ def _decide(lhs, relation: str, rhs) -> bool | None:
         # get without a proof.  Half the bits, because a point near a singularity (α − 1 =
         # 1e-30) legitimately loses a few hundred of them.  Only accepted at the highest
         # precision, so 10⁻⁸⁰ differences are not waved through at 256 bits.
-        if ctx.prec < PRECISIONS[-1]:
+        if ctx.prec < DECISION_RUNGS[-1]:
             return None
         scale = max(abs(lhs).upper(), abs(rhs).upper(), arb(1))
         return True if d.rad() <= scale * arb(2) ** (-(ctx.prec // 2)) else None
@@ -500,7 +492,7 @@ def _check_numeric(domain: Domain, compare) -> tuple[Status, tuple]:
     undecided, undefined, first_undecided = 0, 0, None
     for point in points:
         decided, defined = None, True
-        for bits in PRECISIONS:
+        for bits in DECISION_RUNGS:
             with precision(bits):
                 try:
                     lhs, rel, rhs = compare(point)
@@ -512,15 +504,13 @@ def _check_numeric(domain: Domain, compare) -> tuple[Status, tuple]:
             if decided is not None:
                 break
         undefined += not defined
-        if decided is False:
-            with precision(PRECISIONS[0]):
-                lhs, rel, rhs = compare(point)
-                return Status.REFUTED, (Counterexample(point_items(point), _value(lhs), _value(rhs),
-                                                       Relation.parse(rel), len(points)),)
+        if decided is False:  # the sides that decided it are the counterexample's
+            return Status.REFUTED, (Counterexample(point_items(point), _value(lhs), _value(rhs),
+                                                   Relation.parse(rel), len(points)),)
         if decided is None:
             undecided += 1
             first_undecided = first_undecided or point
-    sampled = Sampled(len(points), undecided, undefined, point_items(first_undecided or {}), PRECISIONS[-1])
+    sampled = Sampled(len(points), undecided, undefined, point_items(first_undecided or {}), DECISION_RUNGS[-1])
     return (Status.UNKNOWN if undecided else Status.CHECKED), (sampled,)
 
 
@@ -528,6 +518,4 @@ def _value(x) -> object:
     """A side's value at a counterexample as a number: a ball's midpoint to 60 digits, ±∞ as is."""
     if isinstance(x, arb):
         return sp.Float(x.mid().str(60, radius=False), 60) if x.is_finite() else sp.nan
-    if isinstance(x, (int, fmpq)):
-        return sp.Rational(int(x.p), int(x.q)) if isinstance(x, fmpq) else sp.Integer(x)
-    return sp.sympify(x, strict=True) if not isinstance(x, sp.Basic) else x
+    return exact(x, "a side of the comparison")  # a number, text or SymPy value a claim's compare returned
