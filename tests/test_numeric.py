@@ -55,7 +55,7 @@ def test_global_precision_is_never_changed(call):
 
 def test_global_precision_is_restored_after_an_error(monkeypatch):
     mpmath.mp.dps = 20
-    monkeypatch.setattr(rdpsym.derive.numeric, "_at_precision", lambda P, Q, order, wp: mpmath.mpf(wp))
+    monkeypatch.setattr(rdpsym.derive.numeric, "_at_precision", lambda P, Q, tables, order, wp: mpmath.mpf(wp))
     with pytest.raises(ConvergenceError):
         rdpsym.renyi_divergence_mp(*rdpsym.laplace(1).pair, 2, dps=30)
     assert mpmath.mp.dps == 20
@@ -108,7 +108,7 @@ def _fake(values_by_call):
     """_at_precision returning the given values in turn (cycling: a retry sees them again)."""
     calls = []
 
-    def at_precision(P, Q, order, wp):
+    def at_precision(P, Q, tables, order, wp):
         calls.append(wp)
         return values_by_call[(len(calls) - 1) % len(values_by_call)]
 
@@ -156,9 +156,9 @@ def test_two_working_precisions_are_used(monkeypatch):
     real = rdpsym.derive.numeric._at_precision
     seen = []
 
-    def spy(P, Q, order, wp):
+    def spy(P, Q, tables, order, wp):
         seen.append(wp)
-        return real(P, Q, order, wp)
+        return real(P, Q, tables, order, wp)
 
     monkeypatch.setattr(rdpsym.derive.numeric, "_at_precision", spy)
     rdpsym.renyi_divergence_mp(*rdpsym.gaussian(1).pair, 2, dps=25)

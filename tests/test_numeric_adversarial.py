@@ -98,7 +98,7 @@ def test_narrow_laplace_pair_far_away_is_finite():
 
 def test_a_negative_value_is_never_returned(monkeypatch):
     # Mironov Prop 8: D_α ≥ 0. Two precisions agreeing on a negative value are both wrong.
-    monkeypatch.setattr(rdpsym.derive.numeric, "_at_precision", lambda P, Q, order, wp: mpmath.mpf(-3))
+    monkeypatch.setattr(rdpsym.derive.numeric, "_at_precision", lambda P, Q, tables, order, wp: mpmath.mpf(-3))
     with pytest.raises(ConvergenceError, match="negative"):
         renyi_divergence_mp(*rdpsym.laplace(1).pair, 2, dps=30)
 
@@ -110,14 +110,14 @@ def test_precision_never_exceeds_the_ceiling(monkeypatch):
     # A value that keeps shrinking as the precision rises (pure noise) asks for ever more digits.
     asked = []
 
-    def shrinking(P, Q, order, wp):
+    def shrinking(P, Q, tables, order, wp):
         asked.append(wp)
         return mpmath.mpf(10) ** (-3 * wp)
 
     monkeypatch.setattr(rdpsym.derive.numeric, "_at_precision", shrinking)
     with pytest.raises(ConvergenceError, match="ceiling"):
         renyi_divergence_mp(*rdpsym.laplace(1).pair, 2, dps=30)
-    assert max(asked) <= rdpsym.derive.numeric._MAX_PRECISION_FACTOR * (30 + 11) + 20
+    assert max(asked) <= rdpsym.foundations.precision.CEILING_FACTOR * (30 + 11) + 20
 
 
 def test_far_gaussian_kl_is_computed_at_bounded_precision(monkeypatch, watchdog):
@@ -125,15 +125,15 @@ def test_far_gaussian_kl_is_computed_at_bounded_precision(monkeypatch, watchdog)
     asked = []
     real = rdpsym.derive.numeric._at_precision
 
-    def spy(P, Q, order, wp):
+    def spy(P, Q, tables, order, wp):
         asked.append(wp)
-        return real(P, Q, order, wp)
+        return real(P, Q, tables, order, wp)
 
     monkeypatch.setattr(rdpsym.derive.numeric, "_at_precision", spy)
     with watchdog(60, "KL of a Gaussian pair at mean 10⁹"):
         value = renyi_divergence_mp(gauss(10**9, 1), gauss(10**9 + 1, 1), 1, dps=DIGITS)
     assert_agrees(value, mpmath.mpf(1) / 2)
-    assert max(asked) <= rdpsym.derive.numeric._MAX_PRECISION_FACTOR * (DIGITS + 10) + 20
+    assert max(asked) <= rdpsym.foundations.precision.CEILING_FACTOR * (DIGITS + 10) + 20
 
 
 # ---------------------------------------------------------------- C: tiny values are not 0

@@ -32,32 +32,13 @@ from rdpsym.foundations.errors import ConvergenceError, DomainError, NoClosedFor
 from rdpsym.foundations.numbers import Digits
 from rdpsym.foundations.precision import CEILING_FACTOR, SECOND_RUNG, agreed, lacking_digits
 from rdpsym.foundations.reading import dps as read_dps
-from rdpsym.foundations.reading import parse_order, value_for
-from rdpsym.laws.densities import Density, Discrete, align_pair, common_refinement
-from rdpsym.laws.validation import numeric_mass
+from rdpsym.foundations.reading import parse_order
+from rdpsym.laws.densities import Density, Discrete, align_pair, common_refinement, parameter_values
 from rdpsym.quadrature.compile import compile_expr, log_function, to_mpf
 from rdpsym.quadrature.integrate import integrate_pieces
 from rdpsym.quadrature.supremum import sup_log_ratio
 
 oo = sp.oo
-
-
-def parse_values(values: Mapping | None, densities: tuple[Density, ...]) -> dict:
-    """Map ``{Symbol or name: number}`` onto the densities' parameter symbols."""
-    if not values:
-        return {}
-    by_name = {}
-    for d in densities:
-        for s in d.parameters:
-            by_name[s.name] = s
-    out = {}
-    for key, value in values.items():
-        name = key.name if isinstance(key, sp.Symbol) else str(key)
-        if name not in by_name:
-            known = ", ".join(sorted(by_name)) or "none"
-            raise ParameterError(must("values", f"keyed by the parameters ({known})", repr(name)))
-        out[by_name[name]] = value_for(by_name[name], value)
-    return out
 
 
 def numeric_order(order: object) -> sp.Expr:
@@ -91,9 +72,11 @@ def renyi_divergence_mp(
 def _definition(P: Density, Q: Density, order: object, dps: int, values: Mapping | None) -> mpmath.mpf:
     """The definition's value to ``dps`` digits: the precision policy of the module docstring."""
     order = numeric_order(order)
-    P, Q, _ = align_pair(P, Q)
-    subs = parse_values(values, (P, Q))
-    P, Q = (P.subs(subs), Q.subs(subs)) if subs else (P, Q)
+    P, Q, tables = align_pair(P, Q)
+    given = parameter_values(values, (P, Q))
+    if given:
+        P, Q = (D.subs({s: v for s, v in given.items() if s in D.parameters}) for D in (P, Q))
+        P, Q, tables = align_pair(P, Q)  # a pmf on a range that the values made finite is a table now
     missing = sorted(str(s) for s in P.parameters | Q.parameters)
     if missing:
         raise ParameterError(f"values must give every parameter; missing: {', '.join(missing)}.")
@@ -108,7 +91,7 @@ def _definition(P: Density, Q: Density, order: object, dps: int, values: Mapping
         # The value in the units the quadrature's error is absolute in: log I = (α−1)·D.
         return abs(value) * (alpha_minus_1 if alpha_minus_1 is not None and alpha_minus_1 < 1 else 1)
 
-    if same_law(P, Q):
+    if _same_law(P, Q, tables):
         return mpmath.mpf(0)  # D_α(P‖P) = 0 at every order, exactly
     # A small value is a difference of large ones: log(I) with I = 1 + 10⁻¹⁷ at σ = 10¹⁰
     # (or Σ P·log(P/Q) with terms of both signs) keeps only wp − 17 significant digits.
@@ -116,15 +99,15 @@ def _definition(P: Density, Q: Density, order: object, dps: int, values: Mapping
     # is 0, or at the rounding noise, is total cancellation, not a zero divergence (P ≠ Q
     # here): it asks for about twice the precision. Never beyond ``ceiling`` digits.
     wp = dps + guard
-    ceiling = _MAX_PRECISION_FACTOR * (dps + guard)
-    first = _at_precision(P, Q, order, wp)
+    ceiling = CEILING_FACTOR * (dps + guard)  # the one ladder's ceiling
+    first = _at_precision(P, Q, tables, order, wp)
     for _ in range(_MAX_RAISES):
         if not mpmath.isfinite(first):
             break
         small = size(first) if first != 0 else mpmath.mpf(10) ** -wp
         if small >= mpmath.mpf(10) ** -_SLACK:
             break
-        if small <= mpmath.mpf(10) ** (guard - wp) and same_law(P, Q, symbolic=True):
+        if small <= mpmath.mpf(10) ** (guard - wp) and _same_law(P, Q, tables, symbolic=True):
             return mpmath.mpf(0)
         needed = dps + guard + int(-mpmath.log10(small)) + 1 - _SLACK
         if needed <= wp:
@@ -137,12 +120,12 @@ def _definition(P: Density, Q: Density, order: object, dps: int, values: Mapping
                 f"(the ceiling is {ceiling} for dps={dps})"
             )
         wp = needed
-        first = _at_precision(P, Q, order, wp)
+        first = _at_precision(P, Q, tables, order, wp)
     # Two precisions SECOND_RUNG (20) digits apart must agree to dps significant digits. If they agree
     # to fewer, the digits they lack were lost to something precision can buy (a peak
     # 10⁻⁵ wide at x = 10⁹ keeps only wp − 14 digits of its nodes): retry once with
     # those digits added, within the ceiling.
-    second = _at_precision(P, Q, order, wp + SECOND_RUNG)
+    second = _at_precision(P, Q, tables, order, wp + SECOND_RUNG)
     for retry in (True, False):
         value = agreed(first, second, dps)
         if value is not None:
@@ -157,8 +140,8 @@ def _definition(P: Density, Q: Density, order: object, dps: int, values: Mapping
             wp, first = wp + SECOND_RUNG, second
         else:
             wp = wp + SECOND_RUNG + lacking
-            first = _at_precision(P, Q, order, wp)
-        second = _at_precision(P, Q, order, wp + SECOND_RUNG)
+            first = _at_precision(P, Q, tables, order, wp)
+        second = _at_precision(P, Q, tables, order, wp + SECOND_RUNG)
     # D_α ≥ 0 (Mironov Prop 8): a negative value that both precisions agree on is a
     # quadrature that missed part of the integrand the same way twice.
     if value < 0:
@@ -178,10 +161,6 @@ _MAX_RAISES = 4
 _SLACK = 5
 
 
-#: The working precision never exceeds this many times dps + guard (the one ladder's ceiling).
-_MAX_PRECISION_FACTOR = CEILING_FACTOR
-
-
 def same_law(P: Density, Q: Density, symbolic: bool = False) -> bool:
     """Whether P and Q are the same distribution, decided exactly (never numerically).
 
@@ -189,10 +168,13 @@ def same_law(P: Density, Q: Density, symbolic: bool = False) -> bool:
     same support; with ``symbolic``, also branches whose difference simplifies to 0
     on every piece (within a time budget; undecided is False).
     """
-    tables = align_pair(P, Q)[2]
+    return _same_law(P, Q, align_pair(P, Q)[2], symbolic)
+
+
+def _same_law(P: Density, Q: Density, tables: tuple | None, symbolic: bool = False) -> bool:
+    """:func:`same_law` for a pair already aligned (``tables``: their tables, or None)."""
     if tables is not None:
-        tp, tq = ({k: v for k, v in ((k, sp.sympify(v, strict=True)) for k, v in t.items()) if v != 0}
-                  for t in tables)
+        tp, tq = ({k: v for k, v in t.items() if v != 0} for t in tables)
         return tp.keys() == tq.keys() and all(tp[k] == tq[k] or (tp[k] - tq[k]).is_zero is True for k in tp)
     if isinstance(P, Discrete) != isinstance(Q, Discrete) or P.support != Q.support:
         return False
@@ -213,23 +195,9 @@ def _same_branch(p: sp.Expr, q: sp.Expr) -> bool:
     return p == q or sp.simplify(p - q) == 0
 
 
-def total_mass_mp(density: Density, dps: int = 30) -> mpmath.mpf:
-    """∫ pdf or Σ pmf of a density without parameters (used to check normalisation).
-
-    A finite table is summed here; anything else is the mass the construction
-    check computes (:func:`rdpsym.laws.validation.numeric_mass`).
-    """
-    if isinstance(density, Discrete) and density.table is not None:
-        with mpmath.workdps(dps + 10):
-            return mpmath.fsum(mpmath.mpf(sp.N(v, dps + 10)) for v in density.table.values())
-    return numeric_mass(density.expr, density.var, density.pieces(), discrete=density.discrete,
-                        lo=density.lo, hi=density.hi, dps=dps)
-
-
-def _at_precision(P: Density, Q: Density, order: sp.Expr, wp: int) -> mpmath.mpf:
+def _at_precision(P: Density, Q: Density, tables: tuple | None, order: sp.Expr, wp: int) -> mpmath.mpf:
     with mpmath.workdps(wp):
         a = to_mpf(order)
-        tables = align_pair(P, Q)[2]
         if tables is not None:
             return _table_divergence(*tables, a)
         discrete = isinstance(P, Discrete)
@@ -274,8 +242,8 @@ def _probes(density: Density) -> list[sp.Expr]:
 
 def _table_divergence(tp: dict, tq: dict, a) -> mpmath.mpf:
     keys = list(dict.fromkeys([*tp, *tq]))
-    p = {k: to_mpf(sp.sympify(tp.get(k, 0), strict=True)) for k in keys}
-    q = {k: to_mpf(sp.sympify(tq.get(k, 0), strict=True)) for k in keys}
+    p = {k: to_mpf(tp.get(k, sp.S.Zero)) for k in keys}  # table values are SymPy numbers, read at construction
+    q = {k: to_mpf(tq.get(k, sp.S.Zero)) for k in keys}
     if a >= 1 and any(p[k] > 0 and q[k] == 0 for k in keys):
         return mpmath.inf
     if a == mpmath.inf:

@@ -86,6 +86,18 @@ class Density:
         pts = sort_points(self.breakpoints(), self.lo, self.hi)
         return [Piece(lo, hi, self.branch(lo, hi)) for lo, hi in piece_ranges(pts, self.discrete)]
 
+    # Equal as laws written alike (the same expression or table, variable and support), and hashed so.
+    def _key(self) -> tuple:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self._key()))
+
     def _check(self) -> None:
         check_pieces(self.expr, self.var, self.pieces(), discrete=self.discrete, lo=self.lo, hi=self.hi,
                      parameters=self.parameters)
@@ -154,20 +166,14 @@ class Continuous(Density):
 
     def subs(self, values: Mapping) -> Continuous:
         """The density with parameter values substituted (and re-checked); values are read by the one reader."""
-        given = _parameter_values(self, values)
+        given = parameter_values(values, (self,))
         return Continuous(self.pdf.subs(given), self.var, self.support.subs(given))
 
     def __repr__(self) -> str:
         return f"Continuous({self.pdf}, {self.var}, support={self.support})"
 
-    # Equal as laws written alike: the same pdf in the same variable on the same support.
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Continuous):
-            return NotImplemented
-        return (self.pdf, self.var, self.support) == (other.pdf, other.var, other.support)
-
-    def __hash__(self) -> int:
-        return hash(("Continuous", self.pdf, self.var, self.support))
+    def _key(self) -> tuple:
+        return self.pdf, self.var, self.support
 
 
 @dataclass(frozen=True, eq=False)
@@ -253,7 +259,7 @@ class Discrete(Density):
 
     def subs(self, values: Mapping) -> Discrete:
         """The pmf with parameter values substituted (and re-checked); values are read by the one reader."""
-        given = _parameter_values(self, values)
+        given = parameter_values(values, (self,))
         if self.table is not None:
             return Discrete({k: v.subs(given) for k, v in self.table.items()})
         return Discrete(self.pmf.subs(given), self.var, self.support)
@@ -263,27 +269,23 @@ class Discrete(Density):
             return f"Discrete({self.table})"
         return f"Discrete({self.pmf}, {self.var}, support={self.support})"
 
-    # Equal as laws written alike: the same table, or the same pmf in the same variable on the same support.
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Discrete):
-            return NotImplemented
-        return (self.pmf, self.var, self.support) == (other.pmf, other.var, other.support)
-
-    def __hash__(self) -> int:
-        pmf = frozenset(self.table.items()) if self.table is not None else self.pmf
-        return hash(("Discrete", pmf, self.var, self.support))
+    def _key(self) -> tuple:
+        pmf = frozenset(self.table.items()) if self.table is not None else self.pmf  # a table in any order
+        return pmf, self.var, self.support
 
 
-def _parameter_values(density: Density, values: Mapping) -> dict:
-    """``{Symbol or name: value}`` as ``{parameter: exact value}``, each value checked against its symbol.
+def parameter_values(values: Mapping | None, densities: tuple[Density, ...]) -> dict:
+    """``{Symbol or name: value}`` as ``{parameter: exact value}`` for the parameters of ``densities``.
 
-    SymPy's ``subs`` would sympify a text value, that is run it as Python: every value is read first
-    (:func:`rdpsym.foundations.reading.value_for`), so text is parsed, never evaluated.
+    A key is matched by its name (a Symbol key too, whatever its assumptions: ``Symbol("sigma")`` means
+    the density's positive σ), and a key that names no parameter is an error, never ignored.  Each value
+    is read and checked against its symbol (:func:`rdpsym.foundations.reading.value_for`): SymPy's
+    ``subs`` would sympify a text value, that is run it as Python, so text is parsed, never evaluated.
     """
-    by_name = {s.name: s for s in density.parameters}
+    by_name = {s.name: s for d in densities for s in d.parameters}
     out = {}
-    for key, value in values.items():
-        symbol = key if isinstance(key, sp.Symbol) else by_name.get(str(key))
+    for key, value in (values or {}).items():
+        symbol = by_name.get(key.name if isinstance(key, sp.Symbol) else str(key))
         if symbol is None:
             known = ", ".join(sorted(by_name)) or "none"
             raise ParameterError(must("values", f"keyed by the parameters ({known})", repr(key)))
@@ -358,6 +360,7 @@ __all__ = [
     "align_pair",
     "as_table",
     "common_refinement",
+    "parameter_values",
     "piece_point",
     "piece_ranges",
     "probe_points",
