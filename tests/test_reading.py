@@ -232,6 +232,53 @@ def test_density_subs_reads_its_values(tmp_path):
     assert rdpsym.laplace(scale=b).pair[0].subs({"b": "1/2"}) == rdpsym.laplace(scale=sp.Rational(1, 2)).pair[0]
 
 
+def test_a_value_is_matched_to_its_parameter_by_name_and_an_unknown_one_is_refused():
+    # A Symbol key without the parameter's assumptions still means that parameter (it was silently
+    # ignored), and one that names no parameter is an error, as a text key is.
+    b = sp.Symbol("b", positive=True)
+    half = rdpsym.laplace(scale=sp.Rational(1, 2)).pair[0]
+    assert rdpsym.laplace(scale=b).pair[0].subs({sp.Symbol("b"): "1/2"}) == half
+    with pytest.raises(ParameterError, match=r"^values must be keyed by the parameters \(b\); got c\.$"):
+        rdpsym.laplace(scale=b).pair[0].subs({sp.Symbol("c"): 1})
+    P, Q = rdpsym.laplace(scale=b).pair
+    assert rdpsym.renyi_divergence_mp(P, Q, 2, dps=20, values={sp.Symbol("b"): 1}) == \
+        rdpsym.renyi_divergence_mp(P, Q, 2, dps=20, values={"b": 1})
+
+
+def test_xi_of_zcdp_is_a_finite_nonnegative_number_or_a_nonnegative_symbol():
+    xi = sp.Symbol("xi", nonnegative=True)
+    assert rdpsym.zcdp(rho=1, xi=xi).closed_form == rdpsym.alpha + xi
+    assert rdpsym.zcdp(rho=1, xi="1/100").closed_form == rdpsym.alpha + sp.Rational(1, 100)
+    for value, shown in (("sqrt(-1)", "I"), (float("inf"), "oo"), (-1, "-1"), (sp.Symbol("z"), "z, whose sign")):
+        with pytest.raises(ParameterError, match=re.escape("xi must be a finite number >= 0 (xi >= 0)") + ".*got "
+                           + re.escape(shown)):
+            rdpsym.zcdp(rho=1, xi=value)
+
+
+def test_every_spelling_of_infinity_is_an_order_of_accounting_too():
+    c = rdpsym.laplace(scale=1).curve()
+    for word in ("inf", "Infinity", "oo", "∞", "+inf"):
+        assert rdpsym.epsilon(c, delta=1e-5, orders=[2, word], dps=20).order == float("inf"), word
+    assert rdpsym.laplace(scale=1).rdp("Infinity").result == 1
+
+
+def test_a_subsampled_gaussian_component_reads_floats_as_typed():
+    from rdpsym.accounting.curve import SampledGaussian
+
+    k = SampledGaussian("sg", 0.01, 1.1)
+    assert (k.q, k.sigma) == (sp.Rational(1, 100), sp.Rational(11, 10))
+    assert k == SampledGaussian("sg", sp.Rational(1, 100), "11/10")
+    with pytest.raises(ParameterError, match="^q must be"):
+        SampledGaussian("sg", "0.01*q", 1)
+
+
+def test_the_audit_names_a_grid_it_does_not_know():
+    from rdpsym.accounting.audit import audit_dp_accounting
+
+    with pytest.raises(ParameterError, match=r"^grid must be 'small' or 'full'; got 'foo'\.$"):
+        audit_dp_accounting("foo")
+
+
 @pytest.mark.parametrize("text, problem", [("0*oo", "an undefined value"), ("oo - oo", "an undefined value"),
                                            ("exp(exp(exp(exp(10))))", "beyond 10^±1000"),
                                            ("10^-1001", "a power with about"),

@@ -19,6 +19,7 @@ to it, so reference values do not depend on floating-point input.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -37,8 +38,8 @@ from rdpsym.foundations.balls import (
 from rdpsym.foundations.errors import ConvergenceError, ParameterError, must
 from rdpsym.foundations.numbers import Digits
 from rdpsym.foundations.precision import arb_rungs, climb
+from rdpsym.foundations.reading import INFINITY_WORDS, exact, integer
 from rdpsym.foundations.reading import dps as read_dps
-from rdpsym.foundations.reading import exact, integer
 from rdpsym.foundations.symbols import alpha
 
 
@@ -59,7 +60,7 @@ def parse_order(order: object) -> fmpq | float:
     >>> parse_order("1.1"), parse_order(2), parse_order(1.5)
     (11/10, 2, 3/2)
     """
-    if order in (sp.oo, float("inf"), "inf", "oo") or (isinstance(order, str) and order.strip() in ("inf", "oo", "∞")):
+    if order in (sp.oo, float("inf")) or (isinstance(order, str) and order.strip().lower() in INFINITY_WORDS):
         return float("inf")
     try:
         q = to_fmpq(order, "order")  # the one reader: 1.1 is the decimal the user typed, not the binary double
@@ -153,13 +154,19 @@ class ClosedForm(Component):
         for a in orders:
             try:
                 if a == float("inf"):
-                    v = self.at_infinity if self.at_infinity is not None else sp.limit(self.closed_form, alpha, sp.oo)
+                    v = self.at_infinity if self.at_infinity is not None else _limit_at_infinity(self.closed_form)
                     out.append(to_arb(v))
                 else:
                     out.append(to_arb(self.closed_form, {alpha: arb(a)}))
             except InfiniteValue as exc:
                 out.append(Infinite(f"{self.name}: {exc}"))
         return out
+
+
+@functools.lru_cache(maxsize=128)
+def _limit_at_infinity(closed_form: sp.Expr) -> sp.Expr:
+    """lim_{α→∞} of a closed form: taken once per curve, not at every precision a value is tried at."""
+    return sp.limit(closed_form, alpha, sp.oo)
 
 
 @dataclass(frozen=True)
@@ -176,9 +183,9 @@ class SampledGaussian(Component):
     convex: bool = True
 
     def __post_init__(self) -> None:
-        to_fmpq(self.q), to_fmpq(self.sigma)  # exact rationals, or a ParameterError now
-        object.__setattr__(self, "q", sp.Rational(self.q))
-        object.__setattr__(self, "sigma", sp.Rational(self.sigma))
+        # Read by the one reader (0.01 is 1/100, not the binary double), or a ParameterError now.
+        object.__setattr__(self, "q", _sym(to_fmpq(self.q, "q")))
+        object.__setattr__(self, "sigma", _sym(to_fmpq(self.sigma, "sigma")))
 
     @property
     def closed_form(self) -> sp.Expr | None:

@@ -55,6 +55,8 @@ def to_fmpq(value: object, name: str = "value") -> fmpq:
         value = Fraction(repr(value))  # exact decimal parse, without SymPy (conversions call this per input)
     if isinstance(value, Fraction):
         return fmpq(value.numerator, value.denominator)
+    if isinstance(value, sp.Rational):
+        return fmpq(int(value.p), int(value.q))
     return rational(value, name)
 
 

@@ -210,14 +210,30 @@ def positive_parameter(value: object, name: str, valid: str | None = None) -> sp
     ...
     rdpsym.foundations.errors.ParameterError: sigma must be positive (sigma > 0); got -1.
     """
-    valid = valid or f"positive ({name} > 0)"
+    return _signed_parameter(value, name, "positive", valid or f"positive ({name} > 0)")
+
+
+def nonnegative_parameter(value: object, name: str) -> sp.Expr:
+    """An exact, finite parameter that must be ≥ 0; a symbol must be declared nonnegative (or positive).
+
+    >>> nonnegative_parameter(0, "xi"), nonnegative_parameter("1/100", "xi")
+    (0, 1/100)
+    >>> nonnegative_parameter(float("inf"), "xi")
+    Traceback (most recent call last):
+    ...
+    rdpsym.foundations.errors.ParameterError: xi must be a finite number >= 0 (xi >= 0); got oo.
+    """
+    return _signed_parameter(value, name, "nonnegative", f"a finite number >= 0 ({name} >= 0)")
+
+
+def _signed_parameter(value: object, name: str, sign: str, valid: str) -> sp.Expr:
+    """An exact, finite, real parameter whose SymPy assumption ``is_<sign>`` holds (unknown -> error too)."""
     v = exact(value, name)
-    if v.is_positive is False or v.is_finite is False or v.is_extended_real is False:
+    holds = getattr(v, f"is_{sign}")
+    if holds is False or v.is_finite is False or v.is_extended_real is False:
         raise ParameterError(must(name, valid, v))
-    if v.is_positive is None:
-        raise ParameterError(
-            must(name, valid + ", or a Symbol declared positive=True", f"{v}, whose sign is unknown")
-        )
+    if holds is None:
+        raise ParameterError(must(name, valid + f", or a Symbol declared {sign}=True", f"{v}, whose sign is unknown"))
     return v
 
 
@@ -274,7 +290,8 @@ def value_for(symbol: sp.Symbol, value: object) -> sp.Expr:
     return v
 
 
-_INFINITY_WORDS = ("inf", "infinity", "oo", "∞", "+inf")
+#: How an infinite order may be spelled (compared after ``strip().lower()``).
+INFINITY_WORDS = ("inf", "infinity", "oo", "∞", "+inf")
 
 
 def parse_order(order: object) -> sp.Expr:
@@ -293,7 +310,7 @@ def parse_order(order: object) -> sp.Expr:
     got 'abc' (unknown name 'abc' at position 1).
     """
     if isinstance(order, str):
-        if order.strip().lower() in _INFINITY_WORDS:
+        if order.strip().lower() in INFINITY_WORDS:
             return sp.oo
         try:
             value = exact(order, "order")

@@ -30,7 +30,7 @@ import sympy as sp
 
 from rdpsym.foundations import operations
 from rdpsym.foundations.errors import ParameterError, must
-from rdpsym.foundations.reading import exact, positive_parameter, probability_parameter
+from rdpsym.foundations.reading import nonnegative_parameter, positive_parameter, probability_parameter
 from rdpsym.foundations.record import MIRONOV_2017, Citation
 from rdpsym.foundations.symbols import alpha
 from rdpsym.laws.densities import Continuous, Density, Discrete
@@ -249,9 +249,7 @@ def pure_dp(epsilon: object, bound: str = "bun-steinke") -> Guarantee:
 def zcdp(rho: object, xi: object = 0) -> Guarantee:
     """(ξ, ρ)-zCDP: D_α ≤ ξ + ρα for every α > 1 (Bun–Steinke 2016, Def 1.1)."""
     r = positive_parameter(rho, "rho")
-    z = exact(xi, "xi")
-    if not (z.is_number and z >= 0):
-        raise ParameterError(must("xi", "a number >= 0", xi))
+    z = nonnegative_parameter(xi, "xi")
     return Guarantee("zcdp", {"rho": r, "xi": z}, z + r * alpha, sp.oo, BUN_STEINKE_2016.at("Definition 1.1"), True,
                      f"({z},{r})-zCDP")
 

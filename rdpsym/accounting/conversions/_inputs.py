@@ -20,7 +20,7 @@ from fractions import Fraction
 import sympy as sp
 from flint import arb, ctx, fmpq, fmpz
 
-from rdpsym.foundations.balls import precision
+from rdpsym.foundations.balls import precision, to_fmpq
 from rdpsym.foundations.errors import (
     ConvergenceError,
     DomainError,
@@ -28,14 +28,9 @@ from rdpsym.foundations.errors import (
     must,
 )
 from rdpsym.foundations.precision import GUARD_RUNGS
-from rdpsym.foundations.reading import rational
 
 Real = arb | fmpq | fmpz | int | Fraction | sp.Rational | float
 Order = fmpq | arb | int | Fraction | sp.Rational
-
-#: Extra bits tried, in turn, by the computations that cancel (Gaussian and KOV curves): the one ladder's.
-_GUARD_BITS = GUARD_RUNGS
-
 
 # --------------------------------------------------------------------------- input checks
 
@@ -52,7 +47,7 @@ def _real(name: str, x: object) -> arb:
         raise ParameterError(must(name, "a finite real number", x))
     else:
         try:
-            b = arb(rational(x, name))  # the one reader: exact numbers, NumPy scalars, plain arithmetic text
+            b = arb(to_fmpq(x, name))  # the one reader (floats and Fractions on its fast path), NumPy, text
         except ParameterError:
             raise ParameterError(must(name, "a real number (an arb ball or an exact rational)", repr(x))) from None
     if not b.is_finite():
@@ -69,7 +64,7 @@ def _rational(name: str, x: object) -> fmpq:
     if isinstance(x, (int, fmpz)):
         return fmpq(x)
     try:
-        return rational(x, name)  # the one reader: a float as the decimal it prints as, NumPy scalars, text
+        return to_fmpq(x, name)  # the one reader: a float as the decimal it prints as, NumPy scalars, text
     except ParameterError:
         raise ParameterError(must(name, "an exact rational number", repr(x))) from None
 
@@ -227,7 +222,7 @@ def _adaptive(name: str, compute: Callable[[], arb], exact_inputs: bool) -> arb:
     """
     target = ctx.prec
     previous = None
-    for extra in _GUARD_BITS:
+    for extra in GUARD_RUNGS:  # extra bits tried in turn by the curves that cancel (Gaussian, KOV)
         with precision(target + extra):
             v = compute()
         if v.is_finite() and (v.is_zero() or v.rel_accuracy_bits() >= target - 2):
