@@ -427,13 +427,17 @@ def test_cli_max_order(tmp_path, capsys):
     (["gaussian:sigma=1", "--orders", "2,3", "--max-order", "8", "-o", "{tmp}/c.png"],
      "--max-order must be used without --orders"),
     (["gaussian:sigma=1", "--max-order", "1", "-o", "{tmp}/c.png"], "--max-order must be a number in (1.01"),
+    (["gaussian:sigma=1", "--max-order", "max_order", "-o", "{tmp}/c.png"],  # the value is shown as typed
+     "--max-order must be a number (such as 2, 0.5, 1/3, 1e-5 or sqrt(2)/2); got 'max_order' (unknown name "
+     "'max_order' at position 1)."),
     (["gaussian:sigma=1", "--kind", "epsilon-delta", "--deltas", "1e-2:1e-4", "-o", "{tmp}/c.png"],
      "--deltas must be LO:HI with 0 < LO < HI < 1"),
     (["gaussian:sigma=1", "--kind", "epsilon-delta", "--deltas", "0.5,2", "-o", "{tmp}/c.png"],
      "delta must be in the open interval (0, 1); got 2."),
     (["gaussian:sigma=1", "--dps", "3", "-o", "{tmp}/c.png"], "--dps must be an integer >= 5; got 3."),
 ])
-def test_cli_bad_input(tmp_path, capsys, argv, message):
+def test_cli_bad_input(tmp_path, capsys, monkeypatch, argv, message):
+    monkeypatch.chdir(tmp_path)  # a relative --output would land in tmp_path too: the last check sees it
     argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
     assert run_cli(["plot", *argv]) == 2
     err = capsys.readouterr().err

@@ -119,11 +119,8 @@ def run(args) -> int:
         if args.orders is not None and args.max_order is not None:
             raise ParameterError(must("--max-order", "used without --orders (it sets the default grid)",
                                       f"--orders {args.orders}"))
-        try:
-            grid = resolve(args.orders, name="--orders") if args.orders is not None else \
-                plots.default_orders(args.max_order if args.max_order is not None else 100)
-        except ParameterError as exc:
-            raise ParameterError(str(exc).replace("max_order", "--max-order")) from None
+        grid = resolve(args.orders, name="--orders") if args.orders is not None else \
+            plots.default_orders(args.max_order if args.max_order is not None else 100, name="--max-order")
         data = plots.budget_data(entries, grid, steps=args.steps, dps=dps)
         fig = plots.budget_figure(data, grid, None, args.title, args.yscale, args.size)
     else:

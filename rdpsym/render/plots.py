@@ -89,7 +89,7 @@ def _grid(lo: float, hi: float, points: int) -> list[Fraction]:
     return [Fraction(f"{lo * math.exp(i * step):.3g}") for i in range(points)]
 
 
-def default_orders(max_order: object = 100, points: int = 200) -> tuple:
+def default_orders(max_order: object = 100, points: int = 200, name: str = "max_order") -> tuple:
     """The default orders of :func:`budget_curves`: α in [1.01, ``max_order``], dense on a log axis.
 
     ``points`` log-spaced orders from 1.01 to ``max_order``, each rounded to
@@ -105,9 +105,9 @@ def default_orders(max_order: object = 100, points: int = 200) -> tuple:
     >>> [float(a) for a in default_orders(10, points=5)]
     [1.01, 1.79, 2.0, 3.0, 3.18, 4.0, 5.0, 5.64, 6.0, 7.0, 8.0, 9.0, 10.0]
     """
-    top = rational(max_order, "max_order")
+    top = rational(max_order, name)  # ``name``: what a message calls it (``--max-order`` on the command line)
     if not top > fmpq(101, 100) or top > 10**6:
-        raise ParameterError(must("max_order", "a number in (1.01, 10^6]", repr(max_order)))
+        raise ParameterError(must(name, "a number in (1.01, 10^6]", repr(max_order)))
     if isinstance(points, bool) or not isinstance(points, int) or not 2 <= points <= 10**4:
         raise ParameterError(must("points", "an integer in [2, 10^4]", repr(points)))
     top_f = Fraction(int(top.p), int(top.q))
