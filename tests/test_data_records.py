@@ -89,7 +89,7 @@ def test_the_cli_reads_the_registry():
         assert "FACTORIES" not in text and "PARAMETERS" not in text and "MECHANISMS" not in text
     derive, params = modules[1], modules[2]
     assert derive.DERIVED == ["gaussian", "laplace", "randomized-response"]
-    laplace = params.declaration("laplace")
+    laplace = REGISTRY["laplace"]
     assert params.build(laplace, params.read_assignments(["scale=1/2"], laplace)) == rdpsym.laplace(scale=R(1, 2))
     assert params.build(laplace, params.read_assignments(["lambda=1/2"], laplace)) == rdpsym.laplace(scale=R(1, 2))
 

@@ -32,8 +32,8 @@ def _curve(mechanism, k: int):
 
 def _read(args, kind: str) -> tuple:
     """Every option read and checked, named as typed, before the mechanism's curve is derived."""
-    mechanism = params.build(params.declaration(args.mechanism), params.read_assignments(
-        args.set, params.declaration(args.mechanism)))
+    declared = REGISTRY[args.mechanism]  # one of them: argparse's choices
+    mechanism = params.build(declared, params.read_assignments(args.set, declared))
     dps = read_dps(args.dps, "--dps")
     if args.orders == "continuous":
         if kind == "delta":

@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from rdpsym.claims.runner import LoadFailure, Report, check, load_all
+from rdpsym.claims.runner import Report, check, load_all
 from rdpsym.cli.output import NOT_AS_EXPECTED, OK, Outputs, check_path, console
 from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.render.claims import check_typesetting, report_json, report_latex, report_markdown
@@ -47,11 +47,11 @@ def run(args: argparse.Namespace) -> int:
     latex = check_path(args.latex, "--latex")
     json_path = check_path(args.json, "--json")
     markdown = check_path(args.markdown, "--markdown")
-    claims, failures, paths, started = load_all([Path(p) for p in args.paths] or None)
+    claims, failures, paths, load_seconds = load_all([Path(p) for p in args.paths] or None)
     if latex is not None:
         check_typesetting(claims)  # a claim whose strings cannot be typeset is refused before any work
     report = check(claims, None if args.quiet else progress_bar())
-    report = Report(report.results, failures, report.seconds + started, paths)
+    report = Report(report.results, failures, report.seconds + load_seconds, paths)
     print(report, file=console(latex, json_path, markdown))
     outputs = Outputs()
     outputs.text("--json", json_path, json.dumps(report_json(report), indent=2, ensure_ascii=False))
@@ -60,4 +60,4 @@ def run(args: argparse.Namespace) -> int:
     return outputs.status(OK if report.ok else NOT_AS_EXPECTED)
 
 
-__all__ = ["LoadFailure", "progress_bar", "register", "run"]
+__all__ = ["progress_bar", "register", "run"]

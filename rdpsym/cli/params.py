@@ -31,7 +31,7 @@ from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.reading import integer, number
 from rdpsym.laws.mechanisms import REGISTRY, Declaration
 
-__all__ = ["build", "declaration", "parse_spec", "read_assignments", "spec_mechanism", "steps"]
+__all__ = ["build", "parse_spec", "read_assignments", "spec_mechanism", "steps"]
 
 
 def steps(value: str) -> int:
@@ -40,13 +40,6 @@ def steps(value: str) -> int:
         return integer(value, "--steps", minimum=1)
     except ParameterError:
         raise argparse.ArgumentTypeError(must("--steps", "a positive integer", repr(value))) from None
-
-
-def declaration(name: str, option: str = "--mechanism") -> Declaration:
-    """The built-in called ``name``, or an error listing the names."""
-    if name not in REGISTRY:
-        raise ParameterError(must(option, f"one of {', '.join(REGISTRY)}", repr(name)))
-    return REGISTRY[name]
 
 
 def read_assignments(items: Iterable[str] | None, declared: Declaration, option: str = "--set",

@@ -52,7 +52,7 @@ def result_text(r: AccountingResult, certified: bool = True) -> str:
              f"  at order {shown(r.order)}, {given}, conversion {r.conversion}, {r.dps} digits (rounded up)",
              f"  publish: {name} ≤ {r.published(6)}"]
     if certified:
-        low, high = result_json(r)["enclosure"]
+        low, high = _enclosure(r)
         what = "certified enclosure (Arb balls)" if r.certified else "enclosure (NOT certified: quadrature)"
         lines.append(f"  {what}: [{low}, {high}]")
     lines += [f"  note: {n}" for n in r.notes]
@@ -71,7 +71,7 @@ def result_markdown(r: AccountingResult) -> str:
     """The result for Jupyter: the published bound as math, then the full value and its enclosure."""
     lines = [result_latex(r), ""]
     if r.enclosure != math.inf:
-        low, high = result_json(r)["enclosure"]
+        low, high = _enclosure(r)
         lines += [f"- value ({r.dps} digits, rounded up): `{r.value}`",
                   f"- {'certified ' if r.certified else ''}enclosure: [`{low}`, `{high}`]",
                   f"- conversion: {r.conversion}"]
@@ -86,8 +86,7 @@ def result_json(r: AccountingResult) -> dict:
             r.kind: "inf" if r.enclosure == math.inf else str(r.value),
             "published": r.published(),
             "order": shown(r.order),
-            "enclosure": None if r.enclosure == math.inf else
-            [lower_decimal(r.enclosure, r.dps), upper_decimal(r.enclosure, r.dps)],
+            "enclosure": None if r.enclosure == math.inf else list(_enclosure(r)),
             "certified": r.certified,
             "conversion": r.conversion,
             ("delta" if r.kind == "epsilon" else "epsilon"): shown(r.given),
@@ -98,6 +97,12 @@ def result_json(r: AccountingResult) -> dict:
                           for o in r.per_order],
             "notes": list(r.notes),
         }
+
+
+def _enclosure(r: AccountingResult) -> tuple[str, str]:
+    """The enclosure's ends at the result's digits, rounded outward (so the printed interval contains it)."""
+    with precision(bits_for(r.dps + 10)):
+        return lower_decimal(r.enclosure, r.dps), upper_decimal(r.enclosure, r.dps)
 
 
 def audit_text(report: AuditReport) -> str:

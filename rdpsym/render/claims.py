@@ -33,8 +33,7 @@ from rdpsym.render.documents import preamble
 from rdpsym.render.latex import paper_latex
 from rdpsym.render.layout import DISPLAY_CHARACTERS, break_display
 from rdpsym.render.prose import math, reason_latex, text
-from rdpsym.render.reasons import evidence_text, rule_latex, rule_text
-from rdpsym.render.values import value_text
+from rdpsym.render.reasons import evidence_text, point_text, rule_latex, rule_text
 
 __all__ = ["check_typesetting", "claim_result_markdown", "claim_result_text", "report_json", "report_latex",
            "report_markdown", "report_text", "why_not_proved"]
@@ -363,7 +362,8 @@ def why_not_proved(r: ClaimResult) -> str:
         return ""
     if r.verdict is Status.REFUTED:
         cx = next((s.counterexample for s in r.steps if s.counterexample is not None), None)
-        return "false as stated" + (f": counterexample {_point_text(cx)}" if cx else "")
+        # In a Markdown table cell, where a | would end the cell.
+        return "false as stated" + (f": counterexample {point_text(cx).replace('|', '/')}" if cx else "")
     i, step = next((i, s) for i, s in enumerate(r.steps, 1) if s.status is not Status.PROVED)
     if isinstance(step, Holds):
         kind = f"step {i} is a numeric statement (laws, events or mechanisms: no SymPy form to prove)"
@@ -371,11 +371,6 @@ def why_not_proved(r: ClaimResult) -> str:
         kind = f"step {i}: SymPy's rules did not reach a proof"
     note = _first_sentence(r.claim.note)
     return f"{kind}. {note}" if note else kind + "."
-
-
-def _point_text(point: dict) -> str:
-    parts = [f"{k.name if isinstance(k, sp.Symbol) else k}={value_text(v)}" for k, v in point.items()]
-    return ("{" + ", ".join(parts) + "}").replace("|", "/")
 
 
 def _first_sentence(prose: str) -> str:

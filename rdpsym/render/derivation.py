@@ -27,7 +27,7 @@ import sympy as sp
 from rdpsym.derive.derivation import Derivation
 from rdpsym.foundations.notation import PieceSum
 from rdpsym.foundations.record import Diverges, Published, Relation, Step
-from rdpsym.render.latex import paper_latex
+from rdpsym.render.latex import divergence_latex, paper_latex
 from rdpsym.render.reasons import evidence_latex, evidence_text, rule_latex, rule_text
 
 __all__ = ["RELATION_LATEX", "derivation_body", "derivation_latex", "derivation_markdown", "derivation_text",
@@ -167,14 +167,10 @@ def infinite_because(d: Derivation) -> Diverges | None:
     return next((s.rule for s in reversed(d.steps) if isinstance(s.rule, Diverges)), None)
 
 
-def _order_text(order: sp.Expr) -> str:
-    return sp.sstr(order)
-
-
 def derivation_text(d: Derivation) -> str:
     """A terminal rendering: the result, its status, its conditions and the evidence."""
     result = mpmath.nstr(d.result, 50) if isinstance(d.result, mpmath.mpf) else sp.sstr(d.result)
-    lines = [f"D_{_order_text(d.order)}(P||Q) = {result}", f"  status: {d.status}"]
+    lines = [f"D_{sp.sstr(d.order)}(P||Q) = {result}", f"  status: {d.status}"]
     lines += [f"  condition: {sp.sstr(c)} (else oo)" for c in d.conditions]
     lines += [f"  hypothesis: {sp.sstr(h)}" for h in d.hypotheses]
     why = infinite_because(d)
@@ -186,8 +182,7 @@ def derivation_text(d: Derivation) -> str:
 
 def derivation_markdown(d: Derivation) -> str:
     """Markdown for Jupyter: the result as display math, then the status and the evidence."""
-    order = r"\infty" if d.order is sp.oo else paper_latex(d.order)
     result = _number(d.result) or paper_latex(d.result)
-    lines = [rf"$$D_{{{order}}}(P \,\|\, Q) = {result}$$", "", f"**{d.status}**", ""]
+    lines = [rf"$${divergence_latex(d.order)} = {result}$$", "", f"**{d.status}**", ""]
     lines += [f"- {evidence_latex(e)}" for e in d.evidence]
     return "\n".join(lines)

@@ -20,7 +20,7 @@ import sympy as sp
 from rdpsym.derive.table2 import Cell
 from rdpsym.foundations.record import Status
 from rdpsym.render.derivation import derivation_body, infinite_because
-from rdpsym.render.latex import paper_latex
+from rdpsym.render.latex import divergence_latex, paper_latex
 from rdpsym.render.prose import text
 from rdpsym.render.reasons import evidence_latex, rule_latex
 
@@ -54,7 +54,7 @@ def derivation_document(d, title: str, setting: str = "", symbol_names: dict | N
     the result evaluated at given parameters, printed after it.
     """
     settings = {"symbol_names": symbol_names or {}}
-    order = r"\infty" if d.order is sp.oo else paper_latex(d.order)
+    divergence = divergence_latex(d.order, **settings)
     shown = "∞" if d.order is sp.oo else "α" if d.order.is_Symbol else sp.sstr(d.order)
     parts = [preamble(title, f"Rényi divergence at order {shown}")]
     parts.append("\\section*{Setting}\n" + (setting + "\n\n" if setting else ""))
@@ -63,7 +63,7 @@ def derivation_document(d, title: str, setting: str = "", symbol_names: dict | N
     parts.append("\\section*{Derivation}\n" + derivation_body(d, symbol_names))
     parts.append("\\section*{Result}\n")
     result = d.result if not isinstance(d.result, mpmath.mpf) else mpmath.nstr(d.result, 40)
-    parts.append(rf"\[ D_{{{order}}}(P \,\|\, Q) = {paper_latex(result, **settings)} \]" + "\n")
+    parts.append(rf"\[ {divergence} = {paper_latex(result, **settings)} \]" + "\n")
     for c in d.conditions:
         parts.append(rf"valid when ${paper_latex(c, **settings)}$; otherwise the divergence is $\infty$.\\" + "\n")
     if value is not None:
@@ -71,7 +71,7 @@ def derivation_document(d, title: str, setting: str = "", symbol_names: dict | N
         at = _point_latex(point, settings)
         shown = r"\infty" if mpmath.isinf(number) else mpmath.nstr(number, dps)
         parts.append(rf"At ${at}$, to {dps} significant digits (the closed form evaluated with mpmath):" + "\n"
-                     + rf"\[ D_{{{order}}}(P \,\|\, Q) = {shown} \]" + "\n")
+                     + rf"\[ {divergence} = {shown} \]" + "\n")
     parts.append(rf"\noindent\textbf{{Status: {text(str(d.status))}.}} " + _STATUS[d.status] + "\n")
     parts.append("\\begin{itemize}\n" + "".join(rf"\item {evidence_latex(e, symbol_names)}" + "\n"
                                                  for e in d.evidence) + "\\end{itemize}\n")
@@ -144,11 +144,10 @@ def table2_document(cells) -> str:
         rows = []
         for c in (c for c in cells if c.mechanism == mechanism):
             d = c.derivation
-            order = r"\infty" if d.order is sp.oo else paper_latex(d.order)
             cite = d.reference.citation(d.order).item if d.reference is not None else ""
             # The cell's status as an equation tag at the right margin (amsmath moves it below
             # the formula when the line is full), not as a column that widens every line.
-            rows.append(rf"D_{{{order}}}(P \,\|\, Q) &= {paper_latex(d.result)} "
+            rows.append(rf"{divergence_latex(d.order)} &= {paper_latex(d.result)} "
                         rf"\tag*{{{text(c.order_label)}; {text(str(d.status))}"
                         + (f" (= {text(cite)})" if cite else "") + "}")
         parts.append(" \\\\\n".join(rows) + "\n\\end{align*}\n")

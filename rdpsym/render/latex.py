@@ -30,7 +30,7 @@ from sympy.core.function import AppliedUndef
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.precedence import PRECEDENCE
 
-from rdpsym.foundations.notation import RenyiMoment
+from rdpsym.foundations.notation import P, Q, RenyiDivergence, RenyiMoment
 from rdpsym.foundations.symbols import alpha
 
 __all__ = ["PaperPrinter", "paper_latex"]
@@ -237,3 +237,12 @@ def paper_latex(expr: object, **settings: object) -> str:
         return expr
     # Papers write \int_a^b, not SymPy's \int\limits_a^b.
     return PaperPrinter(settings).doprint(expr).replace(r"\int\limits", r"\int")
+
+
+def divergence_latex(order: object, **settings: object) -> str:
+    r"""``D_{order}(P \,\|\, Q)``: the divergence as every derivation's left side prints it.
+
+    >>> print(divergence_latex(sp.oo), divergence_latex(alpha))
+    D_{\infty}(P \,\|\, Q) D_{\alpha}(P \,\|\, Q)
+    """
+    return paper_latex(RenyiDivergence(P, Q, order), **settings)

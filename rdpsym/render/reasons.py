@@ -17,8 +17,6 @@ document, where its mathematics is typeset in the document's notation
 
 from __future__ import annotations
 
-import functools
-
 import sympy as sp
 
 from rdpsym.foundations.record import (
@@ -225,10 +223,10 @@ def _evidence(e: Evidence, w: _Words) -> str:  # noqa: C901 - one sentence per k
         if e.undecided:
             kind = (f"{e.undefined} of them undefined (outside a function's domain)" if e.undefined
                     else "all tight")
-            out += f"; {e.undecided} points undecided at {e.bits} bits ({kind}), e.g. {_point_text(e.example)}"
+            out += f"; {e.undecided} points undecided at {e.bits} bits ({kind}), e.g. {point_text(e.example)}"
         return w.words(out)
     if isinstance(e, Counterexample):
-        return w.words(f"counterexample {_point_text(e.point)}")
+        return w.words(f"counterexample {point_text(e.point)}")
     if isinstance(e, Contradiction):
         return w.words(f"a symbolic proof ({e.proof}) was contradicted numerically: a bug in rdpsym")
     if isinstance(e, Failure):
@@ -238,9 +236,10 @@ def _evidence(e: Evidence, w: _Words) -> str:  # noqa: C901 - one sentence per k
     return w.words(type(e).__name__)
 
 
-def _point_text(point: tuple) -> str:
-    """``{alpha=3/2, eps=1e-30}`` as a claim's sample point reads in a report."""
-    parts = [f"{k.name if isinstance(k, sp.Symbol) else k}={value_text(v)}" for k, v in point]
+def point_text(point: tuple | dict) -> str:
+    """``{alpha=3/2, eps=1e-30}`` as a claim's sample point reads in a report (``((key, value), ...)`` or a dict)."""
+    items = point.items() if isinstance(point, dict) else point
+    parts = [f"{k.name if isinstance(k, sp.Symbol) else k}={value_text(v)}" for k, v in items]
     return "{" + ", ".join(parts) + "}"
 
 
@@ -252,14 +251,3 @@ def evidence_text(e: Evidence) -> str:
 def evidence_latex(e: Evidence, symbol_names: dict | None = None) -> str:
     """What established a status, as LaTeX text with ``$...$`` math."""
     return _evidence(e, _Words(latex=True, settings={"symbol_names": symbol_names or {}}))
-
-
-@functools.singledispatch
-def as_text(obj: object) -> str:
-    """A record part (rule, evidence, citation) in plain text."""
-    return str(obj)
-
-
-as_text.register(Rule, rule_text)
-as_text.register(Evidence, evidence_text)
-as_text.register(Citation, citation_text)
