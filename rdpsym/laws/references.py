@@ -59,13 +59,10 @@ class Reference:
         return self.source.at(item) if isinstance(self.source, Citation) else Citation(str(self.source), item)
 
 
-MIRONOV = MIRONOV_2017
-
-
 def gaussian_reference(sigma: sp.Expr, sensitivity: sp.Expr) -> Reference:
     """Mironov 2017 Proposition 7: D_α(N(0,σ²)‖N(μ,σ²)) = αμ²/(2σ²); D_∞ = ∞ (Table II)."""
     rate = sensitivity**2 / (2 * sigma**2)
-    return Reference(MIRONOV, "Proposition 7", sp.exp(alpha * (alpha - 1) * rate), rate, sp.oo)
+    return Reference(MIRONOV_2017, "Proposition 7", sp.exp(alpha * (alpha - 1) * rate), rate, sp.oo)
 
 
 def laplace_reference(scale: sp.Expr, sensitivity: sp.Expr) -> Reference:
@@ -77,7 +74,7 @@ def laplace_reference(scale: sp.Expr, sensitivity: sp.Expr) -> Reference:
     lam = scale / sensitivity
     a = alpha
     moment = a / (2 * a - 1) * sp.exp((a - 1) / lam) + (a - 1) / (2 * a - 1) * sp.exp(-a / lam)
-    return Reference(MIRONOV, "Proposition 6", moment, 1 / lam + sp.exp(-1 / lam) - 1, 1 / lam)
+    return Reference(MIRONOV_2017, "Proposition 6", moment, 1 / lam + sp.exp(-1 / lam) - 1, 1 / lam)
 
 
 def randomized_response_reference(p: sp.Expr) -> Reference:
@@ -89,5 +86,5 @@ def randomized_response_reference(p: sp.Expr) -> Reference:
     a = alpha
     moment = p**a * (1 - p) ** (1 - a) + (1 - p) ** a * p ** (1 - a)
     return Reference(
-        MIRONOV, "Proposition 5", moment, (2 * p - 1) * sp.log(p / (1 - p)), sp.Abs(sp.log(p / (1 - p)))
+        MIRONOV_2017, "Proposition 5", moment, (2 * p - 1) * sp.log(p / (1 - p)), sp.Abs(sp.log(p / (1 - p)))
     )

@@ -37,7 +37,7 @@ from rdpsym.foundations.errors import (
     SymbolicTimeout,
     must,
 )
-from rdpsym.quadrature.compile import compile_expr
+from rdpsym.quadrature.compile import compile_expr, to_mpf
 from rdpsym.quadrature.integrate import integrate_pieces
 
 oo = sp.oo
@@ -86,7 +86,7 @@ def numeric_mass(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, disc
     with mpmath.workdps(dps + 10):
         outcomes = finite_outcomes(lo, hi) if discrete else None
         if outcomes is not None:
-            return mpmath.fsum(mpmath.mpf(sp.N(expr.subs(var, j), dps + 10)) for j in outcomes)
+            return mpmath.fsum(to_mpf(expr.subs(var, j)) for j in outcomes)
         pairs = [PiecePair(piece.lo, piece.hi, piece.branch, piece.branch) for piece in pieces]
         return integrate_pieces(pairs, var, compile_expr(expr, var), discrete=discrete, order=sp.S.One)
 
@@ -125,7 +125,7 @@ def check_nonnegative(piece: Piece, var: sp.Symbol, discrete: bool) -> None:
     with mpmath.workdps(30):
         for point in points:
             try:
-                value = f(mpmath.mpf(sp.N(point, 30)._to_mpmath(mpmath.mp.prec)) if not discrete else int(point))
+                value = f(to_mpf(point) if not discrete else int(point))
             except (ZeroDivisionError, ValueError, TypeError):
                 continue
             if isinstance(value, mpmath.mpf) and value < 0:

@@ -39,12 +39,7 @@ def sup_log_ratio(pairs: Iterable, var: sp.Symbol, log_p: Callable, log_q: Calla
             continue
         if bq == 0:
             return mpmath.inf
-        def r(t):
-            try:
-                value = log_p(t) - log_q(t)
-            except (ZeroDivisionError, ValueError):
-                return -mpmath.inf
-            return value if isinstance(value, mpmath.mpf) else -mpmath.inf
+        r = _guarded(lambda t: log_p(t) - log_q(t))
         a = to_mpf(lo)
         b = to_mpf(hi)
         seeds = []
