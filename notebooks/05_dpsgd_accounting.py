@@ -28,7 +28,7 @@ import mpmath
 import sympy as sp
 
 import rdpsym
-from rdpsym.accounting.audit import TOLERANCE, audit_dp_accounting, classify
+from rdpsym.peers.audit import TOLERANCE, audit_dp_accounting, classify
 from rdpsym.accounting.orders import DP_ACCOUNTING
 from rdpsym.claims import runner
 

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 from rdpsym.accounting import api
-from rdpsym.accounting.audit import audit_dp_accounting
+from rdpsym.peers.audit import audit_dp_accounting
 from rdpsym.accounting.orders import resolve
 from rdpsym.accounting.reference import write_reference
 from rdpsym.cli import params

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from rdpsym.accounting.api import AccountingResult
-from rdpsym.accounting.audit import TOLERANCE, AuditReport
+from rdpsym.peers.audit import TOLERANCE, AuditReport
 from rdpsym.accounting.curve import Infinite
 from rdpsym.foundations.balls import bits_for, lower_decimal, precision, upper_decimal
 

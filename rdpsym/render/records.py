@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rdpsym.accounting.api import AccountingResult
-from rdpsym.accounting.audit import AuditReport
+from rdpsym.peers.audit import AuditReport
 from rdpsym.claims.claim import ClaimResult
 from rdpsym.claims.runner import Report
 from rdpsym.derive.derivation import Derivation
