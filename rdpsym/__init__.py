@@ -13,6 +13,10 @@ The public API, by layer (every name here is documented where it is defined):
   ``.group(c)``), :func:`epsilon`, :func:`delta` (certified
   :class:`AccountingResult`), and the modules :mod:`rdpsym.conversions` and
   :mod:`rdpsym.balls` (Arb balls, rounding up and down);
+* peers — :func:`from_dp_event` (dp_accounting's events and ledgers),
+  :func:`from_opacus` and :class:`OpacusAccountant` (Opacus),
+  :func:`from_autodp` (autodp's mechanism zoo), :func:`verify` (a peer's
+  answers against certified values; no peer is imported);
 * claims — the subpackage :mod:`rdpsym.claims` (``Claim``, ``Equal``,
   ``AtMost``, ``Holds``, ``Domain``, ``check``);
 * render — :func:`paper_latex`, :func:`table2_markdown`, documents
@@ -64,6 +68,10 @@ from rdpsym.laws.mechanisms import (
     sampled_gaussian,
     zcdp,
 )
+from rdpsym.peers.autodp import from_autodp
+from rdpsym.peers.events import from_dp_event
+from rdpsym.peers.opacus import OpacusAccountant, from_opacus
+from rdpsym.peers.verify import Verification, verify
 from rdpsym.render import documents
 from rdpsym.render.documents import table2_markdown
 from rdpsym.render.latex import paper_latex
@@ -118,6 +126,7 @@ __all__ = [
     "Infinite",
     "Mechanism",
     "NoClosedFormError",
+    "OpacusAccountant",
     "ParameterError",
     "REGISTRY",
     "RdpCurve",
@@ -125,6 +134,7 @@ __all__ = [
     "Relation",
     "Status",
     "Step",
+    "Verification",
     "VerificationError",
     "alpha",
     "balls",
@@ -133,6 +143,9 @@ __all__ = [
     "documents",
     "epsilon",
     "exponential_mechanism",
+    "from_autodp",
+    "from_dp_event",
+    "from_opacus",
     "gaussian",
     "laplace",
     "paper_latex",
@@ -146,6 +159,7 @@ __all__ = [
     "sampled_gaussian",
     "table2",
     "table2_markdown",
+    "verify",
     "zcdp",
     "__version__",
 ]

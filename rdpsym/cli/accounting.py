@@ -12,7 +12,6 @@ import json
 from pathlib import Path
 
 from rdpsym.accounting import api
-from rdpsym.peers.audit import audit_dp_accounting
 from rdpsym.accounting.orders import resolve
 from rdpsym.accounting.reference import write_reference
 from rdpsym.cli import params
@@ -22,7 +21,9 @@ from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import rational
 from rdpsym.laws.mechanisms import REGISTRY
-from rdpsym.render.accounting import audit_json, audit_text, result_json, result_text
+from rdpsym.peers.audit import audit_dp_accounting
+from rdpsym.render.accounting import result_json, result_text
+from rdpsym.render.peers import audit_json, audit_text
 
 
 def _curve(mechanism, k: int):

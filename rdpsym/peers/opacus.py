@@ -21,7 +21,7 @@ restore it).  Every step is one Poisson-subsampled Gaussian.
 >>> acc.history, len(acc)
 ([(1.1, 0.01, 100)], 1)
 >>> acc.get_epsilon(delta=1e-5)
-0.5434573587305097
+0.9560910987478077
 """
 
 from __future__ import annotations
