@@ -123,14 +123,18 @@ class Verification:
 
     @property
     def unsafe(self) -> bool:
-        """Whether any answer claims more privacy than holds (below the certified value, or invalid)."""
+        """Whether any answer claims more privacy than holds (below the certified value, or invalid), by
+        however little."""
         return any(c.direction in (BELOW, INVALID) for c in self.checks)
 
     @property
     def verdict(self) -> str:
-        """``unsafe``, ``conservative`` (some answer above, none below), or ``agrees``."""
-        if self.unsafe:
+        """``unsafe`` (an answer below by more than float64 rounding, or invalid), ``below by float64 rounding
+        only``, ``conservative`` (some answer above by more than rounding), or ``agrees``."""
+        if any(c.direction == INVALID or (c.direction == BELOW and c.relative > ROUNDING) for c in self.checks):
             return "unsafe"
+        if self.unsafe:
+            return "below by float64 rounding only"
         if any(c.direction == ABOVE and c.relative > ROUNDING for c in self.checks):
             return "conservative"
         return "agrees"
