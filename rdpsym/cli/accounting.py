@@ -104,8 +104,11 @@ def register(sub) -> None:
                        help="mironov | dp-accounting | opacus" + (" | continuous" if kind == "epsilon" else "")
                             + " | a list '2,4,8.5,inf' (default: dp-accounting's orders and inf, which bounds "
                               "a pure-DP mechanism by its own ε; a grid name or list is used as given)")
-        p.add_argument("--conversion", default="bbghs", choices=["mironov", "bbghs", "balle"],
-                       help="mironov: Prop 3; bbghs (alias balle): Balle et al. 2020 Thm 21 (default)")
+        p.add_argument("--conversion", default=api.DEFAULT_CONVERSION, choices=list(api.CONVERSIONS),
+                       help="best (default): the best of all at every order, naming the winner; mironov: Prop 3; "
+                            "bbghs (alias balle): Balle et al. 2020 Thm 21, as dp_accounting and Opacus; tv-kl: "
+                            "eps = 0 once delta >= sqrt(1 - exp(-r)), as dp_accounting; optimal: the optimal "
+                            "conversion of each order, certified by a dual point")
         p.add_argument("--dps", default="50", help="significant digits (default 50)")
         p.add_argument("--certified", action="store_true", help="also print the certified enclosure")
         p.add_argument("--json", action="store_true", help="machine-readable output")
