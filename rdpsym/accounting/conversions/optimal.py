@@ -75,9 +75,12 @@ class OptimalBound:
     :func:`optimal_epsilon`, δ for :func:`optimal_delta`.  ``lower`` is a certified lower bound on
     what *any* conversion of the same (α, r) can give (from the witness pair), or None when no
     witness was certified; ``two_sided`` says whether the witness also satisfies D_α(Q‖P) ≤ r.
-    ``certificate`` is the dual point (a, b, γ) that proves ``value`` (exact binary numbers; None at
+    ``certificate`` is the dual point (a, b, γ) that proves ``value`` (a, b exact binary numbers; γ exact
+    for ε, the ball of e^ε for δ; None at
     α = ∞ and in the closed-form regime, where the formula is the proof), and ``regime`` one of
-    ``"pure"`` (α = ∞), ``"corner"`` (the closed form) or ``"interior"``.
+    ``"pure"`` (α = ∞), ``"corner"`` (the closed form) or ``"interior"``.  ``witness`` is the pair
+    (p, q) of exact numbers behind ``lower``: P = Ber(p), Q = Ber(q) with D_α(P‖Q) ≤ r (D_∞ at α = ∞),
+    so that anyone can re-check it (the catalogue does, with the finite laws' own Rényi divergence).
     """
 
     value: arb
@@ -85,6 +88,7 @@ class OptimalBound:
     two_sided: bool
     regime: str
     certificate: tuple | None = None
+    witness: tuple | None = None
 
 
 # --------------------------------------------------------------------------- the family of optimal pairs
@@ -356,9 +360,16 @@ def _nudge(q: arb, p: arb, k: int) -> arb:
     return (q + (p - q) * arb(2) ** (k - ctx.prec)).mid()
 
 
+def _corner_witness(r: arb) -> tuple[arb, arb]:
+    """P = (1, 0), Q = (q, 1 − q) with q the upper end of e^{−r} (an exact point): D_α(P‖Q) = log(1/q) ≤ r at
+    every order, so E_γ(P‖Q) = 1 − γq is what any conversion must allow."""
+    return arb(1), arb((-r.lower()).exp().upper())
+
+
 def _pure_epsilon(r: arb, d: arb) -> OptimalBound:
     value = _checked("epsilon", r + (-d).log1p())
-    return OptimalBound(value, value, False, "pure")
+    p, q = _corner_witness(r)
+    return OptimalBound(value, _checked("epsilon", ((1 - d) / q).log()).lower(), False, "pure", None, (p, q))
 
 
 def optimal_epsilon(order: Order, r: Real, delta: Real) -> OptimalBound | None:
@@ -391,7 +402,8 @@ def optimal_epsilon(order: Order, r: Real, delta: Real) -> OptimalBound | None:
         # Certified by the dual point a = γ/((α−1)e^{αr}), b = 1 − αγe^{−r}/(α−1) ≥ 0 (module docstring); the
         # witness P = (1, 0), Q = (e^{−r}, 1 − e^{−r}) attains it.
         value = _checked("epsilon", r_up + (-d).log1p())
-        return OptimalBound(value, _checked("epsilon", r.lower() + (-d).log1p()).lower(), False, "corner")
+        p, q = _corner_witness(r)
+        return OptimalBound(value, _checked("epsilon", ((1 - d) / q).log()).lower(), False, "corner", None, (p, q))
     if not d < 1 / alpha:
         return None  # the ball of δ straddles 1/α: the caller keeps the other conversions
     return _interior(order, r, d, "delta")
@@ -413,7 +425,8 @@ def optimal_delta(order: Order, r: Real, epsilon: Real) -> OptimalBound | None:
     r, e = _nonnegative("r", r), _nonnegative("epsilon", epsilon)
     if _is_inf(order):
         v = _probability("delta", (-(e - r).expm1()).max(arb(0)))
-        return OptimalBound(v, _probability("delta", (-(e - r.lower()).expm1()).max(arb(0))).lower(), False, "pure")
+        p, q = _corner_witness(r)
+        return OptimalBound(v, (1 - e.upper().exp() * q).lower().max(arb(0)), False, "pure", None, (p, q))
     alpha, h = _order(order)
     r_up = arb(r.upper())
     if r_up == 0:
@@ -421,7 +434,8 @@ def optimal_delta(order: Order, r: Real, epsilon: Real) -> OptimalBound | None:
     corner = r_up + (1 - 1 / alpha).log()  # ε ≤ log((α−1)e^r/α): the closed form
     if e <= corner:
         v = _probability("delta", -(e - r_up).expm1())
-        return OptimalBound(v, _probability("delta", -(e - r.lower()).expm1()).lower(), False, "corner")
+        p, q = _corner_witness(r)
+        return OptimalBound(v, (1 - e.upper().exp() * q).lower().max(arb(0)), False, "corner", None, (p, q))
     if not e > corner:
         return None
     return _interior(order, r, e, "gamma")
@@ -527,7 +541,9 @@ def _interior(order, r: arb, target: arb, given: str) -> OptimalBound | None:
         r_up = arb(r.upper())
         try:
             with precision(prec + extra + 32):
-                log_t = target.log() if given == "delta" else target
+                # The δ direction is solved at the lower end of the ε ball (an exact point): U decreases in γ, and
+                # a dual point fixed for one γ would pay the ball's whole width in B − γ.
+                log_t = target.log() if given == "delta" else arb(target.lower())
                 s, u = _refine(alpha, h * r_up, log_t, given, s_f, u_f)
                 l0, l1, w, da, db = _pair(alpha, s, u)
         except (ConvergenceError, ZeroDivisionError, ValueError, OverflowError, ArithmeticError):
@@ -542,10 +558,13 @@ def _interior(order, r: arb, target: arb, given: str) -> OptimalBound | None:
                 return None
             value, cert = out
         else:
-            value = _probability("delta", dual_bound(order, r_up, a_q, b_q, target.exp()))
-            cert = (a_q, b_q, target)
-        lower, two = _lower(alpha, h, r, target, p_q, q_q, given)
-    return OptimalBound(+value, None if lower is None else +lower, two, "interior", cert)
+            eps_lo = arb(target.lower())
+            value = _probability("delta", dual_bound(order, r_up, a_q, b_q, eps_lo.exp()))
+            cert = (a_q, b_q, eps_lo.exp())
+        lower, two, witness = _lower(alpha, h, r, target, p_q, q_q, given)
+    # Back to the caller's precision: the value as a ball (its upper end stays above the certified one), the
+    # lower bound rounded down to an exact point.
+    return OptimalBound(+value, None if lower is None else (+lower).lower(), two, "interior", cert, witness)
 
 
 def _certify_epsilon(alpha, h, r_up, d, a_q, b_q, prec):
@@ -570,7 +589,8 @@ def _certify_epsilon(alpha, h, r_up, d, a_q, b_q, prec):
 
 
 def _lower(alpha, h, r, target, p_q, q_q, given):
-    """The witness's bound (a lower end), and whether the witness is two-sided; (None, False) if not certified."""
+    """The witness's bound (a lower end), whether the witness is two-sided, and the witness (p, q); (None, False,
+    None) if not certified."""
     k = 16
     while k < ctx.prec - 4:
         # r's own radius may call for more than a last-bit nudge: 16, 32, 64, … bits from the end.
@@ -581,7 +601,7 @@ def _lower(alpha, h, r, target, p_q, q_q, given):
             continue
         if given == "delta":
             if not p_q - target.upper() > 0:
-                return None, False
-            return _checked("epsilon", ((p_q - target) / qk).log()).lower(), backward
-        return (p_q - arb(target.upper()).exp() * qk).lower().max(arb(0)), backward
-    return None, False
+                return None, False, None
+            return _checked("epsilon", ((p_q - target) / qk).log()).lower(), backward, (p_q, qk)
+        return (p_q - arb(target.upper()).exp() * qk).lower().max(arb(0)), backward, (p_q, qk)
+    return None, False, None
