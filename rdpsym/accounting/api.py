@@ -249,6 +249,18 @@ def delta(curve: RdpCurve | Mechanism | Guarantee, epsilon: object, orders: obje
     return _result("delta", found, balls, how, e, dps, c)
 
 
+def epsilon_from_balls(c: RdpCurve, grid: tuple, balls: list, delta: object, conversion: str = DEFAULT_CONVERSION,
+                       dps: int = 50) -> AccountingResult:
+    """:func:`epsilon` from the curve's balls on ``grid``, already computed (at ``dps + 3`` digits or more): for
+    sweeps that scale one curve (the steps of a calibration) without evaluating it again.  ``c`` is the curve
+    the balls belong to (it says whether they are certified)."""
+    d = _probability(delta, "delta")
+    how = conversion_name(conversion)
+    with precision(bits_for(dps + 10)):
+        found = conv.tightest_epsilon(list(zip(grid, balls)), d, how)
+    return _result("epsilon", found, balls, how, d, dps, c)
+
+
 def _balls(c: RdpCurve, grid: tuple, default: bool, dps: int) -> list:
     """The curve's balls on the grid.  The default grid's α = ∞ is evaluated on its own: a curve whose
     D_∞ cannot be had (a user's closed form without a limit) is ∞ there, with the reason, and the
@@ -358,4 +370,4 @@ def _frac(q: fmpq) -> Fraction:
     return Fraction(int(q.p), int(q.q))
 
 
-__all__ = ["AccountingResult", "at_infinity", "delta", "epsilon", "parse_order"]
+__all__ = ["AccountingResult", "at_infinity", "delta", "epsilon", "epsilon_from_balls", "parse_order"]

@@ -2,7 +2,7 @@
 
     rdpsym epsilon --mechanism sampled-gaussian --set q=0.01 --set sigma=1.1 --steps 10000 --delta 1e-5
     rdpsym delta --mechanism gaussian --set sigma=2 --epsilon 1 --orders mironov --conversion mironov
-    rdpsym reference --out refs/ --dps 60
+    rdpsym reference --out refs/ --dps 60 [--workers N | --scheduler tcp://host:8786]
     rdpsym audit dp-accounting --grid small
 """
 
@@ -19,6 +19,7 @@ from rdpsym.cli import params
 from rdpsym.cli.output import OK, Outputs, check_path
 from rdpsym.cli.params import steps
 from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.foundations.parallel import executor_from
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import rational
 from rdpsym.laws.mechanisms import REGISTRY
@@ -76,7 +77,9 @@ def run_reference(args) -> int:
     if out.exists() and not out.is_dir():
         raise ParameterError(must("--out", "a folder (made if missing)", f"{args.out!r}, a file"))
     outputs = Outputs()
-    outputs.write("--out", lambda: [print(p) for p in write_reference(out, dps=dps, quick=args.quick)])
+    with executor_from(args.workers, args.scheduler) as executor:
+        outputs.write("--out", lambda: [print(p) for p in write_reference(out, dps=dps, quick=args.quick,
+                                                                          executor=executor)])
     return outputs.status(OK)
 
 
@@ -88,6 +91,14 @@ def run_audit(args) -> int:
     outputs = Outputs()
     outputs.text("--json", out, json.dumps(audit_json(report), indent=2))
     return outputs.status(OK)
+
+
+def add_sweep_options(p) -> None:
+    """``--workers N`` / ``--scheduler ADDRESS``: where a sweep's tasks run (results identical to a serial run)."""
+    p.add_argument("--workers", default=None, metavar="N",
+                   help="run the tasks on a local pool of N processes (results identical to the serial run)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run the tasks on a Dask cluster, e.g. tcp://host:8786 (pip install 'rdpsym[dask]')")
 
 
 def register(sub) -> None:
@@ -117,6 +128,7 @@ def register(sub) -> None:
     rf.add_argument("--out", default="reference", help="output folder (default ./reference)")
     rf.add_argument("--dps", default="60")
     rf.add_argument("--quick", action="store_true", help="a small table (for tests)")
+    add_sweep_options(rf)
     rf.set_defaults(run=run_reference)
     au = sub.add_parser("audit", help="compare an installed peer accountant with rdpsym's certified values")
     au.add_argument("peer", choices=["dp-accounting"])

@@ -5,6 +5,7 @@
     rdpsym derive laplace --latex laplace.tex --pdf
     rdpsym check myclaims/ --latex report.tex --json results.json
     rdpsym epsilon --mechanism sampled-gaussian --set q=0.01 --set sigma=1.1 --steps 10000 --delta 1e-5
+    rdpsym calibrate --mechanism sampled-gaussian --set q=0.01 --steps 10000 --epsilon 3 --delta 1e-5
     rdpsym plot laplace:scale=1 gaussian:sigma=1 --output curves.png
 
 Every value typed is read by :mod:`rdpsym.foundations.reading` (parsed, never
@@ -19,12 +20,12 @@ import argparse
 import sys
 
 import rdpsym
-from rdpsym.cli import accounting, check, derive, plot, table2
+from rdpsym.cli import accounting, calibrate, check, derive, plot, table2
 from rdpsym.cli.output import BAD_INPUT, STATUSES
 from rdpsym.foundations.errors import RdpSymError
 
 #: Every subcommand's module, in the order ``rdpsym --help`` lists them; each has ``register(subparsers)``.
-SUBCOMMANDS = (table2, derive, check, accounting, plot)
+SUBCOMMANDS = (table2, derive, check, accounting, plot, calibrate)
 
 
 class _Version(argparse.Action):

@@ -15,12 +15,14 @@ from typing import Any
 
 from rdpsym.accounting.api import AccountingResult
 from rdpsym.accounting.audit import AuditReport
+from rdpsym.accounting.calibrate import Calibration
 from rdpsym.claims.claim import ClaimResult
 from rdpsym.claims.runner import Report
 from rdpsym.derive.derivation import Derivation
 from rdpsym.foundations import operations
 from rdpsym.foundations.record import Citation, Evidence, Rule
 from rdpsym.render.accounting import audit_json, audit_text, result_json, result_latex, result_markdown, result_text
+from rdpsym.render.calibration import calibration_json, calibration_text
 from rdpsym.render.claims import claim_result_markdown, claim_result_text, report_json, report_markdown, report_text
 from rdpsym.render.derivation import derivation_latex, derivation_markdown, derivation_text
 from rdpsym.render.reasons import citation_text, evidence_latex, evidence_text, rule_latex, rule_text
@@ -54,6 +56,7 @@ _RENDERERS = {
     Report: {text: report_text, markdown: report_markdown, json: report_json},
     AccountingResult: {text: result_text, latex: result_latex, markdown: result_markdown, json: result_json},
     AuditReport: {text: audit_text, json: audit_json},
+    Calibration: {text: calibration_text, json: calibration_json},
 }
 for _type, _by_format in _RENDERERS.items():
     for _dispatcher, _renderer in _by_format.items():
