@@ -475,8 +475,8 @@ def quick_epsilon(a: float, r: float, d: float) -> float | None:
                 return None
             u = max(u - (_lse(FLOAT, lx, ly) - log_m) / slope, u / 2)
         lden = u + math.log1p(-(1 - v) * math.exp(-u))
-        gap = math.exp(u) - d * math.exp(lden - s)  # L₁ − δ/w
-        return math.log(gap) if gap > 0 else None
+        ratio = d * math.exp(lden - s - u)  # (δ/w)/L₁
+        return u + math.log1p(-ratio) if ratio < 1 else None  # log(L₁ − δ/w), without forming L₁
     except (ZeroDivisionError, ValueError, OverflowError, ArithmeticError):
         return None
 
@@ -507,6 +507,20 @@ def quick_log_delta(a: float, r: float, e: float) -> float | None:
         lden = u + math.log1p(-(1 - v) * math.exp(-u))
         return s - lden + u + math.log1p(-math.exp(e - u))  # log(w·(L₁ − γ))
     except (ZeroDivisionError, ValueError, OverflowError, ArithmeticError):
+        return None
+
+
+def estimate_log_delta(order: Order, r: Real, epsilon: Real) -> float | None:
+    """The optimal conversion's log δ at ε in float64 (not certified; None where the float solver fails): the
+    δ-direction twin of :func:`estimate_epsilon`."""
+    try:
+        a = _as_float(order)
+        rf, ef = float(arb(r).mid()), float(arb(epsilon).mid())
+        if ef <= rf + math.log1p(-1 / a):
+            return math.log(-math.expm1(ef - rf))
+        s, u = _solve_float(a, (a - 1) * rf, ef, "gamma")
+        return _family(FLOAT, a, (a - 1) * rf, s, u)[2]
+    except (ConvergenceError, ZeroDivisionError, ValueError, OverflowError, ArithmeticError, TypeError):
         return None
 
 
