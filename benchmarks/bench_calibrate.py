@@ -75,8 +75,8 @@ def main() -> None:
         row = {"q": q, "steps": steps, "target": target}
         for peer, grid, calib in (("opacus", "opacus", opacus_sigma), ("dp_accounting", "dp-accounting",
                                                                        dp_accounting_sigma)):
-            t_peer, sigma = cpu(lambda calib=calib: calib(q, steps, target))
-            t_ours, c = cpu(lambda grid=grid: ours(q, steps, target, grid, "bbghs"))
+            t_peer, sigma = cpu(lambda calib=calib, q=q, steps=steps, target=target: calib(q, steps, target))
+            t_ours, c = cpu(lambda grid=grid, q=q, steps=steps, target=target: ours(q, steps, target, grid, "bbghs"))
             j = judge(sigma, q, steps, grid)
             opt = float(c.value)
             row[peer] = {"sigma": sigma, "cpu_s": round(t_peer, 4), "rdpsym_sigma": opt,
@@ -85,7 +85,7 @@ def main() -> None:
                          "overshoot": f"{sigma / opt - 1:+.3g}",
                          "unsafe": bool(j.enclosure.lower() > target),
                          "rdpsym_evaluations": c.evaluations}
-        t_best, best = cpu(lambda: ours(q, steps, target, None, "best"))
+        t_best, best = cpu(lambda q=q, steps=steps, target=target: ours(q, steps, target, None, "best"))
         row["rdpsym_best"] = {"sigma": float(best.value), "cpu_s": round(t_best, 4),
                               "conversion": best.epsilon.conversion, "order": str(best.epsilon.order),
                               "less_noise_than_opacus": f"{float(best.value) / row['opacus']['sigma'] - 1:+.3g}"}
@@ -98,13 +98,14 @@ def main() -> None:
         print(f"\nq = {r['q']:.6g}, {r['steps']} steps, target ε = {r['target']:g}")
         for peer in ("opacus", "dp_accounting"):
             p = r[peer]
-            print(f"  {peer:14s} σ = {p['sigma']:.10g} ({p['cpu_s']:.3f} s CPU): certified ε {p['certified_eps_at_peer_sigma']}"
-                  f", overshoot {p['overshoot']} vs certified optimum {p['rdpsym_sigma']:.10g}"
+            print(f"  {peer:14s} σ = {p['sigma']:.10g} ({p['cpu_s']:.3f} s CPU): certified ε "
+                  f"{p['certified_eps_at_peer_sigma']}, overshoot {p['overshoot']} vs certified optimum "
+                  f"{p['rdpsym_sigma']:.10g}"
                   f"{'  UNSAFE' if p['unsafe'] else ''}; rdpsym {p['rdpsym_cpu_s']:.3f} s "
                   f"({p['rdpsym_evaluations']} evaluations), ratio {p['ratio_rdpsym_over_peer']}")
         b = r["rdpsym_best"]
-        print(f"  rdpsym best    σ = {b['sigma']:.10g} ({b['cpu_s']:.3f} s CPU, {b['conversion']} at order {b['order']}): "
-              f"{b['less_noise_than_opacus']} noise vs Opacus")
+        print(f"  rdpsym best    σ = {b['sigma']:.10g} ({b['cpu_s']:.3f} s CPU, {b['conversion']} at order "
+              f"{b['order']}): {b['less_noise_than_opacus']} noise vs Opacus")
 
 
 if __name__ == "__main__":
