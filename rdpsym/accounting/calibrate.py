@@ -222,7 +222,7 @@ class _Search:
     def __call__(self, x, dps: int | None = None) -> api.AccountingResult:
         self.evaluations += 1
         dps = dps or self.dps
-        if self.canonical == "steps":
+        if self.canonical == "steps" and not (isinstance(self.orders, str) and self.orders == "continuous"):
             return self._steps(int(x), dps)
         return api.epsilon(self.make(x), delta=self.delta, orders=self.orders, conversion=self.conversion, dps=dps)
 
