@@ -61,7 +61,7 @@ from rdpsym.accounting.conversions._inputs import (
     _probability,
 )
 from rdpsym.foundations.balls import precision
-from rdpsym.foundations.errors import ConvergenceError
+from rdpsym.foundations.errors import ConvergenceError, ParameterError, must
 
 __all__ = ["OptimalBound", "dual_bound", "estimate_epsilon", "optimal_delta", "optimal_epsilon", "quick_epsilon",
            "quick_log_delta"]
@@ -331,7 +331,7 @@ def dual_bound(order: Order, r: Real, a, b, gamma) -> arb:
     r = _nonnegative("r", r)
     a, b, g = arb(a), arb(b), arb(gamma)
     if not a > 0:
-        raise ConvergenceError(f"a dual point needs a > 0; got {a}")
+        raise ParameterError(must("a", "positive (a dual point needs a > 0)", a))
     m = (h * r).exp()
     big_a = _neg_min(alpha, h, a, b)
     big_b = _neg_min(alpha, h, a, b - 1)
