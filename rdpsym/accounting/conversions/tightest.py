@@ -96,12 +96,16 @@ class Tightest(NamedTuple):
 
 def conversions(names: object) -> tuple[str, ...]:
     """The conversions a name means: ``"best"`` is all of them, ``"balle"`` is ``"bbghs"``, or a list of names."""
+    given = names
     if isinstance(names, str):
         names = NAMES if names == "best" else ("bbghs" if names == "balle" else names,)
-    out = tuple("bbghs" if n == "balle" else n for n in names)
+    try:
+        out = tuple("bbghs" if n == "balle" else n for n in names)
+    except TypeError:
+        out = ()
     bad = [n for n in out if n not in NAMES]
     if bad or not out:
-        raise ParameterError(must("conversion", "'best' or one of " + ", ".join(map(repr, NAMES)), repr(names)))
+        raise ParameterError(must("conversion", "'best' or one of " + ", ".join(map(repr, NAMES)), repr(given)))
     return out
 
 
