@@ -140,7 +140,7 @@ rows = ["| k | kε (basic) | RDP → Balle et al. | at α | advanced (DRV) | adv
 for k in (1, 10, 100, 1000):
     composed = rdpsym.pure_dp(EPS).curve() * k          # Proposition 1
     basic = composed.value(math.inf)                     # at α = ∞ the composed curve is basic composition, kε
-    rdp = rdpsym.epsilon(composed, delta=DELTA, orders="continuous", dps=20)
+    rdp = rdpsym.epsilon(composed, delta=DELTA, orders="continuous", conversion="bbghs", dps=20)
     with balls.precision(128):
         kov = conv.kov_epsilon(EPS, k, DELTA)
         rows.append(f"| {k} | {float(basic):g} | {rdp.published(4)} | {float(rdp.order):.4g} "

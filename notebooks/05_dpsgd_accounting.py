@@ -65,7 +65,8 @@ accountant.compose(dp_accounting.SelfComposedDpEvent(event, STEPS))
 peer_eps, peer_order = map(float, accountant.get_epsilon_and_optimal_order(DELTA))
 
 same_inputs = rdpsym.sampled_gaussian(q=sp.Rational(Fraction(BATCH / N)), sigma=sp.Rational(Fraction(1.1)))
-ours_doubles = rdpsym.epsilon(same_inputs.curve() * STEPS, delta=DELTA, orders="dp-accounting", dps=50)
+ours_doubles = rdpsym.epsilon(same_inputs.curve() * STEPS, delta=DELTA, orders="dp-accounting", conversion="bbghs",
+                             dps=50)
 
 print(f"dp_accounting:            eps = {peer_eps!r} at order {peer_order}")
 print(f"rdpsym, exact inputs:     eps = {mpmath.nstr(ours.value, 20)} at order {ours.order}")

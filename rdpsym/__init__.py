@@ -36,6 +36,7 @@ import types
 from rdpsym import render as _render  # noqa: F401 - provides str(), .latex() and Jupyter display of records
 from rdpsym.accounting import conversions
 from rdpsym.accounting.api import AccountingResult, delta, epsilon
+from rdpsym.accounting.calibrate import Calibration, calibrate, calibrate_many
 from rdpsym.accounting.curve import Infinite, RdpCurve
 from rdpsym.accounting.curves import rdp_curve
 from rdpsym.derive.derivation import Derivation
@@ -116,6 +117,7 @@ def __getattr__(name: str):
 
 __all__ = [
     "AccountingResult",
+    "Calibration",
     "Continuous",
     "ConvergenceError",
     "DensityError",
@@ -138,6 +140,8 @@ __all__ = [
     "VerificationError",
     "alpha",
     "balls",
+    "calibrate",
+    "calibrate_many",
     "conversions",
     "delta",
     "documents",

@@ -79,7 +79,7 @@ def test_04_pure_dp_rdp_within_10_percent_of_kov_from_k_10():
     eps = Fraction(1, 10)
     for k in KS:
         composed = rdpsym.pure_dp(eps).curve() * k
-        result = rdpsym.epsilon(composed, delta=DELTA, orders="continuous", dps=20)
+        result = rdpsym.epsilon(composed, delta=DELTA, orders="continuous", conversion="bbghs", dps=20)
         rdp = float(result.value)
         with precision(128):
             kov = float(conv.kov_epsilon(eps, k, DELTA).mid())
@@ -107,8 +107,8 @@ def test_05_dp_accounting_within_tolerance_and_input_rounding_below_1e_15():
     peer_eps, _ = accountant.get_epsilon_and_optimal_order(1e-5)
     exact = rdpsym.sampled_gaussian(q=sp.Rational(batch, n), sigma=sp.Rational(11, 10)).curve() * steps
     doubles = rdpsym.sampled_gaussian(q=sp.Rational(Fraction(batch / n)), sigma=sp.Rational(Fraction(1.1))).curve()
-    ours = rdpsym.epsilon(exact, delta=1e-5, orders="dp-accounting", dps=50)
-    ours_doubles = rdpsym.epsilon(doubles * steps, delta=1e-5, orders="dp-accounting", dps=50)
+    ours = rdpsym.epsilon(exact, delta=1e-5, orders="dp-accounting", conversion="bbghs", dps=50)
+    ours_doubles = rdpsym.epsilon(doubles * steps, delta=1e-5, orders="dp-accounting", conversion="bbghs", dps=50)
     cause, rel = classify(float(peer_eps), ours_doubles.enclosure)
     assert cause is None and rel <= TOLERANCE == 1e-9            # "within the audit's tolerance of 1e-9 relative"
     assert abs(float((ours.enclosure - ours_doubles.enclosure).mid())) < 1e-15  # "by less than 1e-15"

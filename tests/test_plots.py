@@ -344,7 +344,7 @@ def test_infinite_conversion_points_are_left_out():
     (lambda m: conversion_curves([m], [0]), r"delta must be in the open interval \(0, 1\); got 0"),
     (lambda m: conversion_curves([m], [1e-5, 0.00001]), "deltas must be a list without duplicates"),
     (lambda m: conversion_curves([m], []), "deltas must be a non-empty list"),
-    (lambda m: conversion_curves([m], conversion="rdp"), "conversion must be 'mironov', 'bbghs' or 'balle'"),
+    (lambda m: conversion_curves([m], conversion="rdp"), "conversion must be one of 'best', 'mironov', 'bbghs'"),
     (lambda m: conversion_curves([m], orders="fast"), r"^orders must be a grid name \(mironov, dp-accounting, "
                                                       r"opacus, continuous\) .*; got 'fast'\.$"),
     (lambda m: conversion_data([m], exact=True), "exact must be used with at least one Gaussian mechanism"),
@@ -389,8 +389,8 @@ def test_cli_epsilon_delta_svg_and_pdf(tmp_path, capsys):
     assert b"<svg" in svg.read_bytes()[:2000]
     out = capsys.readouterr().out.splitlines()
     c = rdpsym.sampled_gaussian(q=sp.Rational(1, 100), sigma=sp.Rational(11, 10)).curve() * 1000
-    eps = float(rdpsym.epsilon(c, 1e-5, dps=30).epsilon)
-    assert out[1] == f"  {c.label}: ε(δ) ≈ {float(rdpsym.epsilon(c, 1e-6, dps=30).epsilon):.6g} at δ = 1e-06 … " \
+    eps = float(rdpsym.epsilon(c, 1e-5, conversion="bbghs", dps=30).epsilon)  # the plot's default conversion
+    assert out[1] == f"  {c.label}: ε(δ) ≈ {float(rdpsym.epsilon(c, 1e-6, conversion='bbghs', dps=30).epsilon):.6g} at δ = 1e-06 … " \
                      f"{eps:.6g} at δ = 1e-05 (2 points)"
     pdf = tmp_path / "gaussian.PDF"
     assert run_cli(["plot", "--kind", "epsilon-delta", "gaussian:sigma=2", "--exact", "--deltas", "1e-4:1e-2",

@@ -10,13 +10,27 @@ The number reported is never below the truth: ``epsilon``/``delta`` are the
 upper end of the certified enclosure rounded *up* at ``dps`` digits, and
 :meth:`EpsilonResult.published` rounds up again at the digits printed.
 
+By default (``conversion="best"``) every conversion is tried at every order and
+the result names the one that won; name one to compare with a peer that uses it
+(dp_accounting and Opacus use ``"bbghs"``):
+
+>>> r = rdpsym.epsilon(c, delta=1e-5, orders="mironov", dps=30)
+>>> r.order, r.published(6), r.conversion
+(5, '4.75272', 'optimal')
+>>> r.notes[0][:64]
+'best of mironov, bbghs, tv-kl, optimal: optimal gave the least ε'
+>>> r.notes[0][64:]
+' at order 5 (mironov 5.37823136625; bbghs 4.75272833682; tv-kl gives nothing there)'
+
 By default (``orders=None``) the orders are dp_accounting's grid *and* α = ∞,
 so a pure-DP curve never reports more than its own ε = D_∞ (an (ε, 0)-DP
-mechanism is (ε, δ)-DP at every δ):
+mechanism is (ε, δ)-DP at every δ); the optimal conversion makes that
+D_∞ + log(1 − δ) (P(S) ≤ e^{D_∞} Q(S) gives P(S) − e^ε Q(S) ≤ 1 − e^{ε − D_∞}):
 
 >>> r = rdpsym.epsilon(rdpsym.laplace(scale=1).curve(), delta=1e-10, dps=20)
->>> r.order, r.published(6)
-(inf, '1.00000')
+>>> r.order, r.conversion, print(r.epsilon)
+0.99999999990000000000
+(inf, 'optimal', None)
 >>> rdpsym.epsilon(rdpsym.laplace(scale=1).curve(), delta=1e-10, orders="dp-accounting", dps=20).published(6)
 '1.01408'
 """
@@ -47,8 +61,14 @@ from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import rational
 from rdpsym.laws.mechanisms import Guarantee, Mechanism
 
-#: Conversion names: the issue's "bbghs" (Balle–Barthe–Gaboardi–Hsu–Steinke 2020, Thm 21) is ``balle``.
-CONVERSIONS = {"mironov": "mironov", "bbghs": "balle", "balle": "balle"}
+#: Conversion names, and the one each means ("balle" is "bbghs": Balle–Barthe–Gaboardi–Hsu–Sato 2020, Thm 21).
+#: ``"best"`` (the default) is the best of the other four at every order, naming the one that won: each is
+#: certified in balls and proved or cited (:mod:`rdpsym.accounting.conversions.tightest`).
+CONVERSIONS = {"best": "best", "mironov": "mironov", "bbghs": "bbghs", "balle": "bbghs", "tv-kl": "tv-kl",
+               "optimal": "optimal"}
+
+#: The default conversion of :func:`epsilon` and :func:`delta`.
+DEFAULT_CONVERSION = "best"
 
 #: Range and tolerance of ``orders="continuous"``.
 CONTINUOUS_RANGE = (fmpq(1001, 1000), fmpq(10**4))
@@ -63,6 +83,7 @@ class OrderValue:
     rdp: object  # arb or Infinite
     bound: object  # arb or math.inf
     reason: str = ""
+    conversion: str = ""  # the conversion that gave ``bound`` (with several tried)
 
 
 @dataclass(frozen=True)
@@ -77,7 +98,7 @@ class AccountingResult:
     its true radius.
 
     >>> import rdpsym
-    >>> r = rdpsym.epsilon(rdpsym.gaussian(sigma=2).curve() * 4, delta=1e-5, dps=30)
+    >>> r = rdpsym.epsilon(rdpsym.gaussian(sigma=2).curve() * 4, delta=1e-5, conversion="bbghs", dps=30)
     >>> print(r.epsilon)
     4.72850706721762307940820837409
     >>> print(r.enclosure)
@@ -154,8 +175,8 @@ def _exact(value: object, name: str) -> fmpq:
 
 def conversion_name(name: str) -> str:
     """The conversion a name means (``"bbghs"`` and ``"balle"`` are one), or an error listing the names."""
-    if name not in CONVERSIONS:
-        raise ParameterError(must("conversion", "'mironov', 'bbghs' or 'balle'", repr(name)))
+    if not isinstance(name, str) or name not in CONVERSIONS:
+        raise ParameterError(must("conversion", "one of " + ", ".join(map(repr, CONVERSIONS)), repr(name)))
     return CONVERSIONS[name]
 
 
@@ -171,8 +192,8 @@ def _curve(curve: object) -> RdpCurve:
     return curve
 
 
-def epsilon(curve: RdpCurve | Mechanism | Guarantee, delta: object, orders: object = None, conversion: str = "bbghs",
-            dps: int = 50) -> AccountingResult:
+def epsilon(curve: RdpCurve | Mechanism | Guarantee, delta: object, orders: object = None,
+            conversion: str = DEFAULT_CONVERSION, dps: int = 50) -> AccountingResult:
     """The smallest ε such that ``curve`` gives (ε, δ)-DP through ``conversion`` over ``orders``.
 
     ``orders``: ``None`` (the default: dp_accounting's grid and α = ∞, see
@@ -182,8 +203,14 @@ def epsilon(curve: RdpCurve | Mechanism | Guarantee, delta: object, orders: obje
     [1.001, 10⁴] by certified branch and bound, and α = ∞: ``gap`` is the
     certified distance to the infimum).  α = ∞ counts where the curve is finite
     there (pure DP: ε(δ) ≤ D_∞); where it is ∞ it never wins.
-    ``conversion``: ``"mironov"`` (Prop 3) or ``"bbghs"`` (Balle et al. 2020,
-    Thm 21; what dp_accounting and Opacus use); both give ε = D_∞ at α = ∞.
+    ``conversion``: ``"best"`` (the default: the least ε of all the conversions
+    below at every order; :attr:`AccountingResult.conversion` names the one that
+    won, and the notes what the others give there), ``"mironov"`` (Prop 3),
+    ``"bbghs"`` (alias ``"balle"``: Balle et al. 2020, Thm 21; what dp_accounting
+    and Opacus use, so name it to compare with them), ``"tv-kl"`` (ε = 0 once
+    δ ≥ √(1 − e^{−r}), as dp_accounting) or ``"optimal"`` (the optimal conversion
+    of each order's (α, r), certified by a dual point; at α = ∞ it is
+    D_∞ + log(1 − δ)).  Mironov and bbghs give ε = D_∞ at α = ∞.
     """
     d = _probability(delta, "delta")
     how = conversion_name(conversion)
@@ -194,17 +221,18 @@ def epsilon(curve: RdpCurve | Mechanism | Guarantee, delta: object, orders: obje
     c = _curve(curve)
     balls = _balls(c, grid, orders is None, dps + 3)
     with precision(bits_for(dps + 10)):
-        eps, order, per = conv.best_epsilon(list(zip(grid, balls)), d, how)
-    return _result("epsilon", eps, order, per, balls, how, d, dps, c)
+        found = conv.tightest_epsilon(list(zip(grid, balls)), d, how)
+    return _result("epsilon", found, balls, how, d, dps, c)
 
 
-def delta(curve: RdpCurve | Mechanism | Guarantee, epsilon: object, orders: object = None, conversion: str = "bbghs",
-          dps: int = 50) -> AccountingResult:
+def delta(curve: RdpCurve | Mechanism | Guarantee, epsilon: object, orders: object = None,
+          conversion: str = DEFAULT_CONVERSION, dps: int = 50) -> AccountingResult:
     """The smallest δ such that ``curve`` gives (ε, δ)-DP through ``conversion`` over ``orders``.
 
     ``orders`` as for :func:`epsilon` (``"continuous"`` excepted); by default
     dp_accounting's grid and α = ∞, where a pure-DP curve gives δ = 0 for
-    ε ≥ D_∞.
+    ε ≥ D_∞.  ``conversion`` as for :func:`epsilon` (``"tv-kl"``: δ = √(1 − e^{−r})
+    at any ε, as dp_accounting takes it).
     """
     e = _exact(epsilon, "epsilon")
     if e < 0:
@@ -217,8 +245,20 @@ def delta(curve: RdpCurve | Mechanism | Guarantee, epsilon: object, orders: obje
     c = _curve(curve)
     balls = _balls(c, grid, orders is None, dps + 3)
     with precision(bits_for(dps + 10)):
-        dl, order, per = conv.best_delta(list(zip(grid, balls)), e, how)
-    return _result("delta", dl, order, per, balls, how, e, dps, c)
+        found = conv.tightest_delta(list(zip(grid, balls)), e, how)
+    return _result("delta", found, balls, how, e, dps, c)
+
+
+def epsilon_from_balls(c: RdpCurve, grid: tuple, balls: list, delta: object, conversion: str = DEFAULT_CONVERSION,
+                       dps: int = 50) -> AccountingResult:
+    """:func:`epsilon` from the curve's balls on ``grid``, already computed (at ``dps + 3`` digits or more): for
+    sweeps that scale one curve (the steps of a calibration) without evaluating it again.  ``c`` is the curve
+    the balls belong to (it says whether they are certified)."""
+    d = _probability(delta, "delta")
+    how = conversion_name(conversion)
+    with precision(bits_for(dps + 10)):
+        found = conv.tightest_epsilon(list(zip(grid, balls)), d, how)
+    return _result("epsilon", found, balls, how, d, dps, c)
 
 
 def _balls(c: RdpCurve, grid: tuple, default: bool, dps: int) -> list:
@@ -238,13 +278,22 @@ def at_infinity(c: RdpCurve, dps: int):
         return Infinite(f"D_∞ could not be evaluated ({type(exc).__name__}: {exc})")
 
 
-def _result(kind, ball, order, per, balls, how, given, dps, c) -> AccountingResult:
-    rows = tuple(OrderValue(o.order, b, o.value, o.reason) for o, b in zip(per, balls))
-    name = "bbghs" if how == "balle" else how
+def _result(kind, found, balls, how, given, dps, c) -> AccountingResult:
+    ball, order = found.value, found.order
+    rows = tuple(OrderValue(o.order, b, o.value, o.reason, o.conversion) for o, b in zip(found.per_order, balls))
+    name = found.conversion or how
     if ball == math.inf:
-        return AccountingResult(kind, mpmath.inf, None, math.inf, name, given, dps, c.certified, rows)
+        return AccountingResult(kind, mpmath.inf, None, math.inf, how, given, dps, c.certified, rows)
     notes: tuple = ()
     with precision(bits_for(dps + 10)):
+        if how == "best":
+            others = [f"{n} {_shown(v, dps)}" for n, v, _ in found.alternatives if n != name]
+            notes += (f"best of {', '.join(n for n, _, _ in found.alternatives)}: {name} gave the least "
+                      f"{'ε' if kind == 'epsilon' else 'δ'} at order {order} ({'; '.join(others)} there)",)
+        if found.gap is not None:
+            notes += (f"optimal conversion at order {order}: a witness pair shows no conversion of this order's "
+                      f"(α, r) alone gives less than {upper_decimal(ball.upper() - found.gap, 12)} "
+                      f"(gap {upper_decimal(found.gap, 3)})",)
         if not _narrow(ball, dps):
             notes += (f"the best orders tie within the balls; the enclosure is {upper_decimal(ball.rad(), 3)} wide",)
         if kind == "epsilon" and ball.upper() < 0:
@@ -253,6 +302,10 @@ def _result(kind, ball, order, per, balls, how, given, dps, c) -> AccountingResu
             ball = arb(0)
         value = _up(upper_decimal(ball, dps), dps)
     return AccountingResult(kind, value, order, ball, name, given, dps, c.certified, rows, None, notes)
+
+
+def _shown(v, dps: int) -> str:
+    return "gives nothing" if not isinstance(v, arb) else upper_decimal(v, min(dps, 12))
 
 
 def _up(decimal: str, dps: int) -> mpmath.mpf:
@@ -267,6 +320,10 @@ def _narrow(ball: arb, dps: int) -> bool:
 
 
 def _continuous(c: RdpCurve, d: fmpq, how: str, dps: int) -> AccountingResult:
+    """ε over every α in [1.001, 10⁴] and ∞.  The certified branch and bound runs on Mironov's or Balle's closed
+    form (the one asked for; Balle's for the others); with ``best``, ``optimal`` or ``tv-kl`` the order it finds
+    is then converted with those, and the gap is to the infimum of Balle's form (the optimal conversion has no
+    certified bound over a range of orders)."""
     lo, hi = CONTINUOUS_RANGE
     lo = max(lo, c.min_order)
 
@@ -274,23 +331,26 @@ def _continuous(c: RdpCurve, d: fmpq, how: str, dps: int) -> AccountingResult:
         v = c.balls([a])[0]
         return math.inf if isinstance(v, Infinite) else v
 
-    name = "bbghs" if how == "balle" else how
+    searched = "mironov" if how == "mironov" else "balle"
+    closed = how in ("mironov", "bbghs")
     with precision(bits_for(dps + 10)):
-        res = conv.continuous_epsilon(rdp_at, d, how, lo, hi, CONTINUOUS_TOL, convex=c.convex)
+        res = conv.continuous_epsilon(rdp_at, d, searched, lo, hi, CONTINUOUS_TOL, convex=c.convex)
     # α = ∞ too, where the curve is finite there (pure DP): ε(δ) ≤ D_∞, which no finite order reaches.
     pure = None
     if not isinstance(at_infinity(c, dps + 3), Infinite):
-        pure = epsilon(c, delta=_frac(d), orders=[math.inf], conversion=name, dps=dps)
+        pure = epsilon(c, delta=_frac(d), orders=[math.inf], conversion=how, dps=dps)
     if res.order is None and pure is None:
-        return AccountingResult("epsilon", mpmath.inf, None, math.inf, name, d, dps, c.certified)
+        return AccountingResult("epsilon", mpmath.inf, None, math.inf, how, d, dps, c.certified)
     # The value at the best order, to the full digits.
-    best = None if res.order is None else epsilon(c, delta=_frac(d), orders=[_frac(res.order)], conversion=name,
+    best = None if res.order is None else epsilon(c, delta=_frac(d), orders=[_frac(res.order)], conversion=how,
                                                   dps=dps)
     budget = "" if res.converged else " (evaluation budget reached before the tolerance)"
+    of = "" if closed else " of bbghs (the order it finds is then converted with every conversion asked for)"
     if pure is None:
-        notes = (f"infimum over α in [{lo}, {hi}] is within {upper_decimal(res.gap, 3)} below this value" + budget,)
+        notes = (f"infimum{of} over α in [{lo}, {hi}] is within {upper_decimal(res.gap, 3)} below this value"
+                 + budget,)
         return AccountingResult("epsilon", best.value, best.order, best.enclosure, best.conversion, d, dps,
-                                c.certified, best.per_order, res.gap, notes)
+                                c.certified, best.per_order, res.gap, notes + best.notes)
     with precision(bits_for(dps + 10)):
         if best is None or pure.enclosure.upper() <= best.enclosure.upper():
             best = pure
@@ -300,13 +360,14 @@ def _continuous(c: RdpCurve, d: fmpq, how: str, dps: int) -> AccountingResult:
         gap = gap if gap > 0 else arb(0)
         shown = upper_decimal(gap, 3)
     where = ("α = ∞ (pure DP: ε(δ) ≤ D_∞) gives this; " if best is pure else "") + \
-        f"infimum over α in [{lo}, {hi}] and α = ∞ is within {shown} below this value"
+        f"infimum{of} over α in [{lo}, {hi}] and α = ∞ is within {shown} below this value"
     return AccountingResult("epsilon", best.value, best.order, best.enclosure, best.conversion, d, dps,
-                            c.certified, best.per_order, gap, (where + (budget if res.order is not None else ""),))
+                            c.certified, best.per_order, gap,
+                            (where + (budget if res.order is not None else ""),) + best.notes)
 
 
 def _frac(q: fmpq) -> Fraction:
     return Fraction(int(q.p), int(q.q))
 
 
-__all__ = ["AccountingResult", "at_infinity", "delta", "epsilon", "parse_order"]
+__all__ = ["AccountingResult", "at_infinity", "delta", "epsilon", "epsilon_from_balls", "parse_order"]

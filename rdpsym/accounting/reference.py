@@ -5,6 +5,10 @@ to ``dps`` digits, and its certified interval [lower, upper] from Arb balls
 (rounded outward).  Written as JSON and CSV.  An order where the value is ∞
 is written ``inf`` with the reason, never left out.
 
+Each mechanism's rows are one task: ``executor=`` runs them on a process pool or
+a Dask cluster (:func:`rdpsym.foundations.parallel.ordered_map`), with rows
+identical to the serial run, in the same order.
+
 >>> rows = reference_rows(dps=20, quick=True)
 >>> r = next(r for r in rows if r["mechanism"] == "gaussian" and r["order"] == "2")
 >>> r["parameters"], r["value"], r["certified"]
@@ -23,6 +27,7 @@ from flint import fmpq
 from rdpsym.accounting.curve import Infinite
 from rdpsym.accounting.orders import DP_ACCOUNTING, MIRONOV
 from rdpsym.foundations.balls import bits_for, lower_decimal, precision, upper_decimal
+from rdpsym.foundations.parallel import ordered_map
 from rdpsym.foundations.reading import exact
 from rdpsym.laws.mechanisms import REGISTRY
 
@@ -36,9 +41,14 @@ SAMPLED_GAUSSIAN = [
 SG_ORDERS = [fmpq(x, 100) for x in (101, 110, 125, 150)] + [fmpq(k) for k in (2, 3, 8, 32, 128, 1024)]
 
 
-def _job(name: str, **params: str):
-    """(name, parameters as written, the mechanism): built by the registry's factory, from exact decimals."""
-    return name, params, REGISTRY[name].factory(**{k: exact(v, k) for k, v in params.items()})
+def _job(name: str, **params: str) -> tuple[str, dict]:
+    """(name, parameters as written): a task's mechanism, built where the task runs (it pickles as text)."""
+    return name, params
+
+
+def _mechanism(name: str, params: dict):
+    """The mechanism, built by the registry's factory from exact decimals."""
+    return REGISTRY[name].factory(**{k: exact(v, k) for k, v in params.items()})
 
 
 def _jobs(quick: bool):
@@ -52,29 +62,39 @@ def _jobs(quick: bool):
     return [(j, MIRONOV) for j in simple] + [(j, SG_ORDERS) for j in sg] + [(sg[0], DP_ACCOUNTING)]
 
 
-def reference_rows(dps: int = 60, quick: bool = False) -> list[dict]:
+def _rows_of(task: tuple) -> list[dict]:
+    """One mechanism's rows at its orders (a task: it sets its own precision, so it runs the same anywhere)."""
+    (name, params), orders, dps = task
+    curve = _mechanism(name, params).curve()
+    balls = curve.enclosures(orders, dps + 5)
+    shown = ";".join(f"{k}={v}" for k, v in params.items())
     rows = []
-    seen = set()
-    for (name, params, mech), orders in _jobs(quick):
-        curve = mech.curve()
-        balls = curve.enclosures(orders, dps + 5)
-        shown = ";".join(f"{k}={v}" for k, v in params.items())
-        with precision(bits_for(dps + 10)):
-            for a, b in zip(orders, balls):
-                key = (name, shown, str(a))
-                if key in seen:
-                    continue
+    with precision(bits_for(dps + 10)):
+        for a, b in zip(orders, balls):
+            row = {"mechanism": name, "parameters": shown, "order": "inf" if a == float("inf") else str(a),
+                   "order_decimal": "inf" if a == float("inf") else _decimal(a, dps),
+                   "certified": curve.certified}
+            if isinstance(b, Infinite):
+                row.update(value="inf", lower="inf", upper="inf", note=b.reason)
+            else:
+                with mpmath.workdps(dps + 5):
+                    row.update(value=mpmath.nstr(mpmath.mpf(b.mid().str(dps + 5, radius=False)), dps,
+                                                 strip_zeros=False),
+                               lower=lower_decimal(b, dps), upper=upper_decimal(b, dps), note="")
+            rows.append(row)
+    return rows
+
+
+def reference_rows(dps: int = 60, quick: bool = False, executor: object = None) -> list[dict]:
+    """Every row, in a fixed order; ``executor`` as :func:`rdpsym.foundations.parallel.ordered_map` takes it
+    (None: here; a number of workers; a ``concurrent.futures`` executor; a ``dask.distributed.Client``)."""
+    tasks = [(job, list(orders), dps) for job, orders in _jobs(quick)]
+    rows, seen = [], set()
+    for part in ordered_map(_rows_of, tasks, executor):
+        for row in part:
+            key = (row["mechanism"], row["parameters"], row["order"])
+            if key not in seen:
                 seen.add(key)
-                row = {"mechanism": name, "parameters": shown, "order": "inf" if a == float("inf") else str(a),
-                       "order_decimal": "inf" if a == float("inf") else _decimal(a, dps),
-                       "certified": curve.certified}
-                if isinstance(b, Infinite):
-                    row.update(value="inf", lower="inf", upper="inf", note=b.reason)
-                else:
-                    with mpmath.workdps(dps + 5):
-                        row.update(value=mpmath.nstr(mpmath.mpf(b.mid().str(dps + 5, radius=False)), dps,
-                                                     strip_zeros=False),
-                                   lower=lower_decimal(b, dps), upper=upper_decimal(b, dps), note="")
                 rows.append(row)
     return rows
 
@@ -84,11 +104,11 @@ def _decimal(a: fmpq, dps: int) -> str:
         return mpmath.nstr(mpmath.mpf(int(a.p)) / int(a.q), dps)
 
 
-def write_reference(out: str | Path, dps: int = 60, quick: bool = False) -> list[Path]:
+def write_reference(out: str | Path, dps: int = 60, quick: bool = False, executor: object = None) -> list[Path]:
     """Write ``rdpsym_reference.json`` and ``.csv`` into ``out``; return their paths."""
     out = Path(out)
+    rows = reference_rows(dps, quick, executor)
     out.mkdir(parents=True, exist_ok=True)
-    rows = reference_rows(dps, quick)
     meta = {"generator": "rdpsym reference", "dps": dps,
             "value": f"RDP epsilon(alpha) to {dps} significant digits; [lower, upper] is a certified enclosure",
             "orders": "exact rationals: 11/10 is 1.1 exactly"}

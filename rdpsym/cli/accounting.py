@@ -2,7 +2,7 @@
 
     rdpsym epsilon --mechanism sampled-gaussian --set q=0.01 --set sigma=1.1 --steps 10000 --delta 1e-5
     rdpsym delta --mechanism gaussian --set sigma=2 --epsilon 1 --orders mironov --conversion mironov
-    rdpsym reference --out refs/ --dps 60
+    rdpsym reference --out refs/ --dps 60 [--workers N | --scheduler tcp://host:8786]
     rdpsym audit dp-accounting --grid small
     rdpsym audit opacus|autodp|prv-accountant --grid small
 """
@@ -19,6 +19,7 @@ from rdpsym.cli import params
 from rdpsym.cli.output import OK, Outputs, check_path
 from rdpsym.cli.params import steps
 from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.foundations.parallel import executor_from
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import rational
 from rdpsym.laws.mechanisms import REGISTRY
@@ -78,7 +79,9 @@ def run_reference(args) -> int:
     if out.exists() and not out.is_dir():
         raise ParameterError(must("--out", "a folder (made if missing)", f"{args.out!r}, a file"))
     outputs = Outputs()
-    outputs.write("--out", lambda: [print(p) for p in write_reference(out, dps=dps, quick=args.quick)])
+    with executor_from(args.workers, args.scheduler) as executor:
+        outputs.write("--out", lambda: [print(p) for p in write_reference(out, dps=dps, quick=args.quick,
+                                                                          executor=executor)])
     return outputs.status(OK)
 
 
@@ -90,6 +93,14 @@ def run_audit(args) -> int:
     outputs = Outputs()
     outputs.text("--json", out, json.dumps(audit_json(report), indent=2))
     return outputs.status(OK)
+
+
+def add_sweep_options(p) -> None:
+    """``--workers N`` / ``--scheduler ADDRESS``: where a sweep's tasks run (results identical to a serial run)."""
+    p.add_argument("--workers", default=None, metavar="N",
+                   help="run the tasks on a local pool of N processes (results identical to the serial run)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run the tasks on a Dask cluster, e.g. tcp://host:8786 (pip install 'rdpsym[dask]')")
 
 
 def register(sub) -> None:
@@ -106,8 +117,11 @@ def register(sub) -> None:
                        help="mironov | dp-accounting | opacus" + (" | continuous" if kind == "epsilon" else "")
                             + " | a list '2,4,8.5,inf' (default: dp-accounting's orders and inf, which bounds "
                               "a pure-DP mechanism by its own ε; a grid name or list is used as given)")
-        p.add_argument("--conversion", default="bbghs", choices=["mironov", "bbghs", "balle"],
-                       help="mironov: Prop 3; bbghs (alias balle): Balle et al. 2020 Thm 21 (default)")
+        p.add_argument("--conversion", default=api.DEFAULT_CONVERSION, choices=list(api.CONVERSIONS),
+                       help="best (default): the best of all at every order, naming the winner; mironov: Prop 3; "
+                            "bbghs (alias balle): Balle et al. 2020 Thm 21, as dp_accounting and Opacus; tv-kl: "
+                            "eps = 0 once delta >= sqrt(1 - exp(-r)), as dp_accounting; optimal: the optimal "
+                            "conversion of each order, certified by a dual point")
         p.add_argument("--dps", default="50", help="significant digits (default 50)")
         p.add_argument("--certified", action="store_true", help="also print the certified enclosure")
         p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -116,6 +130,7 @@ def register(sub) -> None:
     rf.add_argument("--out", default="reference", help="output folder (default ./reference)")
     rf.add_argument("--dps", default="60")
     rf.add_argument("--quick", action="store_true", help="a small table (for tests)")
+    add_sweep_options(rf)
     rf.set_defaults(run=run_reference)
     au = sub.add_parser("audit", help="compare an installed peer accountant with rdpsym's certified values")
     au.add_argument("peer", choices=PEERS)

@@ -5,6 +5,7 @@
     rdpsym derive laplace --latex laplace.tex --pdf
     rdpsym check myclaims/ --latex report.tex --json results.json
     rdpsym epsilon --mechanism sampled-gaussian --set q=0.01 --set sigma=1.1 --steps 10000 --delta 1e-5
+    rdpsym calibrate --mechanism sampled-gaussian --set q=0.01 --steps 10000 --epsilon 3 --delta 1e-5
     rdpsym plot laplace:scale=1 gaussian:sigma=1 --output curves.png
     rdpsym verify --mechanism gaussian --set sigma=2 --orders 2,10 --rdp 0.25,1.25
 
@@ -20,12 +21,12 @@ import argparse
 import sys
 
 import rdpsym
-from rdpsym.cli import accounting, check, derive, plot, table2, verify
+from rdpsym.cli import accounting, calibrate, check, derive, plot, table2, verify
 from rdpsym.cli.output import BAD_INPUT, STATUSES
 from rdpsym.foundations.errors import RdpSymError
 
 #: Every subcommand's module, in the order ``rdpsym --help`` lists them; each has ``register(subparsers)``.
-SUBCOMMANDS = (table2, derive, check, accounting, plot, verify)
+SUBCOMMANDS = (table2, derive, check, accounting, plot, calibrate, verify)
 
 
 class _Version(argparse.Action):

@@ -207,6 +207,9 @@ def upper_decimal(ball: arb, digits: int) -> str:
     >>> with precision(100):
     ...     upper_decimal(arb(1) / 3, 5), upper_decimal(-arb(1) / 3, 5), upper_decimal(arb(2) ** -2000, 3)
     ('0.33334', '-0.33333', '8.71E-603')
+    >>> with precision(100):   # a carry into the next power of ten keeps the digits asked for
+    ...     upper_decimal(1 - arb(10) ** -10, 6), lower_decimal(-1 + arb(10) ** -10, 3)
+    ('1.00000', '-1.00')
     """
     return _round_decimal(ball.upper(), digits, up=True)
 
@@ -224,6 +227,8 @@ def _round_decimal(x: arb, digits: int, up: bool) -> str:
     shift = digits - 1 - floor_log10(abs(value))
     scaled = value * Fraction(10) ** shift
     n = math.ceil(scaled) if up else math.floor(scaled)
+    if abs(n) == 10**digits:  # the rounding carried into the next power of ten (0.9999999 → 1.00000)
+        n, shift = n // 10, shift - 1
     # Built from its digits: exact, whatever the decimal module's context precision.
     d = Decimal((0 if n >= 0 else 1, tuple(int(c) for c in str(abs(n))), -shift))
     return format(d, "f") if -20 <= digits - 1 - shift <= 20 else str(d)

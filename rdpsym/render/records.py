@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rdpsym.accounting.api import AccountingResult
+from rdpsym.accounting.calibrate import Calibration
 from rdpsym.claims.claim import ClaimResult
 from rdpsym.claims.runner import Report
 from rdpsym.derive.derivation import Derivation
@@ -22,6 +23,7 @@ from rdpsym.foundations.record import Citation, Evidence, Rule
 from rdpsym.peers.audit import AuditReport
 from rdpsym.peers.verify import Verification
 from rdpsym.render.accounting import result_json, result_latex, result_markdown, result_text
+from rdpsym.render.calibration import calibration_json, calibration_text
 from rdpsym.render.claims import claim_result_markdown, claim_result_text, report_json, report_markdown, report_text
 from rdpsym.render.derivation import derivation_latex, derivation_markdown, derivation_text
 from rdpsym.render.peers import audit_json, audit_text, verification_json, verification_text
@@ -57,6 +59,7 @@ _RENDERERS = {
     AccountingResult: {text: result_text, latex: result_latex, markdown: result_markdown, json: result_json},
     AuditReport: {text: audit_text, json: audit_json},
     Verification: {text: verification_text, json: verification_json},
+    Calibration: {text: calibration_text, json: calibration_json},
 }
 for _type, _by_format in _RENDERERS.items():
     for _dispatcher, _renderer in _by_format.items():

@@ -35,7 +35,10 @@ single-order conversions take finite values only.  An infinite ε is returned as
 
 Conversions are named by strings: ``"mironov"`` (Mironov 2017, Prop. 3) and
 ``"balle"`` (Balle et al. 2020, Thm 21 = Canonne–Kamath–Steinke 2020, Prop. 12;
-the one dp_accounting and Opacus use).
+the one dp_accounting and Opacus use; ``"bbghs"`` in :mod:`tightest`), ``"tv-kl"``
+(δ ≤ √(1 − e^{−r}), as dp_accounting) and ``"optimal"`` (the optimal conversion of
+one (α, r), :mod:`optimal`); :func:`tightest_epsilon` and :func:`tightest_delta`
+take the best of all of them and name the one that won.
 
 Modules, one topic each (their public names are all re-exported here):
 :mod:`~rdpsym.accounting.conversions.rdp_dp` (RDP → (ε, δ) at one order, the best over
@@ -44,7 +47,10 @@ continuous range of orders, by certified branch and bound),
 :mod:`~rdpsym.accounting.conversions.gaussian` (the exact Gaussian curve),
 :mod:`~rdpsym.accounting.conversions.composition` (optimal and advanced composition of
 ε-DP), :mod:`~rdpsym.accounting.conversions.zcdp` (zCDP → (ε, δ)),
-:mod:`~rdpsym.accounting.conversions.moments` (the moments accountant); the input checks
+:mod:`~rdpsym.accounting.conversions.moments` (the moments accountant),
+:mod:`~rdpsym.accounting.conversions.optimal` (the optimal conversion of one order, certified
+from both sides), :mod:`~rdpsym.accounting.conversions.tightest` (the best of every
+conversion over a list of orders); the input checks
 and ball helpers they share are in ``_inputs``.
 """
 
@@ -80,6 +86,7 @@ from rdpsym.accounting.conversions.moments import (
     moments_to_rdp,
     rdp_to_moments,
 )
+from rdpsym.accounting.conversions.optimal import OptimalBound, dual_bound, optimal_delta, optimal_epsilon
 from rdpsym.accounting.conversions.rdp_dp import (
     CONVERSIONS,
     OrderBound,
@@ -93,13 +100,17 @@ from rdpsym.accounting.conversions.rdp_dp import (
 )
 from rdpsym.accounting.conversions.rdp_dp import Conversion as Conversion
 from rdpsym.accounting.conversions.rdp_dp import _minimum as _minimum
+from rdpsym.accounting.conversions.tightest import NAMES, Tightest, tightest_delta, tightest_epsilon
 from rdpsym.accounting.conversions.zcdp import zcdp_best_order, zcdp_delta, zcdp_epsilon
 from rdpsym.foundations.balls import lower_decimal, precision, upper_decimal
 
 __all__ = [
     "CONVERSIONS",
+    "NAMES",
     "ContinuousOptimum",
+    "OptimalBound",
     "OrderBound",
+    "Tightest",
     "advanced_composition",
     "advanced_composition_zcdp",
     "balle_delta",
@@ -107,6 +118,7 @@ __all__ = [
     "best_delta",
     "best_epsilon",
     "continuous_epsilon",
+    "dual_bound",
     "gaussian_delta",
     "gaussian_epsilon",
     "kl_delta",
@@ -118,8 +130,12 @@ __all__ = [
     "moments_delta",
     "moments_epsilon",
     "moments_to_rdp",
+    "optimal_delta",
+    "optimal_epsilon",
     "precision",
     "rdp_to_moments",
+    "tightest_delta",
+    "tightest_epsilon",
     "upper_decimal",
     "zcdp_best_order",
     "zcdp_delta",

@@ -217,11 +217,14 @@ class OrderBound(NamedTuple):
     ``value`` is the ball of the per-order ε or δ, or ``math.inf`` (an ε from an
     infinite RDP value).  ``reason`` is empty for a finite RDP value; otherwise it
     says why the order gives nothing (and the order never wins the minimum).
+    ``conversion`` names the conversion that gave ``value`` when several were
+    tried (:mod:`~rdpsym.accounting.conversions.tightest`), and is empty otherwise.
     """
 
     order: object
     value: arb | float
     reason: str
+    conversion: str = ""
 
 
 def _epsilon_at(conversion: str) -> Callable[[Order, Real, Real], arb]:
@@ -275,7 +278,7 @@ def best_epsilon(
     ...     upper_decimal(eps, 8), order, len(per)
     ('2.2141092', 8, 5)
     >>> best_epsilon([(2, math.inf)], fmpq(1, 10))[0::2]
-    (inf, [OrderBound(order=2, value=inf, reason='the RDP value at order 2 is infinite')])
+    (inf, [OrderBound(order=2, value=inf, reason='the RDP value at order 2 is infinite', conversion='')])
     """
     f = _epsilon_at(_conversion(conversion))
     d = _delta(delta)

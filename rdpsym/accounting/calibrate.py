@@ -1,0 +1,470 @@
+"""Calibration: the smallest noise (or the most steps, or the largest sampling rate) that meets a target (ε, δ).
+
+:func:`calibrate` searches a monotone parameter of a family of RDP curves — a built-in mechanism by name
+(DP-SGD's ``"sampled-gaussian"``, ``"gaussian"``, ``"laplace"``, …) with the other parameters fixed, or
+any function ``x ↦ curve`` — and returns a :class:`Calibration` with a certificate on both sides:
+
+* the **value** returned meets the target: its ε at δ, through the same accounting as ``rdpsym.epsilon``
+  (orders, conversion), is certified ≤ the target ε (the upper end of an Arb ball, rounded up);
+* the other end of the **bracket** does not: its certified ε is > the target.  When ε is monotone in the
+  parameter (a fact for every built-in parameter listed in :data:`DIRECTIONS`; stated by the caller
+  otherwise), the optimum lies between the two, so the value is within ``relative_gap`` of it.
+
+The search needs no float accountant and never trusts one: every comparison with the target is decided by
+certified balls (``rdpsym.epsilon``'s enclosure), and a point the balls cannot place (ε within 10^−dps of
+the target) is neither taken as feasible nor as infeasible.  The value returned is the shortest decimal in
+the bracket's feasible part that the balls certify (σ = 1.0938 rather than 1.09374551…).
+
+Peers compared in ``tests/test_calibrate.py`` and ``benchmarks/bench_calibrate.py``: Opacus's
+``get_noise_multiplier`` (bisection on its float RDP accountant, ``epsilon_tolerance`` 0.01 by default)
+and dp_accounting's ``calibrate_dp_mechanism`` (Brent's method on its float accountant, tol 10⁻⁶).
+
+A family given as a function (here the Gaussian's curve α/(2σ²), as ρ-zCDP with ρ = 1/(2σ²)) states its
+direction; the result says the distance to the optimum rests on it:
+
+>>> import rdpsym
+>>> c = rdpsym.calibrate(lambda s: rdpsym.zcdp(rho=1 / (2 * s**2)), epsilon=1, delta=1e-5, direction="decreasing",
+...                      bounds=(0.1, 100), dps=20)
+>>> c.published(6), c.bracket[0] < c.value, c.epsilon.enclosure.upper() <= 1, c.monotone
+('4.04537', True, True, False)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from flint import arb, fmpq
+
+from rdpsym.accounting import api
+from rdpsym.accounting.curve import RdpCurve
+from rdpsym.accounting.orders import resolve
+from rdpsym.foundations import operations
+from rdpsym.foundations.balls import bits_for, precision
+from rdpsym.foundations.errors import ConvergenceError, ParameterError, must
+from rdpsym.foundations.parallel import ordered_map
+from rdpsym.foundations.reading import dps as read_dps
+from rdpsym.foundations.reading import exact, integer, rational
+from rdpsym.laws.mechanisms import REGISTRY
+
+__all__ = ["DIRECTIONS", "Calibration", "calibrate", "calibrate_many"]
+
+#: How ε moves when a built-in parameter grows, and why (a parameter not listed needs ``direction=``).
+DIRECTIONS = {
+    "sigma": ("decreasing", "each order's RDP decreases in σ: α/(2σ²) for the Gaussian (Mironov 2017, Prop 7); "
+                            "for the subsampled Gaussian the pair N(0,σ²), N(1,σ²) is a post-processing of the "
+                            "pair at a smaller σ (add noise), so every D_α decreases"),
+    "scale": ("decreasing", "Laplace: D_α depends on Δ/b and grows with it (Mironov 2017, Prop 6)"),
+    "q": ("increasing", "A_α(q) = E[(1 + q(L − 1))^α] is convex in q with derivative 0 at q = 0 (E[L] = 1), so "
+                        "it increases (Mironov–Talwar–Zhang 2019's A_α)"),
+    "steps": ("increasing", "composition adds k copies of the curve (Mironov 2017, Prop 1)"),
+    "epsilon": ("increasing", "a pure-DP (or exponential-mechanism) curve increases with its ε"),
+    "rho": ("increasing", "zCDP: ε(α) = ξ + ρα"),
+}
+
+#: Where a built-in parameter is searched when no ``bounds`` are given.
+DEFAULT_BOUNDS = {
+    "sigma": (Fraction(1, 1000), Fraction(10**6)),
+    "scale": (Fraction(1, 1000), Fraction(10**6)),
+    "q": (Fraction(1, 10**9), Fraction(1)),
+    "steps": (1, 10**12),
+    "epsilon": (Fraction(1, 10**9), Fraction(10**3)),
+    "rho": (Fraction(1, 10**12), Fraction(10**3)),
+}
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """The result of :func:`calibrate`: a value meeting the target, certified, and how close it is to the optimum.
+
+    ``value`` (an exact ``Fraction``, an ``int`` for steps) meets the target: ``epsilon`` is its certified
+    accounting result (``epsilon.enclosure.upper() ≤ target_epsilon``).  ``bracket`` is (the last value found
+    not to meet it, ``value``) in the parameter's order of search, and ``beyond`` the certified result there
+    (``beyond.enclosure.lower() > target_epsilon``); None with ``bracket[0]`` None when the search bound
+    itself meets the target (then ``value`` is that bound).  ``relative_gap`` = |value − bracket[0]|/|value|
+    bounds the distance to the optimum when ε is ``monotone`` in the parameter (the reason is in ``notes``).
+    A record: compares by value and pickles.
+    """
+
+    parameter: str
+    value: object
+    bracket: tuple
+    epsilon: api.AccountingResult
+    beyond: api.AccountingResult | None
+    target_epsilon: Fraction
+    delta: Fraction
+    direction: str
+    monotone: bool
+    relative_gap: Fraction | None
+    evaluations: int
+    notes: tuple = field(default_factory=tuple)
+    rounded: Fraction | int | None = None
+    rounded_epsilon: api.AccountingResult | None = None
+
+    @property
+    def certified(self) -> bool:
+        """Whether the value's ε is certified (Arb balls throughout; quadrature-only curves are not)."""
+        return self.epsilon.certified
+
+    def published(self, digits: int = 6) -> str:
+        """The value as a decimal of at most ``digits`` significant digits on the safe side (σ up, steps or q down).
+
+        At 6 digits (:attr:`rounded`) it is certified too (:attr:`rounded_epsilon`); at other digits it is only as
+        safe as monotonicity makes it.
+        """
+        return _decimal_text(_safe(self.value, self.direction, digits))
+
+    def as_dict(self) -> dict:
+        return operations.json(self)
+
+    def __str__(self) -> str:
+        return operations.text(self)
+
+
+def _safe(value, direction: str, digits: int):
+    """``value`` rounded to ``digits`` significant digits towards the side that meets the target."""
+    if isinstance(value, int):
+        return value
+    v = Fraction(value)
+    if v == 0:
+        return v
+    k = digits - 1 - math.floor(math.log10(abs(v)))
+    scaled = v * Fraction(10) ** k
+    n = math.ceil(scaled) if direction == "decreasing" else math.floor(scaled)
+    return Fraction(n) / Fraction(10) ** k
+
+
+def _decimal_text(v) -> str:
+    """A decimal fraction (denominator 2^a·5^b, as :func:`_safe` makes) written exactly: 1.09375, 0.004857."""
+    v = Fraction(v)
+    if v.denominator == 1:
+        return str(v.numerator)
+    k = 0
+    while (v * 10**k).denominator != 1 and k < 80:
+        k += 1
+    n = v.numerator * 10**k // v.denominator
+    digits = str(abs(n)).rjust(k + 1, "0")
+    return ("-" if n < 0 else "") + f"{digits[:-k]}.{digits[-k:]}"
+
+
+def _fraction(x: object, name: str) -> Fraction:
+    q = rational(x, name)
+    return Fraction(int(q.p), int(q.q))
+
+
+def _family(family: object, parameter: str, fixed: dict, steps: int) -> tuple[Callable[[object], RdpCurve], str]:
+    """(x ↦ curve, the parameter's canonical name): for a built-in by name, or the caller's function."""
+    if isinstance(family, str):
+        if family not in REGISTRY:
+            raise ParameterError(must("family", "a built-in mechanism (" + ", ".join(sorted(REGISTRY)) + ") or a "
+                                      "function of the parameter", repr(family)))
+        declared = REGISTRY[family]
+        names = {p.name: p.name for p in declared.parameters}
+        names.update({a: p.name for p in declared.parameters for a in p.aliases})
+        if parameter != "steps" and parameter not in names:
+            raise ParameterError(must("parameter", "one of " + ", ".join([*names, "steps"]) + f" for {family}",
+                                      repr(parameter)))
+        canonical = "steps" if parameter == "steps" else names[parameter]
+        others = {}
+        for key, value in fixed.items():
+            if key not in names:
+                raise ParameterError(must("fixed", f"parameters of {family} (" + ", ".join(names) + ")", repr(key)))
+            others[names[key]] = exact(value, key)
+        missing = [p.name for p in declared.parameters
+                   if p.default is None and p.name not in others and p.name != canonical]
+        if missing:
+            raise ParameterError(must("fixed", f"a value for {', '.join(missing)} ({family})", "none"))
+        if canonical in others:
+            raise ParameterError(must("fixed", f"free of {canonical}, the parameter being calibrated", "it is set"))
+
+        def make(x):
+            if canonical == "steps":
+                return declared.factory(**others).curve() * int(x)
+            return declared.factory(**{**others, canonical: _sym(x)}).curve() * steps
+
+        return make, canonical
+    if not callable(family):
+        raise ParameterError(must("family", "a built-in mechanism's name or a function of the parameter",
+                                  type(family).__name__))
+    if fixed:
+        raise ParameterError(must("fixed", "empty for a function family (fix them inside the function)", fixed))
+
+    def make_user(x):
+        c = family(x)
+        if hasattr(c, "curve") and not isinstance(c, RdpCurve):
+            c = c.curve()
+        if not isinstance(c, RdpCurve):
+            raise ParameterError(must("family(x)", "an RdpCurve, a Mechanism or a Guarantee", type(c).__name__))
+        return c * steps if steps != 1 else c
+
+    return make_user, parameter
+
+
+def _sym(x):
+    import sympy as sp
+
+    if isinstance(x, int):
+        return sp.Integer(x)
+    return sp.Rational(x.numerator, x.denominator)
+
+
+class _Search:
+    """ε at a parameter value, certified and counted; for steps, the per-step balls are computed once."""
+
+    def __init__(self, make, canonical, delta, orders, conversion, dps):
+        self.make, self.canonical, self.delta = make, canonical, delta
+        self.orders, self.conversion, self.dps = orders, conversion, dps
+        self.evaluations = 0
+        self._base = None
+
+    def __call__(self, x, dps: int | None = None) -> api.AccountingResult:
+        self.evaluations += 1
+        dps = dps or self.dps
+        if self.canonical == "steps" and not (isinstance(self.orders, str) and self.orders == "continuous"):
+            return self._steps(int(x), dps)
+        return api.epsilon(self.make(x), delta=self.delta, orders=self.orders, conversion=self.conversion, dps=dps)
+
+    def _steps(self, k: int, dps: int) -> api.AccountingResult:
+        # ε of k steps from one step's balls × k: the curve is evaluated once (k-fold composition, Prop 1).
+        if self._base is None or self._base[0] < dps:
+            one = self.make(1)
+            grid = resolve(self.orders, continuous=False)
+            self._base = (dps, one, grid, api._balls(one, grid, self.orders is None, dps + 8))
+        _, one, grid, balls = self._base
+        return api.epsilon_from_balls(one * k, grid, [b if not isinstance(b, arb) else b * k for b in balls],
+                                      self.delta, self.conversion, dps)
+
+
+def _decide(result: api.AccountingResult, target: Fraction) -> bool | None:
+    """True: certainly ε ≤ target; False: certainly ε > target; None: the balls cannot tell."""
+    e = result.enclosure
+    if e == math.inf:
+        return False
+    t = arb(fmpq(target.numerator, target.denominator))
+    with precision(bits_for(result.dps + 10)):
+        if e.upper() <= t:
+            return True
+        if e.lower() > t:
+            return False
+    return None
+
+
+def calibrate(family: object, epsilon: object, delta: object, *, parameter: str = "sigma", fixed: dict | None = None,
+              steps: object = 1, direction: str | None = None, bounds: tuple | None = None,
+              tolerance: object = Fraction(1, 10**6), orders: object = None, conversion: str = api.DEFAULT_CONVERSION,
+              dps: object = 30) -> Calibration:
+    """The value of ``parameter`` closest to the optimum that meets (ε, δ), certified on both sides.
+
+    ``family``: a built-in mechanism's name (``"sampled-gaussian"``, ``"gaussian"``, …) with the other
+    parameters in ``fixed`` (``{"q": 256/60000}``), composed ``steps`` times; or a function ``x ↦`` curve,
+    Mechanism or Guarantee (then give ``direction``).  ``parameter``: the built-in's parameter to solve for,
+    or ``"steps"`` (the most steps).  ``direction``: ``"decreasing"`` (ε falls as the parameter grows: noise;
+    the smallest value is sought) or ``"increasing"`` (the largest value is sought); for built-ins it comes
+    from :data:`DIRECTIONS`.  ``bounds``: the range searched (default :data:`DEFAULT_BOUNDS`).
+    ``tolerance``: relative width of the final bracket (steps are exact).  ``orders``, ``conversion``: as
+    ``rdpsym.epsilon`` (the default is its best certified conversion; ``"bbghs"`` to match a peer's);
+    ``dps``: the digits of the certified ε reported.
+
+    >>> import rdpsym
+    >>> c = rdpsym.calibrate("sampled-gaussian", epsilon=3, delta=1e-5, fixed={"q": "256/60000"}, steps=14062,
+    ...                      dps=15)
+    >>> c.published(6), float(c.relative_gap) < 1e-6, c.monotone, c.epsilon.conversion
+    ('1.014', True, True, 'optimal')
+    >>> c.epsilon.enclosure.upper() <= 3 < c.beyond.enclosure.lower()     # certified on both sides
+    True
+    """
+    target, d = _fraction(epsilon, "epsilon"), _fraction(delta, "delta")
+    if not target > 0:
+        raise ParameterError(must("epsilon", "a number > 0", epsilon))
+    if not 0 < d < 1:
+        raise ParameterError(must("delta", "in the open interval (0, 1)", delta))
+    dps = read_dps(dps, "dps")
+    tol = _fraction(tolerance, "tolerance")
+    if not 0 < tol < 1:
+        raise ParameterError(must("tolerance", "in (0, 1) (the bracket's relative width)", tolerance))
+    api.conversion_name(conversion)
+    if not (isinstance(orders, str) and orders == "continuous"):
+        resolve(orders)
+    k = integer(steps, "steps", minimum=1)
+    make, canonical = _family(family, parameter, dict(fixed or {}), k)
+    known = DIRECTIONS.get(canonical) if isinstance(family, str) else None
+    if direction is None:
+        if known is None:
+            raise ParameterError(must("direction", "'decreasing' or 'increasing' for this parameter", "none"))
+        direction = known[0]
+    if direction not in ("decreasing", "increasing"):
+        raise ParameterError(must("direction", "'decreasing' or 'increasing'", repr(direction)))
+    monotone = known is not None and known[0] == direction
+    lo, hi = _bounds(bounds, canonical, family)
+    search = _Search(make, canonical, d, orders, conversion, max(15, min(dps, 30)))
+    value, other, other_result = _search(search, target, lo, hi, direction, tol, canonical == "steps")
+    final = search(value, dps)
+    if _decide(final, target) is not True:
+        raise ConvergenceError(f"calibrate: the value {value} met the target at {search.dps} digits but not at {dps}")
+    gap = None if other is None else abs(Fraction(value) - Fraction(other)) / abs(Fraction(value))
+    notes = []
+    rounded, rounded_result = _safe(value, direction, 6), None
+    if rounded == value:
+        rounded_result = final
+    elif lo <= rounded <= hi:
+        rounded_result = search(rounded, dps)
+        if _decide(rounded_result, target) is not True:
+            notes.append(f"{canonical} = {_decimal_text(rounded)} (the value to 6 digits) is not certified to meet "
+                         "the target: publish the exact value")
+            rounded, rounded_result = None, None
+    else:
+        rounded = None
+    if known is not None and monotone:
+        notes.append(f"ε is {direction} in {canonical}: {known[1]}")
+    elif not monotone:
+        notes.append(f"ε is assumed {direction} in {parameter} (the caller's statement): the value meets the target "
+                     "(certified), its distance to the optimum rests on that assumption")
+    if other is None:
+        notes.append(f"the search bound {value} itself meets the target: widen bounds to look further")
+    return Calibration(canonical, value, (other, value), final, other_result, target, d, direction, monotone, gap,
+                       search.evaluations, tuple(notes), rounded, rounded_result)
+
+
+def _bounds(bounds, canonical, family) -> tuple:
+    if bounds is None:
+        if canonical not in DEFAULT_BOUNDS:
+            raise ParameterError(must("bounds", f"given for {canonical} (a (low, high) range to search)", "none"))
+        return DEFAULT_BOUNDS[canonical]
+    try:
+        lo, hi = bounds
+    except (TypeError, ValueError):
+        raise ParameterError(must("bounds", "a pair (low, high)", repr(bounds))) from None
+    if canonical == "steps":
+        lo, hi = integer(lo, "bounds[0]", minimum=1), integer(hi, "bounds[1]", minimum=1)
+    else:
+        lo, hi = _fraction(lo, "bounds[0]"), _fraction(hi, "bounds[1]")
+    if not lo < hi:
+        raise ParameterError(must("bounds", "a pair with low < high", repr(bounds)))
+    return lo, hi
+
+
+def _search(search: _Search, target: Fraction, lo, hi, direction: str, tol: Fraction, discrete: bool):
+    """(feasible value, infeasible neighbour or None, its result).
+
+    Bracketing first: from a start inside [lo, hi], factors of 4 towards the side each certified verdict
+    points to.  Then Illinois steps (regula falsi that halves a stale end's weight) on log ε against log x;
+    only certified verdicts move the bracket, and a point the balls cannot place ends the search (the bracket
+    is then as fine as the digits allow).  For an integer parameter the bracket ends at two neighbours.
+    """
+    good_end = hi if direction == "decreasing" else lo  # the end where ε is smallest
+    bad_end = lo if direction == "decreasing" else hi
+    x = _start(lo, hi, search.canonical, discrete)
+    good = bad = None  # (x, log ε, result)
+    while good is None or bad is None:
+        r = search(x)
+        verdict = _decide(r, target)
+        point = (x, _log(r), r)
+        if verdict is True:
+            good = point if good is None or _closer(x, good[0], bad_end) else good
+            if bad is None:
+                if x == bad_end:
+                    return x, None, None
+                x = _towards(x, bad_end, 4, discrete)
+        elif verdict is False:
+            bad = point if bad is None or _closer(x, bad[0], good_end) else bad
+            if good is None:
+                if x == good_end:
+                    raise ParameterError(must("epsilon", f"reachable: even {search.canonical} = {good_end} gives "
+                                              f"ε = {r.published(6)} at δ = {search.delta}", str(target)))
+                x = _towards(x, good_end, 4, discrete)
+        else:
+            x = _towards(x, good_end, Fraction(1) + tol, discrete)  # within the balls of the target: step aside
+    lt = math.log(float(target))
+    side, fg, fb = 0, good[1] - lt, bad[1] - lt
+    for _ in range(400):
+        gx, bx = good[0], bad[0]
+        if (abs(gx - bx) <= 1) if discrete else (abs(gx - bx) <= tol * abs(gx)):
+            break
+        lg, lb = math.log(float(gx)), math.log(float(bx))
+        t = lg - fg * (lg - lb) / (fg - fb) if fg != fb else (lg + lb) / 2
+        x = _inside(gx, bx, t, tol, discrete)
+        r = search(x)
+        verdict = _decide(r, target)
+        if verdict is True:
+            good, fg = (x, _log(r), r), _log(r) - lt
+            if side == 1:
+                fb /= 2
+            side = 1
+        elif verdict is False:
+            bad, fb = (x, _log(r), r), _log(r) - lt
+            if side == -1:
+                fg /= 2
+            side = -1
+        else:
+            break
+    return good[0], bad[0], bad[2]
+
+
+def _start(lo, hi, canonical: str, discrete: bool):
+    """Where the bracketing starts: 1 for noise scales (DP-SGD's σ lives near it), else the geometric middle."""
+    if discrete:
+        return max(lo, min(hi, math.isqrt(lo * hi)))
+    if canonical in ("sigma", "scale") and lo < 1 < hi:
+        return Fraction(1)
+    if lo <= 0:
+        return (lo + hi) / 2
+    return min(max(Fraction(math.sqrt(float(lo) * float(hi))).limit_denominator(10**6), lo), hi)
+
+
+def _towards(x, end, factor, discrete: bool):
+    """x moved towards ``end`` by a factor (geometric), never past it; integers move by at least 1."""
+    if discrete:
+        step = math.ceil(x * factor) if end > x else math.floor(x / factor)
+        step = max(step, x + 1) if end > x else min(step, x - 1)
+        return min(step, end) if end > x else max(step, end)
+    step = x * factor if end > x else x / factor
+    return min(step, end) if end > x else max(step, end)
+
+
+def _closer(x, y, end) -> bool:
+    return abs(x - end) < abs(y - end)
+
+
+def _inside(a, b, log_t: float, tol: Fraction, discrete: bool):
+    """exp(log_t) as a short rational (or an integer) strictly inside (a, b), kept a little off both ends."""
+    lo, hi = min(a, b), max(a, b)
+    try:
+        x = Fraction(math.exp(log_t))
+    except OverflowError:
+        x = Fraction(lo + hi) / 2
+    if discrete:
+        k = round(x)
+        return min(max(k, lo + 1), hi - 1)
+    margin = max((hi - lo) / 1024, tol * hi / 8) if (hi - lo) > tol * hi / 4 else (hi - lo) / 2
+    x = min(max(x, lo + margin), hi - margin)
+    y = x.limit_denominator(10 ** max(8, int(-math.log10(float(tol))) + 6))
+    return y if lo < y < hi else x
+
+
+def _log(r: api.AccountingResult) -> float:
+    v = float(r.value)
+    return math.log(v) if v > 0 else -745.0
+
+
+def calibrate_many(requests: list[dict], executor: object = None) -> list[Calibration]:
+    """:func:`calibrate` for each dict of its arguments, in order, on ``executor`` (a calibration grid: see
+    :func:`rdpsym.foundations.parallel.ordered_map`; the results are those of the serial run).
+
+    >>> cs = calibrate_many([{"family": "zcdp", "parameter": "rho", "epsilon": e, "delta": 1e-5, "dps": 15}
+    ...                      for e in (1, 2)])
+    >>> [c.published(6) for c in cs]
+    ['0.030553', '0.108256']
+    """
+    if not isinstance(requests, (list, tuple)) or not all(isinstance(r, dict) for r in requests):
+        raise ParameterError(must("requests", "a list of dicts of calibrate's arguments", type(requests).__name__))
+    return ordered_map(_one, list(requests), executor)
+
+
+def _one(request: dict) -> Calibration:
+    try:
+        return calibrate(**request)
+    except TypeError as exc:
+        raise ParameterError(must("a request", "calibrate's arguments", f"{request!r} ({exc})")) from None
+

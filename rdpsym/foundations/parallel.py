@@ -1,0 +1,153 @@
+"""Map a function over items on any executor, keeping the input order: serial, a process pool, or Dask.
+
+Sweeps (reference tables, audits, calibration grids) are lists of independent tasks, each computed at the
+precision it sets for itself, so running them elsewhere changes neither their values nor their order: the
+results of :func:`ordered_map` are those of ``list(map(fn, items))``, bit for bit.
+
+``executor`` may be
+
+* ``None`` — run here, one after the other;
+* an ``int`` N ≥ 1 — a local process pool of N workers, made for the call and shut down after it;
+* a :class:`concurrent.futures.Executor` (a ``ProcessPoolExecutor``, a ``ThreadPoolExecutor``, or the
+  executor of a ``dask.distributed.Client``, ``client.get_executor()``) — used as it is, not shut down;
+* anything with ``submit(fn, item)`` returning futures with ``result()``, such as a
+  ``dask.distributed.Client`` itself;
+* or ``map=`` a callable ``map(fn, items)`` that returns results in order (``multiprocessing.Pool.map``).
+
+``fn`` and the items must pickle for a process pool or a cluster (module-level functions and rdpsym's
+records do; Arb balls do not, so tasks take exact numbers and return decimal strings or rationals).
+
+:func:`executor_from` turns the command line's ``--workers N`` / ``--scheduler ADDRESS`` into one of these,
+as a context manager; Dask is imported only then (``pip install 'rdpsym[dask]'``).
+
+>>> ordered_map(abs, [-3, 1, -2])
+[3, 1, 2]
+>>> from concurrent.futures import ThreadPoolExecutor
+>>> with ThreadPoolExecutor(2) as pool:
+...     ordered_map(abs, [-3, 1, -2], pool)
+[3, 1, 2]
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Executor, ProcessPoolExecutor
+
+from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.foundations.reading import integer
+
+#: A local pool larger than this is refused (a cluster is what --scheduler is for).
+MAX_WORKERS = 256
+
+__all__ = ["executor_from", "ordered_map"]
+
+
+def ordered_map(fn: Callable, items: Iterable, executor: object = None, *, map: Callable | None = None) -> list:
+    """``[fn(x) for x in items]``, computed on ``executor`` (see the module docstring), in input order.
+
+    An exception raised by a task is raised here, as the serial run would raise it (the first in input order).
+    """
+    items = list(items)
+    if map is not None:
+        if executor is not None:
+            raise ParameterError(must("executor", "None when map= is given (one way to run the tasks)",
+                                      type(executor).__name__))
+        return list(map(fn, items))
+    if executor is None or not items:
+        return [fn(x) for x in items]
+    if isinstance(executor, bool) or (isinstance(executor, int) and executor < 1):
+        raise ParameterError(must("executor", "None, a number of workers >= 1, or an executor", repr(executor)))
+    if isinstance(executor, int):
+        executor = _workers(executor, "executor")
+        if executor == 1:
+            return [fn(x) for x in items]
+        with ProcessPoolExecutor(max_workers=executor) as pool:
+            return _submitted(pool, fn, items)
+    if not callable(getattr(executor, "submit", None)):
+        raise ParameterError(must("executor", "None, a number of workers, a concurrent.futures.Executor or an "
+                                  "object with submit() (a dask.distributed.Client)", type(executor).__name__))
+    return _submitted(executor, fn, items)
+
+
+def _submitted(executor, fn: Callable, items: list) -> list:
+    futures = [_submit(executor, fn, x) for x in items]
+    try:
+        return [f.result() for f in futures]
+    finally:
+        for f in futures:
+            cancel = getattr(f, "cancel", None)
+            if cancel is not None and not _done(f):
+                cancel()
+
+
+def _submit(executor, fn, x):
+    if isinstance(executor, Executor):
+        return executor.submit(fn, x)
+    # A dask.distributed.Client: pure=False so that equal tasks are not merged into one key (each runs, as
+    # it would here); its futures have result() like concurrent.futures ones.
+    try:
+        return executor.submit(fn, x, pure=False)
+    except TypeError:
+        return executor.submit(fn, x)
+
+
+def _done(f) -> bool:
+    done = getattr(f, "done", None)
+    return bool(done()) if callable(done) else True
+
+
+@contextlib.contextmanager
+def executor_from(workers: object = None, scheduler: str | None = None, *, name: str = "--workers") -> Iterator:
+    """The executor the options ``--workers N`` and ``--scheduler ADDRESS`` ask for (None: run here).
+
+    ``workers``: a number ≥ 1 (a local process pool; 1 runs here); ``scheduler``: the address of a Dask
+    scheduler (``tcp://host:8786``), reached through ``dask.distributed.Client`` — the optional extra
+    ``rdpsym[dask]``.  Both at once is an error.  Closed on exit (the cluster itself stays up).
+
+    >>> with executor_from() as ex:
+    ...     ex is None
+    True
+    >>> with executor_from(2) as ex:
+    ...     ordered_map(abs, [-1, -2], ex)
+    [1, 2]
+    """
+    if workers is not None and scheduler is not None:
+        raise ParameterError(must(f"{name} and --scheduler", "one or the other", "both"))
+    if scheduler is not None:
+        if not isinstance(scheduler, str) or not scheduler.strip():
+            raise ParameterError(must("--scheduler", "a Dask scheduler address such as tcp://host:8786",
+                                      repr(scheduler)))
+        try:
+            distributed = importlib.import_module("dask.distributed")
+        except ImportError:
+            raise ParameterError(must("--scheduler", "usable: it needs Dask (pip install 'rdpsym[dask]')",
+                                      scheduler)) from None
+        try:
+            client = distributed.Client(scheduler.strip(), timeout=30)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise ParameterError(must("--scheduler", "the address of a running Dask scheduler",
+                                      f"{scheduler} ({type(exc).__name__}: {exc})")) from None
+        try:
+            yield client
+        finally:
+            client.close()
+        return
+    if workers is None:
+        yield None
+        return
+    n = _workers(workers, name)
+    if n == 1:
+        yield None
+        return
+    with ProcessPoolExecutor(max_workers=n) as pool:
+        yield pool
+
+
+def _workers(workers: object, name: str) -> int:
+    n = integer(workers, name, minimum=1)
+    if n > MAX_WORKERS:
+        raise ParameterError(must(name, f"an integer from 1 to {MAX_WORKERS} (for more, a Dask cluster: --scheduler)",
+                                  n))
+    return n

@@ -1,0 +1,70 @@
+"""Calibration results (:class:`~rdpsym.accounting.calibrate.Calibration`) as text and JSON.
+
+The value is shown exactly and as a decimal rounded on the safe side; the two ends of the bracket with
+their certified ε (rounded up for the feasible end, its enclosure's lower end for the other).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rdpsym.accounting.calibrate import Calibration
+from rdpsym.foundations.balls import bits_for, lower_decimal, precision, upper_decimal
+from rdpsym.render.accounting import result_json
+
+__all__ = ["calibration_json", "calibration_text"]
+
+
+def _exact(x) -> str:
+    return "none" if x is None else str(x)
+
+
+def _decimal(x) -> str:
+    if x is None:
+        return "none"
+    return str(x) if isinstance(x, int) else f"{float(Fraction(x)):.12g}"
+
+
+def calibration_text(c: Calibration) -> str:
+    """What ``rdpsym calibrate`` prints."""
+    r = c.epsilon
+    side = "≥" if c.direction == "decreasing" else "≤"
+    lines = [f"{c.parameter} = {_decimal(c.value)}  (exactly {_exact(c.value)})"]
+    if c.rounded is not None and c.rounded_epsilon is not None:
+        lines.append(f"  publish {c.parameter} {side} {c.published(6)}: certified there too, ε ≤ "
+                     f"{c.rounded_epsilon.published(12)}")
+    lines.append(f"  meets (ε, δ) = ({c.target_epsilon}, {c.delta}): certified ε = {r.value} ≤ {c.target_epsilon} "
+                 f"(order {r.order}, conversion {r.conversion}, rounded up)")
+    if c.beyond is not None:
+        with precision(bits_for(c.beyond.dps + 10)):
+            low = lower_decimal(c.beyond.enclosure, min(c.beyond.dps, 12))
+        lines.append(f"  {c.parameter} = {_decimal(c.bracket[0])} does not: certified ε ≥ {low} > {c.target_epsilon}")
+        lines.append(f"  bracket [{_decimal(min(c.bracket))}, {_decimal(max(c.bracket))}], relative width "
+                     f"{float(c.relative_gap):.2g}{' (the optimum is inside)' if c.monotone else ''}")
+    lines.append(f"  {c.evaluations} certified evaluations")
+    lines += [f"  note: {n}" for n in c.notes]
+    return "\n".join(lines)
+
+
+def calibration_json(c: Calibration) -> dict:
+    """JSON-ready data: exact values as strings, the certified results at both ends."""
+    with precision(bits_for(c.epsilon.dps + 10)):
+        published = upper_decimal(c.epsilon.enclosure, 6)
+    return {
+        "parameter": c.parameter,
+        "value": _exact(c.value),
+        "value_decimal": _decimal(c.value),
+        "published": c.published(6),
+        "bracket": [_exact(x) for x in c.bracket],
+        "target_epsilon": str(c.target_epsilon),
+        "delta": str(c.delta),
+        "epsilon_published": published,
+        "direction": c.direction,
+        "monotone": c.monotone,
+        "relative_gap": None if c.relative_gap is None else f"{float(c.relative_gap):.3g}",
+        "evaluations": c.evaluations,
+        "certified": c.certified,
+        "result": result_json(c.epsilon),
+        "beyond": None if c.beyond is None else result_json(c.beyond),
+        "notes": list(c.notes),
+    }

@@ -1,0 +1,202 @@
+"""Calibration: certified on both sides, a published DP-SGD setting reproduced, and the peers' calibrations judged.
+
+The published setting: TensorFlow Privacy's tutorial README (tensorflow/privacy, tutorials/README.md at commit
+d435fcbf9af0d1ffd41ebc15ae23595124f7aa73): "compute_dp_sgd_privacy.py --N=60000 --batch_size=256
+--noise_multiplier=1.1 --epochs=60 --delta=1e-5 ... satisfies differential privacy with eps = 3.01 and
+delta = 1e-05", and its table (σ = 1.3, 15 epochs: ε = 1.19).  The script (privacy/analysis/
+compute_dp_sgd_privacy.py, commit 0a0e5cb3c370dbf8de7fef5a58414ec7fd6dea05, whose docstring gives σ = 1.12,
+60 epochs: ε = 2.92) uses q = batch/N, steps = ceil(epochs·N/batch), the orders below and Mironov's Prop 3
+(rdp_accountant._compute_eps: eps = rdp − log(δ)/(α − 1)).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from fractions import Fraction
+
+import pytest
+import sympy as sp
+from flint import arb, fmpq
+
+import rdpsym
+from rdpsym.cli.main import main
+from rdpsym.foundations.errors import ParameterError
+
+#: compute_dp_sgd_privacy.py's orders.
+TF_ORDERS = [Fraction(5, 4), Fraction(3, 2), Fraction(7, 4), 2, Fraction(9, 4), Fraction(5, 2), 3, Fraction(7, 2), 4,
+             Fraction(9, 2)] + list(range(5, 64)) + [128, 256, 512]
+Q = "256/60000"
+
+
+def A(x) -> arb:
+    """An exact number as a ball, for certified comparisons with results' enclosures."""
+    x = Fraction(x)
+    return arb(fmpq(x.numerator, x.denominator))
+
+
+def _steps(epochs: int) -> int:
+    return math.ceil(Fraction(epochs * 60000, 256))
+
+
+def _tf(target, epochs, **kw):
+    return rdpsym.calibrate("sampled-gaussian", epsilon=target, delta=Fraction(1, 10**5), fixed={"q": Q},
+                            steps=_steps(epochs), orders=TF_ORDERS, conversion="mironov", dps=15, **kw)
+
+
+@pytest.mark.parametrize(("sigma", "epochs", "published"), [("1.1", 60, "3.01"), ("1.12", 60, "2.92"),
+                                                             ("1.3", 15, "1.19")])
+def test_tf_privacy_tutorial_sigma_is_reproduced_and_certified(sigma, epochs, published):
+    # The published ε is rounded to 2 decimals: the σ it came from is the one the calibration brackets between
+    # the targets at the two ends of the rounding interval, and the certified ε at that σ rounds to it.
+    low, high = Fraction(published) - Fraction(1, 200), Fraction(published) + Fraction(1, 200)
+    at_high, at_low = _tf(high, epochs), _tf(low, epochs)
+    s = Fraction(sigma)
+    assert at_high.value <= s <= at_low.value
+    c = rdpsym.sampled_gaussian(q=sp.Rational(256, 60000), sigma=sp.Rational(s)).curve() * _steps(epochs)
+    r = rdpsym.epsilon(c, delta=1e-5, orders=TF_ORDERS, conversion="mironov", dps=20)
+    assert f"{float(r.value):.2f}" == published
+    # At the published ε itself the calibration gives back σ to the digits the ε carries.
+    at = _tf(Fraction(published), epochs)
+    assert f"{float(at.value):.3g}" == f"{float(s):.3g}"
+    assert at.epsilon.enclosure.upper() <= A(published) and at.epsilon.conversion == "mironov"
+
+
+def test_the_same_budget_with_rdpsym_s_accounting_needs_less_noise():
+    # (3.01, 1e-5) with 14 063 steps: the tutorial's σ = 1.1 under Prop 3 on its orders; the default (best
+    # conversion, dp_accounting's orders and ∞) certifies the same budget with σ ≈ 0.98.
+    tf = _tf(Fraction(301, 100), 60)
+    ours = rdpsym.calibrate("sampled-gaussian", epsilon="3.01", delta=1e-5, fixed={"q": Q}, steps=_steps(60), dps=15)
+    assert ours.value < tf.value * Fraction(95, 100)
+    assert ours.epsilon.enclosure.upper() <= A(Fraction(301, 100)) < ours.beyond.enclosure.lower()
+
+
+def test_certified_on_both_sides_and_monotone_bracket():
+    c = rdpsym.calibrate("sampled-gaussian", epsilon=2, delta=1e-6, fixed={"q": "0.01"}, steps=1000, dps=20)
+    lo, hi = c.bracket
+    assert lo < c.value == hi and c.monotone and c.direction == "decreasing"
+    assert c.epsilon.enclosure.upper() <= A(2) < c.beyond.enclosure.lower()
+    assert float(c.relative_gap) <= 1e-6 and c.relative_gap == (hi - lo) / hi
+    assert c.rounded >= c.value and c.rounded_epsilon.enclosure.upper() <= A(2)  # the 6-digit value, certified too
+    # The accounting at the value is exactly rdpsym.epsilon's.
+    again = rdpsym.epsilon(rdpsym.sampled_gaussian(q=sp.Rational(1, 100), sigma=sp.Rational(c.value)).curve() * 1000,
+                           delta=Fraction(1, 10**6), dps=20)
+    assert again.enclosure.upper() == c.epsilon.enclosure.upper()
+
+
+def test_steps_is_exact_and_q_is_increasing():
+    c = rdpsym.calibrate("sampled-gaussian", epsilon=1, delta=1e-5, fixed={"q": "0.01", "sigma": "1.5"},
+                         parameter="steps", dps=15)
+    assert c.bracket == (c.value + 1, c.value) and c.direction == "increasing"
+    one_more = rdpsym.epsilon(rdpsym.sampled_gaussian(q=sp.Rational(1, 100), sigma=sp.Rational(3, 2)).curve()
+                              * (c.value + 1), delta=1e-5, dps=15)
+    assert one_more.enclosure.lower() > 1 >= c.epsilon.enclosure.upper()
+    q = rdpsym.calibrate("sampled-gaussian", epsilon=1, delta=1e-5, fixed={"sigma": "1.5"}, parameter="q",
+                         steps=c.value, dps=15)
+    assert q.bracket[0] > q.value and abs(q.value - Fraction(1, 100)) < Fraction(1, 10**4)
+
+
+def test_a_function_family_and_its_assumption():
+    c = rdpsym.calibrate(lambda s: rdpsym.zcdp(rho=1 / (2 * s**2)), epsilon=1, delta=1e-5, direction="decreasing",
+                         bounds=(Fraction(1, 10), 100), dps=20)
+    assert not c.monotone and "the caller's statement" in c.notes[0]
+    with pytest.raises(ParameterError, match="direction must be"):
+        rdpsym.calibrate(lambda s: rdpsym.zcdp(rho=s), epsilon=1, delta=1e-5, bounds=(0.1, 1))
+
+
+def test_bound_that_meets_the_target_and_unreachable_targets():
+    c = rdpsym.calibrate("sampled-gaussian", epsilon=50, delta=1e-5, fixed={"q": "0.01"}, steps=10,
+                         bounds=(Fraction(1, 2), 10), dps=15)
+    assert c.value == Fraction(1, 2) and c.bracket[0] is None and c.beyond is None
+    assert "widen bounds" in c.notes[-1]
+    with pytest.raises(ParameterError, match="epsilon must be reachable"):
+        rdpsym.calibrate("sampled-gaussian", epsilon="0.01", delta=1e-5, fixed={"q": "0.5"}, steps=10**4,
+                         bounds=(1, 2), dps=15)
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"epsilon": 0}, "epsilon must be a number > 0"),
+    ({"epsilon": 1, "delta": 1}, "delta must be in the open interval"),
+    ({"epsilon": 1, "parameter": "nope"}, "parameter must be one of q, sigma, steps"),
+    ({"epsilon": 1, "fixed": {}}, "fixed must be a value for q"),
+    ({"epsilon": 1, "tolerance": 2}, "tolerance must be in"),
+    ({"epsilon": 1, "conversion": "exact"}, "conversion must be one of"),
+    ({"epsilon": 1, "bounds": (2, 1)}, "bounds must be a pair with low < high"),
+    ({"epsilon": 1, "direction": "up"}, "direction must be"),
+])
+def test_bad_input_is_refused_before_any_work(kwargs, message):
+    args = {"delta": 1e-5, "fixed": {"q": "0.01"}, "steps": 100} | kwargs
+    with pytest.raises(ParameterError, match=message):
+        rdpsym.calibrate("sampled-gaussian", **args)
+
+
+def test_cli_calibrate(capsys, tmp_path):
+    out = tmp_path / "c.json"
+    assert main(["calibrate", "--mechanism", "sampled-gaussian", "--set", "q=0.01", "--steps", "1000",
+                 "--epsilon", "2", "--delta", "1e-6", "--dps", "15", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("sigma = ") and "certified ε = " in text and "does not: certified ε ≥" in text
+    import json
+
+    data = json.loads(out.read_text())
+    assert data["parameter"] == "sigma" and Fraction(data["value"]) > 0 and data["monotone"] is True
+    assert main(["calibrate", "--mechanism", "sampled-gaussian", "--set", "q=0.01", "--epsilon", "2",
+                 "--delta", "2"]) == 2
+    assert "--delta must be in the open interval (0, 1)" in capsys.readouterr().err
+    assert main(["calibrate", "--mechanism", "laplace", "--epsilon", "1", "--delta", "1e-5", "--solve", "p"]) == 2
+    assert "--solve must be one of scale, sensitivity, steps" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- the peers' calibrations
+
+
+def _judge(sigma: float, q: float, steps: int, target: float, orders, conversion: str):
+    """The certified ε at a peer's σ (its exact double), with the peer's orders and conversion."""
+    c = rdpsym.sampled_gaussian(q=sp.Rational(Fraction(q)), sigma=sp.Rational(Fraction(sigma))).curve() * steps
+    return rdpsym.epsilon(c, delta=Fraction(1e-5), orders=orders, conversion=conversion, dps=20)
+
+
+SETTINGS = [(256 / 60000, 14062, 3.0), (0.01, 1000, 1.0), (0.001, 10**4, 0.5)]
+
+
+@pytest.mark.parametrize(("q", "steps", "target"), SETTINGS)
+def test_opacus_get_noise_multiplier_overshoots_by_its_epsilon_tolerance(q, steps, target):
+    utils = pytest.importorskip("opacus.accountants.utils")
+    with warnings.catch_warnings():  # "Optimal order is the largest alpha" on its grid at small budgets
+        warnings.simplefilter("ignore", UserWarning)
+        sigma = utils.get_noise_multiplier(target_epsilon=target, target_delta=1e-5, sample_rate=q, steps=steps,
+                                           accountant="rdp")
+    judged = _judge(sigma, q, steps, target, "opacus", "bbghs")
+    ours = rdpsym.calibrate("sampled-gaussian", epsilon=Fraction(target), delta=Fraction(1e-5),
+                            fixed={"q": Fraction(q)}, steps=steps, orders="opacus", conversion="bbghs", dps=15)
+    # Safe (certified ε ≤ target) but more noise than needed: its bisection stops once ε is within 0.01 below.
+    assert judged.enclosure.upper() <= A(target)
+    assert Fraction(sigma) > ours.value and target - float(judged.value) <= 0.01 + 1e-9
+
+
+@pytest.mark.parametrize(("q", "steps", "target"), SETTINGS)
+def test_dp_accounting_calibrate_dp_mechanism_is_within_its_tolerance(q, steps, target):
+    dp = pytest.importorskip("dp_accounting")
+    sigma = dp.mechanism_calibration.calibrate_dp_mechanism(
+        dp.rdp.RdpAccountant, lambda s: dp.SelfComposedDpEvent(dp.PoissonSampledDpEvent(q, dp.GaussianDpEvent(s)),
+                                                                steps), target, 1e-5)
+    judged = _judge(sigma, q, steps, target, "dp-accounting", "bbghs")
+    ours = rdpsym.calibrate("sampled-gaussian", epsilon=Fraction(target), delta=Fraction(1e-5),
+                            fixed={"q": Fraction(q)}, steps=steps, orders="dp-accounting", conversion="bbghs",
+                            tolerance=Fraction(1, 10**9), dps=20)
+    # Within its tol (1e-6 in σ) of the certified optimum; on the safe side unless its float RDP reads low.
+    assert abs(Fraction(sigma) - ours.value) <= Fraction(2, 10**6)
+    if Fraction(sigma) < ours.bracket[0]:
+        assert judged.enclosure.lower() > A(target)  # unsafe: recorded by the benchmark, not expected here
+    else:
+        assert judged.enclosure.upper() <= A(target) or Fraction(sigma) >= ours.bracket[0]
+
+
+def test_the_grid_runs_on_a_pool_with_the_serial_results():
+    requests = [{"family": "sampled-gaussian", "epsilon": e, "delta": Fraction(1, 10**5), "fixed": {"q": "0.01"},
+                 "steps": 100, "dps": 15} for e in (1, 2)]
+    serial = rdpsym.calibrate_many(requests)
+    pooled = rdpsym.calibrate_many(requests, executor=2)
+    assert [c.value for c in serial] == [c.value for c in pooled]
+    assert [str(c.epsilon.enclosure) for c in serial] == [str(c.epsilon.enclosure) for c in pooled]
+    assert serial == pooled
