@@ -20,8 +20,10 @@ restore it).  Every step is one Poisson-subsampled Gaussian.
 ...     acc.step(noise_multiplier=1.1, sample_rate=0.01)
 >>> acc.history, len(acc)
 ([(1.1, 0.01, 100)], 1)
->>> acc.get_epsilon(delta=1e-5)
-0.9560910987478077
+>>> acc.get_epsilon(delta=1e-5)                 # the best certified conversion (here: the optimal one)
+0.9074810775331942
+>>> OpacusAccountant(conversion="bbghs").history == []  # Opacus's own conversion, when comparing with it
+True
 """
 
 from __future__ import annotations
@@ -91,14 +93,15 @@ class OpacusAccountant:
     """An Opacus accountant (its ``IAccountant`` protocol) whose ε is rdpsym's certified value.
 
     ``orders``: as for :func:`rdpsym.epsilon` (default: dp_accounting's 156
-    orders and ∞; ``"opacus"`` is Opacus's own grid); ``conversion``:
-    ``"bbghs"`` (Balle et al. 2020, Thm 21, as Opacus) or ``"mironov"``;
+    orders and ∞; ``"opacus"`` is Opacus's own grid); ``conversion``: as
+    for :func:`rdpsym.epsilon` (default ``"best"``, the least certified ε of
+    every valid conversion; ``"bbghs"`` is Balle et al. 2020, Thm 21, as Opacus);
     ``dps``: the digits of the certified computation.  ``get_epsilon`` returns
     the certified ε rounded *up* to a float; :meth:`result` the full
     :class:`~rdpsym.accounting.api.AccountingResult`.
     """
 
-    def __init__(self, orders: object = None, conversion: str = "bbghs", dps: int = 30):
+    def __init__(self, orders: object = None, conversion: str = api.DEFAULT_CONVERSION, dps: int = 30):
         self.history: list = []
         self.orders = orders
         api.conversion_name(conversion)  # checked now, not at the first get_epsilon
