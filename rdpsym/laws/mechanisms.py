@@ -502,7 +502,7 @@ def k_randomized_response(k: object, epsilon: object = None, *, noise: object = 
     special = "replace one value by a special value whose answer is uniform (dp_accounting's REPLACE_SPECIAL)"
     return Mechanism("k-randomized-response", {"k": sp.Integer(kk), "epsilon": e},
                      LazyPair(_k_randomized_response_pair, sp.Integer(kk), e, relation), None,
-                     "the rows of two distinct values" if one else "a value's row vs the uniform row of the special value",
+                     "the rows of two distinct values" if one else "a value's row vs the special value's uniform row",
                      one, "replace one value by another (any two of the k values)" if one else special,
                      KAIROUZ_OH_VISWANATH_2016.at("k-ary randomized response"))
 
@@ -533,8 +533,8 @@ def non_private() -> Guarantee:
 # ---------------------------------------------------------------- subsampling: a mechanism run on a random sample
 def _inner(mechanism: object, what: str) -> Mechanism | Guarantee:
     if not isinstance(mechanism, (Mechanism, Guarantee)):
-        raise ParameterError(must(f"the mechanism of {what}",
-                                  "an rdpsym Mechanism or Guarantee (e.g. rdpsym.laplace(1))", type(mechanism).__name__))
+        valid = "an rdpsym Mechanism or Guarantee (e.g. rdpsym.laplace(1))"
+        raise ParameterError(must(f"the mechanism of {what}", valid, type(mechanism).__name__))
     return mechanism
 
 
