@@ -105,6 +105,8 @@ class FiniteLoss(Component):
         return None
 
     def balls(self, orders: Sequence) -> list:
+        if all(p == q for p, q in self.rows):  # the same law twice (ε = 0, one value): exactly 0
+            return [arb(0) for _ in orders]
         rows = [(to_arb(p), to_arb(q)) for p, q in self.rows]
         flipped = [(b, a) for a, b in rows]
         out = []

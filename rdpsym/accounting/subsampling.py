@@ -60,7 +60,7 @@ from dataclasses import dataclass
 import sympy as sp
 from flint import arb, ctx, fmpq
 
-from rdpsym.accounting.curve import Component, Infinite, RdpCurve
+from rdpsym.accounting.curve import Component, Infinite, RdpCurve, parse_order
 from rdpsym.accounting.discrete import finite_divergence
 from rdpsym.foundations.balls import to_arb
 
@@ -241,9 +241,9 @@ class PoissonSampled(Component):
             return ("exact: both directions of the finite Poisson mixture of the inner pair, which dominates "
                     "every adjacent pair")
         cap = " (and at most log(1 + q(e^{ε_∞} − 1)) when the inner ε_∞ is finite)"
-        if order == INF:
+        a = parse_order(order)
+        if a == INF:
             return "log(1 + q(e^{ε_∞} − 1)) (ε-DP amplification), or ∞ when the inner ε_∞ is ∞"
-        a = order if isinstance(order, fmpq) else fmpq(int(order))
         if a.q == 1:
             if self.removal_dominates:
                 return ("exact: the binomial expansion of the removal direction (MTZ 2019 Sec. 3; Zhu–Wang 2019); "
@@ -343,9 +343,9 @@ class WithoutReplacement(Component):
             return "exact: 0 (q = 0: nothing is sampled)"
         if self.q == 1:
             return "exact: the inner curve (q = 1: the sample is the dataset)"
-        if order == INF:
+        a = parse_order(order)
+        if a == INF:
             return "log(1 + q(e^{ε_∞} − 1)) (ε-DP amplification), or ∞ when the inner ε_∞ is ∞"
-        a = order if isinstance(order, fmpq) else fmpq(int(order))
         where = ("Wang–Balle–Kasiviswanathan 2019, Theorem 9" if a.q == 1 else
                  "the chord between the neighbouring integer orders' Theorem 9 bounds (WBK 2019, Corollary 10)")
         return f"upper bound: {where}, at most the inner curve and log(1 + q(e^{{ε_∞}} − 1))"
