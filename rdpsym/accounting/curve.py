@@ -95,9 +95,11 @@ def cached_balls(component: Component, orders: Sequence) -> list:
             _CACHE.move_to_end(key)
             known = dict(known)
     known = known or {}
-    missing = list(dict.fromkeys(a for a in orders if a not in known))
+    # Orders keyed by (p, q) integers: hashing an fmpq builds a Fraction, slow over a grid of orders.
+    keys = [_order_key(a) for a in orders]
+    missing = {k: a for k, a in zip(keys, orders) if k not in known}
     if missing:
-        fresh = dict(zip(missing, component.balls(missing)))
+        fresh = dict(zip(missing, component.balls(list(missing.values()))))
         known.update(fresh)
         with _CACHE_LOCK:
             entry = _CACHE.setdefault(key, {})
@@ -105,7 +107,12 @@ def cached_balls(component: Component, orders: Sequence) -> list:
             _CACHE.move_to_end(key)
             while len(_CACHE) > CACHE_ENTRIES:
                 _CACHE.popitem(last=False)
-    return [known[a] for a in orders]
+    return [known[k] for k in keys]
+
+
+def _order_key(order: object):
+    """A cheap hashable key for an order (an fmpq's numerator and denominator, or the order itself)."""
+    return (int(order.p), int(order.q)) if isinstance(order, fmpq) else order
 
 
 def parse_order(order: object) -> fmpq | float:
@@ -114,6 +121,8 @@ def parse_order(order: object) -> fmpq | float:
     >>> parse_order("1.1"), parse_order(2), parse_order(1.5)
     (11/10, 2, 3/2)
     """
+    if isinstance(order, fmpq) and order > 1:  # already exact (the grids are built of fmpq)
+        return order
     if order in (sp.oo, float("inf")) or (isinstance(order, str) and order.strip().lower() in INFINITY_WORDS):
         return float("inf")
     try:
