@@ -94,7 +94,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 import mpmath
-from flint import arb, arb_mat, ctx, fmpq
+from flint import arb, arb_mat, arb_poly, ctx, fmpq
 
 from rdpsym.foundations.balls import BITS_PER_DIGIT, precision, to_fmpq
 from rdpsym.foundations.errors import ConvergenceError, ParameterError, must
@@ -109,6 +109,8 @@ _PI_BELOW = fmpq(314159, 100000)
 _ROUNDS = 6
 #: Orders whose ideal step sizes differ by at most this factor share one grid.
 _GROUP_RATIO = 1.3
+#: Integer orders up to this are summed together as one polynomial product (more than 4 of them).
+_INT_SERIES_MAX = 64
 #: Grid points one pass may use (a few seconds of work); beyond it we refuse rather than hang.
 _MAX_POINTS = 2_000_000
 
@@ -315,10 +317,30 @@ def _int_sums(q: fmpq, s2: fmpq, ns: list[int], prec: int) -> list[arb]:
         run(lo, hi)
 
     qa, p0 = arb(q), arb(1 - q)
+    # Small orders at once: (A_n − 1)/n! = Σ_k [(1−q)^{n−k}/(n−k)!]·[q^k E_k/k!] is the coefficient of x^n
+    # in e^{(1−q)x}·Σ_k q^k E_k x^k/k!, one product of polynomials with positive coefficients.
+    small = [n for n in ns if n <= _INT_SERIES_MAX]
+    series: dict[int, arb] = {}
+    if len(small) > 4:
+        top = max(small)
+        run(2, top)
+        fact = [arb(1)]
+        for j in range(1, top + 1):
+            fact.append(fact[-1] * j)
+        qk, p0j, left, right = arb(1), arb(1), [], []
+        for j in range(top + 1):
+            left.append(p0j / fact[j])
+            right.append(qk * table[j] / fact[j] if j >= 2 else arb(0))
+            p0j, qk = p0j * p0, qk * qa
+        product = (arb_poly(left) * arb_poly(right)).coeffs()
+        series = {n: (product[n] * fact[n]).log1p() for n in small}
     ratio = p0 / qa
     tiny = arb(2) ** (-prec - 8)
     out = []
     for n in ns:
+        if n in series:
+            out.append(series[n])
+            continue
         term = qa**n  # C(n,n) q^n
         total = arb(0)
         for k in range(n, 1, -1):
