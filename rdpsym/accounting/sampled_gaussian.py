@@ -581,6 +581,11 @@ def _shifted_log_moments(q: fmpq, sigma: fmpq, fl: _Floats, alphas: list[fmpq], 
     return None
 
 
+def _grid_points_per_unit(h_ideal: float) -> int:
+    """M for the step h = 1/M ≤ ``h_ideal`` (integer shifts k are then kM grid points)."""
+    return max(1, math.ceil(1 / h_ideal))
+
+
 def _shifted_pass(q: fmpq, sigma: fmpq, fl: _Floats, alphas: list[fmpq], whole: list[int],
                   parts: list[tuple[int, int]], bits: int, lost: float) -> list[arb] | None:
     """One evaluation of the shifted-Gaussian sums aiming at ``bits`` relative bits for log A."""
@@ -593,7 +598,7 @@ def _shifted_pass(q: fmpq, sigma: fmpq, fl: _Floats, alphas: list[fmpq], whole: 
         h_ideal = math.pi * s * math.sqrt(2 / nats)
     else:
         h_ideal = 2 * math.pi**2 * s2 / (nats + math.pi**2 * s2 / 2)
-    m = max(1, math.ceil(1 / h_ideal))
+    m = _grid_points_per_unit(h_ideal)
     h = fmpq(1, m)
     # The window: Gaussian tails of N(k, σ²) below and of N(k + f, σ²) above, relative to B_f(k) ≥ (1 − q)^f.
     extra = nats + f_max * -fl.log_1mq + 2
