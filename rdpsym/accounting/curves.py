@@ -166,6 +166,31 @@ def _dominating_law(inner: Mechanism | Guarantee) -> tuple | None:
     return None
 
 
+def _dominating_symmetric(inner: Mechanism | Guarantee) -> str:
+    """Why one symmetric pair of the built-in ``inner`` dominates every adjacent pair, or "" (not known).
+
+    Then that pair is the worst for every divergence, Pearson–Vajda's included, and the curve is its
+    exact divergence: what Wang–Balle–Kasiviswanathan's Theorem 27 asks.  Shifts of a log-concave
+    noise (Gaussian, Laplace, their discrete forms) are ordered, the largest dominating; randomized
+    response has one pair up to relabelling.
+    """
+    if not isinstance(inner, Mechanism):
+        return ""
+    reasons = {
+        "gaussian": (laws._gaussian_pair, "shifts of a log-concave noise are ordered"),
+        "laplace": (laws._laplace_pair, "shifts of a log-concave noise are ordered"),
+        "discrete-gaussian": (laws._discrete_gaussian_pair, "shifts of a log-concave noise are ordered"),
+        "discrete-laplace": (laws._discrete_laplace_pair, "shifts of a log-concave noise are ordered"),
+        "randomized-response": (laws._randomized_response_pair, "one pair up to relabelling"),
+    }
+    if inner.name in reasons and _built_by(inner, reasons[inner.name][0]):
+        return reasons[inner.name][1]
+    if inner.name == "k-randomized-response" and _built_by(inner, laws._k_randomized_response_pair) \
+            and inner.symmetric:
+        return "one pair up to relabelling"
+    return ""
+
+
 #: Why the removal direction of a Poisson-subsampled built-in dominates (so its integer orders are exact).
 _REMOVAL_DOMINATES = {
     "laplace": "Zhu–Wang 2019, Theorem 8: its condition holds for the Laplace mechanism, whose Poisson-subsampled "
@@ -179,7 +204,7 @@ def _subsampled(record: Mechanism | Guarantee, label: str):
     q = record.parameters["q"]
     inner_curve = rdp_curve(inner)
     if record.name == "sampled-without-replacement":
-        return subsampling.WithoutReplacement(label, inner_curve, q)
+        return subsampling.WithoutReplacement(label, inner_curve, q, _dominating_symmetric(inner))
     dominates = ""
     if isinstance(inner, Mechanism) and inner.name in _REMOVAL_DOMINATES and _built_by(inner, laws._laplace_pair):
         dominates = _REMOVAL_DOMINATES[inner.name]

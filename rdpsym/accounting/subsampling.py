@@ -43,8 +43,16 @@ Sampling without replacement (:class:`WithoutReplacement`; relation: substitutio
         ε'(α) ≤ log(1 + q²C(α,2)·min{4(e^{ε(2)} − 1), e^{ε(2)}·min{2, (e^{ε(∞)} − 1)²}}
                       + Σ_{j=3}^{α} q^j C(α,j) e^{(j−1)ε(j)} min{2, (e^{ε(∞)} − 1)^j}) / (α − 1),
 
-    and never above the inner ε(α) (a mixture of adjacent or equal pairs);
-    fractional α: the chord between neighbouring integers (their Corollary 10),
+    and never above the inner ε(α) (a mixture of adjacent or equal pairs).
+    Where one symmetric pair of the inner mechanism dominates every adjacent
+    pair (so it is worst for every Rényi and Pearson–Vajda divergence and the
+    inner curve is its exact divergence: the Gaussian, Laplace, discrete
+    Gaussian and Laplace, randomized response), their Theorem 27 tightens the
+    terms j ≥ 3 to min{Theorem 9's term, q^j C(α,j)·4·(D_{2⌊j/2⌋} D_{2⌈j/2⌉})^{1/2}}
+    with D_{2m} = E_Q[(P/Q − 1)^{2m}] = Σ_i C(2m,i)(−1)^{2m−i} e^{(i−1)ε(i)} (the
+    even central moments, and Cauchy–Schwarz between them for odd j), up to
+    j = :data:`PEARSON_VAJDA_MAX` as dp_accounting does.
+    Fractional α: the chord between neighbouring integers (their Corollary 10),
     below 2 the value at 2; every order capped by log(1 + q(e^{ε(∞)} − 1)).
     Exact only at q = 0 (zero) and q = 1 (the inner curve).
 
@@ -69,6 +77,8 @@ __all__ = ["PoissonSampled", "WithoutReplacement", "addition_bound", "removal_in
 INF = float("inf")
 #: Integer orders up to which the addition direction's binomial bound is summed (above it, the convexity bound).
 ADDITION_EXPANSION_MAX = 256
+#: Terms up to this j use Theorem 27's Pearson–Vajda bound (above it, Theorem 9's), as dp_accounting's 256.
+PEARSON_VAJDA_MAX = 256
 
 
 # ----------------------------------------------------------------------------- shared pieces
@@ -300,8 +310,12 @@ class PoissonSampled(Component):
 
 
 # ----------------------------------------------------------------------------- without replacement
-def wbk_theorem9(q: arb, eps: dict, eps_inf, n: int) -> arb | Infinite:
-    """Wang–Balle–Kasiviswanathan 2019, Theorem 9, at the integer order n ≥ 2 (module docstring)."""
+def wbk_theorem9(q: arb, eps: dict, eps_inf, n: int, central: dict | None = None) -> arb | Infinite:
+    """Wang–Balle–Kasiviswanathan 2019, Theorem 9, at the integer order n ≥ 2 (module docstring).
+
+    ``central``: the even central moments D_{2m} of a dominating symmetric pair, by 2m; then the
+    terms j ≥ 3 are also at most 4·(D_{2⌊j/2⌋} D_{2⌈j/2⌉})^{1/2} (their Theorem 27).
+    """
     if any(isinstance(eps[l], Infinite) for l in range(2, n + 1)):
         return Infinite(f"the inner curve is ∞ at an order ≤ {n}")
     two = arb(2)
@@ -313,8 +327,27 @@ def wbk_theorem9(q: arb, eps: dict, eps_inf, n: int) -> arb | Infinite:
     for j in range(3, n + 1):
         c = c * q * (n - j + 1) / j
         factor = two if g is None else two.min(g**j)
-        total += c * ((j - 1) * eps[j]).exp() * factor
+        term = ((j - 1) * eps[j]).exp() * factor
+        if central is not None and j <= PEARSON_VAJDA_MAX:
+            lo, hi = central[2 * (j // 2)], central[2 * ((j + 1) // 2)]
+            term = term.min(4 * (lo * hi).sqrt())
+        total += c * term
     return total.log1p() / (n - 1)
+
+
+def even_central_moments(eps: dict, top: int) -> dict:
+    """D_{2m} = E_Q[(P/Q − 1)^{2m}] = Σ_i C(2m,i)(−1)^{2m−i} M_i with M_0 = M_1 = 1, M_i = e^{(i−1)ε(i)},
+    for 2m ≤ top (a pair whose curve is its exact divergence); each ball is cut to [0, ∞) (D ≥ 0)."""
+    moments = [arb(1), arb(1)] + [((i - 1) * eps[i]).exp() for i in range(2, top + 1)]
+    out = {}
+    for two_m in range(2, top + 1, 2):
+        total, c = arb(0), arb(1)
+        for i in range(two_m + 1):
+            if i:
+                c = c * (two_m - i + 1) / i
+            total += c * moments[i] if (two_m - i) % 2 == 0 else -c * moments[i]
+        out[two_m] = total.max(arb(0))
+    return out
 
 
 @dataclass(frozen=True)
@@ -324,6 +357,8 @@ class WithoutReplacement(Component):
     name: str
     inner: RdpCurve
     q: sp.Expr
+    #: Why one symmetric inner pair dominates every adjacent pair (then Theorem 27 applies), or "".
+    dominating: str = ""
     source: str = "Wang–Balle–Kasiviswanathan 2019, Theorem 9 and Corollary 10"
     convex: bool = True
 
@@ -346,8 +381,9 @@ class WithoutReplacement(Component):
         a = parse_order(order)
         if a == INF:
             return "log(1 + q(e^{ε_∞} − 1)) (ε-DP amplification), or ∞ when the inner ε_∞ is ∞"
-        where = ("Wang–Balle–Kasiviswanathan 2019, Theorem 9" if a.q == 1 else
-                 "the chord between the neighbouring integer orders' Theorem 9 bounds (WBK 2019, Corollary 10)")
+        theorem = "Theorems 9 and 27" if self.dominating else "Theorem 9"
+        where = (f"Wang–Balle–Kasiviswanathan 2019, {theorem}" if a.q == 1 else
+                 f"the chord between the neighbouring integer orders' {theorem} bounds (WBK 2019, Corollary 10)")
         return f"upper bound: {where}, at most the inner curve and log(1 + q(e^{{ε_∞}} − 1))"
 
     def balls(self, orders: Sequence) -> list:
@@ -359,9 +395,16 @@ class WithoutReplacement(Component):
         ints = _needed_integers(orders)
         top = max(ints) if ints else 1
         fractional = [a for a in orders if a != INF and a.q != 1]
-        eps, eps_frac, eps_inf = _inner_balls(self.inner, top, fractional)
+        central = None
+        if self.dominating and ints:
+            pv_top = min(top + 1, PEARSON_VAJDA_MAX + 1)
+            eps, eps_frac, eps_inf = _inner_balls(self.inner, max(top, pv_top), fractional)
+            if all(not isinstance(eps[i], Infinite) for i in range(2, pv_top + 1)):
+                central = even_central_moments(eps, pv_top)
+        else:
+            eps, eps_frac, eps_inf = _inner_balls(self.inner, top, fractional)
         cap = _cap(q, eps_inf)
-        values = {n: _min(wbk_theorem9(q, eps, eps_inf, n), eps[n], cap) for n in ints}
+        values = {n: _min(wbk_theorem9(q, eps, eps_inf, n, central), eps[n], cap) for n in ints}
         out = []
         for a in orders:
             if a == INF:

@@ -614,8 +614,11 @@ def sampled_without_replacement(mechanism: Mechanism | Guarantee, q: object) -> 
     (:mod:`rdpsym.accounting.subsampling`), order by order:
 
     * integer α ≥ 2: Wang–Balle–Kasiviswanathan 2019, Theorem 9 (an upper
-      bound from the inner curve at 2, …, α and at ∞), and never above the
-      inner curve itself (subsampling is a mixture of adjacent or equal pairs);
+      bound from the inner curve at 2, …, α and at ∞), tightened by their
+      Theorem 27 where one symmetric pair dominates every adjacent pair (the
+      Gaussian, Laplace, their discrete forms, randomized response: the bound
+      dp_accounting computes for the Gaussian), and never above the inner
+      curve itself (subsampling is a mixture of adjacent or equal pairs);
     * fractional α: the chord of the convex (α − 1)·ε(α) between the
       neighbouring integers (their Corollary 10), below 2 the value at 2;
     * every order is capped by the ε-DP amplification log(1 + q(e^{ε_∞} − 1));
@@ -631,7 +634,7 @@ def sampled_without_replacement(mechanism: Mechanism | Guarantee, q: object) -> 
                 f"is drawn uniformly without replacement and the inner mechanism runs on it (inner relation: "
                 f"{_relation(inner)})")
     return Guarantee("sampled-without-replacement", {"q": qq, "mechanism": inner}, None, None,
-                     WBK_2019.at("Theorem 9 and Corollary 10"), True,
+                     WBK_2019.at("Theorems 9 and 27, Corollary 10"), True,
                      f"sampled without replacement {getattr(inner, 'title', '') or inner.name}, q={qq}", relation)
 
 
