@@ -40,7 +40,7 @@ def reference(q: fmpq, sigma: fmpq, order: fmpq, dps: int = 60) -> mpmath.mpf:
         with mpmath.workdps(dps + extra):
             qq, s, a = mp(q), mp(sigma), mp(order)
 
-            def f(z):
+            def f(z, qq=qq, s=s, a=a):
                 d = qq * mpmath.expm1((2 * z - 1) / (2 * s * s))
                 return mpmath.npdf(z, 0, s) * (mpmath.expm1(a * mpmath.log1p(d)) - a * d)
 

@@ -359,7 +359,7 @@ class WithoutReplacement(Component):
     q: sp.Expr
     #: Why one symmetric inner pair dominates every adjacent pair (then Theorem 27 applies), or "".
     dominating: str = ""
-    source: str = "Wang–Balle–Kasiviswanathan 2019, Theorem 9 and Corollary 10"
+    source: str = "Wang–Balle–Kasiviswanathan 2019, Theorems 9 and 27, Corollary 10"
     convex: bool = True
 
     @property
