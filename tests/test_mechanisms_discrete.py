@@ -242,3 +242,19 @@ def test_the_fractional_part_of_the_order_decides_the_theta_correction():
 
     assert _distance_to_integer(fmpq(7, 2)) == fmpq(1, 2) and _distance_to_integer(fmpq(-13, 10)) == fmpq(3, 10)
     assert _distance_to_integer(fmpq(5)) == 0
+
+
+def test_extreme_discrete_gaussians_stay_finite_and_exact():
+    # σ = 1/1000: θ(½)/θ(0) ≈ 2e^{−1/(8σ²)}: the two nearest terms are equal, and the sum stops only when
+    # the rest is negligible against them (not against 1).  D = αΔ²/(2σ²) + (log 2 − 1/(8σ²))/(α − 1) + tiny.
+    v = rdpsym.discrete_gaussian(R(1, 1000)).curve().value(R(3, 2), dps=30)
+    with mpmath.workdps(50):
+        assert_close(v, 750000 + (mpmath.log(2) - 125000) * 2, 28)
+    huge = rdpsym.discrete_gaussian(10**6).curve().value(R(3, 2), dps=20)
+    with mpmath.workdps(40):
+        assert abs(huge / (mpmath.mpf(3) / (4 * 10**12)) - 1) < mpmath.mpf(10) ** -19
+    near_one = rdpsym.discrete_gaussian(3).curve().value(1 + R(1, 10**9), dps=25)
+    with mpmath.workdps(40):
+        assert abs(near_one / ((1 + mpmath.mpf(10) ** -9) / 18) - 1) < mpmath.mpf(10) ** -24
+    with pytest.raises(ParameterError, match="numbers"):
+        rdpsym.discrete_gaussian(sp.Symbol("s", positive=True)).curve()

@@ -277,7 +277,7 @@ def test_without_replacement_edges_relation_and_errors():
         g.curve().values([2, R(7, 2)], dps=30)
     assert rdpsym.sampled_without_replacement(g, 0).curve().values([2, R(7, 2)], dps=30) == [0, 0]
     w = rdpsym.sampled_without_replacement(g, R(1, 10))
-    assert "replace one record" in w.neighbouring and "Theorem 9" in str(w.source)
+    assert "replace one record" in w.neighbouring and "Theorems 9 and 27" in str(w.source)
     assert all(v <= u for v, u in zip(w.curve().values([2, 5, 50], 30), g.curve().values([2, 5, 50], 30)))
     assert "Theorems 9 and 27" in w.curve().components[0].how(3)
     assert "Corollary 10" in w.curve().components[0].how(R(7, 2))
@@ -289,3 +289,13 @@ def test_without_replacement_edges_relation_and_errors():
         rdpsym.poisson_sampled(g, -0.1)
     with pytest.raises(ParameterError, match="the mechanism of poisson_sampled must be an rdpsym Mechanism"):
         rdpsym.poisson_sampled("gaussian", 0.1)
+
+
+def test_without_replacement_at_a_tiny_rate_and_a_huge_order_stays_finite():
+    # The central moments of Theorem 27 cancel catastrophically at order 256; Theorem 9 then stands alone.
+    v = rdpsym.sampled_without_replacement(rdpsym.laplace(1), 1e-9).curve().value(10000, dps=20)
+    assert 0 < v < mpmath.mpf(10) ** -13
+    with pytest.raises(ParameterError, match="numbers"):
+        rdpsym.poisson_sampled(rdpsym.laplace(sp.Symbol("b", positive=True)), R(1, 10)).curve()
+    with pytest.raises(ParameterError, match="numbers"):
+        rdpsym.sampled_without_replacement(rdpsym.zcdp(sp.Symbol("r", positive=True)), R(1, 10)).curve()

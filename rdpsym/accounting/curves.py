@@ -60,6 +60,13 @@ def _label(name: str, parameters: dict) -> str:
     return f"{name}({', '.join(f'{k}={v}' for k, v in parameters.items())})"
 
 
+def _free_symbols(name: str, value: object) -> set:
+    """The free symbols of a parameter (an inner mechanism's, for a subsampled one)."""
+    if isinstance(value, (Mechanism, Guarantee)):
+        return set().union(*(_free_symbols(k, v) for k, v in value.parameters.items()))
+    return exact(value, name).free_symbols
+
+
 def _built_by(mechanism: Mechanism, builder) -> bool:
     """Whether the mechanism's pair is the one ``builder`` makes from its parameters (a built-in, untouched)."""
     pair = mechanism.pair
@@ -77,6 +84,10 @@ def rdp_curve(obj: Mechanism | Guarantee) -> RdpCurve:
     if isinstance(obj, Guarantee):
         label = _label(obj.name, obj.parameters)
         if obj.name in ("poisson-sampled", "sampled-without-replacement") and "mechanism" in obj.parameters:
+            free = set().union(*(_free_symbols(k, v) for k, v in obj.parameters.items()))
+            if free:
+                raise ParameterError(must(f"{obj.name} parameters", "numbers (a curve is evaluated)",
+                                          ", ".join(sorted(map(str, free)))))
             return curve(_subsampled(obj, label), label)
         if obj.closed_form is None:
             raise NoClosedFormError(f"{label}: a guarantee without a closed form and no computed curve")
@@ -93,13 +104,13 @@ def rdp_curve(obj: Mechanism | Guarantee) -> RdpCurve:
     if mechanism.name == "sampled-gaussian":
         # Its worst-case pair has no closed form in α: the curve is MTZ's sum, computed.
         return curve(SampledGaussian(label, mechanism.parameters["q"], mechanism.parameters["sigma"]), label)
-    computed = _computed(mechanism, label)
-    if computed is not None:
-        return curve(computed, label)
-    free = set().union(*(exact(v, k).free_symbols for k, v in mechanism.parameters.items()))
+    free = set().union(*(_free_symbols(k, v) for k, v in mechanism.parameters.items()))
     if free:
         raise ParameterError(must(f"{mechanism.name} parameters", "numbers (a curve is evaluated)",
                                   ", ".join(sorted(map(str, free)))))
+    computed = _computed(mechanism, label)
+    if computed is not None:
+        return curve(computed, label)
     directions = [_derived(mechanism)]
     if not mechanism.symmetric:
         # Adjacency is symmetric: without an argument that D_α(P‖Q) dominates, take both.

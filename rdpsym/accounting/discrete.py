@@ -205,13 +205,14 @@ def theta_log_ratio(sigma: sp.Expr, u: fmpq) -> arb:
             term = (-c * n * n).exp()
             total += term
             total_sin += term * (arb.pi() * arb(n * u)).sin() ** 2
-            if term < arb(2) ** (-bits):
+            # the rest, below the next term, negligible against both sums (the sin² sum may be tiny)
+            if term < arb(2) ** (-bits) * total_sin.min(arb(1)):
                 break
             n += 1
         # Σ_{m>n} e^{−c m²} ≤ e^{−c(n+1)²}/(1 − e^{−c(2n+3)})  (the ratio of consecutive terms decreases)
         tail = (-c * (n + 1) ** 2).exp() / (1 - (-c * (2 * n + 3)).exp())
-        total = total + arb(0, tail.upper())
-        total_sin = total_sin + arb(0, tail.upper())  # sin² ≤ 1: the tail of the sin² sum is below it
+        total = total + arb(0).union(tail.upper())
+        total_sin = total_sin + arb(0).union(tail.upper())  # sin² ≤ 1: the tail of the sin² sum is below it
         ratio_m1 = -4 * total_sin / (1 + 2 * total)  # θ(u)/θ(0) − 1
         return ratio_m1.log1p()
     c = 2 * s * s  # terms e^{−(k−u)²/c}
@@ -225,13 +226,14 @@ def theta_log_ratio(sigma: sp.Expr, u: fmpq) -> arb:
             num += (-((k - uu) ** 2) / c).exp() + (-((k + uu) ** 2) / c).exp()
             den += 2 * (-arb(k * k) / c).exp()
         k += 1
-        if (-((k - uu) ** 2) / c).exp() < arb(2) ** (-bits):
+        # the next term, which bounds the rest up to a factor 2, negligible against both sums so far
+        if (-((k - uu) ** 2) / c).exp() < arb(2) ** (-bits) * num.min(den):
             break
     # the rest: k ≥ K on each side, distances ≥ K − u ≥ K − ½ from u and ≥ K from 0
     tail_num = 2 * _gauss_tail(k - uu, c)
     tail_den = 2 * _gauss_tail(arb(k), c)
-    num = num + arb(0, tail_num.upper())
-    den = den + arb(0, tail_den.upper())
+    num = num + arb(0).union(tail_num.upper())
+    den = den + arb(0).union(tail_den.upper())
     return (num / den).log()
 
 

@@ -352,7 +352,7 @@ def _int_sums(q: fmpq, s2: fmpq, ns: list[int], prec: int) -> list[arb]:
                     run(max(2, k - 16), k - 1)
                 rest = table[k - 1]
                 if not total.is_zero() and rest < total * tiny:
-                    total += arb(0, rest.upper())
+                    total += arb(0).union(rest.upper())
                     break
                 term = term * ratio * k / (n - k + 1)
         out.append(total.log1p())

@@ -146,7 +146,7 @@ def removal_integer(q: arb, m1: dict, n: int) -> arb | Infinite:
         if l > 2:
             rest = m1[l - 1]
             if not total.is_zero() and _small(rest, total):
-                total += arb(0, rest.upper())
+                total += arb(0).union(rest.upper())
                 break
             weight = weight * ratio * l / (n - l + 1)
     return total.log1p() / (n - 1)
@@ -330,7 +330,11 @@ def wbk_theorem9(q: arb, eps: dict, eps_inf, n: int, central: dict | None = None
         term = ((j - 1) * eps[j]).exp() * factor
         if central is not None and j <= PEARSON_VAJDA_MAX:
             lo, hi = central[2 * (j // 2)], central[2 * ((j + 1) // 2)]
-            term = term.min(4 * (lo * hi).sqrt())
+            pv = 4 * (lo * hi).sqrt()
+            # Either bound is valid: take Theorem 27's where it is smaller, or where its ball (cancellation
+            # in the central moments) is narrow enough not to widen the minimum.
+            if pv.upper() < term.lower() or (pv.is_finite() and pv.rel_accuracy_bits() > ctx.prec - 40):
+                term = term.min(pv)
         total += c * term
     return total.log1p() / (n - 1)
 
@@ -346,8 +350,16 @@ def even_central_moments(eps: dict, top: int) -> dict:
             if i:
                 c = c * (two_m - i + 1) / i
             total += c * moments[i] if (two_m - i) % 2 == 0 else -c * moments[i]
-        out[two_m] = total.max(arb(0))
+        out[two_m] = _nonnegative(total)
     return out
+
+
+def _nonnegative(x: arb) -> arb:
+    """The ball cut to [0, ∞) (for a quantity known to be ≥ 0); [0, 0] if it is certainly ≤ 0."""
+    if x >= 0:
+        return x
+    upper = x.upper()
+    return arb(0).union(upper) if upper > 0 else arb(0)
 
 
 @dataclass(frozen=True)
