@@ -109,25 +109,33 @@ def dg_mixture(sigma, delta, q, a, direction):
     return mpmath.log(total) / (a - 1)
 
 
-def test_poisson_sampled_bounds_hold_where_the_exact_value_is_summed():
-    # The discrete Gaussian takes the general path: removal exact at integer orders, the addition
-    # direction and fractional orders bounded.  Every value must be at least the summed exact one.
+def test_poisson_sampled_discrete_gaussian_is_the_lattice_sum_and_the_bounds_hold():
+    # The discrete Gaussian's mixture is summed on ℤ exactly (both directions); the general path (the
+    # inner curve alone: removal exact at integer orders, addition and fractional orders bounded) must be
+    # at least those exact values.
     sigma, q = 2, R(1, 10)
     c = rdpsym.poisson_sampled(rdpsym.discrete_gaussian(sigma), q).curve()
-    comp = c.components[0]
+    general = subsampling.PoissonSampled("general", rdpsym.discrete_gaussian(sigma).curve(), q)
+    orders = [fmpq(2), fmpq(5, 2), fmpq(3), fmpq(19, 5), fmpq(6)]
+    with precision(200):
+        bounds = general.balls(orders)
     with mpmath.workdps(50):
-        for a in (2, R(5, 2), 3, R(19, 5), 6):
+        for a, bound in zip(orders, bounds):
             value = c.value(a, dps=40)
-            removal = dg_mixture(sigma, 1, mp(q), mp(a), "removal")
-            addition = dg_mixture(sigma, 1, mp(q), mp(a), "addition")
-            assert value >= max(removal, addition) * (1 - mpmath.mpf(10) ** -35)
-            if sp.Rational(a).q == 1:  # the binomial expansion is the removal direction exactly
+            removal = dg_mixture(sigma, 1, mp(q), mpmath.mpf(int(a.p)) / int(a.q), "removal")
+            addition = dg_mixture(sigma, 1, mp(q), mpmath.mpf(int(a.p)) / int(a.q), "addition")
+            assert close(value, max(removal, addition), 38)
+            assert mpmath.mpf(bound.upper().str(50, radius=False)) >= max(removal, addition) * (1 - mpmath.mpf(10) ** -35)
+            if a.q == 1:  # the binomial expansion is the removal direction exactly
                 with precision(200):
-                    eps = {n: arb(n) / (2 * sigma**2) for n in range(2, a + 1)}
-                    m1 = {n: ((n - 1) * eps[n]).expm1() for n in eps}
-                    r = subsampling.removal_integer(arb(fmpq(1, 10)), m1, a)
+                    n = int(a.p)
+                    eps = {m: arb(m) / (2 * sigma**2) for m in range(2, n + 1)}
+                    m1 = {m: ((m - 1) * eps[m]).expm1() for m in eps}
+                    r = subsampling.removal_integer(arb(fmpq(1, 10)), m1, n)
                 assert close(mpmath.mpf(r.mid().str(50, radius=False)), removal, 40)
-    assert "upper bound" in comp.how(2) and "upper bound" in comp.how(R(5, 2))
+    assert "exact" in c.components[0].how(R(5, 2))
+    assert "upper bound" in general.how(2) and "upper bound" in general.how(R(5, 2))
+    assert isinstance(c.balls([math.inf])[0], Infinite)
 
 
 def test_the_general_bounds_are_above_the_exact_finite_values():
@@ -299,3 +307,17 @@ def test_without_replacement_at_a_tiny_rate_and_a_huge_order_stays_finite():
         rdpsym.poisson_sampled(rdpsym.laplace(sp.Symbol("b", positive=True)), R(1, 10)).curve()
     with pytest.raises(ParameterError, match="numbers"):
         rdpsym.sampled_without_replacement(rdpsym.zcdp(sp.Symbol("r", positive=True)), R(1, 10)).curve()
+
+
+def test_poisson_sampled_discrete_gaussian_wider_and_too_wide():
+    c = rdpsym.poisson_sampled(rdpsym.discrete_gaussian(5, 3), R(1, 4)).curve()
+    with mpmath.workdps(50):
+        for a in (R(13, 10), 7, R(77, 2)):
+            expected = max(dg_mixture(5, 3, mpmath.mpf(1) / 4, mp(a), "removal"),
+                           dg_mixture(5, 3, mpmath.mpf(1) / 4, mp(a), "addition"))
+            assert close(c.value(a, dps=40), expected, 38)
+    # σ = 10⁴ would need ~10⁶ terms per order: the general bounds stand in, and say so
+    big = rdpsym.poisson_sampled(rdpsym.discrete_gaussian(10**4), R(1, 100)).curve()
+    assert 0 < big.value(R(5, 2), dps=20) < mpmath.mpf(10) ** -9  # the Gaussian's would be ~1e-12
+    assert big.components[0].lattice is not None  # the exact route is tried first, and declines
+    assert "upper bound" in big.components[0].how(R(5, 2))

@@ -219,7 +219,11 @@ def _subsampled(record: Mechanism | Guarantee, label: str):
     dominates = ""
     if isinstance(inner, Mechanism) and inner.name in _REMOVAL_DOMINATES and _built_by(inner, laws._laplace_pair):
         dominates = _REMOVAL_DOMINATES[inner.name]
-    return subsampling.PoissonSampled(label, inner_curve, q, _dominating_law(inner), dominates)
+    lattice = None
+    if isinstance(inner, Mechanism) and inner.name == "discrete-gaussian" \
+            and _built_by(inner, laws._discrete_gaussian_pair):
+        lattice = (inner.parameters["sigma"], int(inner.parameters["sensitivity"]))
+    return subsampling.PoissonSampled(label, inner_curve, q, _dominating_law(inner), dominates, lattice)
 
 
 #: Derivations of the built-ins at symbolic parameters, by name: (at α, at ∞, the symbols by parameter name).

@@ -31,6 +31,12 @@ Poisson subsampling (:class:`PoissonSampled`; relation: add or remove one record
       (below 2: the value at 2), an upper bound (Zhu–Wang 2019; the same device
       as Wang–Balle–Kasiviswanathan 2019, Corollary 10), and never above
       log(1 + q(e^{(α−1)ε(α)} − 1))/(α − 1) (convexity of x^α and x^{1−α}).
+    * The discrete Gaussian (a dominating pair, see its declaration) is
+      subsampled exactly too: both directions are sums over ℤ,
+      E_Q[((1−q) + qX)^s] with Q = N_ℤ(Δ, σ²), X = P/Q = e^{Δ(Δ−2k)/(2σ²)} and
+      s = α (removal) or 1 − α (addition), summed where the terms matter and
+      the rest bounded by Gaussian tails (:func:`lattice_moment`), up to
+      :data:`LATTICE_MAX_TERMS` terms per order (beyond, the bounds above).
     * Every order is at most the ε-DP amplification log(1 + q(e^{ε_∞} − 1)) of
       the inner D_∞ = ε_∞ when that is finite (Balle, Barthe, Gaboardi 2018);
       D_∞ itself is that value, or ∞.
@@ -62,6 +68,7 @@ bound, never an estimate.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -77,13 +84,19 @@ __all__ = ["PoissonSampled", "WithoutReplacement", "addition_bound", "removal_in
 INF = float("inf")
 #: Integer orders up to which the addition direction's binomial bound is summed (above it, the convexity bound).
 ADDITION_EXPANSION_MAX = 256
+#: A discrete Gaussian's Poisson mixture is summed exactly when an order needs at most this many terms.
+LATTICE_MAX_TERMS = 4000
 #: Terms up to this j use Theorem 27's Pearson–Vajda bound (above it, Theorem 9's), as dp_accounting's 256.
 PEARSON_VAJDA_MAX = 256
 
 
 # ----------------------------------------------------------------------------- shared pieces
-def _is_int(a) -> bool:
-    return a != INF and a.q == 1
+def _key(a) -> tuple:
+    return (int(a.p), int(a.q))
+
+
+def _order_id(a):
+    return "inf" if a == INF else _key(a)
 
 
 def _needed_integers(orders: Sequence) -> list[int]:
@@ -213,6 +226,61 @@ def _convexity_bound(q: arb, eps, order: fmpq) -> arb | None:
     return (q * (a1 * eps).expm1()).log1p() / a1
 
 
+# ----------------------------------------------------------------------------- the discrete Gaussian's mixture
+def _gauss_rest(a: arb, c: arb) -> arb:
+    """Σ_{j≥0} e^{−(a+j)²/c} ≤ e^{−a²/c}/(1 − e^{−(2a+1)/c}) for a > 0."""
+    return (-(a * a) / c).exp() / (1 - (-(2 * a + 1) / c).exp())
+
+
+def _theta0(sigma: arb, bits: int) -> arb:
+    """θ(0) = Σ_{k∈ℤ} e^{−k²/(2σ²)} = σ√(2π)·(1 + 2Σ_{n≥1} e^{−2π²σ²n²}) (Poisson summation), certified."""
+    c = 2 * arb.pi() ** 2 * sigma * sigma
+    total, n = arb(0), 1
+    while True:
+        term = (-c * n * n).exp()
+        total += term
+        if term < arb(2) ** (-bits):
+            break
+        n += 1
+    total += arb(0).union(_gauss_rest(arb(n + 1), 1 / c).upper())  # e^{−c m²} = e^{−m²/(1/c)}
+    return sigma * (2 * arb.pi()).sqrt() * (1 + 2 * total)
+
+
+def lattice_window(sigma: float, delta: int, order: float, bits: int) -> tuple[int, int]:
+    """The k-range summed for the discrete Gaussian's mixture at ``order`` (doubles: only a plan)."""
+    reach = sigma * math.sqrt(2 * (bits * math.log(2) + 10 + order * order * delta * delta / (2 * sigma * sigma)))
+    centre = -(order - 1) * delta  # where Q·X^α peaks (removal); the addition direction peaks at Δ
+    return math.floor(min(centre, delta) - reach) - 1, math.ceil(max(centre, delta) + reach) + 1
+
+
+def lattice_moment(sigma: sp.Expr, delta: int, q: arb, s: arb, k_lo: int, k_hi: int) -> arb:
+    """E_Q[((1−q) + qX)^s] for Q = N_ℤ(Δ, σ²), X = P/Q, P = N_ℤ(0, σ²), s > 1 or s < 0, certified.
+
+    Σ_{k_lo ≤ k ≤ k_hi} exactly, plus the rest: for s < 0 the base is ≥ 1 − q, so each term is at most
+    (1 − q)^s Q(k), a Gaussian tail on each side; for s > 1, beyond k_hi (X ≤ 1 there, k_hi ≥ Δ/2) at most
+    Q(k), and below k_lo (X ≥ 1) at most Q(k)X^s = e^{s(s−1)Δ²/(2σ²)} e^{−(k + (s−1)Δ)²/(2σ²)}/θ(0).
+    """
+    sig = to_arb(sigma)
+    c = 2 * sig * sig
+    theta = _theta0(sig, ctx.prec + 20)
+    one_mq = 1 - q
+    d = arb(delta)
+    total = arb(0)
+    for k in range(k_lo, k_hi + 1):
+        x = (d * (d - 2 * k) / c).exp()
+        total += (-((k - d) ** 2) / c).exp() * (s * (one_mq + q * x).log()).exp()
+    # the rest, both sides (θ(0) divides everything at the end)
+    right = _gauss_rest(arb(k_hi + 1) - d, c)  # Σ_{k > k_hi} e^{−(k−Δ)²/c}
+    if s < 0:
+        left = _gauss_rest(d - arb(k_lo - 1), c)
+        rest = one_mq**s * (left + right)
+    else:
+        centre = -(s - 1) * d
+        left = (s * (s - 1) * d * d / c).exp() * _gauss_rest(centre - arb(k_lo - 1), c)
+        rest = right + left
+    return (total + arb(0).union(rest.upper())) / theta
+
+
 # ----------------------------------------------------------------------------- Poisson subsampling
 @dataclass(frozen=True)
 class PoissonSampled(Component):
@@ -228,6 +296,8 @@ class PoissonSampled(Component):
     q: sp.Expr
     law: tuple | None = None
     removal_dominates: str = ""
+    #: (σ, Δ) when the inner mechanism is the discrete Gaussian: its mixture is summed exactly on ℤ.
+    lattice: tuple | None = None
     source: str = "Zhu–Wang 2019; Mironov–Talwar–Zhang 2019"
     convex: bool = True
 
@@ -250,6 +320,9 @@ class PoissonSampled(Component):
         if self.law is not None:
             return ("exact: both directions of the finite Poisson mixture of the inner pair, which dominates "
                     "every adjacent pair")
+        if self.lattice is not None and parse_order(order) != INF and self._fits(parse_order(order)):
+            return ("exact: both directions of the Poisson mixture of the discrete Gaussian pair (which dominates "
+                    "every adjacent pair), summed on ℤ with certified Gaussian tails")
         cap = " (and at most log(1 + q(e^{ε_∞} − 1)) when the inner ε_∞ is finite)"
         a = parse_order(order)
         if a == INF:
@@ -271,6 +344,15 @@ class PoissonSampled(Component):
         q = to_arb(self.q)
         if self.law is not None:
             return self._exact(q, orders)
+        done = self._lattice(q, orders) if self.lattice is not None else {}
+        if done:
+            rest = [a for a in orders if a == INF or _key(a) not in done]
+            general = dict(zip(map(_order_id, rest), self._general(q, rest))) if rest else {}
+            return [done[_key(a)] if a != INF and _key(a) in done else general[_order_id(a)] for a in orders]
+        return self._general(q, orders)
+
+    def _general(self, q: arb, orders: Sequence) -> list:
+        """The bounds from the inner curve alone (and the exact removal direction at integer orders)."""
         ints = _needed_integers(orders)
         top = max(ints) if ints else 1
         fractional = [a for a in orders if a != INF and a.q != 1]
@@ -293,6 +375,28 @@ class PoissonSampled(Component):
                 out.append(values[int(a.p)])
             else:
                 out.append(_min(_chord(values, a), _convexity_bound(q, eps_frac[a], a), cap))
+        return out
+
+    def _fits(self, order: fmpq) -> bool:
+        sigma, delta = self.lattice
+        lo, hi = lattice_window(float(sigma), delta, float(order), ctx.prec)
+        return hi - lo <= LATTICE_MAX_TERMS
+
+    def _lattice(self, q: arb, orders: Sequence) -> dict:
+        """Both directions of the discrete Gaussian's mixture, by (p, q) key, at the finite orders whose sums
+        take at most :data:`LATTICE_MAX_TERMS` terms (the others get the general bounds)."""
+        sigma, delta = self.lattice
+        out = {}
+        for a in orders:
+            if a == INF or _key(a) in out:
+                continue
+            lo, hi = lattice_window(float(sigma), delta, float(a), ctx.prec)
+            if hi - lo > LATTICE_MAX_TERMS:
+                continue
+            s = arb(a)
+            removal = lattice_moment(sigma, delta, q, s, lo, hi).log() / (s - 1)
+            addition = lattice_moment(sigma, delta, q, 1 - s, lo, hi).log() / (s - 1)
+            out[_key(a)] = removal.max(addition)
         return out
 
     def _exact(self, q: arb, orders: Sequence) -> list:

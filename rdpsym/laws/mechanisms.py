@@ -560,10 +560,12 @@ def poisson_sampled(mechanism: Mechanism | Guarantee, q: object) -> Mechanism | 
       adjacent pair otherwise (the coefficients are positive; Zhu–Wang 2019);
     * the addition direction D_α(Q ‖ (1−q)Q + qP): exact where the inner pair
       has finitely many likelihood ratios and dominates (randomized response,
-      k-ary randomized response, discrete Laplace, ε-DP), not above the removal
-      direction for the Laplace mechanism (Zhu–Wang 2019, Theorem 8's condition),
-      and otherwise bounded (see the module);
-    * fractional orders: exact where the loss law is finite; otherwise the
+      k-ary randomized response, discrete Laplace, ε-DP) and for the discrete
+      Gaussian (a sum over ℤ), not above the removal direction for the Laplace
+      mechanism (Zhu–Wang 2019, Theorem 8's condition), and otherwise bounded
+      (see the module);
+    * fractional orders: exact where the loss law is finite and for the
+      discrete Gaussian; otherwise the
       chord of the convex (α − 1)·ε(α) between neighbouring integers (Zhu–Wang
       2019; Wang–Balle–Kasiviswanathan 2019, Corollary 10);
     * every order is also capped by ε-DP amplification, log(1 + q(e^{ε_∞} − 1)).
