@@ -14,7 +14,9 @@ load affects both sides alike:
    composes the epoch's event into its accountant and asks ``get_epsilon``; Opacus's ``RDPAccountant``
    takes the epoch's steps and asks ``get_epsilon``.
 3. **A built-in at new parameter values**: the Gaussian's and the Laplace mechanism's curves at 20 new
-   σ (λ) each, after the first (which derives the mechanism once at symbolic parameters).
+   σ (λ) each, after the first (which derives the mechanism once at symbolic parameters).  Also the
+   DP-SGD call's cost as the largest order grows (orders 2 and 64, 1024, 10⁴) and as the number of
+   orders grows (the first 10, 40, 156 of dp_accounting's grid).
 4. **A fresh process's first ε** (``rdpsym epsilon`` as a library call: import, build the DP-SGD curve,
    convert), in a new interpreter each time, with the cost of the densities the accounting never reads
    (built lazily now) measured beside it.
@@ -45,11 +47,11 @@ EPOCH_Q, EPOCH_STEPS, EPOCHS = sp.Rational(256, 60000), 234, 50
 
 
 # ---------------------------------------------------------------- 1. the DP-SGD call
-def rdpsym_dp_sgd(cold: bool = True):
+def rdpsym_dp_sgd(cold: bool = True, orders: list = ORDERS):
     if cold:
         clear_cache()
     curve = rdpsym.sampled_gaussian(q=Q, sigma=SIGMA).curve() * STEPS
-    return rdpsym.epsilon(curve, delta=DELTA, orders=ORDERS, dps=50)
+    return rdpsym.epsilon(curve, delta=DELTA, orders=orders, dps=50)
 
 
 def dp_accounting_dp_sgd():
@@ -189,6 +191,14 @@ def main() -> None:
         "gaussian": new_values(lambda s: rdpsym.gaussian(sigma=s), 1, [1 + sp.Rational(i, 100) for i in range(1, 21)]),
         "laplace": new_values(lambda b: rdpsym.laplace(scale=b), 1, [1 + sp.Rational(i, 100) for i in range(1, 21)]),
     }
+    growth = {}
+    for top in (64, 1024, 10_000):
+        orders = [sp.Integer(2), sp.Integer(top)]
+        growth[f"orders 2 and {top}"] = interleaved({"rdpsym": lambda o=orders: rdpsym_dp_sgd(orders=o)}, 3)["rdpsym"]
+    for n in (10, 40, 156):
+        growth[f"first {n} orders"] = interleaved({"rdpsym": lambda n=n: rdpsym_dp_sgd(orders=ORDERS[:n])},
+                                                  3)["rdpsym"]
+    results["growth"] = growth
     fresh = [fresh_process() for _ in range(max(3, args.repeat // 3))]
     results["fresh_process"] = {"first_epsilon": statistics.median(f[0] for f in fresh),
                                 "densities_not_built": statistics.median(f[1] for f in fresh)}
@@ -219,6 +229,8 @@ def main() -> None:
     print("3. a built-in at new parameter values (first: derived once at symbolic parameters):")
     for name, (first, nxt) in n.items():
         print(f"   {name:9}: first {ms(first)}, then {ms(nxt)} per new value")
+    grown = ", ".join(f"{k} {v * 1e3:.1f} ms" for k, v in results["growth"].items())
+    print(f"   the DP-SGD call, cold, as the orders grow: {grown}")
     f = results["fresh_process"]
     print(f"4. a fresh process's first ε (import + DP-SGD curve + ε): {ms(f['first_epsilon'])}; "
           f"the densities it no longer builds would add {ms(f['densities_not_built'])}")
