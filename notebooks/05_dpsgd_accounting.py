@@ -28,9 +28,9 @@ import mpmath
 import sympy as sp
 
 import rdpsym
-from rdpsym.accounting.audit import TOLERANCE, audit_dp_accounting, classify
 from rdpsym.accounting.orders import DP_ACCOUNTING
 from rdpsym.claims import runner
+from rdpsym.peers.audit import TOLERANCE, audit_dp_accounting, classify
 
 BATCH, N, EPOCHS = 256, 60_000, 60
 STEPS = EPOCHS * N // BATCH      # 14062

@@ -16,6 +16,10 @@ The public API, by layer (every name here is documented where it is defined):
   ``.group(c)``), :func:`epsilon`, :func:`delta` (certified
   :class:`AccountingResult`), and the modules :mod:`rdpsym.conversions` and
   :mod:`rdpsym.balls` (Arb balls, rounding up and down);
+* peers — :func:`from_dp_event` (dp_accounting's events and ledgers),
+  :func:`from_opacus` and :class:`OpacusAccountant` (Opacus),
+  :func:`from_autodp` (autodp's mechanism zoo), :func:`verify` (a peer's
+  answers against certified values; no peer is imported);
 * claims — the subpackage :mod:`rdpsym.claims` (``Claim``, ``Equal``,
   ``AtMost``, ``Holds``, ``Domain``, ``check``);
 * render — :func:`paper_latex`, :func:`table2_markdown`, documents
@@ -73,6 +77,10 @@ from rdpsym.laws.mechanisms import (
     sampled_without_replacement,
     zcdp,
 )
+from rdpsym.peers.autodp import from_autodp
+from rdpsym.peers.events import from_dp_event
+from rdpsym.peers.opacus import OpacusAccountant, from_opacus
+from rdpsym.peers.verify import Verification, verify
 from rdpsym.render import documents
 from rdpsym.render.documents import table2_markdown
 from rdpsym.render.latex import paper_latex
@@ -127,6 +135,7 @@ __all__ = [
     "Infinite",
     "Mechanism",
     "NoClosedFormError",
+    "OpacusAccountant",
     "ParameterError",
     "REGISTRY",
     "RdpCurve",
@@ -134,6 +143,7 @@ __all__ = [
     "Relation",
     "Status",
     "Step",
+    "Verification",
     "VerificationError",
     "alpha",
     "balls",
@@ -144,6 +154,9 @@ __all__ = [
     "documents",
     "epsilon",
     "exponential_mechanism",
+    "from_autodp",
+    "from_dp_event",
+    "from_opacus",
     "gaussian",
     "k_randomized_response",
     "laplace",
@@ -161,6 +174,7 @@ __all__ = [
     "sampled_without_replacement",
     "table2",
     "table2_markdown",
+    "verify",
     "zcdp",
     "__version__",
 ]

@@ -184,7 +184,7 @@ def test_reference_export(tmp_path):
 
 def test_audit_small_grid_runs_and_classifies():
     pytest.importorskip("dp_accounting")
-    from rdpsym.accounting.audit import audit_dp_accounting, classify
+    from rdpsym.peers.audit import audit_dp_accounting, classify
 
     report = audit_dp_accounting("small", dps=30)
     assert report.checked == 112

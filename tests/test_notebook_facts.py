@@ -97,8 +97,8 @@ def test_04_pure_dp_rdp_within_10_percent_of_kov_from_k_10():
 
 def test_05_dp_accounting_within_tolerance_and_input_rounding_below_1e_15():
     dp = pytest.importorskip("dp_accounting")
-    from rdpsym.accounting.audit import TOLERANCE, classify
     from rdpsym.accounting.orders import DP_ACCOUNTING
+    from rdpsym.peers.audit import TOLERANCE, classify
 
     batch, n, steps = 256, 60_000, 60 * 60_000 // 256
     accountant = dp.rdp.RdpAccountant(orders=[float(a) for a in DP_ACCOUNTING])

@@ -273,7 +273,7 @@ def test_a_subsampled_gaussian_component_reads_floats_as_typed():
 
 
 def test_the_audit_names_a_grid_it_does_not_know():
-    from rdpsym.accounting.audit import audit_dp_accounting
+    from rdpsym.peers.audit import audit_dp_accounting
 
     with pytest.raises(ParameterError, match=r"^grid must be 'small' or 'full'; got 'foo'\.$"):
         audit_dp_accounting("foo")

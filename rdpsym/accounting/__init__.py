@@ -5,6 +5,6 @@ mechanism or guarantee), ``sampled_gaussian`` (DP-SGD's subsampled Gaussian),
 ``conversions`` (RDP → (ε, δ), exact Gaussian curve, composition, zCDP, the
 moments accountant: one module per topic), ``orders`` (the order grids),
 ``api`` (``epsilon``, ``delta``: results whose numbers print at the digits
-asked for, :mod:`rdpsym.foundations.numbers`), ``reference`` (reference tables), ``audit``
-(a peer accountant against the certified values).
+asked for, :mod:`rdpsym.foundations.numbers`), ``reference`` (reference tables).  Peer
+accountants are read and audited one layer up, in :mod:`rdpsym.peers`.
 """

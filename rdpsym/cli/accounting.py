@@ -4,6 +4,7 @@
     rdpsym delta --mechanism gaussian --set sigma=2 --epsilon 1 --orders mironov --conversion mironov
     rdpsym reference --out refs/ --dps 60
     rdpsym audit dp-accounting --grid small
+    rdpsym audit opacus|autodp|prv-accountant --grid small
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import json
 from pathlib import Path
 
 from rdpsym.accounting import api
-from rdpsym.accounting.audit import audit_dp_accounting
 from rdpsym.accounting.orders import resolve
 from rdpsym.accounting.reference import write_reference
 from rdpsym.cli import params
@@ -22,7 +22,9 @@ from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import rational
 from rdpsym.laws.mechanisms import REGISTRY
-from rdpsym.render.accounting import audit_json, audit_text, result_json, result_text
+from rdpsym.peers.audit import PEERS, audit
+from rdpsym.render.accounting import result_json, result_text
+from rdpsym.render.peers import audit_json, audit_text
 
 
 def _curve(mechanism, k: int):
@@ -83,7 +85,7 @@ def run_reference(args) -> int:
 def run_audit(args) -> int:
     dps = read_dps(args.dps, "--dps")
     out = check_path(args.json, "--json")
-    report = audit_dp_accounting(grid=args.grid, dps=dps)
+    report = audit(args.peer, grid=args.grid, dps=dps)
     print(audit_text(report))
     outputs = Outputs()
     outputs.text("--json", out, json.dumps(audit_json(report), indent=2))
@@ -116,7 +118,7 @@ def register(sub) -> None:
     rf.add_argument("--quick", action="store_true", help="a small table (for tests)")
     rf.set_defaults(run=run_reference)
     au = sub.add_parser("audit", help="compare an installed peer accountant with rdpsym's certified values")
-    au.add_argument("peer", choices=["dp-accounting"])
+    au.add_argument("peer", choices=PEERS)
     au.add_argument("--grid", choices=["small", "full"], default="small")
     au.add_argument("--dps", default="40")
     au.add_argument("--json", metavar="FILE")

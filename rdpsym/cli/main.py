@@ -6,6 +6,7 @@
     rdpsym check myclaims/ --latex report.tex --json results.json
     rdpsym epsilon --mechanism sampled-gaussian --set q=0.01 --set sigma=1.1 --steps 10000 --delta 1e-5
     rdpsym plot laplace:scale=1 gaussian:sigma=1 --output curves.png
+    rdpsym verify --mechanism gaussian --set sigma=2 --orders 2,10 --rdp 0.25,1.25
 
 Every value typed is read by :mod:`rdpsym.foundations.reading` (parsed, never
 evaluated) and every output path checked before any work starts; an error
@@ -19,12 +20,12 @@ import argparse
 import sys
 
 import rdpsym
-from rdpsym.cli import accounting, check, derive, plot, table2
+from rdpsym.cli import accounting, check, derive, plot, table2, verify
 from rdpsym.cli.output import BAD_INPUT, STATUSES
 from rdpsym.foundations.errors import RdpSymError
 
 #: Every subcommand's module, in the order ``rdpsym --help`` lists them; each has ``register(subparsers)``.
-SUBCOMMANDS = (table2, derive, check, accounting, plot)
+SUBCOMMANDS = (table2, derive, check, accounting, plot, verify)
 
 
 class _Version(argparse.Action):

@@ -1,4 +1,4 @@
-"""Accounting results and peer audits as text, LaTeX, Markdown and JSON.
+"""Accounting results as text, LaTeX, Markdown and JSON (peer audits and verifications: :mod:`rdpsym.render.peers`).
 
 Every number shown is the certified one: the value at the digits asked for
 (rounded up), the bound to publish (rounded up again), and the enclosure's
@@ -11,11 +11,10 @@ from __future__ import annotations
 import math
 
 from rdpsym.accounting.api import AccountingResult
-from rdpsym.accounting.audit import TOLERANCE, AuditReport
 from rdpsym.accounting.curve import Infinite
 from rdpsym.foundations.balls import bits_for, lower_decimal, precision, upper_decimal
 
-__all__ = ["audit_json", "audit_text", "result_json", "result_latex", "result_markdown", "result_text", "shown"]
+__all__ = ["result_json", "result_latex", "result_markdown", "result_text", "shown"]
 
 
 def shown(x: object) -> str:
@@ -103,25 +102,3 @@ def _enclosure(r: AccountingResult) -> tuple[str, str]:
     """The enclosure's ends at the result's digits, rounded outward (so the printed interval contains it)."""
     with precision(bits_for(r.dps + 10)):
         return lower_decimal(r.enclosure, r.dps), upper_decimal(r.enclosure, r.dps)
-
-
-def audit_text(report: AuditReport) -> str:
-    """A peer audit: how many values were compared, and the disagreements grouped by cause, worst first."""
-    lines = [f"audit of {report.peer}: {report.checked} values of the Poisson-subsampled Gaussian RDP compared "
-             f"with rdpsym's certified values (tolerance {TOLERANCE:g} relative)"]
-    groups = report.by_cause()
-    if not groups:
-        lines.append("no value differs beyond the tolerance")
-    for cause, items in sorted(groups.items(), key=lambda kv: -len(kv[1])):
-        qs = sorted({f.q for f in items})
-        orders = sorted({f.order for f in items})
-        lines.append(f"\n{cause}: {len(items)} values (q in {qs}, orders in {orders})")
-        for f in sorted(items, key=lambda f: -f.relative_error)[:5]:
-            lines.append(f"  q={f.q:g} sigma={f.sigma:g} order={f.order:g}: peer {f.peer!r}, "
-                         f"rdpsym {f.ours} (rel. error {f.relative_error:.2g})")
-    return "\n".join(lines)
-
-
-def audit_json(report: AuditReport) -> dict:
-    return {"peer": report.peer, "checked": report.checked, "tolerance": TOLERANCE,
-            "findings": [f.__dict__ for f in report.findings]}

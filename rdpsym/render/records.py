@@ -14,15 +14,17 @@ from collections.abc import Callable
 from typing import Any
 
 from rdpsym.accounting.api import AccountingResult
-from rdpsym.accounting.audit import AuditReport
 from rdpsym.claims.claim import ClaimResult
 from rdpsym.claims.runner import Report
 from rdpsym.derive.derivation import Derivation
 from rdpsym.foundations import operations
 from rdpsym.foundations.record import Citation, Evidence, Rule
-from rdpsym.render.accounting import audit_json, audit_text, result_json, result_latex, result_markdown, result_text
+from rdpsym.peers.audit import AuditReport
+from rdpsym.peers.verify import Verification
+from rdpsym.render.accounting import result_json, result_latex, result_markdown, result_text
 from rdpsym.render.claims import claim_result_markdown, claim_result_text, report_json, report_markdown, report_text
 from rdpsym.render.derivation import derivation_latex, derivation_markdown, derivation_text
+from rdpsym.render.peers import audit_json, audit_text, verification_json, verification_text
 from rdpsym.render.reasons import citation_text, evidence_latex, evidence_text, rule_latex, rule_text
 
 __all__ = ["json", "latex", "markdown", "text"]
@@ -54,6 +56,7 @@ _RENDERERS = {
     Report: {text: report_text, markdown: report_markdown, json: report_json},
     AccountingResult: {text: result_text, latex: result_latex, markdown: result_markdown, json: result_json},
     AuditReport: {text: audit_text, json: audit_json},
+    Verification: {text: verification_text, json: verification_json},
 }
 for _type, _by_format in _RENDERERS.items():
     for _dispatcher, _renderer in _by_format.items():

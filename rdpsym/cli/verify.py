@@ -1,0 +1,131 @@
+"""``rdpsym verify``: a peer accountant's answers against certified values, order by order.
+
+    rdpsym verify --mechanism sampled-gaussian --set q=0.01 --set sigma=1.1 --steps 10000 \\
+        --orders 4.7,8 --rdp 3.1778807180860317,2.93 --delta 1e-5 --epsilon 5.63199236854841 --peer opacus
+    rdpsym verify --event ledger.json --delta 1e-3 --epsilon 0 --orders 1.00000001,1.1 --peer dp-accounting
+    rdpsym verify --history opacus_history.json --delta 1e-5 --epsilon 2.1
+
+What the peer was told is one of: a built-in mechanism (``--mechanism``,
+``--set``, ``--steps``), a dp_accounting event as JSON (``--event FILE``: the
+fields of ``DpEvent.to_named_tuple()``, each event a dict with its
+``class_name``, nested events as dicts), or an Opacus history as JSON
+(``--history FILE``: a list of ``[noise_multiplier, sample_rate, steps]``).
+JSON is read by the standard library's parser and every number by rdpsym's
+one reader: nothing is evaluated.  The exit status is 1 when an answer is
+below the certified value by more than float64 rounding (unsafe), 0 otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rdpsym.cli import params
+from rdpsym.cli.output import NOT_AS_EXPECTED, OK, Outputs, check_path
+from rdpsym.cli.params import steps
+from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.foundations.reading import dps as read_dps
+from rdpsym.laws.mechanisms import REGISTRY
+from rdpsym.peers.verify import verify
+from rdpsym.render.peers import verification_json, verification_text
+
+#: How deep a JSON event may nest (a ledger is a few levels; this bounds hostile files).
+MAX_DEPTH = 64
+
+
+class JsonEvent:
+    """A dp_accounting event read from JSON: its ``class_name`` and fields, as ``to_named_tuple()`` gives them."""
+
+    def __init__(self, class_name: str, fields: dict):
+        self.class_name = class_name
+        self._fields = ("class_name", *fields)
+        for k, v in fields.items():
+            setattr(self, k, v)
+
+    def __repr__(self) -> str:
+        return f"{self.class_name}({', '.join(f'{k}={getattr(self, k)!r}' for k in self._fields[1:])})"
+
+
+def _event(value: object, where: str, depth: int = 0) -> object:
+    if depth > MAX_DEPTH:
+        raise ParameterError(must("--event", f"nested at most {MAX_DEPTH} levels", "deeper"))
+    if isinstance(value, dict):
+        if "class_name" not in value or not isinstance(value["class_name"], str):
+            raise ParameterError(must(f"--event {where}", "an object with a \"class_name\" (such as "
+                                      "\"GaussianDpEvent\")", json.dumps(value)[:80]))
+        fields = {k: _event(v, f"{where}.{k}", depth + 1) for k, v in value.items()
+                  if k not in ("class_name", "module_name") and isinstance(k, str) and k.isidentifier()}
+        return JsonEvent(value["class_name"], fields)
+    if isinstance(value, list):
+        return [_event(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value)]
+    return value
+
+
+def _load(path: str, option: str) -> object:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ParameterError(must(option, "a readable JSON file", f"{path!r} ({exc.__class__.__name__})")) from None
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise ParameterError(must(option, "a JSON file", f"{path!r} ({exc})")) from None
+
+
+def _told(args) -> tuple[object, int]:
+    given = [name for name, v in (("--mechanism", args.mechanism), ("--event", args.event),
+                                  ("--history", args.history)) if v]
+    if len(given) != 1:
+        raise ParameterError(must("what the peer was told", "exactly one of --mechanism, --event, --history",
+                                  ", ".join(given) or "none"))
+    if args.mechanism:
+        declared = REGISTRY[args.mechanism]
+        return params.build(declared, params.read_assignments(args.set, declared)), args.steps
+    if args.set:
+        raise ParameterError(must("--set", "given with --mechanism", "given with " + given[0]))
+    if args.event:
+        return _event(_load(args.event, "--event"), "event"), args.steps
+    history = _load(args.history, "--history")
+    if not isinstance(history, list):
+        raise ParameterError(must("--history", "a JSON list of [noise_multiplier, sample_rate, steps]",
+                                  type(history).__name__))
+    return [tuple(e) if isinstance(e, list) else e for e in history], args.steps
+
+
+def _list(text: str | None) -> list[str] | None:
+    return None if text is None else [t for t in (s.strip() for s in text.split(",")) if t]
+
+
+def run_verify(args) -> int:
+    dps = read_dps(args.dps, "--dps")
+    out = check_path(args.json, "--json")
+    told, k = _told(args)
+    orders = _list(args.orders)
+    if args.orders is not None and args.orders.strip() in ("dp-accounting", "opacus", "mironov", "continuous"):
+        orders = args.orders.strip()
+    report = verify(told, orders=orders, rdp=_list(args.rdp), delta=args.delta, epsilon=args.epsilon, steps=k,
+                    peer=args.peer, conversion=args.conversion, dps=dps)
+    print(verification_text(report))
+    outputs = Outputs()
+    outputs.text("--json", out, json.dumps(verification_json(report), indent=2, ensure_ascii=False))
+    return outputs.status(NOT_AS_EXPECTED if report.verdict == "unsafe" else OK)
+
+
+def register(sub) -> None:
+    p = sub.add_parser("verify", help="check a peer accountant's RDP and ε against certified values")
+    p.add_argument("--mechanism", choices=sorted(REGISTRY), help="what the peer was told: a built-in mechanism")
+    p.add_argument("--set", action="append", metavar="NAME=VALUE", help="a parameter of --mechanism, e.g. sigma=1.1")
+    p.add_argument("--event", metavar="FILE", help="what the peer was told: a dp_accounting event as JSON")
+    p.add_argument("--history", metavar="FILE", help="what the peer was told: an Opacus history as JSON")
+    p.add_argument("--steps", type=steps, default=1, help="k-fold composition (default 1)")
+    p.add_argument("--orders", help="the orders the peer used, e.g. '1.5,2,4.7' (or a grid name for --epsilon)")
+    p.add_argument("--rdp", help="the peer's RDP at --orders, e.g. '0.1,0.2,0.3' (its floats as printed)")
+    p.add_argument("--delta", help="the δ of the peer's --epsilon")
+    p.add_argument("--epsilon", help="the peer's ε at --delta")
+    p.add_argument("--peer", default="peer", help="the peer's name (dp-accounting, opacus, autodp, prv-accountant "
+                                                  "name its known causes)")
+    p.add_argument("--conversion", default="bbghs", choices=["mironov", "bbghs", "balle"],
+                   help="the peer's RDP → (ε, δ) conversion (default bbghs, as dp_accounting and Opacus)")
+    p.add_argument("--dps", default="30", help="significant digits of the certified values (default 30)")
+    p.add_argument("--json", metavar="FILE", help="also write the report as JSON")
+    p.set_defaults(run=run_verify)

@@ -1,0 +1,478 @@
+"""``rdpsym audit PEER``: sweep a grid through an installed peer, and run its catalogue of known defects.
+
+Four peers: ``dp-accounting``, ``opacus``, ``autodp`` and ``prv-accountant``
+(test-time dependencies: ``pip install dp-accounting opacus autodp
+prv-accountant``; imported only when their audit runs).  Each audit has two parts:
+
+* a **grid**: the peer's float64 value of a quantity (the per-step RDP of the
+  Poisson-subsampled Gaussian for the RDP accountants; autodp's mechanisms'
+  RDP and ε; prv_accountant's RDP functions) against rdpsym's certified ball
+  *at the same inputs*: the floats the peer receives (0.1 is
+  0.1000000000000000055…) are converted exactly to rationals, so every
+  difference is the peer's arithmetic, not input rounding.  Differences
+  beyond :data:`TOLERANCE` (relative) are findings, grouped by cause;
+* a **defect catalogue**: the peer's known defects, each re-measured on the
+  installed peer at stated inputs (a :class:`Defect`: inputs, the peer's value,
+  the certified value, the direction and the cause), through
+  :func:`rdpsym.verify`.  A defect the installed version has fixed shows as
+  ``exact``/agreeing: nothing here is a recorded number.
+
+prv_accountant is not an RDP accountant: its PRV accountant returns bounds
+(ε_lower, ε_estimate, ε_upper) on the *optimal* ε(δ), computed from the privacy
+loss distribution by FFT.  They are checked as bounds: against the exact ε(δ)
+where one is known (the Gaussian: Balle–Wang 2018), ε_lower ≤ ε ≤ ε_upper must
+hold; for the subsampled Gaussian the certified RDP ε is an upper bound on the
+optimal ε, so ε_lower above it is a defect, and ε_upper below it is expected
+(the PRV method is tighter than any RDP conversion).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import warnings
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from flint import arb, fmpq
+
+from rdpsym.accounting import sampled_gaussian as sg
+from rdpsym.accounting.conversions.composition import kov_epsilon
+from rdpsym.accounting.conversions.gaussian import gaussian_epsilon
+from rdpsym.foundations import operations
+from rdpsym.foundations.balls import bits_for, precision, upper_decimal
+from rdpsym.foundations.errors import ParameterError, RdpSymError, must
+from rdpsym.foundations.reading import dps as read_dps
+from rdpsym.laws.mechanisms import pure_dp, sampled_gaussian
+from rdpsym.peers.verify import ABOVE, BELOW, EXACT, INVALID, verify
+
+#: Relative difference a float64 accountant is allowed (many-term sums lose a few ulps).
+TOLERANCE = 1e-9
+
+GRIDS = {
+    "small": dict(q=[1e-5, 0.01, 0.1, 0.5], sigma=[0.7, 1.1, 5.0, 30.0],
+                  orders=[1.1, 1.5, 2.0, 2.5, 10.0, 64.0, 1024.0]),
+    "full": dict(q=[1e-6, 1e-4, 1e-3, 0.01, 0.05, 0.1, 0.3, 0.5, 0.9, 0.99],
+                 sigma=[0.5, 0.7, 1.0, 1.1, 2.0, 5.0, 10.0, 30.0, 100.0],
+                 orders=[1.01, 1.1, 1.25, 1.5, 2.0, 2.5, 3.0, 5.5, 10.0, 32.0, 64.0, 256.0, 1024.0, 4096.0]),
+}
+
+#: The peers an audit knows, as the command line spells them.
+PEERS = ("dp-accounting", "opacus", "autodp", "prv-accountant")
+
+#: The package each peer is installed as.
+PACKAGES = {"dp-accounting": "dp-accounting", "opacus": "opacus", "autodp": "autodp",
+            "prv-accountant": "prv-accountant"}
+
+#: The standard DP-SGD setting of the defect catalogues (benchmarks/bench_accounting.py).
+DPSGD = dict(q=0.01, sigma=1.1, steps=10_000, delta=1e-5)
+#: TensorFlow Privacy issue #166: one step, q = 105/100000, σ = 1, δ = 1e-3, and the order 1 + 1e-8.
+TFP_166 = dict(q=105 / 100_000, sigma=1.0, steps=1, delta=1e-3)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One grid value where the peer differs from the certified value by more than :data:`TOLERANCE`."""
+
+    quantity: str
+    inputs: tuple  # (name, value) pairs, the peer's floats
+    peer: float
+    ours: str  # the certified value, as text
+    relative_error: float
+    cause: str
+    direction: str = ""
+
+    def input(self, name: str) -> object:
+        return dict(self.inputs).get(name)
+
+    @property
+    def q(self) -> object:
+        return self.input("q")
+
+    @property
+    def sigma(self) -> object:
+        return self.input("sigma")
+
+    @property
+    def order(self) -> object:
+        return self.input("order")
+
+
+@dataclass(frozen=True)
+class Defect:
+    """A known defect of a peer, measured now: what it was asked, what it answered, the certified value, why."""
+
+    title: str
+    inputs: tuple  # (name, value) pairs
+    peer: float
+    certified: str
+    relative_error: float
+    direction: str
+    cause: str
+    note: str = ""
+
+    @property
+    def unsafe(self) -> bool:
+        return self.direction in (BELOW, INVALID)
+
+
+@dataclass
+class AuditReport:
+    peer: str
+    checked: int
+    findings: list[Finding] = field(default_factory=list)
+    defects: list[Defect] = field(default_factory=list)
+    quantity: str = "values of the Poisson-subsampled Gaussian RDP"
+    version: str = ""
+
+    def by_cause(self) -> dict[str, list[Finding]]:
+        out: dict[str, list[Finding]] = {}
+        for f in self.findings:
+            out.setdefault(f.cause, []).append(f)
+        return out
+
+    def __str__(self) -> str:
+        return operations.text(self)
+
+    def as_dict(self) -> dict:
+        return operations.json(self)
+
+
+def _exact(x: float) -> fmpq:
+    f = Fraction(x)
+    return fmpq(f.numerator, f.denominator)
+
+
+def classify(peer: float, ours: arb) -> tuple[str | None, float]:
+    """The cause of a disagreement (None if within tolerance) and the relative error."""
+    if math.isnan(peer):
+        return "NaN", math.inf
+    if math.isinf(peer):
+        return "infinite where the value is finite", math.inf
+    truth = float(ours.mid())
+    if peer < 0:
+        return "negative RDP", math.inf
+    if peer == 0 and truth > 0:
+        return "zero where the value is positive", 1.0
+    rel = abs(peer - truth) / abs(truth) if truth else abs(peer)
+    if rel <= TOLERANCE:
+        return None, rel
+    return ("digits lost (relative error > 1e-6)" if rel > 1e-6 else "inaccurate beyond float tolerance"), rel
+
+
+def _direction(peer: float, ours: arb) -> str:
+    if math.isnan(peer) or peer < 0:
+        return INVALID
+    return BELOW if peer < float(ours.mid()) else ABOVE
+
+
+def _grid(grid: str) -> dict:
+    if grid not in GRIDS:
+        raise ParameterError(must("grid", " or ".join(map(repr, GRIDS)), repr(grid)))
+    return GRIDS[grid]
+
+
+def _version(package: str) -> str:
+    import importlib.metadata
+
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _sampled_gaussian_grid(report: AuditReport, g: dict, dps: int, peer_rdp) -> None:
+    """The grid of the subsampled Gaussian's per-step RDP: ``peer_rdp(q, sigma, orders)`` against the balls."""
+    for q in g["q"]:
+        for s in g["sigma"]:
+            values = peer_rdp(q, s, g["orders"])
+            with precision(bits_for(dps)):
+                balls = sg.log_moments(_exact(q), _exact(s), [_exact(a) for a in g["orders"]])
+                ours = [b / (arb(_exact(a)) - 1) for a, b in zip(g["orders"], balls)]
+                for a, v, b in zip(g["orders"], values, ours):
+                    report.checked += 1
+                    cause, rel = classify(float(v), b)
+                    if cause:
+                        report.findings.append(Finding("RDP of the Poisson-subsampled Gaussian",
+                                                       (("q", q), ("sigma", s), ("order", a)), float(v),
+                                                       b.str(12, radius=False), rel, cause,
+                                                       _direction(float(v), b)))
+
+
+def _peer_error(exc: Exception) -> float:
+    """A peer that raises instead of answering: recorded as NaN (an invalid answer) with its message kept."""
+    return math.nan
+
+
+def _defect(title: str, inputs: dict, told, peer_name: str, *, rdp=None, orders=None, epsilon=None, delta=None,
+            dps: int = 30, note: str = "", cause: str = "") -> Defect:
+    """A catalogue entry: ``verify`` on what the peer answered, the worst check reported (``cause``: the known
+    cause, stated when the peer still differs)."""
+    v = verify(told, orders=orders, rdp=rdp, epsilon=epsilon, delta=delta, peer=peer_name, dps=dps)
+    check = v.epsilon if v.epsilon is not None else max(v.orders, key=lambda c: (not c.safe, c.relative))
+    with precision(bits_for(dps + 10)):
+        certified = check.certified
+        shown = "inf" if certified == math.inf or not isinstance(certified, arb) else upper_decimal(certified, 16)
+    why = cause if cause and check.direction not in (EXACT,) else check.cause
+    return Defect(title, tuple(inputs.items()), float(check.peer), shown, check.relative, check.direction, why, note)
+
+
+# ---------------------------------------------------------------- dp_accounting
+def audit_dp_accounting(grid: str = "small", dps: int = 40) -> AuditReport:
+    """The peer's RDP of the subsampled Gaussian on ``grid`` (``"small"`` or ``"full"``), against balls at ``dps``,
+    and dp_accounting's defect catalogue."""
+    g = _grid(grid)
+    dps = read_dps(dps)
+    try:
+        import dp_accounting as dpa
+        from dp_accounting.rdp import rdp_privacy_accountant as peer
+    except ImportError as exc:
+        raise RdpSymError("the audit needs the peer installed: pip install dp-accounting") from exc
+    report = AuditReport("dp-accounting", 0, version=_version("dp-accounting"))
+    # The peer logs a warning for each order it gives up on (and returns inf): counted below instead.
+    logging.getLogger("absl").setLevel(logging.ERROR)
+
+    def rdp(q, s, orders):
+        accountant = peer.RdpAccountant(orders=orders)
+        accountant.compose(dpa.PoissonSampledDpEvent(q, dpa.GaussianDpEvent(s)))
+        return accountant.rdp
+
+    _sampled_gaussian_grid(report, g, dps, rdp)
+    report.defects.extend(_dp_accounting_defects(dpa, peer))
+    return report
+
+
+def _dp_accounting_defects(dpa, peer) -> list[Defect]:
+    out = []
+    q, s, k, d = DPSGD["q"], DPSGD["sigma"], DPSGD["steps"], DPSGD["delta"]
+    event = dpa.SelfComposedDpEvent(dpa.PoissonSampledDpEvent(q, dpa.GaussianDpEvent(s)), k)
+    accountant = peer.RdpAccountant()
+    accountant.compose(event)
+    eps = accountant.get_epsilon(d)
+    orders = [float(a) for a in accountant.orders]
+    out.append(_defect("DP-SGD ε (q = 0.01, σ = 1.1, 10⁴ steps, δ = 1e-5)", dict(q=q, sigma=s, steps=k, delta=d),
+                       event, "dp-accounting", rdp=list(accountant.rdp), orders=orders, epsilon=eps, delta=d))
+    one = peer.RdpAccountant(orders=[1.1])
+    one.compose(dpa.PoissonSampledDpEvent(q, dpa.GaussianDpEvent(s)))
+    out.append(_defect("per-step RDP at the fractional order 1.1", dict(q=q, sigma=s, order=1.1),
+                       dpa.PoissonSampledDpEvent(q, dpa.GaussianDpEvent(s)), "dp-accounting",
+                       rdp=list(one.rdp), orders=[1.1]))
+    q166, s166, d166 = TFP_166["q"], TFP_166["sigma"], TFP_166["delta"]
+    orders166 = [1 + 1e-8] + [1 + x / 10.0 for x in range(1, 100)] + list(range(12, 64))
+    acc166 = peer.RdpAccountant(orders=orders166)
+    ev166 = dpa.PoissonSampledDpEvent(q166, dpa.GaussianDpEvent(s166))
+    acc166.compose(ev166)
+    out.append(_defect("ε = 0 on TensorFlow Privacy issue #166's inputs", dict(q=q166, sigma=s166, steps=1,
+                                                                               delta=d166, orders="1+1e-8, 1.1, …"),
+                       ev166, "dp-accounting", rdp=list(acc166.rdp), orders=orders166,
+                       epsilon=acc166.get_epsilon(d166), delta=d166,
+                       note="valid: a different conversion (the TV/KL branch), not a disagreement"))
+    big = peer.RdpAccountant(orders=[1.5])
+    big.compose(dpa.PoissonSampledDpEvent(0.5, dpa.GaussianDpEvent(0.7)))
+    out.append(_defect("fractional order with q ≥ 0.1: ∞ ('failed to converge')", dict(q=0.5, sigma=0.7, order=1.5),
+                       dpa.PoissonSampledDpEvent(0.5, dpa.GaussianDpEvent(0.7)), "dp-accounting",
+                       rdp=list(big.rdp), orders=[1.5]))
+    return out
+
+
+# ---------------------------------------------------------------- Opacus
+def audit_opacus(grid: str = "small", dps: int = 40) -> AuditReport:
+    """Opacus's RDP of the subsampled Gaussian (``opacus.accountants.analysis.rdp.compute_rdp``) on ``grid``, and
+    its defect catalogue (its ``RDPAccountant``)."""
+    g = _grid(grid)
+    dps = read_dps(dps)
+    try:
+        from opacus.accountants import RDPAccountant
+        from opacus.accountants.analysis import rdp as peer
+    except ImportError as exc:
+        raise RdpSymError("the audit needs the peer installed: pip install opacus") from exc
+    report = AuditReport("opacus", 0, version=_version("opacus"))
+
+    def rdp(q, s, orders):
+        out = []
+        for a in orders:
+            try:
+                out.append(float(peer.compute_rdp(q=q, noise_multiplier=s, steps=1, orders=[a])[0]))
+            except (ValueError, OverflowError) as exc:
+                out.append(_peer_error(exc))
+        return out
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _sampled_gaussian_grid(report, g, dps, rdp)
+        report.defects.extend(_opacus_defects(RDPAccountant, peer))
+    return report
+
+
+def _opacus_defects(RDPAccountant, peer) -> list[Defect]:
+    q, s, k, d = DPSGD["q"], DPSGD["sigma"], DPSGD["steps"], DPSGD["delta"]
+    accountant = RDPAccountant()
+    accountant.history = [(s, q, k)]
+    eps = accountant.get_epsilon(delta=d)
+    orders = list(RDPAccountant.DEFAULT_ALPHAS)
+    rdp = list(peer.compute_rdp(q=q, noise_multiplier=s, steps=k, orders=orders))
+    out = [_defect("DP-SGD ε (q = 0.01, σ = 1.1, 10⁴ steps, δ = 1e-5)", dict(q=q, sigma=s, steps=k, delta=d),
+                   accountant, "opacus", rdp=rdp, orders=orders, epsilon=eps, delta=d)]
+    one = list(peer.compute_rdp(q=q, noise_multiplier=s, steps=1, orders=[1.1]))
+    out.append(_defect("per-step RDP at the fractional order 1.1", dict(q=q, sigma=s, order=1.1),
+                       [(s, q, 1)], "opacus", rdp=one, orders=[1.1]))
+    # One noiseless-ish step at δ = 0.1: Balle et al.'s bound goes below 0 and Opacus returns it unclamped.
+    neg = RDPAccountant()
+    neg.history = [(50.0, 1.0, 1)]
+    out.append(_defect("negative ε (σ = 50, q = 1, one step, δ = 0.1)", dict(q=1.0, sigma=50.0, steps=1, delta=0.1),
+                       neg, "opacus", epsilon=neg.get_epsilon(delta=0.1), delta=0.1, orders=orders))
+    return out
+
+
+# ---------------------------------------------------------------- autodp
+def audit_autodp(grid: str = "small", dps: int = 40) -> AuditReport:
+    """autodp's mechanism zoo: the subsampled Gaussian's RDP on ``grid``, and its defect catalogue."""
+    g = _grid(grid)
+    dps = read_dps(dps)
+    try:
+        from autodp import mechanism_zoo as zoo
+    except ImportError as exc:
+        raise RdpSymError("the audit needs the peer installed: pip install autodp") from exc
+    report = AuditReport("autodp", 0, version=_version("autodp"))
+
+    def rdp(q, s, orders):
+        m = zoo.SubsampleGaussianMechanism({"prob": q, "sigma": s, "coeff": 1})
+        out = []
+        for a in orders:
+            try:
+                out.append(float(m.get_RDP(a)))
+            except (ValueError, OverflowError, ZeroDivisionError) as exc:
+                out.append(_peer_error(exc))
+        return out
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _sampled_gaussian_grid(report, g, dps, rdp)
+        report.defects.extend(_autodp_defects(zoo))
+    return report
+
+
+def _autodp_defects(zoo) -> list[Defect]:
+    out = []
+    m = zoo.GaussianMechanism(sigma=1.1)
+    with precision(200):
+        exact = gaussian_epsilon(_exact(1e-5), _exact(1.1))
+        peer = float(m.get_approxDP(1e-5))
+        rel = abs(peer - float(exact.mid())) / float(exact.mid())
+        direction = EXACT if exact.lower() <= _exact(peer) <= exact.upper() else (
+            BELOW if _exact(peer) < exact.lower() else ABOVE)
+        out.append(Defect("Gaussian ε(δ) (analytic Gaussian, Balle–Wang 2018), σ = 1.1, δ = 1e-5",
+                          (("sigma", 1.1), ("delta", 1e-5)), peer, upper_decimal(exact, 17), rel, direction,
+                          "float64 rounding (within 64 ulp)" if rel <= 64 * 2.0**-53 else
+                          "float64 error in the analytic Gaussian's root finding"))
+    sub = zoo.SubsampleGaussianMechanism({"prob": 0.01, "sigma": 1.1, "coeff": 1})
+    out.append(_defect("subsampled Gaussian RDP at the fractional order 1.5", dict(q=0.01, sigma=1.1, order=1.5),
+                       sub, "autodp", rdp=[float(sub.get_RDP(1.5))], orders=[1.5]))
+    lap = zoo.LaplaceMechanism(b=2.0)
+    out.append(_defect("Laplace RDP (b = 2) at order 1.5", dict(b=2.0, order=1.5), lap, "autodp",
+                       rdp=[float(lap.get_RDP(1.5))], orders=[1.5]))
+    return out
+
+
+# ---------------------------------------------------------------- prv_accountant
+def audit_prv_accountant(grid: str = "small", dps: int = 40) -> AuditReport:
+    """prv_accountant: its subsampled Gaussian RDP on ``grid``, its PRV bounds checked as bounds, and its catalogue."""
+    g = _grid(grid)
+    dps = read_dps(dps)
+    try:
+        import prv_accountant as prv
+        from prv_accountant.other_accountants import RDP
+    except ImportError as exc:
+        raise RdpSymError("the audit needs the peer installed: pip install prv-accountant") from exc
+    report = AuditReport("prv-accountant", 0, version=_version("prv-accountant"))
+
+    def rdp(q, s, orders):
+        m = prv.PoissonSubsampledGaussianMechanism(sampling_probability=q, noise_multiplier=s)
+        out = []
+        for a in orders:
+            try:
+                out.append(float(m.rdp(a)))
+            except (ValueError, OverflowError) as exc:
+                out.append(_peer_error(exc))
+        return out
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _sampled_gaussian_grid(report, g, dps, rdp)
+        report.defects.extend(_prv_defects(prv, RDP, dps))
+    return report
+
+
+def _prv_defects(prv, RDP, dps: int) -> list[Defect]:
+    out = []
+    # Its RDP of a pure ε-DP mechanism, (α − 1)ε/α, is below the RDP of the ε-DP pair it describes
+    # (randomized response with p = e^ε/(1+e^ε), the PRV its cdf defines): at α = 2, ε = 1.
+    m = prv.PureDPMechanism(1.0)
+    wrong = ("(α − 1)ε/α is not the RDP of the ε-DP pair its PRV describes (randomized response with "
+             "p = e^ε/(1+e^ε), whose divergence is Bun–Steinke's sinh form): it tends to 0 as α → 1, where that "
+             "pair's KL divergence is ε·tanh(ε/2)")
+    out.append(_defect("RDP of a pure 1-DP mechanism at order 2 ((α − 1)ε/α)", dict(eps=1.0, order=2.0),
+                       pure_dp(1), "prv-accountant", rdp=[float(m.rdp(2.0))], orders=[2.0], cause=wrong))
+    # Its RDP accountant on 20 compositions of that mechanism claims an ε below the *optimal* ε of 20
+    # composed 1-DP mechanisms (Kairouz–Oh–Viswanath 2015, exact): no method can certify it.
+    k, delta = 20, 1e-5
+    rdp_acc = RDP(prvs=[m])
+    _, _, eps = rdp_acc.compute_epsilon(delta=delta, num_self_compositions=[k])
+    with precision(200):
+        optimal = kov_epsilon(fmpq(1), k, _exact(delta))
+        rel = abs(float(eps) - float(optimal.mid())) / float(optimal.mid())
+        below = _exact(float(eps)) < optimal.lower()
+        out.append(Defect(f"its RDP accountant's ε for {k} composed pure 1-DP mechanisms at δ = {delta}",
+                          (("eps", 1.0), ("compositions", k), ("delta", delta)), float(eps),
+                          upper_decimal(optimal, 17), rel, BELOW if below else ABOVE,
+                          "below the optimal ε of the composition (Kairouz–Oh–Viswanath 2015, exact): its RDP of "
+                          "pure DP, (α − 1)ε/α, is below the truth at every order" if below else
+                          "at or above the optimal ε of the composition (Kairouz–Oh–Viswanath 2015)"))
+    # The PRV accountant's bounds on the Gaussian: the exact ε(δ) (Balle–Wang 2018) must lie between them.
+    sigma, k, delta = 10.0, 100, 1e-5
+    acc = prv.PRVAccountant(prvs=[prv.GaussianMechanism(noise_multiplier=sigma)], max_self_compositions=[k],
+                            eps_error=0.01, delta_error=delta / 1000)
+    low, est, high = acc.compute_epsilon(delta=delta, num_self_compositions=[k])
+    with precision(200):
+        exact = gaussian_epsilon(_exact(delta), _exact(sigma) / arb(k).sqrt())
+        inside = low <= float(exact.lower()) and float(exact.upper()) <= high
+        rel = abs(est - float(exact.mid())) / float(exact.mid())
+        out.append(Defect(f"PRV bounds on {k} composed Gaussians (σ = {sigma}), δ = {delta}",
+                          (("sigma", sigma), ("steps", k), ("delta", delta), ("eps_error", 0.01)), est,
+                          upper_decimal(exact, 17), rel, EXACT if inside else BELOW,
+                          f"its bounds [{low:.6g}, {high:.6g}] {'contain' if inside else 'MISS'} the exact ε(δ) "
+                          f"(Balle–Wang 2018); the estimate is {rel:.2g} relative off, within its stated eps_error"
+                          if inside else "the exact ε(δ) is outside the peer's stated bounds"))
+    # Subsampled Gaussian: the certified RDP ε bounds the optimal ε from above, so ε_lower must not exceed it.
+    q, s, steps, d = 0.01, 1.1, 1000, 1e-5
+    acc = prv.PRVAccountant(prvs=[prv.PoissonSubsampledGaussianMechanism(sampling_probability=q, noise_multiplier=s)],
+                            max_self_compositions=[steps], eps_error=0.05, delta_error=d / 1000)
+    low, est, high = acc.compute_epsilon(delta=d, num_self_compositions=[steps])
+    v = verify(sampled_gaussian(q=q, sigma=s), steps=steps, epsilon=high, delta=d, peer="prv-accountant",
+               orders="continuous", dps=dps)
+    with precision(bits_for(dps + 10)):
+        rdp_eps = v.epsilon.certified
+        ok = low <= float(rdp_eps.upper())
+        out.append(Defect(f"PRV bounds on DP-SGD (q = {q}, σ = {s}, {steps} steps, δ = {d})",
+                          (("q", q), ("sigma", s), ("steps", steps), ("delta", d), ("eps_error", 0.05)), high,
+                          upper_decimal(rdp_eps, 16), v.epsilon.relative, EXACT if ok else INVALID,
+                          f"ε_lower = {low:.6g} ≤ the certified RDP ε (an upper bound on the optimal ε), as it must; "
+                          f"ε_upper = {high:.6g} is below it: the PRV method is tighter than any RDP conversion"
+                          if ok else "ε_lower exceeds a certified upper bound on ε"))
+    return out
+
+
+#: Each peer's audit.
+AUDITS = {"dp-accounting": audit_dp_accounting, "opacus": audit_opacus, "autodp": audit_autodp,
+          "prv-accountant": audit_prv_accountant}
+
+
+def audit(peer: str, grid: str = "small", dps: int = 40) -> AuditReport:
+    """The audit of ``peer`` (one of :data:`PEERS`) on ``grid``, certified at ``dps`` digits."""
+    if peer not in AUDITS:
+        raise ParameterError(must("peer", " or ".join(map(repr, PEERS)), repr(peer)))
+    return AUDITS[peer](grid=grid, dps=dps)
+
+
+__all__ = ["AUDITS", "PEERS", "TOLERANCE", "AuditReport", "Defect", "Finding", "audit", "audit_autodp",
+           "audit_dp_accounting", "audit_opacus", "audit_prv_accountant", "classify"]

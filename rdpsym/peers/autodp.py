@@ -1,0 +1,135 @@
+"""autodp's mechanisms in: :func:`from_autodp` reads a mechanism-zoo object by its class name and ``params``.
+
+autodp (Yu-Xiang Wang et al.) builds mechanisms as objects whose RDP is a
+Python closure; what can be read from outside is the class name and the
+``params`` dict the constructors keep "for the calibrator".  Where those
+determine the mechanism, it is read:
+
+==============================  ==========================================  ===========================
+autodp class                    params                                      rdpsym
+==============================  ==========================================  ===========================
+``GaussianMechanism``,          ``sigma``                                   ``gaussian(sigma)``
+``ExactGaussianMechanism``
+``LaplaceMechanism``            ``b``                                       ``laplace(b)``
+``RandresponseMechanism``       ``p``                                       ``randomized_response(p)``
+``PureDP_Mechanism``            ``eps``                                     ``pure_dp(eps)``
+``zCDP_Mechanism``              ``rho``, ``xi``                             ``zcdp(rho, xi)``
+``ExponentialMechanism``        ``eps``                                     ``exponential_mechanism(eps)``
+``DiscreteGaussianMechanism``   ``rho`` (= 1/(2σ²); σ itself is not kept)   ``zcdp(rho)``
+``SubsampleGaussianMechanism``  ``prob``, ``sigma``, ``coeff``              coeff × sampled_gaussian
+``NoisySGD_Mechanism``          ``prob``, ``sigma``, ``niter``,             niter × sampled_gaussian
+                                ``PoissonSampling``                         (Poisson), or × sampled
+                                                                            without replacement
+``ComposedGaussianMechanism``   ``sigma``, ``coeff``                        coeff × gaussian(sigma)
+``NoisyGD_Mechanism``           ``sigma_list``                              Σ gaussian(σᵢ)
+==============================  ==========================================  ===========================
+
+What cannot be read, and is refused with the reason: a mechanism made by
+autodp's ``Composition`` or ``AmplificationBySampling`` transformers (their
+``params`` merge the parts' parameters by name and drop the counts, which
+survive only in the ``name`` string, which rdpsym does not parse), the sparse
+vector and stage-wise mechanisms, ``NoisyScreenMechanism`` (no rdpsym curve),
+and any mechanism built directly from an RDP function (a closure).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rdpsym.accounting.curve import RdpCurve
+from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.foundations.reading import integer, nonnegative_parameter
+from rdpsym.laws.mechanisms import (
+    exponential_mechanism,
+    gaussian,
+    laplace,
+    pure_dp,
+    randomized_response,
+    sampled_gaussian,
+    zcdp,
+)
+from rdpsym.peers._reading import UnsupportedPeerObject, kind, public, shown
+
+#: Why the mechanisms rdpsym does not read are refused.
+_OPAQUE = {
+    "GaussianSVT_Mechanism": "the sparse vector technique has no rdpsym curve",
+    "LaplaceSVT_Mechanism": "the sparse vector technique has no rdpsym curve",
+    "StageWiseMechanism": "the stage-wise mechanism has no rdpsym curve",
+    "NoisyScreenMechanism": "the noisy screening mechanism has no rdpsym curve",
+}
+
+
+def _params(mechanism: object, name: str, needed: tuple[str, ...]) -> dict:
+    params = getattr(mechanism, "params", None)
+    if not isinstance(params, Mapping):
+        raise UnsupportedPeerObject(f"{name} keeps no params dict: its parameters cannot be read")
+    missing = [k for k in needed if k not in params]
+    if missing:
+        raise UnsupportedPeerObject(f"{name}.params lacks {', '.join(missing)} (has {', '.join(map(str, params))}): "
+                                    "its parameters cannot be read")
+    return dict(params)
+
+
+def from_autodp(mechanism: object) -> RdpCurve:
+    """The RDP curve of an autodp mechanism whose ``params`` determine it (see the module's table).
+
+    The floats autodp keeps are read as the decimals they print as.  Anything
+    else is an :class:`~rdpsym.peers._reading.UnsupportedPeerObject` saying
+    why.
+    """
+    name = kind(mechanism)
+    if name in _OPAQUE:
+        raise UnsupportedPeerObject(f"{name} is not supported: {_OPAQUE[name]}")
+    if name in ("GaussianMechanism", "ExactGaussianMechanism"):
+        return gaussian(sigma=_params(mechanism, name, ("sigma",))["sigma"]).curve()
+    if name == "LaplaceMechanism":
+        return laplace(scale=_params(mechanism, name, ("b",))["b"]).curve()
+    if name == "RandresponseMechanism":
+        return randomized_response(_params(mechanism, name, ("p",))["p"]).curve()
+    if name == "PureDP_Mechanism":
+        return pure_dp(_params(mechanism, name, ("eps",))["eps"]).curve()
+    if name == "ExponentialMechanism":
+        return exponential_mechanism(_params(mechanism, name, ("eps",))["eps"]).curve()
+    if name in ("zCDP_Mechanism", "DiscreteGaussianMechanism"):
+        p = _params(mechanism, name, ("rho",))
+        return zcdp(rho=p["rho"], xi=p.get("xi", 0)).curve()
+    if name in ("SubsampleGaussianMechanism", "NoisySGD_Mechanism"):
+        steps = "coeff" if name == "SubsampleGaussianMechanism" else "niter"
+        p = _params(mechanism, name, ("prob", "sigma", steps))
+        k = integer(p[steps], f"{name}.params[{steps!r}]", minimum=0)
+        poisson = p.get("PoissonSampling", True)
+        if poisson not in (True, False):
+            raise ParameterError(must(f"{name}.params['PoissonSampling']", "True or False", shown(poisson)))
+        if poisson:
+            one = sampled_gaussian(q=p["prob"], sigma=p["sigma"]).curve()
+        else:
+            # autodp samples a fixed fraction without replacement (Wang–Balle–Kasiviswanathan 2019).
+            one = public("sampled_without_replacement")(gaussian(sigma=p["sigma"]), p["prob"]).curve()
+        return _times(one, k)
+    if name == "ComposedGaussianMechanism":
+        p = _params(mechanism, name, ("sigma", "coeff"))
+        return _times(gaussian(sigma=p["sigma"]).curve(), integer(p["coeff"], f"{name}.params['coeff']", minimum=0))
+    if name == "NoisyGD_Mechanism":
+        sigmas = _params(mechanism, name, ("sigma_list",))["sigma_list"]
+        if isinstance(sigmas, (str, bytes)) or not hasattr(sigmas, "__iter__"):
+            raise ParameterError(must(f"{name}.params['sigma_list']", "a list of noise multipliers", shown(sigmas)))
+        values = [nonnegative_parameter(s, f"{name}.params['sigma_list'][{i}]") for i, s in enumerate(sigmas)]
+        curves = [gaussian(sigma=s).curve() for s in values]
+        return sum(curves) if curves else RdpCurve((), label="no steps")
+    params = getattr(mechanism, "params", None)
+    if isinstance(params, Mapping) and any(str(k).startswith(("PoissonSample", "Subsample")) for k in params):
+        raise UnsupportedPeerObject(f"{name}: a mechanism made by autodp's AmplificationBySampling cannot be read "
+                                    "(its params merge the inner mechanism's by name); subsample with rdpsym instead")
+    if isinstance(params, Mapping) and any(":" in str(k) for k in params):
+        raise UnsupportedPeerObject(f"{name}: a mechanism made by autodp's Composition cannot be read (its params "
+                                    "merge the parts' by name and drop the counts); compose the parts with rdpsym")
+    raise UnsupportedPeerObject(f"{name} is not supported: rdpsym reads autodp's mechanism-zoo classes whose params "
+                                "determine them (Gaussian, Laplace, Randresponse, PureDP, zCDP, Exponential, "
+                                "DiscreteGaussian, SubsampleGaussian, NoisySGD, ComposedGaussian, NoisyGD)")
+
+
+def _times(curve: RdpCurve, k: int) -> RdpCurve:
+    return RdpCurve((), label="no steps") if k == 0 else curve if k == 1 else curve * k
+
+
+__all__ = ["from_autodp"]

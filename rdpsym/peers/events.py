@@ -1,0 +1,370 @@
+"""dp_accounting's events in: :func:`from_dp_event` reads a ``DpEvent`` (or a ledger) into an RDP curve.
+
+dp_accounting describes what a private computation did as a tree of frozen
+records, its ``DpEvent`` vocabulary; an accountant walks the tree.  This
+module walks the same tree into an :class:`~rdpsym.accounting.curve.RdpCurve`
+whose values rdpsym certifies, reading every event by its class name and its
+documented fields (dp_accounting itself is never imported):
+
+=====================================  =============================================================
+event                                  rdpsym
+=====================================  =============================================================
+``GaussianDpEvent(σ)``                 ``gaussian(σ)`` (σ = 0: non-private)
+``LaplaceDpEvent(b)``                  ``laplace(b)`` (b = 0: non-private)
+``RandomizedResponseDpEvent(p, k)``    k = 2: ``randomized_response(1 − p/2)``; k > 2:
+                                       ``k_randomized_response(k, noise=p)``; p = 1 or k = 1: no cost;
+                                       p = 0: non-private
+``DiscreteLaplaceDpEvent(a, Δ)``       ``discrete_laplace(scale=1/a, sensitivity=Δ)`` (pmf ∝ e^{−a|x|})
+``DiscreteGaussianDpEvent(σ, Δ, d)``   d = 1: ``discrete_gaussian(σ, Δ)``; otherwise Δ²/(2σ²)-zCDP,
+                                       which holds in every dimension (Canonne–Kamath–Steinke 2020)
+``ZCDpEvent(ρ, ξ)``                    ``zcdp(ρ, ξ)``
+``EpsilonDeltaDpEvent(ε, 0)``          ``pure_dp(ε)``; δ > 0 is refused (no finite RDP at any order)
+``ExponentialMechanismDpEvent(ε)``     ``exponential_mechanism(ε)``, counted like every other event
+``PermuteAndFlipDpEvent(ε)``           ``pure_dp(ε)`` (permute-and-flip is ε-DP)
+``PoissonSampledDpEvent(q, e)``        ``sampled_gaussian(q, σ)`` when e is Gaussian (or Gaussians
+                                       composed: one Gaussian with σ⁻² = Σ σᵢ⁻²);
+                                       ``poisson_sampled(m, q)`` for another single mechanism m
+``SampledWithoutReplacementDpEvent``   ``sampled_without_replacement(m, q)``, q = sample_size /
+                                       source_dataset_size (the substitution relation)
+``SelfComposedDpEvent(e, k)``          k × e, the count applied to every event inside e
+``ComposedDpEvent([...])``             the sum of the curves (Mironov 2017, Prop 1)
+``NoOpDpEvent``                        no cost
+``NonPrivateDpEvent``                  ``non_private()``: ∞ at every order
+=====================================  =============================================================
+
+Any other event (``MixtureOfGaussiansDpEvent``, ``SingleEpochTreeAggregationDpEvent``,
+``RepeatAndSelectDpEvent``, ``TruncatedSubsampledGaussianDpEvent``,
+``SampledWithReplacementDpEvent``, ``UnsupportedDpEvent``, …) is an
+:class:`UnsupportedPeerObject` naming its type.  Sampling *with* replacement is
+refused on purpose: a record may be drawn several times into one batch, so the
+inner mechanism's sensitivity is not the one its event states, and no RDP
+bound for it is implemented.
+
+Two neighbouring relations cannot meet in one curve: Poisson sampling is
+accounted for adding or removing a record, sampling without replacement for
+substituting one (as dp_accounting's accountants require), so a tree holding
+both is refused.  The inner event of a sampled-without-replacement event is
+taken with the sensitivity its event states *under substitution*, as
+dp_accounting's accountant does.
+
+A ledger is read too: anything with a ``ledger`` property (dp_accounting's
+accountants) or a ``build()`` method (``DpEventBuilder``), and the named
+tuples of ``DpEvent.to_named_tuple()``.
+
+Identical events anywhere in the tree are counted once with their total count,
+so a ledger of ten thousand steps is one term of the curve.
+
+>>> GaussianDpEvent = type("GaussianDpEvent", (), {})            # a stand-in with dp_accounting's class name
+>>> g = GaussianDpEvent(); g.noise_multiplier = 2.0
+>>> SelfComposedDpEvent = type("SelfComposedDpEvent", (), {})
+>>> e = SelfComposedDpEvent(); e.event, e.count = g, 4
+>>> from_dp_event(e).closed_form                                 # 4 × α/(2·2²)
+alpha/2
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import sympy as sp
+
+from rdpsym.accounting.curve import RdpCurve
+from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.foundations.reading import integer, nonnegative_parameter, probability_parameter
+from rdpsym.laws.mechanisms import (
+    BUN_STEINKE_2016,
+    Guarantee,
+    exponential_mechanism,
+    gaussian,
+    laplace,
+    pure_dp,
+    randomized_response,
+    sampled_gaussian,
+    zcdp,
+)
+from rdpsym.peers._reading import UnsupportedPeerObject, count, kind, public, read_field
+
+#: The neighbouring relations a sampled event fixes.
+ADD_REMOVE = "add or remove one record"
+SUBSTITUTION = "substitute one record"
+
+#: Digits to which an irrational effective noise multiplier is rounded *down* (less noise: a larger,
+#: so still valid, RDP) for the subsampled-Gaussian computation, which takes rational parameters.
+_SIGMA_DIGITS = 60
+
+#: Events dp_accounting defines that rdpsym does not account, with the reason.
+_REFUSED = {
+    "SampledWithReplacementDpEvent": "sampling with replacement may put one record several times into a batch, so "
+                                     "the inner event's sensitivity does not hold; rdpsym implements no RDP bound "
+                                     "for it",
+    "UnsupportedDpEvent": "dp_accounting marks it as having no privacy description",
+}
+
+
+@dataclass(frozen=True)
+class _Special:
+    """A leaf whose curve is not a mechanism's: no privacy cost, or none at all (∞)."""
+
+    name: str
+
+
+_NO_COST = _Special("no cost")
+_NON_PRIVATE = _Special("non-private")
+
+
+@dataclass
+class _Ledger:
+    """What a walk found: each distinct leaf with its total count, and the relations sampling fixed."""
+
+    counts: dict = field(default_factory=dict)
+    relations: dict = field(default_factory=dict)
+
+    def add(self, leaf: object, k: int) -> None:
+        if leaf is not _NO_COST and k:
+            self.counts[leaf] = self.counts.get(leaf, 0) + k
+
+    def relation(self, relation: str, where: str) -> None:
+        self.relations.setdefault(relation, where)
+        if len(self.relations) > 1:
+            (r1, w1), (r2, w2) = list(self.relations.items())[:2]
+            raise ParameterError(f"the events mix two neighbouring relations: {w1} is accounted to {r1!r}, {w2} to "
+                                 f"{r2!r}; rdpsym composes curves of one relation (account them separately)")
+
+    def curve(self) -> RdpCurve:
+        curves = []
+        for leaf, k in self.counts.items():
+            c = public("non_private")().curve() if leaf is _NON_PRIVATE else _as_curve(leaf)
+            curves.append(c if k == 1 else c * k)
+        return sum(curves) if curves else RdpCurve((), label="no privacy cost")
+
+
+def _as_curve(leaf: object) -> RdpCurve:
+    return leaf if isinstance(leaf, RdpCurve) else leaf.curve()
+
+
+def from_dp_event(event: object) -> RdpCurve:
+    """The RDP curve of a dp_accounting ``DpEvent`` (or ledger), every count honoured; see the module's table.
+
+    An event rdpsym cannot account soundly is an :class:`UnsupportedPeerObject`
+    naming its type; a field out of range is a
+    :class:`~rdpsym.foundations.errors.ParameterError` naming the event and
+    field (``PoissonSampledDpEvent.sampling_probability must be in the closed
+    interval [0, 1]; got 3/2.``), before any curve is computed.
+    """
+    ledger = _Ledger()
+    _walk(_event_of(event), 1, ledger, "the event")
+    return ledger.curve()
+
+
+def _event_of(obj: object) -> object:
+    """The event a ledger holds: an accountant's ``ledger``, a builder's ``build()``, or the object itself."""
+    name = kind(obj)
+    if name.endswith("DpEvent"):
+        return obj
+    if name == "DpEventBuilder" and callable(getattr(obj, "build", None)):
+        return obj.build()
+    ledger = getattr(obj, "ledger", None)
+    if ledger is not None and kind(ledger).endswith("DpEvent"):
+        return ledger
+    return obj
+
+
+def _walk(event: object, k: int, ledger: _Ledger, where: str) -> None:
+    """Add ``k`` times ``event`` to the ledger (compositions recurse with their counts)."""
+    name = kind(event)
+    if name == "NoOpDpEvent":
+        return
+    if name == "SelfComposedDpEvent":
+        n = count(read_field(event, "count", name), f"{name}.count")
+        _walk(read_field(event, "event", name), k * n, ledger, f"{name}.event")
+        return
+    if name == "ComposedDpEvent":
+        events = read_field(event, "events", name)
+        if isinstance(events, (str, bytes)) or not isinstance(events, Iterable):
+            raise ParameterError(must(f"{name}.events", "a list of events", type(events).__name__))
+        for i, e in enumerate(events):
+            _walk(e, k, ledger, f"{name}.events[{i}]")
+        return
+    if name == "PoissonSampledDpEvent":
+        q = probability_parameter(read_field(event, "sampling_probability", name), f"{name}.sampling_probability",
+                                  closed=True)
+        ledger.relation(ADD_REMOVE, name)
+        _sampled(read_field(event, "event", name), q, "poisson", k, ledger, name)
+        return
+    if name == "SampledWithoutReplacementDpEvent":
+        n = integer(read_field(event, "source_dataset_size", name), f"{name}.source_dataset_size", minimum=1)
+        m = integer(read_field(event, "sample_size", name), f"{name}.sample_size", minimum=0)
+        if m > n:
+            raise ParameterError(must(f"{name}.sample_size", f"at most source_dataset_size ({n})", m))
+        ledger.relation(SUBSTITUTION, name)
+        _sampled(read_field(event, "event", name), sp.Rational(m, n), "without replacement", k, ledger, name)
+        return
+    ledger.add(_leaf(event, name), k)
+
+
+def _sampled(inner: object, q: sp.Rational, how: str, k: int, ledger: _Ledger, where: str) -> None:
+    """``k`` times the mechanism ``inner`` run on a sample (each record in it with probability q)."""
+    if q == 0:  # an empty sample: the output does not depend on the data
+        return
+    if q == 1:  # the whole dataset
+        _walk(inner, k, ledger, f"{where}.event")
+        return
+    sigma = _gaussian_sigma(inner, f"{where}.event")
+    if sigma is not None:
+        if sigma == 0:
+            ledger.add(_NON_PRIVATE, k)
+        elif how == "poisson":
+            # Mironov–Talwar–Zhang 2019: the exact curve (binomial sum, certified quadrature).
+            ledger.add(sampled_gaussian(q=q, sigma=sigma), k)
+        else:
+            ledger.add(public("sampled_without_replacement")(gaussian(sigma), q), k)
+        return
+    name = kind(inner)
+    if name in ("ComposedDpEvent", "SelfComposedDpEvent", "PoissonSampledDpEvent",
+                "SampledWithoutReplacementDpEvent"):
+        raise UnsupportedPeerObject(f"{where}: sampling a {name} that is not made of Gaussian events only; rdpsym "
+                                    "subsamples one mechanism (or Gaussians, which compose into one)")
+    leaf = _leaf(inner, name)
+    if leaf is _NO_COST:
+        return
+    if leaf is _NON_PRIVATE:  # the sample itself may be released: ∞ whenever a record can be in it
+        ledger.add(_NON_PRIVATE, k)
+        return
+    factory = public("poisson_sampled" if how == "poisson" else "sampled_without_replacement")
+    ledger.add(factory(leaf, q), k)
+
+
+def _gaussian_sigma(event: object, where: str) -> sp.Expr | None:
+    """The noise multiplier of one Gaussian equivalent to ``event`` when it is Gaussians (composed), else None.
+
+    k Gaussian releases with noise multipliers σᵢ on one sample are one
+    Gaussian mechanism with σ⁻² = Σ σᵢ⁻² (their privacy loss is Gaussian with
+    μ² = Σ σᵢ⁻², Mironov 2017 Prop 7 composed by Prop 1, and the sampled
+    mixture sees only μ); 0 if some σᵢ is 0 (no noise).
+    """
+    total = _inverse_variance(event, 1, where)
+    if total is None:
+        return None
+    if total == sp.oo:
+        return sp.S.Zero
+    sigma = 1 / sp.sqrt(total)
+    if sigma.is_Rational or not total.is_Rational:
+        return sigma
+    # Rounded down (less noise: a larger RDP), at digits far beyond any requested.
+    scaled = Fraction(int(total.p), int(total.q))
+    shift = 10 ** _SIGMA_DIGITS
+    # σ·shift = shift / sqrt(total): floor it exactly with integer square roots.
+    numerator, denominator = scaled.denominator * shift**2, scaled.numerator
+    return sp.Rational(math.isqrt(numerator // denominator), shift)
+
+
+def _inverse_variance(event: object, k: int, where: str) -> sp.Expr | None:
+    """Σ k·σᵢ⁻² over the Gaussian events of a composition (∞ if some σᵢ = 0), or None if it holds another event."""
+    name = kind(event)
+    if name == "GaussianDpEvent":
+        s = nonnegative_parameter(read_field(event, "noise_multiplier", name), f"{name}.noise_multiplier")
+        return sp.oo if s == 0 else k / s**2
+    if name == "SelfComposedDpEvent":
+        n = count(read_field(event, "count", name), f"{name}.count")
+        return _inverse_variance(read_field(event, "event", name), k * n, where) if n else sp.S.Zero
+    if name == "ComposedDpEvent":
+        total = sp.S.Zero
+        for e in read_field(event, "events", name):
+            part = _inverse_variance(e, k, where)
+            if part is None:
+                return None
+            total += part
+        return total
+    return None
+
+
+def _leaf(event: object, name: str):
+    """The rdpsym mechanism or guarantee of one event (or no cost, or non-private)."""
+    if name == "NonPrivateDpEvent":
+        return _NON_PRIVATE
+    if name == "GaussianDpEvent":
+        s = nonnegative_parameter(read_field(event, "noise_multiplier", name), f"{name}.noise_multiplier")
+        return _NON_PRIVATE if s == 0 else gaussian(sigma=s)
+    if name == "LaplaceDpEvent":
+        b = nonnegative_parameter(read_field(event, "noise_multiplier", name), f"{name}.noise_multiplier")
+        return _NON_PRIVATE if b == 0 else laplace(scale=b)
+    if name == "RandomizedResponseDpEvent":
+        return _randomized_response(event, name)
+    if name == "DiscreteLaplaceDpEvent":
+        a = nonnegative_parameter(read_field(event, "noise_parameter", name), f"{name}.noise_parameter")
+        sensitivity = integer(read_field(event, "sensitivity", name), f"{name}.sensitivity", minimum=0)
+        if sensitivity == 0:
+            return _NO_COST
+        # dp_accounting's pmf is e^{−a|x|}·tanh(a/2): a is the inverse of the scale.
+        return _NON_PRIVATE if a == 0 else public("discrete_laplace")(scale=1 / a, sensitivity=sensitivity)
+    if name == "DiscreteGaussianDpEvent":
+        return _discrete_gaussian(event, name)
+    if name == "ZCDpEvent":
+        rho = nonnegative_parameter(read_field(event, "rho", name), f"{name}.rho")
+        xi = nonnegative_parameter(getattr(event, "xi", 0), f"{name}.xi")
+        if rho == 0:
+            # ξ at every order (Bun–Steinke 2016, Definition 1.1 with ρ = 0).
+            return _NO_COST if xi == 0 else Guarantee("zcdp", {"rho": rho, "xi": xi}, xi, xi,
+                                                      BUN_STEINKE_2016.at("Definition 1.1"), True, f"({xi},0)-zCDP")
+        return zcdp(rho=rho, xi=xi)
+    if name == "EpsilonDeltaDpEvent":
+        eps = nonnegative_parameter(read_field(event, "epsilon", name), f"{name}.epsilon")
+        delta = nonnegative_parameter(read_field(event, "delta", name), f"{name}.delta")
+        if delta != 0:
+            raise UnsupportedPeerObject(f"{name} with delta = {delta} > 0: an (ε, δ)-DP guarantee with δ > 0 bounds "
+                                        "no Rényi divergence of any order; rdpsym reads it with δ = 0 only")
+        return _NO_COST if eps == 0 else pure_dp(eps)
+    if name in ("ExponentialMechanismDpEvent", "PermuteAndFlipDpEvent"):
+        eps = nonnegative_parameter(read_field(event, "epsilon", name), f"{name}.epsilon")
+        if eps == 0:
+            return _NO_COST
+        # The exponential mechanism is ε-bounded-range (Cesar–Rogers 2021); permute-and-flip is ε-DP
+        # (McKenna–Sheldon 2020), read as such: its tighter Laplace-like curve is not taken without proof.
+        return exponential_mechanism(eps) if name == "ExponentialMechanismDpEvent" else pure_dp(eps)
+    if name in _REFUSED:
+        raise UnsupportedPeerObject(f"{name} is not supported: {_REFUSED[name]}")
+    raise UnsupportedPeerObject(f"{name} is not supported: rdpsym has no sound RDP curve for this event type "
+                                "(supported: Gaussian, Laplace, RandomizedResponse, DiscreteLaplace, "
+                                "DiscreteGaussian, ZCDp, EpsilonDelta with delta = 0, ExponentialMechanism, "
+                                "PermuteAndFlip, PoissonSampled, SampledWithoutReplacement, SelfComposed, "
+                                "Composed, NoOp, NonPrivate)")
+
+
+def _randomized_response(event: object, name: str):
+    """k-ary randomized response with noise p: the true bucket with probability 1 − p, else a uniform one.
+
+    Its curve for substituting the input (two different buckets) also bounds
+    dp_accounting's REPLACE_SPECIAL relation (a bucket against the uniform
+    output): the uniform law is the average of the k output laws, and D_α is
+    convex in its second argument (van Erven–Harremoës 2014, Thm 12).
+    """
+    p = probability_parameter(read_field(event, "noise_parameter", name), f"{name}.noise_parameter", closed=True)
+    k = integer(read_field(event, "num_buckets", name), f"{name}.num_buckets", minimum=1)
+    if k == 1 or p == 1:
+        return _NO_COST
+    if p == 0:
+        return _NON_PRIVATE
+    if k == 2:
+        return randomized_response(1 - p / 2)
+    return public("k_randomized_response")(k=k, noise=p)
+
+
+def _discrete_gaussian(event: object, name: str):
+    sigma = nonnegative_parameter(read_field(event, "sigma", name), f"{name}.sigma")
+    sensitivity = nonnegative_parameter(getattr(event, "sensitivity", 1), f"{name}.sensitivity")
+    dimension = getattr(event, "dimension", None)
+    if sensitivity == 0:
+        return _NO_COST
+    if sigma == 0:
+        return _NON_PRIVATE
+    if dimension is not None and integer(dimension, f"{name}.dimension", minimum=1) == 1:
+        return public("discrete_gaussian")(sigma=sigma, sensitivity=sensitivity)
+    # Several or unknown dimensions: Δ²/(2σ²)-zCDP holds in every dimension (Canonne–Kamath–Steinke
+    # 2020, arXiv:2004.00010, Theorem 15), and is what dp_accounting accounts.
+    return zcdp(rho=sensitivity**2 / (2 * sigma**2))
+
+
+__all__ = ["ADD_REMOVE", "SUBSTITUTION", "UnsupportedPeerObject", "from_dp_event"]

@@ -1,0 +1,201 @@
+"""Opacus in and out: :func:`from_opacus` reads an accountant's history; :class:`OpacusAccountant` is one.
+
+Opacus (1.x) accounts DP-SGD with an *accountant*: ``step(noise_multiplier=,
+sample_rate=)`` after every optimiser step, ``get_epsilon(delta)`` when asked,
+and a ``history`` of ``(noise_multiplier, sample_rate, steps)`` tuples (its
+``IAccountant`` protocol; ``state_dict()`` / ``load_state_dict()`` save and
+restore it).  Every step is one Poisson-subsampled Gaussian.
+
+* :func:`from_opacus` reads a history (or any accountant that keeps one:
+  ``RDPAccountant``, ``PRVAccountant``, ``GaussianAccountant``) into an RDP
+  curve: Σ steps × sampled_gaussian(q, σ) (Mironov–Talwar–Zhang 2019).
+* :class:`OpacusAccountant` speaks the same protocol, but its ε is rdpsym's
+  certified value, rounded up to the next float64.  It does not import Opacus;
+  :func:`register_with_opacus` adds it to Opacus's accountant registry under
+  the mechanism name ``"rdpsym"``, so ``PrivacyEngine(accountant="rdpsym")``
+  builds one, and makes it a virtual subclass of Opacus's ``IAccountant``.
+
+>>> acc = OpacusAccountant(dps=20)
+>>> for _ in range(100):
+...     acc.step(noise_multiplier=1.1, sample_rate=0.01)
+>>> acc.history, len(acc)
+([(1.1, 0.01, 100)], 1)
+>>> acc.get_epsilon(delta=1e-5)
+0.9560910987478077
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from copy import deepcopy
+from fractions import Fraction
+
+from flint import arb
+
+from rdpsym.accounting import api
+from rdpsym.accounting.curve import RdpCurve
+from rdpsym.foundations.balls import bits_for, precision, upper_decimal
+from rdpsym.foundations.errors import ParameterError, RdpSymError, must
+from rdpsym.foundations.reading import dps as read_dps
+from rdpsym.foundations.reading import integer, nonnegative_parameter, probability_parameter
+from rdpsym.laws.mechanisms import sampled_gaussian
+from rdpsym.peers._reading import kind, public, shown
+
+#: The name under which :func:`register_with_opacus` registers :class:`OpacusAccountant`.
+MECHANISM = "rdpsym"
+
+
+def _history(obj: object) -> list:
+    """The ``(noise_multiplier, sample_rate, steps)`` entries of a history or of an accountant keeping one."""
+    history = getattr(obj, "history", obj)
+    if isinstance(history, (str, bytes)) or not isinstance(history, Sequence):
+        raise ParameterError(must("the Opacus history", "a list of (noise_multiplier, sample_rate, steps) tuples, "
+                                  "or an accountant with a history", kind(obj)))
+    for i, entry in enumerate(history):
+        if isinstance(entry, (str, bytes)) or not isinstance(entry, Sequence) or len(entry) != 3:
+            raise ParameterError(must(f"history[{i}]", "a (noise_multiplier, sample_rate, steps) tuple",
+                                      shown(entry)))
+    return list(history)
+
+
+def from_opacus(accountant_or_history: object) -> RdpCurve:
+    """The RDP curve of what an Opacus accountant was told: Σ steps × sampled_gaussian(q, σ).
+
+    ``accountant_or_history``: an Opacus accountant (any with a ``history``),
+    or its history itself.  σ = 0 is non-private (∞ at every order); q = 0
+    costs nothing.  The floats are read as the decimals they print as.
+    """
+    curves = []
+    for i, (sigma, q, steps) in enumerate(_history(accountant_or_history)):
+        s = nonnegative_parameter(sigma, f"history[{i}] noise_multiplier")
+        rate = probability_parameter(q, f"history[{i}] sample_rate", closed=True)
+        k = integer(steps, f"history[{i}] steps", minimum=0)
+        if k == 0 or rate == 0:
+            continue
+        c = public("non_private")().curve() if s == 0 else sampled_gaussian(q=rate, sigma=s).curve()
+        curves.append(c if k == 1 else c * k)
+    return sum(curves) if curves else RdpCurve((), label="no steps")
+
+
+def float_up(ball: arb) -> float:
+    """The smallest float64 ≥ every point of ``ball`` (a certified ε handed to float code stays an upper bound)."""
+    with precision(bits_for(40)):
+        decimal = upper_decimal(ball, 20)
+    f = float(decimal)
+    return f if Fraction(f) >= Fraction(decimal) else math.nextafter(f, math.inf)
+
+
+class OpacusAccountant:
+    """An Opacus accountant (its ``IAccountant`` protocol) whose ε is rdpsym's certified value.
+
+    ``orders``: as for :func:`rdpsym.epsilon` (default: dp_accounting's 156
+    orders and ∞; ``"opacus"`` is Opacus's own grid); ``conversion``:
+    ``"bbghs"`` (Balle et al. 2020, Thm 21, as Opacus) or ``"mironov"``;
+    ``dps``: the digits of the certified computation.  ``get_epsilon`` returns
+    the certified ε rounded *up* to a float; :meth:`result` the full
+    :class:`~rdpsym.accounting.api.AccountingResult`.
+    """
+
+    def __init__(self, orders: object = None, conversion: str = "bbghs", dps: int = 30):
+        self.history: list = []
+        self.orders = orders
+        api.conversion_name(conversion)  # checked now, not at the first get_epsilon
+        self.conversion = conversion
+        self.dps = read_dps(dps)
+        self._cache: tuple | None = None
+
+    # ------------------------------------------------------------ the protocol
+    def step(self, *, noise_multiplier: float, sample_rate: float) -> None:
+        """One optimiser step: repeats of the last (σ, q) are counted in its entry, as Opacus does."""
+        if self.history and self.history[-1][:2] == (noise_multiplier, sample_rate):
+            sigma, q, n = self.history.pop()
+            self.history.append((sigma, q, n + 1))
+        else:
+            self.history.append((noise_multiplier, sample_rate, 1))
+
+    def get_epsilon(self, delta: float, *args, **kwargs) -> float:
+        """ε at ``delta`` spent so far: certified, rounded up to a float (0 before any step)."""
+        if not self.history:
+            return 0.0
+        r = self.result(delta)
+        return math.inf if r.enclosure == math.inf else float_up(r.enclosure)
+
+    def get_privacy_spent(self, *, delta: float, alphas: object = None) -> tuple[float, float]:
+        """(ε, the order that gives it), as Opacus's ``RDPAccountant.get_privacy_spent``; ``alphas`` are orders."""
+        if not self.history:
+            return 0.0, 0.0
+        r = self.result(delta, orders=alphas if alphas is not None else self.orders)
+        if r.enclosure == math.inf:
+            return math.inf, math.nan
+        return float_up(r.enclosure), float(r.order) if r.order != math.inf else math.inf
+
+    def __len__(self) -> int:
+        return len(self.history)
+
+    @classmethod
+    def mechanism(cls) -> str:
+        return MECHANISM
+
+    def get_optimizer_hook_fn(self, sample_rate: float) -> Callable:
+        """The callback Opacus attaches to its ``DPOptimizer``: one step per (accumulated) optimiser step."""
+
+        def hook_fn(optim) -> None:
+            self.step(noise_multiplier=optim.noise_multiplier,
+                      sample_rate=sample_rate * optim.accumulated_iterations)
+
+        return hook_fn
+
+    def state_dict(self, destination: dict | None = None) -> dict:
+        destination = OrderedDict() if destination is None else destination
+        destination["history"] = deepcopy(self.history)
+        destination["mechanism"] = self.mechanism()
+        return destination
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        if not state_dict or "history" not in state_dict or "mechanism" not in state_dict:
+            raise ValueError("the state dict must hold 'history' and 'mechanism' (OpacusAccountant.state_dict())")
+        if state_dict["mechanism"] != self.mechanism():
+            raise ValueError(f"a state dict of the {state_dict['mechanism']!r} accountant cannot be loaded into the "
+                             f"{self.mechanism()!r} accountant")
+        _history(state_dict["history"])  # every entry checked before the state changes
+        self.history = list(state_dict["history"])
+
+    # ------------------------------------------------------------ rdpsym's view
+    def curve(self) -> RdpCurve:
+        """The RDP curve of the steps taken (:func:`from_opacus`)."""
+        return from_opacus(self.history)
+
+    def result(self, delta: float, orders: object = None) -> api.AccountingResult:
+        """The certified ε at ``delta`` (an :class:`~rdpsym.accounting.api.AccountingResult`), cached per history."""
+        orders = self.orders if orders is None else orders
+        key = (tuple(map(tuple, self.history)), delta, repr(orders))
+        if self._cache is None or self._cache[0] != key:
+            r = api.epsilon(self.curve(), delta=delta, orders=orders, conversion=self.conversion, dps=self.dps)
+            self._cache = (key, r)
+        return self._cache[1]
+
+    def __repr__(self) -> str:
+        return f"OpacusAccountant({len(self.history)} history entries, dps={self.dps})"
+
+
+def register_with_opacus(force: bool = True) -> type:
+    """Register :class:`OpacusAccountant` with Opacus as the accounting mechanism ``"rdpsym"``.
+
+    Afterwards ``opacus.PrivacyEngine(accountant="rdpsym")`` accounts with it,
+    and ``isinstance(OpacusAccountant(), opacus.accountants.IAccountant)``
+    holds (a virtual subclass: rdpsym does not import Opacus to define it).
+    Needs Opacus installed (``pip install opacus``).
+    """
+    try:
+        from opacus.accountants import IAccountant
+        from opacus.accountants.registry import register_accountant
+    except ImportError as exc:
+        raise RdpSymError("registering with Opacus needs Opacus installed: pip install opacus") from exc
+    IAccountant.register(OpacusAccountant)
+    register_accountant(MECHANISM, OpacusAccountant, force=force)
+    return OpacusAccountant
+
+
+__all__ = ["MECHANISM", "OpacusAccountant", "float_up", "from_opacus", "register_with_opacus"]

@@ -1,0 +1,139 @@
+"""Peer verifications and audits as text and JSON.
+
+Every certified number is shown as its ball's ends rounded outward, or as a
+decimal rounded up; a peer's numbers are shown as the floats they are
+(``repr``), so a reader can paste them back.
+"""
+
+from __future__ import annotations
+
+import math
+
+from flint import arb
+
+from rdpsym.accounting.curve import Infinite
+from rdpsym.foundations.balls import bits_for, lower_decimal, precision, upper_decimal
+from rdpsym.peers.audit import TOLERANCE, AuditReport, Defect
+from rdpsym.peers.verify import EpsilonCheck, OrderCheck, Verification
+
+__all__ = ["audit_json", "audit_text", "verification_json", "verification_text"]
+
+#: How each direction reads in a report.
+_DIRECTION = {"exact": "exact", "above": "above (safe)", "below": "BELOW (unsafe)", "invalid": "INVALID",
+              "valid (another conversion)": "valid (another conversion)"}
+
+
+def _order(order: object) -> str:
+    return "inf" if order == math.inf else str(order)
+
+
+def _certified(value: object, dps: int) -> str:
+    """A certified value as ``[lower, upper]`` (its ends rounded outward), ``inf`` or ``inf (reason)``."""
+    if isinstance(value, Infinite):
+        return f"inf ({value.reason})"
+    if not isinstance(value, arb):
+        return "inf"
+    with precision(bits_for(dps + 10)):
+        if value.rad() == 0:
+            return upper_decimal(value, dps) if value.is_exact() else lower_decimal(value, dps)
+        return f"[{lower_decimal(value, dps)}, {upper_decimal(value, dps)}]"
+
+
+def _digits(dps: int) -> int:
+    return min(dps, 20)
+
+
+def _order_line(c: OrderCheck, dps: int) -> str:
+    return (f"  α = {_order(c.order)}: peer {c.peer!r}, certified {_certified(c.certified, _digits(dps))}, "
+            f"error {c.error:.3g} ({c.relative:.2g} relative), {_DIRECTION[c.direction]}: {c.cause}")
+
+
+def _epsilon_lines(c: EpsilonCheck, dps: int) -> list[str]:
+    return [f"ε at δ = {c.delta} ({c.conversion} over the same orders, best order {_order(c.order)}):",
+            f"  peer {c.peer!r}, certified {_certified(c.certified, _digits(dps))}, error {c.error:.3g} "
+            f"({c.relative:.2g} relative), {_DIRECTION[c.direction]}",
+            f"  cause: {c.cause}"]
+
+
+def verification_text(v: Verification) -> str:
+    """What ``rdpsym verify`` prints: the verdict, then every order and ε, each with its direction and cause."""
+    lines = [f"{v.peer} on {v.told}: {v.verdict.upper()}"]
+    if v.orders:
+        worst = sorted(v.orders, key=lambda c: (c.safe, -c.relative))
+        shown = worst[:20]
+        lines.append(f"RDP at {len(v.orders)} orders ({sum(not c.safe for c in v.orders)} below the certified value"
+                     f"{', the 20 worst shown' if len(worst) > 20 else ''}):")
+        lines += [_order_line(c, v.dps) for c in sorted(shown, key=lambda c: c.order if c.order != math.inf
+                                                        else float("inf"))]
+    if v.epsilon is not None:
+        lines += _epsilon_lines(v.epsilon, v.dps)
+    lines += [f"note: {n}" for n in v.notes]
+    return "\n".join(lines)
+
+
+def _check_json(c: OrderCheck | EpsilonCheck, dps: int) -> dict:
+    certified = c.certified
+    if isinstance(certified, arb):
+        with precision(bits_for(dps + 10)):
+            ends = [lower_decimal(certified, dps), upper_decimal(certified, dps)]
+    else:
+        ends = None
+    out = {"peer": repr(c.peer), "certified": ends if ends else "inf", "error": repr(c.error),
+           "relative_error": repr(c.relative), "direction": c.direction, "cause": c.cause}
+    if isinstance(certified, Infinite):
+        out["reason"] = certified.reason
+    return out
+
+
+def verification_json(v: Verification) -> dict:
+    """JSON-ready data: every order's check and ε's, the certified values as ``[lower, upper]`` decimals."""
+    out = {"peer": v.peer, "told": v.told, "verdict": v.verdict, "unsafe": v.unsafe, "dps": v.dps,
+           "orders": [{"order": _order(c.order), **_check_json(c, v.dps)} for c in v.orders], "notes": list(v.notes)}
+    if v.epsilon is not None:
+        c = v.epsilon
+        out["epsilon"] = {"delta": str(c.delta), "conversion": c.conversion, "order": _order(c.order),
+                          **_check_json(c, v.dps)}
+    return out
+
+
+def _inputs(pairs: tuple) -> str:
+    return ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in pairs)
+
+
+def _defect_lines(d: Defect) -> list[str]:
+    return [f"- {d.title} [{_DIRECTION[d.direction]}]",
+            f"    inputs: {_inputs(d.inputs)}",
+            f"    peer {d.peer!r}, certified {d.certified} ({d.relative_error:.2g} relative)",
+            f"    cause: {d.cause}"] + ([f"    note: {d.note}"] if d.note else [])
+
+
+def audit_text(report: AuditReport) -> str:
+    """A peer audit: the grid's disagreements grouped by cause (worst first), then the defect catalogue."""
+    version = f" {report.version}" if report.version else ""
+    lines = [f"audit of {report.peer}{version}: {report.checked} {report.quantity} compared with rdpsym's certified "
+             f"values (tolerance {TOLERANCE:g} relative)"]
+    groups = report.by_cause()
+    if not groups:
+        lines.append("no value differs beyond the tolerance")
+    for cause, items in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+        below = sum(f.direction in ("below", "invalid") for f in items)
+        lines.append(f"\n{cause}: {len(items)} values ({below} below or invalid: unsafe)")
+        for f in sorted(items, key=lambda f: -f.relative_error)[:5]:
+            lines.append(f"  {_inputs(f.inputs)}: peer {f.peer!r}, rdpsym {f.ours} "
+                         f"(rel. error {f.relative_error:.2g})")
+    if report.defects:
+        unsafe = sum(d.unsafe for d in report.defects)
+        lines.append(f"\ndefect catalogue ({len(report.defects)} entries, {unsafe} unsafe), measured now:")
+        for d in report.defects:
+            lines += _defect_lines(d)
+    return "\n".join(lines)
+
+
+def audit_json(report: AuditReport) -> dict:
+    return {"peer": report.peer, "version": report.version, "checked": report.checked, "tolerance": TOLERANCE,
+            "findings": [{"quantity": f.quantity, "inputs": dict(f.inputs), "peer": f.peer, "ours": f.ours,
+                          "relative_error": f.relative_error, "direction": f.direction, "cause": f.cause}
+                         for f in report.findings],
+            "defects": [{"title": d.title, "inputs": dict(d.inputs), "peer": d.peer, "certified": d.certified,
+                         "relative_error": d.relative_error, "direction": d.direction, "unsafe": d.unsafe,
+                         "cause": d.cause, "note": d.note} for d in report.defects]}

@@ -1,0 +1,112 @@
+"""``rdpsym audit PEER`` and ``rdpsym verify``: the small grids, each peer's defect catalogue, the command line.
+
+The catalogues are measured on the installed peer; the assertions record the
+defects known for the versions this project's dev extra installs (dp-accounting
+0.6, Opacus 1.6, autodp 0.2.3, prv-accountant 0.2), each with its inputs.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rdpsym.cli.main import main
+from rdpsym.foundations.errors import ParameterError
+from rdpsym.peers import audit as A
+from rdpsym.peers import verify as V
+
+
+def _defect(report, start: str):
+    return next(d for d in report.defects if d.title.startswith(start))
+
+
+def test_dp_accounting_catalogue():
+    pytest.importorskip("dp_accounting")
+    r = A.audit("dp-accounting", "small", dps=30)
+    assert r.checked == 112 and r.version
+    # DP-SGD (q = 0.01, σ = 1.1, 10⁴ steps, δ = 1e-5): ε 1.8e-5 above (safe), from α = 4.7's |C(α,k)| sum.
+    d = _defect(r, "DP-SGD ε")
+    assert d.direction == V.ABOVE and 1.7e-5 < d.peer - float(d.certified) < 1.9e-5 and "|C(α,k)|" in d.cause
+    # TensorFlow Privacy issue #166: ε = 0 is a different valid conversion.
+    d = _defect(r, "ε = 0 on TensorFlow Privacy issue #166")
+    assert d.direction == V.VALID_OTHER and not d.unsafe and d.peer == 0
+    assert _defect(r, "fractional order with q ≥ 0.1").peer == float("inf")
+
+
+def test_opacus_catalogue_records_the_unsafe_dp_sgd_epsilon():
+    pytest.importorskip("opacus")
+    r = A.audit("opacus", "small", dps=30)
+    d = _defect(r, "DP-SGD ε")
+    # Opacus 1.6: 1.3e-10 below the certified ε (unsafe), from its series truncated at e^-30 (α = 4.7).
+    assert d.unsafe and d.direction == V.BELOW and 1.2e-10 < float(d.certified) - d.peer < 1.45e-10
+    assert "e^-30" in d.cause
+    assert _defect(r, "negative ε").direction == V.INVALID
+    assert any(f.direction == V.BELOW for f in r.findings)
+
+
+def test_autodp_catalogue():
+    pytest.importorskip("autodp")
+    r = A.audit("autodp", "small", dps=30)
+    assert _defect(r, "subsampled Gaussian RDP at the fractional order").direction == V.ABOVE
+    d = _defect(r, "Gaussian ε(δ)")
+    assert d.relative_error < 64 * 2.0**-53  # the analytic Gaussian: float64 rounding only
+
+
+def test_prv_accountant_catalogue_checks_its_bounds_as_bounds():
+    pytest.importorskip("prv_accountant")
+    r = A.audit("prv-accountant", "small", dps=30)
+    # Its RDP of pure DP, (α − 1)ε/α, is below the truth: its RDP accountant then claims an ε below the optimal
+    # one of 20 composed 1-DP mechanisms (Kairouz–Oh–Viswanath), which no method can certify.
+    assert _defect(r, "RDP of a pure 1-DP mechanism").direction == V.BELOW
+    d = _defect(r, "its RDP accountant's ε for 20 composed")
+    assert d.unsafe and d.peer < 18.1 < 19.99 < float(d.certified)
+    assert _defect(r, "PRV bounds on 100 composed Gaussians").direction == V.EXACT
+    assert _defect(r, "PRV bounds on DP-SGD").direction == V.EXACT
+
+
+def test_audit_names_an_unknown_peer():
+    with pytest.raises(ParameterError, match=r"^peer must be 'dp-accounting' or 'opacus' or 'autodp' or "
+                                             r"'prv-accountant'; got 'tf-privacy'\.$"):
+        A.audit("tf-privacy")
+
+
+def test_cli_audit_and_verify(tmp_path, capsys):
+    pytest.importorskip("opacus")
+    out = tmp_path / "audit.json"
+    assert main(["audit", "opacus", "--grid", "small", "--dps", "20", "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["peer"] == "opacus" and any(d["unsafe"] for d in data["defects"])
+    capsys.readouterr()
+    # Opacus's DP-SGD answer: unsafe, exit status 1.
+    args = ["verify", "--mechanism", "sampled-gaussian", "--set", "q=0.01", "--set", "sigma=1.1", "--steps", "10000",
+            "--orders", "4.7", "--rdp", "3.1778807180860317", "--delta", "1e-5", "--epsilon", "5.63199236854841",
+            "--peer", "opacus", "--json", str(tmp_path / "v.json")]
+    assert main(args) == 1
+    text = capsys.readouterr().out
+    assert "UNSAFE" in text and "e^-30" in text
+    assert json.loads((tmp_path / "v.json").read_text())["epsilon"]["direction"] == "below"
+
+
+def test_cli_verify_reads_events_and_histories_from_json(tmp_path, capsys):
+    event = {"class_name": "SelfComposedDpEvent", "count": 3,
+             "event": {"class_name": "ComposedDpEvent", "events": [
+                 {"class_name": "GaussianDpEvent", "noise_multiplier": 2.0},
+                 {"class_name": "LaplaceDpEvent", "noise_multiplier": 1.0}]}}
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(event))
+    assert main(["verify", "--event", str(path), "--orders", "2", "--rdp", "2.607370889995779"]) == 0
+    assert "SelfComposed" not in capsys.readouterr().err
+    history = tmp_path / "history.json"
+    history.write_text(json.dumps([[1.1, 0.01, 100]]))
+    assert main(["verify", "--history", str(history), "--delta", "1e-5", "--epsilon", "0.9560910987478077"]) == 0
+    # Bad input: exit 2 with one line naming the problem.
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"class_name": "PoissonSampledDpEvent", "sampling_probability": 2,
+                               "event": {"class_name": "GaussianDpEvent", "noise_multiplier": 1}}))
+    assert main(["verify", "--event", str(bad), "--orders", "2", "--rdp", "0.1"]) == 2
+    assert "PoissonSampledDpEvent.sampling_probability must be in the closed interval" in capsys.readouterr().err
+    assert main(["verify", "--event", str(bad), "--history", str(history), "--orders", "2", "--rdp", "0.1"]) == 2
+    assert main(["verify", "--mechanism", "gaussian", "--set", "sigma=2", "--orders", "2",
+                 "--rdp", "__import__('os')"]) == 2
+    assert main(["verify", "--event", str(tmp_path / "missing.json"), "--orders", "2", "--rdp", "0.1"]) == 2

@@ -1,0 +1,106 @@
+"""Opacus in and out: a real accountant's history read by rdpsym, and an Opacus accountant backed by rdpsym."""
+
+from __future__ import annotations
+
+import warnings
+from fractions import Fraction
+
+import pytest
+import sympy as sp
+
+import rdpsym
+from rdpsym.peers import verify as V
+
+ORDERS = [1.5, 2.0, 3.0, 4.7, 8.0, 10.0, 32.0]
+
+# --------------------------------------------------------------------------- Opacus
+
+
+pytest.importorskip("opacus")
+from opacus.accountants import RDPAccountant  # noqa: E402
+
+
+def opacus_history(q=0.01, sigma=1.1, steps=10_000):
+    accountant = RDPAccountant()
+    for _ in range(3):
+        accountant.step(noise_multiplier=sigma, sample_rate=q)
+    accountant.history = [(sigma, q, steps)]  # the same as `steps` calls of step()
+    return accountant
+
+
+def test_a_real_opacus_history_and_the_known_dp_sgd_defect():
+    # Recorded defect (Opacus 1.6, q = 0.01, σ = 1.1, 10⁴ steps, δ = 1e-5): ε 1.3e-10 below the certified
+    # value (unsafe), because its fractional-order series stops at terms below e^-30 (α = 4.7).
+    accountant = opacus_history()
+    assert rdpsym.from_opacus(accountant) == rdpsym.sampled_gaussian(q=0.01, sigma=1.1).curve() * 10_000
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        eps = accountant.get_epsilon(delta=1e-5)
+    from opacus.accountants.analysis.rdp import compute_rdp
+
+    orders = RDPAccountant.DEFAULT_ALPHAS
+    rdp = list(compute_rdp(q=0.01, noise_multiplier=1.1, steps=10_000, orders=orders))
+    v = rdpsym.verify(accountant, epsilon=eps, delta=1e-5, orders=orders, rdp=rdp, peer="opacus")
+    c = v.epsilon
+    assert c.direction == V.BELOW and v.unsafe and float(c.order) == 4.7
+    assert 1.0e-10 < -c.error < 1.6e-10 and "e^-30" in c.cause
+
+
+def test_opacus_accountant_backed_by_rdpsym():
+    acc = rdpsym.OpacusAccountant()
+    for _ in range(5):
+        acc.step(noise_multiplier=1.1, sample_rate=0.01)
+    acc.step(noise_multiplier=2.0, sample_rate=0.01)
+    assert acc.history == [(1.1, 0.01, 5), (2.0, 0.01, 1)] and len(acc) == 2
+    eps = acc.get_epsilon(1e-5)
+    r = acc.result(1e-5)
+    assert Fraction(eps) >= Fraction(str(r.value))  # rounded up to a float
+    state = acc.state_dict()
+    other = rdpsym.OpacusAccountant()
+    other.load_state_dict(state)
+    assert other.history == acc.history and other.get_epsilon(1e-5) == eps
+    with pytest.raises(ValueError, match="cannot be loaded"):
+        other.load_state_dict({"history": [], "mechanism": "rdp"})
+    peer = RDPAccountant()
+    peer.history = list(acc.history)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        peer_eps = peer.get_epsilon(1e-5)
+    same_grid = rdpsym.OpacusAccountant(orders="opacus")
+    same_grid.history = list(acc.history)
+    assert abs(same_grid.get_epsilon(1e-5) - peer_eps) < 1e-9 * peer_eps
+    assert eps <= same_grid.get_epsilon(1e-5)  # the default grid has ∞ and more orders: never worse
+
+
+def test_registered_with_opacus_a_privacy_engine_accounts_with_it():
+    torch = pytest.importorskip("torch")
+    from opacus import PrivacyEngine
+    from opacus.accountants import IAccountant
+
+    from rdpsym.peers.opacus import register_with_opacus
+
+    register_with_opacus()
+    torch.manual_seed(0)
+    model = torch.nn.Linear(4, 2)
+    data = torch.utils.data.TensorDataset(torch.randn(64, 4), torch.randint(0, 2, (64,)))
+    loader = torch.utils.data.DataLoader(data, batch_size=16)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # Opacus warns that its secure RNG is off
+        engine = PrivacyEngine(accountant="rdpsym")
+    assert isinstance(engine.accountant, rdpsym.OpacusAccountant) and isinstance(engine.accountant, IAccountant)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model, optimizer, loader = engine.make_private(module=model, optimizer=optimizer, data_loader=loader,
+                                                       noise_multiplier=1.1, max_grad_norm=1.0)
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.cross_entropy(model(x), y).backward()
+            optimizer.step()
+    steps = sum(n for _, _, n in engine.accountant.history)
+    assert steps >= 1 and engine.accountant.history[0][1] == 16 / 64
+    expected = rdpsym.epsilon(rdpsym.sampled_gaussian(q=sp.Rational(1, 4), sigma=sp.Rational(11, 10)).curve()
+                              * steps, delta=1e-5, dps=30)
+    assert engine.get_epsilon(1e-5) == rdpsym.peers.opacus.float_up(expected.enclosure)
+
+
