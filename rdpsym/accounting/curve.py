@@ -240,6 +240,9 @@ class Unbounded(Component):
     def closed_form(self) -> sp.Expr:
         return sp.oo
 
+    def how(self, order: object) -> str:
+        return f"∞: {self.reason}"
+
     def balls(self, orders: Sequence) -> list:
         return [Infinite(self.reason) for _ in orders]
 
@@ -451,6 +454,33 @@ class RdpCurve:
             except TypeError:  # unhashable: kept as it is
                 order.append((w, comp))
         return tuple(c if isinstance(c, tuple) else (weights[c], c) for c in order)
+
+    def how(self, order: object) -> tuple[str, ...]:
+        """For each component, how its value at ``order`` is obtained: exact, or which bound and why.
+
+        >>> import rdpsym
+        >>> c = rdpsym.poisson_sampled(rdpsym.randomized_response(0.75), 0.1).curve() + rdpsym.gaussian(2).curve()
+        >>> for line in c.how(2.5):
+        ...     print(line[:72])
+        poisson-sampled(randomized-response(p=3/4), q=1/10): exact: both directi
+        gaussian(sigma=2, sensitivity=1): exact: the closed form, derived (prove
+        """
+        a = parse_order(order)
+        out = []
+        for _, comp in self.merged_terms:
+            explain = getattr(comp, "how", None)
+            if callable(explain):
+                text = explain(a)
+            elif isinstance(comp, ClosedForm):
+                text = f"exact: the closed form, {comp.source}" if comp.certified else \
+                    f"the closed form, {comp.source} (not certified)"
+            elif isinstance(comp, SampledGaussian):
+                text = ("exact: Mironov–Talwar–Zhang 2019's binomial sum" if a != float("inf") and a.q == 1 else
+                        "exact: Mironov–Talwar–Zhang 2019's integral, by certified quadrature")
+            else:
+                text = getattr(comp, "source", "") or "as its component computes it"
+            out.append(f"{comp.name}: {text}")
+        return tuple(out)
 
     def enclosures(self, orders: Sequence, dps: int = 50) -> list:
         """Certified balls whose radius is below 10^-dps relative (precision raised until so)."""

@@ -104,6 +104,9 @@ class FiniteLoss(Component):
     def closed_form(self) -> sp.Expr | None:
         return None
 
+    def how(self, order: object) -> str:
+        return "exact: a finite sum over the outcomes of the pair"
+
     def balls(self, orders: Sequence) -> list:
         if all(p == q for p, q in self.rows):  # the same law twice (ε = 0, one value): exactly 0
             return [arb(0) for _ in orders]
@@ -158,6 +161,9 @@ class DiscreteLaplace(Component):
     @property
     def closed_form(self) -> sp.Expr | None:
         return None
+
+    def how(self, order: object) -> str:
+        return "exact: E_Q[X^α] as a closed-form geometric sum (Canonne–Kamath–Steinke 2020's Lap_ℤ)"
 
     def moment(self, s: arb) -> arb:
         """E_Q[X^s] for the pair (Lap_ℤ(0), Lap_ℤ(Δ)), at the current precision."""
@@ -271,6 +277,10 @@ class DiscreteGaussian(Component):
             correction = theta_log_ratio(self.sigma, u) / (a - 1) if u != 0 else arb(0)
             out.append(a * rate + correction)
         return out
+
+    def how(self, order: object) -> str:
+        return ("exact: αΔ²/(2σ²) plus the theta sums' log(θ((1−α)Δ)/θ(0))/(α−1), certified (0 at integer "
+                "orders: Canonne–Kamath–Steinke 2020's bound is attained there)")
 
     def continuous_bound(self) -> sp.Expr:
         """αΔ²/(2σ²), the bound of CKS 2020 (and the continuous Gaussian's curve), never below this curve."""
