@@ -258,3 +258,16 @@ def test_extreme_discrete_gaussians_stay_finite_and_exact():
         assert abs(near_one / ((1 + mpmath.mpf(10) ** -9) / 18) - 1) < mpmath.mpf(10) ** -24
     with pytest.raises(ParameterError, match="numbers"):
         rdpsym.discrete_gaussian(sp.Symbol("s", positive=True)).curve()
+
+
+def test_every_curve_says_how_each_value_is_obtained():
+    c = (rdpsym.discrete_gaussian(2).curve() + rdpsym.discrete_laplace(2).curve()
+         + rdpsym.k_randomized_response(3, 1).curve() + rdpsym.non_private().curve()
+         + rdpsym.sampled_gaussian(R(1, 100), 2).curve() + rdpsym.laplace(1).curve())
+    lines = c.how(R(5, 2))
+    assert len(lines) == 6
+    assert lines[0].startswith("discrete-gaussian(") and "theta" in lines[0]
+    assert "geometric sum" in lines[1] and "finite sum" in lines[2]
+    assert lines[3].startswith("non-private") and "∞" in lines[3]
+    assert "quadrature" in lines[4] and "binomial sum" in c.how(3)[4]
+    assert "exact: the closed form, derived (proved" in lines[5]
