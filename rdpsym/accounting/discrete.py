@@ -107,6 +107,22 @@ class FiniteLoss(Component):
     def how(self, order: object) -> str:
         return "exact: a finite sum over the outcomes of the pair"
 
+    def _at_infinity(self):
+        """D_∞ = log max P/Q (and the reverse unless symmetric), the ratios simplified exactly first
+        (k-ary randomized response: log e^ε = ε, not a ball around it)."""
+        out = None
+        directions = [(0, 1)] if self.symmetric else [(0, 1), (1, 0)]
+        for i, j in directions:
+            for row in self.rows:
+                a, b = row[i], row[j]
+                if a == 0:
+                    continue
+                if b == 0:
+                    return Infinite(f"{self.name}: one law has mass where the other has none")
+                v = to_arb(sp.log(a / b))
+                out = v if out is None else out.max(v)
+        return out if out is not None else arb(0)
+
     def balls(self, orders: Sequence) -> list:
         if all(p == q for p, q in self.rows):  # the same law twice (ε = 0, one value): exactly 0
             return [arb(0) for _ in orders]
@@ -114,6 +130,9 @@ class FiniteLoss(Component):
         flipped = [(b, a) for a, b in rows]
         out = []
         for order in orders:
+            if order == INF:
+                out.append(self._at_infinity())
+                continue
             v = finite_divergence(rows, order, f"{self.name}, D(P‖Q)")
             if not self.symmetric and not isinstance(v, Infinite):
                 w = finite_divergence(flipped, order, f"{self.name}, D(Q‖P)")
