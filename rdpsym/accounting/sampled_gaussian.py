@@ -650,8 +650,17 @@ def _shifted_pass(q: fmpq, sigma: fmpq, fl: _Floats, alphas: list[fmpq], whole: 
                 lb = b.log()
                 rows.append([(x * lb).exp() for x in exponents])
             e_u = e_u * step
-        wmat = arb_mat([[weights[abs(j_lo + jj - k * m)] for jj in range(points)] for k in range(n_max + 1)])
-        sums = wmat * arb_mat(rows)  # sums[k, fi] = Σ_j h·φ(z_j − k)·b(z_j)^f
+        # (Setting entries one by one is about twice as fast as building an arb_mat from nested lists.)
+        wmat = arb_mat(n_max + 1, points)
+        for k in range(n_max + 1):
+            base = j_lo - k * m
+            for jj in range(points):
+                wmat[k, jj] = weights[abs(base + jj)]
+        cmat = arb_mat(points, len(parts))
+        for jj, row in enumerate(rows):
+            for fi, value in enumerate(row):
+                cmat[jj, fi] = value
+        sums = wmat * cmat  # sums[k, fi] = Σ_j h·φ(z_j − k)·b(z_j)^f
         # Error bounds: discretisation (relative κ) and the two truncated tails, for each k (worst f).
         # a = s·σ² with s < π (h ≤ 1 here, so the strip is never the narrower 2π/h)
         a_s2 = _PI_BELOW * sigma * sigma
