@@ -299,11 +299,18 @@ class PoissonSampled(Component):
     #: (σ, Δ) when the inner mechanism is the discrete Gaussian: its mixture is summed exactly on ℤ.
     lattice: tuple | None = None
     source: str = "Zhu–Wang 2019; Mironov–Talwar–Zhang 2019"
-    convex: bool = True
 
     @property
     def certified(self) -> bool:
         return self.inner.certified
+
+    @property
+    def convex(self) -> bool:
+        """(α − 1)·ε(α) is convex where the curve is an exact divergence; a curve of bounds (chords, minima)
+        is not known to be, so the continuous order search does not assume it."""
+        if self.q == 0 or self.law is not None:
+            return True
+        return self.q == 1 and self.inner.convex
 
     @property
     def closed_form(self) -> sp.Expr | None:
@@ -476,11 +483,15 @@ class WithoutReplacement(Component):
     #: Why one symmetric inner pair dominates every adjacent pair (then Theorem 27 applies), or "".
     dominating: str = ""
     source: str = "Wang–Balle–Kasiviswanathan 2019, Theorems 9 and 27, Corollary 10"
-    convex: bool = True
 
     @property
     def certified(self) -> bool:
         return self.inner.certified
+
+    @property
+    def convex(self) -> bool:
+        """Bounds (Theorem 9's, chords, minima) are not known to make (α − 1)·ε(α) convex."""
+        return self.q == 0 or (self.q == 1 and self.inner.convex)
 
     @property
     def closed_form(self) -> sp.Expr | None:
