@@ -4,8 +4,11 @@ The public API, by layer (every name here is documented where it is defined):
 
 * laws — :class:`Continuous`, :class:`Discrete` densities; the built-in
   mechanisms :func:`gaussian`, :func:`laplace`, :func:`randomized_response`,
-  :func:`sampled_gaussian` and guarantees :func:`pure_dp`, :func:`zcdp`,
-  :func:`exponential_mechanism` (one registry: :data:`REGISTRY`);
+  :func:`sampled_gaussian`, :func:`discrete_gaussian`, :func:`discrete_laplace`,
+  :func:`k_randomized_response` and guarantees :func:`pure_dp`, :func:`zcdp`,
+  :func:`exponential_mechanism`, :func:`non_private` (one registry:
+  :data:`REGISTRY`); subsampling of any of them, :func:`poisson_sampled` and
+  :func:`sampled_without_replacement`;
 * derive — :func:`renyi_divergence` (a :class:`Derivation`: closed form,
   steps, status, evidence), :func:`renyi_divergence_mp` (the definition at
   any precision), :func:`table2` (Mironov 2017, Table II);
@@ -61,12 +64,18 @@ from rdpsym.laws.mechanisms import (
     REGISTRY,
     Guarantee,
     Mechanism,
+    discrete_gaussian,
+    discrete_laplace,
     exponential_mechanism,
     gaussian,
+    k_randomized_response,
     laplace,
+    non_private,
+    poisson_sampled,
     pure_dp,
     randomized_response,
     sampled_gaussian,
+    sampled_without_replacement,
     zcdp,
 )
 from rdpsym.peers.autodp import from_autodp
@@ -144,6 +153,8 @@ __all__ = [
     "calibrate_many",
     "conversions",
     "delta",
+    "discrete_gaussian",
+    "discrete_laplace",
     "documents",
     "epsilon",
     "exponential_mechanism",
@@ -151,9 +162,12 @@ __all__ = [
     "from_dp_event",
     "from_opacus",
     "gaussian",
+    "k_randomized_response",
     "laplace",
+    "non_private",
     "paper_latex",
     "plots",
+    "poisson_sampled",
     "pure_dp",
     "randomized_response",
     "rdp_curve",
@@ -161,6 +175,7 @@ __all__ = [
     "renyi_divergence",
     "renyi_divergence_mp",
     "sampled_gaussian",
+    "sampled_without_replacement",
     "table2",
     "table2_markdown",
     "verify",

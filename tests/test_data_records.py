@@ -65,7 +65,8 @@ def composed():
 # ---------------------------------------------------------------- the registry
 def test_one_registry_declares_every_builtin_in_the_command_line_order():
     assert list(REGISTRY) == ["gaussian", "laplace", "randomized-response", "sampled-gaussian", "pure-dp", "zcdp",
-                              "exponential"]
+                              "exponential", "discrete-gaussian", "discrete-laplace", "k-randomized-response",
+                              "non-private"]
     assert [n for n, d in REGISTRY.items() if d.derive] == ["gaussian", "laplace", "randomized-response"]
     lap = REGISTRY["laplace"]
     assert lap.names == ("scale", "sensitivity") and lap.defaults == {"sensitivity": 1}
@@ -75,11 +76,12 @@ def test_one_registry_declares_every_builtin_in_the_command_line_order():
     assert REGISTRY["gaussian"].symbols["sigma"] == sp.Symbol("sigma", positive=True)
     assert REGISTRY["zcdp"].defaults == {"xi": 0} and REGISTRY["sampled-gaussian"].defaults == {}
     for name, declared in REGISTRY.items():
-        required = {p.name: R(1, 2) for p in declared.parameters if p.required}
+        required = {p.name: 2 if p.symbol.is_integer else R(1, 2) for p in declared.parameters if p.required}
         made = declared.factory(**required)
         assert made.name == name
         assert isinstance(made, rdpsym.Mechanism) == (name in ("gaussian", "laplace", "randomized-response",
-                                                               "sampled-gaussian"))
+                                                               "sampled-gaussian", "discrete-gaussian",
+                                                               "discrete-laplace", "k-randomized-response"))
 
 
 def test_the_cli_reads_the_registry():

@@ -13,6 +13,13 @@ An order where a curve is infinite (a pure-DP-free Gaussian at α = ∞, group
 privacy below its minimum order) evaluates to :class:`Infinite`, which carries
 the reason: never NaN, never a silently dropped order.
 
+A component's balls are kept per (component, order, precision) in a bounded
+cache (:func:`clear_cache` empties it): a curve that grows by composition
+(ε after every epoch) recomputes nothing it has computed before, and equal
+components of one curve (the same step composed k times, or added once per
+epoch) are evaluated once, their weights summed.  A ball is the same ball
+whenever it is computed, so the cache changes no result.
+
 Orders are exact rationals: ``1.1`` means 11/10, not the binary double nearest
 to it, so reference values do not depend on floating-point input.
 """
@@ -20,12 +27,14 @@ to it, so reference values do not depend on floating-point input.
 from __future__ import annotations
 
 import functools
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import mpmath
 import sympy as sp
-from flint import arb, fmpq
+from flint import arb, ctx, fmpq
 
 from rdpsym.accounting import sampled_gaussian as sg
 from rdpsym.foundations.balls import (
@@ -54,12 +63,66 @@ class Infinite:
 
 
 
+#: Balls computed per (component, working precision): {order: ball}, least recently used dropped first.
+_CACHE: OrderedDict = OrderedDict()
+_CACHE_LOCK = threading.Lock()
+#: How many (component, precision) entries the cache keeps.
+CACHE_ENTRIES = 256
+
+
+def clear_cache() -> None:
+    """Forget every cached ball (benchmarks use it to time a computation from scratch)."""
+    with _CACHE_LOCK:
+        _CACHE.clear()
+
+
+def cached_balls(component: Component, orders: Sequence) -> list:
+    """``component.balls(orders)`` at the current precision, computing only the orders not cached yet.
+
+    A :class:`Custom` component (a user's function, which may not be a function of its
+    arguments alone) is never cached.
+    """
+    if isinstance(component, Custom):
+        return component.balls(orders)
+    key = (component, ctx.prec)
+    try:
+        hash(key)
+    except TypeError:  # a component holding something unhashable: compute, keep nothing
+        return component.balls(orders)
+    with _CACHE_LOCK:
+        known = _CACHE.get(key)
+        if known is not None:
+            _CACHE.move_to_end(key)
+            known = dict(known)
+    known = known or {}
+    # Orders keyed by (p, q) integers: hashing an fmpq builds a Fraction, slow over a grid of orders.
+    keys = [_order_key(a) for a in orders]
+    missing = {k: a for k, a in zip(keys, orders) if k not in known}
+    if missing:
+        fresh = dict(zip(missing, component.balls(list(missing.values()))))
+        known.update(fresh)
+        with _CACHE_LOCK:
+            entry = _CACHE.setdefault(key, {})
+            entry.update(fresh)
+            _CACHE.move_to_end(key)
+            while len(_CACHE) > CACHE_ENTRIES:
+                _CACHE.popitem(last=False)
+    return [known[k] for k in keys]
+
+
+def _order_key(order: object):
+    """A cheap hashable key for an order (an fmpq's numerator and denominator, or the order itself)."""
+    return (int(order.p), int(order.q)) if isinstance(order, fmpq) else order
+
+
 def parse_order(order: object) -> fmpq | float:
     """An order as an exact rational > 1 (or ``math.inf``); decimals are read exactly.
 
     >>> parse_order("1.1"), parse_order(2), parse_order(1.5)
     (11/10, 2, 3/2)
     """
+    if isinstance(order, fmpq) and order > 1:  # already exact (the grids are built of fmpq)
+        return order
     if order in (sp.oo, float("inf")) or (isinstance(order, str) and order.strip().lower() in INFINITY_WORDS):
         return float("inf")
     try:
@@ -161,6 +224,27 @@ class ClosedForm(Component):
             except InfiniteValue as exc:
                 out.append(Infinite(f"{self.name}: {exc}"))
         return out
+
+
+@dataclass(frozen=True)
+class Unbounded(Component):
+    """ε(α) = ∞ at every order, for the stated ``reason`` (a non-private step)."""
+
+    name: str
+    reason: str
+    source: str = ""
+    certified: bool = True
+    convex: bool = False
+
+    @property
+    def closed_form(self) -> sp.Expr:
+        return sp.oo
+
+    def how(self, order: object) -> str:
+        return f"∞: {self.reason}"
+
+    def balls(self, orders: Sequence) -> list:
+        return [Infinite(self.reason) for _ in orders]
 
 
 @functools.lru_cache(maxsize=128)
@@ -348,12 +432,55 @@ class RdpCurve:
         """A ball (or :class:`Infinite`) per order, at the current Arb precision."""
         orders = [parse_order(a) for a in orders]
         total: list = [arb(0)] * len(orders)
-        for w, comp in self.terms:
-            for i, v in enumerate(comp.balls(orders)):
+        for w, comp in self.merged_terms:
+            for i, v in enumerate(cached_balls(comp, orders)):
                 if isinstance(total[i], Infinite):
                     continue
                 total[i] = v if isinstance(v, Infinite) else total[i] + w * v
         return total
+
+    @property
+    def merged_terms(self) -> tuple:
+        """The terms with equal components merged (their weights added), in first-seen order."""
+        weights: dict = {}
+        order: list = []
+        for w, comp in self.terms:
+            try:
+                if comp in weights:
+                    weights[comp] += w
+                    continue
+                weights[comp] = w
+                order.append(comp)
+            except TypeError:  # unhashable: kept as it is
+                order.append((w, comp))
+        return tuple(c if isinstance(c, tuple) else (weights[c], c) for c in order)
+
+    def how(self, order: object) -> tuple[str, ...]:
+        """For each component, how its value at ``order`` is obtained: exact, or which bound and why.
+
+        >>> import rdpsym
+        >>> c = rdpsym.poisson_sampled(rdpsym.randomized_response(0.75), 0.1).curve() + rdpsym.gaussian(2).curve()
+        >>> for line in c.how(2.5):
+        ...     print(line[:72])
+        poisson-sampled(randomized-response(p=3/4), q=1/10): exact: both directi
+        gaussian(sigma=2, sensitivity=1): exact: the closed form, derived (prove
+        """
+        a = parse_order(order)
+        out = []
+        for _, comp in self.merged_terms:
+            explain = getattr(comp, "how", None)
+            if callable(explain):
+                text = explain(a)
+            elif isinstance(comp, ClosedForm):
+                text = f"exact: the closed form, {comp.source}" if comp.certified else \
+                    f"the closed form, {comp.source} (not certified)"
+            elif isinstance(comp, SampledGaussian):
+                text = ("exact: Mironov–Talwar–Zhang 2019's binomial sum" if a != float("inf") and a.q == 1 else
+                        "exact: Mironov–Talwar–Zhang 2019's integral, by certified quadrature")
+            else:
+                text = getattr(comp, "source", "") or "as its component computes it"
+            out.append(f"{comp.name}: {text}")
+        return tuple(out)
 
     def enclosures(self, orders: Sequence, dps: int = 50) -> list:
         """Certified balls whose radius is below 10^-dps relative (precision raised until so)."""

@@ -1,0 +1,306 @@
+"""Curves of the mechanisms with discrete outputs, in certified balls: finite laws, the discrete Laplace and
+the discrete Gaussian.
+
+Finite laws (:class:`FiniteLoss`)
+    A pair (P, Q) given by its probabilities on finitely many outcomes (k-ary
+    randomized response, the Poisson mixtures of such pairs).  Every
+    divergence is a finite sum, evaluated directly in balls:
+    D_α(P‖Q) = log Σ_o P(o)^α Q(o)^{1−α} / (α − 1) and D_∞ = log max P/Q; an
+    outcome where one law has mass and the other none makes the divergence
+    towards the latter ∞ (with that reason).
+
+The discrete Laplace Lap_ℤ(t) (:class:`DiscreteLaplace`)
+    pmf (1 − r)/(1 + r)·r^{|k|}, r = e^{−1/t} (Canonne–Kamath–Steinke 2020).
+    Under Q = Lap_ℤ(Δ) the likelihood ratio X = P/Q of the pair
+    (Lap_ℤ(0), Lap_ℤ(Δ)) takes the value r^{−Δ} with Q-mass r^Δ/(1+r) (k ≤ 0),
+    r^Δ with mass 1/(1+r) (k ≥ Δ) and r^{2k−Δ} with mass (1−r)/(1+r)·r^{Δ−k}
+    (0 < k < Δ).  So E_Q[X^s] = r^{Δ(1−s)}/(1+r) + r^{Δs}/(1+r) +
+    (1−r)/(1+r)·r^{Δ(1−s)}·Σ_{k=1}^{Δ−1} ρ^k with ρ = r^{2s−1}, a geometric sum
+    in closed form, and D_α(P‖Q) = log E_Q[X^α]/(α − 1) (the pair is symmetric
+    under k ↦ Δ − k).  D_∞ = Δ/t.
+
+The discrete Gaussian N_ℤ(0, σ²) (:class:`DiscreteGaussian`)
+    With θ(u) = Σ_{k∈ℤ} e^{−(k−u)²/(2σ²)},
+    D_α = αΔ²/(2σ²) + log(θ((1−α)Δ)/θ(0))/(α − 1) (see
+    :func:`rdpsym.laws.mechanisms.discrete_gaussian`).  θ has period 1 and is
+    even, so only the distance u ∈ [0, ½] of (α − 1)Δ to the nearest integer
+    matters; u = 0 (every integer order) gives exactly αΔ²/(2σ²).  Otherwise
+    log(θ(u)/θ(0)) is summed in balls with a certified tail, in the form that
+    converges faster: directly (small σ), or after Poisson summation,
+    θ(u)/θ(0) = (1 + 2Σ_{n≥1} e^{−2π²σ²n²} cos 2πnu)/(1 + 2Σ_{n≥1} e^{−2π²σ²n²}),
+    whose numerator minus denominator, −4Σ e^{−2π²σ²n²} sin²(πnu), is summed
+    without cancellation (so tiny corrections keep their relative accuracy).
+    Tails: Σ_{j≥a} e^{−j²/c} over j ∈ a + ℕ is at most e^{−a²/c}/(1 − e^{−(2a+1)/c}).
+    D_∞ = ∞.
+
+Every function here works at the current Arb precision; the curve layer
+raises it until the requested digits are certified.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import sympy as sp
+from flint import arb, ctx, fmpq
+
+from rdpsym.accounting.curve import Component, Infinite
+from rdpsym.foundations.balls import to_arb
+from rdpsym.foundations.symbols import alpha
+
+__all__ = ["DiscreteGaussian", "DiscreteLaplace", "FiniteLoss", "discrete_laplace_atoms", "finite_loss_of_tables",
+           "theta_log_ratio"]
+
+INF = float("inf")
+
+
+# ----------------------------------------------------------------------------- finite laws
+def finite_loss_of_tables(P: dict, Q: dict) -> tuple:
+    """The outcomes of two finite tables as ((P(o), Q(o)), ...), exact, over the union of outcomes."""
+    outcomes = list(dict.fromkeys([*P, *Q]))
+    return tuple((sp.sympify(P.get(o, 0)), sp.sympify(Q.get(o, 0))) for o in outcomes)
+
+
+def _power_sum(rows: Sequence[tuple[arb, arb]], s: arb) -> arb:
+    """Σ_o a_o^s b_o^{1−s} over outcomes with a_o, b_o > 0 (the caller handles zeros)."""
+    total = arb(0)
+    for a, b in rows:
+        total += b * (s * (a / b).log()).exp()
+    return total
+
+
+def finite_divergence(rows: Sequence[tuple[arb, arb]], order: object, what: str) -> arb | Infinite:
+    """D_order(A‖B) for the finite law ``rows`` = ((A(o), B(o)), ...) as balls (order > 1 or ∞)."""
+    if any(a > 0 and b.is_zero() for a, b in rows):
+        return Infinite(f"{what}: the first law has mass where the second has none")
+    live = [(a, b) for a, b in rows if not a.is_zero()]
+    if order == INF:
+        out = None
+        for a, b in live:
+            v = (a / b).log()
+            out = v if out is None else out.max(v)
+        return out if out is not None else arb(0)
+    s = arb(order)
+    return _power_sum(live, s).log() / (s - 1)
+
+
+@dataclass(frozen=True)
+class FiniteLoss(Component):
+    """The curve of a pair of finite laws ``rows`` = ((P(o), Q(o)), ...), exact SymPy numbers.
+
+    ``symmetric``: D_α(P‖Q) ≥ D_α(Q‖P) is known (the pair is symmetric up to relabelling); otherwise the
+    curve is the larger of the two directions at each order, as adjacency is symmetric.
+    """
+
+    name: str
+    rows: tuple
+    symmetric: bool = False
+    source: str = ""
+    certified: bool = True
+    convex: bool = True  # (α−1)·D_α of a pair (a max of two) is convex
+
+    @property
+    def closed_form(self) -> sp.Expr | None:
+        return None
+
+    def how(self, order: object) -> str:
+        return "exact: a finite sum over the outcomes of the pair"
+
+    def _at_infinity(self):
+        """D_∞ = log max P/Q (and the reverse unless symmetric), the ratios simplified exactly first
+        (k-ary randomized response: log e^ε = ε, not a ball around it)."""
+        out = None
+        directions = [(0, 1)] if self.symmetric else [(0, 1), (1, 0)]
+        for i, j in directions:
+            for row in self.rows:
+                a, b = row[i], row[j]
+                if a == 0:
+                    continue
+                if b == 0:
+                    return Infinite(f"{self.name}: one law has mass where the other has none")
+                v = to_arb(sp.log(a / b))
+                out = v if out is None else out.max(v)
+        return out if out is not None else arb(0)
+
+    def balls(self, orders: Sequence) -> list:
+        if all(p == q for p, q in self.rows):  # the same law twice (ε = 0, one value): exactly 0
+            return [arb(0) for _ in orders]
+        rows = [(to_arb(p), to_arb(q)) for p, q in self.rows]
+        flipped = [(b, a) for a, b in rows]
+        out = []
+        for order in orders:
+            if order == INF:
+                out.append(self._at_infinity())
+                continue
+            v = finite_divergence(rows, order, f"{self.name}, D(P‖Q)")
+            if not self.symmetric and not isinstance(v, Infinite):
+                w = finite_divergence(flipped, order, f"{self.name}, D(Q‖P)")
+                v = w if isinstance(w, Infinite) else v.max(w)
+            out.append(v)
+        return out
+
+
+# ----------------------------------------------------------------------------- the discrete Laplace
+def _geometric(ell: arb, n: int) -> arb:
+    """Σ_{k=1}^{n} e^{kℓ} = e^ℓ·expm1(nℓ)/expm1(ℓ) for ℓ ≠ 0 (n ≥ 0): no cancellation however close ρ = e^ℓ is to 1."""
+    if n <= 0:
+        return arb(0)
+    if ell.is_zero():
+        return arb(n)
+    if n <= 16:
+        rho = ell.exp()
+        total, power = arb(0), arb(1)
+        for _ in range(n):
+            power *= rho
+            total += power
+        return total
+    return ell.exp() * (n * ell).expm1() / ell.expm1()
+
+
+def discrete_laplace_atoms(t: sp.Expr, d: int) -> tuple:
+    """((Q-mass, X), ...) for the pair (Lap_ℤ(0), Lap_ℤ(Δ)) under Q (module docstring); Δ − 1 middle atoms."""
+    r = sp.exp(-1 / t)
+    atoms = [(r**d / (1 + r), r ** (-d)), (1 / (1 + r), r**d)]
+    atoms += [((1 - r) / (1 + r) * r ** (d - k), r ** (2 * k - d)) for k in range(1, d)]
+    return tuple(atoms)
+
+
+@dataclass(frozen=True)
+class DiscreteLaplace(Component):
+    """The discrete Laplace Lap_ℤ(t) with integer sensitivity Δ: E_Q[X^α] in closed form (module docstring)."""
+
+    name: str
+    scale: sp.Expr
+    sensitivity: int
+    source: str = "Canonne, Kamath, Steinke 2020 (Lap_ℤ(t))"
+    certified: bool = True
+    convex: bool = True
+
+    @property
+    def closed_form(self) -> sp.Expr | None:
+        return None
+
+    def how(self, order: object) -> str:
+        return "exact: E_Q[X^α] as a closed-form geometric sum (Canonne–Kamath–Steinke 2020's Lap_ℤ)"
+
+    def moment(self, s: arb) -> arb:
+        """E_Q[X^s] for the pair (Lap_ℤ(0), Lap_ℤ(Δ)), at the current precision."""
+        d = self.sensitivity
+        inv_t = 1 / to_arb(self.scale)
+        one = 1 + (-inv_t).exp()  # 1 + r
+        outer = (-d * inv_t * (1 - s)).exp()  # r^{Δ(1−s)}
+        middle = -(-inv_t).expm1() / one * outer * _geometric(-(2 * s - 1) * inv_t, d - 1)
+        return outer / one + (-d * inv_t * s).exp() / one + middle
+
+    def balls(self, orders: Sequence) -> list:
+        out = []
+        for order in orders:
+            if order == INF:
+                out.append(self.sensitivity / to_arb(self.scale))
+                continue
+            s = arb(order)
+            out.append(self.moment(s).log() / (s - 1))
+        return out
+
+
+# ----------------------------------------------------------------------------- the discrete Gaussian
+def _gauss_tail(a: arb, c: arb) -> arb:
+    """An upper bound on Σ_{m≥0} e^{−(a+m)²/c} for a > 0: e^{−a²/c}/(1 − e^{−(2a+1)/c})."""
+    return (-(a * a) / c).exp() / (1 - (-(2 * a + 1) / c).exp())
+
+
+def theta_log_ratio(sigma: sp.Expr, u: fmpq) -> arb:
+    """log(θ(u)/θ(0)) for θ(u) = Σ_{k∈ℤ} e^{−(k−u)²/(2σ²)} and u ∈ [0, ½], a certified ball.
+
+    >>> from rdpsym.foundations.balls import precision
+    >>> with precision(120):
+    ...     b = theta_log_ratio(sp.Integer(2), fmpq(1, 2))
+    >>> b.rel_accuracy_bits() > 100, float(b.mid()) < 0
+    (True, True)
+    """
+    if u == 0:
+        return arb(0)
+    s = to_arb(sigma)
+    bits = ctx.prec + 20
+    if s * s * (2 * arb.pi()) ** 2 >= 1:  # e^{−2π²σ²} ≤ e^{−1/(2σ²)}: Poisson summation converges faster
+        c = 2 * arb.pi() ** 2 * s * s  # terms e^{−c n²}
+        total_sin, total, n = arb(0), arb(0), 1
+        while True:
+            term = (-c * n * n).exp()
+            total += term
+            total_sin += term * (arb.pi() * arb(n * u)).sin() ** 2
+            # the rest, below the next term, negligible against both sums (the sin² sum may be tiny)
+            if term < arb(2) ** (-bits) * total_sin.min(arb(1)):
+                break
+            n += 1
+        # Σ_{m>n} e^{−c m²} ≤ e^{−c(n+1)²}/(1 − e^{−c(2n+3)})  (the ratio of consecutive terms decreases)
+        tail = (-c * (n + 1) ** 2).exp() / (1 - (-c * (2 * n + 3)).exp())
+        total = total + arb(0).union(tail.upper())
+        total_sin = total_sin + arb(0).union(tail.upper())  # sin² ≤ 1: the tail of the sin² sum is below it
+        ratio_m1 = -4 * total_sin / (1 + 2 * total)  # θ(u)/θ(0) − 1
+        return ratio_m1.log1p()
+    c = 2 * s * s  # terms e^{−(k−u)²/c}
+    uu = arb(u)
+    num, den, k = arb(0), arb(0), 0
+    while True:
+        if k == 0:
+            num += (-(uu * uu) / c).exp()
+            den += 1
+        else:
+            num += (-((k - uu) ** 2) / c).exp() + (-((k + uu) ** 2) / c).exp()
+            den += 2 * (-arb(k * k) / c).exp()
+        k += 1
+        # the next term, which bounds the rest up to a factor 2, negligible against both sums so far
+        if (-((k - uu) ** 2) / c).exp() < arb(2) ** (-bits) * num.min(den):
+            break
+    # the rest: k ≥ K on each side, distances ≥ K − u ≥ K − ½ from u and ≥ K from 0
+    tail_num = 2 * _gauss_tail(k - uu, c)
+    tail_den = 2 * _gauss_tail(arb(k), c)
+    num = num + arb(0).union(tail_num.upper())
+    den = den + arb(0).union(tail_den.upper())
+    return (num / den).log()
+
+
+def _distance_to_integer(x: fmpq) -> fmpq:
+    """|x − round(x)| ∈ [0, ½] for a rational x."""
+    f = x - (x.p // x.q)
+    return min(f, 1 - f)
+
+
+@dataclass(frozen=True)
+class DiscreteGaussian(Component):
+    """The discrete Gaussian N_ℤ(0, σ²) with integer sensitivity Δ, exactly (module docstring)."""
+
+    name: str
+    sigma: sp.Expr
+    sensitivity: int
+    source: str = "Canonne, Kamath, Steinke 2020 (N_ℤ(μ, σ²)); exact by its theta sums"
+    certified: bool = True
+    convex: bool = True
+
+    @property
+    def closed_form(self) -> sp.Expr | None:
+        return None
+
+    def balls(self, orders: Sequence) -> list:
+        out = []
+        s = to_arb(self.sigma)
+        rate = arb(self.sensitivity) ** 2 / (2 * s * s)
+        for order in orders:
+            if order == INF:
+                out.append(Infinite("D_∞ of the discrete Gaussian is ∞ (its privacy loss is unbounded)"))
+                continue
+            a = arb(order)
+            u = _distance_to_integer((order - 1) * self.sensitivity)
+            correction = theta_log_ratio(self.sigma, u) / (a - 1) if u != 0 else arb(0)
+            out.append(a * rate + correction)
+        return out
+
+    def how(self, order: object) -> str:
+        return ("exact: αΔ²/(2σ²) plus the theta sums' log(θ((1−α)Δ)/θ(0))/(α−1), certified (0 at integer "
+                "orders: Canonne–Kamath–Steinke 2020's bound is attained there)")
+
+    def continuous_bound(self) -> sp.Expr:
+        """αΔ²/(2σ²), the bound of CKS 2020 (and the continuous Gaussian's curve), never below this curve."""
+        return alpha * sp.Integer(self.sensitivity) ** 2 / (2 * self.sigma**2)
