@@ -213,7 +213,10 @@ def test_dp_sgd_with_fixed_size_batches_is_substitution_sampling():
     orders = [2.0, 3.0, 8.0]
     peer = peer_rdp(event, orders, dpa.NeighboringRelation.REPLACE_ONE)
     v = rdpsym.verify(event, orders=orders, rdp=peer, peer="dp-accounting")
-    assert not v.unsafe  # the peer's Wang–Balle–Kasiviswanathan bound is an upper bound
+    # Both use Wang–Balle–Kasiviswanathan's Theorem 27 for the Gaussian: they agree to float64 rounding,
+    # and a shortfall of a few ulp is reported as rounding, not as an unsafe answer.
+    assert v.verdict in ("agrees", "below by float64 rounding only", "conservative")
+    assert all(c.relative < 1e-12 for c in v.orders)
 
 
 @needs("poisson_sampled")
@@ -224,7 +227,10 @@ def test_poisson_sampling_of_another_mechanism():
 
 @needs("discrete_laplace")
 def test_discrete_laplace_noise_parameter_is_the_inverse_scale():
-    event = dpa.DiscreteLaplaceDpEvent(0.5, 2)
+    # dp_accounting 0.6 defines the event in dp_event but does not export it at the top level.
+    from dp_accounting.dp_event import DiscreteLaplaceDpEvent
+
+    event = DiscreteLaplaceDpEvent(0.5, 2)
     assert rdpsym.from_dp_event(event) == rdpsym.discrete_laplace(scale=2, sensitivity=2).curve()
 
 
