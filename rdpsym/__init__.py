@@ -2,7 +2,8 @@
 
 The public API, by layer (every name here is documented where it is defined):
 
-* laws — :class:`Continuous`, :class:`Discrete` densities; the built-in
+* laws — :class:`Continuous`, :class:`Discrete` densities (in several variables:
+  :class:`Joint`, :class:`Independent` and ``P ** n``, :class:`MultivariateNormal`); the built-in
   mechanisms :func:`gaussian`, :func:`laplace`, :func:`randomized_response`,
   :func:`sampled_gaussian` and guarantees :func:`pure_dp`, :func:`zcdp`,
   :func:`exponential_mechanism` (one registry: :data:`REGISTRY`);
@@ -64,6 +65,7 @@ from rdpsym.laws.mechanisms import (
     sampled_gaussian,
     zcdp,
 )
+from rdpsym.laws.multivariate import Independent, Joint, MultivariateNormal
 from rdpsym.render import documents
 from rdpsym.render.documents import table2_markdown
 from rdpsym.render.latex import paper_latex
@@ -115,8 +117,11 @@ __all__ = [
     "Discrete",
     "DomainError",
     "Guarantee",
+    "Independent",
     "Infinite",
+    "Joint",
     "Mechanism",
+    "MultivariateNormal",
     "NoClosedFormError",
     "ParameterError",
     "REGISTRY",

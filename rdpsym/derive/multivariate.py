@@ -771,7 +771,7 @@ def joint_divergence(P: object, Q: object, order: object = alpha, *, reference=N
     >>> P = MultivariateNormal([0, 0], sp.eye(2))
     >>> Q = MultivariateNormal([m, 0], sp.Matrix([[1, 0], [0, 2]]))
     >>> rdpsym.renyi_divergence(P, Q, 1).result
-    m**2/2 - 1/4 + log(2)/2
+    (2*m**2 - 1)/4 + log(2)/2
     """
     _laws_ok(P, Q)
     order = parse_order(order)
@@ -802,7 +802,11 @@ def joint_divergence(P: object, Q: object, order: object = alpha, *, reference=N
         return Derivation(order=order, result=value, status=Status.NUMERIC, steps=tuple(steps),
                           evidence=tuple(e for part in parts for e in part.evidence), hypotheses=hypotheses)
     result = total if not conditions or total == oo else sp.Piecewise((total, sp.And(*conditions)), (oo, True))
-    evidence = _check(P, Q, order, result, conditions, hyp, blocks)
+    # One-dimensional coordinates were each checked against their own definition by the 1-D engine
+    # (at its sample points); the sum is then checked once more as a whole, at one point, to catch an
+    # assembly error (alignment, copies, renaming).  Blocks in several variables are checked in full here.
+    one_d = all(isinstance(b.p, Density) or b.p == b.q for b in blocks)
+    evidence = _check(P, Q, order, result, conditions, hyp, blocks, points=1 if one_d else POINTS)
     status = weakest([Status.CHECKED, *[_best(part.status) for part in parts]])
     inner = [e for part in parts for e in part.evidence if isinstance(e, (ProvedEqual, NotShownEqual))]
     if reference is not None:
@@ -970,7 +974,9 @@ def _ball_derivation(P, Q, order, hyp: Hypotheses, reference, ball: SensitivityB
     conditions = tuple(simplify_condition(cc.subs(t, delta), hyp) for cc in conditions)
     steps.append(Step(_divergence(P_, Q_, order), "=", result, WorstCaseOverBall(ball.norm, "attained")))
     full = result if not conditions or result == oo else sp.Piecewise((result, sp.And(*conditions)), (oo, True))
-    evidence = _check(P, Q, order, full, conditions, hyp, align(P, Q))
+    # f(t) was checked against its definition by the 1-D engine; the worst-case value is checked against
+    # the worst-case pair's definition at one point, and the maximisation at other shifts in the ball.
+    evidence = _check(P, Q, order, full, conditions, hyp, align(P, Q), points=1)
     evidence.append(_check_worst_case(Z, ball, order, full, hyp))
     citation = reference.citation(order)
     ok = _equal_to_reference(result, reference, order, hyp)
@@ -1117,7 +1123,7 @@ def _route(blocks: list[Block]) -> str:
 
 
 def _check(P, Q, order, closed_form, conditions, hyp: Hypotheses, blocks: list[Block],
-           seed: int = 20170224) -> list:
+           seed: int = 20170224, points: int = POINTS) -> list:
     """Compare ``closed_form`` with the numeric definition at sampled points; return the evidence.
 
     The numeric route (:func:`joint_divergence_mp`) works from the raw laws, block by block:
@@ -1134,7 +1140,7 @@ def _check(P, Q, order, closed_form, conditions, hyp: Hypotheses, blocks: list[B
     route = _route(blocks)
     for point in _sample(params, order_symbol, seed):
         tried += 1
-        if tried > 60 or len(evidence) >= (POINTS if params or order_symbol else 1):
+        if tried > 60 or len(evidence) >= (points if params or order_symbol else 1):
             break
         key = tuple(sorted((s.name, v) for s, v in point.items()))
         if key in seen:
@@ -1197,10 +1203,9 @@ def _check_worst_case(Z: Density, ball: SensitivityBall, order, closed_form, hyp
     params = sorted((Z.parameters | closed_form.free_symbols | ball.radius.free_symbols) - {hyp.order_symbol},
                     key=lambda s: s.name)
     order_symbol = order if isinstance(order, sp.Symbol) else None
-    fractions = ([(sp.Rational(3, 5), sp.Rational(4, 5)), (sp.Rational(1, 2), sp.Rational(1, 2)),
-                  (sp.Rational(1, 3), sp.Rational(1, 5))] if ball.norm == 2 else
-                 [(sp.Rational(1, 3), sp.Rational(2, 3)), (sp.Rational(1, 2), sp.Rational(1, 2)),
-                  (sp.Rational(1, 4), sp.Rational(1, 4))])
+    # Two other shifts: one on the boundary that is not an axis, one inside the ball.
+    fractions = ([(sp.Rational(3, 5), sp.Rational(4, 5)), (sp.Rational(1, 2), sp.Rational(1, 2))] if ball.norm == 2
+                 else [(sp.Rational(1, 3), sp.Rational(2, 3)), (sp.Rational(1, 4), sp.Rational(1, 4))])
     for point in _sample(params, order_symbol, 1):
         at = point.get(order_symbol, order)
         limit = _value_at(closed_form, point, 50)
@@ -1208,10 +1213,10 @@ def _check_worst_case(Z: Density, ball: SensitivityBall, order, closed_form, hyp
         Zp = _at(Z, point)
         for shares in fractions:
             costs = [renyi_divergence_mp_1d(Zp, Continuous(Zp.expr.xreplace({Zp.var: Zp.var - share * radius}),
-                                                           Zp.var, Zp.support), at, 45) for share in shares]
-            with mpmath.workdps(50):
+                                                           Zp.var, Zp.support), at, 25) for share in shares]
+            with mpmath.workdps(30):
                 total = mpmath.fsum(costs)
-                if total > limit * (1 + mpmath.mpf(10) ** -35) and not mpmath.isinf(limit):
+                if total > limit * (1 + mpmath.mpf(10) ** -20) and not mpmath.isinf(limit):
                     raise VerificationError(f"a shift {shares} of the radius costs {mpmath.nstr(total, 20)}, more "
                                             f"than the claimed worst case {mpmath.nstr(limit, 20)} at {point}")
         return WorstCaseChecked(len(fractions), point_items(point, sort=True))
@@ -1238,8 +1243,8 @@ def joint_divergence_mp(P: object, Q: object, order: object, dps: int = 50,
     >>> import sympy as sp, rdpsym
     >>> from rdpsym.laws.multivariate import MultivariateNormal
     >>> P, Q = MultivariateNormal([0, 0], sp.eye(2)), MultivariateNormal([1, 1], sp.eye(2))
-    >>> rdpsym.renyi_divergence_mp(P, Q, 2, dps=20)
-    mpf('2.0')
+    >>> print(rdpsym.renyi_divergence_mp(P, Q, 2, dps=20))  # α·|Δμ|²/2 = 2
+    2.0000000000000000000
     """
     from rdpsym.derive.numeric import numeric_order
 
@@ -1381,7 +1386,8 @@ def _diagonalised(jp: Joint, jq: Joint, order, dps: int) -> mpmath.mpf:
         xs = mpmath.lu_solve(H, g)
         # In the eigen-frame centred at the vertex x* the integrand is e^{L(x*)} Π_i e^{−λ_i s_i²/2}: its
         # integral is e^{L(x*)} Π_i √(2π/λ_i), with L(x*) read off the raw densities at x*.
-        log_total = L(list(xs)) + d * mpmath.log(2 * mpmath.pi) / 2 - mpmath.fsum(mpmath.log(E[i]) for i in range(d)) / 2
+        log_det = mpmath.fsum(mpmath.log(E[i]) for i in range(d))
+        log_total = L(list(xs)) + d * mpmath.log(2 * mpmath.pi) / 2 - log_det / 2
         return log_total / (a - 1)
 
 

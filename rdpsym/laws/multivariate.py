@@ -454,7 +454,7 @@ class Independent(Law):
     >>> x = sp.Symbol("x", real=True)
     >>> n = sp.Symbol("n", integer=True, positive=True)
     >>> E = rdpsym.Continuous(sp.exp(-x), x, support=sp.Interval(0, sp.oo))
-    >>> (E ** n).dimension, Independent(E, E ** 2).blocks == ((E, 3),)
+    >>> (E ** n).dimension, Independent(E, E ** 2).blocks() == ((E, 3),)
     (n, True)
     """
 
@@ -605,7 +605,8 @@ class MultivariateNormal(Law):
     >>> MultivariateNormal([0, 0], [[1, 2], [2, 1]])
     Traceback (most recent call last):
     ...
-    rdpsym.foundations.errors.DensityError: covariance must be positive definite (every leading principal minor > 0); got the leading minor -3.
+    rdpsym.foundations.errors.DensityError: covariance must be positive definite (every leading principal minor > 0);
+    got the leading minor -3.
     """
 
     mean: object
@@ -711,7 +712,12 @@ class SensitivityBall:
 
 
 def _dimension(value: object) -> sp.Expr:
-    return _copies(value) if not (isinstance(value, int) and value == 1) else sp.S.One
+    """A dimension: an integer ≥ 1 or a positive integer symbol (read like a number of copies)."""
+    try:
+        return _copies(value)
+    except ParameterError:
+        raise ParameterError(must("dimension", "an integer >= 1, or a Symbol declared integer=True, positive=True",
+                                  value)) from None
 
 
 @dataclass(frozen=True)
@@ -739,10 +745,12 @@ def gaussian_mechanism(sigma: object, sensitivity: object = 1, dimension: object
 
     d = _dimension(dimension)
     one = gaussian(sigma, sensitivity)
+    if d == 1:
+        return one
     s, delta = one.parameters["sigma"], one.parameters["sensitivity"]
     noise, shifted = one.pair
     P = noise ** d
-    Q = Independent(shifted, Independent.iid(noise, d - 1)) if d != 1 else Independent(shifted)
+    Q = Independent(shifted, Independent.iid(noise, d - 1))
     ball = SensitivityBall(noise, 2, delta, d)
     return Mechanism("gaussian", {"sigma": s, "sensitivity": delta, "dimension": d}, (P, Q),
                      _ball_reference(one.reference, ball),
@@ -764,10 +772,12 @@ def laplace_mechanism(scale: object, sensitivity: object = 1, dimension: object 
 
     d = _dimension(dimension)
     one = laplace(scale, sensitivity)
+    if d == 1:
+        return one
     b, delta = one.parameters["scale"], one.parameters["sensitivity"]
     noise, shifted = one.pair
     P = noise ** d
-    Q = Independent(shifted, Independent.iid(noise, d - 1)) if d != 1 else Independent(shifted)
+    Q = Independent(shifted, Independent.iid(noise, d - 1))
     ball = SensitivityBall(noise, 1, delta, d)
     return Mechanism("laplace", {"scale": b, "sensitivity": delta, "dimension": d}, (P, Q),
                      _ball_reference(one.reference, ball),
