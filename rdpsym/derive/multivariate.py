@@ -135,6 +135,7 @@ from rdpsym.laws.multivariate import (
     SensitivityBall,
     ball_of,
     dimension_of,
+    product_outcomes,
     variables_of,
 )
 from rdpsym.quadrature.compile import to_mpf
@@ -368,10 +369,8 @@ def _tables(p, q):
     if not (getattr(p, "discrete", False) and getattr(q, "discrete", False)):
         return None
     jp, jq = p.joint(), q.joint().renamed(p.joint().variables)
-    from rdpsym.laws.multivariate import _finite_outcomes
-
-    points = _finite_outcomes(jp.support)
-    points_q = _finite_outcomes(jq.support)
+    points = product_outcomes(jp.support)
+    points_q = product_outcomes(jq.support)
     if points is None or points_q is None:
         return None
     table_p = {pt: jp.pdf.subs(dict(zip(jp.variables, pt))) for pt in points}

@@ -356,7 +356,7 @@ def check_joint(expr: sp.Expr, variables: tuple, sets: tuple, discrete: bool) ->
     if gaussian is not None:
         check_normalised(gaussian, discrete)
         return
-    outcomes = _finite_outcomes(sets) if discrete else None
+    outcomes = product_outcomes(sets) if discrete else None
     if outcomes is not None:
         total = sp.Add(*[expr.subs(dict(zip(variables, point))) for point in outcomes])
         check_normalised(total if total.is_number else sp.simplify(total), True)
@@ -366,7 +366,7 @@ def check_joint(expr: sp.Expr, variables: tuple, sets: tuple, discrete: bool) ->
     check_normalised(sp.Float(numeric_mass(expr, variables, sets, discrete, dps=20), 20), discrete)
 
 
-def _finite_outcomes(sets: tuple, limit: int = 4096) -> list | None:
+def product_outcomes(sets: tuple, limit: int = 4096) -> list | None:
     """Every point of a finite product of integer ranges (at most ``limit``), or None."""
     sizes = [s.size for s in sets]
     if not all(n.is_number and n.is_finite for n in sizes):
@@ -585,7 +585,31 @@ def _kind(law: object) -> dict:
 # --------------------------------------------------------------------------- the multivariate normal
 
 
+def _entries(value: sp.MatrixSymbol, covariance: bool) -> sp.ImmutableMatrix:
+    """A matrix symbol written out entry by entry: Σ (d×d) as Σ_11, Σ_12 = Σ_21, …, a vector μ as μ_1, ….
+
+    A covariance is symmetric, so Σ_ij and Σ_ji are one symbol; its diagonal entries are declared
+    positive (variances), the others real.  This is where a matrix symbol "stays elementary": the
+    derivation then works on the entries (the dimension must be a number).
+    """
+    rows, cols = value.shape
+    if not (rows.is_Integer and cols.is_Integer):
+        raise ParameterError(must(value.name, "a matrix symbol of numeric shape (d×d, d×1)", value.shape))
+    name = value.name
+    if not covariance:
+        return sp.ImmutableMatrix(int(rows), int(cols), lambda i, j: sp.Symbol(
+            f"{name}_{i + j + 1}", real=True))
+
+    def entry(i, j):
+        i, j = min(i, j), max(i, j)
+        return sp.Symbol(f"{name}_{i + 1}{j + 1}", **({"positive": True} if i == j else {"real": True}))
+
+    return sp.ImmutableMatrix(int(rows), int(cols), entry)
+
+
 def _matrix(value: object, name: str) -> sp.ImmutableMatrix:
+    if isinstance(value, sp.MatrixSymbol):
+        return _entries(value, covariance=name == "covariance")
     try:
         m = sp.ImmutableMatrix(value)
     except (TypeError, ValueError, sp.SympifyError):
@@ -597,7 +621,8 @@ def _matrix(value: object, name: str) -> sp.ImmutableMatrix:
 class MultivariateNormal(Law):
     """N(μ, Σ) on ℝ^d: ``mean`` a vector, ``covariance`` a symmetric positive definite d×d matrix.
 
-    Entries may be symbols (σ₁, σ₂, ρ); Σ ≻ 0 is checked by Sylvester's criterion
+    Entries may be symbols (σ₁, σ₂, ρ), or the whole matrix a ``MatrixSymbol`` of numeric shape,
+    written out entry by entry (Σ_11, Σ_12 = Σ_21, …); Σ ≻ 0 is checked by Sylvester's criterion
     and a leading minor that is not decided (1 − ρ² > 0) is a hypothesis, checked
     again wherever values are given.  ``variables`` default to x_1, …, x_d.
 
@@ -805,5 +830,6 @@ __all__ = [
     "gaussian_mechanism",
     "is_multivariate",
     "laplace_mechanism",
+    "product_outcomes",
     "variables_of",
 ]
