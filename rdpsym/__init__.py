@@ -2,7 +2,8 @@
 
 The public API, by layer (every name here is documented where it is defined):
 
-* laws — :class:`Continuous`, :class:`Discrete` densities; the built-in
+* laws — :class:`Continuous`, :class:`Discrete` densities (in several variables:
+  :class:`Joint`, :class:`Independent` and ``P ** n``, :class:`MultivariateNormal`); the built-in
   mechanisms :func:`gaussian`, :func:`laplace`, :func:`randomized_response`,
   :func:`sampled_gaussian`, :func:`discrete_gaussian`, :func:`discrete_laplace`,
   :func:`k_randomized_response` and guarantees :func:`pure_dp`, :func:`zcdp`,
@@ -78,6 +79,7 @@ from rdpsym.laws.mechanisms import (
     sampled_without_replacement,
     zcdp,
 )
+from rdpsym.laws.multivariate import Independent, Joint, MultivariateNormal
 from rdpsym.peers.autodp import from_autodp
 from rdpsym.peers.events import from_dp_event
 from rdpsym.peers.opacus import OpacusAccountant, from_opacus
@@ -134,8 +136,11 @@ __all__ = [
     "Discrete",
     "DomainError",
     "Guarantee",
+    "Independent",
     "Infinite",
+    "Joint",
     "Mechanism",
+    "MultivariateNormal",
     "NoClosedFormError",
     "OpacusAccountant",
     "ParameterError",

@@ -107,6 +107,12 @@ def renyi_divergence(
     >>> d.result, d.status
     (log(lambda1/lambda2) - 1 + lambda2/lambda1, <Status.CHECKED: 'checked'>)
     """
+    from rdpsym.laws.multivariate import is_multivariate
+
+    if is_multivariate(P, Q):  # laws in several variables: rdpsym.derive.multivariate
+        from rdpsym.derive.multivariate import joint_divergence
+
+        return joint_divergence(P, Q, order, reference=reference)
     P, Q, tables = align_pair(P, Q)
     order = parse_order(order)
     if isinstance(order, sp.Symbol) and order in P.parameters | Q.parameters:

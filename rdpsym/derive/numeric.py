@@ -64,6 +64,12 @@ def renyi_divergence_mp(
     >>> renyi_divergence_mp(P, Q, 3, dps=30, values={s: 2})  # printed at the 30 digits asked for
     mpf('0.375000000000000000000000000000')
     """
+    from rdpsym.laws.multivariate import is_multivariate
+
+    if is_multivariate(P, Q):  # laws in several variables: rdpsym.derive.multivariate
+        from rdpsym.derive.multivariate import joint_divergence_mp
+
+        return joint_divergence_mp(P, Q, order, dps, values)
     dps = read_dps(dps)
     value = _definition(P, Q, order, dps, values)
     return value if mpmath.isinf(value) else Digits(value, dps)

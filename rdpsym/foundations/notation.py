@@ -149,6 +149,103 @@ class OutcomeTable(_Notation):
         return tuple((pair[0], pair[1]) for pair in self.args[0])
 
 
+# --------------------------------------------------------------------------- several variables
+
+
+class Coordinates(_Notation):
+    """The coordinates of a point of ℝ^d, ``x, y``: ``P(x, y)`` is ``DensityAt(P, Coordinates(x, y))``."""
+
+    @property
+    def variables(self) -> tuple:
+        return self.args
+
+
+class ProductLaw(_Notation):
+    """``P_1 ⊗ P_2^{⊗n}``: independent coordinates; arguments are ``(law, copies)`` pairs."""
+
+    def __new__(cls, *blocks):
+        return super().__new__(cls, *[sp.Tuple(*b) for b in blocks])
+
+    @property
+    def blocks(self) -> tuple:
+        return tuple((b[0], b[1]) for b in self.args)
+
+
+class NormalLaw(_Notation):
+    """``N(μ, Σ)``: the (multivariate) normal law with mean vector μ and covariance matrix Σ."""
+
+    def __new__(cls, mean, covariance):
+        return super().__new__(cls, sp.ImmutableMatrix(mean), sp.ImmutableMatrix(covariance))
+
+
+class JointMoment(_Notation):
+    """``∫_{ℝ^d} P(x)^α Q(x)^{1−α} dx`` over several variables (``discrete``: the sum over ℤ^d)."""
+
+    def __new__(cls, first: sp.Symbol, second: sp.Symbol, order, variables: Coordinates, discrete: bool = False):
+        return super().__new__(cls, first, second, order, variables, sp.true if discrete else sp.false)
+
+    @property
+    def order(self) -> sp.Expr:
+        return self.args[2]
+
+    @property
+    def variables(self) -> Coordinates:
+        return self.args[3]
+
+    @property
+    def discrete(self) -> bool:
+        return bool(self.args[4])
+
+    def _eval_is_positive(self):
+        return True
+
+
+class QuadraticForm(_Notation):
+    """``vᵀ M v`` for a vector v and a matrix M (symbols or explicit matrices)."""
+
+    def __new__(cls, vector, matrix):
+        return super().__new__(cls, vector, matrix)
+
+
+class IntegralOverSpace(_Notation):
+    """``∫_{ℝ^d} f(x) dx`` for a vector variable x (a matrix symbol), unevaluated."""
+
+    def __new__(cls, integrand, variable, dimension):
+        return super().__new__(cls, integrand, variable, dimension)
+
+
+class Linear(_Notation):
+    """``bᵀx``: a linear form (two vectors, symbols or explicit)."""
+
+    def __new__(cls, first, second):
+        return super().__new__(cls, first, second)
+
+
+class Det(_Notation):
+    """``det M``, unevaluated."""
+
+
+class Trace(_Notation):
+    """``tr M``, unevaluated."""
+
+
+class Norm(_Notation):
+    """``‖v‖_p``: the ℓ_p norm of a shift vector."""
+
+    def __new__(cls, vector, p):
+        return super().__new__(cls, vector, p)
+
+    def _eval_is_nonnegative(self):
+        return True
+
+
+class Shifted(_Notation):
+    """``Z_t``: the law of t + Z, the noise Z moved by t (a coordinate of an additive-noise mechanism)."""
+
+    def __new__(cls, law, shift):
+        return super().__new__(cls, law, shift)
+
+
 def _outcome(key: object) -> sp.Basic:
     """An outcome as a SymPy object; a label that is not a number becomes a symbol of that name (never parsed)."""
     if isinstance(key, sp.Basic):
@@ -160,3 +257,6 @@ def _outcome(key: object) -> sp.Basic:
 
 __all__ = ["DensityAt", "KLExpectation", "LogRatio", "OutcomeTable", "P", "PieceSum", "Q", "RenyiDivergence",
            "RenyiMoment", "SupLogRatio", "omega"]
+# Several variables (rdpsym.derive.multivariate).
+__all__ += ["Coordinates", "Det", "IntegralOverSpace", "JointMoment", "Linear", "Norm", "NormalLaw", "ProductLaw",
+            "QuadraticForm", "Shifted", "Trace"]

@@ -171,6 +171,13 @@ class Citation:
 MIRONOV_2017 = Citation("Mironov 2017", "", "arXiv:1702.07476v3")
 #: Definition 3 of Mironov 2017: the Rényi divergence and its limits α → 1 and α → ∞.
 DEFINITION_3 = MIRONOV_2017.at("Definition 3")
+#: van Erven, Harremoës, "Rényi Divergence and Kullback–Leibler Divergence", IEEE Trans. Inf. Theory 60(7), 2014,
+#: arXiv:1206.2459v2: Theorem 28, D_α(P₁×P₂‖Q₁×Q₂) = D_α(P₁‖Q₁) + D_α(P₂‖Q₂) at every order α ∈ [0, ∞].
+VAN_ERVEN_HARREMOES_2014 = Citation("van Erven, Harremoës 2014", "Theorem 28", "arXiv:1206.2459v2")
+#: Gil, Alajaji, Linder, "Rényi divergence measures for commonly used univariate continuous distributions",
+#: Information Sciences 249 (2013) 124–131: the multivariate Gaussian entry, with Σ_α = αΣ₂ + (1−α)Σ₁.
+GIL_ALAJAJI_LINDER_2013 = Citation("Gil, Alajaji, Linder 2013", "the multivariate Gaussian",
+                                   "Information Sciences 249")
 
 
 # --------------------------------------------------------------------------- rules: why a step holds
@@ -321,6 +328,105 @@ class DontKnow(Rule):
     why: str = ""
 
 
+# --------------------------------------------------------------------------- rules in several variables
+
+
+@dataclass(frozen=True)
+class Separates(Rule):
+    """The joint density is a constant times a product of per-coordinate factors: independent coordinates."""
+
+
+@dataclass(frozen=True)
+class Additivity(Rule):
+    """D_α of a product measure is the sum over its independent coordinates (``citation``: van Erven–Harremoës)."""
+
+    citation: Citation = VAN_ERVEN_HARREMOES_2014
+
+
+@dataclass(frozen=True)
+class IdenticalLaws(Rule):
+    """The two laws of a coordinate are the same law: its divergence is 0 (Mironov 2017, Proposition 8)."""
+
+
+@dataclass(frozen=True)
+class SumOfCoordinates(Rule):
+    """The coordinates' divergences added, n identical coordinates counted n times."""
+
+
+@dataclass(frozen=True)
+class QuadraticExponent(Rule):
+    """α log P + (1 − α) log Q (``kl``: log P − log Q) is log C plus a quadratic polynomial −½xᵀAx + bᵀx + c in x."""
+
+    kl: bool = False
+
+
+@dataclass(frozen=True)
+class GaussianIntegral(Rule):
+    """∫_{ℝ^d} exp(−½xᵀAx + bᵀx + c) dx = (2π)^{d/2} det(A)^{−1/2} exp(c + ½bᵀA⁻¹b), completing the square.
+
+    It converges iff A ≻ 0; ``condition`` is that (as Σ_α ≻ 0 when ``covariances``: A = Σ₁⁻¹Σ_αΣ₂⁻¹).
+    """
+
+    dimension: sp.Expr
+    condition: sp.Basic = sp.true
+    covariances: bool = True
+
+
+@dataclass(frozen=True)
+class GaussianExpectation(Rule):
+    """E_P of a quadratic: E[xᵀMx] = tr(MΣ₁) + μ₁ᵀMμ₁ and E[x] = μ₁ for P = N(μ₁, Σ₁)."""
+
+
+@dataclass(frozen=True)
+class QuadraticSupremum(Rule):
+    """The supremum of −½xᵀMx + βᵀx + γ over ℝ^d (``kind``).
+
+    ``"vertex"``: M ≻ 0, attained at x = M⁻¹β, value γ + ½βᵀM⁻¹β; ``"cases"``: a Piecewise over
+    M ≻ 0, M not positive semidefinite (∞), and the semidefinite boundary (a limit).
+    """
+
+    kind: str = "vertex"
+
+
+@dataclass(frozen=True)
+class LiteratureForm(Rule):
+    """The result rewritten in a published form (``citation``), each rewrite proved by a rational identity."""
+
+    citation: Citation = GIL_ALAJAJI_LINDER_2013
+
+
+@dataclass(frozen=True)
+class ShiftCoordinates(Rule):
+    """Adjacent outputs of an additive-noise mechanism: Z^{⊗d} and its shift by v, coordinate by coordinate."""
+
+    norm: int
+    radius: sp.Expr
+
+
+@dataclass(frozen=True)
+class SumOfSquares(Rule):
+    """Σ_i c·v_i² = c‖v‖₂²: the cost of a shift depends on v through ‖v‖₂ only (rotation invariance)."""
+
+
+@dataclass(frozen=True)
+class ConvexCost(Rule):
+    """f(t) = D_α(Z‖t + Z) is convex in t with f(0) = 0 (``why``), hence f(t) ≤ (t/Δ)·f(Δ) on [0, Δ].
+
+    ``proved`` is False when convexity was only checked numerically (f'' ≥ 0 at sample points).
+    """
+
+    why: str
+    proved: bool = True
+
+
+@dataclass(frozen=True)
+class WorstCaseOverBall(Rule):
+    """The maximum over ‖v‖_p ≤ Δ (``norm`` p), attained at v = Δe₁ (``argument``: "sphere" or "one coordinate")."""
+
+    norm: int
+    argument: str
+
+
 # --------------------------------------------------------------------------- evidence: what established it
 
 
@@ -363,6 +469,27 @@ class AgreesWithDefinition(Evidence):
     @property
     def values(self) -> dict:
         return dict(self.point)
+
+
+@dataclass(frozen=True)
+class AgreesByRoute(AgreesWithDefinition):
+    """Agreement with the definition computed by a named numeric ``route`` in several dimensions.
+
+    ``"coordinates"``: each coordinate's definition by one-dimensional quadrature (summation), the
+    moments multiplied; ``"diagonalised"``: the d-dimensional integral in the frame of a numeric
+    eigen-decomposition (mpmath) of the integrand's Hessian, read from the raw densities;
+    ``"nested"``: nested one-dimensional quadrature over the plane.
+    """
+
+    route: str = "coordinates"
+
+
+@dataclass(frozen=True)
+class WorstCaseChecked(Evidence):
+    """The worst case over the sensitivity ball checked numerically: no sampled shift costs more (``shifts`` tried)."""
+
+    shifts: int
+    point: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -483,4 +610,10 @@ __all__ = [
     "LHopital", "Largest", "MIRONOV_2017", "NoClosedForm", "NoPoints", "NotShownEqual", "Numeric", "OnInterval",
     "PieceRule", "PieceSuprema", "Proof", "ProvedEqual", "Published", "Relation", "Rule", "Sampled", "Simplified",
     "SplitAtKinks", "Status", "Step", "SumOfPieces", "TakeLogarithm", "point_items", "weakest",
+]
+# Several variables (rdpsym.laws.multivariate, rdpsym.derive.multivariate).
+__all__ += [
+    "Additivity", "AgreesByRoute", "ConvexCost", "GIL_ALAJAJI_LINDER_2013", "GaussianExpectation", "GaussianIntegral",
+    "IdenticalLaws", "LiteratureForm", "QuadraticExponent", "QuadraticSupremum", "Separates", "ShiftCoordinates",
+    "SumOfCoordinates", "SumOfSquares", "VAN_ERVEN_HARREMOES_2014", "WorstCaseChecked", "WorstCaseOverBall",
 ]

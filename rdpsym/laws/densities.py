@@ -98,6 +98,12 @@ class Density:
     def __hash__(self) -> int:
         return hash((type(self).__name__, self._key()))
 
+    def __pow__(self, copies: object):
+        """``P ** n``: n independent copies of this law (:class:`rdpsym.laws.multivariate.Independent`)."""
+        from rdpsym.laws.multivariate import Independent
+
+        return Independent.iid(self, copies)
+
     def _check(self) -> None:
         check_pieces(self.expr, self.var, self.pieces(), discrete=self.discrete, lo=self.lo, hi=self.hi,
                      parameters=self.parameters)
@@ -131,6 +137,13 @@ class Continuous(Density):
     support: sp.Interval = field(default=sp.Interval(-oo, oo))
     check: bool = True
     discrete = False
+
+    def __new__(cls, *args, **kwargs):
+        # A tuple of variables is a joint density in several variables (rdpsym.laws.multivariate.Joint).
+        variables = args[1] if len(args) > 1 else kwargs.get("var")
+        if isinstance(variables, (tuple, list, sp.Tuple)):
+            return _joint(args, kwargs, discrete=False)
+        return super().__new__(cls)
 
     def __post_init__(self) -> None:
         if not isinstance(self.var, sp.Symbol):
@@ -197,6 +210,12 @@ class Discrete(Density):
     support: sp.Range | None = None
     check: bool = True
     discrete = True
+
+    def __new__(cls, *args, **kwargs):
+        variables = args[1] if len(args) > 1 else kwargs.get("var")
+        if isinstance(variables, (tuple, list, sp.Tuple)):
+            return _joint(args, kwargs, discrete=True)
+        return super().__new__(cls)
 
     def __post_init__(self) -> None:
         if isinstance(self.pmf, Mapping):
@@ -272,6 +291,20 @@ class Discrete(Density):
     def _key(self) -> tuple:
         pmf = frozenset(self.table.items()) if self.table is not None else self.pmf  # a table in any order
         return pmf, self.var, self.support
+
+
+def _joint(args: tuple, kwargs: dict, discrete: bool):
+    """``Continuous(pdf, (x, y), support, check)`` (``Discrete``) as the joint law it means."""
+    from rdpsym.laws.multivariate import Joint
+
+    names = ("pmf" if discrete else "pdf", "var", "support", "check")
+    given = dict(zip(names, args)) | kwargs
+    variables = tuple(given.pop("var"))
+    expr = given.pop(names[0])
+    if len(variables) == 1:
+        kind = Discrete if discrete else Continuous
+        return kind(expr, variables[0], **given)
+    return Joint(expr, variables, given.get("support"), discrete, given.get("check", True))
 
 
 def parameter_values(values: Mapping | None, densities: tuple[Density, ...]) -> dict:

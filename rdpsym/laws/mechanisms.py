@@ -217,14 +217,20 @@ class Guarantee:
 
 
 # ---------------------------------------------------------------- mechanisms with a worst-case pair
-def gaussian(sigma: object, sensitivity: object = 1) -> Mechanism:
+def gaussian(sigma: object, sensitivity: object = 1, dimension: object = 1) -> Mechanism:
     """The Gaussian mechanism f(D) + N(0, σ²) for f with ℓ₂-sensitivity Δ.
 
     Worst case: by translation invariance every adjacent pair is
     (N(0,σ²), N(μ,σ²)) with |μ| ≤ Δ (after a rotation, in one dimension), and
     D_α = αμ²/(2σ²) increases with |μ|, so μ = Δ is the worst case
-    (Mironov 2017, Proposition 7).
+    (Mironov 2017, Proposition 7).  ``dimension=d`` (a number or a positive integer
+    symbol): f(D) ∈ ℝ^d and noise N(0, σ²I_d), its worst case over the ℓ₂ ball derived
+    (:func:`rdpsym.laws.multivariate.gaussian_mechanism`).
     """
+    if not (isinstance(dimension, int) and dimension == 1):
+        from rdpsym.laws.multivariate import gaussian_mechanism
+
+        return gaussian_mechanism(sigma, sensitivity, dimension)
     s = positive_parameter(sigma, "sigma")
     d = positive_parameter(sensitivity, "sensitivity")
     return Mechanism("gaussian", {"sigma": s, "sensitivity": d}, LazyPair(_gaussian_pair, s, d),
@@ -233,13 +239,19 @@ def gaussian(sigma: object, sensitivity: object = 1) -> Mechanism:
                      "inputs D, D' with ‖f(D) − f(D')‖₂ ≤ Δ (ℓ₂-sensitivity Δ)", MIRONOV_2017.at("Proposition 7"))
 
 
-def laplace(scale: object, sensitivity: object = 1) -> Mechanism:
+def laplace(scale: object, sensitivity: object = 1, dimension: object = 1) -> Mechanism:
     """The Laplace mechanism f(D) + Λ(0, b) for f with ℓ₁-sensitivity Δ.
 
     Worst case: the pair is (Λ(0,b), Λ(μ,b)) with |μ| ≤ Δ; the divergence
     depends on μ/b only and grows with |μ| (Mironov 2017, Proposition 6 with
-    λ = b/Δ), so μ = Δ is the worst case.
+    λ = b/Δ), so μ = Δ is the worst case.  ``dimension=d``: f(D) ∈ ℝ^d with
+    independent Λ(0, b) coordinates, its worst case over the ℓ₁ ball derived
+    (:func:`rdpsym.laws.multivariate.laplace_mechanism`).
     """
+    if not (isinstance(dimension, int) and dimension == 1):
+        from rdpsym.laws.multivariate import laplace_mechanism
+
+        return laplace_mechanism(scale, sensitivity, dimension)
     b = positive_parameter(scale, "scale")
     d = positive_parameter(sensitivity, "sensitivity")
     return Mechanism("laplace", {"scale": b, "sensitivity": d}, LazyPair(_laplace_pair, b, d), laplace_reference(b, d),

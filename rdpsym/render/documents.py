@@ -109,6 +109,22 @@ def mechanism_document(mechanism, d, value: tuple | None = None) -> str:
         """``\\sigma = 2`` for a parameter with a value, plain ``\\sigma`` for the symbol itself (not σ = σ)."""
         return latex_name if tex[name] == latex_name else f"{latex_name} = {tex[name]}"
 
+    if "dimension" in params:  # a mechanism in d dimensions (rdpsym.laws.multivariate)
+        dim = named("dimension", "d")
+        if mechanism.name == "gaussian":
+            sigma = named("sigma", r"\sigma")
+            setting = (rf"The Gaussian mechanism $f(D) + \mathcal{{N}}(0, \sigma^2 I_d)$ for "
+                       rf"$f(D) \in \mathbb{{R}}^d$ of $\ell_2$-sensitivity $\Delta = {tex['sensitivity']}$, "
+                       rf"with ${sigma}$ and "
+                       rf"${dim}$. Adjacent inputs give the noise law and its shift by $v = f(D') - f(D)$, "
+                       r"$\lVert v \rVert_2 \le \Delta$; the derivation finds the worst shift.")
+        else:
+            setting = (rf"The Laplace mechanism $f(D) + \Lambda(0, {tex['scale']})^{{\otimes d}}$ for "
+                       rf"$f(D) \in \mathbb{{R}}^d$ of $\ell_1$-sensitivity $\Delta = {tex['sensitivity']}$, "
+                       rf"with ${dim}$. "
+                       r"Adjacent inputs give the noise law and its shift by $v = f(D') - f(D)$, "
+                       r"$\lVert v \rVert_1 \le \Delta$; the derivation finds the worst shift.")
+        return derivation_document(d, _TITLES.get(mechanism.name, mechanism.name), setting, names, value)
     if mechanism.name == "gaussian":
         sigma = named("sigma", r"\sigma")
         setting = (rf"The Gaussian mechanism $f(D) + \mathcal{{N}}(0, \sigma^2)$ for $f$ of $\ell_2$-sensitivity "

@@ -126,6 +126,61 @@ class PaperPrinter(LatexPrinter):
     def _print_OutcomeTable(self, expr):
         return r"\left(" + r",\ ".join(f"{self._print(k)}: {self._print(v)}" for k, v in expr.items) + r"\right)"
 
+    # several variables (rdpsym.derive.multivariate) ---------------------------------------------
+    def _print_Coordinates(self, expr):
+        return ", ".join(self._print(v) for v in expr.variables)
+
+    def _print_ProductLaw(self, expr):
+        parts = []
+        for law, copies in expr.blocks:
+            tex = self._print(law)
+            parts.append(tex if copies == 1 else rf"{tex}^{{\otimes {self._print(copies)}}}")
+        return r" \otimes ".join(parts)
+
+    def _print_NormalLaw(self, expr):
+        mean, cov = expr.args
+        return rf"\mathcal{{N}}\left({self._print(mean)}, {self._print(cov)}\right)"
+
+    def _print_JointMoment(self, expr):
+        variables = expr.variables.variables
+        x = self._print(expr.variables)
+        p, q = (self._print(a) for a in expr.args[:2])
+        powers = rf"{p}({x})^{{{self._print(expr.order)}}} {q}({x})^{{{self._print(1 - expr.order)}}}"
+        if expr.discrete:
+            return rf"\sum_{{{x}}} {powers}"
+        d = len(variables)
+        space = r"\mathbb{R}" if d == 1 else rf"\mathbb{{R}}^{{{d}}}"
+        return rf"\int_{{{space}}} {powers} \, " + r" \, ".join(f"d{self._print(v)}" for v in variables)
+
+    def _print_QuadraticForm(self, expr):
+        v, M = expr.args
+        return rf"{self.parenthesize(v, PRECEDENCE['Pow'])}^{{\top}} {self.parenthesize(M, PRECEDENCE['Mul'])} " \
+               rf"{self.parenthesize(v, PRECEDENCE['Pow'])}"
+
+    def _print_IntegralOverSpace(self, expr):
+        integrand, x, d = expr.args
+        space = r"\mathbb{R}" if d == 1 else rf"\mathbb{{R}}^{{{self._print(d)}}}"
+        return rf"\int_{{{space}}} {self._print(integrand)} \, d{self._print(x)}"
+
+    def _print_Linear(self, expr):
+        u, v = expr.args
+        return rf"{self.parenthesize(u, PRECEDENCE['Pow'])}^{{\top}} {self.parenthesize(v, PRECEDENCE['Mul'])}"
+
+    def _print_Det(self, expr):
+        return rf"\left|{self._print(expr.args[0])}\right|"  # |Σ|, as Gil, Alajaji, Linder 2013 print it
+
+    def _print_Trace(self, expr):
+        return rf"\operatorname{{tr}}\left({self._print(expr.args[0])}\right)"
+
+    def _print_Norm(self, expr, exp=None):
+        v, p = expr.args
+        tex = rf"\lVert {self._print(v)} \rVert_{{{self._print(p)}}}"
+        return rf"{tex}^{{{exp}}}" if exp is not None else tex
+
+    def _print_Shifted(self, expr):
+        law, shift = expr.args  # Z_t: the law of t + Z
+        return rf"{self._print(law)}_{{{self._print(shift)}}}"
+
     def _print_Function(self, expr, exp=None):
         """An undefined function (the moment I(α) of l'Hôpital's step) reads I(α), not I{\\left(α\\right)}."""
         if isinstance(expr, AppliedUndef) and exp is None:

@@ -20,10 +20,13 @@ from __future__ import annotations
 import sympy as sp
 
 from rdpsym.foundations.record import (
+    Additivity,
+    AgreesByRoute,
     AgreesWithDefinition,
     Because,
     Citation,
     Contradiction,
+    ConvexCost,
     Counterexample,
     Definition,
     DifferentiateMoment,
@@ -33,9 +36,13 @@ from rdpsym.foundations.record import (
     Failure,
     FiniteSum,
     FromDefinition,
+    GaussianExpectation,
+    GaussianIntegral,
     Given,
+    IdenticalLaws,
     Largest,
     LHopital,
+    LiteratureForm,
     NoClosedForm,
     NoPoints,
     NotShownEqual,
@@ -46,12 +53,20 @@ from rdpsym.foundations.record import (
     Proof,
     ProvedEqual,
     Published,
+    QuadraticExponent,
+    QuadraticSupremum,
     Rule,
     Sampled,
+    Separates,
+    ShiftCoordinates,
     Simplified,
     SplitAtKinks,
+    SumOfCoordinates,
     SumOfPieces,
+    SumOfSquares,
     TakeLogarithm,
+    WorstCaseChecked,
+    WorstCaseOverBall,
 )
 from rdpsym.render.latex import paper_latex
 from rdpsym.render.prose import reason_latex, text
@@ -95,6 +110,10 @@ class _Words:
 def _rule(rule: Rule, w: _Words) -> str:  # noqa: C901 - one sentence per kind of rule
     a = sp.Symbol("alpha")
     if isinstance(rule, Given):
+        if rule.what in _GIVEN:
+            words, tex, plain = _GIVEN[rule.what]
+            out = w.words(words) + ((w.math(tex) if w.latex else plain) if tex else "")
+            return out + (w.words(", on ") + w.math(rule.supports[0]) if rule.supports else "")
         if rule.what == "laws":
             return w.words("the two output laws (outcome: probability)")
         if len(rule.supports) == 2:
@@ -145,11 +164,114 @@ def _rule(rule: Rule, w: _Words) -> str:  # noqa: C901 - one sentence per kind o
     if isinstance(rule, Numeric):
         why = f" (no closed form: {rule.why})" if rule.why else ""
         return w.words(f"numeric, from the definition at {rule.dps} digits{why}")
+    several = _several_variables(rule, w)
+    if several is not None:
+        return several
     if isinstance(rule, Because):
         return reason_latex(rule.reason) if w.latex else rule.reason
     if isinstance(rule, DontKnow):
         return w.words("not justified" + (f": {rule.why}" if rule.why else ""))
     return w.words(type(rule).__name__)
+
+
+#: How the setting of a derivation in several variables is introduced (``Given.what``): words, then math.
+_GIVEN = {
+    "normal": ("the two multivariate normal laws, with densities ",
+               r"(2\pi)^{-d/2} |\Sigma|^{-1/2} e^{-(x - \mu)^{\top} \Sigma^{-1} (x - \mu)/2}",
+               "(2 pi)^(-d/2) det(Sigma)^(-1/2) exp(-(x - mu)' Sigma^-1 (x - mu)/2)"),
+    "product": ("independent coordinates: a product measure", "", ""),
+    "noise": ("the noise Z of one coordinate", "", ""),
+    "alpha-covariance": ("by definition, ", r"\Sigma_{\alpha} = \alpha \Sigma_{2} + (1 - \alpha) \Sigma_{1}",
+                         "Sigma_alpha = alpha Sigma_2 + (1 - alpha) Sigma_1"),
+}
+
+
+def _several_variables(rule: Rule, w: _Words) -> str | None:  # noqa: C901 - one sentence per kind of rule
+    """The rules of derivations in several variables (rdpsym.derive.multivariate), or None."""
+    if isinstance(rule, Separates):
+        return w.words("the joint density is a constant times a product of per-coordinate factors: the coordinates "
+                       "are independent")
+    if isinstance(rule, Additivity):
+        return w.words("additivity over independent coordinates, ") + w.citation(rule.citation)
+    if isinstance(rule, IdenticalLaws):
+        return w.words("the two laws are the same, so the divergence is 0 (Mironov 2017, Proposition 8)")
+    if isinstance(rule, SumOfCoordinates):
+        return w.words("the coordinates' divergences added (n identical coordinates: n times one)")
+    if isinstance(rule, QuadraticExponent):
+        what = "log P − log Q" if rule.kl else "α log P + (1 − α) log Q"
+        if w.latex:
+            what = r"$\log P - \log Q$" if rule.kl else r"$\alpha \log P + (1 - \alpha) \log Q$"
+            return what + w.words(" is a constant plus a quadratic polynomial ") + w.math(
+                r"-\tfrac{1}{2} x^{\top} A x + b^{\top} x + c") + w.words(" in x")
+        return what + " is a constant plus a quadratic polynomial -x'Ax/2 + b'x + c in x"
+    if isinstance(rule, GaussianIntegral):
+        d = rule.dimension
+        name = w.words("the Gaussian integral in ") + w.math(d) + w.words(" dimensions, completing the square")
+        if w.latex:
+            cond = r"A \succ 0" + (r" \iff \Sigma_{\alpha} = \alpha \Sigma_{2} + (1 - \alpha) \Sigma_{1} \succ 0"
+                                   if rule.covariances else "")
+            out = name + w.words("; it converges iff ") + w.math(cond)
+        else:
+            out = name + "; it converges iff A > 0" + (
+                " (positive definite), i.e. Sigma_alpha = alpha Sigma_2 + (1 - alpha) Sigma_1 > 0"
+                if rule.covariances else " (positive definite)")
+        if rule.condition is not sp.true:
+            out += w.words(", here iff ") + w.math(rule.condition)
+        return out
+    if isinstance(rule, GaussianExpectation):
+        return w.words("the expectation under P = N(μ₁, Σ₁): ") + (
+            w.math(r"\mathbb{E}[x^{\top} M x] = \operatorname{tr}(M \Sigma_{1}) + \mu_{1}^{\top} M \mu_{1}")
+            if w.latex else "E[x'Mx] = tr(M Sigma_1) + mu_1' M mu_1")
+    if isinstance(rule, QuadraticSupremum):
+        return w.words({
+            "vertex": "the supremum of a concave quadratic, at its vertex (M = Σ₁⁻¹ − Σ₂⁻¹ is positive definite)",
+            "constant": "log(P/Q) is constant",
+            "affine": "equal covariances: log(P/Q) is affine in x, unbounded above unless the means are equal "
+                      "(then P = Q)",
+            "boundary": "M = Σ₁⁻¹ − Σ₂⁻¹ is positive semidefinite and singular: finite iff the linear term lies "
+                        "in its range",
+            "cases": "by the sign of M = Σ₁⁻¹ − Σ₂⁻¹: positive definite (the vertex), not semidefinite (+∞), "
+                     "or on the boundary (the limit of the vertex for M + εI)",
+        }.get(rule.kind, rule.kind))
+    if isinstance(rule, LiteratureForm):
+        return w.words("rewritten in the form of ") + w.citation(rule.citation) + w.words(
+            ", each piece proved equal by a rational identity")
+    if isinstance(rule, ShiftCoordinates):
+        if w.latex:
+            return (w.words("adjacent outputs are ") + w.math(r"P = Z^{\otimes d}") + w.words(" and ")
+                    + w.math(r"Q_{v} = \bigotimes_{i} Z_{v_{i}}") + w.words(", the noise shifted by ")
+                    + w.math(rf"v = f(D') - f(D),\ \lVert v \rVert_{{{rule.norm}}} \le "
+                             rf"{paper_latex(rule.radius, **w.settings)}")
+                    + w.words(" (translation invariance); additivity over the independent coordinates"))
+        return (f"adjacent outputs are P = Z^d and Q_v, the noise shifted by v = f(D') - f(D), "
+                f"||v||_{rule.norm} <= {sp.sstr(rule.radius)} (translation invariance); additivity over the "
+                "independent coordinates")
+    if isinstance(rule, SumOfSquares):
+        return w.words("a sum of squares: the cost depends on v through its Euclidean norm only (rotation invariance)")
+    if isinstance(rule, ConvexCost):
+        how = "" if rule.proved else " (checked numerically, not proved)"
+        if w.latex:
+            return (w.words("the cost ") + w.math(r"f(t) = D(Z \,\|\, Z_{t})") + w.words(" is convex in t with ")
+                    + w.math("f(0) = 0") + w.words(f" ({rule.why}){how}, so ")
+                    + w.math(r"f(t) \le \tfrac{t}{\Delta} f(\Delta)") + w.words(" on ") + w.math(r"[0, \Delta]")
+                    + w.words("; f is even (Z is symmetric)"))
+        return (f"the cost f(t) = D(Z||Z_t) is convex in t with f(0) = 0 ({rule.why}){how}, so "
+                "f(t) <= (t/Delta) f(Delta) on [0, Delta]; f is even (Z is symmetric)")
+    if isinstance(rule, WorstCaseOverBall):
+        if rule.argument == "sphere":
+            return (w.words("largest where the norm is largest: on the sphere ")
+                    + w.math(r"\lVert v \rVert_{2} = \Delta" if w.latex else "||v||_2 = Delta")
+                    + w.words(", attained by every v on it, e.g. ") + w.math(r"v = \Delta e_{1}" if w.latex
+                                                                           else "v = Delta e_1"))
+        if rule.argument == "one coordinate":
+            return (w.math(r"\sum_{i} |v_{i}| \le \Delta" if w.latex else "sum |v_i| <= Delta")
+                    + w.words(" and f(Δ) ≥ 0: attained with all of Δ on one coordinate, ")
+                    + w.math(r"v = \Delta e_{1}" if w.latex else "v = Delta e_1"))
+        return (w.words("the maximum over the ball ") + w.math(
+            rf"\lVert v \rVert_{{{rule.norm}}} \le \Delta" if w.latex else f"||v||_{rule.norm} <= Delta")
+            + w.words(", attained at ") + w.math(r"v = \Delta e_{1}" if w.latex else "v = Delta e_1")
+            + w.words(": the mechanism's worst-case pair"))
+    return None
 
 
 def _diverges(rule: Diverges, w: _Words) -> str:
@@ -174,6 +296,16 @@ def _diverges(rule: Diverges, w: _Words) -> str:
             k = paper_latex(at, **w.settings) if isinstance(at, sp.Basic) else text(str(at))
             return w.math(rf"P({k}) = {paper_latex(rule.expression, **w.settings)} > 0 = Q({k})")
         return f"P({at}) = {sp.sstr(rule.expression)} > 0 = Q({at})"
+    if rule.kind == "not-positive-definite":
+        return (w.words("Σ_α = αΣ₂ + (1 − α)Σ₁ = ") + w.math(rule.expression)
+                + w.words(" is not positive definite: the integrand does not decay along an eigenvector of a "
+                          "nonpositive eigenvalue, so the moment is infinite"))
+    if rule.kind == "affine":
+        return (w.words("equal covariances: log(P/Q) = ") + w.math(rule.expression)
+                + w.words(" + const is a nonconstant affine function of x, unbounded above on ℝ^d"))
+    if rule.kind == "direction":
+        return (w.words("Σ₁⁻¹ − Σ₂⁻¹ = ") + w.math(rule.expression)
+                + w.words(" has a negative eigenvalue: log(P/Q) grows without bound along its eigenvector"))
     return w.words(f"infinite ({rule.kind})")
 
 
@@ -208,6 +340,15 @@ def _evidence(e: Evidence, w: _Words) -> str:  # noqa: C901 - one sentence per k
         return w.words(f"proved equal to {citation_text(e.citation)}")
     if isinstance(e, NotShownEqual):
         return w.words(f"not shown symbolically equal to {citation_text(e.citation)}")
+    if isinstance(e, AgreesByRoute):
+        how = "(both infinite)" if e.digits is None else f"to {e.digits} digits"
+        route = _ROUTES.get(e.route, e.route)
+        return w.words(f"agrees with the definition {how} ({route}) at ") + _point(e.point, w)
+    if isinstance(e, WorstCaseChecked):
+        if not e.shifts:
+            return w.words("the worst case was not checked numerically (no sample point)")
+        return w.words(f"worst case checked numerically: {e.shifts} other shifts in the ball cost no more, at ") + \
+            _point(e.point, w)
     if isinstance(e, AgreesWithDefinition):
         how = "(both infinite)" if e.digits is None else f"to {e.digits} digits"
         return w.words(f"agrees with the definition {how} at ") + _point(e.point, w)
@@ -234,6 +375,17 @@ def _evidence(e: Evidence, w: _Words) -> str:  # noqa: C901 - one sentence per k
     if isinstance(e, NoPoints):
         return w.words("the domain's constraints left no sample point")
     return w.words(type(e).__name__)
+
+
+#: The numeric routes of :class:`~rdpsym.foundations.record.AgreesByRoute`, said in words.
+_ROUTES = {
+    "coordinates": "each coordinate by one-dimensional quadrature of its definition, moments multiplied",
+    "diagonalised": "the d-dimensional Gaussian integral in the frame of a numeric eigen-decomposition of the "
+                    "integrand's Hessian, read off the raw densities at points",
+    "coordinates and diagonalised": "coordinates by one-dimensional quadrature, Gaussian blocks in a numerically "
+                                    "diagonalised frame",
+    "nested": "nested one-dimensional quadrature",
+}
 
 
 def point_text(point: tuple | dict) -> str:
