@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import sympy as sp
 
+from rdpsym.derive.cases import back, combine, evidence_back, split, step_back
 from rdpsym.derive.derivation import Derivation
 from rdpsym.derive.moments import Moment, moment, sup_log_ratio
 from rdpsym.derive.numeric import renyi_divergence_mp
 from rdpsym.derive.verify import check_against_definition, is_zero
-from rdpsym.engine.context import Hypotheses, simplify_condition
+from rdpsym.engine.context import Hypotheses, UndecidedSign, simplify_condition
+from rdpsym.engine.series import canonical
 from rdpsym.engine.tidy import collect_exp, divergence_from_moment, max_of, tidy_kl
 from rdpsym.foundations import operations
 from rdpsym.foundations.budget import budgeted
-from rdpsym.foundations.errors import DomainError, NoClosedFormError, must
+from rdpsym.foundations.errors import DensityError, DomainError, NoClosedFormError, must
 from rdpsym.foundations.notation import (
     DensityAt,
     KLExpectation,
@@ -40,6 +42,9 @@ from rdpsym.foundations.notation import (
 )
 from rdpsym.foundations.reading import parse_order
 from rdpsym.foundations.record import (
+    ByCases,
+    Case,
+    ChangeOfVariables,
     Definition,
     DifferentiateMoment,
     Diverges,
@@ -49,6 +54,7 @@ from rdpsym.foundations.record import (
     Largest,
     LHopital,
     NoClosedForm,
+    NotChecked,
     NotShownEqual,
     Numeric,
     OnInterval,
@@ -62,6 +68,7 @@ from rdpsym.foundations.record import (
     Step,
     SumOfPieces,
     TakeLogarithm,
+    weakest,
 )
 from rdpsym.foundations.symbols import alpha
 from rdpsym.laws.densities import Density, Discrete, align_pair
@@ -112,6 +119,80 @@ def renyi_divergence(
     if isinstance(order, sp.Symbol) and order in P.parameters | Q.parameters:
         raise DomainError(must("order", f"a symbol that is not a parameter of P or Q (rename {order} in the densities)",
                                order))
+    unchecked = _check_laws(P, Q)
+    return _derive_by_cases(P, Q, order, reference, unchecked, depth=0)
+
+
+def _check_laws(P: Density, Q: Density) -> tuple:
+    """Check laws built with ``check=False`` (no value is a divergence of inputs that are not laws).
+
+    A law that is definitely not one (negative somewhere, mass ≠ 1) is a :class:`DensityError`;
+    one whose mass is undecided symbolically passes, and the derivation says so in its
+    evidence (:class:`NotChecked`; each sample point of the check re-checks it with values).
+    """
+    skipped = []
+    for name, law in (("P", P), ("Q", Q)):
+        if law.validated:
+            continue
+        try:
+            shown = law._check()
+        except DensityError as exc:
+            raise DensityError(f"{name} is not a probability law (built with check=False): {exc}") from exc
+        if not shown:
+            skipped.append(NotChecked(f"the normalisation of {name}",
+                                      "built with check=False and undecided symbolically; "
+                                      "checked numerically at each sample point"))
+    return tuple(skipped)
+
+
+def _derive_by_cases(P: Density, Q: Density, order, reference, unchecked: tuple, depth: int) -> Derivation:
+    """D_order(P‖Q), split into cases where the parameters' assumptions leave a sign open."""
+    try:
+        return _derive(P, Q, order, reference, unchecked)
+    except UndecidedSign as undecided:
+        try:
+            cases = split(P, Q, order, undecided.quantity,
+                          lambda Pc, Qc, d: _derive_by_cases(Pc, Qc, order, None, unchecked, d), depth)
+        except NoClosedFormError as exc:
+            steps = [*_density_steps(P, Q, None), _definition_step(P, order, None)]
+            return _numeric_fallback(P, Q, order, steps, f"{undecided}; {exc}")
+        return _from_cases(P, Q, order, undecided.quantity, cases)
+
+
+#: The steps every derivation starts with: the two densities and Definition 3.
+_OPENING_STEPS = 3
+
+
+def _from_cases(P: Density, Q: Density, order, quantity: sp.Expr, cases: list) -> Derivation:
+    """One derivation from the cases of a split: each case's steps, then the Piecewise they make."""
+    hyp = Hypotheses(order if isinstance(order, sp.Symbol) else None)
+    result, merged = combine(cases, quantity, hyp, lambda d: is_zero(d, hyp))
+    steps: list[Step] = [*_density_steps(P, Q, None), _definition_step(P, order, None)]
+    evidence: list = []
+    for case, d in cases:
+        steps.extend(step_back(step, case) for step in d.steps[_OPENING_STEPS:])
+        steps.append(_equals(order, back(d.result, case), Case(case.condition, quantity), d.status))
+        evidence.extend(e for e in (evidence_back(e, case) for e in d.evidence) if e not in evidence)
+    steps.append(_equals(order, result, ByCases()))
+    moments = [back(d.moment, case) for case, d in cases]
+    return Derivation(
+        order=order,
+        result=result,
+        status=weakest(d.status for _, d in cases),
+        steps=tuple(steps),
+        closed_form=result,
+        conditions=(),
+        hypotheses=(order > 1,) if isinstance(order, sp.Symbol) else (),
+        evidence=tuple(evidence),
+        moment=None if any(m is None for m in moments) else sp.Piecewise(*[
+            (back(d.moment, case), cond) for (case, d), (_, cond) in zip(cases, merged)]) if len(moments) == len(
+            merged) else None,
+    )
+
+
+def _derive(P: Density, Q: Density, order, reference, unchecked: tuple = ()) -> Derivation:
+    """D_order(P‖Q) without case splits (an undecided sign raises :class:`UndecidedSign`)."""
+    P, Q, tables = align_pair(P, Q)
     hyp = Hypotheses(order if isinstance(order, sp.Symbol) else None)
     steps: list[Step] = [*_density_steps(P, Q, tables), _definition_step(P, order, tables)]
     try:
@@ -121,9 +202,13 @@ def renyi_divergence(
             closed, conditions, more, I = _kl(P, Q, tables)
         else:
             closed, conditions, more, I = _finite(P, Q, order, hyp, tables)
+    except UndecidedSign:
+        raise
     except NoClosedFormError as exc:
         return _numeric_fallback(P, Q, order, steps, str(exc))
     steps.extend(more)
+    if isinstance(closed, sp.Basic) and closed.has(sp.Sum):
+        closed = canonical(closed)  # series written one way again (expanding split their exponents)
     if reference is None:
         polished = _polish(closed)
         if polished is not closed:
@@ -131,7 +216,7 @@ def renyi_divergence(
             closed = polished
     conditions = tuple(simplify_condition(c, hyp) for c in conditions)
     result = closed if not conditions or closed == oo else sp.Piecewise((closed, sp.And(*conditions)), (oo, True))
-    evidence = check_against_definition(P, Q, order, result, conditions, hyp)
+    evidence = [*check_against_definition(P, Q, order, result, conditions, hyp), *unchecked]
     status = Status.CHECKED
     if reference is not None:
         citation = reference.citation(order)
@@ -253,7 +338,15 @@ def _moment_steps(P: Density, M: Moment, order) -> list[Step]:
         # Grouped by exponential and with each exponent factored (the Gaussian rule's raw
         # exponent e^{α/(2σ²) + σ²(…)²/2 − …} becomes e^{α(α−1)/(2σ²)}): an equality, for reading.
         shown = collect_exp(piece.value) if piece.value.has(sp.exp) else piece.value
-        steps.append(Step(make(L, pair.lo, pair.hi), "=", shown, PieceRule(piece.rule, piece.condition)))
+        integral = make(L, pair.lo, pair.hi)
+        substitution = piece.substitution
+        while substitution is not None:  # the piece in t = g(x), the Jacobian included
+            t = substitution.variable
+            in_t = sp.Integral(sp.exp(substitution.exponent), (t, substitution.lo, substitution.hi))
+            steps.append(Step(integral, "=", in_t, ChangeOfVariables(t, substitution.forward, substitution.lo,
+                                                                       substitution.hi)))
+            integral, substitution = in_t, substitution.then
+        steps.append(Step(integral, "=", shown, PieceRule(piece.rule, piece.condition)))
     if M.value != oo:
         steps.append(Step(lhs, "=", collect_exp(M.value), SumOfPieces()))
     return steps
@@ -304,8 +397,12 @@ def _kl(P, Q, tables) -> tuple:
         # I(α) = ∞ for every α > 1 says nothing about the limit α → 1: no closed form here.
         raise NoClosedFormError(f"the moment diverges for α > 1 ({operations.text(M.divergence)}); "
                                 "KL needs the definition")
+    # Each rule's condition says exactly when its piece converges; at α = 1 the piece's integrand
+    # is P itself, which integrates: so a condition SymPy cannot decide at α = 1 (2·log(1 − t) < 0
+    # for a geometric law in t) holds there for every valid parameter value, and, being strict, near
+    # α = 1 too. Only one decided false (a P that does not normalise) stops the derivation.
     at_one = [c.subs(a, 1) for c in M.conditions]
-    if not all(c is sp.true or Hypotheses().holds(c) for c in at_one):
+    if any(c is sp.false or Hypotheses().holds(c) is False for c in at_one):
         raise NoClosedFormError("the moment's convergence condition fails at α = 1")
     I = collect_exp(M.value)
     # D_α = log I(α)/(α−1) → (log I)'(1) = I'(1)/I(1) as α → 1, since log I(1) = log ∫P = 0.
@@ -324,8 +421,10 @@ def _at_one(expr: sp.Expr, a: sp.Symbol) -> sp.Expr:
 
     A rule valid for α ≠ 1 (e.g. (e^{(1−α)h} − 1)/(1 − α)) is 0/0 there.
     """
-    value = expr.subs(a, 1)
-    if not value.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+    value = canonical(expr.subs(a, 1))
+    # (a series' own limits ±∞ are not a failed substitution)
+    outside_series = value.xreplace({s: sp.Dummy() for s in value.atoms(sp.Sum)})
+    if not outside_series.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
         return value
     value = budgeted(lambda: sp.limit(expr, a, 1, "+"), "limit α → 1")
     if value.has(sp.nan, sp.zoo, sp.Limit):
@@ -349,7 +448,13 @@ def _sup(P, Q, tables) -> tuple:
         return d, (), [_equals(oo, sp.Max(*values, evaluate=False), Largest("outcomes")),
                        _equals(oo, d, Largest("log-ratios"))], None
     values, diverges, pieces = sup_log_ratio(P, Q)
-    steps = [Step(LogRatio(P_, Q_, P.var), "=", R, OnInterval(lo, hi)) for R, lo, hi, _ in pieces]
+    steps = []
+    for R, lo, hi, _, substitution in pieces:
+        steps.append(Step(LogRatio(P_, Q_, P.var), "=", R, OnInterval(lo, hi)))
+        while substitution is not None:  # the supremum found in t = g(x): log(P/Q) in t
+            steps.append(Step(LogRatio(P_, Q_, P.var), "=", substitution.exponent, ChangeOfVariables(
+                substitution.variable, substitution.forward, substitution.lo, substitution.hi, jacobian=False)))
+            substitution = substitution.then
     if values == oo:
         return oo, (), steps + [_equals(oo, oo, diverges)], None
     d = max_of(values)
@@ -372,6 +477,8 @@ def _polish(expr: sp.Expr) -> sp.Expr:
     """
     if not isinstance(expr, sp.Expr) or expr == oo or not expr.free_symbols or sp.count_ops(expr) <= _POLISH_ABOVE:
         return expr  # a number needs no polish (and at order 10⁴ its powers are huge)
+    if expr.has(sp.Sum):
+        return expr  # simplify would try to evaluate the series
     best, best_ops = expr, sp.count_ops(expr)
     for attempt in (lambda e: sp.simplify(e), lambda e: sp.simplify(e.rewrite(sp.exp))):
         try:

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 import sympy as sp
 
 from rdpsym.engine.context import Hypotheses
-from rdpsym.engine.integrals import PieceValue, integrate_exp
+from rdpsym.engine.integrals import PieceValue, integrate_exp, log_shape, positive_variable
 from rdpsym.engine.pieces import log_of
 from rdpsym.engine.sums import sum_exp
+from rdpsym.engine.transform import substitute
 from rdpsym.foundations.errors import NoClosedFormError
 from rdpsym.foundations.record import Diverges
 from rdpsym.laws.densities import Density, Discrete, PiecePair, common_refinement, piece_point
@@ -81,8 +82,9 @@ def _outside(pair: PiecePair, for_orders_above_one: bool = True) -> Diverges:
 def sup_log_ratio(P: Density, Q: Density) -> tuple[list | sp.Expr, Diverges | None, list]:
     """sup over supp P of log(P/Q) per piece (or ``oo``), why it is infinite (else None), and the pieces.
 
-    The pieces are ``(log_ratio, lo, hi, supremum)`` per interval of the common
-    support, for the derivation's steps.
+    The pieces are ``(log_ratio, lo, hi, supremum, substitution)`` per interval of the
+    common support, for the derivation's steps (``substitution``: the change of
+    variables the supremum was found in, or None).
     """
     values, pieces = [], []
     var = P.var
@@ -94,22 +96,52 @@ def sup_log_ratio(P: Density, Q: Density) -> tuple[list | sp.Expr, Diverges | No
             return oo, _outside(pair, for_orders_above_one=False), pieces
         at = piece_point(pair.lo, pair.hi, isinstance(P, Discrete))
         R = sp.expand(log_of(pair.p, var, at) - log_of(pair.q, var, at))
-        value = _sup_piece(R, var, pair.lo, pair.hi, hyp, isinstance(P, Discrete))
-        pieces.append((R, pair.lo, pair.hi, value))
+        value, substitution = sup_piece(R, var, pair.lo, pair.hi, hyp, isinstance(P, Discrete))
+        pieces.append((R, pair.lo, pair.hi, value, substitution))
         if value == oo:
-            return oo, Diverges("unbounded", pair.lo, pair.hi, R, for_orders_above_one=False), pieces
+            shown = R if substitution is None else substitution.exponent
+            return oo, Diverges("unbounded", pair.lo, pair.hi, shown, for_orders_above_one=False), pieces
         values.append(value)
     if not values:
         raise NoClosedFormError("P has no mass on the common support")
     return values, None, pieces
 
 
-def _sup_piece(R, var, lo, hi, hyp: Hypotheses, discrete: bool):
-    """sup of R = A·x² + B·x + C over (lo, hi), as a Piecewise on undecided signs."""
+def sup_piece(R, var, lo, hi, hyp: Hypotheses, discrete: bool):
+    """(sup of R over (lo, hi), the substitution used or None), as a Piecewise on undecided signs.
+
+    R = A·x² + B·x + C (quadratic rule), or c·log|x − r| + B·x + C (log-linear rule),
+    or either after a change of variables t = g(x) (monotone, so the supremum is unchanged).
+    """
     if not R.has(var):
-        return R
-    if not R.is_polynomial(var) or sp.Poly(R, var).degree() > 2:
-        raise NoClosedFormError(f"no closed-form supremum rule for log(P/Q) = {R}")
+        return R, None
+    x, R = (var, R) if discrete else positive_variable(var, R, lo)
+    shape = log_shape(R, x, lo, hi, hyp)
+    if shape is not None and not shape.logs:
+        return _sup_quadratic(R, x, lo, hi, hyp, discrete), None
+    if shape is not None and len(shape.logs) == 1 and hyp.is_zero(shape.A) and not discrete:
+        c, r, side = shape.logs[0]
+        return _sup_log_linear(c, r, side, shape.B, shape.C, lo, hi, hyp), None
+    if not discrete and hyp.substitutions > 0:
+        inner = hyp.inside_substitution()
+        def finish(Rt, t, a, b):
+            return PieceValue(*_pair_as(sup_piece(Rt, t, a, b, inner, False)))
+
+        found = substitute(R, x, lo, hi, hyp, False, finish)
+        if found is not None:
+            substitution, value = found
+            return value.value, substitution
+    raise NoClosedFormError(f"no closed-form supremum rule for log(P/Q) = {R}")
+
+
+def _pair_as(found: tuple) -> tuple:
+    """(value, substitution) as the fields of a PieceValue, which carries the substitution along."""
+    value, substitution = found
+    return value, sp.true, "supremum", substitution
+
+
+def _sup_quadratic(R, var, lo, hi, hyp: Hypotheses, discrete: bool):
+    """sup of R = A·x² + B·x + C over (lo, hi), as a Piecewise on undecided signs."""
     poly = sp.Poly(R, var)
     A, B = poly.coeff_monomial(var**2), poly.coeff_monomial(var)
     finite_ends = [R.subs(var, e) for e in (lo, hi) if e not in (oo, -oo)]
@@ -142,6 +174,59 @@ def _sup_piece(R, var, lo, hi, hyp: Hypotheses, discrete: bool):
         concave = _piecewise([(vertex, inside), (ends_max, True)], hyp)
     convex = oo if (lo is -oo or hi is oo) else ends_max
     return _piecewise([(concave, A < 0), (convex, A > 0), (linear_case(), True)], hyp)
+
+
+def _sup_log_linear(c, r, side, B, C, lo, hi, hyp: Hypotheses):
+    """sup of c·log|x − r| + B·x + C over (lo, hi), r outside the piece (at or beyond an end).
+
+    In u = |x − r| ∈ (u_l, u_h): c·log u + B u + C′.  It is +∞ at u → 0⁺ when c < 0
+    (log P/Q blows up at a finite end of the support), and at u → ∞ when B > 0, or
+    B = 0 and c > 0; otherwise the largest of the finite ends and, when c > 0 and
+    B < 0, the interior maximum at u* = −c/B.
+    """
+    if side < 0:  # reflect x ↦ −x: c·log(r − x) + B x = c·log(y + r) − B y
+        return _sup_log_linear(c, -r, 1, -B, C, -hi, -lo, hyp)
+    ul = sp.S.Zero if sp.expand(lo - r) == 0 else sp.expand(lo - r)
+    uh = oo if hi is oo else sp.expand(hi - r)
+    C0 = C + B * r
+
+    def at(u):
+        return c * sp.log(u) + B * u + C0
+
+    infinite, finite = [], []
+    if ul == 0:
+        infinite.append(c < 0)
+        finite.append((C0, sp.Eq(c, 0)))
+    else:
+        finite.append((at(ul), sp.true))
+    if uh is oo:
+        infinite += [B > 0, sp.And(sp.Eq(B, 0), c > 0)]
+        finite.append((C0, sp.And(sp.Eq(B, 0), sp.Eq(c, 0))))
+    else:
+        finite.append((at(uh), sp.true))
+    u_star = -c / B if hyp.is_zero(B) is not True else None
+    if u_star is not None:
+        inside = [c > 0, B < 0] + ([u_star > ul] if ul != 0 else []) + ([u_star < uh] if uh is not oo else [])
+        finite.append((at(u_star), sp.And(*inside)))
+    open_infinite = []
+    for cond in infinite:
+        truth = hyp.holds(cond)
+        if truth is True:
+            return oo
+        if truth is None:
+            open_infinite.append(cond)
+    kept = []
+    for value, cond in finite:
+        truth = hyp.holds(cond)
+        if truth is False:
+            continue
+        kept.append(value if truth is True else sp.Piecewise((value, cond), (-oo, True)))
+    if not kept:
+        if not open_infinite:
+            raise NoClosedFormError("no case of the log-linear supremum applies")
+        return oo
+    best = kept[0] if len(kept) == 1 else sp.Max(*kept)
+    return sp.Piecewise((oo, sp.Or(*open_infinite)), (best, True)) if open_infinite else best
 
 
 def _piecewise(cases, hyp: Hypotheses):

@@ -7,9 +7,26 @@ by ``1 + β`` where β is a positive dummy, which is exactly "α > 1".
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import sympy as sp
+
+from rdpsym.foundations.errors import NoClosedFormError
+
+
+class UndecidedSign(NoClosedFormError):
+    """A derivation needs the sign of ``quantity``, which the assumptions do not decide.
+
+    Raised where a case split is possible (two non-smooth points that cannot be
+    ordered, a support end that may lie inside or outside the other support): the
+    caller derives each case ``quantity > 0``, ``< 0``, ``= 0`` separately instead of
+    refusing.  It is a :class:`NoClosedFormError`, so a caller that cannot split
+    still gets "no closed form".
+    """
+
+    def __init__(self, quantity: sp.Expr, message: str):
+        super().__init__(message)
+        self.quantity = quantity
 
 
 @dataclass(frozen=True)
@@ -25,6 +42,20 @@ class Hypotheses:
 
     order_symbol: sp.Symbol | None = None
     _beta: sp.Dummy = field(default_factory=lambda: sp.Dummy("beta", positive=True))
+    #: Whether SymPy's general ``integrate``/``summation`` may be tried (under a time budget)
+    #: when no rule applies; off while a change of variables is being tried, so a candidate
+    #: substitution is accepted only when a closed-form rule finishes it.
+    fallback: bool = True
+    #: How many nested changes of variables (:mod:`rdpsym.engine.transform`) may still be tried.
+    substitutions: int = 2
+
+    def without_fallback(self) -> Hypotheses:
+        """The same hypotheses, with closed-form rules only (no SymPy fallback)."""
+        return replace(self, fallback=False)
+
+    def inside_substitution(self) -> Hypotheses:
+        """The hypotheses for the integral after one change of variables (rules only, one level less)."""
+        return replace(self, fallback=False, substitutions=self.substitutions - 1)
 
     def _shift(self, expr: sp.Expr) -> sp.Expr:
         if self.order_symbol is None or not expr.has(self.order_symbol):

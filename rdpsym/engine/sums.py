@@ -6,6 +6,8 @@ Rules:
 ``geometric``  L = B k + C:  Σ r^k e^C with r = e^B (|r| < 1 on infinite ranges).
 ``exponential series``  L = −log k! + B k + C on k ≥ 0:  e^C · exp(e^B)  (Poisson).
 ``binomial theorem``  L = log C(n, k) + B k + C on 0 ≤ k ≤ n:  e^C (1 + e^B)^n.
+``theta series``  L = A k² + B k + C, A < 0, on an infinite range:  e^C Σ e^{A j² + B j}, kept as a
+    canonical :class:`~rdpsym.engine.series.Series` (no elementary closed form: the discrete Gaussian).
 ``sympy``  anything else: ``sympy.summation`` under a time budget.
 """
 
@@ -15,6 +17,7 @@ import sympy as sp
 
 from rdpsym.engine.context import Hypotheses
 from rdpsym.engine.integrals import PieceValue, _decided
+from rdpsym.engine.series import series
 from rdpsym.engine.tidy import split_logs
 from rdpsym.foundations.budget import budgeted
 from rdpsym.foundations.errors import NoClosedFormError
@@ -45,8 +48,10 @@ def sum_exp(L: sp.Expr, k: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses)
             special[g.args[0]] = sp.expand(L).coeff(g)
             rest = rest - special[g.args[0]] * g
     rest = sp.expand(rest)
+    if not special and rest.is_polynomial(k) and sp.Poly(rest, k).degree() == 2 and (lo is -oo or hi is oo):
+        return _theta(rest, k, lo, hi, hyp)
     if not rest.is_polynomial(k) or sp.Poly(rest, k).degree() > 1:
-        return _sympy_fallback(L, k, lo, hi)
+        return _sympy_fallback(L, k, lo, hi, hyp)
     B = rest.coeff(k, 1)
     C = rest.coeff(k, 0)
     if not special:
@@ -70,7 +75,18 @@ def sum_exp(L: sp.Expr, k: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses)
             and sp.simplify(hi - atom.args[0]) == 0
         ):
             return PieceValue(sp.exp(C) * (1 + sp.exp(B)) ** atom.args[0], sp.true, "binomial theorem")
-    return _sympy_fallback(L, k, lo, hi)
+    return _sympy_fallback(L, k, lo, hi, hyp)
+
+
+def _theta(rest: sp.Expr, k: sp.Symbol, lo, hi, hyp: Hypotheses) -> PieceValue:
+    """Σ e^{A k² + B k + C} over an infinite range: a theta-type series, kept symbolic (A < 0), else ∞."""
+    A, B, C = (sp.Poly(rest, k).coeff_monomial(k**n) for n in (2, 1, 0))
+    if hyp.is_negative(A) is False and not hyp.is_zero(A):
+        return PieceValue(oo, sp.true, "theta series")
+    if hyp.is_zero(A):
+        return _geometric(B, C, lo, hi, hyp)
+    value = sp.exp(C) * series(sp.exp(A * k**2 + B * k), k, lo, hi)
+    return _decided(value, A < 0, "theta series", hyp)
 
 
 def _geometric(B, C, lo, hi, hyp: Hypotheses) -> PieceValue:
@@ -93,7 +109,9 @@ def _geometric(B, C, lo, hi, hyp: Hypotheses) -> PieceValue:
     return PieceValue(value, sp.true, "geometric")
 
 
-def _sympy_fallback(L, k, lo, hi) -> PieceValue:
+def _sympy_fallback(L, k, lo, hi, hyp: Hypotheses) -> PieceValue:
+    if not hyp.fallback:
+        raise NoClosedFormError(f"no closed-form rule for Σ exp({L})")
     value = budgeted(lambda: sp.summation(sp.exp(L), (k, lo, hi)), "sympy.summation")
     if value.has(sp.Sum) or value.has(sp.nan) or isinstance(value, sp.Piecewise):
         raise NoClosedFormError(f"sympy.summation left Σ exp({L}) unevaluated or conditional")

@@ -52,21 +52,55 @@ def safe_log(expr: sp.Expr, positive) -> sp.Expr:
 
     ``expand_log(force=True)`` would turn log((α−2)²) into 2·log(α−2), which is
     complex for α < 2; here a power's logarithm is split only when its base is
-    positive (``positive(base)`` is True), so the result is always real.
+    positive (``positive(base)`` is True), so the result is always real.  Signs are
+    paired first: −e^C/B with B known negative is e^C/(−B), whose factors are positive.
+    A sum is put over a common denominator first, so log(α/λ₁ + (1 − α)/λ₂) splits
+    into log(αλ₂ + (1 − α)λ₁) − log λ₁ − log λ₂.
     """
     if isinstance(expr, sp.exp):
         return expr.args[0]
     if expr.is_Rational and expr.is_positive and expr != 1:
         # log(3**9999 / 2**5000) as 9999·log 3 − 5000·log 2, not the log of a 4771-digit integer.
-        return _log_rational(expr)
+        return _log_rational(expr) if len(str(expr)) > _SHORT_RATIONAL else sp.log(expr)
     if isinstance(expr, sp.Mul):
-        factors = sp.Mul.make_args(expr)
-        if all(f.is_positive or positive(f) for f in factors):
+        factors = _positive_factors(sp.Mul.make_args(expr), positive)
+        if factors is not None:
             return sp.Add(*[safe_log(f, positive) for f in factors])
         return sp.log(expr)
     if isinstance(expr, sp.Pow) and (expr.base.is_positive or positive(expr.base)):
         return expr.exp * safe_log(expr.base, positive)
+    if isinstance(expr, sp.Add) and not expr.is_number:
+        num, den = sp.fraction(sp.together(expr))
+        if den != 1 and (den.is_positive or positive(den)) and (num.is_positive or positive(num)):
+            return safe_log(num, positive) - safe_log(den, positive)
     return sp.log(expr)
+
+
+#: A positive rational with at most this many characters keeps its logarithm whole: log(11/8).
+_SHORT_RATIONAL = 40
+
+
+def _positive_factors(factors, positive) -> list | None:
+    """The factors with their signs paired off (−1 · (negative B)⁻¹ → (−B)⁻¹), or None if not all positive."""
+    out, sign = [], 1
+    for f in factors:
+        if f.is_positive or positive(f):
+            out.append(f)
+        elif f.is_number and f.is_negative:
+            sign, f = -sign, -f
+            if f != 1:
+                out.append(f)
+        elif isinstance(f, sp.Pow) and f.exp.is_integer and positive(-f.base):
+            out.append(sp.Pow(-f.base, f.exp))
+            sign *= -1 if f.exp.is_odd else 1
+            if f.exp.is_odd is None:
+                return None
+        elif positive(-f):
+            out.append(-f)
+            sign = -sign
+        else:
+            return None
+    return out if sign == 1 else None
 
 
 #: Primes divided out of a rational before taking its logarithm.
@@ -179,11 +213,36 @@ def _cancel_logs(expr: sp.Expr, order: sp.Expr | None = None) -> sp.Expr:
             over = sp.Mul(numerator, sp.Pow(order - 1, -1), evaluate=False)
             if sp.count_ops(over) < sp.count_ops(out):
                 out = over
+    logs = {g: sp.factor(sp.cancel(sp.together(c))) for g, c in logs.items()}
+    logs = {g: c for g, c in logs.items() if c != 0}
+    grouped = _split_by_order(logs, order) if isinstance(order, sp.Symbol) and len(logs) >= 2 else None
+    if grouped is not None and sp.count_ops(grouped) < sp.count_ops(sp.Add(*[c * g for g, c in logs.items()])):
+        return out + grouped
     for g, c in logs.items():
-        c = sp.factor(sp.cancel(sp.together(c)))
-        if c != 0:
-            out += c * g
+        out += c * g
     return out
+
+
+def _split_by_order(logs: dict, order: sp.Symbol) -> sp.Expr | None:
+    """Σ c(α)·log u with c(α) = q + r/(α − 1) as log Π u^q + log(Π u^r)/(α − 1), the literature's layout.
+
+    Rayleigh: 2α/(α−1)·log s₂ − 2 log s₁ − log(αs₂² + (1−α)s₁²)/(α−1) becomes
+    2 log(s₂/s₁) + log(s₂²/(αs₂² + (1−α)s₁²))/(α−1).  The arguments are positive
+    (they come from :func:`safe_log`), so combining the logarithms is exact.
+    None when a coefficient is not of that shape.
+    """
+    whole, over = sp.S.Zero, sp.S.Zero
+    for g, c in logs.items():
+        numerator = sp.expand(sp.cancel(c * (order - 1)))
+        if not numerator.is_polynomial(order) or sp.degree(numerator, order) > 1 or \
+                sp.fraction(sp.together(numerator))[1].has(order):
+            return None
+        a, b = numerator.coeff(order, 1), numerator.coeff(order, 0)
+        whole += a * g
+        over += (a + b) * g
+    combined = sp.logcombine(whole, force=True)
+    inner = sp.logcombine(over, force=True)
+    return combined + inner / (order - 1)
 
 
 def max_of(values: list[sp.Expr]) -> sp.Expr:

@@ -44,12 +44,13 @@ oo = sp.oo
 
 
 def check_pieces(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, discrete: bool,
-                 lo: sp.Expr, hi: sp.Expr, parameters: set) -> None:
+                 lo: sp.Expr, hi: sp.Expr, parameters: set) -> bool:
     """Check a pdf (pmf) ``expr`` in ``var`` on the support (lo, hi), split into ``pieces``.
 
     Every nonzero branch must be nonnegative on its piece, and the masses must
     add up to 1: in closed form when each piece has one, else numerically when
     no ``parameters`` are left (with parameters, an undecided mass passes).
+    Returns whether the mass was shown to be 1 (False: undecided, passed).
     """
     total = sp.S.Zero
     for piece in pieces:
@@ -63,17 +64,17 @@ def check_pieces(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, disc
             break
     if total is None:
         if parameters:
-            return
+            return False
         total = sp.Float(numeric_mass(expr, var, pieces, discrete=discrete, lo=lo, hi=hi, dps=30), 30)
-    check_normalised(total, discrete)
+    return check_normalised(total, discrete)
 
 
-def check_table(table: Mapping) -> None:
-    """Check a finite table ``{outcome: probability}``: nonnegative, summing to 1."""
+def check_table(table: Mapping) -> bool:
+    """Check a finite table ``{outcome: probability}``: nonnegative, summing to 1 (False: undecided, passed)."""
     for outcome, prob in table.items():
         if prob.is_negative:
             raise DensityError(must(f"the probability of {outcome}", "nonnegative", prob))
-    check_normalised(sp.Add(*table.values()), discrete=True)
+    return check_normalised(sp.Add(*table.values()), discrete=True)
 
 
 def numeric_mass(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, discrete: bool,
@@ -181,8 +182,8 @@ def _is_decimal(r: sp.Rational) -> bool:
     return q == 1 and r.q > 1
 
 
-def check_normalised(total: sp.Expr, discrete: bool) -> None:
-    """Reject a total mass that is definitely not 1 (to 10⁻²⁰, for a number)."""
+def check_normalised(total: sp.Expr, discrete: bool) -> bool:
+    """Reject a total mass that is definitely not 1 (to 10⁻²⁰, for a number); whether it was shown to be 1."""
     what = "sum" if discrete else "integrate"
     if total.is_number:
         value = sp.N(total, 30)
@@ -191,8 +192,9 @@ def check_normalised(total: sp.Expr, discrete: bool) -> None:
             if shown.is_Rational and _is_decimal(shown):
                 shown = _decimal_string(shown)  # a float table reads back as its decimals
             raise DensityError(f"the density must {what} to 1 over its support; got {shown}.")
-        return
+        return True
     if sp.simplify(total - 1) == 0:
-        return
+        return True
     if total.equals(1) is False:
         raise DensityError(f"the density must {what} to 1 over its support; got {total}.")
+    return False

@@ -22,6 +22,9 @@ import sympy as sp
 from rdpsym.foundations.record import (
     AgreesWithDefinition,
     Because,
+    ByCases,
+    Case,
+    ChangeOfVariables,
     Citation,
     Contradiction,
     Counterexample,
@@ -38,6 +41,7 @@ from rdpsym.foundations.record import (
     LHopital,
     NoClosedForm,
     NoPoints,
+    NotChecked,
     NotShownEqual,
     Numeric,
     OnInterval,
@@ -114,6 +118,19 @@ def _rule(rule: Rule, w: _Words) -> str:  # noqa: C901 - one sentence per kind o
                 else f"{rule.name} rule")
         converges = "" if rule.condition is sp.true else w.words(", converges iff ") + w.math(rule.condition)
         return w.words(name) + converges
+    if isinstance(rule, ChangeOfVariables):
+        t = rule.variable
+        mapping = w.math(sp.Eq(t, rule.forward, evaluate=False)) if w.latex else f"{t} = {sp.sstr(rule.forward)}"
+        onto = w.words(", monotone from the piece onto ") + w.interval(rule.lo, rule.hi)
+        invariant = (w.math(r"D_{\alpha}") if w.latex else "D_α") + w.words(
+            " is invariant under a bijection applied to both laws, ") + w.citation(rule.citation)
+        jacobian = w.words("; the Jacobian enters once" if rule.jacobian else "; the Jacobians of P and Q cancel")
+        return w.words("substitute ") + mapping + onto + w.words(" (") + invariant + w.words(")") + jacobian
+    if isinstance(rule, Case):
+        return w.words("in the case ") + w.math(rule.condition) + w.words(
+            " (the assumptions do not decide the sign of ") + w.math(rule.quantity) + w.words(")")
+    if isinstance(rule, ByCases):
+        return w.words("the cases together (cases with one formula merged)")
     if isinstance(rule, SumOfPieces):
         return w.words("sum of the pieces, grouped by exponential")
     if isinstance(rule, FiniteSum):
@@ -213,6 +230,8 @@ def _evidence(e: Evidence, w: _Words) -> str:  # noqa: C901 - one sentence per k
         return w.words(f"agrees with the definition {how} at ") + _point(e.point, w)
     if isinstance(e, NoClosedForm):
         return w.words(f"no closed form: {e.why}")
+    if isinstance(e, NotChecked):
+        return w.words(f"not checked: {e.what}" + (f" ({e.why})" if e.why else ""))
     if isinstance(e, FromDefinition):
         return w.words("value from the definition, agreeing at two precisions")
     if isinstance(e, Proof):
