@@ -17,9 +17,9 @@ from rdpsym.derive.derivation import Derivation
 from rdpsym.derive.moments import Moment, moment, sup_log_ratio
 from rdpsym.derive.numeric import renyi_divergence_mp
 from rdpsym.derive.verify import check_against_definition, is_zero
-from rdpsym.engine.context import Hypotheses, UndecidedSign, simplify_condition
+from rdpsym.engine.context import Hypotheses, UndecidedSign, simplify_condition, tidy_condition
 from rdpsym.engine.series import canonical
-from rdpsym.engine.tidy import collect_exp, divergence_from_moment, max_of, tidy_kl
+from rdpsym.engine.tidy import collect_exp, divergence_from_moment, max_of, powers_from_logs, tidy_kl
 from rdpsym.foundations import operations
 from rdpsym.foundations.budget import budgeted
 from rdpsym.foundations.errors import DensityError, DomainError, NoClosedFormError, must
@@ -163,10 +163,19 @@ def _derive_by_cases(P: Density, Q: Density, order, reference, unchecked: tuple,
 _OPENING_STEPS = 3
 
 
+def _tidy_piecewise(expr, hyp: Hypotheses):
+    """Every Piecewise condition in ``expr`` in the form a reader writes (:func:`tidy_condition`)."""
+    if not isinstance(expr, sp.Basic) or not expr.has(sp.Piecewise):
+        return expr
+    return expr.replace(lambda e: isinstance(e, sp.Piecewise), lambda e: sp.Piecewise(
+        *[(value, tidy_condition(cond, hyp)) for value, cond in e.args]))
+
+
 def _from_cases(P: Density, Q: Density, order, quantity: sp.Expr, cases: list) -> Derivation:
     """One derivation from the cases of a split: each case's steps, then the Piecewise they make."""
     hyp = Hypotheses(order if isinstance(order, sp.Symbol) else None)
     result, merged = combine(cases, quantity, hyp, lambda d: is_zero(d, hyp))
+    result = _tidy_piecewise(result, hyp)
     steps: list[Step] = [*_density_steps(P, Q, None), _definition_step(P, order, None)]
     evidence: list = []
     for case, d in cases:
@@ -193,6 +202,21 @@ def _from_cases(P: Density, Q: Density, order, quantity: sp.Expr, cases: list) -
 def _derive(P: Density, Q: Density, order, reference, unchecked: tuple = ()) -> Derivation:
     """D_order(P‖Q) without case splits (an undecided sign raises :class:`UndecidedSign`)."""
     P, Q, tables = align_pair(P, Q)
+    if tables is not None and P.table is None and Q.table is None and P.parameters | Q.parameters:
+        # pmf expressions on a short range: their rules first (the binomial theorem gives
+        # Binomial(n, p₁) vs Binomial(n, p₂) as n/(α−1)·log(p₁^α p₂^{1−α} + …)), the table if none applies.
+        try:
+            return _derive_with(P, Q, order, reference, unchecked, None, numeric_fallback=False)
+        except UndecidedSign:
+            raise
+        except NoClosedFormError:
+            pass
+    return _derive_with(P, Q, order, reference, unchecked, tables)
+
+
+def _derive_with(P: Density, Q: Density, order, reference, unchecked: tuple, tables,
+                 numeric_fallback: bool = True) -> Derivation:
+    """D_order(P‖Q) from the densities' expressions (``tables`` None) or from their tables."""
     hyp = Hypotheses(order if isinstance(order, sp.Symbol) else None)
     steps: list[Step] = [*_density_steps(P, Q, tables), _definition_step(P, order, tables)]
     try:
@@ -205,6 +229,8 @@ def _derive(P: Density, Q: Density, order, reference, unchecked: tuple = ()) -> 
     except UndecidedSign:
         raise
     except NoClosedFormError as exc:
+        if not numeric_fallback:
+            raise
         return _numeric_fallback(P, Q, order, steps, str(exc))
     steps.extend(more)
     if isinstance(closed, sp.Basic) and closed.has(sp.Sum):
@@ -214,7 +240,8 @@ def _derive(P: Density, Q: Density, order, reference, unchecked: tuple = ()) -> 
         if polished is not closed:
             steps.append(_equals(order, polished, Simplified()))
             closed = polished
-    conditions = tuple(simplify_condition(c, hyp) for c in conditions)
+    conditions = tuple(tidy_condition(simplify_condition(c, hyp), hyp) for c in conditions)
+    closed = _tidy_piecewise(closed, hyp)
     result = closed if not conditions or closed == oo else sp.Piecewise((closed, sp.And(*conditions)), (oo, True))
     evidence = [*check_against_definition(P, Q, order, result, conditions, hyp), *unchecked]
     status = Status.CHECKED
@@ -292,22 +319,24 @@ def _finite(P, Q, order, hyp, tables) -> tuple:
         steps.append(_equals(order, oo, M.divergence))
         return oo, (), steps, oo
     I = collect_exp(M.value) if isinstance(M.value, sp.Add) else M.value
-    D = divergence_from_moment(I, order, _positive_under(M.conditions, hyp))
+    D = powers_from_logs(divergence_from_moment(I, order, _positive_under(M.conditions, hyp, M.positive_factors)))
     steps.append(_equals(order, D, TakeLogarithm(order)))
     return D, M.conditions, steps, I
 
 
-def _positive_under(conditions: tuple, hyp: Hypotheses):
-    """A positivity test that also knows what the convergence conditions imply."""
+def _positive_under(conditions: tuple, hyp: Hypotheses, factors: frozenset = frozenset()):
+    """A positivity test that also knows what the convergence conditions imply, and the laws' positive ``factors``."""
     known = [c.gts - c.lts for c in conditions if isinstance(c, (sp.StrictGreaterThan, sp.StrictLessThan))]
 
     def positive(e: sp.Expr) -> bool:
-        if hyp.is_positive(e):
+        if e in factors or hyp.is_positive(e):
             return True
         if isinstance(e, sp.Pow) and e.exp.is_real:
             return positive(e.base)
         if isinstance(e, sp.exp):
             return True
+        if isinstance(e, (sp.Add, sp.Mul)) and all(positive(t) for t in e.args):
+            return True  # a sum or product of positive terms (the binomial theorem's two exponentials)
         # 1 − e^u > 0 iff u < 0, and e^u − 1 > 0 iff u > 0 (geometric-series denominators).
         c, rest = e.as_coeff_Add()
         if c == 1 and isinstance(-rest, sp.exp):
@@ -363,11 +392,26 @@ def _table_moment(tp: dict, tq: dict, order, hyp) -> tuple[sp.Expr, Diverges | N
                 return oo, Diverges("outcome", at=key, expression=p)
             continue
         if order.is_number and p.is_number and q.is_number:
+            if _small_powers(p, q, order):
+                terms.append(p**order * q ** (1 - order))  # an exact number: (3/10)²/(3/5) + … = 11/8
+                continue
             # Kept as powers: at order 10⁴ the evaluated rational has 10⁴ digits.
             terms.append(sp.Mul(sp.Pow(p, order, evaluate=False), sp.Pow(q, 1 - order, evaluate=False), evaluate=False))
         else:
             terms.append(p**order * q ** (1 - order))
     return sp.Add(*terms), None
+
+
+#: Digits up to which a finite law's p^α q^(1−α) is evaluated exactly (beyond: kept as powers).
+_EXACT_DIGITS = 300
+
+
+def _small_powers(p: sp.Expr, q: sp.Expr, order: sp.Expr) -> bool:
+    """Whether p^order·q^(1−order) of two rationals is a short exact number (at most :data:`_EXACT_DIGITS` digits)."""
+    if not (order.is_Rational and p.is_Rational and q.is_Rational):
+        return False
+    size = sum(len(str(abs(n))) for n in (p.p, p.q, q.p, q.q))
+    return size * (abs(order.p) + abs(order.q)) <= _EXACT_DIGITS
 
 
 def _kl(P, Q, tables) -> tuple:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from rdpsym.derive.cases import parametrise
 from rdpsym.engine.context import Hypotheses
 from rdpsym.engine.integrals import PieceValue, integrate_exp, log_shape, positive_variable
 from rdpsym.engine.pieces import log_of
@@ -36,6 +37,17 @@ class Moment:
     conditions: tuple
     pieces: tuple[tuple[PiecePair, sp.Expr, PieceValue], ...]
     divergence: Diverges | None = None
+    var: sp.Symbol | None = None
+
+    @property
+    def positive_factors(self) -> frozenset:
+        """The parameters' expressions the log-densities took logarithms of (1 − p in a binomial pmf).
+
+        A law is positive on its support, so each such factor is positive wherever the laws are
+        valid; the tidying of the result may use that.
+        """
+        return frozenset(g.args[0] for _, L, _ in self.pieces for g in L.atoms(sp.log)
+                         if self.var not in g.free_symbols)
 
     @property
     def support_mismatch(self) -> bool:
@@ -63,7 +75,7 @@ def moment(P: Density, Q: Density, order: sp.Expr, hyp: Hypotheses) -> Moment:
         total += piece.value
         if piece.condition is not sp.true:
             conditions.append(piece.condition)
-    return Moment(total, tuple(dict.fromkeys(conditions)), tuple(parts))
+    return Moment(total, tuple(dict.fromkeys(conditions)), tuple(parts), var=var)
 
 
 def _as_condition(piece: PieceValue) -> PieceValue:
@@ -173,7 +185,10 @@ def _sup_quadratic(R, var, lo, hi, hyp: Hypotheses, discrete: bool):
                                       (v < hi) if hi is not oo else sp.true)])
         concave = _piecewise([(vertex, inside), (ends_max, True)], hyp)
     convex = oo if (lo is -oo or hi is oo) else ends_max
-    return _piecewise([(concave, A < 0), (convex, A > 0), (linear_case(), True)], hyp)
+    linear = linear_case()
+    # The three cases exclude one another: one that gives the "otherwise" value is that value.
+    cases = [(value, cond) for value, cond in ((concave, A < 0), (convex, A > 0)) if value != linear]
+    return _piecewise([*cases, (linear, True)], hyp)
 
 
 def _sup_log_linear(c, r, side, B, C, lo, hi, hyp: Hypotheses):
@@ -220,13 +235,44 @@ def _sup_log_linear(c, r, side, B, C, lo, hi, hyp: Hypotheses):
         truth = hyp.holds(cond)
         if truth is False:
             continue
-        kept.append(value if truth is True else sp.Piecewise((value, cond), (-oo, True)))
+        entry = value if truth is True else sp.Piecewise((value, cond), (-oo, True))
+        if entry not in kept:
+            kept.append(entry)
     if not kept:
         if not open_infinite:
             raise NoClosedFormError("no case of the log-linear supremum applies")
         return oo
+    if open_infinite and len(kept) == 1 and isinstance(kept[0], sp.Piecewise) and _exhaustive(
+            [*open_infinite, kept[0].args[0][1]]):
+        # c < 0 or c > 0 gives ∞, and the one finite case is c = 0: "otherwise" (log-normal laws, D_∞),
+        # where the value is read with c = 0 (μ₁ = μ₂: 0, not (μ₂² − μ₁²)/(2σ²)).
+        value, cond = kept[0].args[0]
+        if isinstance(cond, sp.Equality):
+            case = parametrise(cond.lhs - cond.rhs, 0, set())
+            if case is not None:
+                value = sp.factor(value.xreplace({case.symbol: case.value}))
+        return sp.Piecewise((oo, sp.Or(*open_infinite)), (value, True))
     best = kept[0] if len(kept) == 1 else sp.Max(*kept)
     return sp.Piecewise((oo, sp.Or(*open_infinite)), (best, True)) if open_infinite else best
+
+
+def _exhaustive(conditions: list) -> bool:
+    """Whether the conditions cover every sign of one quantity (E < 0, E > 0 and E = 0 among them)."""
+    signs: dict = {}
+    for cond in conditions:
+        for part in (cond.args if isinstance(cond, sp.Or) else (cond,)):
+            if not isinstance(part, (sp.StrictLessThan, sp.StrictGreaterThan, sp.Equality, sp.Unequality)):
+                return False
+            E = sp.expand(part.lhs - part.rhs)
+            lead = E if E.is_Number else E.as_coeff_Mul()[0]
+            E = sp.expand(E / lead) if lead.is_Number and lead != 0 else E
+            flip = lead.is_Number and lead < 0
+            kind = {sp.StrictLessThan: {"<"}, sp.StrictGreaterThan: {">"}, sp.Equality: {"="},
+                    sp.Unequality: {"<", ">"}}[type(part)]
+            if flip:
+                kind = {{"<": ">", ">": "<"}.get(k, k) for k in kind}
+            signs.setdefault(E, set()).update(kind)
+    return len(signs) == 1 and next(iter(signs.values())) == {"<", ">", "="}
 
 
 def _piecewise(cases, hyp: Hypotheses):

@@ -37,7 +37,13 @@ def sum_exp(L: sp.Expr, k: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses)
     1
     """
     lo, hi = sp.S(lo), sp.S(hi)
-    if lo.is_number and hi.is_number and lo.is_finite and hi.is_finite and hi - lo < DIRECT_TERMS:
+    short = lo.is_number and hi.is_number and lo.is_finite and hi.is_finite and hi - lo < DIRECT_TERMS
+    if short:
+        # The binomial theorem first: Binomial(n, p₁) against Binomial(n, p₂) is (p₁^α p₂^{1−α} + …)^n,
+        # not the n + 1 terms the finite sum would list.
+        binomial = _binomial_theorem(L, k, lo, hi, hyp)
+        if binomial is not None:
+            return binomial
         total = sp.Add(*[sp.exp(L.subs(k, j)) for j in range(int(lo), int(hi) + 1)])
         return PieceValue(total, sp.true, "finite sum")
     factorials = [g for g in L.atoms(sp.factorial) if g.has(k)]
@@ -74,8 +80,31 @@ def sum_exp(L: sp.Expr, k: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses)
             and lo == 0
             and sp.simplify(hi - atom.args[0]) == 0
         ):
-            return PieceValue(sp.exp(C) * (1 + sp.exp(B)) ** atom.args[0], sp.true, "binomial theorem")
+            share = sp.expand(C / atom.args[0])
+            return PieceValue((sp.exp(share) + sp.exp(sp.expand(share + B))) ** atom.args[0], sp.true,
+                              "binomial theorem")
     return _sympy_fallback(L, k, lo, hi, hyp)
+
+
+def _binomial_theorem(L: sp.Expr, k: sp.Symbol, lo, hi, hyp: Hypotheses) -> PieceValue | None:
+    """The binomial-theorem rule alone, or None when L is not log C(n, k) + B k + C on 0 ≤ k ≤ n."""
+    binomials = [g for g in L.atoms(sp.binomial) if g.has(k)]
+    if len(binomials) != 1 or lo != 0:
+        return None
+    atom = binomials[0]
+    g = sp.log(atom)
+    coefficient = sp.expand(L).coeff(g)
+    rest = sp.expand(L - coefficient * g)
+    if atom.args[1] != k or not hyp.is_zero(coefficient - 1) or sp.expand(hi - atom.args[0]) != 0:
+        return None
+    if not rest.is_polynomial(k) or sp.Poly(rest, k).degree() > 1:
+        return None
+    B, C = rest.coeff(k, 1), rest.coeff(k, 0)
+    n = atom.args[0]
+    # e^C (1 + e^B)^n written (e^{C/n} + e^{C/n + B})^n: two positive terms, p₁^α p₂^{1−α} and
+    # (1 − p₁)^α (1 − p₂)^{1−α} once the exponents are read as powers.
+    share = sp.expand(C / n)
+    return PieceValue((sp.exp(share) + sp.exp(sp.expand(share + B))) ** n, sp.true, "binomial theorem")
 
 
 def _theta(rest: sp.Expr, k: sp.Symbol, lo, hi, hyp: Hypotheses) -> PieceValue:

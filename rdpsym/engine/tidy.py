@@ -47,6 +47,25 @@ def split_logs(exponent: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
     return sp.Mul(*[g.args[0] ** c for g, c in logs.items()]), rest
 
 
+def powers_from_logs(expr: sp.Expr) -> sp.Expr:
+    """exp(Σ c·log u + r) written Π u^c·e^r: an identity (SymPy's u^c is e^{c·log u}), and how papers print it.
+
+    >>> import sympy as sp
+    >>> a, p = sp.symbols("alpha p", positive=True)
+    >>> powers_from_logs(sp.log(sp.exp(a*sp.log(p) + (1 - a)*sp.log(1 - p)) + 1))
+    log(p**alpha*(1 - p)**(1 - alpha) + 1)
+    """
+    def as_powers(e: sp.Expr) -> sp.Expr:
+        powers, rest = split_logs(sp.expand(e.args[0]))
+        return powers * sp.exp(rest)
+
+    out = expr.replace(lambda e: isinstance(e, sp.exp) and e.args[0].has(sp.log), as_powers)
+    if out == expr:
+        return expr
+    # p₂·p₂^{−α} as p₂^{1−α}: powers of one base combined (and nothing else).
+    return out.replace(lambda e: isinstance(e, sp.log), lambda e: sp.log(sp.powsimp(e.args[0], combine="exp")))
+
+
 def safe_log(expr: sp.Expr, positive) -> sp.Expr:
     """log(expr) split into a sum only across factors known to be positive.
 
@@ -71,7 +90,8 @@ def safe_log(expr: sp.Expr, positive) -> sp.Expr:
         return expr.exp * safe_log(expr.base, positive)
     if isinstance(expr, sp.Add) and not expr.is_number:
         num, den = sp.fraction(sp.together(expr))
-        if den != 1 and (den.is_positive or positive(den)) and (num.is_positive or positive(num)):
+        shorter = len(sp.Add.make_args(sp.expand(num))) <= len(expr.args)
+        if den != 1 and shorter and (den.is_positive or positive(den)) and (num.is_positive or positive(num)):
             return safe_log(num, positive) - safe_log(den, positive)
     return sp.log(expr)
 
@@ -134,7 +154,15 @@ def log_moment(moment: sp.Expr, positive=lambda e: False) -> sp.Expr:
         return sp.oo
     if isinstance(moment, sp.Add):
         return sp.log(moment)
-    return sp.expand(safe_log(moment, positive))
+    return expand_outside_logs(safe_log(moment, positive))
+
+
+def expand_outside_logs(expr: sp.Expr) -> sp.Expr:
+    """``expand`` that leaves the arguments of logarithms alone (log((a + b)^5) must not become 32 terms)."""
+    logs = {g: sp.Dummy() for g in expr.atoms(sp.log)}
+    if not logs:
+        return sp.expand(expr)
+    return sp.expand(expr.xreplace(logs)).xreplace({d: g for g, d in logs.items()})
 
 
 def divergence_from_moment(moment: sp.Expr, order: sp.Expr, positive=lambda e: False) -> sp.Expr:
@@ -182,7 +210,8 @@ def tidy_kl(expr: sp.Expr) -> sp.Expr:
     """
     logs, rest = group_logs(sp.expand(sp.expand_log(sp.expand(expr), force=True)))
     coeffs = {g: sp.factor(c) for g, c in logs.items() if c != 0}
-    out, used = rest, set()
+    factored = sp.factor(rest)
+    out, used = (factored if sp.count_ops(factored) < sp.count_ops(rest) else rest), set()
     for g, c in coeffs.items():
         if g in used:
             continue
@@ -205,7 +234,7 @@ def _cancel_logs(expr: sp.Expr, order: sp.Expr | None = None) -> sp.Expr:
     or as numerator/(α − 1) (Poisson: (λ₁^α λ₂^{1−α} − αλ₁ − (1−α)λ₂)/(α−1)),
     whichever is shorter.
     """
-    logs, rest = group_logs(sp.expand(expr))
+    logs, rest = group_logs(expand_outside_logs(expr))
     out = sp.factor(sp.cancel(sp.together(rest)))
     if order is not None and order.free_symbols:
         numerator = sp.collect(sp.expand(sp.powsimp(sp.expand(rest * (order - 1)))), order)

@@ -116,7 +116,7 @@ def check_nonnegative(piece: Piece, var: sp.Symbol, discrete: bool) -> None:
     b = piece.branch
     if b.is_negative:
         raise DensityError(must("the density", "nonnegative on its support", b))
-    if b.free_symbols - {var} or b.is_nonnegative:
+    if b.free_symbols - {var} or b.is_nonnegative or _nonnegative_on(b, var, piece):
         return
     x = var
     points = list(probe_points(piece, discrete)) + _grid(piece, discrete)
@@ -134,6 +134,20 @@ def check_nonnegative(piece: Piece, var: sp.Symbol, discrete: bool) -> None:
                 raise DensityError(
                     must("the density", "nonnegative on its support", f"{mpmath.nstr(value, 6)} at {x} = {shown}")
                 )
+
+
+def _nonnegative_on(b: sp.Expr, var: sp.Symbol, piece: Piece) -> bool:
+    """Whether SymPy's assumptions show ``b ≥ 0`` with the variable known to lie right of the piece's start.
+
+    On (0, ∞) the log-normal pdf e^{−(log x − μ)²/2}/(x√(2π)) is positive as soon as x is known positive;
+    asked with a real x, SymPy cannot tell (log x is complex for x < 0), and the search for critical
+    points that follows costs seconds.
+    """
+    lo = piece.lo
+    if lo is -oo or not (lo.is_number and lo.is_finite):
+        return False
+    t = sp.Symbol("t", positive=True)
+    return bool(b.xreplace({var: lo + t}).is_nonnegative)
 
 
 def _grid(piece: Piece, discrete: bool) -> list[sp.Expr]:
