@@ -19,7 +19,14 @@ from rdpsym.derive.numeric import renyi_divergence_mp
 from rdpsym.derive.verify import check_against_definition, is_zero
 from rdpsym.engine.context import Hypotheses, UndecidedSign, simplify_condition, tidy_condition
 from rdpsym.engine.series import canonical
-from rdpsym.engine.tidy import collect_exp, divergence_from_moment, max_of, powers_from_logs, tidy_kl
+from rdpsym.engine.tidy import (
+    collect_exp,
+    divergence_from_moment,
+    erf_identities,
+    max_of,
+    powers_from_logs,
+    tidy_kl,
+)
 from rdpsym.foundations import operations
 from rdpsym.foundations.budget import budgeted
 from rdpsym.foundations.errors import DensityError, DomainError, NoClosedFormError, must
@@ -43,6 +50,7 @@ from rdpsym.foundations.notation import (
 from rdpsym.foundations.reading import parse_order
 from rdpsym.foundations.record import (
     ByCases,
+    ByIdentity,
     Case,
     ChangeOfVariables,
     Definition,
@@ -219,13 +227,14 @@ def _derive_with(P: Density, Q: Density, order, reference, unchecked: tuple, tab
     """D_order(P‖Q) from the densities' expressions (``tables`` None) or from their tables."""
     hyp = Hypotheses(order if isinstance(order, sp.Symbol) else None)
     steps: list[Step] = [*_density_steps(P, Q, tables), _definition_step(P, order, tables)]
+    changes: list = []  # a change of variables of the whole support, to check the result in too
     try:
         if order is oo:
-            closed, conditions, more, I = _sup(P, Q, tables)
+            closed, conditions, more, I = _sup(P, Q, tables, changes)
         elif order == 1:
-            closed, conditions, more, I = _kl(P, Q, tables)
+            closed, conditions, more, I = _kl(P, Q, tables, changes)
         else:
-            closed, conditions, more, I = _finite(P, Q, order, hyp, tables)
+            closed, conditions, more, I = _finite(P, Q, order, hyp, tables, changes)
     except UndecidedSign:
         raise
     except NoClosedFormError as exc:
@@ -243,7 +252,8 @@ def _derive_with(P: Density, Q: Density, order, reference, unchecked: tuple, tab
     conditions = tuple(tidy_condition(simplify_condition(c, hyp), hyp) for c in conditions)
     closed = _tidy_piecewise(closed, hyp)
     result = closed if not conditions or closed == oo else sp.Piecewise((closed, sp.And(*conditions)), (oo, True))
-    evidence = [*check_against_definition(P, Q, order, result, conditions, hyp), *unchecked]
+    evidence = [*check_against_definition(P, Q, order, result, conditions, hyp, changes=tuple(changes)),
+                *unchecked]
     status = Status.CHECKED
     if reference is not None:
         citation = reference.citation(order)
@@ -305,7 +315,15 @@ def _log_over(moment: sp.Expr, order: sp.Expr) -> sp.Expr:
     return sp.Mul(1 / (order - 1), log, evaluate=False)
 
 
-def _finite(P, Q, order, hyp, tables) -> tuple:
+def _whole_support(pieces) -> list:
+    """The change of variables of the one piece with P > 0, when it is the whole common support (else none)."""
+    live = [(substitution, pair) for pair, substitution in pieces if pair.p != 0]
+    if len(live) != 1 or live[0][0] is None:
+        return []
+    return [live[0][0]]
+
+
+def _finite(P, Q, order, hyp, tables, changes: list | None = None) -> tuple:
     if tables is not None:
         I, diverges = _table_moment(*tables, order, hyp)
         steps = [Step(RenyiMoment(P_, Q_, order, omega, discrete=True), "=", I, FiniteSum())]
@@ -315,10 +333,18 @@ def _finite(P, Q, order, hyp, tables) -> tuple:
         return D, (), steps + [_equals(order, D, TakeLogarithm(order))], I
     M = moment(P, Q, order, hyp)
     steps = _moment_steps(P, M, order)
+    if changes is not None:
+        changes.extend(_whole_support([(pair, piece.substitution) for pair, _, piece in M.pieces]))
     if M.value == oo:
         steps.append(_equals(order, oo, M.divergence))
         return oo, (), steps, oo
     I = collect_exp(M.value) if isinstance(M.value, sp.Add) else M.value
+    tidied = erf_identities(I)
+    if tidied is not I:  # erfc z + erfc(−z) = 2: two half-line pieces of one Gaussian
+        z = sp.Symbol("z")
+        steps.append(Step(RenyiMoment(P_, Q_, order, P.var, discrete=False, pointwise=False), "=", tidied,
+                          ByIdentity(sp.Eq(sp.erfc(z), 1 - sp.erf(z), evaluate=False))))
+        I = tidied
     D = powers_from_logs(divergence_from_moment(I, order, _positive_under(M.conditions, hyp, M.positive_factors)))
     steps.append(_equals(order, D, TakeLogarithm(order)))
     return D, M.conditions, steps, I
@@ -414,7 +440,7 @@ def _small_powers(p: sp.Expr, q: sp.Expr, order: sp.Expr) -> bool:
     return size * (abs(order.p) + abs(order.q)) <= _EXACT_DIGITS
 
 
-def _kl(P, Q, tables) -> tuple:
+def _kl(P, Q, tables, changes: list | None = None) -> tuple:
     if tables is not None:
         tp, tq = tables
         terms = []
@@ -433,6 +459,8 @@ def _kl(P, Q, tables) -> tuple:
     hyp = Hypotheses(a)
     M = moment(P, Q, a, hyp)
     steps = _moment_steps(P, M, a)
+    if changes is not None:
+        changes.extend(_whole_support([(pair, piece.substitution) for pair, _, piece in M.pieces]))
     if M.value == oo:
         if M.support_mismatch:
             mismatch = M.divergence
@@ -476,7 +504,7 @@ def _at_one(expr: sp.Expr, a: sp.Symbol) -> sp.Expr:
     return value
 
 
-def _sup(P, Q, tables) -> tuple:
+def _sup(P, Q, tables, changes: list | None = None) -> tuple:
     if tables is not None:
         tp, tq = tables
         values = []
@@ -492,6 +520,8 @@ def _sup(P, Q, tables) -> tuple:
         return d, (), [_equals(oo, sp.Max(*values, evaluate=False), Largest("outcomes")),
                        _equals(oo, d, Largest("log-ratios"))], None
     values, diverges, pieces = sup_log_ratio(P, Q)
+    if changes is not None and len(pieces) == 1 and pieces[0][4] is not None:
+        changes.append(pieces[0][4])
     steps = []
     for R, lo, hi, _, substitution in pieces:
         steps.append(Step(LogRatio(P_, Q_, P.var), "=", R, OnInterval(lo, hi)))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import mpmath
 import sympy as sp
@@ -18,7 +19,13 @@ import sympy as sp
 from rdpsym.derive.numeric import renyi_divergence_mp, same_law
 from rdpsym.engine.context import Hypotheses
 from rdpsym.foundations.budget import can_budget, time_budget
-from rdpsym.foundations.errors import ConvergenceError, DensityError, SymbolicTimeout, VerificationError
+from rdpsym.foundations.errors import (
+    ConvergenceError,
+    DensityError,
+    NoClosedFormError,
+    SymbolicTimeout,
+    VerificationError,
+)
 from rdpsym.foundations.record import AgreesWithDefinition, point_items
 from rdpsym.laws.densities import Density
 from rdpsym.quadrature.compile import to_mpf
@@ -65,12 +72,21 @@ def check_against_definition(
     conditions: tuple,
     hyp: Hypotheses,
     seed: int = 20170224,
+    changes: tuple = (),
 ) -> list[AgreesWithDefinition]:
     """Compare ``closed_form`` with the definition at sampled points; return the evidence.
 
     ``order`` is the order (a symbol or a number); points where a convergence
     condition fails are skipped, as are parameter values for which P or Q is
     not a valid density (e.g. p > 1 for a pmf written with ``1 − p``).
+
+    ``changes`` are changes of variables t = g(x) of the whole support
+    (:class:`rdpsym.engine.transform.Substitution`, from the derivation) in which the
+    definition is integrated first: quadrature of a Gumbel pair in x meets e^{−e^{−x}},
+    in t = e^{−x} it meets an exponential.  The laws' images P(x(t))·|x′(t)| are built
+    from the raw pdfs, and each must integrate to 1 in t (to the digits compared)
+    before the value is used, which checks the map and its Jacobian.  Where the
+    quadrature in x does not settle (power-law tails), t = log(x − l) is tried too.
     """
     params = sorted(P.parameters | Q.parameters | (closed_form.free_symbols - {hyp.order_symbol}),
                     key=lambda s: s.name)
@@ -105,25 +121,101 @@ def check_against_definition(
             return _where(point, order_symbol, at, Pp, Qp, bool(params))
 
         closed = _evaluate(closed_form.subs(point), AGREE_DIGITS + 15)
-        try:
-            numeric = renyi_divergence_mp(Pp, Qp, at, dps=AGREE_DIGITS + 5)
-        except ConvergenceError as exc:
-            numeric = _supremum_at_ends(Pp, Qp, closed) if at is sp.oo else None
-            if numeric is None:
-                raise VerificationError(f"the definition did not converge at {where()}: {exc}") from exc
+        numeric, integrated_in = None, None
+        for change in changes:  # the derivation's own change of variables first: the better-behaved integrand
+            numeric, integrated_in = _in_new_variable(Pp, Qp, at, change, point)
+            if numeric is not None:
+                break
+        if numeric is None:
+            try:
+                numeric = renyi_divergence_mp(Pp, Qp, at, dps=AGREE_DIGITS + 5)
+            except ConvergenceError as exc:
+                numeric = _supremum_at_ends(Pp, Qp, closed) if at is sp.oo else None
+                for change in () if numeric is not None else _fallback_changes(Pp, Qp):
+                    numeric, integrated_in = _in_new_variable(Pp, Qp, at, change, {})
+                    if numeric is not None:
+                        break
+                if numeric is None:
+                    raise VerificationError(f"the definition did not converge at {where()}: {exc}") from exc
         if not _agree(closed, numeric):
             raise VerificationError(
                 f"closed form {closed_form} disagrees with the definition at {where()}: "
                 f"{mpmath.nstr(closed, 25)} vs {mpmath.nstr(numeric, 25)}"
             )
         evidence.append(AgreesWithDefinition(point_items(point, sort=True),
-                                             None if mpmath.isinf(numeric) else AGREE_DIGITS))
+                                             None if mpmath.isinf(numeric) else AGREE_DIGITS, integrated_in))
     if not evidence:
         raise VerificationError(
             f"no valid parameter point found to check {closed_form} against the definition "
             f"(tried {tried}); give the parameters values"
         )
     return evidence
+
+
+def _in_new_variable(P: Density, Q: Density, order, change, point: dict):
+    """D_order of the laws' images under t = g(x) (``change``), or (None, None) when that cannot be trusted.
+
+    The images P(x(t))·|dx/dt| are built from the raw pdfs with the parameters' values, on
+    the image of P's support (the integrand P^α Q^{1−α} vanishes off it, and so does P log P/Q);
+    Q's support must contain it.  P's image must integrate to 1 in t to :data:`AGREE_DIGITS`
+    digits (a wrong map or Jacobian would not), and the quadrature must settle.
+    """
+    if P.discrete or getattr(P, "table", None) is not None:
+        return None, None
+    from rdpsym.laws.densities import Continuous
+    from rdpsym.laws.validation import numeric_mass
+
+    t = change.variable
+    values = {s: v for s, v in point.items() if isinstance(s, sp.Symbol)}
+    inverse = change.inverse.xreplace(values).xreplace({change.source: P.var}) if change.source else \
+        change.inverse.xreplace(values)
+    lo, hi = (sp.S(e).xreplace(values) for e in (change.lo, change.hi))
+    if inverse.free_symbols - {t} or lo.free_symbols or hi.free_symbols or not less_than(lo, hi):
+        return None, None
+    if less_than(P.lo, Q.lo) or less_than(Q.hi, P.hi):
+        return None, None  # Q vanishes somewhere P does not: the raw expression of Q is not Q there
+    jacobian = sp.Abs(sp.diff(inverse, t))
+    try:
+        images = [Continuous(D.expr.xreplace({D.var: inverse}) * jacobian, t, sp.Interval.open(lo, hi), check=False)
+                  for D in (P, Q)]
+        image = images[0]
+        mass = numeric_mass(image.expr, t, image.pieces(), discrete=False, lo=lo, hi=hi, dps=AGREE_DIGITS + 5)
+        if abs(mass - 1) > mpmath.mpf(10) ** (-AGREE_DIGITS):
+            return None, None
+        value = renyi_divergence_mp(*images, order, dps=AGREE_DIGITS + 5)
+    except (ConvergenceError, DensityError, NoClosedFormError, ValueError, TypeError, ZeroDivisionError):
+        return None, None
+    return value, sp.Eq(t, change.forward.xreplace({change.source: P.var}) if change.source else change.forward,
+                        evaluate=False)
+
+
+@dataclass(frozen=True)
+class _LogShift:
+    """t = log(x − lo) for a law on (lo, ∞): a power-law tail becomes an exponential one."""
+
+    variable: sp.Symbol
+    forward: sp.Expr
+    inverse: sp.Expr
+    lo: sp.Expr = -sp.oo
+    hi: sp.Expr = sp.oo
+    source: sp.Symbol | None = None
+
+
+def _fallback_changes(P: Density, Q: Density) -> tuple:
+    """Changes of variables to integrate in when the quadrature in x does not settle: t = log(x − lo)."""
+    if P.discrete or getattr(P, "table", None) is not None:
+        return ()
+    lo = P.lo if less_than(Q.lo, P.lo) else Q.lo
+    if lo is -sp.oo or not (P.hi is sp.oo and Q.hi is sp.oo) or lo.free_symbols:
+        return ()
+    t = sp.Symbol("t", real=True)
+    return (_LogShift(t, sp.log(P.var - lo), lo + sp.exp(t)),)
+
+
+def less_than(a: sp.Expr, b: sp.Expr) -> bool:
+    """a < b for numbers and ±∞ (False when undecided)."""
+    return bool(sp.S(b - a).is_positive) if not (a in (sp.oo, -sp.oo) or b in (sp.oo, -sp.oo)) else (
+        a is -sp.oo and b is not -sp.oo or b is sp.oo and a is not sp.oo)
 
 
 #: Decades toward each end of a piece at which :func:`_supremum_at_ends` reads log(P/Q).

@@ -35,6 +35,29 @@ def collect_exp(expr: sp.Expr) -> sp.Expr:
     return sp.Add(*[sp.factor(c) * sp.exp(u) for u, c in groups.items() if c != 0])
 
 
+def erf_identities(expr: sp.Expr) -> sp.Expr:
+    """``expr`` with erfc z written 1 − erf z when that cancels terms (erfc z + erfc(−z) = 2), else ``expr``.
+
+    A Gaussian integrand split at a point that is not a kink of it (a law written with
+    |x − 1|²) comes back as two half-line pieces, erfc(z)·c + erfc(−z)·c: one piece's worth.
+
+    >>> import sympy as sp
+    >>> z = sp.Symbol("z", positive=True)
+    >>> erf_identities(sp.erfc(z)/2 + sp.erfc(-z)/2)
+    1
+    """
+    if not expr.has(sp.erfc):
+        return expr
+    candidate = expr.replace(lambda e: isinstance(e, sp.erfc), lambda e: 1 - sp.erf(e.args[0]))
+    candidate = sp.expand(candidate, deep=False) if not isinstance(candidate, sp.Add) else sp.Add(
+        *[sp.expand(t) for t in sp.Add.make_args(candidate)])
+    candidate = collect_exp(candidate) if candidate.has(sp.exp) else candidate
+    atoms = len(expr.atoms(sp.erf, sp.erfc))
+    if len(candidate.atoms(sp.erf, sp.erfc)) < atoms:
+        return candidate
+    return expr
+
+
 def split_logs(exponent: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
     """exp(Σ c·log u + rest) = Π u^c · exp(rest): return (Π u^c, rest).
 

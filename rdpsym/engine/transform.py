@@ -55,6 +55,8 @@ class Substitution:
     hi: sp.Expr
     exponent: sp.Expr
     then: Substitution | None = None
+    inverse: sp.Expr | None = None  # the piece's variable as a function of t
+    source: sp.Symbol | None = None  # the piece's variable (a positive twin of the density's on a half-line)
 
 
 @dataclass(frozen=True)
@@ -217,7 +219,7 @@ def substitute(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypothes
         if done is not None:
             inner = getattr(done, "substitution", None)
             return Substitution(candidate.t, candidate.forward, _end(candidate.lo), _end(candidate.hi), Lt,
-                                inner), done
+                                inner, candidate.inverse, x), done
     return None
 
 

@@ -261,6 +261,17 @@ class ByCases(Rule):
 
 
 @dataclass(frozen=True)
+class ByIdentity(Rule):
+    """A rewrite by a named identity (``identity``, an ``Eq`` between SymPy expressions, e.g. erfc z = 1 − erf z).
+
+    The rewritten form equals the raw one term for term; the result is checked against
+    the definition after it, like every closed form.
+    """
+
+    identity: sp.Basic
+
+
+@dataclass(frozen=True)
 class SumOfPieces(Rule):
     """The pieces added up, grouped by exponential."""
 
@@ -394,11 +405,15 @@ class NotShownEqual(Evidence):
 class AgreesWithDefinition(Evidence):
     """The closed form agrees with the definition (independent quadrature or summation) at ``point``.
 
-    ``digits`` of agreement, or None when both are +∞.
+    ``digits`` of agreement, or None when both are +∞.  ``integrated_in`` is the
+    change of variables ``Eq(t, g(x))`` the definition was integrated in, when it was
+    (both laws' images were checked to integrate to 1 there, which checks the map and
+    its Jacobian), else None.
     """
 
     point: tuple  # ((symbol, exact value), ...), sorted by name
     digits: int | None = 40
+    integrated_in: Any = None
 
     @property
     def values(self) -> dict:
@@ -535,5 +550,5 @@ __all__ = [
     "LHopital", "Largest", "MIRONOV_2017", "NoClosedForm", "NoPoints", "NotShownEqual", "Numeric", "OnInterval",
     "PieceRule", "PieceSuprema", "Proof", "ProvedEqual", "Published", "Relation", "Rule", "Sampled", "Simplified",
     "SplitAtKinks", "Status", "Step", "SumOfPieces", "TakeLogarithm", "point_items", "weakest",
-    "ByCases", "Case", "ChangeOfVariables", "NotChecked", "VAN_ERVEN_HARREMOES_2014",
+    "ByCases", "ByIdentity", "Case", "ChangeOfVariables", "NotChecked", "VAN_ERVEN_HARREMOES_2014",
 ]

@@ -23,6 +23,7 @@ from rdpsym.foundations.record import (
     AgreesWithDefinition,
     Because,
     ByCases,
+    ByIdentity,
     Case,
     ChangeOfVariables,
     Citation,
@@ -129,6 +130,10 @@ def _rule(rule: Rule, w: _Words) -> str:  # noqa: C901 - one sentence per kind o
     if isinstance(rule, Case):
         return w.words("in the case ") + w.math(rule.condition) + w.words(
             " (the assumptions do not decide the sign of ") + w.math(rule.quantity) + w.words(")")
+    if isinstance(rule, ByIdentity):
+        identity = rule.identity
+        shown = w.math(identity) if w.latex else f"{sp.sstr(identity.lhs)} = {sp.sstr(identity.rhs)}"
+        return w.words("by the identity ") + shown
     if isinstance(rule, ByCases):
         return w.words("the cases together (cases with one formula merged)")
     if isinstance(rule, SumOfPieces):
@@ -227,7 +232,12 @@ def _evidence(e: Evidence, w: _Words) -> str:  # noqa: C901 - one sentence per k
         return w.words(f"not shown symbolically equal to {citation_text(e.citation)}")
     if isinstance(e, AgreesWithDefinition):
         how = "(both infinite)" if e.digits is None else f"to {e.digits} digits"
-        return w.words(f"agrees with the definition {how} at ") + _point(e.point, w)
+        out = w.words(f"agrees with the definition {how} at ") + _point(e.point, w)
+        if e.integrated_in is not None:
+            change = e.integrated_in
+            out += w.words(" (integrated in ") + (w.math(change) if w.latex else
+                                                  f"{sp.sstr(change.lhs)} = {sp.sstr(change.rhs)}") + w.words(")")
+        return out
     if isinstance(e, NoClosedForm):
         return w.words(f"no closed form: {e.why}")
     if isinstance(e, NotChecked):
