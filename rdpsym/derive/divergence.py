@@ -363,6 +363,8 @@ def _positive_under(conditions: tuple, hyp: Hypotheses, factors: frozenset = fro
             return True
         if isinstance(e, (sp.Add, sp.Mul)) and all(positive(t) for t in e.args):
             return True  # a sum or product of positive terms (the binomial theorem's two exponentials)
+        if isinstance(e, sp.Sum) and positive(e.function):
+            return True  # a series of positive terms (a theta-type normaliser)
         # 1 − e^u > 0 iff u < 0, and e^u − 1 > 0 iff u > 0 (geometric-series denominators).
         c, rest = e.as_coeff_Add()
         if c == 1 and isinstance(-rest, sp.exp):
@@ -540,6 +542,8 @@ def _sup(P, Q, tables, changes: list | None = None) -> tuple:
 
 #: A result with at most this many operations is left as derived.
 _POLISH_ABOVE = 12
+#: A simplified form replaces the derived one only at this fraction of its operations or fewer.
+_POLISH_GAIN = 0.75
 
 
 def _polish(expr: sp.Expr) -> sp.Expr:
@@ -562,7 +566,7 @@ def _polish(expr: sp.Expr) -> sp.Expr:
         if candidate.has(sp.I, sp.nan, sp.zoo) or _new_branch_cuts(candidate, expr) or _huge_numbers(candidate):
             continue
         ops = sp.count_ops(candidate)
-        if ops < best_ops:
+        if ops <= _POLISH_GAIN * best_ops:  # clearly shorter: a few operations less is not worth the derived layout
             best, best_ops = candidate, ops
     return best
 

@@ -231,10 +231,13 @@ def _sup_log_linear(c, r, side, B, C, lo, hi, hyp: Hypotheses):
         if truth is None:
             open_infinite.append(cond)
     kept = []
+    certain = [value for value, cond in finite if hyp.holds(cond) is True]
     for value, cond in finite:
         truth = hyp.holds(cond)
         if truth is False:
             continue
+        if truth is None and _dominated(value, cond, certain):
+            continue  # at c = 0 this candidate is one that is always there (an end's value)
         entry = value if truth is True else sp.Piecewise((value, cond), (-oo, True))
         if entry not in kept:
             kept.append(entry)
@@ -256,6 +259,17 @@ def _sup_log_linear(c, r, side, B, C, lo, hi, hyp: Hypotheses):
     return sp.Piecewise((oo, sp.Or(*open_infinite)), (best, True)) if open_infinite else best
 
 
+def _dominated(value: sp.Expr, cond: sp.Basic, certain: list) -> bool:
+    """Whether a candidate that applies only when ``cond`` (an equation) holds equals an unconditional one there."""
+    if not isinstance(cond, sp.Equality) or not certain:
+        return False
+    case = parametrise(cond.lhs - cond.rhs, 0, set())
+    if case is None:
+        return False
+    at = {case.symbol: case.value}
+    return any(sp.expand(sp.expand_log((value - other).xreplace(at), force=True)) == 0 for other in certain)
+
+
 def _exhaustive(conditions: list) -> bool:
     """Whether the conditions cover every sign of one quantity (E < 0, E > 0 and E = 0 among them)."""
     signs: dict = {}
@@ -264,9 +278,11 @@ def _exhaustive(conditions: list) -> bool:
             if not isinstance(part, (sp.StrictLessThan, sp.StrictGreaterThan, sp.Equality, sp.Unequality)):
                 return False
             E = sp.expand(part.lhs - part.rhs)
-            lead = E if E.is_Number else E.as_coeff_Mul()[0]
+            lead = E.as_coeff_Mul()[0] if not E.is_Number else E
             E = sp.expand(E / lead) if lead.is_Number and lead != 0 else E
-            flip = lead.is_Number and lead < 0
+            flip = bool(lead.is_Number and lead < 0)
+            if E.could_extract_minus_sign():  # one sign convention: −k₁ + k₂ < 0 is k₁ − k₂ > 0
+                E, flip = sp.expand(-E), not flip
             kind = {sp.StrictLessThan: {"<"}, sp.StrictGreaterThan: {">"}, sp.Equality: {"="},
                     sp.Unequality: {"<", ">"}}[type(part)]
             if flip:

@@ -172,6 +172,12 @@ def tidy_condition(condition: sp.Basic, hyp: Hypotheses) -> sp.Basic:
     if E.has(sp.log) and not E.has(sp.exp):
         product = _log_product(E)
         if product is not None:  # Σ c·log u ⋈ 0  ⟺  Π u^c ⋈ 1
+            num, den = sp.fraction(sp.together(product))
+            arguments = {g.args[0] for g in E.atoms(sp.log)}
+            if hyp.is_positive(den) or all(  # a product of powers of the logs' (positive) arguments
+                    (f.base if isinstance(f, sp.Pow) else f) in arguments or f.is_positive
+                    for f in sp.Mul.make_args(den)):  # u/v ⋈ 1  ⟺  u ⋈ v
+                return kind(num, den) if den != 1 else _relation(kind, num - 1)
             return _relation(kind, product - 1)
     return _relation(kind, E)
 
@@ -207,12 +213,12 @@ def _core(E: sp.Expr, hyp: Hypotheses) -> tuple[sp.Expr, bool]:
 
 
 def _log_product(E: sp.Expr) -> sp.Expr | None:
-    """Π u^c when E = Σ c·log u with rational c (numbers allowed as log e^n), else None."""
+    """Π u^c when E = Σ c·log u (c free of logarithms; a rational number r as log e^r), else None."""
     product = sp.S.One
     for term in sp.Add.make_args(sp.expand(E)):
-        coefficient, rest = term.as_coeff_Mul()
-        if isinstance(rest, sp.log) and coefficient.is_Rational:
-            product *= rest.args[0] ** coefficient
+        logs = [f for f in sp.Mul.make_args(term) if isinstance(f, sp.log)]
+        if len(logs) == 1 and not (term / logs[0]).has(sp.log):
+            product *= logs[0].args[0] ** (term / logs[0])
         elif term.is_Rational:
             product *= sp.exp(term)
         else:

@@ -86,7 +86,8 @@ def powers_from_logs(expr: sp.Expr) -> sp.Expr:
     if out == expr:
         return expr
     # p₂·p₂^{−α} as p₂^{1−α}: powers of one base combined (and nothing else).
-    return out.replace(lambda e: isinstance(e, sp.log), lambda e: sp.log(sp.powsimp(e.args[0], combine="exp")))
+    return out.replace(lambda e: isinstance(e, sp.log),
+                       lambda e: sp.log(sp.powsimp(e.args[0], combine="exp", deep=True)))
 
 
 def safe_log(expr: sp.Expr, positive) -> sp.Expr:
@@ -183,9 +184,10 @@ def log_moment(moment: sp.Expr, positive=lambda e: False) -> sp.Expr:
 def expand_outside_logs(expr: sp.Expr) -> sp.Expr:
     """``expand`` that leaves the arguments of logarithms alone (log((a + b)^5) must not become 32 terms)."""
     logs = {g: sp.Dummy() for g in expr.atoms(sp.log)}
+    # power_exp off: t₂^{1−α} stays one power (split, it is t₂/t₂^α and the form falls apart).
     if not logs:
-        return sp.expand(expr)
-    return sp.expand(expr.xreplace(logs)).xreplace({d: g for g, d in logs.items()})
+        return sp.expand(expr, power_exp=False)
+    return sp.expand(expr.xreplace(logs), power_exp=False).xreplace({d: g for g, d in logs.items()})
 
 
 def divergence_from_moment(moment: sp.Expr, order: sp.Expr, positive=lambda e: False) -> sp.Expr:
@@ -260,7 +262,8 @@ def _cancel_logs(expr: sp.Expr, order: sp.Expr | None = None) -> sp.Expr:
     logs, rest = group_logs(expand_outside_logs(expr))
     out = sp.factor(sp.cancel(sp.together(rest)))
     if order is not None and order.free_symbols:
-        numerator = sp.collect(sp.expand(sp.powsimp(sp.expand(rest * (order - 1)))), order)
+        numerator = sp.collect(sp.expand(sp.Add(*[_times(t, order - 1) for t in sp.Add.make_args(rest)]),
+                                         power_exp=False), order)
         if not sp.fraction(sp.together(numerator))[1].has(order):
             over = sp.Mul(numerator, sp.Pow(order - 1, -1), evaluate=False)
             if sp.count_ops(over) < sp.count_ops(out):
@@ -295,6 +298,16 @@ def _split_by_order(logs: dict, order: sp.Symbol) -> sp.Expr | None:
     combined = sp.logcombine(whole, force=True)
     inner = sp.logcombine(over, force=True)
     return combined + inner / (order - 1)
+
+
+def _times(term: sp.Expr, factor: sp.Expr) -> sp.Expr:
+    """term·factor, dropping a factor⁻¹ of the term instead of expanding (α − 1)·t/(α − 1)."""
+    args = list(sp.Mul.make_args(term))
+    inverse = sp.Pow(factor, -1)
+    if inverse in args:
+        args.remove(inverse)
+        return sp.Mul(*args)
+    return term * factor
 
 
 def max_of(values: list[sp.Expr]) -> sp.Expr:
