@@ -480,14 +480,32 @@ def _kl(P, Q, tables, changes: list | None = None) -> tuple:
         raise NoClosedFormError("the moment's convergence condition fails at α = 1")
     I = collect_exp(M.value)
     # D_α = log I(α)/(α−1) → (log I)'(1) = I'(1)/I(1) as α → 1, since log I(1) = log ∫P = 0.
-    at_1 = _at_one(I, a)
-    derivative = _at_one(sp.diff(I, a), a)
-    kl = tidy_kl(derivative if is_zero(at_1 - 1, Hypotheses()) else derivative / at_1)
+    if isinstance(M.value, (sp.Pow, sp.exp)) or (isinstance(M.value, sp.Mul) and M.value.has(a)):
+        # A product or power (the binomial theorem's (…)^n): (log I)' = Σ n·(log base)', without
+        # expanding I' into the n + 1 terms of the product rule.
+        kl = tidy_kl(_at_one(_log_derivative(M.value, a), a))
+    else:
+        at_1 = _at_one(I, a)
+        derivative = _at_one(sp.diff(I, a), a)
+        kl = tidy_kl(derivative if is_zero(at_1 - 1, Hypotheses()) else derivative / at_1)
     moment_of = sp.Function("I")
     steps.append(_equals(1, sp.Limit(sp.log(moment_of(alpha)) / (alpha - 1), alpha, 1), LHopital()))
     steps.append(_equals(1, sp.Subs(sp.Derivative(moment_of(alpha), alpha), alpha, 1) / moment_of(1), LHopital()))
     steps.append(_equals(1, kl, DifferentiateMoment()))
     return kl, (), steps, I
+
+
+def _log_derivative(expr: sp.Expr, a: sp.Symbol) -> sp.Expr:
+    """d/dα log(expr), through products, powers with exponents free of α, and exponentials."""
+    if not expr.has(a):
+        return sp.S.Zero
+    if isinstance(expr, sp.Mul):
+        return sp.Add(*[_log_derivative(f, a) for f in expr.args])
+    if isinstance(expr, sp.Pow) and not expr.exp.has(a):
+        return expr.exp * _log_derivative(expr.base, a)
+    if isinstance(expr, sp.exp):
+        return sp.diff(expr.args[0], a)
+    return sp.diff(expr, a) / expr
 
 
 def _at_one(expr: sp.Expr, a: sp.Symbol) -> sp.Expr:
@@ -544,6 +562,8 @@ def _sup(P, Q, tables, changes: list | None = None) -> tuple:
 _POLISH_ABOVE = 12
 #: A simplified form replaces the derived one only at this fraction of its operations or fewer.
 _POLISH_GAIN = 0.75
+#: Seconds each simplify attempt of :func:`_polish` may take.
+_POLISH_SECONDS = 1.5
 
 
 def _polish(expr: sp.Expr) -> sp.Expr:
@@ -555,12 +575,12 @@ def _polish(expr: sp.Expr) -> sp.Expr:
     """
     if not isinstance(expr, sp.Expr) or expr == oo or not expr.free_symbols or sp.count_ops(expr) <= _POLISH_ABOVE:
         return expr  # a number needs no polish (and at order 10⁴ its powers are huge)
-    if expr.has(sp.Sum):
-        return expr  # simplify would try to evaluate the series
+    if expr.has(sp.Sum, sp.Piecewise, sp.Max):
+        return expr  # simplify would try to evaluate the series, or spend its budget on the cases
     best, best_ops = expr, sp.count_ops(expr)
     for attempt in (lambda e: sp.simplify(e), lambda e: sp.simplify(e.rewrite(sp.exp))):
         try:
-            candidate = budgeted(lambda attempt=attempt: attempt(expr), "simplify", seconds=3.0)
+            candidate = budgeted(lambda attempt=attempt: attempt(expr), "simplify", seconds=_POLISH_SECONDS)
         except NoClosedFormError:  # out of time, or no budget possible in this thread: keep the form
             continue
         if candidate.has(sp.I, sp.nan, sp.zoo) or _new_branch_cuts(candidate, expr) or _huge_numbers(candidate):

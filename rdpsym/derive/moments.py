@@ -134,6 +134,10 @@ def sup_piece(R, var, lo, hi, hyp: Hypotheses, discrete: bool):
     if shape is not None and len(shape.logs) == 1 and hyp.is_zero(shape.A) and not discrete:
         c, r, side = shape.logs[0]
         return _sup_log_linear(c, r, side, shape.B, shape.C, lo, hi, hyp), None
+    if shape is not None and len(shape.logs) == 2 and hyp.is_zero(shape.A) and hyp.is_zero(shape.B) and not discrete:
+        (c1, a, s1), (c2, b, s2) = sorted(shape.logs, key=lambda t: -t[2])
+        if s1 > 0 > s2:
+            return _sup_two_logs(c1, a, c2, b, shape.C, lo, hi, hyp), None
     if not discrete and hyp.substitutions > 0:
         inner = hyp.inside_substitution()
         def finish(Rt, t, a, b):
@@ -223,6 +227,32 @@ def _sup_log_linear(c, r, side, B, C, lo, hi, hyp: Hypotheses):
     if u_star is not None:
         inside = [c > 0, B < 0] + ([u_star > ul] if ul != 0 else []) + ([u_star < uh] if uh is not oo else [])
         finite.append((at(u_star), sp.And(*inside)))
+    return _assemble(infinite, finite, hyp)
+
+
+def _sup_two_logs(c1, a, c2, b, C, lo, hi, hyp: Hypotheses):
+    """sup of c₁·log(x − a) + c₂·log(b − x) + C over (lo, hi) = (a, b): the beta family's log-ratio.
+
+    +∞ at an end whose coefficient is negative; for c₁, c₂ > 0 the maximum at
+    x* = (c₁b + c₂a)/(c₁ + c₂); with one coefficient 0 the other end's limit.
+    """
+    if not (_close(lo, a) and _close(hi, b)):
+        raise NoClosedFormError("a beta-type log-ratio on a piece that does not span its roots")
+    w = b - a
+    star = c1 * sp.log(c1 * w / (c1 + c2)) + c2 * sp.log(c2 * w / (c1 + c2)) + C
+    infinite = [c1 < 0, c2 < 0]
+    finite = [(star, sp.And(c1 > 0, c2 > 0)), (c1 * sp.log(w) + C, sp.And(sp.Eq(c2, 0), c1 > 0)),
+              (c2 * sp.log(w) + C, sp.And(sp.Eq(c1, 0), c2 > 0)), (C, sp.And(sp.Eq(c1, 0), sp.Eq(c2, 0)))]
+    return _assemble(infinite, finite, hyp)
+
+
+def _close(u, v) -> bool:
+    return u == v or (u not in (oo, -oo) and v not in (oo, -oo) and sp.expand(u - v) == 0)
+
+
+def _assemble(infinite: list, finite: list, hyp: Hypotheses):
+    """sup from candidates: +∞ when one of ``infinite`` holds, else the largest of the ``finite``
+    (value, condition) pairs whose condition holds; as a Piecewise where the hypotheses do not decide."""
     open_infinite = []
     for cond in infinite:
         truth = hyp.holds(cond)
@@ -238,12 +268,19 @@ def _sup_log_linear(c, r, side, B, C, lo, hi, hyp: Hypotheses):
             continue
         if truth is None and _dominated(value, cond, certain):
             continue  # at c = 0 this candidate is one that is always there (an end's value)
-        entry = value if truth is True else sp.Piecewise((value, cond), (-oo, True))
-        if entry not in kept:
-            kept.append(entry)
+        if truth is True:
+            if value not in kept:
+                kept.append(value)
+            continue
+        same = next((i for i, e in enumerate(kept) if isinstance(e, sp.Piecewise) and e.args[0][0] == value), None)
+        if same is not None:  # one value under two conditions: under either
+            either = sp.simplify_logic(sp.Or(kept[same].args[0][1], cond))
+            kept[same] = sp.Piecewise((value, either), (-oo, True))
+        elif value not in kept:
+            kept.append(sp.Piecewise((value, cond), (-oo, True)))
     if not kept:
         if not open_infinite:
-            raise NoClosedFormError("no case of the log-linear supremum applies")
+            raise NoClosedFormError("no case of the supremum applies")
         return oo
     if open_infinite and len(kept) == 1 and isinstance(kept[0], sp.Piecewise) and _exhaustive(
             [*open_infinite, kept[0].args[0][1]]):

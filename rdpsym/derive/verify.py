@@ -261,11 +261,11 @@ def _supremum_at_ends(P: Density, Q: Density, claimed: mpmath.mpf) -> mpmath.mpf
             mid = (lo + hi) / 2 if mpmath.isfinite(lo) and mpmath.isfinite(hi) else (
                 lo + 1 if mpmath.isfinite(lo) else (hi - 1 if mpmath.isfinite(hi) else mpmath.mpf(0)))
             for end, inward in ((lo, 1), (hi, -1)):
-                if mpmath.isfinite(end):
-                    path = [end + inward * mpmath.mpf(10) ** (-j) * (1 + abs(end)) for j in range(1, _END_DECADES)]
+                if mpmath.isfinite(end):  # no closer than the working precision resolves
+                    path = [end + inward * mpmath.mpf(10) ** (-j) * (1 + abs(end)) for j in range(1, wp - 20)]
                 else:
                     path = [mid - inward * mpmath.mpf(10) ** j for j in range(0, _END_DECADES)]
-                values = [v for v in (ratio(t) for t in path) if v is not None]
+                values = [v for v in (ratio(t) for t in path) if v is not None and mpmath.isfinite(v)]
                 if values:
                     best = max(best, *values)
                 tail = values[-40:]
