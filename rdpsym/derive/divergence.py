@@ -18,7 +18,7 @@ from rdpsym.derive.moments import Moment, moment, sup_log_ratio
 from rdpsym.derive.numeric import renyi_divergence_mp
 from rdpsym.derive.verify import check_against_definition, is_zero
 from rdpsym.engine.context import Hypotheses, UndecidedSign, simplify_condition, tidy_condition
-from rdpsym.engine.series import canonical
+from rdpsym.engine.series import Quadrature, canonical
 from rdpsym.engine.tidy import (
     collect_exp,
     divergence_from_moment,
@@ -241,6 +241,12 @@ def _derive_with(P: Density, Q: Density, order, reference, unchecked: tuple, tab
         if not numeric_fallback:
             raise
         return _numeric_fallback(P, Q, order, steps, str(exc))
+    if isinstance(closed, sp.Basic) and closed.has(sp.Subs, sp.Derivative):
+        closed = _derivatives_as_integrals(closed)
+        if closed.has(sp.Subs, sp.Derivative):  # a derivative SymPy could not take is not a closed form
+            if not numeric_fallback:
+                raise NoClosedFormError("the result holds an unevaluated derivative")
+            return _numeric_fallback(P, Q, order, steps, "the result holds an unevaluated derivative")
     steps.extend(more)
     if isinstance(closed, sp.Basic) and closed.has(sp.Sum):
         closed = canonical(closed)  # series written one way again (expanding split their exponents)
@@ -493,6 +499,29 @@ def _kl(P, Q, tables, changes: list | None = None) -> tuple:
     steps.append(_equals(1, sp.Subs(sp.Derivative(moment_of(alpha), alpha), alpha, 1) / moment_of(1), LHopital()))
     steps.append(_equals(1, kl, DifferentiateMoment()))
     return kl, (), steps, I
+
+
+def _derivatives_as_integrals(expr: sp.Expr) -> sp.Expr:
+    """∂/∂a of an incomplete beta B_{z₁,z₂}(a, b) (from differentiating a moment in α) as the integral it is:
+    ∫_{z₁}^{z₂} t^{a−1}(1 − t)^{b−1} log t dt (log(1 − t) for b), which evaluates to any precision."""
+    def rewrite(e):
+        if not (isinstance(e, sp.Subs) and isinstance(e.expr, sp.Derivative)):
+            return e
+        derivative = e.expr
+        inner = derivative.expr
+        (variable, count), = derivative.variable_count
+        if not isinstance(inner, sp.betainc) or count != 1:
+            return e
+        values = dict(zip(e.variables, e.point))
+        a, b, z1, z2 = (arg.xreplace(values) for arg in inner.args)
+        position = inner.args.index(variable) if variable in inner.args else None
+        if position not in (0, 1):
+            return e
+        t = sp.Dummy("t", positive=True)
+        weight = sp.log(t) if position == 0 else sp.log(1 - t)
+        return Quadrature(t ** (a - 1) * (1 - t) ** (b - 1) * weight, (t, z1, z2))
+
+    return expr.replace(lambda e: isinstance(e, sp.Subs), rewrite)
 
 
 def _log_derivative(expr: sp.Expr, a: sp.Symbol) -> sp.Expr:

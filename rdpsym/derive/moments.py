@@ -157,8 +157,18 @@ def _pair_as(found: tuple) -> tuple:
 
 
 def _sup_quadratic(R, var, lo, hi, hyp: Hypotheses, discrete: bool):
-    """sup of R = A·x² + B·x + C over (lo, hi), as a Piecewise on undecided signs."""
+    """sup of R = A·x² + B·x + C over (lo, hi), as a Piecewise on undecided signs.
+
+    A polynomial of higher degree is +∞ when it grows toward an infinite end of the piece
+    (−4x³ + … toward −∞: two quartic laws with different centres).
+    """
     poly = sp.Poly(R, var)
+    if poly.degree() > 2:
+        lead, n = poly.LC(), poly.degree()
+        toward = [end for end in (lo, hi) if end in (oo, -oo)]
+        if any(hyp.is_positive(lead * (1 if end is oo or n % 2 == 0 else -1)) for end in toward):
+            return oo
+        raise NoClosedFormError(f"no closed-form supremum for the polynomial log-ratio {R}")
     A, B = poly.coeff_monomial(var**2), poly.coeff_monomial(var)
     finite_ends = [R.subs(var, e) for e in (lo, hi) if e not in (oo, -oo)]
     ends_max = sp.Max(*finite_ends) if finite_ends else None

@@ -143,7 +143,18 @@ def integrate_exp(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypot
             return value
     if not hyp.fallback:
         raise NoClosedFormError(f"no closed-form rule for ∫ exp({L})")
+    if _mixed_polynomial(L, x):
+        # e^{a x⁴ + b x³ + …}: no elementary or special-function closed form; SymPy would spend its budget.
+        raise NoClosedFormError(f"∫ exp({L}) is a polynomial of degree > 2 in the exponent: no closed form")
     return _sympy_fallback(L, x, lo, hi)
+
+
+def _mixed_polynomial(L: sp.Expr, x: sp.Symbol) -> bool:
+    """Whether L is a polynomial in x of degree > 2 with more than one power of x (e^{−x⁴} alone is a Γ value)."""
+    if not L.is_polynomial(x):
+        return False
+    poly = sp.Poly(L, x)
+    return poly.degree() > 2 and len([m for m in poly.monoms() if m[0] > 0]) > 1
 
 
 def positive_variable(x: sp.Symbol, L: sp.Expr, lo: sp.Expr) -> tuple[sp.Symbol, sp.Expr]:
