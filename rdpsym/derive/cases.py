@@ -94,10 +94,10 @@ def split(P, Q, order, quantity: sp.Expr, derive: Callable, depth: int):
         mapping = {case.symbol: case.value}
         try:
             d = derive(P.substituted(mapping), Q.substituted(mapping), depth + 1)
-        except NoClosedFormError:
-            if sign == 0:
-                continue  # a boundary case without its own formula: covered by a merged neighbour, else refused
-            raise
+            if not d.is_closed_form:
+                raise NoClosedFormError(f"no closed form in the case {case.condition}")
+        except NoClosedFormError as exc:
+            raise NoClosedFormError(f"in the case {case.condition}: {exc}") from exc
         out.append((case, d))
     return out
 

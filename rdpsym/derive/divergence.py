@@ -201,9 +201,8 @@ def _from_cases(P: Density, Q: Density, order, quantity: sp.Expr, cases: list) -
         conditions=(),
         hypotheses=(order > 1,) if isinstance(order, sp.Symbol) else (),
         evidence=tuple(evidence),
-        moment=None if any(m is None for m in moments) else sp.Piecewise(*[
-            (back(d.moment, case), cond) for (case, d), (_, cond) in zip(cases, merged)]) if len(moments) == len(
-            merged) else None,
+        moment=None if any(not isinstance(m, sp.Basic) for m in moments) else sp.Piecewise(
+            *[(m, case.condition) for m, (case, _) in zip(moments[:-1], cases[:-1])], (moments[-1], True)),
     )
 
 
