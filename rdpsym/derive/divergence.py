@@ -12,15 +12,24 @@ from __future__ import annotations
 
 import sympy as sp
 
+from rdpsym.derive.cases import back, combine, evidence_back, split, step_back
 from rdpsym.derive.derivation import Derivation
 from rdpsym.derive.moments import Moment, moment, sup_log_ratio
 from rdpsym.derive.numeric import renyi_divergence_mp
 from rdpsym.derive.verify import check_against_definition, is_zero
-from rdpsym.engine.context import Hypotheses, simplify_condition
-from rdpsym.engine.tidy import collect_exp, divergence_from_moment, max_of, tidy_kl
+from rdpsym.engine.context import Hypotheses, UndecidedSign, simplify_condition, tidy_condition
+from rdpsym.engine.series import Quadrature, canonical
+from rdpsym.engine.tidy import (
+    collect_exp,
+    divergence_from_moment,
+    erf_identities,
+    max_of,
+    powers_from_logs,
+    tidy_kl,
+)
 from rdpsym.foundations import operations
 from rdpsym.foundations.budget import budgeted
-from rdpsym.foundations.errors import DomainError, NoClosedFormError, must
+from rdpsym.foundations.errors import DensityError, DomainError, NoClosedFormError, must
 from rdpsym.foundations.notation import (
     DensityAt,
     KLExpectation,
@@ -40,6 +49,10 @@ from rdpsym.foundations.notation import (
 )
 from rdpsym.foundations.reading import parse_order
 from rdpsym.foundations.record import (
+    ByCases,
+    ByIdentity,
+    Case,
+    ChangeOfVariables,
     Definition,
     DifferentiateMoment,
     Diverges,
@@ -49,6 +62,7 @@ from rdpsym.foundations.record import (
     Largest,
     LHopital,
     NoClosedForm,
+    NotChecked,
     NotShownEqual,
     Numeric,
     OnInterval,
@@ -62,6 +76,7 @@ from rdpsym.foundations.record import (
     Step,
     SumOfPieces,
     TakeLogarithm,
+    weakest,
 )
 from rdpsym.foundations.symbols import alpha
 from rdpsym.laws.densities import Density, Discrete, align_pair
@@ -118,26 +133,138 @@ def renyi_divergence(
     if isinstance(order, sp.Symbol) and order in P.parameters | Q.parameters:
         raise DomainError(must("order", f"a symbol that is not a parameter of P or Q (rename {order} in the densities)",
                                order))
+    unchecked = _check_laws(P, Q)
+    return _derive_by_cases(P, Q, order, reference, unchecked, depth=0)
+
+
+def _check_laws(P: Density, Q: Density) -> tuple:
+    """Check laws built with ``check=False`` (no value is a divergence of inputs that are not laws).
+
+    A law that is definitely not one (negative somewhere, mass ≠ 1) is a :class:`DensityError`;
+    one whose mass is undecided symbolically passes, and the derivation says so in its
+    evidence (:class:`NotChecked`; each sample point of the check re-checks it with values).
+    """
+    skipped = []
+    for name, law in (("P", P), ("Q", Q)):
+        if law.validated:
+            continue
+        try:
+            shown = law._check()
+        except DensityError as exc:
+            raise DensityError(f"{name} is not a probability law (built with check=False): {exc}") from exc
+        if not shown:
+            skipped.append(NotChecked(f"the normalisation of {name}",
+                                      "built with check=False and undecided symbolically; "
+                                      "checked numerically at each sample point"))
+    return tuple(skipped)
+
+
+def _derive_by_cases(P: Density, Q: Density, order, reference, unchecked: tuple, depth: int) -> Derivation:
+    """D_order(P‖Q), split into cases where the parameters' assumptions leave a sign open."""
+    try:
+        return _derive(P, Q, order, reference, unchecked)
+    except UndecidedSign as undecided:
+        try:
+            cases = split(P, Q, order, undecided.quantity,
+                          lambda Pc, Qc, d: _derive_by_cases(Pc, Qc, order, None, unchecked, d), depth)
+        except NoClosedFormError as exc:
+            steps = [*_density_steps(P, Q, None), _definition_step(P, order, None)]
+            return _numeric_fallback(P, Q, order, steps, f"{undecided}; {exc}")
+        return _from_cases(P, Q, order, undecided.quantity, cases)
+
+
+#: The steps every derivation starts with: the two densities and Definition 3.
+_OPENING_STEPS = 3
+
+
+def _tidy_piecewise(expr, hyp: Hypotheses):
+    """Every Piecewise condition in ``expr`` in the form a reader writes (:func:`tidy_condition`)."""
+    if not isinstance(expr, sp.Basic) or not expr.has(sp.Piecewise):
+        return expr
+    return expr.replace(lambda e: isinstance(e, sp.Piecewise), lambda e: sp.Piecewise(
+        *[(value, tidy_condition(cond, hyp)) for value, cond in e.args]))
+
+
+def _from_cases(P: Density, Q: Density, order, quantity: sp.Expr, cases: list) -> Derivation:
+    """One derivation from the cases of a split: each case's steps, then the Piecewise they make."""
+    hyp = Hypotheses(order if isinstance(order, sp.Symbol) else None)
+    result, merged = combine(cases, quantity, hyp, lambda d: is_zero(d, hyp))
+    result = _tidy_piecewise(result, hyp)
+    steps: list[Step] = [*_density_steps(P, Q, None), _definition_step(P, order, None)]
+    evidence: list = []
+    for case, d in cases:
+        steps.extend(step_back(step, case) for step in d.steps[_OPENING_STEPS:])
+        steps.append(_equals(order, back(d.result, case), Case(case.condition, quantity), d.status))
+        evidence.extend(e for e in (evidence_back(e, case) for e in d.evidence) if e not in evidence)
+    steps.append(_equals(order, result, ByCases()))
+    moments = [back(d.moment, case) for case, d in cases]
+    return Derivation(
+        order=order,
+        result=result,
+        status=weakest(d.status for _, d in cases),
+        steps=tuple(steps),
+        closed_form=result,
+        conditions=(),
+        hypotheses=(order > 1,) if isinstance(order, sp.Symbol) else (),
+        evidence=tuple(evidence),
+        moment=None if any(not isinstance(m, sp.Basic) for m in moments) else sp.Piecewise(
+            *[(m, case.condition) for m, (case, _) in zip(moments[:-1], cases[:-1])], (moments[-1], True)),
+    )
+
+
+def _derive(P: Density, Q: Density, order, reference, unchecked: tuple = ()) -> Derivation:
+    """D_order(P‖Q) without case splits (an undecided sign raises :class:`UndecidedSign`)."""
+    P, Q, tables = align_pair(P, Q)
+    if tables is not None and P.table is None and Q.table is None and P.parameters | Q.parameters:
+        # pmf expressions on a short range: their rules first (the binomial theorem gives
+        # Binomial(n, p₁) vs Binomial(n, p₂) as n/(α−1)·log(p₁^α p₂^{1−α} + …)), the table if none applies.
+        try:
+            return _derive_with(P, Q, order, reference, unchecked, None, numeric_fallback=False)
+        except UndecidedSign:
+            raise
+        except NoClosedFormError:
+            pass
+    return _derive_with(P, Q, order, reference, unchecked, tables)
+
+
+def _derive_with(P: Density, Q: Density, order, reference, unchecked: tuple, tables,
+                 numeric_fallback: bool = True) -> Derivation:
+    """D_order(P‖Q) from the densities' expressions (``tables`` None) or from their tables."""
     hyp = Hypotheses(order if isinstance(order, sp.Symbol) else None)
     steps: list[Step] = [*_density_steps(P, Q, tables), _definition_step(P, order, tables)]
+    changes: list = []  # a change of variables of the whole support, to check the result in too
     try:
         if order is oo:
-            closed, conditions, more, I = _sup(P, Q, tables)
+            closed, conditions, more, I = _sup(P, Q, tables, changes)
         elif order == 1:
-            closed, conditions, more, I = _kl(P, Q, tables)
+            closed, conditions, more, I = _kl(P, Q, tables, changes)
         else:
-            closed, conditions, more, I = _finite(P, Q, order, hyp, tables)
+            closed, conditions, more, I = _finite(P, Q, order, hyp, tables, changes)
+    except UndecidedSign:
+        raise
     except NoClosedFormError as exc:
+        if not numeric_fallback:
+            raise
         return _numeric_fallback(P, Q, order, steps, str(exc))
+    if isinstance(closed, sp.Basic) and closed.has(sp.Subs, sp.Derivative):
+        closed = _derivatives_as_integrals(closed)
+        if closed.has(sp.Subs, sp.Derivative):  # a derivative SymPy could not take is not a closed form
+            if not numeric_fallback:
+                raise NoClosedFormError("the result holds an unevaluated derivative")
+            return _numeric_fallback(P, Q, order, steps, "the result holds an unevaluated derivative")
     steps.extend(more)
+    if isinstance(closed, sp.Basic) and closed.has(sp.Sum):
+        closed = canonical(closed)  # series written one way again (expanding split their exponents)
     if reference is None:
         polished = _polish(closed)
         if polished is not closed:
             steps.append(_equals(order, polished, Simplified()))
             closed = polished
-    conditions = tuple(simplify_condition(c, hyp) for c in conditions)
+    conditions = tuple(tidy_condition(simplify_condition(c, hyp), hyp) for c in conditions)
+    closed = _tidy_piecewise(closed, hyp)
     result = closed if not conditions or closed == oo else sp.Piecewise((closed, sp.And(*conditions)), (oo, True))
-    evidence = check_against_definition(P, Q, order, result, conditions, hyp)
+    evidence = [*check_against_definition(P, Q, order, result, conditions, hyp, changes=tuple(changes)),
+                *unchecked]
     status = Status.CHECKED
     if reference is not None:
         citation = reference.citation(order)
@@ -199,7 +326,15 @@ def _log_over(moment: sp.Expr, order: sp.Expr) -> sp.Expr:
     return sp.Mul(1 / (order - 1), log, evaluate=False)
 
 
-def _finite(P, Q, order, hyp, tables) -> tuple:
+def _whole_support(pieces) -> list:
+    """The change of variables of the one piece with P > 0, when it is the whole common support (else none)."""
+    live = [(substitution, pair) for pair, substitution in pieces if pair.p != 0]
+    if len(live) != 1 or live[0][0] is None:
+        return []
+    return [live[0][0]]
+
+
+def _finite(P, Q, order, hyp, tables, changes: list | None = None) -> tuple:
     if tables is not None:
         I, diverges = _table_moment(*tables, order, hyp)
         steps = [Step(RenyiMoment(P_, Q_, order, omega, discrete=True), "=", I, FiniteSum())]
@@ -209,26 +344,38 @@ def _finite(P, Q, order, hyp, tables) -> tuple:
         return D, (), steps + [_equals(order, D, TakeLogarithm(order))], I
     M = moment(P, Q, order, hyp)
     steps = _moment_steps(P, M, order)
+    if changes is not None:
+        changes.extend(_whole_support([(pair, piece.substitution) for pair, _, piece in M.pieces]))
     if M.value == oo:
         steps.append(_equals(order, oo, M.divergence))
         return oo, (), steps, oo
     I = collect_exp(M.value) if isinstance(M.value, sp.Add) else M.value
-    D = divergence_from_moment(I, order, _positive_under(M.conditions, hyp))
+    tidied = erf_identities(I)
+    if tidied is not I:  # erfc z + erfc(−z) = 2: two half-line pieces of one Gaussian
+        z = sp.Symbol("z")
+        steps.append(Step(RenyiMoment(P_, Q_, order, P.var, discrete=False, pointwise=False), "=", tidied,
+                          ByIdentity(sp.Eq(sp.erfc(z), 1 - sp.erf(z), evaluate=False))))
+        I = tidied
+    D = powers_from_logs(divergence_from_moment(I, order, _positive_under(M.conditions, hyp, M.positive_factors)))
     steps.append(_equals(order, D, TakeLogarithm(order)))
     return D, M.conditions, steps, I
 
 
-def _positive_under(conditions: tuple, hyp: Hypotheses):
-    """A positivity test that also knows what the convergence conditions imply."""
+def _positive_under(conditions: tuple, hyp: Hypotheses, factors: frozenset = frozenset()):
+    """A positivity test that also knows what the convergence conditions imply, and the laws' positive ``factors``."""
     known = [c.gts - c.lts for c in conditions if isinstance(c, (sp.StrictGreaterThan, sp.StrictLessThan))]
 
     def positive(e: sp.Expr) -> bool:
-        if hyp.is_positive(e):
+        if e in factors or hyp.is_positive(e):
             return True
         if isinstance(e, sp.Pow) and e.exp.is_real:
             return positive(e.base)
         if isinstance(e, sp.exp):
             return True
+        if isinstance(e, (sp.Add, sp.Mul)) and all(positive(t) for t in e.args):
+            return True  # a sum or product of positive terms (the binomial theorem's two exponentials)
+        if isinstance(e, sp.Sum) and positive(e.function):
+            return True  # a series of positive terms (a theta-type normaliser)
         # 1 − e^u > 0 iff u < 0, and e^u − 1 > 0 iff u > 0 (geometric-series denominators).
         c, rest = e.as_coeff_Add()
         if c == 1 and isinstance(-rest, sp.exp):
@@ -259,7 +406,15 @@ def _moment_steps(P: Density, M: Moment, order) -> list[Step]:
         # Grouped by exponential and with each exponent factored (the Gaussian rule's raw
         # exponent e^{α/(2σ²) + σ²(…)²/2 − …} becomes e^{α(α−1)/(2σ²)}): an equality, for reading.
         shown = collect_exp(piece.value) if piece.value.has(sp.exp) else piece.value
-        steps.append(Step(make(L, pair.lo, pair.hi), "=", shown, PieceRule(piece.rule, piece.condition)))
+        integral = make(L, pair.lo, pair.hi)
+        substitution = piece.substitution
+        while substitution is not None:  # the piece in t = g(x), the Jacobian included
+            t = substitution.variable
+            in_t = sp.Integral(sp.exp(substitution.exponent), (t, substitution.lo, substitution.hi))
+            steps.append(Step(integral, "=", in_t, ChangeOfVariables(t, substitution.forward, substitution.lo,
+                                                                       substitution.hi)))
+            integral, substitution = in_t, substitution.then
+        steps.append(Step(integral, "=", shown, PieceRule(piece.rule, piece.condition)))
     if M.value != oo:
         steps.append(Step(lhs, "=", collect_exp(M.value), SumOfPieces()))
     return steps
@@ -276,6 +431,9 @@ def _table_moment(tp: dict, tq: dict, order, hyp) -> tuple[sp.Expr, Diverges | N
                 return oo, Diverges("outcome", at=key, expression=p)
             continue
         if order.is_number and p.is_number and q.is_number:
+            if _small_powers(p, q, order):
+                terms.append(p**order * q ** (1 - order))  # an exact number: (3/10)²/(3/5) + … = 11/8
+                continue
             # Kept as powers: at order 10⁴ the evaluated rational has 10⁴ digits.
             terms.append(sp.Mul(sp.Pow(p, order, evaluate=False), sp.Pow(q, 1 - order, evaluate=False), evaluate=False))
         else:
@@ -283,7 +441,19 @@ def _table_moment(tp: dict, tq: dict, order, hyp) -> tuple[sp.Expr, Diverges | N
     return sp.Add(*terms), None
 
 
-def _kl(P, Q, tables) -> tuple:
+#: Digits up to which a finite law's p^α q^(1−α) is evaluated exactly (beyond: kept as powers).
+_EXACT_DIGITS = 300
+
+
+def _small_powers(p: sp.Expr, q: sp.Expr, order: sp.Expr) -> bool:
+    """Whether p^order·q^(1−order) of two rationals is a short exact number (at most :data:`_EXACT_DIGITS` digits)."""
+    if not (order.is_Rational and p.is_Rational and q.is_Rational):
+        return False
+    size = sum(len(str(abs(n))) for n in (p.p, p.q, q.p, q.q))
+    return size * (abs(order.p) + abs(order.q)) <= _EXACT_DIGITS
+
+
+def _kl(P, Q, tables, changes: list | None = None) -> tuple:
     if tables is not None:
         tp, tq = tables
         terms = []
@@ -302,6 +472,8 @@ def _kl(P, Q, tables) -> tuple:
     hyp = Hypotheses(a)
     M = moment(P, Q, a, hyp)
     steps = _moment_steps(P, M, a)
+    if changes is not None:
+        changes.extend(_whole_support([(pair, piece.substitution) for pair, _, piece in M.pieces]))
     if M.value == oo:
         if M.support_mismatch:
             mismatch = M.divergence
@@ -310,14 +482,23 @@ def _kl(P, Q, tables) -> tuple:
         # I(α) = ∞ for every α > 1 says nothing about the limit α → 1: no closed form here.
         raise NoClosedFormError(f"the moment diverges for α > 1 ({operations.text(M.divergence)}); "
                                 "KL needs the definition")
+    # Each rule's condition says exactly when its piece converges; at α = 1 the piece's integrand
+    # is P itself, which integrates: so a condition SymPy cannot decide at α = 1 (2·log(1 − t) < 0
+    # for a geometric law in t) holds there for every valid parameter value, and, being strict, near
+    # α = 1 too. Only one decided false (a P that does not normalise) stops the derivation.
     at_one = [c.subs(a, 1) for c in M.conditions]
-    if not all(c is sp.true or Hypotheses().holds(c) for c in at_one):
+    if any(c is sp.false or Hypotheses().holds(c) is False for c in at_one):
         raise NoClosedFormError("the moment's convergence condition fails at α = 1")
     I = collect_exp(M.value)
     # D_α = log I(α)/(α−1) → (log I)'(1) = I'(1)/I(1) as α → 1, since log I(1) = log ∫P = 0.
-    at_1 = _at_one(I, a)
-    derivative = _at_one(sp.diff(I, a), a)
-    kl = tidy_kl(derivative if is_zero(at_1 - 1, Hypotheses()) else derivative / at_1)
+    if isinstance(M.value, (sp.Pow, sp.exp)) or (isinstance(M.value, sp.Mul) and M.value.has(a)):
+        # A product or power (the binomial theorem's (…)^n): (log I)' = Σ n·(log base)', without
+        # expanding I' into the n + 1 terms of the product rule.
+        kl = tidy_kl(_at_one(_log_derivative(M.value, a), a))
+    else:
+        at_1 = _at_one(I, a)
+        derivative = _at_one(sp.diff(I, a), a)
+        kl = tidy_kl(derivative if is_zero(at_1 - 1, Hypotheses()) else derivative / at_1)
     moment_of = sp.Function("I")
     steps.append(_equals(1, sp.Limit(sp.log(moment_of(alpha)) / (alpha - 1), alpha, 1), LHopital()))
     steps.append(_equals(1, sp.Subs(sp.Derivative(moment_of(alpha), alpha), alpha, 1) / moment_of(1), LHopital()))
@@ -325,13 +506,51 @@ def _kl(P, Q, tables) -> tuple:
     return kl, (), steps, I
 
 
+def _derivatives_as_integrals(expr: sp.Expr) -> sp.Expr:
+    """∂/∂a of an incomplete beta B_{z₁,z₂}(a, b) (from differentiating a moment in α) as the integral it is:
+    ∫_{z₁}^{z₂} t^{a−1}(1 − t)^{b−1} log t dt (log(1 − t) for b), which evaluates to any precision."""
+    def rewrite(e):
+        if not (isinstance(e, sp.Subs) and isinstance(e.expr, sp.Derivative)):
+            return e
+        derivative = e.expr
+        inner = derivative.expr
+        (variable, count), = derivative.variable_count
+        if not isinstance(inner, sp.betainc) or count != 1:
+            return e
+        values = dict(zip(e.variables, e.point))
+        a, b, z1, z2 = (arg.xreplace(values) for arg in inner.args)
+        position = inner.args.index(variable) if variable in inner.args else None
+        if position not in (0, 1):
+            return e
+        t = sp.Dummy("t", positive=True)
+        weight = sp.log(t) if position == 0 else sp.log(1 - t)
+        return Quadrature(t ** (a - 1) * (1 - t) ** (b - 1) * weight, (t, z1, z2))
+
+    return expr.replace(lambda e: isinstance(e, sp.Subs), rewrite)
+
+
+def _log_derivative(expr: sp.Expr, a: sp.Symbol) -> sp.Expr:
+    """d/dα log(expr), through products, powers with exponents free of α, and exponentials."""
+    if not expr.has(a):
+        return sp.S.Zero
+    if isinstance(expr, sp.Mul):
+        return sp.Add(*[_log_derivative(f, a) for f in expr.args])
+    if isinstance(expr, sp.Pow) and not expr.exp.has(a):
+        return expr.exp * _log_derivative(expr.base, a)
+    if isinstance(expr, sp.exp):
+        return sp.diff(expr.args[0], a)
+    return sp.diff(expr, a) / expr
+
+
 def _at_one(expr: sp.Expr, a: sp.Symbol) -> sp.Expr:
     """expr at α = 1, as the limit α → 1⁺ where substitution gives 0/0.
 
     A rule valid for α ≠ 1 (e.g. (e^{(1−α)h} − 1)/(1 − α)) is 0/0 there.
     """
-    value = expr.subs(a, 1)
-    if not value.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+    value = canonical(expr.subs(a, 1))
+    # (a series' own limits ±∞ are not a failed substitution)
+    outside_series = value.xreplace({s: sp.Dummy() for s in value.atoms(sp.Sum)})
+    if not outside_series.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
         return value
     value = budgeted(lambda: sp.limit(expr, a, 1, "+"), "limit α → 1")
     if value.has(sp.nan, sp.zoo, sp.Limit):
@@ -339,7 +558,7 @@ def _at_one(expr: sp.Expr, a: sp.Symbol) -> sp.Expr:
     return value
 
 
-def _sup(P, Q, tables) -> tuple:
+def _sup(P, Q, tables, changes: list | None = None) -> tuple:
     if tables is not None:
         tp, tq = tables
         values = []
@@ -355,7 +574,15 @@ def _sup(P, Q, tables) -> tuple:
         return d, (), [_equals(oo, sp.Max(*values, evaluate=False), Largest("outcomes")),
                        _equals(oo, d, Largest("log-ratios"))], None
     values, diverges, pieces = sup_log_ratio(P, Q)
-    steps = [Step(LogRatio(P_, Q_, P.var), "=", R, OnInterval(lo, hi)) for R, lo, hi, _ in pieces]
+    if changes is not None and len(pieces) == 1 and pieces[0][4] is not None:
+        changes.append(pieces[0][4])
+    steps = []
+    for R, lo, hi, _, substitution in pieces:
+        steps.append(Step(LogRatio(P_, Q_, P.var), "=", R, OnInterval(lo, hi)))
+        while substitution is not None:  # the supremum found in t = g(x): log(P/Q) in t
+            steps.append(Step(LogRatio(P_, Q_, P.var), "=", substitution.exponent, ChangeOfVariables(
+                substitution.variable, substitution.forward, substitution.lo, substitution.hi, jacobian=False)))
+            substitution = substitution.then
     if values == oo:
         return oo, (), steps + [_equals(oo, oo, diverges)], None
     d = max_of(values)
@@ -367,6 +594,10 @@ def _sup(P, Q, tables) -> tuple:
 
 #: A result with at most this many operations is left as derived.
 _POLISH_ABOVE = 12
+#: A simplified form replaces the derived one only at this fraction of its operations or fewer.
+_POLISH_GAIN = 0.75
+#: Seconds each simplify attempt of :func:`_polish` may take.
+_POLISH_SECONDS = 1.5
 
 
 def _polish(expr: sp.Expr) -> sp.Expr:
@@ -378,16 +609,18 @@ def _polish(expr: sp.Expr) -> sp.Expr:
     """
     if not isinstance(expr, sp.Expr) or expr == oo or not expr.free_symbols or sp.count_ops(expr) <= _POLISH_ABOVE:
         return expr  # a number needs no polish (and at order 10⁴ its powers are huge)
+    if expr.has(sp.Sum, sp.Piecewise, sp.Max):
+        return expr  # simplify would try to evaluate the series, or spend its budget on the cases
     best, best_ops = expr, sp.count_ops(expr)
     for attempt in (lambda e: sp.simplify(e), lambda e: sp.simplify(e.rewrite(sp.exp))):
         try:
-            candidate = budgeted(lambda attempt=attempt: attempt(expr), "simplify", seconds=3.0)
+            candidate = budgeted(lambda attempt=attempt: attempt(expr), "simplify", seconds=_POLISH_SECONDS)
         except NoClosedFormError:  # out of time, or no budget possible in this thread: keep the form
             continue
         if candidate.has(sp.I, sp.nan, sp.zoo) or _new_branch_cuts(candidate, expr) or _huge_numbers(candidate):
             continue
         ops = sp.count_ops(candidate)
-        if ops < best_ops:
+        if ops <= _POLISH_GAIN * best_ops:  # clearly shorter: a few operations less is not worth the derived layout
             best, best_ops = candidate, ops
     return best
 

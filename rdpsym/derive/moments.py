@@ -12,10 +12,12 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from rdpsym.derive.cases import parametrise
 from rdpsym.engine.context import Hypotheses
-from rdpsym.engine.integrals import PieceValue, integrate_exp
+from rdpsym.engine.integrals import PieceValue, integrate_exp, log_shape, positive_variable
 from rdpsym.engine.pieces import log_of
 from rdpsym.engine.sums import sum_exp
+from rdpsym.engine.transform import substitute
 from rdpsym.foundations.errors import NoClosedFormError
 from rdpsym.foundations.record import Diverges
 from rdpsym.laws.densities import Density, Discrete, PiecePair, common_refinement, piece_point
@@ -35,6 +37,17 @@ class Moment:
     conditions: tuple
     pieces: tuple[tuple[PiecePair, sp.Expr, PieceValue], ...]
     divergence: Diverges | None = None
+    var: sp.Symbol | None = None
+
+    @property
+    def positive_factors(self) -> frozenset:
+        """The parameters' expressions the log-densities took logarithms of (1 − p in a binomial pmf).
+
+        A law is positive on its support, so each such factor is positive wherever the laws are
+        valid; the tidying of the result may use that.
+        """
+        return frozenset(g.args[0] for _, L, _ in self.pieces for g in L.atoms(sp.log)
+                         if self.var not in g.free_symbols)
 
     @property
     def support_mismatch(self) -> bool:
@@ -62,7 +75,7 @@ def moment(P: Density, Q: Density, order: sp.Expr, hyp: Hypotheses) -> Moment:
         total += piece.value
         if piece.condition is not sp.true:
             conditions.append(piece.condition)
-    return Moment(total, tuple(dict.fromkeys(conditions)), tuple(parts))
+    return Moment(total, tuple(dict.fromkeys(conditions)), tuple(parts), var=var)
 
 
 def _as_condition(piece: PieceValue) -> PieceValue:
@@ -81,8 +94,9 @@ def _outside(pair: PiecePair, for_orders_above_one: bool = True) -> Diverges:
 def sup_log_ratio(P: Density, Q: Density) -> tuple[list | sp.Expr, Diverges | None, list]:
     """sup over supp P of log(P/Q) per piece (or ``oo``), why it is infinite (else None), and the pieces.
 
-    The pieces are ``(log_ratio, lo, hi, supremum)`` per interval of the common
-    support, for the derivation's steps.
+    The pieces are ``(log_ratio, lo, hi, supremum, substitution)`` per interval of the
+    common support, for the derivation's steps (``substitution``: the change of
+    variables the supremum was found in, or None).
     """
     values, pieces = [], []
     var = P.var
@@ -94,23 +108,67 @@ def sup_log_ratio(P: Density, Q: Density) -> tuple[list | sp.Expr, Diverges | No
             return oo, _outside(pair, for_orders_above_one=False), pieces
         at = piece_point(pair.lo, pair.hi, isinstance(P, Discrete))
         R = sp.expand(log_of(pair.p, var, at) - log_of(pair.q, var, at))
-        value = _sup_piece(R, var, pair.lo, pair.hi, hyp, isinstance(P, Discrete))
-        pieces.append((R, pair.lo, pair.hi, value))
+        value, substitution = sup_piece(R, var, pair.lo, pair.hi, hyp, isinstance(P, Discrete))
+        pieces.append((R, pair.lo, pair.hi, value, substitution))
         if value == oo:
-            return oo, Diverges("unbounded", pair.lo, pair.hi, R, for_orders_above_one=False), pieces
+            shown = R if substitution is None else substitution.exponent
+            return oo, Diverges("unbounded", pair.lo, pair.hi, shown, for_orders_above_one=False), pieces
         values.append(value)
     if not values:
         raise NoClosedFormError("P has no mass on the common support")
     return values, None, pieces
 
 
-def _sup_piece(R, var, lo, hi, hyp: Hypotheses, discrete: bool):
-    """sup of R = A·x² + B·x + C over (lo, hi), as a Piecewise on undecided signs."""
+def sup_piece(R, var, lo, hi, hyp: Hypotheses, discrete: bool):
+    """(sup of R over (lo, hi), the substitution used or None), as a Piecewise on undecided signs.
+
+    R = A·x² + B·x + C (quadratic rule), or c·log|x − r| + B·x + C (log-linear rule),
+    or either after a change of variables t = g(x) (monotone, so the supremum is unchanged).
+    """
     if not R.has(var):
-        return R
-    if not R.is_polynomial(var) or sp.Poly(R, var).degree() > 2:
-        raise NoClosedFormError(f"no closed-form supremum rule for log(P/Q) = {R}")
+        return R, None
+    x, R = (var, R) if discrete else positive_variable(var, R, lo)
+    shape = log_shape(R, x, lo, hi, hyp)
+    if shape is not None and not shape.logs:
+        return _sup_quadratic(R, x, lo, hi, hyp, discrete), None
+    if shape is not None and len(shape.logs) == 1 and hyp.is_zero(shape.A) and not discrete:
+        c, r, side = shape.logs[0]
+        return _sup_log_linear(c, r, side, shape.B, shape.C, lo, hi, hyp), None
+    if shape is not None and len(shape.logs) == 2 and hyp.is_zero(shape.A) and hyp.is_zero(shape.B) and not discrete:
+        (c1, a, s1), (c2, b, s2) = sorted(shape.logs, key=lambda t: -t[2])
+        if s1 > 0 > s2:
+            return _sup_two_logs(c1, a, c2, b, shape.C, lo, hi, hyp), None
+    if not discrete and hyp.substitutions > 0:
+        inner = hyp.inside_substitution()
+        def finish(Rt, t, a, b):
+            return PieceValue(*_pair_as(sup_piece(Rt, t, a, b, inner, False)))
+
+        found = substitute(R, x, lo, hi, hyp, False, finish)
+        if found is not None:
+            substitution, value = found
+            return value.value, substitution
+    raise NoClosedFormError(f"no closed-form supremum rule for log(P/Q) = {R}")
+
+
+def _pair_as(found: tuple) -> tuple:
+    """(value, substitution) as the fields of a PieceValue, which carries the substitution along."""
+    value, substitution = found
+    return value, sp.true, "supremum", substitution
+
+
+def _sup_quadratic(R, var, lo, hi, hyp: Hypotheses, discrete: bool):
+    """sup of R = A·x² + B·x + C over (lo, hi), as a Piecewise on undecided signs.
+
+    A polynomial of higher degree is +∞ when it grows toward an infinite end of the piece
+    (−4x³ + … toward −∞: two quartic laws with different centres).
+    """
     poly = sp.Poly(R, var)
+    if poly.degree() > 2:
+        lead, n = poly.LC(), poly.degree()
+        toward = [end for end in (lo, hi) if end in (oo, -oo)]
+        if any(hyp.is_positive(lead * (1 if end is oo or n % 2 == 0 else -1)) for end in toward):
+            return oo
+        raise NoClosedFormError(f"no closed-form supremum for the polynomial log-ratio {R}")
     A, B = poly.coeff_monomial(var**2), poly.coeff_monomial(var)
     finite_ends = [R.subs(var, e) for e in (lo, hi) if e not in (oo, -oo)]
     ends_max = sp.Max(*finite_ends) if finite_ends else None
@@ -141,7 +199,143 @@ def _sup_piece(R, var, lo, hi, hyp: Hypotheses, discrete: bool):
                                       (v < hi) if hi is not oo else sp.true)])
         concave = _piecewise([(vertex, inside), (ends_max, True)], hyp)
     convex = oo if (lo is -oo or hi is oo) else ends_max
-    return _piecewise([(concave, A < 0), (convex, A > 0), (linear_case(), True)], hyp)
+    linear = linear_case()
+    # The three cases exclude one another: one that gives the "otherwise" value is that value.
+    cases = [(value, cond) for value, cond in ((concave, A < 0), (convex, A > 0)) if value != linear]
+    return _piecewise([*cases, (linear, True)], hyp)
+
+
+def _sup_log_linear(c, r, side, B, C, lo, hi, hyp: Hypotheses):
+    """sup of c·log|x − r| + B·x + C over (lo, hi), r outside the piece (at or beyond an end).
+
+    In u = |x − r| ∈ (u_l, u_h): c·log u + B u + C′.  It is +∞ at u → 0⁺ when c < 0
+    (log P/Q blows up at a finite end of the support), and at u → ∞ when B > 0, or
+    B = 0 and c > 0; otherwise the largest of the finite ends and, when c > 0 and
+    B < 0, the interior maximum at u* = −c/B.
+    """
+    if side < 0:  # reflect x ↦ −x: c·log(r − x) + B x = c·log(y + r) − B y
+        return _sup_log_linear(c, -r, 1, -B, C, -hi, -lo, hyp)
+    ul = sp.S.Zero if sp.expand(lo - r) == 0 else sp.expand(lo - r)
+    uh = oo if hi is oo else sp.expand(hi - r)
+    C0 = C + B * r
+
+    def at(u):
+        return c * sp.log(u) + B * u + C0
+
+    infinite, finite = [], []
+    if ul == 0:
+        infinite.append(c < 0)
+        finite.append((C0, sp.Eq(c, 0)))
+    else:
+        finite.append((at(ul), sp.true))
+    if uh is oo:
+        infinite += [B > 0, sp.And(sp.Eq(B, 0), c > 0)]
+        finite.append((C0, sp.And(sp.Eq(B, 0), sp.Eq(c, 0))))
+    else:
+        finite.append((at(uh), sp.true))
+    u_star = -c / B if hyp.is_zero(B) is not True else None
+    if u_star is not None:
+        inside = [c > 0, B < 0] + ([u_star > ul] if ul != 0 else []) + ([u_star < uh] if uh is not oo else [])
+        finite.append((at(u_star), sp.And(*inside)))
+    return _assemble(infinite, finite, hyp)
+
+
+def _sup_two_logs(c1, a, c2, b, C, lo, hi, hyp: Hypotheses):
+    """sup of c₁·log(x − a) + c₂·log(b − x) + C over (lo, hi) = (a, b): the beta family's log-ratio.
+
+    +∞ at an end whose coefficient is negative; for c₁, c₂ > 0 the maximum at
+    x* = (c₁b + c₂a)/(c₁ + c₂); with one coefficient 0 the other end's limit.
+    """
+    if not (_close(lo, a) and _close(hi, b)):
+        raise NoClosedFormError("a beta-type log-ratio on a piece that does not span its roots")
+    w = b - a
+    star = c1 * sp.log(c1 * w / (c1 + c2)) + c2 * sp.log(c2 * w / (c1 + c2)) + C
+    infinite = [c1 < 0, c2 < 0]
+    finite = [(star, sp.And(c1 > 0, c2 > 0)), (c1 * sp.log(w) + C, sp.And(sp.Eq(c2, 0), c1 > 0)),
+              (c2 * sp.log(w) + C, sp.And(sp.Eq(c1, 0), c2 > 0)), (C, sp.And(sp.Eq(c1, 0), sp.Eq(c2, 0)))]
+    return _assemble(infinite, finite, hyp)
+
+
+def _close(u, v) -> bool:
+    return u == v or (u not in (oo, -oo) and v not in (oo, -oo) and sp.expand(u - v) == 0)
+
+
+def _assemble(infinite: list, finite: list, hyp: Hypotheses):
+    """sup from candidates: +∞ when one of ``infinite`` holds, else the largest of the ``finite``
+    (value, condition) pairs whose condition holds; as a Piecewise where the hypotheses do not decide."""
+    open_infinite = []
+    for cond in infinite:
+        truth = hyp.holds(cond)
+        if truth is True:
+            return oo
+        if truth is None:
+            open_infinite.append(cond)
+    kept = []
+    certain = [value for value, cond in finite if hyp.holds(cond) is True]
+    for value, cond in finite:
+        truth = hyp.holds(cond)
+        if truth is False:
+            continue
+        if truth is None and _dominated(value, cond, certain):
+            continue  # at c = 0 this candidate is one that is always there (an end's value)
+        if truth is True:
+            if value not in kept:
+                kept.append(value)
+            continue
+        same = next((i for i, e in enumerate(kept) if isinstance(e, sp.Piecewise) and e.args[0][0] == value), None)
+        if same is not None:  # one value under two conditions: under either
+            either = sp.simplify_logic(sp.Or(kept[same].args[0][1], cond))
+            kept[same] = sp.Piecewise((value, either), (-oo, True))
+        elif value not in kept:
+            kept.append(sp.Piecewise((value, cond), (-oo, True)))
+    if not kept:
+        if not open_infinite:
+            raise NoClosedFormError("no case of the supremum applies")
+        return oo
+    if open_infinite and len(kept) == 1 and isinstance(kept[0], sp.Piecewise) and _exhaustive(
+            [*open_infinite, kept[0].args[0][1]]):
+        # c < 0 or c > 0 gives ∞, and the one finite case is c = 0: "otherwise" (log-normal laws, D_∞),
+        # where the value is read with c = 0 (μ₁ = μ₂: 0, not (μ₂² − μ₁²)/(2σ²)).
+        value, cond = kept[0].args[0]
+        if isinstance(cond, sp.Equality):
+            case = parametrise(cond.lhs - cond.rhs, 0, set())
+            if case is not None:
+                value = sp.factor(value.xreplace({case.symbol: case.value}))
+        return sp.Piecewise((oo, sp.Or(*open_infinite)), (value, True))
+    best = kept[0] if len(kept) == 1 else sp.Max(*kept)
+    return sp.Piecewise((oo, sp.Or(*open_infinite)), (best, True)) if open_infinite else best
+
+
+def _dominated(value: sp.Expr, cond: sp.Basic, certain: list) -> bool:
+    """Whether a candidate that applies only when ``cond`` (an equation) holds equals an unconditional one there."""
+    if not isinstance(cond, sp.Equality) or not certain:
+        return False
+    case = parametrise(cond.lhs - cond.rhs, 0, set())
+    if case is None:
+        return False
+    at = {case.symbol: case.value}
+    return any(sp.expand(sp.expand_log((value - other).xreplace(at), force=True)) == 0 for other in certain)
+
+
+def _exhaustive(conditions: list) -> bool:
+    """Whether the conditions cover every sign of one quantity (E < 0, E > 0 and E = 0 among them)."""
+    signs: dict = {}
+    for cond in conditions:
+        for part in (cond.args if isinstance(cond, sp.Or) else (cond,)):
+            if not isinstance(part, (sp.StrictLessThan, sp.StrictGreaterThan, sp.Equality, sp.Unequality)):
+                return False
+            E = sp.expand(part.lhs - part.rhs)
+            lead = E.as_coeff_Mul()[0] if not E.is_Number else E
+            E = sp.expand(E / lead) if lead.is_Number and lead != 0 else E
+            flip = bool(lead.is_Number and lead < 0)
+            if E.could_extract_minus_sign():  # one sign convention: −k₁ + k₂ < 0 is k₁ − k₂ > 0
+                E, flip = sp.expand(-E), not flip
+            kind = {sp.StrictLessThan: {"<"}, sp.StrictGreaterThan: {">"}, sp.Equality: {"="},
+                    sp.Unequality: {"<", ">"}}[type(part)]
+            if flip:
+                kind = {{"<": ">", ">": "<"}.get(k, k) for k in kind}
+            signs.setdefault(E, set()).update(kind)
+    return len(signs) == 1 and next(iter(signs.values())) == {"<", ">", "="}
 
 
 def _piecewise(cases, hyp: Hypotheses):

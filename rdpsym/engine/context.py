@@ -7,9 +7,26 @@ by ``1 + β`` where β is a positive dummy, which is exactly "α > 1".
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import sympy as sp
+
+from rdpsym.foundations.errors import NoClosedFormError
+
+
+class UndecidedSign(NoClosedFormError):
+    """A derivation needs the sign of ``quantity``, which the assumptions do not decide.
+
+    Raised where a case split is possible (two non-smooth points that cannot be
+    ordered, a support end that may lie inside or outside the other support): the
+    caller derives each case ``quantity > 0``, ``< 0``, ``= 0`` separately instead of
+    refusing.  It is a :class:`NoClosedFormError`, so a caller that cannot split
+    still gets "no closed form".
+    """
+
+    def __init__(self, quantity: sp.Expr, message: str):
+        super().__init__(message)
+        self.quantity = quantity
 
 
 @dataclass(frozen=True)
@@ -25,6 +42,20 @@ class Hypotheses:
 
     order_symbol: sp.Symbol | None = None
     _beta: sp.Dummy = field(default_factory=lambda: sp.Dummy("beta", positive=True))
+    #: Whether SymPy's general ``integrate``/``summation`` may be tried (under a time budget)
+    #: when no rule applies; off while a change of variables is being tried, so a candidate
+    #: substitution is accepted only when a closed-form rule finishes it.
+    fallback: bool = True
+    #: How many nested changes of variables (:mod:`rdpsym.engine.transform`) may still be tried.
+    substitutions: int = 2
+
+    def without_fallback(self) -> Hypotheses:
+        """The same hypotheses, with closed-form rules only (no SymPy fallback)."""
+        return replace(self, fallback=False)
+
+    def inside_substitution(self) -> Hypotheses:
+        """The hypotheses for the integral after one change of variables (rules only, one level less)."""
+        return replace(self, fallback=False, substitutions=self.substitutions - 1)
 
     def _shift(self, expr: sp.Expr) -> sp.Expr:
         if self.order_symbol is None or not expr.has(self.order_symbol):
@@ -104,3 +135,103 @@ def simplify_condition(condition: sp.Basic, hyp: Hypotheses) -> sp.Basic:
         num = sp.collect(sp.expand(num), hyp.order_symbol) if hyp.order_symbol else num
         return sp.StrictGreaterThan(num, 0, evaluate=False)
     return condition
+
+
+_RELATIONS = (sp.StrictGreaterThan, sp.StrictLessThan, sp.GreaterThan, sp.LessThan, sp.Equality, sp.Unequality)
+
+
+def tidy_condition(condition: sp.Basic, hyp: Hypotheses) -> sp.Basic:
+    """A condition in the form a reader writes, equivalent under the hypotheses.
+
+    Each relation E ⋈ 0 loses the factors of E known positive (a denominator σ², the
+    2 of 1/(2σ₂²) − 1/(2σ₁²)), a negative factor flips it, a sum of logarithms is read
+    as the comparison of their product with 1, and a difference of two terms becomes a
+    comparison of the terms: ``a − c ≤ 0`` is ``a ≤ c``, ``Ne((μ₁ − μ₂)/σ², 0)`` is
+    ``Ne(μ₁, μ₂)``, ``1/(2s₂²) − 1/(2s₁²) > 0`` is ``s₁ > s₂``.
+
+    >>> a, c, s = sp.symbols("a c sigma", positive=True)
+    >>> tidy_condition(a - c <= 0, Hypotheses()), tidy_condition(sp.Ne((a - c)/s**2, 0), Hypotheses())
+    (a <= c, Ne(a, c))
+    """
+    if isinstance(condition, (sp.And, sp.Or)):
+        parts = [tidy_condition(c, hyp) for c in condition.args]
+        if isinstance(condition, sp.Or) and len(parts) == 2 and all(
+                isinstance(p, (sp.StrictLessThan, sp.StrictGreaterThan)) for p in parts):
+            a, b = (p.lhs - p.rhs for p in parts)
+            same = type(parts[0]) is type(parts[1])
+            if (sp.expand(a - b) == 0 and not same) or (sp.expand(a + b) == 0 and same):
+                return sp.Ne(parts[0].lhs, parts[0].rhs)  # E < 0 or E > 0: E ≠ 0
+        return condition.func(*parts)
+    if not isinstance(condition, _RELATIONS):
+        return condition
+    E = condition.lhs - condition.rhs
+    kind = type(condition)
+    E, flipped = _core(E, hyp)
+    if flipped and kind in _FLIP:
+        kind = _FLIP[kind]
+    if E.has(sp.log) and not E.has(sp.exp):
+        product = _log_product(E)
+        if product is not None:  # Σ c·log u ⋈ 0  ⟺  Π u^c ⋈ 1
+            num, den = sp.fraction(sp.together(product))
+            arguments = {g.args[0] for g in E.atoms(sp.log)}
+            if hyp.is_positive(den) or all(  # a product of powers of the logs' (positive) arguments
+                    (f.base if isinstance(f, sp.Pow) else f) in arguments or f.is_positive
+                    for f in sp.Mul.make_args(den)):  # u/v ⋈ 1  ⟺  u ⋈ v
+                return kind(num, den) if den != 1 else _relation(kind, num - 1)
+            return _relation(kind, product - 1)
+    return _relation(kind, E)
+
+
+_FLIP = {sp.StrictGreaterThan: sp.StrictLessThan, sp.StrictLessThan: sp.StrictGreaterThan,
+         sp.GreaterThan: sp.LessThan, sp.LessThan: sp.GreaterThan}
+
+
+def _core(E: sp.Expr, hyp: Hypotheses) -> tuple[sp.Expr, bool]:
+    """E without its factors of known sign; whether an odd number of them were negative."""
+    num, den = sp.fraction(sp.together(E))
+    flipped = False
+    if den != 1:
+        if hyp.is_positive(den):
+            E = num
+        elif hyp.is_negative(den):
+            E, flipped = num, True
+        else:
+            return E, False
+    coefficient, factors = sp.factor_list(E) if E.is_polynomial() else (sp.S.One, [(E, 1)])
+    kept = sp.S.One
+    for base, power in factors:
+        sign = hyp.is_positive(base)
+        if sign is True:
+            continue
+        if hyp.is_negative(base) is True:
+            flipped ^= bool(power % 2)
+            continue
+        kept *= base**power
+    if coefficient.is_negative:
+        flipped = not flipped
+    return (kept if kept != 1 or E == 0 else E), flipped
+
+
+def _log_product(E: sp.Expr) -> sp.Expr | None:
+    """Π u^c when E = Σ c·log u (c free of logarithms; a rational number r as log e^r), else None."""
+    product = sp.S.One
+    for term in sp.Add.make_args(sp.expand(E)):
+        logs = [f for f in sp.Mul.make_args(term) if isinstance(f, sp.log)]
+        if len(logs) == 1 and not (term / logs[0]).has(sp.log):
+            product *= logs[0].args[0] ** (term / logs[0])
+        elif term.is_Rational:
+            product *= sp.exp(term)
+        else:
+            return None
+    return product
+
+
+def _relation(kind, E: sp.Expr) -> sp.Basic:
+    """E ⋈ 0 written as (positive terms) ⋈ (negative terms) when E has exactly two terms, else as is."""
+    terms = sp.Add.make_args(sp.expand(E))
+    if len(terms) == 2:
+        plus = [t for t in terms if t.could_extract_minus_sign() is False]
+        minus = [-t for t in terms if t.could_extract_minus_sign() is True]
+        if len(plus) == 1 and len(minus) == 1:
+            return kind(plus[0], minus[0])
+    return kind(E, 0)

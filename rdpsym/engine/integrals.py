@@ -7,15 +7,26 @@ a result that is valid exactly when its condition holds, or raises
 :class:`NoClosedFormError`; the integral of a positive function that does not
 converge is +∞, which is what the condition's "else" branch means.
 
-Rules (each is the textbook identity written once):
+The shapes are read from ``L = Σ cᵢ·log|x − rᵢ| + A x² + B x + C`` (a log-density
+on a piece, after :func:`rdpsym.engine.pieces.log_of`).  Rules (each is the
+textbook identity written once; u = x − r is the distance to the power's root):
 
-``gaussian``  L = A x² + B x + C, A < 0:
+``gaussian``  no logs, A < 0:
     ∫ = e^{C + B²/(4a)} √(π/a)/2 · [erf(√a (h − v)) − erf(√a (l − v))],
     a = −A, v = B/(2a); on the whole line √(π/a)·e^{C + B²/(4a)}.
-``exponential``  L = B x + C:  ∫ = (e^{B h + C} − e^{B l + C}) / B.
-``gamma``  L = c·log(x − r) + B x + C on (r, ∞):  e^{C + B r} Γ(c + 1) / (−B)^{c + 1}.
-``beta``  L = c₁ log(x − l) + c₂ log(h − x) + C on (l, h):  e^C (h − l)^{c₁+c₂+1} B(c₁+1, c₂+1).
-``sympy``  anything else: ``sympy.integrate`` under a time budget.
+``exponential``  no logs, A = 0:  ∫ = (e^{B h + C} − e^{B l + C}) / B.
+``gamma``  c·log(x − r) + B x + C on (r, ∞):  e^{C + B r} Γ(c + 1) / (−B)^{c + 1}  (c > −1, B < 0).
+``incomplete gamma``  the same on an interval whose ends are not both r and ∞:
+    e^{C + B r} (−B)^{−c−1} [Γ(c+1, −B u_l) − Γ(c+1, −B u_h)]  (B < 0; c > −1 if u_l = 0).
+``power``  c·log(x − r) + C (B = 0):  e^C (u_h^{c+1} − u_l^{c+1})/(c + 1),
+    which needs c > −1 at u_l = 0 and c < −1 at u_h = ∞ (Pareto, power-function laws).
+``beta``  c₁ log(x − a) + c₂ log(b − x) + C on (a, b):  e^C (b − a)^{c₁+c₂+1} B(c₁+1, c₂+1).
+``incomplete beta``  the same on (l, h) inside (a, b):  e^C (b − a)^{c₁+c₂+1} B_{z_l, z_h}(c₁+1, c₂+1),
+    z = (x − a)/(b − a).
+
+When no rule applies, :mod:`rdpsym.engine.transform` looks for a change of
+variables t = g(x) under which one does (log-normal, Weibull, Rayleigh,
+Gumbel, ...), and only then is ``sympy.integrate`` tried, under a time budget.
 """
 
 from __future__ import annotations
@@ -33,11 +44,29 @@ oo = sp.oo
 
 @dataclass(frozen=True)
 class PieceValue:
-    """One piece's integral: ``value`` when ``condition`` holds, else +∞."""
+    """One piece's integral: ``value`` when ``condition`` holds, else +∞.
+
+    ``substitution`` is the change of variables the piece was integrated in
+    (a :class:`rdpsym.engine.transform.Substitution`), or None.
+    """
 
     value: sp.Expr
     condition: sp.Basic
     rule: str
+    substitution: object = None
+
+
+@dataclass(frozen=True)
+class LogShape:
+    """L = Σ c·log|x − r| + A x² + B x + C on a piece: ``logs`` is ((c, r, side), ...).
+
+    ``side`` is +1 where the piece lies right of r (the factor is x − r), −1 left of it (r − x).
+    """
+
+    logs: tuple
+    A: sp.Expr
+    B: sp.Expr
+    C: sp.Expr
 
 
 def _coefficients(L: sp.Expr, x: sp.Symbol) -> tuple[sp.Expr, sp.Expr, sp.Expr] | None:
@@ -50,24 +79,43 @@ def _coefficients(L: sp.Expr, x: sp.Symbol) -> tuple[sp.Expr, sp.Expr, sp.Expr] 
     return tuple(poly.coeff_monomial(x**k) for k in (2, 1, 0))  # type: ignore[return-value]
 
 
-def _log_terms(L: sp.Expr, x: sp.Symbol):
-    """Split L into Σ c_i·log(x − r_i) (as (c_i, r_i, sign)) plus a remainder."""
-    logs = [g for g in L.atoms(sp.log) if g.has(x)]
-    terms = []
-    rest = L
-    for g in logs:
+def log_shape(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses) -> LogShape | None:
+    """Read ``L`` as Σ c·log|x − r| + A x² + B x + C on (lo, hi), or None.
+
+    log(s·(x − r)) is log|s| + log|x − r| with the side read from the sign of s
+    (the argument is positive on the piece); the coefficients c must be free of x.
+    """
+    L = sp.expand(L)
+    logs: dict[tuple, sp.Expr] = {}
+    rest = sp.S.Zero
+    for term in sp.Add.make_args(L):
+        found = [f for f in sp.Mul.make_args(term) if isinstance(f, sp.log) and f.has(x)]
+        if not found:
+            rest += term
+            continue
+        if len(found) > 1:
+            return None
+        g = found[0]
+        c = term / g
+        if c.has(x):
+            return None
         u = g.args[0]
         if not u.is_polynomial(x) or sp.Poly(u, x).degree() != 1:
             return None
         s, u0 = sp.Poly(u, x).all_coeffs()
-        c = sp.expand(rest).coeff(g)
-        if c.has(x):
+        positive = hyp.is_positive(s)
+        if positive is None:
             return None
-        root = sp.simplify(-u0 / s)
-        # log(s·(x − r)) = log|s| + log|x − r| on the side where the argument is positive.
-        terms.append((c, root, s))
-        rest = sp.expand(rest - c * g + c * sp.log(sp.Abs(s)))
-    return terms, rest
+        root = sp.cancel(-u0 / s)
+        side = 1 if positive else -1
+        key = (root, side)
+        logs[key] = logs.get(key, sp.S.Zero) + c
+        rest += c * sp.log(s if positive else -s)
+    abc = _coefficients(sp.expand(rest), x)
+    if abc is None:
+        return None
+    kept = tuple((c, r, side) for (r, side), c in logs.items() if hyp.is_zero(c) is not True)
+    return LogShape(kept, *abc)
 
 
 def integrate_exp(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses) -> PieceValue:
@@ -76,20 +124,71 @@ def integrate_exp(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypot
     >>> import sympy as sp
     >>> x = sp.Symbol("x", real=True)
     >>> integrate_exp(-x**2/2, x, -sp.oo, sp.oo, Hypotheses())
-    PieceValue(value=sqrt(2)*sqrt(pi), condition=True, rule='gaussian')
+    PieceValue(value=sqrt(2)*sqrt(pi), condition=True, rule='gaussian', substitution=None)
+    >>> c = sp.Symbol("c", positive=True)
+    >>> integrate_exp(-(c + 1)*sp.log(x), x, 1, sp.oo, Hypotheses()).value  # a Pareto tail
+    1/c
     """
-    abc = _coefficients(L, x)
-    if abc is not None:
-        A, B, C = abc
+    x, L = positive_variable(x, L, lo)
+    shape = log_shape(L, x, lo, hi, hyp)
+    if shape is not None:
+        value = _by_shape(shape, lo, hi, hyp)
+        if value is not None:
+            return value
+    if hyp.substitutions > 0:
+        from rdpsym.engine.transform import integrate_by_substitution
+
+        value = integrate_by_substitution(L, x, lo, hi, hyp)
+        if value is not None:
+            return value
+    if not hyp.fallback:
+        raise NoClosedFormError(f"no closed-form rule for ∫ exp({L})")
+    if _mixed_polynomial(L, x):
+        # e^{a x⁴ + b x³ + …}: no elementary or special-function closed form; SymPy would spend its budget.
+        raise NoClosedFormError(f"∫ exp({L}) is a polynomial of degree > 2 in the exponent: no closed form")
+    return _sympy_fallback(L, x, lo, hi)
+
+
+def _mixed_polynomial(L: sp.Expr, x: sp.Symbol) -> bool:
+    """Whether L is a polynomial in x of degree > 2 with more than one power of x (e^{−x⁴} alone is a Γ value)."""
+    if not L.is_polynomial(x):
+        return False
+    poly = sp.Poly(L, x)
+    return poly.degree() > 2 and len([m for m in poly.monoms() if m[0] > 0]) > 1
+
+
+def positive_variable(x: sp.Symbol, L: sp.Expr, lo: sp.Expr) -> tuple[sp.Symbol, sp.Expr]:
+    """On a piece left-bounded by a nonnegative ``lo``, the variable as a positive symbol of the same name.
+
+    Then (x/λ)^k splits into x^k λ^{−k} and log(x^c) into c·log x, which SymPy does only
+    for a positive x: the same integral, written so the rules can read it.
+    """
+    if x.is_positive or lo is -oo or sp.S(lo).is_nonnegative is not True:
+        return x, L
+    xp = sp.Symbol(x.name, positive=True)
+    return xp, sp.expand(sp.expand_log(sp.expand(L.xreplace({x: xp})), force=False))
+
+
+def _by_shape(shape: LogShape, lo, hi, hyp: Hypotheses) -> PieceValue | None:
+    A, B, C = shape.A, shape.B, shape.C
+    if not shape.logs:
         if hyp.is_zero(A):
             return _exponential(B, C, lo, hi, hyp)
         return _gaussian(A, B, C, lo, hi, hyp)
-    split = _log_terms(L, x)
-    if split is not None and split[0]:
-        value = _gamma_or_beta(split[0], split[1], x, lo, hi, hyp)
-        if value is not None:
-            return value
-    return _sympy_fallback(L, x, lo, hi)
+    if hyp.is_zero(A) is not True:
+        return None
+    if len(shape.logs) == 1:
+        c, r, side = shape.logs[0]
+        if side > 0:
+            return _power_exponential(c, r, B, C, lo, hi, hyp)
+        # Reflect x ↦ −x: log(r − x) becomes log(y + r), y = −x on (−hi, −lo).
+        value = _power_exponential(c, -r, -B, C, -hi, -lo, hyp)
+        return value
+    if len(shape.logs) == 2 and hyp.is_zero(B):
+        (c1, a, s1), (c2, b, s2) = sorted(shape.logs, key=lambda t: -t[2])
+        if s1 > 0 > s2:
+            return _beta(c1, a, c2, b, C, lo, hi, hyp)
+    return None
 
 
 def _exponential(B, C, lo, hi, hyp: Hypotheses) -> PieceValue:
@@ -156,28 +255,76 @@ def _gaussian_negative(A, B, C, lo, hi) -> sp.Expr:
     return peak * root / 2 * (sp.erf(sp.sqrt(a) * (hi - v)) - sp.erf(sp.sqrt(a) * (lo - v)))
 
 
-def _gamma_or_beta(terms, rest, x, lo, hi, hyp: Hypotheses) -> PieceValue | None:
-    abc = _coefficients(rest, x)
-    if abc is None or not hyp.is_zero(abc[0]):
+def _same(a: sp.Expr, b: sp.Expr) -> bool:
+    if a == b:
+        return True
+    if a in (oo, -oo) or b in (oo, -oo):
+        return False
+    return sp.expand(a - b) == 0 or sp.simplify(a - b) == 0
+
+
+def _power_exponential(c, r, B, C, lo, hi, hyp: Hypotheses) -> PieceValue | None:
+    """∫_lo^hi (x − r)^c e^{Bx + C} dx with r ≤ lo: the gamma family (complete or incomplete) and powers."""
+    if lo is -oo:
         return None
-    _, B, C = abc
-    at_lo = [(c, s) for (c, r, s) in terms if sp.simplify(r - lo) == 0]
-    at_hi = [(c, s) for (c, r, s) in terms if sp.simplify(r - hi) == 0]
-    if len(at_lo) + len(at_hi) != len(terms) or len(at_lo) > 1 or len(at_hi) > 1:
+    ul = sp.S.Zero if _same(lo, r) else sp.expand(lo - r)
+    uh = oo if hi is oo else sp.expand(hi - r)
+    if ul != 0 and hyp.is_positive(ul) is not True:
+        return None  # the root must lie at or left of the piece
+    scale = sp.exp(C + B * r)
+    b_zero = hyp.is_zero(B)
+    if b_zero:
+        return _power(c, ul, uh, sp.exp(C), hyp)
+    if b_zero is None and uh is not oo:
+        return None  # a finite piece with B of unknown sign: both e^{Bx} forms would be needed
+    s = c + 1
+    if uh is oo:
+        if ul == 0:
+            return _decided(scale * sp.gamma(s) / (-B) ** s, sp.And(c > -1, B < 0), "gamma", hyp)
+        value = scale * sp.uppergamma(s, -B * ul) / (-B) ** s
+        return _decided(value, B < 0, "incomplete gamma", hyp)
+    if hyp.is_negative(B) is not True:
+        return None  # B > 0 on a finite piece: Γ of a negative argument, complex termwise
+    if ul == 0:
+        value = scale * sp.lowergamma(s, -B * uh) / (-B) ** s
+        return _decided(value, c > -1, "incomplete gamma", hyp)
+    value = scale * (sp.uppergamma(s, -B * ul) - sp.uppergamma(s, -B * uh)) / (-B) ** s
+    return PieceValue(value, sp.true, "incomplete gamma")
+
+
+def _power(c, ul, uh, scale, hyp: Hypotheses) -> PieceValue:
+    """∫_{ul}^{uh} u^c du (times ``scale``), 0 ≤ ul < uh ≤ ∞."""
+    s = c + 1
+    if ul == 0 and uh is oo:
+        return PieceValue(oo, sp.true, "power")
+    if uh is oo:
+        return _decided(-scale * ul**s / s, c < -1, "power", hyp)
+    if ul == 0:
+        return _decided(scale * uh**s / s, c > -1, "power", hyp)
+    value = scale * (uh**s - ul**s) / s
+    at_minus_one = hyp.is_zero(s)
+    if at_minus_one:
+        return PieceValue(scale * (sp.log(uh) - sp.log(ul)), sp.true, "power (logarithm)")
+    if at_minus_one is None:
+        value = sp.Piecewise((value, sp.Ne(c, -1)), (scale * (sp.log(uh) - sp.log(ul)), True))
+    return PieceValue(value, sp.true, "power")
+
+
+def _beta(c1, a, c2, b, C, lo, hi, hyp: Hypotheses) -> PieceValue | None:
+    """∫_lo^hi (x − a)^{c1} (b − x)^{c2} e^C dx with a ≤ lo < hi ≤ b: Euler's beta integral, or its incomplete form."""
+    if lo is -oo or hi is oo:
         return None
-    if at_lo and not at_hi and hi is oo:
-        c = at_lo[0][0]
-        value = sp.exp(C + B * lo) * sp.gamma(c + 1) / (-B) ** (c + 1)
-        return _decided(value, sp.And(c > -1, B < 0), "gamma", hyp)
-    if at_hi and not at_lo and lo is -oo:
-        c = at_hi[0][0]
-        value = sp.exp(C + B * hi) * sp.gamma(c + 1) / B ** (c + 1)
-        return _decided(value, sp.And(c > -1, B > 0), "gamma", hyp)
-    if at_lo and at_hi and lo is not -oo and hi is not oo and hyp.is_zero(B):
-        c1, c2 = at_lo[0][0], at_hi[0][0]
-        value = sp.exp(C) * (hi - lo) ** (c1 + c2 + 1) * sp.beta(c1 + 1, c2 + 1)
-        return _decided(value, sp.And(c1 > -1, c2 > -1), "beta", hyp)
-    return None
+    at_a, at_b = _same(lo, a), _same(hi, b)
+    if not at_a and hyp.is_positive(lo - a) is not True or not at_b and hyp.is_positive(b - hi) is not True:
+        return None
+    width = b - a
+    scale = sp.exp(C) * width ** (c1 + c2 + 1)
+    if at_a and at_b:
+        return _decided(scale * sp.beta(c1 + 1, c2 + 1), sp.And(c1 > -1, c2 > -1), "beta", hyp)
+    zl = sp.S.Zero if at_a else sp.cancel((lo - a) / width)
+    zh = sp.S.One if at_b else sp.cancel((hi - a) / width)
+    conditions = ([c1 > -1] if at_a else []) + ([c2 > -1] if at_b else [])
+    return _decided(scale * sp.betainc(c1 + 1, c2 + 1, zl, zh), sp.And(*conditions), "incomplete beta", hyp)
 
 
 def _decided(value, condition, rule, hyp: Hypotheses) -> PieceValue:
@@ -198,3 +345,6 @@ def _sympy_fallback(L, x, lo, hi) -> PieceValue:
         # SymPy's conditions are sufficient, not necessary: we cannot claim "else ∞".
         raise NoClosedFormError(f"sympy.integrate needs the condition {condition}")
     return PieceValue(value, sp.true, "sympy.integrate")
+
+
+__all__ = ["LogShape", "PieceValue", "integrate_exp", "log_shape", "positive_variable"]

@@ -20,6 +20,7 @@ from itertools import pairwise
 
 import sympy as sp
 
+from rdpsym.engine.context import UndecidedSign
 from rdpsym.foundations.errors import NoClosedFormError
 
 oo = sp.oo
@@ -118,16 +119,18 @@ def less(a: sp.Expr, b: sp.Expr) -> bool | None:
 def sort_points(points: Iterable[sp.Expr], lo: sp.Expr, hi: sp.Expr) -> list[sp.Expr]:
     """``lo``, the points strictly inside (lo, hi) in increasing order, ``hi``.
 
-    Raises :class:`NoClosedFormError` when two points cannot be ordered from
-    the parameters' assumptions (e.g. two free centres ``c1`` and ``c2``).
+    Raises :class:`~rdpsym.engine.context.UndecidedSign` (a :class:`NoClosedFormError`)
+    when two points cannot be ordered from the parameters' assumptions (e.g. two
+    free centres ``c1`` and ``c2``): the derivation then splits into the cases.
     """
     inside: list[sp.Expr] = []
     for p in points:
         after_lo, before_hi = less(lo, p), less(p, hi)
         if after_lo is None or before_hi is None:
-            raise NoClosedFormError(
+            raise UndecidedSign(
+                p - lo if after_lo is None else hi - p,
                 f"cannot tell whether the non-smooth point {p} lies inside ({lo}, {hi}); "
-                "give its parameters values or sign assumptions"
+                "give its parameters values or sign assumptions",
             )
         if after_lo and before_hi and not any(_same(p, q) for q in inside):
             inside.append(p)
@@ -137,9 +140,10 @@ def sort_points(points: Iterable[sp.Expr], lo: sp.Expr, hi: sp.Expr) -> list[sp.
         for q in ordered:
             q_before_p = less(q, p)
             if q_before_p is None:
-                raise NoClosedFormError(
+                raise UndecidedSign(
+                    p - q,
                     f"cannot order the non-smooth points {q} and {p}; "
-                    "give their parameters values or order assumptions"
+                    "give their parameters values or order assumptions",
                 )
             if q_before_p:
                 pos += 1
@@ -177,7 +181,7 @@ def resolve_branch(expr: sp.Expr, var: sp.Symbol, at: sp.Expr) -> sp.Expr:
             return -1
         if v.is_zero:
             return 0
-        raise NoClosedFormError(f"cannot decide the sign of {u} between non-smooth points")
+        raise UndecidedSign(v, f"cannot decide the sign of {u} between non-smooth points")
 
     def replace(e: sp.Expr) -> sp.Expr:
         if not e.args or not e.has(var):
@@ -240,8 +244,15 @@ def log_of(branch: sp.Expr, var: sp.Symbol | None = None, at: sp.Expr | None = N
         if isinstance(f, sp.Mul):
             return sp.Add(*[log_abs(g) for g in f.args])
         if isinstance(f, sp.Pow) and f.base.has(var):
+            if f.exp.has(var):
+                return sp.log(f)  # x^x: no rule will see through it anyway
             if sign_at(f.base) < 0 and f.exp.is_integer is not True:
                 raise NoClosedFormError(f"{f} is a non-integer power of a negative base")
+            return f.exp * log_abs(f.base)
+        if isinstance(f, sp.Pow) and f.exp.has(var):
+            # a^(k−1) with a free of the variable: a is a positive parameter of a density that
+            # is positive on the piece, so log a^(k−1) = (k − 1)·log a, the same as when the
+            # pmf is written e^((k−1)·log a): the form the rules read must not depend on the spelling.
             return f.exp * log_abs(f.base)
         if f.is_number:
             return sp.log(sp.Abs(f))

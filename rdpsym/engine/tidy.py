@@ -35,6 +35,29 @@ def collect_exp(expr: sp.Expr) -> sp.Expr:
     return sp.Add(*[sp.factor(c) * sp.exp(u) for u, c in groups.items() if c != 0])
 
 
+def erf_identities(expr: sp.Expr) -> sp.Expr:
+    """``expr`` with erfc z written 1 − erf z when that cancels terms (erfc z + erfc(−z) = 2), else ``expr``.
+
+    A Gaussian integrand split at a point that is not a kink of it (a law written with
+    |x − 1|²) comes back as two half-line pieces, erfc(z)·c + erfc(−z)·c: one piece's worth.
+
+    >>> import sympy as sp
+    >>> z = sp.Symbol("z", positive=True)
+    >>> erf_identities(sp.erfc(z)/2 + sp.erfc(-z)/2)
+    1
+    """
+    if not expr.has(sp.erfc):
+        return expr
+    candidate = expr.replace(lambda e: isinstance(e, sp.erfc), lambda e: 1 - sp.erf(e.args[0]))
+    candidate = sp.expand(candidate, deep=False) if not isinstance(candidate, sp.Add) else sp.Add(
+        *[sp.expand(t) for t in sp.Add.make_args(candidate)])
+    candidate = collect_exp(candidate) if candidate.has(sp.exp) else candidate
+    atoms = len(expr.atoms(sp.erf, sp.erfc))
+    if len(candidate.atoms(sp.erf, sp.erfc)) < atoms:
+        return candidate
+    return expr
+
+
 def split_logs(exponent: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
     """exp(Σ c·log u + rest) = Π u^c · exp(rest): return (Π u^c, rest).
 
@@ -47,26 +70,81 @@ def split_logs(exponent: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
     return sp.Mul(*[g.args[0] ** c for g, c in logs.items()]), rest
 
 
+def powers_from_logs(expr: sp.Expr) -> sp.Expr:
+    """exp(Σ c·log u + r) written Π u^c·e^r: an identity (SymPy's u^c is e^{c·log u}), and how papers print it.
+
+    >>> import sympy as sp
+    >>> a, p = sp.symbols("alpha p", positive=True)
+    >>> powers_from_logs(sp.log(sp.exp(a*sp.log(p) + (1 - a)*sp.log(1 - p)) + 1))
+    log(p**alpha*(1 - p)**(1 - alpha) + 1)
+    """
+    def as_powers(e: sp.Expr) -> sp.Expr:
+        powers, rest = split_logs(sp.expand(e.args[0]))
+        return powers * sp.exp(rest)
+
+    out = expr.replace(lambda e: isinstance(e, sp.exp) and e.args[0].has(sp.log), as_powers)
+    if out == expr:
+        return expr
+    # p₂·p₂^{−α} as p₂^{1−α}: powers of one base combined (and nothing else).
+    return out.replace(lambda e: isinstance(e, sp.log),
+                       lambda e: sp.log(sp.powsimp(e.args[0], combine="exp", deep=True)))
+
+
 def safe_log(expr: sp.Expr, positive) -> sp.Expr:
     """log(expr) split into a sum only across factors known to be positive.
 
     ``expand_log(force=True)`` would turn log((α−2)²) into 2·log(α−2), which is
     complex for α < 2; here a power's logarithm is split only when its base is
-    positive (``positive(base)`` is True), so the result is always real.
+    positive (``positive(base)`` is True), so the result is always real.  Signs are
+    paired first: −e^C/B with B known negative is e^C/(−B), whose factors are positive.
+    A sum is put over a common denominator first, so log(α/λ₁ + (1 − α)/λ₂) splits
+    into log(αλ₂ + (1 − α)λ₁) − log λ₁ − log λ₂.
     """
     if isinstance(expr, sp.exp):
         return expr.args[0]
     if expr.is_Rational and expr.is_positive and expr != 1:
         # log(3**9999 / 2**5000) as 9999·log 3 − 5000·log 2, not the log of a 4771-digit integer.
-        return _log_rational(expr)
+        return _log_rational(expr) if len(str(expr)) > _SHORT_RATIONAL else sp.log(expr)
     if isinstance(expr, sp.Mul):
-        factors = sp.Mul.make_args(expr)
-        if all(f.is_positive or positive(f) for f in factors):
+        factors = _positive_factors(sp.Mul.make_args(expr), positive)
+        if factors is not None:
             return sp.Add(*[safe_log(f, positive) for f in factors])
         return sp.log(expr)
     if isinstance(expr, sp.Pow) and (expr.base.is_positive or positive(expr.base)):
         return expr.exp * safe_log(expr.base, positive)
+    if isinstance(expr, sp.Add) and not expr.is_number:
+        num, den = sp.fraction(sp.together(expr))
+        shorter = len(sp.Add.make_args(sp.expand(num))) <= len(expr.args)
+        if den != 1 and shorter and (den.is_positive or positive(den)) and (num.is_positive or positive(num)):
+            return safe_log(num, positive) - safe_log(den, positive)
     return sp.log(expr)
+
+
+#: A positive rational with at most this many characters keeps its logarithm whole: log(11/8).
+_SHORT_RATIONAL = 40
+
+
+def _positive_factors(factors, positive) -> list | None:
+    """The factors with their signs paired off (−1 · (negative B)⁻¹ → (−B)⁻¹), or None if not all positive."""
+    out, sign = [], 1
+    for f in factors:
+        if f.is_positive or positive(f):
+            out.append(f)
+        elif f.is_number and f.is_negative:
+            sign, f = -sign, -f
+            if f != 1:
+                out.append(f)
+        elif isinstance(f, sp.Pow) and f.exp.is_integer and positive(-f.base):
+            out.append(sp.Pow(-f.base, f.exp))
+            sign *= -1 if f.exp.is_odd else 1
+            if f.exp.is_odd is None:
+                return None
+        elif positive(-f):
+            out.append(-f)
+            sign = -sign
+        else:
+            return None
+    return out if sign == 1 else None
 
 
 #: Primes divided out of a rational before taking its logarithm.
@@ -100,7 +178,16 @@ def log_moment(moment: sp.Expr, positive=lambda e: False) -> sp.Expr:
         return sp.oo
     if isinstance(moment, sp.Add):
         return sp.log(moment)
-    return sp.expand(safe_log(moment, positive))
+    return expand_outside_logs(safe_log(moment, positive))
+
+
+def expand_outside_logs(expr: sp.Expr) -> sp.Expr:
+    """``expand`` that leaves the arguments of logarithms alone (log((a + b)^5) must not become 32 terms)."""
+    logs = {g: sp.Dummy() for g in expr.atoms(sp.log)}
+    # power_exp off: t₂^{1−α} stays one power (split, it is t₂/t₂^α and the form falls apart).
+    if not logs:
+        return sp.expand(expr, power_exp=False)
+    return sp.expand(expr.xreplace(logs), power_exp=False).xreplace({d: g for g, d in logs.items()})
 
 
 def divergence_from_moment(moment: sp.Expr, order: sp.Expr, positive=lambda e: False) -> sp.Expr:
@@ -148,7 +235,8 @@ def tidy_kl(expr: sp.Expr) -> sp.Expr:
     """
     logs, rest = group_logs(sp.expand(sp.expand_log(sp.expand(expr), force=True)))
     coeffs = {g: sp.factor(c) for g, c in logs.items() if c != 0}
-    out, used = rest, set()
+    factored = sp.factor(rest)
+    out, used = (factored if sp.count_ops(factored) < sp.count_ops(rest) else rest), set()
     for g, c in coeffs.items():
         if g in used:
             continue
@@ -171,19 +259,55 @@ def _cancel_logs(expr: sp.Expr, order: sp.Expr | None = None) -> sp.Expr:
     or as numerator/(α − 1) (Poisson: (λ₁^α λ₂^{1−α} − αλ₁ − (1−α)λ₂)/(α−1)),
     whichever is shorter.
     """
-    logs, rest = group_logs(sp.expand(expr))
+    logs, rest = group_logs(expand_outside_logs(expr))
     out = sp.factor(sp.cancel(sp.together(rest)))
     if order is not None and order.free_symbols:
-        numerator = sp.collect(sp.expand(sp.powsimp(sp.expand(rest * (order - 1)))), order)
+        numerator = sp.collect(sp.expand(sp.Add(*[_times(t, order - 1) for t in sp.Add.make_args(rest)]),
+                                         power_exp=False), order)
         if not sp.fraction(sp.together(numerator))[1].has(order):
             over = sp.Mul(numerator, sp.Pow(order - 1, -1), evaluate=False)
             if sp.count_ops(over) < sp.count_ops(out):
                 out = over
+    logs = {g: sp.factor(sp.cancel(sp.together(c))) for g, c in logs.items()}
+    logs = {g: c for g, c in logs.items() if c != 0}
+    grouped = _split_by_order(logs, order) if isinstance(order, sp.Symbol) and len(logs) >= 2 else None
+    if grouped is not None and sp.count_ops(grouped) < sp.count_ops(sp.Add(*[c * g for g, c in logs.items()])):
+        return out + grouped
     for g, c in logs.items():
-        c = sp.factor(sp.cancel(sp.together(c)))
-        if c != 0:
-            out += c * g
+        out += c * g
     return out
+
+
+def _split_by_order(logs: dict, order: sp.Symbol) -> sp.Expr | None:
+    """Σ c(α)·log u with c(α) = q + r/(α − 1) as log Π u^q + log(Π u^r)/(α − 1), the literature's layout.
+
+    Rayleigh: 2α/(α−1)·log s₂ − 2 log s₁ − log(αs₂² + (1−α)s₁²)/(α−1) becomes
+    2 log(s₂/s₁) + log(s₂²/(αs₂² + (1−α)s₁²))/(α−1).  The arguments are positive
+    (they come from :func:`safe_log`), so combining the logarithms is exact.
+    None when a coefficient is not of that shape.
+    """
+    whole, over = sp.S.Zero, sp.S.Zero
+    for g, c in logs.items():
+        numerator = sp.expand(sp.cancel(c * (order - 1)))
+        if not numerator.is_polynomial(order) or sp.degree(numerator, order) > 1 or \
+                sp.fraction(sp.together(numerator))[1].has(order):
+            return None
+        a, b = numerator.coeff(order, 1), numerator.coeff(order, 0)
+        whole += a * g
+        over += (a + b) * g
+    combined = sp.logcombine(whole, force=True)
+    inner = sp.logcombine(over, force=True)
+    return combined + inner / (order - 1)
+
+
+def _times(term: sp.Expr, factor: sp.Expr) -> sp.Expr:
+    """term·factor, dropping a factor⁻¹ of the term instead of expanding (α − 1)·t/(α − 1)."""
+    args = list(sp.Mul.make_args(term))
+    inverse = sp.Pow(factor, -1)
+    if inverse in args:
+        args.remove(inverse)
+        return sp.Mul(*args)
+    return term * factor
 
 
 def max_of(values: list[sp.Expr]) -> sp.Expr:

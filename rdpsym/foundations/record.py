@@ -227,6 +227,57 @@ class PieceRule(Rule):
         return self.name.startswith("sympy.")
 
 
+#: van Erven & Harremoës, "Rényi Divergence and Kullback-Leibler Divergence", IEEE Trans. Inf. Theory 60 (2014).
+VAN_ERVEN_HARREMOES_2014 = Citation("van Erven & Harremoës 2014", "data-processing inequality", "arXiv:1206.2459")
+
+
+@dataclass(frozen=True)
+class ChangeOfVariables(Rule):
+    """The piece rewritten in t = ``forward`` (a monotone bijection of the piece onto (``lo``, ``hi``)).
+
+    D_α is invariant under a bijection applied to both laws (the data-processing
+    inequality holds both ways for an invertible map, ``citation``): the integrand
+    P^α Q^{1−α} dx becomes P_t^α Q_t^{1−α} dt, with the Jacobian |dx/dt| entering once
+    (``jacobian``; a supremum of log(P/Q) takes none, the two Jacobians cancel).
+    """
+
+    variable: sp.Symbol
+    forward: sp.Expr
+    lo: sp.Expr = sp.S.NegativeInfinity
+    hi: sp.Expr = sp.S.Infinity
+    jacobian: bool = True
+    citation: Citation = VAN_ERVEN_HARREMOES_2014
+
+
+@dataclass(frozen=True)
+class Case(Rule):
+    """The derivation under ``condition`` on the parameters (one case of a split the assumptions do not decide).
+
+    ``quantity`` is what had an undecided sign (two non-smooth points that cannot be
+    ordered, an end of one support that may lie inside the other): each case is derived
+    on the laws with that sign fixed, and checked against the definition there.
+    """
+
+    condition: sp.Basic
+    quantity: sp.Expr = sp.S.Zero
+
+
+@dataclass(frozen=True)
+class ByCases(Rule):
+    """The cases put together: a Piecewise over the conditions (cases with one formula merged)."""
+
+
+@dataclass(frozen=True)
+class ByIdentity(Rule):
+    """A rewrite by a named identity (``identity``, an ``Eq`` between SymPy expressions, e.g. erfc z = 1 − erf z).
+
+    The rewritten form equals the raw one term for term; the result is checked against
+    the definition after it, like every closed form.
+    """
+
+    identity: sp.Basic
+
+
 @dataclass(frozen=True)
 class SumOfPieces(Rule):
     """The pieces added up, grouped by exponential."""
@@ -460,11 +511,15 @@ class NotShownEqual(Evidence):
 class AgreesWithDefinition(Evidence):
     """The closed form agrees with the definition (independent quadrature or summation) at ``point``.
 
-    ``digits`` of agreement, or None when both are +∞.
+    ``digits`` of agreement, or None when both are +∞.  ``integrated_in`` is the
+    change of variables ``Eq(t, g(x))`` the definition was integrated in, when it was
+    (both laws' images were checked to integrate to 1 there, which checks the map and
+    its Jacobian), else None.
     """
 
     point: tuple  # ((symbol, exact value), ...), sorted by name
     digits: int | None = 40
+    integrated_in: Any = None
 
     @property
     def values(self) -> dict:
@@ -497,6 +552,18 @@ class NoClosedForm(Evidence):
     """No closed form was found, and why."""
 
     why: str
+
+
+@dataclass(frozen=True)
+class NotChecked(Evidence):
+    """Something the derivation could not establish and skipped (``what``), and ``why``.
+
+    A law built with ``check=False`` whose normalisation is undecided symbolically: the
+    result is a divergence only if it is a probability law (checked again at the sample points).
+    """
+
+    what: str
+    why: str = ""
 
 
 @dataclass(frozen=True)
@@ -610,6 +677,7 @@ __all__ = [
     "LHopital", "Largest", "MIRONOV_2017", "NoClosedForm", "NoPoints", "NotShownEqual", "Numeric", "OnInterval",
     "PieceRule", "PieceSuprema", "Proof", "ProvedEqual", "Published", "Relation", "Rule", "Sampled", "Simplified",
     "SplitAtKinks", "Status", "Step", "SumOfPieces", "TakeLogarithm", "point_items", "weakest",
+    "ByCases", "ByIdentity", "Case", "ChangeOfVariables", "NotChecked", "VAN_ERVEN_HARREMOES_2014",
 ]
 # Several variables (rdpsym.laws.multivariate, rdpsym.derive.multivariate).
 __all__ += [

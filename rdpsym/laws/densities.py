@@ -20,6 +20,7 @@ from itertools import pairwise
 
 import sympy as sp
 
+from rdpsym.engine.context import UndecidedSign
 from rdpsym.engine.pieces import (
     Piece,
     PiecePair,
@@ -32,6 +33,7 @@ from rdpsym.engine.pieces import (
     resolve_branch,
     sort_points,
 )
+from rdpsym.engine.series import canonical
 from rdpsym.foundations.errors import DensityError, NoClosedFormError, ParameterError, must
 from rdpsym.foundations.reading import exact, value_for
 from rdpsym.laws.validation import check_pieces, check_table
@@ -104,15 +106,24 @@ class Density:
 
         return Independent.iid(self, copies)
 
-    def _check(self) -> None:
-        check_pieces(self.expr, self.var, self.pieces(), discrete=self.discrete, lo=self.lo, hi=self.hi,
-                     parameters=self.parameters)
+    def _check(self) -> bool:
+        """Check the density (nonnegative, normalising); whether its mass was shown to be 1 (False: undecided)."""
+        if self.discrete and self.table is not None:
+            return check_table(self.table)
+        return check_pieces(self.expr, self.var, self.pieces(), discrete=self.discrete, lo=self.lo, hi=self.hi,
+                            parameters=self.parameters)
 
 
 def _le(a: sp.Expr, b: sp.Expr) -> bool:
     if a == b or a is -oo or b is oo:
         return True
+    if a is oo or b is -oo:
+        return False
     d = sp.simplify(b - a)
+    if d.is_nonnegative is None:
+        # Reading "undecided" as "no" silently dropped a piece of the support (Uniform[0, a] against
+        # Uniform[0, c] came out as if a ≤ c): the derivation splits into the cases instead.
+        raise UndecidedSign(d, f"cannot tell whether {a} <= {b}; give the parameters values or order assumptions")
     return bool(d.is_nonnegative)
 
 
@@ -136,6 +147,9 @@ class Continuous(Density):
     var: sp.Symbol
     support: sp.Interval = field(default=sp.Interval(-oo, oo))
     check: bool = True
+    #: Whether the density was checked (nonnegative, normalising) when built: True after a check,
+    #: and for copies of a checked density (renamed, a case of its parameters); see :func:`laws_checked`.
+    validated: bool = field(default=False, init=False, compare=False, repr=False)
     discrete = False
 
     def __new__(cls, *args, **kwargs):
@@ -151,7 +165,7 @@ class Continuous(Density):
         if not isinstance(self.support, sp.Interval) or self.support.measure == 0:
             raise DensityError(must("support", "a SymPy Interval of positive length", self.support))
         var = self.var
-        pdf = exact(self.pdf, "pdf", {self.var.name: self.var})
+        pdf = canonical(exact(self.pdf, "pdf", {self.var.name: self.var}))  # normalisers such as Σ e^{−j²} in one form
         if var.is_real is not True:
             # SymPy simplifies log(exp(u)) only for real u: use a real twin of the variable.
             real = sp.Symbol(var.name, real=True)
@@ -160,6 +174,7 @@ class Continuous(Density):
         object.__setattr__(self, "var", var)
         if self.check:
             self._check()
+            object.__setattr__(self, "validated", True)
 
     @property
     def expr(self) -> sp.Expr:
@@ -175,7 +190,12 @@ class Continuous(Density):
 
     def renamed(self, var: sp.Symbol) -> Continuous:
         """The same density written in another variable."""
-        return Continuous(self.pdf.xreplace({self.var: var}), var, self.support, check=False)
+        return _as_checked(self, Continuous(self.pdf.xreplace({self.var: var}), var, self.support, check=False))
+
+    def substituted(self, mapping: Mapping) -> Continuous:
+        """The density with parameters replaced by expressions (``{c: a + δ}``: one case of a split), not re-checked."""
+        return _as_checked(self, Continuous(self.pdf.xreplace(mapping), self.var, self.support.xreplace(mapping),
+                                            check=False))
 
     def subs(self, values: Mapping) -> Continuous:
         """The density with parameter values substituted (and re-checked); values are read by the one reader."""
@@ -209,6 +229,7 @@ class Discrete(Density):
     var: sp.Symbol | None = None
     support: sp.Range | None = None
     check: bool = True
+    validated: bool = field(default=False, init=False, compare=False, repr=False)
     discrete = True
 
     def __new__(cls, *args, **kwargs):
@@ -225,6 +246,7 @@ class Discrete(Density):
             object.__setattr__(self, "pmf", table)
             if self.check:
                 self._check_table()
+                object.__setattr__(self, "validated", True)
             return
         if not isinstance(self.var, sp.Symbol):
             raise DensityError(must("var", "a SymPy Symbol (the outcome variable)", repr(self.var)))
@@ -232,7 +254,7 @@ class Discrete(Density):
         if not isinstance(support, sp.Range) or support.step != 1:
             raise DensityError(must("support", "a SymPy Range with step 1", support))
         var = self.var
-        pmf = exact(self.pmf, "pmf", {self.var.name: self.var})
+        pmf = canonical(exact(self.pmf, "pmf", {self.var.name: self.var}))  # normalisers such as Σ e^{−j²} in one form
         if var.is_integer is not True:
             integer = sp.Symbol(var.name, integer=True)
             pmf, var = pmf.xreplace({var: integer}), integer
@@ -241,6 +263,7 @@ class Discrete(Density):
         object.__setattr__(self, "support", support)
         if self.check:
             self._check()
+            object.__setattr__(self, "validated", True)
 
     @property
     def table(self) -> dict | None:
@@ -274,7 +297,14 @@ class Discrete(Density):
         """The same pmf written in another variable (tables have none)."""
         if self.table is not None:
             return self
-        return Discrete(self.pmf.xreplace({self.var: var}), var, self.support, check=False)
+        return _as_checked(self, Discrete(self.pmf.xreplace({self.var: var}), var, self.support, check=False))
+
+    def substituted(self, mapping: Mapping) -> Discrete:
+        """The pmf with parameters replaced by expressions (one case of a split), not re-checked."""
+        if self.table is not None:
+            return _as_checked(self, Discrete({k: v.xreplace(mapping) for k, v in self.table.items()}, check=False))
+        return _as_checked(self, Discrete(self.pmf.xreplace(mapping), self.var, self.support.xreplace(mapping),
+                                          check=False))
 
     def subs(self, values: Mapping) -> Discrete:
         """The pmf with parameter values substituted (and re-checked); values are read by the one reader."""
@@ -305,6 +335,12 @@ def _joint(args: tuple, kwargs: dict, discrete: bool):
         kind = Discrete if discrete else Continuous
         return kind(expr, variables[0], **given)
     return Joint(expr, variables, given.get("support"), discrete, given.get("check", True))
+
+
+def _as_checked(original: Density, copy: Density) -> Density:
+    """``copy`` marked as checked when ``original`` was (a copy of a checked law needs no new check)."""
+    object.__setattr__(copy, "validated", original.validated)
+    return copy
 
 
 def parameter_values(values: Mapping | None, densities: tuple[Density, ...]) -> dict:

@@ -44,12 +44,13 @@ oo = sp.oo
 
 
 def check_pieces(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, discrete: bool,
-                 lo: sp.Expr, hi: sp.Expr, parameters: set) -> None:
+                 lo: sp.Expr, hi: sp.Expr, parameters: set) -> bool:
     """Check a pdf (pmf) ``expr`` in ``var`` on the support (lo, hi), split into ``pieces``.
 
     Every nonzero branch must be nonnegative on its piece, and the masses must
     add up to 1: in closed form when each piece has one, else numerically when
     no ``parameters`` are left (with parameters, an undecided mass passes).
+    Returns whether the mass was shown to be 1 (False: undecided, passed).
     """
     total = sp.S.Zero
     for piece in pieces:
@@ -63,17 +64,17 @@ def check_pieces(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, disc
             break
     if total is None:
         if parameters:
-            return
+            return False
         total = sp.Float(numeric_mass(expr, var, pieces, discrete=discrete, lo=lo, hi=hi, dps=30), 30)
-    check_normalised(total, discrete)
+    return check_normalised(total, discrete)
 
 
-def check_table(table: Mapping) -> None:
-    """Check a finite table ``{outcome: probability}``: nonnegative, summing to 1."""
+def check_table(table: Mapping) -> bool:
+    """Check a finite table ``{outcome: probability}``: nonnegative, summing to 1 (False: undecided, passed)."""
     for outcome, prob in table.items():
         if prob.is_negative:
             raise DensityError(must(f"the probability of {outcome}", "nonnegative", prob))
-    check_normalised(sp.Add(*table.values()), discrete=True)
+    return check_normalised(sp.Add(*table.values()), discrete=True)
 
 
 def numeric_mass(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, discrete: bool,
@@ -115,7 +116,7 @@ def check_nonnegative(piece: Piece, var: sp.Symbol, discrete: bool) -> None:
     b = piece.branch
     if b.is_negative:
         raise DensityError(must("the density", "nonnegative on its support", b))
-    if b.free_symbols - {var} or b.is_nonnegative:
+    if b.free_symbols - {var} or b.is_nonnegative or _nonnegative_on(b, var, piece):
         return
     x = var
     points = list(probe_points(piece, discrete)) + _grid(piece, discrete)
@@ -133,6 +134,20 @@ def check_nonnegative(piece: Piece, var: sp.Symbol, discrete: bool) -> None:
                 raise DensityError(
                     must("the density", "nonnegative on its support", f"{mpmath.nstr(value, 6)} at {x} = {shown}")
                 )
+
+
+def _nonnegative_on(b: sp.Expr, var: sp.Symbol, piece: Piece) -> bool:
+    """Whether SymPy's assumptions show ``b ≥ 0`` with the variable known to lie right of the piece's start.
+
+    On (0, ∞) the log-normal pdf e^{−(log x − μ)²/2}/(x√(2π)) is positive as soon as x is known positive;
+    asked with a real x, SymPy cannot tell (log x is complex for x < 0), and the search for critical
+    points that follows costs seconds.
+    """
+    lo = piece.lo
+    if lo is -oo or not (lo.is_number and lo.is_finite):
+        return False
+    t = sp.Symbol("t", positive=True)
+    return bool(b.xreplace({var: lo + t}).is_nonnegative)
 
 
 def _grid(piece: Piece, discrete: bool) -> list[sp.Expr]:
@@ -181,8 +196,8 @@ def _is_decimal(r: sp.Rational) -> bool:
     return q == 1 and r.q > 1
 
 
-def check_normalised(total: sp.Expr, discrete: bool) -> None:
-    """Reject a total mass that is definitely not 1 (to 10⁻²⁰, for a number)."""
+def check_normalised(total: sp.Expr, discrete: bool) -> bool:
+    """Reject a total mass that is definitely not 1 (to 10⁻²⁰, for a number); whether it was shown to be 1."""
     what = "sum" if discrete else "integrate"
     if total.is_number:
         value = sp.N(total, 30)
@@ -191,8 +206,9 @@ def check_normalised(total: sp.Expr, discrete: bool) -> None:
             if shown.is_Rational and _is_decimal(shown):
                 shown = _decimal_string(shown)  # a float table reads back as its decimals
             raise DensityError(f"the density must {what} to 1 over its support; got {shown}.")
-        return
+        return True
     if sp.simplify(total - 1) == 0:
-        return
+        return True
     if total.equals(1) is False:
         raise DensityError(f"the density must {what} to 1 over its support; got {total}.")
+    return False

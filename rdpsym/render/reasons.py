@@ -24,6 +24,10 @@ from rdpsym.foundations.record import (
     AgreesByRoute,
     AgreesWithDefinition,
     Because,
+    ByCases,
+    ByIdentity,
+    Case,
+    ChangeOfVariables,
     Citation,
     Contradiction,
     ConvexCost,
@@ -45,6 +49,7 @@ from rdpsym.foundations.record import (
     LiteratureForm,
     NoClosedForm,
     NoPoints,
+    NotChecked,
     NotShownEqual,
     Numeric,
     OnInterval,
@@ -133,6 +138,23 @@ def _rule(rule: Rule, w: _Words) -> str:  # noqa: C901 - one sentence per kind o
                 else f"{rule.name} rule")
         converges = "" if rule.condition is sp.true else w.words(", converges iff ") + w.math(rule.condition)
         return w.words(name) + converges
+    if isinstance(rule, ChangeOfVariables):
+        t = rule.variable
+        mapping = w.math(sp.Eq(t, rule.forward, evaluate=False)) if w.latex else f"{t} = {sp.sstr(rule.forward)}"
+        onto = w.words(", monotone from the piece onto ") + w.interval(rule.lo, rule.hi)
+        invariant = (w.math(r"D_{\alpha}") if w.latex else "D_α") + w.words(
+            " is invariant under a bijection applied to both laws, ") + w.citation(rule.citation)
+        jacobian = w.words("; the Jacobian enters once" if rule.jacobian else "; the Jacobians of P and Q cancel")
+        return w.words("substitute ") + mapping + onto + w.words(" (") + invariant + w.words(")") + jacobian
+    if isinstance(rule, Case):
+        return w.words("in the case ") + w.math(rule.condition) + w.words(
+            " (the assumptions do not decide the sign of ") + w.math(rule.quantity) + w.words(")")
+    if isinstance(rule, ByIdentity):
+        identity = rule.identity
+        shown = w.math(identity) if w.latex else f"{sp.sstr(identity.lhs)} = {sp.sstr(identity.rhs)}"
+        return w.words("by the identity ") + shown
+    if isinstance(rule, ByCases):
+        return w.words("the cases together (cases with one formula merged)")
     if isinstance(rule, SumOfPieces):
         return w.words("sum of the pieces, grouped by exponential")
     if isinstance(rule, FiniteSum):
@@ -351,9 +373,16 @@ def _evidence(e: Evidence, w: _Words) -> str:  # noqa: C901 - one sentence per k
             _point(e.point, w)
     if isinstance(e, AgreesWithDefinition):
         how = "(both infinite)" if e.digits is None else f"to {e.digits} digits"
-        return w.words(f"agrees with the definition {how} at ") + _point(e.point, w)
+        out = w.words(f"agrees with the definition {how} at ") + _point(e.point, w)
+        if e.integrated_in is not None:
+            change = e.integrated_in
+            out += w.words(" (integrated in ") + (w.math(change) if w.latex else
+                                                  f"{sp.sstr(change.lhs)} = {sp.sstr(change.rhs)}") + w.words(")")
+        return out
     if isinstance(e, NoClosedForm):
         return w.words(f"no closed form: {e.why}")
+    if isinstance(e, NotChecked):
+        return w.words(f"not checked: {e.what}" + (f" ({e.why})" if e.why else ""))
     if isinstance(e, FromDefinition):
         return w.words("value from the definition, agreeing at two precisions")
     if isinstance(e, Proof):
