@@ -8,7 +8,8 @@ that makes it bounded, and a divergent integral is recognised as +∞ by its
 power law (or exactly, by its logarithm's leading coefficient) rather than
 inferred from a failure to converge.
 
-Everything runs at the caller's working precision; nothing here changes it.
+Everything runs with the mpmath context ``ctx`` handed in (a private one) and at
+its precision; nothing here changes it, and the global ``mpmath.mp`` is not used.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable
 
-import mpmath
 import sympy as sp
 
 from rdpsym.foundations.errors import ConvergenceError
@@ -27,9 +27,9 @@ from rdpsym.quadrature.series import sum_range
 oo = sp.oo
 
 
-def integrate_pieces(pairs: Iterable, var: sp.Symbol, integrand: Callable, *, discrete: bool,
+def integrate_pieces(pairs: Iterable, var: sp.Symbol, integrand: Callable, ctx, *, discrete: bool,
                      order: sp.Expr | None = None, check_support: bool = False,
-                     reflected: Callable[[sp.Expr], Callable] | None = None) -> mpmath.mpf:
+                     reflected: Callable[[sp.Expr], Callable] | None = None):
     """∫ integrand (Σ for a pmf) over the pieces of ``pairs`` where the branch ``p`` is nonzero.
 
     ``pairs`` are the pieces of a common refinement with both branches on each
@@ -42,41 +42,41 @@ def integrate_pieces(pairs: Iterable, var: sp.Symbol, integrand: Callable, *, di
     function of e − t, used near a singular upper end e (where 1 − (1 − u) would
     lose u).
     """
-    total = mpmath.mpf(0)
+    total = ctx.mpf(0)
     for pair in pairs:
         lo, hi, bp, bq = pair.lo, pair.hi, pair.p, pair.q
         if bp == 0:
             continue
         if bq == 0:
             if check_support:
-                return mpmath.inf
+                return ctx.inf
             continue
         if discrete:
-            total += sum_range(integrand, lo, hi)
+            total += sum_range(integrand, lo, hi, ctx)
             continue
         if check_support and _diverges_exactly(bp, bq, var, order, lo, hi):
-            return mpmath.inf
+            return ctx.inf
         seeds = critical_seeds(bp, bq, var, order, lo, hi)
-        where = locate(log_abs(integrand), lo, hi, [to_mpf(t) for t in seeds])
-        if check_support and _diverges(integrand, lo, hi, where):
-            return mpmath.inf
+        where = locate(log_abs(integrand, ctx), lo, hi, ctx, [to_mpf(t, ctx) for t in seeds])
+        if check_support and _diverges(integrand, lo, hi, where, ctx):
+            return ctx.inf
         if where.rising is not None:
             raise ConvergenceError(
-                f"the integrand still grows at x = {mpmath.nstr(where.rising, 8)}, "
+                f"the integrand still grows at x = {ctx.nstr(where.rising, 8)}, "
                 "the farthest point scanned: where its mass lies could not be found"
             )
         if where.singular is not None:
-            lo, hi, tails = _algebraic_tails(integrand, lo, hi, where)
+            lo, hi, tails = _algebraic_tails(integrand, lo, hi, where, ctx)
             upper = reflected(hi) if (reflected is not None and not where.singular.low) else None
-            total += tails + _quad_peak_at_end(integrand, lo, hi, where, upper)
+            total += tails + _quad_peak_at_end(integrand, lo, hi, where, ctx, upper)
             continue
         # mpmath's quadrature stops on an *absolute* error estimate (about 2^−prec), so
         # an integral of 10^−20 or of e^(10^23) would get too few or too many digits:
         # integrate f / (peak·width), whose integral is of order one, and scale back.
         size = where.size
         f = integrand if size == 1 else (lambda t, f=integrand, inv=1 / size: f(t) * inv)
-        lo, hi, tails = _algebraic_tails(f, lo, hi, where)
-        total += size * (tails + mpmath.quad(f, _split_points(where, lo, hi)))
+        lo, hi, tails = _algebraic_tails(f, lo, hi, where, ctx)
+        total += size * (tails + ctx.quad(f, _split_points(where, lo, hi, ctx)))
     return total
 
 
@@ -119,21 +119,21 @@ def _diverges_exactly(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | N
     return False
 
 
-def _split_points(where: Locus, lo: sp.Expr, hi: sp.Expr) -> list:
+def _split_points(where: Locus, lo: sp.Expr, hi: sp.Expr, ctx) -> list:
     """[lo, ..., hi] with the mode of the integrand and the ends of its mass inserted.
 
     Splitting where |f| has fallen below 10^−(dps+5) of its peak leaves tanh-sinh
     a finite interval holding all the mass and tails that converge at the first
     levels, whatever the scale of the densities.
     """
-    a, b = to_mpf(lo), to_mpf(hi)
+    a, b = to_mpf(lo, ctx), to_mpf(hi, ctx)
     if where.mode is None:
         return [a, b]
     inner = (where.left, None if where.at_end else where.mode, where.right, *where.others)
     return [a, *sorted({t for t in inner if t is not None and a < t < b}), b]
 
 
-def _algebraic_tails(f, lo: sp.Expr, hi: sp.Expr, where: Locus):
+def _algebraic_tails(f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx):
     """Integrate power-law tails by substitution; return the remaining finite piece.
 
     Tanh-sinh stalls near 17 digits on tails like x^(−3) (shared/notes,
@@ -143,32 +143,32 @@ def _algebraic_tails(f, lo: sp.Expr, hi: sp.Expr, where: Locus):
     is below 10^−6 of its size at B ± s) is ∫_0^1 f(B ± D/u²)·2D/u³ du, whose
     integrand behaves like u^(−2c−3): smooth.
     """
-    tails = mpmath.mpf(0)
+    tails = ctx.mpf(0)
     for end, sign in ((hi, 1), (lo, -1)):
-        if end not in (oo, -oo) or _power_exponent(f, sign, where) is None:
+        if end not in (oo, -oo) or _power_exponent(f, sign, where, ctx) is None:
             continue
         other = lo if sign > 0 else hi
-        unit = sp.Integer(10) ** int(mpmath.nint(mpmath.log10(where.far(sign))))
+        unit = sp.Integer(10) ** int(ctx.nint(ctx.log10(where.far(sign))))
         if other in (oo, -oo):
-            base = (sp.Integer(int(mpmath.nint(where.mode / to_mpf(unit)))) * unit
+            base = (sp.Integer(int(ctx.nint(where.mode / to_mpf(unit, ctx)))) * unit
                     if where.mode is not None else sp.S.Zero)
         else:
             base = other
-        B, s = to_mpf(base), to_mpf(unit)
-        with mpmath.workdps(20):
+        B, s = to_mpf(base, ctx), to_mpf(unit, ctx)
+        with ctx.workdps(20):
             start = abs(f(B + sign * s))
-            small = start * mpmath.mpf(10) ** -6
-            j = next((j for j in range(1, 30) if abs(f(B + sign * s * mpmath.mpf(10) ** j)) < small), 30)
+            small = start * ctx.mpf(10) ** -6
+            j = next((j for j in range(1, 30) if abs(f(B + sign * s * ctx.mpf(10) ** j)) < small), 30)
         D = unit * sp.Integer(10) ** j
         beyond = [sign * (t - B) for t in where.others if sign * (t - B) > 0]
-        while beyond and to_mpf(D) <= max(beyond):  # the other modes stay in the finite part
+        while beyond and to_mpf(D, ctx) <= max(beyond):  # the other modes stay in the finite part
             D *= 10
-        Dm = to_mpf(D)
+        Dm = to_mpf(D, ctx)
 
         def substituted(u, B=B, sign=sign, Dm=Dm):
-            return f(B + sign * Dm / u**2) * 2 * Dm / u**3 if u else mpmath.mpf(0)
+            return f(B + sign * Dm / u**2) * 2 * Dm / u**3 if u else ctx.mpf(0)
 
-        tails += mpmath.quad(substituted, [0, 1])
+        tails += ctx.quad(substituted, [0, 1])
         if sign > 0:
             hi = base + D
         else:
@@ -176,24 +176,24 @@ def _algebraic_tails(f, lo: sp.Expr, hi: sp.Expr, where: Locus):
     return lo, hi, tails
 
 
-def _power_exponent(f, sign: int, where: Locus):
+def _power_exponent(f, sign: int, where: Locus, ctx):
     """c when f behaves like |t − mode|^c far out (−60 < c < −1), else None.
 
     Read at 10⁷ and 10⁸ times :meth:`Locus.far` from the mode.
     """
-    base = where.mode if where.mode is not None else mpmath.mpf(0)
-    with mpmath.workdps(30):
+    base = where.mode if where.mode is not None else ctx.mpf(0)
+    with ctx.workdps(30):
         try:
-            v1, v2 = (abs(f(base + sign * where.far(sign) * mpmath.mpf(10) ** j)) for j in (7, 8))
+            v1, v2 = (abs(f(base + sign * where.far(sign) * ctx.mpf(10) ** j)) for j in (7, 8))
         except (ZeroDivisionError, ValueError, OverflowError):
             return None
-        if not (isinstance(v1, mpmath.mpf) and isinstance(v2, mpmath.mpf)) or v1 == 0 or v2 == 0:
+        if not (isinstance(v1, ctx.mpf) and isinstance(v2, ctx.mpf)) or v1 == 0 or v2 == 0:
             return None
-        c = mpmath.log(v2 / v1) / mpmath.log(10)
+        c = ctx.log(v2 / v1) / ctx.ln10
     return c if -60 < c < -1 else None
 
 
-def _diverges(f, lo: sp.Expr, hi: sp.Expr, where: Locus) -> bool:
+def _diverges(f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx) -> bool:
     """Whether ∫ f over (lo, hi) is +∞ by the integrand's power law at an end.
 
     Toward an infinite end, f ~ t^c is integrable iff c < −1; toward a finite
@@ -208,28 +208,28 @@ def _diverges(f, lo: sp.Expr, hi: sp.Expr, where: Locus) -> bool:
             v = f(t)
         except (ZeroDivisionError, ValueError, OverflowError):
             return None
-        return mpmath.log(abs(v)) if isinstance(v, mpmath.mpf) and v != 0 else None
+        return ctx.log(abs(v)) if isinstance(v, ctx.mpf) and v != 0 else None
 
-    with mpmath.workdps(max(30, mpmath.mp.dps)):
+    with ctx.workdps(max(30, ctx.dps)):
         for end, sign, length in ((lo, -1, where.lengths[0]), (hi, 1, where.lengths[1])):
             if end in (oo, -oo):
-                base = where.mode if where.mode is not None else mpmath.mpf(0)
-                d1, d2 = (where.far(sign) * mpmath.mpf(10) ** j for j in (7, 8))
+                base = where.mode if where.mode is not None else ctx.mpf(0)
+                d1, d2 = (where.far(sign) * ctx.mpf(10) ** j for j in (7, 8))
                 t1, t2 = base + sign * d1, base + sign * d2
             else:
-                base = to_mpf(end)
-                d1, d2 = (mpmath.mpf(10) ** -j * length for j in (12, 16))
+                base = to_mpf(end, ctx)
+                d1, d2 = (ctx.mpf(10) ** -j * length for j in (12, 16))
                 t1, t2 = base - sign * d1, base - sign * d2
             l1, l2 = log_abs(t1), log_abs(t2)
             if l1 is None or l2 is None:
                 continue
-            exponent = (l2 - l1) / (mpmath.log(d2) - mpmath.log(d1))
+            exponent = (l2 - l1) / (ctx.log(d2) - ctx.log(d1))
             if (end in (oo, -oo) and exponent >= -1) or (end not in (oo, -oo) and exponent <= -1):
                 return True
     return False
 
 
-def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, where: Locus, reflected=None):
+def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, reflected=None):
     """Quadrature when the integrand is singular, like |t − e|^c with −1 < c < 0, at an end e.
 
     Tanh-sinh nodes next to an end are stored as mpf's close to ±1, so their
@@ -241,8 +241,8 @@ def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, where: Locus, reflected=None)
     substituted symbolically), since 1 − (1 − u^m) would lose u^m.
     """
     at_low_end = where.singular.low
-    a = to_mpf(lo)
-    b = to_mpf(hi)
+    a = to_mpf(lo, ctx)
+    b = to_mpf(hi, ctx)
     e, other, sign = (a, b, 1) if at_low_end else (b, a, -1)
     length = where.lengths[0 if at_low_end else 1] or 1 + abs(e)
     if at_low_end:
@@ -250,16 +250,16 @@ def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, where: Locus, reflected=None)
             return f(e + y)
     else:
         g = reflected if reflected is not None else (lambda y: f(e - y))  # g(y) = f(e − y)
-    with mpmath.workdps(30):
-        near = [mpmath.log(abs(g(mpmath.mpf(10) ** -j * length))) for j in (12, 16)]
-        c = (near[1] - near[0]) / (-4 * mpmath.log(10))
-    m = int(min(1000, max(1, mpmath.ceil(1 / (1 + c))))) if c > -1 else 1
-    width = length if not mpmath.isfinite(other) else abs(other - e) / 2
-    near_part = mpmath.quad(lambda u: g(u**m) * m * u ** (m - 1), [0, mpmath.root(width, m)])
+    with ctx.workdps(30):
+        near = [ctx.log(abs(g(ctx.mpf(10) ** -j * length))) for j in (12, 16)]
+        c = (near[1] - near[0]) / (-4 * ctx.ln10)
+    m = int(min(1000, max(1, ctx.ceil(1 / (1 + c))))) if c > -1 else 1
+    width = length if not ctx.isfinite(other) else abs(other - e) / 2
+    near_part = ctx.quad(lambda u: g(u**m) * m * u ** (m - 1), [0, ctx.root(width, m)])
     far_end = e + sign * width
     lo_far, hi_far = (far_end, other) if sign > 0 else (other, far_end)
     # The rest still gets the split points: the mass may peak far from the singular end.
     inner = {t for t in (where.left, None if where.at_end else where.mode, where.right, *where.others)
              if t is not None and lo_far < t < hi_far}
-    far_part = mpmath.quad(f, [lo_far, *sorted(inner), hi_far])
+    far_part = ctx.quad(f, [lo_far, *sorted(inner), hi_far])
     return near_part + far_part

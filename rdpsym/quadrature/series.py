@@ -1,11 +1,10 @@
 """Direct summation of a series outward from its largest term.
 
-Everything runs at the caller's working precision; nothing here changes it.
+Everything runs with the mpmath context ``ctx`` handed in and at its precision.
 """
 
 from __future__ import annotations
 
-import mpmath
 import sympy as sp
 
 from rdpsym.foundations.errors import ConvergenceError
@@ -17,7 +16,7 @@ oo = sp.oo
 MAX_TERMS = 20_000
 
 
-def sum_range(term, lo: sp.Expr, hi: sp.Expr):
+def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx):
     """Σ term(k) for lo ≤ k ≤ hi, summed directly outward; +∞ if the terms do not decay.
 
     mpmath's ``nsum`` extrapolates, and extrapolation assigns finite values to
@@ -28,9 +27,9 @@ def sum_range(term, lo: sp.Expr, hi: sp.Expr):
     if lo is not -oo and hi is not oo:
         n = int(hi) - int(lo) + 1
         if n <= MAX_TERMS:
-            return mpmath.fsum(term(k) for k in range(int(lo), int(hi) + 1))
+            return ctx.fsum(term(k) for k in range(int(lo), int(hi) + 1))
     if lo is -oo and hi is oo:
-        return sum_range(term, -oo, sp.S(-1)) + sum_range(term, sp.S.Zero, oo)
+        return sum_range(term, -oo, sp.S(-1), ctx) + sum_range(term, sp.S.Zero, oo, ctx)
     start, step = (int(lo), 1) if lo is not -oo else (int(hi), -1)
     far = None if (hi is oo or lo is -oo) else int(hi)  # the other end, if finite
     # Find the largest term on a doubling scan, so a pmf whose mass sits at
@@ -39,18 +38,18 @@ def sum_range(term, lo: sp.Expr, hi: sp.Expr):
     sizes = [abs(term(start + step * d)) for d in offsets]
     peak = max(range(len(sizes)), key=lambda i: sizes[i])
     if far is None and peak == len(sizes) - 1:
-        return mpmath.inf  # still growing at k ~ 2^62: the terms do not tend to 0
+        return ctx.inf  # still growing at k ~ 2^62: the terms do not tend to 0
     mode = start + step * offsets[peak]
     total = term(mode)
-    total += _sum_direction(term, mode + step, step, far if far is not None else None, total)
-    total += _sum_direction(term, mode - step, -step, start, total)
+    total += _sum_direction(term, mode + step, step, far if far is not None else None, total, ctx)
+    total += _sum_direction(term, mode - step, -step, start, total, ctx)
     return total
 
 
-def _sum_direction(term, k0: int, step: int, end: int | None, scale):
+def _sum_direction(term, k0: int, step: int, end: int | None, scale, ctx):
     """Σ term(k) from k0 in direction ``step`` until ``end`` or until the terms are negligible."""
-    eps = mpmath.mpf(10) ** (-mpmath.mp.dps - 10)
-    total, small_run, previous = mpmath.mpf(0), 0, None
+    eps = ctx.mpf(10) ** (-ctx.dps - 10)
+    total, small_run, previous = ctx.mpf(0), 0, None
     for i in range(MAX_TERMS):
         k = k0 + step * i
         if end is not None and (k - end) * step > 0:
