@@ -38,6 +38,7 @@ from rdpsym.foundations.notation import (
 from rdpsym.foundations.notation import (
     Q as Q_,
 )
+from rdpsym.foundations.precision import sympy_evalf_guard
 from rdpsym.foundations.reading import parse_order
 from rdpsym.foundations.record import (
     Definition,
@@ -70,6 +71,7 @@ from rdpsym.laws.references import Reference
 oo = sp.oo
 
 
+@sympy_evalf_guard.serialized  # SymPy sets mpmath's global precision as it evaluates: one thread at a time
 def renyi_divergence(
     P: Density,
     Q: Density,

@@ -42,13 +42,20 @@ from rdpsym.foundations.errors import (
     SymbolicTimeout,
     must,
 )
-from rdpsym.foundations.numbers import Digits, exact_mpf
-from rdpsym.foundations.precision import CEILING_FACTOR, SECOND_RUNG, agreed, lacking_digits, private_context
+from rdpsym.foundations.numbers import Digits, Infinity, exact_mpf
+from rdpsym.foundations.precision import (
+    CEILING_FACTOR,
+    SECOND_RUNG,
+    agreed,
+    lacking_digits,
+    private_context,
+    sympy_evalf_guard,
+)
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import parse_order
 from rdpsym.laws.densities import Density, Discrete, align_pair, common_refinement, parameter_values
 from rdpsym.quadrature.compile import compile_expr, log_function, log_ratio_function, to_mpf
-from rdpsym.quadrature.integrate import integrate_pieces
+from rdpsym.quadrature.integrate import LogForm, integrate_pieces
 from rdpsym.quadrature.near import near_one, psi_near
 from rdpsym.quadrature.supremum import sup_log_ratio
 
@@ -71,7 +78,9 @@ def renyi_divergence_mp(
 
     ``order`` is a number in (0, ∞]: 1 gives the KL divergence ∫P log(P/Q),
     ∞ the supremum of log(P/Q) (found by scanning and refining, so "numeric":
-    a lower estimate that is exact when the supremum is attained).  The work is
+    a lower estimate that is exact when the supremum is attained).  A value of
+    +∞ is an :class:`~rdpsym.foundations.numbers.Infinity` whose ``reason`` says
+    why (``P > 0 = Q on (1, 2)``, ``log(P/Q) → ∞ as x → 0⁺``).  The work is
     bounded: at most :data:`DEFINITION_SECONDS` (or ``seconds``) of CPU time and
     a precision ceiling, else :class:`~rdpsym.foundations.errors.ConvergenceError`
     saying which was reached.  Safe to call from any thread: it works in private
@@ -106,17 +115,18 @@ DEFINITION_SECONDS = 60.0
 
 def _definition(P: Density, Q: Density, order: object, dps: int, values: Mapping | None) -> mpmath.mpf:
     """The definition's value to ``dps`` digits: the precision policy of the module docstring."""
-    order = numeric_order(order)
-    P, Q, tables = align_pair(P, Q)
-    given = parameter_values(values, (P, Q))
-    if given:
-        P, Q = (D.subs({s: v for s, v in given.items() if s in D.parameters}) for D in (P, Q))
-        P, Q, tables = align_pair(P, Q)  # a pmf on a range that the values made finite is a table now
-    missing = sorted(str(s) for s in P.parameters | Q.parameters)
-    if missing:
-        raise ParameterError(f"values must give every parameter; missing: {', '.join(missing)}.")
-    if _same_law(P, Q, tables):
-        return mpmath.mpf(0)  # D_α(P‖P) = 0 at every order, exactly
+    with sympy_evalf_guard():  # the symbolic preparation (SymPy may set mpmath's precision as it evaluates)
+        order = numeric_order(order)
+        P, Q, tables = align_pair(P, Q)
+        given = parameter_values(values, (P, Q))
+        if given:
+            P, Q = (D.subs({s: v for s, v in given.items() if s in D.parameters}) for D in (P, Q))
+            P, Q, tables = align_pair(P, Q)  # a pmf on a range that the values made finite is a table now
+        missing = sorted(str(s) for s in P.parameters | Q.parameters)
+        if missing:
+            raise ParameterError(f"values must give every parameter; missing: {', '.join(missing)}.")
+        if _same_law(P, Q, tables):
+            return mpmath.mpf(0)  # D_α(P‖P) = 0 at every order, exactly
     with private_context(30) as ctx:  # the bookkeeping below (sizes, digit counts) only
         return _settle(P, Q, tables, order, dps, ctx)
 
@@ -152,7 +162,7 @@ def _settle(P: Density, Q: Density, tables, order: sp.Expr, dps: int, ctx) -> mp
         small = size(first) if first != 0 else ctx.mpf(10) ** -wp
         if small >= ctx.mpf(10) ** -_SLACK:
             break
-        if small <= ctx.mpf(10) ** (guard - wp) and _same_law(P, Q, tables, symbolic=True):
+        if small <= ctx.mpf(10) ** (guard - wp) and _same_law_guarded(P, Q, tables):
             return mpmath.mpf(0)
         needed = dps + guard + int(-ctx.log10(small)) + 1 - _SLACK
         if needed <= wp:
@@ -177,6 +187,8 @@ def _settle(P: Density, Q: Density, tables, order: sp.Expr, dps: int, ctx) -> mp
     # 10⁻⁵ wide at x = 10⁹ keeps only wp − 14 digits of its nodes): retry once with
     # those digits added, within the ceiling.
     second = at_precision(P, Q, tables, order, wp + SECOND_RUNG)
+    if mpmath.isinf(first) and first == second:
+        return second if isinstance(second, Infinity) else first  # +∞, with the reason found
     for retry in (True, False):
         value = agreed(first, second, dps)
         if value is not None:
@@ -202,6 +214,11 @@ def _settle(P: Density, Q: Density, tables, order: sp.Expr, dps: int, ctx) -> mp
             "(Mironov Prop 8): the integration missed part of the integrand"
         )
     return exact_mpf(value)
+
+
+@sympy_evalf_guard.serialized
+def _same_law_guarded(P: Density, Q: Density, tables) -> bool:
+    return _same_law(P, Q, tables, symbolic=True)
 
 
 def _short(value, ctx) -> str:
@@ -273,33 +290,43 @@ def _at_precision(P: Density, Q: Density, tables: tuple | None, order: sp.Expr, 
     """The definition (direct form: log ∫ P^α Q^{1−α}, ∫ P log(P/Q), sup log(P/Q)) at ``wp`` digits,
     in a private context; the value as a global-context ``mpf``, exactly."""
     with private_context(wp) as ctx:
-        return exact_mpf(_direct(P, Q, tables, order, ctx))
+        reasons: list[str] = []
+        value = _direct(P, Q, tables, order, ctx, reasons)
+        if value == ctx.inf:
+            return Infinity(reasons[0] if reasons else None)
+        return exact_mpf(value)
 
 
-def _direct(P: Density, Q: Density, tables: tuple | None, order: sp.Expr, ctx):
+def _direct(P: Density, Q: Density, tables: tuple | None, order: sp.Expr, ctx, reasons: list):
     a = to_mpf(order, ctx)
     if tables is not None:
-        return _table_divergence(*tables, a, ctx)
+        return _table_divergence(*tables, a, ctx, reasons)
     setting = _Setting(P, Q, ctx)
-    pairs = common_refinement(P, Q)
+    setting.reasons = reasons
+    pairs = setting.pairs
     if a == ctx.inf:
         return sup_log_ratio(pairs, P.var, setting.lP, setting.lQ, ctx, discrete=setting.discrete,
-                             ratio_for=setting.ratio)
+                             ratio_for=setting.ratio, reasons=setting.reasons)
 
     def integrand_at(reflect_at=None):
-        """The integrand in t, or in t = e − x when reflected at e."""
+        """The integrand in t, or in t = e − x when reflected at e, by its logarithm (a LogForm)."""
         lp_, lq_ = (setting.lP, setting.lQ) if reflect_at is None else setting.logs(reflect_at)
         if a == 1:
-            def integrand(t):
+            def parts(t):  # P·log(P/Q)
                 lp = lp_(t)
-                return ctx.exp(lp) * (lp - lq_(t))
+                if lp == ctx.ninf:
+                    return ctx.ninf, 0
+                d = lp - lq_(t)
+                if d == 0:
+                    return ctx.ninf, 0
+                return lp + ctx.log(abs(d)), (1 if d > 0 else -1)
         else:
-            def integrand(t):
-                return ctx.exp(a * lp_(t) + (1 - a) * lq_(t))
-        return integrand
+            def parts(t):  # P^α·Q^(1−α)
+                return a * lp_(t) + (1 - a) * lq_(t), 1
+        return LogForm(parts, ctx)
 
     value = integrate_pieces(pairs, P.var, integrand_at(), ctx, discrete=setting.discrete, order=order,
-                             check_support=a >= 1, reflected=integrand_at)
+                             check_support=a >= 1, reflected=integrand_at, reasons=setting.reasons)
     if a == 1:
         return value
     if value == ctx.inf:
@@ -310,13 +337,16 @@ def _direct(P: Density, Q: Density, tables: tuple | None, order: sp.Expr, ctx):
 class _Setting:
     """P and Q compiled for one context: log-densities (checked fast forms), log-ratios per piece."""
 
+    @sympy_evalf_guard.serialized
     def __init__(self, P: Density, Q: Density, ctx):
         self.P, self.Q, self.ctx = P, Q, ctx
+        self.pairs = common_refinement(P, Q)
         self.discrete = isinstance(P, Discrete)
         self.fP, self.fQ = compile_expr(P.expr, P.var, ctx), compile_expr(Q.expr, Q.var, ctx)
         self.probes_P, self.probes_Q = _probes(P), _probes(Q)
         self.lP, self.lQ = self.logs()
         self._ratios: dict = {}
+        self.reasons: list[str] = []  # why a value is +∞, as found
 
     def logs(self, reflect_at=None):
         """log P and log Q in t, or in t = e − x when reflected at e."""
@@ -324,6 +354,7 @@ class _Setting:
         return (log_function(P.expr, P.var, self.fP, self.probes_P, self.discrete, ctx, reflect_at),
                 log_function(Q.expr, Q.var, self.fQ, self.probes_Q, self.discrete, ctx, reflect_at))
 
+    @sympy_evalf_guard.serialized
     def ratio(self, pair):
         """t -> log(p/q) on one piece of the common refinement, without cancellation where SymPy can expand it."""
         key = (pair.lo, pair.hi, pair.p, pair.q)
@@ -356,10 +387,10 @@ def _near_at_precision(P: Density, Q: Density, tables: tuple | None, order: sp.E
         discrete = setting.discrete
         masses = {"P": ctx.mpf(0), "Q": ctx.mpf(0), "P only": ctx.mpf(0), "Q only": ctx.mpf(0)}
         shared = ctx.mpf(0)
-        for pair in common_refinement(P, Q):
+        for pair in setting.pairs:
             if pair.p == 0 and pair.q == 0:
                 continue
-            fP, fQ = setting.fP, setting.fQ
+            fP, fQ = (LogForm(lambda t, f=f: (f(t), 1), ctx) for f in (setting.lP, setting.lQ))
             if pair.p != 0:
                 mass = integrate_pieces([pair], P.var, fP, ctx, discrete=discrete, order=sp.S.One)
                 masses["P"] += mass
@@ -372,17 +403,15 @@ def _near_at_precision(P: Density, Q: Density, tables: tuple | None, order: sp.E
                     masses["Q only"] += mass
             if pair.p != 0 and pair.q != 0:
                 r = setting.ratio(pair)
-                shared += integrate_pieces([pair], P.var, psi_near(setting.lQ, r, a, ctx), ctx, discrete=discrete,
-                                           order=order)
+                shared += integrate_pieces([pair], P.var, LogForm(psi_near(setting.lQ, r, a, ctx), ctx), ctx,
+                                           discrete=discrete, order=order)
         tolerance = ctx.mpf(10) ** (10 - wp)
         if any(abs(masses[k] - 1) > tolerance for k in ("P", "Q")):
             return None  # not probability laws to this precision: the identity does not hold
+        if a >= 1 and masses["P only"] > 0:
+            return Infinity("P > 0 = Q on part of P's support")
         if a == 1:
-            if masses["P only"] > 0:
-                return exact_mpf(ctx.inf)
             return exact_mpf(shared + masses["Q only"])
-        if a > 1 and masses["P only"] > 0:
-            return exact_mpf(ctx.inf)
         excess = shared - a * masses["P only"] + (a - 1) * masses["Q only"]
         return exact_mpf(near_one(excess, a, ctx))
 
@@ -392,11 +421,12 @@ def _probes(density: Density) -> list[sp.Expr]:
     return [t for piece in density.pieces() if not piece.is_zero for t in probe_points(piece, density.discrete)]
 
 
-def _table_divergence(tp: dict, tq: dict, a, ctx):
+def _table_divergence(tp: dict, tq: dict, a, ctx, reasons: list):
     keys = list(dict.fromkeys([*tp, *tq]))
     p = {k: to_mpf(tp.get(k, sp.S.Zero), ctx) for k in keys}  # table values are SymPy numbers, read at construction
     q = {k: to_mpf(tq.get(k, sp.S.Zero), ctx) for k in keys}
     if a >= 1 and any(p[k] > 0 and q[k] == 0 for k in keys):
+        reasons.append(f"P > 0 = Q at {next(k for k in keys if p[k] > 0 and q[k] == 0)}")
         return ctx.inf
     if a == ctx.inf:
         return max(ctx.log(p[k] / q[k]) for k in keys if p[k] > 0)

@@ -152,6 +152,30 @@ class Digits(mpmath.mpf):
         return _digits, (to_pickable(self._mpf_), self.dps)
 
 
+class Infinity(mpmath.mpf):
+    """``+inf`` as an ``mpmath.mpf`` that also says why (``reason``; None if not known).
+
+    A divergence that is +∞ is returned as this: it compares, prints and
+    computes as ``mpmath.inf``, and ``reason`` says where the definition
+    diverges ("log(P/Q) → ∞ as x → 0⁺").
+
+    >>> v = Infinity("P > 0 = Q on (1, 2)")
+    >>> v == mpmath.inf, mpmath.isinf(v), v, v.reason
+    (True, True, mpf('+inf'), 'P > 0 = Q on (1, 2)')
+    """
+
+    __slots__ = ("reason",)
+
+    def __new__(cls, reason: str | None = None) -> Self:
+        obj = object.__new__(cls)
+        obj._mpf_ = mpmath.inf._mpf_
+        obj.reason = reason
+        return obj
+
+    def __reduce__(self):
+        return Infinity, (self.reason,)
+
+
 def _digits(state, dps: int) -> Digits:
     obj = object.__new__(Digits)
     obj._mpf_ = from_pickable(state)
@@ -251,4 +275,4 @@ def _enclosure(state: tuple, dps: int) -> Enclosure:
     return Enclosure(arb(*state), dps)
 
 
-__all__ = ["Digits", "Enclosure", "decimal_mpf", "exact_mpf", "rounded_mpf", "shorten"]
+__all__ = ["Digits", "Enclosure", "Infinity", "decimal_mpf", "exact_mpf", "rounded_mpf", "shorten"]

@@ -45,6 +45,7 @@ there what a concurrent user of python-flint can observe.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import threading
@@ -190,9 +191,26 @@ if hasattr(os, "register_at_fork"):  # a child starts with one thread: a lock he
 class sympy_evalf_guard:  # noqa: N801 - a context manager
     """A block in which SymPy may set ``mpmath.mp``'s precision: one thread at a time, precision put back.
 
-    For SymPy calls that evaluate numerically (``evalf`` of special functions,
-    ``nroots``, ``nsimplify``); :func:`sympy_float` uses it when needed.
+    SymPy sets mpmath's global precision whenever it evaluates a special
+    function numerically: in ``evalf``, but also inside automatic evaluation and
+    assumptions (``erf(2)*exp(x)`` asked ``is_positive`` is evaluated at a few
+    bits), ``nroots``, ``nsimplify``.  Two threads doing so at once interleave
+    their saves and restores and can leave the precision changed for good.  So
+    rdpsym runs its symbolic work (derivations, density checks, the symbolic
+    preparation of a numeric value) inside this guard: one process-wide
+    re-entrant lock, and the precision restored on the way out.  It is also a
+    decorator (:meth:`serialized`).  The numeric work itself (quadrature in
+    private contexts, Arb balls) runs outside it, concurrently.
     """
+
+    @staticmethod
+    def serialized(function):
+        """``function`` run inside the guard (a decorator)."""
+        @functools.wraps(function)
+        def guarded(*args, **kwargs):
+            with sympy_evalf_guard():
+                return function(*args, **kwargs)
+        return guarded
 
     @protect
     def __enter__(self):

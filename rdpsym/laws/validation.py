@@ -37,13 +37,14 @@ from rdpsym.foundations.errors import (
     must,
 )
 from rdpsym.foundations.numbers import exact_mpf
-from rdpsym.foundations.precision import private_context, sympy_float
+from rdpsym.foundations.precision import private_context, sympy_evalf_guard, sympy_float
 from rdpsym.quadrature.compile import compile_expr, to_mpf
 from rdpsym.quadrature.integrate import integrate_pieces
 
 oo = sp.oo
 
 
+@sympy_evalf_guard.serialized  # SymPy sets mpmath's global precision as it evaluates: one thread at a time
 def check_pieces(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, discrete: bool,
                  lo: sp.Expr, hi: sp.Expr, parameters: set) -> None:
     """Check a pdf (pmf) ``expr`` in ``var`` on the support (lo, hi), split into ``pieces``.
@@ -69,6 +70,7 @@ def check_pieces(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, disc
     check_normalised(total, discrete)
 
 
+@sympy_evalf_guard.serialized
 def check_table(table: Mapping) -> None:
     """Check a finite table ``{outcome: probability}``: nonnegative, summing to 1."""
     for outcome, prob in table.items():

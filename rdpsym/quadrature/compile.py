@@ -249,7 +249,10 @@ def log_ratio_function(p_expr: sp.Expr, q_expr: sp.Expr, var: sp.Symbol, log_p: 
     if difference is None:
         return fallback
     fast = compile_expr(difference, var, ctx)
-    return fast if _trusted(fast, fallback, probes, discrete, ctx) else fallback
+    if not _trusted(fast, fallback, probes, discrete, ctx):
+        return fallback
+    fast.expanded = True  # computed to the working precision relative to its own size
+    return fast
 
 
 @functools.lru_cache(maxsize=512)

@@ -19,7 +19,9 @@ from collections.abc import Callable, Iterable
 
 import sympy as sp
 
+from rdpsym.foundations.budget import time_budget
 from rdpsym.foundations.errors import ConvergenceError
+from rdpsym.foundations.precision import sympy_evalf_guard
 from rdpsym.quadrature.compile import to_mpf
 from rdpsym.quadrature.locate import Locus, critical_seeds, locate, log_abs
 from rdpsym.quadrature.series import sum_range
@@ -27,20 +29,50 @@ from rdpsym.quadrature.series import sum_range
 oo = sp.oo
 
 
+class LogForm:
+    """An integrand given by its logarithm: ``parts(t)`` is (log|f(t)|, sign of f(t)).
+
+    Far from their mass, integrands such as exp(−e^(−x)) (Gumbel-type
+    log-densities) take values like e^(−10^(4·10⁶)): as an mpf that is an
+    exponent with millions of digits, and a scan or a quadrature node out there
+    would run (nearly) forever.  Given as a logarithm, the search for the mass
+    works on log|f| (cheap anywhere), and the quadrature evaluates
+    f/(peak·width) as sign·exp(log|f| − log(peak·width)), and as exactly 0 where
+    that exponent is below −(dps + 30)·ln 10 − 700: there the integrand is under
+    10⁻³⁰⁴·10^(−dps−30) of the piece's integral per unit width, below anything the
+    value can show (the truncation numerics.md asks for, at a level that bounds it).
+    """
+
+    __slots__ = ("ctx", "parts")
+
+    def __init__(self, parts: Callable, ctx):
+        self.parts = parts
+        self.ctx = ctx
+
+    def log_abs(self, t):
+        return self.parts(t)[0]
+
+    def __call__(self, t):
+        log_value, sign = self.parts(t)
+        if sign == 0 or log_value == self.ctx.ninf:
+            return self.ctx.zero
+        return sign * self.ctx.exp(log_value)
+
+
 def integrate_pieces(pairs: Iterable, var: sp.Symbol, integrand: Callable, ctx, *, discrete: bool,
                      order: sp.Expr | None = None, check_support: bool = False,
-                     reflected: Callable[[sp.Expr], Callable] | None = None):
+                     reflected: Callable[[sp.Expr], Callable] | None = None, reasons: list | None = None):
     """∫ integrand (Σ for a pmf) over the pieces of ``pairs`` where the branch ``p`` is nonzero.
 
     ``pairs`` are the pieces of a common refinement with both branches on each
     (records with ``lo``, ``hi``, ``p``, ``q``, such as
     :class:`rdpsym.engine.pieces.PiecePair`): the branches' critical points seed the search for the integrand's
-    modes, at
-    ``order`` α (the integrand being p^α q^(1−α), or p·log(p/q) at α = 1).  With
+    modes, at ``order`` α (the integrand being p^α q^(1−α), or p·log(p/q) at α = 1).
+    The integrand is a function of t or a :class:`LogForm`.  With
     ``check_support``, a piece where p > 0 = q, or where the integral diverges,
-    makes the result +∞.  ``reflected(e)``, if given, is the integrand as a
-    function of e − t, used near a singular upper end e (where 1 − (1 − u) would
-    lose u).
+    makes the result +∞ (and the reason is appended to ``reasons``, if given).
+    ``reflected(e)``, if given, is the integrand as a function of e − t, used near
+    a singular upper end e (where 1 − (1 − u) would lose u).
     """
     total = ctx.mpf(0)
     for pair in pairs:
@@ -49,35 +81,96 @@ def integrate_pieces(pairs: Iterable, var: sp.Symbol, integrand: Callable, ctx, 
             continue
         if bq == 0:
             if check_support:
+                _say(reasons, f"P > 0 = Q on ({lo}, {hi})")
                 return ctx.inf
             continue
         if discrete:
-            total += sum_range(integrand, lo, hi, ctx)
+            value = sum_range(integrand, lo, hi, ctx)
+            if value == ctx.inf:
+                _say(reasons, f"the terms do not tend to 0 on [{lo}, {hi}]")
+            total += value
             continue
-        if check_support and _diverges_exactly(bp, bq, var, order, lo, hi):
-            return ctx.inf
+        if check_support:
+            why = (f"the integrand's logarithm (a polynomial) does not tend to −∞ toward an infinite end of "
+                   f"({lo}, {hi})" if _diverges_exactly(bp, bq, var, order, lo, hi)
+                   else _diverges_by_limit(bp, bq, var, order, lo, hi))
+            if why:
+                _say(reasons, why)
+                return ctx.inf
+        log_f = _guarded(integrand.log_abs, ctx) if isinstance(integrand, LogForm) else log_abs(integrand, ctx)
         seeds = critical_seeds(bp, bq, var, order, lo, hi)
-        where = locate(log_abs(integrand, ctx), lo, hi, ctx, [to_mpf(t, ctx) for t in seeds])
-        if check_support and _diverges(integrand, lo, hi, where, ctx):
-            return ctx.inf
+        where = locate(log_f, lo, hi, ctx, [to_mpf(t, ctx) for t in seeds])
+        if check_support:
+            why = _diverges(log_f, lo, hi, where, ctx)
+            if why is not None:
+                _say(reasons, why)
+                return ctx.inf
         if where.rising is not None:
             raise ConvergenceError(
                 f"the integrand still grows at x = {ctx.nstr(where.rising, 8)}, "
                 "the farthest point scanned: where its mass lies could not be found"
             )
-        if where.singular is not None:
-            lo, hi, tails = _algebraic_tails(integrand, lo, hi, where, ctx)
-            upper = reflected(hi) if (reflected is not None and not where.singular.low) else None
-            total += tails + _quad_peak_at_end(integrand, lo, hi, where, ctx, upper)
-            continue
         # mpmath's quadrature stops on an *absolute* error estimate (about 2^−prec), so
         # an integral of 10^−20 or of e^(10^23) would get too few or too many digits:
         # integrate f / (peak·width), whose integral is of order one, and scale back.
-        size = where.size
-        f = integrand if size == 1 else (lambda t, f=integrand, inv=1 / size: f(t) * inv)
-        lo, hi, tails = _algebraic_tails(f, lo, hi, where, ctx)
-        total += size * (tails + ctx.quad(f, _split_points(where, lo, hi, ctx)))
+        shift = where.log_size
+        f = _scaled(integrand, shift, ctx)
+        if where.singular is not None:
+            lo, hi, tails = _algebraic_tails(f, log_f, lo, hi, where, ctx)
+            upper = (_scaled(reflected(hi), shift, ctx)
+                     if (reflected is not None and not where.singular.low) else None)
+            part = tails + _quad_peak_at_end(f, lo, hi, where, ctx, upper)
+        else:
+            lo, hi, tails = _algebraic_tails(f, log_f, lo, hi, where, ctx)
+            part = tails + ctx.quad(f, _split_points(where, lo, hi, ctx))
+        total += part * ctx.exp(shift) if shift else part
     return total
+
+
+def _guarded(log_f, ctx):
+    """log_f with evaluation errors and non-real values read as −∞ (no mass there)."""
+    def h(t):
+        try:
+            v = log_f(t)
+        except (ZeroDivisionError, ValueError, OverflowError, TypeError):
+            return ctx.ninf
+        return v if isinstance(v, ctx.mpf) else ctx.ninf
+    return h
+
+
+def _say(reasons: list | None, why: str) -> None:
+    if reasons is not None:
+        reasons.append(why)
+
+
+#: Below this many e-folds under the piece's integral (beyond its dps + 30 digits), an integrand is 0.
+_CUTOFF_EFOLDS = 700
+
+
+def _scaled(integrand, shift, ctx):
+    """t -> integrand(t)·e^(−shift); for a :class:`LogForm`, without ever forming a value far below the piece's
+    integral (exactly 0 there)."""
+    if isinstance(integrand, LogForm):
+        parts = integrand.parts
+        cutoff = -(ctx.dps + 30) * ctx.ln10 - _CUTOFF_EFOLDS
+
+        ceiling = -cutoff
+
+        def f(t):
+            log_value, sign = parts(t)
+            d = log_value - shift
+            if sign == 0 or not d > cutoff:
+                return ctx.zero
+            if d > ceiling:
+                raise ConvergenceError(
+                    f"the integrand is e^{ctx.nstr(d, 5)} times its largest value found, at x = {ctx.nstr(t, 8)}: "
+                    "where its mass lies could not be found")
+            return sign * ctx.exp(d)
+        return f
+    if not shift:
+        return integrand
+    inv = ctx.exp(-shift)
+    return lambda t: integrand(t) * inv
 
 
 @functools.lru_cache(maxsize=1024)
@@ -92,6 +185,11 @@ def _diverges_exactly(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | N
     """
     if order is None or order == 1 or order is oo or (lo is not -oo and hi is not oo):
         return False
+    with sympy_evalf_guard():
+        return _log_polynomial_diverges(p, q, var, order, lo, hi)
+
+
+def _log_polynomial_diverges(p, q, var, order, lo, hi) -> bool:
     try:
         L = sp.expand(order * sp.expand_log(sp.log(p), force=True) + (1 - order) * sp.expand_log(sp.log(q), force=True))
         poly = sp.Poly(L, var)
@@ -119,6 +217,31 @@ def _diverges_exactly(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | N
     return False
 
 
+@functools.lru_cache(maxsize=1024)
+def _diverges_by_limit(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None, lo: sp.Expr,
+                       hi: sp.Expr) -> str | None:
+    """Why ∫ p^α q^(1−α) over (lo, hi) is +∞ by the limit of its logarithm at an infinite end, or None.
+
+    If α·log p + (1 − α)·log q tends to +∞ or to a finite value toward an infinite end,
+    the integrand does not vanish there and the integral is +∞: e^(−αx − αe^(−x)) ×
+    e^((α−1)(x − 1) + (α−1)e^(1−x)) (Gumbel laws at α = 2) grows like e^(0.7·e^(−x)) as
+    x → −∞, faster than any scan could follow.  SymPy's limit, within a time budget;
+    None when it cannot tell.
+    """
+    if order is None or order == 1 or order is oo or (lo is not -oo and hi is not oo):
+        return None
+    with sympy_evalf_guard(), time_budget(2.0, "the limit of the integrand", absorb=True):
+        L = order * sp.expand_log(sp.log(p), force=True) + (1 - order) * sp.expand_log(sp.log(q), force=True)
+        for end in (e for e in (lo, hi) if e in (oo, -oo)):
+            try:
+                limit = sp.limit(L, var, end)
+            except (NotImplementedError, ValueError, TypeError, RecursionError, sp.PolynomialError):
+                continue
+            if limit is oo or (limit.is_extended_real and limit.is_finite):
+                return f"the integrand's logarithm tends to {limit} as {var} → {end}: it does not vanish there"
+    return None
+
+
 def _split_points(where: Locus, lo: sp.Expr, hi: sp.Expr, ctx) -> list:
     """[lo, ..., hi] with the mode of the integrand and the ends of its mass inserted.
 
@@ -133,7 +256,7 @@ def _split_points(where: Locus, lo: sp.Expr, hi: sp.Expr, ctx) -> list:
     return [a, *sorted({t for t in inner if t is not None and a < t < b}), b]
 
 
-def _algebraic_tails(f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx):
+def _algebraic_tails(f, log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx):
     """Integrate power-law tails by substitution; return the remaining finite piece.
 
     Tanh-sinh stalls near 17 digits on tails like x^(−3) (shared/notes,
@@ -141,11 +264,11 @@ def _algebraic_tails(f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx):
     end, the tail beyond R = B ± D, D = s·10^j (B the other end, or the mode;
     s the power of ten nearest :meth:`Locus.far`; j the first decade where f
     is below 10^−6 of its size at B ± s) is ∫_0^1 f(B ± D/u²)·2D/u³ du, whose
-    integrand behaves like u^(−2c−3): smooth.
+    integrand behaves like u^(−2c−3): smooth.  (``log_f`` is log|f| up to a constant.)
     """
     tails = ctx.mpf(0)
     for end, sign in ((hi, 1), (lo, -1)):
-        if end not in (oo, -oo) or _power_exponent(f, sign, where, ctx) is None:
+        if end not in (oo, -oo) or _power_exponent(log_f, sign, where, ctx) is None:
             continue
         other = lo if sign > 0 else hi
         unit = sp.Integer(10) ** int(ctx.nint(ctx.log10(where.far(sign))))
@@ -156,9 +279,8 @@ def _algebraic_tails(f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx):
             base = other
         B, s = to_mpf(base, ctx), to_mpf(unit, ctx)
         with ctx.workdps(20):
-            start = abs(f(B + sign * s))
-            small = start * ctx.mpf(10) ** -6
-            j = next((j for j in range(1, 30) if abs(f(B + sign * s * ctx.mpf(10) ** j)) < small), 30)
+            small = log_f(B + sign * s) - 6 * ctx.ln10
+            j = next((j for j in range(1, 30) if log_f(B + sign * s * ctx.mpf(10) ** j) < small), 30)
         D = unit * sp.Integer(10) ** j
         beyond = [sign * (t - B) for t in where.others if sign * (t - B) > 0]
         while beyond and to_mpf(D, ctx) <= max(beyond):  # the other modes stay in the finite part
@@ -176,7 +298,7 @@ def _algebraic_tails(f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx):
     return lo, hi, tails
 
 
-def _power_exponent(f, sign: int, where: Locus, ctx):
+def _power_exponent(log_f, sign: int, where: Locus, ctx):
     """c when f behaves like |t − mode|^c far out (−60 < c < −1), else None.
 
     Read at 10⁷ and 10⁸ times :meth:`Locus.far` from the mode.
@@ -184,31 +306,31 @@ def _power_exponent(f, sign: int, where: Locus, ctx):
     base = where.mode if where.mode is not None else ctx.mpf(0)
     with ctx.workdps(30):
         try:
-            v1, v2 = (abs(f(base + sign * where.far(sign) * ctx.mpf(10) ** j)) for j in (7, 8))
+            l1, l2 = (log_f(base + sign * where.far(sign) * ctx.mpf(10) ** j) for j in (7, 8))
         except (ZeroDivisionError, ValueError, OverflowError):
             return None
-        if not (isinstance(v1, ctx.mpf) and isinstance(v2, ctx.mpf)) or v1 == 0 or v2 == 0:
+        if not (isinstance(l1, ctx.mpf) and isinstance(l2, ctx.mpf)) or not (ctx.isfinite(l1) and ctx.isfinite(l2)):
             return None
-        c = ctx.log(v2 / v1) / ctx.ln10
+        c = (l2 - l1) / ctx.ln10
     return c if -60 < c < -1 else None
 
 
-def _diverges(f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx) -> bool:
-    """Whether ∫ f over (lo, hi) is +∞ by the integrand's power law at an end.
+def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx) -> str | None:
+    """Why ∫ f over (lo, hi) is +∞ by the integrand's power law at an end, or None.
 
     Toward an infinite end, f ~ t^c is integrable iff c < −1; toward a finite
     end e, f ~ |t − e|^c is integrable iff c > −1.  The exponent c is read
-    from f at 10⁷ and 10⁸ times :meth:`Locus.far` from the mode (or at distances 10⁻¹²
+    from log|f| at 10⁷ and 10⁸ times :meth:`Locus.far` from the mode (or at distances 10⁻¹²
     and 10⁻¹⁶ of the end's length scale from e).  A divergent integral has no
     settled quadrature value, so without this test "∞" could only be inferred
     from a failure to converge.
     """
-    def log_abs(t):
+    def at(t):
         try:
-            v = f(t)
+            v = log_f(t)
         except (ZeroDivisionError, ValueError, OverflowError):
             return None
-        return ctx.log(abs(v)) if isinstance(v, ctx.mpf) and v != 0 else None
+        return v if isinstance(v, ctx.mpf) and ctx.isfinite(v) else None
 
     with ctx.workdps(max(30, ctx.dps)):
         for end, sign, length in ((lo, -1, where.lengths[0]), (hi, 1, where.lengths[1])):
@@ -220,13 +342,16 @@ def _diverges(f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx) -> bool:
                 base = to_mpf(end, ctx)
                 d1, d2 = (ctx.mpf(10) ** -j * length for j in (12, 16))
                 t1, t2 = base - sign * d1, base - sign * d2
-            l1, l2 = log_abs(t1), log_abs(t2)
+            l1, l2 = at(t1), at(t2)
             if l1 is None or l2 is None:
                 continue
             exponent = (l2 - l1) / (ctx.log(d2) - ctx.log(d1))
-            if (end in (oo, -oo) and exponent >= -1) or (end not in (oo, -oo) and exponent <= -1):
-                return True
-    return False
+            shown = ctx.nstr(exponent, 3)
+            if end in (oo, -oo) and exponent >= -1:
+                return f"the integrand decays like |x|^{shown} toward {end}, too slowly to be integrable"
+            if end not in (oo, -oo) and exponent <= -1:
+                return f"the integrand grows like |x − {end}|^{shown} at {end}, too fast to be integrable"
+    return None
 
 
 def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, reflected=None):

@@ -25,7 +25,7 @@ from itertools import pairwise
 import sympy as sp
 
 from rdpsym.foundations.budget import time_budget
-from rdpsym.foundations.precision import private_context
+from rdpsym.foundations.precision import private_context, sympy_evalf_guard
 from rdpsym.quadrature.compile import to_mpf
 
 oo = sp.oo
@@ -66,7 +66,7 @@ def critical_seeds(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None
         return _numeric_real_roots(poly)
 
     found = set()
-    with time_budget(1.0, "critical points of the integrand", absorb=True):
+    with sympy_evalf_guard(), time_budget(1.0, "critical points of the integrand", absorb=True):
         logs = [log_of(p), log_of(q)]
         if order is not None and order != 1 and p != q:
             logs.append(logs[0] - logs[1] if order is oo else order * logs[0] + (1 - order) * logs[1])
@@ -76,8 +76,10 @@ def critical_seeds(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None
                 found.update(roots(L))
             except (sp.PolynomialError, NotImplementedError, ValueError, TypeError, ZeroDivisionError):
                 continue
-    placed = [(r, _rational(r)) for r in found]
-    inside = [(r, v) for r, v in placed if v is not None and (lo is -oo or bool(v > lo)) and (hi is oo or bool(v < hi))]
+    with sympy_evalf_guard():
+        placed = [(r, _rational(r)) for r in found]
+        inside = [(r, v) for r, v in placed
+                  if v is not None and (lo is -oo or bool(v > lo)) and (hi is oo or bool(v < hi))]
     return tuple(r for r, v in sorted(inside, key=lambda rv: rv[1]))
 
 
@@ -167,12 +169,17 @@ class Locus:
         return abs(end - self.mode) if end is not None else 1 + abs(self.mode)
 
     @property
+    def log_size(self):
+        """log(peak × width): the order of magnitude of the piece's integral, as a logarithm (0 if unknown)."""
+        ctx = self.ctx
+        if self.mode is None or not ctx.isfinite(self.peak) or not self.scale > 0:
+            return ctx.zero
+        return self.peak + ctx.log(self.scale)
+
+    @property
     def size(self):
         """peak × width: the order of magnitude of the piece's integral (1 if unknown)."""
-        ctx = self.ctx
-        if self.mode is None or not ctx.isfinite(self.peak):
-            return ctx.mpf(1)
-        return ctx.exp(self.peak) * self.scale
+        return self.ctx.exp(self.log_size)
 
 
 def locate(log_f, lo: sp.Expr, hi: sp.Expr, ctx, seeds=()) -> Locus:

@@ -60,6 +60,32 @@ def psi(r, a, ctx):
     return +value
 
 
+def log_psi(r, a, ctx) -> tuple:
+    """(log|ψ_α(r)|, sign of ψ_α(r)) (φ at α = 1), without forming e^{αr} or e^r where one term is
+    negligible: for r = e^(10⁷) (a Gumbel tail) ψ_α is e^{αr} to the working precision, and forming it
+    would build an exponent of millions of digits."""
+    big = ctx.prec * ctx.ln2 + 20  # e^(−big) is below the working precision
+    if a == 1:
+        if r > big:
+            return r + ctx.log(r - 1), 1  # (r − 1)·e^r, the 1 negligible
+        if r < -big:
+            return ctx.zero, 1  # 1 + (r − 1)·e^r with e^r negligible
+    else:
+        beta = a - 1
+        if r == ctx.inf:
+            return ctx.inf, (1 if a > 1 else -1)
+        if r > 0 and (a > 1 and beta * r > big + ctx.log(a)):
+            return a * r, 1  # e^{αr}[1 − α·e^{−βr} + β·e^{−αr}]
+        if r > 0 and (a < 1 and -beta * r > big - ctx.log(a)):
+            return ctx.log(a) + r, -1  # −α·e^r[1 − e^{−(1−α)r}/α + (1 − α)·e^{−r}/α]
+        if r < 0 and min(a, 1) * -r > big + abs(ctx.log(abs(beta))) + abs(ctx.log(a)):
+            return ctx.log(abs(beta)), (1 if beta > 0 else -1)  # β + e^{αr} − α·e^r
+    value = psi(r, a, ctx)
+    if value == 0:
+        return ctx.ninf, 0
+    return ctx.log(abs(value)), (1 if value > 0 else -1)
+
+
 def _psi_series(r, a, ctx):
     beta = a - 1
     eps = ctx.eps
@@ -92,13 +118,15 @@ def _phi_series(r, ctx):
 
 
 def psi_near(log_q: Callable, log_ratio: Callable, a, ctx) -> Callable:
-    """t -> Q(t)·ψ_α(r(t)) (Q(t)·φ(r(t)) at α = 1), from log Q and the log-ratio r."""
-    def integrand(t):
+    """t -> (log|Q(t)·ψ_α(r(t))|, sign) (φ at α = 1), from log Q and the log-ratio r: the ``parts`` of a
+    :class:`~rdpsym.quadrature.integrate.LogForm`."""
+    def parts(t):
         r = log_ratio(t)
         if r == 0:
-            return ctx.mpf(0)
-        return ctx.exp(log_q(t)) * psi(r, a, ctx)
-    return integrand
+            return ctx.ninf, 0
+        log_value, sign = log_psi(r, a, ctx)
+        return log_q(t) + log_value, sign
+    return parts
 
 
 def near_one(excess, a, ctx):
@@ -108,4 +136,4 @@ def near_one(excess, a, ctx):
     return ctx.log1p(excess) / (a - 1)
 
 
-__all__ = ["near_one", "psi", "psi_near"]
+__all__ = ["log_psi", "near_one", "psi", "psi_near"]

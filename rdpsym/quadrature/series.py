@@ -22,8 +22,12 @@ def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx):
     mpmath's ``nsum`` extrapolates, and extrapolation assigns finite values to
     divergent series (Σ 2^k "=" −1): a Rényi moment must never get one.  The
     terms of the pmfs rdpsym meets decay geometrically or faster, so direct
-    summation to 10^−(dps+10) of the partial sum converges in few terms.
+    summation to 10^−(dps+10) of the partial sum converges in few terms.  A term
+    given as a :class:`~rdpsym.quadrature.integrate.LogForm` is scanned by its
+    logarithm and summed relative to the largest term (a term of e^(−10^9) is
+    never formed).
     """
+    log_form = getattr(term, "parts", None)
     if lo is not -oo and hi is not oo:
         n = int(hi) - int(lo) + 1
         if n <= MAX_TERMS:
@@ -35,15 +39,27 @@ def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx):
     # Find the largest term on a doubling scan, so a pmf whose mass sits at
     # k ≈ 30000 (a Poisson pair) is summed from its mode, not given up on.
     offsets = [2**j - 1 for j in range(63) if far is None or start + (2**j - 1) <= far]
-    sizes = [abs(term(start + step * d)) for d in offsets]
+    size_of = term.log_abs if log_form is not None else (lambda k: abs(term(k)))
+    sizes = [size_of(start + step * d) for d in offsets]
     peak = max(range(len(sizes)), key=lambda i: sizes[i])
     if far is None and peak == len(sizes) - 1:
         return ctx.inf  # still growing at k ~ 2^62: the terms do not tend to 0
     mode = start + step * offsets[peak]
-    total = term(mode)
-    total += _sum_direction(term, mode + step, step, far if far is not None else None, total, ctx)
-    total += _sum_direction(term, mode - step, -step, start, total, ctx)
-    return total
+    shift = ctx.zero
+    if log_form is not None:
+        shift = sizes[peak] if ctx.isfinite(sizes[peak]) else ctx.zero
+        cutoff = -(ctx.dps + 30) * ctx.ln10
+
+        def scaled(k):
+            log_value, sign = log_form(k)
+            d = log_value - shift
+            return sign * ctx.exp(d) if sign != 0 and d > cutoff else ctx.zero
+    else:
+        scaled = term
+    total = scaled(mode)
+    total += _sum_direction(scaled, mode + step, step, far if far is not None else None, total, ctx)
+    total += _sum_direction(scaled, mode - step, -step, start, total, ctx)
+    return total * ctx.exp(shift) if shift else total
 
 
 def _sum_direction(term, k0: int, step: int, end: int | None, scale, ctx):
