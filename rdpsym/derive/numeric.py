@@ -54,9 +54,17 @@ from rdpsym.foundations.precision import (
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import parse_order
 from rdpsym.laws.densities import Density, Discrete, align_pair, common_refinement, parameter_values
-from rdpsym.quadrature.compile import compile_expr, log_function, log_ratio_function, to_mpf
+from rdpsym.quadrature.compile import (
+    compile_expr,
+    fast_log,
+    log_expression,
+    log_function,
+    log_ratio_function,
+    shifted_log,
+    to_mpf,
+)
 from rdpsym.quadrature.integrate import LogForm, integrate_pieces
-from rdpsym.quadrature.near import near_one, psi_near
+from rdpsym.quadrature.near import log_psi, near_one, psi_near
 from rdpsym.quadrature.supremum import sup_log_ratio
 
 oo = sp.oo
@@ -326,7 +334,8 @@ def _direct(P: Density, Q: Density, tables: tuple | None, order: sp.Expr, ctx, r
         return LogForm(parts, ctx)
 
     value = integrate_pieces(pairs, P.var, integrand_at(), ctx, discrete=setting.discrete, order=order,
-                             check_support=a >= 1, reflected=integrand_at, reasons=setting.reasons)
+                             check_support=a >= 1, reflected=integrand_at, reasons=setting.reasons,
+                             recentred=setting.recentred("KL" if a == 1 else order))
     if a == 1:
         return value
     if value == ctx.inf:
@@ -345,6 +354,8 @@ class _Setting:
         self.fP, self.fQ = compile_expr(P.expr, P.var, ctx), compile_expr(Q.expr, Q.var, ctx)
         self.probes_P, self.probes_Q = _probes(P), _probes(Q)
         self.lP, self.lQ = self.logs()
+        self.trusted = all(fast_log(D.expr, D.var, f, probes, self.discrete, ctx) is not None
+                           for D, f, probes in ((P, self.fP, self.probes_P), (Q, self.fQ, self.probes_Q)))
         self._ratios: dict = {}
         self.reasons: list[str] = []  # why a value is +∞, as found
 
@@ -353,6 +364,44 @@ class _Setting:
         P, Q, ctx = self.P, self.Q, self.ctx
         return (log_function(P.expr, P.var, self.fP, self.probes_P, self.discrete, ctx, reflect_at),
                 log_function(Q.expr, Q.var, self.fQ, self.probes_Q, self.discrete, ctx, reflect_at))
+
+    def recentred(self, kind):
+        """The integrand of ``kind`` (an order α ≠ 1, "KL", or ("near", α)) about an exact centre c, as the
+        ``recentred(pair, c)`` of :func:`~rdpsym.quadrature.integrate.integrate_pieces`: the logarithms
+        are substituted x = c + u and expanded symbolically, their value at c taken out exactly.  None
+        (no recentring) where the compiled logarithms were not trusted."""
+        if self.discrete or not self.trusted:
+            return None
+        ctx, var = self.ctx, self.P.var
+
+        @sympy_evalf_guard.serialized
+        def factory(pair, centre):
+            lp_e, lq_e = log_expression(pair.p), log_expression(pair.q)
+            if kind == "KL" or isinstance(kind, tuple):
+                a = kind[1] if isinstance(kind, tuple) else None
+                base = shifted_log(lp_e if a is None else lq_e, var, centre, ctx)
+                ratio = shifted_log(lp_e - lq_e, var, centre, ctx, relative=False)
+                if base is None or ratio is None:
+                    return None
+                (lb, at), (r, _) = base, ratio
+                if a is None:
+                    def parts(u):  # P·log(P/Q) / P(c)
+                        d = r(u)
+                        return (lb(u) + ctx.log(abs(d)), (1 if d > 0 else -1)) if d != 0 else (ctx.ninf, 0)
+                else:
+                    near = psi_near(lb, r, a, ctx)
+
+                    def parts(u):  # Q·ψ(r) / Q(c)
+                        return near(u)
+                return LogForm(parts, ctx), at
+            a = kind
+            combined = shifted_log(a * lp_e + (1 - a) * lq_e, var, centre, ctx)
+            if combined is None:
+                return None
+            L, at = combined
+            return LogForm(lambda u: (L(u), 1), ctx), at
+
+        return factory
 
     @sympy_evalf_guard.serialized
     def ratio(self, pair):
@@ -379,11 +428,20 @@ def _near_at_precision(P: Density, Q: Density, tables: tuple | None, order: sp.E
     comes out at the working precision, where the direct form would need 600
     more digits.  Used when the direct value is small (:func:`_near_value`).
     """
-    if order is oo or tables is not None:
-        return None
     with private_context(wp) as ctx:
-        a = to_mpf(order, ctx)
+        if tables is not None:
+            return _near_table(*tables, order, ctx)
         setting = _Setting(P, Q, ctx)
+        if order is oo:
+            # The supremum of the log-ratio expanded symbolically piece by piece has no cancellation at all.
+            if not all(getattr(setting.ratio(pair), "expanded", False)
+                       for pair in setting.pairs if pair.p != 0 and pair.q != 0):
+                return None
+            reasons: list[str] = []
+            value = sup_log_ratio(setting.pairs, P.var, setting.lP, setting.lQ, ctx, discrete=setting.discrete,
+                                  ratio_for=setting.ratio, reasons=reasons)
+            return Infinity(reasons[0] if reasons else None) if value == ctx.inf else exact_mpf(value)
+        a = to_mpf(order, ctx)
         discrete = setting.discrete
         masses = {"P": ctx.mpf(0), "Q": ctx.mpf(0), "P only": ctx.mpf(0), "Q only": ctx.mpf(0)}
         shared = ctx.mpf(0)
@@ -404,7 +462,7 @@ def _near_at_precision(P: Density, Q: Density, tables: tuple | None, order: sp.E
             if pair.p != 0 and pair.q != 0:
                 r = setting.ratio(pair)
                 shared += integrate_pieces([pair], P.var, LogForm(psi_near(setting.lQ, r, a, ctx), ctx), ctx,
-                                           discrete=discrete, order=order)
+                                           discrete=discrete, order=order, recentred=setting.recentred(("near", a)))
         tolerance = ctx.mpf(10) ** (10 - wp)
         if any(abs(masses[k] - 1) > tolerance for k in ("P", "Q")):
             return None  # not probability laws to this precision: the identity does not hold
@@ -414,6 +472,31 @@ def _near_at_precision(P: Density, Q: Density, tables: tuple | None, order: sp.E
             return exact_mpf(shared + masses["Q only"])
         excess = shared - a * masses["P only"] + (a - 1) * masses["Q only"]
         return exact_mpf(near_one(excess, a, ctx))
+
+
+def _near_table(tp: dict, tq: dict, order: sp.Expr, ctx):
+    """The near form on two tables: r = log1p((p − q)/q) from the exact difference of the probabilities."""
+    keys = list(dict.fromkeys([*tp, *tq]))
+    p = {k: tp.get(k, sp.S.Zero) for k in keys}
+    q = {k: tq.get(k, sp.S.Zero) for k in keys}
+    shared = [k for k in keys if p[k] != 0 and q[k] != 0]
+    only_p = sum((p[k] for k in keys if q[k] == 0), sp.S.Zero)
+    only_q = sum((q[k] for k in keys if p[k] == 0), sp.S.Zero)
+    if sum(p.values()) != 1 or sum(q.values()) != 1:
+        return None  # not probability tables exactly
+    ratios = {k: ctx.log1p(to_mpf((p[k] - q[k]) / q[k], ctx)) for k in shared}
+    if order is oo:
+        return Infinity(f"P > 0 = Q at {next(k for k in keys if q[k] == 0)}") if only_p else \
+            exact_mpf(max(ratios.values()))
+    a = to_mpf(order, ctx)
+    if a >= 1 and only_p:
+        return Infinity(f"P > 0 = Q at {next(k for k in keys if q[k] == 0)}")
+    parts = [log_psi(ratios[k], a, ctx) for k in shared]
+    total = ctx.fsum(to_mpf(q[k], ctx) * sign * ctx.exp(log_value)
+                     for k, (log_value, sign) in zip(shared, parts) if sign)
+    if a == 1:
+        return exact_mpf(total + to_mpf(only_q, ctx))
+    return exact_mpf(near_one(total - a * to_mpf(only_p, ctx) + (a - 1) * to_mpf(only_q, ctx), a, ctx))
 
 
 def _probes(density: Density) -> list[sp.Expr]:

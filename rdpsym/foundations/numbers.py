@@ -50,6 +50,7 @@ from mpmath.libmp import (
     dps_to_prec,
     from_man_exp,
     from_pickable,
+    from_rational,
     from_str,
     mpf_pos,
     round_ceiling,
@@ -82,8 +83,8 @@ def _raw(value: object) -> tuple:
     if isinstance(value, arb):
         m, e = value.mid().man_exp()
         return from_man_exp(int(m), int(e))
-    if isinstance(value, int):
-        return from_man_exp(value, 0)
+    if isinstance(value, int) or getattr(value, "is_Integer", False):
+        return from_man_exp(int(value), 0)
     raise TypeError(f"no exact mpf for {type(value).__name__}")
 
 
@@ -96,6 +97,8 @@ def rounded_mpf(value: object, dps: int) -> mpmath.mpf:
     >>> rounded_mpf(mpmath.mpf(2) / 3, 5) == expected, mpmath.mp.dps
     (True, 15)
     """
+    if getattr(value, "is_Rational", False) and not getattr(value, "is_Integer", False):  # a SymPy p/q
+        return mpmath.mp.make_mpf(from_rational(int(value.p), int(value.q), dps_to_prec(dps), round_nearest))
     return mpmath.mp.make_mpf(mpf_pos(_raw(value), dps_to_prec(dps), round_nearest))
 
 

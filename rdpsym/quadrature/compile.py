@@ -265,3 +265,38 @@ def _log_ratio_expression(p_expr: sp.Expr, q_expr: sp.Expr, var: sp.Symbol) -> s
     except (TypeError, ValueError, NotImplementedError, RecursionError):
         return None
     return expanded if sp.count_ops(expanded) <= 4 * sp.count_ops(difference) + 20 else difference
+
+
+def shifted_log(expr: sp.Expr, var: sp.Symbol, centre: sp.Expr, ctx, relative: bool = True):
+    """(u -> expr(centre + u) − expr(centre), expr(centre)) compiled from the expanded substitution, or
+    (u -> expr(centre + u), 0) when not ``relative``; None where SymPy cannot write it.
+
+    For a log-density of σ = 10⁻³⁰⁰ at x ≈ 1, expr is ~10⁶⁰⁰ and its change over the width
+    of the mass is ~1: only the expanded difference, with the constant 10⁶⁰⁰ taken out exactly, keeps
+    that change at the working precision (and u = x − centre keeps the width resolvable).
+    """
+    found = _shifted_expression(expr, var, centre, relative)
+    if found is None:
+        return None
+    difference, constant = found
+    return compile_expr(difference, var, ctx), (to_mpf(constant, ctx) if relative else ctx.zero)
+
+
+@functools.lru_cache(maxsize=256)
+def _shifted_expression(expr: sp.Expr, var: sp.Symbol, centre: sp.Expr, relative: bool):
+    from rdpsym.foundations.budget import time_budget
+    from rdpsym.foundations.precision import sympy_evalf_guard
+
+    found = None
+    with sympy_evalf_guard(), time_budget(2.0, "a recentred logarithm", absorb=True):
+        moved = sp.expand(expr.xreplace({var: centre + var}), log=False)
+        if moved.has(sp.zoo, sp.nan, sp.S.ComplexInfinity):
+            return None
+        if not relative:
+            found = (moved, sp.S.Zero)
+        else:
+            constant = moved.subs(var, 0)
+            if constant.is_finite is False or constant.has(sp.zoo, sp.nan):
+                return None
+            found = (sp.expand(moved - constant, log=False), constant)
+    return found

@@ -155,6 +155,7 @@ class Locus:
     #                     of the peak, the valleys between modes, and where each mode's mass ends
     rising: object = None  # the farthest point scanned, if |f| still grew there (mass not located)
     ctx: object = None  # the mpmath context of the numbers above
+    magnitude: object = 0  # the largest |log|f|| met on the scan (its rounding is about 10^−dps of this)
 
     def far(self, sign: int):
         """The length the integrand's tail toward ``sign`` is probed in (at 10⁷, 10⁸ of it).
@@ -185,8 +186,8 @@ class Locus:
 def locate(log_f, lo: sp.Expr, hi: sp.Expr, ctx, seeds=()) -> Locus:
     """The modes, e-fold width and negligible ends of exp(log_f) on the piece (lo, hi).
 
-    The modes are bracketed on a coarse scan (at 20 digits) and refined by golden
-    section with log_f at the working precision: at σ = 10⁻¹⁰ the terms of
+    The modes are bracketed on a coarse scan and refined by golden section, both
+    with log_f at the working precision: at σ = 10⁻¹⁰ the terms of
     α·log P + (1 − α)·log Q are ~10²⁵ while the peak is 10⁻¹⁰ wide, so 20 digits
     would misplace it by hundreds of widths.  The scan is a geometric grid (around
     0, or from a finite end) plus the ``seeds`` (critical points of the log-densities
@@ -200,9 +201,10 @@ def locate(log_f, lo: sp.Expr, hi: sp.Expr, ctx, seeds=()) -> Locus:
     """
     a, b = to_mpf(lo, ctx), to_mpf(hi, ctx)
     seeds = [t for t in seeds if a < t < b]
-    with ctx.workdps(20):
-        candidates = sorted({*scan_points(a, b, ctx), *seeds})
-        values = [log_f(t) for t in candidates]
+    # At the working precision: log|f| may itself be a difference (the log|log P − log Q| of a KL
+    # integrand at λ = 10⁴⁰ is log|10⁻⁴⁰|, which 20 digits would see as log 0).
+    candidates = sorted({*scan_points(a, b, ctx), *seeds})
+    values = [log_f(t) for t in candidates]
     candidates, values, rising = _extend_scan(log_f, candidates, values, a, b, ctx)
     found = _modes(log_f, candidates, values, a, b, ctx)
     if found is None:
@@ -212,9 +214,8 @@ def locate(log_f, lo: sp.Expr, hi: sp.Expr, ctx, seeds=()) -> Locus:
     efold = _efold(log_f, mode, peak, a, b, ctx)
     if efold and _unseen_scale(max(efold), mode, a, b, ctx):
         # A scale the first grid (10⁻⁶ … 10⁸) cannot resolve: scan again in units of the width.
-        with ctx.workdps(20):
-            extra = [t for t in scan_points(a, b, ctx, max(efold), mode) if t not in set(candidates)]
-            extra_values = [log_f(t) for t in extra]
+        extra = [t for t in scan_points(a, b, ctx, max(efold), mode) if t not in set(candidates)]
+        extra_values = [log_f(t) for t in extra]
         merged = sorted(zip([*candidates, *extra], [*values, *extra_values]), key=lambda tv: tv[0])
         candidates, values = [t for t, _ in merged], [v for _, v in merged]
         found = _modes(log_f, candidates, values, a, b, ctx)
@@ -265,7 +266,9 @@ def locate(log_f, lo: sp.Expr, hi: sp.Expr, ctx, seeds=()) -> Locus:
     lengths = (length(a), length(b))
     at_end = any(L is not None and abs(mode - e) <= ctx.mpf(10) ** -8 * L for e, L in zip((a, b), lengths))
     singular = _singular_end(log_f, mode, a, b, lengths, ctx)
-    return Locus(mode, peak, left, right, scale, lengths, at_end, singular, tuple(sorted(splits)), rising, ctx)
+    magnitude = max([abs(v) for v in values if ctx.isfinite(v)] + [abs(peak)])
+    return Locus(mode, peak, left, right, scale, lengths, at_end, singular, tuple(sorted(splits)), rising, ctx,
+                 magnitude)
 
 
 def _unseen_scale(width, mode, a, b, ctx) -> bool:
