@@ -54,6 +54,7 @@ from typing import TypeVar
 
 import mpmath
 import sympy as sp
+from mpmath.libmp import dps_to_prec
 
 from rdpsym.foundations.budget import protect
 from rdpsym.foundations.errors import ConvergenceError
@@ -158,7 +159,8 @@ class private_context:  # noqa: N801 - used like mpmath.workdps
     """
 
     def __init__(self, dps: int | None = None, *, prec: int | None = None):
-        self.prec = int(prec) if prec is not None else max(1, int(dps * BITS_PER_DIGIT + 1) + 2)
+        # mpmath's own digits-to-bits rule, so a private context at dps computes as mpmath.workdps(dps) does.
+        self.prec = int(prec) if prec is not None else dps_to_prec(int(dps))
 
     @protect
     def __enter__(self):

@@ -94,16 +94,25 @@ def integrate_pieces(pairs: Iterable, var: sp.Symbol, integrand: Callable, ctx, 
                 _say(reasons, f"the terms do not tend to 0 on [{lo}, {hi}]")
             total += value
             continue
-        if check_support:
-            why = (f"the integrand's logarithm (a polynomial) does not tend to −∞ toward an infinite end of "
-                   f"({lo}, {hi})" if _diverges_exactly(bp, bq, var, order, lo, hi)
-                   else _diverges_by_limit(bp, bq, var, order, lo, hi))
-            if why:
-                _say(reasons, why)
-                return ctx.inf
+        if check_support and _diverges_exactly(bp, bq, var, order, lo, hi):
+            _say(reasons, f"the integrand's logarithm (a polynomial) does not tend to −∞ toward an infinite end "
+                          f"of ({lo}, {hi})")
+            return ctx.inf
         seeds = critical_seeds(bp, bq, var, order, lo, hi)
-        value, log_factor = _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reasons,
-                                   recentred, None, ctx.zero, 0)
+        try:
+            value, log_factor = _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reasons,
+                                       recentred, None, ctx.zero, 0)
+        except (ConvergenceError, OverflowError) as exc:
+            # Where the mass could not be found, the integral may be +∞ faster than any scan can follow
+            # (Gumbel laws at α = 2 grow like exp(0.7·e^(−x))): the limit of its logarithm decides.
+            why = _diverges_by_limit(bp, bq, var, order, lo, hi) if check_support else None
+            if not why:
+                if isinstance(exc, OverflowError):
+                    raise ConvergenceError(f"the integrand overflows ({exc}): where its mass lies could not be "
+                                           "found") from exc
+                raise
+            _say(reasons, why)
+            return ctx.inf
         if value == ctx.inf:
             return value
         total += value * ctx.exp(log_factor) if log_factor else value
@@ -121,6 +130,11 @@ def _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reason
     f(centre) with log f(centre) = ``log_centre``, and the ends and seeds are in u."""
     log_f = _guarded(integrand.log_abs, ctx) if isinstance(integrand, LogForm) else log_abs(integrand, ctx)
     where = locate(log_f, lo, hi, ctx, [to_mpf(t, ctx) for t in seeds])
+    if where.rising is not None:
+        raise ConvergenceError(
+            f"the integrand still grows at x = {ctx.nstr(where.rising, 8)}, "
+            "the farthest point scanned: where its mass lies could not be found"
+        )
     # Nothing seen, not even at the exact critical points: at 30 digits, x = 10³⁰⁰ and x = 10³⁰⁰ + 1 are one
     # number, and the KL integrand P·(log P − log Q) of N(10³⁰⁰, 1) vs N(10³⁰⁰ + 1, 1) is 0 at both.
     lost = where.mode is None and bool(seeds) and centre is None
@@ -146,11 +160,6 @@ def _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reason
         if why is not None:
             _say(reasons, why)
             return ctx.inf, ctx.zero
-    if where.rising is not None:
-        raise ConvergenceError(
-            f"the integrand still grows at x = {ctx.nstr(where.rising, 8)}, "
-            "the farthest point scanned: where its mass lies could not be found"
-        )
     # mpmath's quadrature stops on an *absolute* error estimate (about 2^−prec), so
     # an integral of 10^−20 or of e^(10^23) would get too few or too many digits:
     # integrate f / (peak·width), whose integral is of order one, and scale back.

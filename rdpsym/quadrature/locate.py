@@ -206,6 +206,10 @@ def locate(log_f, lo: sp.Expr, hi: sp.Expr, ctx, seeds=()) -> Locus:
     candidates = sorted({*scan_points(a, b, ctx), *seeds})
     values = [log_f(t) for t in candidates]
     candidates, values, rising = _extend_scan(log_f, candidates, values, a, b, ctx)
+    if rising is not None:  # the mass lies beyond anything scanned: say so, and nothing more
+        best = max(range(len(values)), key=lambda i: values[i])
+        return Locus(candidates[best], values[best], None, None, ctx.mpf(1), (None, None), False, None, (), rising,
+                     ctx)
     found = _modes(log_f, candidates, values, a, b, ctx)
     if found is None:
         ends = (1 + abs(a) if ctx.isfinite(a) else None, 1 + abs(b) if ctx.isfinite(b) else None)
@@ -483,7 +487,8 @@ def _reach(log_f, mode, direction: int, end, level, ctx):
         while below(low):
             high, low = low, 2 * low
             if low < -_MAX_EXPONENT or point(low) == mode:  # (noise: "below" even at the mode's neighbours)
-                return point(high)
+                low = high - 1
+                break
     else:
         low, high = 0, 1
         while not below(high):
@@ -504,23 +509,23 @@ def _reach(log_f, mode, direction: int, end, level, ctx):
 
 def scan_points(a, b, ctx, scale=None, center=None) -> list:
     """A scan of the piece [a, b]: 63 even steps if finite (and, with a ``scale`` much smaller than the
-    piece, a grid in its units around ``center``), else a geometric grid from the finite end (or around
-    ``center``, default 0) spanning 10⁻⁶ … 10⁸ in units of 1 and of ``scale``, and reaching 10⁸ times
-    as far as ``center`` is from the finite end."""
+    piece, a grid in its units around ``center``), else geometric grids from the finite end (or around
+    ``center``, default 0) spanning 10⁻⁶ … 10⁸ in units of 1, of ``scale`` and of ``center``'s distance
+    from the finite end: about 30 points per unit, at any scale."""
     if ctx.isfinite(a) and ctx.isfinite(b):
         even = [a + (b - a) * ctx.mpf(j) / 64 for j in range(1, 64)]
         if scale is None or center is None or not scale < (b - a) / 64:
             return even
         around = [center + s * scale * ctx.mpf(10) ** (e / ctx.mpf(2)) for s in (-1, 1) for e in range(-2, 17)]
         return sorted({*even, *(t for t in around if a < t < b)})
-    low, high = -12, 16  # exponents of sqrt(10)
-    if scale is not None and scale > 0:
-        decade = int(ctx.floor(ctx.log10(scale)))
-        low, high = low + 2 * min(0, decade), high + 2 * max(0, decade)
     end = a if ctx.isfinite(a) else b
+    units = [ctx.mpf(1)]
+    if scale is not None and scale > 0 and scale != 1:
+        units.append(scale)
     if center is not None and ctx.isfinite(end) and abs(center - end) > 1:
-        high = max(high, 2 * int(ctx.ceil(ctx.log10(abs(center - end)))) + 16)
-    grid = [ctx.mpf(10) ** (e / ctx.mpf(2)) for e in range(low, high + 1)]
+        units.append(abs(center - end))
+    steps = [ctx.mpf(10) ** (e / ctx.mpf(2)) for e in range(-12, 17)]
+    grid = sorted({u * g for u in units for g in steps})
     if a == ctx.ninf and b == ctx.inf:
         c = center if center is not None else ctx.mpf(0)
         return [c - g for g in reversed(grid)] + [c] + [c + g for g in grid]

@@ -51,56 +51,67 @@ def sup_log_ratio(pairs: Iterable, var: sp.Symbol, log_p: Callable, log_q: Calla
         if bq == 0:
             _say(reasons, f"P > 0 = Q on ({lo}, {hi})")
             return ctx.inf
-        why = _unbounded_by_limit(bp, bq, var, lo, hi, discrete)
-        if why:
+        try:
+            candidate = _piece_sup(pair, var, log_p, log_q, ctx, discrete, ratio_for, reasons)
+        except ConvergenceError:
+            candidate = None
+            why = _unbounded_by_limit(bp, bq, var, lo, hi, discrete)
+            if not why:
+                raise
             _say(reasons, why)
+        if candidate is None or candidate == ctx.inf:
             return ctx.inf
-        ratio = ratio_for(pair) if ratio_for is not None else (lambda t: log_p(t) - log_q(t))
-        exact = getattr(ratio, "expanded", False)
-        r = _guarded(ratio, ctx)
-        a = to_mpf(lo, ctx)
-        b = to_mpf(hi, ctx)
-        seeds = []
-        if discrete:
-            pts = _integer_scan(a, b, ctx)
-        else:
-            scale = center = None
-            seeds = [to_mpf(t, ctx) for t in critical_seeds(bp, bq, var, oo, lo, hi)]
-            if not (ctx.isfinite(a) and ctx.isfinite(b)):
-                where = locate(_guarded(log_p, ctx), lo, hi, ctx, seeds)
-                scale, center = where.scale, where.mode
-            # Limits at finite ends (log P/Q may be 0/0 exactly there): step in by 10^(−dps−5).
-            tiny = ctx.mpf(10) ** (-ctx.dps - 5)
-            pts = ([a + tiny * (1 + abs(a))] if ctx.isfinite(a) else []) + scan_points(a, b, ctx, scale, center) + (
-                [b - tiny * (1 + abs(b))] if ctx.isfinite(b) else [])
-        values = [r(t) for t in pts]
-        if _unbounded(values, pts, a, b, ctx, exact):
-            _say(reasons, f"log(P/Q) grows without bound toward an infinite end of ({lo}, {hi})")
-            return ctx.inf
-        if not discrete:
-            for end, inward in ((a, 1), (b, -1)):
-                if not ctx.isfinite(end) and len(pts) >= 2:
-                    why = _rises_outward(r, pts, values, end, -inward, ctx, exact)
-                elif ctx.isfinite(end) and ctx.isfinite(b - a):
-                    why = _rises_toward_end(r, pts, values, end, inward, (b - a) / 4, ctx, exact)
-                elif ctx.isfinite(end):
-                    why = _rises_toward_end(r, pts, values, end, inward, 1 + abs(end), ctx, exact)
-                else:
-                    why = None
-                if why:
-                    _say(reasons, why)
-                    return ctx.inf
-        order = sorted(range(len(pts)), key=lambda j: pts[j])
-        pts, values = [pts[j] for j in order], [values[j] for j in order]
-        i = max(range(len(pts)), key=lambda j: values[j])
-        candidate = values[i]
-        if not discrete and 0 < i < len(pts) - 1:
-            t = golden_max(r, pts[i - 1], pts[i + 1], pts[i], ctx)
-            candidate = max(candidate, r(t))
-        # The seeds are exact critical points: their values need no refinement.
-        candidate = max([candidate, *(r(t) for t in seeds if a < t < b)])
         best = max(best, candidate)
     return best
+
+
+def _piece_sup(pair, var, log_p, log_q, ctx, discrete, ratio_for, reasons):
+    """sup of log(p/q) on one piece (+∞ with the reason appended, when it grows without bound)."""
+    lo, hi, bp, bq = pair.lo, pair.hi, pair.p, pair.q
+    ratio = ratio_for(pair) if ratio_for is not None else (lambda t: log_p(t) - log_q(t))
+    exact = getattr(ratio, "expanded", False)
+    r = _guarded(ratio, ctx)
+    a = to_mpf(lo, ctx)
+    b = to_mpf(hi, ctx)
+    seeds = []
+    if discrete:
+        pts = _integer_scan(a, b, ctx)
+    else:
+        scale = center = None
+        seeds = [to_mpf(t, ctx) for t in critical_seeds(bp, bq, var, oo, lo, hi)]
+        if not (ctx.isfinite(a) and ctx.isfinite(b)):
+            where = locate(_guarded(log_p, ctx), lo, hi, ctx, seeds)
+            scale, center = where.scale, where.mode
+        # Limits at finite ends (log P/Q may be 0/0 exactly there): step in by 10^(−dps−5).
+        tiny = ctx.mpf(10) ** (-ctx.dps - 5)
+        pts = ([a + tiny * (1 + abs(a))] if ctx.isfinite(a) else []) + scan_points(a, b, ctx, scale, center) + (
+            [b - tiny * (1 + abs(b))] if ctx.isfinite(b) else [])
+    values = [r(t) for t in pts]
+    if _unbounded(values, pts, a, b, ctx, exact):
+        _say(reasons, f"log(P/Q) grows without bound toward an infinite end of ({lo}, {hi})")
+        return ctx.inf
+    if not discrete:
+        for end, inward in ((a, 1), (b, -1)):
+            if not ctx.isfinite(end) and len(pts) >= 2:
+                why = _rises_outward(r, pts, values, end, -inward, ctx, exact)
+            elif ctx.isfinite(end) and ctx.isfinite(b - a):
+                why = _rises_toward_end(r, pts, values, end, inward, (b - a) / 4, ctx, exact)
+            elif ctx.isfinite(end):
+                why = _rises_toward_end(r, pts, values, end, inward, 1 + abs(end), ctx, exact)
+            else:
+                why = None
+            if why:
+                _say(reasons, why)
+                return ctx.inf
+    order = sorted(range(len(pts)), key=lambda j: pts[j])
+    pts, values = [pts[j] for j in order], [values[j] for j in order]
+    i = max(range(len(pts)), key=lambda j: values[j])
+    candidate = values[i]
+    if not discrete and 0 < i < len(pts) - 1:
+        t = golden_max(r, pts[i - 1], pts[i + 1], pts[i], ctx)
+        candidate = max(candidate, r(t))
+    # The seeds are exact critical points: their values need no refinement.
+    return max([candidate, *(r(t) for t in seeds if a < t < b)])
 
 
 def _say(reasons: list | None, why: str) -> None:
