@@ -24,12 +24,14 @@ import flint
 import mpmath
 import pytest
 import sympy as sp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import rdpsym
 from rdpsym.foundations.balls import PRECISION_LOCK, precision
 from rdpsym.foundations.budget import budgeted, time_budget
 from rdpsym.foundations.errors import ConvergenceError, NoClosedFormError, SymbolicTimeout
-from rdpsym.foundations.precision import private_context, sympy_evalf_guard
+from rdpsym.foundations.precision import private_context, sympy_evalf_guard, sympy_float
 
 R = sp.Rational
 x = sp.Symbol("x", real=True)
@@ -247,3 +249,75 @@ def test_the_definition_has_a_time_ceiling_in_any_thread():
     worker.join()
     for message in messages:
         assert "did not finish within 0.2 s of CPU time" in message and "seconds=" in message
+
+
+def test_sympy_evaluation_from_threads_leaves_mpmath_alone():
+    # SymPy's evalf of erf sets mpmath.mp's precision while it runs: under the guard, from 8 threads at once.
+    mpmath.mp.dps = 23
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        values = list(pool.map(lambda d: str(sympy_float(sp.erf(sp.Rational(1, d)), 30)), range(1, 33)))
+    assert values == [str(sp.erf(sp.Rational(1, d)).evalf(30)) for d in range(1, 33)]
+    assert mpmath.mp.dps == 23
+    with sympy_evalf_guard():
+        mpmath.mp.dps = 99  # what SymPy's nroots does: the guard puts it back
+    assert mpmath.mp.dps == 23
+
+
+# ---------------------------------------------------------------- hostile inputs, from threads at once
+
+SCALES = st.sampled_from([R(1, 10**300), R(1, 10**40), R(1, 1000), 1, R(7, 5), 10**3, 10**40, 10**300])
+ORDERS = st.sampled_from([R(3, 2), 2, 1, sp.oo, R(1, 3)])  # (Prop 6's formula is 0/0 at α = 1/2)
+HOSTILE = st.sampled_from([-1, 0, None, float("nan"), -float("inf"), "x", 10**10**4, sp.I, [2], sp.zoo])
+
+
+def _prop6(scale, order):
+    with private_context(400) as ctx:
+        lam = ctx.mpf(sp.Rational(scale).p) / sp.Rational(scale).q
+        if order is sp.oo:
+            return ctx.convert(1 / lam)
+        if order == 1:
+            return ctx.convert(1 / lam + ctx.expm1(-1 / lam))
+        a = ctx.mpf(sp.Rational(order).p) / sp.Rational(order).q
+        if 1 / lam < 1:  # the moment is 1 + (something small): without its cancellation
+            moment = a / (2 * a - 1) * ctx.expm1((a - 1) / lam) + (a - 1) / (2 * a - 1) * ctx.expm1(-a / lam)
+            return ctx.convert(ctx.log1p(moment) / (a - 1))
+        terms = [(a / (2 * a - 1), (a - 1) / lam), ((a - 1) / (2 * a - 1), -a / lam)]  # c·e^x: log-sum-exp
+        top = max(x for c, x in terms if c > 0)
+        return ctx.convert((top + ctx.log(ctx.fsum(c * ctx.exp(x - top) for c, x in terms))) / (a - 1))
+
+
+def _laplace_call(job):
+    scale, order = job
+    try:
+        value = rdpsym.renyi_divergence_mp(*rdpsym.laplace(scale).pair, order, dps=20)
+    except ConvergenceError as exc:  # allowed by the rules (never a wrong number), and said plainly
+        return ("error", str(exc)), _precisions()
+    return ("value", value), _precisions()
+
+
+def _hostile_call(bad):
+    try:
+        rdpsym.renyi_divergence_mp(*rdpsym.laplace(1).pair, bad, dps=20)
+    except rdpsym.RdpSymError as exc:
+        return type(exc).__name__, _precisions()
+    return "accepted", _precisions()
+
+
+@given(st.lists(st.tuples(SCALES, ORDERS), min_size=2, max_size=4), st.lists(HOSTILE, min_size=1, max_size=3))
+@settings(max_examples=10, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_hostile_and_extreme_calls_from_threads(user_precision, calls, bad_orders):
+    # Valid calls at extreme scales and invalid orders, all at once: each valid one is right to 20 digits
+    # (Prop 6), each invalid one an rdpsym error, and the caller's precisions never move.
+    with ThreadPoolExecutor(max_workers=len(calls) + len(bad_orders)) as pool:
+        good = pool.map(_laplace_call, calls)
+        bad = pool.map(_hostile_call, bad_orders)
+        good, bad = list(good), list(bad)
+    for (scale, order), ((kind, value), seen) in zip(calls, good):
+        assert seen == user_precision
+        assert kind == "value", value
+        expected = _prop6(scale, order)
+        with private_context(40) as ctx:
+            assert abs(ctx.convert(value) - expected) <= ctx.mpf(10) ** -20 * abs(expected), (scale, order, value)
+    for order, (outcome, seen) in zip(bad_orders, bad):
+        assert seen == user_precision
+        assert outcome != "accepted", order

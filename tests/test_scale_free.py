@@ -230,6 +230,6 @@ def test_lognormal_pair_with_different_mu():
     # D_α is invariant under x ↦ log x: the Gaussian's α(μ₁ − μ₂)²/(2σ²); D_∞ = ∞ (log-ratio linear in log x).
     P, Q = _lognormal(0), _lognormal(1)
     sup = renyi_divergence_mp(P, Q, sp.oo, dps=30)
-    assert sup == mpmath.inf and "log(P/Q) → ∞" in sup.reason
+    assert sup == mpmath.inf and "log(P/Q)" in sup.reason and ("∞" in sup.reason or "without bound" in sup.reason)
     for order in (R(3, 2), 2, 1):
         assert agrees(renyi_divergence_mp(P, Q, order, dps=30), prop7(1, order), digits=30)
