@@ -32,14 +32,16 @@ from rdpsym.engine.pieces import (
 from rdpsym.engine.sums import sum_exp
 from rdpsym.foundations.budget import can_budget, time_budget
 from rdpsym.foundations.errors import (
+    ConvergenceError,
     DensityError,
     NoClosedFormError,
+    SymbolicTimeout,
     must,
 )
 from rdpsym.foundations.numbers import exact_mpf
 from rdpsym.foundations.precision import private_context, sympy_evalf_guard, sympy_float
-from rdpsym.quadrature.compile import compile_expr, to_mpf
-from rdpsym.quadrature.integrate import integrate_pieces
+from rdpsym.quadrature.compile import compile_expr, log_function, to_mpf
+from rdpsym.quadrature.integrate import LogForm, integrate_pieces
 
 oo = sp.oo
 
@@ -91,8 +93,25 @@ def numeric_mass(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, disc
         if outcomes is not None:
             return exact_mpf(ctx.fsum(to_mpf(expr.subs(var, j), ctx) for j in outcomes))
         pairs = [PiecePair(piece.lo, piece.hi, piece.branch, piece.branch) for piece in pieces]
-        return exact_mpf(integrate_pieces(pairs, var, compile_expr(expr, var, ctx), ctx, discrete=discrete,
-                                          order=sp.S.One))
+        # By its logarithm (an exp(−e^(−x)) tail is never formed far out), within the definition's time ceiling.
+        f = compile_expr(expr, var, ctx)
+        probes = [t for piece in pieces if not piece.is_zero for t in probe_points(piece, discrete)]
+        log_f = log_function(expr, var, f, probes, discrete, ctx)
+        budget = time_budget(MASS_SECONDS, "the density's mass")
+        try:
+            with budget:
+                mass = integrate_pieces(pairs, var, LogForm(lambda t: (log_f(t), 1), ctx), ctx, discrete=discrete,
+                                        order=sp.S.One)
+        except SymbolicTimeout:
+            if not budget.spent:
+                raise
+            raise ConvergenceError(f"the density's mass could not be computed within {MASS_SECONDS:g} s of CPU "
+                                   "time (pass check=False to skip the check)") from None
+        return exact_mpf(mass)
+
+
+#: CPU seconds the numeric mass of a density may take.
+MASS_SECONDS = 60.0
 
 
 def _mass(piece: Piece, var: sp.Symbol, discrete: bool) -> sp.Expr:
