@@ -311,8 +311,8 @@ def _shown(v, dps: int) -> str:
 def _up(decimal: str, dps: int) -> mpmath.mpf:
     """The decimal as an mpf rounded toward +∞ (rounding to nearest could land below it)."""
     prec = bits_for(dps + 5)
-    with mpmath.workprec(prec):  # mpf(tuple) rounds to the context's precision
-        return mpmath.mpf(mpmath.libmp.from_str(decimal, prec, mpmath.libmp.round_ceiling))
+    # Built from its raw value: mpf(tuple) would round it again, to mpmath's global precision.
+    return mpmath.mp.make_mpf(mpmath.libmp.from_str(decimal, prec, mpmath.libmp.round_ceiling))
 
 
 def _narrow(ball: arb, dps: int) -> bool:

@@ -45,7 +45,7 @@ from rdpsym.foundations.balls import (
     to_fmpq,
 )
 from rdpsym.foundations.errors import ConvergenceError, ParameterError, must
-from rdpsym.foundations.numbers import Digits
+from rdpsym.foundations.numbers import Digits, decimal_mpf
 from rdpsym.foundations.precision import arb_rungs, climb
 from rdpsym.foundations.reading import INFINITY_WORDS, exact, integer
 from rdpsym.foundations.reading import dps as read_dps
@@ -505,8 +505,8 @@ class RdpCurve:
             if isinstance(v, Infinite):
                 out.append(mpmath.inf)
             else:
-                with mpmath.workdps(dps + 10):
-                    out.append(Digits(mpmath.mpf(v.mid().str(dps + 5, radius=False)), dps))  # prints dps digits
+                # The midpoint's decimals read at dps + 10 digits, whatever mpmath's global precision; prints dps.
+                out.append(Digits(decimal_mpf(v.mid().str(dps + 5, radius=False), dps + 10), dps))
         return out
 
     def value(self, order: object, dps: int = 50) -> mpmath.mpf:

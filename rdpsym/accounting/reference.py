@@ -21,13 +21,13 @@ import csv
 import json
 from pathlib import Path
 
-import mpmath
 from flint import fmpq
 
 from rdpsym.accounting.curve import Infinite
 from rdpsym.accounting.orders import DP_ACCOUNTING, MIRONOV
 from rdpsym.foundations.balls import bits_for, lower_decimal, precision, upper_decimal
 from rdpsym.foundations.parallel import ordered_map
+from rdpsym.foundations.precision import private_context
 from rdpsym.foundations.reading import exact
 from rdpsym.laws.mechanisms import REGISTRY
 
@@ -77,9 +77,8 @@ def _rows_of(task: tuple) -> list[dict]:
             if isinstance(b, Infinite):
                 row.update(value="inf", lower="inf", upper="inf", note=b.reason)
             else:
-                with mpmath.workdps(dps + 5):
-                    row.update(value=mpmath.nstr(mpmath.mpf(b.mid().str(dps + 5, radius=False)), dps,
-                                                 strip_zeros=False),
+                with private_context(dps + 5) as mp:
+                    row.update(value=mp.nstr(mp.mpf(b.mid().str(dps + 5, radius=False)), dps, strip_zeros=False),
                                lower=lower_decimal(b, dps), upper=upper_decimal(b, dps), note="")
             rows.append(row)
     return rows
@@ -100,8 +99,8 @@ def reference_rows(dps: int = 60, quick: bool = False, executor: object = None) 
 
 
 def _decimal(a: fmpq, dps: int) -> str:
-    with mpmath.workdps(dps + 5):
-        return mpmath.nstr(mpmath.mpf(int(a.p)) / int(a.q), dps)
+    with private_context(dps + 5) as mp:
+        return mp.nstr(mp.mpf(int(a.p)) / int(a.q), dps)
 
 
 def write_reference(out: str | Path, dps: int = 60, quick: bool = False, executor: object = None) -> list[Path]:

@@ -98,6 +98,7 @@ from flint import arb, arb_mat, arb_poly, ctx, fmpq
 
 from rdpsym.foundations.balls import BITS_PER_DIGIT, precision, to_fmpq
 from rdpsym.foundations.errors import ConvergenceError, ParameterError, must
+from rdpsym.foundations.numbers import rounded_mpf
 from rdpsym.foundations.reading import integer
 
 __all__ = ["log_moment", "log_moments", "rdp_values"]
@@ -184,7 +185,7 @@ def rdp_values(q: fmpq, sigma: fmpq, orders: Sequence[fmpq], dps: int) -> list[m
     target = math.ceil((dps + 2) * BITS_PER_DIGIT) + 2
     balls = _log_moments(q, sigma, orders, target=target, strict=True)
     out = []
-    with precision(target + 40), mpmath.workdps(dps + 5):
+    with precision(target + 40):
         for order, ball in zip(orders, balls):
             eps = ball / arb(order - 1)
             if not eps.is_finite() or (not eps.is_zero() and eps.rel_accuracy_bits() < target):
@@ -192,8 +193,7 @@ def rdp_values(q: fmpq, sigma: fmpq, orders: Sequence[fmpq], dps: int) -> list[m
                     f"rdp_values: epsilon at order {order} (q={q}, sigma={sigma}) is {eps.str(5)}, "
                     f"not certified to {dps} digits."
                 )
-            man, exp = eps.mid().man_exp()
-            out.append(mpmath.ldexp(mpmath.mpf(int(man)), int(exp)))
+            out.append(rounded_mpf(eps, dps + 5))  # the midpoint to dps + 5 digits, whatever mpmath's precision
     return out
 
 

@@ -28,7 +28,8 @@ import sympy as sp
 
 from rdpsym.foundations import operations
 from rdpsym.foundations.errors import DomainError, ParameterError, must
-from rdpsym.foundations.numbers import Digits
+from rdpsym.foundations.numbers import Digits, rounded_mpf
+from rdpsym.foundations.precision import sympy_float
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import value_for
 from rdpsym.foundations.record import Status, Step
@@ -100,11 +101,10 @@ class Derivation:
             expr = expr.subs(given)  # decide the branch exactly; conditions are small
         if expr == sp.oo:
             return mpmath.inf
-        value = sp.N(expr, dps + 10, subs=given)
+        value = sympy_float(expr, dps + 10, subs=given)
         if not value.is_Float:
-            value = sp.N(expr.subs(given), dps + 10)
-        with mpmath.workdps(dps):
-            return Digits(+mpmath.mpf(value._to_mpmath(mpmath.mp.prec + 20)), dps)  # prints its dps digits
+            value = sympy_float(expr.subs(given), dps + 10)
+        return Digits(rounded_mpf(value, dps), dps)  # rounded to its dps digits, whatever mpmath's precision
 
     def __reduce__(self):
         # A derivation keeps some expressions unevaluated on purpose (powers of 10⁴-digit rationals kept

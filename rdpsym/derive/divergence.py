@@ -47,6 +47,7 @@ from rdpsym.foundations.notation import (
 from rdpsym.foundations.notation import (
     Q as Q_,
 )
+from rdpsym.foundations.precision import sympy_evalf_guard
 from rdpsym.foundations.reading import parse_order
 from rdpsym.foundations.record import (
     ByCases,
@@ -85,6 +86,7 @@ from rdpsym.laws.references import Reference
 oo = sp.oo
 
 
+@sympy_evalf_guard.serialized  # SymPy sets mpmath's global precision as it evaluates: one thread at a time
 def renyi_divergence(
     P: Density,
     Q: Density,

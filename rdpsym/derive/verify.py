@@ -26,6 +26,8 @@ from rdpsym.foundations.errors import (
     SymbolicTimeout,
     VerificationError,
 )
+from rdpsym.foundations.numbers import exact_mpf, shorten
+from rdpsym.foundations.precision import private_context, sympy_float
 from rdpsym.foundations.record import AgreesWithDefinition, point_items
 from rdpsym.laws.densities import Density
 from rdpsym.quadrature.compile import to_mpf
@@ -136,10 +138,14 @@ def check_against_definition(
                     if numeric is not None:
                         break
                 if numeric is None:
-                    raise VerificationError(f"the definition did not converge at {where()}: {exc}") from exc
+                    # The check's own quadrature failed: nothing is known against the closed form.
+                    full, brief = where(), _where(point, order_symbol, at, Pp, Qp, True)
+                    said = f"did not converge at {full}" if full != brief else "did not converge"
+                    raise VerificationError(f"could not verify at {brief}: the definition {said}: "
+                                            f"{shorten(str(exc))}") from exc
         if not _agree(closed, numeric):
             raise VerificationError(
-                f"closed form {closed_form} disagrees with the definition at {where()}: "
+                f"closed form {shorten(str(closed_form))} disagrees with the definition at {where()}: "
                 f"{mpmath.nstr(closed, 25)} vs {mpmath.nstr(numeric, 25)}"
             )
         evidence.append(AgreesWithDefinition(point_items(point, sort=True),
@@ -308,17 +314,17 @@ def _evaluate(expr: sp.Expr, dps: int) -> mpmath.mpf:
     """The closed form at a point, or a :class:`VerificationError` if it is not a real number."""
     if expr == sp.oo:
         return mpmath.inf
-    with mpmath.workdps(dps):
-        value = sp.N(expr, dps)
-        if value.is_number and value.is_finite and value.is_extended_real is not True:
-            # A spurious imaginary part at the rounding level (SymPy's meijerg route leaves 1e-66·i):
-            # real to the digits compared; a larger one is a closed form that is not real there.
-            re, im = value.as_real_imag()
-            if abs(im) <= sp.Float(10, dps) ** (5 - dps) * max(1, abs(re)):
-                value = re
-        if not (value.is_number and value.is_extended_real and value.is_finite):
-            raise VerificationError(f"the closed form is not a real number there: {expr} = {value}")
-        return mpmath.mpf(sp.Float(value, dps)._to_mpmath(mpmath.mp.prec))
+    value = sympy_float(expr, dps)
+    if value.is_number and value.is_finite and value.is_extended_real is not True:
+        # A spurious imaginary part at the rounding level (SymPy's meijerg route leaves 1e-66·i):
+        # real to the digits compared; a larger one is a closed form that is not real there.
+        re, im = value.as_real_imag()
+        if abs(im) <= sp.Float(10, dps) ** (5 - dps) * max(1, abs(re)):
+            value = re
+    if not (value.is_number and value.is_extended_real and value.is_finite):
+        raise VerificationError(f"the closed form is not a real number there: {shorten(str(expr))} = "
+                                f"{shorten(str(value))}")
+    return exact_mpf(sp.Float(value, dps))
 
 
 def _agree(a: mpmath.mpf, b: mpmath.mpf) -> bool:
@@ -330,8 +336,9 @@ def _agree(a: mpmath.mpf, b: mpmath.mpf) -> bool:
     """
     if mpmath.isinf(a) or mpmath.isinf(b):
         return a == b
-    with mpmath.workdps(AGREE_DIGITS + 15):
-        return abs(a - b) <= mpmath.mpf(10) ** (-AGREE_DIGITS) * abs(b)
+    with private_context(AGREE_DIGITS + 15) as ctx:
+        a, b = ctx.convert(a), ctx.convert(b)
+        return abs(a - b) <= ctx.mpf(10) ** (-AGREE_DIGITS) * abs(b)
 
 
 def _show(point: dict) -> str:
@@ -354,7 +361,7 @@ def _where(point: dict, order_symbol, at, P: Density, Q: Density, sampled: bool)
 
 def _density_text(D: Density) -> str:
     table = getattr(D, "table", None)
-    return str(table) if table is not None else f"{D.expr} on {D.support}"
+    return shorten(str(table) if table is not None else f"{D.expr} on {D.support}")
 
 
 def is_zero(difference: sp.Expr, hyp: Hypotheses, seconds: float = 10.0) -> bool:

@@ -5,39 +5,73 @@ guaranteed to contain the exact result.  The accounting layer computes in balls
 and reads both its decimal values (the midpoint, once the radius is below the
 requested digits) and its certified enclosures from the same computation.
 
-Arb's working precision is global state (``flint.ctx.prec``); :func:`precision`
-sets it for a block and restores it, like ``mpmath.workprec``.
+Arb's working precision is global state (``flint.ctx.prec``): python-flint 0.9
+has one precision per process and no per-call precision.  :func:`precision`
+sets it for a block and restores it, like ``mpmath.workprec``, under one
+process-wide lock: see there what that guarantees across threads.
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
+import os
+import threading
 from decimal import Decimal
 from fractions import Fraction
 
 import sympy as sp
 from flint import arb, ctx, fmpq
 
+from rdpsym.foundations.budget import protect
 from rdpsym.foundations.errors import InfiniteValue, OutsideDomain, Undecided  # noqa: F401 - raised here
 from rdpsym.foundations.precision import BITS_PER_DIGIT, bits_for  # noqa: F401 - re-exported with the balls
 from rdpsym.foundations.reading import exact, rational
 
+#: Held by the thread inside a :func:`precision` block (re-entrant: blocks nest).
+PRECISION_LOCK = threading.RLock()
+if hasattr(os, "register_at_fork"):  # a child starts with one thread: a lock held by another stays held
+    os.register_at_fork(after_in_child=lambda: globals().update(PRECISION_LOCK=threading.RLock()))
 
-@contextlib.contextmanager
-def precision(bits: int):
+
+class precision:  # noqa: N801 - used like mpmath.workprec
     """Run a block at ``bits`` of Arb working precision.
 
     >>> with precision(200):
     ...     arb.pi().rel_accuracy_bits() > 190
     True
+
+    Across threads: the block holds :data:`PRECISION_LOCK`, so two rdpsym
+    computations never run at once at each other's precision, and each block
+    restores the precision it found, inside the lock: after any rdpsym call a
+    thread finds ``flint.ctx.prec`` as it was.  Since python-flint has one
+    precision per process, a thread that uses python-flint directly *while* an
+    rdpsym call runs in another thread computes at that call's precision until
+    the block ends (hold ``PRECISION_LOCK``, or use a ``precision`` block, to
+    wait for it); if it sets ``ctx.prec`` meanwhile, its setting is kept (the
+    block restores only a precision it still finds at its own value), and
+    rdpsym's balls stay certified -- an Arb ball contains the truth at any
+    precision -- they may only be wider, which rdpsym's precision ladder
+    notices as a radius too large.
     """
-    saved = ctx.prec
-    ctx.prec = int(bits)
-    try:
-        yield
-    finally:
-        ctx.prec = saved
+
+    def __init__(self, bits: int):
+        self.bits = int(bits)
+
+    @protect
+    def __enter__(self):
+        PRECISION_LOCK.acquire()
+        self.saved = ctx.prec
+        ctx.prec = self.bits
+        return self
+
+    @protect
+    def __exit__(self, *exc) -> bool:
+        try:
+            if ctx.prec == self.bits:
+                ctx.prec = self.saved
+        finally:
+            PRECISION_LOCK.release()
+        return False
 
 
 def to_fmpq(value: object, name: str = "value") -> fmpq:

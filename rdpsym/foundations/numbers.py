@@ -25,8 +25,9 @@ Both pickle exactly: the binary midpoint and radius, not a decimal.
 3.11e-61
 >>> pickle.loads(pickle.dumps(e)) == e, pickle.loads(pickle.dumps(e)).rad() == third.rad()
 (True, True)
->>> with mpmath.workdps(30):
-...     v = Digits(mpmath.mpf(1) / 3, 20)
+>>> from rdpsym.foundations.precision import private_context
+>>> with private_context(30) as ctx:
+...     v = Digits(ctx.mpf(1) / 3, 20)   # the value exactly, from any context
 >>> print(v)
 0.33333333333333333333
 >>> v
@@ -38,15 +39,98 @@ mpf('0.33333333333333333333')
 from __future__ import annotations
 
 import math
+import re
 from decimal import Decimal
 from fractions import Fraction
 from typing import Self
 
 import mpmath
 from flint import arb
-from mpmath.libmp import from_pickable, to_pickable, to_str
+from mpmath.libmp import (
+    dps_to_prec,
+    from_man_exp,
+    from_pickable,
+    from_rational,
+    from_str,
+    mpf_pos,
+    round_ceiling,
+    round_nearest,
+    to_pickable,
+    to_str,
+)
 
 from rdpsym.foundations.balls import floor_log10 as _floor_log10
+
+
+def exact_mpf(value: object) -> mpmath.mpf:
+    """A global-context ``mpmath.mpf`` holding ``value`` exactly.
+
+    ``value`` is an ``mpf`` of any context (a private one), a SymPy ``Float``,
+    an Arb ball (its midpoint) or an int.  ``mpmath.mpf(value)`` would round it
+    to mpmath's global precision -- whatever the user set it to.
+
+    >>> from flint import arb
+    >>> exact_mpf(arb(2) ** -3000) == mpmath.ldexp(1, -3000), exact_mpf(10**40) == 10**40
+    (True, True)
+    """
+    return mpmath.mp.make_mpf(_raw(value))
+
+
+def _raw(value: object) -> tuple:
+    """The raw mpmath value (sign, mantissa, exponent, bits) of ``value``, exactly."""
+    if hasattr(value, "_mpf_"):
+        return value._mpf_
+    if isinstance(value, arb):
+        m, e = value.mid().man_exp()
+        return from_man_exp(int(m), int(e))
+    if isinstance(value, int) or getattr(value, "is_Integer", False):
+        return from_man_exp(int(value), 0)
+    raise TypeError(f"no exact mpf for {type(value).__name__}")
+
+
+def rounded_mpf(value: object, dps: int) -> mpmath.mpf:
+    """``value`` (as for :func:`exact_mpf`) rounded to ``dps`` digits, as a global-context ``mpf`` --
+    what ``+mpmath.mpf(value)`` gives inside ``mpmath.workdps(dps)``, without setting any precision.
+
+    >>> with mpmath.workdps(5):
+    ...     expected = mpmath.mpf(2) / 3
+    >>> rounded_mpf(mpmath.mpf(2) / 3, 5) == expected, mpmath.mp.dps
+    (True, 15)
+    """
+    if getattr(value, "is_Rational", False) and not getattr(value, "is_Integer", False):  # a SymPy p/q
+        return mpmath.mp.make_mpf(from_rational(int(value.p), int(value.q), dps_to_prec(dps), round_nearest))
+    return mpmath.mp.make_mpf(mpf_pos(_raw(value), dps_to_prec(dps), round_nearest))
+
+
+def decimal_mpf(text: str, dps: int, up: bool = False) -> mpmath.mpf:
+    """A decimal string read at ``dps`` digits (as ``mpmath.mpf(text)`` inside ``mpmath.workdps(dps)``),
+    rounded to nearest, or upward with ``up``, as a global-context ``mpf``."""
+    return mpmath.mp.make_mpf(from_str(text, dps_to_prec(dps), round_ceiling if up else round_nearest))
+
+
+def shorten(text: str, digits: int = 5) -> str:
+    """``text`` with every long number in it written to ``digits`` significant digits, for messages.
+
+    A 600-digit number buries the message around it; an integer or decimal
+    with more than ``digits`` + 7 digits is shortened (``1e+300``, ``0.33333``).
+
+    >>> shorten(f"sigma = {10**300}, x = 1/{3 * 10**40}, q = 0.333333333333333333333333333")
+    'sigma = 1e+300, x = 1/3e+40, q = 0.33333'
+    """
+    def short(match: re.Match) -> str:
+        number = match.group(0)
+        if len(number.replace(".", "").replace("-", "").lstrip("0")) <= digits + 7:
+            return number
+        d = Decimal(number)
+        shown = f"{d:.{digits - 1}e}"
+        mantissa, exponent = shown.split("e")
+        mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
+        exponent = int(exponent)
+        if -5 <= exponent < digits and "." in number:
+            return f"{d:.{digits}g}"
+        return f"{mantissa}e{exponent:+d}"
+
+    return re.sub(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])", short, text)
 
 
 class Digits(mpmath.mpf):
@@ -57,7 +141,7 @@ class Digits(mpmath.mpf):
     def __new__(cls, value: object, dps: int) -> Self:
         obj = object.__new__(cls)
         # The value exactly (mpf(value) would round it to mpmath's global precision).
-        obj._mpf_ = value._mpf_ if hasattr(value, "_mpf_") else mpmath.mpf(value)._mpf_
+        obj._mpf_ = _raw(value) if hasattr(value, "_mpf_") or isinstance(value, (arb, int)) else mpmath.mpf(value)._mpf_
         obj.dps = int(dps)
         return obj
 
@@ -69,6 +153,30 @@ class Digits(mpmath.mpf):
 
     def __reduce__(self):
         return _digits, (to_pickable(self._mpf_), self.dps)
+
+
+class Infinity(mpmath.mpf):
+    """``+inf`` as an ``mpmath.mpf`` that also says why (``reason``; None if not known).
+
+    A divergence that is +∞ is returned as this: it compares, prints and
+    computes as ``mpmath.inf``, and ``reason`` says where the definition
+    diverges ("log(P/Q) → ∞ as x → 0⁺").
+
+    >>> v = Infinity("P > 0 = Q on (1, 2)")
+    >>> v == mpmath.inf, mpmath.isinf(v), v, v.reason
+    (True, True, mpf('+inf'), 'P > 0 = Q on (1, 2)')
+    """
+
+    __slots__ = ("reason",)
+
+    def __new__(cls, reason: str | None = None) -> Self:
+        obj = object.__new__(cls)
+        obj._mpf_ = mpmath.inf._mpf_
+        obj.reason = reason
+        return obj
+
+    def __reduce__(self):
+        return Infinity, (self.reason,)
 
 
 def _digits(state, dps: int) -> Digits:
@@ -170,4 +278,4 @@ def _enclosure(state: tuple, dps: int) -> Enclosure:
     return Enclosure(arb(*state), dps)
 
 
-__all__ = ["Digits", "Enclosure"]
+__all__ = ["Digits", "Enclosure", "Infinity", "decimal_mpf", "exact_mpf", "rounded_mpf", "shorten"]

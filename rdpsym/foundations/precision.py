@@ -20,9 +20,22 @@ a silently worse number.  The rungs, and the two checks, are defined here:
     lost to cancellation are added back (:func:`lacking_digits`), never beyond
     :data:`CEILING_FACTOR` times the digits asked for.
 
-Nothing here changes global precision: Arb work runs inside
-:func:`rdpsym.foundations.balls.precision` blocks, mpmath work inside
-``mpmath.workdps``, both restored on exit.
+Nothing here changes global precision, from any thread:
+
+*mpmath* work runs in a **private context** (:func:`private_context`: an
+``mpmath.MPContext`` of the calling thread, mpmath's own style -- functions
+written against a context), never at ``mpmath.mp``; its numbers are handed to
+users as global-context ``mpf`` (:class:`rdpsym.foundations.numbers.Digits`),
+exactly.  SymPy's ``evalf`` sets ``mpmath.mp``'s precision itself while it
+evaluates special functions (erf, loggamma, ...); rdpsym evaluates through
+:func:`sympy_float`, which does that under one process-wide lock and puts the
+precision back, so two threads' evaluations never interleave their saves and
+restores.  (What a thread that uses ``mpmath.mp`` itself at the same moment can
+see: SymPy's precision during such an evaluation -- SymPy's own behaviour.)
+
+*Arb* work runs inside :func:`rdpsym.foundations.balls.precision` blocks
+(python-flint 0.9 has one process-wide precision and no per-call one): see
+there what a concurrent user of python-flint can observe.
 
 >>> arb_rungs(10)
 (53, 106, 212, 424)
@@ -32,12 +45,18 @@ Nothing here changes global precision: Arb work runs inside
 
 from __future__ import annotations
 
+import functools
 import math
+import os
+import threading
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 import mpmath
+import sympy as sp
+from mpmath.libmp import dps_to_prec
 
+from rdpsym.foundations.budget import protect
 from rdpsym.foundations.errors import ConvergenceError
 
 T = TypeVar("T")
@@ -87,26 +106,164 @@ def agreed(first: mpmath.mpf, second: mpmath.mpf, dps: int) -> mpmath.mpf | None
     """``second`` rounded to ``dps`` digits if ``first`` agrees with it to ``dps`` significant digits, else None.
 
     Relative agreement only, with no absolute floor (2.5·10⁻¹⁹ must agree to
-    ``dps`` digits too), and never at 0: a 0 is total cancellation.
+    ``dps`` digits too), and never at 0: a 0 is total cancellation.  The value
+    returned belongs to a private context: wrap it (``Digits``) before handing it out.
     """
-    with mpmath.workdps(dps):
-        if mpmath.isinf(first) and mpmath.isinf(second) and first == second:
+    with private_context(dps) as ctx:
+        first, second = ctx.convert(first), ctx.convert(second)
+        if ctx.isinf(first) and ctx.isinf(second) and first == second:
             return +second
-        if not (mpmath.isfinite(first) and mpmath.isfinite(second)) or second == 0:
+        if not (ctx.isfinite(first) and ctx.isfinite(second)) or second == 0:
             return None
-        if first == second or abs(first - second) <= mpmath.mpf(10) ** (-dps) * abs(second):
+        if first == second or abs(first - second) <= ctx.mpf(10) ** (-dps) * abs(second):
             return +second
     return None
 
 
 def lacking_digits(first: mpmath.mpf, second: mpmath.mpf, dps: int) -> int | None:
     """How many of ``dps`` significant digits two finite, nonzero values fail to share (None: no estimate)."""
-    if not (mpmath.isfinite(first) and mpmath.isfinite(second)) or first == 0 or second == 0:
-        return None
-    with mpmath.workdps(20):
-        shared = -mpmath.log10(abs(first - second) / abs(second))
+    with private_context(20) as ctx:
+        first, second = ctx.convert(first), ctx.convert(second)
+        if not (ctx.isfinite(first) and ctx.isfinite(second)) or first == 0 or second == 0:
+            return None
+        shared = -ctx.log10(abs(first - second) / abs(second))
     return max(1, dps - int(shared)) + 5
 
 
+# ---------------------------------------------------------------- private mpmath contexts
+
+
+class _Pool(threading.local):
+    """Each thread's idle private contexts (kept, so mpmath's quadrature nodes stay cached in them)."""
+
+    def __init__(self):
+        self.idle: list = []
+
+
+_POOL = _Pool()
+
+
+class private_context:  # noqa: N801 - used like mpmath.workdps
+    """A private ``mpmath.MPContext`` at ``dps`` digits (or ``prec`` bits) for a block.
+
+    Pass it down and compute with its functions (``ctx.quad``, ``ctx.exp``,
+    ``ctx.mpf``); the global ``mpmath.mp`` -- the user's precision -- is never
+    touched.  Each thread keeps its own idle contexts, so nothing is shared
+    between threads, a nested block gets a context of its own, and mpmath's
+    caches (quadrature nodes) survive from one block to the next.
+
+    >>> with private_context(40) as ctx:
+    ...     third = ctx.mpf(1) / 3
+    ...     ctx.nstr(third, 40), mpmath.mp.dps
+    ('0.3333333333333333333333333333333333333333', 15)
+    """
+
+    def __init__(self, dps: int | None = None, *, prec: int | None = None):
+        # mpmath's own digits-to-bits rule, so a private context at dps computes as mpmath.workdps(dps) does.
+        self.prec = int(prec) if prec is not None else dps_to_prec(int(dps))
+
+    @protect
+    def __enter__(self):
+        idle = _POOL.idle
+        self.ctx = idle.pop() if idle else mpmath.MPContext()
+        self.ctx.prec = self.prec
+        self.ctx.pretty = False
+        return self.ctx
+
+    @protect
+    def __exit__(self, *exc) -> bool:
+        if len(_POOL.idle) < _MAX_IDLE:
+            _POOL.idle.append(self.ctx)
+        return False
+
+
+#: Idle private contexts a thread keeps.
+_MAX_IDLE = 4
+
+
+# ---------------------------------------------------------------- SymPy's evalf and mpmath.mp
+
+
+#: Held while SymPy's evalf may set ``mpmath.mp``'s precision (see the module docstring).
+_SYMPY_EVALF_LOCK = threading.RLock()
+if hasattr(os, "register_at_fork"):  # a child starts with one thread: a lock held by another stays held
+    os.register_at_fork(after_in_child=lambda: globals().update(_SYMPY_EVALF_LOCK=threading.RLock()))
+
+
+class sympy_evalf_guard:  # noqa: N801 - a context manager
+    """A block in which SymPy may set ``mpmath.mp``'s precision: one thread at a time, precision put back.
+
+    SymPy sets mpmath's global precision whenever it evaluates a special
+    function numerically: in ``evalf``, but also inside automatic evaluation and
+    assumptions (``erf(2)*exp(x)`` asked ``is_positive`` is evaluated at a few
+    bits), ``nroots``, ``nsimplify``.  Two threads doing so at once interleave
+    their saves and restores and can leave the precision changed for good.  So
+    rdpsym runs its symbolic work (derivations, density checks, the symbolic
+    preparation of a numeric value) inside this guard: one process-wide
+    re-entrant lock, and the precision restored on the way out.  It is also a
+    decorator (:meth:`serialized`).  The numeric work itself (quadrature in
+    private contexts, Arb balls) runs outside it, concurrently.
+    """
+
+    @staticmethod
+    def serialized(function):
+        """``function`` run inside the guard (a decorator)."""
+        @functools.wraps(function)
+        def guarded(*args, **kwargs):
+            with sympy_evalf_guard():
+                return function(*args, **kwargs)
+        return guarded
+
+    @protect
+    def __enter__(self):
+        _SYMPY_EVALF_LOCK.acquire()
+        self.saved = mpmath.mp.prec, mpmath.mp.pretty
+        return self
+
+    @protect
+    def __exit__(self, *exc) -> bool:
+        try:
+            if (mpmath.mp.prec, mpmath.mp.pretty) != self.saved:
+                mpmath.mp.prec, mpmath.mp.pretty = self.saved
+        finally:
+            _SYMPY_EVALF_LOCK.release()
+        return False
+
+
+def sympy_float(expr: sp.Expr, digits: int, subs: dict | None = None) -> sp.Expr:
+    """``expr.evalf(digits)``, never leaving ``mpmath.mp`` changed for any thread.
+
+    SymPy evaluates +, ×, powers, exp, log, trigonometric functions, π and e
+    at an explicit precision; other functions (erf, loggamma, Bessel, ...)
+    through mpmath's global context, under :class:`sympy_evalf_guard`.
+
+    >>> sympy_float(sp.erf(1), 20), sympy_float(sp.sqrt(2) * sp.pi, 20)
+    (0.84270079294971486934, 4.4428829381583662470)
+    """
+    if _context_free(expr) and not subs:
+        return expr.evalf(digits)
+    with sympy_evalf_guard():
+        return expr.evalf(digits, subs=subs)
+
+
+def _context_free(expr: sp.Basic) -> bool:
+    """Whether SymPy's evalf of ``expr`` leaves mpmath's global context alone (its own handlers only)."""
+    from sympy.core.evalf import evalf_table
+
+    if not evalf_table:
+        return False
+    for node in sp.preorder_traversal(expr):
+        if node.is_Atom:
+            if node.is_Number or node.is_Symbol or node in (sp.pi, sp.E, sp.I):
+                continue
+            return False
+        if type(node) not in _SAFE_EVALF:
+            return False
+    return True
+
+
+_SAFE_EVALF = {sp.Add, sp.Mul, sp.Pow, sp.exp, sp.log, sp.sin, sp.cos, sp.tan, sp.atan, sp.Abs}
+
+
 __all__ = ["BITS_PER_DIGIT", "CEILING_FACTOR", "DECISION_RUNGS", "GUARD_BITS", "GUARD_RUNGS", "SECOND_RUNG", "agreed",
-           "arb_rungs", "bits_for", "climb", "lacking_digits"]
+           "arb_rungs", "bits_for", "climb", "lacking_digits", "private_context", "sympy_evalf_guard", "sympy_float"]

@@ -32,17 +32,21 @@ from rdpsym.engine.pieces import (
 from rdpsym.engine.sums import sum_exp
 from rdpsym.foundations.budget import can_budget, time_budget
 from rdpsym.foundations.errors import (
+    ConvergenceError,
     DensityError,
     NoClosedFormError,
     SymbolicTimeout,
     must,
 )
-from rdpsym.quadrature.compile import compile_expr, to_mpf
-from rdpsym.quadrature.integrate import integrate_pieces
+from rdpsym.foundations.numbers import exact_mpf
+from rdpsym.foundations.precision import private_context, sympy_evalf_guard, sympy_float
+from rdpsym.quadrature.compile import compile_expr, log_function, to_mpf
+from rdpsym.quadrature.integrate import LogForm, integrate_pieces
 
 oo = sp.oo
 
 
+@sympy_evalf_guard.serialized  # SymPy sets mpmath's global precision as it evaluates: one thread at a time
 def check_pieces(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, discrete: bool,
                  lo: sp.Expr, hi: sp.Expr, parameters: set) -> bool:
     """Check a pdf (pmf) ``expr`` in ``var`` on the support (lo, hi), split into ``pieces``.
@@ -69,6 +73,7 @@ def check_pieces(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, disc
     return check_normalised(total, discrete)
 
 
+@sympy_evalf_guard.serialized
 def check_table(table: Mapping) -> bool:
     """Check a finite table ``{outcome: probability}``: nonnegative, summing to 1 (False: undecided, passed)."""
     for outcome, prob in table.items():
@@ -84,12 +89,30 @@ def numeric_mass(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, disc
     A pmf on a short finite range is summed term by term, each term evaluated
     exactly first; anything else is integrated (summed) piece by piece.
     """
-    with mpmath.workdps(dps + 10):
+    with private_context(dps + 10) as ctx:
         outcomes = finite_outcomes(lo, hi) if discrete else None
         if outcomes is not None:
-            return mpmath.fsum(to_mpf(expr.subs(var, j)) for j in outcomes)
+            return exact_mpf(ctx.fsum(to_mpf(expr.subs(var, j), ctx) for j in outcomes))
         pairs = [PiecePair(piece.lo, piece.hi, piece.branch, piece.branch) for piece in pieces]
-        return integrate_pieces(pairs, var, compile_expr(expr, var), discrete=discrete, order=sp.S.One)
+        # By its logarithm (an exp(−e^(−x)) tail is never formed far out), within the definition's time ceiling.
+        f = compile_expr(expr, var, ctx)
+        probes = [t for piece in pieces if not piece.is_zero for t in probe_points(piece, discrete)]
+        log_f = log_function(expr, var, f, probes, discrete, ctx)
+        budget = time_budget(MASS_SECONDS, "the density's mass")
+        try:
+            with budget:
+                mass = integrate_pieces(pairs, var, LogForm(lambda t: (log_f(t), 1), ctx), ctx, discrete=discrete,
+                                        order=sp.S.One)
+        except SymbolicTimeout:
+            if not budget.spent:
+                raise
+            raise ConvergenceError(f"the density's mass could not be computed within {MASS_SECONDS:g} s of CPU "
+                                   "time (pass check=False to skip the check)") from None
+        return exact_mpf(mass)
+
+
+#: CPU seconds the numeric mass of a density may take.
+MASS_SECONDS = 60.0
 
 
 def _mass(piece: Piece, var: sp.Symbol, discrete: bool) -> sp.Expr:
@@ -122,17 +145,17 @@ def check_nonnegative(piece: Piece, var: sp.Symbol, discrete: bool) -> None:
     points = list(probe_points(piece, discrete)) + _grid(piece, discrete)
     if not discrete:
         points = _critical_points(b, x, piece) + points  # the minimum, if it is interior
-    f = sp.lambdify(x, b, modules="mpmath")
-    with mpmath.workdps(30):
+    with private_context(30) as ctx:
+        f = compile_expr(b, x, ctx)
         for point in points:
             try:
-                value = f(to_mpf(point) if not discrete else int(point))
+                value = f(to_mpf(point, ctx) if not discrete else int(point))
             except (ZeroDivisionError, ValueError, TypeError):
                 continue
-            if isinstance(value, mpmath.mpf) and value < 0:
-                shown = point if isinstance(point, sp.Rational) else sp.N(point, 6)
+            if isinstance(value, ctx.mpf) and value < 0:
+                shown = point if isinstance(point, sp.Rational) else sympy_float(point, 6)
                 raise DensityError(
-                    must("the density", "nonnegative on its support", f"{mpmath.nstr(value, 6)} at {x} = {shown}")
+                    must("the density", "nonnegative on its support", f"{ctx.nstr(value, 6)} at {x} = {shown}")
                 )
 
 
@@ -169,10 +192,11 @@ def _grid(piece: Piece, discrete: bool) -> list[sp.Expr]:
 def _critical_points(b: sp.Expr, x: sp.Symbol, piece: Piece) -> list[sp.Expr]:
     if not can_budget():
         return []
+    roots = []
     try:
-        with time_budget(2.0, "critical points of the density"):
+        with time_budget(2.0, "critical points of the density", absorb=True):
             roots = sp.solve(sp.diff(b, x), x)
-    except (SymbolicTimeout, NotImplementedError):
+    except NotImplementedError:
         return []
     out = []
     for r in roots:
@@ -200,7 +224,7 @@ def check_normalised(total: sp.Expr, discrete: bool) -> bool:
     """Reject a total mass that is definitely not 1 (to 10⁻²⁰, for a number); whether it was shown to be 1."""
     what = "sum" if discrete else "integrate"
     if total.is_number:
-        value = sp.N(total, 30)
+        value = sympy_float(total, 30)
         if abs(value - 1) > sp.Float("1e-20"):
             shown = total if not total.is_Float else sp.nsimplify(value)
             if shown.is_Rational and _is_decimal(shown):

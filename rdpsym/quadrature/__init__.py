@@ -15,10 +15,12 @@ independent of it, and imports only the foundations.
 - :mod:`.supremum`: the supremum of a log-ratio (order ∞).
 
 Lengths and magnitudes are taken from the integrand itself (its mode, e-fold
-width and peak), never fixed at 1, so a Gaussian of σ = 10¹⁰ or 10⁻¹⁰ is
+width and peak), never fixed at 1, so a Gaussian of σ = 10³⁰⁰ or 10⁻³⁰⁰ is
 integrated like one of σ = 1.  Quadrature splits at every non-smooth point,
 at each mode, at the valleys between modes and where each mode's mass ends.
-Nothing here changes mpmath's global precision: every function works at the
-caller's ``mpmath.workdps``, and the precision policy (which precisions, how
-values are compared) is the caller's.
+Nothing here uses or changes mpmath's global context: every function is
+written against an mpmath context ``ctx`` handed in by the caller (a private
+one, :func:`rdpsym.foundations.precision.private_context`) and works at its
+precision; the precision policy (which precisions, how values are compared) is
+the caller's.
 """

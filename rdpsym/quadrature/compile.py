@@ -1,37 +1,140 @@
 """From SymPy to mpmath: fast functions of one variable, and the logarithm of a pdf.
 
-Everything runs at the caller's working precision (``mpmath.mp.dps``, set by
-``mpmath.workdps``); nothing here changes it.
+Every function here is written against an mpmath context ``ctx`` handed in by
+the caller (a private one, :func:`rdpsym.foundations.precision.private_context`)
+and computes at its precision; the global ``mpmath.mp`` is never used or
+changed.  SymPy expressions are lambdified once, and the compiled code is bound
+to each context's own functions (``ctx.exp``, ``ctx.mpf``, ...).
 """
 
 from __future__ import annotations
 
 import functools
+import types
 from collections.abc import Callable, Iterable
 
-import mpmath
 import sympy as sp
+from mpmath.libmp import from_rational, round_nearest
+
+from rdpsym.foundations.precision import sympy_float
 
 oo = sp.oo
 
 
-def to_mpf(value: sp.Expr) -> mpmath.mpf:
-    """An exact SymPy number (or ±oo) as an mpf at the working precision."""
+def to_mpf(value: object, ctx):
+    """An exact SymPy number (or ±oo, or an int) as an mpf of ``ctx``, correctly rounded where it is rational.
+
+    >>> from rdpsym.foundations.precision import private_context
+    >>> with private_context(30) as ctx:
+    ...     ctx.nstr(to_mpf(sp.Rational(1, 3), ctx), 30), ctx.nstr(to_mpf(sp.sqrt(2) * sp.pi, ctx), 20)
+    ('0.333333333333333333333333333333', '4.442882938158366247')
+    """
+    if isinstance(value, int):
+        return ctx.mpf(value)
     if value is oo or value is -oo:
-        return mpmath.inf if value is oo else -mpmath.inf
-    return mpmath.mpf(sp.N(value, mpmath.mp.dps + 5)._to_mpmath(mpmath.mp.prec))
+        return ctx.inf if value is oo else ctx.ninf
+    if getattr(value, "_mpf_", None) is not None and not isinstance(value, sp.Basic):
+        return ctx.convert(value)
+    value = sp.sympify(value, strict=True)
+    if value.is_Rational:
+        return ctx.make_mpf(from_rational(int(value.p), int(value.q), ctx.prec, round_nearest))
+    if value.is_Float:
+        return ctx.mpf(value._mpf_)
+    digits = int(ctx.prec * 0.302) + 10
+    if value.has(sp.CRootOf):
+        # Polynomials' real roots: their isolating intervals refined in exact arithmetic (SymPy's
+        # evalf of a CRootOf sets mpmath's global precision).
+        value = value.xreplace({r: r.eval_rational(n=digits + 10) for r in value.atoms(sp.CRootOf) if r.is_real})
+        if value.is_Rational:
+            return to_mpf(value, ctx)
+    f = constant_function(value, ctx)
+    if f is not None:
+        with ctx.extraprec(40):
+            try:
+                v = f()
+            except (TypeError, ValueError, ZeroDivisionError, OverflowError, AttributeError, NameError):
+                v = None
+        if v is not None and isinstance(v, ctx.mpf):
+            return +v
+    number = sympy_float(value, digits)
+    if not number.is_Float:
+        raise TypeError(f"not a real number: {value}")
+    return ctx.mpf(number._mpf_)
 
 
-def compile_expr(expr: sp.Expr, var: sp.Symbol) -> Callable:
-    """A fast mpmath function of ``var``: constants are evaluated once, at the working precision.
+def constant_function(value: sp.Expr, ctx) -> Callable | None:
+    """A function of no arguments computing ``value`` with ``ctx`` (None if it cannot be compiled).
+
+    Used for numbers whose SymPy evaluation would go through mpmath's global
+    context (erf, loggamma, ...); SymPy's own handlers of +, ×, powers, exp
+    and log evaluate those adaptively instead.
+    """
+    if _simple_evalf(value):
+        return None
+    try:
+        code = _lambdify_constant(value)
+    except (TypeError, NameError, SyntaxError, KeyError, AttributeError):
+        return None
+    return bind(code, ctx)
+
+
+def _simple_evalf(value: sp.Expr) -> bool:
+    from rdpsym.foundations.precision import _context_free
+
+    return _context_free(value)
+
+
+@functools.lru_cache(maxsize=512)
+def _lambdify_constant(value: sp.Expr):
+    return sp.lambdify([], value, modules="mpmath")
+
+
+def bind(function: Callable, ctx) -> Callable:
+    """``function`` (lambdified for ``mpmath``) with its mpmath names bound to ``ctx``'s functions."""
+    cache = ctx.__dict__.setdefault("_rdpsym_bound", {})
+    bound = cache.get(function)
+    if bound is None:
+        namespace = dict(function.__globals__)
+        for name in function.__code__.co_names:
+            if hasattr(ctx, name) and name not in _BUILTINS:
+                namespace[name] = getattr(ctx, name)
+        bound = types.FunctionType(function.__code__, namespace, function.__name__, function.__defaults__,
+                                   function.__closure__)
+        if len(cache) > 4096:
+            cache.clear()
+        cache[function] = bound
+    return bound
+
+
+_BUILTINS = {"abs", "min", "max", "int", "float", "bool", "round", "range", "len", "sum", "pow"}
+
+
+def compile_expr(expr: sp.Expr, var: sp.Symbol, ctx) -> Callable:
+    """A fast function of ``var`` on ``ctx``: constants are evaluated once, at the context's precision.
 
     Without this, the lambdified integrand rebuilds sqrt(2π), log(σ) or 1/3 at
     every quadrature node, which costs several times the integrand itself.
     The constants become numbered symbols, so pdfs that differ only in their
     parameter values share one compiled function (lambdify is the slow part).
+
+    >>> from rdpsym.foundations.precision import private_context
+    >>> x = sp.Symbol("x")
+    >>> with private_context(25) as ctx:
+    ...     f = compile_expr(sp.exp(-x**2 / 2) / sp.sqrt(2 * sp.pi), x, ctx)
+    ...     ctx.nstr(f(ctx.mpf(1)), 20)
+    '0.2419707245191433498'
     """
-    wp = mpmath.mp.dps + 10
-    values: list[mpmath.mpf] = []
+    folded, constants = _fold(expr, var)
+    f = bind(_lambdify(folded, var, len(constants)), ctx)
+    with ctx.extraprec(20):
+        values = [to_mpf(c, ctx) for c in constants]
+    return lambda t: f(t, *values)
+
+
+@functools.lru_cache(maxsize=512)
+def _fold(expr: sp.Expr, var: sp.Symbol) -> tuple[sp.Expr, tuple]:
+    """``expr`` with its real constant subexpressions replaced by numbered symbols ``_c0``, ``_c1``, ..."""
+    constants: list[sp.Expr] = []
 
     def fold(e: sp.Expr, exponent: bool = False) -> sp.Expr:
         # Integer exponents stay integers (fast powers); every other number becomes
@@ -41,17 +144,15 @@ def compile_expr(expr: sp.Expr, var: sp.Symbol) -> Callable:
         if isinstance(e, sp.Pow):
             return sp.Pow(fold(e.base), fold(e.exp, exponent=True), evaluate=False)
         if isinstance(e, sp.Expr) and not e.has(var):
-            value = sp.N(e, wp)
-            if not value.is_real:
+            if e.is_extended_real is False or e.has(sp.I, sp.zoo, sp.nan):
                 return e
-            values.append(mpmath.mpf(value._to_mpmath(mpmath.mp.prec + 20)))
-            return sp.Symbol(f"_c{len(values) - 1}")
+            constants.append(e)
+            return sp.Symbol(f"_c{len(constants) - 1}")
         if not e.args or isinstance(e, sp.core.relational.Relational):
             return e
         return e.func(*[fold(a) if isinstance(a, sp.Expr) else a for a in e.args])
 
-    f = _lambdify(fold(expr), var, len(values))
-    return lambda t: f(t, *values)
+    return fold(expr), tuple(constants)
 
 
 @functools.lru_cache(maxsize=256)
@@ -61,6 +162,11 @@ def _lambdify(folded: sp.Expr, var: sp.Symbol, n: int):
 
 def log_expression(expr: sp.Expr) -> sp.Expr:
     """log of a raw pdf as a sum, with log k! as loggamma(k + 1)."""
+    return _log_expression(expr)
+
+
+@functools.lru_cache(maxsize=512)
+def _log_expression(expr: sp.Expr) -> sp.Expr:
     return sp.expand_log(sp.log(expr), force=True).replace(
         lambda e: isinstance(e, sp.log) and isinstance(e.args[0], sp.factorial),
         lambda e: sp.loggamma(e.args[0].args[0] + 1),
@@ -71,7 +177,24 @@ def log_expression(expr: sp.Expr) -> sp.Expr:
     )
 
 
-def fast_log(expr: sp.Expr, var: sp.Symbol, pdf: Callable, probes: Iterable[sp.Expr], discrete: bool):
+def _trusted(fast: Callable, reference: Callable, probes: Iterable, discrete: bool, ctx) -> bool:
+    """Whether ``fast`` agrees with ``reference`` (both logarithms) at every probe point, to the working
+    precision (less 10 digits)."""
+    tol = ctx.mpf(10) ** (-ctx.dps + 10)
+    for point in probes:
+        t = int(point) if discrete else to_mpf(point, ctx)
+        try:
+            expected, value = reference(t), fast(t)
+        except (ZeroDivisionError, ValueError, TypeError, OverflowError):
+            return False
+        if not isinstance(expected, ctx.mpf) or not isinstance(value, ctx.mpf) or not ctx.isfinite(expected):
+            return False
+        if abs(value - expected) > tol * (1 + abs(value)):
+            return False
+    return True
+
+
+def fast_log(expr: sp.Expr, var: sp.Symbol, pdf: Callable, probes: Iterable[sp.Expr], discrete: bool, ctx):
     """t -> log pdf(t) compiled from the symbolic logarithm of ``expr``, or None where it cannot be trusted.
 
     The logarithm of a Gaussian or Laplace pdf is a polynomial (with |x − c|):
@@ -85,33 +208,95 @@ def fast_log(expr: sp.Expr, var: sp.Symbol, pdf: Callable, probes: Iterable[sp.E
     log_expr = log_expression(expr)
     if log_expr.has(sp.zoo, sp.nan, sp.S.ComplexInfinity):
         return None
-    fast = compile_expr(log_expr, var)
-    tol = mpmath.mpf(10) ** (-mpmath.mp.dps + 10)
-    for point in probes:
-        t = int(point) if discrete else to_mpf(point)
-        try:
-            p, fast_value = pdf(t), fast(t)
-        except (ZeroDivisionError, ValueError, TypeError):
-            return None
-        if not isinstance(p, mpmath.mpf) or not isinstance(fast_value, mpmath.mpf) or p <= 0:
-            return None
-        if abs(fast_value - mpmath.log(p)) > tol * (1 + abs(fast_value)):
-            return None
-    return fast
+    fast = compile_expr(log_expr, var, ctx)
+
+    def reference(t):
+        p = pdf(t)
+        return ctx.log(p) if isinstance(p, ctx.mpf) and p > 0 else None
+
+    return fast if _trusted(fast, reference, probes, discrete, ctx) else None
 
 
-def log_function(expr: sp.Expr, var: sp.Symbol, pdf: Callable, probes: Iterable[sp.Expr], discrete: bool,
+def log_function(expr: sp.Expr, var: sp.Symbol, pdf: Callable, probes: Iterable[sp.Expr], discrete: bool, ctx,
                  reflect_at: sp.Expr | None = None) -> Callable:
     """t -> log pdf(t): :func:`fast_log` where it can be trusted, else log(pdf(t)) itself.
 
     With ``reflect_at = e`` it is t -> log pdf(e − t), substituted symbolically,
     so that log(1 − x) near x = 1 is log(t) evaluated at a small t, exactly.
     """
-    fast = fast_log(expr, var, pdf, probes, discrete)
+    fast = fast_log(expr, var, pdf, probes, discrete, ctx)
     if reflect_at is None:
-        return fast if fast is not None else (lambda t: mpmath.log(pdf(t)))
+        return fast if fast is not None else (lambda t: ctx.log(pdf(t)))
     if fast is None:
-        e = to_mpf(reflect_at)
-        return lambda t: mpmath.log(pdf(e - t))
+        e = to_mpf(reflect_at, ctx)
+        return lambda t: ctx.log(pdf(e - t))
     flipped = log_expression(expr).xreplace({var: reflect_at - var})
-    return compile_expr(flipped, var)
+    return compile_expr(flipped, var, ctx)
+
+
+def log_ratio_function(p_expr: sp.Expr, q_expr: sp.Expr, var: sp.Symbol, log_p: Callable, log_q: Callable,
+                       probes: Iterable[sp.Expr], discrete: bool, ctx) -> Callable:
+    """t -> log(p(t)/q(t)), compiled from the *expanded* difference of the symbolic logarithms where it can be
+    trusted, else log_p(t) − log_q(t).
+
+    The difference of two Gaussian log-densities of σ = 10³⁰⁰ is (1 − 2x)/(2σ²):
+    expanded symbolically its x² terms cancel exactly, where numerically
+    x²/(2σ²) − (x − 1)²/(2σ²) at x ≈ σ loses all 300 digits the ratio has.
+    Checked against log_p − log_q at the ``probes``.
+    """
+    fallback = (lambda t: log_p(t) - log_q(t))
+    difference = _log_ratio_expression(p_expr, q_expr, var)
+    if difference is None:
+        return fallback
+    fast = compile_expr(difference, var, ctx)
+    if not _trusted(fast, fallback, probes, discrete, ctx):
+        return fallback
+    fast.expanded = True  # computed to the working precision relative to its own size
+    return fast
+
+
+@functools.lru_cache(maxsize=512)
+def _log_ratio_expression(p_expr: sp.Expr, q_expr: sp.Expr, var: sp.Symbol) -> sp.Expr | None:
+    difference = log_expression(p_expr) - log_expression(q_expr)
+    if difference.has(sp.zoo, sp.nan, sp.S.ComplexInfinity):
+        return None
+    try:
+        expanded = sp.expand(difference, log=False)
+    except (TypeError, ValueError, NotImplementedError, RecursionError):
+        return None
+    return expanded if sp.count_ops(expanded) <= 4 * sp.count_ops(difference) + 20 else difference
+
+
+def shifted_log(expr: sp.Expr, var: sp.Symbol, centre: sp.Expr, ctx, relative: bool = True):
+    """(u -> expr(centre + u) − expr(centre), expr(centre)) compiled from the expanded substitution, or
+    (u -> expr(centre + u), 0) when not ``relative``; None where SymPy cannot write it.
+
+    For a log-density of σ = 10⁻³⁰⁰ at x ≈ 1, expr is ~10⁶⁰⁰ and its change over the width
+    of the mass is ~1: only the expanded difference, with the constant 10⁶⁰⁰ taken out exactly, keeps
+    that change at the working precision (and u = x − centre keeps the width resolvable).
+    """
+    found = _shifted_expression(expr, var, centre, relative)
+    if found is None:
+        return None
+    difference, constant = found
+    return compile_expr(difference, var, ctx), (to_mpf(constant, ctx) if relative else ctx.zero)
+
+
+@functools.lru_cache(maxsize=256)
+def _shifted_expression(expr: sp.Expr, var: sp.Symbol, centre: sp.Expr, relative: bool):
+    from rdpsym.foundations.budget import time_budget
+    from rdpsym.foundations.precision import sympy_evalf_guard
+
+    found = None
+    with sympy_evalf_guard(), time_budget(2.0, "a recentred logarithm", absorb=True):
+        moved = sp.expand(expr.xreplace({var: centre + var}), log=False)
+        if moved.has(sp.zoo, sp.nan, sp.S.ComplexInfinity):
+            return None
+        if not relative:
+            found = (moved, sp.S.Zero)
+        else:
+            constant = moved.subs(var, 0)
+            if constant.is_finite is False or constant.has(sp.zoo, sp.nan):
+                return None
+            found = (sp.expand(moved - constant, log=False), constant)
+    return found

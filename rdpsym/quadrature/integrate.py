@@ -8,7 +8,8 @@ that makes it bounded, and a divergent integral is recognised as +∞ by its
 power law (or exactly, by its logarithm's leading coefficient) rather than
 inferred from a failure to converge.
 
-Everything runs at the caller's working precision; nothing here changes it.
+Everything runs with the mpmath context ``ctx`` handed in (a private one) and at
+its precision; nothing here changes it, and the global ``mpmath.mp`` is not used.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable
 
-import mpmath
 import sympy as sp
 
+from rdpsym.foundations.budget import time_budget
 from rdpsym.foundations.errors import ConvergenceError
+from rdpsym.foundations.precision import sympy_evalf_guard
 from rdpsym.quadrature.compile import to_mpf
 from rdpsym.quadrature.locate import Locus, critical_seeds, locate, log_abs
 from rdpsym.quadrature.series import sum_range
@@ -27,57 +29,241 @@ from rdpsym.quadrature.series import sum_range
 oo = sp.oo
 
 
-def integrate_pieces(pairs: Iterable, var: sp.Symbol, integrand: Callable, *, discrete: bool,
+class LogForm:
+    """An integrand given by its logarithm: ``parts(t)`` is (log|f(t)|, sign of f(t)).
+
+    Far from their mass, integrands such as exp(−e^(−x)) (Gumbel-type
+    log-densities) take values like e^(−10^(4·10⁶)): as an mpf that is an
+    exponent with millions of digits, and a scan or a quadrature node out there
+    would run (nearly) forever.  Given as a logarithm, the search for the mass
+    works on log|f| (cheap anywhere), and the quadrature evaluates
+    f/(peak·width) as sign·exp(log|f| − log(peak·width)), and as exactly 0 where
+    that exponent is below −(dps + 30)·ln 10 − 700: there the integrand is under
+    10⁻³⁰⁴·10^(−dps−30) of the piece's integral per unit width, below anything the
+    value can show (the truncation numerics.md asks for, at a level that bounds it).
+    """
+
+    __slots__ = ("ctx", "parts")
+
+    def __init__(self, parts: Callable, ctx):
+        self.parts = parts
+        self.ctx = ctx
+
+    def log_abs(self, t):
+        return self.parts(t)[0]
+
+    def __call__(self, t):
+        log_value, sign = self.parts(t)
+        if sign == 0 or log_value == self.ctx.ninf:
+            return self.ctx.zero
+        return sign * self.ctx.exp(log_value)
+
+
+def integrate_pieces(pairs: Iterable, var: sp.Symbol, integrand: Callable, ctx, *, discrete: bool,
                      order: sp.Expr | None = None, check_support: bool = False,
-                     reflected: Callable[[sp.Expr], Callable] | None = None) -> mpmath.mpf:
+                     reflected: Callable[[sp.Expr], Callable] | None = None, reasons: list | None = None,
+                     recentred: Callable | None = None):
     """∫ integrand (Σ for a pmf) over the pieces of ``pairs`` where the branch ``p`` is nonzero.
 
     ``pairs`` are the pieces of a common refinement with both branches on each
     (records with ``lo``, ``hi``, ``p``, ``q``, such as
     :class:`rdpsym.engine.pieces.PiecePair`): the branches' critical points seed the search for the integrand's
-    modes, at
-    ``order`` α (the integrand being p^α q^(1−α), or p·log(p/q) at α = 1).  With
+    modes, at ``order`` α (the integrand being p^α q^(1−α), or p·log(p/q) at α = 1).
+    The integrand is a function of t or a :class:`LogForm`.  With
     ``check_support``, a piece where p > 0 = q, or where the integral diverges,
-    makes the result +∞.  ``reflected(e)``, if given, is the integrand as a
-    function of e − t, used near a singular upper end e (where 1 − (1 − u) would
-    lose u).
+    makes the result +∞ (and the reason is appended to ``reasons``, if given).
+    ``reflected(e)``, if given, is the integrand as a function of e − t, used near
+    a singular upper end e (where 1 − (1 − u) would lose u).  ``recentred(pair, c)``,
+    if given, is the integrand in u = x − c as (a LogForm of f(c + u)/f(c), log f(c)),
+    built symbolically, or None: used where the mass is narrower than the working
+    precision resolves at its place (see :func:`_unresolved`).
     """
-    total = mpmath.mpf(0)
+    total = ctx.mpf(0)
     for pair in pairs:
         lo, hi, bp, bq = pair.lo, pair.hi, pair.p, pair.q
         if bp == 0:
             continue
         if bq == 0:
             if check_support:
-                return mpmath.inf
+                _say(reasons, f"P > 0 = Q on ({lo}, {hi})")
+                return ctx.inf
             continue
         if discrete:
-            total += sum_range(integrand, lo, hi)
+            value = sum_range(integrand, lo, hi, ctx)
+            if value == ctx.inf:
+                _say(reasons, f"the terms do not tend to 0 on [{lo}, {hi}]")
+            total += value
             continue
         if check_support and _diverges_exactly(bp, bq, var, order, lo, hi):
-            return mpmath.inf
+            _say(reasons, f"the integrand's logarithm (a polynomial) does not tend to −∞ toward an infinite end "
+                          f"of ({lo}, {hi})")
+            return ctx.inf
         seeds = critical_seeds(bp, bq, var, order, lo, hi)
-        where = locate(log_abs(integrand), lo, hi, [to_mpf(t) for t in seeds])
-        if check_support and _diverges(integrand, lo, hi, where):
-            return mpmath.inf
-        if where.rising is not None:
-            raise ConvergenceError(
-                f"the integrand still grows at x = {mpmath.nstr(where.rising, 8)}, "
-                "the farthest point scanned: where its mass lies could not be found"
-            )
-        if where.singular is not None:
-            lo, hi, tails = _algebraic_tails(integrand, lo, hi, where)
-            upper = reflected(hi) if (reflected is not None and not where.singular.low) else None
-            total += tails + _quad_peak_at_end(integrand, lo, hi, where, upper)
-            continue
-        # mpmath's quadrature stops on an *absolute* error estimate (about 2^−prec), so
-        # an integral of 10^−20 or of e^(10^23) would get too few or too many digits:
-        # integrate f / (peak·width), whose integral is of order one, and scale back.
-        size = where.size
-        f = integrand if size == 1 else (lambda t, f=integrand, inv=1 / size: f(t) * inv)
-        lo, hi, tails = _algebraic_tails(f, lo, hi, where)
-        total += size * (tails + mpmath.quad(f, _split_points(where, lo, hi)))
+        try:
+            value, log_factor = _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reasons,
+                                       recentred, None, ctx.zero, 0)
+        except (ConvergenceError, OverflowError) as exc:
+            # Where the mass could not be found, the integral may be +∞ faster than any scan can follow
+            # (Gumbel laws at α = 2 grow like exp(0.7·e^(−x))): the limit of its logarithm decides.
+            why = _diverges_by_limit(bp, bq, var, order, lo, hi) if check_support else None
+            if not why:
+                if isinstance(exc, OverflowError):
+                    raise ConvergenceError(f"the integrand overflows ({exc}): where its mass lies could not be "
+                                           "found") from exc
+                raise
+            _say(reasons, why)
+            return ctx.inf
+        if value == ctx.inf:
+            return value
+        total += value * ctx.exp(log_factor) if log_factor else value
     return total
+
+
+#: Times a piece is integrated again about a better centre before the mass is declared unresolved.
+_MAX_RECENTRING = 8
+
+
+def _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reasons, recentred, centre, log_centre,
+           depth: int):
+    """∫ over one continuous piece (lo, hi), as (value, log factor): the integral of the original integrand is
+    value·e^(log factor).  After a recentring at ``centre`` (an exact number), the integrand is f(centre + u)/
+    f(centre) with log f(centre) = ``log_centre``, and the ends and seeds are in u."""
+    log_f = _guarded(integrand.log_abs, ctx) if isinstance(integrand, LogForm) else log_abs(integrand, ctx)
+    where = locate(log_f, lo, hi, ctx, [to_mpf(t, ctx) for t in seeds])
+    if where.rising is not None:
+        raise ConvergenceError(
+            f"the integrand still grows at x = {ctx.nstr(where.rising, 8)}, "
+            "the farthest point scanned: where its mass lies could not be found"
+        )
+    # Nothing seen, not even at the exact critical points: at 30 digits, x = 10³⁰⁰ and x = 10³⁰⁰ + 1 are one
+    # number, and the KL integrand P·(log P − log Q) of N(10³⁰⁰, 1) vs N(10³⁰⁰ + 1, 1) is 0 at both.
+    lost = where.mode is None and bool(seeds) and centre is None
+    if recentred is not None and (lost or (where.mode is not None and (_unresolved(where, ctx, lo, hi)
+                                                                       or _imprecise(where, ctx)))):
+        if depth >= _MAX_RECENTRING:
+            near = f" near x = {ctx.nstr(where.mode, 8)}" if where.mode is not None else ""
+            raise ConvergenceError(
+                f"the integrand's mass{near} is narrower than {_MAX_RECENTRING} recentrings at {ctx.dps} digits "
+                "resolve")
+        best = None
+        for local in _centres(where.mode, seeds, ctx, (lo, hi) if where.at_end else ()):
+            absolute = local if centre is None else centre + local
+            shifted = recentred(pair, absolute)
+            if shifted is not None and (best is None or shifted[1] > best[2][1]):
+                best = (local, absolute, shifted)
+        if best is not None:
+            local, absolute, (g, log_at) = best
+            return _piece(pair, g, lo - local, hi - local, [t - local for t in seeds], ctx, check_support, None,
+                          reasons, recentred, absolute, log_at, depth + 1)
+    if check_support:
+        why = _diverges(log_f, lo, hi, where, ctx)
+        if why is not None:
+            _say(reasons, why)
+            return ctx.inf, ctx.zero
+    # mpmath's quadrature stops on an *absolute* error estimate (about 2^−prec), so
+    # an integral of 10^−20 or of e^(10^23) would get too few or too many digits:
+    # integrate f / (peak·width), whose integral is of order one, and scale back.
+    shift = where.log_size
+    f = _scaled(integrand, shift, ctx)
+    if where.singular is not None:
+        lo, hi, tails = _algebraic_tails(f, log_f, lo, hi, where, ctx)
+        upper = (_scaled(reflected(hi), shift, ctx)
+                 if (reflected is not None and not where.singular.low) else None)
+        part = tails + _quad_peak_at_end(f, lo, hi, where, ctx, upper)
+    else:
+        lo, hi, tails = _algebraic_tails(f, log_f, lo, hi, where, ctx)
+        part = tails + ctx.quad(f, _split_points(where, lo, hi, ctx))
+    return (part * ctx.exp(shift) if shift else part), log_centre
+
+
+def _unresolved(where: Locus, ctx, lo: sp.Expr, hi: sp.Expr) -> bool:
+    """Whether the mass sits at a place the working precision cannot resolve it at: its e-fold width is
+    below 2^(30 − prec) of |mode| (a Gaussian of σ = 10⁻³⁰⁰ at x = −1, resolved to 10⁻⁶⁰ at 60 digits),
+    so that quadrature nodes around it would be the mode itself."""
+    if where.mode is None or where.singular is not None:
+        return False
+    place = where.mode
+    if where.at_end:  # the mass is at a finite end: its place is the end's
+        ends = [to_mpf(e, ctx) for e in (lo, hi) if e not in (oo, -oo)]
+        place = min(ends, key=lambda e: abs(e - where.mode)) if ends else place
+    if place == 0:
+        return False
+    return where.scale < ctx.ldexp(abs(place), 30 - ctx.prec)
+
+
+def _imprecise(where: Locus, ctx) -> bool:
+    """Whether log|f| at the mode is so large that its rounding (about 10^−dps of it) exceeds 10⁻³: the
+    terms of α·log P + (1 − α)·log Q at σ = 10⁻⁴⁰ are ~10⁸⁰ and cancel to ~1 over the width of the
+    mass, so at 60 digits the scan cannot even tell where the mass is; recentred symbolically, the
+    logarithm is 0 at the centre and exact around it."""
+    return ctx.isfinite(where.peak) and abs(where.peak) * ctx.ldexp(1, -ctx.prec) > ctx.mpf(10) ** -3
+
+
+def _centres(mode, seeds, ctx, ends=()) -> list:
+    """Exact centres to recentre at: a finite end of the piece the mode is at, else the seeds (exact
+    critical points; the best is chosen by the value there), else the mode's binary value as a rational."""
+    near = [e for e in ends if e not in (oo, -oo)]
+    if near and mode is not None:
+        return [min(near, key=lambda e: abs(to_mpf(e, ctx) - mode))]
+    exact = []
+    for t in seeds[:_MAX_HILLS_CENTRED]:
+        if t.has(sp.CRootOf):
+            t = t.xreplace({r: r.eval_rational(n=2 * ctx.dps + 20) for r in t.atoms(sp.CRootOf)})
+        exact.append(t)
+    if exact or mode is None:
+        return exact
+    man, exp = ctx.convert(mode).man_exp
+    return [sp.Integer(int(man)) * sp.Rational(2) ** int(exp)]
+
+
+#: Seeds tried as centres of a recentring.
+_MAX_HILLS_CENTRED = 8
+
+
+def _guarded(log_f, ctx):
+    """log_f with evaluation errors and non-real values read as −∞ (no mass there)."""
+    def h(t):
+        try:
+            v = log_f(t)
+        except (ZeroDivisionError, ValueError, OverflowError, TypeError):
+            return ctx.ninf
+        return v if isinstance(v, ctx.mpf) else ctx.ninf
+    return h
+
+
+def _say(reasons: list | None, why: str) -> None:
+    if reasons is not None:
+        reasons.append(why)
+
+
+#: Below this many e-folds under the piece's integral (beyond its dps + 30 digits), an integrand is 0.
+_CUTOFF_EFOLDS = 700
+
+
+def _scaled(integrand, shift, ctx):
+    """t -> integrand(t)·e^(−shift); for a :class:`LogForm`, without ever forming a value far below the piece's
+    integral (exactly 0 there)."""
+    if isinstance(integrand, LogForm):
+        parts = integrand.parts
+        cutoff = -(ctx.dps + 30) * ctx.ln10 - _CUTOFF_EFOLDS
+
+        ceiling = -cutoff
+
+        def f(t):
+            log_value, sign = parts(t)
+            d = log_value - shift
+            if sign == 0 or not d > cutoff:
+                return ctx.zero
+            if d > ceiling:
+                raise ConvergenceError(
+                    f"the integrand is e^{ctx.nstr(d, 5)} times its largest value found, at x = {ctx.nstr(t, 8)}: "
+                    "where its mass lies could not be found")
+            return sign * ctx.exp(d)
+        return f
+    if not shift:
+        return integrand
+    inv = ctx.exp(-shift)
+    return lambda t: integrand(t) * inv
 
 
 @functools.lru_cache(maxsize=1024)
@@ -92,6 +278,11 @@ def _diverges_exactly(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | N
     """
     if order is None or order == 1 or order is oo or (lo is not -oo and hi is not oo):
         return False
+    with sympy_evalf_guard():
+        return _log_polynomial_diverges(p, q, var, order, lo, hi)
+
+
+def _log_polynomial_diverges(p, q, var, order, lo, hi) -> bool:
     try:
         L = sp.expand(order * sp.expand_log(sp.log(p), force=True) + (1 - order) * sp.expand_log(sp.log(q), force=True))
         poly = sp.Poly(L, var)
@@ -119,21 +310,46 @@ def _diverges_exactly(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | N
     return False
 
 
-def _split_points(where: Locus, lo: sp.Expr, hi: sp.Expr) -> list:
+@functools.lru_cache(maxsize=1024)
+def _diverges_by_limit(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None, lo: sp.Expr,
+                       hi: sp.Expr) -> str | None:
+    """Why ∫ p^α q^(1−α) over (lo, hi) is +∞ by the limit of its logarithm at an infinite end, or None.
+
+    If α·log p + (1 − α)·log q tends to +∞ or to a finite value toward an infinite end,
+    the integrand does not vanish there and the integral is +∞: e^(−αx − αe^(−x)) ×
+    e^((α−1)(x − 1) + (α−1)e^(1−x)) (Gumbel laws at α = 2) grows like e^(0.7·e^(−x)) as
+    x → −∞, faster than any scan could follow.  SymPy's limit, within a time budget;
+    None when it cannot tell.
+    """
+    if order is None or order == 1 or order is oo or (lo is not -oo and hi is not oo):
+        return None
+    with sympy_evalf_guard(), time_budget(2.0, "the limit of the integrand", absorb=True):
+        L = order * sp.expand_log(sp.log(p), force=True) + (1 - order) * sp.expand_log(sp.log(q), force=True)
+        for end in (e for e in (lo, hi) if e in (oo, -oo)):
+            try:
+                limit = sp.limit(L, var, end)
+            except (NotImplementedError, ValueError, TypeError, RecursionError, sp.PolynomialError):
+                continue
+            if limit is oo or (limit.is_extended_real and limit.is_finite):
+                return f"the integrand's logarithm tends to {limit} as {var} → {end}: it does not vanish there"
+    return None
+
+
+def _split_points(where: Locus, lo: sp.Expr, hi: sp.Expr, ctx) -> list:
     """[lo, ..., hi] with the mode of the integrand and the ends of its mass inserted.
 
     Splitting where |f| has fallen below 10^−(dps+5) of its peak leaves tanh-sinh
     a finite interval holding all the mass and tails that converge at the first
     levels, whatever the scale of the densities.
     """
-    a, b = to_mpf(lo), to_mpf(hi)
+    a, b = to_mpf(lo, ctx), to_mpf(hi, ctx)
     if where.mode is None:
         return [a, b]
     inner = (where.left, None if where.at_end else where.mode, where.right, *where.others)
     return [a, *sorted({t for t in inner if t is not None and a < t < b}), b]
 
 
-def _algebraic_tails(f, lo: sp.Expr, hi: sp.Expr, where: Locus):
+def _algebraic_tails(f, log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx):
     """Integrate power-law tails by substitution; return the remaining finite piece.
 
     Tanh-sinh stalls near 17 digits on tails like x^(−3) (shared/notes,
@@ -141,34 +357,33 @@ def _algebraic_tails(f, lo: sp.Expr, hi: sp.Expr, where: Locus):
     end, the tail beyond R = B ± D, D = s·10^j (B the other end, or the mode;
     s the power of ten nearest :meth:`Locus.far`; j the first decade where f
     is below 10^−6 of its size at B ± s) is ∫_0^1 f(B ± D/u²)·2D/u³ du, whose
-    integrand behaves like u^(−2c−3): smooth.
+    integrand behaves like u^(−2c−3): smooth.  (``log_f`` is log|f| up to a constant.)
     """
-    tails = mpmath.mpf(0)
+    tails = ctx.mpf(0)
     for end, sign in ((hi, 1), (lo, -1)):
-        if end not in (oo, -oo) or _power_exponent(f, sign, where) is None:
+        if end not in (oo, -oo) or _power_exponent(log_f, sign, where, ctx) is None:
             continue
         other = lo if sign > 0 else hi
-        unit = sp.Integer(10) ** int(mpmath.nint(mpmath.log10(where.far(sign))))
+        unit = sp.Integer(10) ** int(ctx.nint(ctx.log10(where.far(sign))))
         if other in (oo, -oo):
-            base = (sp.Integer(int(mpmath.nint(where.mode / to_mpf(unit)))) * unit
+            base = (sp.Integer(int(ctx.nint(where.mode / to_mpf(unit, ctx)))) * unit
                     if where.mode is not None else sp.S.Zero)
         else:
             base = other
-        B, s = to_mpf(base), to_mpf(unit)
-        with mpmath.workdps(20):
-            start = abs(f(B + sign * s))
-            small = start * mpmath.mpf(10) ** -6
-            j = next((j for j in range(1, 30) if abs(f(B + sign * s * mpmath.mpf(10) ** j)) < small), 30)
+        B, s = to_mpf(base, ctx), to_mpf(unit, ctx)
+        with ctx.workdps(20):
+            small = log_f(B + sign * s) - 6 * ctx.ln10
+            j = next((j for j in range(1, 30) if log_f(B + sign * s * ctx.mpf(10) ** j) < small), 30)
         D = unit * sp.Integer(10) ** j
         beyond = [sign * (t - B) for t in where.others if sign * (t - B) > 0]
-        while beyond and to_mpf(D) <= max(beyond):  # the other modes stay in the finite part
+        while beyond and to_mpf(D, ctx) <= max(beyond):  # the other modes stay in the finite part
             D *= 10
-        Dm = to_mpf(D)
+        Dm = to_mpf(D, ctx)
 
         def substituted(u, B=B, sign=sign, Dm=Dm):
-            return f(B + sign * Dm / u**2) * 2 * Dm / u**3 if u else mpmath.mpf(0)
+            return f(B + sign * Dm / u**2) * 2 * Dm / u**3 if u else ctx.mpf(0)
 
-        tails += mpmath.quad(substituted, [0, 1])
+        tails += ctx.quad(substituted, [0, 1])
         if sign > 0:
             hi = base + D
         else:
@@ -176,60 +391,63 @@ def _algebraic_tails(f, lo: sp.Expr, hi: sp.Expr, where: Locus):
     return lo, hi, tails
 
 
-def _power_exponent(f, sign: int, where: Locus):
+def _power_exponent(log_f, sign: int, where: Locus, ctx):
     """c when f behaves like |t − mode|^c far out (−60 < c < −1), else None.
 
     Read at 10⁷ and 10⁸ times :meth:`Locus.far` from the mode.
     """
-    base = where.mode if where.mode is not None else mpmath.mpf(0)
-    with mpmath.workdps(30):
+    base = where.mode if where.mode is not None else ctx.mpf(0)
+    with ctx.workdps(30):
         try:
-            v1, v2 = (abs(f(base + sign * where.far(sign) * mpmath.mpf(10) ** j)) for j in (7, 8))
+            l1, l2 = (log_f(base + sign * where.far(sign) * ctx.mpf(10) ** j) for j in (7, 8))
         except (ZeroDivisionError, ValueError, OverflowError):
             return None
-        if not (isinstance(v1, mpmath.mpf) and isinstance(v2, mpmath.mpf)) or v1 == 0 or v2 == 0:
+        if not (isinstance(l1, ctx.mpf) and isinstance(l2, ctx.mpf)) or not (ctx.isfinite(l1) and ctx.isfinite(l2)):
             return None
-        c = mpmath.log(v2 / v1) / mpmath.log(10)
+        c = (l2 - l1) / ctx.ln10
     return c if -60 < c < -1 else None
 
 
-def _diverges(f, lo: sp.Expr, hi: sp.Expr, where: Locus) -> bool:
-    """Whether ∫ f over (lo, hi) is +∞ by the integrand's power law at an end.
+def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx) -> str | None:
+    """Why ∫ f over (lo, hi) is +∞ by the integrand's power law at an end, or None.
 
     Toward an infinite end, f ~ t^c is integrable iff c < −1; toward a finite
     end e, f ~ |t − e|^c is integrable iff c > −1.  The exponent c is read
-    from f at 10⁷ and 10⁸ times :meth:`Locus.far` from the mode (or at distances 10⁻¹²
+    from log|f| at 10⁷ and 10⁸ times :meth:`Locus.far` from the mode (or at distances 10⁻¹²
     and 10⁻¹⁶ of the end's length scale from e).  A divergent integral has no
     settled quadrature value, so without this test "∞" could only be inferred
     from a failure to converge.
     """
-    def log_abs(t):
+    def at(t):
         try:
-            v = f(t)
+            v = log_f(t)
         except (ZeroDivisionError, ValueError, OverflowError):
             return None
-        return mpmath.log(abs(v)) if isinstance(v, mpmath.mpf) and v != 0 else None
+        return v if isinstance(v, ctx.mpf) and ctx.isfinite(v) else None
 
-    with mpmath.workdps(max(30, mpmath.mp.dps)):
+    with ctx.workdps(max(30, ctx.dps)):
         for end, sign, length in ((lo, -1, where.lengths[0]), (hi, 1, where.lengths[1])):
             if end in (oo, -oo):
-                base = where.mode if where.mode is not None else mpmath.mpf(0)
-                d1, d2 = (where.far(sign) * mpmath.mpf(10) ** j for j in (7, 8))
+                base = where.mode if where.mode is not None else ctx.mpf(0)
+                d1, d2 = (where.far(sign) * ctx.mpf(10) ** j for j in (7, 8))
                 t1, t2 = base + sign * d1, base + sign * d2
             else:
-                base = to_mpf(end)
-                d1, d2 = (mpmath.mpf(10) ** -j * length for j in (12, 16))
+                base = to_mpf(end, ctx)
+                d1, d2 = (ctx.mpf(10) ** -j * length for j in (12, 16))
                 t1, t2 = base - sign * d1, base - sign * d2
-            l1, l2 = log_abs(t1), log_abs(t2)
+            l1, l2 = at(t1), at(t2)
             if l1 is None or l2 is None:
                 continue
-            exponent = (l2 - l1) / (mpmath.log(d2) - mpmath.log(d1))
-            if (end in (oo, -oo) and exponent >= -1) or (end not in (oo, -oo) and exponent <= -1):
-                return True
-    return False
+            exponent = (l2 - l1) / (ctx.log(d2) - ctx.log(d1))
+            shown = ctx.nstr(exponent, 3)
+            if end in (oo, -oo) and exponent >= -1:
+                return f"the integrand decays like |x|^{shown} toward {end}, too slowly to be integrable"
+            if end not in (oo, -oo) and exponent <= -1:
+                return f"the integrand grows like |x − {end}|^{shown} at {end}, too fast to be integrable"
+    return None
 
 
-def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, where: Locus, reflected=None):
+def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, reflected=None):
     """Quadrature when the integrand is singular, like |t − e|^c with −1 < c < 0, at an end e.
 
     Tanh-sinh nodes next to an end are stored as mpf's close to ±1, so their
@@ -241,8 +459,8 @@ def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, where: Locus, reflected=None)
     substituted symbolically), since 1 − (1 − u^m) would lose u^m.
     """
     at_low_end = where.singular.low
-    a = to_mpf(lo)
-    b = to_mpf(hi)
+    a = to_mpf(lo, ctx)
+    b = to_mpf(hi, ctx)
     e, other, sign = (a, b, 1) if at_low_end else (b, a, -1)
     length = where.lengths[0 if at_low_end else 1] or 1 + abs(e)
     if at_low_end:
@@ -250,16 +468,16 @@ def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, where: Locus, reflected=None)
             return f(e + y)
     else:
         g = reflected if reflected is not None else (lambda y: f(e - y))  # g(y) = f(e − y)
-    with mpmath.workdps(30):
-        near = [mpmath.log(abs(g(mpmath.mpf(10) ** -j * length))) for j in (12, 16)]
-        c = (near[1] - near[0]) / (-4 * mpmath.log(10))
-    m = int(min(1000, max(1, mpmath.ceil(1 / (1 + c))))) if c > -1 else 1
-    width = length if not mpmath.isfinite(other) else abs(other - e) / 2
-    near_part = mpmath.quad(lambda u: g(u**m) * m * u ** (m - 1), [0, mpmath.root(width, m)])
+    with ctx.workdps(30):
+        near = [ctx.log(abs(g(ctx.mpf(10) ** -j * length))) for j in (12, 16)]
+        c = (near[1] - near[0]) / (-4 * ctx.ln10)
+    m = int(min(1000, max(1, ctx.ceil(1 / (1 + c))))) if c > -1 else 1
+    width = length if not ctx.isfinite(other) else abs(other - e) / 2
+    near_part = ctx.quad(lambda u: g(u**m) * m * u ** (m - 1), [0, ctx.root(width, m)])
     far_end = e + sign * width
     lo_far, hi_far = (far_end, other) if sign > 0 else (other, far_end)
     # The rest still gets the split points: the mass may peak far from the singular end.
     inner = {t for t in (where.left, None if where.at_end else where.mode, where.right, *where.others)
              if t is not None and lo_far < t < hi_far}
-    far_part = mpmath.quad(f, [lo_far, *sorted(inner), hi_far])
+    far_part = ctx.quad(f, [lo_far, *sorted(inner), hi_far])
     return near_part + far_part

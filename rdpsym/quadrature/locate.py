@@ -1,14 +1,19 @@
 """Where an integrand holds its mass: modes, e-fold widths, negligible ends, singular ends.
 
 Lengths and magnitudes are taken from the integrand itself (its mode, e-fold
-width and peak), never fixed at 1, so a Gaussian of σ = 10¹⁰ or 10⁻¹⁰ is
+width and peak), never fixed at 1, so a Gaussian of σ = 10³⁰⁰ or 10⁻³⁰⁰ is
 integrated like one of σ = 1.  Modes are searched for wherever they are: from
-the critical points of the log-densities and of the integrand, and on a scan
-extended outward while the integrand still rises, so a Gaussian pair at mean
-10¹², one at order α = 10⁹ (peak at x = 1 − α) or a mixture's far component
-is not missed.
+the critical points of the log-densities and of the integrand, on a scan
+extended outward while the integrand still rises (so a Gaussian pair at mean
+10¹², one at order α = 10⁹, whose integrand peaks at x = 1 − α, or a mixture's
+far component is not missed) and inward toward a finite end while it still
+rises there (a Gamma law of scale 10⁻³⁰⁰ on (0, ∞)), and again on a grid in
+units of the e-fold width once that is known (a Gaussian of σ = 10¹⁰⁰ is flat
+on any fixed grid).  The e-fold width is found by bisection on a binary
+exponent, unbounded, so it costs the same at any scale.
 
-Everything runs at the caller's working precision; nothing here changes it.
+Everything runs with the mpmath context ``ctx`` handed in (a private one) and at
+its precision; nothing here changes it, and the global ``mpmath.mp`` is not used.
 """
 
 from __future__ import annotations
@@ -17,11 +22,10 @@ import functools
 from dataclasses import dataclass
 from itertools import pairwise
 
-import mpmath
 import sympy as sp
 
-from rdpsym.foundations.budget import can_budget, time_budget
-from rdpsym.foundations.errors import SymbolicTimeout
+from rdpsym.foundations.budget import time_budget
+from rdpsym.foundations.precision import private_context, sympy_evalf_guard
 from rdpsym.quadrature.compile import to_mpf
 
 oo = sp.oo
@@ -36,7 +40,9 @@ def critical_seeds(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None
     order 10⁹ (integrand peak at 1 − α) or the far component of a mixture is found
     wherever it is, and exactly.  Only derivatives that are rational in the variable
     are solved (a polynomial numerator of degree ≤ 12; nothing open-ended), within a
-    time budget; anything else contributes no seed (the scan still runs).
+    time budget; anything else contributes no seed (the scan still runs).  Real roots
+    of rational polynomials stay exact (``CRootOf``: evaluated to any precision by
+    refining their isolating interval in exact arithmetic).
     """
     def log_of(b):
         return sp.expand_log(sp.log(b), force=True)
@@ -57,39 +63,67 @@ def critical_seeds(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None
             return [r for r in sp.roots(poly) if r.is_real]
         if poly.domain.is_ZZ or poly.domain.is_QQ:
             return sp.real_roots(poly)  # exact isolation, whatever the coefficients' size
-        try:
-            return [r for r in poly.nroots(n=30, maxsteps=200) if r.is_real]
-        except mpmath.mp.NoConvergence:
-            return []
+        return _numeric_real_roots(poly)
 
-    if not can_budget():
-        return ()
     found = set()
-    try:
-        with time_budget(1.0, "critical points of the integrand"):
-            logs = [log_of(p), log_of(q)]
-            if order is not None and order != 1 and p != q:
-                logs.append(logs[0] - logs[1] if order is oo else order * logs[0] + (1 - order) * logs[1])
-            logs += [log_of(t) for t in {*components(p), *components(q)}]
-            for L in logs:
-                try:
-                    found.update(roots(L))
-                except (sp.PolynomialError, NotImplementedError, ValueError, TypeError, ZeroDivisionError):
-                    continue
-    except SymbolicTimeout:
-        pass
-    inside = [r for r in found if (lo is -oo or bool(r > lo)) and (hi is oo or bool(r < hi))]
-    return tuple(sorted(inside, key=lambda r: sp.N(r, 30)))
+    with sympy_evalf_guard(), time_budget(1.0, "critical points of the integrand", absorb=True):
+        logs = [log_of(p), log_of(q)]
+        if order is not None and order != 1 and p != q:
+            logs.append(logs[0] - logs[1] if order is oo else order * logs[0] + (1 - order) * logs[1])
+        logs += [log_of(t) for t in {*components(p), *components(q)}]
+        for L in logs:
+            try:
+                found.update(roots(L))
+            except (sp.PolynomialError, NotImplementedError, ValueError, TypeError, ZeroDivisionError):
+                continue
+    with sympy_evalf_guard():
+        placed = [(r, _rational(r)) for r in found]
+        inside = [(r, v) for r, v in placed
+                  if v is not None and (lo is -oo or bool(v > lo)) and (hi is oo or bool(v < hi))]
+    return tuple(r for r, v in sorted(inside, key=lambda rv: rv[1]))
 
 
-def log_abs(f):
+def _rational(r: sp.Expr) -> sp.Rational | None:
+    """A 30-digit rational approximation of a real root (exact arithmetic: no global precision involved)."""
+    if r.is_Rational:
+        return r
+    if isinstance(r, sp.CRootOf):
+        return r.eval_rational(n=30)
+    with private_context(40) as ctx:
+        try:
+            v = to_mpf(r, ctx)
+        except (TypeError, ValueError):
+            return None
+        if not ctx.isfinite(v):
+            return None
+        man, exp = v.man_exp
+        return sp.Integer(int(man)) * sp.Rational(2) ** int(exp)
+
+
+def _numeric_real_roots(poly: sp.Poly) -> list:
+    """The real roots of a polynomial with irrational coefficients, by mpmath in a private context
+    (SymPy's ``nroots`` sets mpmath's global precision)."""
+    with private_context(40) as ctx:
+        coeffs = [to_mpf(c, ctx) for c in poly.all_coeffs()]
+        try:
+            found = ctx.polyroots(coeffs, maxsteps=200, extraprec=60)
+        except ctx.NoConvergence:
+            return []
+        out = []
+        for r in found:
+            if abs(ctx.im(r)) <= ctx.mpf(10) ** -30 * (1 + abs(r)):
+                out.append(sp.Float(ctx.nstr(ctx.re(r), 40), 40))
+        return out
+
+
+def log_abs(f, ctx):
     """t -> log|f(t)| (−∞ where f vanishes or cannot be evaluated)."""
     def log_f(t):
         try:
             v = f(t)
-            return mpmath.log(abs(v)) if v != 0 else -mpmath.inf
+            return ctx.log(abs(v)) if v != 0 else ctx.ninf
         except (ZeroDivisionError, ValueError, OverflowError, TypeError):
-            return -mpmath.inf
+            return ctx.ninf
     return log_f
 
 
@@ -120,6 +154,8 @@ class Locus:
     others: tuple = ()  # extra split points: the other modes of |f| holding mass above 10^−(wp+5)
     #                     of the peak, the valleys between modes, and where each mode's mass ends
     rising: object = None  # the farthest point scanned, if |f| still grew there (mass not located)
+    ctx: object = None  # the mpmath context of the numbers above
+    magnitude: object = 0  # the largest |log|f|| met on the scan (its rounding is about 10^−dps of this)
 
     def far(self, sign: int):
         """The length the integrand's tail toward ``sign`` is probed in (at 10⁷, 10⁸ of it).
@@ -134,59 +170,68 @@ class Locus:
         return abs(end - self.mode) if end is not None else 1 + abs(self.mode)
 
     @property
+    def log_size(self):
+        """log(peak × width): the order of magnitude of the piece's integral, as a logarithm (0 if unknown)."""
+        ctx = self.ctx
+        if self.mode is None or not ctx.isfinite(self.peak) or not self.scale > 0:
+            return ctx.zero
+        return self.peak + ctx.log(self.scale)
+
+    @property
     def size(self):
         """peak × width: the order of magnitude of the piece's integral (1 if unknown)."""
-        if self.mode is None or not mpmath.isfinite(self.peak):
-            return mpmath.mpf(1)
-        return mpmath.exp(self.peak) * self.scale
+        return self.ctx.exp(self.log_size)
 
 
-def locate(log_f, lo: sp.Expr, hi: sp.Expr, seeds=()) -> Locus:
+def locate(log_f, lo: sp.Expr, hi: sp.Expr, ctx, seeds=()) -> Locus:
     """The modes, e-fold width and negligible ends of exp(log_f) on the piece (lo, hi).
 
-    The modes are bracketed on a coarse scan (at 20 digits) and refined by golden
-    section with log_f at the working precision: at σ = 10⁻¹⁰ the terms of
+    The modes are bracketed on a coarse scan and refined by golden section, both
+    with log_f at the working precision: at σ = 10⁻¹⁰ the terms of
     α·log P + (1 − α)·log Q are ~10²⁵ while the peak is 10⁻¹⁰ wide, so 20 digits
     would misplace it by hundreds of widths.  The scan is a geometric grid (around
     0, or from a finite end) plus the ``seeds`` (critical points of the log-densities
-    and of the integrand, :func:`critical_seeds`), and is extended outward while
-    log_f still rises at its farthest point: a Gaussian pair at mean 10⁹, or at
-    order 10⁹ (whose integrand peaks at x = 1 − α), lies beyond any fixed grid.
-    Every hill of the scan separated from the others by a valley is refined; those
-    holding non-negligible mass become split points.  Distances are found by
-    bisection on a binary exponent (:func:`_reach`), which costs the same at any scale.
+    and of the integrand, :func:`critical_seeds`), extended outward while log_f still
+    rises at its farthest point and inward while it still rises toward a finite end;
+    once the e-fold width is known, a grid in its units around the mode is scanned
+    too if the first grid could not see that scale.  Every hill of the scan separated
+    from the others by a valley is refined; those holding non-negligible mass become
+    split points.  Distances are found by bisection on a binary exponent
+    (:func:`_reach`), which costs the same at any scale.
     """
-    a, b = to_mpf(lo), to_mpf(hi)
-    with mpmath.workdps(20):
-        grid = scan_points(a, b)
-        candidates = sorted({*grid, *(t for t in seeds if a < t < b)})
-        values = [log_f(t) for t in candidates]
-    # Beyond the grid the terms of log_f grow like t²: extend at the working precision.
-    candidates, values, rising = _extend_scan(log_f, candidates, values, a, b)
-    best = max(range(len(candidates)), key=lambda i: values[i])
-    if values[best] == -mpmath.inf:
-        ends = (1 + abs(a) if mpmath.isfinite(a) else None, 1 + abs(b) if mpmath.isfinite(b) else None)
-        return Locus(None, -mpmath.inf, None, None, mpmath.mpf(1), ends, False, None)
-    hills = []  # (mode, peak) of every hill of the scan, refined
-    for i in _hills(values):
-        left_c = candidates[i - 1] if i > 0 else a
-        right_c = candidates[i + 1] if i + 1 < len(candidates) else b
-        t = golden_max(log_f, left_c, right_c, candidates[i], digits=15)
-        h, h_scan = log_f(t), log_f(candidates[i])
-        if not mpmath.isfinite(h) or h_scan >= h:  # e.g. a singular end, or an exact seed
-            t, h = candidates[i], (h_scan if mpmath.isfinite(h_scan) else values[i])
-        hills.append((t, h))
-    mode, peak = max(hills, key=lambda m: m[1])
-    drop = peak - (mpmath.mp.dps + 5) * mpmath.log(10)
-    others = [m for m, h in hills if m != mode and h > drop]
-    efold = [abs(t - mode) for t in (_reach(log_f, mode, -1, a, peak - 1), _reach(log_f, mode, 1, b, peak - 1))
-             if t is not None]
-    sharper = _sharpen(log_f, mode, peak, a, b, min(efold, default=None))
+    a, b = to_mpf(lo, ctx), to_mpf(hi, ctx)
+    seeds = [t for t in seeds if a < t < b]
+    # At the working precision: log|f| may itself be a difference (the log|log P − log Q| of a KL
+    # integrand at λ = 10⁴⁰ is log|10⁻⁴⁰|, which 20 digits would see as log 0).
+    candidates = sorted({*scan_points(a, b, ctx), *seeds})
+    values = [log_f(t) for t in candidates]
+    candidates, values, rising = _extend_scan(log_f, candidates, values, a, b, ctx)
+    if rising is not None:  # the mass lies beyond anything scanned: say so, and nothing more
+        best = max(range(len(values)), key=lambda i: values[i])
+        return Locus(candidates[best], values[best], None, None, ctx.mpf(1), (None, None), False, None, (), rising,
+                     ctx)
+    found = _modes(log_f, candidates, values, a, b, ctx)
+    if found is None:
+        ends = (1 + abs(a) if ctx.isfinite(a) else None, 1 + abs(b) if ctx.isfinite(b) else None)
+        return Locus(None, ctx.ninf, None, None, ctx.mpf(1), ends, False, None, ctx=ctx)
+    mode, peak, hills = found
+    efold = _efold(log_f, mode, peak, a, b, ctx)
+    if efold and _unseen_scale(max(efold), mode, a, b, ctx):
+        # A scale the first grid (10⁻⁶ … 10⁸) cannot resolve: scan again in units of the width.
+        extra = [t for t in scan_points(a, b, ctx, max(efold), mode) if t not in set(candidates)]
+        extra_values = [log_f(t) for t in extra]
+        merged = sorted(zip([*candidates, *extra], [*values, *extra_values]), key=lambda tv: tv[0])
+        candidates, values = [t for t, _ in merged], [v for _, v in merged]
+        found = _modes(log_f, candidates, values, a, b, ctx)
+        if found is not None and found[1] >= peak:
+            mode, peak, hills = found
+            efold = _efold(log_f, mode, peak, a, b, ctx)
+    sharper = _sharpen(log_f, mode, peak, a, b, min(efold, default=None), ctx)
     if sharper is not None:
         mode, peak = sharper
-        drop = peak - (mpmath.mp.dps + 5) * mpmath.log(10)
-        efold = [abs(t - mode) for t in (_reach(log_f, mode, -1, a, peak - 1), _reach(log_f, mode, 1, b, peak - 1))
-                 if t is not None]
+        efold = _efold(log_f, mode, peak, a, b, ctx)
+    drop = peak - (ctx.dps + 5) * ctx.ln10
+    others = [m for m, h in hills if m != mode and h > drop]
     # Where the mass ends on each side of each mode; a mode's search stops at its
     # neighbours, so the main mode's ends are those of the outermost modes.
     modes = sorted([mode, *others])
@@ -195,10 +240,11 @@ def locate(log_f, lo: sp.Expr, hi: sp.Expr, seeds=()) -> Locus:
     # there, with complex poles close to the real axis, which tanh-sinh across the
     # valley resolves only to ~40 of 51 digits while its error estimate says 53.
     for m1, m2 in pairwise(modes):
-        splits.add(golden_max(lambda t: -log_f(t), m1, m2, (m1 + m2) / 2, digits=12))
+        splits.add(golden_max(lambda t: -log_f(t), m1, m2, (m1 + m2) / 2, ctx, digits=12))
+    left = right = None
     for i, m in enumerate(modes):
-        lo_m = _reach(log_f, m, -1, modes[i - 1] if i > 0 else a, drop)
-        hi_m = _reach(log_f, m, 1, modes[i + 1] if i + 1 < len(modes) else b, drop)
+        lo_m = _reach(log_f, m, -1, modes[i - 1] if i > 0 else a, drop, ctx)
+        hi_m = _reach(log_f, m, 1, modes[i + 1] if i + 1 < len(modes) else b, drop, ctx)
         if i == 0:
             left = lo_m
         elif lo_m is not None:
@@ -207,81 +253,163 @@ def locate(log_f, lo: sp.Expr, hi: sp.Expr, seeds=()) -> Locus:
             right = hi_m
         elif hi_m is not None:
             splits.add(hi_m)
-    if efold:
+    if efold and max(efold) > 0:
         scale = max(efold)
     else:
-        scale = (b - a) / 2 if mpmath.isfinite(b - a) else 1 + abs(mode)
+        scale = (b - a) / 2 if ctx.isfinite(b - a) else 1 + abs(mode)
     extent = [abs(t - mode) for t in (left, right) if t is not None]
 
     def length(e):
         # Probes at a finite end e sit at 10^−j of this: no farther than the mass reaches,
         # nor than the piece does (a piece 5·10⁻⁶ long at x = 10¹² is probed inside it).
-        if not mpmath.isfinite(e):
+        if not ctx.isfinite(e):
             return None
         L = min(1 + abs(e), abs(e - mode) + max(extent)) if extent else 1 + abs(e)
-        return min(L, b - a) if mpmath.isfinite(b - a) else L
+        return min(L, b - a) if ctx.isfinite(b - a) else L
 
     lengths = (length(a), length(b))
-    at_end = any(L is not None and abs(mode - e) <= mpmath.mpf(10) ** -8 * L for e, L in zip((a, b), lengths))
-    # A singular end (|f| ~ |t − e|^c, c < 0) rises by the same amount per decade as t
-    # nears e; a smooth steep one rises by 10⁴ times less from 10⁻¹² to 10⁻¹⁶ than from
-    # 10⁻⁸ to 10⁻¹² of the end's length.  Checked at every finite end, not only where the
-    # scan put the mode: with a lobe of the other sign (P·log(P/Q)) or a scale below the
-    # scan's first point (10⁻⁶), the mode found may not be the singular end.
+    at_end = any(L is not None and abs(mode - e) <= ctx.mpf(10) ** -8 * L for e, L in zip((a, b), lengths))
+    singular = _singular_end(log_f, mode, a, b, lengths, ctx)
+    magnitude = max([abs(v) for v in values if ctx.isfinite(v)] + [abs(peak)])
+    return Locus(mode, peak, left, right, scale, lengths, at_end, singular, tuple(sorted(splits)), rising, ctx,
+                 magnitude)
+
+
+def _unseen_scale(width, mode, a, b, ctx) -> bool:
+    """Whether an e-fold width is one the first scan could not resolve: above 10⁶, or below 10⁻⁴ at a
+    mode away from the piece's finite ends (near an end, the scan extended toward it found it)."""
+    if width > ctx.mpf(10) ** 6:
+        return True
+    if width >= ctx.mpf(10) ** -4:
+        return False
+    return all(not ctx.isfinite(e) or abs(mode - e) > 1000 * width for e in (a, b))
+
+
+def _modes(log_f, candidates: list, values: list, a, b, ctx):
+    """(mode, peak, hills) from a scan: every hill refined by golden section; None if log_f is −∞ everywhere."""
+    best = max(range(len(candidates)), key=lambda i: values[i])
+    if values[best] == ctx.ninf:
+        return None
+    hills = []  # (mode, peak) of every hill of the scan, refined
+    for i in _hills(values, ctx):
+        left_c = candidates[i - 1] if i > 0 else a
+        right_c = candidates[i + 1] if i + 1 < len(candidates) else b
+        t = golden_max(log_f, left_c, right_c, candidates[i], ctx, digits=15, anchors=(a, b))
+        h, h_scan = log_f(t), log_f(candidates[i])
+        if not ctx.isfinite(h) or h_scan >= h:  # e.g. a singular end, or an exact seed
+            t, h = candidates[i], (h_scan if ctx.isfinite(h_scan) else values[i])
+        hills.append((t, h))
+    mode, peak = max(hills, key=lambda m: m[1])
+    return mode, peak, hills
+
+
+def _efold(log_f, mode, peak, a, b, ctx) -> list:
+    """The distances from the mode at which log_f has fallen by 1, on each side that has one."""
+    return [abs(t - mode) for t in (_reach(log_f, mode, -1, a, peak - 1, ctx), _reach(log_f, mode, 1, b, peak - 1, ctx))
+            if t is not None]
+
+
+def _singular_end(log_f, mode, a, b, lengths, ctx):
+    """A :class:`PeakAtEnd` when |f| grows like a power |t − e|^c (c < 0) toward a finite end e, else None.
+
+    A singular end rises by the same amount per decade as t nears e; a smooth
+    steep one rises by 10⁴ times less from 10⁻¹² to 10⁻¹⁶ than from 10⁻⁸ to
+    10⁻¹² of the end's length.  Checked at every finite end, not only where the
+    scan put the mode: with a lobe of the other sign (P·log(P/Q)) or a scale
+    below the scan's first point, the mode found may not be the singular end.
+    """
     singular, rise = None, None
     for e, inward, L in ((a, 1, lengths[0]), (b, -1, lengths[1])):
         if L is None:
             continue
-        h8, h12, h16 = (log_f(e + inward * mpmath.mpf(10) ** -j * L) for j in (8, 12, 16))
+        h8, h12, h16 = (log_f(e + inward * ctx.mpf(10) ** -j * L) for j in (8, 12, 16))
         d1, d2 = h12 - h8, h16 - h12
-        if not (mpmath.isfinite(d1) and mpmath.isfinite(d2)):
+        if not (ctx.isfinite(d1) and ctx.isfinite(d2)):
             continue
-        if d1 > mpmath.mpf(10) ** -3 and d2 > mpmath.mpf(10) ** -3 and d1 / 2 < d2 < 2 * d1:
-            here = abs(mode - e) <= mpmath.mpf(10) ** -8 * L
+        if d1 > ctx.mpf(10) ** -3 and d2 > ctx.mpf(10) ** -3 and d1 / 2 < d2 < 2 * d1:
+            here = abs(mode - e) <= ctx.mpf(10) ** -8 * L
             if singular is None or here or h16 > rise:
-                singular, rise = PeakAtEnd(low=inward > 0), (mpmath.inf if here else h16)
-    return Locus(mode, peak, left, right, scale, lengths, at_end, singular, tuple(sorted(splits)), rising)
+                singular, rise = PeakAtEnd(low=inward > 0), (ctx.inf if here else h16)
+    return singular
 
 
-#: Decades the scan of an unbounded piece may be extended by while log_f still rises.
-_MAX_EXTENSION = 300
+#: Decades the scan of a piece may be extended by, outward or toward a finite end, while log_f still rises.
+_MAX_EXTENSION = 4096
 
 
 #: Hills of a scan refined at most (the highest first).
 _MAX_HILLS = 8
 
 
-def _extend_scan(log_f, pts: list, values: list, a, b):
-    """Extend the scan of an unbounded piece outward, a decade at a time, while log_f rises.
+def _extend_scan(log_f, pts: list, values: list, a, b, ctx):
+    """Extend the scan while log_f rises at its outermost points: outward at an infinite end, toward a
+    finite end at a finite one, by 1, 2, 4, ... decades at a time (up to :data:`_MAX_EXTENSION`).
 
     Returns the points, their values and, if log_f still rose at the farthest point
-    after :data:`_MAX_EXTENSION` decades, that point (else None).
+    of an infinite end, that point (else None).
     """
     rising = None
     for end, sign in ((b, 1), (a, -1)):
-        if mpmath.isfinite(end) or len(pts) < 2:
-            continue
-        base = a if sign > 0 and mpmath.isfinite(a) else (b if sign < 0 and mpmath.isfinite(b) else mpmath.mpf(0))
+        if len(pts) < 2:
+            break
         outer, inner = (-1, -2) if sign > 0 else (0, 1)
-        for _ in range(_MAX_EXTENSION):
-            if not (mpmath.isfinite(values[outer]) and values[outer] > values[inner]):
+        if ctx.isfinite(end):
+            _extend_toward_end(log_f, pts, values, end, sign, ctx)
+            continue
+        base = a if sign > 0 and ctx.isfinite(a) else (b if sign < 0 and ctx.isfinite(b) else ctx.mpf(0))
+        step = 1
+        decades = 0
+        while decades < _MAX_EXTENSION:
+            if not (ctx.isfinite(values[outer]) and values[outer] > values[inner]):
                 break
-            t = base + (pts[outer] - base) * 10
+            d = pts[outer] - base
+            t = base + d * ctx.mpf(10) ** step
             if sign * (t - pts[outer]) <= 0:  # the farthest point is on the other side of base
                 t = pts[outer] + sign * (1 + abs(pts[outer]))
-            v = log_f(t)
-            if sign > 0:
-                pts.append(t)
-                values.append(v)
-            else:
-                pts.insert(0, t)
-                values.insert(0, v)
-        if mpmath.isfinite(values[outer]) and values[outer] > values[inner]:
+            _insert(pts, values, t, log_f(t), sign > 0)
+            decades += step
+            step = min(2 * step, 64)
+        if ctx.isfinite(values[outer]) and values[outer] > values[inner]:
             rising = pts[outer]
     return pts, values, rising
 
 
-def _hills(values: list) -> list:
+def _extend_toward_end(log_f, pts: list, values: list, end, sign: int, ctx) -> None:
+    """Add points between the scan and the finite ``end`` (above ``b`` if sign = 1, i.e. below it) while log_f
+    rises toward it: 1, 2, 4, ... decades closer each time, as far as the precision resolves points near it."""
+    first, second = (-1, -2) if sign > 0 else (0, 1)
+    resolution = ctx.ldexp(abs(end), -ctx.prec + 4)  # 0 at an end at 0: any distance is a point
+    step = 1
+    decades = 0
+    rates = []  # rise per decade of each step
+    while decades < _MAX_EXTENSION:
+        if not (ctx.isfinite(values[first]) and values[first] > values[second]):
+            return
+        d = abs(end - pts[first]) / ctx.mpf(10) ** step
+        if d <= resolution:
+            return
+        t = end - sign * d
+        v = log_f(t)
+        rates.append((v - values[first]) / step)
+        _insert(pts, values, t, v, sign > 0)
+        decades += step
+        step = min(2 * step, 64)
+        # A steady rise per decade is a power law |t − e|^c: a singular end (the scan has reached it;
+        # Locus.singular tells), not a peak still ahead.
+        if len(rates) >= 3 and all(abs(x - rates[-1]) <= abs(rates[-1]) / 8 for x in rates[-3:-1]):
+            return
+
+
+def _insert(pts: list, values: list, t, v, at_end: bool) -> None:
+    if at_end:
+        pts.append(t)
+        values.append(v)
+    else:
+        pts.insert(0, t)
+        values.insert(0, v)
+
+
+def _hills(values: list, ctx) -> list:
     """Indices of the scan's hills: local maxima separated by a valley deeper than one e-fold.
 
     Adjacent local maxima with no real valley between them (rounding noise on a flat
@@ -291,15 +419,15 @@ def _hills(values: list) -> list:
     n = len(values)
 
     def at(i):
-        return values[i] if 0 <= i < n else -mpmath.inf
+        return values[i] if 0 <= i < n else ctx.ninf
 
-    peaks = [i for i in range(n) if mpmath.isfinite(values[i]) and values[i] >= at(i - 1) and values[i] >= at(i + 1)]
+    peaks = [i for i in range(n) if ctx.isfinite(values[i]) and values[i] >= at(i - 1) and values[i] >= at(i + 1)]
     hills: list[int] = []
     for i in peaks:
         if hills:
             j = hills[-1]
             valley = min(values[j + 1:i], default=min(values[j], values[i]))
-            depth = 1 + mpmath.mpf(10) ** -15 * max(abs(values[i]), abs(values[j]))
+            depth = 1 + ctx.mpf(10) ** -15 * max(abs(values[i]), abs(values[j]))
             if valley > min(values[i], values[j]) - depth:
                 if values[i] > values[j]:
                     hills[-1] = i
@@ -308,40 +436,45 @@ def _hills(values: list) -> list:
     return sorted(hills, key=lambda i: values[i], reverse=True)[:_MAX_HILLS]
 
 
-def _sharpen(log_f, mode, peak, a, b, width):
+def _sharpen(log_f, mode, peak, a, b, width, ctx):
     """A better (mode, peak) when 15 relative digits left the mode over 10⁻⁶ e-folds off, else None.
 
     Golden section stops at 10⁻¹⁵·(1 + |mode|); a peak of width 10⁻⁴ at 10¹² (or
     10⁻¹⁰ at 10³) needs more digits than that to be placed within its width.
     """
-    if width is None or width == 0 or not mpmath.isfinite(peak):
+    if width is None or width == 0 or not ctx.isfinite(peak):
         return None
     unit = 1 + abs(mode)
-    placed = mpmath.mpf(10) ** -15 * unit
-    if placed <= mpmath.mpf(10) ** -6 * width:
+    placed = ctx.mpf(10) ** -15 * unit
+    if placed <= ctx.mpf(10) ** -6 * width:
         return None
-    digits = min(mpmath.mp.dps - 5, int(mpmath.log10(unit / width)) + 8)
+    digits = min(ctx.dps - 5, int(ctx.log10(unit / width)) + 8)
     if digits <= 15:
         return None
     span = 4 * (placed + width)
-    t = golden_max(log_f, max(a, mode - span), min(b, mode + span), mode, digits=digits)
+    t = golden_max(log_f, max(a, mode - span), min(b, mode + span), mode, ctx, digits=digits)
     h = log_f(t)
-    return (t, h) if mpmath.isfinite(h) and h > peak else None
+    return (t, h) if ctx.isfinite(h) and h > peak else None
 
 
-def _reach(log_f, mode, direction: int, end, level):
+#: Binary exponents (of 1 + |mode|) the search for a distance may reach: 2^±32768 ≈ 10^±9864.
+_MAX_EXPONENT = 2**15
+
+
+def _reach(log_f, mode, direction: int, end, level, ctx):
     """A point mode ± d where log_f < level (d within a factor 2 of the first such
     distance), or None if the piece ends first.
 
-    Bisection on k in d = 2^k·(1 + |mode|), over every k the working precision can
-    resolve: about 2·log2(prec) evaluations at any scale (the doubling search it
-    replaces started at 2^−10 and overshot narrow peaks at once).
+    Bisection on k in d = 2^k·(1 + |mode|): k is first bracketed by doubling
+    (0, ±1, ±2, ±4, ...: a width of 10³⁰⁰ or 10⁻³⁰⁰ takes about ten evaluations),
+    then bisected, so a distance costs about 2·log2|k| evaluations at any scale.
+    Below the working precision's resolution at the mode, mode ± d is the mode
+    itself, which ends the search toward small distances.
     """
     unit = 1 + abs(mode)
-    bits = mpmath.mp.prec
 
     def point(k):
-        return mode + direction * mpmath.ldexp(unit, k)
+        return mode + direction * ctx.ldexp(unit, k)
 
     def below(k):
         t = point(k)
@@ -349,9 +482,19 @@ def _reach(log_f, mode, direction: int, end, level):
             return True
         return log_f(t) < level
 
-    low, high = -bits, bits
-    if not below(high):
-        return None
+    if below(0):
+        high, low = 0, -1
+        while below(low):
+            high, low = low, 2 * low
+            if low < -_MAX_EXPONENT or point(low) == mode:  # (noise: "below" even at the mode's neighbours)
+                low = high - 1
+                break
+    else:
+        low, high = 0, 1
+        while not below(high):
+            low, high = high, 2 * high
+            if high > _MAX_EXPONENT:
+                return None
     while high - low > 1:
         mid = (low + high) // 2
         if below(mid):
@@ -364,44 +507,57 @@ def _reach(log_f, mode, direction: int, end, level):
     return t
 
 
-def scan_points(a, b, scale=None, center=None) -> list:
-    """A scan of the piece [a, b]: 63 even steps if finite, else a geometric grid from
-    the finite end (or around ``center``, default 0) spanning 10⁻⁶ … 10⁸ in units of 1
-    and of ``scale``, and reaching 10⁸ times as far as ``center`` is from the finite end."""
-    if mpmath.isfinite(a) and mpmath.isfinite(b):
-        return [a + (b - a) * mpmath.mpf(j) / 64 for j in range(1, 64)]
-    low, high = -12, 16  # exponents of sqrt(10)
-    if scale is not None and scale > 0:
-        decade = int(mpmath.floor(mpmath.log10(scale)))
-        low, high = low + 2 * min(0, decade), high + 2 * max(0, decade)
-    end = a if mpmath.isfinite(a) else b
-    if center is not None and mpmath.isfinite(end) and abs(center - end) > 1:
-        high = max(high, 2 * int(mpmath.ceil(mpmath.log10(abs(center - end)))) + 16)
-    grid = [mpmath.mpf(10) ** (e / mpmath.mpf(2)) for e in range(low, high + 1)]
-    if a == -mpmath.inf and b == mpmath.inf:
-        c = center if center is not None else mpmath.mpf(0)
+def scan_points(a, b, ctx, scale=None, center=None) -> list:
+    """A scan of the piece [a, b]: 63 even steps if finite (and, with a ``scale`` much smaller than the
+    piece, a grid in its units around ``center``), else geometric grids from the finite end (or around
+    ``center``, default 0) spanning 10⁻⁶ … 10⁸ in units of 1, of ``scale`` and of ``center``'s distance
+    from the finite end: about 30 points per unit, at any scale."""
+    if ctx.isfinite(a) and ctx.isfinite(b):
+        even = [a + (b - a) * ctx.mpf(j) / 64 for j in range(1, 64)]
+        if scale is None or center is None or not scale < (b - a) / 64:
+            return even
+        around = [center + s * scale * ctx.mpf(10) ** (e / ctx.mpf(2)) for s in (-1, 1) for e in range(-2, 17)]
+        return sorted({*even, *(t for t in around if a < t < b)})
+    end = a if ctx.isfinite(a) else b
+    units = [ctx.mpf(1)]
+    if scale is not None and scale > 0 and scale != 1:
+        units.append(scale)
+    if center is not None and ctx.isfinite(end) and abs(center - end) > 1:
+        units.append(abs(center - end))
+    steps = [ctx.mpf(10) ** (e / ctx.mpf(2)) for e in range(-12, 17)]
+    grid = sorted({u * g for u in units for g in steps})
+    if a == ctx.ninf and b == ctx.inf:
+        c = center if center is not None else ctx.mpf(0)
         return [c - g for g in reversed(grid)] + [c] + [c + g for g in grid]
-    if b == mpmath.inf:
+    if b == ctx.inf:
         return [a + g for g in grid]
     return [b - g for g in reversed(grid)]
 
 
-def golden_max(h, left, right, start, digits: int | None = None):
+def golden_max(h, left, right, start, ctx, digits: int | None = None, anchors=()):
     """Golden-section search for the maximum of ``h`` on [left, right].
 
     Near a smooth maximum h(t* + d) = h* − c·d², so the value is good to the
-    working precision once the bracket is below 10^(−dps/2): iterate that far
-    (or to 10^(−digits) relative, when only the place of the maximum is wanted).
+    working precision once the bracket is below 10^(−dps/2) of its first width (a
+    scan step: the local scale): iterate that far (or to 10^(−digits) of it, when
+    only the place of the maximum is wanted).
+    A bracket that spans many decades of distance from 0 or from one of the
+    ``anchors`` outside it (a piece's finite ends, toward which a scan was
+    extended) is searched in the logarithm of that distance first, where a peak
+    10⁻³⁰⁰ wide is as easy to find as one of width 1.
     """
-    if left in (-mpmath.inf, mpmath.inf) or right in (-mpmath.inf, mpmath.inf):
+    if not (ctx.isfinite(left) and ctx.isfinite(right)):
         return start
-    invphi = (mpmath.sqrt(5) - 1) / 2
     width = right - left
     if width <= 0:
         return start
-    digits = mpmath.mp.dps // 2 + 5 if digits is None else digits
-    target = mpmath.mpf(10) ** (-digits) * (1 + abs(start))
-    steps = int(mpmath.log(width / target) / mpmath.log(1 / invphi)) + 2 if width > target else 0
+    invphi = (ctx.sqrt(5) - 1) / 2
+    digits = ctx.dps // 2 + 5 if digits is None else digits
+    left, right = _log_bracket(h, left, right, (0, *anchors), invphi, ctx)
+    width = right - left
+    # To 10^−digits of the bracket (a scan's neighbours: the local scale), within what the precision resolves.
+    target = max(ctx.mpf(10) ** (-digits) * width, ctx.ldexp(max(abs(left), abs(right)), -ctx.prec + 4))
+    steps = int(ctx.log(width / target) / ctx.log(1 / invphi)) + 2 if width > target else 0
     c, d = right - invphi * width, left + invphi * width
     hc, hd = h(c), h(d)
     for _ in range(steps):
@@ -414,3 +570,42 @@ def golden_max(h, left, right, start, digits: int | None = None):
             d = left + invphi * (right - left)
             hd = h(d)
     return (left + right) / 2
+
+
+def _log_bracket(h, left, right, anchors, invphi, ctx):
+    """[left, right] narrowed by golden section in the logarithm of the distance from the anchor (0 or a
+    finite end outside the bracket) from which it spans the most decades, if more than three; else itself."""
+    best = None
+    for e in anchors:
+        e = ctx.convert(e)
+        if not ctx.isfinite(e) or left < e < right:
+            continue
+        near, far = sorted((abs(left - e), abs(right - e)))
+        if near == 0:  # a bracket reaching the end: a rise all the way to it is a singular end, not a peak
+            continue
+        span = ctx.log(far / near)
+        if span > 3 * ctx.ln10 and (best is None or span > best[0]):
+            best = (span, e, 1 if right > e else -1, ctx.log(near), ctx.log(far))
+    if best is None:
+        return left, right
+    _, anchor, sign, a_s, b_s = best
+
+    def at(s):
+        return anchor + sign * ctx.exp(s)
+
+    def g(s):
+        return h(at(s))
+
+    c_s, d_s = b_s - invphi * (b_s - a_s), a_s + invphi * (b_s - a_s)
+    gc, gd = g(c_s), g(d_s)
+    while b_s - a_s > 1:  # to within a factor e in distance
+        if gc > gd:
+            b_s, d_s, gd = d_s, c_s, gc
+            c_s = b_s - invphi * (b_s - a_s)
+            gc = g(c_s)
+        else:
+            a_s, c_s, gc = c_s, d_s, gd
+            d_s = a_s + invphi * (b_s - a_s)
+            gd = g(d_s)
+    lo_t, hi_t = sorted((at(a_s), at(b_s)))
+    return max(left, lo_t), min(right, hi_t)

@@ -1,56 +1,132 @@
 """Direct summation of a series outward from its largest term.
 
-Everything runs at the caller's working precision; nothing here changes it.
+Everything runs with the mpmath context ``ctx`` handed in and at its precision.
 """
 
 from __future__ import annotations
 
-import mpmath
 import sympy as sp
 
 from rdpsym.foundations.errors import ConvergenceError
+from rdpsym.foundations.numbers import shorten
 
 oo = sp.oo
 
 
-#: Terms a discrete piece may take before its sum is declared divergent or slow.
-MAX_TERMS = 20_000
+#: Terms a series may take (both sides of its largest term together) before it is declared too wide to sum.
+MAX_TERMS = 100_000
+
+#: Binary exponents of the offsets at which an infinite series is scanned for its largest term:
+#: every one up to 2⁶², then sparser up to 2⁴⁰⁹⁶ (beyond any number rdpsym reads: 10¹⁰⁰⁰).
+_EXPONENTS = (*range(63), 64, 80, 96, 128, 160, 192, 256, 320, 384, 512, 640, 768, 1024, 1280, 1536, 2048, 2560,
+              3072, 4096)
 
 
-def sum_range(term, lo: sp.Expr, hi: sp.Expr):
-    """Σ term(k) for lo ≤ k ≤ hi, summed directly outward; +∞ if the terms do not decay.
+def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx):
+    """Σ term(k) for lo ≤ k ≤ hi, summed directly outward from the largest term; +∞ if the terms still grow
+    at k = 2⁴⁰⁹⁶ from the end.
 
     mpmath's ``nsum`` extrapolates, and extrapolation assigns finite values to
     divergent series (Σ 2^k "=" −1): a Rényi moment must never get one.  The
-    terms of the pmfs rdpsym meets decay geometrically or faster, so direct
-    summation to 10^−(dps+10) of the partial sum converges in few terms.
+    terms of the pmfs rdpsym meets decay geometrically or faster away from
+    their largest one, which is found on a doubling scan and refined by ternary
+    search (a Poisson pair of λ = 10⁶ has it at k ≈ 5·10⁵, 24 000 terms from the
+    scan's 2¹⁹); the sum runs outward from it until the terms are below
+    10^−(dps+10) of the sum.  A series whose mass spans more than
+    :data:`MAX_TERMS` terms is a :class:`ConvergenceError` before any summing.  A
+    term given as a :class:`~rdpsym.quadrature.integrate.LogForm` is scanned by
+    its logarithm and summed relative to the largest term (a term of e^(−10⁹)
+    is never formed).
     """
+    log_form = getattr(term, "parts", None)
     if lo is not -oo and hi is not oo:
         n = int(hi) - int(lo) + 1
         if n <= MAX_TERMS:
-            return mpmath.fsum(term(k) for k in range(int(lo), int(hi) + 1))
+            return ctx.fsum(term(k) for k in range(int(lo), int(hi) + 1))
     if lo is -oo and hi is oo:
-        return sum_range(term, -oo, sp.S(-1)) + sum_range(term, sp.S.Zero, oo)
+        return sum_range(term, -oo, sp.S(-1), ctx) + sum_range(term, sp.S.Zero, oo, ctx)
     start, step = (int(lo), 1) if lo is not -oo else (int(hi), -1)
-    far = None if (hi is oo or lo is -oo) else int(hi)  # the other end, if finite
-    # Find the largest term on a doubling scan, so a pmf whose mass sits at
-    # k ≈ 30000 (a Poisson pair) is summed from its mode, not given up on.
-    offsets = [2**j - 1 for j in range(63) if far is None or start + (2**j - 1) <= far]
-    sizes = [abs(term(start + step * d)) for d in offsets]
+    far = None if (hi is oo or lo is -oo) else abs(int(hi) - int(lo))  # the other end's offset, if finite
+
+    def log_size(d):
+        if log_form is not None:
+            return term.log_abs(start + step * d)
+        v = abs(term(start + step * d))
+        return ctx.log(v) if v != 0 else ctx.ninf
+
+    offsets = [2**j - 1 for j in _EXPONENTS if far is None or 2**j - 1 <= far]
+    if far is not None and offsets[-1] != far:
+        offsets.append(far)
+    sizes = []
+    for d in offsets:
+        sizes.append(log_size(d))
+        best = max(sizes)
+        if len(sizes) > 3 and ctx.isfinite(best) and sizes[-1] < best - 4 * (ctx.dps + 10) * ctx.ln10:
+            break  # well past the largest term
     peak = max(range(len(sizes)), key=lambda i: sizes[i])
-    if far is None and peak == len(sizes) - 1:
-        return mpmath.inf  # still growing at k ~ 2^62: the terms do not tend to 0
-    mode = start + step * offsets[peak]
-    total = term(mode)
-    total += _sum_direction(term, mode + step, step, far if far is not None else None, total)
-    total += _sum_direction(term, mode - step, -step, start, total)
-    return total
+    if far is None and peak == len(offsets) - 1:
+        return ctx.inf  # still growing at k ~ 2^4096: the terms do not tend to 0
+    mode = _ternary_max(log_size, offsets[max(peak - 1, 0)], offsets[min(peak + 1, len(sizes) - 1)])
+    peak_log = log_size(mode)
+    drop = peak_log - (ctx.dps + 10) * ctx.ln10
+    width = sum(_reach(log_size, mode, direction, far, drop) for direction in (1, -1))
+    if width > MAX_TERMS:
+        raise ConvergenceError(
+            f"the series' mass spans about {shorten(str(width), 3)} terms, more than the {MAX_TERMS} it may sum "
+            "one by one")
+    shift = ctx.zero
+    if log_form is not None:
+        shift = peak_log if ctx.isfinite(peak_log) else ctx.zero
+        cutoff = -(ctx.dps + 30) * ctx.ln10
+
+        def scaled(d):
+            log_value, sign = log_form(start + step * d)
+            e = log_value - shift
+            return sign * ctx.exp(e) if sign != 0 and e > cutoff else ctx.zero
+    else:
+        def scaled(d):
+            return term(start + step * d)
+    total = scaled(mode)
+    total += _sum_direction(scaled, mode + 1, 1, far, total, ctx)
+    total += _sum_direction(scaled, mode - 1, -1, 0, total, ctx)
+    return total * ctx.exp(shift) if shift else total
 
 
-def _sum_direction(term, k0: int, step: int, end: int | None, scale):
-    """Σ term(k) from k0 in direction ``step`` until ``end`` or until the terms are negligible."""
-    eps = mpmath.mpf(10) ** (-mpmath.mp.dps - 10)
-    total, small_run, previous = mpmath.mpf(0), 0, None
+def _ternary_max(log_size, low: int, high: int) -> int:
+    """The offset in [low, high] where log_size is largest (unimodal there; the scan's neighbours bracket it)."""
+    while high - low > 2:
+        m1, m2 = low + (high - low) // 3, high - (high - low) // 3
+        if log_size(m1) < log_size(m2):
+            low = m1 + 1
+        else:
+            high = m2
+    return max(range(low, high + 1), key=log_size)
+
+
+def _reach(log_size, mode: int, direction: int, far: int | None, level) -> int:
+    """How many terms from ``mode`` toward ``direction`` until log_size < level (or the series ends)."""
+    end = (far if far is not None else None) if direction > 0 else 0
+    d = 1
+    while True:
+        k = mode + direction * d
+        if (end is not None and (k - end) * direction >= 0) or log_size(k) < level:
+            break
+        d *= 2
+    low, high = d // 2, d
+    while high - low > 1:
+        mid = (low + high) // 2
+        k = mode + direction * mid
+        if (end is not None and (k - end) * direction >= 0) or log_size(k) < level:
+            high = mid
+        else:
+            low = mid
+    return high
+
+
+def _sum_direction(term, k0: int, step: int, end: int | None, scale, ctx):
+    """Σ term(d) from offset k0 in direction ``step`` until ``end`` or until the terms are negligible."""
+    eps = ctx.mpf(10) ** (-ctx.dps - 10)
+    total, small_run, previous = ctx.mpf(0), 0, None
     for i in range(MAX_TERMS):
         k = k0 + step * i
         if end is not None and (k - end) * step > 0:

@@ -1,122 +1,272 @@
 """The supremum of a log-ratio log P − log Q over a pair's pieces (the order α = ∞).
 
-Everything runs at the caller's working precision; nothing here changes it.
+Everything runs with the mpmath context ``ctx`` handed in and at its precision.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from itertools import pairwise
 
-import mpmath
 import sympy as sp
 
+from rdpsym.foundations.budget import time_budget
 from rdpsym.foundations.errors import ConvergenceError
+from rdpsym.foundations.precision import sympy_evalf_guard
 from rdpsym.quadrature.compile import to_mpf
 from rdpsym.quadrature.locate import critical_seeds, golden_max, locate, scan_points
 
 oo = sp.oo
 
 
-def sup_log_ratio(pairs: Iterable, var: sp.Symbol, log_p: Callable, log_q: Callable, *,
-                  discrete: bool) -> mpmath.mpf:
+def sup_log_ratio(pairs: Iterable, var: sp.Symbol, log_p: Callable, log_q: Callable, ctx, *,
+                  discrete: bool, ratio_for: Callable | None = None, reasons: list | None = None):
     """sup over the support of P of log(P/Q), by scanning and local refinement.
 
     ``pairs`` are the pieces of the common refinement of P and Q with their
     branches (records with ``lo``, ``hi``, ``p``, ``q``), ``log_p`` and ``log_q`` the log-densities as functions of
-    ``var`` (an integer one if ``discrete``).  +∞ where p > 0 = q on a piece, or
-    where the log-ratio grows without bound.
+    ``var`` (an integer one if ``discrete``); ``ratio_for(pair)``, if given, is log(p/q) on a piece
+    computed without the cancellation of log_p − log_q (see
+    :func:`rdpsym.quadrature.compile.log_ratio_function`).  +∞ where p > 0 = q on a piece, or
+    where the log-ratio grows without bound, with the reason appended to ``reasons`` (if given).
 
-    On an unbounded piece the scan reaches 10⁸ e-fold widths of P (and at
-    least 10⁸) around P's mode, so a log-ratio that grows like x/σ² is seen
-    growing whatever σ, and a pair at mean 10⁹ is scanned where it lives; the
-    critical points of log P − log Q (:func:`critical_seeds`) are tried too.
+    Unboundedness is decided first by the limits of log(p/q) at the ends of each
+    piece (SymPy, within a time budget: e^(−x)/√(πx) against e^(−x) has
+    log(P/Q) → ∞ as x → 0⁺, and two log-normal laws of different μ have a
+    log-ratio linear in log x), then numerically.  On an unbounded piece the
+    scan reaches 10⁸ e-fold widths of P (and at least 10⁸) around P's mode, so a
+    log-ratio that grows like x/σ² is seen growing whatever σ, and a pair at mean
+    10⁹ is scanned where it lives; it is extended further, by 1, 2, 4, ...
+    decades, while the log-ratio still rises, and toward each finite end the same
+    way: a rise that keeps its pace per decade (a power or a logarithm of the
+    distance) is unbounded, a rise that fades has a limit.  The critical points of
+    log P − log Q (:func:`critical_seeds`) are tried too.
     """
-    best = -mpmath.inf
+    best = ctx.ninf
     for pair in pairs:
         lo, hi, bp, bq = pair.lo, pair.hi, pair.p, pair.q
         if bp == 0:
             continue
         if bq == 0:
-            return mpmath.inf
-        r = _guarded(lambda t: log_p(t) - log_q(t))
-        a = to_mpf(lo)
-        b = to_mpf(hi)
-        seeds = []
-        if discrete:
-            pts = _integer_scan(a, b)
-        else:
-            scale = center = None
-            seeds = [to_mpf(t) for t in critical_seeds(bp, bq, var, oo, lo, hi)]
-            if not (mpmath.isfinite(a) and mpmath.isfinite(b)):
-                where = locate(_guarded(log_p), lo, hi, seeds)
-                scale, center = where.scale, where.mode
-            # Limits at finite ends (log P/Q may be 0/0 exactly there): step in by 10^(−dps−5).
-            tiny = mpmath.mpf(10) ** (-mpmath.mp.dps - 5)
-            pts = ([a + tiny * (1 + abs(a))] if mpmath.isfinite(a) else []) + scan_points(a, b, scale, center) + (
-                [b - tiny * (1 + abs(b))] if mpmath.isfinite(b) else [])
-        values = [r(t) for t in pts]
-        if _unbounded(values, pts, a, b):
-            return mpmath.inf
-        i = max(range(len(pts)), key=lambda j: values[j])
-        candidate = values[i]
-        if not discrete and 0 < i < len(pts) - 1:
-            t = golden_max(r, pts[i - 1], pts[i + 1], pts[i])
-            candidate = max(candidate, r(t))
-        # The seeds are exact critical points: their values need no refinement.
-        candidate = max([candidate, *(r(t) for t in seeds if a < t < b)])
+            _say(reasons, f"P > 0 = Q on ({lo}, {hi})")
+            return ctx.inf
+        try:
+            candidate = _piece_sup(pair, var, log_p, log_q, ctx, discrete, ratio_for, reasons)
+        except ConvergenceError:
+            candidate = None
+            why = _unbounded_by_limit(bp, bq, var, lo, hi, discrete)
+            if not why:
+                raise
+            _say(reasons, why)
+        if candidate is None or candidate == ctx.inf:
+            return ctx.inf
         best = max(best, candidate)
     return best
 
 
-def _guarded(log_f):
+def _piece_sup(pair, var, log_p, log_q, ctx, discrete, ratio_for, reasons):
+    """sup of log(p/q) on one piece (+∞ with the reason appended, when it grows without bound)."""
+    lo, hi, bp, bq = pair.lo, pair.hi, pair.p, pair.q
+    ratio = ratio_for(pair) if ratio_for is not None else (lambda t: log_p(t) - log_q(t))
+    exact = getattr(ratio, "expanded", False)
+    r = _guarded(ratio, ctx)
+    a = to_mpf(lo, ctx)
+    b = to_mpf(hi, ctx)
+    seeds = []
+    if discrete:
+        pts = _integer_scan(a, b, ctx)
+    else:
+        scale = center = None
+        seeds = [to_mpf(t, ctx) for t in critical_seeds(bp, bq, var, oo, lo, hi)]
+        if not (ctx.isfinite(a) and ctx.isfinite(b)):
+            where = locate(_guarded(log_p, ctx), lo, hi, ctx, seeds)
+            scale, center = where.scale, where.mode
+        # Limits at finite ends (log P/Q may be 0/0 exactly there): step in by 10^(−dps−5).
+        tiny = ctx.mpf(10) ** (-ctx.dps - 5)
+        pts = ([a + tiny * (1 + abs(a))] if ctx.isfinite(a) else []) + scan_points(a, b, ctx, scale, center) + (
+            [b - tiny * (1 + abs(b))] if ctx.isfinite(b) else [])
+    values = [r(t) for t in pts]
+    if _unbounded(values, pts, a, b, ctx, exact):
+        _say(reasons, f"log(P/Q) grows without bound toward an infinite end of ({lo}, {hi})")
+        return ctx.inf
+    if not discrete:
+        for end, inward in ((a, 1), (b, -1)):
+            if not ctx.isfinite(end) and len(pts) >= 2:
+                why = _rises_outward(r, pts, values, end, -inward, ctx, exact)
+            elif ctx.isfinite(end) and ctx.isfinite(b - a):
+                why = _rises_toward_end(r, pts, values, end, inward, (b - a) / 4, ctx, exact)
+            elif ctx.isfinite(end):
+                why = _rises_toward_end(r, pts, values, end, inward, 1 + abs(end), ctx, exact)
+            else:
+                why = None
+            if why:
+                _say(reasons, why)
+                return ctx.inf
+    order = sorted(range(len(pts)), key=lambda j: pts[j])
+    pts, values = [pts[j] for j in order], [values[j] for j in order]
+    i = max(range(len(pts)), key=lambda j: values[j])
+    candidate = values[i]
+    if not discrete and 0 < i < len(pts) - 1:
+        t = golden_max(r, pts[i - 1], pts[i + 1], pts[i], ctx)
+        candidate = max(candidate, r(t))
+    # The seeds are exact critical points: their values need no refinement.
+    return max([candidate, *(r(t) for t in seeds if a < t < b)])
+
+
+def _say(reasons: list | None, why: str) -> None:
+    if reasons is not None:
+        reasons.append(why)
+
+
+@functools.lru_cache(maxsize=512)
+def _unbounded_by_limit(p: sp.Expr, q: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr, discrete: bool) -> str | None:
+    """Why log(p/q) is unbounded on (lo, hi) by its limit at an end (SymPy, within a time budget), or None."""
+    found = None
+    with sympy_evalf_guard(), time_budget(2.0, "the limits of log(P/Q)", absorb=True):
+        r = sp.expand_log(sp.log(p), force=True) - sp.expand_log(sp.log(q), force=True)
+        for end, side in ((lo, "+"), (hi, "-")):
+            if discrete and end not in (oo, -oo):
+                continue
+            try:
+                limit = sp.limit(r, var, end, side) if end not in (oo, -oo) else sp.limit(r, var, end)
+            except (NotImplementedError, ValueError, TypeError, RecursionError, sp.PolynomialError):
+                continue
+            if limit is oo:
+                where = f"{var} → {end}" + ("" if end in (oo, -oo) else ("⁺" if side == "+" else "⁻"))
+                found = f"log(P/Q) → ∞ as {where}"
+                break
+    return found
+
+
+def _guarded(log_f, ctx):
     """log_f with evaluation errors and non-real values read as −∞."""
     def h(t):
         try:
             v = log_f(t)
         except (ZeroDivisionError, ValueError, OverflowError, TypeError):
-            return -mpmath.inf
-        return v if isinstance(v, mpmath.mpf) else -mpmath.inf
+            return ctx.ninf
+        return v if isinstance(v, ctx.mpf) else ctx.ninf
     return h
 
 
-def _integer_scan(a, b) -> list:
-    steps = sorted({int(mpmath.floor(mpmath.mpf(10) ** (e / mpmath.mpf(4)))) for e in range(25)})
-    if a == -mpmath.inf and b == mpmath.inf:
+#: Decades a scan of the log-ratio is extended by, outward or toward a finite end.
+_MAX_DECADES = 4096
+
+
+def _rises_outward(r, pts: list, values: list, end, sign: int, ctx, exact: bool) -> str | None:
+    """Extend the scan toward the infinite ``end`` (sign ±1) while r still rises; why r is unbounded there, or
+    None.  Points and values are added to ``pts`` and ``values``."""
+    order = sorted(range(len(pts)), key=lambda i: sign * pts[i])
+    outer, inner = order[-1], order[-2]
+    v = values[outer]
+    if not (ctx.isfinite(v) and v > values[inner]):
+        return None
+    start = pts[outer]
+    base = 1 + abs(start)
+    rates: list = []
+    step, decades = 1, 0
+    while decades < _MAX_DECADES:
+        t = start + sign * base * (ctx.mpf(10) ** (decades + step) - 1)
+        w = r(t)
+        pts.append(t)
+        values.append(w)
+        if not ctx.isfinite(w):
+            return f"log(P/Q) reaches +∞ at x = {ctx.nstr(t, 5)}" if w == ctx.inf else None
+        rates.append((w - v) / step)
+        v = w
+        decades += step
+        verdict = _verdict(rates, v, ctx, exact)
+        if verdict == "bounded":
+            return None
+        if verdict == "unbounded":
+            return (f"log(P/Q) still rises by {ctx.nstr(rates[-1], 3)} per decade of x at x = {ctx.nstr(t, 5)}: "
+                    f"it grows without bound toward {'+' if sign > 0 else '-'}∞")
+        step = min(2 * step, 64)
+    raise ConvergenceError("log(P/Q) still rises, ever more slowly, "
+                           f"{_MAX_DECADES} decades beyond the scan: its supremum cannot be told from infinity")
+
+
+def _rises_toward_end(r, pts: list, values: list, end, inward: int, length, ctx, exact: bool) -> str | None:
+    """Scan toward the finite ``end`` (from inside: ``inward`` = +1 at a lower end) at 10^−k of ``length``
+    (k = 1, 2, 4, ...) while r still rises; why r is unbounded there, or None."""
+    resolution = ctx.ldexp(abs(end), -ctx.prec + 8) if end != 0 else ctx.mpf(10) ** (-4 * ctx.dps)
+    d = length
+    v = r(end + inward * d)
+    pts.append(end + inward * d)
+    values.append(v)
+    rates: list = []
+    step = 1
+    while True:
+        d_next = d / ctx.mpf(10) ** step
+        if d_next <= resolution:
+            return None
+        w = r(end + inward * d_next)
+        pts.append(end + inward * d_next)
+        values.append(w)
+        if not ctx.isfinite(w):
+            return f"log(P/Q) reaches +∞ at x = {ctx.nstr(end, 8)}" if w == ctx.inf else None
+        rates.append((w - v) / step)
+        v, d = w, d_next
+        verdict = _verdict(rates, v, ctx, exact)
+        if verdict == "bounded":
+            return None
+        if verdict == "unbounded":
+            return (f"log(P/Q) rises by {ctx.nstr(rates[-1], 3)} per decade as x → {ctx.nstr(end, 8)}"
+                    f"{'⁺' if inward > 0 else '⁻'}: it grows without bound there")
+        step = min(2 * step, 64)
+
+
+def _noise(v, ctx, exact: bool, digits: int):
+    """The size below which a change of r is rounding at ``digits`` digits: relative for a log-ratio expanded
+    symbolically (computed to the working precision, whatever its size), else absolute."""
+    return ctx.mpf(10) ** (-digits) * (abs(v) if exact else 1 + abs(v))
+
+
+def _verdict(rates: list, v, ctx, exact: bool) -> str | None:
+    """From the rises of r per decade so far: "unbounded" (three in a row above the rounding, none fading
+    by more than 10 %: a power or a logarithm), "bounded" (r no longer rises, to the working precision,
+    or falls), or None (not yet known)."""
+    if rates[-1] <= _noise(v, ctx, exact, ctx.dps - 2):
+        return "bounded"
+    if len(rates) >= 3:
+        last = rates[-3:]
+        if all(x > _noise(v, ctx, exact, ctx.dps // 2) for x in last) and all(y >= 0.9 * x for x, y in pairwise(last)):
+            return "unbounded"
+    return None
+
+
+def _integer_scan(a, b, ctx) -> list:
+    steps = sorted({int(ctx.floor(ctx.mpf(10) ** (e / ctx.mpf(4)))) for e in range(25)})
+    if a == ctx.ninf and b == ctx.inf:
         return sorted({-s for s in steps} | {0} | set(steps))
-    if b == mpmath.inf:
+    if b == ctx.inf:
         return [int(a) + s - 1 for s in steps]
-    if a == -mpmath.inf:
+    if a == ctx.ninf:
         return [int(b) - s + 1 for s in steps]
     n = int(b - a)
     return sorted({int(a) + j for j in range(0, n + 1, max(1, n // 200))} | {int(b)})
 
 
-def _unbounded(values, pts, a, b) -> bool:
+def _unbounded(values, pts, a, b, ctx, exact: bool = False) -> bool:
     """Whether the log-ratio grows without bound toward an infinite end of the piece.
 
     True when it still rises steeply at the farthest scan points, or when its
     rises between successive scan points (a factor √10 apart) grow
     geometrically, like t^c with c > 0.35: that is how x/σ² looks at σ = 10¹⁰,
-    where it rises by only 10⁻² over the scan.  A slower rise (log-ratio
-    0.1·log x reaches only 1.8 at x = 10⁸, with equal steps) means the scan
-    cannot tell a large finite supremum from an infinite one, and that is a
-    :class:`ConvergenceError`, never a finite guess.
+    where it rises by only 10⁻² over the scan (and 10⁻²⁹² at σ = 10³⁰⁰: the rise is
+    measured against the log-ratio's own size when it is computed without
+    cancellation).  A slower rise is left to the extended scan (:func:`_rises_outward`).
     """
     for end, seq in ((b, values), (a, list(reversed(values)))):
-        if end not in (mpmath.inf, -mpmath.inf):
+        if ctx.isfinite(end):
             continue
         tail = seq[-6:]
-        if all(y > x for x, y in pairwise(tail)):
+        if len(tail) >= 2 and all(y > x for x, y in pairwise(tail)):
             if tail[-1] - tail[0] > 1:
                 return True
             rises = [y - x for x, y in pairwise(tail)]
-            noise = mpmath.mpf(10) ** (-(mpmath.mp.dps // 2)) * (1 + abs(tail[-1]))
-            if rises[0] > noise and all(s > mpmath.mpf(3) / 2 * r for r, s in pairwise(rises)):
+            noise = _noise(tail[-1], ctx, exact, ctx.dps // 2)
+            if rises[0] > noise and all(s > ctx.mpf(3) / 2 * r for r, s in pairwise(rises)):
                 return True
-            if seq[-1] >= max(seq):
-                raise ConvergenceError(
-                    "the log-ratio is still increasing at the end of the scanned range: "
-                    "its supremum cannot be told from infinity numerically"
-                )
     return False

@@ -20,13 +20,13 @@ import re
 import unicodedata
 from fractions import Fraction
 
-import mpmath
 import sympy as sp
 from flint import fmpq
 
 from rdpsym.claims.claim import Claim, ClaimResult, Holds, Step
 from rdpsym.claims.runner import Report
 from rdpsym.foundations.errors import ClaimError, NoLatexForm
+from rdpsym.foundations.precision import private_context
 from rdpsym.foundations.record import Contradiction, Counterexample, Failure, Proof, Sampled, Status
 from rdpsym.render.derivation import RELATION_LATEX
 from rdpsym.render.documents import preamble
@@ -181,8 +181,8 @@ def _distinct(a: object, b: object) -> tuple[str, str]:
 
 
 def _float_text(x: sp.Float, digits: int) -> str:
-    with mpmath.workdps(digits + 5):
-        return mpmath.nstr(mpmath.mpf(x._to_mpmath(mpmath.mp.prec)), digits)
+    with private_context(digits + 5) as mp:
+        return mp.nstr(mp.mpf(x._mpf_), digits)
 
 
 def _trimmed(detail: str) -> str:
@@ -252,8 +252,8 @@ def _value_latex(v) -> str:
 
 def _decimal_latex(p: int, q: int) -> str:
     """p/q to 20 significant digits in scientific form; ``\\ldots`` only where digits were cut."""
-    with mpmath.workdps(40):
-        shown = mpmath.nstr(mpmath.mpf(p) / q, 20, min_fixed=-4, max_fixed=9)
+    with private_context(40) as mp:
+        shown = mp.nstr(mp.mpf(p) / q, 20, min_fixed=-4, max_fixed=9)
     exact = Fraction(shown) == Fraction(p, q)
     mantissa, _, exponent = shown.partition("e")
     mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa

@@ -7,15 +7,16 @@
 
 from __future__ import annotations
 
-import mpmath
 import sympy as sp
+
+from rdpsym.foundations.precision import private_context
 
 
 def value_text(v: object) -> str:
     """A sample value: an exact rational as written when short, else 40 significant digits."""
     if isinstance(v, sp.Rational) and v.q != 1 and (v.q > 10**6 or v.p > 10**6):
-        with mpmath.workdps(45):
-            return mpmath.nstr(mpmath.mpf(v.p) / v.q, 40)
+        with private_context(45) as mp:
+            return mp.nstr(mp.mpf(v.p) / v.q, 40)
     return str(v)
 
 
