@@ -90,6 +90,7 @@ from rdpsym.foundations.notation import (
 from rdpsym.foundations.notation import P as P_
 from rdpsym.foundations.notation import Q as Q_
 from rdpsym.foundations.numbers import Digits
+from rdpsym.foundations.precision import sympy_evalf_guard
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import parse_order
 from rdpsym.foundations.record import (
@@ -828,6 +829,7 @@ def _best(status: Status) -> Status:
     return Status.CHECKED if status == Status.PROVED else status
 
 
+@sympy_evalf_guard.serialized  # mpmath's global precision: one thread at a time
 def _mpf(value) -> mpmath.mpf:
     if value == oo:
         return mpmath.inf
@@ -859,6 +861,7 @@ def _setting_steps(P, Q, blocks: list[Block]) -> list[Step]:
     return steps
 
 
+@sympy_evalf_guard.serialized  # mpmath's global precision: one thread at a time
 def _combine(blocks, parts, names, order) -> tuple:
     """Σ copies·D of the blocks, with the additivity step and each block's own derivation."""
     steps: list[Step] = []
@@ -1089,6 +1092,7 @@ def _holds(condition: sp.Basic, point: dict) -> bool:
     return False
 
 
+@sympy_evalf_guard.serialized  # mpmath's global precision: one thread at a time
 def _value_at(expr, point: dict, dps: int) -> mpmath.mpf:
     e = expr.subs(point) if isinstance(expr, sp.Basic) else expr
     if isinstance(e, sp.Piecewise):
@@ -1109,6 +1113,7 @@ def _value_at(expr, point: dict, dps: int) -> mpmath.mpf:
         return mpmath.mpf(sp.Float(re, dps)._to_mpmath(mpmath.mp.prec))
 
 
+@sympy_evalf_guard.serialized  # mpmath's global precision: one thread at a time
 def _agree(a: mpmath.mpf, b: mpmath.mpf) -> bool:
     if mpmath.isinf(a) or mpmath.isinf(b):
         return a == b
@@ -1197,6 +1202,7 @@ def _check_separation(law) -> None:
             raise VerificationError(f"the joint density does not equal the product of its coordinates at {point}")
 
 
+@sympy_evalf_guard.serialized  # mpmath's global precision: one thread at a time
 def _check_worst_case(Z: Density, ball: SensitivityBall, order, closed_form, hyp: Hypotheses) -> WorstCaseChecked:
     """No sampled shift in the ball costs more than the closed form (the worst case), at one sampled point."""
     params = sorted((Z.parameters | closed_form.free_symbols | ball.radius.free_symbols) - {hyp.order_symbol},

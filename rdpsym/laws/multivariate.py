@@ -63,6 +63,7 @@ from rdpsym.engine.quadratic import (
 )
 from rdpsym.engine.sums import sum_exp
 from rdpsym.foundations.errors import DensityError, NoClosedFormError, ParameterError, must
+from rdpsym.foundations.precision import sympy_evalf_guard
 from rdpsym.foundations.reading import exact
 from rdpsym.foundations.record import GIL_ALAJAJI_LINDER_2013, VAN_ERVEN_HARREMOES_2014
 from rdpsym.laws.densities import Continuous, Density, Discrete, parameter_values
@@ -379,6 +380,7 @@ def product_outcomes(sets: tuple, limit: int = 4096) -> list | None:
     return list(itertools.product(*[list(s) for s in sets]))
 
 
+@sympy_evalf_guard.serialized  # mpmath's global precision: one thread at a time
 def _probe_nonnegative(expr: sp.Expr, variables: tuple, sets: tuple, discrete: bool) -> None:
     """A parameter-free density that SymPy cannot show nonnegative, probed on a grid of each coordinate."""
     axes = []
@@ -409,6 +411,7 @@ def _probe_nonnegative(expr: sp.Expr, variables: tuple, sets: tuple, discrete: b
                 raise DensityError(must("the density", "nonnegative on its support", shown))
 
 
+@sympy_evalf_guard.serialized  # mpmath's global precision: one thread at a time
 def numeric_mass(expr: sp.Expr, variables: tuple, sets: tuple, discrete: bool, dps: int = 20) -> mpmath.mpf:
     """∫ (Σ) of a parameter-free joint density by nested quadrature (summation), to about ``dps`` digits.
 
