@@ -23,6 +23,7 @@ from flint import fmpq
 from rdpsym.accounting.curve import Infinite
 from rdpsym.accounting.orders import DP_ACCOUNTING, MIRONOV
 from rdpsym.foundations.balls import bits_for, lower_decimal, precision, upper_decimal
+from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import exact
 from rdpsym.laws.mechanisms import REGISTRY
 
@@ -52,7 +53,13 @@ def _jobs(quick: bool):
     return [(j, MIRONOV) for j in simple] + [(j, SG_ORDERS) for j in sg] + [(sg[0], DP_ACCOUNTING)]
 
 
+#: The files :func:`write_reference` writes into its folder.
+FILES = ("rdpsym_reference.json", "rdpsym_reference.csv")
+
+
 def reference_rows(dps: int = 60, quick: bool = False) -> list[dict]:
+    """One row per (mechanism, parameters, order), to ``dps`` digits (read by the one reader of ``dps``)."""
+    dps = read_dps(dps)
     rows = []
     seen = set()
     for (name, params, mech), orders in _jobs(quick):
@@ -71,30 +78,37 @@ def reference_rows(dps: int = 60, quick: bool = False) -> list[dict]:
                 if isinstance(b, Infinite):
                     row.update(value="inf", lower="inf", upper="inf", note=b.reason)
                 else:
-                    with mpmath.workdps(dps + 5):
-                        row.update(value=mpmath.nstr(mpmath.mpf(b.mid().str(dps + 5, radius=False)), dps,
-                                                     strip_zeros=False),
-                                   lower=lower_decimal(b, dps), upper=upper_decimal(b, dps), note="")
+                    digits = _context(dps + 5)  # a private mpmath context: the caller's precision is untouched
+                    row.update(value=digits.nstr(digits.mpf(b.mid().str(dps + 5, radius=False)), dps,
+                                                 strip_zeros=False),
+                               lower=lower_decimal(b, dps), upper=upper_decimal(b, dps), note="")
                 rows.append(row)
     return rows
 
 
 def _decimal(a: fmpq, dps: int) -> str:
-    with mpmath.workdps(dps + 5):
-        return mpmath.nstr(mpmath.mpf(int(a.p)) / int(a.q), dps)
+    digits = _context(dps + 5)
+    return digits.nstr(digits.mpf(int(a.p)) / int(a.q), dps)
+
+
+def _context(dps: int) -> mpmath.ctx_mp.MPContext:
+    """A private mpmath context at ``dps`` digits (mpmath's global one belongs to the caller, and to other threads)."""
+    context = mpmath.ctx_mp.MPContext()
+    context.dps = dps
+    return context
 
 
 def write_reference(out: str | Path, dps: int = 60, quick: bool = False) -> list[Path]:
     """Write ``rdpsym_reference.json`` and ``.csv`` into ``out``; return their paths."""
+    dps = read_dps(dps)
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     rows = reference_rows(dps, quick)
+    out.mkdir(parents=True, exist_ok=True)
     meta = {"generator": "rdpsym reference", "dps": dps,
             "value": f"RDP epsilon(alpha) to {dps} significant digits; [lower, upper] is a certified enclosure",
             "orders": "exact rationals: 11/10 is 1.1 exactly"}
-    j = out / "rdpsym_reference.json"
+    j, c = (out / name for name in FILES)
     j.write_text(json.dumps({"meta": meta, "rows": rows}, indent=1) + "\n")
-    c = out / "rdpsym_reference.csv"
     with c.open("w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=list(rows[0]))
         w.writeheader()

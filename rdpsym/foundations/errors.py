@@ -3,13 +3,70 @@
 Every error is a subclass of :class:`RdpSymError` *and* of the builtin it
 refines, so ``except ValueError`` keeps working for callers who do not know
 rdpsym.  Messages follow one form: ``"<name> must be <range>; got <value>."``
+
+Messages are short: every error's message passes through :func:`shorten`, so a
+number of more than :data:`SHORT_DIGITS` significant digits is shown to 6
+(``1/3`` at 600 digits is ``0.333333…``), and a message longer than
+:data:`MAX_MESSAGE` characters is cut in the middle.
+
+>>> str(ParameterError("sigma must be positive; got -" + "1" * 600 + "."))
+'sigma must be positive; got -1.11111e+599.'
 """
 
 from __future__ import annotations
 
+import re
+from decimal import Context, Decimal, InvalidOperation
+
+#: Numbers with more significant digits than this are shortened in messages (to 6 digits); a float's
+#: repr (at most 17) and the exact values users type are shown whole.
+SHORT_DIGITS = 20
+#: The longest message (characters); a longer one keeps its start and its end.
+MAX_MESSAGE = 1000
+
+# A decimal number in running text (not part of a word: "x2" or "0x7f" are left alone), optionally a
+# fraction p/q of two integers.
+_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?:/(\d+)(?![.\d]))?(?![\w])")
+
+
+def _significant(text: str) -> int:
+    mantissa = re.split("[eE]", text)[0].replace(".", "").lstrip("0")
+    return len(mantissa)
+
+
+def _short(match: re.Match) -> str:
+    number, denominator = match.group(1), match.group(2)
+    if _significant(number) <= SHORT_DIGITS and (denominator is None or len(denominator) <= SHORT_DIGITS):
+        return match.group(0)
+    context = Context(prec=6)
+    try:
+        value = context.divide(Decimal(number), Decimal(denominator)) if denominator else context.plus(Decimal(number))
+    except (InvalidOperation, ValueError):
+        return match.group(0)
+    text = f"{value:.6g}" if abs(value.adjusted()) < 10**6 else str(value)
+    return text + ("…" if "e" not in text and "E" not in text else "")
+
+
+def shorten(message: str) -> str:
+    """``message`` with long numbers shown to 6 significant digits, and cut to :data:`MAX_MESSAGE` characters.
+
+    >>> shorten("got 0.33333333333333333333333333333, 0.1, 100000000000000000000000/3 and x1234567890123456789012")
+    'got 0.333333…, 0.1, 3.33333e+22 and x1234567890123456789012'
+    """
+    message = _NUMBER.sub(_short, message)
+    if len(message) > MAX_MESSAGE:
+        cut = len(message) - MAX_MESSAGE
+        message = message[: MAX_MESSAGE * 3 // 4] + f" …[{cut} characters]… " + message[-(MAX_MESSAGE // 4):]
+    return message
+
 
 class RdpSymError(Exception):
-    """Base class of every error rdpsym raises on purpose."""
+    """Base class of every error rdpsym raises on purpose; its message is :func:`shorten`-ed."""
+
+    def __init__(self, *args: object) -> None:
+        if args and isinstance(args[0], str):
+            args = (shorten(args[0]), *args[1:])
+        super().__init__(*args)
 
 
 class ParameterError(RdpSymError, ValueError):
