@@ -41,7 +41,7 @@ from rdpsym.foundations.balls import (
     precision,
     upper_decimal,
 )
-from rdpsym.foundations.errors import ParameterError, RdpSymError, must
+from rdpsym.foundations.errors import ParameterError, RdpSymError, must, quoted
 from rdpsym.foundations.numbers import Digits, Enclosure
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import rational
@@ -119,6 +119,7 @@ class AccountingResult:
 
     def published(self, digits: int = 6) -> str:
         """The value rounded *up* to ``digits`` significant digits: safe to publish."""
+        digits = read_dps(digits, "digits", minimum=1)
         if self.enclosure == math.inf:
             return "inf"
         with precision(bits_for(max(digits, self.dps))):
@@ -154,8 +155,8 @@ def _exact(value: object, name: str) -> fmpq:
 
 def conversion_name(name: str) -> str:
     """The conversion a name means (``"bbghs"`` and ``"balle"`` are one), or an error listing the names."""
-    if name not in CONVERSIONS:
-        raise ParameterError(must("conversion", "'mironov', 'bbghs' or 'balle'", repr(name)))
+    if not isinstance(name, str) or name not in CONVERSIONS:
+        raise ParameterError(must("conversion", "'mironov', 'bbghs' or 'balle'", quoted(name)))
     return CONVERSIONS[name]
 
 

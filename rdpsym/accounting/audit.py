@@ -23,7 +23,7 @@ from flint import arb, fmpq
 from rdpsym.accounting import sampled_gaussian as sg
 from rdpsym.foundations import operations
 from rdpsym.foundations.balls import bits_for, precision
-from rdpsym.foundations.errors import ParameterError, RdpSymError, must
+from rdpsym.foundations.errors import ParameterError, RdpSymError, must, quoted
 from rdpsym.foundations.reading import dps as read_dps
 
 #: Relative difference a float64 accountant is allowed (many-term sums lose a few ulps).
@@ -93,7 +93,7 @@ def classify(peer: float, ours: arb) -> tuple[str | None, float]:
 def audit_dp_accounting(grid: str = "small", dps: int = 40) -> AuditReport:
     """The peer's RDP of the subsampled Gaussian on ``grid`` (``"small"`` or ``"full"``), against balls at ``dps``."""
     if grid not in GRIDS:
-        raise ParameterError(must("grid", " or ".join(map(repr, GRIDS)), repr(grid)))
+        raise ParameterError(must("grid", " or ".join(map(repr, GRIDS)), quoted(grid)))
     dps = read_dps(dps)
     try:
         from dp_accounting.rdp import rdp_privacy_accountant as peer

@@ -48,13 +48,16 @@ def rdp_curve(obj: Mechanism | Guarantee) -> RdpCurve:
         raise ParameterError(must("the argument of rdp_curve", "a Mechanism or a Guarantee", type(obj).__name__))
     mechanism = obj
     label = _label(mechanism.name, mechanism.parameters)
+    symbolic = sorted(k for k, v in mechanism.parameters.items() if exact(v, k).free_symbols)
+    if symbolic:  # sampled_gaussian(q=Symbol("q"), ...): its derivation is symbolic, its curve needs numbers
+        given = ", ".join(f"{k} = {mechanism.parameters[k]}" for k in symbolic)
+        plural = len(symbolic) > 1
+        raise ParameterError(must(f"the {mechanism.name} parameter{'s' if plural else ''} {', '.join(symbolic)}",
+                                  f"{'numbers' if plural else 'a number'} to give a curve (a curve is evaluated "
+                                  "in certified balls; .rdp(order) derives symbolically)", given))
     if mechanism.name == "sampled-gaussian":
         # Its worst-case pair has no closed form in α: the curve is MTZ's sum, computed.
         return curve(SampledGaussian(label, mechanism.parameters["q"], mechanism.parameters["sigma"]), label)
-    free = set().union(*(exact(v, k).free_symbols for k, v in mechanism.parameters.items()))
-    if free:
-        raise ParameterError(must(f"{mechanism.name} parameters", "numbers (a curve is evaluated)",
-                                  ", ".join(sorted(map(str, free)))))
     directions = [_derived(mechanism)]
     if not mechanism.symmetric:
         # Adjacency is symmetric: without an argument that D_α(P‖Q) dominates, take both.

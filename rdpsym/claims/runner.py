@@ -39,7 +39,7 @@ from pathlib import Path
 
 from rdpsym.claims.claim import Claim, ClaimResult, Verdict
 from rdpsym.foundations import operations
-from rdpsym.foundations.errors import ClaimError, ParameterError, RdpSymError, must, shorten
+from rdpsym.foundations.errors import ClaimError, ParameterError, RdpSymError, WrongType, must, shorten
 from rdpsym.foundations.reading import number
 from rdpsym.foundations.record import Failure, Status
 
@@ -327,6 +327,8 @@ def check(claims: Iterable[Claim], progress=None, timeout: float | None = DEFAUL
     >>> report.ok, report.counts()["proved"]
     (True, 1)
     """
+    if isinstance(claims, (str, bytes, Claim)) or not hasattr(claims, "__iter__"):
+        raise WrongType(must("claims", "an iterable of Claim", type(claims).__name__))
     claims = list(claims)
     bad = next((c for c in claims if not isinstance(c, Claim)), None)
     if bad is not None:

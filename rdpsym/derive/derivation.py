@@ -21,13 +21,14 @@ from __future__ import annotations
 import dataclasses
 import io
 import pickle
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import mpmath
 import sympy as sp
 
 from rdpsym.foundations import operations
-from rdpsym.foundations.errors import DomainError, ParameterError, must
+from rdpsym.foundations.errors import DomainError, ParameterError, WrongType, must, quoted
 from rdpsym.foundations.numbers import Digits
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import value_for
@@ -81,6 +82,8 @@ class Derivation:
         of 10⁶ does not build a million-digit rational first.
         """
         dps = read_dps(dps)
+        if values is not None and not isinstance(values, Mapping):
+            raise WrongType(must("values", "a mapping {parameter: value}, such as {sigma: 2}", quoted(values)))
         if isinstance(self.result, mpmath.mpf):
             return self.result
         given = {}

@@ -19,6 +19,7 @@ from rdpsym.derive.verify import check_against_definition, is_zero
 from rdpsym.engine.context import Hypotheses, simplify_condition
 from rdpsym.engine.tidy import collect_exp, divergence_from_moment, max_of, tidy_kl
 from rdpsym.foundations import operations
+from rdpsym.foundations.arithmetic import MAX_DERIVED_POWER_DIGITS, power_problem
 from rdpsym.foundations.budget import budgeted
 from rdpsym.foundations.errors import DomainError, NoClosedFormError, must
 from rdpsym.foundations.notation import (
@@ -270,7 +271,12 @@ def _table_moment(tp: dict, tq: dict, order, hyp) -> tuple[sp.Expr, Diverges | N
                 return oo, Diverges("outcome", at=key, expression=p)
             continue
         if order.is_number and p.is_number and q.is_number:
-            # Kept as powers: at order 10⁴ the evaluated rational has 10⁴ digits.
+            # Kept as powers: at order 10⁴ the evaluated rational has 10⁴ digits; past a ceiling SymPy cannot
+            # keep them unevaluated for long (its assumptions evaluate them): no closed form, say so.
+            problem = power_problem(p, order, MAX_DERIVED_POWER_DIGITS) or \
+                power_problem(q, 1 - order, MAX_DERIVED_POWER_DIGITS)
+            if problem is not None:
+                raise NoClosedFormError(f"the exact moment at order {order} holds {problem}")
             terms.append(sp.Mul(sp.Pow(p, order, evaluate=False), sp.Pow(q, 1 - order, evaluate=False), evaluate=False))
         else:
             terms.append(p**order * q ** (1 - order))

@@ -59,6 +59,10 @@ MAX_DIGITS = 1000
 MAX_EXPONENT = 1000
 #: The largest exact power built: |exponent| · log10|base| (a number of about this many digits).
 MAX_POWER_DIGITS = 1000
+#: The largest exact power a derivation keeps (p^α of a finite law at a numeric order α): SymPy's
+#: assumptions evaluate such powers, in 0.4 s at 6·10^4 digits (randomized response at α = 10^5) and not
+#: in minutes at 6·10^5; beyond it the derivation says so and falls back to the labelled numeric value.
+MAX_DERIVED_POWER_DIGITS = 100_000
 #: A number read is 0 or between 10^-MAX_MAGNITUDE and 10^MAX_MAGNITUDE in size (far below Python's
 #: 4300-digit limit for printing an integer, and far beyond any privacy parameter).
 MAX_MAGNITUDE = 1000
@@ -262,13 +266,13 @@ class _Parser:
 
 def _check_power(base: sp.Expr, exponent: sp.Expr, at: int) -> None:
     """Refuse an exact power too large to build (9^9^9), before SymPy builds it."""
-    problem = _power_problem(base, exponent)
+    problem = power_problem(base, exponent)
     if problem is not None:
         raise ArithmeticSyntaxError(f"{problem} at position {at}")
 
 
-def _power_problem(base: sp.Expr, exponent: sp.Expr) -> str | None:
-    """Why ``base^exponent`` is too large to build (|exponent|·size of the base > MAX_POWER_DIGITS), or None.
+def power_problem(base: sp.Expr, exponent: sp.Expr, ceiling: float = MAX_POWER_DIGITS) -> str | None:
+    """Why ``base^exponent`` is too large to build (|exponent|·size of the base > ``ceiling`` digits), or None.
 
     The size of a rational base is the digits of its numerator or denominator (an exact power builds
     their powers: (1 + 10^-999)^(10^999) is refused though it is near e); of any other base, |log10|base||.
@@ -288,9 +292,9 @@ def _power_problem(base: sp.Expr, exponent: sp.Expr) -> str | None:
     x_hi = log10_bounds(exponent)[1]
     reach = _power10(x_hi) if math.isfinite(x_hi) else _evaluated(exponent, lambda x: x)
     size = _times(reach, digits)
-    if size > MAX_POWER_DIGITS:
+    if size > ceiling:
         about = f"about {size:.3g}" if math.isfinite(size) else "more than 10^300"
-        return f"a power with {about} digits (more than {MAX_POWER_DIGITS})"
+        return f"a power with {about} digits (more than {ceiling:g})"
     return None
 
 
@@ -452,7 +456,7 @@ def _node_problem(node: sp.Basic) -> str | None:
             return f"a number beyond 10^±{MAX_MAGNITUDE} in size"
         return None
     if node.is_Pow:
-        return _power_problem(*node.args)
+        return power_problem(*node.args)
     if isinstance(node, sp.exp) and node.args[0].is_number:
         lo, hi = _value_bounds(node.args[0])
         if max(abs(lo), abs(hi)) > MAX_EXP_ARGUMENT:
@@ -513,4 +517,5 @@ def parse(text: str, parameters: Mapping[str, sp.Symbol] | None = None) -> sp.Ex
     return value
 
 
-__all__ = ["ArithmeticSyntaxError", "MAX_LENGTH", "log10_bounds", "magnitude_problem", "parse", "size_problem"]
+__all__ = ["ArithmeticSyntaxError", "MAX_LENGTH", "log10_bounds", "magnitude_problem", "parse", "power_problem",
+           "size_problem"]

@@ -22,6 +22,7 @@ from flint import arb, ctx, fmpq
 from rdpsym.foundations.errors import (  # noqa: F401 - raised here
     ConvergenceError,
     InfiniteValue,
+    NotCertifiable,
     OutsideDomain,
     ParameterError,
     Undecided,
@@ -74,7 +75,8 @@ def to_arb(expr: object, values: dict | None = None) -> arb:
     ``values`` maps free symbols to ``arb`` balls (or numbers).  Supported:
     rationals, Floats (their exact binary value), π, e, +, ×, powers, exp,
     log, sqrt, erf/erfc, sinh/cosh/tanh, sin/cos/tan/atan, Abs, Min/Max and Piecewise whose
-    conditions the balls decide.  Anything else raises ``TypeError`` so a
+    conditions the balls decide.  Anything else raises
+    :class:`~rdpsym.foundations.errors.NotCertifiable` (an rdpsym error, and a ``TypeError``) so a
     caller can fall back to a labelled non-certified value.
 
     >>> x = sp.Symbol("x")
@@ -103,6 +105,8 @@ class _Evaluator:
             return arb(sign * int(m)) * arb(2) ** x if m else arb(0)
         if e is sp.oo:
             raise InfiniteValue("the closed form is +oo here")
+        if e is sp.nan or e is sp.zoo:
+            raise NotCertifiable(f"no certified evaluation for {e} (not a number)")
         if e is sp.pi:
             return arb.pi()
         if e is sp.E:
@@ -168,7 +172,7 @@ class _Evaluator:
                                             else "the closed form is +oo here")
                     return self.eval(value)
             raise Undecided(f"no Piecewise branch applies: {e}")
-        raise TypeError(f"no certified evaluation for {type(e).__name__}: {e}")
+        raise NotCertifiable(f"no certified evaluation for {type(e).__name__}: {_short(e)}")
 
     def decide(self, cond) -> bool:
         if cond is sp.true or cond is True:
@@ -195,7 +199,13 @@ class _Evaluator:
             if op in ("==", "!=") and d.is_exact():
                 return (d == 0) == (op == "==")
             raise Undecided(f"cannot decide {cond} with balls of this precision")
-        raise TypeError(f"no certified decision for {cond}")
+        raise NotCertifiable(f"no certified decision for {_short(cond)}")
+
+
+def _short(e: object) -> str:
+    """An expression as an error quotes it: cut short."""
+    text = str(e)
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
 def _number(v: object) -> arb:

@@ -73,6 +73,11 @@ class ParameterError(RdpSymError, ValueError):
     """A mechanism or density parameter is outside its valid range."""
 
 
+class WrongType(ParameterError, TypeError):
+    """A value of the wrong kind (a list where a number is wanted, a number where a curve is): a
+    :class:`ParameterError`, and a ``TypeError`` as Python's own operators raise for it."""
+
+
 class DomainError(RdpSymError, ValueError):
     """An order (or another argument) is outside the domain of the quantity."""
 
@@ -113,6 +118,11 @@ class OutsideDomain(Undecided):
     """A real function certified to be applied outside its domain (log of a negative number)."""
 
 
+class NotCertifiable(RdpSymError, TypeError):
+    """An expression Arb balls cannot evaluate (a free symbol, a function without a certified counterpart):
+    a ``TypeError`` too, so a caller can fall back to a labelled non-certified value."""
+
+
 class ArithmeticSyntaxError(RdpSymError, ValueError):
     """Text that is not plain arithmetic in rdpsym's grammar (:mod:`rdpsym.foundations.arithmetic`)."""
 
@@ -130,5 +140,53 @@ class LatexLayoutWarning(UserWarning):
 
 
 def must(name: str, valid: str, got: object) -> str:
-    """The standard message: ``"sigma must be positive (sigma > 0); got -1."``."""
-    return f"{name} must be {valid}; got {got}."
+    """The standard message: ``"sigma must be positive (sigma > 0); got -1."``.
+
+    ``got`` is shown as :func:`shown` shows any value: an integer too long to print by its size.
+
+    >>> must("sigma", "positive", 10**5000)
+    'sigma must be positive; got a number of about 5001 digits.'
+    """
+    return f"{name} must be {valid}; got {got if isinstance(got, str) else shown(got)}."
+
+
+def shown(value: object) -> str:
+    """A value as a message shows it: ``str``, or where that fails or would be huge, what it is.
+
+    An integer longer than Python prints (4300 digits) by its size; a value whose ``str`` raises by its type.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 14000:
+        return _size(value)
+    try:
+        return str(value)
+    except Exception:  # noqa: BLE001 - a hostile object's __str__ may raise anything (an integer: too long)
+        try:
+            return _size(int(value))  # a SymPy Integer, an fmpz
+        except Exception:  # noqa: BLE001
+            return f"a {type(value).__name__}"
+
+
+def quoted(value: object) -> str:
+    """``repr(value)`` as a message quotes it, safely: an integer too long to print (Python refuses more than
+    4300 digits) by its size, a value whose ``repr`` raises by its type.
+
+    >>> quoted("abc"), quoted(10**5000)
+    ("'abc'", 'a number of about 5001 digits')
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 14000:
+        return _size(value)
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a hostile object's __repr__ may raise anything
+        return shown(value)
+    if len(text) > _QUOTED and not isinstance(value, (int, float)):  # a number is shortened by shorten()
+        text = text[: _QUOTED - 3] + "..."
+    return text
+
+
+#: The longest text quoted in a message (a value given as 5000 characters is shown by its first 77).
+_QUOTED = 80
+
+
+def _size(n: int) -> str:
+    return f"a number of about {int(n.bit_length() * 0.30103) + 1} digits"

@@ -45,7 +45,7 @@ from rdpsym.foundations.arithmetic import (
     parse,
     size_problem,
 )
-from rdpsym.foundations.errors import DomainError, ParameterError, must
+from rdpsym.foundations.errors import DomainError, ParameterError, WrongType, must
 
 #: What a number may be given as, for messages.
 NUMBER = "a number (such as 2, 0.5, 1/3, 1e-5 or sqrt(2)/2)"
@@ -102,7 +102,7 @@ def exact(value: object, name: str, parameters: Mapping[str, sp.Symbol] | None =
 def _read(value: object, name: str, parameters: Mapping[str, sp.Symbol] | None) -> sp.Expr:
     value = _numpy_scalar(value)
     if isinstance(value, bool):  # True == 1 in Python: a bool is a mistake, never silently 1 or 0
-        raise ParameterError(must(name, ANY, repr(value)))
+        raise WrongType(must(name, ANY, repr(value)))
     problem = _size_before_reading(value)
     if problem is not None:  # checked before the number is built: 1e999999999 as a Decimal never becomes 10^999999999
         raise ParameterError(must(name, WITHIN, f"{_shown(value)} ({problem})"))
@@ -134,6 +134,8 @@ def _read(value: object, name: str, parameters: Mapping[str, sp.Symbol] | None) 
         man, exp = value.man_exp
         return sp.Integer(int(man)) * sp.Integer(2) ** int(exp)
     if isinstance(value, sp.Basic):
+        if not isinstance(value, sp.Expr):  # a set, a relation, a boolean: not a value
+            raise WrongType(must(name, ANY, _shown(value)))
         if value.has(sp.nan, sp.zoo):
             raise ParameterError(must(name, NOT_NAN, value))
         # Floats inside an expression are read as their printed decimals too.
@@ -148,7 +150,7 @@ def _read(value: object, name: str, parameters: Mapping[str, sp.Symbol] | None) 
             return parse(value, parameters)
         except ArithmeticSyntaxError as exc:
             raise ParameterError(must(name, NUMBER, f"{_quoted(value)} ({exc})")) from None
-    raise ParameterError(must(name, ANY, _shown(value)))
+    raise WrongType(must(name, ANY, _shown(value)))
 
 
 def _size_before_reading(value: object) -> str | None:

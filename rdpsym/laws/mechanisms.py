@@ -29,7 +29,7 @@ from typing import Any
 import sympy as sp
 
 from rdpsym.foundations import operations
-from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.foundations.errors import ParameterError, must, quoted
 from rdpsym.foundations.reading import nonnegative_parameter, positive_parameter, probability_parameter
 from rdpsym.foundations.record import MIRONOV_2017, Citation
 from rdpsym.foundations.symbols import alpha
@@ -240,7 +240,7 @@ def pure_dp(epsilon: object, bound: str = "bun-steinke") -> Guarantee:
         expr = 2 * alpha * e**2
         source = MIRONOV_2017.at("Lemma 1")
     else:
-        raise ParameterError(must("bound", "'bun-steinke' or 'mironov-lemma1'", repr(bound)))
+        raise ParameterError(must("bound", "'bun-steinke' or 'mironov-lemma1'", quoted(bound)))
     # Both forms have (α−1)·ε(α) convex: the sinh form is a divergence (randomized response),
     # and 2αε²(α−1) is a convex quadratic.
     return Guarantee("pure-dp", {"epsilon": e}, expr, e, source, True, f"{e}-DP")
