@@ -217,9 +217,18 @@ def delta(curve: RdpCurve | Mechanism | Guarantee, epsilon: object, orders: obje
     grid = resolve(orders)
     c = _curve(curve)
     balls = _balls(c, grid, orders is None, dps + 3)
-    with precision(bits_for(dps + 10)):
+    # exp((α − 1)(ε(α) − ε)) needs the bits of its exponent besides the digits asked for: at ε = 10^300
+    # the exponent alone has 1000 bits, and at the usual precision the ball would be [0 ± 10^(−10^71)].
+    with precision(bits_for(dps + 10) + _exponent_bits(e, grid)):
         dl, order, per = conv.best_delta(list(zip(grid, balls)), e, how)
     return _result("delta", dl, order, per, balls, how, e, dps, c)
+
+
+def _exponent_bits(epsilon: fmpq, grid: tuple) -> int:
+    """Bits of the largest exponent (α − 1)·ε a conversion exponentiates (α of the grid, ∞ left out)."""
+    largest = max((a for a in grid if a != math.inf), default=fmpq(2))
+    size = abs(epsilon) * largest + 1
+    return max(0, int(size.p).bit_length() - int(size.q).bit_length())
 
 
 def _balls(c: RdpCurve, grid: tuple, default: bool, dps: int) -> list:

@@ -130,21 +130,39 @@ class _NotPython(Exception):
 def _located(exc: BaseException, path: Path) -> str:
     """``"SyntaxError at line 3: invalid syntax"``: an error in a claim file, by its line in that file.
 
-    A syntax error carries its own file and line (its traceback is Python's import machinery); any other
-    error is placed at the last line of the claim file in its traceback, or, when it was raised in a file
-    the claim file imported, at that file's line, named.
+    A syntax error carries its own file and line (its traceback is Python's import machinery).  Any other
+    error is placed at the deepest line of the user's own code in its traceback (not SymPy's, rdpsym's or
+    Python's): a line of the claim file, or of a file it imported (then named, with the claim file's line).
     """
     if isinstance(exc, SyntaxError):
-        filename, lineno, message = exc.filename, exc.lineno, exc.msg
+        where = f" at line {exc.lineno}" if exc.lineno else ""
+        if exc.filename and not _same_file(exc.filename, path):
+            where += f" of {exc.filename}"
+        return shorten(f"SyntaxError{where}: {exc.msg}")
+    frames = traceback.extract_tb(exc.__traceback__)
+    mine = [f for f in frames if _same_file(f.filename, path)]
+    users = [f for f in frames if not _library(f.filename)]
+    deepest = users[-1] if users else (mine[-1] if mine else None)
+    if deepest is None:
+        where = ""
+    elif _same_file(deepest.filename, path):
+        where = f" at line {deepest.lineno}"
     else:
-        frames = traceback.extract_tb(exc.__traceback__)
-        mine = [f for f in frames if _same_file(f.filename, path)]
-        frame = mine[-1] if mine else (frames[-1] if frames else None)
-        filename, lineno, message = (frame.filename if frame else None), (frame.lineno if frame else None), str(exc)
-    where = f" at line {lineno}" if lineno else ""
-    if filename and not _same_file(filename, path):
-        where += f" of {filename}"
-    return shorten(f"{type(exc).__name__}{where}: {message}")
+        where = f" at line {deepest.lineno} of {deepest.filename}" + (f" (line {mine[-1].lineno})" if mine else "")
+    return shorten(f"{type(exc).__name__}{where}: {exc}")
+
+
+def _library(filename: str) -> bool:
+    """Whether a traceback's file is a library's (Python's own, an installed package, rdpsym), not the user's."""
+    try:
+        resolved = Path(filename).resolve()
+    except (OSError, ValueError):
+        return True
+    if filename.startswith("<"):  # <frozen importlib._bootstrap>, <string>
+        return True
+    roots = {Path(sys.prefix), Path(sys.base_prefix), Path(__file__).resolve().parents[1]}
+    return any(root.resolve() in resolved.parents for root in roots) and catalogue_path().resolve() not in \
+        resolved.parents
 
 
 def _same_file(filename: str | None, path: Path) -> bool:
@@ -437,7 +455,9 @@ class _Supervised:
         current: tuple = ("between", None, None)
         deadline = None
         try:
-            with os.fdopen(read, "rb") as pipe:
+            # Unbuffered: a buffered reader would take the next messages into its buffer, where select() on
+            # the pipe cannot see them.
+            with os.fdopen(read, "rb", buffering=0) as pipe:
                 while True:
                     wait = None if deadline is None else max(0.0, deadline - time.monotonic())
                     ready, _, _ = select.select([pipe], [], [], wait)
@@ -538,14 +558,25 @@ def _unpicklable(message: tuple, exc: Exception) -> tuple:
 
 
 def _receive(pipe) -> tuple | None:
-    header = pipe.read(_HEADER.size)
-    if len(header) < _HEADER.size:
+    """The next message, or None when the worker closed the pipe (it ended) before a whole one came."""
+    header = _read_exactly(pipe, _HEADER.size)
+    if header is None:
         return None
     (size,) = _HEADER.unpack(header)
-    data = pipe.read(size)
-    if len(data) < size:
-        return None
-    return pickle.loads(data)
+    data = _read_exactly(pipe, size)
+    return None if data is None else pickle.loads(data)
+
+
+def _read_exactly(pipe, size: int) -> bytes | None:
+    """``size`` bytes from an unbuffered pipe (a read may return fewer), or None at its end."""
+    chunks, missing = [], size
+    while missing:
+        chunk = pipe.read(missing)
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        missing -= len(chunk)
+    return b"".join(chunks)
 
 
 class _TimedOut(str):

@@ -26,7 +26,7 @@ MAX_MESSAGE = 1000
 
 # A decimal number in running text (not part of a word: "x2" or "0x7f" are left alone), optionally a
 # fraction p/q of two integers.
-_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?:/(\d+)(?![.\d]))?(?![\w])")
+_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?:/(\d+)(?!\.\d|\d))?(?![\w])")
 
 
 def _significant(text: str) -> int:
