@@ -291,6 +291,20 @@ def _exact_scaled(a: int, e: int, j: int) -> tuple[int, int] | None:
     return num, den
 
 
+def _integer_value(a: int, e: int, j: int) -> int | None:
+    """a·2^e·10^j = a·2^(e+j)·5^j (a > 0) when it is an integer, else None: decided from its 2- and 5-adic
+    valuations, so a number far from any integer is never built.  Called where the value is near 10^digits."""
+    twos = (a & -a).bit_length() - 1
+    if e + j + twos < 0:
+        return None
+    if j >= 0:
+        return (a * 5**j) << (e + j)
+    if a.bit_length() < -j * math.log2(5):  # a cannot hold the factor 5^-j
+        return None
+    quotient, remainder = divmod(a, 5**-j)
+    return None if remainder else quotient << (e + j) if e + j >= 0 else quotient >> -(e + j)
+
+
 def _scaled_ball(a: int, e: int, j: int, bits: int) -> arb:
     """A ball around a·2^e·10^j at ``bits`` of precision (built from the exponents, never the number)."""
     with precision(bits):
@@ -308,8 +322,10 @@ def _compare_with_one(a: int, e: int, j: int) -> int:
     if exact is not None:
         num, den = exact
         return (num > den) - (num < den)
+    if _integer_value(a, e, j) == 1:
+        return 0
     bits = _bits_for_exponents(e, j) + a.bit_length()
-    for _ in range(12):  # a dyadic this far from 1 is never a power of ten: the balls decide it
+    for _ in range(12):  # not exactly 1: balls precise enough decide the sign
         t = _scaled_ball(a, e, j, bits) - 1
         if t > 0:
             return 1
@@ -340,11 +356,17 @@ def _scaled_integer(a: int, e: int, j: int, digits: int, ceiling: bool) -> int:
     if exact is not None:
         num, den = exact
         return -(-num // den) if ceiling else num // den
+    whole = _integer_value(a, e, j)
+    if whole is not None:
+        return whole
     bits = _bits_for_exponents(e, j) + a.bit_length() + bits_for(digits)
-    for _ in range(12):
-        s = _scaled_ball(a, e, j, bits)
-        if not s.contains_integer():  # not an integer (it never is at these sizes): its floor is decided
-            return int((s.ceil() if ceiling else s.floor()).unique_fmpz())
+    for _ in range(12):  # not an integer: balls precise enough decide its floor
+        with precision(bits):  # (floor and ceil round to the working precision too)
+            s = arb(a) * arb(2) ** e * arb(10) ** j
+            if not s.contains_integer():
+                n = (s.ceil() if ceiling else s.floor()).unique_fmpz()
+                if n is not None:
+                    return int(n)
         bits *= 2
     raise ConvergenceError(f"cannot round a number of binary exponent {_short_int(e)} to decimal digits")
 

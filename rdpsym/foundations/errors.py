@@ -16,7 +16,7 @@ number of more than :data:`SHORT_DIGITS` significant digits is shown to 6
 from __future__ import annotations
 
 import re
-from decimal import Context, Decimal, InvalidOperation
+from decimal import MAX_EMAX, MIN_EMIN, Context, Decimal
 
 #: Numbers with more significant digits than this are shortened in messages (to 6 digits); a float's
 #: repr (at most 17) and the exact values users type are shown whole.
@@ -38,10 +38,10 @@ def _short(match: re.Match) -> str:
     number, denominator = match.group(1), match.group(2)
     if _significant(number) <= SHORT_DIGITS and (denominator is None or len(denominator) <= SHORT_DIGITS):
         return match.group(0)
-    context = Context(prec=6)
+    context = Context(prec=6, Emax=MAX_EMAX, Emin=MIN_EMIN)
     try:
         value = context.divide(Decimal(number), Decimal(denominator)) if denominator else context.plus(Decimal(number))
-    except (InvalidOperation, ValueError):
+    except (ArithmeticError, ValueError):  # decimal's Overflow and InvalidOperation among them
         return match.group(0)
     text = f"{value:.6g}" if abs(value.adjusted()) < 10**6 else str(value)
     return text + ("…" if "e" not in text and "E" not in text else "")
