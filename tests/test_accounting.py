@@ -327,7 +327,7 @@ def test_epsilon_command_considers_infinity_by_default(capsys):
      "--orders must be a grid name or a list for delta (continuous is for epsilon); got continuous."),
     (["epsilon", "--delta", "2"], "--delta must be in the open interval (0, 1); got 2."),
     (["delta", "--epsilon", "-1"], "--epsilon must be a number >= 0; got -1."),
-    (["epsilon", "--delta", "1e-5", "--dps", "3"], "--dps must be an integer >= 5; got 3."),
+    (["epsilon", "--delta", "1e-5", "--dps", "3"], "--dps must be an integer in [5, 1000]; got 3."),
     (["epsilon", "--delta", "1e-5", "--set", "scale=2"], "--set scale must be given once; got 2 values (1, 2)."),
 ])
 def test_command_options_are_named_and_checked_before_the_curve(monkeypatch, capsys, argv, message):

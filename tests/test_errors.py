@@ -234,7 +234,7 @@ def test_values_must_give_every_parameter():
 
 def test_dps_must_be_at_least_5():
     P, Q = rdpsym.gaussian(1).pair
-    with pytest.raises(ParameterError, match=r"^dps must be an integer >= 5; got 3\.$"):
+    with pytest.raises(ParameterError, match=r"^dps must be an integer in \[5, 1000\]; got 3\.$"):
         rdpsym.renyi_divergence_mp(P, Q, 2, dps=3)
 
 

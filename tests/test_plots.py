@@ -337,7 +337,7 @@ def test_infinite_conversion_points_are_left_out():
     (lambda m: budget_curves([m], orders=[0.5]), r"^orders must be a grid name .* in \(1, ∞\] .*; got 0\.5\.$"),
     (lambda m: budget_curves([m], orders=[2, 2.0]), "orders must be a list without duplicates"),
     (lambda m: budget_curves([m], steps=0), "steps must be an integer >= 1; got 0"),
-    (lambda m: budget_curves([m], dps=2), "dps must be an integer >= 5; got 2"),
+    (lambda m: budget_curves([m], dps=2), r"dps must be an integer in \[5, 1000\]; got 2"),
     (lambda m: budget_curves([m], ax="left"), "ax must be a matplotlib Axes or None; got str"),
     (lambda m: budget_curves([m], yscale="symlog"), "yscale must be 'linear' or 'log'; got 'symlog'"),
     (lambda m: budget_curves([m], figsize=(7, -1)), r"figsize must be \(width, height\)"),
@@ -434,7 +434,7 @@ def test_cli_max_order(tmp_path, capsys):
      "--deltas must be LO:HI with 0 < LO < HI < 1"),
     (["gaussian:sigma=1", "--kind", "epsilon-delta", "--deltas", "0.5,2", "-o", "{tmp}/c.png"],
      "delta must be in the open interval (0, 1); got 2."),
-    (["gaussian:sigma=1", "--dps", "3", "-o", "{tmp}/c.png"], "--dps must be an integer >= 5; got 3."),
+    (["gaussian:sigma=1", "--dps", "3", "-o", "{tmp}/c.png"], "--dps must be an integer in [5, 1000]; got 3."),
 ])
 def test_cli_bad_input(tmp_path, capsys, monkeypatch, argv, message):
     monkeypatch.chdir(tmp_path)  # a relative --output would land in tmp_path too: the last check sees it

@@ -55,7 +55,7 @@ from rdpsym.foundations.balls import (
     precision,
     upper_decimal,
 )
-from rdpsym.foundations.errors import ParameterError, RdpSymError, must
+from rdpsym.foundations.errors import ParameterError, RdpSymError, must, quoted
 from rdpsym.foundations.numbers import Digits, Enclosure
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import rational
@@ -140,6 +140,7 @@ class AccountingResult:
 
     def published(self, digits: int = 6) -> str:
         """The value rounded *up* to ``digits`` significant digits: safe to publish."""
+        digits = read_dps(digits, "digits", minimum=1)
         if self.enclosure == math.inf:
             return "inf"
         with precision(bits_for(max(digits, self.dps))):
@@ -176,7 +177,7 @@ def _exact(value: object, name: str) -> fmpq:
 def conversion_name(name: str) -> str:
     """The conversion a name means (``"bbghs"`` and ``"balle"`` are one), or an error listing the names."""
     if not isinstance(name, str) or name not in CONVERSIONS:
-        raise ParameterError(must("conversion", "one of " + ", ".join(map(repr, CONVERSIONS)), repr(name)))
+        raise ParameterError(must("conversion", "one of " + ", ".join(map(repr, CONVERSIONS)), quoted(name)))
     return CONVERSIONS[name]
 
 
@@ -244,7 +245,9 @@ def delta(curve: RdpCurve | Mechanism | Guarantee, epsilon: object, orders: obje
     grid = resolve(orders)
     c = _curve(curve)
     balls = _balls(c, grid, orders is None, dps + 3)
-    with precision(bits_for(dps + 10)):
+    # exp((α − 1)(ε(α) − ε)) needs the bits of its exponent besides the digits asked for: at ε = 10^300
+    # the exponent alone has 1000 bits, and at the usual precision the ball would be [0 ± 10^(−10^71)].
+    with precision(bits_for(dps + 10) + _exponent_bits(e, grid)):
         found = conv.tightest_delta(list(zip(grid, balls)), e, how)
     return _result("delta", found, balls, how, e, dps, c)
 
@@ -259,6 +262,13 @@ def epsilon_from_balls(c: RdpCurve, grid: tuple, balls: list, delta: object, con
     with precision(bits_for(dps + 10)):
         found = conv.tightest_epsilon(list(zip(grid, balls)), d, how)
     return _result("epsilon", found, balls, how, d, dps, c)
+
+
+def _exponent_bits(epsilon: fmpq, grid: tuple) -> int:
+    """Bits of the largest exponent (α − 1)·ε a conversion exponentiates (α of the grid, ∞ left out)."""
+    largest = max((a for a in grid if a != math.inf), default=fmpq(2))
+    size = abs(epsilon) * largest + 1
+    return max(0, int(size.p).bit_length() - int(size.q).bit_length())
 
 
 def _balls(c: RdpCurve, grid: tuple, default: bool, dps: int) -> list:

@@ -44,7 +44,7 @@ from rdpsym.foundations.balls import (
     to_arb,
     to_fmpq,
 )
-from rdpsym.foundations.errors import ConvergenceError, ParameterError, must
+from rdpsym.foundations.errors import ConvergenceError, ParameterError, WrongType, must, quoted
 from rdpsym.foundations.numbers import Digits, decimal_mpf
 from rdpsym.foundations.precision import arb_rungs, climb
 from rdpsym.foundations.reading import INFINITY_WORDS, exact, integer
@@ -128,7 +128,7 @@ def parse_order(order: object) -> fmpq | float:
     try:
         q = to_fmpq(order, "order")  # the one reader: 1.1 is the decimal the user typed, not the binary double
     except ParameterError:
-        raise ParameterError(must("order", "a number > 1 or inf", repr(order))) from None
+        raise ParameterError(must("order", "a number > 1 or inf", quoted(order))) from None
     if not q > 1:
         # α = 1 is the KL divergence, an order of the Rényi divergence but not of RDP accounting.
         kl = " (α = 1 is the KL divergence: rdpsym.renyi_divergence(P, Q, 1) computes it)" if q == 1 else ""
@@ -366,7 +366,8 @@ class RdpCurve:
     # ---------------------------------------------------------------- algebra
     def __add__(self, other: RdpCurve) -> RdpCurve:
         if not isinstance(other, RdpCurve):
-            return NotImplemented
+            raise WrongType(must("a term of a composition (curve + curve)", "an RdpCurve (mechanism.curve())",
+                                 type(other).__name__))
         return RdpCurve(self.terms + other.terms, max(self.min_order, other.min_order),
                         f"{self.label} + {other.label}")
 
@@ -374,7 +375,7 @@ class RdpCurve:
         # sum(curves) starts from 0.
         if isinstance(other, int) and not isinstance(other, bool) and other == 0:
             return self
-        return NotImplemented
+        return self + other  # the same error as curve + other
 
     def __mul__(self, k: object) -> RdpCurve:
         if isinstance(k, RdpCurve) or isinstance(k, float):
@@ -389,7 +390,7 @@ class RdpCurve:
 
     @staticmethod
     def _not_steps(k: object):
-        raise ParameterError(must("steps", "a positive integer", repr(k)))
+        raise ParameterError(must("steps", "a positive integer", quoted(k)))
 
     def group(self, c: int) -> RdpCurve:
         """Group privacy for groups of size 2^c (Mironov 2017, Prop 2): see :class:`GroupPrivacy`.
@@ -402,7 +403,10 @@ class RdpCurve:
         try:
             c = integer(c, "c", minimum=1)  # an int, or a NumPy integer
         except ParameterError:
-            raise ParameterError(must("c (group size 2^c)", "a positive integer", repr(c))) from None
+            raise ParameterError(must("c (group size 2^c)", "a positive integer", quoted(c))) from None
+        if c > MAX_GROUP_EXPONENT:  # 3^c·ε(2^c·α): a group of 2^c people, within the numbers rdpsym reads
+            raise ParameterError(must("c (group size 2^c)", f"a positive integer at most {MAX_GROUP_EXPONENT} "
+                                      "(2^c at most 10^1000)", c))
         component = GroupPrivacy(self, c)
         return RdpCurve(((1, component),), component.min_order, component.name)
 
@@ -430,7 +434,7 @@ class RdpCurve:
 
     def balls(self, orders: Sequence) -> list:
         """A ball (or :class:`Infinite`) per order, at the current Arb precision."""
-        orders = [parse_order(a) for a in orders]
+        orders = [parse_order(a) for a in _order_list(orders)]
         total: list = [arb(0)] * len(orders)
         for w, comp in self.merged_terms:
             for i, v in enumerate(cached_balls(comp, orders)):
@@ -484,7 +488,7 @@ class RdpCurve:
 
     def enclosures(self, orders: Sequence, dps: int = 50) -> list:
         """Certified balls whose radius is below 10^-dps relative (precision raised until so)."""
-        orders = list(orders)
+        orders = [parse_order(a) for a in _order_list(orders)]  # read once, before any work
         dps = read_dps(dps)
 
         def at(bits: int) -> list:
@@ -517,6 +521,17 @@ class RdpCurve:
 
     def __repr__(self) -> str:
         return f"RdpCurve({self.label})"
+
+
+#: The largest c of :meth:`RdpCurve.group` (groups of 2^c): 2^c stays within 10^1000, the largest number read.
+MAX_GROUP_EXPONENT = 3321
+
+
+def _order_list(orders: object) -> list:
+    """``orders`` as a list (a list, a tuple, any iterable but text), or an error naming them."""
+    if isinstance(orders, (str, bytes)) or not hasattr(orders, "__iter__"):
+        raise WrongType(must("orders", "a list of orders (numbers > 1, or inf)", quoted(orders)))
+    return list(orders)
 
 
 def _sym(q: fmpq) -> sp.Rational:

@@ -101,13 +101,16 @@ def rdp_curve(obj: Mechanism | Guarantee) -> RdpCurve:
         raise ParameterError(must("the argument of rdp_curve", "a Mechanism or a Guarantee", type(obj).__name__))
     mechanism = obj
     label = _label(mechanism.name, mechanism.parameters)
+    symbolic = sorted(k for k, v in mechanism.parameters.items() if _free_symbols(k, v))
+    if symbolic:  # sampled_gaussian(q=Symbol("q"), ...): its derivation is symbolic, its curve needs numbers
+        given = ", ".join(f"{k} = {mechanism.parameters[k]}" for k in symbolic)
+        plural = len(symbolic) > 1
+        raise ParameterError(must(f"the {mechanism.name} parameter{'s' if plural else ''} {', '.join(symbolic)}",
+                                  f"{'numbers' if plural else 'a number'} to give a curve (a curve is evaluated "
+                                  "in certified balls; .rdp(order) derives symbolically)", given))
     if mechanism.name == "sampled-gaussian":
         # Its worst-case pair has no closed form in α: the curve is MTZ's sum, computed.
         return curve(SampledGaussian(label, mechanism.parameters["q"], mechanism.parameters["sigma"]), label)
-    free = set().union(*(_free_symbols(k, v) for k, v in mechanism.parameters.items()))
-    if free:
-        raise ParameterError(must(f"{mechanism.name} parameters", "numbers (a curve is evaluated)",
-                                  ", ".join(sorted(map(str, free)))))
     computed = _computed(mechanism, label)
     if computed is not None:
         return curve(computed, label)

@@ -21,7 +21,8 @@ from fractions import Fraction
 from flint import fmpq
 
 from rdpsym.accounting.curve import parse_order
-from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.foundations.errors import ParameterError, must, quoted
+from rdpsym.foundations.reading import exact
 
 #: Mironov 2017 §VII: "we suggest ... 1.5, 1.75, 2, 2.5, 3, 4, 5, 6, 8, 16, 32, 64, +∞".
 MIRONOV = tuple([fmpq(3, 2), fmpq(7, 4), fmpq(2), fmpq(5, 2)] + [fmpq(k) for k in (3, 4, 5, 6, 8, 16, 32, 64)]
@@ -78,7 +79,7 @@ def resolve(orders: object = None, name: str = "orders", continuous: bool = Fals
         try:
             items = list(orders)
         except TypeError:
-            raise ParameterError(must(name, valid(continuous), repr(orders))) from None
+            raise ParameterError(must(name, valid(continuous), quoted(orders))) from None
     if not items:
         raise ParameterError(must(name, valid(continuous), "an empty list"))
     parsed = [_order(a, name, continuous) for a in items]
@@ -95,8 +96,8 @@ def _order(item: object, name: str, continuous: bool):
         return parse_order(item)
     except ParameterError:
         shown = item.strip() if isinstance(item, str) else item
-        try:
-            one = Fraction(shown) == 1 if isinstance(shown, (str, int, Fraction)) else shown == 1
-        except (ValueError, ZeroDivisionError, TypeError):
-            one, shown = False, repr(shown)
+        try:  # read by the one reader (bounded: Fraction("1e999999999") would build the number)
+            one = exact(shown, name) == 1
+        except ParameterError:
+            one = False
         raise ParameterError(must(name, valid(continuous, kl=bool(one)), shown)) from None

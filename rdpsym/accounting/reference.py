@@ -28,6 +28,7 @@ from rdpsym.accounting.orders import DP_ACCOUNTING, MIRONOV
 from rdpsym.foundations.balls import bits_for, lower_decimal, precision, upper_decimal
 from rdpsym.foundations.parallel import ordered_map
 from rdpsym.foundations.precision import private_context
+from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import exact
 from rdpsym.laws.mechanisms import REGISTRY
 
@@ -84,9 +85,15 @@ def _rows_of(task: tuple) -> list[dict]:
     return rows
 
 
+#: The files :func:`write_reference` writes into its folder.
+FILES = ("rdpsym_reference.json", "rdpsym_reference.csv")
+
+
 def reference_rows(dps: int = 60, quick: bool = False, executor: object = None) -> list[dict]:
-    """Every row, in a fixed order; ``executor`` as :func:`rdpsym.foundations.parallel.ordered_map` takes it
-    (None: here; a number of workers; a ``concurrent.futures`` executor; a ``dask.distributed.Client``)."""
+    """Every row, in a fixed order, to ``dps`` digits (read by the one reader of ``dps``); ``executor`` as
+    :func:`rdpsym.foundations.parallel.ordered_map` takes it (None: here; a number of workers; a
+    ``concurrent.futures`` executor; a ``dask.distributed.Client``)."""
+    dps = read_dps(dps)
     tasks = [(job, list(orders), dps) for job, orders in _jobs(quick)]
     rows, seen = [], set()
     for part in ordered_map(_rows_of, tasks, executor):
@@ -105,15 +112,15 @@ def _decimal(a: fmpq, dps: int) -> str:
 
 def write_reference(out: str | Path, dps: int = 60, quick: bool = False, executor: object = None) -> list[Path]:
     """Write ``rdpsym_reference.json`` and ``.csv`` into ``out``; return their paths."""
+    dps = read_dps(dps)
     out = Path(out)
     rows = reference_rows(dps, quick, executor)
     out.mkdir(parents=True, exist_ok=True)
     meta = {"generator": "rdpsym reference", "dps": dps,
             "value": f"RDP epsilon(alpha) to {dps} significant digits; [lower, upper] is a certified enclosure",
             "orders": "exact rationals: 11/10 is 1.1 exactly"}
-    j = out / "rdpsym_reference.json"
+    j, c = (out / name for name in FILES)
     j.write_text(json.dumps({"meta": meta, "rows": rows}, indent=1) + "\n")
-    c = out / "rdpsym_reference.csv"
     with c.open("w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=list(rows[0]))
         w.writeheader()

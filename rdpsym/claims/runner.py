@@ -3,24 +3,52 @@
 A claim file is a Python file that defines ``CLAIMS`` (a list of
 :class:`~rdpsym.claims.Claim`) or ``CLAIM`` (one).  Loading it must do no work
 beyond building those objects.  A file that does not load, or defines no
-claims, becomes a :class:`LoadFailure` naming the file and the problem; the
+claims, becomes a :class:`LoadFailure` naming the file, the line and the problem
+(a syntax error by its line in the file, not in Python's import machinery); the
 other files still run.
+
+**Time limits.**  A claim file is a program: it may loop at import, or a step
+may never finish.  :func:`run` and :func:`check` therefore load and check in a
+worker process (forked: it starts with everything this process has, and sends
+back each result, which pickles), and give each file's load and each claim's
+check at most ``timeout`` seconds (:data:`DEFAULT_TIMEOUT`).  Past it the worker
+is stopped and the file is reported as a :class:`LoadFailure`, or the claim as
+``unknown`` with the evidence "timed out after N s"; a fresh worker goes on with
+the rest.  A worker that dies (a segfault, ``os._exit``) is reported the same
+way.  Where the system cannot fork (Windows), or with ``timeout=None``, the
+claims run in this process, without a limit.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
+import os
+import pickle
+import select
+import signal
+import struct
 import sys
 import time
 import traceback
-from collections.abc import Iterable
+import warnings
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
 from rdpsym.claims.claim import Claim, ClaimResult, Verdict
 from rdpsym.foundations import operations
-from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.foundations.errors import ClaimError, ParameterError, RdpSymError, WrongType, must, shorten
+from rdpsym.foundations.reading import number
+from rdpsym.foundations.record import Failure, Status
+
+#: Seconds each claim file's load, and each claim's check, may take (``rdpsym check --timeout``).  The
+#: slowest claim of the catalogue takes about 4 s of CPU alone and a file loads in well under a second;
+#: 120 s leaves room for a machine under load or a tracing coverage run, and still ends a file that loops.
+DEFAULT_TIMEOUT = 120.0
+#: The longest time limit accepted (a day): a limit is a number of seconds, not a way to wait forever.
+MAX_TIMEOUT = 86400.0
 
 
 @dataclass(frozen=True)
@@ -82,8 +110,7 @@ def load(path: Path) -> list[Claim] | LoadFailure:
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # noqa: BLE001 - any error in a user's file, even sys.exit, is reported
-        where = traceback.extract_tb(exc.__traceback__)[-1]
-        return LoadFailure(path, f"{type(exc).__name__} at line {where.lineno}: {exc}")
+        return LoadFailure(path, _located(exc, path))
     claims = getattr(module, "CLAIMS", None)
     if claims is None and hasattr(module, "CLAIM"):
         claims = [module.CLAIM]
@@ -98,6 +125,51 @@ def load(path: Path) -> list[Claim] | LoadFailure:
 
 class _NotPython(Exception):
     pass
+
+
+def _located(exc: BaseException, path: Path) -> str:
+    """``"SyntaxError at line 3: invalid syntax"``: an error in a claim file, by its line in that file.
+
+    A syntax error carries its own file and line (its traceback is Python's import machinery).  Any other
+    error is placed at the deepest line of the user's own code in its traceback (not SymPy's, rdpsym's or
+    Python's): a line of the claim file, or of a file it imported (then named, with the claim file's line).
+    """
+    if isinstance(exc, SyntaxError):
+        where = f" at line {exc.lineno}" if exc.lineno else ""
+        if exc.filename and not _same_file(exc.filename, path):
+            where += f" of {exc.filename}"
+        return shorten(f"SyntaxError{where}: {exc.msg}")
+    frames = traceback.extract_tb(exc.__traceback__)
+    mine = [f for f in frames if _same_file(f.filename, path)]
+    users = [f for f in frames if not _library(f.filename)]
+    deepest = users[-1] if users else (mine[-1] if mine else None)
+    if deepest is None:
+        where = ""
+    elif _same_file(deepest.filename, path):
+        where = f" at line {deepest.lineno}"
+    else:
+        where = f" at line {deepest.lineno} of {deepest.filename}" + (f" (line {mine[-1].lineno})" if mine else "")
+    return shorten(f"{type(exc).__name__}{where}: {exc}")
+
+
+def _library(filename: str) -> bool:
+    """Whether a traceback's file is a library's (Python's own, an installed package, rdpsym), not the user's."""
+    try:
+        resolved = Path(filename).resolve()
+    except (OSError, ValueError):
+        return True
+    if filename.startswith("<"):  # <frozen importlib._bootstrap>, <string>
+        return True
+    roots = {Path(sys.prefix), Path(sys.base_prefix), Path(__file__).resolve().parents[1]}
+    return any(root.resolve() in resolved.parents for root in roots) and catalogue_path().resolve() not in \
+        resolved.parents
+
+
+def _same_file(filename: str | None, path: Path) -> bool:
+    try:
+        return filename is not None and Path(filename).resolve() == Path(path).resolve()
+    except (OSError, ValueError):
+        return False
 
 
 def _catalogue_module(path: Path) -> str | None:
@@ -202,35 +274,67 @@ class Report:
 
 def load_all(paths: Iterable[Path] | None = None) -> tuple[list[Claim], list[LoadFailure], dict, float]:
     """Every claim under ``paths`` (default: the built-in catalogue), the files that failed to load, each
-    claim's file (relative), and the seconds loading took.  Loading runs no check."""
+    claim's file (relative), and the seconds loading took.  Loading runs no check, in this process and
+    without a time limit (:func:`run` loads in a worker, with one)."""
     started = time.perf_counter()
-    files = claim_files(paths or [catalogue_path()])
-    loaded: list[Claim] = []
-    failures: list[LoadFailure] = []
-    where: dict = {}
-    for f in files:
-        got = load(f)
+    loader = _Loader()
+    for f in claim_files(paths or [catalogue_path()]):
+        loader.add(f, load(f))
+    return loader.claims, loader.failures, loader.where, time.perf_counter() - started
+
+
+class _Loader:
+    """Claims collected file by file; a claim id defined twice is a failure of the second file."""
+
+    def __init__(self) -> None:
+        self.claims: list[Claim] = []
+        self.failures: list[LoadFailure] = []
+        self.where: dict = {}
+
+    def add(self, f: Path, got: list[Claim] | LoadFailure) -> LoadFailure | None:
+        """Add a file's claims (or its failure); the failure it was, if any."""
+        failure = None
         if isinstance(got, LoadFailure):
-            failures.append(got)
-        else:
-            clash = [c.id for c in got if c.id in where]
-            if clash:
-                failures.append(LoadFailure(f, f"claim id {clash[0]!r} is already defined in {where[clash[0]]}"))
-                got = [c for c in got if c.id not in where]
-            loaded += got
-            where.update({c.id: _relative(f) for c in got})
-    return loaded, failures, where, time.perf_counter() - started
+            failure = got
+            got = []
+        clash = [c.id for c in got if c.id in self.where]
+        if clash:
+            failure = LoadFailure(f, f"claim id {clash[0]!r} is already defined in {self.where[clash[0]]}")
+            got = [c for c in got if c.id not in self.where]
+        if failure is not None:
+            self.failures.append(failure)
+        self.claims += got
+        self.where.update({c.id: _relative(f) for c in got})
+        return failure
 
 
-def run(paths: Iterable[Path] | None = None, progress=None) -> Report:
-    """Load and check every claim under ``paths`` (default: the built-in catalogue)."""
-    claims, failures, where, seconds = load_all(paths)
-    report = check(claims, progress)
-    return Report(report.results, failures, report.seconds + seconds, where)
+def run(paths: Iterable[Path] | None = None, progress=None, timeout: float | None = DEFAULT_TIMEOUT,
+        before_check: Callable[[list[Claim]], None] | None = None) -> Report:
+    """Load and check every claim under ``paths`` (default: the built-in catalogue).
+
+    Each file's load and each claim's check gets at most ``timeout`` seconds (None: no limit), in a
+    worker process (see the module's docstring).  ``before_check(claims)`` runs once every file is
+    loaded and before any check (``rdpsym check --latex`` refuses a claim it cannot typeset there): an
+    rdpsym error it raises is raised here.  ``progress(done, total, claim id)`` is called as claims start.
+    """
+    timeout = time_limit(timeout)
+    files = claim_files(paths or [catalogue_path()])
+    started = time.perf_counter()
+    if timeout is None or not _can_fork():
+        loader = _Loader()
+        for f in files:
+            loader.add(f, load(f))
+        if before_check is not None:
+            before_check(loader.claims)
+        report = check(loader.claims, progress, timeout=None)
+        return Report(report.results, loader.failures, time.perf_counter() - started, loader.where)
+    work = _Supervised(timeout, progress, files=files, before_check=before_check)
+    results = work.run()
+    return Report(results, work.failures, time.perf_counter() - started, work.where)
 
 
-def check(claims: Iterable[Claim], progress=None) -> Report:
-    """Check claims held in memory, as :func:`run` checks the claims of files.
+def check(claims: Iterable[Claim], progress=None, timeout: float | None = DEFAULT_TIMEOUT) -> Report:
+    """Check claims held in memory, as :func:`run` checks the claims of files (each within ``timeout`` s).
 
     >>> import sympy as sp
     >>> from rdpsym.claims import AtMost, Claim, Domain, Verdict
@@ -241,6 +345,8 @@ def check(claims: Iterable[Claim], progress=None) -> Report:
     >>> report.ok, report.counts()["proved"]
     (True, 1)
     """
+    if isinstance(claims, (str, bytes, Claim)) or not hasattr(claims, "__iter__"):
+        raise WrongType(must("claims", "an iterable of Claim", type(claims).__name__))
     claims = list(claims)
     bad = next((c for c in claims if not isinstance(c, Claim)), None)
     if bad is not None:
@@ -250,7 +356,11 @@ def check(claims: Iterable[Claim], progress=None) -> Report:
         if c.id in seen:
             raise ParameterError(must("claims", "claims with distinct ids", f"{c.id!r} twice"))
         seen.add(c.id)
+    timeout = time_limit(timeout)
     started = time.perf_counter()
+    if timeout is not None and _can_fork() and claims:
+        results = _Supervised(timeout, progress, claims=claims).run()
+        return Report(results, [], time.perf_counter() - started)
     results = []
     for i, claim in enumerate(claims):
         if progress:
@@ -259,6 +369,249 @@ def check(claims: Iterable[Claim], progress=None) -> Report:
     if progress:
         progress(len(claims), len(claims), "")
     return Report(results, [], time.perf_counter() - started)
+
+
+def time_limit(seconds: object, name: str = "timeout") -> float | None:
+    """A time limit in seconds: a number in (0, :data:`MAX_TIMEOUT`], or None (no limit).
+
+    >>> time_limit("2.5"), time_limit(None)
+    (2.5, None)
+    """
+    if seconds is None:
+        return None
+    value = number(seconds, name)
+    if not (value.is_finite and 0 < value <= MAX_TIMEOUT):
+        raise ParameterError(must(name, f"a number of seconds in (0, {MAX_TIMEOUT:g}]", value))
+    return float(value)
+
+
+def _can_fork() -> bool:
+    return hasattr(os, "fork")
+
+
+# --------------------------------------------------------------------------- the worker and its supervisor
+
+
+class _Supervised:
+    """Load and check in a forked worker; stop it when a file's load or a claim's check outlives ``timeout``.
+
+    The worker sends messages (pickled, length-prefixed) on a pipe: ``("load", i)`` as file ``i`` starts
+    loading, ``("loaded", i, failure, ids)``, ``("start", k, template)`` as claim ``k`` starts (the template
+    is the claim's result-to-be, which the supervisor reports if the check times out), ``("result", k,
+    result)``, ``("error", exception)`` (``before_check`` refused the claims) and ``("done",)``.  After a
+    timeout or the worker's death a fresh worker loads the files again (skipping those that timed out)
+    and goes on after the claim that was stopped: loading is meant to be quick and to do no work.
+    """
+
+    def __init__(self, timeout: float, progress, files: list[Path] | None = None,
+                 claims: list[Claim] | None = None, before_check=None):
+        self.timeout, self.progress = timeout, progress
+        self.files, self.claims, self.before_check = files, claims, before_check
+        self.failures: list[LoadFailure] = []
+        self.where: dict = {}
+        self.results: dict[int, ClaimResult] = {}
+        self.skip: set[int] = set()  # files whose load timed out or killed the worker
+        self.reported: set[int] = set()  # files whose load the supervisor has recorded
+        self.total: int | None = None if claims is None else len(claims)
+        self.checked_before = False
+
+    def run(self) -> list[ClaimResult]:
+        start = 0
+        while True:
+            outcome, where = self._one_worker(start)
+            if outcome == "done":
+                break
+            kind, index, template = where
+            if kind == "load":
+                self.skip.add(index)
+                self.reported.add(index)
+                why = outcome if isinstance(outcome, _TimedOut) else f"the worker process {outcome}"
+                self.failures.append(LoadFailure(self.files[index], f"{why} while loading"))
+            elif kind == "check":
+                seconds = outcome.seconds if isinstance(outcome, _TimedOut) else 0.0
+                self.results[index] = _stopped(template, str(outcome), seconds)
+                start = index + 1
+                if self.total is not None and start >= self.total:
+                    break
+            else:  # the worker died outside a file's load and a claim's check: a bug, said as such
+                raise ClaimError(f"the worker process checking the claims {outcome}")
+        if self.progress and self.total is not None:
+            self.progress(self.total, self.total, "")
+        return [self.results[k] for k in sorted(self.results)]
+
+    def _one_worker(self, start: int):
+        """Run one worker from claim ``start``; ("done", None), or (why it stopped, where it was)."""
+        read, write = os.pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        with warnings.catch_warnings():  # Python 3.12 warns on fork beside other threads; the worker uses none
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
+        if pid == 0:  # the worker: never returns
+            os.close(read)
+            _worker(write, self.files, self.claims, self.skip, start,
+                    None if self.checked_before else self.before_check)
+        os.close(write)
+        current: tuple = ("between", None, None)
+        deadline = None
+        try:
+            # Unbuffered: a buffered reader would take the next messages into its buffer, where select() on
+            # the pipe cannot see them.
+            with os.fdopen(read, "rb", buffering=0) as pipe:
+                while True:
+                    wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+                    ready, _, _ = select.select([pipe], [], [], wait)
+                    if not ready:
+                        return _TimedOut(self.timeout), current
+                    message = _receive(pipe)
+                    if message is None:
+                        return _death(pid), current
+                    kind = message[0]
+                    if kind == "load":
+                        current, deadline = ("load", message[1], None), time.monotonic() + self.timeout
+                    elif kind == "loaded":
+                        self._loaded(*message[1:])
+                        current, deadline = ("between", None, None), None
+                    elif kind == "loaded-all":
+                        self.total = message[1]
+                    elif kind == "checked-before":
+                        self.checked_before = True
+                    elif kind == "error":
+                        raise message[1]
+                    elif kind == "start":
+                        k, template = message[1], message[2]
+                        current, deadline = ("check", k, template), time.monotonic() + self.timeout
+                        if self.progress:
+                            self.progress(k, self.total or 0, template.claim.id)
+                    elif kind == "result":
+                        self.results[message[1]] = message[2]
+                        current, deadline = ("between", None, None), None
+                    elif kind == "done":
+                        return "done", None
+        finally:
+            _stop(pid)
+
+    def _loaded(self, index: int, failure: LoadFailure | None, ids: list[str]) -> None:
+        if index in self.reported:
+            return
+        self.reported.add(index)
+        if failure is not None:
+            self.failures.append(failure)
+        self.where.update({i: _relative(self.files[index]) for i in ids})
+
+
+def _worker(fd: int, files, claims, skip, start: int, before_check) -> None:
+    """The worker's whole life: load (files) or take (claims), check from ``start``, report, exit."""
+    status = 0
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends the worker at once; the supervisor reports it
+        with os.fdopen(fd, "wb") as pipe:
+            if claims is None:
+                loader = _Loader()
+                for i, f in enumerate(files):
+                    if i in skip:
+                        continue
+                    _send(pipe, ("load", i))
+                    before = len(loader.claims)
+                    failure = loader.add(f, load(f))
+                    _send(pipe, ("loaded", i, failure, [c.id for c in loader.claims[before:]]))
+                claims = loader.claims
+                _send(pipe, ("loaded-all", len(claims)))
+            if before_check is not None:
+                try:
+                    before_check(claims)
+                except RdpSymError as exc:
+                    _send(pipe, ("error", exc))
+                    return
+                _send(pipe, ("checked-before",))
+            for k in range(start, len(claims)):
+                _send(pipe, ("start", k, ClaimResult(claims[k], Status.UNKNOWN, claims[k].steps, 0.0)))
+                _send(pipe, ("result", k, claims[k].check()))
+            _send(pipe, ("done",))
+    except BaseException:  # noqa: BLE001 - whatever happens, the worker must not return into the caller's code
+        status = 1
+        traceback.print_exc()
+    finally:
+        os._exit(status)
+
+
+_HEADER = struct.Struct("!Q")
+
+
+def _send(pipe, message: tuple) -> None:
+    try:
+        data = pickle.dumps(message)
+    except Exception as exc:  # noqa: BLE001 - a result that does not pickle is reported, not lost
+        data = pickle.dumps(_unpicklable(message, exc))
+    pipe.write(_HEADER.pack(len(data)) + data)
+    pipe.flush()
+
+
+def _unpicklable(message: tuple, exc: Exception) -> tuple:
+    if message[0] == "result":
+        template = ClaimResult(message[2].claim, Status.UNKNOWN, message[2].claim.steps, 0.0)
+        return ("result", message[1], _stopped(pickle.loads(pickle.dumps(template)),
+                                               f"could not be sent back ({type(exc).__name__}: {exc})"))
+    if message[0] == "error":
+        return ("error", ClaimError(str(message[1])))
+    raise exc
+
+
+def _receive(pipe) -> tuple | None:
+    """The next message, or None when the worker closed the pipe (it ended) before a whole one came."""
+    header = _read_exactly(pipe, _HEADER.size)
+    if header is None:
+        return None
+    (size,) = _HEADER.unpack(header)
+    data = _read_exactly(pipe, size)
+    return None if data is None else pickle.loads(data)
+
+
+def _read_exactly(pipe, size: int) -> bytes | None:
+    """``size`` bytes from an unbuffered pipe (a read may return fewer), or None at its end."""
+    chunks, missing = [], size
+    while missing:
+        chunk = pipe.read(missing)
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        missing -= len(chunk)
+    return b"".join(chunks)
+
+
+class _TimedOut(str):
+    """The reason a worker was stopped: its time was up."""
+
+    def __new__(cls, seconds: float):
+        obj = super().__new__(cls, f"timed out after {seconds:g} s")
+        obj.seconds = seconds
+        return obj
+
+
+def _death(pid: int) -> str:
+    """How a worker ended without saying it was done."""
+    _, status = os.waitpid(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    return f"ended ({'signal ' + str(-code) if code < 0 else 'exit status ' + str(code)})"
+
+
+def _stop(pid: int) -> None:
+    """Stop the worker (if it still runs) and reap it."""
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        return
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+
+
+def _stopped(template: ClaimResult, why: str, seconds: float = 0.0) -> ClaimResult:
+    """A claim whose check was stopped: unknown, each step with the reason as its evidence."""
+    evidence = (Failure(why if why.startswith("timed out") else f"the worker process {why}"),)
+    steps = tuple(dataclasses.replace(s, status=Status.UNKNOWN, evidence=evidence) for s in template.claim.steps)
+    return ClaimResult(template.claim, Status.UNKNOWN, steps, seconds)
 
 
 def _relative(f: Path) -> str:

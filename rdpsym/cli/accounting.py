@@ -10,13 +10,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from rdpsym.accounting import api
 from rdpsym.accounting.orders import resolve
+from rdpsym.accounting.reference import FILES as REFERENCE_FILES
 from rdpsym.accounting.reference import write_reference
 from rdpsym.cli import params
-from rdpsym.cli.output import OK, Outputs, check_path
+from rdpsym.cli.output import OK, Outputs, check_folder, check_path
 from rdpsym.cli.params import steps
 from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.parallel import executor_from
@@ -75,9 +75,9 @@ def run_delta(args) -> int:
 
 def run_reference(args) -> int:
     dps = read_dps(args.dps, "--dps")
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise ParameterError(must("--out", "a folder (made if missing)", f"{args.out!r}, a file"))
+    out = check_folder(args.out, "--out")
+    for name in REFERENCE_FILES:  # the files written there: none may be a folder, or read-only
+        check_path(str(out / name), "--out")
     outputs = Outputs()
     with executor_from(args.workers, args.scheduler) as executor:
         outputs.write("--out", lambda: [print(p) for p in write_reference(out, dps=dps, quick=args.quick,

@@ -2,6 +2,7 @@
 
     rdpsym check                                      the catalogue (rdpsym.catalogue)
     rdpsym check myclaims/ --latex report.tex --pdf --json results.json --markdown summary.md
+    rdpsym check myclaims/ --timeout 30               each file's load and each claim's check: at most 30 s
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ import json
 import sys
 from pathlib import Path
 
-from rdpsym.claims.runner import Report, check, load_all
-from rdpsym.cli.output import NOT_AS_EXPECTED, OK, Outputs, check_path, console
-from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.claims.runner import DEFAULT_TIMEOUT, time_limit
+from rdpsym.claims.runner import run as run_claims
+from rdpsym.cli.output import NOT_AS_EXPECTED, OK, Outputs, check_latex, check_path, console
 from rdpsym.render.claims import check_typesetting, report_json, report_latex, report_markdown
 
 
@@ -26,6 +27,9 @@ def register(sub) -> None:
     p.add_argument("--json", metavar="FILE", help="write machine-readable results")
     p.add_argument("--markdown", metavar="FILE", help="write the summary table (source, claim, file, status)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--timeout", default=None, metavar="SECONDS",
+                   help=f"the most each file's load and each claim's check may take (default {DEFAULT_TIMEOUT:g}); "
+                        "a claim stopped is reported as unknown, 'timed out after N s'")
     p.set_defaults(run=run)
 
 
@@ -42,16 +46,13 @@ def progress_bar(stream=sys.stderr):
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.pdf and not args.latex:
-        raise ParameterError(must("--pdf", "used with --latex FILE (the PDF is built beside it)", "no --latex"))
-    latex = check_path(args.latex, "--latex")
+    latex = check_latex(args.latex, args.pdf)
     json_path = check_path(args.json, "--json")
     markdown = check_path(args.markdown, "--markdown")
-    claims, failures, paths, load_seconds = load_all([Path(p) for p in args.paths] or None)
-    if latex is not None:
-        check_typesetting(claims)  # a claim whose strings cannot be typeset is refused before any work
-    report = check(claims, None if args.quiet else progress_bar())
-    report = Report(report.results, failures, report.seconds + load_seconds, paths)
+    timeout = time_limit(args.timeout if args.timeout is not None else DEFAULT_TIMEOUT, "--timeout")
+    # A claim whose strings cannot be typeset is refused once every file is loaded, before any check.
+    report = run_claims([Path(p) for p in args.paths] or None, None if args.quiet else progress_bar(), timeout,
+                        before_check=check_typesetting if latex is not None else None)
     print(report, file=console(latex, json_path, markdown))
     outputs = Outputs()
     outputs.text("--json", json_path, json.dumps(report_json(report), indent=2, ensure_ascii=False))

@@ -14,7 +14,7 @@ import mpmath
 import sympy as sp
 
 from rdpsym.cli import params
-from rdpsym.cli.output import OK, Outputs, check_path, console
+from rdpsym.cli.output import OK, Outputs, check_latex, console
 from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import parse_order
@@ -63,9 +63,7 @@ def run(args: argparse.Namespace) -> int:
     params.build(declared, given, symbolic=True)
     mechanism = params.build(declared, {n: v for n, v in given.items() if n in declared.defaults}, symbolic=True)
     order = _order(args.order, sets.get("alpha"))
-    if args.pdf and not args.latex:
-        raise ParameterError(must("--pdf", "used with --latex FILE (the PDF is built beside it)", "no --latex"))
-    latex = check_path(args.latex, "--latex")
+    latex = check_latex(args.latex, args.pdf)
     d = mechanism.rdp(order)
     values = {symbols[n]: v for n, v in given.items() if n not in declared.defaults}
     free = d.result.free_symbols if isinstance(d.result, sp.Basic) else set()

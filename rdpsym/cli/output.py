@@ -11,6 +11,7 @@ folder, is an error naming the option.
 
 from __future__ import annotations
 
+import os
 import sys
 import warnings
 from collections.abc import Callable
@@ -34,23 +35,69 @@ STATUSES = (f"exit status: {OK} done; {NOT_AS_EXPECTED} a result is not as requi
 
 
 def check_path(path: str | None, option: str, suffixes: tuple[str, ...] = ()) -> Path | None:
-    """An output path, checked before any work: its folder exists and it is not itself a folder.
+    """An output path, checked before any work: its folder exists and can be written, it is not itself a
+    folder, and an existing file there can be overwritten.
 
-    ``-`` (standard output) passes as None-free ``Path("-")``; ``suffixes``, when given, are the file
-    endings the option accepts.
+    ``-`` (standard output) passes as ``Path("-")``; ``suffixes``, when given, are the file endings the
+    option accepts.
     """
     if path is None:
         return None
     if path == "-":
         return Path("-")
+    if not path or "\0" in path:
+        raise ParameterError(must(option, "a file name", repr(path)))
     p = Path(path)
     if suffixes and p.suffix.lower() not in suffixes:
         endings = ", ".join(suffixes[:-1]) + (" or " if len(suffixes) > 1 else "") + suffixes[-1]
         raise ParameterError(must(option, f"a file name ending in {endings}", repr(path)))
-    if p.exists() and p.is_dir():
-        raise ParameterError(must(option, "a file, not a folder", repr(path)))
-    if not p.resolve().parent.is_dir():
-        raise ParameterError(must(option, "a file in an existing folder", f"{path!r} (no folder {str(p.parent)!r})"))
+    try:
+        if p.is_dir():
+            raise ParameterError(must(option, "a file, not a folder", repr(path)))
+        folder = p.resolve().parent
+        if not folder.is_dir():
+            raise ParameterError(must(option, "a file in an existing folder",
+                                      f"{path!r} (no folder {str(p.parent)!r})"))
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise ParameterError(must(option, "a file in a folder you can write to",
+                                      f"{path!r} (the folder {str(p.parent)!r} is not writable)"))
+        if p.exists() and not os.access(p, os.W_OK):
+            raise ParameterError(must(option, "a file you can write", f"{path!r} (it exists and is read-only)"))
+    except OSError as exc:  # a name too long, a loop of links: the system's reason
+        raise ParameterError(must(option, "a file name the system accepts", f"{path!r} ({exc.strerror})")) from None
+    return p
+
+
+def check_latex(latex: str | None, pdf: bool) -> Path | None:
+    """``--latex FILE`` and ``--pdf`` (the PDF is built beside FILE), both checked before any work."""
+    if pdf and not latex:
+        raise ParameterError(must("--pdf", "used with --latex FILE (the PDF is built beside it)", "no --latex"))
+    if pdf and latex == "-":
+        raise ParameterError(must("--pdf", "used with --latex FILE, not - (the PDF is built beside the file)",
+                                  "--latex -"))
+    path = check_path(latex, "--latex")
+    if pdf and path is not None:
+        check_path(str(path.with_suffix(".pdf")), "--pdf")
+    return path
+
+
+def check_folder(path: str, option: str) -> Path:
+    """An output folder, made if missing: checked before any work (it is a folder, or can be made, and
+    can be written)."""
+    if not path or "\0" in path:
+        raise ParameterError(must(option, "a folder name", repr(path)))
+    p = Path(path)
+    try:
+        if p.exists() and not p.is_dir():
+            raise ParameterError(must(option, "a folder (made if missing)", f"{path!r}, a file"))
+        existing = p if p.exists() else next((a for a in p.resolve().parents if a.exists()), None)
+        if existing is None or not existing.is_dir():
+            raise ParameterError(must(option, "a folder (made if missing)", f"{path!r} (a file is in the way)"))
+        if not os.access(existing, os.W_OK | os.X_OK):
+            raise ParameterError(must(option, "a folder you can write to", f"{path!r} ({str(existing)!r} is not "
+                                                                          "writable)"))
+    except OSError as exc:
+        raise ParameterError(must(option, "a folder name the system accepts", f"{path!r} ({exc.strerror})")) from None
     return p
 
 
@@ -122,4 +169,5 @@ class Outputs:
         return status
 
 
-__all__ = ["BAD_INPUT", "NOT_AS_EXPECTED", "OK", "OUTPUT_FAILED", "Outputs", "STATUSES", "check_path", "console"]
+__all__ = ["BAD_INPUT", "NOT_AS_EXPECTED", "OK", "OUTPUT_FAILED", "Outputs", "STATUSES", "check_folder", "check_latex",
+           "check_path", "console"]

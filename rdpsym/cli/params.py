@@ -27,7 +27,7 @@ from collections.abc import Iterable
 
 import sympy as sp
 
-from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.foundations.errors import ParameterError, must, quoted
 from rdpsym.foundations.reading import integer, number
 from rdpsym.laws.mechanisms import REGISTRY, Declaration
 
@@ -39,7 +39,7 @@ def steps(value: str) -> int:
     try:
         return integer(value, "--steps", minimum=1)
     except ParameterError:
-        raise argparse.ArgumentTypeError(must("--steps", "a positive integer", repr(value))) from None
+        raise argparse.ArgumentTypeError(must("--steps", "a positive integer", quoted(value))) from None
 
 
 def read_assignments(items: Iterable[str] | None, declared: Declaration, option: str = "--set",
@@ -56,12 +56,12 @@ def read_assignments(items: Iterable[str] | None, declared: Declaration, option:
         key, sep, value = item.partition("=")
         key = key.strip()
         if not sep or not key:
-            raise ParameterError(must(option, "NAME=VALUE", repr(item)))
+            raise ParameterError(must(option, "NAME=VALUE", quoted(item)))
         parameter = declared.parameter(key)
         if parameter is None and key not in extra:
             what = f"a parameter of {declared.name}" if where else f"{option} NAME"
             valid = f"one of {', '.join(allowed)}" + ("" if where else f" for {declared.name}")
-            raise ParameterError(must(what, valid, repr(key) + (f" in {where}" if where else "")))
+            raise ParameterError(must(what, valid, quoted(key) + (f" in {where}" if where else "")))
         names.setdefault(parameter.name if parameter is not None else key, []).append(value.strip())
     for name, values in names.items():
         if len(values) > 1:
@@ -95,7 +95,7 @@ def parse_spec(spec: str) -> tuple[str, list[str]]:
     name, _, rest = spec.partition(":")
     name = name.strip()
     if name not in REGISTRY:
-        raise ParameterError(must("MECHANISM", f"one of {', '.join(REGISTRY)} (then :NAME=VALUE,...)", repr(spec)))
+        raise ParameterError(must("MECHANISM", f"one of {', '.join(REGISTRY)} (then :NAME=VALUE,...)", quoted(spec)))
     sets = [s.strip() for s in rest.split(",") if s.strip()]
     for s in sets:
         if "=" not in s:
@@ -112,7 +112,7 @@ def spec_mechanism(spec: str):
     missing = [p.name for p in declared.parameters if p.required and p.name not in values]
     if missing:
         example = ",".join(f"{p}=..." for p in missing)
-        raise ParameterError(must(repr(spec), f"given {', '.join(missing)} (e.g. {name}:{example})", "none"))
+        raise ParameterError(must(quoted(spec), f"given {', '.join(missing)} (e.g. {name}:{example})", "none"))
     try:
         return name, build(declared, values)
     except ParameterError as exc:

@@ -19,7 +19,7 @@ from pathlib import Path
 from rdpsym.accounting.orders import resolve
 from rdpsym.cli.output import OK, Outputs, check_path
 from rdpsym.cli.params import spec_mechanism, steps
-from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.foundations.errors import ParameterError, must, quoted
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import integer, number, rational
 from rdpsym.laws.mechanisms import REGISTRY
@@ -42,7 +42,7 @@ def _size(value: str) -> tuple[float, float]:
     except (ParameterError, TypeError):
         size = None
     if size is None or not all(0 < v <= 100 for v in size):
-        raise argparse.ArgumentTypeError(must("--size", "WIDTHxHEIGHT in inches, e.g. 7x4.5", repr(value)))
+        raise argparse.ArgumentTypeError(must("--size", "WIDTHxHEIGHT in inches, e.g. 7x4.5", quoted(value)))
     return size
 
 
@@ -53,7 +53,7 @@ def _dpi(value: str) -> int:
     except ParameterError:
         dpi = 0
     if not 10 <= dpi <= 2000:
-        raise argparse.ArgumentTypeError(must("--dpi", "an integer in [10, 2000]", repr(value)))
+        raise argparse.ArgumentTypeError(must("--dpi", "an integer in [10, 2000]", quoted(value)))
     return dpi
 
 
@@ -65,9 +65,9 @@ def _deltas(value: str, default_grid: tuple):
     try:
         lo_q, hi_q = (Fraction(int(q.p), int(q.q)) for q in (rational(lo, "--deltas"), rational(hi, "--deltas")))
     except ParameterError:
-        raise ParameterError(must("--deltas", "LO:HI (e.g. 1e-10:1e-1) or a list 1e-6,1e-5", repr(value))) from None
+        raise ParameterError(must("--deltas", "LO:HI (e.g. 1e-10:1e-1) or a list 1e-6,1e-5", quoted(value))) from None
     if not 0 < lo_q < hi_q < 1:
-        raise ParameterError(must("--deltas", "LO:HI with 0 < LO < HI < 1", repr(value)))
+        raise ParameterError(must("--deltas", "LO:HI with 0 < LO < HI < 1", quoted(value)))
     grid = [d for d in default_grid if lo_q <= d <= hi_q]
     return sorted(set(grid) | {lo_q, hi_q})
 

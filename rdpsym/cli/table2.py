@@ -11,9 +11,8 @@ import time
 
 import sympy as sp
 
-from rdpsym.cli.output import NOT_AS_EXPECTED, OK, Outputs, check_path, console
+from rdpsym.cli.output import NOT_AS_EXPECTED, OK, Outputs, check_latex, console
 from rdpsym.derive.table2 import table2
-from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.record import Status
 from rdpsym.render.documents import table2_document
 
@@ -26,9 +25,7 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.pdf and not args.latex:
-        raise ParameterError(must("--pdf", "used with --latex FILE (the PDF is built beside it)", "no --latex"))
-    latex = check_path(args.latex, "--latex")
+    latex = check_latex(args.latex, args.pdf)
     start = time.process_time()
     cells = table2()
     elapsed = time.process_time() - start

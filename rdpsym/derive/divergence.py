@@ -28,6 +28,7 @@ from rdpsym.engine.tidy import (
     tidy_kl,
 )
 from rdpsym.foundations import operations
+from rdpsym.foundations.arithmetic import MAX_DERIVED_POWER_DIGITS, power_problem
 from rdpsym.foundations.budget import budgeted
 from rdpsym.foundations.errors import DensityError, DomainError, NoClosedFormError, must
 from rdpsym.foundations.notation import (
@@ -436,7 +437,12 @@ def _table_moment(tp: dict, tq: dict, order, hyp) -> tuple[sp.Expr, Diverges | N
             if _small_powers(p, q, order):
                 terms.append(p**order * q ** (1 - order))  # an exact number: (3/10)²/(3/5) + … = 11/8
                 continue
-            # Kept as powers: at order 10⁴ the evaluated rational has 10⁴ digits.
+            # Kept as powers: at order 10⁴ the evaluated rational has 10⁴ digits; past a ceiling SymPy cannot
+            # keep them unevaluated for long (its assumptions evaluate them): no closed form, say so.
+            problem = power_problem(p, order, MAX_DERIVED_POWER_DIGITS) or \
+                power_problem(q, 1 - order, MAX_DERIVED_POWER_DIGITS)
+            if problem is not None:
+                raise NoClosedFormError(f"the exact moment at order {order} holds {problem}")
             terms.append(sp.Mul(sp.Pow(p, order, evaluate=False), sp.Pow(q, 1 - order, evaluate=False), evaluate=False))
         else:
             terms.append(p**order * q ** (1 - order))

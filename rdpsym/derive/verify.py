@@ -122,7 +122,7 @@ def check_against_definition(
         def where(point=point, at=at, Pp=Pp, Qp=Qp) -> str:  # said only when needed (long numbers print slowly)
             return _where(point, order_symbol, at, Pp, Qp, bool(params))
 
-        closed = _evaluate(closed_form.subs(point), AGREE_DIGITS + 15)
+        closed = _evaluate(closed_form, AGREE_DIGITS + 15, point)
         numeric, integrated_in = None, None
         for change in changes:  # the derivation's own change of variables first: the better-behaved integrand
             numeric, integrated_in = _in_new_variable(Pp, Qp, at, change, point)
@@ -310,11 +310,17 @@ def _holds(condition: sp.Basic, point: dict) -> bool:
     return False
 
 
-def _evaluate(expr: sp.Expr, dps: int) -> mpmath.mpf:
-    """The closed form at a point, or a :class:`VerificationError` if it is not a real number."""
+def _evaluate(expr: sp.Expr, dps: int, point: dict | None = None) -> mpmath.mpf:
+    """The closed form at a point, or a :class:`VerificationError` if it is not a real number.
+
+    The point is substituted inside ``evalf``, numerically: substituting first would build p^α exactly,
+    a number of 10^300 digits at α = 10^300.
+    """
     if expr == sp.oo:
         return mpmath.inf
-    value = sympy_float(expr, dps)
+    value = sympy_float(expr, dps, subs=point) if point else sympy_float(expr, dps)
+    if value == sp.oo:
+        return mpmath.inf
     if value.is_number and value.is_finite and value.is_extended_real is not True:
         # A spurious imaginary part at the rounding level (SymPy's meijerg route leaves 1e-66·i):
         # real to the digits compared; a larger one is a closed form that is not real there.

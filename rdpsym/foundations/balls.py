@@ -23,8 +23,17 @@ import sympy as sp
 from flint import arb, ctx, fmpq
 
 from rdpsym.foundations.budget import protect
-from rdpsym.foundations.errors import InfiniteValue, OutsideDomain, Undecided  # noqa: F401 - raised here
+from rdpsym.foundations.errors import (  # noqa: F401 - raised here
+    ConvergenceError,
+    InfiniteValue,
+    NotCertifiable,
+    OutsideDomain,
+    ParameterError,
+    Undecided,
+    must,
+)
 from rdpsym.foundations.precision import BITS_PER_DIGIT, bits_for  # noqa: F401 - re-exported with the balls
+from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import exact, rational
 
 #: Held by the thread inside a :func:`precision` block (re-entrant: blocks nest).
@@ -100,7 +109,8 @@ def to_arb(expr: object, values: dict | None = None) -> arb:
     ``values`` maps free symbols to ``arb`` balls (or numbers).  Supported:
     rationals, Floats (their exact binary value), π, e, +, ×, powers, exp,
     log, sqrt, erf/erfc, sinh/cosh/tanh, sin/cos/tan/atan, Abs, Min/Max and Piecewise whose
-    conditions the balls decide.  Anything else raises ``TypeError`` so a
+    conditions the balls decide.  Anything else raises
+    :class:`~rdpsym.foundations.errors.NotCertifiable` (an rdpsym error, and a ``TypeError``) so a
     caller can fall back to a labelled non-certified value.
 
     >>> x = sp.Symbol("x")
@@ -129,6 +139,8 @@ class _Evaluator:
             return arb(sign * int(m)) * arb(2) ** x if m else arb(0)
         if e is sp.oo:
             raise InfiniteValue("the closed form is +oo here")
+        if e is sp.nan or e is sp.zoo:
+            raise NotCertifiable(f"no certified evaluation for {e} (not a number)")
         if e is sp.pi:
             return arb.pi()
         if e is sp.E:
@@ -194,7 +206,7 @@ class _Evaluator:
                                             else "the closed form is +oo here")
                     return self.eval(value)
             raise Undecided(f"no Piecewise branch applies: {e}")
-        raise TypeError(f"no certified evaluation for {type(e).__name__}: {e}")
+        raise NotCertifiable(f"no certified evaluation for {type(e).__name__}: {_short(e)}")
 
     def decide(self, cond) -> bool:
         if cond is sp.true or cond is True:
@@ -221,7 +233,13 @@ class _Evaluator:
             if op in ("==", "!=") and d.is_exact():
                 return (d == 0) == (op == "==")
             raise Undecided(f"cannot decide {cond} with balls of this precision")
-        raise TypeError(f"no certified decision for {cond}")
+        raise NotCertifiable(f"no certified decision for {_short(cond)}")
+
+
+def _short(e: object) -> str:
+    """An expression as an error quotes it: cut short."""
+    text = str(e)
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
 def _number(v: object) -> arb:
@@ -236,7 +254,11 @@ def upper_decimal(ball: arb, digits: int) -> str:
     """A decimal string of ``digits`` significant digits that is ≥ every point of ``ball``.
 
     This is how a published ε is rounded: upward, so the printed guarantee is
-    never stronger than the certified one.
+    never stronger than the certified one.  ``digits`` is read by the one reader
+    of digit counts (:func:`rdpsym.foundations.reading.dps`, at least 1, at most
+    :data:`~rdpsym.foundations.reading.MAX_DPS`).  The decimal exponent comes from
+    the ball's binary exponent, never from building the number, so a δ of
+    10^(−10^300) rounds as fast as 1/3:
 
     >>> with precision(100):
     ...     upper_decimal(arb(1) / 3, 5), upper_decimal(-arb(1) / 3, 5), upper_decimal(arb(2) ** -2000, 3)
@@ -244,35 +266,183 @@ def upper_decimal(ball: arb, digits: int) -> str:
     >>> with precision(100):   # a carry into the next power of ten keeps the digits asked for
     ...     upper_decimal(1 - arb(10) ** -10, 6), lower_decimal(-1 + arb(10) ** -10, 3)
     ('1.00000', '-1.00')
+    >>> with precision(100):
+    ...     upper_decimal(arb(2) ** -(10**12), 5), upper_decimal(arb("inf"), 3)
+    ('1.0443E-301029995664', 'inf')
     """
-    return _round_decimal(ball.upper(), digits, up=True)
+    return _round_decimal(_ball(ball), _digits(digits), up=True)
 
 
 def lower_decimal(ball: arb, digits: int) -> str:
-    """A decimal string of ``digits`` significant digits that is ≤ every point of ``ball``."""
-    return _round_decimal(ball.lower(), digits, up=False)
+    """A decimal string of ``digits`` significant digits that is ≤ every point of ``ball``.
+
+    >>> with precision(100):
+    ...     lower_decimal(arb(1) / 3, 5), lower_decimal(arb(2) ** -(10**12), 5)
+    ('0.33333', '1.0442E-301029995664')
+    """
+    return _round_decimal(_ball(ball), _digits(digits), up=False)
+
+
+def _ball(value: object) -> arb:
+    """A ball to round: an ``arb`` as it is, an exact number (read by the reader) as a ball containing it."""
+    if isinstance(value, arb):
+        if value.is_nan():
+            raise ParameterError(must("ball", "a ball that is a number (not NaN)", value))
+        return value
+    return _number(value)
+
+
+def _digits(digits: object) -> int:
+    return read_dps(digits, "digits", minimum=1)
+
+
+#: Up to this many bits, the integers of a rounding (the endpoint's mantissa shifted by its binary and
+#: decimal exponents) are built exactly: microseconds.  Beyond it the digits are read from balls whose
+#: precision is set by the *sizes* of the exponents: an endpoint 2^(−10^300) cannot be built at all.
+_EXACT_BITS = 1 << 16
 
 
 def _round_decimal(x: arb, digits: int, up: bool) -> str:
-    m, e = x.mid().man_exp()  # an endpoint is exact: m·2^e
-    value = Fraction(int(m)) * Fraction(2) ** int(e)
-    if value == 0:
+    """The endpoint ``x.upper()`` (``up``) or ``x.lower()`` rounded outward to ``digits`` significant digits."""
+    end = x.upper() if up else x.lower()
+    if not end.is_finite():
+        return "inf" if end > 0 else "-inf"
+    m, e = (int(v) for v in end.mid().man_exp())  # an endpoint is exact: m·2^e
+    if m == 0:
         return "0"
-    shift = digits - 1 - floor_log10(abs(value))
-    scaled = value * Fraction(10) ** shift
-    n = math.ceil(scaled) if up else math.floor(scaled)
-    if abs(n) == 10**digits:  # the rounding carried into the next power of ten (0.9999999 → 1.00000)
+    negative = m < 0
+    k = _floor_log10_dyadic(abs(m), e)
+    shift = digits - 1 - k
+    # Up for a positive endpoint (down for a negative one) moves the magnitude away from zero.
+    n = _scaled_integer(abs(m), e, shift, digits, ceiling=up != negative)
+    if n == 10**digits:  # the rounding carried into the next power of ten (0.9999999 → 1.00000)
         n, shift = n // 10, shift - 1
-    # Built from its digits: exact, whatever the decimal module's context precision.
-    d = Decimal((0 if n >= 0 else 1, tuple(int(c) for c in str(abs(n))), -shift))
-    return format(d, "f") if -20 <= digits - 1 - shift <= 20 else str(d)
+    return _decimal_text(negative, n, shift, digits)
+
+
+def _exact_scaled(a: int, e: int, j: int) -> tuple[int, int] | None:
+    """a·2^e·10^j as (numerator, denominator) of integers, or None when they would be too large to build."""
+    if a.bit_length() + abs(e) + 4 * abs(j) > _EXACT_BITS:
+        return None
+    num, den = a, 1
+    num, den = (num << e, den) if e >= 0 else (num, den << -e)
+    num, den = (num * 10**j, den) if j >= 0 else (num, den * 10**-j)
+    return num, den
+
+
+def _integer_value(a: int, e: int, j: int) -> int | None:
+    """a·2^e·10^j = a·2^(e+j)·5^j (a > 0) when it is an integer, else None: decided from its 2- and 5-adic
+    valuations, so a number far from any integer is never built.  Called where the value is near 10^digits."""
+    twos = (a & -a).bit_length() - 1
+    if e + j + twos < 0:
+        return None
+    if j >= 0:
+        return (a * 5**j) << (e + j)
+    if a.bit_length() < -j * math.log2(5):  # a cannot hold the factor 5^-j
+        return None
+    quotient, remainder = divmod(a, 5**-j)
+    return None if remainder else quotient << (e + j) if e + j >= 0 else quotient >> -(e + j)
+
+
+def _scaled_ball(a: int, e: int, j: int, bits: int) -> arb:
+    """A ball around a·2^e·10^j at ``bits`` of precision (built from the exponents, never the number)."""
+    with precision(bits):
+        return arb(a) * arb(2) ** e * arb(10) ** j
+
+
+def _bits_for_exponents(*exponents: int) -> int:
+    """Working precision for balls whose exponents are this large: the exponents' own bits, and guard bits."""
+    return sum(abs(v).bit_length() for v in exponents) + 64
+
+
+def _compare_with_one(a: int, e: int, j: int) -> int:
+    """The sign of a·2^e·10^j − 1."""
+    exact = _exact_scaled(a, e, j)
+    if exact is not None:
+        num, den = exact
+        return (num > den) - (num < den)
+    if _integer_value(a, e, j) == 1:
+        return 0
+    bits = _bits_for_exponents(e, j) + a.bit_length()
+    for _ in range(12):  # not exactly 1: balls precise enough decide the sign
+        t = _scaled_ball(a, e, j, bits) - 1
+        if t > 0:
+            return 1
+        if t < 0:
+            return -1
+        bits *= 2
+    raise ConvergenceError(f"cannot compare a number of binary exponent {_short_int(e)} with a power of ten")
+
+
+def _floor_log10_dyadic(a: int, e: int) -> int:
+    """floor(log10(a·2^e)) for a > 0, from the exponents (an estimate to within one, then exact comparisons)."""
+    bits = a.bit_length() + e  # a·2^e lies in [2^(bits−1), 2^bits)
+    if abs(bits) < 2**50:
+        k = math.floor((bits - 1) * math.log10(2))
+    else:
+        with precision(_bits_for_exponents(bits)):
+            k = int((arb(bits - 1) * arb(2).log() / arb(10).log()).mid().floor().unique_fmpz())
+    while _compare_with_one(a, e, -k) < 0:  # a·2^e < 10^k
+        k -= 1
+    while _compare_with_one(a, e, -(k + 1)) >= 0:  # a·2^e ≥ 10^(k+1)
+        k += 1
+    return k
+
+
+def _scaled_integer(a: int, e: int, j: int, digits: int, ceiling: bool) -> int:
+    """ceil (or floor) of a·2^e·10^j, a number of ``digits`` digits."""
+    exact = _exact_scaled(a, e, j)
+    if exact is not None:
+        num, den = exact
+        return -(-num // den) if ceiling else num // den
+    whole = _integer_value(a, e, j)
+    if whole is not None:
+        return whole
+    bits = _bits_for_exponents(e, j) + a.bit_length() + bits_for(digits)
+    for _ in range(12):  # not an integer: balls precise enough decide its floor
+        with precision(bits):  # (floor and ceil round to the working precision too)
+            s = arb(a) * arb(2) ** e * arb(10) ** j
+            if not s.contains_integer():
+                n = (s.ceil() if ceiling else s.floor()).unique_fmpz()
+                if n is not None:
+                    return int(n)
+        bits *= 2
+    raise ConvergenceError(f"cannot round a number of binary exponent {_short_int(e)} to decimal digits")
+
+
+def _decimal_text(negative: bool, n: int, shift: int, digits: int) -> str:
+    """(−)n·10^(−shift) as text: positional when its decimal exponent is within ±20, else scientific."""
+    if abs(shift) < 10**15:  # the decimal module's own notation (its exponents stop near 10^18)
+        d = Decimal((1 if negative else 0, tuple(int(c) for c in str(n)), -shift))
+        return format(d, "f") if -20 <= digits - 1 - shift <= 20 else str(d)
+    text = str(n)
+    mantissa = text[0] + ("." + text[1:] if len(text) > 1 else "")
+    return ("-" if negative else "") + f"{mantissa}E{len(text) - 1 - shift:+d}"
+
+
+def _short_int(v: int) -> str:
+    """An integer as a message shows it: in full when short, else by its leading digits and size."""
+    if abs(v) < 10**15:
+        return str(v)
+    return f"about 2^{abs(v).bit_length()}" if v > 0 else f"about -2^{abs(v).bit_length()}"
 
 
 def floor_log10(v: Fraction) -> int:
-    """floor(log10(v)) for a positive rational, exactly (no float underflow at 1e-400)."""
-    k = len(str(v.numerator)) - len(str(v.denominator))
-    while Fraction(10) ** k > v:
+    """floor(log10(v)) for a positive rational, exactly (no float underflow at 1e-400, no printing of
+    the numerator: it starts from the bit lengths).
+
+    >>> floor_log10(Fraction(1, 1000)), floor_log10(Fraction(999)), floor_log10(Fraction(10) ** 5000)
+    (-3, 2, 5000)
+    """
+    num, den = v.numerator, v.denominator
+    k = math.floor((num.bit_length() - den.bit_length()) * math.log10(2))
+    while _at_least_power_of_ten(num, den, k) is False:
         k -= 1
-    while Fraction(10) ** (k + 1) <= v:
+    while _at_least_power_of_ten(num, den, k + 1):
         k += 1
     return k
+
+
+def _at_least_power_of_ten(num: int, den: int, k: int) -> bool:
+    """num/den ≥ 10^k, exactly."""
+    return num >= den * 10**k if k >= 0 else num * 10**-k >= den

@@ -3,17 +3,79 @@
 Every error is a subclass of :class:`RdpSymError` *and* of the builtin it
 refines, so ``except ValueError`` keeps working for callers who do not know
 rdpsym.  Messages follow one form: ``"<name> must be <range>; got <value>."``
+
+Messages are short: every error's message passes through :func:`shorten`, so a
+number of more than :data:`SHORT_DIGITS` significant digits is shown to 6
+(``1/3`` at 600 digits is ``0.333333…``), and a message longer than
+:data:`MAX_MESSAGE` characters is cut in the middle.
+
+>>> str(ParameterError("sigma must be positive; got -" + "1" * 600 + "."))
+'sigma must be positive; got -1.11111e+599.'
 """
 
 from __future__ import annotations
 
+import re
+from decimal import MAX_EMAX, MIN_EMIN, Context, Decimal
+
+#: Numbers with more significant digits than this are shortened in messages (to 6 digits); a float's
+#: repr (at most 17) and the exact values users type are shown whole.
+SHORT_DIGITS = 20
+#: The longest message (characters); a longer one keeps its start and its end.
+MAX_MESSAGE = 1000
+
+# A decimal number in running text (not part of a word: "x2" or "0x7f" are left alone), optionally a
+# fraction p/q of two integers.
+_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?:/(\d+)(?!\.\d|\d))?(?![\w])")
+
+
+def _significant(text: str) -> int:
+    mantissa = re.split("[eE]", text)[0].replace(".", "").lstrip("0")
+    return len(mantissa)
+
+
+def _short(match: re.Match) -> str:
+    number, denominator = match.group(1), match.group(2)
+    if _significant(number) <= SHORT_DIGITS and (denominator is None or len(denominator) <= SHORT_DIGITS):
+        return match.group(0)
+    context = Context(prec=6, Emax=MAX_EMAX, Emin=MIN_EMIN)
+    try:
+        value = context.divide(Decimal(number), Decimal(denominator)) if denominator else context.plus(Decimal(number))
+    except (ArithmeticError, ValueError):  # decimal's Overflow and InvalidOperation among them
+        return match.group(0)
+    text = f"{value:.6g}" if abs(value.adjusted()) < 10**6 else str(value)
+    return text + ("…" if "e" not in text and "E" not in text else "")
+
+
+def shorten(message: str) -> str:
+    """``message`` with long numbers shown to 6 significant digits, and cut to :data:`MAX_MESSAGE` characters.
+
+    >>> shorten("got 0.33333333333333333333333333333, 0.1, 100000000000000000000000/3 and x1234567890123456789012")
+    'got 0.333333…, 0.1, 3.33333e+22 and x1234567890123456789012'
+    """
+    message = _NUMBER.sub(_short, message)
+    if len(message) > MAX_MESSAGE:
+        cut = len(message) - MAX_MESSAGE
+        message = message[: MAX_MESSAGE * 3 // 4] + f" …[{cut} characters]… " + message[-(MAX_MESSAGE // 4):]
+    return message
+
 
 class RdpSymError(Exception):
-    """Base class of every error rdpsym raises on purpose."""
+    """Base class of every error rdpsym raises on purpose; its message is :func:`shorten`-ed."""
+
+    def __init__(self, *args: object) -> None:
+        if args and isinstance(args[0], str):
+            args = (shorten(args[0]), *args[1:])
+        super().__init__(*args)
 
 
 class ParameterError(RdpSymError, ValueError):
     """A mechanism or density parameter is outside its valid range."""
+
+
+class WrongType(ParameterError, TypeError):
+    """A value of the wrong kind (a list where a number is wanted, a number where a curve is): a
+    :class:`ParameterError`, and a ``TypeError`` as Python's own operators raise for it."""
 
 
 class DomainError(RdpSymError, ValueError):
@@ -56,6 +118,11 @@ class OutsideDomain(Undecided):
     """A real function certified to be applied outside its domain (log of a negative number)."""
 
 
+class NotCertifiable(RdpSymError, TypeError):
+    """An expression Arb balls cannot evaluate (a free symbol, a function without a certified counterpart):
+    a ``TypeError`` too, so a caller can fall back to a labelled non-certified value."""
+
+
 class ArithmeticSyntaxError(RdpSymError, ValueError):
     """Text that is not plain arithmetic in rdpsym's grammar (:mod:`rdpsym.foundations.arithmetic`)."""
 
@@ -73,5 +140,53 @@ class LatexLayoutWarning(UserWarning):
 
 
 def must(name: str, valid: str, got: object) -> str:
-    """The standard message: ``"sigma must be positive (sigma > 0); got -1."``."""
-    return f"{name} must be {valid}; got {got}."
+    """The standard message: ``"sigma must be positive (sigma > 0); got -1."``.
+
+    ``got`` is shown as :func:`shown` shows any value: an integer too long to print by its size.
+
+    >>> must("sigma", "positive", 10**5000)
+    'sigma must be positive; got a number of about 5001 digits.'
+    """
+    return f"{name} must be {valid}; got {got if isinstance(got, str) else shown(got)}."
+
+
+def shown(value: object) -> str:
+    """A value as a message shows it: ``str``, or where that fails or would be huge, what it is.
+
+    An integer longer than Python prints (4300 digits) by its size; a value whose ``str`` raises by its type.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 14000:
+        return _size(value)
+    try:
+        return str(value)
+    except Exception:  # noqa: BLE001 - a hostile object's __str__ may raise anything (an integer: too long)
+        try:
+            return _size(int(value))  # a SymPy Integer, an fmpz
+        except Exception:  # noqa: BLE001
+            return f"a {type(value).__name__}"
+
+
+def quoted(value: object) -> str:
+    """``repr(value)`` as a message quotes it, safely: an integer too long to print (Python refuses more than
+    4300 digits) by its size, a value whose ``repr`` raises by its type.
+
+    >>> quoted("abc"), quoted(10**5000)
+    ("'abc'", 'a number of about 5001 digits')
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 14000:
+        return _size(value)
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a hostile object's __repr__ may raise anything
+        return shown(value)
+    if len(text) > _QUOTED and not isinstance(value, (int, float)):  # a number is shortened by shorten()
+        text = text[: _QUOTED - 3] + "..."
+    return text
+
+
+#: The longest text quoted in a message (a value given as 5000 characters is shown by its first 77).
+_QUOTED = 80
+
+
+def _size(n: int) -> str:
+    return f"a number of about {int(n.bit_length() * 0.30103) + 1} digits"

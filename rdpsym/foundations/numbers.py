@@ -206,6 +206,8 @@ class Enclosure(arb):
         the ball.  An exact ball that ``dps`` digits spell is printed alone."""
         if not self.is_finite():
             return self.str(radius=True)
+        if _beyond_exact(self):  # Arb's own decimal interval (it contains the ball), from the exponents
+            return self.str(self.dps, radius=True)
         mid, rad = (_fraction(*b.man_exp()) for b in (self.mid(), self.rad()))
         digits = self.dps
         if mid and rad:
@@ -235,6 +237,15 @@ class Enclosure(arb):
 
     def __reduce__(self):
         return _enclosure, (_state(self), self.dps)
+
+
+#: A ball whose binary exponents exceed this is printed by Arb from its exponents: as exact fractions
+#: (below) 10^(−10^6) alone takes seconds, and an exponent of 10^300 (δ at ε = 1e300) could not be built.
+_EXACT_EXPONENT = 1 << 14
+
+
+def _beyond_exact(ball: arb) -> bool:
+    return any(abs(int(b.man_exp()[1])) > _EXACT_EXPONENT for b in (ball.mid(), ball.rad()))
 
 
 def _fraction(man, exp) -> Fraction:

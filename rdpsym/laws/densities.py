@@ -34,7 +34,7 @@ from rdpsym.engine.pieces import (
     sort_points,
 )
 from rdpsym.engine.series import canonical
-from rdpsym.foundations.errors import DensityError, NoClosedFormError, ParameterError, must
+from rdpsym.foundations.errors import DensityError, NoClosedFormError, ParameterError, WrongType, must, quoted
 from rdpsym.foundations.reading import exact, value_for
 from rdpsym.laws.validation import check_pieces, check_table
 
@@ -161,7 +161,7 @@ class Continuous(Density):
 
     def __post_init__(self) -> None:
         if not isinstance(self.var, sp.Symbol):
-            raise DensityError(must("var", "a SymPy Symbol", repr(self.var)))
+            raise DensityError(must("var", "a SymPy Symbol", quoted(self.var)))
         if not isinstance(self.support, sp.Interval) or self.support.measure == 0:
             raise DensityError(must("support", "a SymPy Interval of positive length", self.support))
         var = self.var
@@ -249,10 +249,10 @@ class Discrete(Density):
                 object.__setattr__(self, "validated", True)
             return
         if not isinstance(self.var, sp.Symbol):
-            raise DensityError(must("var", "a SymPy Symbol (the outcome variable)", repr(self.var)))
+            raise DensityError(must("var", "a SymPy Symbol (the outcome variable)", quoted(self.var)))
         support = self.support if self.support is not None else sp.Range(0, oo)
-        if not isinstance(support, sp.Range) or support.step != 1:
-            raise DensityError(must("support", "a SymPy Range with step 1", support))
+        if not isinstance(support, sp.Range) or support.step != 1 or support.is_empty:
+            raise DensityError(must("support", "a non-empty SymPy Range with step 1", quoted(support)))
         var = self.var
         pmf = canonical(exact(self.pmf, "pmf", {self.var.name: self.var}))  # normalisers such as Σ e^{−j²} in one form
         if var.is_integer is not True:
@@ -351,13 +351,15 @@ def parameter_values(values: Mapping | None, densities: tuple[Density, ...]) -> 
     is read and checked against its symbol (:func:`rdpsym.foundations.reading.value_for`): SymPy's
     ``subs`` would sympify a text value, that is run it as Python, so text is parsed, never evaluated.
     """
+    if values is not None and not isinstance(values, Mapping):
+        raise WrongType(must("values", "a mapping {parameter: value}, such as {sigma: 2}", quoted(values)))
     by_name = {s.name: s for d in densities for s in d.parameters}
     out = {}
     for key, value in (values or {}).items():
         symbol = by_name.get(key.name if isinstance(key, sp.Symbol) else str(key))
         if symbol is None:
             known = ", ".join(sorted(by_name)) or "none"
-            raise ParameterError(must("values", f"keyed by the parameters ({known})", repr(key)))
+            raise ParameterError(must("values", f"keyed by the parameters ({known})", quoted(key)))
         out[symbol] = value_for(symbol, value)
     return out
 

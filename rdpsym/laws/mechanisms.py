@@ -31,7 +31,7 @@ from typing import Any
 import sympy as sp
 
 from rdpsym.foundations import operations
-from rdpsym.foundations.errors import DensityError, ParameterError, must
+from rdpsym.foundations.errors import DensityError, ParameterError, must, quoted
 from rdpsym.foundations.reading import (
     exact,
     integer,
@@ -347,7 +347,7 @@ def pure_dp(epsilon: object, bound: str = "bun-steinke") -> Guarantee:
         expr = 2 * alpha * e**2
         source = MIRONOV_2017.at("Lemma 1")
     else:
-        raise ParameterError(must("bound", "'bun-steinke' or 'mironov-lemma1'", repr(bound)))
+        raise ParameterError(must("bound", "'bun-steinke' or 'mironov-lemma1'", quoted(bound)))
     # Both forms have (α−1)·ε(α) convex: the sinh form is a divergence (randomized response),
     # and 2αε²(α−1) is a convex quadratic.
     return Guarantee("pure-dp", {"epsilon": e}, expr, e, source, True, f"{e}-DP")

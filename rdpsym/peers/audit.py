@@ -41,7 +41,7 @@ from rdpsym.accounting.conversions.composition import kov_epsilon
 from rdpsym.accounting.conversions.gaussian import gaussian_epsilon
 from rdpsym.foundations import operations
 from rdpsym.foundations.balls import bits_for, precision, upper_decimal
-from rdpsym.foundations.errors import ParameterError, RdpSymError, must
+from rdpsym.foundations.errors import ParameterError, RdpSymError, must, quoted
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.laws.mechanisms import pure_dp, sampled_gaussian
 from rdpsym.peers.verify import ABOVE, BELOW, EXACT, INVALID, verify
@@ -168,7 +168,7 @@ def _direction(peer: float, ours: arb) -> str:
 
 def _grid(grid: str) -> dict:
     if grid not in GRIDS:
-        raise ParameterError(must("grid", " or ".join(map(repr, GRIDS)), repr(grid)))
+        raise ParameterError(must("grid", " or ".join(map(repr, GRIDS)), quoted(grid)))
     return GRIDS[grid]
 
 

@@ -18,6 +18,7 @@ import mpmath
 import sympy as sp
 
 from rdpsym.derive.table2 import Cell
+from rdpsym.foundations.errors import WrongType, must, quoted
 from rdpsym.foundations.record import Status
 from rdpsym.render.derivation import derivation_body, infinite_because
 from rdpsym.render.latex import divergence_latex, paper_latex
@@ -195,6 +196,8 @@ Propositions~5--7 and Table~II (randomized response, Laplace and Gaussian mechan
 def table2_markdown(cells: list[Cell]) -> str:
     """The cells as a Markdown table laid out like the paper's (a row per mechanism, a column per
     order), each entry in the paper's notation followed by its status; for Jupyter and READMEs."""
+    if not isinstance(cells, (list, tuple)) or not all(isinstance(c, Cell) for c in cells):
+        raise WrongType(must("cells", "a list of Table II cells (rdpsym.table2())", quoted(cells)))
     orders = list(dict.fromkeys(c.order_label for c in cells))
     entry = {(c.mechanism, c.order_label): c.derivation for c in cells}
     rows = ["| mechanism | " + " | ".join(orders) + " |", "|---" * (len(orders) + 1) + "|"]

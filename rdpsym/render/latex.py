@@ -30,7 +30,10 @@ from sympy.core.function import AppliedUndef
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.precedence import PRECEDENCE
 
+from rdpsym.foundations.arithmetic import size_problem
+from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.notation import P, Q, RenyiDivergence, RenyiMoment
+from rdpsym.foundations.reading import exact
 from rdpsym.foundations.symbols import alpha
 
 __all__ = ["PaperPrinter", "paper_latex"]
@@ -290,6 +293,13 @@ def paper_latex(expr: object, **settings: object) -> str:
     """``expr`` as LaTeX in the paper's typography (strings pass through unchanged)."""
     if isinstance(expr, str):
         return expr
+    if not isinstance(expr, sp.Basic):  # a Python number (a float prints as typed), read and sized by the reader
+        read = exact(expr, "expr")
+        expr = expr if isinstance(expr, float) else read
+    else:
+        problem = size_problem(expr)
+        if problem is not None:  # an integer of 10^5 digits cannot even be printed
+            raise ParameterError(must("expr", "an expression within rdpsym's input ceilings", problem))
     # Papers write \int_a^b, not SymPy's \int\limits_a^b.
     return PaperPrinter(settings).doprint(expr).replace(r"\int\limits", r"\int")
 

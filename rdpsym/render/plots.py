@@ -70,7 +70,7 @@ from rdpsym.accounting import conversions as conv
 from rdpsym.accounting.curve import Component, Infinite, RdpCurve
 from rdpsym.accounting.orders import resolve
 from rdpsym.foundations.balls import bits_for, precision, to_arb
-from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.foundations.errors import ParameterError, must, quoted
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import integer, rational
 
@@ -107,9 +107,9 @@ def default_orders(max_order: object = 100, points: int = 200, name: str = "max_
     """
     top = rational(max_order, name)  # ``name``: what a message calls it (``--max-order`` on the command line)
     if not top > fmpq(101, 100) or top > 10**6:
-        raise ParameterError(must(name, "a number in (1.01, 10^6]", repr(max_order)))
+        raise ParameterError(must(name, "a number in (1.01, 10^6]", quoted(max_order)))
     if isinstance(points, bool) or not isinstance(points, int) or not 2 <= points <= 10**4:
-        raise ParameterError(must("points", "an integer in [2, 10^4]", repr(points)))
+        raise ParameterError(must("points", "an integer in [2, 10^4]", quoted(points)))
     top_f = Fraction(int(top.p), int(top.q))
     grid = {a for a in _grid(1.01, float(top_f), points) if Fraction(101, 100) <= a <= top_f}
     grid |= {Fraction(k) for k in range(2, int(top_f) + 1)} | {Fraction(101, 100), top_f}
@@ -198,12 +198,12 @@ def _check_figsize(figsize: object) -> None:
     except (TypeError, ValueError):
         ok = False
     if not ok:
-        raise ParameterError(must("figsize", "(width, height) in inches, each in (0, 100]", repr(figsize)))
+        raise ParameterError(must("figsize", "(width, height) in inches, each in (0, 100]", quoted(figsize)))
 
 
 def _check_scale(name: str, scale: object) -> str:
     if scale not in ("linear", "log"):
-        raise ParameterError(must(name, "'linear' or 'log'", repr(scale)))
+        raise ParameterError(must(name, "'linear' or 'log'", quoted(scale)))
     return scale
 
 
@@ -216,7 +216,7 @@ def read_deltas(deltas: object) -> tuple:
     try:
         items = list(deltas)
     except TypeError:
-        raise ParameterError(must("deltas", "a list of numbers in (0, 1)", repr(deltas))) from None
+        raise ParameterError(must("deltas", "a list of numbers in (0, 1)", quoted(deltas))) from None
     if not items:
         raise ParameterError(must("deltas", "a non-empty list of numbers in (0, 1)", "an empty list"))
     out = []
@@ -375,7 +375,7 @@ def conversion_data(curves, deltas=None, *, orders: object = None, conversion: s
     steps = integer(steps, "steps", minimum=1)
     dps = read_dps(dps)
     if not isinstance(exact, bool):
-        raise ParameterError(must("exact", "True or False", repr(exact)))
+        raise ParameterError(must("exact", "True or False", quoted(exact)))
     if exact and not any(getattr(e, "name", None) == "gaussian" for _, e in named):
         raise ParameterError(must("exact", "used with at least one Gaussian mechanism (rdpsym.gaussian(...))",
                                   "no Gaussian mechanism among the curves"))

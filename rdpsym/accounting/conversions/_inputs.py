@@ -26,8 +26,10 @@ from rdpsym.foundations.errors import (
     DomainError,
     ParameterError,
     must,
+    quoted,
 )
 from rdpsym.foundations.precision import GUARD_RUNGS
+from rdpsym.foundations.reading import integer
 
 Real = arb | fmpq | fmpz | int | Fraction | sp.Rational | float
 Order = fmpq | arb | int | Fraction | sp.Rational
@@ -49,7 +51,7 @@ def _real(name: str, x: object) -> arb:
         try:
             b = arb(to_fmpq(x, name))  # the one reader (floats and Fractions on its fast path), NumPy, text
         except ParameterError:
-            raise ParameterError(must(name, "a real number (an arb ball or an exact rational)", repr(x))) from None
+            raise ParameterError(must(name, "a real number (an arb ball or an exact rational)", quoted(x))) from None
     if not b.is_finite():
         raise ParameterError(must(name, "a finite real number", b))
     return b
@@ -66,7 +68,7 @@ def _rational(name: str, x: object) -> fmpq:
     try:
         return to_fmpq(x, name)  # the one reader: a float as the decimal it prints as, NumPy scalars, text
     except ParameterError:
-        raise ParameterError(must(name, "an exact rational number", repr(x))) from None
+        raise ParameterError(must(name, "an exact rational number", quoted(x))) from None
 
 
 def _delta(x: object, name: str = "delta") -> arb:
@@ -91,10 +93,17 @@ def _positive(name: str, x: object) -> arb:
     return b
 
 
-def _count(k: object) -> int:
-    if isinstance(k, bool) or not isinstance(k, (int, fmpz, sp.Integer)) or int(k) < 1:
-        raise ParameterError(must("k", "a positive integer (k ≥ 1)", k))
-    return int(k)
+def _count(k: object, maximum: int | None = None, why: str = "") -> int:
+    """A number of compositions k ≥ 1 (read by the one reader of integers), at most ``maximum`` (``why``)."""
+    if isinstance(k, bool) or not isinstance(k, (int, fmpz, sp.Integer)) and getattr(k, "dtype", None) is None:
+        raise ParameterError(must("k", "a positive integer (k ≥ 1)", quoted(k)))
+    try:
+        n = integer(k, "k", minimum=1)
+    except ParameterError:
+        raise ParameterError(must("k", "a positive integer (k ≥ 1)", quoted(k))) from None
+    if maximum is not None and n > maximum:
+        raise ParameterError(must("k", f"a positive integer at most {maximum} ({why})", n))
+    return n
 
 
 def _order(order: object, name: str = "order") -> tuple[arb, arb]:
@@ -173,16 +182,22 @@ def _infinite_reason(x: object) -> str | None:
 
 # --------------------------------------------------------------------------- lists of (order, value) pairs
 
+#: An exact ball order m·2^e is keyed by the rational it is while |e| is at most this; beyond, by (m, e)
+#: (no rational order read can equal it: every number read is within 10^±1000).
+_EXACT_KEY_EXPONENT = 4096
+
 
 def _order_key(order: object, name: str = "order"):
-    """A hashable exact key of an order, for the duplicate check."""
+    """A hashable exact key of an order, for the duplicate check (built from the exponent, never 2^e itself)."""
     if _is_inf(order):
         return order
     if isinstance(order, arb):
-        if order.is_exact():
-            m, e = order.mid().man_exp()
-            return Fraction(int(m)) * Fraction(2) ** int(e)
-        return ("ball", tuple(map(int, order.mid().man_exp())), tuple(map(int, order.rad().man_exp())))
+        if not order.is_finite():
+            raise DomainError(must(name, f"a finite number greater than 1 (1 < {name} < ∞) here", order))
+        m, e = (int(v) for v in order.mid().man_exp())
+        if order.is_exact() and abs(e) <= _EXACT_KEY_EXPONENT:
+            return Fraction(m) * Fraction(2) ** e
+        return ("ball", (m, e), tuple(map(int, order.rad().man_exp())))
     q = _rational(name, order)
     return Fraction(int(q.p), int(q.q))
 
@@ -191,13 +206,13 @@ def _pairs(values: object, name: str, what: str, keys: str) -> list[tuple[object
     try:
         pairs = [tuple(v) for v in values]  # type: ignore[union-attr]
     except TypeError:
-        raise ParameterError(must(name, f"a nonempty list of ({what}) pairs", repr(values))) from None
+        raise ParameterError(must(name, f"a nonempty list of ({what}) pairs", quoted(values))) from None
     if not pairs:
         raise ParameterError(must(name, f"a nonempty list of ({what}) pairs", "[]"))
     seen: dict = {}
     for p in pairs:
         if len(p) != 2:
-            raise ParameterError(must(name, f"a nonempty list of ({what}) pairs", repr(p)))
+            raise ParameterError(must(name, f"a nonempty list of ({what}) pairs", quoted(p)))
         key = _order_key(p[0], what.split(",")[0])
         if key in seen:
             raise ParameterError(must(keys, "distinct", f"{key if isinstance(key, Fraction) else p[0]} twice"))

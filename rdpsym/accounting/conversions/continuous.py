@@ -36,7 +36,7 @@ from rdpsym.accounting.conversions._inputs import (
     _rational,
 )
 from rdpsym.accounting.conversions.rdp_dp import Conversion, _conversion, _epsilon_at
-from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.foundations.errors import ParameterError, must, quoted
 
 __all__ = [
     "ContinuousOptimum",
@@ -238,7 +238,7 @@ def _check_options(max_evaluations: object, convex: object) -> None:
     if isinstance(max_evaluations, bool) or not isinstance(max_evaluations, int) or max_evaluations < 2:
         raise ParameterError(must("max_evaluations", "an integer ≥ 2", max_evaluations))
     if not isinstance(convex, bool):
-        raise ParameterError(must("convex", "True or False", repr(convex)))
+        raise ParameterError(must("convex", "True or False", quoted(convex)))
 
 
 def _initial_grid(a0: fmpq, b0: fmpq, initial_points: int, max_evaluations: int) -> list[fmpq]:

@@ -44,7 +44,7 @@ from rdpsym.accounting.conversions._inputs import (
     _pairs,
     _probability,
 )
-from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.foundations.errors import ParameterError, must, quoted
 
 __all__ = [
     "CONVERSIONS",
@@ -64,8 +64,8 @@ CONVERSIONS: tuple[str, ...] = ("mironov", "balle")
 
 
 def _conversion(conversion: object) -> str:
-    if conversion not in CONVERSIONS:
-        raise ParameterError(must("conversion", "'mironov' or 'balle'", repr(conversion)))
+    if not isinstance(conversion, str) or conversion not in CONVERSIONS:
+        raise ParameterError(must("conversion", "'mironov' or 'balle'", quoted(conversion)))
     return conversion  # type: ignore[return-value]
 
 

@@ -1,0 +1,352 @@
+"""Issue 16's hostile inputs, one test each: bounded work, no wrong value, no traceback, clear errors.
+
+Every input the adversarial catalogue quoted as failing is here, with what must happen instead:
+a value that an independent computation confirms, or an rdpsym error (an :class:`RdpSymError`)
+naming what was wrong, before any work and quickly.  ``watchdog`` bounds each call generously, so
+a regression to "never returns" is a failure, not a hung suite (it is not a timing assertion).
+The general property tests over the whole public API are in ``test_hostile_properties.py``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import textwrap
+from decimal import Decimal
+from pathlib import Path
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+
+import rdpsym
+from rdpsym import DensityError, ParameterError, RdpSymError
+from rdpsym.claims.runner import run
+from rdpsym.cli.main import main
+from rdpsym.foundations.errors import MAX_MESSAGE, SHORT_DIGITS
+
+
+def short(exc: BaseException) -> str:
+    """The message, checked short: under the ceiling, no number of more than SHORT_DIGITS digits."""
+    text = str(exc)
+    assert len(text) <= MAX_MESSAGE + 60, len(text)
+    longest = max((len(m) for m in re.findall(r"\d+", text)), default=0)
+    assert longest <= SHORT_DIGITS, text
+    return text
+
+
+# ---------------------------------------------------------------- unbounded work, on the command line
+
+
+@pytest.mark.parametrize("argv, option", [
+    (["derive", "gaussian", "--order", "2", "--set", "sigma=9**9**9"], "--set sigma"),
+    (["derive", "gaussian", "--order", "2", "--set", "sigma=1e999999999"], "--set sigma"),
+    (["epsilon", "--mechanism", "gaussian", "--set", "sigma=9**9**9", "--delta", "1e-5"], "--set sigma"),
+    (["epsilon", "--mechanism", "gaussian", "--set", "sigma=1e999999999", "--delta", "1e-5"], "--set sigma"),
+    (["epsilon", "--mechanism", "gaussian", "--set", "sigma=2", "--delta", "1e-999999999"], "--delta"),
+    (["delta", "--mechanism", "gaussian", "--set", "sigma=2", "--epsilon", "1e999999999"], "--epsilon"),
+])
+def test_astronomical_numbers_on_the_command_line_are_refused_at_once(argv, option, capsys, watchdog):
+    with watchdog(30, " ".join(argv)):
+        assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"rdpsym: error: {option} must be") and err.count("\n") == 1, err
+    assert len(err) < 400
+
+
+def test_delta_at_epsilon_1e300_is_computed_and_rounded_from_the_exponent(watchdog):
+    # It hung building Fraction(2)**e with e ~ -10^302 to round δ to decimals.
+    with watchdog(60, "delta(gaussian(2), epsilon=1e300)"):
+        r = rdpsym.delta(rdpsym.gaussian(2).curve(), epsilon=1e300, orders=[2], conversion="mironov", dps=20)
+        published, text = r.published(6), str(r)
+    # Independently: Mironov's Prop 3 at order 2 gives δ = exp((α − 1)(ε(α) − ε)) with ε(2) = 2/8; its
+    # log10 has 300 digits before the point, so 330 digits hold the mantissa's.
+    mpmath.mp.dps = 330
+    log10_delta = (mpmath.mpf(1) / 4 - mpmath.mpf(10) ** 300) / mpmath.log(10)
+    mantissa, exponent = published.split("E")
+    log10_published = mpmath.log10(mpmath.mpf(mantissa)) + int(exponent)
+    assert log10_published >= log10_delta  # rounded up: never below the truth
+    assert log10_published - log10_delta < mpmath.mpf(10) ** -4  # and by at most the 6th digit
+    assert published in text
+
+
+@pytest.mark.parametrize("epsilon", [1000, 10**6])
+def test_delta_far_below_python_printing_limit_prints(epsilon, watchdog):
+    # epsilon=1000 ended in "Exceeds the limit (4300 digits) for integer string conversion".
+    with watchdog(60, f"delta(epsilon={epsilon})"):
+        r = rdpsym.delta(rdpsym.gaussian(2).curve(), epsilon=epsilon, orders=[2], conversion="mironov", dps=30)
+        published = r.published(8)
+        assert str(r.enclosure) and repr(r)
+    mpmath.mp.dps = 40
+    log10_delta = (mpmath.mpf(1) / 4 - epsilon) / mpmath.log(10)
+    mantissa, exponent = published.split("E")
+    assert 0 <= mpmath.log10(mpmath.mpf(mantissa)) + int(exponent) - log10_delta < mpmath.mpf(10) ** -6
+
+
+@pytest.mark.parametrize("call", [
+    lambda: rdpsym.renyi_divergence_mp(*rdpsym.laplace(scale=2).pair, 3, dps=10000),
+    lambda: rdpsym.epsilon(rdpsym.gaussian(2).curve(), delta=1e-5, dps=10000),
+    lambda: rdpsym.delta(rdpsym.gaussian(2).curve(), epsilon=1, dps=1001),
+    lambda: rdpsym.gaussian(2).curve().value(2, dps=10**9),
+    lambda: rdpsym.epsilon(rdpsym.gaussian(2).curve(), delta=1e-5, dps=20).published(10**6),
+], ids=["renyi_divergence_mp", "epsilon", "delta", "curve", "published"])
+def test_dps_above_the_ceiling_is_refused_before_any_work(call, watchdog):
+    with watchdog(60), pytest.raises(ParameterError, match=r"(dps|digits) must be an integer in \[\d, 1000\]"):
+        call()
+
+
+def test_a_claim_file_that_loops_at_import_or_in_a_step_times_out(tmp_path, capsys, watchdog):
+    (tmp_path / "loops_at_import.py").write_text("while True:\n    pass\n")
+    (tmp_path / "loops_in_a_step.py").write_text(textwrap.dedent("""
+        import sympy as sp
+        from rdpsym.claims import AtMost, Claim, Domain, Verdict, alpha
+
+        def forever():
+            while True:
+                pass
+
+        DOMAIN = Domain({alpha: sp.Interval.open(1, sp.oo)})
+        CLAIMS = [Claim("loops", "", "", "", (AtMost(forever, alpha**2, "never"),), Verdict.PROVED, DOMAIN),
+                  Claim("after", "", "", "", (AtMost(alpha, alpha**2, "α > 1"),), Verdict.PROVED, DOMAIN)]
+    """))
+    with watchdog(120, "rdpsym check with --timeout 2"):
+        assert main(["check", str(tmp_path), "--quiet", "--timeout", "2", "--json", str(tmp_path / "r.json")]) == 1
+    out = capsys.readouterr().out
+    assert re.search(r"loops_at_import\.py\s+LOAD ERROR.*timed out after 2 s while loading", out), out
+    assert re.search(r"loops\s+unknown\s+proved.*timed out after 2 s", out), out
+    assert re.search(r"after\s+proved\s+proved", out), out  # the claim after the one stopped still ran
+
+
+def test_a_worker_that_dies_costs_its_file_or_claim_only(tmp_path):
+    (tmp_path / "exits.py").write_text("import os\nos._exit(3)\n")
+    (tmp_path / "good.py").write_text(textwrap.dedent("""
+        import sympy as sp
+        from rdpsym.claims import AtMost, Claim, Domain, Verdict, alpha
+        CLAIM = Claim("good", "", "", "", (AtMost(alpha, alpha**2, "α > 1"),), Verdict.PROVED,
+                      Domain({alpha: sp.Interval.open(1, sp.oo)}))
+    """))
+    report = run([tmp_path], timeout=60)
+    assert [r.claim.id for r in report.results] == ["good"] and report.results[0].ok
+    assert [f.problem for f in report.failures] == ["the worker process ended (exit status 3) while loading"]
+
+
+@pytest.mark.parametrize("timeout", ["0", "-1", "nan", "inf", "abc", "1e999999999", "86401"])
+def test_the_time_limit_is_a_positive_number_of_seconds(timeout, tmp_path, capsys):
+    assert main(["check", str(tmp_path), "--quiet", "--timeout", timeout]) == 2
+    assert capsys.readouterr().err.startswith("rdpsym: error: --timeout must be")
+
+
+# ---------------------------------------------------------------- wrong values
+
+
+def test_evalf_refuses_a_dps_of_minus_one_or_zero():
+    # dps=-1 returned 0.5 where the value is 3/8, and dps=0 returned 0.375 silently.
+    b = sp.Symbol("b", positive=True)
+    d = rdpsym.laplace(scale=b).rdp(2)
+    for bad in (-1, 0, 4, 1001, 2.5, "x", None):
+        with pytest.raises(ParameterError, match=r"^dps must be an integer in \[5, 1000\]"):
+            d.evalf({b: 1}, dps=bad)
+    # The value it gives within the ceiling, against Proposition 6 at λ = 1, α = 2: log((2e + e^-2)/3).
+    mpmath.mp.dps = 30
+    assert abs(d.evalf({b: 1}, dps=20) - mpmath.log((2 * mpmath.e + mpmath.exp(-2)) / 3)) < mpmath.mpf(10) ** -19
+
+
+@pytest.mark.parametrize("dps", ["0", "-1", "4", "1001", "ten"])
+def test_reference_with_a_dps_outside_the_ceiling_writes_nothing(dps, tmp_path, capsys):
+    # rdpsym reference --dps 0 wrote tables with value 0 and bounds [0, 1].
+    out = tmp_path / "refs"
+    assert main(["reference", "--quick", "--dps", dps, "--out", str(out)]) == 2
+    assert capsys.readouterr().err.startswith("rdpsym: error: --dps must be an integer in [5, 1000]")
+    assert not out.exists()
+
+
+def test_reference_api_reads_its_dps_too(tmp_path):
+    from rdpsym.accounting.reference import write_reference
+
+    with pytest.raises(ParameterError, match="dps must be"):
+        write_reference(tmp_path / "refs", dps=0, quick=True)
+    assert not (tmp_path / "refs").exists()
+
+
+# ---------------------------------------------------------------- tracebacks
+
+
+@pytest.mark.parametrize("argv, option", [
+    (["table2", "--latex", "{tmp}/missing/t.tex"], "--latex"),
+    (["table2", "--latex", "{tmp}/a-folder"], "--latex"),
+    (["table2", "--latex", "{tmp}/t.tex", "--pdf"], "--pdf"),  # t.pdf is a folder: the PDF could not be written
+    (["table2", "--latex", "-", "--pdf"], "--pdf"),
+    (["derive", "laplace", "--latex", "{tmp}/read-only.tex"], "--latex"),
+    (["check", "{tmp}/claims", "--json", "{tmp}/missing/r.json"], "--json"),
+    (["check", "{tmp}/claims", "--markdown", "{tmp}/a-folder"], "--markdown"),
+    (["check", "{tmp}/claims", "--latex", "{tmp}/locked/r.tex"], "--latex"),
+    (["plot", "gaussian:sigma=1", "--output", "{tmp}/missing/c.png"], "--output"),
+    (["plot", "gaussian:sigma=1", "--output", "{tmp}/locked/c.png"], "--output"),
+    (["reference", "--quick", "--out", "{tmp}/a-file.txt"], "--out"),
+    (["reference", "--quick", "--out", "{tmp}/locked/refs"], "--out"),
+    (["reference", "--quick", "--out", "{tmp}/refs-with-a-folder"], "--out"),
+    (["audit", "dp-accounting", "--json", "{tmp}/a-folder"], "--json"),
+    (["epsilon", "--mechanism", "gaussian", "--set", "sigma=1", "--delta", "1e-5"], None),  # writes no file
+])
+def test_an_output_that_cannot_be_written_is_refused_before_any_work(argv, option, tmp_path, capsys, monkeypatch):
+    import os
+
+    from rdpsym.cli import accounting, check, derive, plot
+    from rdpsym.cli import table2 as table2_command
+
+    (tmp_path / "claims").mkdir()
+    (tmp_path / "a-folder").mkdir()
+    (tmp_path / "t.pdf").mkdir()
+    (tmp_path / "refs-with-a-folder" / "rdpsym_reference.csv").mkdir(parents=True)
+    (tmp_path / "a-file.txt").write_text("")
+    (tmp_path / "read-only.tex").write_text("")
+    (tmp_path / "read-only.tex").chmod(0o444)
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "locked").chmod(0o555)
+    if os.geteuid() == 0 and any(w in " ".join(argv) for w in ("locked", "read-only")):  # root writes anywhere
+        pytest.skip("running as root: permissions do not stop writing")
+    # The work each command does first: reached only if the checks let it through.
+    for module, name in ((table2_command, "table2"), (derive, "mechanism_document"), (check, "run_claims"),
+                         (accounting, "write_reference"), (accounting, "audit_dp_accounting")):
+        monkeypatch.setattr(module, name, lambda *a, **k: pytest.fail("the work started before the checks"))
+    monkeypatch.setattr(plot, "spec_mechanism", lambda *a, **k: pytest.fail("the work started before the checks"))
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    if option is None:
+        return
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"rdpsym: error: {option} must be"), err
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: rdpsym.gaussian(2).rdp(None), "order"),
+    (lambda: rdpsym.gaussian(2).curve()(None), "order"),
+    (lambda: rdpsym.epsilon(rdpsym.gaussian(2).curve(), delta=None), "delta"),
+    (lambda: rdpsym.delta(rdpsym.gaussian(2).curve(), epsilon=None), "epsilon"),
+    (lambda: rdpsym.zcdp(1, xi=None), "xi"),
+    (lambda: rdpsym.zcdp(1, xi=float("nan")), "xi"),
+    (lambda: rdpsym.zcdp(1, xi=np.float64("nan")), "xi"),
+    (lambda: rdpsym.zcdp(1, xi=Decimal("NaN")), "xi"),
+    (lambda: rdpsym.renyi_divergence_mp(*rdpsym.laplace(2).pair, None), "order"),
+    (lambda: rdpsym.renyi_divergence_mp(*rdpsym.laplace(2).pair, 2, values=float("nan")), "values"),
+    (lambda: rdpsym.laplace(sp.Symbol("b", positive=True)).rdp(2).evalf(float("nan")), "values"),
+    (lambda: rdpsym.gaussian(2).curve() + 1, r"a term of a composition \(curve \+ curve\)"),
+    (lambda: rdpsym.gaussian(2).curve().values(3.0), "orders"),
+    (lambda: rdpsym.gaussian(2).curve().group(10**400), r"c \(group size 2\^c\)"),
+    (lambda: rdpsym.epsilon(rdpsym.gaussian(2).curve(), 1e-5, conversion=["bbghs"]), "conversion"),
+    (lambda: rdpsym.epsilon(rdpsym.gaussian(2).curve(), 1e-5, dps=20).published(None), "digits"),
+    (lambda: rdpsym.randomized_response(sp.Interval(0, 1)), "p"),
+    (lambda: rdpsym.table2_markdown(None), "cells"),
+])
+def test_none_nan_and_wrong_kinds_are_refused_by_name(call, name):
+    # None as an order, δ or ξ, NaN as ξ raised AttributeError/TypeError; curve + 1 a bare TypeError.
+    with pytest.raises(RdpSymError, match=f"^{name} must be") as e:
+        call()
+    short(e.value)
+
+
+def test_an_empty_support_is_refused_by_name():
+    k = sp.Symbol("k", integer=True)
+    with pytest.raises(DensityError, match=r"^support must be a non-empty SymPy Range"):
+        rdpsym.Discrete(sp.Rational(1, 2), k, support=sp.Range(0, 0))
+    x = sp.Symbol("x", real=True)
+    with pytest.raises(DensityError, match=r"^support must be a SymPy Interval of positive length"):
+        rdpsym.Continuous(sp.Integer(1), x, support=sp.Interval(1, 0))
+
+
+def test_operators_with_a_non_curve_are_rdpsym_errors_and_type_errors():
+    g = rdpsym.gaussian(2).curve()
+    for bad in (1, 2.5, "g", None, np.float64(1)):
+        with pytest.raises(TypeError) as e:
+            g + bad
+        assert isinstance(e.value, ParameterError)
+        with pytest.raises(ParameterError):
+            bad + g
+    assert sum([g, g]) == g + g
+
+
+def test_to_arb_of_what_balls_cannot_evaluate_is_an_rdpsym_error_callers_can_fall_back_on():
+    from rdpsym.balls import to_arb
+
+    for bad in (sp.Symbol("x"), sp.I, -sp.oo, sp.nan, sp.zoo, sp.gamma(sp.Rational(1, 3))):
+        with pytest.raises(TypeError) as e:
+            to_arb(bad)
+        assert isinstance(e.value, RdpSymError)
+
+
+# ---------------------------------------------------------------- extreme scales: whatever the outcome, short
+
+
+def test_an_extreme_sigma_gives_a_value_or_a_short_error(watchdog):
+    # gaussian(1e300).rdp(2) blamed the right closed form in a 3,000-character error of 600-digit numbers.
+    with watchdog(120, "gaussian(1e300).rdp(2)"):
+        try:
+            d = rdpsym.gaussian(1e300).rdp(2)
+        except RdpSymError as exc:
+            short(exc)
+        else:
+            assert d.result == sp.Rational(1, 10**600)
+
+
+def test_an_exact_moment_too_large_to_build_falls_back_to_the_labelled_numeric_value(watchdog):
+    # Randomized response at α = 10^300 built (3/4)^(10^300) exactly and never returned.
+    with watchdog(60, "randomized_response(0.75).rdp(10**300)"):
+        d = rdpsym.randomized_response(0.75).rdp(10**300)
+    assert d.status == "numeric" and "no closed form" in str(d.evidence[0])
+    mpmath.mp.dps = 30  # D_α → D_∞ = log(p/(1 − p)) = log 3 as α → ∞, within 3^-α
+    assert abs(d.result - mpmath.log(3)) < mpmath.mpf(10) ** -25
+
+
+def test_a_symbolic_parameter_is_derived_at_a_huge_order_and_evaluated_without_building_powers(capsys, watchdog):
+    with watchdog(120, "derive randomized-response --order 1e300"):
+        assert main(["derive", "randomized-response", "--order", "1e300", "--set", "p=0.75"]) == 0
+    assert "1.0986122886681096913952452369" in capsys.readouterr().out  # log 3, to 30 digits
+
+
+# ---------------------------------------------------------------- unclear errors
+
+
+def test_a_syntax_error_in_a_claim_file_is_located_by_file_and_line(tmp_path):
+    (tmp_path / "broken.py").write_text("import sympy as sp\n\n\ndef f(:\n    pass\n")
+    (tmp_path / "_helper.py").write_text("x = 1\ny = 1 / 0\n")
+    (tmp_path / "uses_helper.py").write_text("import _helper\n")
+    report = run([tmp_path], timeout=60)
+    problems = {f.path.name: f.problem for f in report.failures}
+    assert problems["broken.py"] == "SyntaxError at line 4: invalid syntax"
+    assert problems["uses_helper.py"].startswith("ZeroDivisionError at line 2 of ")
+    assert problems["uses_helper.py"].endswith("_helper.py (line 1): division by zero")
+
+
+def test_a_symbolic_q_says_a_curve_needs_a_number():
+    # It said "value must be an exact rational number; got q".
+    q = sp.Symbol("q", positive=True)
+    m = rdpsym.sampled_gaussian(q=q, sigma=1)
+    with pytest.raises(ParameterError, match=r"^the sampled-gaussian parameter q must be a number to give a curve"):
+        rdpsym.epsilon(m, delta=1e-5)
+
+
+def test_messages_show_long_numbers_to_a_few_digits():
+    with pytest.raises(ParameterError) as e:
+        rdpsym.gaussian(sigma=-sp.Rational(10**400 + 1, 3))
+    text = short(e.value)
+    assert "-3.33333e+399" in text
+
+
+def test_loading_runs_nothing_it_is_given(tmp_path):
+    marker = tmp_path / "pwned"
+    for bad in (f"__import__('os').system('touch {marker}')", f"open('{marker}', 'w')"):
+        with pytest.raises(ParameterError):
+            rdpsym.gaussian(bad)
+        assert main(["epsilon", "--mechanism", "gaussian", "--set", f"sigma={bad}", "--delta", "1e-5"]) == 2
+    assert not marker.exists()
+
+
+def test_the_ceilings_are_stated_in_the_readme():
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Ceilings", 1)[1].split("\n## ", 1)[0]
+    from rdpsym.foundations import arithmetic, reading
+
+    for value in (arithmetic.MAX_LENGTH, reading.MAX_DPS, arithmetic.MAX_RATIONAL_DIGITS, arithmetic.MAX_NODES):
+        assert f"{value:,}".replace(",", " ") in section or str(value) in section, value
+    assert math.isfinite(float(reading.MAX_DPS))
