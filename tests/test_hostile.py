@@ -208,7 +208,7 @@ def test_an_output_that_cannot_be_written_is_refused_before_any_work(argv, optio
         pytest.skip("running as root: permissions do not stop writing")
     # The work each command does first: reached only if the checks let it through.
     for module, name in ((table2_command, "table2"), (derive, "mechanism_document"), (check, "run_claims"),
-                         (accounting, "write_reference"), (accounting, "audit_dp_accounting")):
+                         (accounting, "write_reference"), (accounting, "audit")):
         monkeypatch.setattr(module, name, lambda *a, **k: pytest.fail("the work started before the checks"))
     monkeypatch.setattr(plot, "spec_mechanism", lambda *a, **k: pytest.fail("the work started before the checks"))
     argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]

@@ -98,6 +98,6 @@ def _order(item: object, name: str, continuous: bool):
         shown = item.strip() if isinstance(item, str) else item
         try:  # read by the one reader (bounded: Fraction("1e999999999") would build the number)
             one = exact(shown, name) == 1
-        except ParameterError:
-            one = False
+        except ParameterError:  # not a number at all: shown quoted, as typed
+            one, shown = False, quoted(shown)
         raise ParameterError(must(name, valid(continuous, kl=bool(one)), shown)) from None
