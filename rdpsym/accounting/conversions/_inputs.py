@@ -175,16 +175,21 @@ def _infinite_reason(x: object) -> str | None:
 
 
 def _order_key(order: object, name: str = "order"):
-    """A hashable exact key of an order, for the duplicate check."""
+    """A hashable exact key of an order, for the duplicate check: (numerator, denominator) in lowest terms for
+    an exact number (an ``fmpq`` is already reduced: no Fraction to build, which dominated a long grid's
+    check), ``math.inf`` itself, or a ball's midpoint and radius."""
+    if isinstance(order, fmpq):
+        return int(order.p), int(order.q)
     if _is_inf(order):
         return order
     if isinstance(order, arb):
         if order.is_exact():
             m, e = order.mid().man_exp()
-            return Fraction(int(m)) * Fraction(2) ** int(e)
+            f = Fraction(int(m)) * Fraction(2) ** int(e)
+            return f.numerator, f.denominator
         return ("ball", tuple(map(int, order.mid().man_exp())), tuple(map(int, order.rad().man_exp())))
     q = _rational(name, order)
-    return Fraction(int(q.p), int(q.q))
+    return int(q.p), int(q.q)
 
 
 def _pairs(values: object, name: str, what: str, keys: str) -> list[tuple[object, object]]:
@@ -194,14 +199,15 @@ def _pairs(values: object, name: str, what: str, keys: str) -> list[tuple[object
         raise ParameterError(must(name, f"a nonempty list of ({what}) pairs", repr(values))) from None
     if not pairs:
         raise ParameterError(must(name, f"a nonempty list of ({what}) pairs", "[]"))
-    seen: dict = {}
+    seen: set = set()
     for p in pairs:
         if len(p) != 2:
             raise ParameterError(must(name, f"a nonempty list of ({what}) pairs", repr(p)))
         key = _order_key(p[0], what.split(",")[0])
         if key in seen:
-            raise ParameterError(must(keys, "distinct", f"{key if isinstance(key, Fraction) else p[0]} twice"))
-        seen[key] = True
+            shown = Fraction(*key) if isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], int) else p[0]
+            raise ParameterError(must(keys, "distinct", f"{shown} twice"))
+        seen.add(key)
     return pairs
 
 

@@ -63,8 +63,8 @@ from rdpsym.accounting.conversions._inputs import (
 from rdpsym.foundations.balls import precision
 from rdpsym.foundations.errors import ConvergenceError, ParameterError, must
 
-__all__ = ["OptimalBound", "dual_bound", "estimate_epsilon", "optimal_delta", "optimal_epsilon", "quick_epsilon",
-           "quick_log_delta"]
+__all__ = ["OptimalBound", "dual_bound", "estimate", "estimate_epsilon", "estimate_log_delta", "float_solution",
+           "optimal_delta", "optimal_epsilon", "quick_epsilon", "quick_log_delta", "witness_epsilon"]
 
 
 @dataclass(frozen=True)
@@ -372,7 +372,7 @@ def _pure_epsilon(r: arb, d: arb) -> OptimalBound:
     return OptimalBound(value, _checked("epsilon", ((1 - d) / q).log()).lower(), False, "pure", None, (p, q))
 
 
-def optimal_epsilon(order: Order, r: Real, delta: Real) -> OptimalBound | None:
+def optimal_epsilon(order: Order, r: Real, delta: Real, start: tuple | None = None) -> OptimalBound | None:
     """The least ε that (α, r)-RDP certifies at δ, by any conversion: certified above, and below by a witness.
 
     Source: the optimal conversion of Asoodeh et al. 2021 (arXiv:2008.06529), certified by the dual bound of
@@ -380,6 +380,8 @@ def optimal_epsilon(order: Order, r: Real, delta: Real) -> OptimalBound | None:
     negative (it then certifies (0, δ)-DP).  At α = ∞ it is r + log(1 − δ); for δ ≥ 1/α the same closed
     form; otherwise the optimal pair is found numerically and its dual point evaluated in balls.  None when
     the solver does not reach a certified point (extreme inputs): the other conversions still apply.
+    ``start``: the float solution :func:`float_solution` returned for the same (α, r, δ), so that a caller
+    that estimated first does not solve twice (it only chooses where Newton's method starts).
 
     >>> from rdpsym.foundations.balls import precision, upper_decimal
     >>> from rdpsym.accounting.conversions.rdp_dp import balle_epsilon
@@ -406,15 +408,16 @@ def optimal_epsilon(order: Order, r: Real, delta: Real) -> OptimalBound | None:
         return OptimalBound(value, _checked("epsilon", ((1 - d) / q).log()).lower(), False, "corner", None, (p, q))
     if not d < 1 / alpha:
         return None  # the ball of δ straddles 1/α: the caller keeps the other conversions
-    return _interior(order, r, d, "delta")
+    return _interior(order, r, d, "delta", start)
 
 
-def optimal_delta(order: Order, r: Real, epsilon: Real) -> OptimalBound | None:
+def optimal_delta(order: Order, r: Real, epsilon: Real, start: tuple | None = None) -> OptimalBound | None:
     """The least δ that (α, r)-RDP certifies at ε, by any conversion (capped at 1): certified above, and below
     by a witness pair (see :func:`optimal_epsilon`).
 
     At α = ∞: δ = max(0, 1 − e^{ε − r}); for ε ≤ r + log(1 − 1/α) the same closed form; otherwise the dual
-    point of the optimal pair.  None when the solver does not reach a certified point.
+    point of the optimal pair.  None when the solver does not reach a certified point.  ``start`` as for
+    :func:`optimal_epsilon`.
 
     >>> from rdpsym.foundations.balls import precision, upper_decimal
     >>> from rdpsym.accounting.conversions.rdp_dp import balle_delta
@@ -438,20 +441,102 @@ def optimal_delta(order: Order, r: Real, epsilon: Real) -> OptimalBound | None:
         return OptimalBound(v, (1 - e.upper().exp() * q).lower().max(arb(0)), False, "corner", None, (p, q))
     if not e > corner:
         return None
-    return _interior(order, r, e, "gamma")
+    return _interior(order, r, e, "gamma", start)
 
 
 def estimate_epsilon(order: Order, r: Real, delta: Real) -> float | None:
     """The optimal conversion's ε in float64 (not certified; None where the float solver fails): for choosing
     the orders worth certifying, never for a published number."""
+    return estimate(order, r, delta, "delta")[0]
+
+
+def estimate(order: Order, r: Real, target: Real, given: str) -> tuple[float | None, tuple | None]:
+    """(the float estimate, the float solution) of the optimal conversion at (α, r): ε given δ (``given =
+    "delta"``) or log δ given ε (``"gamma"``).  The solution (None in the closed-form regimes or on failure)
+    is what :func:`optimal_epsilon` / :func:`optimal_delta` take as ``start``, so an order that is estimated
+    and then certified is solved in floats once.  Not certified: it chooses, it never decides."""
     try:
         a = _as_float(order)
-        rf, df = float(arb(r).mid()), float(arb(delta).mid())
-        if df >= 1 / a:
-            return rf + math.log1p(-df)
-        s, u = _solve_float(a, (a - 1) * rf, math.log(df), "delta")
-        return _family(FLOAT, a, (a - 1) * rf, s, u)[1]
+        rf, tf = float(arb(r).upper()), float(arb(target).mid())
+        if given == "delta":
+            if tf >= 1 / a:
+                return rf + math.log1p(-tf), None
+        elif tf <= rf + math.log1p(-1 / a):
+            return math.log(-math.expm1(tf - rf)), None
+        start = float_solution(order, r, target, given)
+        return start[2 if given == "delta" else 3], start
     except (ConvergenceError, ZeroDivisionError, ValueError, OverflowError, ArithmeticError, TypeError):
+        return None, None
+
+
+def float_solution(order: Order, r: Real, target: Real, given: str) -> tuple:
+    """(s, u, log γ, log δ) of the optimal pair in float64, from the inputs as :func:`_interior` reads them
+    (r's upper end; δ's or ε's midpoint).  Raises on failure (ConvergenceError and the float errors)."""
+    af, rf = _as_float(order), float(arb(r).upper())
+    tm = float(arb(target).mid())
+    tf = math.log(tm) if given == "delta" else tm
+    log_m = (af - 1) * rf
+    s_f, u_f = _solve_float(af, log_m, tf, given)
+    _, lg_f, ld_f = _family(FLOAT, af, log_m, s_f, u_f)
+    return s_f, u_f, lg_f, ld_f
+
+
+def witness_epsilon(order: Order, r: float, d: float) -> float | None:
+    """A lower bound on the optimal conversion's ε of (α, r)-RDP at δ, in a few float operations, from an
+    explicit witness pair: no conversion of (α, r) can certify less.  For discarding orders that cannot win
+    before anything is solved (:mod:`~rdpsym.accounting.conversions.tightest`); None where it gives nothing
+    (an order that is not an exact rational, r ≤ 0, or the pair below does not exist).
+
+    Proof.  At δ ≥ 1/α the optimum is r + log(1 − δ) (the module docstring).  Otherwise take v = αδ < 1,
+    L₀ = 1 − v, K = (M − e^{−αv})/v with M = e^{(α−1)r}, L_min = (K/2)^{1/(α−1)}, assume L_min ≥ max(1, 2L₀),
+    and put θ = 1 − L₀/L_min ∈ [1/2, 1), L₁ = (θK)^{1/(α−1)} ≥ L_min, w = v/(L₁ − L₀), P = (wL₁, 1 − wL₁),
+    Q = (w, 1 − w) (probabilities, as L₁ ≥ 1).  Then E_Q[(dP/dQ)^α] = wL₁^α + (1 − w)L₀^α ≤ M: the second
+    term is ≤ (1 − v)^α ≤ e^{−αv}, and wL₁^α ≤ vK ⟺ L₁^α ≤ K(L₁ − L₀) ⟺ θL₁ ≤ L₁ − L₀ ⟺ L₁ ≥ L₀/(1 − θ) = L_min.
+    So D_α(P‖Q) ≤ r, and with γ = L₁ − δ/w, P(S) − γQ(S) = δ on the first atom: every γ' < γ leaves
+    E_{γ'}(P‖Q) > δ, so every valid ε is ≥ log γ ≥ log L₁ + log(1 − δ/v) = (log θ + log K)/(α − 1) +
+    log(1 − 1/α): Balle et al.'s ε (Thm 21) plus (log θ + log(1 − e^{−αv − (α−1)r}))/(α − 1) < 0.
+
+    Evaluated in float64 from the exact α and α − 1 (each rounded once) and r rounded to nearest, then lowered
+    by 10⁻¹¹ times the sum of the magnitudes of every term, some thousand times the rounding of these few
+    operations (each correctly rounded or within an ulp, and the bound is increasing in r), so the float
+    returned is below the exact bound.
+
+    >>> from flint import fmpq
+    >>> from rdpsym.foundations.balls import precision
+    >>> from rdpsym.accounting.conversions.rdp_dp import balle_epsilon
+    >>> with precision(128):
+    ...     exact = float(optimal_epsilon(fmpq(47, 10), fmpq(5, 2), fmpq(1, 10**5)).value.mid())
+    ...     balle = float(balle_epsilon(fmpq(47, 10), fmpq(5, 2), fmpq(1, 10**5)).mid())
+    >>> w = witness_epsilon(fmpq(47, 10), 2.5, 1e-5)
+    >>> w < exact < balle, f"{exact - w:.1e}", f"{balle - exact:.1e}"   # below the optimum by less than 0.04 %
+    (True, '1.8e-03', '2.6e-05')
+    """
+    try:
+        if isinstance(order, fmpq):
+            a, h = int(order.p) / int(order.q), int(order.p - order.q) / int(order.q)
+        elif isinstance(order, int) and not isinstance(order, bool):
+            a, h = float(order), float(order - 1)
+        else:
+            return None
+        if not (h > 0 and r > 0 and 0 < d < 1):
+            return None
+        if d * a >= 1:
+            value = r + math.log1p(-d)
+            return value - 1e-11 * (1 + abs(r) + abs(value))
+        v = a * d
+        lm, lv = h * r, math.log(v)
+        t = -a * v - lm
+        tail = math.log(-math.expm1(t))  # log(1 − e^{−αv−(α−1)r}) < 0
+        log_k = lm + tail - lv
+        log_lmin = (log_k - math.log(2)) / h
+        if log_lmin < max(0.0, math.log(2 * (1 - v))):
+            return None
+        log_theta = math.log1p(-(1 - v) * math.exp(-log_lmin))
+        last = math.log1p(-1 / a)
+        value = (log_theta + log_k) / h + last
+        size = abs(r) + (abs(lm) + abs(tail) + abs(lv) + abs(log_lmin) + abs(log_theta)) / h + abs(last)
+        return value - 1e-11 * (1 + size + abs(value))
+    except (ZeroDivisionError, ValueError, OverflowError, ArithmeticError):
         return None
 
 
@@ -513,15 +598,7 @@ def quick_log_delta(a: float, r: float, e: float) -> float | None:
 def estimate_log_delta(order: Order, r: Real, epsilon: Real) -> float | None:
     """The optimal conversion's log δ at ε in float64 (not certified; None where the float solver fails): the
     δ-direction twin of :func:`estimate_epsilon`."""
-    try:
-        a = _as_float(order)
-        rf, ef = float(arb(r).mid()), float(arb(epsilon).mid())
-        if ef <= rf + math.log1p(-1 / a):
-            return math.log(-math.expm1(ef - rf))
-        s, u = _solve_float(a, (a - 1) * rf, ef, "gamma")
-        return _family(FLOAT, a, (a - 1) * rf, s, u)[2]
-    except (ConvergenceError, ZeroDivisionError, ValueError, OverflowError, ArithmeticError, TypeError):
-        return None
+    return estimate(order, r, epsilon, "gamma")[0]
 
 
 def _as_float(order) -> float:
@@ -536,15 +613,13 @@ def _as_float(order) -> float:
 MAX_EXTRA_BITS = 8192
 
 
-def _interior(order, r: arb, target: arb, given: str) -> OptimalBound | None:
-    """The interior regime: a float solve, Newton refinement at enough precision that the small δ survives the
-    cancellation in B − γ (log₂(γ/δ) extra bits), then the dual point and the witness in balls."""
+def _interior(order, r: arb, target: arb, given: str, start: tuple | None = None) -> OptimalBound | None:
+    """The interior regime: a float solve (or ``start``, the same solve done by :func:`estimate`), Newton
+    refinement at enough precision that the small δ survives the cancellation in B − γ (log₂(γ/δ) extra
+    bits), then the dual point and the witness in balls."""
     prec = ctx.prec
     try:
-        af, rf = _as_float(order), float(r.upper())
-        tf = math.log(float(target.mid())) if given == "delta" else float(target.mid())
-        s_f, u_f = _solve_float(af, (af - 1) * rf, tf, given)
-        _, lg_f, ld_f = _family(FLOAT, af, (af - 1) * rf, s_f, u_f)
+        s_f, u_f, lg_f, ld_f = start if start is not None else float_solution(order, r, target, given)
     except (ConvergenceError, ZeroDivisionError, ValueError, OverflowError, ArithmeticError):
         return None
     extra = int(max(0.0, lg_f - ld_f) / math.log(2)) + 48

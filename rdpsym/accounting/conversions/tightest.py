@@ -17,9 +17,20 @@ each conversion is valid.  The conversions (:data:`NAMES`), each certified in Ar
   certified by a dual point and bracketed by a witness pair (:mod:`~rdpsym.accounting.conversions.optimal`);
   it is never worse than the three above at the same order.
 
-Certifying ``"optimal"`` costs about a millisecond an order, so it is certified only at the orders whose
-quick float estimate from below (:func:`~rdpsym.accounting.conversions.optimal.quick_epsilon`) could beat
-the best certified value so far; the estimate chooses, it never decides a published number.
+Certifying ``"optimal"`` costs about half a millisecond an order, so it is certified only at the orders that
+can win.  For ε, an order is first discarded when an explicit witness pair
+(:func:`~rdpsym.accounting.conversions.optimal.witness_epsilon`, a few float operations with a margin far
+above their rounding) shows that no conversion of its (α, r) reaches the best closed-form value: such an
+order cannot win, so discarding it changes nothing.  The others are ranked by a quick float estimate
+(:func:`~rdpsym.accounting.conversions.optimal.quick_epsilon`) and a float solve, and certified while those
+could beat the best certified value so far; the float solve is handed to the certification, which starts
+Newton's method from it.  The estimates choose, they never decide a published number.
+
+Speed (every value as before): Mironov's and Balle et al.'s ε at an order are r plus a constant of (α, δ),
+kept per δ and working precision (ε after every epoch asks the same δ over the same grid each time), so
+each is one ball addition; the TV/KL branch is decided by one comparison of r with −log(1 − δ²) where r is
+clearly above it (δ < √(1 − e^{−r}) ⟺ r > −log(1 − δ²)); the list of every order's bound is built when
+first read (:class:`~rdpsym.accounting.rows.LazyRows`).
 
 Over the orders, taking each order's best is optimal only among conversions that look at one order at a
 time.  The joint optimum over all constraints E_Q[L^{α_i}] ≤ e^{(α_i−1)r_i} is a linear programme; measured
@@ -30,10 +41,12 @@ on the Gaussian (σ = 1, δ = 10⁻⁵, orders 1.5–12 by 0.1), it is below the
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from flint import arb
+from flint import arb, ctx
 
 from rdpsym.accounting.conversions import optimal as opt
 from rdpsym.accounting.conversions._inputs import (
@@ -44,7 +57,10 @@ from rdpsym.accounting.conversions._inputs import (
     _delta,
     _infinite_reason,
     _is_inf,
+    _log1m_inv,
     _nonnegative,
+    _order,
+    _order_key,
     _pairs,
 )
 from rdpsym.accounting.conversions.rdp_dp import (
@@ -56,6 +72,7 @@ from rdpsym.accounting.conversions.rdp_dp import (
     mironov_delta,
     mironov_epsilon,
 )
+from rdpsym.accounting.rows import LazyRows
 from rdpsym.foundations.errors import ParameterError, must
 
 __all__ = ["NAMES", "Tightest", "conversions", "tightest_delta", "tightest_epsilon"]
@@ -81,9 +98,9 @@ class Tightest(NamedTuple):
     ``value`` is the ball of the best bound (its upper end is the certified ε or δ; ``math.inf`` for ε when
     every order is infinite); ``order`` and ``conversion`` say where it comes from; ``per_order`` lists every
     order's best (an :class:`~rdpsym.accounting.conversions.rdp_dp.OrderBound` whose ``conversion`` names its
-    winner); ``alternatives`` is every conversion's value at the winning order, as (name, ball or inf, reason);
-    ``gap`` the certified width between the winning optimal value and its witness (None unless ``optimal``
-    won and its witness was certified).
+    winner; a sequence built when first read); ``alternatives`` is every conversion's value at the winning
+    order, as (name, ball or inf, reason); ``gap`` the certified width between the winning optimal value and
+    its witness (None unless ``optimal`` won and its witness was certified).
     """
 
     value: arb | float
@@ -113,6 +130,65 @@ def _upper(x) -> float | arb:
     return x.upper() if isinstance(x, arb) else x
 
 
+# --------------------------------------------------------------------------- what the closed forms need, per δ
+
+#: Per (δ, working precision): the closed forms' constants (:class:`_Constants`), least recently used dropped.
+_CONSTANTS: OrderedDict = OrderedDict()
+_CONSTANTS_LOCK = threading.Lock()
+#: How many (δ, precision) entries are kept, and how many orders each keeps.
+CONSTANT_ENTRIES, CONSTANT_ORDERS = 16, 4096
+
+_TV_NOTHING = "δ < √(1 − e^(−r)): the TV bound gives nothing at this δ"
+
+
+class _Constants:
+    """At one δ and working precision: log δ; the TV/KL threshold −log(1 − δ²) (δ ≥ √(1 − e^{−r}) needs r below
+    it); and per order the balls m, c with Mironov's ε = r + m, m = −log δ/(α − 1) (Prop 3), and Balle et
+    al.'s ε = r + c, c = log(1 − 1/α) − (log δ + log α)/(α − 1) (Thm 21), each formed as
+    :func:`~rdpsym.accounting.conversions.rdp_dp.mironov_epsilon` and
+    :func:`~rdpsym.accounting.conversions.rdp_dp.balle_epsilon` form theirs (α − 1 exact for a rational α)."""
+
+    __slots__ = ("log_d", "orders", "tv")
+
+    def __init__(self, d: arb):
+        self.log_d = d.log()
+        self.tv = -(-(d * d)).log1p()
+        self.orders: dict = {}
+
+    def at(self, order) -> tuple[arb, arb]:
+        """(m, c) at a finite order (checked: an invalid order raises, as the conversions do)."""
+        key = _order_key(order)
+        found = self.orders.get(key)
+        if found is None:
+            alpha, h = _order(order)
+            found = (_checked("epsilon", -(self.log_d / h)),
+                     _checked("epsilon", _log1m_inv(alpha, h) - (self.log_d + h.log1p()) / h))
+            if len(self.orders) >= CONSTANT_ORDERS:
+                self.orders.clear()
+            self.orders[key] = found
+        return found
+
+
+def _constants(d: arb) -> _Constants:
+    key = (tuple(map(int, d.mid().man_exp())), tuple(map(int, d.rad().man_exp())), ctx.prec)
+    with _CONSTANTS_LOCK:
+        found = _CONSTANTS.get(key)
+        if found is None:
+            found = _CONSTANTS[key] = _Constants(d)
+            while len(_CONSTANTS) > CONSTANT_ENTRIES:
+                _CONSTANTS.popitem(last=False)
+        else:
+            _CONSTANTS.move_to_end(key)
+    return found
+
+
+def _rdp(r) -> arb:
+    """An RDP value as :func:`_nonnegative` reads it (a finite ball's nonnegative part), fast for a ball."""
+    if isinstance(r, arb) and r.is_finite() and not r < 0:
+        return r.nonnegative_part()
+    return _nonnegative("r", r)
+
+
 def _closed_epsilon(name: str, order, r: arb, d: arb):
     """(ball or inf, reason) of a closed-form conversion at one order."""
     if name == "mironov":
@@ -121,7 +197,7 @@ def _closed_epsilon(name: str, order, r: arb, d: arb):
         return balle_epsilon(order, r, d), ""
     if d >= kl_delta(r):
         return arb(0), ""
-    return math.inf, "δ < √(1 − e^(−r)): the TV bound gives nothing at this δ"
+    return math.inf, _TV_NOTHING
 
 
 def tightest_epsilon(values: Sequence[tuple[Order, Real | float]], delta: Real, names: object = "best") -> Tightest:
@@ -142,21 +218,32 @@ def tightest_epsilon(values: Sequence[tuple[Order, Real | float]], delta: Real, 
     >>> t.gap < 1e-18     # the witness pair: no conversion of (4, 2)-RDP gives less than this minus the gap
     True
 
-    Where ``optimal`` was not certified (its estimate from below could not beat the best order), an order's
-    row holds the best of the closed forms.
+    Where ``optimal`` was not certified (it cannot beat the best order, by a witness pair or by its float
+    estimates), an order's row holds the best of the closed forms, and the optimal entry says why.
     """
     use = conversions(names)
     d = _delta(delta)
+    known = _constants(d)
+    closed = [n for n in use if n != "optimal"]
     rows: list = []  # (order, r, {name: (value, reason)}, infinite reason or None)
     for order, r in _pairs(values, "values", "order, r", "the orders"):
-        _valid_order(order)
+        inf = _is_inf(order)
+        m, c = (None, None) if inf else known.at(order)  # also checks the order
         why = _infinite_reason(r)
         if why is not None:
             rows.append((order, None, {}, _because(f"the RDP value at order {order} is infinite", why)))
             continue
-        r = _nonnegative("r", r)
-        found = {n: _closed_epsilon(n, order, r, d) for n in use if n != "optimal"}
-        if "optimal" in use and _is_inf(order):
+        r = _rdp(r)
+        found = {}
+        for n in closed:
+            if n == "tv-kl":
+                # r > −log(1 − δ²) certainly: then √(1 − e^{−r}) > δ at every point, and the test below is false.
+                found[n] = (math.inf, _TV_NOTHING) if r > known.tv else _closed_epsilon(n, order, r, d)
+            elif inf:
+                found[n] = (r, "")  # (∞, r)-RDP is r-DP: both closed forms give r
+            else:
+                found[n] = (r + (m if n == "mironov" else c), "")  # finite balls: a finite sum
+        if "optimal" in use and inf:
             found["optimal"] = (opt.optimal_epsilon(order, r, d).value, "")
         rows.append((order, r, found, None))
     if "optimal" in use:
@@ -187,7 +274,7 @@ def tightest_delta(values: Sequence[tuple[Order, Real | float]], epsilon: Real, 
             rows.append((order, None, {}, _because(f"the RDP value at order {order} is infinite", why)
                          + ": no guarantee"))
             continue
-        r = _nonnegative("r", r)
+        r = _rdp(r)
         found = {}
         for n in use:
             if n == "mironov":
@@ -214,15 +301,25 @@ def _best_upper(rows) -> arb | None:
 
 
 def _add_optimal(rows: list, given: arb, kind: str) -> None:
-    """Certify the optimal conversion at the orders whose float estimate from below could beat the best so far."""
+    """Certify the optimal conversion at the orders that could beat the best so far (module docstring)."""
     best = _best_upper(rows)
     g = float(given.mid())
+    nothing = math.inf if kind == "epsilon" else arb(1)
     candidates = []
-    for i, (order, r, _, why) in enumerate(rows):
+    for i, (order, r, found, why) in enumerate(rows):
         if why is not None or _is_inf(order):
             continue
+        rf = float(r.upper())
+        if kind == "epsilon" and best is not None:
+            # A witness pair's ε bounds every conversion of (α, r) from below: above the best closed form, the
+            # order cannot win (the best only decreases), and nothing is solved there.
+            lower = opt.witness_epsilon(order, rf, g)
+            if lower is not None and _beyond(lower, best, kind):
+                found["optimal"] = (nothing, "not certified: a witness pair shows no conversion of this order's "
+                                             "(α, r) beats the best order")
+                continue
         try:
-            a, rf = opt._as_float(order), float(r.upper())
+            a = opt._as_float(order)
             quick = opt.quick_epsilon(a, rf, g) if kind == "epsilon" else opt.quick_log_delta(a, rf, g)
         except (OverflowError, ValueError, ZeroDivisionError):
             quick = None
@@ -231,21 +328,18 @@ def _add_optimal(rows: list, given: arb, kind: str) -> None:
     for quick, i in candidates:
         order, r, found, _ = rows[i]
         if best is not None and quick != -math.inf and _beyond(quick, best, kind):
-            found["optimal"] = (math.inf if kind == "epsilon" else arb(1),
-                                "not certified: its estimate from below does not beat the best order")
+            found["optimal"] = (nothing, "not certified: its estimate from below does not beat the best order")
             continue
-        # A second, sharper float estimate (the full solve, ~0.2 ms) before certifying (~1–10 ms): the quick one
-        # is loose where r is small.
-        estimate = (opt.estimate_epsilon(order, r, given) if kind == "epsilon"
-                    else opt.estimate_log_delta(order, r, given))
+        # A second, sharper float estimate (the full float solve, ~0.2 ms) before certifying (~0.5 ms and
+        # more): the quick one is loose where r is small.  Its solution is where the certification starts.
+        estimate, start = opt.estimate(order, r, given, "delta" if kind == "epsilon" else "gamma")
         if best is not None and estimate is not None and _beyond(estimate, best, kind):
-            found["optimal"] = (math.inf if kind == "epsilon" else arb(1),
-                                "not certified: its float estimate does not beat the best order")
+            found["optimal"] = (nothing, "not certified: its float estimate does not beat the best order")
             continue
-        b = opt.optimal_epsilon(order, r, given) if kind == "epsilon" else opt.optimal_delta(order, r, given)
+        b = (opt.optimal_epsilon(order, r, given, start) if kind == "epsilon"
+             else opt.optimal_delta(order, r, given, start))
         if b is None:
-            found["optimal"] = (math.inf if kind == "epsilon" else arb(1),
-                                "the optimal conversion's solver did not reach a certified point here")
+            found["optimal"] = (nothing, "the optimal conversion's solver did not reach a certified point here")
             continue
         found["optimal"] = (b.value, "", b)
         if best is None or b.value.upper() < best:
@@ -264,37 +358,41 @@ def _beyond(quick: float, best: arb, kind: str) -> bool:
 
 
 def _pick(rows: list, use: tuple, empty) -> Tightest:
-    per, best_i = [], None
+    per: list = []  # (order, value, reason, conversion): OrderBound's fields, made records when read
+    best_i, best_up = None, None
     for order, _, found, why in rows:
         if why is not None:
-            per.append(OrderBound(order, math.inf if empty is math.inf else arb(1), why, ""))
+            per.append((order, math.inf if empty is math.inf else arb(1), why, ""))
             continue
-        name, value, reason = None, None, ""
+        name, value, up, reason = None, None, None, ""
         for n in use:
             v, rs = found[n][0], found[n][1]
-            if isinstance(v, arb) and (value is None or v.upper() < value.upper()):
-                name, value = n, v
-            elif value is None and not isinstance(v, arb):
+            if isinstance(v, arb):
+                vu = v.upper()
+                if value is None or vu < up:
+                    name, value, up = n, v, vu
+            elif value is None:
                 reason = rs
         if value is None:
-            per.append(OrderBound(order, math.inf if empty is math.inf else arb(1), reason, ""))
+            per.append((order, math.inf if empty is math.inf else arb(1), reason, ""))
             continue
-        per.append(OrderBound(order, value, "", name))
-        if best_i is None or value.upper() < per[best_i].value.upper():
-            best_i = len(per) - 1
+        per.append((order, value, "", name))
+        if best_i is None or up < best_up:
+            best_i, best_up = len(per) - 1, up
+    rows_later = LazyRows(lambda: tuple(OrderBound(*p) for p in per))
     if best_i is None:
-        return Tightest(empty, None, None, per, ())
-    finite = [p for p in per if not p.reason]
-    ball = finite[0].value
-    for p in finite[1:]:
-        ball = ball.min(p.value)
-    win = per[best_i]
+        return Tightest(empty, None, None, rows_later, ())
+    finite = [p[1] for p in per if not p[2]]
+    ball = finite[0]
+    for v in finite[1:]:
+        ball = ball.min(v)
+    order, _, _, conversion = per[best_i]
     found = rows[best_i][2]
     alternatives = tuple((n, found[n][0], found[n][1]) for n in use)
     gap = None
     extra = found.get("optimal", ())
-    if win.conversion == "optimal" and len(extra) == 3 and extra[2].lower is not None:
+    if conversion == "optimal" and len(extra) == 3 and extra[2].lower is not None:
         gap = _checked("gap", (extra[2].value - extra[2].lower).upper() if extra[2].value.upper() > extra[2].lower
                        else arb(0))
         gap = gap.nonnegative_part()
-    return Tightest(_checked("minimum", ball), win.order, win.conversion, per, alternatives, gap)
+    return Tightest(_checked("minimum", ball), order, conversion, rows_later, alternatives, gap)
