@@ -148,21 +148,24 @@ class _Constants:
     :func:`~rdpsym.accounting.conversions.rdp_dp.mironov_epsilon` and
     :func:`~rdpsym.accounting.conversions.rdp_dp.balle_epsilon` form theirs (α − 1 exact for a rational α)."""
 
-    __slots__ = ("log_d", "orders", "tv")
+    __slots__ = ("d", "log_d", "orders", "tv")
 
     def __init__(self, d: arb):
+        self.d = float(d.mid())
         self.log_d = d.log()
         self.tv = -(-(d * d)).log1p()
         self.orders: dict = {}
 
-    def at(self, order) -> tuple[arb, arb]:
-        """(m, c) at a finite order (checked: an invalid order raises, as the conversions do)."""
+    def at(self, order) -> tuple[arb, arb, tuple | None]:
+        """(m, c, the witness pair's terms) at a finite order (checked: an invalid order raises, as the
+        conversions do)."""
         key = _order_key(order)
         found = self.orders.get(key)
         if found is None:
             alpha, h = _order(order)
             found = (_checked("epsilon", -(self.log_d / h)),
-                     _checked("epsilon", _log1m_inv(alpha, h) - (self.log_d + h.log1p()) / h))
+                     _checked("epsilon", _log1m_inv(alpha, h) - (self.log_d + h.log1p()) / h),
+                     opt.witness_terms(order, self.d))
             if len(self.orders) >= CONSTANT_ORDERS:
                 self.orders.clear()
             self.orders[key] = found
@@ -226,9 +229,11 @@ def tightest_epsilon(values: Sequence[tuple[Order, Real | float]], delta: Real, 
     known = _constants(d)
     closed = [n for n in use if n != "optimal"]
     rows: list = []  # (order, r, {name: (value, reason)}, infinite reason or None)
+    witnesses: dict = {}  # row index: the witness pair's terms at that order
     for order, r in _pairs(values, "values", "order, r", "the orders"):
         inf = _is_inf(order)
-        m, c = (None, None) if inf else known.at(order)  # also checks the order
+        if not inf:
+            m, c, witnesses[len(rows)] = known.at(order)  # also checks the order
         why = _infinite_reason(r)
         if why is not None:
             rows.append((order, None, {}, _because(f"the RDP value at order {order} is infinite", why)))
@@ -247,7 +252,7 @@ def tightest_epsilon(values: Sequence[tuple[Order, Real | float]], delta: Real, 
             found["optimal"] = (opt.optimal_epsilon(order, r, d).value, "")
         rows.append((order, r, found, None))
     if "optimal" in use:
-        _add_optimal(rows, d, "epsilon")
+        _add_optimal(rows, d, "epsilon", witnesses)
     return _pick(rows, use, math.inf)
 
 
@@ -300,8 +305,9 @@ def _best_upper(rows) -> arb | None:
     return best
 
 
-def _add_optimal(rows: list, given: arb, kind: str) -> None:
-    """Certify the optimal conversion at the orders that could beat the best so far (module docstring)."""
+def _add_optimal(rows: list, given: arb, kind: str, witnesses: dict | None = None) -> None:
+    """Certify the optimal conversion at the orders that could beat the best so far (module docstring);
+    ``witnesses``: :func:`~rdpsym.accounting.conversions.optimal.witness_terms` by row, for ε."""
     best = _best_upper(rows)
     g = float(given.mid())
     nothing = math.inf if kind == "epsilon" else arb(1)
@@ -310,10 +316,10 @@ def _add_optimal(rows: list, given: arb, kind: str) -> None:
         if why is not None or _is_inf(order):
             continue
         rf = float(r.upper())
-        if kind == "epsilon" and best is not None:
+        if witnesses is not None and best is not None:
             # A witness pair's ε bounds every conversion of (α, r) from below: above the best closed form, the
             # order cannot win (the best only decreases), and nothing is solved there.
-            lower = opt.witness_epsilon(order, rf, g)
+            lower = opt.witness_from(witnesses.get(i), rf)
             if lower is not None and _beyond(lower, best, kind):
                 found["optimal"] = (nothing, "not certified: a witness pair shows no conversion of this order's "
                                              "(α, r) beats the best order")
