@@ -89,25 +89,26 @@ def cached_balls(component: Component, orders: Sequence) -> list:
         hash(key)
     except TypeError:  # a component holding something unhashable: compute, keep nothing
         return component.balls(orders)
-    with _CACHE_LOCK:
+    # Orders keyed by (p, q) integers: hashing an fmpq builds a Fraction, slow over a grid of orders.
+    keys = [_order_key(a) for a in orders]
+    with _CACHE_LOCK:  # read under the lock (another thread may be adding to the entry), without copying it
         known = _CACHE.get(key)
         if known is not None:
             _CACHE.move_to_end(key)
-            known = dict(known)
-    known = known or {}
-    # Orders keyed by (p, q) integers: hashing an fmpq builds a Fraction, slow over a grid of orders.
-    keys = [_order_key(a) for a in orders]
-    missing = {k: a for k, a in zip(keys, orders) if k not in known}
+            found = [known.get(k) for k in keys]
+        else:
+            found = [None] * len(keys)
+    missing = {k: a for k, a, v in zip(keys, orders, found) if v is None}  # a ball or Infinite, never None
     if missing:
         fresh = dict(zip(missing, component.balls(list(missing.values()))))
-        known.update(fresh)
+        found = [fresh[k] if v is None else v for k, v in zip(keys, found)]
         with _CACHE_LOCK:
             entry = _CACHE.setdefault(key, {})
             entry.update(fresh)
             _CACHE.move_to_end(key)
             while len(_CACHE) > CACHE_ENTRIES:
                 _CACHE.popitem(last=False)
-    return [known[k] for k in keys]
+    return found
 
 
 def _order_key(order: object):
@@ -431,13 +432,17 @@ class RdpCurve:
     def balls(self, orders: Sequence) -> list:
         """A ball (or :class:`Infinite`) per order, at the current Arb precision."""
         orders = [parse_order(a) for a in orders]
-        total: list = [arb(0)] * len(orders)
+        total: list | None = None
         for w, comp in self.merged_terms:
-            for i, v in enumerate(cached_balls(comp, orders)):
+            values = cached_balls(comp, orders)
+            if total is None:  # the first term: one product per order (the usual curve has one term)
+                total = [v if isinstance(v, Infinite) else w * v for v in values]
+                continue
+            for i, v in enumerate(values):
                 if isinstance(total[i], Infinite):
                     continue
                 total[i] = v if isinstance(v, Infinite) else total[i] + w * v
-        return total
+        return total if total is not None else [arb(0)] * len(orders)
 
     @property
     def merged_terms(self) -> tuple:
@@ -492,7 +497,8 @@ class RdpCurve:
                 return self.balls(orders)
 
         return climb(at, lambda out: all(isinstance(v, Infinite) or _accurate(v, dps) for v in out),
-                     arb_rungs(dps), f"{self.label}: {dps} digits at orders {orders}", retry=(Undecided,))
+                     arb_rungs(dps), _Said(lambda: f"{self.label}: {dps} digits at orders {orders}"),
+                     retry=(Undecided,))
 
     def enclosure(self, order: object, dps: int = 50) -> arb | Infinite:
         return self.enclosures([order], dps)[0]
@@ -517,6 +523,19 @@ class RdpCurve:
 
     def __repr__(self) -> str:
         return f"RdpCurve({self.label})"
+
+
+class _Said:
+    """A message written only if it is shown (an error's text listing a grid of orders costs more than the
+    values of a warm curve)."""
+
+    __slots__ = ("_text",)
+
+    def __init__(self, text: Callable[[], str]):
+        self._text = text
+
+    def __str__(self) -> str:
+        return self._text()
 
 
 def _sym(q: fmpq) -> sp.Rational:

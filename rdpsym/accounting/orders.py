@@ -82,11 +82,20 @@ def resolve(orders: object = None, name: str = "orders", continuous: bool = Fals
     if not items:
         raise ParameterError(must(name, valid(continuous), "an empty list"))
     parsed = [_order(a, name, continuous) for a in items]
-    keys = [Fraction(int(a.p), int(a.q)) if isinstance(a, fmpq) else a for a in parsed]
+    # Keys as (p, q) integers (an fmpq is reduced) and ∞ as itself: building Fractions cost more than the rest.
+    keys = [(int(a.p), int(a.q)) if isinstance(a, fmpq) else a for a in parsed]
     if len(set(keys)) != len(keys):
-        dup = sorted({k for k in keys if keys.count(k) > 1})
+        dup = sorted({_fraction(k) for k in keys if keys.count(k) > 1})
         raise ParameterError(must(name, "a list without duplicates", f"duplicates {', '.join(map(str, dup))}"))
-    return tuple(a for _, a in sorted(zip(keys, parsed), key=lambda t: t[0]))
+    finite = [a for a in parsed if isinstance(a, fmpq)]
+    if not all(x < y for x, y in zip(finite, finite[1:])):  # a grid is usually given sorted already
+        finite.sort()
+    return tuple(finite) + tuple(a for a in parsed if not isinstance(a, fmpq))
+
+
+def _fraction(key):
+    """A duplicate's key as a number to show."""
+    return Fraction(*key) if isinstance(key, tuple) else key
 
 
 def _order(item: object, name: str, continuous: bool):
