@@ -574,21 +574,32 @@ def witness_terms(order: Order, d: float) -> tuple | None:
         if not (h > 0 and 0 < d < 1):
             return None
         v = a * d
-        return a, h, v, (math.log(v) if v < 1 else 0.0), math.log1p(-1 / a), math.log1p(-d)
+        last = math.log1p(-1 / a)
+        balle = last - (math.log(d) + math.log(a)) / h  # Balle et al.'s ε is r plus this
+        return a, h, v, (math.log(v) if v < 1 else 0.0), last, math.log1p(-d), balle
     except (ZeroDivisionError, ValueError, OverflowError, ArithmeticError):
         return None
 
 
-def witness_from(terms: tuple | None, r: float) -> float | None:
-    """:func:`witness_epsilon` from :func:`witness_terms` and r (the proof is there)."""
+def witness_from(terms: tuple | None, r: float, above: float | None = None) -> float | None:
+    """:func:`witness_epsilon` from :func:`witness_terms` and r (the proof is there).  With ``above``, a
+    looser bound in a few operations is returned instead when it already exceeds ``above``: where
+    (α − 1)r ≥ log 2 and (α − 1)r − log v ≥ (α + 1) log 2, both θ and 1 − e^{−αv − (α−1)r} are ≥ 1/2 and
+    L_min ≥ 2, so the bound is at least Balle et al.'s ε − 2 log 2/(α − 1)."""
     if terms is None or not r > 0:
         return None
-    a, h, v, lv, last, log1m_d = terms
+    a, h, v, lv, last, log1m_d, balle = terms
     try:
         if v >= 1:  # δ ≥ 1/α: the optimum itself
             value = r + log1m_d
             return value - 1e-11 * (1 + abs(r) + abs(value))
         lm = h * r
+        if above is not None and lm >= _LOG2 + 1e-9 and lm - lv >= (h + 2) * _LOG2 + 1e-9:
+            # log_k = lm + tail − log v ≥ lm − log 2 − log v ≥ (h + 1) log 2, so log L_min ≥ log 2.
+            loose = r + balle - 2 * _LOG2 / h
+            loose -= 1e-11 * (1 + abs(r) + abs(balle) + abs(loose) + (abs(lm) + abs(lv) + 1) / h)
+            if loose > above:
+                return loose
         tail = math.log(-math.expm1(-a * v - lm))  # log(1 − e^{−αv−(α−1)r}) < 0
         log_k = lm + tail - lv
         log_lmin = (log_k - _LOG2) / h

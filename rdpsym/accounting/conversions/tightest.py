@@ -228,31 +228,45 @@ def tightest_epsilon(values: Sequence[tuple[Order, Real | float]], delta: Real, 
     d = _delta(delta)
     known = _constants(d)
     closed = [n for n in use if n != "optimal"]
-    rows: list = []  # (order, r, {name: (value, reason)}, infinite reason or None)
+    rows: list = []  # [order, r, {name: (value, reason)}, infinite reason or None, the closed forms' best]
     witnesses: dict = {}  # row index: the witness pair's terms at that order
+    best = None  # the least upper end so far (what the optimal conversion must beat)
     for order, r in _pairs(values, "values", "order, r", "the orders"):
         inf = _is_inf(order)
         if not inf:
             m, c, witnesses[len(rows)] = known.at(order)  # also checks the order
         why = _infinite_reason(r)
         if why is not None:
-            rows.append((order, None, {}, _because(f"the RDP value at order {order} is infinite", why)))
+            rows.append([order, None, {}, _because(f"the RDP value at order {order} is infinite", why), None])
             continue
         r = _rdp(r)
         found = {}
+        # The closed forms' best at this order, as _pick takes it (the first of the least upper ends).
+        name, value, up, reason = None, None, None, ""
         for n in closed:
             if n == "tv-kl":
                 # r > −log(1 − δ²) certainly: then √(1 − e^{−r}) > δ at every point, and the test below is false.
-                found[n] = (math.inf, _TV_NOTHING) if r > known.tv else _closed_epsilon(n, order, r, d)
+                v, why_not = (math.inf, _TV_NOTHING) if r > known.tv else _closed_epsilon(n, order, r, d)
             elif inf:
-                found[n] = (r, "")  # (∞, r)-RDP is r-DP: both closed forms give r
+                v, why_not = r, ""  # (∞, r)-RDP is r-DP: both closed forms give r
             else:
-                found[n] = (r + (m if n == "mironov" else c), "")  # finite balls: a finite sum
+                v, why_not = r + (m if n == "mironov" else c), ""  # finite balls: a finite sum
+            found[n] = (v, why_not)
+            if isinstance(v, arb):
+                vu = v.upper()
+                if value is None or vu < up:
+                    name, value, up = n, v, vu
+            elif value is None:
+                reason = why_not
         if "optimal" in use and inf:
             found["optimal"] = (opt.optimal_epsilon(order, r, d).value, "")
-        rows.append((order, r, found, None))
+            vu = found["optimal"][0].upper()
+            best = vu if best is None or vu < best else best
+        if up is not None and (best is None or up < best):
+            best = up
+        rows.append([order, r, found, None, (name, value, up, reason)])
     if "optimal" in use:
-        _add_optimal(rows, d, "epsilon", witnesses)
+        _add_optimal(rows, d, "epsilon", witnesses, best)
     return _pick(rows, use, math.inf)
 
 
@@ -276,8 +290,8 @@ def tightest_delta(values: Sequence[tuple[Order, Real | float]], epsilon: Real, 
         _valid_order(order)
         why = _infinite_reason(r)
         if why is not None:
-            rows.append((order, None, {}, _because(f"the RDP value at order {order} is infinite", why)
-                         + ": no guarantee"))
+            rows.append([order, None, {}, _because(f"the RDP value at order {order} is infinite", why)
+                         + ": no guarantee", None])
             continue
         r = _rdp(r)
         found = {}
@@ -290,37 +304,38 @@ def tightest_delta(values: Sequence[tuple[Order, Real | float]], epsilon: Real, 
                 found[n] = (kl_delta(r), "")
             elif _is_inf(order):
                 found[n] = (opt.optimal_delta(order, r, e).value, "")
-        rows.append((order, r, found, None))
+        rows.append([order, r, found, None, None])
     if "optimal" in use:
-        _add_optimal(rows, e, "delta")
+        _add_optimal(rows, e, "delta", None, _best_upper(rows))
     return _pick(rows, use, arb(1))
 
 
 def _best_upper(rows) -> arb | None:
     best = None
-    for _, _, found, _ in rows:
-        for v, _ in found.values():
+    for row in rows:
+        for v, _ in row[2].values():
             if isinstance(v, arb) and (best is None or v.upper() < best):
                 best = v.upper()
     return best
 
 
-def _add_optimal(rows: list, given: arb, kind: str, witnesses: dict | None = None) -> None:
-    """Certify the optimal conversion at the orders that could beat the best so far (module docstring);
-    ``witnesses``: :func:`~rdpsym.accounting.conversions.optimal.witness_terms` by row, for ε."""
-    best = _best_upper(rows)
+def _add_optimal(rows: list, given: arb, kind: str, witnesses: dict | None, best: arb | None) -> None:
+    """Certify the optimal conversion at the orders that could beat ``best``, the least upper end so far
+    (module docstring); ``witnesses``: :func:`~rdpsym.accounting.conversions.optimal.witness_terms` by row,
+    for ε."""
     g = float(given.mid())
     nothing = math.inf if kind == "epsilon" else arb(1)
+    above = None if best is None else _threshold(best, kind)
     candidates = []
-    for i, (order, r, found, why) in enumerate(rows):
+    for i, (order, r, found, why, _) in enumerate(rows):
         if why is not None or _is_inf(order):
             continue
         rf = float(r.upper())
-        if witnesses is not None and best is not None:
+        if witnesses is not None and above is not None:
             # A witness pair's ε bounds every conversion of (α, r) from below: above the best closed form, the
             # order cannot win (the best only decreases), and nothing is solved there.
-            lower = opt.witness_from(witnesses.get(i), rf)
-            if lower is not None and _beyond(lower, best, kind):
+            lower = opt.witness_from(witnesses.get(i), rf, above)
+            if lower is not None and lower > above:
                 found["optimal"] = (nothing, "not certified: a witness pair shows no conversion of this order's "
                                              "(α, r) beats the best order")
                 continue
@@ -332,12 +347,12 @@ def _add_optimal(rows: list, given: arb, kind: str, witnesses: dict | None = Non
         candidates.append((-math.inf if quick is None else quick, i))
     candidates.sort()
     for quick, i in candidates:
-        order, r, found, _ = rows[i]
+        order, r, found, _, _ = rows[i]
         if best is not None and quick != -math.inf and _beyond(quick, best, kind):
             found["optimal"] = (nothing, "not certified: its estimate from below does not beat the best order")
             continue
-        # A second, sharper float estimate (the full float solve, ~0.2 ms) before certifying (~0.5 ms and
-        # more): the quick one is loose where r is small.  Its solution is where the certification starts.
+        # A second, sharper float estimate (the full float solve) before certifying (~0.3 ms): the quick one
+        # is loose where r is small.  Its solution is where the certification starts.
         estimate, start = opt.estimate(order, r, given, "delta" if kind == "epsilon" else "gamma")
         if best is not None and estimate is not None and _beyond(estimate, best, kind):
             found["optimal"] = (nothing, "not certified: its float estimate does not beat the best order")
@@ -350,6 +365,12 @@ def _add_optimal(rows: list, given: arb, kind: str, witnesses: dict | None = Non
         found["optimal"] = (b.value, "", b)
         if best is None or b.value.upper() < best:
             best = b.value.upper()
+
+
+def _threshold(best: arb, kind: str) -> float:
+    """The float above which an estimate from below is certainly no better than ``best`` (a relative margin)."""
+    b = float(best.mid()) if kind == "epsilon" else (float(best.log().mid()) if best > 0 else -math.inf)
+    return b + _MARGIN * (1 + abs(b))
 
 
 def _beyond(quick: float, best: arb, kind: str) -> bool:
@@ -366,19 +387,24 @@ def _beyond(quick: float, best: arb, kind: str) -> bool:
 def _pick(rows: list, use: tuple, empty) -> Tightest:
     per: list = []  # (order, value, reason, conversion): OrderBound's fields, made records when read
     best_i, best_up = None, None
-    for order, _, found, why in rows:
+    for order, _, found, why, pre in rows:
         if why is not None:
             per.append((order, math.inf if empty is math.inf else arb(1), why, ""))
             continue
-        name, value, up, reason = None, None, None, ""
-        for n in use:
-            v, rs = found[n][0], found[n][1]
-            if isinstance(v, arb):
-                vu = v.upper()
-                if value is None or vu < up:
-                    name, value, up = n, v, vu
-            elif value is None:
-                reason = rs
+        optimal = found.get("optimal")
+        if pre is not None and pre[1] is not None and (optimal is None or not isinstance(optimal[0], arb)):
+            # The closed forms' best, found as they were computed; an uncertified optimal entry changes nothing.
+            name, value, up, reason = pre
+        else:
+            name, value, up, reason = None, None, None, ""
+            for n in use:
+                v, rs = found[n][0], found[n][1]
+                if isinstance(v, arb):
+                    vu = v.upper()
+                    if value is None or vu < up:
+                        name, value, up = n, v, vu
+                elif value is None:
+                    reason = rs
         if value is None:
             per.append((order, math.inf if empty is math.inf else arb(1), reason, ""))
             continue
