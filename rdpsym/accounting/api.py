@@ -229,7 +229,7 @@ def epsilon(curve: RdpCurve | Mechanism | Guarantee, delta: object, orders: obje
     c = _curve(curve)
     balls = _balls(c, grid, orders is None, dps + 3)
     with precision(bits_for(dps + 10)):
-        found = conv.tightest_epsilon(list(zip(grid, balls)), d, how)
+        found = conv.tightest_epsilon_grid(grid, balls, d, how)
     return _result("epsilon", found, balls, how, d, dps, c)
 
 
@@ -265,7 +265,7 @@ def epsilon_from_balls(c: RdpCurve, grid: tuple, balls: list, delta: object, con
     d = _probability(delta, "delta")
     how = conversion_name(conversion)
     with precision(bits_for(dps + 10)):
-        found = conv.tightest_epsilon(list(zip(grid, balls)), d, how)
+        found = conv.tightest_epsilon_grid(grid, balls, d, how)
     return _result("epsilon", found, balls, how, d, dps, c)
 
 

@@ -40,6 +40,10 @@ GRIDS = {"mironov": MIRONOV, "dp-accounting": DP_ACCOUNTING, "opacus": OPACUS}
 DEFAULT = DP_ACCOUNTING + (float("inf"),)
 
 
+#: The named grids of exact orders only, by length (each length is one grid's).
+_KNOWN = {len(g): g for g in (DP_ACCOUNTING, OPACUS)}
+
+
 def valid(continuous: bool = False, kl: bool = False) -> str:
     """What ``orders`` may be, for messages (``kl``: say why α = 1 is not one)."""
     names = ", ".join([*GRIDS, "continuous"] if continuous else GRIDS)
@@ -72,6 +76,10 @@ def resolve(orders: object = None, name: str = "orders", continuous: bool = Fals
         return DEFAULT
     if isinstance(orders, str) and orders in GRIDS:
         return GRIDS[orders]
+    if isinstance(orders, (list, tuple)):
+        known = _KNOWN.get(len(orders))
+        if known is not None and all(type(a) is fmpq for a in orders) and tuple(orders) == known:
+            return known  # a named grid given as its list: the same tuple, so what is kept per grid is found
     if isinstance(orders, str):
         items = [s for s in (t.strip() for t in orders.split(",")) if s]
     else:

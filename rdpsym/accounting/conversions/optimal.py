@@ -586,7 +586,7 @@ def witness_from(terms: tuple | None, r: float, above: float | None = None) -> f
     looser bound in a few operations is returned instead when it already exceeds ``above``: where
     (α − 1)r ≥ log 2 and (α − 1)r − log v ≥ (α + 1) log 2, both θ and 1 − e^{−αv − (α−1)r} are ≥ 1/2 and
     L_min ≥ 2, so the bound is at least Balle et al.'s ε − 2 log 2/(α − 1)."""
-    if terms is None or not r > 0:
+    if not terms or not r > 0:
         return None
     a, h, v, lv, last, log1m_d, balle = terms
     try:

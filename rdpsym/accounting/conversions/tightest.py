@@ -44,6 +44,7 @@ import math
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import NamedTuple
 
 from flint import arb, ctx
@@ -75,7 +76,7 @@ from rdpsym.accounting.conversions.rdp_dp import (
 from rdpsym.accounting.rows import LazyRows
 from rdpsym.foundations.errors import ParameterError, must
 
-__all__ = ["NAMES", "Tightest", "conversions", "tightest_delta", "tightest_epsilon"]
+__all__ = ["NAMES", "Tightest", "conversions", "tightest_delta", "tightest_epsilon", "tightest_epsilon_grid"]
 
 #: Every conversion, in the order they are tried (and reported on ties).
 NAMES: tuple[str, ...] = ("mironov", "bbghs", "tv-kl", "optimal")
@@ -148,13 +149,33 @@ class _Constants:
     :func:`~rdpsym.accounting.conversions.rdp_dp.mironov_epsilon` and
     :func:`~rdpsym.accounting.conversions.rdp_dp.balle_epsilon` form theirs (α − 1 exact for a rational α)."""
 
-    __slots__ = ("d", "log_d", "orders", "tv")
+    __slots__ = ("d", "grids", "log_d", "orders", "tv")
 
     def __init__(self, d: arb):
         self.d = float(d.mid())
         self.log_d = d.log()
         self.tv = -(-(d * d)).log1p()
         self.orders: dict = {}
+        self.grids: dict = {}  # id of a grid (a tuple of orders, kept alive here): its constants in order
+
+    def grid(self, orders: tuple) -> list:
+        """:meth:`at` at every order of a grid (None at α = ∞), kept for a grid that is one tuple object (the
+        named grids, as :func:`~rdpsym.accounting.orders.resolve` returns them): no order is hashed again."""
+        kept = self.grids.get(id(orders))
+        if kept is not None and kept[0] is orders:
+            return kept[1]
+        out = [None if _is_inf(o) else self.at(o) for o in orders]
+        keys = [_order_key(o) for o in orders]
+        if len(set(keys)) != len(keys):
+            # As _pairs says it: the orders were not distinct.
+            dup = next(k for i, k in enumerate(keys) if k in keys[:i])
+            shown = Fraction(*dup) if isinstance(dup, tuple) and len(dup) == 2 and isinstance(dup[0], int) else dup
+            raise ParameterError(must("the orders", "distinct", f"{shown} twice"))
+        if isinstance(orders, tuple):
+            if len(self.grids) >= 8:
+                self.grids.clear()
+            self.grids[id(orders)] = (orders, out)
+        return out
 
     def at(self, order) -> tuple[arb, arb, tuple | None]:
         """(m, c, the witness pair's terms) at a finite order (checked: an invalid order raises, as the
@@ -187,8 +208,11 @@ def _constants(d: arb) -> _Constants:
 
 def _rdp(r) -> arb:
     """An RDP value as :func:`_nonnegative` reads it (a finite ball's nonnegative part), fast for a ball."""
-    if isinstance(r, arb) and r.is_finite() and not r < 0:
-        return r.nonnegative_part()
+    if isinstance(r, arb) and r.is_finite():
+        if r >= 0:
+            return r  # its own nonnegative part
+        if not r < 0:
+            return r.nonnegative_part()
     return _nonnegative("r", r)
 
 
@@ -224,22 +248,37 @@ def tightest_epsilon(values: Sequence[tuple[Order, Real | float]], delta: Real, 
     Where ``optimal`` was not certified (it cannot beat the best order, by a witness pair or by its float
     estimates), an order's row holds the best of the closed forms, and the optimal entry says why.
     """
+    pairs = _pairs(values, "values", "order, r", "the orders")
+    return tightest_epsilon_grid([o for o, _ in pairs], [r for _, r in pairs], delta, names)
+
+
+def tightest_epsilon_grid(orders: Sequence[Order], values: Sequence, delta: Real, names: object = "best") -> Tightest:
+    """:func:`tightest_epsilon` of ``zip(orders, values)`` (two sequences of one length), as ``rdpsym.epsilon``
+    calls it with a grid from :func:`~rdpsym.accounting.orders.resolve`: the orders are checked (valid and
+    distinct) and the closed forms' constants found once per grid that is one tuple object (the named grids),
+    so asking again (ε after every epoch) hashes no order; every value is read as the conversions read it."""
     use = conversions(names)
     d = _delta(delta)
+    if not len(orders) or len(orders) != len(values):
+        raise ParameterError(must("orders and values", "nonempty and of one length",
+                                  f"{len(orders)} orders and {len(values)} values"))
     known = _constants(d)
     closed = [n for n in use if n != "optimal"]
-    rows: list = []  # [order, r, {name: (value, reason)}, infinite reason or None, the closed forms' best]
-    witnesses: dict = {}  # row index: the witness pair's terms at that order
+    constants = known.grid(orders)  # also checks the orders
+    rows: list = []  # [order, r, {name: (value, reason)}, infinite reason or None, the closed forms' best,
+    #                  the witness pair's terms (a finite order with a finite value)]
     best = None  # the least upper end so far (what the optimal conversion must beat)
-    for order, r in _pairs(values, "values", "order, r", "the orders"):
-        inf = _is_inf(order)
-        if not inf:
-            m, c, witnesses[len(rows)] = known.at(order)  # also checks the order
-        why = _infinite_reason(r)
-        if why is not None:
-            rows.append([order, None, {}, _because(f"the RDP value at order {order} is infinite", why), None])
-            continue
+    for order, r, known_here in zip(orders, values, constants):
+        inf = known_here is None
+        if not isinstance(r, arb):
+            why = _infinite_reason(r)
+            if why is not None:
+                rows.append([order, None, {}, _because(f"the RDP value at order {order} is infinite", why), None,
+                             None])
+                continue
         r = _rdp(r)
+        if not inf:
+            m, c, terms = known_here
         found = {}
         # The closed forms' best at this order, as _pick takes it (the first of the least upper ends).
         name, value, up, reason = None, None, None, ""
@@ -264,9 +303,9 @@ def tightest_epsilon(values: Sequence[tuple[Order, Real | float]], delta: Real, 
             best = vu if best is None or vu < best else best
         if up is not None and (best is None or up < best):
             best = up
-        rows.append([order, r, found, None, (name, value, up, reason)])
+        rows.append([order, r, found, None, (name, value, up, reason), None if inf else terms or ()])
     if "optimal" in use:
-        _add_optimal(rows, d, "epsilon", witnesses, best)
+        _add_optimal(rows, d, "epsilon", best)
     return _pick(rows, use, math.inf)
 
 
@@ -291,7 +330,7 @@ def tightest_delta(values: Sequence[tuple[Order, Real | float]], epsilon: Real, 
         why = _infinite_reason(r)
         if why is not None:
             rows.append([order, None, {}, _because(f"the RDP value at order {order} is infinite", why)
-                         + ": no guarantee", None])
+                         + ": no guarantee", None, None])
             continue
         r = _rdp(r)
         found = {}
@@ -304,9 +343,9 @@ def tightest_delta(values: Sequence[tuple[Order, Real | float]], epsilon: Real, 
                 found[n] = (kl_delta(r), "")
             elif _is_inf(order):
                 found[n] = (opt.optimal_delta(order, r, e).value, "")
-        rows.append([order, r, found, None, None])
+        rows.append([order, r, found, None, None, None if _is_inf(order) else ()])
     if "optimal" in use:
-        _add_optimal(rows, e, "delta", None, _best_upper(rows))
+        _add_optimal(rows, e, "delta", _best_upper(rows))
     return _pick(rows, use, arb(1))
 
 
@@ -319,22 +358,24 @@ def _best_upper(rows) -> arb | None:
     return best
 
 
-def _add_optimal(rows: list, given: arb, kind: str, witnesses: dict | None, best: arb | None) -> None:
+def _add_optimal(rows: list, given: arb, kind: str, best: arb | None) -> None:
     """Certify the optimal conversion at the orders that could beat ``best``, the least upper end so far
-    (module docstring); ``witnesses``: :func:`~rdpsym.accounting.conversions.optimal.witness_terms` by row,
-    for ε."""
+    (module docstring).  A row's last entry is None at α = ∞ and for an infinite value; for ε, the witness
+    pair's terms (:func:`~rdpsym.accounting.conversions.optimal.witness_terms`) otherwise, empty where there
+    are none (an order that is a ball)."""
     g = float(given.mid())
     nothing = math.inf if kind == "epsilon" else arb(1)
     above = None if best is None else _threshold(best, kind)
     candidates = []
-    for i, (order, r, found, why, _) in enumerate(rows):
-        if why is not None or _is_inf(order):
+    for i, row in enumerate(rows):
+        order, r, found, why, _, terms = row
+        if why is not None or terms is None:
             continue
         rf = float(r.upper())
-        if witnesses is not None and above is not None:
+        if kind == "epsilon" and above is not None:
             # A witness pair's ε bounds every conversion of (α, r) from below: above the best closed form, the
             # order cannot win (the best only decreases), and nothing is solved there.
-            lower = opt.witness_from(witnesses.get(i), rf, above)
+            lower = opt.witness_from(terms, rf, above)
             if lower is not None and lower > above:
                 found["optimal"] = (nothing, "not certified: a witness pair shows no conversion of this order's "
                                              "(α, r) beats the best order")
@@ -347,7 +388,7 @@ def _add_optimal(rows: list, given: arb, kind: str, witnesses: dict | None, best
         candidates.append((-math.inf if quick is None else quick, i))
     candidates.sort()
     for quick, i in candidates:
-        order, r, found, _, _ = rows[i]
+        order, r, found = rows[i][:3]
         if best is not None and quick != -math.inf and _beyond(quick, best, kind):
             found["optimal"] = (nothing, "not certified: its estimate from below does not beat the best order")
             continue
@@ -387,7 +428,7 @@ def _beyond(quick: float, best: arb, kind: str) -> bool:
 def _pick(rows: list, use: tuple, empty) -> Tightest:
     per: list = []  # (order, value, reason, conversion): OrderBound's fields, made records when read
     best_i, best_up = None, None
-    for order, _, found, why, pre in rows:
+    for order, _, found, why, pre, _ in rows:
         if why is not None:
             per.append((order, math.inf if empty is math.inf else arb(1), why, ""))
             continue
