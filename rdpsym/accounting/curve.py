@@ -368,8 +368,12 @@ class RdpCurve:
     def __add__(self, other: RdpCurve) -> RdpCurve:
         if not isinstance(other, RdpCurve):
             return NotImplemented
-        return RdpCurve(self.terms + other.terms, max(self.min_order, other.min_order),
-                        f"{self.label} + {other.label}")
+        out = RdpCurve(self.terms + other.terms, max(self.min_order, other.min_order),
+                       f"{self.label} + {other.label}")
+        known = self.__dict__.get("_merged")
+        if known is not None:  # merging the merged terms merges the terms (first-seen order is kept)
+            object.__setattr__(out, "_merged", _merge(known + other.merged_terms))
+        return out
 
     def __radd__(self, other: object) -> RdpCurve:
         # sum(curves) starts from 0.
@@ -384,7 +388,11 @@ class RdpCurve:
             k = integer(k, "steps", minimum=1)  # an int, or a NumPy integer
         except ParameterError:
             self._not_steps(k)
-        return RdpCurve(tuple((w * k, c) for w, c in self.terms), self.min_order, f"{k} × ({self.label})")
+        out = RdpCurve(tuple((w * k, c) for w, c in self.terms), self.min_order, f"{k} × ({self.label})")
+        known = self.__dict__.get("_merged")
+        if known is not None:
+            object.__setattr__(out, "_merged", tuple((w * k, c) for w, c in known))
+        return out
 
     __rmul__ = __mul__
 
@@ -446,19 +454,16 @@ class RdpCurve:
 
     @property
     def merged_terms(self) -> tuple:
-        """The terms with equal components merged (their weights added), in first-seen order."""
-        weights: dict = {}
-        order: list = []
-        for w, comp in self.terms:
-            try:
-                if comp in weights:
-                    weights[comp] += w
-                    continue
-                weights[comp] = w
-                order.append(comp)
-            except TypeError:  # unhashable: kept as it is
-                order.append((w, comp))
-        return tuple(c if isinstance(c, tuple) else (weights[c], c) for c in order)
+        """The terms with equal components merged (their weights added), in first-seen order.
+
+        Kept on the curve once found, and carried to ``curve + other`` and ``curve * k`` when this curve's
+        are already known: a composition grown one epoch at a time then merges one new term per epoch
+        instead of hashing every term again (ε after every epoch was quadratic in the epochs)."""
+        merged = self.__dict__.get("_merged")
+        if merged is None:
+            merged = _merge(self.terms)
+            object.__setattr__(self, "_merged", merged)
+        return merged
 
     def how(self, order: object) -> tuple[str, ...]:
         """For each component, how its value at ``order`` is obtained: exact, or which bound and why.
@@ -548,6 +553,23 @@ def _accurate(v: arb, dps: int) -> bool:
     if not v.is_finite():
         raise ConvergenceError(f"a non-finite ball {v} where a finite value was expected")
     return v.rel_accuracy_bits() >= dps * 3.33 + 3
+
+
+def _merge(terms: tuple) -> tuple:
+    """Terms with equal components merged (their weights added), in first-seen order; an unhashable
+    component is kept as it is."""
+    weights: dict = {}
+    order: list = []
+    for w, comp in terms:
+        try:
+            if comp in weights:
+                weights[comp] += w
+                continue
+            weights[comp] = w
+            order.append(comp)
+        except TypeError:  # unhashable: kept as it is
+            order.append((w, comp))
+    return tuple(c if isinstance(c, tuple) else (weights[c], c) for c in order)
 
 
 def curve(component: Component, label: str | None = None) -> RdpCurve:
