@@ -6,11 +6,13 @@ load affects both sides alike:
 
 1. **DP-SGD call**: 10⁴ steps of the Poisson-subsampled Gaussian (q = 0.01, σ = 1.1), dp_accounting's
    156 orders, ε at δ = 1e-5.  rdpsym *cold* (its ball cache emptied before each run: every RDP value is
-   computed) and *warm* (the same curve asked again); dp_accounting's ``RdpAccountant`` and Opacus's
+   computed) and *warm* (the same curve asked again), each with its default conversion ("best") and with
+   the peers' own ("bbghs", like for like); dp_accounting's ``RdpAccountant`` and Opacus's
    ``compute_rdp`` + ``get_privacy_spent`` (Opacus's own grid, 151 orders).
 2. **ε after every epoch**: 50 epochs of DP-SGD on MNIST (batch 256 of 60 000, σ = 1.1, 234 steps per
    epoch); after each epoch the composition grows and ε at δ = 1e-5 is asked.  rdpsym adds the epoch's
-   curve and converts (values computed once, then cached per component and precision); dp_accounting
+   curve and converts, "best" and "bbghs" (values computed once, then cached per component and precision;
+   the conversion's constants per δ and order); dp_accounting
    composes the epoch's event into its accountant and asks ``get_epsilon``; Opacus's ``RDPAccountant``
    takes the epoch's steps and asks ``get_epsilon``.
 3. **A built-in at new parameter values**: the Gaussian's and the Laplace mechanism's curves at 20 new
@@ -47,11 +49,13 @@ EPOCH_Q, EPOCH_STEPS, EPOCHS = sp.Rational(256, 60000), 234, 50
 
 
 # ---------------------------------------------------------------- 1. the DP-SGD call
-def rdpsym_dp_sgd(cold: bool = True, orders: list = ORDERS):
+def rdpsym_dp_sgd(cold: bool = True, orders: list = ORDERS, conversion: str = "best"):
+    """rdpsym's default conversion ("best": the least certified ε of Mironov's, Balle et al.'s, the TV/KL
+    branch and the optimal conversion), or "bbghs", the peers' own conversion (like for like)."""
     if cold:
         clear_cache()
     curve = rdpsym.sampled_gaussian(q=Q, sigma=SIGMA).curve() * STEPS
-    return rdpsym.epsilon(curve, delta=DELTA, orders=orders, dps=50)
+    return rdpsym.epsilon(curve, delta=DELTA, orders=orders, conversion=conversion, dps=50)
 
 
 def dp_accounting_dp_sgd():
@@ -71,13 +75,13 @@ def opacus_dp_sgd():
 
 
 # ---------------------------------------------------------------- 2. ε after every epoch
-def rdpsym_epochs():
+def rdpsym_epochs(conversion: str = "best"):
     clear_cache()
     step = rdpsym.sampled_gaussian(q=EPOCH_Q, sigma=SIGMA).curve() * EPOCH_STEPS
     curve, out = None, []
     for _ in range(EPOCHS):
         curve = step if curve is None else curve + step
-        out.append(rdpsym.epsilon(curve, delta=DELTA, orders=ORDERS, dps=50).value)
+        out.append(rdpsym.epsilon(curve, delta=DELTA, orders=ORDERS, conversion=conversion, dps=50).value)
     return out
 
 
@@ -169,20 +173,25 @@ def main() -> None:
     have_opacus = available("opacus")
     results: dict = {}
 
-    peers = {"rdpsym_cold": rdpsym_dp_sgd, "rdpsym_warm": lambda: rdpsym_dp_sgd(cold=False),
+    peers = {"rdpsym_cold": rdpsym_dp_sgd, "rdpsym_cold_bbghs": lambda: rdpsym_dp_sgd(conversion="bbghs"),
+             "rdpsym_warm": lambda: rdpsym_dp_sgd(cold=False),
+             "rdpsym_warm_bbghs": lambda: rdpsym_dp_sgd(cold=False, conversion="bbghs"),
              "dp_accounting": dp_accounting_dp_sgd}
     if have_opacus:
         peers["opacus"] = opacus_dp_sgd
     call = interleaved(peers, args.repeat)
-    r = rdpsym_dp_sgd()
-    call["rdpsym_epsilon"] = r.published(20)
-    call["rdpsym_order"] = str(r.order)
+    for name, conversion in (("", "best"), ("_bbghs", "bbghs")):
+        r = rdpsym_dp_sgd(conversion=conversion)
+        call["rdpsym_epsilon" + name] = r.published(20)
+        call["rdpsym_order" + name] = str(r.order)
+        call["rdpsym_conversion" + name] = r.conversion
     call["dp_accounting_epsilon"] = float(dp_accounting_dp_sgd()[0])
     if have_opacus:
         call["opacus_epsilon"] = float(opacus_dp_sgd()[0])
     results["dp_sgd"] = call
 
-    runs = {"rdpsym": rdpsym_epochs, "dp_accounting": dp_accounting_epochs}
+    runs = {"rdpsym": rdpsym_epochs, "rdpsym_bbghs": lambda: rdpsym_epochs("bbghs"),
+            "dp_accounting": dp_accounting_epochs}
     if have_opacus:
         runs["opacus"] = opacus_epochs
     results["epochs"] = interleaved(runs, max(3, args.repeat // 3))
@@ -209,22 +218,25 @@ def main() -> None:
     ms = lambda s: f"{s * 1e3:8.1f} ms"
     d = results["dp_sgd"]
     print(f"1. DP-SGD: q={Q}, σ={SIGMA}, {STEPS} steps, 156 orders, δ={DELTA} (median CPU of {args.repeat})")
-    print(f"   rdpsym, 50 digits, certified, cold: {ms(d['rdpsym_cold'])}   ε ≤ {d['rdpsym_epsilon']} "
-          f"at α = {d['rdpsym_order']}")
-    print(f"   rdpsym, the same curve again:      {ms(d['rdpsym_warm'])}")
+    for name, what in (("", "best (default)"), ("_bbghs", "bbghs (the peers')")):
+        print(f"   rdpsym, 50 digits, certified, {what:18} cold: {ms(d['rdpsym_cold' + name])}, the same curve "
+              f"again {ms(d['rdpsym_warm' + name])}   ε ≤ {d['rdpsym_epsilon' + name]} at α = "
+              f"{d['rdpsym_order' + name]} ({d['rdpsym_conversion' + name]})")
     print(f"   dp_accounting (float64):           {ms(d['dp_accounting'])}   ε = {d['dp_accounting_epsilon']!r}")
     if have_opacus:
         print(f"   Opacus (float64, 151 orders):      {ms(d['opacus'])}   ε = {d['opacus_epsilon']!r}")
-    ratios = [f"{d['rdpsym_cold'] / d['dp_accounting']:.2f} × dp_accounting"]
-    if have_opacus:
-        ratios.append(f"{d['rdpsym_cold'] / d['opacus']:.2f} × Opacus")
-    print("   rdpsym cold = " + ", ".join(ratios))
+    for name, what in (("", "best"), ("_bbghs", "bbghs")):
+        ratios = [f"{d['rdpsym_cold' + name] / d['dp_accounting']:.2f} × dp_accounting"]
+        if have_opacus:
+            ratios.append(f"{d['rdpsym_cold' + name] / d['opacus']:.2f} × Opacus")
+        print(f"   rdpsym cold ({what}) = " + ", ".join(ratios))
     e = results["epochs"]
     print(f"2. ε after each of {EPOCHS} epochs ({EPOCH_STEPS} steps of q = 256/60000, σ = {SIGMA}):")
-    print(f"   rdpsym {ms(e['rdpsym'])}, dp_accounting {ms(e['dp_accounting'])}"
-          + (f", Opacus {ms(e['opacus'])}" if have_opacus else "")
-          + f"; dp_accounting / rdpsym = {e['dp_accounting'] / e['rdpsym']:.1f}"
-          + (f", Opacus / rdpsym = {e['opacus'] / e['rdpsym']:.1f}" if have_opacus else ""))
+    print(f"   rdpsym best {ms(e['rdpsym'])}, bbghs {ms(e['rdpsym_bbghs'])}, dp_accounting {ms(e['dp_accounting'])}"
+          + (f", Opacus {ms(e['opacus'])}" if have_opacus else ""))
+    for name, what in (("rdpsym", "best"), ("rdpsym_bbghs", "bbghs")):
+        print(f"   rdpsym ({what}): dp_accounting / rdpsym = {e['dp_accounting'] / e[name]:.1f}"
+              + (f", Opacus / rdpsym = {e['opacus'] / e[name]:.1f}" if have_opacus else ""))
     n = results["new_parameters"]
     print("3. a built-in at new parameter values (first: derived once at symbolic parameters):")
     for name, (first, nxt) in n.items():

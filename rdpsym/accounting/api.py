@@ -49,6 +49,7 @@ from flint import arb, fmpq
 from rdpsym.accounting import conversions as conv
 from rdpsym.accounting.curve import Infinite, RdpCurve, parse_order
 from rdpsym.accounting.orders import resolve
+from rdpsym.accounting.rows import LazyRows
 from rdpsym.foundations import operations
 from rdpsym.foundations.balls import (
     bits_for,
@@ -95,7 +96,9 @@ class AccountingResult:
     :class:`~rdpsym.foundations.numbers.Digits`, an ``mpmath.mpf`` that prints
     ``dps`` digits; ``enclosure`` (and every ball of ``per_order``) an
     :class:`~rdpsym.foundations.numbers.Enclosure`, an ``arb`` that prints with
-    its true radius.
+    its true radius.  ``per_order`` is built when first read (a
+    :class:`~rdpsym.accounting.rows.LazyRows`: a sequence that compares, hashes
+    and pickles as the tuple of rows).
 
     >>> import rdpsym
     >>> r = rdpsym.epsilon(rdpsym.gaussian(sigma=2).curve() * 4, delta=1e-5, conversion="bbghs", dps=30)
@@ -125,10 +128,8 @@ class AccountingResult:
             set_("value", Digits(self.value, self.dps))
         set_("enclosure", _enclosure(self.enclosure, self.dps))
         set_("gap", _enclosure(self.gap, self.dps))
-        set_("per_order", tuple(o if all(isinstance(b, Enclosure) or not isinstance(b, arb) for b in (o.rdp, o.bound))
-                                else dataclasses.replace(o, rdp=_enclosure(o.rdp, self.dps),
-                                                         bound=_enclosure(o.bound, self.dps))
-                                for o in self.per_order))
+        if not isinstance(self.per_order, LazyRows):  # lazy rows wrap their balls when they are built
+            set_("per_order", _rows(self.per_order, self.dps))
 
     @property
     def epsilon(self):
@@ -155,6 +156,13 @@ class AccountingResult:
 
     def _repr_latex_(self) -> str:
         return operations.latex(self)
+
+
+def _rows(rows, dps: int) -> tuple:
+    """Per-order rows with their balls as :class:`Enclosure` (printing at ``dps``, picklable)."""
+    return tuple(o if all(isinstance(b, Enclosure) or not isinstance(b, arb) for b in (o.rdp, o.bound))
+                 else dataclasses.replace(o, rdp=_enclosure(o.rdp, dps), bound=_enclosure(o.bound, dps))
+                 for o in rows)
 
 
 def _enclosure(v, dps: int):
@@ -222,7 +230,7 @@ def epsilon(curve: RdpCurve | Mechanism | Guarantee, delta: object, orders: obje
     c = _curve(curve)
     balls = _balls(c, grid, orders is None, dps + 3)
     with precision(bits_for(dps + 10)):
-        found = conv.tightest_epsilon(list(zip(grid, balls)), d, how)
+        found = conv.tightest_epsilon_grid(grid, balls, d, how)
     return _result("epsilon", found, balls, how, d, dps, c)
 
 
@@ -260,7 +268,7 @@ def epsilon_from_balls(c: RdpCurve, grid: tuple, balls: list, delta: object, con
     d = _probability(delta, "delta")
     how = conversion_name(conversion)
     with precision(bits_for(dps + 10)):
-        found = conv.tightest_epsilon(list(zip(grid, balls)), d, how)
+        found = conv.tightest_epsilon_grid(grid, balls, d, how)
     return _result("epsilon", found, balls, how, d, dps, c)
 
 
@@ -290,7 +298,11 @@ def at_infinity(c: RdpCurve, dps: int):
 
 def _result(kind, found, balls, how, given, dps, c) -> AccountingResult:
     ball, order = found.value, found.order
-    rows = tuple(OrderValue(o.order, b, o.value, o.reason, o.conversion) for o, b in zip(found.per_order, balls))
+    # Every order's row is built when first read (str(), as_dict(), per_order): 313 balls to wrap, which cost
+    # more than the conversion; the data it is built from is already here.
+    per, balls = found.per_order, tuple(balls)
+    rows = LazyRows(lambda: tuple(OrderValue(o.order, _enclosure(b, dps), _enclosure(o.value, dps), o.reason,
+                                             o.conversion) for o, b in zip(per, balls)))
     name = found.conversion or how
     if ball == math.inf:
         return AccountingResult(kind, mpmath.inf, None, math.inf, how, given, dps, c.certified, rows)

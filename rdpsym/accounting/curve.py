@@ -89,25 +89,26 @@ def cached_balls(component: Component, orders: Sequence) -> list:
         hash(key)
     except TypeError:  # a component holding something unhashable: compute, keep nothing
         return component.balls(orders)
-    with _CACHE_LOCK:
+    # Orders keyed by (p, q) integers: hashing an fmpq builds a Fraction, slow over a grid of orders.
+    keys = [_order_key(a) for a in orders]
+    with _CACHE_LOCK:  # read under the lock (another thread may be adding to the entry), without copying it
         known = _CACHE.get(key)
         if known is not None:
             _CACHE.move_to_end(key)
-            known = dict(known)
-    known = known or {}
-    # Orders keyed by (p, q) integers: hashing an fmpq builds a Fraction, slow over a grid of orders.
-    keys = [_order_key(a) for a in orders]
-    missing = {k: a for k, a in zip(keys, orders) if k not in known}
+            found = [known.get(k) for k in keys]
+        else:
+            found = [None] * len(keys)
+    missing = {k: a for k, a, v in zip(keys, orders, found) if v is None}  # a ball or Infinite, never None
     if missing:
         fresh = dict(zip(missing, component.balls(list(missing.values()))))
-        known.update(fresh)
+        found = [fresh[k] if v is None else v for k, v in zip(keys, found)]
         with _CACHE_LOCK:
             entry = _CACHE.setdefault(key, {})
             entry.update(fresh)
             _CACHE.move_to_end(key)
             while len(_CACHE) > CACHE_ENTRIES:
                 _CACHE.popitem(last=False)
-    return [known[k] for k in keys]
+    return found
 
 
 def _order_key(order: object):
@@ -368,8 +369,12 @@ class RdpCurve:
         if not isinstance(other, RdpCurve):
             raise WrongType(must("a term of a composition (curve + curve)", "an RdpCurve (mechanism.curve())",
                                  type(other).__name__))
-        return RdpCurve(self.terms + other.terms, max(self.min_order, other.min_order),
-                        f"{self.label} + {other.label}")
+        out = RdpCurve(self.terms + other.terms, max(self.min_order, other.min_order),
+                       f"{self.label} + {other.label}")
+        known = self.__dict__.get("_merged")
+        if known is not None:  # merging the merged terms merges the terms (first-seen order is kept)
+            object.__setattr__(out, "_merged", _merge(known + other.merged_terms))
+        return out
 
     def __radd__(self, other: object) -> RdpCurve:
         # sum(curves) starts from 0.
@@ -384,7 +389,11 @@ class RdpCurve:
             k = integer(k, "steps", minimum=1)  # an int, or a NumPy integer
         except ParameterError:
             self._not_steps(k)
-        return RdpCurve(tuple((w * k, c) for w, c in self.terms), self.min_order, f"{k} × ({self.label})")
+        out = RdpCurve(tuple((w * k, c) for w, c in self.terms), self.min_order, f"{k} × ({self.label})")
+        known = self.__dict__.get("_merged")
+        if known is not None:
+            object.__setattr__(out, "_merged", tuple((w * k, c) for w, c in known))
+        return out
 
     __rmul__ = __mul__
 
@@ -435,29 +444,30 @@ class RdpCurve:
     def balls(self, orders: Sequence) -> list:
         """A ball (or :class:`Infinite`) per order, at the current Arb precision."""
         orders = [parse_order(a) for a in _order_list(orders)]
-        total: list = [arb(0)] * len(orders)
+        total: list | None = None
         for w, comp in self.merged_terms:
-            for i, v in enumerate(cached_balls(comp, orders)):
+            values = cached_balls(comp, orders)
+            if total is None:  # the first term: one product per order (the usual curve has one term)
+                total = [v if isinstance(v, Infinite) else w * v for v in values]
+                continue
+            for i, v in enumerate(values):
                 if isinstance(total[i], Infinite):
                     continue
                 total[i] = v if isinstance(v, Infinite) else total[i] + w * v
-        return total
+        return total if total is not None else [arb(0)] * len(orders)
 
     @property
     def merged_terms(self) -> tuple:
-        """The terms with equal components merged (their weights added), in first-seen order."""
-        weights: dict = {}
-        order: list = []
-        for w, comp in self.terms:
-            try:
-                if comp in weights:
-                    weights[comp] += w
-                    continue
-                weights[comp] = w
-                order.append(comp)
-            except TypeError:  # unhashable: kept as it is
-                order.append((w, comp))
-        return tuple(c if isinstance(c, tuple) else (weights[c], c) for c in order)
+        """The terms with equal components merged (their weights added), in first-seen order.
+
+        Kept on the curve once found, and carried to ``curve + other`` and ``curve * k`` when this curve's
+        are already known: a composition grown one epoch at a time then merges one new term per epoch
+        instead of hashing every term again (ε after every epoch was quadratic in the epochs)."""
+        merged = self.__dict__.get("_merged")
+        if merged is None:
+            merged = _merge(self.terms)
+            object.__setattr__(self, "_merged", merged)
+        return merged
 
     def how(self, order: object) -> tuple[str, ...]:
         """For each component, how its value at ``order`` is obtained: exact, or which bound and why.
@@ -496,7 +506,8 @@ class RdpCurve:
                 return self.balls(orders)
 
         return climb(at, lambda out: all(isinstance(v, Infinite) or _accurate(v, dps) for v in out),
-                     arb_rungs(dps), f"{self.label}: {dps} digits at orders {orders}", retry=(Undecided,))
+                     arb_rungs(dps), _Said(lambda: f"{self.label}: {dps} digits at orders {orders}"),
+                     retry=(Undecided,))
 
     def enclosure(self, order: object, dps: int = 50) -> arb | Infinite:
         return self.enclosures([order], dps)[0]
@@ -534,6 +545,19 @@ def _order_list(orders: object) -> list:
     return list(orders)
 
 
+class _Said:
+    """A message written only if it is shown (an error's text listing a grid of orders costs more than the
+    values of a warm curve)."""
+
+    __slots__ = ("_text",)
+
+    def __init__(self, text: Callable[[], str]):
+        self._text = text
+
+    def __str__(self) -> str:
+        return self._text()
+
+
 def _sym(q: fmpq) -> sp.Rational:
     return sp.Rational(int(q.p), int(q.q))
 
@@ -544,6 +568,23 @@ def _accurate(v: arb, dps: int) -> bool:
     if not v.is_finite():
         raise ConvergenceError(f"a non-finite ball {v} where a finite value was expected")
     return v.rel_accuracy_bits() >= dps * 3.33 + 3
+
+
+def _merge(terms: tuple) -> tuple:
+    """Terms with equal components merged (their weights added), in first-seen order; an unhashable
+    component is kept as it is."""
+    weights: dict = {}
+    order: list = []
+    for w, comp in terms:
+        try:
+            if comp in weights:
+                weights[comp] += w
+                continue
+            weights[comp] = w
+            order.append(comp)
+        except TypeError:  # unhashable: kept as it is
+            order.append((w, comp))
+    return tuple(c if isinstance(c, tuple) else (weights[c], c) for c in order)
 
 
 def curve(component: Component, label: str | None = None) -> RdpCurve:

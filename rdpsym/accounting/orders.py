@@ -41,6 +41,10 @@ GRIDS = {"mironov": MIRONOV, "dp-accounting": DP_ACCOUNTING, "opacus": OPACUS}
 DEFAULT = DP_ACCOUNTING + (float("inf"),)
 
 
+#: The named grids of exact orders only, by length (each length is one grid's).
+_KNOWN = {len(g): g for g in (DP_ACCOUNTING, OPACUS)}
+
+
 def valid(continuous: bool = False, kl: bool = False) -> str:
     """What ``orders`` may be, for messages (``kl``: say why α = 1 is not one)."""
     names = ", ".join([*GRIDS, "continuous"] if continuous else GRIDS)
@@ -73,6 +77,10 @@ def resolve(orders: object = None, name: str = "orders", continuous: bool = Fals
         return DEFAULT
     if isinstance(orders, str) and orders in GRIDS:
         return GRIDS[orders]
+    if isinstance(orders, (list, tuple)):
+        known = _KNOWN.get(len(orders))
+        if known is not None and all(type(a) is fmpq for a in orders) and tuple(orders) == known:
+            return known  # a named grid given as its list: the same tuple, so what is kept per grid is found
     if isinstance(orders, str):
         items = [s for s in (t.strip() for t in orders.split(",")) if s]
     else:
@@ -83,11 +91,20 @@ def resolve(orders: object = None, name: str = "orders", continuous: bool = Fals
     if not items:
         raise ParameterError(must(name, valid(continuous), "an empty list"))
     parsed = [_order(a, name, continuous) for a in items]
-    keys = [Fraction(int(a.p), int(a.q)) if isinstance(a, fmpq) else a for a in parsed]
+    # Keys as (p, q) integers (an fmpq is reduced) and ∞ as itself: building Fractions cost more than the rest.
+    keys = [(int(a.p), int(a.q)) if isinstance(a, fmpq) else a for a in parsed]
     if len(set(keys)) != len(keys):
-        dup = sorted({k for k in keys if keys.count(k) > 1})
+        dup = sorted({_fraction(k) for k in keys if keys.count(k) > 1})
         raise ParameterError(must(name, "a list without duplicates", f"duplicates {', '.join(map(str, dup))}"))
-    return tuple(a for _, a in sorted(zip(keys, parsed), key=lambda t: t[0]))
+    finite = [a for a in parsed if isinstance(a, fmpq)]
+    if not all(x < y for x, y in zip(finite, finite[1:])):  # a grid is usually given sorted already
+        finite.sort()
+    return tuple(finite) + tuple(a for a in parsed if not isinstance(a, fmpq))
+
+
+def _fraction(key):
+    """A duplicate's key as a number to show."""
+    return Fraction(*key) if isinstance(key, tuple) else key
 
 
 def _order(item: object, name: str, continuous: bool):

@@ -100,7 +100,13 @@ from rdpsym.accounting.conversions.rdp_dp import (
 )
 from rdpsym.accounting.conversions.rdp_dp import Conversion as Conversion
 from rdpsym.accounting.conversions.rdp_dp import _minimum as _minimum
-from rdpsym.accounting.conversions.tightest import NAMES, Tightest, tightest_delta, tightest_epsilon
+from rdpsym.accounting.conversions.tightest import (
+    NAMES,
+    Tightest,
+    tightest_delta,
+    tightest_epsilon,
+    tightest_epsilon_grid,
+)
 from rdpsym.accounting.conversions.zcdp import zcdp_best_order, zcdp_delta, zcdp_epsilon
 from rdpsym.foundations.balls import lower_decimal, precision, upper_decimal
 
@@ -136,6 +142,7 @@ __all__ = [
     "rdp_to_moments",
     "tightest_delta",
     "tightest_epsilon",
+    "tightest_epsilon_grid",
     "upper_decimal",
     "zcdp_best_order",
     "zcdp_delta",

@@ -188,7 +188,11 @@ _EXACT_KEY_EXPONENT = 4096
 
 
 def _order_key(order: object, name: str = "order"):
-    """A hashable exact key of an order, for the duplicate check (built from the exponent, never 2^e itself)."""
+    """A hashable exact key of an order, for the duplicate check: (numerator, denominator) in lowest terms for
+    an exact number (an ``fmpq`` is already reduced: no Fraction to build, which dominated a long grid's check),
+    ``math.inf`` itself, or a ball's midpoint and radius (built from the exponent, never 2^e itself)."""
+    if isinstance(order, fmpq):
+        return int(order.p), int(order.q)
     if _is_inf(order):
         return order
     if isinstance(order, arb):
@@ -196,10 +200,11 @@ def _order_key(order: object, name: str = "order"):
             raise DomainError(must(name, f"a finite number greater than 1 (1 < {name} < ∞) here", order))
         m, e = (int(v) for v in order.mid().man_exp())
         if order.is_exact() and abs(e) <= _EXACT_KEY_EXPONENT:
-            return Fraction(m) * Fraction(2) ** e
+            f = Fraction(m) * Fraction(2) ** e
+            return f.numerator, f.denominator
         return ("ball", (m, e), tuple(map(int, order.rad().man_exp())))
     q = _rational(name, order)
-    return Fraction(int(q.p), int(q.q))
+    return int(q.p), int(q.q)
 
 
 def _pairs(values: object, name: str, what: str, keys: str) -> list[tuple[object, object]]:
@@ -209,14 +214,15 @@ def _pairs(values: object, name: str, what: str, keys: str) -> list[tuple[object
         raise ParameterError(must(name, f"a nonempty list of ({what}) pairs", quoted(values))) from None
     if not pairs:
         raise ParameterError(must(name, f"a nonempty list of ({what}) pairs", "[]"))
-    seen: dict = {}
+    seen: set = set()
     for p in pairs:
         if len(p) != 2:
             raise ParameterError(must(name, f"a nonempty list of ({what}) pairs", quoted(p)))
         key = _order_key(p[0], what.split(",")[0])
         if key in seen:
-            raise ParameterError(must(keys, "distinct", f"{key if isinstance(key, Fraction) else p[0]} twice"))
-        seen[key] = True
+            shown = Fraction(*key) if isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], int) else p[0]
+            raise ParameterError(must(keys, "distinct", f"{shown} twice"))
+        seen.add(key)
     return pairs
 
 
