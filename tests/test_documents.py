@@ -246,3 +246,46 @@ def test_any_prose_typesets(compile_latex):
 
     body = "\n".join(text(s) + r"\par" for s in AWKWARD_PROSE)
     compile_latex(preamble("prose") + body + "\n\\end{document}\n")
+
+
+# --- every family of the textbook table, typeset within the margins ---------------------------------------
+
+def _family_documents():
+    """(family, row, order) for each document: the symbolic row at each order it is derived at, else the
+    numeric row at two orders (finite tables, Skellam)."""
+    from textbook_families import FAMILIES
+
+    for f in FAMILIES:
+        if f.symbolic_orders:
+            cases = [("symbolic", order) for order in f.symbolic_orders]
+        else:
+            cases = [("numeric", order) for order in (2, sp.oo)]
+        for row, order in cases:
+            shown = "alpha" if order == a else "inf" if order == sp.oo else str(order)
+            slug = "".join(c if c.isalnum() else "_" for c in f.name).strip("_")
+            yield pytest.param(f.name, row, order, id=f"{slug}-{row}-{shown}")
+
+
+@pytest.mark.parametrize("name, row, order", list(_family_documents()))
+def test_every_family_document_stays_within_the_margins(name, row, order, compile_latex):
+    """Issue 14, point 6: each family's derivation document compiles and no line runs past the margin.
+
+    pdflatex's log is read for overfull boxes (``rdpsym.render.pdf.overfull_lines``, more than 2 pt too
+    wide); the failure quotes the widest line's source.  A family whose derivation fails cannot be
+    typeset: the test fails with the engine's error (tests/test_textbook.py has the details)."""
+    import warnings
+
+    from textbook_families import FAMILIES, derived
+
+    from rdpsym.foundations.errors import LatexLayoutWarning
+    from rdpsym.render.documents import derivation_document
+
+    f = next(f for f in FAMILIES if f.name == name)
+    d = derived(f, row, order, f.numeric)
+    tex = derivation_document(d, f.name)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", LatexLayoutWarning)
+        pdf = compile_latex(tex, "family")
+    assert pdf.read_bytes().startswith(b"%PDF")
+    wide = [str(w.message) for w in caught if issubclass(w.category, LatexLayoutWarning)]
+    assert not wide, wide[0]

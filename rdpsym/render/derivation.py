@@ -28,16 +28,19 @@ from rdpsym.derive.derivation import Derivation
 from rdpsym.foundations.notation import PieceSum
 from rdpsym.foundations.record import Diverges, Published, Relation, Step
 from rdpsym.render.latex import divergence_latex, paper_latex
+from rdpsym.render.layout import DISPLAY_CHARACTERS, INDENT, display_width, fit
 from rdpsym.render.reasons import evidence_latex, evidence_text, rule_latex, rule_text
 
 __all__ = ["RELATION_LATEX", "derivation_body", "derivation_latex", "derivation_markdown", "derivation_text",
-           "infinite_because"]
+           "display", "infinite_because"]
 
 #: A relation as LaTeX (the one table: claims reports use it too).
 RELATION_LATEX = {Relation.EQ: "=", Relation.LE: r"\le", Relation.LT: "<", Relation.GE: r"\ge", Relation.GT: ">"}
 
-#: Lines longer than this (characters of LaTeX) are broken at their top-level + signs.
-_BREAK_AT = 110
+#: A left side wider than this share of the line is set on a line of its own, with its relation and
+#: right side on the lines below (a wide left side would otherwise push the whole chain's alignment
+#: point, and every right side with it, towards the margin).
+_WIDE_LEFT_SIDE = 0.4
 
 
 @dataclass(frozen=True)
@@ -53,28 +56,23 @@ def _number(value: object) -> str | None:
     return mpmath.nstr(value, 30) if isinstance(value, mpmath.mpf) else None
 
 
-def _side(expr: object, settings: dict, break_long: bool) -> str:
-    """``expr`` printed; a sum of integrals in its pieces' order (left to right), a long sum broken into lines."""
+def _side(expr: object, settings: dict) -> str:
+    """``expr`` printed; a sum of integrals in its pieces' order (left to right)."""
     shown = _number(expr)
     if shown is not None:
         return shown
-    tex = paper_latex(expr, **settings)
-    pieces = isinstance(expr, PieceSum)
-    if not (pieces or isinstance(expr, sp.Add)) or (not pieces and (not break_long or len(tex) <= _BREAK_AT)):
-        return tex
-    terms = expr.terms if pieces else expr.as_ordered_terms()
+    if not isinstance(expr, PieceSum):
+        return paper_latex(expr, **settings)
     parts = []
-    for i, term in enumerate(terms):
+    for i, term in enumerate(expr.terms):
         if i and term.could_extract_minus_sign():
             parts.append("- " + paper_latex(-term, **settings))
         else:
             parts.append(("+ " if i else "") + paper_latex(term, **settings))
-    if not break_long or len(tex) <= _BREAK_AT:
-        return " ".join(parts)
-    return r" \\ &\qquad ".join(parts)
+    return " ".join(parts)
 
 
-def _rows(steps: tuple[Step, ...], symbol_names: dict | None, break_long: bool) -> list[_Row]:
+def _rows(steps: tuple[Step, ...], symbol_names: dict | None) -> list[_Row]:
     """The chain as rows: left sides dropped where they repeat, reasons where they repeat."""
     settings = {"symbol_names": symbol_names or {}}
     rows: list[_Row] = []
@@ -82,7 +80,7 @@ def _rows(steps: tuple[Step, ...], symbol_names: dict | None, break_long: bool) 
     last_reason = None
     for step in steps:
         lhs = paper_latex(step.lhs, **settings)
-        rhs = _side(step.rhs, settings, break_long)
+        rhs = _side(step.rhs, settings)
         relation = RELATION_LATEX[step.relation]
         reason = rule_latex(step.rule, symbol_names)
         if (lhs, rhs) == previous:
@@ -109,7 +107,7 @@ def derivation_latex(d: Derivation, symbol_names: dict | None = None, display: b
     outside the math would show as text) they are the block's last line instead.
     """
     rows: list[_Row] = []
-    for row in _rows(d.steps, symbol_names, break_long=False):
+    for row in _rows(d.steps, symbol_names):
         if row.published and rows:
             # The published formula, printed as derived: its citation joins the line it equals.
             last = rows[-1]
@@ -133,17 +131,28 @@ def derivation_latex(d: Derivation, symbol_names: dict | None = None, display: b
     return header + "\\begin{align*}\n" + " \\\\\n".join(lines) + "\n\\end{align*}"
 
 
-def derivation_body(d: Derivation, symbol_names: dict | None = None) -> str:
-    """The derivation as one ``align*`` chain for a document: each reason as ``\\intertext``, then its lines."""
+def derivation_body(d: Derivation, symbol_names: dict | None = None, width: float = DISPLAY_CHARACTERS) -> str:
+    """The derivation as one ``align*`` chain for a document: each reason as ``\\intertext``, then its lines.
+
+    Every line is kept within ``width`` characters (:mod:`rdpsym.render.layout`): right sides too wide
+    are broken, continuation lines indented by a ``\\qquad``; a left side wider than 40 % of the line
+    moves right of the alignment point, and when it does not fit beside its right side it gets a line
+    of its own, its relation and right side below it.
+    """
+    rows = _rows(d.steps, symbol_names)
+    wide = _WIDE_LEFT_SIDE * width
+    narrow = [display_width(r.lhs) for r in rows if r.lhs and display_width(r.lhs) <= wide]
+    # the room right of the alignment point: the widest left side that stays left of it, and the relation
+    right = width - (max(narrow) if narrow else 0) - 3
     out = []
-    for row in _rows(d.steps, symbol_names, break_long=True):
+    for row in rows:
         if row.published:
             # The published formula, printed as derived: say so rather than repeat the line.
             out.append(rf"\intertext{{This is the published formula ({row.reason}).}}")
             continue
         if row.reason:
             out.append(rf"\intertext{{{_sentence(row.reason)}}}")
-        out.append(rf"{row.lhs + ' ' if row.lhs else ''}&{row.relation} {row.rhs} \\")
+        out.append(_aligned_row(row, right, wide) + r" \\")
     closing = ""
     if out and out[-1].startswith(r"\intertext"):
         # A closing remark is a sentence after the display, not an \intertext with no line below.
@@ -151,6 +160,35 @@ def derivation_body(d: Derivation, symbol_names: dict | None = None) -> str:
     if out:
         out[-1] = out[-1].removesuffix(r" \\")
     return "\\begin{align*}\n" + "\n".join(out) + "\n\\end{align*}\n" + closing
+
+
+#: Where a continuation line starts: one \qquad right of the alignment point.
+_CONTINUED = " \\\\ &\\qquad "
+
+
+def _aligned_row(row: _Row, right: float, wide: float) -> str:
+    """One relation of the chain as ``align*`` lines, none wider than the room ``right`` of the alignment point."""
+    relation = f"{row.relation} "
+    if not row.lhs or display_width(row.lhs) <= wide:
+        lhs = row.lhs + " " if row.lhs else ""
+        return f"{lhs}&{relation}" + _CONTINUED.join(fit(row.rhs, right, right - INDENT))
+    beside = right - display_width(row.lhs) - 3
+    if display_width(row.rhs) <= beside:  # a wide left side with a short right side: one line
+        return f"&{row.lhs} {relation}{row.rhs}"
+    lhs_lines = fit(row.lhs, right, right - INDENT)
+    rhs_lines = fit(row.rhs, right - INDENT - 3, right - 2 * INDENT)
+    return "&" + _CONTINUED.join(lhs_lines) + _CONTINUED + relation + (_CONTINUED + r"\qquad ").join(rhs_lines)
+
+
+def display(lhs: str, relation: str, rhs: str, width: float = DISPLAY_CHARACTERS) -> str:
+    """``lhs relation rhs`` as a display that stays within ``width``: ``\\[ … \\]`` when it fits on a line,
+    else an ``align*`` whose right side is broken over lines (continuations indented)."""
+    whole = f"{lhs} {relation} {rhs}"
+    if display_width(whole) <= width:
+        return rf"\[ {whole} \]"
+    room = width - display_width(lhs) - 3
+    return ("\\begin{align*}\n" + f"{lhs} &{relation} " + " \\\\\n&\\qquad ".join(fit(rhs, room, room - INDENT))
+            + "\n\\end{align*}")
 
 
 def _sentence(reason: str) -> str:

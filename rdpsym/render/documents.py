@@ -20,8 +20,9 @@ import sympy as sp
 from rdpsym.derive.table2 import Cell
 from rdpsym.foundations.errors import WrongType, must, quoted
 from rdpsym.foundations.record import Status
-from rdpsym.render.derivation import derivation_body, infinite_because
+from rdpsym.render.derivation import derivation_body, display, infinite_because
 from rdpsym.render.latex import divergence_latex, paper_latex
+from rdpsym.render.layout import break_display, display_width
 from rdpsym.render.prose import text
 from rdpsym.render.reasons import evidence_latex, rule_latex
 
@@ -45,6 +46,10 @@ def preamble(title: str, subtitle: str = "") -> str:
 """
 
 
+#: A condition wider than this (characters of typeset math) is displayed rather than set in the text.
+_INLINE_CONDITION = 40
+
+
 def derivation_document(d, title: str, setting: str = "", symbol_names: dict | None = None,
                         value: tuple | None = None) -> str:
     """A standalone document: setting, the derivation step by step, the result, its status and evidence.
@@ -64,9 +69,14 @@ def derivation_document(d, title: str, setting: str = "", symbol_names: dict | N
     parts.append("\\section*{Derivation}\n" + derivation_body(d, symbol_names))
     parts.append("\\section*{Result}\n")
     result = d.result if not isinstance(d.result, mpmath.mpf) else mpmath.nstr(d.result, 40)
-    parts.append(rf"\[ {divergence} = {paper_latex(result, **settings)} \]" + "\n")
+    parts.append(display(divergence, "=", paper_latex(result, **settings)) + "\n")
     for c in d.conditions:
-        parts.append(rf"valid when ${paper_latex(c, **settings)}$; otherwise the divergence is $\infty$.\\" + "\n")
+        condition = paper_latex(c, **settings)
+        if display_width(condition) <= _INLINE_CONDITION:
+            parts.append(rf"valid when ${condition}$; otherwise the divergence is $\infty$.\\" + "\n")
+        else:  # a condition too long for the running text is displayed, and broken if it must be
+            parts.append("valid when\n\\begin{gather*}\n" + " \\\\\n".join(break_display(condition))
+                         + "\n\\end{gather*}\notherwise the divergence is $\\infty$.\\\\\n")
     if value is not None:
         point, number, dps = value
         at = _point_latex(point, settings)

@@ -1,20 +1,42 @@
 """Long displays broken into lines the way papers break them.
 
-:func:`display_width` estimates how wide typeset math is (calibrated on
-pdflatex's overfull-box reports: about 6.3 pt per unit at 11 pt);
-:func:`break_display` breaks a display too wide for the line at implications,
-quads and commas, then before relation signs, then at a side's outermost sums
-and factors.
+:func:`display_width` estimates how wide typeset math is, in characters
+(calibrated on pdflatex's overfull-box reports: about 6.3 pt a character at
+11 pt); :func:`fit` breaks a display too wide for its line into lines that
+fit, and :func:`break_display` is the same for a display set on its own.
+
+A display is broken at its outermost separators first — before an
+implication, at a quad, after a comma, then before a relation sign, then
+before a binary + or −, then between factors — and lines are filled
+greedily.  Where a piece is still too wide and has no separator of its own,
+the widest bracket ``\\left( … \\right)`` in it is *opened*: its delimiters
+become sized ones (``\\biggl( … \\biggr)``, which, unlike ``\\left``/``\\right``,
+may stand on different lines) and its inside is broken the same way, the
+text before the bracket staying on the first line and the text after it on
+the last.  A fraction whose numerator is too wide is first written
+``\\frac{1}{den} \\left(num\\right)``; a ``cases`` block too wide for the
+line gets its values broken inside it, and its conditions set on their own
+rows when the two columns still do not fit.
+
+>>> fit(r"\\frac{1}{\\alpha - 1} \\log\\left(a + b + c + d\\right)", width=16)
+['\\\\frac{1}{\\\\alpha - 1} \\\\log\\\\bigl( a + b + c', '{} + d \\\\bigr)']
+
+The estimate is conservative rather than exact; the documents' compile test
+(tests/test_documents.py) reads pdflatex's log and fails on any line that
+still runs past the margin.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["DISPLAY_CHARACTERS", "break_display", "display_width"]
+__all__ = ["DISPLAY_CHARACTERS", "INDENT", "break_display", "display_width", "fit"]
 
 #: About how many characters of formula fit on a line of the documents' text width (11pt, 2.2 cm margins).
 DISPLAY_CHARACTERS = 72
+
+#: The width of the ``\qquad`` that indents a continuation line, in characters.
+INDENT = 4
 
 #: Where a long display may break, outermost level only: before an implication, at a quad, after a
 #: comma followed by a space; and, where a line is still too wide, before a relation sign.
@@ -22,32 +44,48 @@ _LOOSE_BREAKS = re.compile(r"\\(?:implies|iff|Longrightarrow|Longleftrightarrow)
                            r"[,;:]?\\q?quad(?![A-Za-z])|"
                            r"[,;:]\\[ ;:,]")
 _RELATION_BREAKS = re.compile(r"(?<![<>:!\\])(?:=|<|>)(?!=)|\\(?:le|ge|leq|geq)(?![A-Za-z])")
+#: Between the arguments of a function (``\max(a, b)``, as SymPy spaces them): after the comma.
+_LIST_BREAKS = re.compile(r"(?<!\\),(?= )")
 #: Inside one side of a relation: before a binary + or − (SymPy spaces them), then between factors.
 _SUM_BREAKS = re.compile(r"(?<=\S) [+-] ")
-_FACTOR_BREAKS = re.compile(r"(?<=\)) (?=\\left)")
+_FACTOR_BREAKS = re.compile(r" (?=\\left|\\exp|\\log|\\operatorname|e\^)")
+#: A factor break is taken only after a closing bracket or an exponent (``\\right)^{α}``, ``e^{x}``): between
+#: two factors, never between a coefficient such as 1/(α − 1) and its logarithm.
+_AFTER_BRACKET = re.compile(r"(\\right\s*(\\[A-Za-z]+|\\.|.)(\^(\{[^{}]*\}|\S))?|\^\{[^{}]*\})$")
 
 
 _NAMED_OPERATORS = {r"\log", r"\exp", r"\max", r"\min", r"\sup", r"\inf", r"\lim", r"\sin", r"\cos", r"\tan",
                     r"\sinh", r"\cosh", r"\tanh", r"\Pr", r"\ln", r"\det", r"\arg"}
 _RELATION_WORDS = {r"\le", r"\ge", r"\leq", r"\geq", r"\ne", r"\approx", r"\sim", r"\in", r"\to", r"\iff",
                    r"\implies", r"\equiv", r"\mapsto", r"\subset", r"\subseteq", r"\Rightarrow", r"\Leftrightarrow"}
+#: Sized delimiters: layout words of no width of their own.
+_SIZES = r"big|Big|bigg|Bigg|bigl|Bigl|biggl|Biggl|bigr|Bigr|biggr|Biggr"
 
 
 def display_width(latex: str) -> float:
-    """A rough width of typeset math, in characters: what :func:`break_display` compares to a line.
+    """A rough width of typeset math, in characters: what :func:`fit` compares to a line.
 
     Control words count as one character (``\\alpha``), layout words as none
-    (``\\left``, ``\\text``), scripts as two thirds, a fraction as its wider half.
+    (``\\left``, ``\\text``), scripts as two thirds, a fraction as its wider half,
+    a ``cases`` or ``aligned`` block as its widest row.
 
     >>> display_width(r"\\frac{\\alpha}{2\\sigma^{2}}")
     2.67
     """
-    s = re.sub(r"\\(left|right|big|Big|bigg|Bigg|mathrm|mathbf|mathcal|mathbb|text|textrm|"
+    sized = len(re.findall(r"\\(?:" + _SIZES + r")(?![A-Za-z])", latex))  # a sized delimiter is wider than ( or )
+    s = re.sub(r"\\(left|right|" + _SIZES + r"|mathrm|mathbf|mathcal|mathbb|text|textrm|"
                r"displaystyle|limits|nolimits|allowbreak|,|;|:|!)(?![A-Za-z])", "", latex)
     s = re.sub(r"\\q?quad\b", "  ", s)
     width = 0.0
     i = 0
     while i < len(s):
+        block = re.match(r"\\begin\{(cases|aligned|array|matrix|pmatrix)\}(\[[a-z]\])?", s[i:])
+        if block:
+            inner, i = _environment(s, i + len(block.group()), block.group(1))
+            rows = _split_top(inner, r"\\")
+            width += max((sum(display_width(cell) + 1.5 for cell in _split_top(row, "&")) for row in rows),
+                         default=0) + (1.5 if block.group(1) == "cases" else 0)
+            continue
         frac = re.match(r"\\[dt]?frac(?![A-Za-z])", s[i:])
         if frac:
             num, i = _argument(s, i + len(frac.group()))
@@ -69,17 +107,19 @@ def display_width(latex: str) -> float:
             elif word == r"\operatorname":
                 name, i = _argument(s, i)
                 width += len(name) + 0.5
+            elif word in (r"\\", "\\&"):
+                pass
             else:
                 width += 1
             continue
         if ch in "=<>":
             width += 2.5
-        elif ch in "+-" and s[:i].strip():
+        elif ch in "+-" and s[:i].strip() and s[:i].strip()[-1] not in "{(&":
             width += 2  # a binary operator and its medium spaces
-        elif ch not in "{} ":
+        elif ch not in "{} &":
             width += 1
         i += 1
-    return round(width, 2)
+    return round(width + sized / 2, 2)
 
 
 def _argument(s: str, i: int) -> tuple[str, int]:
@@ -90,53 +130,145 @@ def _argument(s: str, i: int) -> tuple[str, int]:
     if s[i:i + 1] != "{":
         token = re.match(r"\\[A-Za-z]+|\\.|.|$", s[i:]).group()
         return token, i + len(token)
-    depth = 0
-    for k in range(i, len(s)):
+    depth, k = 0, i
+    while k < len(s):
+        if s[k] == "\\":
+            k += 2  # an escaped brace or a control word's backslash
+            continue
         depth += s[k] == "{"
         depth -= s[k] == "}"
         if depth == 0:
             return s[i + 1:k], k + 1
+        k += 1
     return s[i + 1:], len(s)
 
 
+def _environment(s: str, i: int, name: str) -> tuple[str, int]:
+    """The body of an environment whose ``\\begin`` ends at ``i``, and the index after its ``\\end``."""
+    depth, k = 1, i
+    pattern = re.compile(r"\\(begin|end)\{" + re.escape(name) + r"\}")
+    while True:
+        m = pattern.search(s, k)
+        if m is None:
+            return s[i:], len(s)
+        depth += 1 if m.group(1) == "begin" else -1
+        if depth == 0:
+            return s[i:m.start()], m.end()
+        k = m.end()
+
+
+def _split_top(s: str, separator: str) -> list[str]:
+    """``s`` split at ``separator`` (``\\\\`` or ``&``) outside braces and environments."""
+    out, depth, start, i = [], 0, 0, 0
+    while i < len(s):
+        if depth == 0 and s.startswith(separator, i):
+            out.append(s[start:i])
+            i += len(separator)
+            start = i
+            continue
+        if s.startswith(r"\begin{", i):
+            depth += 1
+        elif s.startswith(r"\end{", i):
+            depth -= 1
+        elif s[i] == "\\":
+            i += 2  # \&, \{, a control word's backslash
+            continue
+        depth += s[i] == "{"
+        depth -= s[i] == "}"
+        i += 1
+    out.append(s[start:])
+    return out
+
+
 def break_display(latex: str, width: float = DISPLAY_CHARACTERS) -> list[str]:
-    """A display too wide for one line, broken into lines at its outermost separators.
+    """A display too wide for one line, broken into lines (each at most ``width`` where it can be).
 
     Breaks go before an implication, at a quad (which goes), after a comma
     followed by a space (the space goes); a line still too wide is broken
     before a relation sign, then before a binary + or −, then between
-    factors.  Lines are filled greedily.  A display that already breaks its
-    lines (``\\\\``), or fits, comes back whole.
+    factors, then inside its widest bracket.  Lines are filled greedily.  A
+    display that already breaks its lines (``\\\\``), or fits, comes back whole.
 
     >>> break_display(r"x = 1,\\ y = 2", width=8)
     ['x = 1,', 'y = 2']
     >>> break_display(r"a + b + c = d \\implies e", width=8)
     ['a + b + c', '= d', '\\\\implies e']
     """
-    if r"\\" in latex or display_width(latex) <= width:
+    if r"\\" in latex:
         return [latex]
-    lines = [latex]
-    for level in (_LOOSE_BREAKS, _RELATION_BREAKS, _SUM_BREAKS, _FACTOR_BREAKS):
-        lines = [part for line in lines
-                 for part in ([line] if display_width(line) <= width else _fill(_outer_pieces(line, level), width))]
-    return lines
+    return fit(latex, width, width)
 
 
-def _fill(pieces: list[tuple[str, str]], width: float) -> list[str]:
-    """Greedy lines from (separator, piece) pairs: a comma stays at the end of a line, a quad goes,
-    an implication or a relation starts the next line."""
+def fit(latex: str, width: float = DISPLAY_CHARACTERS, rest: float | None = None) -> list[str]:
+    """``latex`` as lines: the first at most ``width`` characters wide, the others at most ``rest``
+    (default ``width − INDENT``: continuation lines are set after a ``\\qquad``).
+
+    A line that starts with a binary + or − gets an empty group before it
+    (``{} + x``) so that TeX spaces the sign as binary at the start of a line.
+    Where no break makes a piece fit, it is left whole (the compile test
+    reports it).
+    """
+    rest = width - INDENT if rest is None else rest
+    lines = _fit(latex.strip(), width, rest)
+    return [("{} " + line) if i and line[:1] in "+-" else line for i, line in enumerate(lines)]
+
+
+def _fits(latex: str, width: float) -> bool:
+    return display_width(latex) <= width
+
+
+def _fit(s: str, width: float, rest: float, depth: int = 0) -> list[str]:
+    if _fits(s, width) or depth > 12:
+        return [s]
+    for level in (_LOOSE_BREAKS, _RELATION_BREAKS, _LIST_BREAKS, _SUM_BREAKS, _FACTOR_BREAKS):
+        pieces = _outer_pieces(s, level)
+        if level is _FACTOR_BREAKS:
+            pieces = _between_brackets(pieces)
+        if len(pieces) > 1:
+            return _fill(pieces, width, rest, depth, factors=level is _FACTOR_BREAKS)
+    for opener in (_open_cases, _open_fraction, _open_bracket):
+        lines = opener(s, width, rest, depth)
+        if lines is not None:
+            return lines
+    return [s]
+
+
+def _fill(pieces: list[tuple[str, str]], width: float, rest: float, depth: int, factors: bool = False) -> list[str]:
+    """Greedy lines from (separator, piece) pairs: a comma stays at the end of a line, a quad goes, an
+    implication, a relation or a sign starts the next line (a factor break starts it with ``\\times``).
+    A piece too wide for a line of its own is broken further."""
     lines: list[str] = []
     current = ""
     for separator, piece in pieces:
+        limit = width if not lines else rest
         candidate = current + separator + piece
-        if current.strip() and display_width(candidate) > width:
-            punctuation = separator[:1] if separator[:1] in ",;:" else ""
-            lines.append(current.rstrip() + punctuation)
-            current = ("" if punctuation or "quad" in separator else separator.strip() + " ") + piece.lstrip()
-        else:
+        if not current.strip() or _fits(candidate, limit):
             current = candidate
+            continue
+        punctuation = separator[:1] if separator[:1] in ",;:" else ""
+        lines.append(current.rstrip() + punctuation)
+        lead = "" if punctuation or "quad" in separator else (r"\times " if factors else separator.strip() + " ")
+        current = lead + piece.lstrip()
     lines.append(current.strip())
-    return [line for line in lines if line]
+    out: list[str] = []
+    for line in (line for line in lines if line):
+        limit = width if not out else rest
+        if _fits(line, limit):
+            out.append(line)
+        else:
+            out.extend(_fit(line, limit, rest, depth + 1))
+    return out
+
+
+def _between_brackets(pieces: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Factor cuts kept only where the text before them ends with a closing bracket (``\\right)^{α}``)."""
+    merged = [pieces[0]]
+    for separator, piece in pieces[1:]:
+        if _AFTER_BRACKET.search(merged[-1][1].rstrip()):
+            merged.append((separator, piece))
+        else:
+            merged[-1] = (merged[-1][0], merged[-1][1] + separator + piece)
+    return merged
 
 
 def _outer_pieces(latex: str, separators: re.Pattern) -> list[tuple[str, str]]:
@@ -153,6 +285,10 @@ def _outer_pieces(latex: str, separators: re.Pattern) -> list[tuple[str, str]]:
             depth -= 1
             i += 6
             continue
+        if latex.startswith(r"\begin{", i):
+            depth += 1
+        elif latex.startswith(r"\end{", i):
+            depth -= 1
         ch = latex[i]
         if ch == "\\" and i + 1 < len(latex) and latex[i + 1] in "{}":
             i += 2
@@ -174,4 +310,147 @@ def _outer_pieces(latex: str, separators: re.Pattern) -> list[tuple[str, str]]:
         pieces.append((sep, latex[start:a]))
         sep, start = latex[a:b], b
     pieces.append((sep, latex[start:]))
-    return pieces
+    return [(sep, piece) for sep, piece in pieces if piece.strip() or sep]
+
+
+# ---------------------------------------------------------------------------------------------
+# Opening a group: a bracket, a fraction, a cases block
+# ---------------------------------------------------------------------------------------------
+
+_LEFT = re.compile(r"\\left\s*(\\[A-Za-z]+|\\.|.)")
+_RIGHT = re.compile(r"\\right\s*(\\[A-Za-z]+|\\.|.)")
+
+
+def _top_brackets(s: str) -> list[tuple[int, int, int, int, str, str]]:
+    """The outermost ``\\left … \\right`` pairs outside every brace group (a line may not break inside a
+    macro's argument): (start, inner start, inner end, end, left, right)."""
+    found, depth, braces, i, open_at = [], 0, 0, 0, None
+    while i < len(s):
+        m = _LEFT.match(s, i) if s.startswith(r"\left", i) else None
+        if m and not s[i + 5:i + 6].isalpha():
+            if depth == 0 and braces == 0:
+                open_at = (i, m.end(), m.group(1))
+            depth += 1
+            i = m.end()
+            continue
+        m = _RIGHT.match(s, i) if s.startswith(r"\right", i) else None
+        if m and not s[i + 6:i + 7].isalpha():
+            depth -= 1
+            if depth == 0 and braces == 0 and open_at is not None:
+                found.append((open_at[0], open_at[1], i, m.end(), open_at[2], m.group(1)))
+                open_at = None
+            i = m.end()
+            continue
+        if s[i] == "\\":
+            i += 2  # \{ and \} are delimiters, not groups
+            continue
+        braces += s[i] == "{"
+        braces -= s[i] == "}"
+        i += 1
+    return found
+
+
+#: Holds the place of the text after an opened bracket while its inside is fitted (one character wide each).
+_STAND_IN = r"\rdpsymstandin"
+
+
+def _size(inner: str) -> str:
+    """The sized delimiter that matches what ``\\left``/``\\right`` would have chosen, about."""
+    if re.search(r"\\(frac|sum|int|prod|begin)(?![A-Za-z])", inner):
+        return "bigg"
+    if "^" in inner or "_" in inner:
+        return "Big"
+    return "big"
+
+
+def _open_bracket(s: str, width: float, rest: float, depth: int) -> list[str] | None:
+    """Break inside the widest ``\\left … \\right`` bracket of ``s`` (its delimiters made sized)."""
+    brackets = _top_brackets(s)
+    if not brackets:
+        return None
+    start, inner_start, inner_end, end, left, right = max(brackets, key=lambda b: display_width(s[b[1]:b[2]]))
+    inner = s[inner_start:inner_end].strip()
+    size = _size(inner)
+    head = s[:start] + rf"\{size}l{left} "
+    tail = rf" \{size}r{right}" + s[end:]
+    first = max(width - display_width(head), width / 3)
+    # The text after the bracket goes on its last line: fit the inside with a stand-in as wide as it.
+    stand_in = _STAND_IN * max(1, round(display_width(tail) + 0.5))
+    inner_lines = _fit(inner + " " + stand_in, first, rest, depth + 1)
+    inner_lines = [line.replace(stand_in, "").rstrip() for line in inner_lines]
+    inner_lines = [line for line in inner_lines if line] or [""]
+    if len(inner_lines) == 1:
+        if inner_lines[0] == inner:
+            return None  # nothing to gain: the inside does not break
+        # the inside was rearranged on the spot (a cases block): the bracket stays \left … \right
+        return [s[:start] + rf"\left{left} " + inner_lines[0] + rf" \right{right}" + s[end:]]
+    lines = [head + inner_lines[0]] + inner_lines[1:-1] + [inner_lines[-1] + tail]
+    return [("{} " + line) if i and line[:1] in "+-" else line for i, line in enumerate(lines)]
+
+
+def _open_fraction(s: str, width: float, rest: float, depth: int) -> list[str] | None:
+    """A fraction too wide for the line: a wide numerator written ``\\frac{1}{den} \\left(num\\right)``,
+    a wide denominator ``num \\big/ \\left(den\\right)``, and then broken inside the bracket."""
+    i = 0
+    while True:
+        m = re.compile(r"\\frac(?![A-Za-z])").search(s, i)
+        if m is None:
+            return None
+        if _depth_at(s, m.start()) == 0:
+            num, after_num = _argument(s, m.end())
+            den, after = _argument(s, after_num)
+            if display_width(num) > rest:
+                rewritten = s[:m.start()] + rf"\frac{{1}}{{{den}}} \left({num}\right)" + s[after:]
+                return _fit(rewritten, width, rest, depth + 1)
+            if display_width(den) > rest:
+                over = num if re.fullmatch(r"\s*(\\?[A-Za-z]+|\d+)(_\{?[^{}]*\}?)?\s*", num) else rf"\left({num}\right)"
+                rewritten = s[:m.start()] + rf"{over} \Big/ \left({den}\right)" + s[after:]
+                return _fit(rewritten, width, rest, depth + 1)
+        i = m.end()
+
+
+def _depth_at(s: str, index: int) -> int:
+    depth, i = 0, 0
+    while i < index:
+        if s.startswith(r"\left", i) and not s[i + 5:i + 6].isalpha():
+            depth += 1
+            i += 5
+            continue
+        if s.startswith(r"\right", i) and not s[i + 6:i + 7].isalpha():
+            depth -= 1
+            i += 6
+            continue
+        if s[i] == "\\" and i + 1 < len(s) and s[i + 1] in "{}":
+            i += 2
+            continue
+        depth += s[i] == "{"
+        depth -= s[i] == "}"
+        i += 1
+    return depth
+
+
+def _open_cases(s: str, width: float, rest: float, depth: int) -> list[str] | None:
+    """A ``cases`` block too wide for the line: each value broken inside the block, and the conditions
+    on rows of their own (indented under their value) when value and condition still do not fit side
+    by side."""
+    m = re.search(r"\\begin\{cases\}", s)
+    if m is None or _depth_at(s, m.start()) != 0:
+        return None
+    body, end = _environment(s, m.end(), "cases")
+    head, tail = s[:m.start()], s[end:]
+    rows = [_split_top(row, "&") for row in _split_top(body, r"\\")]
+    rows = [(cells[0].strip(), cells[1].strip() if len(cells) > 1 else "") for cells in rows if "".join(cells).strip()]
+    room = width - display_width(head) - display_width(tail) - 2
+    widest_condition = max((display_width(c) for _, c in rows), default=0)
+    side_by_side = room - widest_condition - 2 >= room / 2
+    value_room = room - widest_condition - 2 if side_by_side else room
+    out_rows = []
+    for value, condition in rows:
+        lines = fit(value, value_room, value_room - INDENT) if value else [value]
+        lines = [lines[0]] + [r"\quad " + line for line in lines[1:]]
+        if side_by_side:
+            out_rows += [f"{line} &" for line in lines[:-1]] + [f"{lines[-1]} & {condition}"]
+        else:
+            out_rows += [f"{line} &" for line in lines] + ([rf"\qquad {condition} &"] if condition else [])
+    block = r"\begin{cases} " + r" \\ ".join(out_rows) + r" \end{cases}"
+    return [head + block + tail]
