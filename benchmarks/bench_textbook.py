@@ -168,8 +168,8 @@ def child_table2(_spec: dict) -> dict:
     c1 = time.process_time()
     cells = rdpsym.table2()
     c2 = time.process_time()
-    return {"import_cpu_s": c1 - c0, "cpu_s": c2 - c1, "proved": sum(str(c.derivation.status) == "proved" for c in cells),
-            "cells": len(cells)}
+    proved = sum(str(c.derivation.status) == "proved" for c in cells)
+    return {"import_cpu_s": c1 - c0, "cpu_s": c2 - c1, "proved": proved, "cells": len(cells)}
 
 
 CHILDREN = {"rdpsym": child_rdpsym, "naive": child_naive, "table2": child_table2}
@@ -241,7 +241,8 @@ def main(argv: list[str] | None = None) -> int:
         row, orders = _cases(f)
         timed = []
         for order in orders:
-            r = spawn("rdpsym", {"family": f.name, "row": row, "order": order}, wall_limit=900) or {"outcome": "wall limit"}
+            r = spawn("rdpsym", {"family": f.name, "row": row, "order": order}, wall_limit=900) or \
+                {"outcome": "wall limit"}
             timed.append((order, r))
             shown = f"{r['cpu_s']:.2f} s" if "cpu_s" in r else "—"
             print(f"  {f.name:42} {row:9} order {order:6} {shown:>9}  {r.get('kind', '')} {r.get('status', '')} "
@@ -252,8 +253,8 @@ def main(argv: list[str] | None = None) -> int:
                           wall_limit=3 * args.timeout + 120) or {"outcome": "timeout", "cpu_s": args.timeout}
             if naive["outcome"] == "timeout":
                 naive["cpu_s"] = max(naive.get("cpu_s", 0), args.timeout)
-            print(f"  {'':42} naive SymPy at order {orders[0]}: {naive['outcome'][:60]} ({naive.get('cpu_s', 0):.2f} s)",
-                  flush=True)
+            said = f"{naive['outcome'][:60]} ({naive.get('cpu_s', 0):.2f} s)"
+            print(f"  {'':42} naive SymPy at order {orders[0]}: {said}", flush=True)
         rows.append((f, row, timed, naive))
         figures["families"].append({"family": f.name, "row": row, "rdpsym": dict(timed), "naive": naive})
 

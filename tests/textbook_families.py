@@ -464,10 +464,10 @@ family(
     symbols=pos("a1", "b1", "a2", "b2"),
     pair=lambda v: tuple(C(x ** (p - 1) * (1 - x) ** (q - 1) / sp.beta(p, q), lo=0, hi=1)
                          for p, q in ((v["a1"], v["b1"]), (v["a2"], v["b2"]))),
-    laws=lambda v: Laws(*(lambda t, p=p, q=q, c=1 / mpmath.beta(p, q): c * t ** (p - 1) * (1 - t) ** (q - 1)
+    laws=lambda v: Laws(*(lambda t, p=p, q=q, c=1 / mpmath.beta(p, q): c * t ** (p - 1) * (1 - t) ** (q - 1)  # noqa: B008 - the constant bound once per law
                           for p, q in ((v["a1"], v["b1"]), (v["a2"], v["b2"]))), (0, 1),
                         # near x = 1 the densities in y = 1 − x, so that a tiny y keeps its digits
-                        reflected=tuple(lambda u, p=p, q=q, c=1 / mpmath.beta(p, q): c * (1 - u) ** (p - 1) * u ** (q - 1)
+                        reflected=tuple(lambda u, p=p, q=q, c=1 / mpmath.beta(p, q): c * (1 - u) ** (p - 1) * u ** (q - 1)  # noqa: B008 - the constant bound once per law
                                         for p, q in ((v["a1"], v["b1"]), (v["a2"], v["b2"])))),
     reference=lambda a, v: ref_beta(a, v["a1"], v["b1"], v["a2"], v["b2"]),
     # third point: P uniform, Q = Beta(2, 3): a_a = 2 − a, ∞ from a = 2 on; D_∞ = ∞.
@@ -797,7 +797,7 @@ family(
     source="no closed form at finite orders (the quadrature is the reference); D_∞ derived in ref_student_sup",
     symbols=real("m1", "m2"),
     pair=lambda v: (C(sp_student(v["m1"])), C(sp_student(v["m2"]))),
-    laws=lambda v: Laws(*(lambda t, m=m, c=mpmath.gamma((mp(NU) + 1) / 2) / (mpmath.sqrt(mp(NU) * mpmath.pi) * mpmath.gamma(mp(NU) / 2)):
+    laws=lambda v: Laws(*(lambda t, m=m, c=mpmath.gamma((mp(NU) + 1) / 2) / (mpmath.sqrt(mp(NU) * mpmath.pi) * mpmath.gamma(mp(NU) / 2)):  # noqa: B008 - the constant bound once per law
                           c * (1 + (t - m) ** 2 / mp(NU)) ** (-(mp(NU) + 1) / 2) for m in (v["m1"], v["m2"])),
                         (-inf, min(v["m1"], v["m2"]), max(v["m1"], v["m2"]) + 1, inf)),
     reference=lambda a, v: ref_student_sup(a, v["m1"], v["m2"]),
@@ -1049,7 +1049,7 @@ family(
     symbols={**pos("kappa"), **real("mu")},
     pair=lambda v: tuple(C(sp.exp(v["kappa"] * sp.cos(x - m)) / (2 * sp.pi * sp.besseli(0, v["kappa"])), lo=-sp.pi, hi=sp.pi)
                          for m in (0, v["mu"])),
-    laws=lambda v: Laws(*(lambda t, m=m, c=1 / (2 * mpmath.pi * mpmath.besseli(0, v["kappa"])): c * mpmath.exp(v["kappa"] * mpmath.cos(t - m))
+    laws=lambda v: Laws(*(lambda t, m=m, c=1 / (2 * mpmath.pi * mpmath.besseli(0, v["kappa"])): c * mpmath.exp(v["kappa"] * mpmath.cos(t - m))  # noqa: B008 - the constant bound once per law
                           for m in (0, v["mu"])), (-mpmath.pi, 0, mpmath.pi)),
     reference=lambda a, v: ref_von_mises(a, v["kappa"], v["mu"]),
     points=pts("kappa mu", (1, 1), ("5/2", 3)),
@@ -1138,7 +1138,7 @@ family(
     symbols=pos("r", "p1", "p2"),
     pair=lambda v: tuple(D(sp.gamma(k + v["r"]) / (sp.factorial(k) * sp.gamma(v["r"])) * (1 - p) ** v["r"] * p**k, lo=0)
                          for p in (v["p1"], v["p2"])),
-    laws=lambda v: Laws(*(lambda n, p=p, c=1 / mpmath.gamma(v["r"]): c * mpmath.gamma(n + v["r"]) / mpmath.factorial(n) * (1 - p) ** v["r"] * p**n
+    laws=lambda v: Laws(*(lambda n, p=p, c=1 / mpmath.gamma(v["r"]): c * mpmath.gamma(n + v["r"]) / mpmath.factorial(n) * (1 - p) ** v["r"] * p**n  # noqa: B008 - the constant bound once per law
                           for p in (v["p1"], v["p2"])), (0, inf), discrete=True, centre=3),
     reference=lambda a, v: ref_negative_binomial(a, v["r"], v["p1"], v["p2"]),
     # first point: p_a = (1/3)(3/2)^a ≥ 1 from a ≈ 2.71: ∞ at 3 and 11/2, and D_∞ = ∞.
@@ -1264,7 +1264,7 @@ family(
     source="derived in ref_zipf (the Riemann zeta normaliser)",
     symbols=pos("t1", "t2"),
     pair=lambda v: tuple(D(k ** (-(1 + t)) / sp.zeta(1 + t), lo=1) for t in (v["t1"], v["t2"])),
-    laws=lambda v: Laws(*(lambda n, t=t, c=1 / mpmath.zeta(1 + t): c * mpmath.mpf(n) ** (-(1 + t)) for t in (v["t1"], v["t2"])),
+    laws=lambda v: Laws(*(lambda n, t=t, c=1 / mpmath.zeta(1 + t): c * mpmath.mpf(n) ** (-(1 + t)) for t in (v["t1"], v["t2"])),  # noqa: B008 - the constant bound once per law
                         (1, inf), discrete=True, centre=1),
     reference=lambda a, v: ref_zipf(a, 1 + v["t1"], 1 + v["t2"]),
     # first point: s_a = 3 − a ≤ 1 from a = 2 on (exactly 1 at a = 2: the harmonic series); D_∞ = ∞.

@@ -456,7 +456,7 @@ def _sup_1d(laws: Laws, h, grid: int) -> mpmath.mpf:
         i = max(range(len(ts)), key=values.__getitem__)
         left = ts[i - 1] if i > 0 else mpmath.mpf(0)
         right = ts[i + 1] if i + 1 < len(ts) else mpmath.mpf(1)
-        best = max(best, _golden_max(lambda t: h(x_of(t)), left, right))
+        best = max(best, _golden_max(lambda t, x_of=x_of: h(x_of(t)), left, right))
     return best
 
 
