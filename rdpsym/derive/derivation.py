@@ -29,12 +29,15 @@ import sympy as sp
 
 from rdpsym.foundations import operations
 from rdpsym.foundations.balls import precision, to_arb
+from rdpsym.foundations.budget import time_budget
 from rdpsym.foundations.errors import (
+    ConvergenceError,
     DomainError,
     InfiniteValue,
     NotCertifiable,
     OutsideDomain,
     ParameterError,
+    SymbolicTimeout,
     Undecided,
     WrongType,
     must,
@@ -169,9 +172,24 @@ def _in_balls(expr: sp.Expr, given: dict, dps: int) -> mpmath.mpf | None:
         return mpmath.inf
     except (NotCertifiable, OutsideDomain):
         return None
+    except ConvergenceError:
+        # Balls never narrow around an exact 0 (equal parameters: log(m₁/m₂) at m₁ = m₂): decided exactly.
+        if _exactly_zero(expr, given):
+            return Digits(mpmath.mpf(0), dps)
+        raise
     context = mpmath.MPContext()
     context.dps = dps + 5
     return Digits(context.mpf(ball.mid().str(dps + 5, radius=False)), dps)
+
+
+def _exactly_zero(expr: sp.Expr, given: dict) -> bool:
+    """Whether the closed form at ``given`` is exactly 0, shown by SymPy within a short time budget."""
+    try:
+        with time_budget(2.0, "deciding whether the value is exactly 0"):
+            value = expr.subs(given)
+            return bool(value.is_zero) or sp.simplify(value) == 0
+    except SymbolicTimeout:
+        return False
 
 
 class _AsBuilt(pickle.Pickler):
