@@ -15,8 +15,9 @@ when ``CI`` is set and when it is not, so a local run reproduces CI exactly.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
-import signal
+import threading
 
 import mpmath
 import pytest
@@ -59,23 +60,37 @@ def watchdog():
 
     Not a timing assertion: the bound is many times what the work needs, and
     exists only so that a call that never returns (a known failure mode of
-    exact arithmetic at huge orders) is reported as a failure.  It uses the
-    real-time interval timer; rdpsym's own time budgets nest inside it (they
-    keep the tighter outer deadline and re-arm it when they finish).
+    exact arithmetic at huge orders) is reported as a failure.  It is
+    independent of rdpsym's own time budgets: a timer thread raises a test
+    failure in the guarded thread (CPython's ``PyThreadState_SetAsyncExc``),
+    and raises it again every second until the block has ended, so a failure
+    swallowed on its way (inside a finalizer or a garbage-collection callback,
+    where Python reports and drops exceptions) cannot leave the suite hanging.
+    (A ``SIGALRM`` watchdog shares the one real-time timer with the code it
+    watches and lost its deadline that way: the full suite hung on CI.)
     """
 
     @contextlib.contextmanager
     def guard(seconds: float, what: str = "the call"):
-        def expire(signum, frame):  # noqa: ARG001
-            pytest.fail(f"{what} did not return within {seconds:g} s", pytrace=False)
+        expired = type("WatchdogExpired", (pytest.fail.Exception,), {})
+        target, done = threading.get_ident(), threading.Event()
 
-        previous = signal.signal(signal.SIGALRM, expire)
-        signal.setitimer(signal.ITIMER_REAL, seconds)
+        def fire() -> None:
+            if not done.wait(seconds):
+                while not done.is_set():
+                    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), ctypes.py_object(expired))
+                    done.wait(1.0)
+
+        timer = threading.Thread(target=fire, name="test-watchdog", daemon=True)
+        timer.start()
         try:
             yield
+        except expired:
+            pytest.fail(f"{what} did not return within {seconds:g} s", pytrace=False)
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
+            done.set()
+            timer.join()
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), None)  # none left pending
 
     return guard
 
