@@ -16,7 +16,12 @@ from collections.abc import Callable, Iterable
 import sympy as sp
 from mpmath.libmp import from_rational, round_nearest
 
+from rdpsym.foundations.budget import time_budget
+from rdpsym.foundations.errors import SymbolicTimeout
 from rdpsym.foundations.precision import sympy_float
+
+#: CPU seconds SymPy may take to write a log-density as a sum (the fast path is then skipped).
+LOG_EXPANSION_SECONDS = 2.0
 
 oo = sp.oo
 
@@ -167,6 +172,10 @@ def log_expression(expr: sp.Expr) -> sp.Expr:
 
 @functools.lru_cache(maxsize=512)
 def _log_expression(expr: sp.Expr) -> sp.Expr:
+    # A constant factor's log is kept whole: expand_log(log(−1/log(3/5)), force=True) never returns (SymPy).
+    constant, rest = expr.as_independent(*expr.free_symbols, as_Mul=True) if expr.free_symbols else (expr, 1)
+    if constant != 1 and constant.is_positive:
+        return sp.log(constant) + _log_expression(rest)
     return sp.expand_log(sp.log(expr), force=True).replace(
         lambda e: isinstance(e, sp.log) and isinstance(e.args[0], sp.factorial),
         lambda e: sp.loggamma(e.args[0].args[0] + 1),
@@ -205,7 +214,14 @@ def fast_log(expr: sp.Expr, var: sp.Symbol, pdf: Callable, probes: Iterable[sp.E
     nonzero (integers if ``discrete``); on any disagreement, or a logarithm
     SymPy cannot write, the answer is None.
     """
-    log_expr = log_expression(expr)
+    budget = time_budget(LOG_EXPANSION_SECONDS, "expanding the log-density")
+    try:
+        with budget:
+            log_expr = log_expression(expr)
+    except SymbolicTimeout:
+        if not budget.spent:
+            raise  # an outer budget's: it goes on to its own block
+        return None  # SymPy's expand_log can run away (log of −p^k/(k·log(1 − p))): log(pdf(t)) it is
     if log_expr.has(sp.zoo, sp.nan, sp.S.ComplexInfinity):
         return None
     fast = compile_expr(log_expr, var, ctx)
