@@ -249,29 +249,29 @@ def _supremum_at_ends(P: Density, Q: Density, claimed: mpmath.mpf) -> mpmath.mpf
     from rdpsym.quadrature.compile import compile_expr
 
     wp = AGREE_DIGITS + 2 * _END_DECADES // 10 + 30
-    with mpmath.workdps(wp):
-        fP, fQ = compile_expr(P.expr, P.var), compile_expr(Q.expr, Q.var)
+    with private_context(wp) as mp:
+        fP, fQ = compile_expr(P.expr, P.var, mp), compile_expr(Q.expr, Q.var, mp)
 
         def ratio(t):
             try:
                 p, q = fP(t), fQ(t)
-                return mpmath.log(p) - mpmath.log(q) if p > 0 and q > 0 else None
+                return mp.log(p) - mp.log(q) if p > 0 and q > 0 else None
             except (ZeroDivisionError, ValueError, TypeError, OverflowError):
                 return None
 
-        best, unbounded = -mpmath.inf, False
+        best, unbounded = -mp.inf, False
         for pair in common_refinement(P, Q):
             if pair.p == 0:
                 continue
-            lo, hi = (to_mpf(e) for e in (pair.lo, pair.hi))
-            mid = (lo + hi) / 2 if mpmath.isfinite(lo) and mpmath.isfinite(hi) else (
-                lo + 1 if mpmath.isfinite(lo) else (hi - 1 if mpmath.isfinite(hi) else mpmath.mpf(0)))
+            lo, hi = (to_mpf(e, mp) for e in (pair.lo, pair.hi))
+            mid = (lo + hi) / 2 if mp.isfinite(lo) and mp.isfinite(hi) else (
+                lo + 1 if mp.isfinite(lo) else (hi - 1 if mp.isfinite(hi) else mp.mpf(0)))
             for end, inward in ((lo, 1), (hi, -1)):
-                if mpmath.isfinite(end):  # no closer than the working precision resolves
-                    path = [end + inward * mpmath.mpf(10) ** (-j) * (1 + abs(end)) for j in range(1, wp - 20)]
+                if mp.isfinite(end):  # no closer than the working precision resolves
+                    path = [end + inward * mp.mpf(10) ** (-j) * (1 + abs(end)) for j in range(1, wp - 20)]
                 else:
-                    path = [mid - inward * mpmath.mpf(10) ** j for j in range(0, _END_DECADES)]
-                values = [v for v in (ratio(t) for t in path) if v is not None and mpmath.isfinite(v)]
+                    path = [mid - inward * mp.mpf(10) ** j for j in range(0, _END_DECADES)]
+                values = [v for v in (ratio(t) for t in path) if v is not None and mp.isfinite(v)]
                 if values:
                     best = max(best, *values)
                 tail = values[-40:]
@@ -280,16 +280,16 @@ def _supremum_at_ends(P: Density, Q: Density, claimed: mpmath.mpf) -> mpmath.mpf
                         tail[-1] - tail[0] > 1:
                     unbounded = True
             for j in range(1, 64):
-                if mpmath.isfinite(lo) and mpmath.isfinite(hi):
+                if mp.isfinite(lo) and mp.isfinite(hi):
                     inside = ratio(lo + (hi - lo) * j / 64)
                     if inside is not None:
                         best = max(best, inside)
         if unbounded:
             return mpmath.inf if claimed == mpmath.inf else None
-        if claimed == mpmath.inf or not mpmath.isfinite(best):
+        if claimed == mpmath.inf or not mp.isfinite(best):
             return None
-        tolerance = mpmath.mpf(10) ** (-AGREE_DIGITS) * max(abs(claimed), mpmath.mpf(10) ** -AGREE_DIGITS)
-        return best if abs(best - claimed) <= tolerance else None
+        tolerance = mp.mpf(10) ** (-AGREE_DIGITS) * max(abs(claimed), mp.mpf(10) ** -AGREE_DIGITS)
+        return exact_mpf(best) if abs(best - claimed) <= tolerance else None
 
 
 def _holds(condition: sp.Basic, point: dict) -> bool:

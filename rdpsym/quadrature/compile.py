@@ -173,9 +173,10 @@ def log_expression(expr: sp.Expr) -> sp.Expr:
 @functools.lru_cache(maxsize=512)
 def _log_expression(expr: sp.Expr) -> sp.Expr:
     # A constant factor's log is kept whole: expand_log(log(−1/log(3/5)), force=True) never returns (SymPy).
-    constant, rest = expr.as_independent(*expr.free_symbols, as_Mul=True) if expr.free_symbols else (expr, 1)
-    if constant != 1 and constant.is_positive:
-        return sp.log(constant) + _log_expression(rest)
+    if expr.free_symbols:
+        constant, rest = expr.as_independent(*expr.free_symbols, as_Mul=True)
+        if constant != 1 and constant.is_positive:
+            return sp.log(constant) + _log_expression(rest)
     return sp.expand_log(sp.log(expr), force=True).replace(
         lambda e: isinstance(e, sp.log) and isinstance(e.args[0], sp.factorial),
         lambda e: sp.loggamma(e.args[0].args[0] + 1),
