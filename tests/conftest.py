@@ -118,3 +118,15 @@ def compile_latex(tmp_path):
         return compile_pdf(path)  # raises LatexError quoting the first TeX error
 
     return compile_
+
+
+@pytest.fixture(autouse=True)
+def _no_time_budget_left_behind():
+    """A test leaves no rdpsym time budget registered for its thread: a budget whose block never ended would
+    keep raising its timeout into whatever the thread runs next (the suite's later tests)."""
+    yield
+    from rdpsym.foundations import budget
+
+    watchdog = getattr(budget, "_WATCHDOG", None)
+    left = [b.what for b in (watchdog.active.get(threading.get_ident(), []) if watchdog else [])]
+    assert not left, f"time budgets left registered: {left}"
