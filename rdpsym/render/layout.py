@@ -18,7 +18,7 @@ the last.  A fraction whose numerator is too wide is first written
 line gets its values broken inside it, and its conditions set on their own
 rows when the two columns still do not fit.
 
->>> fit(r"\\frac{1}{\\alpha - 1} \\log\\left(a + b + c + d\\right)", width=16)
+>>> fit(r"\\frac{1}{\\alpha - 1} \\log\\left(a + b + c + d\\right)", width=17)
 ['\\\\frac{1}{\\\\alpha - 1} \\\\log\\\\bigl( a + b + c', '{} + d \\\\bigr)']
 
 The estimate is conservative rather than exact; the documents' compile test
@@ -43,6 +43,8 @@ INDENT = 4
 _LOOSE_BREAKS = re.compile(r"\\(?:implies|iff|Longrightarrow|Longleftrightarrow)(?![A-Za-z])|"
                            r"[,;:]?\\q?quad(?![A-Za-z])|"
                            r"[,;:]\\[ ;:,]")
+#: Between the clauses of a condition: before a logical or / and (``a < b \vee c > d``), ahead of its relations.
+_LOGIC_BREAKS = re.compile(r"\\(?:vee|wedge|lor|land)(?![A-Za-z])")
 _RELATION_BREAKS = re.compile(r"(?<![<>:!\\])(?:=|<|>)(?!=)|\\(?:le|ge|leq|geq)(?![A-Za-z])")
 #: Between the arguments of a function (``\max(a, b)``, as SymPy spaces them): after the comma.
 _LIST_BREAKS = re.compile(r"(?<!\\),(?= )")
@@ -66,13 +68,20 @@ def display_width(latex: str) -> float:
     """A rough width of typeset math, in characters: what :func:`fit` compares to a line.
 
     Control words count as one character (``\\alpha``), layout words as none
-    (``\\left``, ``\\text``), scripts as two thirds, a fraction as its wider half,
-    a ``cases`` or ``aligned`` block as its widest row.
+    (``\\left``, ``\\text``), scripts as two thirds, a fraction as its wider half
+    (and the null delimiters either side), a ``cases`` or ``aligned`` block as its
+    widest row; ``\\left``/``\\right`` add a fifth of a character each (they grow
+    around fractions), a display integral sign 1.6.  Checked against pdflatex's
+    box widths: within about 15 % and mostly above, except big operators with
+    limits (``\\sum_{k=0}^{\\infty}``), which it overestimates.
 
     >>> display_width(r"\\frac{\\alpha}{2\\sigma^{2}}")
-    2.67
+    3.07
     """
     sized = len(re.findall(r"\\(?:" + _SIZES + r")(?![A-Za-z])", latex))  # a sized delimiter is wider than ( or )
+    # \left/\right grow around fractions and scripts: a fifth of a character each, measured with pdflatex
+    # (``\left(\frac{x}{b}\right)`` is 3.7 characters wide, not 3)
+    grown = len(re.findall(r"\\(?:left|right)(?![A-Za-z])", latex))
     s = re.sub(r"\\(left|right|" + _SIZES + r"|mathrm|mathbf|mathcal|mathbb|text|textrm|"
                r"displaystyle|limits|nolimits|allowbreak|,|;|:|!)(?![A-Za-z])", "", latex)
     s = re.sub(r"\\q?quad\b", "  ", s)
@@ -90,7 +99,7 @@ def display_width(latex: str) -> float:
         if frac:
             num, i = _argument(s, i + len(frac.group()))
             den, i = _argument(s, i)
-            width += max(display_width(num), display_width(den))
+            width += max(display_width(num), display_width(den)) + 0.4  # and \nulldelimiterspace either side
             continue
         ch = s[i]
         if ch in "^_":
@@ -109,6 +118,8 @@ def display_width(latex: str) -> float:
                 width += len(name) + 0.5
             elif word in (r"\\", "\\&"):
                 pass
+            elif word in (r"\int", r"\oint", r"\iint"):
+                width += 1.6  # a display-size integral sign and the space after it
             else:
                 width += 1
             continue
@@ -119,7 +130,7 @@ def display_width(latex: str) -> float:
         elif ch not in "{} &":
             width += 1
         i += 1
-    return round(width + sized / 2, 2)
+    return round(width + sized / 2 + grown / 5, 2)
 
 
 def _argument(s: str, i: int) -> tuple[str, int]:
@@ -220,7 +231,7 @@ def _fits(latex: str, width: float) -> bool:
 def _fit(s: str, width: float, rest: float, depth: int = 0) -> list[str]:
     if _fits(s, width) or depth > 12:
         return [s]
-    for level in (_LOOSE_BREAKS, _RELATION_BREAKS, _LIST_BREAKS, _SUM_BREAKS, _FACTOR_BREAKS):
+    for level in (_LOOSE_BREAKS, _LOGIC_BREAKS, _RELATION_BREAKS, _LIST_BREAKS, _SUM_BREAKS, _FACTOR_BREAKS):
         pieces = _outer_pieces(s, level)
         if level is _FACTOR_BREAKS:
             pieces = _between_brackets(pieces)
@@ -451,6 +462,10 @@ def _open_cases(s: str, width: float, rest: float, depth: int) -> list[str] | No
         if side_by_side:
             out_rows += [f"{line} &" for line in lines[:-1]] + [f"{lines[-1]} & {condition}"]
         else:
-            out_rows += [f"{line} &" for line in lines] + ([rf"\qquad {condition} &"] if condition else [])
+            # a condition on rows of its own, indented under its value; a long one broken before its
+            # clauses (\vee, \wedge), each further row indented once more
+            clauses = fit(condition, room - INDENT, room - 2 * INDENT) if condition else []
+            out_rows += [f"{line} &" for line in lines]
+            out_rows += [(r"\qquad\quad " if i else r"\qquad ") + f"{clause} &" for i, clause in enumerate(clauses)]
     block = r"\begin{cases} " + r" \\ ".join(out_rows) + r" \end{cases}"
     return [head + block + tail]
