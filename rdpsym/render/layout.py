@@ -204,6 +204,8 @@ def break_display(latex: str, width: float = DISPLAY_CHARACTERS) -> list[str]:
     ['x = 1,', 'y = 2']
     >>> break_display(r"a + b + c = d \\implies e", width=8)
     ['a + b + c', '= d', '\\\\implies e']
+    >>> break_display(r"a_{1} < a_{2} \\vee b_{1} < b_{2} \\vee c_{1} < c_{2}", width=12)
+    ['a_{1} < a_{2}', '\\\\vee b_{1} < b_{2}', '\\\\vee c_{1} < c_{2}']
     """
     if r"\\" in latex:
         return [latex]
@@ -220,8 +222,73 @@ def fit(latex: str, width: float = DISPLAY_CHARACTERS, rest: float | None = None
     reports it).
     """
     rest = width - INDENT if rest is None else rest
-    lines = _fit(latex.strip(), width, rest)
+    latex, definitions = _name_matrices(latex.strip(), rest)
+    lines = _fit(latex, width, rest)
+    for name, body in definitions:
+        lines += _matrix_definition(name, body, rest)
     return [("{} " + line) if i and line[:1] in "+-" else line for i, line in enumerate(lines)]
+
+
+#: A matrix as the printer writes it (SymPy's ``\left[\begin{matrix} … \end{matrix}\right]``) or bare.
+_MATRIX = re.compile(r"(\\left\s*[\[(]\s*)?\\begin\{([pbvV]?matrix)\}")
+
+
+def _name_matrices(latex: str, rest: float) -> tuple[str, list[tuple[str, str]]]:
+    r"""``latex`` with each matrix too wide to share a line (wider than half of one) replaced by a name
+    ``\mathbf{M}_{k}``, and the (name, matrix) pairs, to be defined on lines of their own after the
+    display ("where M₁ = …"): a matrix cannot break across lines, and a wide one pushed everything
+    around it past the margin.
+
+    >>> wide = r"\left[\begin{matrix}a + b + c + d & e\\f & g\end{matrix}\right]"
+    >>> for line in fit(r"x + " + wide, width=16):
+    ...     print(line)
+    x + \mathbf{M}_{1}
+    \text{where the } 2 \times 2 \text{ matrix } \mathbf{M}_{1} \text{ has the entries}
+    \left(\mathbf{M}_{1}\right)_{11} = a + b
+    {} + c + d
+    \left(\mathbf{M}_{1}\right)_{12} = e
+    \left(\mathbf{M}_{1}\right)_{21} = f
+    \left(\mathbf{M}_{1}\right)_{22} = g
+    """
+    if display_width(latex) <= rest:
+        return latex, []
+    out, definitions, i = [], [], 0
+    while True:
+        m = _MATRIX.search(latex, i)
+        if m is None:
+            out.append(latex[i:])
+            return "".join(out), definitions
+        body, end = _environment(latex, m.end(), m.group(2))
+        whole_end = end
+        if m.group(1):
+            closing = re.match(r"\s*\\right\s*[\])]", latex[end:])
+            whole_end = end + closing.end() if closing else end
+        matrix = latex[m.start():whole_end]
+        if display_width(matrix) > rest / 2:
+            name = rf"\mathbf{{M}}_{{{len(definitions) + 1}}}"
+            out.append(latex[i:m.start()] + name)
+            definitions.append((name, matrix))
+        else:
+            out.append(latex[i:whole_end])
+        i = whole_end
+
+
+def _matrix_definition(name: str, matrix: str, rest: float) -> list[str]:
+    """Lines defining a named matrix: ``where M = [...]`` when it fits on a line, else its entries one a
+    line (``(M)_{ij} = …``, each broken if it must be)."""
+    line = rf"\text{{where }} {name} = {matrix}"
+    if display_width(line) <= rest:
+        return [line]
+    m = _MATRIX.search(matrix)
+    body, _ = _environment(matrix, m.end(), m.group(2))
+    rows = [_split_top(row, "&") for row in _split_top(body, r"\\") if row.strip()]
+    shape = rf"{len(rows)} \times {max(len(r) for r in rows)}"
+    lines = [rf"\text{{where the }} {shape} \text{{ matrix }} {name} \text{{ has the entries}}"]
+    for r, cells in enumerate(rows, 1):
+        for c, cell in enumerate(cells, 1):
+            entry = rf"\left({name}\right)_{{{r}{c}}} = {cell.strip()}"
+            lines += _fit(entry, rest, rest - INDENT)
+    return lines
 
 
 def _fits(latex: str, width: float) -> bool:
