@@ -58,7 +58,8 @@ _AFTER_BRACKET = re.compile(r"(\\right\s*(\\[A-Za-z]+|\\.|.)(\^(\{[^{}]*\}|\S))?
 
 _NAMED_OPERATORS = {r"\log", r"\exp", r"\max", r"\min", r"\sup", r"\inf", r"\lim", r"\sin", r"\cos", r"\tan",
                     r"\sinh", r"\cosh", r"\tanh", r"\Pr", r"\ln", r"\det", r"\arg"}
-_RELATION_WORDS = {r"\le", r"\ge", r"\leq", r"\geq", r"\ne", r"\approx", r"\sim", r"\in", r"\to", r"\iff",
+_RELATION_WORDS = {r"\le", r"\ge", r"\leq", r"\geq", r"\ne", r"\neq", r"\notin",
+                   r"\vee", r"\wedge", r"\lor", r"\land", r"\approx", r"\sim", r"\in", r"\to", r"\iff",
                    r"\implies", r"\equiv", r"\mapsto", r"\subset", r"\subseteq", r"\Rightarrow", r"\Leftrightarrow"}
 #: Sized delimiters: layout words of no width of their own.
 _SIZES = r"big|Big|bigg|Bigg|bigl|Bigl|biggl|Biggl|bigr|Bigr|biggr|Biggr"
