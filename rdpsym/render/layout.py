@@ -6,8 +6,9 @@
 fit, and :func:`break_display` is the same for a display set on its own.
 
 A display is broken at its outermost separators first — before an
-implication, at a quad, after a comma, then before a relation sign, then
-before a binary + or −, then between factors — and lines are filled
+implication, at a quad, after a comma, then before a logical ∨ or ∧ (a
+condition's clauses), then before a relation sign, then before a binary + or
+−, then between factors — and lines are filled
 greedily.  Where a piece is still too wide and has no separator of its own,
 the widest bracket ``\\left( … \\right)`` in it is *opened*: its delimiters
 become sized ones (``\\biggl( … \\biggr)``, which, unlike ``\\left``/``\\right``,
@@ -16,7 +17,10 @@ text before the bracket staying on the first line and the text after it on
 the last.  A fraction whose numerator is too wide is first written
 ``\\frac{1}{den} \\left(num\\right)``; a ``cases`` block too wide for the
 line gets its values broken inside it, and its conditions set on their own
-rows when the two columns still do not fit.
+rows when the two columns still do not fit (a long condition one clause a
+row).  A matrix too wide to share a line is named in the display
+(``\\mathbf{M}_{1}``) and defined on the lines after it, entry by entry
+when it does not fit on a line either.
 
 >>> fit(r"\\frac{1}{\\alpha - 1} \\log\\left(a + b + c + d\\right)", width=17)
 ['\\\\frac{1}{\\\\alpha - 1} \\\\log\\\\bigl( a + b + c', '{} + d \\\\bigr)']
