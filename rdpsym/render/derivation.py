@@ -13,12 +13,14 @@ layouts share that reading:
 
 >>> import rdpsym
 >>> print(derivation_latex(rdpsym.gaussian(sigma=2).rdp()).splitlines()[-2])  # doctest: +NORMALIZE_WHITESPACE
-D_{\\alpha}(P \\,\\|\\, Q) &= \\frac{\\alpha}{8} && \\text{take the logarithm and divide by $\\alpha - 1$;
-the published formula, Mironov 2017 (arXiv:1702.07476v3), Proposition 7}
+D_{\\alpha}(P \\,\\|\\, Q) &= \\frac{\\alpha}{8} && \\begin{array}[t]{@{}l@{}} \\text{take the logarithm and divide}
+\\\\ \\text{by $\\alpha - 1$; the published} \\\\ \\text{formula, Mironov 2017} \\\\ \\text{(arXiv:1702.07476v3),}
+\\\\ \\text{Proposition 7} \\end{array}
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import mpmath
@@ -41,6 +43,39 @@ RELATION_LATEX = {Relation.EQ: "=", Relation.LE: r"\le", Relation.LT: "<", Relat
 #: right side on the lines below (a wide left side would otherwise push the whole chain's alignment
 #: point, and every right side with it, towards the margin).
 _WIDE_LEFT_SIDE = 0.4
+
+
+#: In a derivation to paste (:func:`derivation_latex`), a reason longer than this many characters is set as
+#: lines of at most this many stacked in its column (as one math-mode ``\text`` it cannot break and pushes
+#: the line past the margin).
+_REASON_CHARACTERS = 30
+
+
+def _stacked_text(reason: str, characters: int) -> str:
+    r"""``reason`` as lines of text of about ``characters`` each, stacked top-aligned in a one-column
+    ``array`` (which, unlike ``\parbox``, MathJax also reads); inline math ``$…$`` is split only where a
+    display would be (:func:`~rdpsym.render.layout.fit`), when it is too long for a line.
+
+    >>> print(_stacked_text(r"by the limit $\alpha \to 1$", 12))
+    \begin{array}[t]{@{}l@{}} \text{by the limit} \\ \text{$\alpha \to 1$} \end{array}
+    """
+    words = re.findall(r"(?:[^\s$]|\$[^$]*\$)+", reason)
+    lines: list[str] = []
+    for word in words:
+        math = re.fullmatch(r"\$([^$]*)\$(\W*)", word)
+        if math and display_width(math.group(1)) > characters * 0.8:
+            # a long formula in the reason: broken as a display would be, a line of text per piece
+            pieces = fit(math.group(1), characters * 0.8)
+            lines += [f"${piece}$" for piece in pieces[:-1]] + [f"${pieces[-1]}${math.group(2)}"]
+            continue
+        if lines and len(lines[-1]) + 1 + len(word) <= characters:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return r"\begin{array}[t]{@{}l@{}} " + r" \\ ".join(rf"\text{{{line}}}" for line in lines) + r" \end{array}"
+
+#: Where a continuation line starts: one \qquad right of the alignment point.
+_CONTINUED = " \\\\ &\\qquad "
 
 
 @dataclass(frozen=True)
@@ -116,9 +151,26 @@ def derivation_latex(d: Derivation, symbol_names: dict | None = None, display: b
             continue
         rows.append(row)
     lines = []
+    # To paste into a paper: a long reason is set as short lines of text stacked in its column, and a
+    # right side too wide beside it is broken over lines (Jupyter's display keeps each step on one line).
+    paper = not display
+    widths = [display_width(r.lhs) for r in rows if r.lhs]
+    narrow = [w for w in widths if w <= _WIDE_LEFT_SIDE * DISPLAY_CHARACTERS]
+    room = max(DISPLAY_CHARACTERS - _REASON_CHARACTERS - 3 - (max(narrow) if narrow else 0) - 3, 20)
     for row in rows:
-        reason = rf" && \text{{{row.reason}}}" if row.reason else ""
-        lines.append(rf"{row.lhs + ' ' if row.lhs else ''}&{row.relation} {row.rhs}{reason}")
+        reason = ""
+        if row.reason:
+            long_reason = paper and len(row.reason) > _REASON_CHARACTERS
+            shown = _stacked_text(row.reason, _REASON_CHARACTERS) if long_reason else rf"\text{{{row.reason}}}"
+            reason = f" && {shown}"
+        if paper and row.lhs and display_width(row.lhs) > _WIDE_LEFT_SIDE * DISPLAY_CHARACTERS:
+            # a wide left side right of the alignment point, its relation and right side on the lines below
+            lhs_lines = fit(row.lhs, room + 3, room - INDENT)
+            rhs = _CONTINUED.join(fit(row.rhs, room - INDENT - 3, room - 2 * INDENT))
+            lines.append("&" + _CONTINUED.join(lhs_lines) + _CONTINUED + f"{row.relation} {rhs}{reason}")
+            continue
+        rhs = _CONTINUED.join(fit(row.rhs, room, room - INDENT)) if paper else row.rhs
+        lines.append(rf"{row.lhs + ' ' if row.lhs else ''}&{row.relation} {rhs}{reason}")
     settings = {"symbol_names": symbol_names or {}}
     if d.conditions:
         cond = r",\ ".join(paper_latex(c, **settings) for c in d.conditions)
@@ -162,8 +214,6 @@ def derivation_body(d: Derivation, symbol_names: dict | None = None, width: floa
     return "\\begin{align*}\n" + "\n".join(out) + "\n\\end{align*}\n" + closing
 
 
-#: Where a continuation line starts: one \qquad right of the alignment point.
-_CONTINUED = " \\\\ &\\qquad "
 
 
 def _aligned_row(row: _Row, right: float, wide: float) -> str:

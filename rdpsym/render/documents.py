@@ -38,6 +38,7 @@ def preamble(title: str, subtitle: str = "") -> str:
 \usepackage[margin=2.2cm]{{geometry}}
 \let\epsilon\varepsilon % one epsilon: rdpsym prints ε as \varepsilon, claim authors often write \epsilon
 \allowdisplaybreaks
+\setlength{{\emergencystretch}}{{3em}} % text with long unbreakable words (arXiv numbers): loose, not overfull
 \title{{{text(title)}{sub}}}
 \author{{derived and checked by rdpsym}}
 \date{{}}

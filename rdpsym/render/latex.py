@@ -293,6 +293,8 @@ def paper_latex(expr: object, **settings: object) -> str:
     """``expr`` as LaTeX in the paper's typography (strings pass through unchanged)."""
     if isinstance(expr, str):
         return expr
+    if isinstance(expr, sp.MatrixBase) and not isinstance(expr, sp.Basic):
+        expr = sp.ImmutableMatrix(expr)  # a mutable matrix in a step (the engine's A, b, Σ_α) prints as its value
     if not isinstance(expr, sp.Basic):  # a Python number (a float prints as typed), read and sized by the reader
         read = exact(expr, "expr")
         expr = expr if isinstance(expr, float) else read
