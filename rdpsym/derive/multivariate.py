@@ -1358,6 +1358,7 @@ def _fit(L, d: int):
     return c, g, H
 
 
+@sympy_evalf_guard.serialized  # mpmath's global precision: one thread at a time
 def _diagonalised(jp: Joint, jq: Joint, order, dps: int) -> mpmath.mpf:
     """The d-dimensional definition for log-quadratic densities, in the eigen-frame of a numeric Hessian.
 
@@ -1372,7 +1373,7 @@ def _diagonalised(jp: Joint, jq: Joint, order, dps: int) -> mpmath.mpf:
     wp = dps + 20
     with mpmath.workdps(wp):
         lp, lq = _log_density(jp), _log_density(jq)
-        a = to_mpf(order) if order is not oo else mpmath.inf
+        a = to_mpf(order, mpmath.mp) if order is not oo else mpmath.inf
         if a == 1 or a == mpmath.inf:
             cp, gp, Hp = _fit(lp, d)
             ch, gh, Hh = _fit(lambda x: lp(x) - lq(x), d)
@@ -1416,13 +1417,14 @@ def _vertex(c, g, H, wp):
     return value
 
 
+@sympy_evalf_guard.serialized  # mpmath's global precision: one thread at a time
 def _nested(jp: Joint, jq: Joint, order, dps: int) -> mpmath.mpf:
     """Two variables: the definition by nested one-dimensional quadrature (summation), at two precisions."""
     def at(wp):
         with mpmath.workdps(wp):
             fp = sp.lambdify(jp.variables, jp.pdf, modules="mpmath")
             fq = sp.lambdify(jp.variables, jq.pdf, modules="mpmath")
-            a = to_mpf(order) if order is not oo else mpmath.inf
+            a = to_mpf(order, mpmath.mp) if order is not oo else mpmath.inf
             if a == mpmath.inf:
                 raise NoClosedFormError("D_∞ of a joint block that neither separates nor is Gaussian")
 
@@ -1434,7 +1436,7 @@ def _nested(jp: Joint, jq: Joint, order, dps: int) -> mpmath.mpf:
                     return mpmath.inf
                 return p * mpmath.log(p / q) if a == 1 else p**a * q ** (1 - a)
 
-            ranges = [[to_mpf(s.start), to_mpf(s.end)] for s in jp.support]
+            ranges = [[to_mpf(s.start, mpmath.mp), to_mpf(s.end, mpmath.mp)] for s in jp.support]
             if jp.discrete:
                 value = mpmath.nsum(lambda j, k: integrand(int(j), int(k)), *ranges)
             else:

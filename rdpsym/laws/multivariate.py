@@ -402,7 +402,7 @@ def _probe_nonnegative(expr: sp.Expr, variables: tuple, sets: tuple, discrete: b
     with mpmath.workdps(30):
         for point in itertools.product(*axes):
             try:
-                value = f(*[to_mpf(p) if not discrete else int(p) for p in point])
+                value = f(*[to_mpf(p, mpmath.mp) if not discrete else int(p) for p in point])
             except (ZeroDivisionError, ValueError, TypeError, OverflowError):
                 continue
             if isinstance(value, mpmath.mpf) and value < 0:
@@ -420,9 +420,9 @@ def numeric_mass(expr: sp.Expr, variables: tuple, sets: tuple, discrete: bool, d
     f = sp.lambdify(variables, expr, modules="mpmath")
     with mpmath.workdps(dps + 5):
         if discrete:
-            ranges = [[to_mpf(s.inf), to_mpf(s.sup)] for s in sets]
+            ranges = [[to_mpf(s.inf, mpmath.mp), to_mpf(s.sup, mpmath.mp)] for s in sets]
             return mpmath.nsum(lambda *k: f(*[int(v) for v in k]), *ranges)
-        ranges = [[to_mpf(s.start), to_mpf(s.end)] for s in sets]
+        ranges = [[to_mpf(s.start, mpmath.mp), to_mpf(s.end, mpmath.mp)] for s in sets]
         return mpmath.quad(f, *ranges)
 
 
