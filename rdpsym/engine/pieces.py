@@ -291,7 +291,13 @@ def probe_points(piece: Piece, discrete: bool) -> list[sp.Expr]:
     lo, hi = piece.lo, piece.hi
     if discrete:
         start = lo if lo is not -oo else (hi - 5 if hi is not oo else sp.S(-5))
-        return [start + j for j in range(6) if hi is oo or start + j <= hi]
+        points = []
+        for j in range(6):
+            within = sp.true if hi is oo else sp.Le(start + j, hi)
+            if within is sp.false or (within is not sp.true and j > 0):
+                break  # past a symbolic end (binomial's n) only the first outcome is surely inside
+            points.append(start + j)
+        return points
     if lo is -oo and hi is oo:
         return [sp.S(v) for v in (-10, -1, 0, sp.Rational(1, 3), 1, 10)]
     if lo is -oo:

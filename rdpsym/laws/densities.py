@@ -311,7 +311,8 @@ class Discrete(Density):
         given = parameter_values(values, (self,))
         if self.table is not None:
             return Discrete({k: v.subs(given) for k, v in self.table.items()})
-        return Discrete(self.pmf.subs(given), self.var, self.support)
+        support = self.support.subs(given) if self.support is not None else None  # binomial's n in Range(0, n + 1)
+        return Discrete(self.pmf.subs(given), self.var, support)
 
     def __repr__(self) -> str:
         if self.table is not None:

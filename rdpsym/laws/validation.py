@@ -101,8 +101,13 @@ def numeric_mass(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, disc
         budget = time_budget(MASS_SECONDS, "the density's mass")
         try:
             with budget:
-                mass = integrate_pieces(pairs, var, LogForm(lambda t: (log_f(t), 1), ctx), ctx, discrete=discrete,
-                                        order=sp.S.One)
+                try:
+                    mass = integrate_pieces(pairs, var, LogForm(lambda t: (log_f(t), 1), ctx), ctx,
+                                            discrete=discrete, order=sp.S.One)
+                except (TypeError, ValueError, ConvergenceError):
+                    # The logarithm's form failed where the pdf did not (a complex branch of a log far out):
+                    # the pdf itself, as before the log form.
+                    mass = integrate_pieces(pairs, var, f, ctx, discrete=discrete, order=sp.S.One)
         except SymbolicTimeout:
             if not budget.spent:
                 raise
@@ -176,10 +181,10 @@ def _nonnegative_on(b: sp.Expr, var: sp.Symbol, piece: Piece) -> bool:
 def _grid(piece: Piece, discrete: bool) -> list[sp.Expr]:
     lo, hi = piece.lo, piece.hi
     if discrete:
-        if lo.is_finite and hi.is_finite and hi - lo <= 400:
+        if lo.is_number and hi.is_number and lo.is_finite and hi.is_finite and hi - lo <= 400:
             return [sp.Integer(j) for j in range(int(lo), int(hi) + 1)]
-        return []
-    if lo.is_finite and hi.is_finite:
+        return []  # an end that is a symbol (binomial's n): the probes and the symbolic check decide
+    if lo.is_number and hi.is_number and lo.is_finite and hi.is_finite:
         return [lo + (hi - lo) * sp.Rational(j, 257) for j in range(1, 257)]
     base = lo if lo.is_finite else (hi if hi.is_finite else sp.S.Zero)
     sign = 1 if lo.is_finite else -1
