@@ -91,6 +91,12 @@ def certified_divergence(P: Density, Q: Density, order: sp.Expr, digits: int) ->
             lp, lq = log_expression(pair.p), log_expression(pair.q)
             if (lp.free_symbols | lq.free_symbols) - {x}:
                 return None
+            # log_expression expands with force=True: log((x − 1)²) becomes 2·log(x − 1), true only where
+            # x > 1.  Every logarithm's argument must be positive on the piece, or the route is not taken.
+            if not all(_positive_on(g.args[0], x, pair.lo, pair.hi) for g in (lp + lq).atoms(sp.log)):
+                return None
+            if order == 1 and _log_vanishes_at_an_end(sp.expand(lp - lq), x, pair.lo, pair.hi):
+                return None  # log(P/Q) singular at an end: not holomorphic up to it (no end cut for P·r)
             if order == 1:  # |r| ≤ (e^{εr} + e^{−εr})/ε, ε = 1/4: |P·r| ≤ 4·(P^{5/4}Q^{−1/4} + P^{3/4}Q^{1/4})
                 eps = sp.Rational(1, 4)
                 bounds = tuple(sp.expand((1 + s * eps) * lp - s * eps * lq + sp.log(1 / eps)) for s in (1, -1))
@@ -106,7 +112,8 @@ def certified_divergence(P: Density, Q: Density, order: sp.Expr, digits: int) ->
         try:
             total = arb(0)
             for lo, hi, integrand, bounds in pieces:
-                piece = _piece_integral(_integrand(integrand, x), bounds, x, lo, hi, digits)
+                ends = integrand[1] if integrand[0] == "exp" else None
+                piece = _piece_integral(_integrand(integrand, x), bounds, x, lo, hi, digits, ends)
                 if piece is None:
                     return None
                 total += piece
@@ -121,6 +128,41 @@ def certified_divergence(P: Density, Q: Density, order: sp.Expr, digits: int) ->
         if not value.is_finite() or not value.rad() <= abs(value.mid()) * arb(10) ** -(digits + 1):
             return None
         return value
+
+
+def _positive_on(g: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> bool:
+    """Whether g > 0 on the open interval (lo, hi), decided exactly (False when undecided).
+
+    A constant by its sign; a polynomial with numeric coefficients by Sturm's count of its real
+    roots there (none inside) and its sign at one inside point; anything else only when SymPy
+    knows it positive for every real x (e^x, x² + 1)."""
+    if x not in g.free_symbols:
+        return g.is_positive is True
+    if g.is_positive is True:
+        return True
+    try:
+        poly = sp.Poly(g, x)
+    except sp.PolynomialError:
+        return False
+    if not all(c.is_Rational for c in poly.all_coeffs()):
+        return False
+    inside_lo = None if lo is -sp.oo else lo
+    inside_hi = None if hi is sp.oo else hi
+    if any(e is not None and not e.is_Rational for e in (inside_lo, inside_hi)):
+        return False
+    roots = poly.count_roots(inside_lo, inside_hi)  # on the closed interval: roots at its ends do not count
+    roots -= sum(1 for e in (inside_lo, inside_hi) if e is not None and poly.eval(e) == 0)
+    if roots:
+        return False
+    inside = (lo + hi) / 2 if inside_lo is not None and inside_hi is not None else (
+        inside_lo + 1 if inside_lo is not None else (inside_hi - 1 if inside_hi is not None else sp.S.Zero))
+    return bool(poly.eval(inside) > 0)
+
+
+def _log_vanishes_at_an_end(r: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> bool:
+    """Whether some log(g) in r has g = 0 at a finite end of the piece."""
+    return any(end not in (sp.oo, -sp.oo) and sp.expand(g.args[0].subs(x, end)) == 0
+               for g in r.atoms(sp.log) for end in (lo, hi))
 
 
 def _integrand(kind: tuple, x: sp.Symbol) -> Compiled:
@@ -152,21 +194,36 @@ def _exp_of(L: sp.Expr, x: sp.Symbol) -> Compiled:
     return f
 
 
-def _piece_integral(f: Compiled, bounds: tuple, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, digits: int) -> arb | None:
+def _piece_integral(f: Compiled, bounds: tuple, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, digits: int,
+                    L: sp.Expr | None = None) -> arb | None:
     """∫_lo^hi f as a real ball, or None.  At an infinite end the range is cut at T and the tail,
-    where |f| ≤ Σ e^B over ``bounds``, added as a ball [−Σ, Σ] (see :func:`_tail_cut`)."""
+    where |f| ≤ Σ e^B over ``bounds``, added as a ball [−Σ, Σ] (see :func:`_tail_cut`).  At a finite
+    end where f = e^L has a non-integer power of the distance to the end (``L`` given), a segment
+    is cut off with a bound of its integral (:func:`_end_cut`)."""
     tail = arb(0)
+    lo0, hi0 = lo, hi  # (the ends as SymPy numbers, for the tail cuts)
+    if L is not None:
+        for end, inward in ((lo, 1), (hi, -1)):
+            if end in (sp.oo, -sp.oo):
+                continue
+            cut = _end_cut(L, x, end, inward, (lo0, hi0), digits)
+            if cut is None:
+                return None
+            if cut is not True:
+                moved, bound = cut
+                lo, hi = (moved, hi) if inward == 1 else (lo, moved)
+                tail += bound
     if hi is sp.oo:
-        start = lo if lo is not -sp.oo else sp.S.Zero
+        start = lo0 if lo0 is not -sp.oo else sp.S.Zero
         cuts = [_tail_cut(B, x, start, digits) for B in bounds]
         if None in cuts:
             return None
         b = max((T for T, _ in cuts), key=lambda T: T.mid())
         tail += sum((_tail_at(B, x, b) for B in bounds), arb(0))
     else:
-        b = to_arb(hi)
+        b = hi if isinstance(hi, arb) else to_arb(hi)
     if lo is -sp.oo:
-        start = -hi if hi is not sp.oo else sp.S.Zero
+        start = -hi0 if hi0 is not sp.oo else sp.S.Zero
         reflected = [B.xreplace({x: -x}) for B in bounds]
         cuts = [_tail_cut(B, x, start, digits) for B in reflected]
         if None in cuts:
@@ -175,7 +232,7 @@ def _piece_integral(f: Compiled, bounds: tuple, x: sp.Symbol, lo: sp.Expr, hi: s
         a = -T
         tail += sum((_tail_at(B, x, T) for B in reflected), arb(0))
     else:
-        a = to_arb(lo)
+        a = lo if isinstance(lo, arb) else to_arb(lo)
     if not a < b:
         return None
 
@@ -188,7 +245,58 @@ def _piece_integral(f: Compiled, bounds: tuple, x: sp.Symbol, lo: sp.Expr, hi: s
     result = acb.integral(integrand, a, b, eval_limit=_EVAL_LIMIT, depth_limit=_DEPTH_LIMIT)
     if not result.is_finite() or not result.imag.contains(0):
         return None
-    return result.real + arb(0, tail) if tail != 0 else result.real
+    return result.real + arb(0, tail.upper()) if tail != 0 else result.real
+
+
+def _end_cut(L: sp.Expr, x: sp.Symbol, end: sp.Expr, inward: int, piece: tuple, digits: int):
+    """True when e^L is holomorphic up to the finite ``end`` (no non-integer power of the distance to it);
+    else (end ± ε, bound) with ∫ e^L over the ε-segment at the end ≤ bound ≤ 10^−(digits+20); None when
+    no such bound is found (a power ≤ −1, or e^{rest} unbounded there).
+
+    With L = Σ c_j·log(u_j·(x − end)) + rest, c = Σ c_j > −1:
+    ∫_segment e^L ≤ sup_segment e^{rest} · Π|u_j|^{c_j} · ε^{c+1}/(c+1).
+    """
+    singular, rest, scale = sp.S.Zero, sp.S.Zero, sp.S.One
+    for term in sp.Add.make_args(sp.expand(L)):
+        coeff, factor = term.as_independent(x, as_Add=False)
+        if isinstance(factor, sp.log) and not coeff.is_Integer:
+            g = factor.args[0]
+            u = sp.diff(g, x)
+            if x not in u.free_symbols and sp.expand(g.subs(x, end)) == 0:
+                singular += coeff
+                scale *= abs(u) ** coeff
+                continue
+        rest += term
+    if singular == 0:
+        return True
+    if not singular > -1:
+        return None
+    if (digits + 20) * math.log2(10) / float(singular + 1) > _DEPTH_LIMIT:
+        return None  # ε = 10^{−(digits+20)/(c+1)}: more bisections toward the end than Arb is allowed
+    width = abs(to_arb(piece[1] - piece[0])) if all(e not in (sp.oo, -sp.oo) for e in piece) else arb(1)
+    eps = arb(1) if not width < 4 else width / 4
+    e = to_arb(end)
+    exp_rest = _exp_of(rest, x)
+    power = to_arb(singular) + 1
+    target = arb(10) ** -(digits + 20)
+    for _ in range(_DOUBLINGS):
+        eps = _dyadic_below(eps)
+        segment = e.union(e + inward * eps)  # ⊇ [end, end + ε] (or [end − ε, end])
+        try:
+            top = exp_rest(acb(segment), False).abs_upper()
+        except (ZeroDivisionError, ValueError, ArithmeticError):
+            return None
+        if top.is_finite():
+            bound = top * to_arb(scale) * eps ** power / power
+            if bound <= target:
+                return e + inward * eps, bound
+        eps /= 256
+    return None
+
+
+def _dyadic_below(v: arb) -> arb:
+    """A power of two at most v's lower end (v > 0): an exact cut point."""
+    return arb(2) ** int(math.floor(float(v.lower().log() / arb(2).log())) - 1)
 
 
 def _tail_at(L: sp.Expr, x: sp.Symbol, T: arb) -> arb:
