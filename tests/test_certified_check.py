@@ -44,6 +44,10 @@ PAIRS = {
         rdpsym.Continuous(x / s**2 * sp.exp(-x**2 / (2 * s**2)), x, HALF_LINE) for s in (1, R(3, 2))),
     "gamma 3/2 (a non-integer power at 0)": lambda: (_gamma(R(3, 2), 2), _gamma(R(3, 2), 1)),
     "chi-square 1 (x^{−1/2}: a singular end)": lambda: (_gamma(R(1, 2), 1), _gamma(R(1, 2), R(1, 2))),
+    "cauchy (a power-law tail, both ends)": lambda: (
+        rdpsym.Continuous(1 / (sp.pi * (1 + x**2)), x), rdpsym.Continuous(1 / (sp.pi * (1 + (x - 1) ** 2)), x)),
+    "pareto (a power-law tail)": lambda: tuple(
+        rdpsym.Continuous(a * x ** (-a - 1), x, sp.Interval(1, sp.oo)) for a in (3, 2)),
     "beta(2, 2) vs uniform (powers at both ends)": lambda: (rdpsym.Continuous(6 * x * (1 - x), x, UNIT),
                                                              rdpsym.Continuous(sp.S.One, x, UNIT)),
 }
@@ -100,9 +104,12 @@ def test_a_form_wrong_only_beyond_40_digits_is_not_rejected_but_one_at_39_is():
 
 
 @pytest.mark.parametrize("why, pair, order", [
-    ("a power-law tail (Cauchy): no tail bound of that shape",
-     lambda: (rdpsym.Continuous(1 / (sp.pi * (1 + x**2)), x), rdpsym.Continuous(1 / (sp.pi * (1 + (x - 1)**2)), x)),
-     R(3, 2)),
+    ("a tail e^{−√x}: no tail bound of that shape",
+     lambda: (rdpsym.Continuous(sp.exp(-sp.sqrt(x)) / 2, x, sp.Interval.open(0, sp.oo)),
+              rdpsym.Continuous(sp.exp(-sp.sqrt(x) / 2) / 8, x, sp.Interval.open(0, sp.oo))), R(3, 2)),
+    ("a tail too slow for Arb's bisection to reach its cut (x^{−1.01})",
+     lambda: tuple(rdpsym.Continuous(a * x ** (-a - 1), x, sp.Interval(1, sp.oo)) for a in (R(1, 100), R(1, 50))),
+     R(1, 2)),
     ("a double exponential tail (Gumbel)",
      lambda: tuple(rdpsym.Continuous(sp.exp(-(x - m + sp.exp(-(x - m)))), x) for m in (0, 1)), R(3, 2)),
     ("the order ∞ is a supremum, not an integral", lambda: rdpsym.laplace(1).pair, sp.oo),
@@ -118,14 +125,15 @@ def test_the_fast_path_steps_aside_where_it_cannot_decide(why, pair, order):
 
 
 def test_where_it_steps_aside_the_check_uses_the_mpmath_route_and_says_so():
-    P, Q = (rdpsym.Continuous(1 / (sp.pi * (1 + x**2)), x), rdpsym.Continuous(1 / (sp.pi * (1 + (x - 1)**2)), x))
-    value = renyi_divergence_mp(P, Q, 2, dps=AGREE_DIGITS + 5)
+    P, Q = tuple(rdpsym.Continuous(sp.exp(-(x - m + sp.exp(-(x - m)))), x) for m in (0, 1))  # Gumbel
+    value = renyi_divergence_mp(P, Q, R(1, 2), dps=AGREE_DIGITS + 5)  # (D_2 = ∞ here)
     closed = sp.Float(mpmath.nstr(value, AGREE_DIGITS + 5), AGREE_DIGITS + 5)
-    evidence = check_against_definition(P, Q, sp.Integer(2), closed, (), Hypotheses(None))
+    evidence = check_against_definition(P, Q, R(1, 2), closed, (), Hypotheses(None))
+    assert 0 < value < 1
     assert [e.method for e in evidence] == [None]  # the mpmath route (the record's default)
     assert "certified" not in str(evidence[0])
     with pytest.raises(VerificationError, match="disagrees"):
-        check_against_definition(P, Q, sp.Integer(2), closed * (1 + sp.Rational(1, 10**35)), (), Hypotheses(None))
+        check_against_definition(P, Q, R(1, 2), closed * (1 + sp.Rational(1, 10**35)), (), Hypotheses(None))
 
 
 def test_threads_get_the_same_balls_and_leave_the_precision_as_they_found_it():

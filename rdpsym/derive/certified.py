@@ -11,14 +11,17 @@ from the same expanded log-densities as the mpmath route
 refuses (a non-finite ball) wherever a branch cut or a kink could be touched.
 
 An infinite end is cut at a finite T with a rigorous bound on the tail: on the last
-piece the log-integrand must be a polynomial in x of degree d ≥ 1 with negative
-leading coefficient plus terms c·log(x − a); for x ≥ T ≥ 1 then (log y ≤ √y)
+piece the log-integrand must be a polynomial in x plus terms c·log(g), g a polynomial;
+for large x, c·log g ≤ c·m·log x + const, so L(x) ≤ poly(x) + K·log x + C.  With a
+polynomial of degree d ≥ 1 and negative leading coefficient, for x ≥ T ≥ 1 (log y ≤ √y)
 
     L(x) ≤ x^d·(c_d + A/T + B/√T) + C ≤ −(|c_d|/2)·T^{d−1}·x + C,
 
-once A/T + B/√T ≤ |c_d|/2, and ∫_T^∞ e^L ≤ e^{C − kT}/k with k = |c_d|·T^{d−1}/2;
-T is doubled until that is below 10^−(digits + 20) (and the mass ∫ P^α Q^{1−α} is
-≥ 1 for α > 1).  The tail is added as a ball [0, bound].
+once A/T + B/√T ≤ |c_d|/2, and ∫_T^∞ e^L ≤ e^{C − kT}/k with k = |c_d|·T^{d−1}/2; with a
+constant polynomial and K < −1 (a power-law tail: Pareto, Cauchy, Student's t),
+∫_T^∞ e^L ≤ e^C·T^{K+1}/(−K−1).  T is chosen so that the bound is below
+10^−(digits + 20) (and the mass ∫ P^α Q^{1−α} is ≥ 1 for α > 1).  The tail is added
+as a ball [−bound, bound].
 
 Anything else -- a discrete law, α = 1 or ∞, an unsupported function, a density that
 vanishes on part of the other's support, a tail of another shape (power laws,
@@ -73,60 +76,65 @@ def certified_divergence(P: Density, Q: Density, order: sp.Expr, digits: int) ->
     |r| ≤ (e^{εr} + e^{−εr})/ε with ε = 1/4, that is |P·r| ≤ e^{log 4 + (5/4)·log P − (1/4)·log Q}
     + e^{log 4 + (3/4)·log P + (1/4)·log Q}.
     """
+    try:
+        return _certified(P, Q, order, digits)
+    except SymbolicTimeout:
+        raise  # a caller's time budget ran out: not this route's failure
+    except Exception:  # noqa: BLE001 - an optional fast path: anything it cannot do, the mpmath route does
+        return None
+
+
+def _certified(P: Density, Q: Density, order: sp.Expr, digits: int) -> arb | None:
     order = sp.S(order)
     if not (isinstance(P, Continuous) and isinstance(Q, Continuous)) or getattr(P, "table", None) is not None:
         return None
+    if not isinstance(P.var, sp.Symbol):
+        return None  # laws in several variables: rdpsym.derive.multivariate
     if not (order.is_Rational and order.is_positive):
         return None
     if P.parameters or Q.parameters or P.var != Q.var:
         return None
     x = P.var
-    try:
-        pieces = []
-        for pair in common_refinement(P, Q):
-            if pair.p == 0 and pair.q == 0:
-                continue
-            if pair.p == 0 or pair.q == 0:
-                return None  # mass of one law only: the mpmath route says ∞ (α ≥ 1) or integrates the rest
-            lp, lq = log_expression(pair.p), log_expression(pair.q)
-            if (lp.free_symbols | lq.free_symbols) - {x}:
-                return None
-            # log_expression expands with force=True: log((x − 1)²) becomes 2·log(x − 1), true only where
-            # x > 1.  Every logarithm's argument must be positive on the piece, or the route is not taken.
-            if not all(_positive_on(g.args[0], x, pair.lo, pair.hi) for g in (lp + lq).atoms(sp.log)):
-                return None
-            if order == 1 and _log_vanishes_at_an_end(sp.expand(lp - lq), x, pair.lo, pair.hi):
-                return None  # log(P/Q) singular at an end: not holomorphic up to it (no end cut for P·r)
-            if order == 1:  # |r| ≤ (e^{εr} + e^{−εr})/ε, ε = 1/4: |P·r| ≤ 4·(P^{5/4}Q^{−1/4} + P^{3/4}Q^{1/4})
-                eps = sp.Rational(1, 4)
-                bounds = tuple(sp.expand((1 + s * eps) * lp - s * eps * lq + sp.log(1 / eps)) for s in (1, -1))
-                pieces.append((pair.lo, pair.hi, ("KL", lp, lq), bounds))
-            else:
-                L = sp.expand(order * lp + (1 - order) * lq)
-                pieces.append((pair.lo, pair.hi, ("exp", L), (L,)))
-    except (NotCertifiable, NotImplementedError, TypeError, ValueError, SymbolicTimeout):
-        return None
+    pieces = []
+    for pair in common_refinement(P, Q):
+        if pair.p == 0 and pair.q == 0:
+            continue
+        if pair.p == 0 or pair.q == 0:
+            return None  # mass of one law only: the mpmath route says ∞ (α ≥ 1) or integrates the rest
+        lp, lq = log_expression(pair.p), log_expression(pair.q)
+        if (lp.free_symbols | lq.free_symbols) - {x}:
+            return None
+        # log_expression expands with force=True: log((x − 1)²) becomes 2·log(x − 1), true only where
+        # x > 1.  Every logarithm's argument must be positive on the piece, or the route is not taken.
+        if not all(_positive_on(g.args[0], x, pair.lo, pair.hi) for g in (lp + lq).atoms(sp.log)):
+            return None
+        if order == 1 and _log_vanishes_at_an_end(sp.expand(lp - lq), x, pair.lo, pair.hi):
+            return None  # log(P/Q) singular at an end: not holomorphic up to it (no end cut for P·r)
+        if order == 1:  # |r| ≤ (e^{εr} + e^{−εr})/ε, ε = 1/4: |P·r| ≤ 4·(P^{5/4}Q^{−1/4} + P^{3/4}Q^{1/4})
+            eps = sp.Rational(1, 4)
+            bounds = tuple(sp.expand((1 + s * eps) * lp - s * eps * lq + sp.log(1 / eps)) for s in (1, -1))
+            pieces.append((pair.lo, pair.hi, ("KL", lp, lq), bounds))
+        else:
+            L = sp.expand(order * lp + (1 - order) * lq)
+            pieces.append((pair.lo, pair.hi, ("exp", L), (L,)))
     if not pieces:
         return None
     with precision(bits_for(digits + 15)):
-        try:
-            total = arb(0)
-            for lo, hi, integrand, bounds in pieces:
-                ends = integrand[1] if integrand[0] == "exp" else None
-                piece = _piece_integral(_integrand(integrand, x), bounds, x, lo, hi, digits, ends)
-                if piece is None:
-                    return None
-                total += piece
-            if order == 1:
-                value = total
-            else:
-                if not total > 0:
-                    return None
-                value = total.log() / to_arb(order - 1)
-        except (NotCertifiable, ArithmeticError, TypeError, ValueError):
-            return None
+        total = arb(0)
+        for lo, hi, integrand, bounds in pieces:
+            ends = integrand[1] if integrand[0] == "exp" else None
+            piece = _piece_integral(_integrand(integrand, x), bounds, x, lo, hi, digits, ends)
+            if piece is None:
+                return None
+            total += piece
+        if order == 1:
+            value = total
+        else:
+            if not total > 0:
+                return None
+            value = total.log() / to_arb(order - 1)
         if not value.is_finite() or not value.rad() <= abs(value.mid()) * arb(10) ** -(digits + 1):
-            return None
+            return None  # too wide to decide the digits compared (a value that cancels): the mpmath route
         return value
 
 
@@ -235,17 +243,32 @@ def _piece_integral(f: Compiled, bounds: tuple, x: sp.Symbol, lo: sp.Expr, hi: s
         a = lo if isinstance(lo, arb) else to_arb(lo)
     if not a < b:
         return None
+    # A far cut (a power-law tail: T ≈ 10^60) is reached in u = log|x| over the part beyond |x| = 2^8:
+    # ∫ f(x) dx = ∫ f(±e^u)·e^u du, where the tail decays like e^{(K+1)u}, not like x^K.
+    parts = []
+    near = arb(2) ** 8
+    if b > near and b > 2 ** 16 * a.max(near):
+        cut = a.max(near)
+        parts.append((lambda w, analytic: f(w.exp(), analytic) * w.exp(), cut.log(), b.log()))
+        b = cut
+    if a < -near and a < 2 ** 16 * b.min(-near):
+        cut = b.min(-near)
+        parts.append((lambda w, analytic: f(-w.exp(), analytic) * w.exp(), (-cut).log(), (-a).log()))
+        a = cut
+    parts.append((f, a, b))
+    total = arb(0)
+    for g, left, right in parts:
+        def integrand(z, analytic, g=g):
+            try:
+                return g(z, analytic)
+            except (ZeroDivisionError, ValueError, ArithmeticError):
+                return _NaN
 
-    def integrand(z, analytic):
-        try:
-            return f(z, analytic)
-        except (ZeroDivisionError, ValueError, ArithmeticError):
-            return _NaN
-
-    result = acb.integral(integrand, a, b, eval_limit=_EVAL_LIMIT, depth_limit=_DEPTH_LIMIT)
-    if not result.is_finite() or not result.imag.contains(0):
-        return None
-    return result.real + arb(0, tail.upper()) if tail != 0 else result.real
+        result = acb.integral(integrand, left, right, eval_limit=_EVAL_LIMIT, depth_limit=_DEPTH_LIMIT)
+        if not result.is_finite() or not result.imag.contains(0):
+            return None
+        total += result.real
+    return total + arb(0, tail.upper()) if tail != 0 else total
 
 
 def _end_cut(L: sp.Expr, x: sp.Symbol, end: sp.Expr, inward: int, piece: tuple, digits: int):
@@ -305,13 +328,20 @@ def _tail_at(L: sp.Expr, x: sp.Symbol, T: arb) -> arb:
 
 
 def _tail_cut(L: sp.Expr, x: sp.Symbol, start: sp.Expr, digits: int) -> tuple[arb, arb] | None:
-    """(T, bound) with T ≥ max(1, start) and ∫_T^∞ e^L ≤ bound ≤ 10^−(digits+20), or None when L is not
-    a polynomial of degree ≥ 1 with negative leading coefficient plus c·log(x − a) terms (module docstring)."""
+    """(T, bound) with T ≥ max(1, start) and ∫_T^∞ e^L ≤ bound ≤ 10^−(digits+20), or None when no bound of
+    the shapes of :func:`_tail_shape` holds (or the cut would be too far for Arb's bisection to reach)."""
     shape = _tail_shape(L, x, start)
     if shape is None:
         return None
-    T = shape[-1]
     target = arb(10) ** -(digits + 20)
+    T = shape[-1]
+    if shape[0] == "power":  # e^C·T^{K+1}/(−K−1) ≤ target: T = (e^C/((−K−1)·target))^{1/(−K−1)}
+        _, K, C, _ = shape
+        s = -K - 1
+        need = ((C - (s * target).log()) / s).exp()
+        if not need.is_finite() or need.upper() > arb(2) ** (_DEPTH_LIMIT * 3 // 4):
+            return None  # a tail so slow that Arb's bisection cannot reach the cut
+        T = T.max(arb(2) ** int(math.ceil(float((need.upper().log() / arb(2).log()).upper()))))
     for _ in range(_DOUBLINGS):
         bound = _bound(shape, T)
         if bound is not None and bound <= target:
@@ -329,8 +359,14 @@ def _tail_bound(L: sp.Expr, x: sp.Symbol, start: sp.Expr, T: arb) -> tuple[arb, 
 
 
 def _bound(shape: tuple, T: arb) -> arb | None:
-    """∫_T^∞ e^L ≤ e^{C − kT}/k, k = |c_d|·T^{d−1}/2, once A/T + B/√T ≤ |c_d|/2 (else None)."""
-    d, lead, A, B, C, _ = shape
+    """∫_T^∞ e^L for x ≥ T ≥ T₀ (else None):
+    ``("power", K, C, T₀)``: L ≤ K·log x + C, K < −1, so ≤ e^C·T^{K+1}/(−K−1);
+    ``("exp", d, |c_d|, A, B, C, T₀)``: L ≤ c_d·x^d + A·x^{d−1} + B·√x + C, so ≤ e^{C − kT}/k with
+    k = |c_d|·T^{d−1}/2, once A/T + B/√T ≤ |c_d|/2."""
+    if shape[0] == "power":
+        _, K, C, _ = shape
+        return C.exp() * T ** (K + 1) / (-K - 1)
+    _, d, lead, A, B, C, _ = shape
     if not A / T + B / T.sqrt() <= lead / 2:
         return None
     k = lead * T ** (d - 1) / 2
@@ -338,55 +374,67 @@ def _bound(shape: tuple, T: arb) -> arb | None:
 
 
 def _tail_shape(L: sp.Expr, x: sp.Symbol, start: sp.Expr) -> tuple | None:
-    """(d, |c_d|, A, B, C, T₀) of the bound L(x) ≤ c_d·x^d + A·x^{d−1} + B·√x + C for x ≥ T₀ ≥ 1, or None."""
+    """A bound of L on [T₀, ∞) (see :func:`_bound`), or None.
+
+    L must be a polynomial in x plus terms c·log(g), g a polynomial with positive leading coefficient ℓ,
+    of degree m.  For x ≥ T₀ ≥ max(1, 2·Σ_{i<m}|g_i|/ℓ), g/(ℓx^m) lies in [1/2, 3/2], so
+    c·log g ≤ c·m·log x + c·log ℓ + |c|·log 2: L ≤ poly(x) + K·log x + C.  Then either the
+    polynomial has degree d ≥ 1 and a negative leading coefficient (K·log x ≤ K·√x when K > 0, ≤ 0
+    otherwise), or it is constant and K < −1 (a power-law tail).
+    """
     poly = sp.S.Zero
-    logs: list[tuple[sp.Expr, sp.Expr]] = []  # (c, a): c·log(x − a)
+    K, C = arb(0), arb(0)
+    floor = max(1.0, float(start) if start.is_number else 1.0)
     for term in sp.Add.make_args(sp.expand(L)):
         if x not in term.free_symbols:
             poly += term
             continue
         coeff, rest = term.as_independent(x, as_Add=False)
-        if isinstance(rest, sp.log):
-            shift = rest.args[0] - x
-            if x in shift.free_symbols or not shift.is_number:
-                return None
-            logs.append((coeff, -shift))
+        if not isinstance(rest, sp.log):
+            poly += term
             continue
-        poly += term
+        if x in coeff.free_symbols or not coeff.is_number:
+            return None
+        try:
+            g = sp.Poly(rest.args[0], x)
+        except sp.PolynomialError:
+            return None
+        gs = [to_arb(v) for v in g.all_coeffs()]
+        if g.degree() < 1 or not gs[0] > 0:
+            return None
+        c = to_arb(coeff)
+        K += c * g.degree()
+        C += c * gs[0].log() + abs(c) * arb(2).log()
+        spread = sum((abs(v) for v in gs[1:]), arb(0)) / gs[0]
+        floor = max(floor, float((2 * spread).upper()))
     try:
         p = sp.Poly(poly, x)
     except (sp.PolynomialError, sp.GeneratorsNeeded):
         return None
-    if any(not c.is_number for c in p.all_coeffs()):
+    if any(not v.is_number for v in p.all_coeffs()):
         return None
-    coeffs = [to_arb(c) for c in p.all_coeffs()]  # leading first
+    coeffs = [to_arb(v) for v in p.all_coeffs()]  # leading first
     d = p.degree()
-    if d < 1 or not coeffs[0] < 0:
-        return None
-    A = sum((abs(c) for c in coeffs[1:-1]), arb(0))  # x^i, 1 ≤ i < d: ≤ x^(d−1) for x ≥ 1
-    C = abs(coeffs[-1])
-    B = arb(0)
-    floor = max(1.0, float(start) if start.is_number else 1.0)
-    for c, a in logs:
-        c, a = to_arb(c), to_arb(a)
-        if c > 0:  # c·log(x − a) ≤ c·√(x − a) ≤ c·(√x + √|a|) for x > max(a, 0)  (log y ≤ √y)
-            B += c
-            C += c * abs(a).sqrt()
-            floor = max(floor, float(a.upper()) + 1)
-        elif c < 0:  # ≤ 0 once x − a ≥ 1
-            floor = max(floor, float(a.upper()) + 1)
-        else:
-            return None
+    C += coeffs[-1]
     if not math.isfinite(floor):
         return None
-    return d, -coeffs[0], A, B, C, arb(math.ceil(floor))
+    T0 = arb(math.ceil(floor))
+    if d < 1:
+        return ("power", K, C, T0) if K < -1 else None
+    if not coeffs[0] < 0:
+        return None
+    A = sum((abs(v) for v in coeffs[1:-1]), arb(0))  # x^i, 1 ≤ i < d: ≤ x^(d−1) for x ≥ 1
+    B = K if K > 0 else arb(0)  # K·log x ≤ K·√x  (log y ≤ √y); ≤ 0 when K ≤ 0, x ≥ 1
+    if not (K > 0 or K <= 0):
+        return None
+    return "exp", d, -coeffs[0], A, B, C, T0
 
 
 # --------------------------------------------------------------------------
 # SymPy -> acb, with the analytic flag of acb.integral honoured
 # --------------------------------------------------------------------------
 
-def _compile(e: sp.Expr, x: sp.Symbol) -> Compiled:  # noqa: C901 - one dispatch table
+def _compile(e: sp.Expr, x: sp.Symbol) -> Compiled:
     """``e`` (free in ``x`` only) as f(z, analytic) in ``acb`` arithmetic, for the current precision.
 
     With ``analytic`` set, a branch cut (log, non-integer powers, √) or a kink (|·|) that the
@@ -394,8 +442,16 @@ def _compile(e: sp.Expr, x: sp.Symbol) -> Compiled:  # noqa: C901 - one dispatch
     function raises :class:`~rdpsym.foundations.errors.NotCertifiable`.
     """
     if x not in e.free_symbols:
-        c = acb(to_arb(e))
+        try:
+            c = acb(to_arb(e))
+        except NotCertifiable:  # a constant to_arb does not know (Γ(1/3)): evaluated once, by the table below
+            c = _compile_structure(e, x)(acb(0), False)
         return lambda z, analytic: c
+    return _compile_structure(e, x)
+
+
+def _compile_structure(e: sp.Expr, x: sp.Symbol) -> Compiled:  # noqa: C901 - one dispatch table
+    """:func:`_compile` by the expression's head."""
     if e == x:
         return lambda z, analytic: z
     if e.is_Add or e.is_Mul:
@@ -445,6 +501,16 @@ def _compile(e: sp.Expr, x: sp.Symbol) -> Compiled:  # noqa: C901 - one dispatch
         if isinstance(e, cls):
             g = _compile(e.args[0], x)
             return lambda z, analytic, fn=fn, g=g: fn(g(z, analytic))
+    if isinstance(e, sp.gamma):  # meromorphic: a pole in the ball gives a non-finite ball by itself
+        g = _compile(e.args[0], x)
+        return lambda z, analytic: g(z, analytic).gamma()
+    if isinstance(e, sp.beta) and len(e.args) == 2:
+        g, h = (_compile(a, x) for a in e.args)
+
+        def beta(z, analytic):
+            u, v = g(z, analytic), h(z, analytic)
+            return u.gamma() * v.gamma() * (u + v).rgamma()
+        return beta
     if isinstance(e, sp.loggamma):
         g = _compile(e.args[0], x)
         def loggamma(z, analytic):  # holomorphic off the cut (−∞, 0]
