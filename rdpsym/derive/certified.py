@@ -23,10 +23,16 @@ constant polynomial and K < −1 (a power-law tail: Pareto, Cauchy, Student's t)
 10^−(digits + 20) (and the mass ∫ P^α Q^{1−α} is ≥ 1 for α > 1).  The tail is added
 as a ball [−bound, bound].
 
-Anything else -- a discrete law, α = 1 or ∞, an unsupported function, a density that
-vanishes on part of the other's support, a tail of another shape (power laws,
-e^{−e^x}), an integrand Arb cannot bound near a singular end, a ball too wide -- gives
-None, and the caller uses the mpmath route unchanged.  Thread-safe: the work runs in
+A finite end where e^L has a non-integer power c > −1 of the distance to it (Gamma and
+Beta shapes, x^{−1/2}) is cut at a dyadic ε with the bound of that segment (:func:`_end_cut`);
+integer powers are computed as powers, holomorphic up to the end.  At α = 1 the integrand
+is P·log(P/Q) (the KL divergence).
+
+Anything else -- a discrete law, α = ∞, an unsupported function, a logarithm whose
+argument is not shown positive on the piece, a density that vanishes on part of the
+other's support, a tail of another shape (e^{−√x}, e^{−e^x}) or too slow to reach (x^{−1.01}),
+an integrand Arb cannot bound, a ball too wide for the digits asked -- gives None, and the
+caller uses the mpmath route unchanged.  Thread-safe: the work runs in
 one :class:`~rdpsym.foundations.balls.precision` block (python-flint's precision is
 process-wide; the block holds the lock).
 
