@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import mpmath
 import sympy as sp
 
+from rdpsym.derive.certified import METHOD as CERTIFIED
+from rdpsym.derive.certified import certified_divergence
 from rdpsym.derive.numeric import renyi_divergence_mp, same_law
 from rdpsym.engine.context import Hypotheses
 from rdpsym.foundations.budget import can_budget, time_budget
@@ -27,7 +29,7 @@ from rdpsym.foundations.errors import (
     VerificationError,
 )
 from rdpsym.foundations.numbers import exact_mpf, shorten
-from rdpsym.foundations.precision import private_context, sympy_float
+from rdpsym.foundations.precision import bits_for, private_context, sympy_float
 from rdpsym.foundations.record import AgreesWithDefinition, point_items
 from rdpsym.laws.densities import Density
 from rdpsym.quadrature.compile import to_mpf
@@ -123,6 +125,16 @@ def check_against_definition(
             return _where(point, order_symbol, at, Pp, Qp, bool(params))
 
         closed = _evaluate(closed_form, AGREE_DIGITS + 15, point)
+        # The fast path: the definition's integral as a certified Arb ball (rdpsym.derive.certified),
+        # where it applies and is narrow enough to decide 40 digits; else the mpmath route below.
+        ball = certified_divergence(Pp, Qp, at, AGREE_DIGITS) if at is not sp.oo else None
+        if ball is not None:
+            if not _in_ball(closed, ball):
+                raise VerificationError(
+                    f"closed form {shorten(str(closed_form))} disagrees with the definition at {where()}: "
+                    f"{mpmath.nstr(closed, 25)} is outside the certified {ball.str(25, radius=True)}")
+            evidence.append(AgreesWithDefinition(point_items(point, sort=True), AGREE_DIGITS, None, CERTIFIED))
+            continue
         numeric, integrated_in = None, None
         for change in changes:  # the derivation's own change of variables first: the better-behaved integrand
             numeric, integrated_in = _in_new_variable(Pp, Qp, at, change, point)
@@ -331,6 +343,27 @@ def _evaluate(expr: sp.Expr, dps: int, point: dict | None = None) -> mpmath.mpf:
         raise VerificationError(f"the closed form is not a real number there: {shorten(str(expr))} = "
                                 f"{shorten(str(value))}")
     return exact_mpf(sp.Float(value, dps))
+
+
+def _in_ball(closed: mpmath.mpf, ball) -> bool:
+    """Whether the closed form's value lies within 10^−AGREE_DIGITS (relative to it) of the certified ball.
+
+    The ball's radius is below 10^−(AGREE_DIGITS+1) of its midpoint (else no ball is given), so
+    this is agreement to AGREE_DIGITS digits with a value known to contain the definition's.
+    A finite ball excludes +∞.
+    """
+    if mpmath.isinf(closed) or mpmath.isnan(closed):
+        return False
+    from flint import arb
+
+    from rdpsym.foundations.balls import precision
+
+    man, exp = closed.man_exp  # (not mpmath.mpf(closed): that rounds to the global 53 bits)
+    with precision(bits_for(AGREE_DIGITS + 20) + max(0, int(man).bit_length())):
+        value = arb(int(man)) * arb(2) ** int(exp)  # exact: the closed form's value as computed
+        tolerance = abs(value) * arb(10) ** -AGREE_DIGITS
+        gap = (value - ball.mid()).abs_lower() - ball.rad()  # ≤ the distance from value to the ball
+        return bool(gap <= tolerance)
 
 
 def _agree(a: mpmath.mpf, b: mpmath.mpf) -> bool:

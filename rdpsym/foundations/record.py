@@ -514,12 +514,16 @@ class AgreesWithDefinition(Evidence):
     ``digits`` of agreement, or None when both are +∞.  ``integrated_in`` is the
     change of variables ``Eq(t, g(x))`` the definition was integrated in, when it was
     (both laws' images were checked to integrate to 1 there, which checks the map and
-    its Jacobian), else None.
+    its Jacobian), else None.  ``method`` names the route when it was not the mpmath
+    quadrature or summation of :func:`rdpsym.derive.numeric.renyi_divergence_mp`:
+    ``"certified quadrature (Arb)"`` (:mod:`rdpsym.derive.certified`), a ball that contains
+    the definition's value.
     """
 
     point: tuple  # ((symbol, exact value), ...), sorted by name
     digits: int | None = 40
     integrated_in: Any = None
+    method: str | None = None
 
     @property
     def values(self) -> dict:

@@ -378,6 +378,8 @@ def _evidence(e: Evidence, w: _Words) -> str:  # noqa: C901 - one sentence per k
             change = e.integrated_in
             out += w.words(" (integrated in ") + (w.math(change) if w.latex else
                                                   f"{sp.sstr(change.lhs)} = {sp.sstr(change.rhs)}") + w.words(")")
+        if e.method is not None:
+            out += w.words(f" by {e.method}")
         return out
     if isinstance(e, NoClosedForm):
         return w.words(f"no closed form: {e.why}")

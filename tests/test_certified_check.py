@@ -1,0 +1,157 @@
+"""The certified fast path of the 40-digit check (rdpsym.derive.certified): an Arb ball for the definition.
+
+It must agree with the independent mpmath route to 40 digits wherever it answers, reject a wrong
+closed form on its own, and step aside (None, so the check uses the mpmath route, and the evidence
+says which route checked) where it cannot apply.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import mpmath
+import pytest
+import sympy as sp
+from flint import arb
+
+import rdpsym
+from rdpsym.derive.certified import METHOD, certified_divergence
+from rdpsym.derive.numeric import renyi_divergence_mp
+from rdpsym.derive.verify import AGREE_DIGITS, check_against_definition
+from rdpsym.engine.context import Hypotheses
+from rdpsym.foundations.balls import precision
+from rdpsym.foundations.errors import VerificationError
+
+x = sp.Symbol("x", real=True)
+R = sp.Rational
+HALF_LINE = sp.Interval(0, sp.oo)
+UNIT = sp.Interval(0, 1)
+
+
+def _gamma(shape, rate):
+    return rdpsym.Continuous(rate**shape * x ** (shape - 1) * sp.exp(-rate * x) / sp.gamma(shape), x, HALF_LINE)
+
+
+PAIRS = {
+    "gaussian": lambda: rdpsym.gaussian(R(6, 5)).pair,
+    "gaussian, other centres": lambda: (
+        rdpsym.Continuous(sp.exp(-(x - 1) ** 2 / 2) / sp.sqrt(2 * sp.pi), x),
+        rdpsym.Continuous(sp.exp(-(x + R(1, 3)) ** 2 / 8) / (2 * sp.sqrt(2 * sp.pi)), x)),
+    "laplace (a kink at each centre: pieces)": lambda: rdpsym.laplace(R(7, 3)).pair,
+    "exponential": lambda: (rdpsym.Continuous(3 * sp.exp(-3 * x), x, HALF_LINE),
+                            rdpsym.Continuous(2 * sp.exp(-2 * x), x, HALF_LINE)),
+    "rayleigh (x·e^{−x²}, a power at the end 0)": lambda: tuple(
+        rdpsym.Continuous(x / s**2 * sp.exp(-x**2 / (2 * s**2)), x, HALF_LINE) for s in (1, R(3, 2))),
+    "gamma 3/2 (a non-integer power at 0)": lambda: (_gamma(R(3, 2), 2), _gamma(R(3, 2), 1)),
+    "chi-square 1 (x^{−1/2}: a singular end)": lambda: (_gamma(R(1, 2), 1), _gamma(R(1, 2), R(1, 2))),
+    "cauchy (a power-law tail, both ends)": lambda: (
+        rdpsym.Continuous(1 / (sp.pi * (1 + x**2)), x), rdpsym.Continuous(1 / (sp.pi * (1 + (x - 1) ** 2)), x)),
+    "pareto (a power-law tail)": lambda: tuple(
+        rdpsym.Continuous(a * x ** (-a - 1), x, sp.Interval(1, sp.oo)) for a in (3, 2)),
+    "beta(2, 2) vs uniform (powers at both ends)": lambda: (rdpsym.Continuous(6 * x * (1 - x), x, UNIT),
+                                                             rdpsym.Continuous(sp.S.One, x, UNIT)),
+}
+ORDERS = (R(3, 2), R(1, 2), 2, R(11, 2))  # (each pair's divergence is finite at every order: P's tail is lighter)
+
+
+@pytest.mark.parametrize("name", list(PAIRS))
+@pytest.mark.parametrize("order", ORDERS, ids=str)
+def test_the_certified_ball_agrees_with_the_mpmath_route_to_40_digits(name, order):
+    P, Q = PAIRS[name]()
+    ball = certified_divergence(P, Q, sp.S(order), AGREE_DIGITS)
+    assert ball is not None, f"{name}: the fast path should apply at order {order}"
+    reference = renyi_divergence_mp(P, Q, order, dps=AGREE_DIGITS + 10)
+    with precision(300):
+        # narrow enough to decide 40 digits, and the independent value lies in it (up to its own 50 digits)
+        assert ball.rad() <= abs(ball.mid()) * arb(10) ** -(AGREE_DIGITS + 1)
+        assert (arb(mpmath.nstr(reference, AGREE_DIGITS + 10)) - ball).abs_lower() <= \
+            abs(ball.mid()) * arb(10) ** -(AGREE_DIGITS + 5)
+
+
+@pytest.mark.parametrize("name", ["gaussian", "laplace (a kink at each centre: pieces)", "rayleigh (x·e^{−x²}, a power at the end 0)"])
+def test_kl_divergence_takes_the_certified_path_too(name):
+    P, Q = PAIRS[name]()
+    ball = certified_divergence(P, Q, sp.S.One, AGREE_DIGITS)
+    reference = renyi_divergence_mp(P, Q, 1, dps=AGREE_DIGITS + 10)
+    assert ball is not None
+    with precision(300):
+        assert (arb(mpmath.nstr(reference, AGREE_DIGITS + 10)) - ball).abs_lower() <= \
+            abs(ball.mid()) * arb(10) ** -(AGREE_DIGITS + 5)
+
+
+sigma = sp.Symbol("sigma", positive=True)
+
+
+def test_the_check_records_the_certified_route_and_rejects_a_wrong_form_by_it():
+    P, Q = rdpsym.gaussian(sigma).pair
+    a = rdpsym.alpha
+    evidence = check_against_definition(P, Q, a, a / (2 * sigma**2), (), Hypotheses(a))
+    assert evidence and all(e.method == METHOD and e.digits == AGREE_DIGITS for e in evidence)
+    assert "by certified quadrature (Arb)" in str(evidence[0])
+    # A form wrong in its 31st digit is outside the certified ball: rejected, with the ball in the message.
+    for wrong in (a / sigma**2, a / (2 * sigma**2) * (1 + sp.Rational(1, 10**30))):
+        with pytest.raises(VerificationError, match="outside the certified"):
+            check_against_definition(P, Q, a, wrong, (), Hypotheses(a))
+
+
+def test_a_form_wrong_only_beyond_40_digits_is_not_rejected_but_one_at_39_is():
+    P, Q = rdpsym.gaussian(sigma).pair
+    a = rdpsym.alpha
+    right = a / (2 * sigma**2)
+    assert check_against_definition(P, Q, a, right * (1 + sp.Rational(1, 10**45)), (), Hypotheses(a))
+    with pytest.raises(VerificationError):
+        check_against_definition(P, Q, a, right * (1 + sp.Rational(1, 10**39)), (), Hypotheses(a))
+
+
+@pytest.mark.parametrize("why, pair, order", [
+    ("a tail e^{−√x}: no tail bound of that shape",
+     lambda: (rdpsym.Continuous(sp.exp(-sp.sqrt(x)) / 2, x, sp.Interval.open(0, sp.oo)),
+              rdpsym.Continuous(sp.exp(-sp.sqrt(x) / 2) / 8, x, sp.Interval.open(0, sp.oo))), R(3, 2)),
+    ("a tail too slow for Arb's bisection to reach its cut (x^{−1.01})",
+     lambda: tuple(rdpsym.Continuous(a * x ** (-a - 1), x, sp.Interval(1, sp.oo)) for a in (R(1, 100), R(1, 50))),
+     R(1, 2)),
+    ("a double exponential tail (Gumbel)",
+     lambda: tuple(rdpsym.Continuous(sp.exp(-(x - m + sp.exp(-(x - m)))), x) for m in (0, 1)), R(3, 2)),
+    ("the order ∞ is a supremum, not an integral", lambda: rdpsym.laplace(1).pair, sp.oo),
+    ("a discrete law: sums take the exact route", lambda: rdpsym.randomized_response(R(3, 4)).pair, 2),
+    ("log((x − 1)²) expanded is 2·log(x − 1), false below 1: not trusted",
+     lambda: (rdpsym.Continuous(3 * (x - 1)**2 / 2, x, sp.Interval(0, 2)),
+              rdpsym.Continuous(sp.S.Half, x, sp.Interval(0, 2))), R(3, 2)),
+    ("the value cancels below the ball's digits (σ = 10^30)", lambda: rdpsym.gaussian(10**30).pair, 2),
+])
+def test_the_fast_path_steps_aside_where_it_cannot_decide(why, pair, order):
+    P, Q = pair()
+    assert certified_divergence(P, Q, sp.S(order), AGREE_DIGITS) is None, why
+
+
+def test_where_it_steps_aside_the_check_uses_the_mpmath_route_and_says_so():
+    P, Q = tuple(rdpsym.Continuous(sp.exp(-(x - m + sp.exp(-(x - m)))), x) for m in (0, 1))  # Gumbel
+    value = renyi_divergence_mp(P, Q, R(1, 2), dps=AGREE_DIGITS + 5)  # (D_2 = ∞ here)
+    closed = sp.Float(mpmath.nstr(value, AGREE_DIGITS + 5), AGREE_DIGITS + 5)
+    evidence = check_against_definition(P, Q, R(1, 2), closed, (), Hypotheses(None))
+    assert 0 < value < 1
+    assert [e.method for e in evidence] == [None]  # the mpmath route (the record's default)
+    assert "certified" not in str(evidence[0])
+    with pytest.raises(VerificationError, match="disagrees"):
+        check_against_definition(P, Q, R(1, 2), closed * (1 + sp.Rational(1, 10**35)), (), Hypotheses(None))
+
+
+def test_threads_get_the_same_balls_and_leave_the_precision_as_they_found_it():
+    from flint import ctx
+
+    before = ctx.prec
+    P, Q = rdpsym.gaussian(R(6, 5)).pair
+    results: list = []
+
+    def work():
+        results.append(certified_divergence(P, Q, R(3, 2), AGREE_DIGITS))
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert ctx.prec == before
+    assert len(results) == 4 and all(r is not None and r.overlaps(results[0]) for r in results)
+    with precision(300):
+        assert all(r.overlaps(arb(25) / 48) for r in results)  # α/(2σ²) = (3/2)/(2·36/25)
