@@ -281,6 +281,8 @@ def power_problem(base: sp.Expr, exponent: sp.Expr, ceiling: float = MAX_POWER_D
     """
     if not (base.is_number and exponent.is_number) or exponent.is_finite is False:
         return None
+    if base.has(sp.Sum, sp.Integral, sp.Product):
+        return None  # a normaliser kept symbolic (Σ e^{−j²/2σ²}): never built as a number, evaluated with bounds
     if isinstance(base, sp.Integer) and base in (0, 1, -1):
         return None
     if base.is_Rational:
