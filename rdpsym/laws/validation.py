@@ -107,7 +107,12 @@ def numeric_mass(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, disc
                 except (TypeError, ValueError, ConvergenceError):
                     # The logarithm's form failed where the pdf did not (a complex branch of a log far out):
                     # the pdf itself, as before the log form.
-                    mass = integrate_pieces(pairs, var, f, ctx, discrete=discrete, order=sp.S.One)
+                    try:
+                        mass = integrate_pieces(pairs, var, f, ctx, discrete=discrete, order=sp.S.One)
+                    except (TypeError, ValueError, ZeroDivisionError, OverflowError) as exc:  # mpmath's own
+                        raise ConvergenceError(
+                            "the density's mass could not be computed numerically (mpmath: "
+                            f"{' '.join(str(exc).split())[:120]}); pass check=False to skip the check") from None
         except SymbolicTimeout:
             if not budget.spent:
                 raise
