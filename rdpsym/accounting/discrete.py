@@ -59,7 +59,7 @@ INF = float("inf")
 def finite_loss_of_tables(P: dict, Q: dict) -> tuple:
     """The outcomes of two finite tables as ((P(o), Q(o)), ...), exact, over the union of outcomes."""
     outcomes = list(dict.fromkeys([*P, *Q]))
-    return tuple((sp.sympify(P.get(o, 0)), sp.sympify(Q.get(o, 0))) for o in outcomes)
+    return tuple((sp.sympify(P.get(o, 0), strict=True), sp.sympify(Q.get(o, 0), strict=True)) for o in outcomes)
 
 
 def _power_sum(rows: Sequence[tuple[arb, arb]], s: arb) -> arb:
