@@ -256,7 +256,7 @@ def test_extreme_discrete_gaussians_stay_finite_and_exact():
     near_one = rdpsym.discrete_gaussian(3).curve().value(1 + R(1, 10**9), dps=25)
     with mpmath.workdps(40):
         assert abs(near_one / ((1 + mpmath.mpf(10) ** -9) / 18) - 1) < mpmath.mpf(10) ** -24
-    with pytest.raises(ParameterError, match="numbers"):
+    with pytest.raises(ParameterError, match="must be (a number|numbers)"):
         rdpsym.discrete_gaussian(sp.Symbol("s", positive=True)).curve()
 
 
