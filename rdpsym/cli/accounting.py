@@ -76,8 +76,9 @@ def run_delta(args) -> int:
 def run_reference(args) -> int:
     dps = read_dps(args.dps, "--dps")
     out = check_folder(args.out, "--out")
-    for name in REFERENCE_FILES:  # the files written there: none may be a folder, or read-only
-        check_path(str(out / name), "--out")
+    if out.is_dir():  # a folder made by this command holds nothing yet; an existing one is checked file by file
+        for name in REFERENCE_FILES:  # the files written there: none may be a folder, or read-only
+            check_path(str(out / name), "--out")
     outputs = Outputs()
     with executor_from(args.workers, args.scheduler) as executor:
         outputs.write("--out", lambda: [print(p) for p in write_reference(out, dps=dps, quick=args.quick,

@@ -48,8 +48,8 @@ def parametrise(quantity: sp.Expr, sign: int, forbidden: set) -> Parametrisation
 
     >>> c, a = sp.symbols("c a", positive=True)
     >>> p = parametrise(c - a, 1, set())
-    >>> p.symbol, p.condition
-    (c, c - a > 0)
+    >>> p.symbol, p.condition == (c - a > 0)
+    (c, True)
     """
     E = sp.expand(quantity)
     options = []

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import math
 import os
-import threading
 from decimal import Decimal
 from fractions import Fraction
 
 import sympy as sp
 from flint import arb, ctx, fmpq
 
+from rdpsym.foundations import precision as _precision_module
 from rdpsym.foundations.budget import protect
 from rdpsym.foundations.errors import (  # noqa: F401 - raised here
     ConvergenceError,
@@ -36,10 +36,11 @@ from rdpsym.foundations.precision import BITS_PER_DIGIT, bits_for  # noqa: F401 
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import exact, rational
 
-#: Held by the thread inside a :func:`precision` block (re-entrant: blocks nest).
-PRECISION_LOCK = threading.RLock()
-if hasattr(os, "register_at_fork"):  # a child starts with one thread: a lock held by another stays held
-    os.register_at_fork(after_in_child=lambda: globals().update(PRECISION_LOCK=threading.RLock()))
+#: Held by the thread inside a :func:`precision` block (re-entrant: blocks nest).  It is
+#: :data:`rdpsym.foundations.precision.NUMERIC_LOCK`, the lock SymPy's evalf runs under too (see there why one).
+PRECISION_LOCK = _precision_module.NUMERIC_LOCK
+if hasattr(os, "register_at_fork"):  # registered after precision's own: the child's fresh lock, shared again
+    os.register_at_fork(after_in_child=lambda: globals().update(PRECISION_LOCK=_precision_module.NUMERIC_LOCK))
 
 
 class precision:  # noqa: N801 - used like mpmath.workprec

@@ -185,9 +185,22 @@ _MAX_IDLE = 4
 
 
 #: Held while SymPy's evalf may set ``mpmath.mp``'s precision (see the module docstring).
-_SYMPY_EVALF_LOCK = threading.RLock()
-if hasattr(os, "register_at_fork"):  # a child starts with one thread: a lock held by another stays held
-    os.register_at_fork(after_in_child=lambda: globals().update(_SYMPY_EVALF_LOCK=threading.RLock()))
+#: The one lock of process-wide numeric state: SymPy's evalf (mpmath's global precision) and Arb's precision
+#: (``rdpsym.foundations.balls.PRECISION_LOCK`` is this lock).  One lock, not two: an Arb block that calls
+#: SymPy's evalf and an evalf block that builds a ball took two locks in opposite orders from two threads
+#: and deadlocked (hostile calls from four threads hung the suite).
+NUMERIC_LOCK = threading.RLock()
+_SYMPY_EVALF_LOCK = NUMERIC_LOCK
+
+
+def _fresh_lock_in_child() -> None:
+    # A child starts with one thread: a lock held by another thread of the parent stays held.
+    global NUMERIC_LOCK, _SYMPY_EVALF_LOCK
+    NUMERIC_LOCK = _SYMPY_EVALF_LOCK = threading.RLock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_fresh_lock_in_child)
 
 
 class sympy_evalf_guard:  # noqa: N801 - a context manager
