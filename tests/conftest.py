@@ -130,3 +130,14 @@ def _no_time_budget_left_behind():
     watchdog = getattr(budget, "_WATCHDOG", None)
     left = [b.what for b in (watchdog.active.get(threading.get_ident(), []) if watchdog else [])]
     assert not left, f"time budgets left registered: {left}"
+
+
+@pytest.fixture(autouse=True)
+def _numeric_lock_released():
+    """A test leaves the process-wide numeric lock free: a lock kept by the main thread (re-entrant, so the
+    main thread never notices) would hang the first later test that computes from another thread."""
+    yield
+    from rdpsym.foundations import precision
+
+    held = precision.NUMERIC_LOCK._recursion_count()
+    assert held == 0, f"the numeric lock is still held {held} time(s) by the test's thread"
