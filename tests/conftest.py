@@ -72,15 +72,22 @@ def watchdog():
 
     @contextlib.contextmanager
     def guard(seconds: float, what: str = "the call"):
+        from rdpsym.foundations.budget import in_protected_code
+        from rdpsym.foundations.precision import close_numeric_blocks, open_numeric_blocks
+
         expired = type("WatchdogExpired", (pytest.fail.Exception,), {})
         target, done = threading.get_ident(), threading.Event()
 
         def fire() -> None:
             if not done.wait(seconds):
                 while not done.is_set():
+                    if in_protected_code(target):  # rdpsym's bookkeeping (a lock, a precision): not there
+                        done.wait(0.003)
+                        continue
                     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), ctypes.py_object(expired))
                     done.wait(1.0)
 
+        depth = open_numeric_blocks()
         timer = threading.Thread(target=fire, name="test-watchdog", daemon=True)
         timer.start()
         try:
@@ -91,6 +98,7 @@ def watchdog():
             done.set()
             timer.join()
             ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), None)  # none left pending
+            close_numeric_blocks(depth)  # what an interruption left open, as a time budget does
 
     return guard
 

@@ -22,7 +22,6 @@ import sympy as sp
 from flint import arb, ctx, fmpq
 
 from rdpsym.foundations import precision as _precision_module
-from rdpsym.foundations.budget import protect
 from rdpsym.foundations.errors import (  # noqa: F401 - raised here
     ConvergenceError,
     InfiniteValue,
@@ -43,7 +42,7 @@ if hasattr(os, "register_at_fork"):  # registered after precision's own: the chi
     os.register_at_fork(after_in_child=lambda: globals().update(PRECISION_LOCK=_precision_module.NUMERIC_LOCK))
 
 
-class precision:  # noqa: N801 - used like mpmath.workprec
+class precision(_precision_module.NumericBlock):  # noqa: N801 - used like mpmath.workprec
     """Run a block at ``bits`` of Arb working precision.
 
     >>> with precision(200):
@@ -67,21 +66,14 @@ class precision:  # noqa: N801 - used like mpmath.workprec
     def __init__(self, bits: int):
         self.bits = int(bits)
 
-    @protect
-    def __enter__(self):
-        PRECISION_LOCK.acquire()
+    def start(self) -> None:
         self.saved = ctx.prec
         ctx.prec = self.bits
-        return self
 
-    @protect
-    def __exit__(self, *exc) -> bool:
-        try:
-            if ctx.prec == self.bits:
-                ctx.prec = self.saved
-        finally:
-            PRECISION_LOCK.release()
-        return False
+    def finish(self) -> None:
+        saved = getattr(self, "saved", None)
+        if saved is not None and ctx.prec == self.bits:
+            ctx.prec = saved
 
 
 def to_fmpq(value: object, name: str = "value") -> fmpq:

@@ -32,6 +32,12 @@ Where it never lands
     runs such code the watchdog waits and tries again a few milliseconds later.
     A timeout that code catching too broadly swallowed is raised again after
     :data:`RETRY_SECONDS` of further CPU time, for as long as the block runs.
+    The watchdog looks at the thread's stack, raises, and looks again: a thread
+    that stepped into protected code in between has the timeout withdrawn
+    before it can land there.  And what a timeout might still interrupt halfway
+    is put right as its block ends: state registered with
+    :func:`restore_at_block_end` (the numeric lock and the precisions it guards)
+    is brought back to what it was when the block began.
 
 >>> with time_budget(5):
 ...     1 + 1
@@ -43,6 +49,7 @@ from __future__ import annotations
 import ctypes
 import gc
 import os
+import queue
 import signal
 import sys
 import threading
@@ -65,6 +72,21 @@ _ASYNC = hasattr(ctypes, "pythonapi") and sys.implementation.name == "cpython"
 
 #: Code objects an asynchronous timeout must not interrupt (see :func:`protect`).
 _PROTECTED: set = set()
+
+
+#: (snapshot, restore) pairs: per-thread state a budget brings back, as it ends, to what it was when it began.
+_BLOCK_STATE: list[tuple[Callable[[], object], Callable[[object], None]]] = []
+
+
+def restore_at_block_end(snapshot: Callable[[], object], restore: Callable[[object], None]) -> None:
+    """Have every budget call ``restore(snapshot())``, with the snapshot taken as it began, when it ends.
+
+    For per-thread state whose own clean-up a timeout may have skipped (an
+    ``__exit__`` interrupted as it was entered): anything opened inside a block
+    is closed by the time the block ends, so what is still open then was left
+    behind.  ``restore`` must be cheap when nothing was.
+    """
+    _BLOCK_STATE.append((snapshot, restore))
 
 
 def protect(function: Callable) -> Callable:
@@ -121,6 +143,7 @@ class _Budget:
         self.message = f"{what} did not finish within {self.seconds:g} s"
         self.fired_cpu: float | None = None
         self.spent = False
+        self.held_back = False  # due while the thread was in protected code: raised at its next checkpoint()
 
     @protect
     def __enter__(self) -> _Budget:
@@ -129,12 +152,14 @@ class _Budget:
         self.cpu_deadline = _cpu_now(self.clock) + self.seconds
         self.wall_deadline = time.monotonic() + WALL_FACTOR * self.seconds
         self.expired = type("SymbolicTimeout", (_Expired,), {"message": self.message})
+        self.state = [snapshot() for snapshot, _ in _BLOCK_STATE]
         _WATCHDOG.add(self)
         return self
 
     @protect
     def __exit__(self, exc_type, exc, tb) -> bool:
         _WATCHDOG.remove(self)
+        _restore_block_state(self.state)
         if exc_type is not None and exc_type is self.expired:
             self.spent = True
             if self.absorb:
@@ -156,28 +181,35 @@ class _Budget:
 
 
 class _Watchdog:
-    """The thread that raises timeouts in budgeted threads."""
+    """The thread that raises timeouts in budgeted threads.
+
+    Budgeted threads only take its lock with a ``with`` on a plain lock and wake
+    it through a queue, both C code: a timeout landing in the middle cannot
+    leave either half-done (``threading.Condition`` is Python code, and a
+    timeout raised in it just after it took its lock kept the lock for good).
+    """
 
     def __init__(self):
         self._reset()
 
     def _reset(self) -> None:
-        self.cond = threading.Condition(threading.Lock())
+        self.lock = threading.Lock()
+        self.wake: queue.SimpleQueue = queue.SimpleQueue()
         self.active: dict[int, list[_Budget]] = {}
         self.thread: threading.Thread | None = None
 
     @protect
     def add(self, budget: _Budget) -> None:
-        with self.cond:
+        with self.lock:
             self.active.setdefault(budget.ident, []).append(budget)
             if self.thread is None or not self.thread.is_alive():
                 self.thread = threading.Thread(target=self._run, name="rdpsym-time-budgets", daemon=True)
                 self.thread.start()
-            self.cond.notify()
+        self.wake.put(None)
 
     @protect
     def remove(self, budget: _Budget) -> None:
-        with self.cond:
+        with self.lock:
             stack = self.active.get(budget.ident, [])
             if budget in stack:
                 stack.remove(budget)
@@ -185,11 +217,14 @@ class _Watchdog:
                 self.active.pop(budget.ident, None)
 
     def _run(self) -> None:
+        sleep = None  # nothing to watch: wait for a budget
         while True:
-            with self.cond:
-                while not self.active:
-                    self.cond.wait()
-                self.cond.wait(self._check())
+            try:
+                self.wake.get(timeout=sleep)
+            except queue.Empty:
+                pass
+            with self.lock:
+                sleep = self._check() if self.active else None
 
     def _check(self) -> float:
         """Raise every timeout that is due; return how long to sleep (called with the lock held)."""
@@ -202,14 +237,51 @@ class _Watchdog:
                 continue
             due = [b for b in stack if b.due(cpu, wall)]
             if due:
-                if _protected(ident):
+                budget = due[-1]  # the innermost: its block converts it, and the outer ones fire again if spent
+                if in_protected_code(ident) or not _raise_outside_protected_code(ident, budget.expired):
+                    budget.held_back = True  # for checkpoint(), in case the thread is (nearly) always there
                     sleep = min(sleep, _PROTECTED_RETRY)
                     continue
-                budget = due[-1]  # the innermost: its block converts it, and the outer ones fire again if spent
-                _raise_in(ident, budget.expired)
+                budget.held_back = False
                 budget.fired_cpu = cpu
             sleep = min([sleep, *(b.wait(cpu, wall) for b in stack)])
         return max(sleep, 1e-3)
+
+
+def _raise_outside_protected_code(ident: int, exc_type: type) -> bool:
+    """Raise ``exc_type`` in thread ``ident``, and withdraw it if the thread has meanwhile entered protected code.
+
+    The thread can only have moved if this one lost the interpreter between its
+    look at the stack and the raise; looking again after the raise catches that
+    (the exception is delivered only when the thread runs again).
+    """
+    _raise_in(ident, exc_type)
+    if in_protected_code(ident):
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), None)
+        return False
+    return True
+
+
+def checkpoint() -> None:
+    """Raise, here and now, a timeout of this thread's that was held back because it was in protected code.
+
+    Protected code calls it where an exception is harmless (before taking a
+    lock): two threads taking turns at one lock spend nearly all their time in
+    protected code -- one holding the lock, one waiting for it -- and the
+    watchdog, which only finds them there, would hold their timeouts back for
+    ever.  Cheap when there is nothing to raise (a dictionary lookup).
+    """
+    for budget in reversed(_WATCHDOG.active.get(threading.get_ident(), ())):
+        if budget.held_back:
+            budget.held_back = False
+            budget.fired_cpu = _cpu_now(budget.clock)
+            raise budget.expired
+
+
+@protect
+def _restore_block_state(state: list) -> None:
+    for (_, restore), saved in zip(_BLOCK_STATE, state):
+        restore(saved)
 
 
 def _raise_in(ident: int, exc_type: type) -> None:
@@ -218,8 +290,12 @@ def _raise_in(ident: int, exc_type: type) -> None:
         ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), None)
 
 
-def _protected(ident: int) -> bool:
-    """Whether thread ``ident`` is inside protected code or a garbage-collection callback."""
+def in_protected_code(ident: int) -> bool:
+    """Whether thread ``ident`` is inside protected code or a garbage-collection callback.
+
+    Anything else that interrupts a thread asynchronously (a test's watchdog)
+    should wait while this is True, as the budgets' watchdog does.
+    """
     return _in_protected_frame(sys._current_frames().get(ident))
 
 
@@ -303,12 +379,14 @@ class _AlarmBudget:
         self.outer, _ = signal.getitimer(signal.ITIMER_REAL)
         self.previous = signal.signal(signal.SIGALRM, expire)
         self.started = time.monotonic()
+        self.state = [snapshot() for snapshot, _ in _BLOCK_STATE]
         signal.setitimer(signal.ITIMER_REAL, self.seconds if not self.outer else min(self.seconds, self.outer))
         return self
 
     def __exit__(self, exc_type, exc, tb) -> bool:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, self.previous)
+        _restore_block_state(self.state)
         if self.outer:
             left = self.outer - (time.monotonic() - self.started)
             signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3))
@@ -320,4 +398,15 @@ class _AlarmBudget:
         return False
 
 
-__all__ = ["DEFAULT_SECONDS", "RETRY_SECONDS", "WALL_FACTOR", "budgeted", "can_budget", "protect", "time_budget"]
+__all__ = [
+    "DEFAULT_SECONDS",
+    "RETRY_SECONDS",
+    "WALL_FACTOR",
+    "budgeted",
+    "can_budget",
+    "checkpoint",
+    "in_protected_code",
+    "protect",
+    "restore_at_block_end",
+    "time_budget",
+]

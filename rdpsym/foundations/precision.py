@@ -56,7 +56,7 @@ import mpmath
 import sympy as sp
 from mpmath.libmp import dps_to_prec
 
-from rdpsym.foundations.budget import protect
+from rdpsym.foundations.budget import checkpoint, protect, restore_at_block_end
 from rdpsym.foundations.errors import ConvergenceError
 
 T = TypeVar("T")
@@ -190,20 +190,117 @@ _MAX_IDLE = 4
 #: SymPy's evalf and an evalf block that builds a ball took two locks in opposite orders from two threads
 #: and deadlocked (hostile calls from four threads hung the suite).
 NUMERIC_LOCK = threading.RLock()
-_SYMPY_EVALF_LOCK = NUMERIC_LOCK
 
 
 def _fresh_lock_in_child() -> None:
     # A child starts with one thread: a lock held by another thread of the parent stays held.
-    global NUMERIC_LOCK, _SYMPY_EVALF_LOCK
-    NUMERIC_LOCK = _SYMPY_EVALF_LOCK = threading.RLock()
+    global NUMERIC_LOCK
+    NUMERIC_LOCK = threading.RLock()
+    _OPEN.blocks = []
 
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_fresh_lock_in_child)
 
 
-class sympy_evalf_guard:  # noqa: N801 - a context manager
+#: The numeric blocks open in each thread, innermost last (see :class:`NumericBlock`).
+_OPEN = threading.local()
+
+
+def _open_blocks() -> list:
+    stack = getattr(_OPEN, "blocks", None)
+    if stack is None:
+        stack = _OPEN.blocks = []
+    return stack
+
+
+class NumericBlock:
+    """A block that holds :data:`NUMERIC_LOCK` and puts back the process-wide state it changes.
+
+    Subclasses say what they change: :meth:`start` (save, then set) and
+    :meth:`finish` (put back what ``start`` saved).  What the base class adds is
+    that an exception delivered *between* the steps -- a time budget's timeout
+    (raised asynchronously in the thread), a Ctrl-C -- never leaves the lock
+    held or the state changed:
+
+    - entering, the acquire and ``start`` sit in one ``try``; if an exception
+      lands right after the lock was taken, the lock is let go (its recursion
+      count says whether the acquire happened) and anything saved put back;
+    - leaving can be skipped altogether (an exception arriving as ``__exit__``
+      is entered), so each open block is also on a per-thread stack:
+      :func:`close_numeric_blocks` closes what is above a depth, innermost
+      first.  A block's own exit closes any inner block whose exit was skipped,
+      and every time budget closes the blocks opened inside it as it ends
+      (blocks nest inside budgets, so whatever is still open then was skipped);
+    - entering is a :func:`~rdpsym.foundations.budget.checkpoint`: threads that
+      take turns at the lock are nearly always inside a block's bookkeeping,
+      where no timeout is raised asynchronously; a timeout held back for that
+      reason is raised here, before the lock is taken.
+    """
+
+    @protect
+    def __enter__(self):
+        checkpoint()  # a timeout held back while this thread was in protected code lands here, nothing held yet
+        lock, stack = NUMERIC_LOCK, _open_blocks()
+        held_before = lock._recursion_count()
+        try:
+            lock.acquire()
+            self._lock = lock
+            stack.append(self)
+            self.start()
+        except BaseException:
+            if stack and stack[-1] is self:
+                stack.pop()
+                self.finish()
+            if lock._recursion_count() > held_before:
+                lock.release()
+            raise
+        return self
+
+    @protect
+    def __exit__(self, *exc) -> bool:
+        stack = _open_blocks()
+        depth = next((i for i in range(len(stack) - 1, -1, -1) if stack[i] is self), None)
+        if depth is not None:
+            close_numeric_blocks(depth)
+        return False
+
+    def start(self) -> None:
+        """Save the state this block changes, then change it (the lock is held)."""
+
+    def finish(self) -> None:
+        """Put back what :meth:`start` saved (the lock is still held); called once, even after a partial start."""
+
+
+def open_numeric_blocks() -> int:
+    """How many numeric blocks this thread has open (a depth for :func:`close_numeric_blocks`)."""
+    return len(_open_blocks())
+
+
+@protect
+def close_numeric_blocks(depth: int) -> None:
+    """Close this thread's numeric blocks above ``depth``, innermost first: state put back, lock let go.
+
+    >>> with sympy_evalf_guard():
+    ...     open_numeric_blocks()
+    1
+    >>> open_numeric_blocks(), NUMERIC_LOCK._recursion_count()
+    (0, 0)
+    """
+    stack = _open_blocks()
+    while len(stack) > depth:
+        block = stack[-1]
+        try:
+            block.finish()
+        finally:
+            stack.pop()
+            block._lock.release()
+
+
+restore_at_block_end(open_numeric_blocks, close_numeric_blocks)
+
+
+class sympy_evalf_guard(NumericBlock):  # noqa: N801 - a context manager
     """A block in which SymPy may set ``mpmath.mp``'s precision: one thread at a time, precision put back.
 
     SymPy sets mpmath's global precision whenever it evaluates a special
@@ -227,20 +324,13 @@ class sympy_evalf_guard:  # noqa: N801 - a context manager
                 return function(*args, **kwargs)
         return guarded
 
-    @protect
-    def __enter__(self):
-        _SYMPY_EVALF_LOCK.acquire()
+    def start(self) -> None:
         self.saved = mpmath.mp.prec, mpmath.mp.pretty
-        return self
 
-    @protect
-    def __exit__(self, *exc) -> bool:
-        try:
-            if (mpmath.mp.prec, mpmath.mp.pretty) != self.saved:
-                mpmath.mp.prec, mpmath.mp.pretty = self.saved
-        finally:
-            _SYMPY_EVALF_LOCK.release()
-        return False
+    def finish(self) -> None:
+        saved = getattr(self, "saved", None)
+        if saved is not None and (mpmath.mp.prec, mpmath.mp.pretty) != saved:
+            mpmath.mp.prec, mpmath.mp.pretty = saved
 
 
 def sympy_float(expr: sp.Expr, digits: int, subs: dict | None = None) -> sp.Expr:
