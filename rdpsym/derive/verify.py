@@ -9,6 +9,7 @@ several seeded parameter points.  A disagreement raises
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -47,11 +48,19 @@ _ORDERS = [sp.Rational(11, 10), sp.Rational(3, 2), sp.Rational(2), sp.Rational(5
            sp.Rational(7), sp.Rational(1001, 1000), sp.Rational(50)]
 
 
-def _pool(symbol: sp.Symbol) -> list[sp.Expr]:
+#: Positive values below 1, drawn after :data:`WIDE_TRIES` points: where most parameters are probabilities
+#: (negative binomial, logarithmic series laws, valid only for p < 1), the wide pool rarely finds a valid point.
+_UNIT = [sp.Rational(1, 3), sp.Rational(3, 4), sp.Rational(1, 5), sp.Rational(9, 10), sp.Rational(1, 2),
+         sp.Rational(2, 3), sp.Rational(1, 7)]
+#: Points drawn from the wide pools before the unit pool is used for positive parameters; at most MAX_TRIES in all.
+WIDE_TRIES, MAX_TRIES = 40, 80
+
+
+def _pool(symbol: sp.Symbol, unit: bool = False) -> list[sp.Expr]:
     if symbol.is_integer:
         return [n for n in _INTEGER if symbol.is_positive is not True or n > 0]
     if symbol.is_positive:
-        return _POSITIVE
+        return _UNIT if unit else _POSITIVE
     if symbol.is_nonnegative:
         return [sp.S.Zero, *_POSITIVE]
     return _REAL
@@ -61,8 +70,8 @@ def sample_points(symbols: list[sp.Symbol], order_symbol: sp.Symbol | None, seed
     """An endless, seeded stream of {symbol: exact value} points (orders > 1)."""
     rng = random.Random(seed)
     ordered = sorted(symbols, key=lambda s: s.name)
-    while True:
-        point = {s: rng.choice(_pool(s)) for s in ordered}
+    for drawn in itertools.count():
+        point = {s: rng.choice(_pool(s, unit=drawn >= WIDE_TRIES)) for s in ordered}
         if order_symbol is not None:
             point[order_symbol] = rng.choice(_ORDERS)
         yield point
@@ -100,7 +109,7 @@ def check_against_definition(
     seen: set = set()
     for point in sample_points(params, order_symbol, seed):
         tried += 1
-        if tried > 40 or len(evidence) >= (POINTS if params or order_symbol else 1):
+        if tried > MAX_TRIES or len(evidence) >= (POINTS if params or order_symbol else 1):
             break
         key = tuple(sorted((s.name, v) for s, v in point.items()))
         if key in seen:

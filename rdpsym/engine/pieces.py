@@ -260,7 +260,18 @@ def log_of(branch: sp.Expr, var: sp.Symbol | None = None, at: sp.Expr | None = N
             return sp.expand_log(sp.log(f), force=True)
         return sp.log(f) if sign_at(f) > 0 else sp.log(sp.expand(-f))
 
-    return sp.expand(log_abs(sp.factor_terms(branch)))
+    factors = list(sp.Mul.make_args(sp.factor_terms(branch)))
+    sign = sp.Mul(*[g for g in factors if g.is_number])
+    constants = [g for g in factors if not g.is_number and not g.has(var)]
+    if sign.is_negative and len(constants) == 1:
+        # −p^k/(k·log(1 − p)): the factors free of the variable are positive only together, so the
+        # negative number's sign goes to the one other constant factor: −log(−log(1 − p)), never the
+        # −log(log(1 − p)) of a factor-by-factor split (complex, iπ off).
+        (g,) = constants
+        base, exponent = (g.base, g.exp) if isinstance(g, sp.Pow) and g.exp.is_integer and g.exp.is_odd else (g, 1)
+        rest = [f for f in factors if f is not g and not f.is_number]
+        return sp.expand(sp.log(-sign) + exponent * sp.log(sp.expand(-base)) + log_abs(sp.Mul(*rest)))
+    return sp.expand(log_abs(sp.Mul(*factors)))
 
 
 def piece_point(lo: sp.Expr, hi: sp.Expr, discrete: bool) -> sp.Expr:

@@ -6,6 +6,11 @@ Rules:
 ``geometric``  L = B k + C:  Σ r^k e^C with r = e^B (|r| < 1 on infinite ranges).
 ``exponential series``  L = −log k! + B k + C on k ≥ 0:  e^C · exp(e^B)  (Poisson).
 ``binomial theorem``  L = log C(n, k) + B k + C on 0 ≤ k ≤ n:  e^C (1 + e^B)^n.
+``negative binomial series``  L = log Γ(k + m) − log k! + B k + C on k ≥ 0:  e^C Γ(m) (1 − e^B)^{−m}
+    (B < 0), and the same with log C(k + m − 1, k) for log Γ(k + m) − log k! − log Γ(m).
+``polylogarithm``  L = −s log k + B k + C on k ≥ lo ≥ 1:  e^C Li_s(e^B) less the terms below lo, converging
+    for B < 0, or B = 0 and s > 1; written −log(1 − e^B) for s = 1 (the logarithmic series) and ζ(s) for
+    B = 0 (Zipf).
 ``theta series``  L = A k² + B k + C, A < 0, on an infinite range:  e^C Σ e^{A j² + B j}, kept as a
     canonical :class:`~rdpsym.engine.series.Series` (no elementary closed form: the discrete Gaussian).
 ``sympy``  anything else: ``sympy.summation`` under a time budget.
@@ -46,6 +51,9 @@ def sum_exp(L: sp.Expr, k: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses)
             return binomial
         total = sp.Add(*[sp.exp(L.subs(k, j)) for j in range(int(lo), int(hi) + 1)])
         return PieceValue(total, sp.true, "finite sum")
+    series_rule = _negative_binomial_series(L, k, lo, hi, hyp) or _polylogarithm(L, k, lo, hi, hyp)
+    if series_rule is not None:
+        return series_rule
     factorials = [g for g in L.atoms(sp.factorial) if g.has(k)]
     binomials = [g for g in L.atoms(sp.binomial) if g.has(k)]
     rest, special = L, {}
@@ -105,6 +113,91 @@ def _binomial_theorem(L: sp.Expr, k: sp.Symbol, lo, hi, hyp: Hypotheses) -> Piec
     # (1 − p₁)^α (1 − p₂)^{1−α} once the exponents are read as powers.
     share = sp.expand(C / n)
     return PieceValue((sp.exp(share) + sp.exp(sp.expand(share + B))) ** n, sp.true, "binomial theorem")
+
+
+def _linear(rest: sp.Expr, k: sp.Symbol) -> tuple | None:
+    """(B, C) when ``rest`` = B k + C, else None."""
+    rest = sp.expand(rest)
+    if rest.has(k) and (not rest.is_polynomial(k) or sp.Poly(rest, k).degree() > 1):
+        return None
+    return rest.coeff(k, 1), rest.coeff(k, 0)
+
+
+def _negative_binomial_series(L: sp.Expr, k: sp.Symbol, lo, hi, hyp: Hypotheses) -> PieceValue | None:
+    """Σ_{k≥0} Γ(k + m)/k! · e^{Bk + C} = e^C Γ(m) (1 − e^B)^{−m}: the negative binomial series (m > 0).
+
+    The pmf C(k + r − 1, k) (1 − p)^r p^k of two negative binomial laws with the
+    same r gives, at every order, exactly this shape (the binomial coefficient's
+    exponents α and 1 − α add up to 1), with e^B = p₁^α p₂^{1−α}.
+
+    >>> k = sp.Symbol("k", integer=True)
+    >>> L = sp.log(sp.gamma(k + 3)) - sp.log(sp.factorial(k)) - k * sp.log(2)
+    >>> _negative_binomial_series(L, k, sp.S.Zero, oo, Hypotheses()).value  # Γ(3)·(1 − 1/2)^(−3)
+    16
+    """
+    if lo != 0 or hi is not oo:
+        return None
+    L = sp.expand(L)
+    gammas = [g for g in L.atoms(sp.gamma) if g.has(k)]
+    factorials = [g for g in L.atoms(sp.factorial) if g.has(k)]
+    binomials = [g for g in L.atoms(sp.binomial) if g.has(k)]
+    if len(gammas) == 1 and factorials == [sp.factorial(k)] and not binomials:
+        m = sp.expand(gammas[0].args[0] - k)
+        atoms, shift = {sp.log(gammas[0]): 1, sp.log(factorials[0]): -1}, sp.log(sp.gamma(m))
+    elif len(binomials) == 1 and not gammas and not factorials and binomials[0].args[1] == k:
+        m = sp.expand(binomials[0].args[0] - k + 1)
+        atoms, shift = {sp.log(binomials[0]): 1}, sp.S.Zero
+    else:
+        return None
+    if m.has(k) or hyp.is_positive(m) is not True:
+        return None
+    rest = L
+    for atom, coefficient in atoms.items():
+        if not hyp.is_zero(L.coeff(atom) - coefficient):
+            return None
+        rest = rest - coefficient * atom
+    linear = _linear(rest, k)
+    if linear is None:
+        return None
+    B, C = linear
+    value = sp.exp(C + shift) * (1 - sp.exp(B)) ** (-m)
+    return _decided(value, B < 0, "negative binomial series", hyp)
+
+
+def _polylogarithm(L: sp.Expr, k: sp.Symbol, lo, hi, hyp: Hypotheses) -> PieceValue | None:
+    """Σ_{k≥lo} k^{−s} e^{Bk + C}, lo ≥ 1: the polylogarithm e^C Li_s(e^B), less the terms below lo.
+
+    Converges for B < 0 (any s), or B = 0 and s > 1 (the zeta function), else ∞.
+    The logarithmic series (s = 1) is −log(1 − e^B); Zipf's laws (B = 0) give ζ(s).
+
+    >>> k = sp.Symbol("k", integer=True)
+    >>> _polylogarithm(-sp.log(k) - k * sp.log(2), k, sp.S.One, oo, Hypotheses()).value
+    log(2)
+    >>> _polylogarithm(-2 * sp.log(k), k, sp.S.One, oo, Hypotheses()).value
+    pi**2/6
+    >>> _polylogarithm(-sp.log(k), k, sp.S.One, oo, Hypotheses()).value  # the harmonic series
+    oo
+    """
+    if hi is not oo or not (lo.is_Integer and lo >= 1):
+        return None
+    L = sp.expand(L)
+    s = -L.coeff(sp.log(k))
+    if s == 0 or s.has(k):
+        return None
+    linear = _linear(L + s * sp.log(k), k)
+    if linear is None:
+        return None
+    B, C = linear
+    below = sp.Add(*[j ** (-s) * sp.exp(B * j) for j in range(1, int(lo))])
+    if hyp.is_zero(B):
+        return _decided(sp.exp(C) * (sp.zeta(s) - below), s > 1, "polylogarithm (zeta)", hyp)
+    if hyp.is_zero(s - 1):
+        total, converges = -sp.log(1 - sp.exp(B)), B < 0  # the harmonic series at B = 0
+    else:
+        total, converges = sp.polylog(s, sp.exp(B)), B < 0
+        if hyp.is_zero(B) is not False:  # Li_s(1) = ζ(s): the boundary converges for s > 1
+            converges = sp.Or(B < 0, sp.And(sp.Eq(B, 0), s > 1))
+    return _decided(sp.exp(C) * (total - below), converges, "polylogarithm", hyp)
 
 
 def _theta(rest: sp.Expr, k: sp.Symbol, lo, hi, hyp: Hypotheses) -> PieceValue:

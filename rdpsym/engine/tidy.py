@@ -108,7 +108,9 @@ def safe_log(expr: sp.Expr, positive) -> sp.Expr:
     if isinstance(expr, sp.Mul):
         factors = _positive_factors(sp.Mul.make_args(expr), positive)
         if factors is not None:
-            return sp.Add(*[safe_log(f, positive) for f in factors])
+            # A factor that is itself a product (a negated factor, −B, that SymPy writes −1·B) keeps its log
+            # whole: splitting it again pairs the same signs off again, for ever.
+            return sp.Add(*[sp.log(f) if isinstance(f, sp.Mul) else safe_log(f, positive) for f in factors])
         return sp.log(expr)
     if isinstance(expr, sp.Pow) and (expr.base.is_positive or positive(expr.base)):
         return expr.exp * safe_log(expr.base, positive)

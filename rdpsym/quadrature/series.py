@@ -71,6 +71,9 @@ def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx):
     drop = peak_log - (ctx.dps + 10) * ctx.ln10
     width = sum(_reach(log_size, mode, direction, far, drop) for direction in (1, -1))
     if width > MAX_TERMS:
+        tail = _algebraic_tail(term, log_size, start, step, mode, far, ctx)
+        if tail is not None:
+            return tail
         raise ConvergenceError(
             f"the series' mass spans about {shorten(str(width), 3)} terms, more than the {MAX_TERMS} it may sum "
             "one by one")
@@ -90,6 +93,41 @@ def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx):
     total += _sum_direction(scaled, mode + 1, 1, far, total, ctx)
     total += _sum_direction(scaled, mode - 1, -1, 0, total, ctx)
     return total * ctx.exp(shift) if shift else total
+
+
+#: Where an algebraic tail's exponent is read (offsets 2^20, 2^21, 2^22 from the start), and how much above 1
+#: it must be for Euler–Maclaurin summation of the tail (at 1 the series diverges: the harmonic series).
+_TAIL_OFFSETS, _TAIL_MARGIN = (2**20, 2**21, 2**22), 0.05
+#: Terms summed one by one (from the largest) before the rest of an algebraic tail is summed by Euler–Maclaurin.
+_DIRECT_BEFORE_TAIL = 2_000
+
+
+def _algebraic_tail(term, log_size, start: int, step: int, mode: int, far, ctx):
+    """Σ of a one-sided infinite series whose terms decay like k^(−s), s > 1 (Zipf's laws): the terms from the
+    largest one directly, the rest by Euler–Maclaurin summation (mpmath's ``sumem``), or None.
+
+    The decay is read on three far offsets: log|term| must fall by the same s·log 2 (to 1 %) per doubling,
+    with s > 1 + 5 %, or this is not an algebraic tail and None is returned (a :class:`ConvergenceError`
+    follows).  Euler–Maclaurin evaluates the term at non-integer points: a term that cannot be, or whose
+    values do not settle, also gives None.
+    """
+    if far is not None or step != 1:
+        return None
+    sizes = [log_size(mode + d) for d in _TAIL_OFFSETS]
+    slopes = [(b - a) / ctx.ln2 for a, b in zip(sizes, sizes[1:])]
+    if not all(ctx.isfinite(v) for v in slopes) or abs(slopes[0] - slopes[1]) > 0.01 * abs(slopes[0]):
+        return None
+    if -slopes[1] < 1 + _TAIL_MARGIN:
+        return None
+    cut = mode + _DIRECT_BEFORE_TAIL
+    head = ctx.fsum(term(start + d) for d in range(0, cut))
+    try:
+        tail = ctx.sumem(lambda k: term(k), [start + cut, ctx.inf])
+    except (TypeError, ValueError, ZeroDivisionError, ArithmeticError):
+        return None
+    if not ctx.isfinite(tail) or ctx.im(tail) != 0:
+        return None
+    return head + tail
 
 
 def _ternary_max(log_size, low: int, high: int) -> int:
