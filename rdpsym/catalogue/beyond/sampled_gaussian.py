@@ -23,8 +23,11 @@ from flint import arb, fmpq
 
 import rdpsym
 from rdpsym.accounting.sampled_gaussian import log_moment, log_moments
-from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict
+from rdpsym.claims import Claim, ClaimError, Domain, Equal, Holds, Verdict
 from rdpsym.claims.finite import rational
+from rdpsym.engine.context import Hypotheses
+from rdpsym.engine.integrals import integrate_exp
+from rdpsym.engine.pieces import log_of
 
 z = sp.Symbol("z", real=True)
 x = sp.Symbol("x", real=True)
@@ -41,9 +44,26 @@ U = (2 * z - 1) / (2 * sigma**2)
 DPS = 50
 
 
+def _gaussian_integral(integrand: sp.Expr) -> sp.Expr:
+    """∫_ℝ of a sum of terms c·e^{quadratic in z}, term by term, by completing the square (the engine's
+    Gaussian rule, :func:`rdpsym.engine.integrals.integrate_exp`), with its convergence condition checked.
+
+    ``sympy.integrate`` reaches the same values through Meijer G-functions in 5.4 s for this claim's three
+    integrals; completing the square takes 0.2 s.
+    """
+    total = sp.S.Zero
+    for term in sp.Add.make_args(sp.expand(integrand)):
+        constant, gaussian = term.as_independent(z, as_Add=False)
+        piece = integrate_exp(log_of(gaussian, z, sp.S.Zero), z, -sp.oo, sp.oo, Hypotheses())
+        if piece.condition is not sp.true:
+            raise ClaimError(f"∫ {gaussian} dz converges only if {piece.condition}")
+        total += constant * piece.value
+    return total
+
+
 def _moment_integral(order: int):
-    """∫ φ_σ(z)·(1 − q + q e^{u(z)})^order dz, integrated by SymPy (run at check time)."""
-    return sp.integrate(sp.expand(PHI * (1 - q + q * sp.exp(U)) ** order), (z, -sp.oo, sp.oo))
+    """∫ φ_σ(z)·(1 − q + q e^{u(z)})^order dz, term by term after the binomial expansion (run at check time)."""
+    return _gaussian_integral(PHI * (1 - q + q * sp.exp(U)) ** order)
 
 
 def _binomial_sum(order: int):
@@ -136,7 +156,7 @@ CLAIMS = [
                   r"=\sum_{k=0}^{\alpha}\binom{\alpha}{k}(1-q)^{\alpha-k}q^k e^{\frac{k^2-k}{2\sigma^2}}"
                   r"\quad(\alpha\in\mathbb N)",
         steps=(
-            Equal(lambda: sp.integrate(PHI * sp.exp(k * U), (z, -sp.oo, sp.oo)), sp.exp((k**2 - k) / (2 * sigma**2)),
+            Equal(lambda: _gaussian_integral(PHI * sp.exp(k * U)), sp.exp((k**2 - k) / (2 * sigma**2)),
                   "the Gaussian moment generating function at k/σ², shifted by −k/(2σ²); with the binomial "
                   "theorem and linearity this gives the sum for every integer α",
                   domain=Domain({sigma: sp.Interval.open(0, sp.oo), k: sp.Interval(0, sp.oo)}),
