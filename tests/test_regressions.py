@@ -158,3 +158,31 @@ def test_half_normals_with_symbolic_scales_keep_their_condition():
     expected = sp.log(v2 / v1) + sp.log(v2**2 / va) / (2 * (a - 1))
     assert close(d.evalf({s1: v1, s2: v2, rdpsym.alpha: a}), sp.N(expected, 50))
     assert d.evalf({s1: 2, s2: 1, rdpsym.alpha: 2}) == mpmath.inf  # 2·1 − 4 < 0: diverges
+
+
+def test_a_normal_truncated_far_in_its_tail_evaluates_without_cancellation():
+    # Was "disagrees with the definition: 2522.00… outside [5.98440…]" for normals truncated to [0, ∞) at
+    # α = 50, μ₁ = −3/2, μ₂ = 1/2, σ = 1/5: the closed form holds 2 − erfc(w) (SymPy's own spelling of
+    # erfc(−w)) at w ≈ −352, where erfc(w) = 2 − 10^−53760: evaluated at 55 digits, noise.  Both the
+    # verifier's evaluation and the Arb one now read it as erfc(−w).
+    from flint import arb
+
+    from rdpsym.foundations.balls import precision, to_arb
+
+    w = sp.Symbol("w", real=True)
+    with precision(200):
+        ball = to_arb(2 - sp.erfc(w), {w: -352})
+        assert ball.overlaps(arb(352).erfc()) and ball.rel_accuracy_bits() > 190
+    m1, m2 = sp.Symbol("mu1", real=True), sp.Symbol("mu2", real=True)
+    s = sp.Symbol("sigma", positive=True)
+    T = lambda m: Continuous(sp.exp(-(x - m) ** 2 / (2 * s**2)) / (sp.sqrt(2 * sp.pi) * s * (1 + sp.erf(m / (sp.sqrt(2) * s))) / 2),  # noqa: E731, E501
+                             x, support=sp.Interval(0, sp.oo))
+    d = renyi_divergence(T(m1), T(m2), rdpsym.alpha)
+    assert d.status == "checked"
+    a, v1, v2, sv = R(50), R(-3, 2), R(1, 2), R(1, 5)
+    Phi = lambda t: (1 + mpmath.erf(t / mpmath.sqrt(2))) / 2  # noqa: E731
+    mpmath.mp.dps = 60
+    ma = a * v1 + (1 - a) * v2
+    expected = (-a * (1 - a) * (v1 - v2) ** 2 / (2 * sv**2) + mpmath.log(mpmath.ncdf(ma / sv))
+                - a * mpmath.log(Phi(v1 / sv)) - (1 - a) * mpmath.log(Phi(v2 / sv))) / (a - 1)
+    assert close(d.evalf({m1: v1, m2: v2, s: sv, rdpsym.alpha: a}), expected)

@@ -163,7 +163,6 @@ NOT_YET = {
         "Zipf (zeta), s = 1 + t": "the ζ closed form derives, but the verifier's definition (Euler–Maclaurin past "
                                   "2000 terms) does not settle to 40 digits at its sample points near s = 1",
         "inverse Gaussian, same shape": "sympy.integrate needs an argument condition it cannot decide",
-        "normal truncated to [0, oo)": "the engine's Gaussian rule ignores the truncation; the verifier rejects the form",
         "Cauchy": "∫ of rational powers: sympy.integrate does not finish in its budget",
         "Student t (nu = 5/2)": "D_∞ of rational powers: not derived",
     },

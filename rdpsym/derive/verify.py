@@ -21,6 +21,7 @@ from rdpsym.derive.certified import METHOD as CERTIFIED
 from rdpsym.derive.certified import certified_divergence
 from rdpsym.derive.numeric import renyi_divergence_mp, same_law
 from rdpsym.engine.context import Hypotheses
+from rdpsym.foundations.balls import stable_erf
 from rdpsym.foundations.budget import can_budget, time_budget
 from rdpsym.foundations.errors import (
     ConvergenceError,
@@ -339,6 +340,7 @@ def _evaluate(expr: sp.Expr, dps: int, point: dict | None = None) -> mpmath.mpf:
     """
     if expr == sp.oo:
         return mpmath.inf
+    expr = stable_erf(expr)  # 2 − erfc(w) as erfc(−w): no cancellation where erfc(w) ≈ 2
     value = sympy_float(expr, dps, subs=point) if point else sympy_float(expr, dps)
     if value == sp.oo:
         return mpmath.inf

@@ -112,7 +112,43 @@ def to_arb(expr: object, values: dict | None = None) -> arb:
     ...     b.overlaps(arb.const_e() / 2 + arb(1) / 3), b.rel_accuracy_bits() > 90
     (True, True)
     """
-    return _Evaluator(values or {}).eval(expr if isinstance(expr, sp.Basic) else exact(expr, "expression"))
+    return _Evaluator(values or {}).eval(stable_erf(expr) if isinstance(expr, sp.Basic) else exact(expr, "expression"))
+
+
+def stable_erf(expr: sp.Expr) -> sp.Expr:
+    """``expr`` with 2 − erfc(w), 1 + erf(w) and 1 − erf(w) (times a constant) written erfc(−w), erfc(−w)
+    and erfc(w), kept unevaluated: the same numbers, without the cancellation.
+
+    SymPy writes erfc(−w) as 2 − erfc(w) by itself; at w = −350, erfc(w) is 2 − 10^−53000, and
+    2 − erfc(w) evaluated at 55 digits is noise, where erfc(350) is a plain small number (the mass of
+    a normal truncated far in its tail: a normaliser (1 + erf(μ/√2σ))/2, an engine's half-line integral).
+
+    >>> w = sp.Symbol("w")
+    >>> stable_erf(2 - sp.erfc(w)), stable_erf((1 + sp.erf(w)) / 2), stable_erf(3 - 3 * sp.erf(w))
+    (erfc(-w), erfc(-w)/2, 3*erfc(w))
+    """
+    if not isinstance(expr, sp.Basic) or not expr.has(sp.erf, sp.erfc):
+        return expr
+
+    def complement(add: sp.Expr) -> sp.Expr:
+        numbers = [a for a in add.args if a.is_number and not a.has(sp.erf, sp.erfc)]
+        if len(numbers) != 1:
+            return add
+        (c,) = numbers
+        for term in add.args:
+            k, f = term.as_coeff_Mul()
+            if isinstance(f, sp.erfc) and c == -2 * k:  # c + k·erfc(w) = −k·(2 − erfc(w))
+                new = -k * sp.erfc(-f.args[0], evaluate=False)
+            elif isinstance(f, sp.erf) and c == k:  # k·(1 + erf(w))
+                new = k * sp.erfc(-f.args[0], evaluate=False)
+            elif isinstance(f, sp.erf) and c == -k:  # −k·(1 − erf(w))
+                new = -k * sp.erfc(f.args[0])
+            else:
+                continue
+            return sp.Add(*[a for a in add.args if a is not c and a is not term], new)
+        return add
+
+    return expr.replace(lambda e: isinstance(e, sp.Add), complement)
 
 
 class _Evaluator:
