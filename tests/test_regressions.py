@@ -186,3 +186,17 @@ def test_a_normal_truncated_far_in_its_tail_evaluates_without_cancellation():
     expected = (-a * (1 - a) * (v1 - v2) ** 2 / (2 * sv**2) + mpmath.log(mpmath.ncdf(ma / sv))
                 - a * mpmath.log(Phi(v1 / sv)) - (1 - a) * mpmath.log(Phi(v2 / sv))) / (a - 1)
     assert close(d.evalf({m1: v1, m2: v2, s: sv, rdpsym.alpha: a}), expected)
+
+
+def test_logistic_laws_derive_by_eulers_hypergeometric_integral():
+    # Was NoClosedFormError (sympy.integrate ran out of its budget).  After t = e^(−x) the integrand is
+    # (1 + t)^(−2α)·(1 + e^δ t)^(2α−2): Euler's integral for ₂F₁, elementary here.  Published: the KL
+    # divergence of logistic laws a shift δ apart is δ·coth(δ/2) − 2.
+    d = sp.Symbol("delta", positive=True)
+    L = lambda m: Continuous(sp.exp(-(x - m)) / (1 + sp.exp(-(x - m))) ** 2, x)  # noqa: E731
+    kl = renyi_divergence(L(0), L(d), 1)
+    assert kl.status == "checked"
+    assert sp.simplify((kl.result - (d * sp.coth(d / 2) - 2)).rewrite(sp.exp)) == 0
+    two = renyi_divergence(L(0), L(d), 2)  # 2a − 1 = 3: e^(−δ)(c³ − 1)/(3(c − 1)) = (c² + c + 1)/(3c)
+    c = sp.exp(d)
+    assert two.status == "checked" and sp.simplify(two.result - sp.log((c**2 + c + 1) / (3 * c))) == 0

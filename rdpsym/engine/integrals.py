@@ -188,7 +188,39 @@ def _by_shape(shape: LogShape, lo, hi, hyp: Hypotheses) -> PieceValue | None:
         (c1, a, s1), (c2, b, s2) = sorted(shape.logs, key=lambda t: -t[2])
         if s1 > 0 > s2:
             return _beta(c1, a, c2, b, C, lo, hi, hyp)
+    if len(shape.logs) in (2, 3) and hyp.is_zero(B):
+        return _two_binomials(shape.logs, C, lo, hi, hyp)
     return None
+
+
+def _two_binomials(logs, C, lo, hi, hyp: Hypotheses) -> PieceValue | None:
+    """∫_0^∞ t^{s−1} (t + u)^{−p} (t + v)^{−q} e^C dt, u, v > 0: Euler's integral for ₂F₁,
+
+        u^{s−p} v^{−q} B(s, p + q − s) ₂F₁(q, s; p + q; 1 − u/v)   (s > 0, p + q − s > 0, else ∞)
+
+    (t = u·y, then Gradshteyn–Ryzhik 3.197.5), expanded by ``hyperexpand`` where it can be: logistic
+    laws after t = e^{−x} meet (1 + t)^{−2α} (1 + ct)^{2α−2}, whose ₂F₁ is elementary.
+
+    >>> t = sp.Symbol("t", positive=True)
+    >>> integrate_exp(-sp.log(1 + t) - sp.log(2 + t), t, 0, oo, Hypotheses()).value  # ∫ dt/((1 + t)(2 + t))
+    log(2)
+    """
+    if not (lo == 0 and hi is oo) or any(side < 0 for _, _, side in logs):
+        return None
+    power = [c for c, r, _ in logs if r == 0]
+    shifted = [(c, -r) for c, r, _ in logs if r != 0]
+    if len(power) > 1 or len(shifted) != 2 or any(hyp.is_positive(u) is not True for _, u in shifted):
+        return None
+    s = (power[0] if power else sp.S.Zero) + 1
+    (c1, u), (c2, v) = shifted
+    p, q = -c1, -c2
+    converges = sp.And(s > 0, p + q - s > 0)
+    if hyp.holds(converges) is False:
+        return PieceValue(oo, sp.true, "hypergeometric (Euler)")
+    series = sp.hyper([q, s], [p + q], 1 - u / v)
+    expanded = budgeted(lambda: sp.hyperexpand(series), "hyperexpand", seconds=2.0)
+    value = sp.exp(C) * u ** (s - p) * v ** (-q) * sp.beta(s, p + q - s) * expanded
+    return _decided(value, converges, "hypergeometric (Euler)", hyp)
 
 
 def _exponential(B, C, lo, hi, hyp: Hypotheses) -> PieceValue:
