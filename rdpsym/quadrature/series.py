@@ -108,8 +108,9 @@ def _algebraic_tail(term, log_size, start: int, step: int, mode: int, far, ctx):
 
     The decay is read on three far offsets: log|term| must fall by the same s·log 2 (to 1 %) per doubling,
     with s > 1 + 5 %, or this is not an algebraic tail and None is returned (a :class:`ConvergenceError`
-    follows).  Euler–Maclaurin evaluates the term at non-integer points: a term that cannot be, or whose
-    values do not settle, also gives None.
+    follows).  Euler–Maclaurin evaluates the term at non-integer points: a term that cannot be gives None.
+    Its accuracy is not certified here: the definition's callers compute at two working precisions and
+    accept only agreement (near s = 1 they do not agree, and say so).
     """
     if far is not None or step != 1:
         return None
@@ -122,7 +123,7 @@ def _algebraic_tail(term, log_size, start: int, step: int, mode: int, far, ctx):
     cut = mode + _DIRECT_BEFORE_TAIL
     head = ctx.fsum(term(start + d) for d in range(0, cut))
     try:
-        tail = ctx.sumem(lambda k: term(k), [start + cut, ctx.inf])
+        tail = ctx.sumem(term, [start + cut, ctx.inf])
     except (TypeError, ValueError, ZeroDivisionError, ArithmeticError):
         return None
     if not ctx.isfinite(tail) or ctx.im(tail) != 0:
