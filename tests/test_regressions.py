@@ -200,3 +200,8 @@ def test_logistic_laws_derive_by_eulers_hypergeometric_integral():
     two = renyi_divergence(L(0), L(d), 2)  # 2a − 1 = 3: e^(−δ)(c³ − 1)/(3(c − 1)) = (c² + c + 1)/(3c)
     c = sp.exp(d)
     assert two.status == "checked" and sp.simplify(two.result - sp.log((c**2 + c + 1) / (3 * c))) == 0
+    # D_∞ = |δ|: log P/Q is monotone (its derivative's sign is 1 − e^δ's), so its supremum is a limit at an end.
+    m1, m2 = sp.symbols("mu1 mu2", real=True)
+    worst = renyi_divergence(L(m1), L(m2), sp.oo)
+    assert worst.status == "checked"
+    assert worst.evalf({m1: 0, m2: R(3, 2)}) == R(3, 2) and worst.evalf({m1: 2, m2: R(1, 2)}) == R(3, 2)

@@ -158,8 +158,6 @@ NOT_YET = {
     "symbolic": {
         "uniform, symbolic centres and widths": "non-smooth points in four free symbols: UndecidedSign past the case split",
         "von Mises, same concentration": "∫ e^{κ cos(x − μ)}: sympy.integrate does not finish in its budget",
-        "logistic, same scale": "order ∞ only: no supremum rule for a difference of log(1 + e^(−x)) terms",
-        "log-logistic, same shape": "order ∞ only: no supremum rule for a difference of log(1 + e^(−x)) terms",
         "Zipf (zeta), s = 1 + t": "the ζ closed form derives, but the verifier's definition (Euler–Maclaurin past "
                                   "2000 terms) does not settle to 40 digits at its sample points near s = 1",
         "inverse Gaussian, same shape": "sympy.integrate needs an argument condition it cannot decide",
@@ -172,8 +170,6 @@ NOT_YET = {
                                   "ratio are not read yet",
         "Skellam (mu = 3/2), shift 1": "mpmath's besseli does not converge far out: the density check fails",
         "Gumbel, same scale": "a closed form expected at numeric parameters; the engine gives the numeric value",
-        "log-logistic, same shape": "order ∞ only: labelled numeric where the supremum has a closed form",
-        "logistic, same scale": "order ∞ only: labelled numeric where the supremum has a closed form",
         "Cauchy": "a closed form expected where the engine labels the value numeric",
         "Student t (nu = 5/2)": "a closed form expected where the engine labels the value numeric",
     },

@@ -18,6 +18,7 @@ from rdpsym.engine.integrals import PieceValue, integrate_exp, log_shape, positi
 from rdpsym.engine.pieces import log_of
 from rdpsym.engine.sums import sum_exp
 from rdpsym.engine.transform import substitute
+from rdpsym.foundations.budget import budgeted
 from rdpsym.foundations.errors import NoClosedFormError
 from rdpsym.foundations.record import Diverges
 from rdpsym.laws.densities import Density, Discrete, PiecePair, common_refinement, piece_point
@@ -147,7 +148,81 @@ def sup_piece(R, var, lo, hi, hyp: Hypotheses, discrete: bool):
         if found is not None:
             substitution, value = found
             return value.value, substitution
+    if not discrete:
+        monotone = _sup_monotone(R, x, lo, hi, hyp)
+        if monotone is not None:
+            return monotone, None
     raise NoClosedFormError(f"no closed-form supremum rule for log(P/Q) = {R}")
+
+
+def _sup_monotone(R, x, lo, hi, hyp: Hypotheses):
+    """sup of a log-ratio that is monotone on (lo, hi): its limit at the end it rises toward, or None.
+
+    Monotone when R′, factored, is a product of factors whose signs are decided (e^{−x}, 1 + e^{−x}, …)
+    and at most one factor f free of x whose sign is not: then the supremum is the limit at hi where
+    f > 0 (R′ > 0) and at lo where not, a Piecewise.  Two logistic laws a shift apart meet this:
+    R′ = 2(1 − e^δ)e^{−x}/((1 + e^{−x})(1 + e^δ e^{−x})).  The limits are ``sympy.limit`` under a time budget.
+    """
+    derivative = budgeted(lambda: sp.factor(sp.together(sp.diff(R, x))), "the log-ratio's derivative", seconds=2.0)
+    if derivative == 0:
+        return budgeted(lambda: sp.limit(R, x, hi if hi is not oo else oo), "sympy.limit", seconds=2.0)
+    sign, undecided = 1, []
+    for factor in sp.Mul.make_args(derivative):
+        base, exponent = factor.as_base_exp() if factor.is_Pow and factor.exp.is_integer else (factor, 1)
+        positive = hyp.is_positive(base) if not base.has(x) else (base.is_positive or _positive_on(base, x))
+        if positive is True or (exponent % 2 == 0 and hyp.is_zero(base) is False):
+            continue
+        if hyp.is_negative(base) is True or (base.has(x) and _positive_on(-base, x)):
+            sign = -sign if exponent % 2 else sign
+            continue
+        if base.has(x) or undecided:
+            return None
+        undecided.append(base if exponent % 2 else None)
+    undecided = [f for f in undecided if f is not None]
+
+    def end(point, side):
+        value = budgeted(lambda: sp.limit(R, x, point, side), "sympy.limit", seconds=2.0)
+        if value.has(sp.Limit) or value is sp.nan or value.has(sp.zoo):
+            raise NoClosedFormError(f"sympy.limit left lim log(P/Q) at {point} unevaluated")
+        return value
+
+    at_hi = lambda: end(hi, "-")  # noqa: E731 - evaluated only where needed
+    at_lo = lambda: end(lo, "+")  # noqa: E731
+    if not undecided:
+        return at_hi() if sign > 0 else at_lo()
+    rising = _in_exponents(undecided[0] > 0 if sign > 0 else undecided[0] < 0)
+    decided = hyp.holds(rising)
+    if decided is not None:
+        return at_hi() if decided else at_lo()
+    return sp.Piecewise((at_hi(), rising), (at_lo(), True))
+
+
+def _in_exponents(condition):
+    """e^a > e^b written a > b, e^a > 1 written a > 0 (both sides positive: log is increasing)."""
+    if not isinstance(condition, sp.core.relational.Relational):
+        return condition
+    terms = sp.Add.make_args(sp.expand(condition.lhs - condition.rhs))
+    if len(terms) != 2:
+        return condition
+    plus = [t for t in terms if not t.could_extract_minus_sign()]
+    minus = [-t for t in terms if t.could_extract_minus_sign()]
+    if len(plus) != 1 or len(minus) != 1:
+        return condition
+    lhs, rhs = plus[0], minus[0]
+    if all(isinstance(side, sp.exp) or (side.is_number and side.is_positive) for side in (lhs, rhs)):
+        return condition.func(sp.log(lhs), sp.log(rhs))
+    return condition
+
+
+def _positive_on(f, x) -> bool:
+    """Whether f (a function of x) is positive for every real x: a sum of positive terms (exponentials, squares)."""
+    return bool(f.is_Add and all(t.is_positive or (t.is_number is False and _positive_term(t)) for t in f.args)) \
+        or _positive_term(f)
+
+
+def _positive_term(t) -> bool:
+    factors = sp.Mul.make_args(t)
+    return all(g.is_positive or isinstance(g, sp.exp) and g.args[0].is_extended_real for g in factors)
 
 
 def _pair_as(found: tuple) -> tuple:
