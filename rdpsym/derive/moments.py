@@ -163,38 +163,33 @@ def _sup_monotone(R, x, lo, hi, hyp: Hypotheses):
     f > 0 (R′ > 0) and at lo where not, a Piecewise.  Two logistic laws a shift apart meet this:
     R′ = 2(1 − e^δ)e^{−x}/((1 + e^{−x})(1 + e^δ e^{−x})).  The limits are ``sympy.limit`` under a time budget.
     """
-    derivative = budgeted(lambda: sp.factor(sp.together(sp.diff(R, x))), "the log-ratio's derivative", seconds=2.0)
-    if derivative == 0:
-        return budgeted(lambda: sp.limit(R, x, hi if hi is not oo else oo), "sympy.limit", seconds=2.0)
-    sign, undecided = 1, []
-    for factor in sp.Mul.make_args(derivative):
-        base, exponent = factor.as_base_exp() if factor.is_Pow and factor.exp.is_integer else (factor, 1)
-        positive = hyp.is_positive(base) if not base.has(x) else (base.is_positive or _positive_on(base, x))
-        if positive is True or (exponent % 2 == 0 and hyp.is_zero(base) is False):
-            continue
-        if hyp.is_negative(base) is True or (base.has(x) and _positive_on(-base, x)):
-            sign = -sign if exponent % 2 else sign
-            continue
-        if base.has(x) or undecided:
-            return None
-        undecided.append(base if exponent % 2 else None)
-    undecided = [f for f in undecided if f is not None]
-
     def end(point, side):
         value = budgeted(lambda: sp.limit(R, x, point, side), "sympy.limit", seconds=2.0)
         if value.has(sp.Limit) or value is sp.nan or value.has(sp.zoo):
             raise NoClosedFormError(f"sympy.limit left lim log(P/Q) at {point} unevaluated")
         return value
 
-    at_hi = lambda: end(hi, "-")  # noqa: E731 - evaluated only where needed
-    at_lo = lambda: end(lo, "+")  # noqa: E731
-    if not undecided:
-        return at_hi() if sign > 0 else at_lo()
-    rising = _in_exponents(undecided[0] > 0 if sign > 0 else undecided[0] < 0)
+    derivative = budgeted(lambda: sp.factor(sp.together(sp.diff(R, x))), "the log-ratio's derivative", seconds=2.0)
+    sign, undecided = 1, None
+    for factor in sp.Mul.make_args(derivative):
+        base, exponent = factor.as_base_exp() if factor.is_Pow and factor.exp.is_integer else (factor, 1)
+        if exponent % 2 == 0:
+            continue  # ≥ 0 everywhere: R stays monotone
+        if _positive(base, x, hyp):
+            continue
+        if _positive(-base, x, hyp):
+            sign = -sign
+            continue
+        if base.has(x) or undecided is not None:
+            return None
+        undecided = base
+    if undecided is None:  # R′ of one sign (or R′ ≡ 0: both ends give the constant)
+        return end(hi, "-") if sign > 0 else end(lo, "+")
+    rising = _in_exponents(undecided > 0 if sign > 0 else undecided < 0)
     decided = hyp.holds(rising)
     if decided is not None:
-        return at_hi() if decided else at_lo()
-    return sp.Piecewise((at_hi(), rising), (at_lo(), True))
+        return end(hi, "-") if decided else end(lo, "+")
+    return sp.Piecewise((end(hi, "-"), rising), (end(lo, "+"), True))
 
 
 def _in_exponents(condition):
@@ -214,15 +209,14 @@ def _in_exponents(condition):
     return condition
 
 
-def _positive_on(f, x) -> bool:
-    """Whether f (a function of x) is positive for every real x: a sum of positive terms (exponentials, squares)."""
-    return bool(f.is_Add and all(t.is_positive or (t.is_number is False and _positive_term(t)) for t in f.args)) \
-        or _positive_term(f)
-
-
-def _positive_term(t) -> bool:
-    factors = sp.Mul.make_args(t)
-    return all(g.is_positive or isinstance(g, sp.exp) and g.args[0].is_extended_real for g in factors)
+def _positive(f, x, hyp: Hypotheses) -> bool:
+    """Whether f > 0: by the hypotheses for a parameter factor; for a function of x at every real x, as a
+    sum of products of positive numbers, positive symbols and exponentials of real arguments (1 + e^{−x})."""
+    if not f.has(x):
+        return hyp.is_positive(f) is True
+    return f.is_positive is True or all(
+        all(g.is_positive or (isinstance(g, sp.exp) and g.args[0].is_extended_real) for g in sp.Mul.make_args(t))
+        for t in sp.Add.make_args(f))
 
 
 def _pair_as(found: tuple) -> tuple:

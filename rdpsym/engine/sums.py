@@ -64,10 +64,10 @@ def sum_exp(L: sp.Expr, k: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses)
     rest = sp.expand(rest)
     if not special and rest.is_polynomial(k) and sp.Poly(rest, k).degree() == 2 and (lo is -oo or hi is oo):
         return _theta(rest, k, lo, hi, hyp)
-    if not rest.is_polynomial(k) or sp.Poly(rest, k).degree() > 1:
+    linear = _linear(rest, k)
+    if linear is None:
         return _sympy_fallback(L, k, lo, hi, hyp)
-    B = rest.coeff(k, 1)
-    C = rest.coeff(k, 0)
+    B, C = linear
     if not special:
         return _geometric(B, C, lo, hi, hyp)
     if len(special) == 1:
@@ -105,9 +105,10 @@ def _binomial_theorem(L: sp.Expr, k: sp.Symbol, lo, hi, hyp: Hypotheses) -> Piec
     rest = sp.expand(L - coefficient * g)
     if atom.args[1] != k or not hyp.is_zero(coefficient - 1) or sp.expand(hi - atom.args[0]) != 0:
         return None
-    if not rest.is_polynomial(k) or sp.Poly(rest, k).degree() > 1:
+    linear = _linear(rest, k)
+    if linear is None:
         return None
-    B, C = rest.coeff(k, 1), rest.coeff(k, 0)
+    B, C = linear
     n = atom.args[0]
     # e^C (1 + e^B)^n written (e^{C/n} + e^{C/n + B})^n: two positive terms, p₁^α p₂^{1−α} and
     # (1 − p₁)^α (1 − p₂)^{1−α} once the exponents are read as powers.
@@ -118,7 +119,7 @@ def _binomial_theorem(L: sp.Expr, k: sp.Symbol, lo, hi, hyp: Hypotheses) -> Piec
 def _linear(rest: sp.Expr, k: sp.Symbol) -> tuple | None:
     """(B, C) when ``rest`` = B k + C, else None."""
     rest = sp.expand(rest)
-    if rest.has(k) and (not rest.is_polynomial(k) or sp.Poly(rest, k).degree() > 1):
+    if not rest.is_polynomial(k) or sp.Poly(rest, k).degree() > 1:
         return None
     return rest.coeff(k, 1), rest.coeff(k, 0)
 

@@ -126,6 +126,8 @@ def stable_erf(expr: sp.Expr) -> sp.Expr:
     >>> w = sp.Symbol("w")
     >>> stable_erf(2 - sp.erfc(w)), stable_erf((1 + sp.erf(w)) / 2), stable_erf(3 - 3 * sp.erf(w))
     (erfc(-w), erfc(-w)/2, 3*erfc(w))
+    >>> stable_erf(1 - sp.erf(-w))
+    erfc(-w)
     """
     if not isinstance(expr, sp.Basic) or not expr.has(sp.erf, sp.erfc):
         return expr
@@ -142,7 +144,7 @@ def stable_erf(expr: sp.Expr) -> sp.Expr:
             elif isinstance(f, sp.erf) and c == k:  # k·(1 + erf(w))
                 new = k * sp.erfc(-f.args[0], evaluate=False)
             elif isinstance(f, sp.erf) and c == -k:  # −k·(1 − erf(w))
-                new = -k * sp.erfc(f.args[0])
+                new = -k * sp.erfc(f.args[0], evaluate=False)  # (evaluated, erfc(−z) would be 2 − erfc(z) again)
             else:
                 continue
             return sp.Add(*[a for a in add.args if a is not c and a is not term], new)

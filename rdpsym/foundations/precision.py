@@ -192,6 +192,10 @@ _MAX_IDLE = 4
 NUMERIC_LOCK = threading.RLock()
 
 
+#: The numeric blocks open in each thread, innermost last (see :class:`NumericBlock`).
+_OPEN = threading.local()
+
+
 def _fresh_lock_in_child() -> None:
     # A child starts with one thread: a lock held by another thread of the parent stays held.
     global NUMERIC_LOCK
@@ -201,10 +205,6 @@ def _fresh_lock_in_child() -> None:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_fresh_lock_in_child)
-
-
-#: The numeric blocks open in each thread, innermost last (see :class:`NumericBlock`).
-_OPEN = threading.local()
 
 
 def _open_blocks() -> list:

@@ -106,16 +106,17 @@ def _algebraic_tail(term, log_size, start: int, step: int, mode: int, far, ctx):
     """Σ of a one-sided infinite series whose terms decay like k^(−s), s > 1 (Zipf's laws): the terms from the
     largest one directly, the rest by Euler–Maclaurin summation (mpmath's ``sumem``), or None.
 
-    The decay is read on three far offsets: log|term| must fall by the same s·log 2 (to 1 %) per doubling,
-    with s > 1 + 5 %, or this is not an algebraic tail and None is returned (a :class:`ConvergenceError`
+    The decay is read at three far indices k: d log|term| / d log k must be the same −s on both intervals
+    (to 1 %), with s > 1 + 5 %, or this is not an algebraic tail and None is returned (a :class:`ConvergenceError`
     follows).  Euler–Maclaurin evaluates the term at non-integer points: a term that cannot be gives None.
     Its accuracy is not certified here: the definition's callers compute at two working precisions and
     accept only agreement (near s = 1 they do not agree, and say so).
     """
-    if far is not None or step != 1:
+    if far is not None or step != 1 or start + mode < 1:
         return None
-    sizes = [log_size(mode + d) for d in _TAIL_OFFSETS]
-    slopes = [(b - a) / ctx.ln2 for a, b in zip(sizes, sizes[1:])]
+    ks = [start + mode + d for d in _TAIL_OFFSETS]  # the terms' indices (offsets count from ``start``)
+    sizes = [log_size(k - start) for k in ks]
+    slopes = [(b - a) / ctx.log(ctx.mpf(k2) / k1) for a, b, k1, k2 in zip(sizes, sizes[1:], ks, ks[1:])]
     if not all(ctx.isfinite(v) for v in slopes) or abs(slopes[0] - slopes[1]) > 0.01 * abs(slopes[0]):
         return None
     if -slopes[1] < 1 + _TAIL_MARGIN:
