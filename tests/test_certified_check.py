@@ -50,7 +50,21 @@ PAIRS = {
         rdpsym.Continuous(a * x ** (-a - 1), x, sp.Interval(1, sp.oo)) for a in (3, 2)),
     "beta(2, 2) vs uniform (powers at both ends)": lambda: (rdpsym.Continuous(6 * x * (1 - x), x, UNIT),
                                                              rdpsym.Continuous(sp.S.One, x, UNIT)),
+    "sampled gaussian (the log of a sum of exponentials)": lambda: _sampled_gaussian(R(1, 20), R(6, 5)),
+    "mixtures of unequal scales on both sides (the dominant component differs at each end)": lambda: (
+        rdpsym.Continuous(_normal(-1, 1) / 2 + _normal(1, R(9, 4)) / 2, x, check=False),
+        rdpsym.Continuous(_normal(0, 4) / 3 + 2 * _normal(1, R(9, 2)) / 3, x, check=False)),
 }
+
+
+def _normal(mean, variance):
+    return sp.exp(-(x - mean) ** 2 / (2 * variance)) / sp.sqrt(2 * sp.pi * variance)
+
+
+def _sampled_gaussian(q, s):
+    """(μ, μ₀) = ((1 − q)·N(0, s²) + q·N(1, s²), N(0, s²)): the sampled Gaussian mechanism's pair."""
+    return (rdpsym.Continuous((1 - q) * _normal(0, s**2) + q * _normal(1, s**2), x, check=False),
+            rdpsym.Continuous(_normal(0, s**2), x, check=False))
 ORDERS = (R(3, 2), R(1, 2), 2, R(11, 2))  # (each pair's divergence is finite at every order: P's tail is lighter)
 
 
@@ -77,6 +91,17 @@ def test_kl_divergence_takes_the_certified_path_too(name):
     with precision(300):
         assert (arb(mpmath.nstr(reference, AGREE_DIGITS + 10)) - ball).abs_lower() <= \
             abs(ball.mid()) * arb(10) ** -(AGREE_DIGITS + 5)
+
+
+@pytest.mark.parametrize("q, s", [(R(1, 100), R(11, 10)), (R(1, 2), R(1, 2)), (R(1), R(3))])
+def test_a_sampled_gaussian_ball_holds_the_exact_order_2_value(q, s):
+    # Mironov–Talwar–Zhang's binomial sum at α = 2: A₂ = 1 + q²(e^{1/σ²} − 1), D₂ = log A₂.
+    P, Q = _sampled_gaussian(q, s)
+    ball = certified_divergence(P, Q, sp.S(2), AGREE_DIGITS)
+    assert ball is not None
+    with precision(300):
+        exact = (1 + arb(q.p) ** 2 / arb(q.q) ** 2 * ((arb(s.q) ** 2 / arb(s.p) ** 2).exp() - 1)).log()
+        assert ball.overlaps(exact) and ball.rad() <= exact * arb(10) ** -(AGREE_DIGITS + 1)
 
 
 sigma = sp.Symbol("sigma", positive=True)

@@ -404,7 +404,14 @@ def _tail_shape(L: sp.Expr, x: sp.Symbol, start: sp.Expr) -> tuple | None:
         try:
             g = sp.Poly(rest.args[0], x)
         except sp.PolynomialError:
-            return None
+            mixture = _log_sum_of_exponentials(to_arb(coeff), rest.args[0], x)
+            if mixture is None:
+                return None
+            dominant, constant, reach = mixture
+            poly += coeff * dominant
+            C += constant
+            floor = max(floor, reach)
+            continue
         gs = [to_arb(v) for v in g.all_coeffs()]
         if g.degree() < 1 or not gs[0] > 0:
             return None
@@ -436,6 +443,65 @@ def _tail_shape(L: sp.Expr, x: sp.Symbol, start: sp.Expr) -> tuple | None:
     return "exp", d, -coeffs[0], A, B, C, T0
 
 
+def _log_sum_of_exponentials(c: arb, S: sp.Expr, x: sp.Symbol) -> tuple[sp.Expr, arb, float] | None:
+    """A bound of c·log S for large x, S = Σ a_i·e^{h_i} (a mixture's density: a_i > 0 constants, h_i
+    polynomials), as (h, C, T₀) with c·log S ≤ c·h + C for x ≥ T₀; None for any other S.
+
+    h is the exponent that dominates as x → ∞ (the largest h_i, compared by their differences).
+    For c < 0, S ≥ a·e^{h} everywhere, so c·log S ≤ c·h + c·log a.  For c > 0, each other
+    difference h_i − h is a negative constant or a polynomial with a negative leading coefficient,
+    negative beyond Cauchy's bound on its roots (1 + max|d_k/d_lead|); beyond all of them
+    S ≤ (Σ a_i·e^{max(0, h_i − h)})·e^{h}, so c·log S ≤ c·h + c·log Σ.
+    """
+    terms = []
+    for term in sp.Add.make_args(S):
+        a, rest = term.as_independent(x, as_Add=False)
+        h = sp.S.Zero
+        for factor in sp.Mul.make_args(rest):
+            if isinstance(factor, sp.exp):
+                h += factor.args[0]
+            elif factor is not sp.S.One:
+                return None
+        try:
+            h = sp.Poly(sp.expand(h), x)
+        except sp.PolynomialError:
+            return None
+        if not a.is_number or not all(v.is_number for v in h.all_coeffs()) or not to_arb(a) > 0:
+            return None
+        terms.append((to_arb(a), h))
+    if len(terms) < 2:
+        return None
+
+    def eventually_below(d: sp.Poly) -> bool | None:  # d(x) < 0 for all large x (None: undecided)
+        if d.is_zero:
+            return False
+        lead = to_arb(d.LC())
+        return True if lead < 0 else (False if lead > 0 else None)
+
+    dominant = terms[0]
+    for a, h in terms[1:]:
+        below = eventually_below(h - dominant[1])
+        if below is None:
+            return None
+        if not below and not (h - dominant[1]).is_zero:
+            dominant = (a, h)
+    a_dom, h_dom = dominant
+    if c < 0:
+        return h_dom.as_expr(), c * a_dom.log(), 1.0
+    if not c > 0:
+        return None
+    total, reach = arb(0), 1.0
+    for a, h in terms:
+        d = h - h_dom
+        if d.degree() < 1:  # a constant difference (0 for the dominant term itself)
+            total += a * to_arb(d.as_expr()).max(arb(0)).exp()
+            continue
+        coeffs = [to_arb(v) for v in d.all_coeffs()]
+        reach = max(reach, float((1 + max(abs(v) for v in coeffs[1:]) / abs(coeffs[0])).upper()))
+        total += a
+    return h_dom.as_expr(), c * total.log(), reach
+
+
 # --------------------------------------------------------------------------
 # SymPy -> acb, with the analytic flag of acb.integral honoured
 # --------------------------------------------------------------------------
@@ -461,18 +527,21 @@ def _compile_structure(e: sp.Expr, x: sp.Symbol) -> Compiled:  # noqa: C901 - on
     if e == x:
         return lambda z, analytic: z
     if e.is_Add or e.is_Mul:
-        parts = [_compile(a, x) for a in e.args]
+        # The x-free arguments folded into one ball, once: the integrand is evaluated ~10⁴ times a piece.
+        constant, varying = e.as_independent(x, as_Add=e.is_Add)
+        parts = [_compile(a, x) for a in e.func.make_args(varying)]
+        c = _compile(constant, x)(acb(0), False)
         if e.is_Add:
             def add(z, analytic):
-                out = parts[0](z, analytic)
-                for g in parts[1:]:
+                out = c
+                for g in parts:
                     out += g(z, analytic)
                 return out
             return add
 
         def mul(z, analytic):
-            out = parts[0](z, analytic)
-            for g in parts[1:]:
+            out = c
+            for g in parts:
                 out *= g(z, analytic)
             return out
         return mul

@@ -310,16 +310,26 @@ def _bisect_decreasing(name: str, f: Callable[[fmpq], arb], target: arb) -> arb:
             kept = 1
         else:
             # f(x) and the target overlap: x* is within the balls' resolution of x.  Close the bracket on
-            # x from both sides, at distances doubling from the precision's last bit.
-            lo, hi = _close_in(f, target, x, lo, hi, bits)
+            # x from both sides, at distances doubling from the resolution the secant's slope implies.
+            slope = (g_hi - g_lo) / arb(hi - lo)
+            lo, hi = _close_in(f, target, x, lo, hi, bits, (v.rad() + target.rad()) / abs(slope))
             break
         widths.append(hi - lo)
     return _checked(name, arb(lo).union(arb(hi)))
 
 
-def _close_in(f: Callable[[fmpq], arb], target: arb, x: fmpq, lo: fmpq, hi: fmpq, bits: int) -> tuple:
-    """The bracket [lo, hi] narrowed to certified ends a few ulps either side of ``x`` (where f(x) ≈ target)."""
+def _close_in(f: Callable[[fmpq], arb], target: arb, x: fmpq, lo: fmpq, hi: fmpq, bits: int,
+              resolution: arb) -> tuple:
+    """The bracket [lo, hi] narrowed to certified ends a few ulps either side of ``x`` (where f(x) ≈ target).
+
+    The steps double from a quarter of ``resolution`` — how far x* may lie from x given the balls' radii
+    and the secant's slope, a guide only — or from the precision's last bit, whichever is larger: where
+    the balls are wide (inexact inputs), starting at the last bit would cost ~ one evaluation a bit.
+    """
     step = x / fmpz(2) ** bits
+    guide = _midpoint_rational(resolution / 4)
+    if guide is not None and guide > step:
+        step = guide
     lo_done = hi_done = False
     for _ in range(2 * bits):
         if lo_done and hi_done:
