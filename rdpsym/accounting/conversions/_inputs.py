@@ -266,86 +266,106 @@ def _bisect_decreasing(name: str, f: Callable[[fmpq], arb], target: arb) -> arb:
     Invariants: x_lo = 0 or f(x_lo) > target (certified), so x* ≥ x_lo; and
     f(x_hi) ≤ target (certified), so x* ≤ x_hi.  Returns exactly 0 when f(0) ≤ target.
 
-    The trial points are chosen by the Illinois variant of regula falsi on the
-    balls' midpoints (superlinear: about a dozen evaluations where bisection to
-    the working precision takes ~ its number of bits), with a bisection step
-    whenever the bracket has not halved in two steps; only the certified
-    comparisons move the ends, so the result is as certain as bisection's.
+    The trial points are chosen by the Illinois variant of regula falsi on the balls'
+    midpoints (a guide only: about a dozen evaluations where bisection to the working
+    precision takes one a bit).  It runs on log f when the target is positive: the curves
+    here are probabilities falling toward 0 nearly exponentially, and on f itself regula
+    falsi crawls in from one side.  A bisection step replaces it when the trial values
+    stop improving (a curve close to a step function).  Once a trial value overlaps the
+    target, or the secant's step from an end rounds to nothing, x* is within the balls'
+    resolution of that point, and :func:`_close_in` certifies ends either side of it.
+    Only certified comparisons move the ends, so the result is as certain as bisection's.
     """
-    if f(fmpq(0)).upper() <= target.lower():
+    v = f(fmpq(0))
+    if v.upper() <= target.lower():
         return arb(0)
-    lo, hi = fmpq(0), fmpq(1)
+    lo, hi, v_lo = fmpq(0), fmpq(1), v
     for _ in range(4096):
         v = f(hi)
         if v.upper() <= target.lower():
             break
         if v.lower() > target.upper():
-            lo = hi
+            lo, v_lo = hi, v
         hi *= 2
     else:
         raise ConvergenceError(f"{name}: no upper end found for the bisection (f(x) > {target} up to x = {hi}).")
     bits = ctx.prec
     goal = target.mid()
-    g_lo, g_hi = f(lo).mid() - goal, v.mid() - goal  # f − target at the ends (midpoints, as arbs: a guide only)
+    on_log = goal > 0
+
+    def guide(value: arb) -> arb | None:  # f − target at a trial point (log f − log target), from midpoints
+        m = value.mid()
+        if on_log:  # log1p of the relative difference: exact to the last bit when f(x) is close to the target
+            return ((m - goal) / goal).log1p() if m > 0 else None
+        return m - goal
+
+    def resolution(value: arb) -> arb:  # how far x* may be from a point whose value is ``value``
+        a, b = guide(v_lo), guide(v)  # (the ends' own values: Illinois halves g_lo, g_hi)
+        if a is None or b is None:
+            return arb(0)
+        slope = abs(b - a) / arb(hi - lo) * (goal if on_log else 1)  # in f's units (d log f = df/f)
+        r = (value.rad() + target.rad()) / slope
+        return r if r.is_finite() else arb(0)
+
+    g_lo, g_hi = guide(v_lo), guide(v)
     kept = 0  # +1 / −1: which end the last steps kept (Illinois halves the kept end's value)
-    widths = [hi - lo]
+    sizes: list[arb] = []  # |guide| at the trial points: a step that does not halve it in two is a bisection
     for _ in range(4 * bits + 64):
         if hi - lo <= hi / fmpz(2) ** bits:
             break
-        mid = (lo + hi) / 2
-        stalled = len(widths) >= 3 and widths[-1] * 2 > widths[-3]
-        x = mid if stalled else _midpoint_rational((arb(lo) * g_hi - arb(hi) * g_lo) / (g_hi - g_lo))
-        if x is None or not lo < x < hi:
-            x = mid
-        v = f(x)
-        if v.lower() > target.upper():
-            lo, g_lo = x, v.mid() - goal
-            if kept == -1:
+        stalled = len(sizes) >= 3 and not sizes[-1] * 2 < sizes[-3]
+        # The secant as lo + (hi − lo)·g_lo/(g_lo − g_hi): its rounding error scales with the bracket
+        # (the textbook (lo·g_hi − hi·g_lo)/(g_hi − g_lo) loses all digits once the g's are small).
+        x = None if stalled or g_lo is None or g_hi is None else \
+            _midpoint_rational(arb(lo) + arb(hi - lo) * (g_lo / (g_lo - g_hi)))
+        if x is not None and not lo < x < hi:  # the secant's step from an end rounds to nothing
+            end, value = (lo, v_lo) if x <= lo else (hi, v)
+            lo, hi = _close_in(f, target, end, lo, hi, bits, resolution(value))
+            break
+        x = (lo + hi) / 2 if x is None else x
+        value = f(x)
+        g = guide(value)
+        sizes.append(abs(g) if g is not None else arb("inf"))
+        if value.lower() > target.upper():
+            lo, g_lo, v_lo = x, g, value
+            if kept == -1 and g_hi is not None:
                 g_hi /= 2
             kept = -1
-        elif v.upper() <= target.lower():
-            hi, g_hi = x, v.mid() - goal
-            if kept == 1:
+        elif value.upper() <= target.lower():
+            hi, g_hi, v = x, g, value
+            if kept == 1 and g_lo is not None:
                 g_lo /= 2
             kept = 1
-        else:
-            # f(x) and the target overlap: x* is within the balls' resolution of x.  Close the bracket on
-            # x from both sides, at distances doubling from the resolution the secant's slope implies.
-            slope = (g_hi - g_lo) / arb(hi - lo)
-            lo, hi = _close_in(f, target, x, lo, hi, bits, (v.rad() + target.rad()) / abs(slope))
+        else:  # f(x) overlaps the target: x* is within the balls' resolution of x
+            lo, hi = _close_in(f, target, x, lo, hi, bits, resolution(value))
             break
-        widths.append(hi - lo)
     return _checked(name, arb(lo).union(arb(hi)))
 
 
 def _close_in(f: Callable[[fmpq], arb], target: arb, x: fmpq, lo: fmpq, hi: fmpq, bits: int,
-              resolution: arb) -> tuple:
-    """The bracket [lo, hi] narrowed to certified ends a few ulps either side of ``x`` (where f(x) ≈ target).
+              resolution: arb) -> tuple[fmpq, fmpq]:
+    """The bracket [lo, hi] narrowed to certified ends either side of ``x`` (where f(x) ≈ target).
 
-    The steps double from a quarter of ``resolution`` — how far x* may lie from x given the balls' radii
-    and the secant's slope, a guide only — or from the precision's last bit, whichever is larger: where
-    the balls are wide (inexact inputs), starting at the last bit would cost ~ one evaluation a bit.
+    Trial points x ± step, the step doubling from a quarter of ``resolution`` — how far x* may lie
+    from x given the balls' radii and the slope of f, a guide only — or from the precision's last
+    bit, whichever is larger: where the balls are wide (inexact inputs), starting at the last bit
+    would cost about an evaluation a bit.  Every certified comparison moves an end, on either side
+    of x: a point above the target raises lo, one below lowers hi.
     """
     step = x / fmpz(2) ** bits
     guide = _midpoint_rational(resolution / 4)
     if guide is not None and guide > step:
         step = guide
-    lo_done = hi_done = False
     for _ in range(2 * bits):
-        if lo_done and hi_done:
+        if hi - lo <= 2 * step:
             break
-        if not hi_done and x + step < hi:
-            v = f(x + step)
-            if v.upper() <= target.lower():
-                hi, hi_done = x + step, True
-        else:
-            hi_done = True
-        if not lo_done and x - step > lo:
-            v = f(x - step)
-            if v.lower() > target.upper():
-                lo, lo_done = x - step, True
-        else:
-            lo_done = True
+        for point in (x + step, x - step):
+            if lo < point < hi:
+                v = f(point)
+                if v.lower() > target.upper():
+                    lo = point
+                elif v.upper() <= target.lower():
+                    hi = point
         step *= 2
     return lo, hi
 

@@ -151,18 +151,21 @@ def _product_moment(a, b, s, steps):
 
     x: pieces (−∞,0), (0,1), (1,∞) where |x| and |x − 1| are smooth (double-exponential rules);
     y: the trapezoid rule over y0 ± 15s, y0 = 1 − α the centre of the Gaussian integrand (spectrally
-    accurate for it, tail beyond 15s below e^{-100}).  The integrand is evaluated at every (x, y).
+    accurate for it, tail beyond 15s below e^{-100}).  The integrand e^{α·log P + (1−α)·log Q} is evaluated
+    at every (x, y); the joint log-densities' x and y terms (log P(x, y) = log Λ(x) + log N(y), the product
+    law) are tabulated once per node line.
     """
     xs = _de_nodes(-1, steps, arb(0), b) + _de_nodes("tanh", steps, None, None) + _de_nodes(1, steps, arb(1), b)
     hy = arb(1) / (steps // 8)
     ys = [(1 - a + s * hy * k, s * hy) for k in range(-15 * (steps // 8), 15 * (steps // 8) + 1)]
     norm = 1 / (2 * arb.pi() * s**2).sqrt() / (2 * b)
+    # α·log P + (1 − α)·log Q, split into its x part and its y part (the normalisers are in ``norm``).
+    along_x = [(a * -abs(x) / b + (1 - a) * -abs(x - 1) / b, wx) for x, wx in xs]
+    along_y = [(a * -(y**2) / (2 * s**2) + (1 - a) * -((y - 1) ** 2) / (2 * s**2), wy) for y, wy in ys]
     total = arb(0)
-    for x, wx in xs:
-        for y, wy in ys:
-            log_p = -abs(x) / b - y**2 / (2 * s**2)
-            log_q = -abs(x - 1) / b - (y - 1) ** 2 / (2 * s**2)
-            total += wx * wy * (a * log_p + (1 - a) * log_q).exp()
+    for u, wx in along_x:
+        for v, wy in along_y:
+            total += wx * wy * (u + v).exp()
     return norm * total
 
 
