@@ -55,9 +55,9 @@ def run(args: argparse.Namespace) -> int:
                         before_check=check_typesetting if latex is not None else None)
     print(report, file=console(latex, json_path, markdown))
     outputs = Outputs()
-    outputs.text("--json", json_path, json.dumps(report_json(report), indent=2, ensure_ascii=False))
-    outputs.latex(latex, report_latex(report), args.pdf)
-    outputs.text("--markdown", markdown, report_markdown(report))
+    outputs.text("--json", json_path, lambda: json.dumps(report_json(report), indent=2, ensure_ascii=False))
+    outputs.latex(latex, lambda: report_latex(report), args.pdf)
+    outputs.text("--markdown", markdown, lambda: report_markdown(report))
     return outputs.status(OK if report.ok else NOT_AS_EXPECTED)
 
 

@@ -80,5 +80,5 @@ def run(args: argparse.Namespace) -> int:
             print("oo" if mpmath.isinf(value) else value, file=out)
     outputs = Outputs()
     at = (values, value, dps) if value is not None else None
-    outputs.latex(latex, mechanism_document(mechanism, d, at), args.pdf)
+    outputs.latex(latex, lambda: mechanism_document(mechanism, d, at), args.pdf)
     return outputs.status(OK)

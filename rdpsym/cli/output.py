@@ -131,22 +131,25 @@ class Outputs:
             self.failed.append(option)
             return False
 
-    def text(self, option: str, path: Path | None, content: str) -> bool:
-        """Write ``content`` to ``path`` (``-``: standard output) and say so."""
+    def text(self, option: str, path: Path | None, content: str | Callable[[], str]) -> bool:
+        """Write ``content`` to ``path`` (``-``: standard output) and say so.  ``content`` may be a function
+        that builds it: it is called only when the output is asked for (a report costs seconds to typeset)."""
         if path is None:
             return True
 
         def write() -> None:
+            text = content() if callable(content) else content
             if str(path) == "-":
-                print(content)
+                print(text)
                 return
-            path.write_text(content if content.endswith("\n") else content + "\n", encoding="utf-8")
+            path.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
             print(f"wrote {path}")
 
         return self.write(option, write)
 
-    def latex(self, path: Path | None, tex: str, pdf: bool) -> None:
-        """Write a standalone document and, with ``pdf``, build its PDF beside it (each reported on its own)."""
+    def latex(self, path: Path | None, tex: str | Callable[[], str], pdf: bool) -> None:
+        """Write a standalone document and, with ``pdf``, build its PDF beside it (each reported on its own);
+        ``tex`` may be a function that builds it, as for :meth:`text`."""
         if path is None:
             return
         if not self.text("--latex", path, tex) or not pdf or str(path) == "-":

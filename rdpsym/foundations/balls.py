@@ -276,6 +276,8 @@ def _short(e: object) -> str:
 def _number(v: object) -> arb:
     if isinstance(v, (int, fmpq)):
         return arb(v)
+    if isinstance(v, sp.Rational):  # built already, so nothing for the reader's size guard to stop
+        return arb(fmpq(int(v.p), int(v.q)))
     if isinstance(v, Fraction):
         return arb(fmpq(v.numerator, v.denominator))
     return _Evaluator({}).eval(exact(v, "value"))

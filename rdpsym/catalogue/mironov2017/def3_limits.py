@@ -53,11 +53,36 @@ def _limit_at_one(mechanism, substitution=None):
 
 def _limit_at_infinity(mechanism, substitution=None):
     def compute():
-        e = derived(mechanism)
+        e = _split_at_a_term(derived(mechanism), {p: substitution} if substitution is not None else {})
         if substitution is not None:
             e = e.subs(p, substitution)
         return sp.limit(e, alpha, sp.oo)
     return compute
+
+
+def _split_at_a_term(e: sp.Expr, substitution: dict) -> sp.Expr:
+    """c·log(T + R) written c·(log T + log(1 + R/T)), T the term of the sum largest at a far order.
+
+    An identity for T > 0 (every term here is a product of positive powers), so the limit is the
+    limit of the core's own form; it only hands gruntz the term that dominates as α → ∞ apart from
+    a remainder that stays bounded: randomized response's two limits take 0.35 s this way, 1.6 s
+    on the sum.  The choice of T (the term largest at α = 1000 after ``substitution``, every other
+    symbol 1) is a guide: the identity holds for any term.
+    """
+    c, log = e.as_independent(sp.log, as_Add=False)
+    if not isinstance(log, sp.log) or not log.args[0].is_Add:
+        return e
+    terms = sp.Add.make_args(log.args[0])
+
+    def far(term):
+        term = term.subs(substitution)
+        return term.subs({s: 1 for s in term.free_symbols - {alpha}} | {alpha: 1000})
+
+    if not all(far(u).is_positive for u in terms):
+        return e
+    T = max(terms, key=lambda u: sp.log(far(u)).evalf(30))
+    rest = sp.Add(*[u for u in terms if u is not T])
+    return c * (sp.expand_log(sp.log(T), force=True) + sp.log(1 + sp.powsimp(rest / T, force=True)))
 
 
 def _at_order(mechanism, order, substitution=None):
@@ -88,7 +113,9 @@ def kl_direct(mechanism: str) -> sp.Expr:
     for lo, hi, sub in pieces:
         pp, qq = P.pdf.subs(sub), Q.pdf.subs(sub)
         log_ratio = sp.expand(sp.simplify(sp.log(pp / qq)))
-        total += sp.Add(*[sp.integrate(pp * term, (x, lo, hi)) for term in sp.Add.make_args(log_ratio)])
+        # (each product expanded first: sympy.integrate then takes its elementary route, 0.1 s in all;
+        # on the product it goes through Meijer G-functions, 0.4 s)
+        total += sp.Add(*[sp.integrate(sp.expand(pp * term), (x, lo, hi)) for term in sp.Add.make_args(log_ratio)])
     return sp.simplify(total)
 
 
