@@ -157,21 +157,13 @@ def _compare(f, d, values: dict, point: dict, at, expect_numeric: bool):
 NOT_YET = {
     "symbolic": {
         "uniform, symbolic centres and widths": "non-smooth points in four free symbols: UndecidedSign past the case split",
-        "von Mises, same concentration": "∫ e^{κ cos(x − μ)}: sympy.integrate does not finish in its budget",
         "Zipf (zeta), s = 1 + t": "the ζ closed form derives, but the verifier's definition (Euler–Maclaurin past "
                                   "2000 terms) does not settle to 40 digits at its sample points near s = 1",
-        "inverse Gaussian, same shape": "sympy.integrate needs an argument condition it cannot decide",
-        "Cauchy": "∫ of rational powers: sympy.integrate does not finish in its budget",
-        "Student t (nu = 5/2)": "D_∞ of rational powers: not derived",
     },
     "numeric": {
-        "von Mises, same concentration": "no closed form, and the labelled numeric value is not reached",
         "Zipf (zeta), s = 1 + t": "orders 1 and ∞ only: the KL sum's log factor and D_∞'s supremum of a power "
                                   "ratio are not read yet",
         "Skellam (mu = 3/2), shift 1": "mpmath's besseli does not converge far out: the density check fails",
-        "Gumbel, same scale": "a closed form expected at numeric parameters; the engine gives the numeric value",
-        "Cauchy": "a closed form expected where the engine labels the value numeric",
-        "Student t (nu = 5/2)": "a closed form expected where the engine labels the value numeric",
     },
 }
 

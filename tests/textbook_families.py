@@ -737,7 +737,8 @@ def ref_cauchy(a, m1, g1, m2, g2):
     """Cauchy(m1, g1) ‖ Cauchy(m2, g2): with s = ((m1−m2)² + (g1−g2)²)/(2 g1 g2) (the χ² divergence,
     [NO21]), ∫ P^a Q^{1−a} = P_{a−1}(1 + s), the Legendre function (x = tan θ turns the integrand into
     (A + B cos ψ)^{a−1} with A² − B² = 1; Laplace's integral for P_ν).  At integer a a polynomial
-    (D_2 = log(1 + s)); at half-integer a complete elliptic integrals: no elementary closed form.
+    (D_2 = log(1 + s)); at half-integer a complete elliptic integrals (no elementary form, but the
+    Legendre function is a closed form, evaluated by mpmath here and by Arb in rdpsym).
     KL = log(1 + s/2) [NO21]; D_∞ = arccosh(1 + s) (the larger root of a ratio of quadratics)."""
     M1, G1, M2, G2 = map(mp, (m1, g1, m2, g2))
     s = ((M1 - M2) ** 2 + (G1 - G2) ** 2) / (2 * G1 * G2)
@@ -764,9 +765,8 @@ family(
     reference=lambda a, v: ref_cauchy(a, v["m1"], v["g1"], v["m2"], v["g2"]),
     points=pts("m1 g1 m2 g2", (0, 1, 1, 1), ("1/2", 2, -1, 1)),
     numeric=pt("m1 g1 m2 g2", 0, 1, 2, "3/2"),
-    # integer orders: a polynomial in s; 3/2 and 11/2: elliptic integrals (numeric).
-    numeric_orders=frozenset({R(3, 2), R(11, 2)}),
-    symbolic_orders=(2, 3, 1, oo),
+    # every order in closed form: P_{α−1}(1 + s), a polynomial in s at integer α.
+    symbolic_orders=(ALPHA, 2, 3, 1, oo),
 )
 
 

@@ -39,7 +39,7 @@ class Parametrisation:
     condition: sp.Basic
 
 
-def parametrise(quantity: sp.Expr, sign: int, forbidden: set) -> Parametrisation | None:
+def parametrise(quantity: sp.Expr, sign: int, forbidden: set, depth: int = 0) -> Parametrisation | None:
     """The case sign(quantity) = ``sign`` as a substitution of one parameter, or None.
 
     The quantity must be linear in some parameter s with a coefficient of known
@@ -69,7 +69,9 @@ def parametrise(quantity: sp.Expr, sign: int, forbidden: set) -> Parametrisation
     condition = sp.Eq(E, 0) if sign == 0 else (E > 0 if sign > 0 else E < 0)
     if sign == 0:
         return Parametrisation(s, s0, None, None, condition)
-    delta = sp.Dummy("delta", positive=True)
+    # Named by the nesting depth: a case inside a case has two δ's, and the densities' parameters are
+    # read by name (two Dummies both named "delta" were one name for two parameters).
+    delta = sp.Dummy(f"delta{depth}" if depth else "delta", positive=True)
     value = s0 + sign * delta / a
     return Parametrisation(s, value, delta, sign * a * (s - s0), condition)
 
@@ -88,7 +90,7 @@ def split(P, Q, order, quantity: sp.Expr, derive: Callable, depth: int):
         raise NoClosedFormError(f"cannot split on the sign of {quantity}")
     out = []
     for sign in (1, -1, 0):
-        case = parametrise(quantity, sign, forbidden)
+        case = parametrise(quantity, sign, forbidden, depth)
         if case is None:
             raise NoClosedFormError(f"cannot split on the sign of {quantity}: it is not linear in a parameter")
         mapping = {case.symbol: case.value}

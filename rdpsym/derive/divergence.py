@@ -515,14 +515,24 @@ def _kl(P, Q, tables, changes: list | None = None) -> tuple:
 
 
 def _derivatives_as_integrals(expr: sp.Expr) -> sp.Expr:
-    """∂/∂a of an incomplete beta B_{z₁,z₂}(a, b) (from differentiating a moment in α) as the integral it is:
-    ∫_{z₁}^{z₂} t^{a−1}(1 − t)^{b−1} log t dt (log(1 − t) for b), which evaluates to any precision."""
+    """The derivatives left by differentiating a moment in α, written as what they are.
+
+    * ∂/∂a of an incomplete beta B_{z₁,z₂}(a, b): the integral ∫_{z₁}^{z₂} t^{a−1}(1 − t)^{b−1} log t dt
+      (log(1 − t) for b), which evaluates to any precision;
+    * ∂/∂ν of the Legendre function P_ν(z) at ν = 0 (the Cauchy laws' moment at α = 1): log((1 + z)/2).
+      From P_ν(z) = ₂F₁(−ν, ν + 1; 1; w), w = (1 − z)/2: the k-th coefficient (−ν)_k (ν + 1)_k/(k!)²
+      is −ν·(k − 1)!·k!/(k!)² + O(ν²), so ∂/∂ν at 0 is −Σ_{k≥1} w^k/k = log(1 − w).
+    """
     def rewrite(e):
         if not (isinstance(e, sp.Subs) and isinstance(e.expr, sp.Derivative)):
             return e
         derivative = e.expr
         inner = derivative.expr
         (variable, count), = derivative.variable_count
+        if isinstance(inner, sp.legendre) and count == 1 and inner.args[0] == variable:
+            values = dict(zip(e.variables, e.point))
+            degree, z = (arg.xreplace(values) for arg in inner.args)
+            return sp.log((1 + z) / 2) if degree == 0 else e
         if not isinstance(inner, sp.betainc) or count != 1:
             return e
         values = dict(zip(e.variables, e.point))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from rdpsym.derive.cases import parametrise
+from rdpsym.engine import periodic, quadratic_logs
 from rdpsym.engine.context import Hypotheses
 from rdpsym.engine.integrals import PieceValue, integrate_exp, log_shape, positive_variable
 from rdpsym.engine.pieces import log_of
@@ -139,6 +140,14 @@ def sup_piece(R, var, lo, hi, hyp: Hypotheses, discrete: bool):
         (c1, a, s1), (c2, b, s2) = sorted(shape.logs, key=lambda t: -t[2])
         if s1 > 0 > s2:
             return _sup_two_logs(c1, a, c2, b, shape.C, lo, hi, hyp), None
+    if not discrete and lo is -oo and hi is oo:
+        ratio = _sup_quadratic_ratio(R, x, hyp)
+        if ratio is not None:
+            return ratio, None
+    if not discrete and periodic.full_period(lo, hi):
+        trigonometric = periodic.read(R, x)
+        if trigonometric is not None:
+            return periodic.supremum(*trigonometric), None
     if not discrete and hyp.substitutions > 0:
         inner = hyp.inside_substitution()
         def finish(Rt, t, a, b):
@@ -153,6 +162,17 @@ def sup_piece(R, var, lo, hi, hyp: Hypotheses, discrete: bool):
         if monotone is not None:
             return monotone, None
     raise NoClosedFormError(f"no closed-form supremum rule for log(P/Q) = {R}")
+
+
+def _sup_quadratic_ratio(R, x, hyp: Hypotheses):
+    """sup over ℝ of C + c·log(Q₂/Q₁), Q positive-definite quadratics (Cauchy, Student t laws of one
+    shape): C + c·log λ, λ the larger (c > 0) or smaller (c < 0) root of det(M₂ − λM₁) = 0
+    (:func:`rdpsym.engine.quadratic_logs.sup_log_ratio`); None for any other R."""
+    read = quadratic_logs.read(R, x, hyp)
+    if read is None or len(read.factors) != 2 or hyp.is_zero(read.factors[0][0] + read.factors[1][0]) is not True:
+        return None
+    (c1, mu1, g1), (c2, mu2, g2) = read.factors
+    return read.C + quadratic_logs.sup_log_ratio(c2, (mu1, g1), (mu2, g2), hyp)
 
 
 def _sup_monotone(R, x, lo, hi, hyp: Hypotheses):

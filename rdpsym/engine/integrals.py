@@ -23,6 +23,10 @@ textbook identity written once; u = x − r is the distance to the power's root)
 ``beta``  c₁ log(x − a) + c₂ log(b − x) + C on (a, b):  e^C (b − a)^{c₁+c₂+1} B(c₁+1, c₂+1).
 ``incomplete beta``  the same on (l, h) inside (a, b):  e^C (b − a)^{c₁+c₂+1} B_{z_l, z_h}(c₁+1, c₂+1),
     z = (x − a)/(b − a).
+``power of a quadratic``, ``Legendre function``  on the whole line, L = C + Σ c·log((x − μ)² + γ²)
+    (Cauchy, Student t): :mod:`rdpsym.engine.quadratic_logs`.
+``Bessel's integral``  a cos x + b sin x + C over one period (von Mises): :mod:`rdpsym.engine.periodic`.
+``generalised inverse Gaussian``  c·log x + B x + D/x + C on (0, ∞): 2 (β/γ)^{ν/2} K_ν(2√(βγ)) e^C.
 
 When no rule applies, :mod:`rdpsym.engine.transform` looks for a change of
 variables t = g(x) under which one does (log-normal, Weibull, Rayleigh,
@@ -35,6 +39,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from rdpsym.engine import periodic, quadratic_logs
 from rdpsym.engine.context import Hypotheses
 from rdpsym.foundations.budget import budgeted
 from rdpsym.foundations.errors import NoClosedFormError
@@ -135,6 +140,18 @@ def integrate_exp(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypot
         value = _by_shape(shape, lo, hi, hyp)
         if value is not None:
             return value
+    elif lo is -oo and hi is oo:
+        value = _quadratic_powers(L, x, hyp)
+        if value is not None:
+            return value
+    elif lo == 0 and hi is oo:
+        value = _inverse_power_exponential(L, x, hyp)
+        if value is not None:
+            return value
+    elif periodic.full_period(lo, hi):
+        found = periodic.read(L, x)
+        if found is not None:
+            return PieceValue(periodic.integral(*found), sp.true, "Bessel's integral (one period)")
     if hyp.substitutions > 0:
         from rdpsym.engine.transform import integrate_by_substitution
 
@@ -221,6 +238,90 @@ def _two_binomials(logs, C, lo, hi, hyp: Hypotheses) -> PieceValue | None:
     expanded = budgeted(lambda: sp.hyperexpand(series), "hyperexpand", seconds=2.0)
     value = sp.exp(C) * u ** (s - p) * v ** (-q) * sp.beta(s, p + q - s) * expanded
     return _decided(value, converges, "hypergeometric (Euler)", hyp)
+
+
+def _quadratic_powers(L: sp.Expr, x: sp.Symbol, hyp: Hypotheses) -> PieceValue | None:
+    """∫_ℝ e^L for L = C + Σ c·log((x − μ)² + γ²) (Cauchy and Student t laws): one quadratic, or two
+    whose exponents add up to −1 (a Legendre function; see :mod:`rdpsym.engine.quadratic_logs`).
+
+    >>> x = sp.Symbol("x", real=True)
+    >>> integrate_exp(-sp.log(x**2 + 1), x, -oo, oo, Hypotheses()).value
+    pi
+    >>> a = sp.Symbol("alpha", positive=True)
+    >>> integrate_exp(-a * sp.log(x**2 + 1) + (a - 1) * sp.log(x**2 - 2*x + 2), x, -oo, oo, Hypotheses()).value
+    pi*legendre(alpha - 1, 3/2)
+    """
+    read = quadratic_logs.read(L, x, hyp)
+    if read is None:
+        return None
+    if len(read.factors) == 1:
+        (c, _, g2), = read.factors
+        value, converges = quadratic_logs.one_quadratic(-c, g2)
+        if hyp.holds(converges) is False:
+            return PieceValue(oo, sp.true, "power of a quadratic")
+        return _decided(sp.exp(read.C) * value, converges, "power of a quadratic", hyp)
+    if len(read.factors) != 2 or hyp.is_zero(read.factors[0][0] + read.factors[1][0] + 1) is not True:
+        return None  # two powers not summing to −1 (Student t laws): an Appell function, no rule
+    # P's factor first (its exponent −α is the negative one), so the degree reads α − 1, not −α.
+    (c1, mu1, g1), (c2, mu2, g2) = sorted(read.factors, key=lambda f: hyp.is_negative(f[0]) is not True)
+    value = quadratic_logs.two_quadratics(-c1, (mu1, g1), (mu2, g2))
+    return PieceValue(sp.powsimp(sp.exp(read.C) * value), sp.true, "Legendre function (Laplace's integral)")
+
+
+def _inverse_power_exponential(L: sp.Expr, x: sp.Symbol, hyp: Hypotheses) -> PieceValue | None:
+    """∫_0^∞ x^c e^{Bx + D/x + C} dx, D ≠ 0 (inverse Gaussian and generalised inverse Gaussian laws):
+    with β = −D, γ = −B, ν = c + 1 (Gradshteyn–Ryzhik 3.471.9),
+
+        2 (β/γ)^{ν/2} K_ν(2√(βγ)) e^C            (β > 0, γ > 0),
+        Γ(−ν) β^ν e^C                            (β > 0, γ = 0, ν < 0: t = 1/x gives a Γ integral),
+
+    and ∞ otherwise (e^{D/x} blows up at 0⁺ when D > 0; e^{Bx} at ∞ when B > 0).  K_ν at a half-integer
+    ν is elementary and written so (the inverse Gaussian's ν = −1/2: √(π/(2z)) e^{−z}).
+
+    >>> x = sp.Symbol("x", positive=True)
+    >>> integrate_exp(-sp.Rational(3, 2) * sp.log(x) - x - 1 / x, x, 0, oo, Hypotheses()).value
+    sqrt(pi)*exp(-2)
+    """
+    c, B, D, C = sp.S.Zero, sp.S.Zero, sp.S.Zero, sp.S.Zero
+    for term in sp.Add.make_args(sp.expand(L)):
+        coeff, rest = term.as_independent(x, as_Add=False)
+        if rest == 1:
+            C += term
+        elif rest == sp.log(x):
+            c += coeff
+        elif rest == x:
+            B += coeff
+        elif rest == 1 / x:
+            D += coeff
+        else:
+            return None
+    if hyp.is_zero(D) is not False:
+        return None
+    nu, beta, gamma = c + 1, -D, -B
+    rule = "generalised inverse Gaussian (Bessel K)"
+    if hyp.is_positive(beta) is False:
+        return PieceValue(oo, sp.true, rule)
+    # Simplified with β, γ positive (where this branch holds): for the inverse Gaussian it is √π e^{−2√(βγ)}/√β.
+    b, g = sp.Dummy("beta", positive=True), sp.Dummy("gamma", positive=True)
+    form = sp.powsimp(sp.powdenest(2 * (b / g) ** (nu / 2) * _bessel_k(nu, 2 * sp.sqrt(b * g)), force=True))
+    bessel = form.xreplace({b: beta, g: gamma}) * sp.exp(C)
+    if hyp.is_positive(gamma):
+        return _decided(bessel, beta > 0, rule, hyp)
+    at_zero = sp.gamma(-nu) * beta**nu * sp.exp(C)
+    value = sp.Piecewise((bessel, gamma > 0), (at_zero, True))
+    return _decided(value, sp.And(beta > 0, sp.Or(gamma > 0, sp.And(sp.Eq(gamma, 0), nu < 0))), rule, hyp)
+
+
+def _bessel_k(nu: sp.Expr, z: sp.Expr) -> sp.Expr:
+    """K_ν(z), elementary when ν is half an odd integer: K_{n+½}(z) = √(π/(2z)) e^{−z} Σ_{k≤n} (n+k)!/(k!(n−k)!)
+    (2z)^{−k} (DLMF 10.49.12; K_{−ν} = K_ν); else SymPy's besselk."""
+    twice = 2 * nu
+    if not (twice.is_Integer and twice % 2 == 1):
+        return sp.besselk(nu, z)
+    n = int(abs(nu) - sp.S.Half)
+    series = sp.Add(*[sp.factorial(n + k) / (sp.factorial(k) * sp.factorial(n - k)) * (2 * z) ** (-k)
+                      for k in range(n + 1)])
+    return sp.sqrt(sp.pi / (2 * z)) * sp.exp(-z) * series
 
 
 def _exponential(B, C, lo, hi, hyp: Hypotheses) -> PieceValue:

@@ -101,8 +101,9 @@ def to_arb(expr: object, values: dict | None = None) -> arb:
 
     ``values`` maps free symbols to ``arb`` balls (or numbers).  Supported:
     rationals, Floats (their exact binary value), π, e, +, ×, powers, exp,
-    log, sqrt, erf/erfc, sinh/cosh/tanh, sin/cos/tan/atan, Abs, Min/Max and Piecewise whose
-    conditions the balls decide.  Anything else raises
+    log, sqrt, erf/erfc, sinh/cosh/tanh, sin/cos/tan/atan, arccosh, Γ, the Legendre function
+    P_ν(z), the Bessel functions I_ν and K_ν, Abs, Min/Max and Piecewise whose conditions the
+    balls decide.  Anything else raises
     :class:`~rdpsym.foundations.errors.NotCertifiable` (an rdpsym error, and a ``TypeError``) so a
     caller can fall back to a labelled non-certified value.
 
@@ -223,6 +224,26 @@ class _Evaluator:
         for cls, f in simple.items():
             if isinstance(e, cls):
                 return f(self.eval(e.args[0]))
+        if isinstance(e, sp.gamma):
+            return self.eval(e.args[0]).gamma()  # (a pole in the ball gives a non-finite ball)
+        if isinstance(e, sp.acosh):
+            a = self.eval(e.args[0])
+            if a < 1:
+                raise OutsideDomain(f"arccosh of a number < 1: {e}")
+            if not a >= 1:
+                raise Undecided(f"arccosh of an argument not certified >= 1: {e}")
+            return a.acosh()
+        if isinstance(e, (sp.besseli, sp.besselk)):  # I_ν(z), K_ν(z) (von Mises, generalised inverse Gaussian)
+            nu, z = (self.eval(a) for a in e.args)
+            return z.bessel_i(nu) if isinstance(e, sp.besseli) else z.bessel_k(nu)
+        if isinstance(e, sp.legendre):
+            # P_ν(z), z ≥ 1 (the Cauchy laws' A): Arb's type 3, real there; −1 < z < 1: type 2.
+            n, z = (self.eval(a) for a in e.args)
+            if z >= 1:
+                return z.legendre_p(n, 0, type=3)
+            if z > -1 and z < 1:
+                return z.legendre_p(n, 0, type=2)
+            raise Undecided(f"Legendre function at an argument not certified on one side of 1: {e}")
         if isinstance(e, (sp.Min, sp.Max)):
             vals = [self.eval(a) for a in e.args]
             out = vals[0]
