@@ -129,11 +129,19 @@ def compile_expr(expr: sp.Expr, var: sp.Symbol, ctx) -> Callable:
     ...     ctx.nstr(f(ctx.mpf(1)), 20)
     '0.2419707245191433498'
     """
-    folded, constants = _fold(expr, var)
+    folded, constants = _fold(_integer_orders(expr), var)
     f = bind(_lambdify(folded, var, len(constants)), ctx)
     with ctx.extraprec(20):
         values = [to_mpf(c, ctx) for c in constants]
     return lambda t: f(t, *values)
+
+
+def _integer_orders(expr: sp.Expr) -> sp.Expr:
+    """I_n(z) written I_{|n|}(z) where the order n is an integer (DLMF 10.27.1): mpmath's besseli fails to
+    converge at large negative integer orders (n = −500 at z = 3), which a sum over ℤ reaches (Skellam)."""
+    return expr.replace(
+        lambda e: isinstance(e, sp.besseli) and e.args[0].is_integer and e.args[0].is_nonnegative is not True,
+        lambda e: sp.besseli(sp.Abs(e.args[0]), e.args[1]))
 
 
 @functools.lru_cache(maxsize=512)
