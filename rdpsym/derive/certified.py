@@ -117,20 +117,27 @@ def _certified(P: Density, Q: Density, order: sp.Expr, digits: int) -> arb | Non
         if order == 1 and _log_vanishes_at_an_end(sp.expand(lp - lq), x, pair.lo, pair.hi):
             return None  # log(P/Q) singular at an end: not holomorphic up to it (no end cut for P·r)
         if order == 1:  # |r| ≤ (e^{εr} + e^{−εr})/ε, ε = 1/4: |P·r| ≤ 4·(P^{5/4}Q^{−1/4} + P^{3/4}Q^{1/4})
-            eps = sp.Rational(1, 4)
-            bounds = tuple(sp.expand((1 + s * eps) * lp - s * eps * lq + sp.log(1 / eps)) for s in (1, -1))
-            pieces.append((pair.lo, pair.hi, ("KL", lp, lq), bounds))
+            # A smaller ε where that bound's tail is too heavy (Pareto laws with g₂ > 5g₁: x^{−(5/4)(g₁+1) +
+            # (g₂+1)/4} is not integrable); the first ε whose bounds give a cut is used.
+            options = tuple(tuple(sp.expand((1 + s * eps) * lp - s * eps * lq + sp.log(1 / eps)) for s in (1, -1))
+                            for eps in (sp.Rational(1, 4), sp.Rational(1, 32), sp.Rational(1, 256)))
+            pieces.append((pair.lo, pair.hi, ("KL", lp, lq), options))
         else:
             L = sp.expand(order * lp + (1 - order) * lq)
-            pieces.append((pair.lo, pair.hi, ("exp", L), (L,)))
+            pieces.append((pair.lo, pair.hi, ("exp", L), ((L,),)))
     if not pieces:
         return None
     with precision(bits_for(digits + 15)):
         total = arb(0)
-        for lo, hi, integrand, bounds in pieces:
+        for lo, hi, integrand, options in pieces:
             ends = integrand[1] if integrand[0] == "exp" else None
             far = _exp_of(integrand[1], x, powers=False) if integrand[0] == "exp" else None
-            piece = _piece_integral(_integrand(integrand, x), bounds, x, lo, hi, digits, ends, far)
+            f = _integrand(integrand, x)
+            piece = None
+            for bounds in options:
+                piece = _piece_integral(f, bounds, x, lo, hi, digits, ends, far)
+                if piece is not None:
+                    break
             if piece is None:
                 return None
             total += piece
