@@ -352,7 +352,7 @@ def _close_in(f: Callable[[fmpq], arb], target: arb, x: fmpq, lo: fmpq, hi: fmpq
     would cost about an evaluation a bit.  Every certified comparison moves an end, on either side
     of x: a point above the target raises lo, one below lowers hi.
     """
-    step = x / fmpz(2) ** bits
+    step = (x if x > 0 else hi) / fmpz(2) ** bits  # (at x = 0, the last bit of the bracket's scale)
     guide = _midpoint_rational(resolution / 4)
     if guide is not None and guide > step:
         step = guide
