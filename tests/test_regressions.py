@@ -209,13 +209,29 @@ def test_logistic_laws_derive_by_eulers_hypergeometric_integral():
 
 def test_nested_case_splits_keep_their_parameters_apart():
     # Was a raw ParameterError ("values must give every parameter; missing: _delta"): a case inside a case
-    # had two δ parameters both named "delta", and the check read the densities' parameters by name.
+    # had two δ parameters both named "delta", and the check reads the densities' parameters by name.
+    from rdpsym.derive.cases import parametrise
+
+    a, b = sp.symbols("a b", positive=True)
+    names = {parametrise(a - b, 1, set(), depth).delta.name for depth in (0, 1, 2)}
+    assert len(names) == 3
+
+
+def test_uniform_laws_with_four_free_ends_derive_by_their_overlap():
+    # Was NoClosedFormError after three levels of case splits: the four ends cannot be ordered.  The overlap
+    # rule needs no cases: for α ≥ 1 finite iff [m1 − h1, m1 + h1] ⊂ [m2 − h2, m2 + h2], then log(h2/h1).
     m1, m2 = sp.symbols("m1 m2", real=True)
     h1, h2 = sp.symbols("h1 h2", positive=True)
     P = Continuous(1 / (2 * h1), x, support=sp.Interval(m1 - h1, m1 + h1))
     Q = Continuous(1 / (2 * h2), x, support=sp.Interval(m2 - h2, m2 + h2))
-    with pytest.raises(rdpsym.NoClosedFormError, match="cannot tell whether"):
-        renyi_divergence(P, Q, 2)  # four free ends: not derived yet (tests/test_textbook.py NOT_YET), said so
+    for order in (2, rdpsym.alpha, 1, sp.oo):
+        d = renyi_divergence(P, Q, order)
+        assert d.status == "checked", order
+        at = {rdpsym.alpha: 3} if order == rdpsym.alpha else {}
+        assert close(d.evalf({m1: 0, h1: 1, m2: R(1, 2), h2: 2, **at}), mpmath.log(2))
+        assert d.evalf({m1: 0, h1: 1, m2: R(3, 2), h2: 2, **at}) == mpmath.inf  # sticks out of Q's support
+    half = renyi_divergence(P, Q, R(1, 2))  # 0 < α < 1: the overlap's length L, −2·log(L/(2√(h1 h2)))
+    assert close(half.evalf({m1: 0, h1: R(1, 2), m2: R(1, 2), h2: R(1, 2)}), 2 * mpmath.log(2))
 
 
 def test_cauchy_laws_derive_at_every_order_through_the_legendre_function():

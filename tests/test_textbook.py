@@ -156,7 +156,6 @@ def _compare(f, d, values: dict, point: dict, at, expect_numeric: bool):
 
 NOT_YET = {
     "symbolic": {
-        "uniform, symbolic centres and widths": "non-smooth points in four free symbols: UndecidedSign past the case split",
         "Zipf (zeta), s = 1 + t": "the ζ closed form derives, but the verifier's definition (Euler–Maclaurin past "
                                   "2000 terms) does not settle to 40 digits at its sample points near s = 1",
     },

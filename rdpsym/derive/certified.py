@@ -63,6 +63,10 @@ METHOD = "certified quadrature (Arb)"
 #: Work ceilings of one ``acb.integral`` call (Arb's own limits: integrand evaluations, bisection depth).
 _EVAL_LIMIT = 40_000
 _DEPTH_LIMIT = 400
+#: The farthest cut of a power-law tail, in bits of T: beyond |x| = 2^8 the range is integrated in
+#: u = log|x| (see :func:`_piece_integral`), where the tail decays like e^{(K+1)u}, so a cut at
+#: T = 2^4096 (u ≈ 2840) costs Arb a few subdivisions (Pareto laws of shape 1/3 need T ≈ 10^180).
+_FARTHEST_CUT_BITS = 4096
 #: Doublings of the cut T at an infinite end before giving up.
 _DOUBLINGS = 80
 
@@ -360,8 +364,8 @@ def _tail_cut(L: sp.Expr, x: sp.Symbol, start: sp.Expr, digits: int) -> tuple[ar
         _, K, C, _ = shape
         s = -K - 1
         need = ((C - (s * target).log()) / s).exp()
-        if not need.is_finite() or need.upper() > arb(2) ** (_DEPTH_LIMIT * 3 // 4):
-            return None  # a tail so slow that Arb's bisection cannot reach the cut
+        if not need.is_finite() or need.upper() > arb(2) ** _FARTHEST_CUT_BITS:
+            return None  # a tail so slow that its cut is beyond even the log-scale range (x^{−1.01})
         T = T.max(arb(2) ** int(math.ceil(float((need.upper().log() / arb(2).log()).upper()))))
     for _ in range(_DOUBLINGS):
         bound = _bound(shape, T)

@@ -51,6 +51,7 @@ from rdpsym.foundations.notation import (
 from rdpsym.foundations.precision import sympy_evalf_guard
 from rdpsym.foundations.reading import parse_order
 from rdpsym.foundations.record import (
+    Because,
     ByCases,
     ByIdentity,
     Case,
@@ -81,7 +82,7 @@ from rdpsym.foundations.record import (
     weakest,
 )
 from rdpsym.foundations.symbols import alpha
-from rdpsym.laws.densities import Density, Discrete, align_pair
+from rdpsym.laws.densities import Continuous, Density, Discrete, align_pair
 from rdpsym.laws.references import Reference
 
 oo = sp.oo
@@ -167,6 +168,10 @@ def _derive_by_cases(P: Density, Q: Density, order, reference, unchecked: tuple,
     try:
         return _derive(P, Q, order, reference, unchecked)
     except UndecidedSign as undecided:
+        if _uniform_ends(P, Q) is not None:
+            # Two uniform laws whose ends cannot be ordered: the overlap rule needs no cases (four free
+            # ends took more nested splits than a derivation may make).
+            return _derive_with(P, Q, order, reference, unchecked, None, uniform=True)
         try:
             cases = split(P, Q, order, undecided.quantity,
                           lambda Pc, Qc, d: _derive_by_cases(Pc, Qc, order, None, unchecked, d), depth)
@@ -231,13 +236,16 @@ def _derive(P: Density, Q: Density, order, reference, unchecked: tuple = ()) -> 
 
 
 def _derive_with(P: Density, Q: Density, order, reference, unchecked: tuple, tables,
-                 numeric_fallback: bool = True) -> Derivation:
-    """D_order(P‖Q) from the densities' expressions (``tables`` None) or from their tables."""
+                 numeric_fallback: bool = True, uniform: bool = False) -> Derivation:
+    """D_order(P‖Q) from the densities' expressions (``tables`` None) or from their tables; with ``uniform``,
+    by the overlap rule for two uniform laws (:func:`_uniform`)."""
     hyp = Hypotheses(order if isinstance(order, sp.Symbol) else None)
     steps: list[Step] = [*_density_steps(P, Q, tables), _definition_step(P, order, tables)]
     changes: list = []  # a change of variables of the whole support, to check the result in too
     try:
-        if order is oo:
+        if uniform:
+            closed, conditions, more, I = _uniform(P, Q, order)
+        elif order is oo:
             closed, conditions, more, I = _sup(P, Q, tables, changes)
         elif order == 1:
             closed, conditions, more, I = _kl(P, Q, tables, changes)
@@ -287,6 +295,43 @@ def _derive_with(P: Density, Q: Density, order, reference, unchecked: tuple, tab
         reference=reference,
         moment=I,
     )
+
+
+def _uniform_ends(P: Density, Q: Density) -> tuple | None:
+    """(a₁, b₁, a₂, b₂) when P and Q are uniform laws on finite intervals (pdfs free of the variable), else None."""
+    if not (isinstance(P, Continuous) and isinstance(Q, Continuous)) or not isinstance(P.var, sp.Symbol):
+        return None
+    ends = (P.lo, P.hi, Q.lo, Q.hi)
+    if P.pdf.has(P.var) or Q.pdf.has(Q.var) or any(e in (oo, -oo) for e in ends):
+        return None
+    return ends
+
+
+def _uniform(P: Density, Q: Density, order) -> tuple:
+    """D_order of two uniform laws, p = 1/(b₁ − a₁) on [a₁, b₁] and q = 1/(b₂ − a₂) on [a₂, b₂], by their overlap.
+
+    P^α Q^{1−α} is p^α q^{1−α} on [a₁, b₁] ∩ [a₂, b₂] and 0 elsewhere.  For α ≥ 1 (α = ∞ and the KL
+    included) a part of [a₁, b₁] outside [a₂, b₂] has positive length, where P > 0 = Q: the divergence
+    is finite exactly when a₂ ≤ a₁ and b₁ ≤ b₂, and is then log(p/q) = log((b₂ − a₂)/(b₁ − a₁)) at every
+    order (van Erven–Harremoës 2014; Gil et al. 2013, uniform laws).  For 0 < α < 1 it is
+    log(L·p^α q^{1−α})/(α − 1), L = min(b₁, b₂) − max(a₁, a₂), finite exactly when L > 0.
+    """
+    a1, b1, a2, b2 = _uniform_ends(P, Q)
+    p, q = P.pdf, Q.pdf
+    if order is oo or order == 1 or isinstance(order, sp.Symbol) or order > 1:
+        closed = sp.log(sp.factor((b2 - a2) / (b1 - a1)))
+        conditions = (a2 <= a1, b1 <= b2)
+        reason = (r"uniform laws: for $\alpha \ge 1$, finite exactly when the support of $P$ lies in that of $Q$, "
+                  r"and then $\log(p/q)$ at every order")
+        moment = (p / q) ** (order - 1) if order not in (1, oo) else None
+    else:
+        overlap = sp.Min(b1, b2) - sp.Max(a1, a2)
+        moment = overlap * p**order * q ** (1 - order)
+        closed = sp.log(moment) / (order - 1)
+        conditions = (overlap > 0,)
+        reason = (r"uniform laws: $P^\alpha Q^{1-\alpha} = p^\alpha q^{1-\alpha}$ on the overlap of the supports, "
+                  "0 elsewhere")
+    return closed, conditions, [_equals(order, closed, Because(reason))], moment
 
 
 def _divergence(order: sp.Expr) -> RenyiDivergence:
