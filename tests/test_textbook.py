@@ -156,14 +156,10 @@ def _compare(f, d, values: dict, point: dict, at, expect_numeric: bool):
 
 NOT_YET = {
     "symbolic": {
-        "Zipf (zeta), s = 1 + t": "the ζ closed form derives, but the verifier's definition (Euler–Maclaurin past "
-                                  "2000 terms) does not settle to 40 digits at its sample points near s = 1",
     },
     "numeric": {
         "Skellam (mu = 3/2), shift 1": "finite orders and KL: the labelled numeric values pass; D_∞ = ∞ is found "
                                        "numerically (I_n/I_{n+1} grows without bound), not proved",
-        "Zipf (zeta), s = 1 + t": "orders 1 and ∞ only: the KL sum's log factor and D_∞'s supremum of a power "
-                                  "ratio are not read yet",
     },
 }
 

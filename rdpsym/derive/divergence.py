@@ -19,6 +19,7 @@ from rdpsym.derive.numeric import renyi_divergence_mp
 from rdpsym.derive.verify import check_against_definition, is_zero
 from rdpsym.engine.context import Hypotheses, UndecidedSign, simplify_condition, tidy_condition
 from rdpsym.engine.series import Quadrature, canonical
+from rdpsym.engine.special import ZetaPrime
 from rdpsym.engine.tidy import (
     collect_exp,
     divergence_from_moment,
@@ -564,7 +565,9 @@ def _derivatives_as_integrals(expr: sp.Expr) -> sp.Expr:
 
     * ∂/∂a of an incomplete beta B_{z₁,z₂}(a, b): the integral ∫_{z₁}^{z₂} t^{a−1}(1 − t)^{b−1} log t dt
       (log(1 − t) for b), which evaluates to any precision;
-    * ∂/∂ν of the Legendre function P_ν(z) at ν = 0 (the Cauchy laws' moment at α = 1): log((1 + z)/2).
+    * ∂/∂ν of the Legendre function P_ν(z) at ν = 0 (the Cauchy laws' moment at α = 1): log((1 + z)/2);
+    * ζ′(s) (the Zipf laws' moment at α = 1): :class:`~rdpsym.engine.special.ZetaPrime`, which evaluates
+      to any precision.
       From P_ν(z) = ₂F₁(−ν, ν + 1; 1; w), w = (1 − z)/2: the k-th coefficient (−ν)_k (ν + 1)_k/(k!)²
       is −ν·(k − 1)!·k!/(k!)² + O(ν²), so ∂/∂ν at 0 is −Σ_{k≥1} w^k/k = log(1 − w).
     """
@@ -578,6 +581,8 @@ def _derivatives_as_integrals(expr: sp.Expr) -> sp.Expr:
             values = dict(zip(e.variables, e.point))
             degree, z = (arg.xreplace(values) for arg in inner.args)
             return sp.log((1 + z) / 2) if degree == 0 else e
+        if isinstance(inner, sp.zeta) and len(inner.args) == 1 and count == 1 and inner.args[0] == variable:
+            return ZetaPrime(inner.args[0].xreplace(dict(zip(e.variables, e.point))))
         if not isinstance(inner, sp.betainc) or count != 1:
             return e
         values = dict(zip(e.variables, e.point))

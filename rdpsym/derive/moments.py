@@ -133,7 +133,9 @@ def sup_piece(R, var, lo, hi, hyp: Hypotheses, discrete: bool):
     shape = log_shape(R, x, lo, hi, hyp)
     if shape is not None and not shape.logs:
         return _sup_quadratic(R, x, lo, hi, hyp, discrete), None
-    if shape is not None and len(shape.logs) == 1 and hyp.is_zero(shape.A) and not discrete:
+    # (On integers too when B = 0: c·log|k − r| is monotone there, so its supremum is at an end, an integer.)
+    if shape is not None and len(shape.logs) == 1 and hyp.is_zero(shape.A) and (
+            not discrete or hyp.is_zero(shape.B)):
         c, r, side = shape.logs[0]
         return _sup_log_linear(c, r, side, shape.B, shape.C, lo, hi, hyp), None
     if shape is not None and len(shape.logs) == 2 and hyp.is_zero(shape.A) and hyp.is_zero(shape.B) and not discrete:
