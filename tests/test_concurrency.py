@@ -384,8 +384,12 @@ def test_timeouts_landing_around_numeric_blocks_leave_no_lock_held_and_no_precis
                     sum(math.comb(60, k) for k in range(60))
         if NUMERIC_LOCK._recursion_count() or open_numeric_blocks():
             problems.append(f"thread {seed}: lock held {NUMERIC_LOCK._recursion_count()} time(s)")
-        if (mpmath.mp.dps, flint.ctx.prec) != (USER_DPS, USER_BITS):
-            problems.append(f"thread {seed}: precision left at {mpmath.mp.dps} digits, {flint.ctx.prec} bits")
+        # Read under the lock: mpmath's and python-flint's precisions are process-wide, and another thread
+        # still churning sets them inside its blocks (an unlocked read once saw 50 digits, 64 bits that way).
+        with PRECISION_LOCK:
+            state = mpmath.mp.dps, flint.ctx.prec
+        if state != (USER_DPS, USER_BITS):
+            problems.append(f"thread {seed}: precision left at {state[0]} digits, {state[1]} bits")
         finished.append(seed)
 
     saved = mpmath.mp.dps, flint.ctx.prec
