@@ -180,3 +180,32 @@ def test_threads_get_the_same_balls_and_leave_the_precision_as_they_found_it():
     assert len(results) == 4 and all(r is not None and r.overlaps(results[0]) for r in results)
     with precision(300):
         assert all(r.overlaps(arb(25) / 48) for r in results)  # α/(2σ²) = (3/2)/(2·36/25)
+
+
+def test_a_linear_pdf_keeps_its_sum_whole_in_the_log():
+    # Was a wrong certified ball, [−3.91 ± 2e−15] for 0.006780 (and the correct log(148/147) rejected): the log
+    # of (2x + 6)/7 was split as if its two terms were factors, log(6/7) + log(2x/7).
+    P, Q = rdpsym.Continuous((2 * x + 6) / 7, x, UNIT), rdpsym.Continuous(sp.S.One, x, UNIT)
+    ball = certified_divergence(P, Q, sp.S(2), AGREE_DIGITS)
+    with precision(200):
+        assert ball is not None and ball.overlaps((arb(148) / 147).log())
+    assert renyi_divergence_mp(P, Q, 2, dps=30) > 0
+
+
+def test_constants_arb_cannot_evaluate_whole_and_far_finite_ends_still_give_balls():
+    # B(5/2, 7/3) in a normaliser sent the constant folding into endless recursion (the route gave up); a
+    # piece reaching 2^30 was integrated with the tail's log form, where (H − x)² vanishes at the end.
+    def beta(a, b):
+        return rdpsym.Continuous(x ** (a - 1) * (1 - x) ** (b - 1) / sp.beta(a, b), x, UNIT)
+
+    P, Q = beta(R(5, 2), R(7, 3)), beta(3, R(5, 2))
+    ball = certified_divergence(P, Q, sp.S(2), AGREE_DIGITS)
+    reference = renyi_divergence_mp(P, Q, 2, dps=AGREE_DIGITS + 10)
+    H = 2**30
+    far = (rdpsym.Continuous(3 * (H - x) ** 2 / H**3, x, sp.Interval(0, H)),
+           rdpsym.Continuous(sp.S.One / H, x, sp.Interval(0, H)))
+    long_piece = certified_divergence(*far, sp.S(2), AGREE_DIGITS)  # ∫ 9(H − x)⁴/H⁵ dx = 9/5: D₂ = log(9/5)
+    with precision(300):
+        assert ball is not None and (arb(mpmath.nstr(reference, AGREE_DIGITS + 10)) - ball).abs_lower() <= \
+            abs(ball.mid()) * arb(10) ** -(AGREE_DIGITS + 5)
+        assert long_piece is not None and long_piece.overlaps((arb(9) / 5).log())

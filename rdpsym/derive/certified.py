@@ -272,12 +272,13 @@ def _piece_integral(f: Compiled, bounds: tuple, x: sp.Symbol, lo: sp.Expr, hi: s
     near = arb(2) ** 8
     if b > near and b > 2 ** 16 * a.max(near):
         cut = a.max(near)
-        g = far or f  # (the integrand as e^{L} throughout: see _exp_of)
+        g = far if far is not None and hi0 is sp.oo else f  # (e^{L} throughout in an infinite tail: see _exp_of;
+        # at a far finite end a factor of L may vanish, where its power, not its log, is holomorphic)
         parts.append((lambda w, analytic, g=g: g(w.exp(), analytic) * w.exp(), cut.log(), b.log()))
         b = cut
     if a < -near and a < 2 ** 16 * b.min(-near):
         cut = b.min(-near)
-        g = far or f
+        g = far if far is not None and lo0 is -sp.oo else f
         parts.append((lambda w, analytic, g=g: g(-w.exp(), analytic) * w.exp(), (-cut).log(), (-a).log()))
         a = cut
     parts.append((f, a, b))
@@ -547,9 +548,15 @@ def _compile_structure(e: sp.Expr, x: sp.Symbol) -> Compiled:  # noqa: C901 - on
         return lambda z, analytic: z
     if e.is_Add or e.is_Mul:
         # The x-free arguments folded into one ball, once: the integrand is evaluated ~10⁴ times a piece.
-        constant, varying = e.as_independent(x, as_Add=e.is_Add)
-        parts = [_compile(a, x) for a in e.func.make_args(varying)]
-        c = _compile(constant, x)(acb(0), False)
+        # (An x-free e comes here only when to_arb could not evaluate it whole, B(5/2, 7/3) say: then its
+        # arguments one by one, or the fold would hand the same e back to _compile for ever.)
+        if e.has(x):
+            constant, varying = e.as_independent(x, as_Add=e.is_Add)
+            parts = [_compile(a, x) for a in e.func.make_args(varying)]
+            c = _compile(constant, x)(acb(0), False)
+        else:
+            parts = [_compile(a, x) for a in e.args]
+            c = acb(0) if e.is_Add else acb(1)
         if e.is_Add:
             def add(z, analytic):
                 out = c

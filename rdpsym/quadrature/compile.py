@@ -181,7 +181,9 @@ def log_expression(expr: sp.Expr) -> sp.Expr:
 @functools.lru_cache(maxsize=512)
 def _log_expression(expr: sp.Expr) -> sp.Expr:
     # A constant factor's log is kept whole: expand_log(log(−1/log(3/5)), force=True) never returns (SymPy).
-    if expr.free_symbols:
+    # Only of a product: of a sum, as_independent(as_Mul=True) splits the terms as if they were factors
+    # (log(2x/7 + 6/7) came out as log(6/7) + log(2x/7), a wrong certified ball for a linear pdf).
+    if expr.free_symbols and expr.is_Mul:
         constant, rest = expr.as_independent(*expr.free_symbols, as_Mul=True)
         if constant != 1 and constant.is_positive:
             return sp.log(constant) + _log_expression(rest)
