@@ -109,35 +109,22 @@ def random_value(interval, rng: random.Random) -> sp.Rational:
         lo = int(interval.inf) if interval.inf.is_finite else -(10**6)
         hi = int(interval.sup) if interval.sup.is_finite else lo + 10 ** rng.randint(1, 6)
         return sp.Integer(rng.randint(lo, hi))
-    lo, hi = interval.inf, interval.sup
-    if all(e.is_Rational or e.is_infinite for e in (lo, hi)):
-        return sp.Rational(_random_fraction(_fraction(lo), _fraction(hi), rng))
-    if lo.is_finite and hi.is_finite and (hi - lo) <= 100:
-        u = _rational(rng.random())
-        return lo + (hi - lo) * u if u > 0 else lo + (hi - lo) / 2
-    mag = sp.Integer(10) ** rng.randint(-8, 8) * (1 + _rational(rng.random()))
-    if lo.is_finite and hi.is_finite:
-        v = lo + mag
-        return v if v < hi else lo + (hi - lo) * _rational(rng.random())
-    if lo.is_finite:
-        return lo + mag
-    if hi.is_finite:
-        return hi - mag
-    return mag if rng.random() < 0.5 else -mag
+    ends = (_end(interval.inf), _end(interval.sup))
+    value = _draw(*ends, rng)
+    return sp.Rational(value) if isinstance(value, Fraction) else value
 
 
-def _rational(u: float) -> sp.Rational:
-    return sp.Rational(int(u * 2**40), 2**40)
+def _end(end: sp.Expr) -> Fraction | sp.Expr | None:
+    """An interval's end for :func:`_draw`: a Fraction when rational (no SymPy arithmetic on the ~10⁴ draws
+    of a catalogue run), None when infinite, else the SymPy number itself (π)."""
+    if end.is_infinite:
+        return None
+    return Fraction(int(end.p), int(end.q)) if end.is_Rational else end
 
 
-def _fraction(end: sp.Expr) -> Fraction | None:
-    """A rational end as a Fraction; None for an infinite one."""
-    return Fraction(int(end.p), int(end.q)) if end.is_Rational else None
-
-
-def _random_fraction(lo: Fraction | None, hi: Fraction | None, rng: random.Random) -> Fraction:
-    """:func:`random_value` for rational (or infinite) ends, in Fractions: the same draws from ``rng``, the
-    same values, without SymPy arithmetic (a catalogue run draws ~10⁴ of them)."""
+def _draw(lo, hi, rng: random.Random):
+    """A random number between ``lo`` and ``hi`` (None: unbounded that way): uniform when the interval is
+    at most 100 long, else an end plus 10^j·(1 + u) for a random j in −8…8, u in [0, 1)."""
     def unit() -> Fraction:
         return Fraction(int(rng.random() * 2**40), 2**40)
 

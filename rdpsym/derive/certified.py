@@ -135,7 +135,8 @@ def _certified(P: Density, Q: Density, order: sp.Expr, digits: int) -> arb | Non
         total = arb(0)
         for lo, hi, integrand, options in pieces:
             ends = integrand[1] if integrand[0] == "exp" else None
-            far = _exp_of(integrand[1], x, powers=False) if integrand[0] == "exp" else None
+            infinite = lo is -sp.oo or hi is sp.oo  # (the far-tail form is used in infinite tails only)
+            far = _exp_of(integrand[1], x, powers=False) if integrand[0] == "exp" and infinite else None
             f = _integrand(integrand, x)
             piece = None
             for bounds in options:
@@ -469,9 +470,10 @@ def _log_sum_of_exponentials(c: arb, S: sp.Expr, x: sp.Symbol) -> tuple[sp.Expr,
 
     h is the exponent that dominates as x → ∞ (the largest h_i, compared by their differences).
     For c < 0, S ≥ a·e^{h} everywhere, so c·log S ≤ c·h + c·log a.  For c > 0, each other
-    difference h_i − h is a negative constant or a polynomial with a negative leading coefficient,
-    negative beyond Cauchy's bound on its roots (1 + max|d_k/d_lead|); beyond all of them
-    S ≤ (Σ a_i·e^{max(0, h_i − h)})·e^{h}, so c·log S ≤ c·h + c·log Σ.
+    difference d_i = h_i − h is a constant (a_i e^{h_i} = a_i e^{d_i}·e^{h}, exactly) or a polynomial with a
+    negative leading coefficient, negative beyond Cauchy's bound on its roots (1 + max|d_k/d_lead|);
+    beyond all of them S ≤ (Σ a_i·e^{d_i} over the constant d_i + Σ a_i over the others)·e^{h},
+    so c·log S ≤ c·h + c·log Σ.
     """
     terms = []
     for term in sp.Add.make_args(S):
@@ -514,7 +516,7 @@ def _log_sum_of_exponentials(c: arb, S: sp.Expr, x: sp.Symbol) -> tuple[sp.Expr,
     for a, h in terms:
         d = h - h_dom
         if d.degree() < 1:  # a constant difference (0 for the dominant term itself)
-            total += a * to_arb(d.as_expr()).max(arb(0)).exp()
+            total += a * to_arb(d.as_expr()).exp()
             continue
         coeffs = [to_arb(v) for v in d.all_coeffs()]
         reach = max(reach, float((1 + max(abs(v) for v in coeffs[1:]) / abs(coeffs[0])).upper()))

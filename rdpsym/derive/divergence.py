@@ -259,7 +259,7 @@ def _derive_with(P: Density, Q: Density, order, reference, unchecked: tuple, tab
             raise
         return _numeric_fallback(P, Q, order, steps, str(exc))
     if isinstance(closed, sp.Basic) and closed.has(sp.Subs, sp.Derivative):
-        closed = _derivatives_as_integrals(closed)
+        closed = _derivatives_written_out(closed)
         if closed.has(sp.Subs, sp.Derivative):  # a derivative SymPy could not take is not a closed form
             if not numeric_fallback:
                 raise NoClosedFormError("the result holds an unevaluated derivative")
@@ -560,16 +560,16 @@ def _kl(P, Q, tables, changes: list | None = None) -> tuple:
     return kl, (), steps, I
 
 
-def _derivatives_as_integrals(expr: sp.Expr) -> sp.Expr:
+def _derivatives_written_out(expr: sp.Expr) -> sp.Expr:
     """The derivatives left by differentiating a moment in α, written as what they are.
 
     * ∂/∂a of an incomplete beta B_{z₁,z₂}(a, b): the integral ∫_{z₁}^{z₂} t^{a−1}(1 − t)^{b−1} log t dt
       (log(1 − t) for b), which evaluates to any precision;
-    * ∂/∂ν of the Legendre function P_ν(z) at ν = 0 (the Cauchy laws' moment at α = 1): log((1 + z)/2);
+    * ∂/∂ν of the Legendre function P_ν(z) at ν = 0 (the Cauchy laws' moment at α = 1): log((1 + z)/2).
+      From P_ν(z) = ₂F₁(−ν, ν + 1; 1; w), w = (1 − z)/2: the k-th coefficient (−ν)_k (ν + 1)_k/(k!)²
+      is −ν·(k − 1)!·k!/(k!)² + O(ν²), so ∂/∂ν at 0 is −Σ_{k≥1} w^k/k = log(1 − w);
     * ζ′(s) (the Zipf laws' moment at α = 1): :class:`~rdpsym.engine.special.ZetaPrime`, which evaluates
       to any precision.
-      From P_ν(z) = ₂F₁(−ν, ν + 1; 1; w), w = (1 − z)/2: the k-th coefficient (−ν)_k (ν + 1)_k/(k!)²
-      is −ν·(k − 1)!·k!/(k!)² + O(ν²), so ∂/∂ν at 0 is −Σ_{k≥1} w^k/k = log(1 − w).
     """
     def rewrite(e):
         if not (isinstance(e, sp.Subs) and isinstance(e.expr, sp.Derivative)):
@@ -577,15 +577,14 @@ def _derivatives_as_integrals(expr: sp.Expr) -> sp.Expr:
         derivative = e.expr
         inner = derivative.expr
         (variable, count), = derivative.variable_count
-        if isinstance(inner, sp.legendre) and count == 1 and inner.args[0] == variable:
-            values = dict(zip(e.variables, e.point))
+        values = dict(zip(e.variables, e.point))
+        if count == 1 and isinstance(inner, sp.legendre) and inner.args[0] == variable:
             degree, z = (arg.xreplace(values) for arg in inner.args)
             return sp.log((1 + z) / 2) if degree == 0 else e
-        if isinstance(inner, sp.zeta) and len(inner.args) == 1 and count == 1 and inner.args[0] == variable:
-            return ZetaPrime(inner.args[0].xreplace(dict(zip(e.variables, e.point))))
+        if count == 1 and isinstance(inner, sp.zeta) and len(inner.args) == 1 and inner.args[0] == variable:
+            return ZetaPrime(inner.args[0].xreplace(values))
         if not isinstance(inner, sp.betainc) or count != 1:
             return e
-        values = dict(zip(e.variables, e.point))
         a, b, z1, z2 = (arg.xreplace(values) for arg in inner.args)
         position = inner.args.index(variable) if variable in inner.args else None
         if position not in (0, 1):

@@ -173,7 +173,7 @@ def _sup_quadratic_ratio(R, x, hyp: Hypotheses):
     read = quadratic_logs.read(R, x, hyp)
     if read is None or len(read.factors) != 2 or hyp.is_zero(read.factors[0][0] + read.factors[1][0]) is not True:
         return None
-    (c1, mu1, g1), (c2, mu2, g2) = read.factors
+    (_, mu1, g1), (c2, mu2, g2) = read.factors  # (c₁ = −c₂)
     return read.C + quadratic_logs.sup_log_ratio(c2, (mu1, g1), (mu2, g2), hyp)
 
 

@@ -23,7 +23,7 @@ def full_period(lo: sp.Expr, hi: sp.Expr) -> bool:
     """Whether (lo, hi) is exactly one period 2π long."""
     if lo in (sp.oo, -sp.oo) or hi in (sp.oo, -sp.oo):
         return False
-    return sp.simplify(hi - lo - 2 * sp.pi) == 0
+    return sp.expand(hi - lo - 2 * sp.pi) == 0  # (asked of every piece no other rule reads: no simplify)
 
 
 def read(L: sp.Expr, x: sp.Symbol) -> tuple[sp.Expr, sp.Expr, sp.Expr] | None:

@@ -21,11 +21,7 @@ from sympy.core.evalf import prec_to_dps
 class ZetaPrime(sp.Function):
     """ζ′(s), the derivative of Riemann's ζ (one argument)."""
 
-    nargs = 1
-
-    @classmethod
-    def eval(cls, s):
-        return None  # kept symbolic; numbers by _eval_evalf
+    nargs = 1  # (no eval: kept symbolic, numbers by _eval_evalf)
 
     def _eval_evalf(self, prec):
         s = self.args[0].evalf(prec_to_dps(prec) + 5)
