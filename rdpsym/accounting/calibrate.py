@@ -42,7 +42,7 @@ from rdpsym.accounting import api
 from rdpsym.accounting.curve import RdpCurve
 from rdpsym.accounting.orders import resolve
 from rdpsym.foundations import operations
-from rdpsym.foundations.balls import bits_for, precision
+from rdpsym.foundations.balls import bits_for, floor_log10, precision
 from rdpsym.foundations.errors import ConvergenceError, ParameterError, must
 from rdpsym.foundations.parallel import ordered_map
 from rdpsym.foundations.reading import dps as read_dps
@@ -130,7 +130,7 @@ def _safe(value, direction: str, digits: int):
     v = Fraction(value)
     if v == 0:
         return v
-    k = digits - 1 - math.floor(math.log10(abs(v)))
+    k = digits - 1 - floor_log10(abs(v))  # exact: no float (10^±400 neither underflows nor misplaces a digit)
     scaled = v * Fraction(10) ** k
     n = math.ceil(scaled) if direction == "decreasing" else math.floor(scaled)
     return Fraction(n) / Fraction(10) ** k
@@ -141,9 +141,14 @@ def _decimal_text(v) -> str:
     v = Fraction(v)
     if v.denominator == 1:
         return str(v.numerator)
-    k = 0
-    while (v * 10**k).denominator != 1 and k < 80:
-        k += 1
+    d = v.denominator
+    twos = (d & -d).bit_length() - 1
+    rest, fives = d >> twos, 0
+    while rest % 5 == 0:
+        rest, fives = rest // 5, fives + 1
+    # The decimals a decimal fraction needs (a σ of 7.07107·10^-201 has 206 of them: never cut short, which
+    # printed it as 0); a fraction that is not decimal is cut at 80, as before.
+    k = max(twos, fives) if rest == 1 else 80
     n = v.numerator * 10**k // v.denominator
     digits = str(abs(n)).rjust(k + 1, "0")
     return ("-" if n < 0 else "") + f"{digits[:-k]}.{digits[-k:]}"
@@ -238,12 +243,19 @@ class _Search:
 
 
 def _decide(result: api.AccountingResult, target: Fraction) -> bool | None:
-    """True: certainly ε ≤ target; False: certainly ε > target; None: the balls cannot tell."""
+    """True: certainly ε ≤ target (the upper end of ε's ball); False: certainly ε > target; None: the balls cannot
+    tell (a ball that straddles the target, or one that is not finite).  Decided in balls at a precision that holds
+    ε's ball and the target, whatever their magnitudes: never through a float."""
     e = result.enclosure
-    if e == math.inf:
+    if not isinstance(e, arb):  # math.inf: every order gives ∞
         return False
-    t = arb(fmpq(target.numerator, target.denominator))
-    with precision(bits_for(result.dps + 10)):
+    if e.is_nan():
+        return None
+    mid_bits = abs(int(e.mid().man_exp()[0])).bit_length() if e.is_finite() else 0
+    bits = max(bits_for(result.dps + 10), mid_bits + 64,
+               target.numerator.bit_length() + target.denominator.bit_length() + 64)
+    with precision(bits):
+        t = arb(fmpq(target.numerator, target.denominator))
         if e.upper() <= t:
             return True
         if e.lower() > t:
@@ -376,14 +388,16 @@ def _search(search: _Search, target: Fraction, lo, hi, direction: str, tol: Frac
                 x = _towards(x, good_end, 4, discrete)
         else:
             x = _towards(x, good_end, Fraction(1) + tol, discrete)  # within the balls of the target: step aside
-    lt = math.log(float(target))
+    lt = _ln(target)
     side, fg, fb = 0, good[1] - lt, bad[1] - lt
     for _ in range(400):
         gx, bx = good[0], bad[0]
         if (abs(gx - bx) <= 1) if discrete else (abs(gx - bx) <= tol * abs(gx)):
             break
-        lg, lb = math.log(float(gx)), math.log(float(bx))
+        lg, lb = _ln(gx), _ln(bx)
         t = lg - fg * (lg - lb) / (fg - fb) if fg != fb else (lg + lb) / 2
+        if not math.isfinite(t):  # (the interpolation only proposes a point: the balls decide it)
+            t = (lg + lb) / 2
         x = _inside(gx, bx, t, tol, discrete)
         r = search(x)
         verdict = _decide(r, target)
@@ -410,7 +424,12 @@ def _start(lo, hi, canonical: str, discrete: bool):
         return Fraction(1)
     if lo <= 0:
         return (lo + hi) / 2
-    return min(max(Fraction(math.sqrt(float(lo) * float(hi))).limit_denominator(10**6), lo), hi)
+    try:
+        g = math.sqrt(float(lo) * float(hi))
+    except OverflowError:
+        g = math.inf
+    x = Fraction(g) if 2.0**-1022 <= g < math.inf else _exp((_ln(lo) + _ln(hi)) / 2)  # (log space: no overflow)
+    return min(max(x.limit_denominator(10**6), lo), hi)
 
 
 def _towards(x, end, factor, discrete: bool):
@@ -430,22 +449,64 @@ def _closer(x, y, end) -> bool:
 def _inside(a, b, log_t: float, tol: Fraction, discrete: bool):
     """exp(log_t) as a short rational (or an integer) strictly inside (a, b), kept a little off both ends."""
     lo, hi = min(a, b), max(a, b)
-    try:
-        x = Fraction(math.exp(log_t))
-    except OverflowError:
-        x = Fraction(lo + hi) / 2
+    x = _exp(log_t) if math.isfinite(log_t) else Fraction(lo + hi) / 2
     if discrete:
         k = round(x)
         return min(max(k, lo + 1), hi - 1)
     margin = max((hi - lo) / 1024, tol * hi / 8) if (hi - lo) > tol * hi / 4 else (hi - lo) / 2
     x = min(max(x, lo + margin), hi - margin)
-    y = x.limit_denominator(10 ** max(8, int(-math.log10(float(tol))) + 6))
+    # The digits of tol: trunc(−log10 tol) = −⌈log10 tol⌉, exactly (tol < 1e-308 does not underflow).
+    digits = -floor_log10(tol) - (0 if _power_of_ten(tol) else 1)
+    y = x.limit_denominator(10 ** max(8, digits + 6))
     return y if lo < y < hi else x
 
 
+def _power_of_ten(v: Fraction) -> bool:
+    k = floor_log10(v)
+    return v == Fraction(10) ** k
+
+
+#: log ε of a result at ε ≤ 0 (as before: the log of the least float), for the interpolation only.
+_LOG_ZERO = -745.0
+
+
 def _log(r: api.AccountingResult) -> float:
+    """log ε of a search point, for the interpolation's proposals only (never a verdict: :func:`_decide` makes
+    those, in balls).  A float when ε is in float64's range, as before; otherwise read in log space from the
+    ball (ε = 10^±600 gives ±1381.6, not ±inf or NaN); ±1e6 where ε is ∞ or not a finite ball."""
+    e = r.enclosure
+    if not isinstance(e, arb) or not e.is_finite():
+        return 1e6
     v = float(r.value)
-    return math.log(v) if v > 0 else -745.0
+    if 0 < v < math.inf and v >= 2.0**-1022:
+        return math.log(v)
+    with precision(64):
+        m = e.mid()
+        return _LOG_ZERO if not m > 0 else float(m.log())
+
+
+def _ln(x) -> float:
+    """log of a positive number (a Fraction or an int of any size): a float, computed in log space when the
+    number is outside float64's normal range."""
+    try:
+        v = float(x)
+    except OverflowError:
+        v = math.inf
+    if 2.0**-1022 <= v < math.inf:
+        return math.log(v)
+    q = Fraction(x)
+    with precision(64):
+        return float(arb(fmpq(q.numerator, q.denominator)).log())
+
+
+def _exp(t: float) -> Fraction:
+    """e^t as an exact Fraction (a float's value where it is in float64's normal range, else a 64-bit dyadic
+    from a ball: no overflow, no underflow to 0)."""
+    if -708 < t < 709:
+        return Fraction(math.exp(t))
+    with precision(64):
+        m, e = (int(v) for v in arb(t).exp().mid().man_exp())
+    return Fraction(m) * Fraction(2) ** e
 
 
 def calibrate_many(requests: list[dict], executor: object = None) -> list[Calibration]:

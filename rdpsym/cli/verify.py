@@ -11,8 +11,10 @@ fields of ``DpEvent.to_named_tuple()``, each event a dict with its
 ``class_name``, nested events as dicts), or an Opacus history as JSON
 (``--history FILE``: a list of ``[noise_multiplier, sample_rate, steps]``).
 JSON is read by the standard library's parser and every number by rdpsym's
-one reader: nothing is evaluated.  The exit status is 1 when an answer is
-below the certified value by more than float64 rounding (unsafe), 0 otherwise.
+one reader: nothing is evaluated.  The exit status is 1 when any answer is
+unsafe -- invalid (NaN, negative), or below the certified value and not
+certainly within float64 rounding, decided in Arb balls at any magnitude
+(``OrderCheck.unsafe``: the verdict ``unsafe``) -- and 0 otherwise.
 """
 
 from __future__ import annotations
@@ -108,7 +110,7 @@ def run_verify(args) -> int:
     print(verification_text(report))
     outputs = Outputs()
     outputs.text("--json", out, json.dumps(verification_json(report), indent=2, ensure_ascii=False))
-    return outputs.status(NOT_AS_EXPECTED if report.verdict == "unsafe" else OK)
+    return outputs.status(NOT_AS_EXPECTED if any(c.unsafe for c in report.checks) else OK)
 
 
 def register(sub) -> None:

@@ -10,7 +10,9 @@ prv-accountant``; imported only when their audit runs).  Each audit has two part
   *at the same inputs*: the floats the peer receives (0.1 is
   0.1000000000000000055…) are converted exactly to rationals, so every
   difference is the peer's arithmetic, not input rounding.  Differences
-  beyond :data:`TOLERANCE` (relative) are findings, grouped by cause;
+  not certainly within :data:`TOLERANCE` (relative; the peer's float read
+  exactly and compared in Arb balls, never through a float) are findings,
+  grouped by cause;
 * a **defect catalogue**: the peer's known defects, each re-measured on the
   installed peer at stated inputs (a :class:`Defect`: inputs, the peer's value,
   the certified value, the direction and the cause), through
@@ -44,10 +46,12 @@ from rdpsym.foundations.balls import bits_for, precision, upper_decimal
 from rdpsym.foundations.errors import ParameterError, RdpSymError, must, quoted
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.laws.mechanisms import pure_dp, sampled_gaussian
-from rdpsym.peers.verify import ABOVE, BELOW, EXACT, INVALID, verify
+from rdpsym.peers.verify import ABOVE, BELOW, EXACT, INVALID, ROUNDING_Q, compare, exact_float, verify
 
 #: Relative difference a float64 accountant is allowed (many-term sums lose a few ulps).
 TOLERANCE = 1e-9
+#: :data:`TOLERANCE` as an exact rational (10^−9), for the comparisons of balls.
+TOLERANCE_Q = fmpq(1, 10**9)
 
 GRIDS = {
     "small": dict(q=[1e-5, 0.01, 0.1, 0.5], sigma=[0.7, 1.1, 5.0, 30.0],
@@ -72,7 +76,9 @@ TFP_166 = dict(q=105 / 100_000, sigma=1.0, steps=1, delta=1e-3)
 
 @dataclass(frozen=True)
 class Finding:
-    """One grid value where the peer differs from the certified value by more than :data:`TOLERANCE`."""
+    """One grid value where the peer differs from the certified value by more than :data:`TOLERANCE` (not certainly
+    within it, decided in balls).  ``relative_error`` is for display: the upper end of the relative error's ball as a
+    float (∞ when unbounded or beyond float64; never NaN)."""
 
     quantity: str
     inputs: tuple  # (name, value) pairs, the peer's floats
@@ -100,7 +106,11 @@ class Finding:
 
 @dataclass(frozen=True)
 class Defect:
-    """A known defect of a peer, measured now: what it was asked, what it answered, the certified value, why."""
+    """A known defect of a peer, measured now: what it was asked, what it answered, the certified value, why.
+
+    ``relative_error`` is for display (a float, never NaN); ``within_rounding`` is the certified fact (in balls)
+    that the answer is within 64 ulp relative of the certified value.
+    """
 
     title: str
     inputs: tuple  # (name, value) pairs
@@ -110,10 +120,13 @@ class Defect:
     direction: str
     cause: str
     note: str = ""
+    within_rounding: bool = False
 
     @property
     def unsafe(self) -> bool:
-        return self.direction in (BELOW, INVALID)
+        """Invalid, or below the certified value and not certainly within float64 rounding (as
+        :attr:`rdpsym.peers.verify.OrderCheck.unsafe`)."""
+        return self.direction == INVALID or (self.direction == BELOW and not self.within_rounding)
 
 
 @dataclass
@@ -143,27 +156,65 @@ def _exact(x: float) -> fmpq:
     return fmpq(f.numerator, f.denominator)
 
 
-def classify(peer: float, ours: arb) -> tuple[str | None, float]:
-    """The cause of a disagreement (None if within tolerance) and the relative error."""
+def _judge(peer: float, ours: arb) -> tuple[str | None, float, str, bool]:
+    """(cause or None when within :data:`TOLERANCE`, relative error for display, direction, certainly within
+    float64 rounding): the peer's float read exactly and compared with the ball ``ours`` in balls.  Where a ball
+    straddles the tolerance, the answer is a finding (the verdict that warns)."""
     if math.isnan(peer):
-        return "NaN", math.inf
-    if math.isinf(peer):
-        return "infinite where the value is finite", math.inf
-    truth = float(ours.mid())
+        return "NaN", math.inf, INVALID, False
     if peer < 0:
-        return "negative RDP", math.inf
-    if peer == 0 and truth > 0:
-        return "zero where the value is positive", 1.0
-    rel = abs(peer - truth) / abs(truth) if truth else abs(peer)
-    if rel <= TOLERANCE:
-        return None, rel
-    return ("digits lost (relative error > 1e-6)" if rel > 1e-6 else "inaccurate beyond float tolerance"), rel
+        return "negative RDP", math.inf, INVALID, False
+    if peer == math.inf:
+        return "infinite where the value is finite", math.inf, ABOVE, False
+    if not ours.is_finite():  # (not expected: the grid's balls are finite)
+        return "the certified ball is not finite: the answer cannot be placed", math.inf, BELOW, False
+    c = compare(peer, ours)
+    within = c.within(ROUNDING_Q)
+    if c.direction == EXACT or c.within(TOLERANCE_Q):
+        return None, c.relative_float, c.direction, within
+    if peer == 0 and ours > 0:
+        return "zero where the value is positive", c.relative_float, c.direction, within
+    digits_lost = c.relative is None or not c.within(fmpq(1, 10**6))
+    return ("digits lost (relative error > 1e-6)" if digits_lost else "inaccurate beyond float tolerance",
+            c.relative_float, c.direction, within)
 
 
-def _direction(peer: float, ours: arb) -> str:
+def classify(peer: float, ours: arb) -> tuple[str | None, float]:
+    """The cause of a disagreement (None if certainly within :data:`TOLERANCE`) and the relative error (a float for
+    display: the upper end of its ball; ∞ when unbounded or beyond float64, never NaN).  Decided in balls: the
+    peer's float is read exactly, at any magnitude.
+
+    >>> from flint import arb
+    >>> classify(1e308, arb(10) ** 600), classify(0.0, arb(2) ** -3000)[0]
+    (('digits lost (relative error > 1e-6)', 1.0), 'zero where the value is positive')
+    """
+    cause, rel, _, _ = _judge(peer, ours)
+    return cause, rel
+
+
+def _against(peer: float, exact: arb) -> tuple[str, float, bool]:
+    """(direction, relative error for display, certainly within float64 rounding) of a peer's float against a
+    certified ball: in balls, with NaN and negative answers invalid and ∞ above a finite value."""
     if math.isnan(peer) or peer < 0:
-        return INVALID
-    return BELOW if peer < float(ours.mid()) else ABOVE
+        return INVALID, math.inf, False
+    if peer == math.inf:
+        return ABOVE, math.inf, False
+    c = compare(peer, exact)
+    return c.direction, c.relative_float, c.within(ROUNDING_Q)
+
+
+def _at_most(peer: float, ball: arb) -> bool:
+    """Whether the float ``peer`` (exactly) is certainly ≤ every point of ``ball`` (NaN and non-finite balls: no)."""
+    if math.isnan(peer) or not ball.is_finite():
+        return peer == -math.inf
+    return peer == -math.inf or (peer != math.inf and exact_float(peer) <= ball.lower())
+
+
+def _at_least(peer: float, ball: arb) -> bool:
+    """Whether the float ``peer`` (exactly) is certainly ≥ every point of ``ball``."""
+    if math.isnan(peer) or not ball.is_finite():
+        return peer == math.inf
+    return peer == math.inf or (peer != -math.inf and exact_float(peer) >= ball.upper())
 
 
 def _grid(grid: str) -> dict:
@@ -191,12 +242,11 @@ def _sampled_gaussian_grid(report: AuditReport, g: dict, dps: int, peer_rdp) -> 
                 ours = [b / (arb(_exact(a)) - 1) for a, b in zip(g["orders"], balls)]
                 for a, v, b in zip(g["orders"], values, ours):
                     report.checked += 1
-                    cause, rel = classify(float(v), b)
+                    cause, rel, direction, _ = _judge(float(v), b)
                     if cause:
                         report.findings.append(Finding("RDP of the Poisson-subsampled Gaussian",
                                                        (("q", q), ("sigma", s), ("order", a)), float(v),
-                                                       b.str(12, radius=False), rel, cause,
-                                                       _direction(float(v), b)))
+                                                       b.str(12, radius=False), rel, cause, direction))
 
 
 def _peer_error(exc: Exception) -> float:
@@ -209,12 +259,13 @@ def _defect(title: str, inputs: dict, told, peer_name: str, *, rdp=None, orders=
     """A catalogue entry: ``verify`` on what the peer answered, the worst check reported (``cause``: the known
     cause, stated when the peer still differs)."""
     v = verify(told, orders=orders, rdp=rdp, epsilon=epsilon, delta=delta, peer=peer_name, dps=dps)
-    check = v.epsilon if v.epsilon is not None else max(v.orders, key=lambda c: (not c.safe, c.relative))
+    check = v.epsilon if v.epsilon is not None else max(v.orders, key=lambda c: (c.unsafe, not c.safe, c.relative))
     with precision(bits_for(dps + 10)):
         certified = check.certified
         shown = "inf" if certified == math.inf or not isinstance(certified, arb) else upper_decimal(certified, 16)
     why = cause if cause and check.direction not in (EXACT,) else check.cause
-    return Defect(title, tuple(inputs.items()), float(check.peer), shown, check.relative, check.direction, why, note)
+    return Defect(title, tuple(inputs.items()), float(check.peer), shown, check.relative, check.direction, why, note,
+                  check.within_rounding)
 
 
 # ---------------------------------------------------------------- dp_accounting
@@ -358,13 +409,12 @@ def _autodp_defects(zoo) -> list[Defect]:
     with precision(200):
         exact = gaussian_epsilon(_exact(1e-5), _exact(1.1))
         peer = float(m.get_approxDP(1e-5))
-        rel = abs(peer - float(exact.mid())) / float(exact.mid())
-        direction = EXACT if exact.lower() <= _exact(peer) <= exact.upper() else (
-            BELOW if _exact(peer) < exact.lower() else ABOVE)
+        direction, rel, within = _against(peer, exact)
         out.append(Defect("Gaussian ε(δ) (analytic Gaussian, Balle–Wang 2018), σ = 1.1, δ = 1e-5",
                           (("sigma", 1.1), ("delta", 1e-5)), peer, upper_decimal(exact, 17), rel, direction,
-                          "float64 rounding (within 64 ulp)" if rel <= 64 * 2.0**-53 else
-                          "float64 error in the analytic Gaussian's root finding"))
+                          "float64 rounding (within 64 ulp)" if within else
+                          "not a number" if direction == INVALID else
+                          "float64 error in the analytic Gaussian's root finding", within_rounding=within))
     sub = zoo.SubsampleGaussianMechanism({"prob": 0.01, "sigma": 1.1, "coeff": 1})
     out.append(_defect("subsampled Gaussian RDP at the fractional order 1.5", dict(q=0.01, sigma=1.1, order=1.5),
                        sub, "autodp", rdp=[float(sub.get_RDP(1.5))], orders=[1.5]))
@@ -420,14 +470,15 @@ def _prv_defects(prv, RDP, dps: int) -> list[Defect]:
     _, _, eps = rdp_acc.compute_epsilon(delta=delta, num_self_compositions=[k])
     with precision(200):
         optimal = kov_epsilon(fmpq(1), k, _exact(delta))
-        rel = abs(float(eps) - float(optimal.mid())) / float(optimal.mid())
-        below = _exact(float(eps)) < optimal.lower()
+        direction, rel, within = _against(float(eps), optimal)
         out.append(Defect(f"its RDP accountant's ε for {k} composed pure 1-DP mechanisms at δ = {delta}",
                           (("eps", 1.0), ("compositions", k), ("delta", delta)), float(eps),
-                          upper_decimal(optimal, 17), rel, BELOW if below else ABOVE,
+                          upper_decimal(optimal, 17), rel, direction,
                           "below the optimal ε of the composition (Kairouz–Oh–Viswanath 2015, exact): its RDP of "
-                          "pure DP, (α − 1)ε/α, is below the truth at every order" if below else
-                          "at or above the optimal ε of the composition (Kairouz–Oh–Viswanath 2015)"))
+                          "pure DP, (α − 1)ε/α, is below the truth at every order" if direction == BELOW else
+                          "not a number, or negative" if direction == INVALID else
+                          "at or above the optimal ε of the composition (Kairouz–Oh–Viswanath 2015)",
+                          within_rounding=within))
     # The PRV accountant's bounds on the Gaussian: the exact ε(δ) (Balle–Wang 2018) must lie between them.
     sigma, k, delta = 10.0, 100, 1e-5
     acc = prv.PRVAccountant(prvs=[prv.GaussianMechanism(noise_multiplier=sigma)], max_self_compositions=[k],
@@ -435,14 +486,16 @@ def _prv_defects(prv, RDP, dps: int) -> list[Defect]:
     low, est, high = acc.compute_epsilon(delta=delta, num_self_compositions=[k])
     with precision(200):
         exact = gaussian_epsilon(_exact(delta), _exact(sigma) / arb(k).sqrt())
-        inside = low <= float(exact.lower()) and float(exact.upper()) <= high
-        rel = abs(est - float(exact.mid())) / float(exact.mid())
+        # The bounds contain the exact ε(δ): the peer's floats read exactly, against the ball's ends (certainly).
+        inside = _at_most(low, exact) and _at_least(high, exact)
+        _, rel, _ = _against(float(est), exact)
         out.append(Defect(f"PRV bounds on {k} composed Gaussians (σ = {sigma}), δ = {delta}",
                           (("sigma", sigma), ("steps", k), ("delta", delta), ("eps_error", 0.01)), est,
                           upper_decimal(exact, 17), rel, EXACT if inside else BELOW,
                           f"its bounds [{low:.6g}, {high:.6g}] {'contain' if inside else 'MISS'} the exact ε(δ) "
                           f"(Balle–Wang 2018); the estimate is {rel:.2g} relative off, within its stated eps_error"
-                          if inside else "the exact ε(δ) is outside the peer's stated bounds"))
+                          if inside else "the exact ε(δ) is outside the peer's stated bounds (or not certainly "
+                          "inside them)"))
     # Subsampled Gaussian: the certified RDP ε bounds the optimal ε from above, so ε_lower must not exceed it.
     q, s, steps, d = 0.01, 1.1, 1000, 1e-5
     acc = prv.PRVAccountant(prvs=[prv.PoissonSubsampledGaussianMechanism(sampling_probability=q, noise_multiplier=s)],
@@ -452,13 +505,14 @@ def _prv_defects(prv, RDP, dps: int) -> list[Defect]:
                orders="continuous", dps=dps)
     with precision(bits_for(dps + 10)):
         rdp_eps = v.epsilon.certified
-        ok = low <= float(rdp_eps.upper())
+        # ε_lower ≤ the certified RDP ε, at every point of its ball (a ball that straddles ε_lower is a finding).
+        ok = _at_most(low, rdp_eps) if isinstance(rdp_eps, arb) else not math.isnan(low)
         out.append(Defect(f"PRV bounds on DP-SGD (q = {q}, σ = {s}, {steps} steps, δ = {d})",
                           (("q", q), ("sigma", s), ("steps", steps), ("delta", d), ("eps_error", 0.05)), high,
                           upper_decimal(rdp_eps, 16), v.epsilon.relative, EXACT if ok else INVALID,
                           f"ε_lower = {low:.6g} ≤ the certified RDP ε (an upper bound on the optimal ε), as it must; "
                           f"ε_upper = {high:.6g} is below it: the PRV method is tighter than any RDP conversion"
-                          if ok else "ε_lower exceeds a certified upper bound on ε"))
+                          if ok else "ε_lower exceeds a certified upper bound on ε (or is not certainly below it)"))
     return out
 
 

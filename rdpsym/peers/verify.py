@@ -21,12 +21,29 @@ same conversion) and reports, per order and for ε:
   (Bretagnolle–Huber on KL ≤ D_α; dp_accounting's TV/KL branch, TensorFlow
   Privacy issue #166), which is reported as valid, not as a disagreement.
 
+Every verdict is decided in Arb balls, never through a float: the peer's
+float is read as its exact binary value (NaN, ±∞ and negative answers by
+explicit rules), the error peer − certified and the relative error
+|peer − certified| / |certified| are balls (at a precision set by the
+certified ball, whatever the magnitudes: 10⁻⁶⁰⁰ and 10⁶⁰⁰ alike), and each
+threshold (inside the ball, 64 ulp, 10⁻⁹) is a certain comparison of balls
+(:func:`compare`).  Where a ball straddles a threshold the verdict is the one
+that warns: an answer below the certified value is **unsafe** unless it is
+certainly within float64 rounding (:attr:`OrderCheck.unsafe`).  The records'
+``error`` and ``relative`` are floats for display only (never NaN; ±∞ beyond
+float64's range, or where the relative error is unbounded); ``within_rounding``
+is the certified comparison the verdicts use.
+
 >>> import rdpsym
 >>> v = rdpsym.verify(rdpsym.gaussian(sigma=2), orders=[2, 10], rdp=[0.25, 1.2499999999999998])
 >>> [(c.direction, c.cause) for c in v.orders]
 [('exact', 'exact'), ('below', 'float64 rounding (within 64 ulp)')]
->>> v.unsafe
-True
+>>> v.unsafe, v.verdict                   # 1 ulp below: claims more privacy, but only by float64 rounding
+(True, 'below by float64 rounding only')
+>>> v = rdpsym.verify(rdpsym.gaussian(sigma=1e-300), orders=[2], rdp=[1e308])    # the truth is 10^600
+>>> c = v.orders[0]
+>>> c.direction, c.relative, c.unsafe, v.verdict
+('below', 1.0, True, 'unsafe')
 """
 
 from __future__ import annotations
@@ -59,32 +76,157 @@ ROUNDING = 64 * 2.0**-53
 ACCUMULATED = 1e-9
 #: e^{−30}: the absolute size below which Opacus and prv_accountant stop MTZ's fractional-order series.
 SERIES_CUTOFF = math.exp(-30)
+#: The thresholds as exact rationals, for the comparisons of balls: 2^−47 and 10^−9.
+ROUNDING_Q = fmpq(64, 2**53)
+ACCUMULATED_Q = fmpq(1, 10**9)
 
 #: Directions of a peer's error.
 EXACT, ABOVE, BELOW, INVALID, VALID_OTHER = "exact", "above", "below", "invalid", "valid (another conversion)"
 
 
-@dataclass(frozen=True)
-class OrderCheck:
-    """The peer's RDP at one order against the certified value."""
+# ---------------------------------------------------------------- a float against a ball
+def exact_float(x: float) -> arb:
+    """A finite float as a ball of radius 0 at its exact binary value (``5e-324`` is 2^−1074 exactly).
 
-    order: object  # fmpq or math.inf
-    peer: float
-    certified: object  # Enclosure, or Infinite (with its reason)
-    error: float  # peer − certified (midpoint), as a float; nan when undefined
-    relative: float  # |error| / |certified|
+    >>> exact_float(0.1) == arb(fmpq(3602879701896397, 2**55)), exact_float(5e-324).is_exact()
+    (True, True)
+    """
+    if not math.isfinite(x):
+        raise ParameterError(must("the peer's answer", "a finite float here", repr(x)))
+    return arb(float(x))  # (python-flint reads a double exactly, at any working precision)
+
+
+def _bits(ball: arb) -> int:
+    """Working precision for comparing a float with ``ball``: its midpoint's bits and 128 guard bits.  Arb's
+    exponents are unbounded, so the magnitudes (2^±1074 for a float, 10^±600 or beyond for a truth) never
+    limit it: only the relative accuracy asked of the error does."""
+    return max(256, abs(int(ball.mid().man_exp()[0])).bit_length() + 128)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A finite peer answer against a finite certified ball, decided in balls (made by :func:`compare`).
+
+    ``direction``: :data:`EXACT` (the float's exact value lies in the ball), :data:`BELOW` or :data:`ABOVE`,
+    certain (the ball's ends are exact numbers).  ``error``: the ball peer − certified.  ``relative``: the ball
+    |peer − certified| / |certified|, or ``None`` where it is unbounded (the certified ball contains 0 and the
+    peer's answer differs from it).  ``bits``: the working precision of both.
+    """
+
     direction: str
-    cause: str
+    error: arb
+    relative: arb | None
+    bits: int
+
+    def within(self, threshold: fmpq) -> bool:
+        """Whether the relative error is *certainly* ≤ ``threshold`` (an exact rational): at every point of its
+        ball.  A ball that straddles the threshold, or an unbounded one, is not within."""
+        if self.relative is None:
+            return False
+        with precision(self.bits):
+            return bool(self.relative <= arb(fmpq(threshold)))
+
+    @property
+    def relative_float(self) -> float:
+        """The relative error's upper end, as the nearest float: for display (∞ when unbounded or beyond float64's
+        range; never NaN)."""
+        if self.relative is None:
+            return math.inf
+        with precision(self.bits):
+            end = self.relative.upper()
+            return float(end) if end.is_finite() else math.inf
+
+    @property
+    def error_float(self) -> float:
+        """peer − certified (the ball's midpoint) as the nearest float: for display (±∞ beyond float64's range)."""
+        with precision(self.bits):
+            return float(self.error.mid())
+
+    def relative_text(self, digits: int = 2) -> str:
+        """The relative error's upper end to ``digits`` digits, for display at any magnitude (``1.0e+600`` where
+        :attr:`relative_float` is ∞); ``∞`` when unbounded."""
+        if self.relative is None:
+            return "∞"
+        value = self.relative_float
+        if math.isfinite(value) and value != 0 and abs(math.log10(value)) < 300:
+            return f"{value:.{digits}g}"
+        with precision(self.bits):
+            return self.relative.upper().str(digits, radius=False)
+
+
+def compare(peer: float, certified: arb) -> Comparison:
+    """A finite float ``peer`` (its exact binary value) against a finite certified ball, in balls.
+
+    Nothing goes through a float: the direction is decided against the ball's exact ends, and the error and
+    relative error are balls whose comparisons with a threshold (:meth:`Comparison.within`) are certain.
+
+    >>> c = compare(1e308, arb(10) ** 600)
+    >>> c.direction, c.relative_float, c.within(ROUNDING_Q)
+    ('below', 1.0, False)
+    >>> c = compare(5e-324, arb(0))
+    >>> c.direction, c.relative, c.relative_float
+    ('above', None, inf)
+    """
+    if not isinstance(certified, arb) or not certified.is_finite():
+        raise ParameterError(must("the certified value", "a finite ball", repr(certified)))
+    bits = _bits(certified)
+    with precision(bits):
+        p = exact_float(peer)
+        lower, upper = certified.lower(), certified.upper()
+        direction = EXACT if lower <= p <= upper else BELOW if p < lower else ABOVE
+        error = p - certified
+        if error.is_zero():
+            relative = arb(0)
+        elif certified.contains(0):
+            relative = None
+        else:
+            relative = abs(error) / abs(certified)
+    return Comparison(direction, error, relative, bits)
+
+
+# ---------------------------------------------------------------- the records
+class _Verdicts:
+    """What a check's direction and ``within_rounding`` mean for the verdict (shared by the two checks)."""
+
+    __slots__ = ()
 
     @property
     def safe(self) -> bool:
         """Whether the answer claims no more privacy than holds (exact, above, or another valid conversion)."""
         return self.direction in (EXACT, ABOVE, VALID_OTHER)
 
+    @property
+    def unsafe(self) -> bool:
+        """Whether the answer makes the verdict ``unsafe``: invalid, or below the certified value and not
+        certainly within float64 rounding (64 ulp relative, decided in balls: a straddling ball is unsafe).
+        An answer that is neither :attr:`safe` nor unsafe is below by float64 rounding only."""
+        return self.direction == INVALID or (self.direction == BELOW and not self.within_rounding)
+
 
 @dataclass(frozen=True)
-class EpsilonCheck:
-    """The peer's ε at δ against the certified ε of the same question (same orders and conversion)."""
+class OrderCheck(_Verdicts):
+    """The peer's RDP at one order against the certified value.
+
+    ``error`` and ``relative`` are floats for display (see the module's notes); ``within_rounding`` is the
+    certified fact the verdict uses: |peer − certified| ≤ 64 ulp · |certified| at every point of the balls.
+    """
+
+    order: object  # fmpq or math.inf
+    peer: float
+    certified: object  # Enclosure, or Infinite (with its reason)
+    error: float  # peer − certified (midpoint), as the nearest float; ±inf beyond float64 (or with ∞ involved)
+    relative: float  # |error| / |certified|, the upper end of its ball as a float; inf when unbounded; never NaN
+    direction: str
+    cause: str
+    within_rounding: bool = False  # certainly within 64 ulp relative (decided in balls)
+
+
+@dataclass(frozen=True)
+class EpsilonCheck(_Verdicts):
+    """The peer's ε at δ against the certified ε of the same question (same orders and conversion).
+
+    ``error``, ``relative`` and ``within_rounding`` as for :class:`OrderCheck`.
+    """
 
     delta: object  # fmpq
     peer: float
@@ -95,11 +237,7 @@ class EpsilonCheck:
     relative: float
     direction: str
     cause: str
-
-    @property
-    def safe(self) -> bool:
-        """Whether the answer claims no more privacy than holds (exact, above, or another valid conversion)."""
-        return self.direction in (EXACT, ABOVE, VALID_OTHER)
+    within_rounding: bool = False
 
 
 @dataclass(frozen=True)
@@ -129,13 +267,15 @@ class Verification:
 
     @property
     def verdict(self) -> str:
-        """``unsafe`` (an answer below by more than float64 rounding, or invalid), ``below by float64 rounding
-        only``, ``conservative`` (some answer above by more than rounding), or ``agrees``."""
-        if any(c.direction == INVALID or (c.direction == BELOW and c.relative > ROUNDING) for c in self.checks):
+        """``unsafe`` (an answer invalid, or below the certified value and not certainly within float64
+        rounding: some check's :attr:`~OrderCheck.unsafe`), ``below by float64 rounding only``,
+        ``conservative`` (some answer above by more than rounding, or not certainly within it), or ``agrees``.
+        Decided in balls (:func:`compare`); ``rdpsym verify`` exits 1 exactly when it is ``unsafe``."""
+        if any(c.unsafe for c in self.checks):
             return "unsafe"
         if self.unsafe:
             return "below by float64 rounding only"
-        if any(c.direction == ABOVE and c.relative > ROUNDING for c in self.checks):
+        if any(c.direction == ABOVE and not c.within_rounding for c in self.checks):
             return "conservative"
         return "agrees"
 
@@ -172,9 +312,26 @@ def as_curve(told: object, steps: object = 1) -> RdpCurve:
 
 
 def peer_float(value: object, name: str) -> float:
-    """A peer's answer as the float it is: floats and NumPy floats as they are, text by the one reader."""
+    """A peer's answer as the float it is: floats and NumPy floats as they are, text by the one reader (a decimal
+    rounded to the nearest float, as the peer's float prints and reads back).
+
+    A finite answer that float64 cannot hold (text such as ``1e400`` or ``1e-400``, a long double beyond its
+    range) is refused rather than read as ∞ or 0: that would turn an answer below the truth into one above it
+    (or the reverse).
+
+    >>> peer_float("0.1", "rdp[0]"), peer_float("-inf", "rdp[0]"), peer_float("5e-324", "rdp[0]")
+    (0.1, -inf, 5e-324)
+    >>> peer_float("1e400", "rdp[0]")
+    Traceback (most recent call last):
+    ...
+    rdpsym.foundations.errors.ParameterError: rdp[0] must be a value in float64's range (the peer's float as it \
+prints: inf, -inf and nan are spelled so); got '1e400'.
+    """
     if isinstance(value, float) or type(value).__name__ in ("float64", "float32", "longdouble", "float128"):
-        return float(value)
+        f = float(value)
+        if (math.isinf(f) or f == 0) and not math.isnan(f) and not value == f:  # a long double beyond float64
+            raise ParameterError(must(name, _IN_RANGE, shown(value)))
+        return f
     if isinstance(value, str):
         text = value.strip().lower()
         if text in ("nan", "+nan", "-nan"):
@@ -182,39 +339,51 @@ def peer_float(value: object, name: str) -> float:
         if text in ("-inf", "-infinity"):
             return -math.inf
     v = number(value, name)
-    return math.inf if v.is_infinite and v > 0 else -math.inf if v.is_infinite else float(v)
+    if v.is_infinite:
+        return math.inf if v > 0 else -math.inf
+    try:
+        f = float(v)
+    except OverflowError:
+        f = math.inf
+    if (math.isinf(f) or f == 0) and v != 0:
+        raise ParameterError(must(name, _IN_RANGE, shown(value)))
+    return f
+
+
+_IN_RANGE = "a value in float64's range (the peer's float as it prints: inf, -inf and nan are spelled so)"
 
 
 # ---------------------------------------------------------------- one order
-def _direction(peer: float, ball: arb) -> str:
-    if ball.lower() <= peer <= ball.upper():
-        return EXACT
-    return BELOW if peer < ball.lower() else ABOVE
-
-
 def _order_check(peer_name: str, curve: RdpCurve, order: object, peer: float, certified: object) -> OrderCheck:
+    def check(error: float, relative: float, direction: str, cause: str, within: bool = False) -> OrderCheck:
+        return OrderCheck(order, peer, certified, error, relative, direction, cause, within)
+
     if math.isnan(peer):
-        return OrderCheck(order, peer, certified, math.nan, math.inf, INVALID, "NaN")
+        return check(math.inf, math.inf, INVALID, "NaN")
     if isinstance(certified, Infinite):
         if peer == math.inf:
-            return OrderCheck(order, peer, certified, 0.0, 0.0, EXACT, "exact (∞)")
-        return OrderCheck(order, peer, certified, -math.inf, math.inf, BELOW,
-                          f"finite where the value is ∞ ({certified.reason})")
-    truth = float(certified.mid())
-    if peer == math.inf:
-        return OrderCheck(order, peer, certified, math.inf, math.inf, ABOVE,
-                          "∞ where the value is finite (the peer gave up at this order)")
+            return check(0.0, 0.0, EXACT, "exact (∞)", True)
+        if peer < 0:
+            return check(-math.inf, math.inf, INVALID, "negative RDP")
+        return check(-math.inf, math.inf, BELOW, f"finite where the value is ∞ ({certified.reason})")
     if peer < 0:
-        return OrderCheck(order, peer, certified, peer - truth, math.inf, INVALID, "negative RDP")
-    with precision(200):
-        exact = arb(fmpq(*float(peer).as_integer_ratio()))
-        direction = _direction(exact, certified)
-        error = float((exact - certified).mid())
-    relative = abs(error) / abs(truth) if truth else (0.0 if error == 0 else math.inf)
-    if direction == EXACT:
-        return OrderCheck(order, peer, certified, error, relative, EXACT, "exact")
-    return OrderCheck(order, peer, certified, error, relative, direction,
-                      _cause(peer_name, curve, order, error, relative, direction))
+        return check(_negative_error(peer, certified), math.inf, INVALID, "negative RDP")
+    if not certified.is_finite():  # (not expected: the certified values are finite balls or Infinite)
+        return check(-math.inf, math.inf, BELOW, "the certified ball is not finite: the answer cannot be placed")
+    if peer == math.inf:
+        return check(math.inf, math.inf, ABOVE, "∞ where the value is finite (the peer gave up at this order)")
+    c = compare(peer, certified)
+    within = c.within(ROUNDING_Q)
+    if c.direction == EXACT:
+        return check(c.error_float, c.relative_float, EXACT, "exact", within)
+    return check(c.error_float, c.relative_float, c.direction, _cause(peer_name, curve, order, c, within), within)
+
+
+def _negative_error(peer: float, certified: object) -> float:
+    """peer − certified for a negative answer, for display."""
+    if peer == -math.inf or not isinstance(certified, arb) or not certified.is_finite():
+        return -math.inf
+    return compare(peer, certified).error_float
 
 
 def _sampled_gaussian_weight(curve: RdpCurve) -> int | None:
@@ -224,10 +393,12 @@ def _sampled_gaussian_weight(curve: RdpCurve) -> int | None:
     return None
 
 
-def _cause(peer: str, curve: RdpCurve, order: object, error: float, relative: float, direction: str) -> str:
-    """Why a peer's RDP differs: rounding, accumulated error, or a formula known to give this error."""
-    if relative <= ROUNDING:
+def _cause(peer: str, curve: RdpCurve, order: object, c: Comparison, within: bool) -> str:
+    """Why a peer's RDP differs: rounding, accumulated error, or a formula known to give this error (every
+    threshold decided in balls: a cause is named only when the balls certify it)."""
+    if within:
         return "float64 rounding (within 64 ulp)"
+    direction = c.direction
     fractional = order != math.inf and not fmpq(order).q == 1
     k = _sampled_gaussian_weight(curve)
     if fractional and k and peer in ("dp-accounting", "dp_accounting") and direction == ABOVE:
@@ -238,14 +409,16 @@ def _cause(peer: str, curve: RdpCurve, order: object, error: float, relative: fl
                 "looser upper bound")
     if fractional and k and peer in ("opacus", "prv-accountant", "prv_accountant") and direction == BELOW:
         # The implied absolute error in A_α = exp((α − 1)·ε/k) ≈ 1: within a few terms of e^{−30}.
-        implied = abs(error) / k * (float(fmpq(order)) - 1)
-        if implied <= 64 * SERIES_CUTOFF:
-            return (f"MTZ's fractional-order series stopped once its terms fall below e^-30 ≈ 9.4e-14 in absolute "
-                    f"size (an absolute error of {implied:.2g} in A_α, large relative to A_α − 1)")
-    if relative <= ACCUMULATED:
+        with precision(c.bits):
+            implied = abs(c.error) / k * (arb(fmpq(order)) - 1)
+            if implied <= 64 * arb(-30).exp():
+                return (f"MTZ's fractional-order series stopped once its terms fall below e^-30 ≈ 9.4e-14 in "
+                        f"absolute size (an absolute error of {float(implied.upper()):.2g} in A_α, large relative "
+                        "to A_α − 1)")
+    if c.within(ACCUMULATED_Q):
         return "float64 error accumulated over the computation (within 1e-9 relative)"
     side = "above" if direction == ABOVE else "below"
-    return f"{side} by {relative:.2g} relative: a different formula or lost digits"
+    return f"{side} by {c.relative_text()} relative: a different formula or lost digits"
 
 
 # ---------------------------------------------------------------- ε at δ
@@ -254,58 +427,64 @@ def _epsilon_check(peer_name: str, curve: RdpCurve, peer: float, delta: fmpq, or
     r = api.epsilon(curve, delta=_fraction(delta), orders=orders, conversion=conversion, dps=dps)
     name = r.conversion
     certified = r.enclosure
+
+    def check(error: float, relative: float, direction: str, cause: str, within: bool = False) -> EpsilonCheck:
+        return EpsilonCheck(delta, peer, certified, r.order, name, error, relative, direction, cause, within)
+
     if math.isnan(peer):
-        return EpsilonCheck(delta, peer, certified, r.order, name, math.nan, math.inf, INVALID, "NaN")
+        return check(math.inf, math.inf, INVALID, "NaN")
     if peer < 0:
-        return EpsilonCheck(delta, peer, certified, r.order, name, math.nan, math.inf, INVALID,
-                            "negative ε (the conversion's bound below 0 was not clamped: (0, δ)-DP is what it shows)")
-    if certified == math.inf:
+        return check(_negative_error(peer, certified), math.inf, INVALID,
+                     "negative ε (the conversion's bound below 0 was not clamped: (0, δ)-DP is what it shows)")
+    if not isinstance(certified, arb):  # math.inf: every order gives ∞
         if peer == math.inf:
-            return EpsilonCheck(delta, peer, certified, r.order, name, 0.0, 0.0, EXACT, "exact (∞)")
-        return EpsilonCheck(delta, peer, certified, r.order, name, -math.inf, math.inf, BELOW,
-                            "finite where every order gives ∞")
-    with precision(bits_for(dps + 10)):
-        truth = float(certified.mid())
-        if peer == math.inf:
-            return EpsilonCheck(delta, peer, certified, r.order, name, math.inf, math.inf, ABOVE,
-                                "∞ where the value is finite")
-        exact = arb(fmpq(*float(peer).as_integer_ratio()))
-        direction = _direction(exact, certified)
-        error = float((exact - certified).mid())
-        relative = abs(error) / abs(truth) if truth else (0.0 if error == 0 else math.inf)
-        if direction == EXACT:
-            return EpsilonCheck(delta, peer, certified, r.order, name, error, relative, EXACT, "exact")
-        if direction == BELOW and peer == 0:
-            other = _kl_branch(curve, delta, r, dps)
-            if other:
-                return EpsilonCheck(delta, peer, certified, r.order, name, error, relative, VALID_OTHER, other)
-        cause = "float64 rounding (within 64 ulp)" if relative <= ROUNDING else ""
-        if not cause:
-            at = by_order.get(_key(r.order))
-            if at is not None and at.direction != EXACT:
-                cause = (f"its RDP at the best order α = {_shown_order(r.order)} is {at.relative:.2g} relative "
-                         f"{at.direction} the certified value: {at.cause}")
-            elif relative <= ACCUMULATED:
-                cause = "float64 error accumulated over the computation (within 1e-9 relative)"
-            else:
-                cause = (f"{direction} by {relative:.2g} relative (give the peer's RDP per order to locate the "
-                         "cause)")
-        return EpsilonCheck(delta, peer, certified, r.order, name, error, relative, direction, cause)
+            return check(0.0, 0.0, EXACT, "exact (∞)", True)
+        return check(-math.inf, math.inf, BELOW, "finite where every order gives ∞")
+    if not certified.is_finite():  # (not expected: a certified ε is a finite ball or ∞)
+        return check(-math.inf, math.inf, BELOW, "the certified ball is not finite: the answer cannot be placed")
+    if peer == math.inf:
+        return check(math.inf, math.inf, ABOVE, "∞ where the value is finite")
+    c = compare(peer, certified)
+    within = c.within(ROUNDING_Q)
+    error, relative, direction = c.error_float, c.relative_float, c.direction
+    if direction == EXACT:
+        return check(error, relative, EXACT, "exact", within)
+    if direction == BELOW and peer == 0:
+        other = _kl_branch(curve, delta, r, dps)
+        if other:
+            return check(error, relative, VALID_OTHER, other, within)
+    if within:
+        cause = "float64 rounding (within 64 ulp)"
+    else:
+        at = by_order.get(_key(r.order))
+        if at is not None and at.direction != EXACT:
+            cause = (f"its RDP at the best order α = {_shown_order(r.order)} is {at.relative:.2g} relative "
+                     f"{at.direction} the certified value: {at.cause}")
+        elif c.within(ACCUMULATED_Q):
+            cause = "float64 error accumulated over the computation (within 1e-9 relative)"
+        else:
+            cause = f"{direction} by {c.relative_text()} relative (give the peer's RDP per order to locate the cause)"
+    return check(error, relative, direction, cause, within)
 
 
 def _kl_branch(curve: RdpCurve, delta: fmpq, r: api.AccountingResult, dps: int) -> str:
-    """Why ε = 0 at δ is valid, when δ ≥ √(1 − e^{−D_α}) at some order (the smallest D_α decides), else ''."""
-    finite = [(o.order, o.rdp) for o in r.per_order if isinstance(o.rdp, arb)]
+    """Why ε = 0 at δ is valid, when δ ≥ √(1 − e^{−D_α}) at some order (the smallest D_α decides), else ''.
+    Decided in balls: the smallest D_α by the balls' exact upper ends, and the bound's upper end ≤ δ."""
+    finite = [(o.order, o.rdp) for o in r.per_order if isinstance(o.rdp, arb) and o.rdp.is_finite()]
     if not finite:
         return ""
-    order, smallest = min(finite, key=lambda pair: float(pair[1].upper()))
-    bound = kl_delta(smallest)
-    if not bound.upper() <= arb(delta):
-        return ""
-    return (f"another valid conversion: δ = {_shown_fraction(delta)} ≥ √(1 − e^(−D_α)) = "
-            f"{upper_decimal(bound, 6)} with D_α ≤ {upper_decimal(smallest, 6)} at α = {_shown_order(order)}, so "
-            "(0, δ)-DP (KL ≤ D_α and Bretagnolle–Huber: dp_accounting's TV/KL branch, TensorFlow Privacy issue "
-            f"#166); the {r.conversion} conversion gives ε = {r.published(6)}")
+    with precision(max(256, bits_for(dps + 10))):
+        order, smallest = finite[0]
+        for o, d in finite[1:]:
+            if d.upper() < smallest.upper():  # exact ends: a certain comparison
+                order, smallest = o, d
+        bound = kl_delta(smallest)
+        if not bound.upper() <= arb(delta):
+            return ""
+        return (f"another valid conversion: δ = {_shown_fraction(delta)} ≥ √(1 − e^(−D_α)) = "
+                f"{upper_decimal(bound, 6)} with D_α ≤ {upper_decimal(smallest, 6)} at α = {_shown_order(order)}, "
+                "so (0, δ)-DP (KL ≤ D_α and Bretagnolle–Huber: dp_accounting's TV/KL branch, TensorFlow Privacy "
+                f"issue #166); the {r.conversion} conversion gives ε = {r.published(6)}")
 
 
 # ---------------------------------------------------------------- the public function
@@ -386,5 +565,5 @@ def _shown_fraction(q: fmpq) -> str:
     return str(q)
 
 
-__all__ = ["ABOVE", "BELOW", "EXACT", "INVALID", "VALID_OTHER", "EpsilonCheck", "OrderCheck", "Verification",
-           "as_curve", "verify"]
+__all__ = ["ABOVE", "BELOW", "EXACT", "INVALID", "VALID_OTHER", "Comparison", "EpsilonCheck", "OrderCheck",
+           "Verification", "as_curve", "compare", "exact_float", "verify"]

@@ -23,6 +23,14 @@ _DIRECTION = {"exact": "exact", "above": "above (safe)", "below": "BELOW (unsafe
               "valid (another conversion)": "valid (another conversion)"}
 
 
+def _shown_direction(c: object) -> str:
+    """A check's (or a defect's) direction as a report reads it: an answer below the certified value but certainly
+    within float64 rounding is not flagged unsafe (its ``unsafe`` is decided in balls)."""
+    if c.direction == "below" and not c.unsafe:
+        return "below (float64 rounding only)"
+    return _DIRECTION[c.direction]
+
+
 def _order(order: object) -> str:
     return "inf" if order == math.inf else str(order)
 
@@ -45,13 +53,13 @@ def _digits(dps: int) -> int:
 
 def _order_line(c: OrderCheck, dps: int) -> str:
     return (f"  α = {_order(c.order)}: peer {c.peer!r}, certified {_certified(c.certified, _digits(dps))}, "
-            f"error {c.error:.3g} ({c.relative:.2g} relative), {_DIRECTION[c.direction]}: {c.cause}")
+            f"error {c.error:.3g} ({c.relative:.2g} relative), {_shown_direction(c)}: {c.cause}")
 
 
 def _epsilon_lines(c: EpsilonCheck, dps: int) -> list[str]:
     return [f"ε at δ = {c.delta} ({c.conversion} over the same orders, best order {_order(c.order)}):",
             f"  peer {c.peer!r}, certified {_certified(c.certified, _digits(dps))}, error {c.error:.3g} "
-            f"({c.relative:.2g} relative), {_DIRECTION[c.direction]}",
+            f"({c.relative:.2g} relative), {_shown_direction(c)}",
             f"  cause: {c.cause}"]
 
 
@@ -79,7 +87,8 @@ def _check_json(c: OrderCheck | EpsilonCheck, dps: int) -> dict:
     else:
         ends = None
     out = {"peer": repr(c.peer), "certified": ends if ends else "inf", "error": repr(c.error),
-           "relative_error": repr(c.relative), "direction": c.direction, "cause": c.cause}
+           "relative_error": repr(c.relative), "direction": c.direction, "within_rounding": c.within_rounding,
+           "unsafe": c.unsafe, "cause": c.cause}
     if isinstance(certified, Infinite):
         out["reason"] = certified.reason
     return out
@@ -101,7 +110,7 @@ def _inputs(pairs: tuple) -> str:
 
 
 def _defect_lines(d: Defect) -> list[str]:
-    return [f"- {d.title} [{_DIRECTION[d.direction]}]",
+    return [f"- {d.title} [{_shown_direction(d)}]",
             f"    inputs: {_inputs(d.inputs)}",
             f"    peer {d.peer!r}, certified {d.certified} ({d.relative_error:.2g} relative)",
             f"    cause: {d.cause}"] + ([f"    note: {d.note}"] if d.note else [])
@@ -135,5 +144,6 @@ def audit_json(report: AuditReport) -> dict:
                           "relative_error": f.relative_error, "direction": f.direction, "cause": f.cause}
                          for f in report.findings],
             "defects": [{"title": d.title, "inputs": dict(d.inputs), "peer": d.peer, "certified": d.certified,
-                         "relative_error": d.relative_error, "direction": d.direction, "unsafe": d.unsafe,
+                         "relative_error": d.relative_error, "direction": d.direction,
+                         "within_rounding": d.within_rounding, "unsafe": d.unsafe,
                          "cause": d.cause, "note": d.note} for d in report.defects]}
