@@ -60,6 +60,8 @@ def parametrise(quantity: sp.Expr, sign: int, forbidden: set, depth: int = 0) ->
         if a.has(s) or a.is_zero or (a.is_positive is None and a.is_negative is None):
             continue
         s0 = sp.cancel(-(E - a * s) / a)
+        if s.is_integer and not (abs(a) == 1 and s0.is_integer):
+            continue  # an integer parameter (a range's end N) moves only by integers: N = s0 ± δ, δ ∈ {1, 2, …}
         grows = sign != 0 and (a.is_positive == (sign > 0))  # s = s0 + (positive)·δ
         keeps = s.is_positive is not True or s0.is_nonnegative is True
         options.append((not grows, not keeps, s, a, s0))
@@ -71,7 +73,7 @@ def parametrise(quantity: sp.Expr, sign: int, forbidden: set, depth: int = 0) ->
         return Parametrisation(s, s0, None, None, condition)
     # Named by the nesting depth: a case inside a case has two δ's, and the densities' parameters are
     # read by name (two Dummies both named "delta" were one name for two parameters).
-    delta = sp.Dummy(f"delta{depth}" if depth else "delta", positive=True)
+    delta = sp.Dummy(f"delta{depth}" if depth else "delta", positive=True, integer=s.is_integer or None)
     value = s0 + sign * delta / a
     return Parametrisation(s, value, delta, sign * a * (s - s0), condition)
 

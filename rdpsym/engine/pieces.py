@@ -286,7 +286,17 @@ def _integer_inside(lo: sp.Expr, hi: sp.Expr) -> sp.Expr:
 
 
 def piece_ranges(pts: list[sp.Expr], discrete: bool) -> list[tuple[sp.Expr, sp.Expr]]:
-    """Consecutive pieces; a discrete switch point c starts the piece [c, next)."""
+    """Consecutive pieces between sorted points ``[lo, …, hi]``.
+
+    Continuous: the open intervals (p_i, p_{i+1}).  Discrete: ``pts`` are *starts*
+    (``lo`` and every integer where a new branch begins) and ``hi`` is the last outcome,
+    inclusive; each piece is [s_i, s_{i+1} − 1] and the last one [s_last, hi].  A start
+    equal to ``hi`` is a piece [hi, hi] of its own (sort_points keeps only points strictly
+    inside, so the caller passes hi + 1 as the end instead: see :func:`discrete_ranges`).
+
+    >>> piece_ranges([0, 2, 3], True)
+    [(0, 1), (2, 3)]
+    """
     if not discrete:
         return list(pairwise(pts))
     out = []
@@ -295,6 +305,25 @@ def piece_ranges(pts: list[sp.Expr], discrete: bool) -> list[tuple[sp.Expr, sp.E
         top = hi if (last or hi is oo) else hi - 1
         out.append((lo, top))
     return [(a, b) for a, b in out if a is -oo or b is oo or not (b - a).is_negative]
+
+
+def discrete_ranges(starts: Iterable[sp.Expr], lo: sp.Expr, hi: sp.Expr) -> list[tuple[sp.Expr, sp.Expr]]:
+    """The integer pieces [a, b] (inclusive) of {lo, …, hi} cut at ``starts``.
+
+    ``starts`` are integers where a new piece begins (a branch switch c gives the starts
+    c and c + 1, a support {m, …, n} gives m and n + 1); ``hi`` is the last outcome,
+    inclusive (±∞ allowed at either end).  Each piece runs from one start up to one
+    before the next, the last one to ``hi``: the outcome ``hi`` itself is never lost,
+    and a start at ``hi`` makes [hi, hi] a piece of its own.
+
+    >>> discrete_ranges([0, 3], sp.S(0), sp.oo)
+    [(0, 2), (3, oo)]
+    >>> discrete_ranges([2, 3], sp.S(0), sp.S(2))
+    [(0, 1), (2, 2)]
+    """
+    end = hi + 1 if hi is not oo else oo  # the first integer past the range: a start like any other
+    pts = sort_points(list(starts), lo, end)
+    return [(a, b - 1 if b is not oo else oo) for a, b in pairwise(pts)]
 
 
 def probe_points(piece: Piece, discrete: bool) -> list[sp.Expr]:

@@ -25,6 +25,7 @@ from rdpsym.engine.pieces import (
     Piece,
     PiecePair,
     breakpoints,
+    discrete_ranges,
     finite_outcomes,
     less,
     piece_point,
@@ -85,8 +86,12 @@ class Density:
         return branch
 
     def pieces(self) -> list[Piece]:
-        pts = sort_points(self.breakpoints(), self.lo, self.hi)
-        return [Piece(lo, hi, self.branch(lo, hi)) for lo, hi in piece_ranges(pts, self.discrete)]
+        """The pieces of the support on which the density is one smooth expression (integer ranges for a pmf)."""
+        if self.discrete:
+            ranges = discrete_ranges([self.lo, *self.breakpoints()], self.lo, self.hi)
+        else:
+            ranges = piece_ranges(sort_points(self.breakpoints(), self.lo, self.hi), False)
+        return [Piece(lo, hi, self.branch(lo, hi)) for lo, hi in ranges]
 
     # Equal as laws written alike (the same expression or table, variable and support), and hashed so.
     def _key(self) -> tuple:
@@ -284,11 +289,18 @@ class Discrete(Density):
 
     @property
     def lo(self) -> sp.Expr:
-        return self.support.inf
+        """The first outcome (−∞ for a range unbounded below): the Range's start."""
+        return self.support.start
 
     @property
     def hi(self) -> sp.Expr:
-        return self.support.sup
+        """The last outcome, inclusive (∞ for a range unbounded above): SymPy's stop is exclusive, so stop − 1.
+
+        Read from start and stop, never from ``inf``/``sup``, which SymPy refuses for some
+        symbolic ranges (``Range(0, N)`` once N is written N = 1 + δ).
+        """
+        stop = self.support.stop
+        return oo if stop is oo else stop - 1
 
     def _check_table(self) -> None:
         check_table(self.table)
@@ -389,12 +401,26 @@ def common_refinement(P: Density, Q: Density) -> list[PiecePair]:
     Both the closed-form engine and the numeric definition work piece by
     piece on this one refinement.
     """
-    lo = P.lo if less(Q.lo, P.lo) is False else Q.lo
-    hi = P.hi if less(P.hi, Q.hi) is False else Q.hi
-    points = [*P.breakpoints(), *Q.breakpoints(), P.lo, P.hi, Q.lo, Q.hi]
-    pts = sort_points([p for p in points if p not in (oo, -oo)], lo, hi)
-    ranges = piece_ranges(pts, True) if isinstance(P, Discrete) else list(pairwise(pts))
+    lo, hi = _first(P.lo, Q.lo, less), _first(P.hi, Q.hi, lambda a, b: less(b, a))
+    if isinstance(P, Discrete):
+        # Pieces of integers: each support {m, …, n} contributes the starts m and n + 1 (its last outcome n is
+        # inside it, the first outcome past it starts a piece of its own), each branch switch its starts.
+        starts = [*P.breakpoints(), *Q.breakpoints(), P.lo, Q.lo, *(D.hi + 1 for D in (P, Q) if D.hi is not oo)]
+        ranges = discrete_ranges([p for p in starts if p not in (oo, -oo)], lo, hi)
+    else:
+        points = [*P.breakpoints(), *Q.breakpoints(), P.lo, P.hi, Q.lo, Q.hi]
+        ranges = list(pairwise(sort_points([p for p in points if p not in (oo, -oo)], lo, hi)))
     return [PiecePair(a, b, P.branch(a, b), Q.branch(a, b)) for a, b in ranges]
+
+
+def _first(a: sp.Expr, b: sp.Expr, before) -> sp.Expr:
+    """Whichever of two support ends comes first by ``before`` (a strict order); undecided is a case split."""
+    if a == b or before(a, b) is True:
+        return a
+    if before(b, a) is True:
+        return b
+    raise UndecidedSign(b - a, f"cannot order the support ends {a} and {b}; give their parameters values or "
+                               "order assumptions")
 
 
 def align_pair(P: Density, Q: Density) -> tuple[Density, Density, tuple[dict, dict] | None]:
