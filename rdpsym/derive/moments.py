@@ -15,8 +15,9 @@ import sympy as sp
 from rdpsym.derive.cases import parametrise
 from rdpsym.engine import periodic, quadratic_logs
 from rdpsym.engine.context import Hypotheses
-from rdpsym.engine.integrals import PieceValue, integrate_exp, log_shape, positive_variable
+from rdpsym.engine.integrals import PieceValue, log_shape, positive_variable
 from rdpsym.engine.pieces import log_of
+from rdpsym.engine.steps import integrate_exp_steps
 from rdpsym.engine.sums import sum_exp
 from rdpsym.engine.transform import substitute
 from rdpsym.foundations.budget import budgeted
@@ -59,7 +60,7 @@ class Moment:
 def moment(P: Density, Q: Density, order: sp.Expr, hyp: Hypotheses) -> Moment:
     """∫ P^order Q^{1−order} piece by piece, by the closed-form rules."""
     var = P.var
-    rule = sum_exp if isinstance(P, Discrete) else integrate_exp
+    rule = sum_exp if isinstance(P, Discrete) else integrate_exp_steps
     total, conditions, parts = sp.S.Zero, [], []
     for pair in common_refinement(P, Q):
         if pair.p == 0:
