@@ -4,9 +4,10 @@
 with D_α(P‖Q) = log(∫ P^α Q^{1−α})/(α − 1) at sampled points.  Here that integral
 is computed with python-flint's ``acb.integral`` (Arb's rigorous Gauss–Legendre
 integration of holomorphic functions: the answer is a ball certain to contain it),
-piece by piece on the common refinement of the supports, where both densities are
-smooth.  The integrand is compiled by its logarithm, exp(α·log p + (1 − α)·log q),
-from the same expanded log-densities as the mpmath route
+piece by piece on the numeric routes' own reading of the supports
+(:func:`rdpsym.quadrature.regions.read_regions`, never the derivation's common
+refinement), where both densities are smooth.  The integrand is compiled by its
+logarithm, exp(α·log p + (1 − α)·log q), from the same expanded log-densities as the mpmath route
 (:func:`~rdpsym.quadrature.compile.log_expression`), into ``acb`` arithmetic that
 refuses (a non-finite ball) wherever a branch cut or a kink could be touched.
 
@@ -53,9 +54,10 @@ from flint import acb, arb
 
 from rdpsym.foundations.balls import precision, to_arb
 from rdpsym.foundations.errors import NotCertifiable, SymbolicTimeout
-from rdpsym.foundations.precision import bits_for
-from rdpsym.laws.densities import Continuous, Density, common_refinement
+from rdpsym.foundations.precision import bits_for, sympy_evalf_guard
+from rdpsym.laws.densities import Continuous, Density
 from rdpsym.quadrature.compile import log_expression
+from rdpsym.quadrature.regions import Law, read_regions
 
 #: How the evidence names this route (:class:`~rdpsym.foundations.record.AgreesWithDefinition`.method).
 METHOD = "certified quadrature (Arb)"
@@ -106,7 +108,11 @@ def _certified(P: Density, Q: Density, order: sp.Expr, digits: int) -> arb | Non
         return None
     x = P.var
     pieces = []
-    for pair in common_refinement(P, Q):
+    with sympy_evalf_guard():  # the numeric routes' own reading of the supports, never the derivation's
+        regions = read_regions(Law(P.expr, x, P.support), Law(Q.expr, x, Q.support))
+    for pair in regions:
+        if pair.lattice is not None:
+            return None  # infinitely many cells between the jumps of a floor: the mpmath route sums them
         if pair.p == 0 and pair.q == 0:
             continue
         if pair.p == 0 or pair.q == 0:

@@ -6,6 +6,14 @@ pdfs, never from a derived formula.  The integration itself (modes, splits,
 tails, singular ends, series, the supremum at α = ∞) is :mod:`rdpsym.quadrature`;
 here are the definition, built from P and Q, and its precision policy.
 
+The laws are read by this route's own reader, :mod:`rdpsym.quadrature.regions`:
+the supports as given (a Range's stop exclusive), the switch points at the
+parameters' values, the branch on each piece, the tables of finite pmfs.  Never
+through the derivation's common refinement (:mod:`rdpsym.laws.densities`): a
+defect in that reading would be confirmed by this check instead of caught.
+:func:`~rdpsym.laws.densities.align_pair` is used only to check that P and Q
+compare and to write Q in P's variable.
+
 Precision policy (mpmath's own): nothing here changes global precision; all
 work runs in private mpmath contexts (one per working precision, passed down
 to :mod:`rdpsym.quadrature`), so any number of threads may call this at once,
@@ -32,7 +40,6 @@ from collections.abc import Mapping
 import mpmath
 import sympy as sp
 
-from rdpsym.engine.pieces import probe_points
 from rdpsym.foundations.budget import budgeted, time_budget
 from rdpsym.foundations.errors import (
     ConvergenceError,
@@ -53,7 +60,7 @@ from rdpsym.foundations.precision import (
 )
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import parse_order
-from rdpsym.laws.densities import Density, Discrete, align_pair, common_refinement, parameter_values
+from rdpsym.laws.densities import Density, Discrete, align_pair, parameter_values
 from rdpsym.quadrature.compile import (
     compile_expr,
     fast_log,
@@ -65,6 +72,7 @@ from rdpsym.quadrature.compile import (
 )
 from rdpsym.quadrature.integrate import LogForm, integrate_pieces
 from rdpsym.quadrature.near import log_psi, near_one, psi_near
+from rdpsym.quadrature.regions import Law, lattice_sup, law_probes, probe_points, read_regions, read_tables
 from rdpsym.quadrature.supremum import sup_log_ratio
 
 oo = sp.oo
@@ -131,14 +139,15 @@ def _definition(P: Density, Q: Density, order: object, dps: int, values: Mapping
     """The definition's value to ``dps`` digits: the precision policy of the module docstring."""
     with sympy_evalf_guard():  # the symbolic preparation (SymPy may set mpmath's precision as it evaluates)
         order = numeric_order(order)
-        P, Q, tables = align_pair(P, Q)
+        P, Q, _ = align_pair(P, Q)  # (the checks that P and Q compare, and Q in P's variable: its tables unread)
         given = parameter_values(values, (P, Q))
         if given:
             P, Q = (D.subs({s: v for s, v in given.items() if s in D.parameters}) for D in (P, Q))
-            P, Q, tables = align_pair(P, Q)  # a pmf on a range that the values made finite is a table now
+            P, Q, _ = align_pair(P, Q)
         missing = sorted(str(s) for s in P.parameters | Q.parameters)
         if missing:
             raise ParameterError(f"values must give every parameter; missing: {', '.join(missing)}.")
+        tables = _tables(P, Q)  # a pmf on a range that the values made finite is a table now
         if _same_law(P, Q, tables):
             return mpmath.mpf(0)  # D_α(P‖P) = 0 at every order, exactly
     with private_context(30) as ctx:  # the bookkeeping below (sizes, digit counts) only
@@ -273,7 +282,8 @@ def same_law(P: Density, Q: Density, symbolic: bool = False) -> bool:
     same support; with ``symbolic``, also branches whose difference simplifies to 0
     on every piece (within a time budget; undecided is False).
     """
-    return _same_law(P, Q, align_pair(P, Q)[2], symbolic)
+    P, Q, _ = align_pair(P, Q)
+    return _same_law(P, Q, _tables(P, Q), symbolic)
 
 
 def _same_law(P: Density, Q: Density, tables: tuple | None, symbolic: bool = False) -> bool:
@@ -288,7 +298,7 @@ def _same_law(P: Density, Q: Density, tables: tuple | None, symbolic: bool = Fal
     if not symbolic:
         return False
     try:
-        return budgeted(lambda: all(_same_branch(pair.p, pair.q) for pair in common_refinement(P, Q)),
+        return budgeted(lambda: all(_same_branch(pair.p, pair.q) for pair in definition_regions(P, Q)),
                         "whether P and Q are the same law", seconds=2.0)
     except (NoClosedFormError, NotImplementedError, TypeError, ValueError):  # undecided (or no budget here)
         return False
@@ -319,8 +329,7 @@ def _direct(P: Density, Q: Density, tables: tuple | None, order: sp.Expr, ctx, r
     setting.reasons = reasons
     pairs = setting.pairs
     if a == ctx.inf:
-        return sup_log_ratio(pairs, P.var, setting.lP, setting.lQ, ctx, discrete=setting.discrete,
-                             ratio_for=setting.ratio, reasons=setting.reasons)
+        return _sup(setting, ctx, setting.reasons)
 
     def integrand_at(reflect_at=None):
         """The integrand in t, or in t = e − x when reflected at e, by its logarithm (a LogForm)."""
@@ -355,10 +364,10 @@ class _Setting:
     @sympy_evalf_guard.serialized
     def __init__(self, P: Density, Q: Density, ctx):
         self.P, self.Q, self.ctx = P, Q, ctx
-        self.pairs = common_refinement(P, Q)
+        self.pairs = definition_regions(P, Q)  # the numeric route's own reading of the supports
         self.discrete = isinstance(P, Discrete)
         self.fP, self.fQ = compile_expr(P.expr, P.var, ctx), compile_expr(Q.expr, Q.var, ctx)
-        self.probes_P, self.probes_Q = _probes(P), _probes(Q)
+        self.probes_P, self.probes_Q = (law_probes(self.pairs, side, self.discrete) for side in ("p", "q"))
         self.lP, self.lQ = self.logs()
         self.trusted = all(fast_log(D.expr, D.var, f, probes, self.discrete, ctx) is not None
                            for D, f, probes in ((P, self.fP, self.probes_P), (Q, self.fQ, self.probes_Q)))
@@ -411,7 +420,8 @@ class _Setting:
 
     @sympy_evalf_guard.serialized
     def ratio(self, pair):
-        """t -> log(p/q) on one piece of the common refinement, without cancellation where SymPy can expand it."""
+        """t -> log(p/q) on one region (:mod:`rdpsym.quadrature.regions`), without cancellation where SymPy can
+        expand it."""
         key = (pair.lo, pair.hi, pair.p, pair.q)
         if key not in self._ratios:
             self._ratios[key] = log_ratio_function(pair.p, pair.q, self.P.var, self.lP, self.lQ,
@@ -444,8 +454,7 @@ def _near_at_precision(P: Density, Q: Density, tables: tuple | None, order: sp.E
                        for pair in setting.pairs if pair.p != 0 and pair.q != 0):
                 return None
             reasons: list[str] = []
-            value = sup_log_ratio(setting.pairs, P.var, setting.lP, setting.lQ, ctx, discrete=setting.discrete,
-                                  ratio_for=setting.ratio, reasons=reasons)
+            value = _sup(setting, ctx, reasons)
             return Infinity(reasons[0] if reasons else None) if value == ctx.inf else exact_mpf(value)
         a = to_mpf(order, ctx)
         discrete = setting.discrete
@@ -505,9 +514,76 @@ def _near_table(tp: dict, tq: dict, order: sp.Expr, ctx):
     return exact_mpf(near_one(total - a * to_mpf(only_p, ctx) + (a - 1) * to_mpf(only_q, ctx), a, ctx))
 
 
-def _probes(density: Density) -> list[sp.Expr]:
-    """Points inside every piece where the density is nonzero, to check its compiled logarithm at."""
-    return [t for piece in density.pieces() if not piece.is_zero for t in probe_points(piece, density.discrete)]
+def _law(density: Density) -> Law:
+    """A density's raw data (expression, variable, support as given; or its table) for the numeric reading."""
+    if isinstance(density, Discrete) and density.table is not None:
+        return Law(None, None, None, table=density.table)
+    return Law(density.expr, density.var, density.support)
+
+
+@functools.lru_cache(maxsize=128)
+def _read(P: Density, Q: Density) -> tuple:
+    return tuple(read_regions(_law(P), _law(Q)))
+
+
+@sympy_evalf_guard.serialized
+def definition_regions(P: Density, Q: Density) -> list:
+    """The regions of P and Q (:func:`rdpsym.quadrature.regions.read_regions`), read once per pair of laws:
+    the numeric routes' own reading of the supports, never the derivation's."""
+    return list(_read(P, Q))
+
+
+def law_mass(D: Density, dps: int) -> mpmath.mpf:
+    """∫ D (Σ for a pmf) to ``dps`` digits, by the definition's own reading of its support (a law with every
+    parameter given): how a check makes sure an image of a law under a change of variables is still one."""
+    regions = [r for r in definition_regions(D, D) if r.p != 0]
+    with private_context(dps + 10) as ctx:
+        setting = _Setting(D, D, ctx)
+        mass = integrate_pieces(regions, D.var, LogForm(lambda t: (setting.lP(t), 1), ctx), ctx,
+                                discrete=setting.discrete, order=sp.S.One)
+        return exact_mpf(mass)
+
+
+@sympy_evalf_guard.serialized
+def _tables(P: Density, Q: Density) -> tuple[dict, dict] | None:
+    """Two finite pmfs as tables, their outcomes enumerated here (start … stop − 1 of a Range), else None."""
+    if not (isinstance(P, Discrete) and isinstance(Q, Discrete)):
+        return None
+    return read_tables(_law(P), _law(Q))
+
+
+def _sup(setting: _Setting, ctx, reasons: list):
+    """sup log(P/Q) over the regions: the plain ones by :func:`sup_log_ratio`, a lattice's block by block
+    (:func:`~rdpsym.quadrature.regions.lattice_sup`), each block's cells as plain pieces."""
+    var = setting.P.var
+
+    def sup_over(pieces):
+        # A cell between jumps of floors where both branches are constants: log(p/q) is that constant.
+        constant = [c for c in pieces if getattr(c, "cell", False) and c.p != 0 and c.q != 0
+                    and not c.p.has(var) and not c.q.has(var)]
+        rest = [c for c in pieces if c not in constant]
+        best = sup_log_ratio(rest, var, setting.lP, setting.lQ, ctx, discrete=setting.discrete,
+                             ratio_for=setting.ratio, reasons=reasons) if rest else ctx.ninf
+        if constant and best != ctx.inf:
+            with sympy_evalf_guard():
+                best = max(best, *(to_mpf(sp.log(c.p / c.q), ctx) for c in constant))
+        return best
+
+    plain = [r for r in setting.pairs if r.lattice is None]
+    best = sup_over(plain) if plain else ctx.ninf
+    if best == ctx.inf:
+        return best
+    for region in setting.pairs:
+        if region.lattice is None or region.p == 0:
+            continue
+        if region.q == 0:
+            reasons.append(f"P > 0 = Q on ({region.lo}, {region.hi})")
+            return ctx.inf
+        value = lattice_sup(region, sup_over, ctx, reasons)
+        if value == ctx.inf:
+            return value
+        best = max(best, value)
+    return best
 
 
 def _table_divergence(tp: dict, tq: dict, a, ctx, reasons: list):
