@@ -14,7 +14,7 @@ from rdpsym.derive.verify import check_against_definition
 from rdpsym.engine.context import Hypotheses
 from rdpsym.foundations.budget import time_budget
 from rdpsym.foundations.errors import NoClosedFormError, SymbolicTimeout, VerificationError
-from rdpsym.foundations.record import NoClosedForm, NotShownEqual
+from rdpsym.foundations.record import CheckedOn, NoClosedForm, NotShownEqual
 from rdpsym.laws.references import Reference, laplace_reference
 
 x = sp.Symbol("x", real=True)
@@ -120,3 +120,49 @@ def test_a_budget_expiring_inside_a_gc_callback_fires_in_the_code_it_bounds(watc
         gc.callbacks.remove(callback)
     assert seen == ["start"]
     assert not swallowed  # never raised inside the callback
+
+
+# --------------------------------------------------------------------------- what a check covers
+
+
+def _different_variances():
+    """N(0, s₁²) against N(0, s₂²): D_α = log(s₂/s₁) + log(s₂²/(α s₂² + (1 − α) s₁²))/(2(α − 1)), finite
+    exactly when α s₂² + (1 − α) s₁² > 0 (for s₁ > s₂: α < α* = s₁²/(s₁² − s₂²))."""
+    s1, s2 = sp.symbols("s1 s2", positive=True)
+    a = rdpsym.alpha
+    law = lambda s: Continuous(sp.exp(-x**2 / (2 * s**2)) / (s * sp.sqrt(2 * sp.pi)), x)  # noqa: E731
+    closed = sp.log(s2 / s1) + sp.log(s2**2 / (a * s2**2 + (1 - a) * s1**2)) / (2 * (a - 1))
+    return law(s1), law(s2), closed, a * s2**2 + (1 - a) * s1**2, a
+
+
+def test_an_infinity_claimed_where_the_divergence_is_finite_is_rejected():
+    """The ∞ branch is checked too: a condition too narrow (half the true range) says ∞ where D_α is finite."""
+    P, Q, closed, finite, a = _different_variances()
+    right = sp.Piecewise((closed, finite > 0), (sp.oo, True))
+    evidence = check_against_definition(P, Q, a, right, (), Hypotheses(a))
+    (summary,) = [e for e in evidence if isinstance(e, CheckedOn)]
+    assert [n > 0 for _, n in summary.branches] == [True, True]  # both branches were checked
+    assert summary.boundaries  # and next to the boundary α*, on both sides
+    narrow = sp.Piecewise((closed, finite - 1 > 0), (sp.oo, True))
+    with pytest.raises(VerificationError, match="says ∞"):
+        check_against_definition(P, Q, a, narrow, (), Hypotheses(a))
+
+
+def test_a_finite_value_claimed_where_the_divergence_is_infinite_is_rejected():
+    """Without its condition the formula is finite (or complex) past α*: the points past the boundary catch it."""
+    P, Q, closed, finite, a = _different_variances()
+    wide = sp.Piecewise((closed, finite + 1 > 0), (sp.oo, True))
+    with pytest.raises(VerificationError):
+        check_against_definition(P, Q, a, wide, (), Hypotheses(a))
+
+
+def test_a_symbolic_order_is_checked_in_every_part_of_its_orders():
+    P, Q = rdpsym.gaussian(sigma).pair
+    a = rdpsym.alpha
+    for below in (False, True):
+        evidence = check_against_definition(P, Q, a, a / (2 * sigma**2), (), Hypotheses(a, below_one=below))
+        (summary,) = [e for e in evidence if isinstance(e, CheckedOn)]
+        orders = dict(summary.orders)
+        assert all(orders.values()) and len(orders) == (2 if below else 3)
+        for part, values in orders.items():
+            assert all((0 < v < 1) if below else v > 1 for v in values), part

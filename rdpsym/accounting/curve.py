@@ -44,7 +44,7 @@ from rdpsym.foundations.balls import (
     to_arb,
     to_fmpq,
 )
-from rdpsym.foundations.errors import ConvergenceError, ParameterError, WrongType, must, quoted
+from rdpsym.foundations.errors import ConvergenceError, NotCertifiable, ParameterError, WrongType, must, quoted
 from rdpsym.foundations.numbers import Digits, decimal_mpf
 from rdpsym.foundations.precision import arb_rungs, climb
 from rdpsym.foundations.reading import INFINITY_WORDS, exact, integer
@@ -209,6 +209,9 @@ class ClosedForm(Component):
             raise ParameterError(must(f"{self.name} curve",
                                       "a closed form in alpha only (give every parameter a value)",
                                       ", ".join(sorted(map(str, extra)))))
+        if expr != 0 and _identically_zero(expr):
+            expr = sp.S.Zero  # ε(α) = 0 at every order (P = Q: randomized response at p = 1/2); balls of the
+            # unsimplified form never narrow around 0, and an exact 0 needs no precision
         object.__setattr__(self, "closed_form", expr)
         if self.at_infinity is not None:
             object.__setattr__(self, "at_infinity", exact(self.at_infinity, "the value at infinity"))
@@ -246,6 +249,23 @@ class Unbounded(Component):
 
     def balls(self, orders: Sequence) -> list:
         return [Infinite(self.reason) for _ in orders]
+
+
+def _identically_zero(expr: sp.Expr) -> bool:
+    """Whether a closed form in α is 0 at every order: its powers and logarithms combined give 0
+    (log(2·2^{α−1}/2^α) = log 1), confirmed in Arb balls at three orders (force=True combines powers of
+    any base; the balls make sure of the numbers)."""
+    if not expr.has(alpha):
+        return False
+    combined = sp.expand(sp.expand_log(sp.powsimp(sp.expand(expr), force=True), force=True))
+    if combined != 0:
+        return False
+    try:
+        with precision(1024):
+            return all(0 in to_arb(expr, {alpha: arb(a)}) and to_arb(expr, {alpha: arb(a)}).rad() < arb(2) ** -900
+                       for a in (fmpq(3, 2), fmpq(7, 3), fmpq(11)))
+    except (NotCertifiable, Undecided, InfiniteValue):
+        return False
 
 
 @functools.lru_cache(maxsize=128)

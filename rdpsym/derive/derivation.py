@@ -27,24 +27,18 @@ from dataclasses import dataclass
 import mpmath
 import sympy as sp
 
+from rdpsym.derive.values import branch_at, closed_value
 from rdpsym.foundations import operations
-from rdpsym.foundations.balls import precision, to_arb
-from rdpsym.foundations.budget import time_budget
 from rdpsym.foundations.errors import (
     ConvergenceError,
     DomainError,
-    InfiniteValue,
-    NotCertifiable,
-    OutsideDomain,
+    NotVerified,
     ParameterError,
-    SymbolicTimeout,
-    Undecided,
     WrongType,
     must,
     quoted,
 )
 from rdpsym.foundations.numbers import Digits, rounded_mpf
-from rdpsym.foundations.precision import BITS_PER_DIGIT, arb_rungs, climb, sympy_float
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import value_for
 from rdpsym.foundations.record import Status, Step
@@ -109,21 +103,21 @@ class Derivation:
         missing = sorted(str(s) for s in self.result.free_symbols - set(given))
         if missing:
             raise ParameterError(f"values must give every parameter; missing: {', '.join(missing)}.")
-        for hypothesis in self.hypotheses:  # the result holds under them only (α > 1 for a symbolic order)
+        for hypothesis in self.hypotheses:  # the result holds under them only (α ≠ 1 for a symbolic order)
             if hypothesis.subs(given) is sp.false:
                 shown = ", ".join(f"{s} = {v}" for s, v in given.items() if s in hypothesis.free_symbols)
                 raise DomainError(must("values", f"within the derivation's hypothesis {hypothesis}", shown))
-        expr = self.result
-        certified = _in_balls(expr, given, dps)
-        if certified is not None:
-            return certified
-        if isinstance(expr, sp.Piecewise):
-            expr = expr.subs(given)  # decide the branch exactly; conditions are small
-        if expr == sp.oo:
+        branch = branch_at(self.result, given)
+        if branch is None:
+            raise ConvergenceError(f"the result's branch cannot be decided at {given}")
+        expr = self.result.args[branch][0] if isinstance(self.result, sp.Piecewise) else self.result
+        order = self.order if isinstance(self.order, sp.Symbol) else None
+        try:
+            value = closed_value(expr, given, dps + 5, order_symbol=order)
+        except NotVerified as exc:
+            raise ConvergenceError(str(exc)) from None
+        if mpmath.isinf(value):
             return mpmath.inf
-        value = sympy_float(expr, dps + 10, subs=given)
-        if not value.is_Float:
-            value = sympy_float(expr.subs(given), dps + 10)
         return Digits(rounded_mpf(value, dps), dps)  # rounded to its dps digits, whatever mpmath's precision
 
     def __reduce__(self):
@@ -145,51 +139,6 @@ class Derivation:
 
     def __str__(self) -> str:
         return operations.text(self)
-
-
-#: Arb precisions tried for a value of a closed form: from the digits asked for, doubled up to 256 times
-#: (a few thousand bits evaluate a small expression in milliseconds, and recover a value such as
-#: log(2e^{1/λ}/3 + e^{−2/λ}/3) ≈ 1/λ² at λ = 10^999, where 30 digits give 0).
-_EVALF_RUNGS = 9
-
-
-def _in_balls(expr: sp.Expr, given: dict, dps: int) -> mpmath.mpf | None:
-    """The closed form at ``given`` to ``dps`` digits from Arb balls, precision raised until the ball is that
-    narrow; None where balls cannot evaluate it (a function without an Arb counterpart), so SymPy's evalf does.
-    A value the rungs cannot resolve is a :class:`~rdpsym.foundations.errors.ConvergenceError`, never a 0 that
-    is only cancellation."""
-
-    def at(bits: int):
-        with precision(bits):
-            return to_arb(expr, given)
-
-    def narrow(ball) -> bool:
-        return ball.is_zero() or (ball.is_finite() and ball.rel_accuracy_bits() >= dps * BITS_PER_DIGIT + 3)
-
-    try:
-        ball = climb(at, narrow, arb_rungs(dps, _EVALF_RUNGS), f"the result to {dps} digits", retry=(Undecided,))
-    except InfiniteValue:
-        return mpmath.inf
-    except (NotCertifiable, OutsideDomain):
-        return None
-    except ConvergenceError:
-        # Balls never narrow around an exact 0 (equal parameters: log(m₁/m₂) at m₁ = m₂): decided exactly.
-        if _exactly_zero(expr, given):
-            return Digits(mpmath.mpf(0), dps)
-        raise
-    context = mpmath.MPContext()
-    context.dps = dps + 5
-    return Digits(context.mpf(ball.mid().str(dps + 5, radius=False)), dps)
-
-
-def _exactly_zero(expr: sp.Expr, given: dict) -> bool:
-    """Whether the closed form at ``given`` is exactly 0, shown by SymPy within a short time budget."""
-    try:
-        with time_budget(2.0, "deciding whether the value is exactly 0"):
-            value = expr.subs(given)
-            return bool(value.is_zero) or sp.simplify(value) == 0
-    except SymbolicTimeout:
-        return False
 
 
 class _AsBuilt(pickle.Pickler):

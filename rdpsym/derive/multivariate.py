@@ -51,6 +51,9 @@ import mpmath
 import sympy as sp
 
 from rdpsym.derive.derivation import Derivation
+from rdpsym.derive.sampling import sample_points
+from rdpsym.derive.values import branch_at, closed_value, shown
+from rdpsym.derive.verify import AGREE_DIGITS, POINTS, Check
 from rdpsym.engine.context import Hypotheses, simplify_condition
 from rdpsym.engine.quadratic import (
     compact_det,
@@ -142,11 +145,6 @@ from rdpsym.laws.multivariate import (
 from rdpsym.quadrature.compile import to_mpf
 
 oo = sp.oo
-
-#: Significant digits of agreement required between a closed form and the definition (as in derive.verify).
-AGREE_DIGITS = 40
-#: Parameter points a closed form is checked at.
-POINTS = 3
 
 __all__ = ["Block", "align", "joint_divergence", "joint_divergence_mp", "numeric_block"]
 
@@ -758,12 +756,14 @@ def _parameters(law) -> set:
     return set(law.parameters)
 
 
-def joint_divergence(P: object, Q: object, order: object = alpha, *, reference=None) -> Derivation:
+def joint_divergence(P: object, Q: object, order: object = alpha, *, reference=None,
+                     below_one: bool = False) -> Derivation:
     """D_order(P‖Q) for laws in several variables (:func:`rdpsym.renyi_divergence` calls this).
 
-    Parameters and result as :func:`rdpsym.renyi_divergence`.  ``reference`` may carry
-    a sensitivity ball (a built-in mechanism in d dimensions): the worst case over it
-    is then derived too.
+    Parameters and result as :func:`rdpsym.renyi_divergence`, but a symbolic order stands for the
+    orders above 1 only (with ``below_one``, for those in (0, 1)): :func:`rdpsym.renyi_divergence`
+    joins the two.  ``reference`` may carry a sensitivity ball (a built-in mechanism in d
+    dimensions): the worst case over it is then derived too.
 
     >>> import sympy as sp, rdpsym
     >>> from rdpsym.laws.multivariate import MultivariateNormal
@@ -779,7 +779,7 @@ def joint_divergence(P: object, Q: object, order: object = alpha, *, reference=N
     if isinstance(order, sp.Symbol) and order in params:
         raise DomainError(must("order", f"a symbol that is not a parameter of P or Q (rename {order} in the laws)",
                                order))
-    hyp = Hypotheses(order if isinstance(order, sp.Symbol) else None)
+    hyp = Hypotheses(order if isinstance(order, sp.Symbol) else None, below_one=below_one)
     ball = ball_of(reference)
     if ball is not None:
         return _ball_derivation(P, Q, order, hyp, reference, ball)
@@ -793,7 +793,7 @@ def joint_divergence(P: object, Q: object, order: object = alpha, *, reference=N
         return _numeric_derivation(P, Q, order, steps, "no closed form for a block")
     total, conditions, more = _combine(blocks, parts, names, order)
     steps += more
-    hypotheses = ((order > 1,) if isinstance(order, sp.Symbol) else ()) + tuple(
+    hypotheses = hyp.stated + tuple(
         dict.fromkeys(h for part in parts for h in part.hypotheses))
     if any(part.numeric for part in parts):
         if params:
@@ -987,8 +987,7 @@ def _ball_derivation(P, Q, order, hyp: Hypotheses, reference, ball: SensitivityB
                       Status.PROVED if ok else Status.CHECKED))
     status = Status.PROVED if ok and not checked_convexity else Status.CHECKED
     return Derivation(order=order, result=full, status=status, steps=tuple(steps), closed_form=result,
-                      conditions=conditions, hypotheses=(order > 1,) if isinstance(order, sp.Symbol) else (),
-                      evidence=tuple(evidence), reference=reference)
+                      conditions=conditions, hypotheses=hyp.stated, evidence=tuple(evidence), reference=reference)
 
 
 def _square_coefficient(f: sp.Expr, t: sp.Symbol) -> sp.Expr | None:
@@ -1076,49 +1075,7 @@ def _check_convex_numerically(f: sp.Expr, t: sp.Symbol, order, delta, hyp: Hypot
 
 
 def _sample(params: list, order_symbol, seed: int):
-    from rdpsym.derive.verify import sample_points
-
-    return sample_points(params, order_symbol, seed)
-
-
-def _holds(condition: sp.Basic, point: dict) -> bool:
-    truth = condition.subs(point)
-    if truth in (sp.true, sp.false):
-        return bool(truth)
-    if isinstance(truth, sp.core.relational.Relational):
-        gap = sp.N(truth.gts - truth.lts, 30)
-        if gap.is_number:
-            return bool(gap > 0) if isinstance(truth, (sp.StrictGreaterThan, sp.StrictLessThan)) else bool(gap >= 0)
-    return False
-
-
-@sympy_evalf_guard.serialized  # mpmath's global precision: one thread at a time
-def _value_at(expr, point: dict, dps: int) -> mpmath.mpf:
-    e = expr.subs(point) if isinstance(expr, sp.Basic) else expr
-    if isinstance(e, sp.Piecewise):
-        e = e.doit()
-    if e == oo:
-        return mpmath.inf
-    if isinstance(e, sp.Limit):
-        e = e.doit()
-    value = sp.N(e, dps)
-    if not (value.is_number and value.is_finite):
-        if value == oo:
-            return mpmath.inf
-        raise VerificationError(f"the closed form is not a real number there: {e}")
-    re, im = value.as_real_imag()
-    if abs(im) > sp.Float(10, dps) ** (5 - dps) * max(1, abs(re)):
-        raise VerificationError(f"the closed form is not a real number there: {e} = {value}")
-    with mpmath.workdps(dps):
-        return mpmath.mpf(sp.Float(re, dps)._to_mpmath(mpmath.mp.prec))
-
-
-@sympy_evalf_guard.serialized  # mpmath's global precision: one thread at a time
-def _agree(a: mpmath.mpf, b: mpmath.mpf) -> bool:
-    if mpmath.isinf(a) or mpmath.isinf(b):
-        return a == b
-    with mpmath.workdps(AGREE_DIGITS + 15):
-        return abs(a - b) <= mpmath.mpf(10) ** (-AGREE_DIGITS) * abs(b) or (a == 0 and b == 0)
+    return (point for point, _ in sample_points(params, order_symbol, seed))
 
 
 def _route(blocks: list[Block]) -> str:
@@ -1126,55 +1083,58 @@ def _route(blocks: list[Block]) -> str:
     return " and ".join(sorted(kinds))
 
 
+def check_joint(P, Q, order, result, hyp: Hypotheses) -> list:
+    """:func:`_check` of a result (its conditions in its Piecewise) on the laws' own blocks, at every point."""
+    return _check(P, Q, order, result, (), hyp, align(P, Q))
+
+
 def _check(P, Q, order, closed_form, conditions, hyp: Hypotheses, blocks: list[Block],
            seed: int = 20170224, points: int = POINTS) -> list:
-    """Compare ``closed_form`` with the numeric definition at sampled points; return the evidence.
+    """Compare the result with the numeric definition at sampled points; return the evidence.
 
-    The numeric route (:func:`joint_divergence_mp`) works from the raw laws, block by block:
-    one-dimensional quadrature of each coordinate's definition, or the d-dimensional integral in a
-    numerically diagonalised frame, never from a symbolic result.  A separated joint density is also
-    compared with the product of its coordinates at random points.
+    The sampling, its coverage (every part of the orders, every branch, the boundaries in the
+    order) and the comparison are those of :class:`~rdpsym.derive.verify.Check`.  The numeric
+    route (:func:`joint_divergence_mp`) works from the raw laws, block by block: one-dimensional
+    quadrature of each coordinate's definition, or the d-dimensional integral in a numerically
+    diagonalised frame, never from a symbolic result.  A separated joint density is also compared
+    with the product of its coordinates at random points.
     """
-    params = sorted(_parameters(P) | _parameters(Q) | (closed_form.free_symbols - {hyp.order_symbol}),
-                    key=lambda s: s.name)
-    order_symbol = order if isinstance(order, sp.Symbol) else None
-    evidence: list = []
-    tried = 0
-    seen: set = set()
-    route = _route(blocks)
-    for point in _sample(params, order_symbol, seed):
-        tried += 1
-        if tried > 60 or len(evidence) >= (points if params or order_symbol else 1):
-            break
-        key = tuple(sorted((s.name, v) for s, v in point.items()))
-        if key in seen:
-            continue
-        seen.add(key)
-        if not all(_holds(c, point) for c in conditions):
-            continue
+    claimed = closed_form
+    if conditions and not isinstance(closed_form, sp.Piecewise) and closed_form != oo:
+        claimed = sp.Piecewise((closed_form, sp.And(*conditions)), (oo, True))
+    return _JointCheck(P, Q, order, claimed, hyp, seed, blocks, points).run()
+
+
+class _JointCheck(Check):
+    """The check of a result for laws in several variables (see :func:`_check`)."""
+
+    def __init__(self, P, Q, order, claimed, hyp: Hypotheses, seed: int, blocks: list[Block], points: int):
+        super().__init__(P, Q, order, claimed, hyp, seed, _parameters(P) | _parameters(Q), points)
+        self.route = _route(blocks)
+
+    def laws_at(self, point: dict):
         try:
-            Pp, Qp = (_at(law, point) for law in (P, Q))
+            return tuple(_at(law, point) for law in (self.P, self.Q))
         except (DensityError, ParameterError):
-            if not params:
+            if not self.params:
                 raise
-            continue
-        at = point.get(order_symbol, order)
+            return None
+
+    def definition(self, Pp, Qp, at, closed, point: dict, where):
         try:
-            numeric = joint_divergence_mp(Pp, Qp, at, dps=AGREE_DIGITS + 5)
+            return joint_divergence_mp(Pp, Qp, at, dps=AGREE_DIGITS + 5), None
         except ConvergenceError as exc:
-            raise VerificationError(f"the definition did not converge at {point}: {exc}") from exc
-        closed = _value_at(closed_form, point, AGREE_DIGITS + 15)
-        if not _agree(closed, numeric):
-            raise VerificationError(f"closed form {closed_form} disagrees with the definition at {point}: "
-                                    f"{mpmath.nstr(closed, 25)} vs {mpmath.nstr(numeric, 25)}")
+            return self.skip(exc, point, at, Pp, Qp, where)
+
+    def agreed(self, items: tuple, digits, integrated_in, method=None):
+        return AgreesByRoute(items, digits, None, None, self.route)
+
+    def after(self, Pp, Qp) -> None:
         _check_separation(Pp)
         _check_separation(Qp)
-        evidence.append(AgreesByRoute(point_items(point, sort=True), None if mpmath.isinf(numeric) else AGREE_DIGITS,
-                                      route))
-    if not evidence:
-        raise VerificationError(f"no valid parameter point found to check {closed_form} against the definition "
-                                f"(tried {tried}); give the parameters values")
-    return evidence
+
+    def where(self, point: dict, at, Pp, Qp, sampled: bool) -> str:
+        return shown(point) + ("" if self.order_symbol is not None else f", order {at}")
 
 
 def _at(law, point: dict):
@@ -1213,7 +1173,11 @@ def _check_worst_case(Z: Density, ball: SensitivityBall, order, closed_form, hyp
                  else [(sp.Rational(1, 3), sp.Rational(2, 3)), (sp.Rational(1, 4), sp.Rational(1, 4))])
     for point in _sample(params, order_symbol, 1):
         at = point.get(order_symbol, order)
-        limit = _value_at(closed_form, point, 50)
+        branch = branch_at(closed_form, point)
+        if branch is None:
+            continue
+        expr = closed_form.args[branch][0] if isinstance(closed_form, sp.Piecewise) else closed_form
+        limit = closed_value(expr, point, 50, order_symbol=order_symbol)
         radius = ball.radius.subs(point)
         Zp = _at(Z, point)
         for shares in fractions:

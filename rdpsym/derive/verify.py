@@ -3,14 +3,25 @@
 A closed form leaves rdpsym only after :func:`check_against_definition` found
 it equal to :func:`~rdpsym.derive.numeric.renyi_divergence_mp` (independent
 quadrature or summation of the definition) to :data:`AGREE_DIGITS` digits at
-several seeded parameter points.  A disagreement raises
-:class:`~rdpsym.foundations.errors.VerificationError`: a wrong formula is never returned.
+seeded parameter points covering everything it claims:
+
+* **every part of the orders it is returned for** (:mod:`rdpsym.derive.sampling`):
+  a symbolic order is checked at orders near 1, moderate and large, and below 1
+  when the result claims those orders too;
+* **every branch** of a Piecewise result, its ∞ branch included: where the result
+  says ∞ the definition must be ∞ there (a witness: P > 0 = Q somewhere, or a
+  divergent integrand), so ∞ is never claimed where the divergence is finite;
+* **next to every boundary** its conditions draw in the order, on both sides.
+
+The value of the closed form at a point is computed in Arb balls at rising
+precision until it is resolved (10⁻⁶⁰⁰ is not 0), else by SymPy at two precisions.
+A disagreement raises :class:`~rdpsym.foundations.errors.VerificationError`: a
+wrong formula is never returned.  What was covered is recorded in the evidence
+(:class:`~rdpsym.foundations.record.CheckedOn`), and the renderers show it.
 """
 
 from __future__ import annotations
 
-import itertools
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -19,66 +30,34 @@ import sympy as sp
 
 from rdpsym.derive.certified import METHOD as CERTIFIED
 from rdpsym.derive.certified import certified_divergence
-from rdpsym.derive.numeric import renyi_divergence_mp, same_law
+from rdpsym.derive.numeric import definition_regions, law_mass, renyi_divergence_mp, same_law
+from rdpsym.derive.sampling import MAX_TRIES, boundary_orders, sample_points, strata
+from rdpsym.derive.values import branch_at, closed_value, shown
 from rdpsym.engine.context import Hypotheses
-from rdpsym.foundations.balls import stable_erf
+from rdpsym.foundations.balls import precision
 from rdpsym.foundations.budget import can_budget, time_budget
 from rdpsym.foundations.errors import (
     ConvergenceError,
     DensityError,
     NoClosedFormError,
+    NotVerified,
     SymbolicTimeout,
     VerificationError,
 )
 from rdpsym.foundations.numbers import exact_mpf, shorten
-from rdpsym.foundations.precision import bits_for, private_context, sympy_float
-from rdpsym.foundations.record import AgreesWithDefinition, NotChecked, point_items
-from rdpsym.laws.densities import Density
+from rdpsym.foundations.precision import bits_for, private_context
+from rdpsym.foundations.record import AgreesWithDefinition, CheckedOn, NotChecked, point_items
+from rdpsym.laws.densities import Continuous, Density
 from rdpsym.quadrature.compile import to_mpf
 
 #: Significant digits of agreement required between closed form and definition.
 AGREE_DIGITS = 40
-#: Parameter points a closed form is checked at (fewer only if no more are valid).
+#: Parameter points a closed form is checked at (fewer only if no more are valid), at least one per part of
+#: the claimed orders (:mod:`rdpsym.derive.sampling`) and one per branch of the result.
 POINTS = 3
 #: Points whose definition did not converge that a check may skip (each said in the evidence), if POINTS
 #: others agree.
 MAX_SKIPPED = 2
-
-_POSITIVE = [sp.Rational(1, 3), sp.Rational(3, 4), sp.Rational(6, 5), sp.Rational(2), sp.Rational(7, 3),
-             sp.Rational(1, 5), sp.Rational(9, 10), sp.Rational(5, 2)]
-_REAL = [sp.Rational(-3, 2), sp.Rational(1, 2), sp.Rational(2), sp.Rational(-1, 3), sp.Rational(5, 4)]
-_INTEGER = [sp.Integer(n) for n in (1, 2, 3, 5, 8)]
-_ORDERS = [sp.Rational(11, 10), sp.Rational(3, 2), sp.Rational(2), sp.Rational(5, 2), sp.Rational(4),
-           sp.Rational(7), sp.Rational(1001, 1000), sp.Rational(50)]
-
-
-#: Positive values below 1, drawn after :data:`WIDE_TRIES` points: where most parameters are probabilities
-#: (negative binomial, logarithmic series laws, valid only for p < 1), the wide pool rarely finds a valid point.
-_UNIT = [sp.Rational(1, 3), sp.Rational(3, 4), sp.Rational(1, 5), sp.Rational(9, 10), sp.Rational(1, 2),
-         sp.Rational(2, 3), sp.Rational(1, 7)]
-#: Points drawn from the wide pools before the unit pool is used for positive parameters; at most MAX_TRIES in all.
-WIDE_TRIES, MAX_TRIES = 40, 80
-
-
-def _pool(symbol: sp.Symbol, unit: bool = False) -> list[sp.Expr]:
-    if symbol.is_integer:
-        return [n for n in _INTEGER if symbol.is_positive is not True or n > 0]
-    if symbol.is_positive:
-        return _UNIT if unit else _POSITIVE
-    if symbol.is_nonnegative:
-        return [sp.S.Zero, *_POSITIVE]
-    return _REAL
-
-
-def sample_points(symbols: list[sp.Symbol], order_symbol: sp.Symbol | None, seed: int):
-    """An endless, seeded stream of {symbol: exact value} points (orders > 1)."""
-    rng = random.Random(seed)
-    ordered = sorted(symbols, key=lambda s: s.name)
-    for drawn in itertools.count():
-        point = {s: rng.choice(_pool(s, unit=drawn >= WIDE_TRIES)) for s in ordered}
-        if order_symbol is not None:
-            point[order_symbol] = rng.choice(_ORDERS)
-        yield point
 
 
 def check_against_definition(
@@ -90,12 +69,15 @@ def check_against_definition(
     hyp: Hypotheses,
     seed: int = 20170224,
     changes: tuple = (),
-) -> list[AgreesWithDefinition | NotChecked]:
-    """Compare ``closed_form`` with the definition at sampled points; return the evidence.
+) -> list:
+    """Compare the result ``closed_form`` with the definition at sampled points; return the evidence.
 
-    ``order`` is the order (a symbol or a number); points where a convergence
-    condition fails are skipped, as are parameter values for which P or Q is
-    not a valid density (e.g. p > 1 for a pmf written with ``1 − p``).
+    ``closed_form`` is the result as returned (a Piecewise with its ∞ branch, or an
+    expression that holds under ``conditions``, else ∞).  ``order`` is a number, or a
+    symbol standing for the orders of ``hyp`` (above 1, or below 1 with
+    ``hyp.below_one``).  Points where P or Q is not a valid law (p > 1 for a pmf
+    written with 1 − p) are skipped; every other point is checked in the branch it
+    falls in, the ∞ branch included.
 
     ``changes`` are changes of variables t = g(x) of the whole support
     (:class:`rdpsym.engine.transform.Substitution`, from the derivation) in which the
@@ -105,92 +87,240 @@ def check_against_definition(
     before the value is used, which checks the map and its Jacobian.  Where the
     quadrature in x does not settle (power-law tails), t = log(x − l) is tried too.
     """
-    params = sorted(P.parameters | Q.parameters | (closed_form.free_symbols - {hyp.order_symbol}),
-                    key=lambda s: s.name)
-    order_symbol = order if isinstance(order, sp.Symbol) else None
-    evidence: list[AgreesWithDefinition] = []
-    # Points where the definition itself did not converge (a series near its abscissa of convergence, at an
-    # order 1 + 10⁻³): skipped and said so, at most MAX_SKIPPED, and only while POINTS others can still agree.
-    skipped: list[tuple[VerificationError, NotChecked]] = []
-    tried = 0
-    seen: set = set()
-    for point in sample_points(params, order_symbol, seed):
-        tried += 1
-        if tried > MAX_TRIES or len(evidence) >= (POINTS if params or order_symbol else 1):
-            break
-        key = tuple(sorted((s.name, v) for s, v in point.items()))
-        if key in seen:
-            continue
-        seen.add(key)
-        if not all(_holds(c, point) for c in conditions):
-            continue
+    claimed = closed_form
+    if conditions and not isinstance(closed_form, sp.Piecewise) and closed_form != sp.oo:
+        claimed = sp.Piecewise((closed_form, sp.And(*conditions)), (sp.oo, True))
+    return OneDimensionalCheck(P, Q, order, claimed, hyp, seed, changes).run()
+
+
+class Check:
+    """One check of a result against the definition: the sampling loop, its coverage and its evidence.
+
+    The loop, the coverage (parts of the orders, branches, boundaries) and the comparison are the
+    same for every kind of law; a subclass says how the laws are read at a point
+    (:meth:`laws_at`), how the definition is evaluated there (:meth:`definition`, and
+    :meth:`certified` for a certified ball where one exists) and what a point that agrees
+    records (:meth:`agreed`): :class:`OneDimensionalCheck` here, the laws in several
+    variables in :mod:`rdpsym.derive.multivariate`.
+    """
+
+    def __init__(self, P, Q, order, claimed: sp.Basic, hyp: Hypotheses, seed: int, params: set,
+                 points: int = POINTS):
+        self.P, self.Q, self.order, self.claimed, self.hyp, self.seed = P, Q, order, claimed, hyp, seed
+        self.order_symbol = order if isinstance(order, sp.Symbol) else None
+        free = claimed.free_symbols if isinstance(claimed, sp.Basic) else set()
+        self.params = sorted(set(params) | (free - {self.order_symbol}), key=lambda s: s.name)
+        self.points = points
+        self.parts = strata(hyp.below_one) if self.order_symbol is not None else ()
+        self.branches = claimed.args if isinstance(claimed, sp.Piecewise) else ((claimed, sp.true),)
+        self.in_branch = [0] * len(self.branches)
+        self.in_part: dict[str, list] = {part.name: [] for part in self.parts}
+        self.evidence: list = []
+        self.skipped: list[tuple[VerificationError, NotChecked]] = []
+        self.boundaries: list = []
+
+    # -- what a kind of law provides
+
+    def laws_at(self, point: dict):
+        """The two laws with the point's parameter values, or None where they are not valid laws."""
+        raise NotImplementedError
+
+    def definition(self, Pp, Qp, at, closed, point: dict, where: Callable[[], str]):
+        """(the definition's value at the point, the change of variables it was integrated in), or (None, None)
+        for a point skipped because the definition did not converge there (said in the evidence)."""
+        raise NotImplementedError
+
+    def certified(self, Pp, Qp, at):
+        """The definition as a certified ball at the point, or None where no certified route applies."""
+        return None
+
+    def agreed(self, items: tuple, digits: int | None, integrated_in, method: str | None = None):
+        """The evidence of one point that agreed."""
+        return AgreesWithDefinition(items, digits, integrated_in, method)
+
+    def after(self, Pp, Qp) -> None:
+        """Further checks of the laws at a point that agreed (none by default)."""
+
+    def where(self, point: dict, at, Pp, Qp, sampled: bool) -> str:
+        """Where a check happened, for a message: the sampled values and the order (and the laws when not sampled)."""
+        return _where(point, self.order_symbol, at, Pp, Qp, sampled)
+
+    # -- the loop
+
+    @property
+    def needed(self) -> int:
+        return self.points if self.params or self.order_symbol is not None else 1
+
+    def covered(self) -> bool:
+        return (len(self.evidence) >= self.needed and all(self.in_part.values())
+                and all(n > 0 for n in self.in_branch))
+
+    def run(self) -> list:
+        seen: set = set()
+        for tried, (point, part) in enumerate(sample_points(self.params, self.order_symbol, self.seed,
+                                                            self.hyp.below_one), start=1):
+            if tried > MAX_TRIES or self.covered():
+                break
+            key = tuple(sorted((s.name, v) for s, v in point.items()))
+            if key in seen:
+                continue
+            seen.add(key)
+            branch = branch_at(self.claimed, point)
+            if branch is None:
+                continue  # a condition that the point's exact values leave undecided (on a boundary)
+            useful = (len(self.evidence) < self.needed or not self.in_branch[branch]
+                      or (part is not None and not self.in_part[part.name]))
+            if useful and self.check_at(point, branch):
+                self.in_branch[branch] += 1
+                if part is not None:
+                    self.in_part[part.name].append(point[self.order_symbol])
+        self.check_boundaries()
+        return self.finish(tried)
+
+    def check_boundaries(self) -> None:
+        """Orders next to each boundary that the conditions draw in the order, at the first agreeing point."""
+        if self.order_symbol is None or not self.evidence or not self.claimed.has(sp.Piecewise):
+            return
+        values = {s: v for s, v in self.evidence[0].point if s != self.order_symbol}
+        for order in boundary_orders(self.claimed, self.order_symbol, values, self.hyp.below_one):
+            point = {**values, self.order_symbol: order}
+            branch = branch_at(self.claimed, point)
+            if branch is not None and self.check_at(point, branch):
+                self.in_branch[branch] += 1
+                self.boundaries.append(order)
+
+    def finish(self, tried: int) -> list:
+        if self.skipped and len(self.evidence) < self.points:
+            raise self.skipped[0][0]  # too few points agree besides the ones skipped: not verified
+        if not self.evidence:
+            raise NotVerified(
+                f"no valid parameter point found to check {shorten(str(self.claimed))} against the definition "
+                f"(tried {tried}); give the parameters values")
+        if not self.in_branch[0] and len(self.branches) > 1:
+            raise NotVerified(
+                f"no sampled point fell in the first branch of {shorten(str(self.claimed))} "
+                f"({self.branches[0][1]}): it was not checked")
+        notes = [note for _, note in self.skipped]
+        for part, orders in self.in_part.items():
+            if not orders:
+                notes.append(NotChecked(f"the orders {part}", "no sampled point there could be checked"))
+        region = " at the orders 0 < α < 1" if self.hyp.below_one and self.order_symbol is not None else ""
+        for index, ((value, _), n) in enumerate(zip(self.branches, self.in_branch), start=1):
+            if not n:
+                kind = "∞" if value == sp.oo else "finite"
+                notes.append(NotChecked(f"branch {index} of {len(self.branches)} of the result ({kind}){region}",
+                                        "no sampled point fell in it"))
+        summary = CheckedOn(
+            orders=tuple((part, tuple(dict.fromkeys(orders))) for part, orders in self.in_part.items()),
+            points=len(self.evidence),
+            branches=tuple((condition, n) for (_, condition), n in zip(self.branches, self.in_branch))
+            if len(self.branches) > 1 else (),
+            boundaries=tuple(self.boundaries))
+        return [*self.evidence, summary, *notes]
+
+    def check_at(self, point: dict, branch: int) -> bool:
+        """Check the result at one point (in the given branch); whether it agreed (False: not a usable point)."""
+        laws = self.laws_at(point)
+        if laws is None:
+            return False
+        Pp, Qp = laws
+        at = point.get(self.order_symbol, self.order)
+        expr = self.branches[branch][0]
+
+        def where() -> str:  # said only when needed (long numbers print slowly)
+            return self.where(point, at, Pp, Qp, bool(self.params))
+
+        closed = closed_value(expr, point, AGREE_DIGITS + 15, where, self.order_symbol)
+        items = point_items(point, sort=True)
+        if closed != mpmath.inf:
+            # The fast path: the definition as a certified ball, where a route applies and is narrow enough
+            # to decide 40 digits; else the numeric route.
+            ball = self.certified(Pp, Qp, at)
+            if ball is not None:
+                if not _in_ball(closed, ball):
+                    raise VerificationError(
+                        f"closed form {shorten(str(self.claimed))} disagrees with the definition at {where()}: "
+                        f"{mpmath.nstr(closed, 25)} is outside the certified {ball.str(25, radius=True)}")
+                self.evidence.append(self.agreed(items, AGREE_DIGITS, None, CERTIFIED))
+                self.after(Pp, Qp)
+                return True
+        numeric, integrated_in = self.definition(Pp, Qp, at, closed, point, where)
+        if numeric is None:
+            return False
+        if mpmath.isinf(closed) and not mpmath.isinf(numeric):
+            raise VerificationError(
+                f"the result {shorten(str(self.claimed))} says ∞ at {where()}, but the definition is finite "
+                f"there: {mpmath.nstr(numeric, 25)}")
+        if not _agree(closed, numeric):
+            raise VerificationError(
+                f"closed form {shorten(str(self.claimed))} disagrees with the definition at {where()}: "
+                f"{mpmath.nstr(closed, 25)} vs {mpmath.nstr(numeric, 25)}")
+        self.evidence.append(self.agreed(items, None if mpmath.isinf(numeric) else AGREE_DIGITS, integrated_in))
+        self.after(Pp, Qp)
+        return True
+
+    def skip(self, exc: Exception, point: dict, at, Pp, Qp, where: Callable[[], str]):
+        """A point whose definition did not converge: skipped and said so (at most :data:`MAX_SKIPPED`, and only
+        while enough others can agree), else :class:`NotVerified`."""
+        full = where()
+        brief = self.where(point, at, Pp, Qp, True)
+        said = f"did not converge at {full}" if full != brief else "did not converge"
+        failure = NotVerified(f"could not verify at {brief}: the definition {said}: {shorten(str(exc))}")
+        if (self.params or self.order_symbol is not None) and len(self.skipped) < MAX_SKIPPED:
+            self.skipped.append((failure, NotChecked(f"the definition at {brief}",
+                                                     f"it did not converge ({shorten(str(exc), 120)})")))
+            return None, None
+        raise failure from exc
+
+
+class OneDimensionalCheck(Check):
+    """The check of a result for laws in one variable (:class:`~rdpsym.laws.densities.Continuous`,
+    :class:`~rdpsym.laws.densities.Discrete`): the definition by certified quadrature where it applies,
+    else by :func:`~rdpsym.derive.numeric.renyi_divergence_mp`, in the derivation's change of variables first."""
+
+    def __init__(self, P: Density, Q: Density, order, claimed: sp.Basic, hyp: Hypotheses, seed: int,
+                 changes: tuple = ()):
+        super().__init__(P, Q, order, claimed, hyp, seed, P.parameters | Q.parameters)
+        self.changes = changes
+        self.same_law = same_law(P, Q)
+
+    def laws_at(self, point: dict) -> tuple[Density, Density] | None:
+        P, Q = self.P, self.Q
         try:
             Pp = P.subs({s: v for s, v in point.items() if s in P.parameters})
             Qp = Q.subs({s: v for s, v in point.items() if s in Q.parameters})
         except DensityError:
-            if not params:
+            if not self.params:
                 raise  # nothing to resample: the density itself is invalid
-            continue
-        if params and same_law(Pp, Qp) and not same_law(P, Q):
+            return None
+        if self.params and not self.same_law and same_law(Pp, Qp):
             # P = Q at this point (λ₁ = λ₂): D = 0 exactly, which tests nothing, and a closed form's
             # cancellation there is at the working precision's noise; another point tests more.
-            continue
-        at = point.get(order_symbol, order)
+            return None
+        return Pp, Qp
 
-        def where(point=point, at=at, Pp=Pp, Qp=Qp) -> str:  # said only when needed (long numbers print slowly)
-            return _where(point, order_symbol, at, Pp, Qp, bool(params))
+    def certified(self, Pp: Density, Qp: Density, at):
+        # The definition's integral as a certified Arb ball (rdpsym.derive.certified) where it applies.
+        return certified_divergence(Pp, Qp, at, AGREE_DIGITS) if at is not sp.oo else None
 
-        closed = _evaluate(closed_form, AGREE_DIGITS + 15, point)
-        # The fast path: the definition's integral as a certified Arb ball (rdpsym.derive.certified),
-        # where it applies and is narrow enough to decide 40 digits; else the mpmath route below.
-        ball = certified_divergence(Pp, Qp, at, AGREE_DIGITS) if at is not sp.oo else None
-        if ball is not None:
-            if not _in_ball(closed, ball):
-                raise VerificationError(
-                    f"closed form {shorten(str(closed_form))} disagrees with the definition at {where()}: "
-                    f"{mpmath.nstr(closed, 25)} is outside the certified {ball.str(25, radius=True)}")
-            evidence.append(AgreesWithDefinition(point_items(point, sort=True), AGREE_DIGITS, None, CERTIFIED))
-            continue
+    def definition(self, Pp: Density, Qp: Density, at, closed, point: dict, where: Callable[[], str]):
         numeric, integrated_in = None, None
-        for change in changes:  # the derivation's own change of variables first: the better-behaved integrand
+        for change in self.changes:  # the derivation's own change of variables first: the better-behaved integrand
             numeric, integrated_in = _in_new_variable(Pp, Qp, at, change, point)
             if numeric is not None:
-                break
-        if numeric is None:
-            try:
-                numeric = renyi_divergence_mp(Pp, Qp, at, dps=AGREE_DIGITS + 5)
-            except ConvergenceError as exc:
-                numeric = _supremum_at_ends(Pp, Qp, closed) if at is sp.oo else None
-                for change in () if numeric is not None else _fallback_changes(Pp, Qp):
-                    numeric, integrated_in = _in_new_variable(Pp, Qp, at, change, {})
-                    if numeric is not None:
-                        break
-                if numeric is None:
-                    # The check's own quadrature failed: nothing is known against the closed form there.
-                    full, brief = where(), _where(point, order_symbol, at, Pp, Qp, True)
-                    said = f"did not converge at {full}" if full != brief else "did not converge"
-                    failure = VerificationError(f"could not verify at {brief}: the definition {said}: "
-                                                f"{shorten(str(exc))}")
-                    if (params or order_symbol) and len(skipped) < MAX_SKIPPED:
-                        skipped.append((failure, NotChecked(f"the definition at {brief}",
-                                                            f"it did not converge ({shorten(str(exc), 120)})")))
-                        continue
-                    raise failure from exc
-        if not _agree(closed, numeric):
-            raise VerificationError(
-                f"closed form {shorten(str(closed_form))} disagrees with the definition at {where()}: "
-                f"{mpmath.nstr(closed, 25)} vs {mpmath.nstr(numeric, 25)}"
-            )
-        evidence.append(AgreesWithDefinition(point_items(point, sort=True),
-                                             None if mpmath.isinf(numeric) else AGREE_DIGITS, integrated_in))
-    if skipped and len(evidence) < POINTS:
-        raise skipped[0][0]  # too few points agree besides the ones skipped: not verified
-    if not evidence:
-        raise VerificationError(
-            f"no valid parameter point found to check {closed_form} against the definition "
-            f"(tried {tried}); give the parameters values"
-        )
-    return [*evidence, *(note for _, note in skipped)]
+                return numeric, integrated_in
+        try:
+            return renyi_divergence_mp(Pp, Qp, at, dps=AGREE_DIGITS + 5), None
+        except ConvergenceError as exc:
+            numeric = _supremum_at_ends(Pp, Qp, closed) if at is sp.oo else None
+            for change in () if numeric is not None else _fallback_changes(Pp, Qp):
+                numeric, integrated_in = _in_new_variable(Pp, Qp, at, change, {})
+                if numeric is not None:
+                    break
+            if numeric is not None:
+                return numeric, integrated_in
+            # The check's own quadrature failed: nothing is known against the closed form there.
+            return self.skip(exc, point, at, Pp, Qp, where)
 
 
 def _in_new_variable(P: Density, Q: Density, order, change, point: dict):
@@ -203,8 +333,6 @@ def _in_new_variable(P: Density, Q: Density, order, change, point: dict):
     """
     if P.discrete or getattr(P, "table", None) is not None:
         return None, None
-    from rdpsym.laws.densities import Continuous
-    from rdpsym.laws.validation import numeric_mass
 
     t = change.variable
     values = {s: v for s, v in point.items() if isinstance(s, sp.Symbol)}
@@ -220,7 +348,7 @@ def _in_new_variable(P: Density, Q: Density, order, change, point: dict):
         images = [Continuous(D.expr.xreplace({D.var: inverse}) * jacobian, t, sp.Interval.open(lo, hi), check=False)
                   for D in (P, Q)]
         image = images[0]
-        mass = numeric_mass(image.expr, t, image.pieces(), discrete=False, lo=lo, hi=hi, dps=AGREE_DIGITS + 5)
+        mass = law_mass(image, AGREE_DIGITS + 5)
         if abs(mass - 1) > mpmath.mpf(10) ** (-AGREE_DIGITS):
             return None, None
         value = renyi_divergence_mp(*images, order, dps=AGREE_DIGITS + 5)
@@ -280,7 +408,6 @@ def _supremum_at_ends(P: Density, Q: Density, claimed: mpmath.mpf) -> mpmath.mpf
     """
     if P.discrete or getattr(P, "table", None) is not None:
         return None
-    from rdpsym.laws.densities import common_refinement
     from rdpsym.quadrature.compile import compile_expr
 
     wp = AGREE_DIGITS + 2 * _END_DECADES // 10 + 30
@@ -295,7 +422,7 @@ def _supremum_at_ends(P: Density, Q: Density, claimed: mpmath.mpf) -> mpmath.mpf
                 return None
 
         best, unbounded = -mp.inf, False
-        for pair in common_refinement(P, Q):
+        for pair in definition_regions(P, Q):
             if pair.p == 0:
                 continue
             lo, hi = (to_mpf(e, mp) for e in (pair.lo, pair.hi))
@@ -327,48 +454,6 @@ def _supremum_at_ends(P: Density, Q: Density, claimed: mpmath.mpf) -> mpmath.mpf
         return exact_mpf(best) if abs(best - claimed) <= tolerance else None
 
 
-def _holds(condition: sp.Basic, point: dict) -> bool:
-    """Whether a convergence condition holds at a sampled point (undecided: skip it)."""
-    try:
-        truth = condition.subs(point)
-    except TypeError:  # a relation between non-real numbers (log(1 − t) at t > 1): the laws are not valid there
-        return False
-    if truth in (sp.true, sp.false):
-        return bool(truth)
-    if isinstance(truth, sp.core.relational.Relational):
-        gap = sp.N(truth.gts - truth.lts, 30)
-        if gap.is_number and gap.is_extended_real is not True:
-            return False  # complex there (log(1 − t) at t > 1): not a point where the laws are valid
-        if gap.is_number:
-            strict = isinstance(truth, (sp.StrictGreaterThan, sp.StrictLessThan))
-            return bool(gap > 0) if strict else bool(gap >= 0)
-    return False
-
-
-def _evaluate(expr: sp.Expr, dps: int, point: dict | None = None) -> mpmath.mpf:
-    """The closed form at a point, or a :class:`VerificationError` if it is not a real number.
-
-    The point is substituted inside ``evalf``, numerically: substituting first would build p^α exactly,
-    a number of 10^300 digits at α = 10^300.
-    """
-    if expr == sp.oo:
-        return mpmath.inf
-    expr = stable_erf(expr)  # 2 − erfc(w) as erfc(−w): no cancellation where erfc(w) ≈ 2
-    value = sympy_float(expr, dps, subs=point) if point else sympy_float(expr, dps)
-    if value == sp.oo:
-        return mpmath.inf
-    if value.is_number and value.is_finite and value.is_extended_real is not True:
-        # A spurious imaginary part at the rounding level (SymPy's meijerg route leaves 1e-66·i):
-        # real to the digits compared; a larger one is a closed form that is not real there.
-        re, im = value.as_real_imag()
-        if abs(im) <= sp.Float(10, dps) ** (5 - dps) * max(1, abs(re)):
-            value = re
-    if not (value.is_number and value.is_extended_real and value.is_finite):
-        raise VerificationError(f"the closed form is not a real number there: {shorten(str(expr))} = "
-                                f"{shorten(str(value))}")
-    return exact_mpf(sp.Float(value, dps))
-
-
 def _in_ball(closed: mpmath.mpf, ball) -> bool:
     """Whether the closed form's value lies within 10^−AGREE_DIGITS (relative to it) of the certified ball.
 
@@ -380,7 +465,6 @@ def _in_ball(closed: mpmath.mpf, ball) -> bool:
         return False
     from flint import arb
 
-    from rdpsym.foundations.balls import precision
 
     man, exp = closed.man_exp  # (not mpmath.mpf(closed): that rounds to the global 53 bits)
     with precision(bits_for(AGREE_DIGITS + 20) + max(0, int(man).bit_length())):
@@ -404,16 +488,10 @@ def _agree(a: mpmath.mpf, b: mpmath.mpf) -> bool:
         return abs(a - b) <= ctx.mpf(10) ** (-AGREE_DIGITS) * abs(b)
 
 
-def _show(point: dict) -> str:
-    """``α = 3/2, σ = 6/5``: the symbols as the reader writes them (Unicode Greek), sorted by name (errors only)."""
-    ordered = sorted(point.items(), key=lambda kv: kv[0].name)
-    return ", ".join(f"{sp.pretty(s, use_unicode=True)} = {v}" for s, v in ordered)
-
-
 def _where(point: dict, order_symbol, at, P: Density, Q: Density, sampled: bool) -> str:
     """Where a check happened: the sampled values and the order, and the pair when it
     had no free parameters (so the message names e.g. sigma = 10000 through P and Q)."""
-    parts = [_show(point)] if point else []
+    parts = [shown(point)] if point else []
     if order_symbol is None:
         parts.append(f"order {at}")
     text = ", ".join(p for p in parts if p)

@@ -2,7 +2,9 @@
 
 SymPy symbols carry assumptions such as ``positive=True``, but "α > 1" cannot
 be attached to a symbol.  :class:`Hypotheses` decides signs with α replaced
-by ``1 + β`` where β is a positive dummy, which is exactly "α > 1".
+by ``1 + β`` where β is a positive dummy, which is exactly "α > 1"; for the
+orders below 1 (a symbolic order covers 0 < α < 1 too) by ``1/(1 + β)``,
+which is exactly "0 < α < 1".
 """
 
 from __future__ import annotations
@@ -31,16 +33,21 @@ class UndecidedSign(NoClosedFormError):
 
 @dataclass(frozen=True)
 class Hypotheses:
-    """The order symbol (if symbolic) under the hypothesis ``order > 1``.
+    """The order symbol (if symbolic) under the hypothesis ``order > 1``, or ``0 < order < 1`` (``below_one``).
 
     >>> import sympy as sp
     >>> a = sp.Symbol("alpha", positive=True)
     >>> h = Hypotheses(a)
     >>> h.is_positive(a - 1), h.is_positive(1 - a), h.is_positive(a - 2)
     (True, False, None)
+    >>> low = Hypotheses(a, below_one=True)
+    >>> low.is_positive(1 - a), low.holds(a > 1), low.is_positive(2*a - 1)
+    (True, False, None)
     """
 
     order_symbol: sp.Symbol | None = None
+    #: The orders a symbolic order stands for: (1, ∞) by default, (0, 1) with ``below_one``.
+    below_one: bool = False
     _beta: sp.Dummy = field(default_factory=lambda: sp.Dummy("beta", positive=True))
     #: Whether SymPy's general ``integrate``/``summation`` may be tried (under a time budget)
     #: when no rule applies; off while a change of variables is being tried, so a candidate
@@ -57,10 +64,27 @@ class Hypotheses:
         """The hypotheses for the integral after one change of variables (rules only, one level less)."""
         return replace(self, fallback=False, substitutions=self.substitutions - 1)
 
+    @property
+    def region(self) -> sp.Basic:
+        """The orders the symbolic order stands for, as a condition on it (True without one)."""
+        if self.order_symbol is None:
+            return sp.true
+        a = self.order_symbol
+        return sp.And(a > 0, a < 1) if self.below_one else a > 1
+
+    @property
+    def stated(self) -> tuple:
+        """The hypothesis a derivation states on its symbolic order: ``(α > 1,)``, or ``(α < 1,)`` below one
+        (α > 0 is the symbol's own assumption); ``()`` for a numeric order."""
+        if self.order_symbol is None:
+            return ()
+        return (self.order_symbol < 1,) if self.below_one else (self.order_symbol > 1,)
+
     def _shift(self, expr: sp.Expr) -> sp.Expr:
         if self.order_symbol is None or not expr.has(self.order_symbol):
             return expr
-        return expr.xreplace({self.order_symbol: 1 + self._beta})
+        value = 1 / (1 + self._beta) if self.below_one else 1 + self._beta
+        return expr.xreplace({self.order_symbol: value})
 
     def is_positive(self, expr: sp.Expr) -> bool | None:
         """True / False when the sign is decided, None when it is not."""

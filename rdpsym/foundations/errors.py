@@ -98,6 +98,11 @@ class VerificationError(RdpSymError, AssertionError):
     """A closed form disagrees with the definition: never returned as a result."""
 
 
+class NotVerified(VerificationError):
+    """A closed form could not be checked (the definition did not converge, no valid point): not returned
+    for the orders or parameters concerned, though nothing showed it wrong."""
+
+
 class SymbolicTimeout(RdpSymError, TimeoutError):
     """A symbolic step exceeded its time budget."""
 

@@ -334,7 +334,8 @@ class Diverges(Rule):
     ``kind`` is one of ``"support"`` (P has mass on (lo, hi) where Q has none,
     so P^α Q^{1−α} is infinite there for α > 1), ``"integrand"`` (the integrand
     ``expression`` is not integrable on (lo, hi)), ``"unbounded"`` (log(P/Q) is
-    unbounded above on (lo, hi)), ``"outcome"`` (an outcome ``at`` with P > 0 = Q).
+    unbounded above on (lo, hi)), ``"outcome"`` (an outcome ``at`` with P > 0 = Q), ``"singular"``
+    (P and Q have no mass in common: the moment is 0, and log 0/(α − 1) = +∞ for α < 1 too).
     """
 
     kind: str
@@ -544,6 +545,24 @@ class AgreesByRoute(AgreesWithDefinition):
 
 
 @dataclass(frozen=True)
+class CheckedOn(Evidence):
+    """Where a closed form was checked against the definition: what it claims, and what was covered.
+
+    ``orders``: for a symbolic order, ``((part of the claimed orders, (orders checked there, ...)), ...)``
+    — every part of (1, ∞) (and of (0, 1) when the result claims it) has at least one; ``points`` the
+    sampled points that agreed; ``branches``: ``((condition, points checked in that branch), ...)`` for
+    each branch of a Piecewise result, its ∞ branch included (a branch with 0 points is said in a
+    :class:`NotChecked` beside this); ``boundaries``: orders checked next to each boundary that the
+    result's conditions draw in the order (one side finite, the other ∞).
+    """
+
+    orders: tuple = ()
+    points: int = 0
+    branches: tuple = ()
+    boundaries: tuple = ()
+
+
+@dataclass(frozen=True)
 class WorstCaseChecked(Evidence):
     """The worst case over the sensitivity ball checked numerically: no sampled shift costs more (``shifts`` tried)."""
 
@@ -676,8 +695,9 @@ def point_items(point: dict, sort: bool = False) -> tuple:
 
 
 __all__ = [
-    "AgreesWithDefinition", "Because", "Citation", "Contradiction", "Counterexample", "DEFINITION_3", "Definition",
-    "DifferentiateMoment", "Diverges", "DontKnow", "Evidence", "Failure", "FiniteSum", "FromDefinition", "Given",
+    "AgreesWithDefinition", "Because", "CheckedOn", "Citation", "Contradiction", "Counterexample", "DEFINITION_3",
+    "Definition", "DifferentiateMoment", "Diverges", "DontKnow", "Evidence", "Failure", "FiniteSum", "FromDefinition",
+    "Given",
     "LHopital", "Largest", "MIRONOV_2017", "NoClosedForm", "NoPoints", "NotShownEqual", "Numeric", "OnInterval",
     "PieceRule", "PieceSuprema", "Proof", "ProvedEqual", "Published", "Relation", "Rule", "Sampled", "Simplified",
     "SplitAtKinks", "Status", "Step", "SumOfPieces", "TakeLogarithm", "point_items", "weakest",

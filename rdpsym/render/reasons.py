@@ -28,6 +28,7 @@ from rdpsym.foundations.record import (
     ByIdentity,
     Case,
     ChangeOfVariables,
+    CheckedOn,
     Citation,
     Contradiction,
     ConvexCost,
@@ -318,6 +319,10 @@ def _diverges(rule: Diverges, w: _Words) -> str:
             k = paper_latex(at, **w.settings) if isinstance(at, sp.Basic) else text(str(at))
             return w.math(rf"P({k}) = {paper_latex(rule.expression, **w.settings)} > 0 = Q({k})")
         return f"P({at}) = {sp.sstr(rule.expression)} > 0 = Q({at})"
+    if rule.kind == "singular":
+        return (w.words("P and Q have no mass in common: ") + w.math(r"\int P^{\alpha} Q^{1 - \alpha} = 0"
+                                                                       if w.latex else "∫ P^α Q^(1−α) = 0")
+                + w.words(", so log of it over α − 1 is +∞ below 1 too"))
     if rule.kind == "not-positive-definite":
         return (w.words("Σ_α = αΣ₂ + (1 − α)Σ₁ = ") + w.math(rule.expression)
                 + w.words(" is not positive definite: the integrand does not decay along an eigenvector of a "
@@ -381,6 +386,8 @@ def _evidence(e: Evidence, w: _Words) -> str:  # noqa: C901 - one sentence per k
         if e.method is not None:
             out += w.words(f" by {e.method}")
         return out
+    if isinstance(e, CheckedOn):
+        return _checked_on(e, w)
     if isinstance(e, NoClosedForm):
         return w.words(f"no closed form: {e.why}")
     if isinstance(e, NotChecked):
@@ -406,6 +413,25 @@ def _evidence(e: Evidence, w: _Words) -> str:  # noqa: C901 - one sentence per k
     if isinstance(e, NoPoints):
         return w.words("the domain's constraints left no sample point")
     return w.words(type(e).__name__)
+
+
+def _checked_on(e: CheckedOn, w: _Words) -> str:
+    """Where a closed form was checked: its orders by part of the claimed set, its branches, its boundaries."""
+    def number(v) -> str:
+        return w.math(v) if w.latex else sp.sstr(v)
+
+    parts = []
+    if e.orders:
+        parts.append(w.words("orders ") + "; ".join(
+            w.words(f"{name}: ") + ", ".join(number(v) for v in values) if values else w.words(f"{name}: none")
+            for name, values in e.orders))
+    parts.append(w.words(f"{e.points} point{'' if e.points == 1 else 's'}"))
+    if e.branches:
+        counts = ", ".join(str(n) for _, n in e.branches)
+        parts.append(w.words(f"the result's {len(e.branches)} branches at {counts} of them"))
+    if e.boundaries:
+        parts.append(w.words("next to boundaries at orders ") + ", ".join(number(v) for v in e.boundaries))
+    return w.words("checked on ") + ", ".join(parts)
 
 
 #: The numeric routes of :class:`~rdpsym.foundations.record.AgreesByRoute`, said in words.

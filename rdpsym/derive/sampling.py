@@ -1,0 +1,145 @@
+"""Where a closed form is checked: seeded parameter points, orders from every part of the claimed set, boundaries.
+
+A closed form in the order α claims every order it is returned for, so it is
+checked at orders drawn from every part of that set (:data:`ABOVE_ONE`:
+1 < α < 2, 2 ≤ α ≤ 10, large α; :data:`BELOW_ONE`: 0 < α ≤ 1/2, 1/2 < α < 1),
+and next to every boundary its conditions draw in α (:func:`boundary_orders`):
+α σ₂² + (1 − α) σ₁² > 0 ends at α* = σ₁²/(σ₁² − σ₂²), and the result is checked
+just inside (finite) and just outside (∞).  Parameters are drawn from fixed pools
+of exact rationals, seeded, so a derivation is checked at the same points on
+every run and on every machine.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import sympy as sp
+
+from rdpsym.foundations.precision import sympy_float
+
+_POSITIVE = [sp.Rational(1, 3), sp.Rational(3, 4), sp.Rational(6, 5), sp.Rational(2), sp.Rational(7, 3),
+             sp.Rational(1, 5), sp.Rational(9, 10), sp.Rational(5, 2)]
+_REAL = [sp.Rational(-3, 2), sp.Rational(1, 2), sp.Rational(2), sp.Rational(-1, 3), sp.Rational(5, 4)]
+_INTEGER = [sp.Integer(n) for n in (1, 2, 3, 5, 8)]
+#: Positive values below 1, drawn after :data:`WIDE_TRIES` points: where most parameters are probabilities
+#: (negative binomial, logarithmic series laws, valid only for p < 1), the wide pool rarely finds a valid point.
+_UNIT = [sp.Rational(1, 3), sp.Rational(3, 4), sp.Rational(1, 5), sp.Rational(9, 10), sp.Rational(1, 2),
+         sp.Rational(2, 3), sp.Rational(1, 7)]
+#: Points drawn from the wide pools before the unit pool is used for positive parameters; at most MAX_TRIES in all.
+WIDE_TRIES, MAX_TRIES = 40, 80
+
+
+@dataclass(frozen=True)
+class Stratum:
+    """A part of the set of orders a symbolic order stands for, and the orders drawn from it."""
+
+    name: str
+    orders: tuple
+
+
+#: The orders above 1 (RDP's orders): near 1, moderate, large.
+ABOVE_ONE = (
+    Stratum("1 < α < 2", (sp.Rational(11, 10), sp.Rational(3, 2), sp.Rational(1001, 1000))),
+    Stratum("2 ≤ α ≤ 10", (sp.Integer(2), sp.Rational(5, 2), sp.Integer(4), sp.Integer(7))),
+    Stratum("α ≥ 50", (sp.Integer(50),)),
+)
+#: The orders below 1 (a symbolic order is a Rényi order in (0, 1) ∪ (1, ∞)): small, and near 1.
+BELOW_ONE = (
+    Stratum("0 < α ≤ 1/2", (sp.Rational(1, 4), sp.Rational(1, 2), sp.Rational(1, 10))),
+    Stratum("1/2 < α < 1", (sp.Rational(3, 4), sp.Rational(9, 10), sp.Rational(999, 1000))),
+)
+
+
+def strata(below_one: bool) -> tuple[Stratum, ...]:
+    """The parts of (0, 1) (``below_one``) or of (1, ∞) a symbolic order is checked in."""
+    return BELOW_ONE if below_one else ABOVE_ONE
+
+
+def _pool(symbol: sp.Symbol, unit: bool = False) -> list[sp.Expr]:
+    if symbol.is_integer:
+        return [n for n in _INTEGER if symbol.is_positive is not True or n > 0]
+    if symbol.is_positive:
+        return _UNIT if unit else _POSITIVE
+    if symbol.is_nonnegative:
+        return [sp.S.Zero, *_POSITIVE]
+    return _REAL
+
+
+def sample_points(symbols: list[sp.Symbol], order_symbol: sp.Symbol | None, seed: int,
+                  below_one: bool = False) -> Iterator[tuple[dict, Stratum | None]]:
+    """An endless, seeded stream of ({symbol: exact value}, stratum): the order, if symbolic, drawn from each
+    stratum in turn (orders below 1 with ``below_one``, else above 1).
+
+    >>> s, a = sp.Symbol("s", positive=True), sp.Symbol("alpha", positive=True)
+    >>> [(p[s], p[a], part.name) for p, part in itertools.islice(sample_points([s], a, 1), 3)]
+    [(3/4, 3/2, '1 < α < 2'), (3/4, 7, '2 ≤ α ≤ 10'), (5/2, 50, 'α ≥ 50')]
+    """
+    rng = random.Random(seed)
+    ordered = sorted(symbols, key=lambda s: s.name)
+    parts = strata(below_one)
+    start = rng.randrange(len(parts))
+    for drawn in itertools.count():
+        point = {s: rng.choice(_pool(s, unit=drawn >= WIDE_TRIES)) for s in ordered}
+        part = None
+        if order_symbol is not None:
+            part = parts[(start + drawn) % len(parts)]
+            point[order_symbol] = rng.choice(part.orders)
+        yield point, part
+
+
+#: How far on each side of a boundary α* the orders next to it are taken (relative).
+BOUNDARY_STEP = sp.Rational(1, 64)
+#: Boundaries of the conditions at one parameter point that are tested (each on both sides).
+MAX_BOUNDARIES = 2
+
+
+def boundary_orders(result: sp.Basic, order_symbol: sp.Symbol, values: dict, below_one: bool) -> list[sp.Rational]:
+    """Orders just inside and just outside each boundary that the result's conditions draw in the order.
+
+    At the parameter ``values``, each relation of a Piecewise condition that involves the
+    order is solved for it (polynomial relations: exact real roots); every root α* inside
+    the claimed part of (0, 1) ∪ (1, ∞) gives α*·(1 ∓ 1/64), rationals, within that part.
+
+    >>> a, s1, s2 = sp.Symbol("alpha", positive=True), sp.Symbol("s1", positive=True), sp.Symbol("s2", positive=True)
+    >>> r = sp.Piecewise((a, a * s2**2 + (1 - a) * s1**2 > 0), (sp.oo, True))
+    >>> boundary_orders(r, a, {s1: 2, s2: 1}, False)   # α* = 4/3
+    [21/16, 65/48]
+    """
+    relations = [rel for pw in result.atoms(sp.Piecewise) for _, cond in pw.args
+                 for rel in cond.atoms(sp.core.relational.Relational) if rel.has(order_symbol)]
+    lo, hi = (sp.S.Zero, sp.S.One) if below_one else (sp.S.One, sp.oo)
+    out: list[sp.Rational] = []
+    found = 0
+    for rel in dict.fromkeys(relations):
+        if found >= MAX_BOUNDARIES:
+            break
+        gap = sp.together((rel.lhs - rel.rhs).xreplace(values))
+        if gap.free_symbols != {order_symbol}:
+            continue
+        numerator = sp.numer(gap)
+        if not numerator.is_polynomial(order_symbol):
+            continue
+        try:
+            poly = sp.Poly(numerator, order_symbol)
+            if poly.degree() < 1 or poly.degree() > 4 or not poly.domain.is_QQ and not poly.domain.is_ZZ:
+                continue
+            roots = [sp.Rational(str(sympy_float(r, 30))) if not r.is_Rational else r for r in poly.real_roots()]
+        except (sp.PolynomialError, NotImplementedError, ValueError, TypeError):
+            continue
+        for root in roots:
+            if not (lo < root and (hi is sp.oo or root < hi)):
+                continue
+            found += 1
+            for side in (1 - BOUNDARY_STEP, 1 + BOUNDARY_STEP):
+                order = root * side
+                if lo < order and (hi is sp.oo or order < hi) and abs(order - 1) > sp.Rational(1, 1000):
+                    out.append(order)
+    return list(dict.fromkeys(out))
+
+
+__all__ = ["ABOVE_ONE", "BELOW_ONE", "MAX_TRIES", "WIDE_TRIES", "Stratum", "boundary_orders", "sample_points",
+           "strata"]

@@ -1,0 +1,227 @@
+"""The value of a closed form at a point: its branch decided, its digits resolved, never a NaN.
+
+Both the check against the definition (:mod:`rdpsym.derive.verify`) and a user's
+:meth:`~rdpsym.derive.derivation.Derivation.evalf` read a result here:
+
+* :func:`branch_at` — which branch of a Piecewise result holds at a point (decided
+  exactly where the values decide it, else numerically at two precisions);
+* :func:`closed_value` — the branch's value to the digits asked for: in Arb balls whose
+  precision is doubled until they are that narrow (log(1 + 10⁻⁶⁰⁰) is 10⁻⁶⁰⁰, never 0),
+  else by SymPy at two precisions that must agree; at a removable singularity in the
+  order (Mironov's Laplace form at α = 1/2 is 0/0) the limit there, which is the
+  divergence's value since D_α is continuous in α; ``+inf`` for ∞.  A value that is not
+  a real number is a :class:`~rdpsym.foundations.errors.VerificationError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import mpmath
+import sympy as sp
+
+from rdpsym.foundations.balls import precision, stable_erf, to_arb
+from rdpsym.foundations.budget import budgeted
+from rdpsym.foundations.errors import (
+    InfiniteValue,
+    NoClosedFormError,
+    NotCertifiable,
+    NotVerified,
+    OutsideDomain,
+    Undecided,
+    VerificationError,
+)
+from rdpsym.foundations.numbers import exact_mpf, shorten
+from rdpsym.foundations.precision import BITS_PER_DIGIT, arb_rungs, private_context, sympy_float
+
+
+def shown(point: dict) -> str:
+    """``α = 3/2, σ = 6/5``: the symbols as the reader writes them (Unicode Greek), sorted by name."""
+    ordered = sorted(point.items(), key=lambda kv: kv[0].name)
+    return ", ".join(f"{sp.pretty(s, use_unicode=True)} = {v}" for s, v in ordered)
+
+
+def branch_at(result: sp.Basic, point: dict) -> int | None:
+    """The index of the branch of a Piecewise ``result`` that holds at ``point`` (0 for any other result);
+    None when a condition cannot be decided there (a point on a boundary).  A point where no branch holds
+    is a result undefined there: :class:`VerificationError`.
+
+    >>> a = sp.Symbol("a", positive=True)
+    >>> branch_at(sp.Piecewise((a, a > 2), (sp.oo, True)), {a: 1})
+    1
+    """
+    if not isinstance(result, sp.Piecewise):
+        return 0
+    for index, (_, condition) in enumerate(result.args):
+        truth = decide(condition, point)
+        if truth is None:
+            return None
+        if truth:
+            return index
+    raise VerificationError(f"the result {shorten(str(result))} is undefined at {shown(point)}: no branch holds")
+
+
+def decide(condition: sp.Basic, point: dict) -> bool | None:
+    """Whether ``condition`` holds at ``point``: exactly where the values decide it, else numerically at 30 and
+    60 digits when both agree on a clear sign; None when undecided (a point on a boundary).
+
+    >>> a = sp.Symbol("a", positive=True)
+    >>> decide(sp.And(a > 1, a < sp.pi), {a: 2}), decide(a > 1, {a: 1}), decide(sp.log(a) > 1, {a: 3})
+    (True, False, True)
+    """
+    if condition in (sp.true, sp.false):
+        return bool(condition)
+    try:
+        truth = condition.subs(point) if point else condition
+    except TypeError:  # a relation between non-real numbers (log(1 − t) at t > 1): not a valid point
+        return False
+    if truth in (sp.true, sp.false):
+        return bool(truth)
+    if isinstance(truth, (sp.And, sp.Or)):
+        parts = [decide(c, {}) for c in truth.args]
+        if isinstance(truth, sp.And):
+            return False if False in parts else (None if None in parts else True)
+        return True if True in parts else (None if None in parts else False)
+    if isinstance(truth, sp.Not):
+        inner = decide(truth.args[0], {})
+        return None if inner is None else not inner
+    if not isinstance(truth, sp.core.relational.Relational):
+        return None
+    signs = []
+    for digits in (30, 60):
+        gap = sympy_float(truth.lhs - truth.rhs, digits)
+        if not gap.is_number or gap.is_extended_real is not True:
+            return False  # complex there (log(1 − t) at t > 1): not a point where the laws are valid
+        if abs(gap) <= sp.Float(10, digits) ** (10 - digits):
+            return None  # zero to the digits: a boundary (decided exactly above when it could be)
+        signs.append(bool(gap > 0))
+    if signs[0] != signs[1]:
+        return None
+    positive = signs[0]
+    if isinstance(truth, (sp.StrictGreaterThan, sp.GreaterThan)):
+        return positive
+    if isinstance(truth, (sp.StrictLessThan, sp.LessThan)):
+        return not positive
+    return isinstance(truth, sp.Ne)  # a gap clearly away from 0: Ne holds, Eq does not
+
+
+#: Arb precisions tried for a value: from the digits asked for, doubled up to 256 times (a few thousand bits
+#: evaluate a small expression in milliseconds, and resolve log(2e^{1/λ}/3 + e^{−2/λ}/3) ≈ 10⁻⁶⁰⁰ at λ = 10³⁰⁰,
+#: where 55 digits give 0).
+VALUE_RUNGS = 9
+
+
+def closed_value(expr: sp.Expr, point: dict, dps: int, where: Callable[[], str] | None = None,
+                 order_symbol: sp.Symbol | None = None) -> mpmath.mpf:
+    """The closed form ``expr`` at ``point`` to ``dps`` significant digits (``+inf`` for ∞).
+
+    In Arb balls, the precision doubled until the ball is that narrow; where balls cannot
+    evaluate the expression (a function without an Arb counterpart), by SymPy at two
+    precisions that must agree.  At a removable singularity in ``order_symbol`` (0/0 at one
+    order) the limit at that order.  A value that is not a real number (``zoo``, complex, an
+    undefined 0/0 that has no limit) is a :class:`VerificationError`.
+
+    >>> lam, a = sp.Symbol("lambda", positive=True), sp.Symbol("alpha", positive=True)
+    >>> D2 = sp.log(2 * sp.exp(1 / lam) / 3 + sp.exp(-2 / lam) / 3)   # Laplace, D_2, scale λ
+    >>> mpmath.nstr(closed_value(D2, {lam: sp.Integer(10) ** 300}, 20), 10)
+    '1.0e-600'
+    >>> laplace = sp.log(a*sp.exp((a - 1)/lam)/(2*a - 1) + (a - 1)*sp.exp(-a/lam)/(2*a - 1))/(a - 1)  # Prop 6
+    >>> # at α = 1/2: −2·log ∫ √(PQ) = −2·log(3e^{−1/2}/2), by hand
+    >>> mpmath.nstr(closed_value(laplace, {lam: 1, a: sp.Rational(1, 2)}, 20, order_symbol=a), 15)  # 0/0 there
+    '0.189069783783671'
+    """
+    if expr == sp.oo:
+        return mpmath.inf
+    expr = stable_erf(expr)
+    at = where() if where else shown(point)
+    ball = _closed_ball(expr, point, dps)
+    if ball is not None:
+        return ball
+    try:
+        return _by_sympy(expr, point, dps, at)
+    except VerificationError:
+        limit = _removable(expr, point, order_symbol)
+        if limit is None:
+            raise
+        return closed_value(limit, {}, dps, where)
+
+
+def _by_sympy(expr: sp.Expr, point: dict, dps: int, at: str) -> mpmath.mpf:
+    """SymPy's evalf at two precisions 30 digits apart (the point substituted inside evalf: at α = 10³⁰⁰
+    substituting first builds p^α exactly), agreeing to ``dps`` digits."""
+    values = []
+    for digits in (dps, dps + 30):
+        value = sympy_float(expr, digits, subs=point) if point else sympy_float(expr, digits)
+        if not value.is_Float and value.is_number and point:
+            value = sympy_float(expr.subs(point), digits)
+        if value == sp.oo:
+            return mpmath.inf
+        if value.is_number and value.is_finite and value.is_extended_real is not True:
+            # A spurious imaginary part at the rounding level (SymPy's meijerg route leaves 1e-66·i).
+            re, im = value.as_real_imag()
+            if abs(im) <= sp.Float(10, digits) ** (5 - digits) * max(1, abs(re)):
+                value = re
+        if not (value.is_number and value.is_extended_real and value.is_finite):
+            raise VerificationError(f"the closed form is not a real number at {at}: {shorten(str(expr))} = "
+                                    f"{shorten(str(value))}")
+        values.append(exact_mpf(sp.Float(value, digits)))
+    first, second = values
+    with private_context(dps + 10) as ctx:
+        if first == second or abs(ctx.convert(first) - second) <= ctx.mpf(10) ** (5 - dps) * abs(second):
+            return second
+    raise NotVerified(f"the closed form could not be evaluated to {dps} digits at {at}: "
+                      f"{mpmath.nstr(first, 20)} at {dps} digits, {mpmath.nstr(second, 20)} at {dps + 30}")
+
+
+def _removable(expr: sp.Expr, point: dict, order_symbol: sp.Symbol | None) -> sp.Expr | None:
+    """The limit of ``expr`` at the point's order when it is finite and real there (a removable 0/0), else None."""
+    if order_symbol is None or order_symbol not in point or order_symbol not in expr.free_symbols:
+        return None
+    rest = {s: v for s, v in point.items() if s != order_symbol}
+    inner = expr.subs(rest) if rest else expr
+    if inner.free_symbols != {order_symbol}:
+        return None
+    try:
+        limit = budgeted(lambda: sp.limit(inner, order_symbol, point[order_symbol]), "the limit at a removable point")
+    except (NoClosedFormError, NotImplementedError, ValueError, TypeError):
+        return None
+    if not (limit.is_number and limit.is_extended_real and limit.is_finite) or limit.has(sp.Limit):
+        return None
+    return limit
+
+
+def _closed_ball(expr: sp.Expr, point: dict, dps: int) -> mpmath.mpf | None:
+    """The closed form at ``point`` from Arb balls narrowed to ``dps`` digits, or None where balls cannot
+    evaluate it or do not narrow (then SymPy's evalf decides)."""
+    if expr.free_symbols - set(point):
+        return None
+    ball = None
+    for bits in arb_rungs(dps, VALUE_RUNGS):
+        try:
+            with precision(bits):
+                ball = to_arb(expr, point)
+        except InfiniteValue:
+            return mpmath.inf
+        except (NotCertifiable, OutsideDomain):
+            return None
+        except Undecided:
+            continue
+        if ball.is_finite() and ball.rel_accuracy_bits() >= dps * BITS_PER_DIGIT + 3:
+            return exact_mpf(ball)  # its midpoint, exactly: within 10^−dps of the value, relatively
+        if ball.is_zero():
+            return mpmath.mpf(0)
+    if ball is not None and ball.is_finite() and 0 in ball and _exactly_zero(expr, point):
+        return mpmath.mpf(0)  # balls never narrow around an exact 0 (log(m₁/m₂) at m₁ = m₂): decided exactly
+    return None
+
+
+def _exactly_zero(expr: sp.Expr, point: dict) -> bool:
+    """Whether ``expr`` at ``point`` is exactly 0, shown by SymPy within a short time budget."""
+    try:
+        return budgeted(lambda: (lambda v: bool(v.is_zero) or sp.simplify(v) == 0)(expr.subs(point)),
+                        "deciding whether the value is exactly 0", seconds=2.0)
+    except NoClosedFormError:
+        return False
+
+
+__all__ = ["VALUE_RUNGS", "branch_at", "closed_value", "decide", "shown"]
