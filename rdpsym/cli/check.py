@@ -2,7 +2,7 @@
 
     rdpsym check                                      the catalogue (rdpsym.catalogue)
     rdpsym check myclaims/ --latex report.tex --pdf --json results.json --markdown summary.md
-    rdpsym check myclaims/ --timeout 30               each file's load and each claim's check: at most 30 s
+    rdpsym check myclaims/ --timeout 30               each file's load and each claim's check: at most 30 CPU seconds
 """
 
 from __future__ import annotations
@@ -28,8 +28,10 @@ def register(sub) -> None:
     p.add_argument("--markdown", metavar="FILE", help="write the summary table (source, claim, file, status)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--timeout", default=None, metavar="SECONDS",
-                   help=f"the most each file's load and each claim's check may take (default {DEFAULT_TIMEOUT:g}); "
-                        "a claim stopped is reported as unknown, 'timed out after N s'")
+                   help=f"the CPU seconds each file's load and each claim's check may take (default "
+                        f"{DEFAULT_TIMEOUT:g}: CPU time, so a busy machine gives the outcomes of an idle one; one "
+                        "that waits instead is stopped after many times as many seconds of wall-clock time); a "
+                        "claim stopped is reported as unknown, 'timed out after N CPU seconds'")
     p.set_defaults(run=run)
 
 

@@ -9,13 +9,16 @@ log, and warns (:class:`LatexLayoutWarning`) when a line runs past the margin.
 
 from __future__ import annotations
 
+import math
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import warnings
 from pathlib import Path
 
+from rdpsym.foundations.budget import WALL_FACTOR
 from rdpsym.foundations.errors import LatexError, LatexLayoutWarning
 
 __all__ = ["LatexLayoutWarning", "OVERFULL_TOLERANCE_PT", "compile_pdf", "first_error", "overfull_lines", "pdflatex",
@@ -54,6 +57,7 @@ def compile_pdf(tex_path: Path | str, timeout: float = 120) -> Path:
     document with a table of contents gets the passes it needs (until the
     contents stop changing).  Lines
     that run past the right margin are reported as a :class:`LatexLayoutWarning`.
+    Each pass may take ``timeout`` seconds of pdflatex's CPU time (see :func:`_run_pdflatex`).
     """
     tex_path = Path(tex_path)
     exe = pdflatex()
@@ -83,15 +87,41 @@ def compile_pdf(tex_path: Path | str, timeout: float = 120) -> Path:
 
 
 def _run_pdflatex(exe: str, tex_path: Path, folder: Path, timeout: float) -> str:
+    """One pdflatex pass in ``folder``: its log.
+
+    The pass may take ``timeout`` seconds of pdflatex's CPU time (``RLIMIT_CPU``, set as it starts), so a
+    busy machine builds what an idle one builds; one that waits instead of computing is stopped after
+    ``WALL_FACTOR`` times as many seconds of wall-clock time.  Where no limit can be set on another
+    process's CPU time (``resource.prlimit`` is Linux's), the limit is ``timeout`` seconds of wall-clock time.
+    """
+    process = subprocess.Popen([exe, "-interaction=nonstopmode", "-halt-on-error", "doc.tex"], cwd=folder,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace")
+    limited = _limit_cpu(process.pid, timeout)
+    wall = WALL_FACTOR * timeout if limited else timeout
     try:
-        done = subprocess.run([exe, "-interaction=nonstopmode", "-halt-on-error", "doc.tex"], cwd=folder,
-                              capture_output=True, text=True, errors="replace", timeout=timeout)
+        stdout, _ = process.communicate(timeout=wall)
     except subprocess.TimeoutExpired:
-        raise LatexError(f"pdflatex did not finish {tex_path} within {timeout:g} s") from None
-    log = (folder / "doc.log").read_text(errors="replace") if (folder / "doc.log").exists() else done.stdout
-    if done.returncode != 0 or not (folder / "doc.pdf").exists():
+        process.kill()
+        process.communicate()
+        raise LatexError(f"pdflatex did not finish {tex_path} within {wall:g} s of wall-clock time") from None
+    if limited and process.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        raise LatexError(f"pdflatex did not finish {tex_path} within {timeout:g} CPU seconds")
+    log = (folder / "doc.log").read_text(errors="replace") if (folder / "doc.log").exists() else stdout
+    if process.returncode != 0 or not (folder / "doc.pdf").exists():
         raise LatexError(f"pdflatex failed on {tex_path}:\n{first_error(log)}")
     return log
+
+
+def _limit_cpu(pid: int, seconds: float) -> bool:
+    """Limit process ``pid`` to ``seconds`` of CPU time (whole seconds, rounded up); whether it could be done."""
+    try:
+        import resource
+
+        limit = max(1, math.ceil(seconds))
+        resource.prlimit(pid, resource.RLIMIT_CPU, (limit, limit + 1))  # SIGXCPU at the first, SIGKILL after
+    except (ImportError, AttributeError, OSError, ValueError):
+        return False
+    return True
 
 
 _OVERFULL = re.compile(r"Overfull \\hbox \(([\d.]+)pt too wide\) (?:in paragraph at lines|in alignment at lines|"
