@@ -103,6 +103,8 @@ def bind(function: Callable, ctx) -> Callable:
         for name in function.__code__.co_names:
             if hasattr(ctx, name) and name not in _BUILTINS:
                 namespace[name] = getattr(ctx, name)
+        if "exp" in function.__code__.co_names:
+            namespace["exp"] = _bounded_exp(ctx)
         bound = types.FunctionType(function.__code__, namespace, function.__name__, function.__defaults__,
                                    function.__closure__)
         if len(cache) > 4096:
@@ -112,6 +114,28 @@ def bind(function: Callable, ctx) -> Callable:
 
 
 _BUILTINS = {"abs", "min", "max", "int", "float", "bool", "round", "range", "len", "sum", "pow"}
+
+#: Binary magnitude of a real argument beyond which exp is 0 (or +∞) outright.  mpmath reduces its argument
+#: modulo log 2 computed to as many bits as the argument has, so exp(−10³⁰·e^t) at t = 10¹⁰⁰ (an image law's
+#: far tail, read by a quadrature's scan) would need log 2 to 10¹⁰⁰ bits; e^(−2^65536) is below anything a
+#: sum at any working precision can hold next to a term of ordinary size.
+_EXP_MAGNITUDE = 2**16
+
+
+def _bounded_exp(ctx) -> Callable:
+    """``ctx.exp``, with arguments of magnitude beyond 2^:data:`_EXP_MAGNITUDE` read as ±∞ (0 or +∞).
+
+    >>> import mpmath
+    >>> _bounded_exp(mpmath.mp)(-mpmath.mpf(2) ** 70000), _bounded_exp(mpmath.mp)(mpmath.mpf(2) ** 70000)
+    (mpf('0.0'), mpf('+inf'))
+    """
+    exp, mag, zero, inf, mpf = ctx.exp, ctx.mag, ctx.zero, ctx.inf, ctx.mpf
+
+    def bounded(z):
+        if isinstance(z, mpf) and mag(z) > _EXP_MAGNITUDE:
+            return zero if z < 0 else inf
+        return exp(z)
+    return bounded
 
 
 def compile_expr(expr: sp.Expr, var: sp.Symbol, ctx) -> Callable:

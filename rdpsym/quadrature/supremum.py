@@ -237,13 +237,16 @@ def _verdict(rates: list, v, ctx, exact: bool) -> str | None:
 
 
 def _integer_scan(a, b, ctx) -> list:
+    """Integers of [a, b] to read the log-ratio at, in increasing order (as :func:`_unbounded` reads them)."""
     steps = sorted({int(ctx.floor(ctx.mpf(10) ** (e / ctx.mpf(4)))) for e in range(25)})
     if a == ctx.ninf and b == ctx.inf:
         return sorted({-s for s in steps} | {0} | set(steps))
     if b == ctx.inf:
         return [int(a) + s - 1 for s in steps]
     if a == ctx.ninf:
-        return [int(b) - s + 1 for s in steps]
+        # Increasing, as for the other ends: read from the end, b − s + 1 went outward and a ratio that rises
+        # toward b was taken for one that grows without bound toward −∞.
+        return sorted(int(b) - s + 1 for s in steps)
     n = int(b - a)
     return sorted({int(a) + j for j in range(0, n + 1, max(1, n // 200))} | {int(b)})
 
