@@ -96,8 +96,13 @@ class Derivation:
         if isinstance(self.result, mpmath.mpf):
             return self.result
         given = {}
+        # The order's symbol is read even where the result does not hold it: a result ∞ derived under α > 1
+        # is not a value at α = 9/10 (its hypotheses decide below).
+        known = self.result.free_symbols | {s for h in self.hypotheses for s in h.free_symbols}
+        if isinstance(self.order, sp.Symbol):
+            known.add(self.order)
         for key, value in (values or {}).items():
-            symbol = next((s for s in self.result.free_symbols if s == key or s.name == str(key)), None)
+            symbol = next((s for s in known if s == key or s.name == str(key)), None)
             if symbol is not None:
                 given[symbol] = value_for(symbol, value)
         missing = sorted(str(s) for s in self.result.free_symbols - set(given))

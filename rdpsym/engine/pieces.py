@@ -116,6 +116,12 @@ def less(a: sp.Expr, b: sp.Expr) -> bool | None:
     return d.is_positive if d.is_positive is not None else (False if d.is_nonpositive else None)
 
 
+def _off_the_line(p) -> bool:
+    """Whether ``p`` is certainly not real (1/3 − i·(δ/2 + 1/12) with δ > 0, which SymPy's is_real leaves open)."""
+    real = getattr(p, "is_extended_real", True)
+    return real is False or (real is None and sp.im(p).is_zero is False)
+
+
 def sort_points(points: Iterable[sp.Expr], lo: sp.Expr, hi: sp.Expr) -> list[sp.Expr]:
     """``lo``, the points strictly inside (lo, hi) in increasing order, ``hi``.
 
@@ -125,6 +131,8 @@ def sort_points(points: Iterable[sp.Expr], lo: sp.Expr, hi: sp.Expr) -> list[sp.
     """
     inside: list[sp.Expr] = []
     for p in points:
+        if _off_the_line(p):
+            continue  # a complex zero of a factor (a Cauchy law's pole at c ± i·s) is no point of the line
         after_lo, before_hi = less(lo, p), less(p, hi)
         if after_lo is None or before_hi is None:
             raise UndecidedSign(
@@ -294,7 +302,7 @@ def piece_ranges(pts: list[sp.Expr], discrete: bool) -> list[tuple[sp.Expr, sp.E
     equal to ``hi`` is a piece [hi, hi] of its own (sort_points keeps only points strictly
     inside, so the caller passes hi + 1 as the end instead: see :func:`discrete_ranges`).
 
-    >>> piece_ranges([0, 2, 3], True)
+    >>> piece_ranges([sp.S(0), sp.S(2), sp.S(3)], True)
     [(0, 1), (2, 3)]
     """
     if not discrete:

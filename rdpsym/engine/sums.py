@@ -49,7 +49,10 @@ def sum_exp(L: sp.Expr, k: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses)
         binomial = _binomial_theorem(L, k, lo, hi, hyp)
         if binomial is not None:
             return binomial
-        total = sp.Add(*[sp.exp(L.subs(k, j)) for j in range(int(lo), int(hi) + 1)])
+        # Budgeted: SymPy writes e^{(1001/1000)·log(10¹²·…)} as a rational power and factors its integers
+        # (minutes for a truncated geometric law at α = 1001/1000).
+        total = budgeted(lambda: sp.Add(*[sp.exp(L.subs(k, j)) for j in range(int(lo), int(hi) + 1)]),
+                         "the finite sum's terms")
         return PieceValue(total, sp.true, "finite sum")
     series_rule = _negative_binomial_series(L, k, lo, hi, hyp) or _polylogarithm(L, k, lo, hi, hyp)
     if series_rule is not None:

@@ -118,7 +118,7 @@ def numeric_mass(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, disc
                 try:
                     mass = integrate_pieces(pairs, var, LogForm(lambda t: (log_f(t), 1), ctx), ctx,
                                             discrete=discrete, order=sp.S.One)
-                except (TypeError, ValueError, ConvergenceError):
+                except (TypeError, ValueError, ZeroDivisionError, ConvergenceError):
                     # The logarithm's form failed where the pdf did not (a complex branch of a log far out):
                     # the pdf itself, as before the log form.
                     try:
@@ -132,6 +132,9 @@ def numeric_mass(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, disc
                 raise
             raise ConvergenceError(f"the density's mass could not be computed within {MASS_SECONDS:g} s of CPU "
                                    "time (pass check=False to skip the check)") from None
+        if not isinstance(mass, ctx.mpf):  # a pdf that is complex at some nodes (a log's branch cut met by rounding)
+            raise ConvergenceError(f"the density's mass could not be computed numerically: it came out {mass}; "
+                                   "pass check=False to skip the check")
         return exact_mpf(mass)
 
 
