@@ -191,8 +191,10 @@ def test_the_definition_at_a_huge_order():
 # ---------------------------------------------------------------------------------------------------------------
 # The staircase mechanism: exactly normalised, so accepted.
 
+THREE_QUARTERS = R(3, 4)
 
-def _staircase(eps=1, gamma=R(3, 4), shift=0):
+
+def _staircase(eps=1, gamma=THREE_QUARTERS, shift=0):
     u = sp.Abs(x - shift) + gamma
     norm = 2 * ((1 - gamma) + sp.exp(-eps) / (1 - sp.exp(-eps)))  # ∫ e^{−ε⌊|x| + γ⌋}: the cell [0, 1 − γ), then 1 each
     return rdpsym.Continuous(sp.exp(-eps * sp.floor(u)) / norm, x)
