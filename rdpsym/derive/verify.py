@@ -55,10 +55,10 @@ AGREE_DIGITS = 40
 #: Parameter points a closed form is checked at (fewer only if no more are valid), at least one per part of
 #: the claimed orders (:mod:`rdpsym.derive.sampling`) and one per branch of the result.
 POINTS = 3
-#: CPU seconds the definition may take at one point of a check (a third of the definition's own ceiling: a
+#: CPU seconds the definition may take at one point of a check (a sixth of the definition's own ceiling: a
 #: point that needs more is skipped like one that does not converge, and a check of three such points ends in
-#: a minute, not three -- D_α at α = 10⁻³⁰⁰ needs 300 more digits at every point).
-POINT_SECONDS = 20.0
+#: half a minute, not three -- D_α at α = 10⁻³⁰⁰ needs 300 more digits at every point).
+POINT_SECONDS = 10.0
 #: Points whose definition did not converge that a check may skip (each said in the evidence), if POINTS
 #: others agree; for a symbolic order, in each part of the orders (after that many, the part is given up and
 #: said to be unchecked: at α ≥ 50 a Poisson pair's moment spans 10²⁶ terms at most points).
