@@ -276,7 +276,7 @@ def _outcome_ends(law: Law) -> tuple[sp.Expr, sp.Expr]:
 
 
 def _integer_key(key: object) -> sp.Integer:
-    value = sp.sympify(key) if isinstance(key, (int, sp.Basic)) and not isinstance(key, bool) else None
+    value = sp.sympify(key, strict=True) if isinstance(key, (int, sp.Basic)) and not isinstance(key, bool) else None
     if value is None or not value.is_Integer:
         raise NoClosedFormError(f"a table with the outcome {key!r} cannot be compared with a pmf on integers")
     return value
@@ -513,7 +513,7 @@ def _relation_holds(r) -> bool:
 
 def _sign(v: sp.Expr) -> int:
     """The sign of a real number, decided exactly or by approximations of growing precision."""
-    v = sp.sympify(v)
+    v = sp.sympify(v, strict=True)  # a number rdpsym built (never text)
     if v.is_Rational:
         return (v.p > 0) - (v.p < 0)
     if v.is_zero:
@@ -769,7 +769,7 @@ def _ordered(points: list) -> list:
 
 
 def _floor(v: sp.Expr) -> sp.Integer:
-    v = sp.sympify(v)
+    v = sp.sympify(v, strict=True)  # a number rdpsym built (never text)
     if v.is_Rational:
         return sp.floor(v)
     n = sp.floor(_approx(v, _DIGITS))
