@@ -15,7 +15,7 @@
 # about an adversary's Bayes factor).
 #
 # Nothing below is typed in from the paper: `rdpsym` derives every formula from the densities and
-# says how it established it, and the paper's statements are run as the claim files of `rdpsym/catalogue/`.
+# says how it established it, and the paper's statements are run as the claim files of `proofs/`.
 
 # %%
 import mpmath
@@ -85,7 +85,7 @@ display(Math(r"D_\alpha(\mathcal N(0,\sigma_1^2)\|\mathcal N(1,\sigma_2^2)) = " 
 d.conditions, d.status
 
 # %% [markdown]
-# **The limits of Definition 3 are claims, run here.** `rdpsym/catalogue/mironov2017/def3_limits.py` states
+# **The limits of Definition 3 are claims, run here.** `proofs/mironov2017/def3_limits.py` states
 # $\lim_{\alpha\to1} D_\alpha = D_1$ and $\lim_{\alpha\to\infty} D_\alpha = D_\infty$; the runner *proves*
 # them for the three families of Table II (SymPy limits of the derived forms) and *checks* them on
 # adversarial finite laws (certified Arb balls, probabilities down to $10^{-30}$).
@@ -112,7 +112,7 @@ display(Math(r"\epsilon(\alpha) = D_\alpha(P\|Q) = " + paper_latex(d.result)))
 print(d.status, "-", d.evidence[0])
 
 # %% [markdown]
-# The worst-case arguments are claims too (`rdpsym/catalogue/mironov2017/def4_worst_case.py`: the divergence grows
+# The worst-case arguments are claims too (`proofs/mironov2017/def4_worst_case.py`: the divergence grows
 # with the shift, so the shift by the sensitivity is the worst case; `rdpsym check` runs them).
 
 # %% [markdown]
@@ -125,7 +125,7 @@ print(d.status, "-", d.evidence[0])
 # | change in the Bayes factor | $R_\text{post}/R_\text{prior} \le e^{\epsilon}$ | $\mathrm{E}\left[(R_\text{post}/R_\text{prior})^{\alpha}\right] \le e^{(\alpha-1)\epsilon}$ |
 #
 # Here $R(D, D') = p(D'\mid X)/p(D\mid X)$ is the adversary's odds between two adjacent inputs after
-# seeing the output $X$. `rdpsym/catalogue/mironov2017/table1_bad_outcomes.py` states the rows (and the log
+# seeing the output $X$. `proofs/mironov2017/table1_bad_outcomes.py` states the rows (and the log
 # Bayes-factor remark of §III) as claims: the statements about *all* mechanisms are checked on
 # adversarial finite laws and events, the Bayes'-rule step is proved, and the printed remark
 # $\mathrm{E}_{f(D)}[\Delta\log R] = D_1(f(D)\|f(D'))$ comes back **refuted**: with $R$ as printed the

@@ -63,10 +63,10 @@ print(mpmath.nstr(d2.evalf(dps=40), 40))
 # %% [markdown]
 # ## The claims behind the table
 #
-# `rdpsym/catalogue/mironov2017/table2.py` turns each cell into a claim — the core's derivation equals the printed
+# `proofs/mironov2017/table2.py` turns each cell into a claim — the core's derivation equals the printed
 # cell over the whole parameter range — and the runner proves all nine. (Propositions 5–7, the α > 1
 # column, and the $n$-fold Gaussian — $n$ runs of $\mathcal G_\sigma$ are one $\mathcal G_{\sigma/\sqrt n}$ — are
-# `rdpsym/catalogue/mironov2017/prop05_07_mechanisms.py`, also proved: `rdpsym check rdpsym/catalogue/mironov2017/`.)
+# `proofs/mironov2017/prop05_07_mechanisms.py`, also proved: `rdpsym check proofs/mironov2017/`.)
 
 # %%
 report = runner.run([runner.catalogue_path() / "mironov2017" / "table2.py"])

@@ -106,7 +106,7 @@ display(Markdown("\n".join(rows)))
 # Advanced composition, even starting from the exact per-run guarantees, is several times the exact
 # value at $k = 1$ and more than 20 times at $k = 1000$. The slides' claim, stated for *every* split
 # $k\delta_0 + \delta' = \delta$, every $\sigma \in [1/2, 50]$ and $k \le 1000$, is `slides-gauss-ac-not-tight` in
-# `rdpsym/catalogue/seeds/slides_000_advanced_composition.py`; the same file refutes the slide's advanced
+# `proofs/seeds/slides_000_advanced_composition.py`; the same file refutes the slide's advanced
 # composition as printed (without its second term $k\epsilon(e^\epsilon - 1)$) and the printed
 # Azuma threshold, and checks the corrected forms.
 

@@ -94,7 +94,7 @@ print(f"\n{time.perf_counter() - started:.1f} s")
 # %% [markdown]
 # ## Why the certified numbers are right
 #
-# `rdpsym/catalogue/beyond/sampled_gaussian.py` proves the binomial form of Mironov–Talwar–Zhang equal to the
+# `proofs/beyond/sampled_gaussian.py` proves the binomial form of Mironov–Talwar–Zhang equal to the
 # integral definition at integer orders, and checks the certified evaluation (integer and fractional
 # orders) against the core's independent quadrature of Definition 3.
 

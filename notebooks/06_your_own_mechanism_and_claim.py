@@ -12,7 +12,7 @@
 # `rdpsym` is not limited to the paper's three mechanisms: give it the output densities of *your*
 # mechanism on two adjacent inputs and it derives $D_\alpha$ (Definition 3) in closed form, with its
 # convergence conditions and the evidence that it is right. And a statement you believe about it can
-# be written as a `Claim` and checked the way `rdpsym/catalogue/` checks the paper: proved by SymPy, checked in
+# be written as a `Claim` and checked the way `proofs/` checks the paper: proved by SymPy, checked in
 # certified arithmetic at adversarial points, or **refuted** with a counterexample.
 
 # %%

@@ -191,6 +191,25 @@ def test_catalogue_files_are_modules_of_the_package():
     assert set(run([path]).paths.values()) == {"mironov2017/prop05_07_mechanisms.py"}
 
 
+def test_the_claims_live_in_proofs_at_the_top_and_every_package_folder_ships():
+    # The repository's layout puts the claims at the top (proofs/); the wheel carries them as rdpsym.catalogue
+    # through pyproject's package-dir, whose package list is explicit: a folder missing from it would be left
+    # out of the wheel (CI installs the wheel and runs `rdpsym check` from it, but only on what it ships).
+    import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    setuptools = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert setuptools["package-dir"] == {"rdpsym.catalogue": "proofs"}
+    on_disk = {".".join(("rdpsym", *f.parent.relative_to(root / "rdpsym").parts))
+               for f in (root / "rdpsym").rglob("__init__.py")}
+    on_disk |= {".".join(("rdpsym.catalogue", *f.parent.relative_to(root / "proofs").parts))
+                for f in (root / "proofs").rglob("__init__.py")}
+    assert sorted(setuptools["packages"]) == sorted(on_disk)
+    if (root / "proofs").is_dir() and catalogue_path().resolve().parent == root:  # (from a checkout)
+        assert catalogue_path().resolve() == (root / "proofs").resolve()
+    assert not (root / "rdpsym" / "catalogue").exists()
+
+
 def test_claims_in_memory_are_checked_and_reported_like_claim_files():
     domain = Domain({alpha: sp.Interval.open(1, sp.oo)})
     good = Claim("good", "", "", "", (AtMost(alpha, alpha**2, "α > 1"),), Verdict.PROVED, domain)
@@ -294,7 +313,7 @@ def test_review_findings_are_not_proved():
 
 
 def test_catalogue_markdown_lists_every_claim_with_its_expected_status():
-    # rdpsym/catalogue/CATALOGUE.md (package data, shipped in the wheel) is what the README points to: it must
+    # proofs/CATALOGUE.md (package data, shipped in the wheel) is what the README points to: it must
     # name every claim of the catalogue, with the status the claim file expects (regenerate: rdpsym check --markdown).
     listed = {}
     for line in (catalogue_path() / "CATALOGUE.md").read_text().splitlines():

@@ -19,7 +19,7 @@ x* = (−b/(aα))^{1/(α−1)}), B(a, b) = A(a, b − 1), and
 P ≪ Q; with L = dP/dQ, E_Q[L] = 1 and E_Q[L^α] = e^{(α−1)D_α} ≤ e^{(α−1)r}.  With
 c = max(A, B − γ), the function a·x^α + b·x + c is ≥ 0 (c ≥ A) and ≥ x − γ (c ≥ B − γ) on
 x ≥ 0, so it majorises (x − γ)₊; take E_Q.  ∎  (The claim ``optimal-conversion-dual`` in
-``rdpsym/catalogue/beyond/conversion_optimal.py`` proves the two minima symbolically.)
+``proofs/beyond/conversion_optimal.py`` proves the two minima symbolically.)
 Every (a, b, γ) gives a valid bound; the solver below only chooses a good one, which is then
 evaluated in Arb balls.  Balle et al.'s conversion (Thm 21) is the point b = 0, a = δ/e^{(α−1)r}.
 

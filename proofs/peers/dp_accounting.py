@@ -1,0 +1,296 @@
+"""dp_accounting 0.6.0 (Google): the RDP accountant's closed forms, ``dp_accounting/rdp/rdp_privacy_accountant.py``.
+
+Each claim: the peer's function and branch, its formula as it computes it (``PEER_FORMULAS``, compared with
+the installed package by tests/test_peer_atlas.py), and rdpsym's verdict from the densities.
+
+Neighbouring relations (``privacy_accountant.NeighboringRelation``): ADD_OR_REMOVE_ONE (default),
+REPLACE_ONE, REPLACE_SPECIAL.  ``GaussianDpEvent(σ)`` documents "Σv_i + N(0, s²I), ‖v_i‖ ≤ C, σ = s/C":
+adding or removing one record moves the mean by at most C (a shift of σ⁻¹ in noise units), replacing one
+moves it by up to 2C.
+"""
+
+import sympy as sp
+from flint import arb, fmpq
+
+from rdpsym import alpha
+from rdpsym.claims import AtLeast, AtMost, Claim, Domain, Equal, Holds, Verdict
+from rdpsym.claims.finite import rational, renyi
+from rdpsym.foundations.balls import precision
+
+from ..beyond.sampled_gaussian import _binomial_sum, _moment_integral
+from ._atlas import (
+    ABOVE_ONE,
+    BITS,
+    POSITIVE,
+    UNIT,
+    ball,
+    eps,
+    p,
+    fractional_within,
+    gaussian_rdp,
+    lam,
+    laplace_rdp,
+    q,
+    sampled_gaussian_points,
+    sigma,
+)
+
+FILE = "dp_accounting 0.6.0 rdp/rdp_privacy_accountant.py"
+depth = sp.Symbol("D", positive=True)
+k = sp.Symbol("k", positive=True, integer=True)
+delta = sp.Symbol("delta", positive=True)
+rdp = sp.Symbol("r", positive=True)
+
+# ------------------------------------------------------------------ the formulas as dp_accounting computes them
+
+#: ``_laplace_rdp(eps, order)`` for order ≥ 1.1 (ε = 1/λ: noise scale λ per unit of ℓ1 sensitivity).
+LAPLACE = eps + sp.log(1 + (alpha - 1) * (sp.exp(eps * (1 - 2 * alpha)) - 1) / (2 * alpha - 1)) / (alpha - 1)
+#: ``_laplace_rdp`` at order 1 (KL).
+LAPLACE_KL = eps + sp.exp(-eps) - 1
+
+
+def laplace_taylor(e, a):
+    """``_laplace_rdp`` for 1 < order < 1.1: ε + c·Σ_{k=1}^{99} v^{k−1}/k, c = expm1(ε(1−2α))/(2α−1), v = −c(α−1)."""
+    c = (sp.exp(e * (1 - 2 * a)) - 1) / (2 * a - 1)
+    v = -c * (a - 1)
+    return e + c * sum(v ** (k - 1) / k for k in range(1, 100))
+
+
+#: ``_randomized_response_rdp_replace_special``: the larger of the two directions between RR_k's output and
+#: the uniform output (kept apart: SymPy's ``Max`` of two logarithms near α = 1 picks the smaller one, its
+#: comparison works at 15 digits); at order ∞ the larger of the two logarithms.
+RR_SPECIAL = tuple(sp.log((k * (1 - p) + p) ** x / k + (k - 1) * p**x / k) / (alpha - 1) for x in (alpha, 1 - alpha))
+RR_SPECIAL_INF = (sp.log(k * (1 - p) + p), -sp.log(p))
+#: ``_randomized_response_rdp_replace_one`` with L = log(k/p − k + 1); at order ∞, L.
+_L = sp.log(k / p - k + 1)
+RR_ONE = (sp.log(p / k * sp.exp(alpha * _L) + (1 - p + p / k) * sp.exp(-alpha * _L) + (1 - 2 / k) * p) / (alpha - 1),)
+RR_ONE_INF = (_L,)
+
+
+#: ``compute_epsilon`` at one order α > 1.01 (Canonne–Kamath–Steinke 2020 Prop 12 branch).
+EPSILON = rdp + sp.log(1 - 1 / alpha) - sp.log(delta * alpha) / (alpha - 1)
+
+PEER_FORMULAS = {
+    "_compute_rdp_poisson_subsampled_gaussian(q=1)": alpha / (2 * sigma**2),
+    "_laplace_rdp": LAPLACE,
+    "_laplace_rdp(order=1)": LAPLACE_KL,
+    "_laplace_rdp(1<order<1.1)": laplace_taylor,
+    "_compute_log_a_int": _binomial_sum,
+    "_compute_log_a_frac": "dp_accounting",  # the series of _atlas.log_a_frac
+    "_randomized_response_rdp_replace_special": (RR_SPECIAL, RR_SPECIAL_INF),
+    "_randomized_response_rdp_replace_one": (RR_ONE, RR_ONE_INF),
+    "_compute_rdp_single_epoch_tree_aggregation": alpha * depth / (2 * sigma**2),
+    "compute_epsilon": EPSILON,
+}
+
+# ------------------------------------------------------------------ numeric steps
+
+
+def _laplace_taylor_close(point):
+    """|the 99-term series − D_α| at a point, as balls; the sign is claim step 1's."""
+    values = {eps: point[eps], alpha: point[alpha]}
+    series = ball(laplace_taylor(eps, alpha), values)
+    truth = ball(laplace_rdp(alpha), {lam: 1 / point[eps], alpha: point[alpha]})
+    return abs(series - truth), "<=", arb(10) ** -20 * truth
+
+
+def _rr_cases(rng, i):
+    """(p, k): edges first (p near 0 and 1, k = 2 and 100), then p in (0, 1), k in 2…30."""
+    edges = [(fmpq(1, 10**6), 2), (fmpq(999_999, 10**6), 2), (fmpq(1, 2), 100), (fmpq(3, 10), 10), (fmpq(1, 100), 3)]
+    if i < len(edges):
+        return edges[i]
+    return fmpq(rng.randint(1, 999), 1000), rng.randint(2, 30)
+
+
+def _rr_laws(pp: fmpq, k: int, relation: str):
+    """RR_k's output laws: on the true value 0, and on 1 (replace-one) or on the special record (uniform)."""
+    stay = 1 - pp + pp / k
+    first = (stay,) + (pp / k,) * (k - 1)
+    if relation == "replace-one":
+        return first, (pp / k, stay) + (pp / k,) * (k - 2)
+    return first, (fmpq(1, k),) * k
+
+
+def _rr_agrees(relation, formulas, both_directions):
+    """|the peer's value − rdpsym's D_α of RR_k's finite laws| at a point: the peer's value is the largest of
+    its candidate forms (``formulas``: at finite orders, at order ∞), evaluated in balls (SymPy would expand
+    e^{α log r} into a power of a huge rational)."""
+    def compare(point):
+        pp, kk = point["rr"]
+        finite = point["order"] == "finite"
+        P, Q = _rr_laws(pp, kk, relation)
+        order = rational(point[alpha]) if finite else sp.oo
+        with precision(BITS):
+            truth = renyi(P, Q, order)
+            if both_directions:
+                other = renyi(Q, P, order)
+                truth = other if other > truth else truth if truth > other else truth.union(other)
+            values = {p: arb(pp), k: kk} | ({alpha: arb(order)} if finite else {})
+            peer = max((ball(f, values) for f in formulas[0 if finite else 1]), key=lambda b: b.mid())
+            return abs(peer - truth), "<=", arb(10) ** -40 * (1 + abs(truth))
+    return compare
+
+
+def _order_kind(rng, i):
+    return "infinite" if i % 4 == 3 else "finite"
+
+
+RR_DOMAIN = Domain({alpha: sp.Interval.open(1, 200)}, objects={"rr": _rr_cases, "order": _order_kind},
+                   samples=40, seed=61)
+
+FRACTIONAL = sampled_gaussian_points([((1, 100), (5, 2), (3, 2)), ((1, 10), 1, (5, 2)), ((1, 1000), 4, (101, 10))],
+                                     [fmpq(3, 2), fmpq(5, 2), fmpq(23, 7), fmpq(101, 10), fmpq(21, 20)])
+
+CLAIMS = [
+    Claim(
+        id="dpa-gaussian",
+        title="dp_accounting: the Gaussian mechanism's RDP (q = 1 branch) is its exact Rényi divergence",
+        source=f"{FILE}::_compute_rdp_poisson_subsampled_gaussian, branch q == 1 (GaussianDpEvent); "
+               "and its α = ∞ branch",
+        statement=r"\frac{\alpha}{2\sigma^2} = D_\alpha(\mathcal N(0,\sigma^2)\|\mathcal N(1,\sigma^2)),\quad "
+                  r"D_\infty = \infty",
+        steps=(Equal(gaussian_rdp, alpha / (2 * sigma**2), "rdpsym's derivation from the two densities"),
+               Equal(lambda: gaussian_rdp(sp.oo), sp.oo, "the order-∞ branch: the log-ratio (2x − 1)/(2σ²) is "
+                     "unbounded", domain=Domain({sigma: POSITIVE}))),
+        expected=Verdict.PROVED,
+        domain=Domain({alpha: ABOVE_ONE, sigma: POSITIVE}),
+        note="Exact under ADD_OR_REMOVE_ONE, where a record moves the sum by at most C (dpa-gaussian-replace-one "
+             "is the same formula under REPLACE_ONE).",
+    ),
+    Claim(
+        id="dpa-gaussian-replace-one",
+        title="dp_accounting under REPLACE_ONE: the Gaussian event's RDP is a quarter of the truth (unsafe)",
+        source=f"{FILE}::_compute_rdp_poisson_subsampled_gaussian (q == 1) as RdpAccountant(REPLACE_ONE) uses it "
+               "for GaussianDpEvent; dp_event.py's convention ‖v_i‖ ≤ C",
+        statement=r"\frac{\alpha}{2\sigma^2} \ge D_\alpha(\mathcal N(-1,\sigma^2)\|\mathcal N(1,\sigma^2)) "
+                  r"= \frac{2\alpha}{\sigma^2}",
+        steps=(AtLeast(alpha / (2 * sigma**2), lambda: gaussian_rdp(alpha, 2),
+                       "replacing a record moves the sum by up to 2C: the pair is two Gaussians 2 apart"),),
+        expected=Verdict.REFUTED,
+        domain=Domain({alpha: ABOVE_ONE, sigma: POSITIVE}),
+        note="Unsafe: the accountant accepts GaussianDpEvent under REPLACE_ONE with no change of sensitivity; "
+             "σ = 1, α = 2: it reports 1.0 where D₂ = 4.0 (its own PLD accountant uses the 2C shift). The same "
+             "holds for LaplaceDpEvent (ε = 1/σ where the shift is 2/σ) and for the q = 1 branch of "
+             "SampledWithoutReplacementDpEvent.",
+    ),
+    Claim(
+        id="dpa-laplace",
+        title="dp_accounting: the Laplace mechanism's RDP (orders ≥ 1.1 and KL) is exact",
+        source=f"{FILE}::_laplace_rdp, branches order ≥ 1.1 and order == 1 (LaplaceDpEvent, ε = 1/σ)",
+        statement=r"\epsilon+\frac{\log\left(1+(\alpha-1)\frac{e^{\epsilon(1-2\alpha)}-1}{2\alpha-1}\right)}{\alpha-1}"
+                  r"=D_\alpha(\mathrm{Lap}(0,1/\epsilon)\|\mathrm{Lap}(1,1/\epsilon)),\quad "
+                  r"\epsilon+e^{-\epsilon}-1 = D_1",
+        steps=(Equal(lambda: LAPLACE.subs(eps, 1 / lam), laplace_rdp,
+                     "rdpsym's derivation from the densities (Mironov's Prop 6), at ε = 1/λ"),
+               Equal(lambda: LAPLACE_KL.subs(eps, 1 / lam), lambda: laplace_rdp(1), "the KL branch",
+                     domain=Domain({lam: POSITIVE}))),
+        expected=Verdict.PROVED,
+        domain=Domain({alpha: ABOVE_ONE, lam: POSITIVE}),
+    ),
+    Claim(
+        id="dpa-laplace-taylor",
+        title="dp_accounting: the Laplace RDP's Taylor branch (1 < α < 1.1) is an upper bound, tight to 10⁻²⁰",
+        source=f"{FILE}::_laplace_rdp, branch 1 < order < 1.1 (99 terms of log(1 + cx)/x)",
+        statement=r"D_\alpha \le \epsilon + c\sum_{k=1}^{99}\frac{v^{k-1}}{k},\ "
+                  r"c=\frac{e^{\epsilon(1-2\alpha)}-1}{2\alpha-1},\ v=-c(\alpha-1)",
+        steps=(AtMost(sp.exp(eps * (1 - 2 * alpha)) - 1, 0,
+                      "c ≤ 0 ≤ v: every dropped term c·v^{k−1}/k of log(1 + cx)/x is ≤ 0, so truncating raises "
+                      "the sum (the bound's direction)"),
+               Holds("|the 99-term series − D_α(Lap(0, 1/ε) ‖ Lap(1, 1/ε))| ≤ 10⁻²⁰·D_α", _laplace_taylor_close,
+                     "Arb balls of the series and of rdpsym's derived form (Prop 6) at 400 bits",
+                     domain=Domain({alpha: sp.Interval.open(1, sp.Rational(11, 10)), eps: sp.Interval.Lopen(0, 20)},
+                                   samples=30, seed=62))),
+        expected=Verdict.CHECKED,
+        domain=Domain({alpha: sp.Interval.open(1, sp.Rational(11, 10)), eps: sp.Interval.Lopen(0, 100)}),
+        note="Where v < 0.1 the dropped tail is below 0.1⁹⁹ of c: the bound is the exact value for every purpose.",
+    ),
+    Claim(
+        id="dpa-sampled-gaussian-integer",
+        title="dp_accounting: the sampled Gaussian's integer orders are the exact moment of the remove pair",
+        source=f"{FILE}::_compute_log_a_int (PoissonSampledDpEvent of a GaussianDpEvent)",
+        statement=r"\sum_{i=0}^{\alpha}\binom{\alpha}{i}q^i(1-q)^{\alpha-i}e^{\frac{i^2-i}{2\sigma^2}} = "
+                  r"\int \mathcal N(0,\sigma^2)\left(1-q+qe^{\frac{2z-1}{2\sigma^2}}\right)^\alpha dz",
+        steps=tuple(Equal(lambda n=n: _moment_integral(n), _binomial_sum(n), f"the integral at α = {n}, term by term")
+                    for n in (2, 3, 4)),
+        expected=Verdict.PROVED,
+        domain=Domain({sigma: POSITIVE, q: sp.Interval.Lopen(0, 1)}),
+        note="The remove direction (Mironov–Talwar–Zhang 2019 §3.3 show it dominates the add direction).",
+    ),
+    Claim(
+        id="dpa-sampled-gaussian-fractional",
+        title="dp_accounting: the sampled Gaussian's fractional orders are not an upper bound (unsafe by 10⁻¹³)",
+        source=f"{FILE}::_compute_log_a_frac (every term added with |C(α, i)|; stop rule total·e^{{−30}}; "
+               "∞ after 1000 terms)",
+        statement=r"D_\alpha\big((1-q)\mathcal N(0,\sigma^2)+q\mathcal N(1,\sigma^2)\,\|\,\mathcal N(0,\sigma^2)\big)"
+                  r"\le\frac{1}{\alpha-1}\log\sum_{i\le i^*} |{\textstyle\binom{\alpha}{i}}|(s_{0,i}+s_{1,i})",
+        steps=(Holds("certified D_α ≤ dp_accounting's series", fractional_within("dp_accounting", 0),
+                     "the negative coefficients (i ≥ ⌊α⌋ + 2) are added, which raises the sum; the tail after "
+                     "the cut-off is dropped, which lowers it"),),
+        expected=Verdict.REFUTED,
+        domain=Domain(objects={"case": FRACTIONAL}, samples=6, seed=63),
+        note="Usually above the truth (q = 0.01, σ = 2.5, α = 1.5: 1.3411·10⁻⁵ against the exact 1.3001·10⁻⁵, "
+             "+3.2 %; its own test pins 50·ε = 6.70579741·10⁻⁴ where TensorFlow Privacy's pins 6.5007·10⁻⁴), but "
+             "where the first negative coefficient comes late the dropped tail wins: q = 10⁻³, σ = 4, α = 10.1 "
+             "gives 3.2587075034·10⁻⁷ while D_α = 3.2587075034·10⁻⁷ + 5·10⁻²⁰ (1.7·10⁻¹³ relative, far below any "
+             "use, far above float64 rounding). dpa-sampled-gaussian-fractional-close bounds the shortfall.",
+    ),
+    Claim(
+        id="dpa-sampled-gaussian-fractional-close",
+        title="dp_accounting: the sampled Gaussian's fractional orders are never 10⁻¹⁰ below the truth",
+        source=f"{FILE}::_compute_log_a_frac",
+        statement=r"(1-10^{-10})\,D_\alpha(\mu\|\mu_0) \le \varepsilon_{\text{dp\_accounting}}(\alpha)",
+        steps=(Holds("(1 − 10⁻¹⁰)·certified D_α ≤ dp_accounting's series",
+                     fractional_within("dp_accounting", fmpq(1, 10**10)),
+                     "rdpsym's certified quadrature of the remove pair against the series at 40 digits"),),
+        expected=Verdict.CHECKED,
+        domain=Domain(objects={"case": FRACTIONAL}, samples=6, seed=63),
+    ),
+    Claim(
+        id="dpa-rr-replace-special",
+        title="dp_accounting: k-ary randomized response against the special record is exact",
+        source=f"{FILE}::_randomized_response_rdp_replace_special (RandomizedResponseDpEvent, REPLACE_SPECIAL)",
+        statement=r"\max\{D_\alpha(RR_k\|U_k), D_\alpha(U_k\|RR_k)\} = \frac{\max_{x\in\{\alpha,1-\alpha\}}"
+                  r"\log\left(\frac{(k(1-p)+p)^x}{k}+\frac{(k-1)p^x}{k}\right)}{\alpha-1}",
+        steps=(Holds("|dp_accounting − max of the two directions| ≤ 10⁻⁴⁰(1 + D)",
+                     _rr_agrees("special", (RR_SPECIAL, RR_SPECIAL_INF), True),
+                     "rdpsym's finite-law divergence (Arb balls) of RR_k's output on the true value against the "
+                     "uniform output on the special record; order ∞ included"),),
+        expected=Verdict.CHECKED,
+        domain=RR_DOMAIN,
+    ),
+    Claim(
+        id="dpa-rr-replace-one",
+        title="dp_accounting: k-ary randomized response under replace-one is exact",
+        source=f"{FILE}::_randomized_response_rdp_replace_one (RandomizedResponseDpEvent, REPLACE_ONE)",
+        statement=r"D_\alpha(RR_k(0)\|RR_k(1)) = \frac{\log\left(\frac pk e^{\alpha L}+(1-p+\frac pk)e^{-\alpha L}"
+                  r"+(1-\frac2k)p\right)}{\alpha-1},\ L=\log\left(\frac kp-k+1\right)",
+        steps=(Holds("|dp_accounting − D_α(RR_k(0) ‖ RR_k(1))| ≤ 10⁻⁴⁰(1 + D)",
+                     _rr_agrees("replace-one", (RR_ONE, RR_ONE_INF), False),
+                     "rdpsym's finite-law divergence (Arb balls); the pair is symmetric, one direction suffices"),),
+        expected=Verdict.CHECKED,
+        domain=RR_DOMAIN,
+    ),
+    Claim(
+        id="dpa-tree-aggregation",
+        title="dp_accounting: single-epoch tree aggregation is a Gaussian mechanism of sensitivity √D",
+        source=f"{FILE}::_compute_rdp_single_epoch_tree_aggregation (D = ⌈log₂(n + 1)⌉, REPLACE_SPECIAL)",
+        statement=r"\frac{\alpha D}{2\sigma^2} = D_\alpha(\mathcal N(0,\sigma^2)\|\mathcal N(\sqrt D,\sigma^2))",
+        steps=(Equal(alpha * depth / (2 * sigma**2), lambda: gaussian_rdp(alpha, sp.sqrt(depth)),
+                     "each record is in at most D nodes, one per level: its ℓ2 sensitivity is √D"),),
+        expected=Verdict.PROVED,
+        domain=Domain({alpha: ABOVE_ONE, sigma: POSITIVE, depth: sp.Interval(1, 64)}),
+    ),
+    Claim(
+        id="dpa-compute-epsilon",
+        title="dp_accounting: compute_epsilon's per-order conversion is Balle et al.'s Theorem 21",
+        source=f"{FILE}::compute_epsilon, branch α > 1.01 (the TV branch is claim tv-kl-conversion)",
+        statement=r"r+\log\left(1-\frac1\alpha\right)-\frac{\log(\delta\alpha)}{\alpha-1} = "
+                  r"r+\log\frac{\alpha-1}{\alpha}-\frac{\log\delta+\log\alpha}{\alpha-1}",
+        steps=(Equal(EPSILON, rdp + sp.log((alpha - 1) / alpha) - (sp.log(delta) + sp.log(alpha)) / (alpha - 1),
+                     "the two logarithms expanded; Theorem 21's validity is claim balle-conversion"),),
+        expected=Verdict.PROVED,
+        domain=Domain({alpha: ABOVE_ONE, rdp: POSITIVE, delta: UNIT}),
+        note="A numerically negative RDP at any order makes compute_epsilon return ε = 0 for the whole curve "
+             "(its r < 0 branch), a silent answer rdpsym refuses.",
+    ),
+]
