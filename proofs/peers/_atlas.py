@@ -22,8 +22,12 @@ from flint import arb, fmpq
 import rdpsym
 from rdpsym import alpha
 from rdpsym.accounting.sampled_gaussian import log_moment
+from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict
 from rdpsym.claims.finite import rational
 from rdpsym.foundations.balls import precision, to_arb
+
+from ..beyond.sampled_gaussian import _binomial_sum as binomial_sum
+from ..beyond.sampled_gaussian import _moment_integral as moment_integral
 
 sigma = sp.Symbol("sigma", positive=True)
 q = sp.Symbol("q", positive=True)
@@ -135,3 +139,75 @@ def sampled_gaussian_points(seed_cases, orders):
         s = fmpq(4, 5) + fmpq(rng.randint(0, 42 * 2**10), 10 * 2**10)
         return qq, s, rng.choice(orders)
     return generate
+
+
+# ------------------------------------------------------------------ claims several peers ship
+
+#: The fractional orders' seeded points: the listed cases first (q = 10⁻³, σ = 4, α = 10.1 is where the
+#: cut-off tails fall below the truth), then seeded ones.
+FRACTIONAL = sampled_gaussian_points([((1, 100), (5, 2), (3, 2)), ((1, 10), 1, (5, 2)), ((1, 1000), 4, (101, 10))],
+                                     [fmpq(3, 2), fmpq(5, 2), fmpq(23, 7), fmpq(101, 10), fmpq(21, 20)])
+
+
+def gaussian_claim(cid: str, peer: str, source: str, note: str = "") -> Claim:
+    """The Gaussian mechanism's α/(2σ²) (a peer's q = 1 or plain branch) and its order-∞ branch, proved."""
+    return Claim(
+        id=cid,
+        title=f"{peer}: the Gaussian mechanism's RDP is its exact Rényi divergence",
+        source=source,
+        statement=r"\frac{\alpha}{2\sigma^2} = D_\alpha(\mathcal N(0,\sigma^2)\|\mathcal N(1,\sigma^2)),\quad "
+                  r"D_\infty = \infty",
+        steps=(Equal(gaussian_rdp, alpha / (2 * sigma**2), "rdpsym's derivation from the two densities"),
+               Equal(lambda: gaussian_rdp(sp.oo), sp.oo, "the order-∞ branch: the log-ratio (2x − 1)/(2σ²) is "
+                     "unbounded", domain=Domain({sigma: POSITIVE}))),
+        expected=Verdict.PROVED,
+        domain=Domain({alpha: ABOVE_ONE, sigma: POSITIVE}),
+        note=note,
+    )
+
+
+def integer_claim(cid: str, peer: str, source: str) -> Claim:
+    """The sampled Gaussian's binomial sum at integer orders equals the remove pair's moment, proved."""
+    return Claim(
+        id=cid,
+        title=f"{peer}: the sampled Gaussian's integer orders are the exact moment of the remove pair",
+        source=source,
+        statement=r"\sum_{i=0}^{\alpha}\binom{\alpha}{i}q^i(1-q)^{\alpha-i}e^{\frac{i^2-i}{2\sigma^2}} = "
+                  r"\int \mathcal N(0,\sigma^2)\left(1-q+qe^{\frac{2z-1}{2\sigma^2}}\right)^\alpha dz",
+        steps=tuple(Equal(lambda n=n: moment_integral(n), binomial_sum(n), f"the integral at α = {n}, term by term")
+                    for n in (2, 3, 4)),
+        expected=Verdict.PROVED,
+        domain=Domain({sigma: POSITIVE, q: sp.Interval.Lopen(0, 1)}),
+        note="The remove direction (Mironov–Talwar–Zhang 2019 §3.3 show it dominates the add direction).",
+    )
+
+
+def fractional_claims(prefix: str, peer: str, source: str, variant: str, note: str) -> list[Claim]:
+    """Two claims on a peer's fractional-order series: an upper bound? (refuted where its cut-off drops more
+    than it over-counts), and never more than 10⁻¹⁰ below the truth (checked)."""
+    domain = Domain(objects={"case": FRACTIONAL}, samples=6, seed=63)
+    return [
+        Claim(
+            id=f"{prefix}-sampled-gaussian-fractional",
+            title=f"{peer}: the sampled Gaussian's fractional orders are not an upper bound (unsafe by 10⁻¹³)",
+            source=source,
+            statement=r"D_\alpha\big((1-q)\mathcal N(0,\sigma^2)+q\mathcal N(1,\sigma^2)\,\|\,\mathcal N(0,\sigma^2)\big)"
+                      r"\le\frac{1}{\alpha-1}\log\sum_{i\le i^*}(\pm)\left|{\textstyle\binom{\alpha}{i}}\right|"
+                      r"(s_{0,i}+s_{1,i})",
+            steps=(Holds(f"certified D_α ≤ {peer}'s series", fractional_within(variant, 0),
+                         "the series is cut after i*, its tail dropped: the cut lowers the sum"),),
+            expected=Verdict.REFUTED,
+            domain=domain,
+            note=note,
+        ),
+        Claim(
+            id=f"{prefix}-sampled-gaussian-fractional-close",
+            title=f"{peer}: the sampled Gaussian's fractional orders are never 10⁻¹⁰ below the truth",
+            source=source,
+            statement=r"(1-10^{-10})\,D_\alpha(\mu\|\mu_0) \le \varepsilon_{\text{peer}}(\alpha)",
+            steps=(Holds(f"(1 − 10⁻¹⁰)·certified D_α ≤ {peer}'s series", fractional_within(variant, fmpq(1, 10**10)),
+                         "rdpsym's certified quadrature of the remove pair against the series at 40 digits"),),
+            expected=Verdict.CHECKED,
+            domain=domain,
+        ),
+    ]

@@ -17,21 +17,21 @@ from rdpsym.claims import AtLeast, AtMost, Claim, Domain, Equal, Holds, Verdict
 from rdpsym.claims.finite import rational, renyi
 from rdpsym.foundations.balls import precision
 
-from ..beyond.sampled_gaussian import _binomial_sum, _moment_integral
 from ._atlas import (
     ABOVE_ONE,
     BITS,
     POSITIVE,
     UNIT,
     ball,
+    binomial_sum,
     eps,
-    p,
-    fractional_within,
+    fractional_claims,
+    gaussian_claim,
     gaussian_rdp,
+    integer_claim,
     lam,
     laplace_rdp,
-    q,
-    sampled_gaussian_points,
+    p,
     sigma,
 )
 
@@ -75,7 +75,7 @@ PEER_FORMULAS = {
     "_laplace_rdp": LAPLACE,
     "_laplace_rdp(order=1)": LAPLACE_KL,
     "_laplace_rdp(1<order<1.1)": laplace_taylor,
-    "_compute_log_a_int": _binomial_sum,
+    "_compute_log_a_int": binomial_sum,
     "_compute_log_a_frac": "dp_accounting",  # the series of _atlas.log_a_frac
     "_randomized_response_rdp_replace_special": (RR_SPECIAL, RR_SPECIAL_INF),
     "_randomized_response_rdp_replace_one": (RR_ONE, RR_ONE_INF),
@@ -138,25 +138,12 @@ def _order_kind(rng, i):
 RR_DOMAIN = Domain({alpha: sp.Interval.open(1, 200)}, objects={"rr": _rr_cases, "order": _order_kind},
                    samples=40, seed=61)
 
-FRACTIONAL = sampled_gaussian_points([((1, 100), (5, 2), (3, 2)), ((1, 10), 1, (5, 2)), ((1, 1000), 4, (101, 10))],
-                                     [fmpq(3, 2), fmpq(5, 2), fmpq(23, 7), fmpq(101, 10), fmpq(21, 20)])
-
 CLAIMS = [
-    Claim(
-        id="dpa-gaussian",
-        title="dp_accounting: the Gaussian mechanism's RDP (q = 1 branch) is its exact Rényi divergence",
-        source=f"{FILE}::_compute_rdp_poisson_subsampled_gaussian, branch q == 1 (GaussianDpEvent); "
-               "and its α = ∞ branch",
-        statement=r"\frac{\alpha}{2\sigma^2} = D_\alpha(\mathcal N(0,\sigma^2)\|\mathcal N(1,\sigma^2)),\quad "
-                  r"D_\infty = \infty",
-        steps=(Equal(gaussian_rdp, alpha / (2 * sigma**2), "rdpsym's derivation from the two densities"),
-               Equal(lambda: gaussian_rdp(sp.oo), sp.oo, "the order-∞ branch: the log-ratio (2x − 1)/(2σ²) is "
-                     "unbounded", domain=Domain({sigma: POSITIVE}))),
-        expected=Verdict.PROVED,
-        domain=Domain({alpha: ABOVE_ONE, sigma: POSITIVE}),
-        note="Exact under ADD_OR_REMOVE_ONE, where a record moves the sum by at most C (dpa-gaussian-replace-one "
-             "is the same formula under REPLACE_ONE).",
-    ),
+    gaussian_claim("dpa-gaussian", "dp_accounting",
+                   f"{FILE}::_compute_rdp_poisson_subsampled_gaussian, branch q == 1 (GaussianDpEvent); and its "
+                   "α = ∞ branch",
+                   "Exact under ADD_OR_REMOVE_ONE, where a record moves the sum by at most C "
+                   "(dpa-gaussian-replace-one is the same formula under REPLACE_ONE)."),
     Claim(
         id="dpa-gaussian-replace-one",
         title="dp_accounting under REPLACE_ONE: the Gaussian event's RDP is a quarter of the truth (unsafe)",
@@ -204,47 +191,17 @@ CLAIMS = [
         domain=Domain({alpha: sp.Interval.open(1, sp.Rational(11, 10)), eps: sp.Interval.Lopen(0, 100)}),
         note="Where v < 0.1 the dropped tail is below 0.1⁹⁹ of c: the bound is the exact value for every purpose.",
     ),
-    Claim(
-        id="dpa-sampled-gaussian-integer",
-        title="dp_accounting: the sampled Gaussian's integer orders are the exact moment of the remove pair",
-        source=f"{FILE}::_compute_log_a_int (PoissonSampledDpEvent of a GaussianDpEvent)",
-        statement=r"\sum_{i=0}^{\alpha}\binom{\alpha}{i}q^i(1-q)^{\alpha-i}e^{\frac{i^2-i}{2\sigma^2}} = "
-                  r"\int \mathcal N(0,\sigma^2)\left(1-q+qe^{\frac{2z-1}{2\sigma^2}}\right)^\alpha dz",
-        steps=tuple(Equal(lambda n=n: _moment_integral(n), _binomial_sum(n), f"the integral at α = {n}, term by term")
-                    for n in (2, 3, 4)),
-        expected=Verdict.PROVED,
-        domain=Domain({sigma: POSITIVE, q: sp.Interval.Lopen(0, 1)}),
-        note="The remove direction (Mironov–Talwar–Zhang 2019 §3.3 show it dominates the add direction).",
-    ),
-    Claim(
-        id="dpa-sampled-gaussian-fractional",
-        title="dp_accounting: the sampled Gaussian's fractional orders are not an upper bound (unsafe by 10⁻¹³)",
-        source=f"{FILE}::_compute_log_a_frac (every term added with |C(α, i)|; stop rule total·e^{{−30}}; "
-               "∞ after 1000 terms)",
-        statement=r"D_\alpha\big((1-q)\mathcal N(0,\sigma^2)+q\mathcal N(1,\sigma^2)\,\|\,\mathcal N(0,\sigma^2)\big)"
-                  r"\le\frac{1}{\alpha-1}\log\sum_{i\le i^*} |{\textstyle\binom{\alpha}{i}}|(s_{0,i}+s_{1,i})",
-        steps=(Holds("certified D_α ≤ dp_accounting's series", fractional_within("dp_accounting", 0),
-                     "the negative coefficients (i ≥ ⌊α⌋ + 2) are added, which raises the sum; the tail after "
-                     "the cut-off is dropped, which lowers it"),),
-        expected=Verdict.REFUTED,
-        domain=Domain(objects={"case": FRACTIONAL}, samples=6, seed=63),
-        note="Usually above the truth (q = 0.01, σ = 2.5, α = 1.5: 1.3411·10⁻⁵ against the exact 1.3001·10⁻⁵, "
-             "+3.2 %; its own test pins 50·ε = 6.70579741·10⁻⁴ where TensorFlow Privacy's pins 6.5007·10⁻⁴), but "
-             "where the first negative coefficient comes late the dropped tail wins: q = 10⁻³, σ = 4, α = 10.1 "
-             "gives 3.2587075034·10⁻⁷ while D_α = 3.2587075034·10⁻⁷ + 5·10⁻²⁰ (1.7·10⁻¹³ relative, far below any "
-             "use, far above float64 rounding). dpa-sampled-gaussian-fractional-close bounds the shortfall.",
-    ),
-    Claim(
-        id="dpa-sampled-gaussian-fractional-close",
-        title="dp_accounting: the sampled Gaussian's fractional orders are never 10⁻¹⁰ below the truth",
-        source=f"{FILE}::_compute_log_a_frac",
-        statement=r"(1-10^{-10})\,D_\alpha(\mu\|\mu_0) \le \varepsilon_{\text{dp\_accounting}}(\alpha)",
-        steps=(Holds("(1 − 10⁻¹⁰)·certified D_α ≤ dp_accounting's series",
-                     fractional_within("dp_accounting", fmpq(1, 10**10)),
-                     "rdpsym's certified quadrature of the remove pair against the series at 40 digits"),),
-        expected=Verdict.CHECKED,
-        domain=Domain(objects={"case": FRACTIONAL}, samples=6, seed=63),
-    ),
+    integer_claim("dpa-sampled-gaussian-integer", "dp_accounting",
+                  f"{FILE}::_compute_log_a_int (PoissonSampledDpEvent of a GaussianDpEvent)"),
+    *fractional_claims(
+        "dpa", "dp_accounting",
+        f"{FILE}::_compute_log_a_frac (every term added with |C(α, i)|; stop rule total·e^{{−30}}; ∞ after 1000 "
+        "terms)", "dp_accounting",
+        "Usually above the truth, because the negative coefficients (i ≥ ⌊α⌋ + 2) are added: q = 0.01, σ = 2.5, "
+        "α = 1.5 gives 1.3411·10⁻⁵ against the exact 1.3001·10⁻⁵ (+3.2 %; its own test pins 50·ε = "
+        "6.70579741·10⁻⁴ where TensorFlow Privacy's pins 6.5007·10⁻⁴). Where the first negative coefficient comes "
+        "late the dropped tail wins: q = 10⁻³, σ = 4, α = 10.1 gives 3.2587075034·10⁻⁷ while D_α is 5·10⁻²⁰ "
+        "larger (1.7·10⁻¹³ relative: far below any use, far above float64 rounding)."),
     Claim(
         id="dpa-rr-replace-special",
         title="dp_accounting: k-ary randomized response against the special record is exact",

@@ -121,6 +121,9 @@ class Defect:
     cause: str
     note: str = ""
     within_rounding: bool = False
+    #: The claim of the atlas (proofs/peers/, ``rdpsym check proofs/peers``) that proves or refutes the
+    #: formula behind the defect, or "".
+    atlas: str = ""
 
     @property
     def unsafe(self) -> bool:
@@ -255,7 +258,7 @@ def _peer_error(exc: Exception) -> float:
 
 
 def _defect(title: str, inputs: dict, told, peer_name: str, *, rdp=None, orders=None, epsilon=None, delta=None,
-            dps: int = 30, note: str = "", cause: str = "") -> Defect:
+            dps: int = 30, note: str = "", cause: str = "", atlas: str = "") -> Defect:
     """A catalogue entry: ``verify`` on what the peer answered, the worst check reported (``cause``: the known
     cause, stated when the peer still differs)."""
     v = verify(told, orders=orders, rdp=rdp, epsilon=epsilon, delta=delta, peer=peer_name, dps=dps)
@@ -265,7 +268,7 @@ def _defect(title: str, inputs: dict, told, peer_name: str, *, rdp=None, orders=
         shown = "inf" if certified == math.inf or not isinstance(certified, arb) else upper_decimal(certified, 16)
     why = cause if cause and check.direction not in (EXACT,) else check.cause
     return Defect(title, tuple(inputs.items()), float(check.peer), shown, check.relative, check.direction, why, note,
-                  check.within_rounding)
+                  check.within_rounding, atlas)
 
 
 # ---------------------------------------------------------------- dp_accounting
@@ -307,7 +310,7 @@ def _dp_accounting_defects(dpa, peer) -> list[Defect]:
     one.compose(dpa.PoissonSampledDpEvent(q, dpa.GaussianDpEvent(s)))
     out.append(_defect("per-step RDP at the fractional order 1.1", dict(q=q, sigma=s, order=1.1),
                        dpa.PoissonSampledDpEvent(q, dpa.GaussianDpEvent(s)), "dp-accounting",
-                       rdp=list(one.rdp), orders=[1.1]))
+                       rdp=list(one.rdp), orders=[1.1], atlas="dpa-sampled-gaussian-fractional"))
     q166, s166, d166 = TFP_166["q"], TFP_166["sigma"], TFP_166["delta"]
     orders166 = [1 + 1e-8] + [1 + x / 10.0 for x in range(1, 100)] + list(range(12, 64))
     acc166 = peer.RdpAccountant(orders=orders166)
@@ -363,15 +366,17 @@ def _opacus_defects(RDPAccountant, peer) -> list[Defect]:
     orders = list(RDPAccountant.DEFAULT_ALPHAS)
     rdp = list(peer.compute_rdp(q=q, noise_multiplier=s, steps=k, orders=orders))
     out = [_defect("DP-SGD ε (q = 0.01, σ = 1.1, 10⁴ steps, δ = 1e-5)", dict(q=q, sigma=s, steps=k, delta=d),
-                   accountant, "opacus", rdp=rdp, orders=orders, epsilon=eps, delta=d)]
+                   accountant, "opacus", rdp=rdp, orders=orders, epsilon=eps, delta=d,
+                   atlas="opacus-sampled-gaussian-fractional")]
     one = list(peer.compute_rdp(q=q, noise_multiplier=s, steps=1, orders=[1.1]))
     out.append(_defect("per-step RDP at the fractional order 1.1", dict(q=q, sigma=s, order=1.1),
-                       [(s, q, 1)], "opacus", rdp=one, orders=[1.1]))
+                       [(s, q, 1)], "opacus", rdp=one, orders=[1.1], atlas="opacus-sampled-gaussian-fractional"))
     # One noiseless-ish step at δ = 0.1: Balle et al.'s bound goes below 0 and Opacus returns it unclamped.
     neg = RDPAccountant()
     neg.history = [(50.0, 1.0, 1)]
     out.append(_defect("negative ε (σ = 50, q = 1, one step, δ = 0.1)", dict(q=1.0, sigma=50.0, steps=1, delta=0.1),
-                       neg, "opacus", epsilon=neg.get_epsilon(delta=0.1), delta=0.1, orders=orders))
+                       neg, "opacus", epsilon=neg.get_epsilon(delta=0.1), delta=0.1, orders=orders,
+                       atlas="opacus-get-privacy-spent"))
     return out
 
 
@@ -462,7 +467,8 @@ def _prv_defects(prv, RDP, dps: int) -> list[Defect]:
              "p = e^ε/(1+e^ε), whose divergence is Bun–Steinke's sinh form): it tends to 0 as α → 1, where that "
              "pair's KL divergence is ε·tanh(ε/2)")
     out.append(_defect("RDP of a pure 1-DP mechanism at order 2 ((α − 1)ε/α)", dict(eps=1.0, order=2.0),
-                       pure_dp(1), "prv-accountant", rdp=[float(m.rdp(2.0))], orders=[2.0], cause=wrong))
+                       pure_dp(1), "prv-accountant", rdp=[float(m.rdp(2.0))], orders=[2.0], cause=wrong,
+                       atlas="prv-pure-dp"))
     # Its RDP accountant on 20 compositions of that mechanism claims an ε below the *optimal* ε of 20
     # composed 1-DP mechanisms (Kairouz–Oh–Viswanath 2015, exact): no method can certify it.
     k, delta = 20, 1e-5

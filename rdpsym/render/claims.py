@@ -322,8 +322,17 @@ def report_markdown(report: Report) -> str:
     for r in report.results:
         why = why_not_proved(r)
         path = report.paths.get(r.claim.id, "")
-        rows.append(f"| {r.claim.source} | `{r.claim.id}` | {path} | {r.verdict} | {why} |")
+        rows.append(f"| {_cell(r.claim.source)} | `{r.claim.id}` | {path} | {r.verdict} | {_cell(why)} |")
     return "\n".join(rows)
+
+
+def _cell(text: str) -> str:
+    r"""Text as one Markdown table cell: a ``|`` (an absolute value, |C(α, i)|) escaped, lines joined.
+
+    >>> _cell("adds |C(α, i)|")
+    'adds \\|C(α, i)\\|'
+    """
+    return " ".join(text.replace("|", r"\|").splitlines())
 
 
 def report_json(report: Report) -> dict:

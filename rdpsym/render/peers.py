@@ -113,7 +113,8 @@ def _defect_lines(d: Defect) -> list[str]:
     return [f"- {d.title} [{_shown_direction(d)}]",
             f"    inputs: {_inputs(d.inputs)}",
             f"    peer {d.peer!r}, certified {d.certified} ({d.relative_error:.2g} relative)",
-            f"    cause: {d.cause}"] + ([f"    note: {d.note}"] if d.note else [])
+            f"    cause: {d.cause}"] + ([f"    note: {d.note}"] if d.note else []) \
+        + ([f"    atlas: {d.atlas} (rdpsym check proofs/peers)"] if d.atlas else [])
 
 
 def audit_text(report: AuditReport) -> str:
@@ -146,4 +147,4 @@ def audit_json(report: AuditReport) -> dict:
             "defects": [{"title": d.title, "inputs": dict(d.inputs), "peer": d.peer, "certified": d.certified,
                          "relative_error": d.relative_error, "direction": d.direction,
                          "within_rounding": d.within_rounding, "unsafe": d.unsafe,
-                         "cause": d.cause, "note": d.note} for d in report.defects]}
+                         "cause": d.cause, "note": d.note, "atlas": d.atlas} for d in report.defects]}
