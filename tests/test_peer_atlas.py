@@ -12,6 +12,7 @@ import importlib
 import math
 import random
 
+import numpy as np
 import pytest
 import sympy as sp
 from flint import fmpq
@@ -106,6 +107,17 @@ def test_autodp_transcriptions_match_the_installed_functions():
         assert math.isclose(bank.RDP_subsampled_pureDP({"eps": math.log(e_to_eps), "prob": prob}, x), mine,
                             rel_tol=1e-9)
         assert bank.RDP_subsampled_pureDP({"eps": math.log(e_to_eps), "prob": prob}, below) == 0  # (the refuted branch)
+        mu1, mu2, var1, var2 = RNG.uniform(-3, 3), RNG.uniform(-3, 3), RNG.uniform(0.2, 4), RNG.uniform(0.2, 4)
+        peer = bank.pRDP_diag_gaussian({"mu1": np.array([mu1]), "mu2": np.array([mu2]), "sigma1": np.array([var1]),
+                                        "sigma2": np.array([var2])}, a)
+        mine = sp.N(autodp_file.DIAG_GAUSSIAN.subs({alpha: a, autodp_file.m1: mu1, autodp_file.m2: mu2,
+                                                    autodp_file.v1: var1, autodp_file.v2: var2}), 30)
+        assert peer == math.inf if mine == sp.oo else math.isclose(peer, float(mine), rel_tol=1e-9)
+        s2, prob2 = RNG.uniform(0.5, 5), RNG.uniform(0.01, 0.5)
+        if a < s2**2 / (prob2 * (1 - prob2)) + 1:
+            assert math.isclose(bank.pRDP_asymp_subsampled_gaussian({"sigma": s2, "prob": prob2}, a),
+                                _value(autodp_file.ASYMPTOTIC_SUBSAMPLED, {alpha: a, atlas.sigma: s2,
+                                                                          autodp_file.qb: prob2}), rel_tol=1e-9)
 
 
 def test_prv_accountant_transcriptions_match_the_installed_functions():
