@@ -329,7 +329,9 @@ CLAIMS = [
         statement=r"\frac{\alpha(\mu_1-\mu_2)^2}{2\Sigma_\alpha}-\frac{\log\Sigma_\alpha-\alpha\log v_2-(1-\alpha)"
                   r"\log v_1}{2(\alpha-1)} = D_\alpha(\mathcal N(\mu_1,v_1)\|\mathcal N(\mu_2,v_2)),\ "
                   r"\Sigma_\alpha=\alpha v_2+(1-\alpha)v_1>0;\ \infty\text{ otherwise}",
-        steps=(Equal(DIAG_GAUSSIAN, _normal_pair_rdp, "rdpsym's derivation from the two densities, four symbols"),),
+        steps=(Equal(DIAG_GAUSSIAN, _normal_pair_rdp, "rdpsym's derivation from the two densities, four symbols",
+                     latex=r"\varepsilon_{\text{autodp}}(\alpha; m_1, m_2, v_1, v_2) = "
+                           r"D_\alpha(\mathcal N(m_1,v_1)\|\mathcal N(m_2,v_2))"),),
         expected=Verdict.CHECKED,
         domain=Domain({alpha: ABOVE_ONE, m1: sp.Interval(-10, 10), m2: sp.Interval(-10, 10), v1: POSITIVE,
                        v2: POSITIVE}),
