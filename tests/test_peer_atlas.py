@@ -42,6 +42,7 @@ def test_dp_accounting_transcriptions_match_the_installed_functions():
         assert math.isclose(gaussian, _value(dpa.PEER_FORMULAS["_compute_rdp_poisson_subsampled_gaussian(q=1)"],
                                              {alpha: a, atlas.sigma: s}), rel_tol=1e-12)
         assert math.isclose(rdp._laplace_rdp(e, a), _value(dpa.LAPLACE, {alpha: a, atlas.eps: e}), rel_tol=1e-9)
+        assert math.isclose(rdp._compute_rdp_sample_wor_gaussian(1.0, s, [a])[0], gaussian, rel_tol=1e-12)
         near_one = RNG.uniform(1.0001, 1.0999)
         assert math.isclose(rdp._laplace_rdp(e, near_one), float(dpa.laplace_taylor(sp.Float(e, 30), sp.Float(near_one, 30))),
                             rel_tol=1e-9)

@@ -12,6 +12,7 @@ moves it by up to 2C.
 import sympy as sp
 from flint import arb, fmpq
 
+import rdpsym
 from rdpsym import alpha
 from rdpsym.claims import AtLeast, AtMost, Claim, Domain, Equal, Holds, Verdict
 from rdpsym.claims.finite import rational, renyi
@@ -159,6 +160,34 @@ CLAIMS = [
              "σ = 1, α = 2: it reports 1.0 where D₂ = 4.0 (its own PLD accountant uses the 2C shift). The same "
              "holds for LaplaceDpEvent (ε = 1/σ where the shift is 2/σ) and for the q = 1 branch of "
              "SampledWithoutReplacementDpEvent.",
+    ),
+    Claim(
+        id="dpa-laplace-replace-one",
+        title="dp_accounting under REPLACE_ONE: the Laplace event's RDP is that of half the shift (unsafe)",
+        source=f"{FILE}::_laplace_rdp (ε = 1/σ) as RdpAccountant(REPLACE_ONE) uses it for LaplaceDpEvent; "
+               "dp_event.py's convention ‖v_i‖₁ ≤ C",
+        statement=r"D_\alpha(\mathrm{Lap}(0,\lambda)\|\mathrm{Lap}(1,\lambda)) \ge "
+                  r"D_\alpha(\mathrm{Lap}(0,\lambda)\|\mathrm{Lap}(2,\lambda))",
+        steps=(AtLeast(lambda: LAPLACE.subs(eps, 1 / lam),
+                       lambda: rdpsym.laplace(scale=lam, sensitivity=2).rdp(alpha).result,
+                       "replacing a record moves the sum by up to 2C in ℓ1: the pair is two Laplace laws 2 apart"),),
+        expected=Verdict.REFUTED,
+        domain=Domain({alpha: ABOVE_ONE, lam: POSITIVE}),
+        note="Its PLD accountant refuses LaplaceDpEvent under REPLACE_ONE; the RDP accountant accepts it.",
+    ),
+    Claim(
+        id="dpa-wor-gaussian-q1",
+        title="dp_accounting: sampling without replacement at q = 1 returns α/(2σ²), a quarter of the truth (unsafe)",
+        source=f"{FILE}::_compute_rdp_sample_wor_gaussian_scalar, branch q == 1 (SampledWithoutReplacementDpEvent, "
+               "accepted under REPLACE_ONE only, of a GaussianDpEvent: ‖v_i‖ ≤ C)",
+        statement=r"\frac{\alpha}{2\sigma^2} \ge D_\alpha(\mathcal N(-1,\sigma^2)\|\mathcal N(1,\sigma^2))",
+        steps=(AtLeast(alpha / (2 * sigma**2), lambda: gaussian_rdp(alpha, 2),
+                       "the whole data set is used: replacing a record moves the sum by up to 2C"),),
+        expected=Verdict.REFUTED,
+        domain=Domain({alpha: ABOVE_ONE, sigma: POSITIVE}),
+        note="Right when σ is measured against the replace-one sensitivity (TensorFlow Privacy's docstring), not "
+             "against GaussianDpEvent's C. Below q = 1 the same convention gives σ = 1, q = 0.5, α = 8: 3.309 "
+             "where R = N(0), P = N(1), Q = N(−1) give 3.902 (mpmath quadrature, outside this claim).",
     ),
     Claim(
         id="dpa-laplace",
