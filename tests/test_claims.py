@@ -331,6 +331,18 @@ def test_catalogue_markdown_lists_every_claim_with_its_expected_status(table, fo
     assert listed == expected
 
 
+def test_a_markdown_report_has_one_table_per_claim_file():
+    # The atlas cites a table per peer: `rdpsym check proofs/peers --markdown` groups the claims by file.
+    from rdpsym.render.claims import report_markdown
+
+    files = ["mironov2017/prop08_nonnegativity.py", "mironov2017/prop05_07_mechanisms.py"]
+    text = report_markdown(run([catalogue_path() / f for f in files]))
+    assert [line for line in text.splitlines() if line.startswith("### ")] == [f"### {f}" for f in files]
+    assert text.count("| source | claim | file | status | why not proved |") == 2
+    one = report_markdown(run([catalogue_path() / files[0]]))
+    assert one.startswith("| source |") and "###" not in one
+
+
 def test_latex_report_compiles(compile_latex):
     from rdpsym.render.claims import report_latex
 

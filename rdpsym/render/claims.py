@@ -317,13 +317,19 @@ def report_text(report: Report, width: int = 60) -> str:
 
 
 def report_markdown(report: Report) -> str:
-    """A Markdown table: source item, claim id, file, status, and why a claim is not proved."""
-    rows = ["| source | claim | file | status | why not proved |", "|---|---|---|---|---|"]
+    """Markdown tables, one per claim file (one file: one table): source item, claim id, file, status, and why
+    a claim is not proved (its counterexample when refuted).  For the atlas that is a table per peer."""
+    files: dict[str, list] = {}
     for r in report.results:
-        why = why_not_proved(r)
-        path = report.paths.get(r.claim.id, "")
-        rows.append(f"| {_cell(r.claim.source)} | `{r.claim.id}` | {path} | {r.verdict} | {_cell(why)} |")
-    return "\n".join(rows)
+        files.setdefault(report.paths.get(r.claim.id, ""), []).append(r)
+    out = []
+    for path, results in files.items():
+        if len(files) > 1:
+            out += ["", f"### {path}", ""] if out else [f"### {path}", ""]
+        out += ["| source | claim | file | status | why not proved |", "|---|---|---|---|---|"]
+        out += [f"| {_cell(r.claim.source)} | `{r.claim.id}` | {path} | {r.verdict} | {_cell(why_not_proved(r))} |"
+                for r in results]
+    return "\n".join(out)
 
 
 def _cell(text: str) -> str:
