@@ -43,6 +43,7 @@ LAPLACE = sp.log(alpha / (2 * alpha - 1) * sp.exp((alpha - 1) / b) + (alpha - 1)
 LAPLACE_HALF = 1 / b - 2 * sp.log(1 + 1 / (2 * b))
 #: ``RDP_pureDP`` (= converter.puredp_to_rdp): α > 1, and 0 < α < 1.
 PURE_DP = sp.log((sp.sinh(alpha * eps) - sp.sinh((alpha - 1) * eps)) / sp.sinh(eps)) / (alpha - 1)
+PURE_DP_KL = eps * (sp.cosh(eps) - 1) / sp.sinh(eps)
 PURE_DP_BELOW_ONE = sp.Min(alpha * eps**2 / 2, eps * sp.tanh(eps / 2))
 #: ``RDP_randresponse`` (p = probability of the truth): finite α ≠ 1, α = 1, α = ∞.
 RR = sp.log(p**alpha * (1 - p) ** (1 - alpha) + (1 - p) ** alpha * p ** (1 - alpha)) / (alpha - 1)
@@ -114,6 +115,7 @@ PEER_FORMULAS = {
     "RDP_laplace": LAPLACE,
     "RDP_laplace(alpha=0.5)": LAPLACE_HALF,
     "RDP_pureDP": PURE_DP,
+    "RDP_pureDP(alpha=1)": PURE_DP_KL,
     "RDP_pureDP(alpha<1)": PURE_DP_BELOW_ONE,
     "RDP_randresponse": RR,
     "RDP_randresponse(alpha=1)": RR_KL,
@@ -210,11 +212,15 @@ CLAIMS = [
     Claim(
         id="autodp-pure-dp",
         title="autodp: the pure-DP curve above 1 is the RDP of randomized response (tight)",
-        source=f"{FILE}::RDP_pureDP, branch α > 1 (= converter.puredp_to_rdp)",
+        source=f"{FILE}::RDP_pureDP, branches α > 1, α = 1, α = ∞ (= converter.puredp_to_rdp)",
         statement=r"\frac{1}{\alpha-1}\log\frac{\sinh(\alpha\epsilon)-\sinh((\alpha-1)\epsilon)}{\sinh\epsilon} = "
                   r"D_\alpha\left(\mathrm{RR}_{e^\epsilon/(1+e^\epsilon)}\right)",
         steps=(Equal(lambda: PURE_DP.rewrite(sp.exp), lambda: rr_rdp().subs(p, sp.exp(eps) / (1 + sp.exp(eps))),
-                     "sinh written with exponentials, against rdpsym's derivation of binary randomized response"),),
+                     "sinh written with exponentials, against rdpsym's derivation of binary randomized response"),
+               Equal(lambda: PURE_DP_KL.rewrite(sp.exp), lambda: rr_rdp(1).subs(p, sp.exp(eps) / (1 + sp.exp(eps))),
+                     "the α = 1 branch: the KL of the same pair", domain=Domain({eps: POSITIVE})),
+               Equal(eps, lambda: rr_rdp(sp.oo).subs(p, sp.exp(eps) / (1 + sp.exp(eps))),
+                     "the α = ∞ branch", domain=Domain({eps: POSITIVE}))),
         expected=Verdict.PROVED,
         domain=Domain({alpha: ABOVE_ONE, eps: POSITIVE}),
         note="ε = 0 gives log sinh(0): NaN above 1 and 0/0 at 1 (autodp does not special-case it).",
