@@ -25,6 +25,7 @@ from rdpsym.accounting.sampled_gaussian import log_moment
 from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict
 from rdpsym.claims.finite import rational
 from rdpsym.foundations.balls import precision, to_arb
+from rdpsym.foundations.reading import exact
 
 from ..beyond.sampled_gaussian import _binomial_sum as binomial_sum
 from ..beyond.sampled_gaussian import _moment_integral as moment_integral
@@ -78,6 +79,13 @@ def ball(expr, values: dict | None = None) -> arb:
     """A SymPy expression (a peer's formula, a derived form) as a certified ball at ``BITS`` bits."""
     with precision(BITS):
         return to_arb(expr, values)
+
+
+def discrete_gaussian_rdp(s, a) -> arb:
+    """D_a(N_Z(0, s²) ‖ N_Z(1, s²)) for exact s, a: rdpsym's derivation (θ-sums, checked against the definition)
+    evaluated by its ``evalf`` at 50 digits, as a ball of radius 10⁻⁴⁰ around that value."""
+    derivation = rdpsym.discrete_gaussian(sigma=exact(s, "s")).rdp(exact(a, "order"))
+    return arb(str(derivation.evalf({}, dps=50))) + arb(0, fmpq(1, 10**40))
 
 
 def sampled_gaussian_truth(qq: fmpq, s: fmpq, a: fmpq) -> arb:

@@ -12,6 +12,7 @@ import rdpsym
 from rdpsym import alpha
 from rdpsym.claims import AtLeast, Claim, Domain, Equal, Holds, Verdict
 from rdpsym.claims.finite import rational, renyi
+from rdpsym.foundations.reading import exact
 
 from ._atlas import (
     ABOVE_ONE,
@@ -19,6 +20,7 @@ from ._atlas import (
     POSITIVE,
     UNIT,
     ball,
+    discrete_gaussian_rdp,
     eps,
     gaussian_rdp,
     lam,
@@ -143,10 +145,7 @@ def _discrete_gaussian_case(rng, i):
 def _discrete_gaussian_below_zcdp(point):
     """D_α(N_Z(0, σ²) ‖ N_Z(1, σ²)) (rdpsym's derivation, evaluated at 50 digits) ≤ α/(2σ²)."""
     s, a = point["case"]
-    order = sp.Rational(int(a.p), int(a.q))
-    value = rdpsym.discrete_gaussian(sigma=sp.Rational(int(s.p), int(s.q))).rdp(order).result
-    truth = arb(str(sp.N(value, 50))) + arb(0, fmpq(1, 10**40))
-    return truth, "<=", arb(a) / (2 * arb(s) ** 2)
+    return discrete_gaussian_rdp(s, a), "<=", arb(a) / (2 * arb(s) ** 2)
 
 
 def _rr3(e_to_eps: int):
@@ -171,7 +170,7 @@ def _wor_truth_below_peer(point):
     P, Q, R = _rr3(e_to_eps)
     mix_p = tuple((1 - prob) * r + prob * a for r, a in zip(R, P))
     mix_q = tuple((1 - prob) * r + prob * a for r, a in zip(R, Q))
-    peer = ball(subsampled_pure_dp(sp.Integer(e_to_eps), sp.Rational(int(prob.p), int(prob.q)), x))
+    peer = ball(subsampled_pure_dp(sp.Integer(e_to_eps), exact(prob, "q"), x))
     return renyi(mix_p, mix_q, x), "<=", peer
 
 
