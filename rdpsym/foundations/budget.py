@@ -99,6 +99,7 @@ import signal
 import sys
 import threading
 import time
+import types
 import weakref
 from collections.abc import Callable
 
@@ -278,9 +279,17 @@ def _where(frame, entered_at: int, stack: set) -> str:
     return _OVER
 
 
-def _stack_from(frame) -> set:
+def _stack_from(frame) -> set | None:
+    """The frames of a thread's stack from ``frame`` down, or None if the chain was not all frames.
+
+    The chain is read from the watchdog's thread while the other thread runs on: under load, CPython 3.11
+    handed back a module's globals dict as an ``f_back`` (a frame torn down while it was read).  That
+    killed the watchdog thread (``unhashable type: 'dict'``), and with it every budget of the process
+    (a pytest-xdist worker "crashed").  None means: this look saw nothing reliable, look again."""
     frames = set()
     while frame is not None:
+        if type(frame) is not types.FrameType:
+            return None
         frames.add(frame)
         frame = frame.f_back
     return frames
@@ -447,6 +456,8 @@ class _Watchdog:
                 return min(b.wait(cpu, wall) for b in stack)
             top = sys._current_frames().get(ident)
             frames = _stack_from(top)
+            if frames is None:  # a stack read while it changed: look again
+                continue
             budget = None
             for b in reversed(due):  # the innermost: its block converts it, and the outer ones fire again if spent
                 where = b.where(frames)
@@ -480,7 +491,7 @@ class _Watchdog:
     def _withdraw_if_misplaced(self, ident: int, budget: _Budget) -> None:
         """Look again after raising: withdraw the timeout if the thread is where it must not land."""
         frames = _stack_from(sys._current_frames().get(ident))
-        if _in_protected_frames(frames) or budget.where(frames) is not _RUNNING:
+        if frames is None or _in_protected_frames(frames) or budget.where(frames) is not _RUNNING:
             _withdraw(ident)
 
 
@@ -573,7 +584,8 @@ def in_protected_code(ident: int) -> bool:
 
 
 def _in_protected_frame(frame) -> bool:
-    return _in_protected_frames(_stack_from(frame))
+    frames = _stack_from(frame)
+    return frames is None or _in_protected_frames(frames)  # (a stack read while it changed: wait, look again)
 
 
 def _in_protected_frames(frames: set) -> bool:
