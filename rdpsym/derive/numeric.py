@@ -345,7 +345,7 @@ def _direct(P: Density, Q: Density, tables: tuple | None, order: sp.Expr, ctx, r
                 return lp + ctx.log(abs(d)), (1 if d > 0 else -1)
         else:
             def parts(t):  # P^α·Q^(1−α)
-                return a * lp_(t) + (1 - a) * lq_(t), 1
+                return _combined_log(lp_, lq_, a, t, ctx), 1
         return LogForm(parts, ctx)
 
     value = integrate_pieces(pairs, P.var, integrand_at(), ctx, discrete=setting.discrete, order=order,
@@ -355,7 +355,38 @@ def _direct(P: Density, Q: Density, tables: tuple | None, order: sp.Expr, ctx, r
         return value
     if value == ctx.inf:
         return ctx.inf
+    if value == 0 and any(pair.p != 0 and pair.q != 0 for pair in pairs):
+        # P^α Q^(1−α) > 0 where both laws live: a 0 is mass the quadrature missed, never D = −∞ (α > 1) or a
+        # +∞ that only disjoint supports give (α < 1).
+        raise ConvergenceError("the quadrature found no mass where P and Q are both positive")
     return ctx.log(value) / (a - 1)
+
+
+def _combined_log(lp, lq, a, t, ctx):
+    """α·log P(t) + (1 − α)·log Q(t) to the working precision, whatever the two terms cancel: at α = 10¹² the
+    terms of a Gaussian pair near the mass are ~10³⁶ and their sum ~10²⁴, so at 30 digits the sum would be off
+    by 10⁶ e-folds and the mass not found (the definition came out −∞).  Recomputed with the digits the
+    terms lost (t is an exact binary number: the logarithms are evaluated again, not just added)."""
+    u, v = a * lp(t), (1 - a) * lq(t)
+    total = u + v
+    if not (ctx.isfinite(u) and ctx.isfinite(v)):
+        return total
+    big = max(abs(u), abs(v))
+    if big == 0:
+        return total
+    lost = ctx.mag(big) - (ctx.mag(total) if total != 0 else -ctx.prec)
+    if lost <= _CANCELLED_BITS or lost > 4 * ctx.prec:
+        # (Beyond 4× the working bits, far in a tail: a logistic pair's P²/Q tends to a constant, and at
+        # x = 10⁴⁰⁰⁰ its terms cancel in 13 000 bits.  The scan there needs the sum's size, not its digits,
+        # and where the mass itself is that ill-conditioned, the integration recentres symbolically.)
+        return total
+    with ctx.extraprec(int(lost) + 20):
+        total = a * lp(t) + (1 - a) * lq(t)
+    return +total
+
+
+#: Bits that α·log P and (1 − α)·log Q may cancel before they are recomputed at a higher precision.
+_CANCELLED_BITS = 10
 
 
 class _Setting:

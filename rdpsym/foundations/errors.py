@@ -26,7 +26,8 @@ MAX_MESSAGE = 1000
 
 # A decimal number in running text (not part of a word: "x2" or "0x7f" are left alone), optionally a
 # fraction p/q of two integers.
-_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?:/(\d+)(?!\.\d|\d))?(?![\w])")
+#: A number in a message: not inside a name (x1234…) but also after an underscore (D_1000…: an order as a subscript).
+_NUMBER = re.compile(r"(?<![^\W_])(?<!\.)(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?:/(\d+)(?!\.\d|\d))?(?![\w])")
 
 
 def _significant(text: str) -> int:
@@ -52,6 +53,8 @@ def shorten(message: str) -> str:
 
     >>> shorten("got 0.33333333333333333333333333333, 0.1, 100000000000000000000000/3 and x1234567890123456789012")
     'got 0.333333…, 0.1, 3.33333e+22 and x1234567890123456789012'
+    >>> shorten("D_1000000000000000000000000000000 did not settle")
+    'D_1.00000e+30 did not settle'
     """
     message = _NUMBER.sub(_short, message)
     if len(message) > MAX_MESSAGE:

@@ -49,9 +49,13 @@ def psi(r, a, ctx):
         return ctx.mpf(0)
     if size <= ctx.ldexp(1, -ctx.prec // 6):
         return _phi_series(r, ctx) if a == 1 else _psi_series(r, a, ctx)
-    beta = a - 1
-    lost = max(0, int(-ctx.log(abs(r) * (abs(beta) if a != 1 else 1), 2))) + 12 if abs(r) < 1 else 12
+    lost = max(0, int(-ctx.log(abs(r) * (abs(a - 1) if a != 1 else 1), 2))) + 12 if abs(r) < 1 else 12
+    if a < 1:
+        # ψ_α = O(α) as α → 0 while both terms below stay O(|r|·e^r): at α = 10⁻⁹⁹ they cancel in
+        # 99 more digits (a Gaussian pair's D_α = α/(2σ²) came out as rounding noise, 10⁻⁶¹ for 10⁻¹⁰⁰).
+        lost += max(0, int(-ctx.log(a, 2)))
     with ctx.extraprec(lost):
+        beta = a - 1  # at the raised precision: at the working one, 10⁻⁹⁹ − 1 rounds to −1
         if a == 1:
             value = r * ctx.exp(r) - ctx.expm1(r)
         else:
