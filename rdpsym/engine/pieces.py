@@ -21,6 +21,7 @@ from itertools import pairwise
 import sympy as sp
 
 from rdpsym.engine.context import UndecidedSign
+from rdpsym.foundations.budget import budgeted
 from rdpsym.foundations.errors import NoClosedFormError
 
 oo = sp.oo
@@ -79,7 +80,7 @@ def breakpoints(expr: sp.Expr, var: sp.Symbol) -> list[sp.Expr]:
                     switches.append(rel.lhs - rel.rhs)
     # Zeros of polynomial factors: (x − 1)² changes the sign of x − 1 at 1, and the
     # piecewise logarithm log|x − 1| needs a piece on each side.
-    for f in sp.Mul.make_args(sp.factor_terms(expr)):
+    for f in sp.Mul.make_args(_common_factors_out(expr)):
         base = f.base if isinstance(f, sp.Pow) and f.exp.is_number else f
         if base.has(var) and base.is_polynomial(var) and 1 <= sp.degree(base, var) <= 2:
             switches.append(base)
@@ -89,6 +90,15 @@ def breakpoints(expr: sp.Expr, var: sp.Symbol) -> list[sp.Expr]:
             if not any(_same(root, p) for p in points):
                 points.append(root)
     return points
+
+
+def _common_factors_out(expr: sp.Expr) -> sp.Expr:
+    """``factor_terms(expr)`` ((2x − 2)² → 4(x − 1)²), or ``expr`` as it is where that does not finish within
+    a second: on (1/2)^(10³⁰ − k) it tries to write out 2^(10³⁰)."""
+    try:
+        return budgeted(lambda: sp.factor_terms(expr), "taking common factors out of a density", seconds=1.0)
+    except NoClosedFormError:
+        return expr
 
 
 def _real_roots(u: sp.Expr, var: sp.Symbol) -> list[sp.Expr]:

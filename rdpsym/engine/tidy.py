@@ -11,15 +11,33 @@ from collections import defaultdict
 
 import sympy as sp
 
+from rdpsym.foundations.budget import budgeted
+from rdpsym.foundations.errors import NoClosedFormError
+
 
 def collect_exp(expr: sp.Expr) -> sp.Expr:
     """Group a sum by its exponential factors: Σ c_i·e^{u_i} with distinct u_i.
+
+    A rewrite for reading, so it is bounded: past :data:`TIDY_SECONDS` of CPU time
+    (``powsimp`` and ``factor`` on eleven terms like (3^{−|k+1|}/2)^{999/1000}·C(10, k−2)^{1/1000}
+    did not return in minutes) the sum is returned as it came.
 
     >>> import sympy as sp
     >>> a, b = sp.symbols("alpha b", positive=True)
     >>> collect_exp(sp.exp(a/b)/2 + sp.exp(a/b)/3)
     5*exp(alpha/b)/6
     """
+    try:
+        return budgeted(lambda: _collect_exp(expr), "regrouping a sum by its exponentials", seconds=TIDY_SECONDS)
+    except NoClosedFormError:
+        return expr
+
+
+#: CPU seconds a rewrite for reading may take before the expression is kept as it is.
+TIDY_SECONDS = 2.0
+
+
+def _collect_exp(expr: sp.Expr) -> sp.Expr:
     groups: dict[sp.Expr, sp.Expr] = defaultdict(lambda: sp.S.Zero)
     for term in sp.Add.make_args(sp.powsimp(expr)):
         coeff, exponent = sp.S.One, sp.S.Zero
