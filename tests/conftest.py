@@ -21,7 +21,7 @@ import threading
 
 import mpmath
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 # Both profiles derive from Hypothesis' built-in "default" explicitly: when CI is set,
 # Hypothesis has already loaded its own "ci" profile, and an unparented profile would
@@ -34,6 +34,9 @@ settings.register_profile(
     deadline=None,
     max_examples=25,
     print_blob=True,
+    # No explain phase: after a failure it re-runs examples under a line tracer, and a command-line example
+    # that takes 2 s took minutes, so a failing property ran into the suite's 600 s limit instead of reporting.
+    phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink],
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile("dev", parent=_DEFAULT, deadline=None)

@@ -438,10 +438,6 @@ text_values = st.one_of(st.sampled_from(CODE + ASTRONOMICAL), st.text(max_size=3
                         st.integers(-(10**30), 10**30).map(str), st.floats().map(repr))
 
 
-@pytest.mark.skip(reason="open defect (issue 22): a derandomized run passes its 600 s limit with the test inside "
-                         "hypothesis' execute_once and no rdpsym frame on the stack; `derive gaussian --order 1e-99` "
-                         "(and 1e-300, 5e-324) takes 33 s and ends in NotVerified. Skipped so that the suite can land; "
-                         "the command-line cases of tests/test_hostile.py still run")
 @hostile_settings()
 @given(text_values, st.sampled_from(sorted(OPTIONS)))
 def test_every_option_is_done_or_refused_in_one_line(watchdog, capsys, value, option):
