@@ -24,9 +24,8 @@ SHORT_DIGITS = 20
 #: The longest message (characters); a longer one keeps its start and its end.
 MAX_MESSAGE = 1000
 
-# A decimal number in running text (not part of a word: "x2" or "0x7f" are left alone), optionally a
-# fraction p/q of two integers.
-#: A number in a message: not inside a name (x1234…) but also after an underscore (D_1000…: an order as a subscript).
+# A decimal number in running text (not part of a word: "x2" or "0x7f" are left alone, but after an underscore
+# it is shortened: D_1000…0, an order as a subscript), optionally a fraction p/q of two integers.
 _NUMBER = re.compile(r"(?<![^\W_])(?<!\.)(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?:/(\d+)(?!\.\d|\d))?(?![\w])")
 
 
