@@ -320,3 +320,18 @@ def test_an_output_to_standard_output_has_it_alone(capsys):
     captured = capsys.readouterr()
     assert captured.out.startswith("\\documentclass") and captured.out.rstrip().endswith("\\end{document}")
     assert captured.err.startswith("D_alpha(P||Q) = alpha/(2*sigma**2)")
+
+
+def test_an_integer_too_long_to_read_says_so(capsys):
+    """10^30 is a positive integer: refused for its length (at most 20 characters), and the message says that
+    rather than "must be a positive integer", with the number shortened."""
+    from rdpsym.cli.main import main
+    from rdpsym.foundations.reading import MAX_INTEGER_TEXT, integer
+
+    with pytest.raises(ParameterError, match=f"written in at most {MAX_INTEGER_TEXT} characters; got '1.00000e"):
+        integer("1" + "0" * 30, "--steps", minimum=1)
+    assert integer("9" * MAX_INTEGER_TEXT, "--steps", minimum=1) == 10**MAX_INTEGER_TEXT - 1
+    with pytest.raises(SystemExit):
+        main(["epsilon", "--mechanism", "gaussian", "--set", "sigma=2", "--delta", "1e-5", "--steps", "1" + "0" * 30])
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.endswith("--steps must be a positive integer, written in at most 20 characters; got '1.00000e+30'.")

@@ -27,8 +27,8 @@ from collections.abc import Iterable
 
 import sympy as sp
 
-from rdpsym.foundations.errors import ParameterError, must, quoted
-from rdpsym.foundations.reading import integer, number
+from rdpsym.foundations.errors import ParameterError, must, quoted, shorten
+from rdpsym.foundations.reading import MAX_INTEGER_TEXT, integer, number
 from rdpsym.laws.mechanisms import REGISTRY, Declaration
 
 __all__ = ["build", "parse_spec", "read_assignments", "spec_mechanism", "steps"]
@@ -36,10 +36,13 @@ __all__ = ["build", "parse_spec", "read_assignments", "spec_mechanism", "steps"]
 
 def steps(value: str) -> int:
     """``--steps``: a positive integer (an argparse type, so a bad value is a usage error)."""
+    valid = "a positive integer"
+    if len(value.strip()) > MAX_INTEGER_TEXT:  # (say so: 10^30 is a positive integer, refused for its length)
+        valid += f", written in at most {MAX_INTEGER_TEXT} characters"
     try:
         return integer(value, "--steps", minimum=1)
     except ParameterError:
-        raise argparse.ArgumentTypeError(must("--steps", "a positive integer", quoted(value))) from None
+        raise argparse.ArgumentTypeError(shorten(must("--steps", valid, quoted(value)))) from None
 
 
 def read_assignments(items: Iterable[str] | None, declared: Declaration, option: str = "--set",

@@ -225,13 +225,20 @@ def integer(value: object, name: str, minimum: int | None = None) -> int:
 
     >>> integer("12", "--steps", minimum=1)
     12
+    >>> integer("1" + "0" * 30, "--steps", minimum=1)
+    Traceback (most recent call last):
+    ...
+    rdpsym.foundations.errors.ParameterError: --steps must be an integer >= 1, written in at most 20 characters; got ...
     """
     value = _numpy_scalar(value)
     valid = "an integer" + (f" >= {minimum}" if minimum is not None else "")
     if isinstance(value, str):
         text = value.strip()
-        if not (_INTEGER.fullmatch(text) and len(text) <= 20):
+        if not _INTEGER.fullmatch(text):
             raise ParameterError(must(name, valid, _quoted(value)))
+        if len(text) > MAX_INTEGER_TEXT:
+            raise ParameterError(must(name, f"{valid}, written in at most {MAX_INTEGER_TEXT} characters",
+                                      _quoted(value)))
         value = int(text)
     if isinstance(value, bool) or not isinstance(value, (numbers.Integral, fmpz)):
         raise ParameterError(must(name, valid, _shown(value)))
@@ -242,6 +249,9 @@ def integer(value: object, name: str, minimum: int | None = None) -> int:
         raise ParameterError(must(name, f"an integer >= {minimum}", value))
     return value
 
+
+#: The longest integer :func:`integer` reads from text (a count of steps, copies or workers).
+MAX_INTEGER_TEXT = 20
 
 #: The fewest significant digits a computation is asked for (the two-precision agreement tests and the
 #: guard digits assume a few digits; a published bound may be rounded to fewer: ``minimum=1``).
