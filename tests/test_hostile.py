@@ -255,6 +255,47 @@ def test_an_empty_support_is_refused_by_name():
         rdpsym.Continuous(sp.Integer(1), x, support=sp.Interval(1, 0))
 
 
+_x, _t = sp.Symbol("x", real=True), sp.Symbol("t", integer=True)
+_HALF_NORMAL = sp.exp(-_x**2) / sp.sqrt(sp.pi) / 2
+
+
+@pytest.mark.parametrize("pdf, match", [
+    # A point mass beside a density: a NameError from the first quadrature (DiracDelta has no mpmath name).
+    (_HALF_NORMAL + sp.DiracDelta(_x) / 2, r"^pdf must be a density \(a function of x without point masses\); "
+                                           r"got a point mass DiracDelta\(x\)"),
+    (2 * _HALF_NORMAL + sp.DiracDelta(_x, 1), r"got a point mass DiracDelta\(x, 1\)"),  # was a SymPy ValueError
+    (sp.Function("f")(_x), r"^pdf must be written with SymPy's functions .*; got the undefined function f\(x\)"),
+    # A series in x: a TypeError ("not a real number: -t") from the density's check.
+    ((1 - sp.exp(-1)) / sp.sqrt(sp.pi) * sp.Sum(sp.exp(-_x**2 - _t), (_t, 0, sp.oo)),
+     r"^pdf must be an explicit function of x; got Sum\("),
+])
+def test_what_cannot_be_a_density_is_refused_by_name(pdf, match):
+    with pytest.raises(DensityError, match=match) as e:
+        rdpsym.Continuous(pdf, _x)
+    short(e.value)
+
+
+def test_a_function_mpmath_cannot_evaluate_is_an_rdpsym_error():
+    # erfcinv prints under its SymPy name, which mpmath does not have: a NameError at the first node.  The
+    # law is a density (∫₀² erfcinv(u)² du = ∫ y²·(2/√π)e^{−y²} dy = 1), whose mass is found numerically.
+    with pytest.raises(RdpSymError, match="erfcinv cannot be evaluated numerically"):
+        rdpsym.Continuous(sp.erfcinv(_x) ** 2, _x, support=sp.Interval(0, 2))
+
+
+def test_a_density_written_with_a_derivative_or_a_finite_sum_is_read_as_written_out():
+    """Σ_{t=0}^{3} e^{−t}·N-like components (a finite mixture as a Sum) and d/dx erf(x)/2 on [0, ∞) are
+    densities: their terms are written out before any rule or quadrature reads them."""
+    weights = sum(sp.exp(-i) for i in range(4))
+    mixture = rdpsym.Continuous(sp.Sum(sp.exp(-_x**2 - _t), (_t, 0, 3)) / sp.sqrt(sp.pi) / weights, _x)
+    assert not mixture.pdf.has(sp.Sum)
+    derivative = rdpsym.Continuous(sp.Derivative(sp.erf(_x), _x), _x, support=sp.Interval(0, sp.oo))
+    assert derivative.pdf == 2 * sp.exp(-_x**2) / sp.sqrt(sp.pi)
+    d = rdpsym.renyi_divergence(derivative, rdpsym.Continuous(sp.exp(-_x), _x, support=sp.Interval(0, sp.oo)), 2)
+    # ∫ (4/π) e^{−2x² + x} dx on [0, ∞) = (4/π)·√(π/8)·e^{1/8}·(1 + erf(√2/4)): D_2 = log of it
+    want = sp.log(4 / sp.pi * sp.sqrt(sp.pi / 8) * sp.exp(sp.Rational(1, 8)) * (1 + sp.erf(sp.sqrt(2) / 4)))
+    with mpmath.workdps(40):
+        assert abs(d.evalf(dps=30) - mpmath.mpf(str(want.evalf(40)))) < mpmath.mpf(10) ** -28
+
 def test_operators_with_a_non_curve_are_rdpsym_errors_and_type_errors():
     g = rdpsym.gaussian(2).curve()
     for bad in (1, 2.5, "g", None, np.float64(1)):

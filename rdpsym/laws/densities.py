@@ -37,7 +37,7 @@ from rdpsym.engine.pieces import (
 from rdpsym.engine.series import canonical
 from rdpsym.foundations.errors import DensityError, NoClosedFormError, ParameterError, WrongType, must, quoted
 from rdpsym.foundations.reading import exact, value_for
-from rdpsym.laws.validation import check_pieces, check_table
+from rdpsym.laws.validation import check_pieces, check_table, written
 
 oo = sp.oo
 
@@ -171,6 +171,7 @@ class Continuous(Density):
             raise DensityError(must("support", "a SymPy Interval of positive length", self.support))
         var = self.var
         pdf = canonical(exact(self.pdf, "pdf", {self.var.name: self.var}))  # normalisers such as Σ e^{−j²} in one form
+        pdf = written(pdf, var, "pdf")
         if var.is_real is not True:
             # SymPy simplifies log(exp(u)) only for real u: use a real twin of the variable.
             real = sp.Symbol(var.name, real=True)
@@ -260,6 +261,7 @@ class Discrete(Density):
             raise DensityError(must("support", "a non-empty SymPy Range with step 1", quoted(support)))
         var = self.var
         pmf = canonical(exact(self.pmf, "pmf", {self.var.name: self.var}))  # normalisers such as Σ e^{−j²} in one form
+        pmf = written(pmf, var, "pmf")
         if var.is_integer is not True:
             integer = sp.Symbol(var.name, integer=True)
             pmf, var = pmf.xreplace({var: integer}), integer

@@ -46,6 +46,60 @@ from rdpsym.quadrature.integrate import LogForm, integrate_pieces
 oo = sp.oo
 
 
+def written(expr: sp.Expr, var: sp.Symbol, name: str) -> sp.Expr:
+    """``expr`` as a density of ``var`` can be written: derivatives taken, or a :class:`DensityError`
+    naming what cannot be a density's formula, before any work starts.
+
+    A point mass (DiracDelta) is an atom, not a density: a law with atoms beside a density has no pdf with
+    respect to Lebesgue measure, and integrating the delta as a function would be wrong, not only refused.
+    An undefined function f(x) has no values.  SymPy's printers know neither, so without this check they
+    failed as a raw ``NameError`` deep inside the first quadrature.
+
+    >>> x = sp.Symbol("x", real=True)
+    >>> written(sp.Derivative(sp.erf(x), x) / 2, x, "pdf")
+    exp(-x**2)/sqrt(pi)
+    >>> written(sp.exp(-x**2) / sp.sqrt(sp.pi) / 2 + sp.DiracDelta(x) / 2, x, "pdf")
+    Traceback (most recent call last):
+    ...
+    rdpsym.foundations.errors.DensityError: pdf must be a density (a function of x without point masses); got \
+a point mass DiracDelta(x) (a law with atoms beside a density is not supported: write its atoms as a \
+Discrete law, or smooth them).
+    """
+    if expr.has(sp.Derivative):
+        expr = expr.replace(lambda e: isinstance(e, sp.Derivative), lambda e: e.doit())
+    deltas = expr.atoms(sp.DiracDelta)
+    if deltas:
+        raise DensityError(must(name, f"a density (a function of {var} without point masses)",
+                                f"a point mass {min(deltas, key=sp.default_sort_key)} (a law with atoms beside a "
+                                "density is not supported: write its atoms as a Discrete law, or smooth them)"))
+    undefined = expr.atoms(sp.core.function.AppliedUndef)
+    if undefined:
+        raise DensityError(must(name, "written with SymPy's functions (exp, log, erf, gamma, Piecewise, ...)",
+                                f"the undefined function {min(undefined, key=sp.default_sort_key)}"))
+    finite = [e for e in expr.atoms(sp.Sum) if _terms(e) is not None and _terms(e) <= MAX_WRITTEN_TERMS]
+    if finite:  # a finite mixture written as a Sum: its terms, which the rules and the quadrature both read
+        expr = expr.xreplace({e: e.doit() for e in finite})
+    left = [e for e in expr.atoms(sp.Derivative, sp.Integral, sp.Sum) if var in e.free_symbols]
+    if left:
+        raise DensityError(must(name, f"an explicit function of {var}",
+                                f"{min(left, key=sp.default_sort_key)}, which is not written out"))
+    return expr
+
+
+#: Terms a finite Sum in a density's formula is written out to (a mixture of this many components).
+MAX_WRITTEN_TERMS = 1000
+
+
+def _terms(s: sp.Sum) -> int | None:
+    """How many terms a Sum of one or more finite numeric ranges has, or None."""
+    count = 1
+    for _, lo, hi in s.limits:
+        if not (lo.is_Integer and hi.is_Integer):
+            return None
+        count *= max(0, int(hi - lo) + 1)
+    return count
+
+
 @sympy_evalf_guard.serialized  # SymPy sets mpmath's global precision as it evaluates: one thread at a time
 def check_pieces(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, discrete: bool,
                  lo: sp.Expr, hi: sp.Expr, parameters: set) -> bool:

@@ -9,6 +9,7 @@ to each context's own functions (``ctx.exp``, ``ctx.mpf``, ...).
 
 from __future__ import annotations
 
+import builtins
 import functools
 import types
 from collections.abc import Callable, Iterable
@@ -17,7 +18,7 @@ import sympy as sp
 from mpmath.libmp import from_rational, round_nearest
 
 from rdpsym.foundations.budget import time_budget
-from rdpsym.foundations.errors import SymbolicTimeout
+from rdpsym.foundations.errors import NoClosedFormError, SymbolicTimeout
 from rdpsym.foundations.precision import sympy_float
 
 #: CPU seconds SymPy may take to write a log-density as a sum (the fast path is then skipped).
@@ -105,6 +106,10 @@ def bind(function: Callable, ctx) -> Callable:
                 namespace[name] = getattr(ctx, name)
         if "exp" in function.__code__.co_names:
             namespace["exp"] = _bounded_exp(ctx)
+        unknown = [name for name in function.__code__.co_names if name not in namespace and not hasattr(builtins, name)]
+        if unknown:  # a function SymPy prints by its own name, unknown to mpmath: a NameError at the first node
+            raise NoClosedFormError(f"{', '.join(unknown)} cannot be evaluated numerically (mpmath has no such "
+                                    "function): rewrite it with functions mpmath evaluates")
         bound = types.FunctionType(function.__code__, namespace, function.__name__, function.__defaults__,
                                    function.__closure__)
         if len(cache) > 4096:
