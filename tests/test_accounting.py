@@ -71,6 +71,20 @@ def test_gaussian_epsilon_at_optimal_order_matches_closed_form_mironov():
     assert r.value >= inf and r.value - inf <= mpmath.mpf(r.gap.mid().str(5, radius=False)) + mpmath.mpf("1e-25")
 
 
+@pytest.mark.parametrize("dps", [20, 50])
+def test_continuous_orders_close_the_gap_to_the_digits_asked(dps):
+    """On a convex curve the branch and bound reaches the infimum to 10^−dps (it stopped at 10⁻⁸ whatever dps
+    asked).  The infimum over α of Mironov's ε = ρα + L/(α − 1) is ρ + 2√(ρL) (at α = 1 + √(L/ρ)); here ρ = 10/8
+    (ten Gaussian steps, σ = 2), L = log 10⁵."""
+    c = rdpsym.gaussian(sigma=2).curve() * 10
+    r = rdpsym.epsilon(c, delta=1e-5, orders="continuous", conversion="mironov", dps=dps)
+    assert r.gap.upper() <= arb(10) ** -dps
+    with mpmath.workdps(dps + 20):
+        rho, L = mpmath.mpf(10) / 8, mpmath.log(10**5)
+        infimum = rho + 2 * mpmath.sqrt(rho * L)
+        assert infimum <= r.value <= infimum * (1 + mpmath.mpf(10) ** (1 - dps))
+
+
 def test_delta_and_epsilon_are_consistent():
     c = rdpsym.laplace(scale=1).curve() * 10
     r = rdpsym.epsilon(c, delta=1e-6, orders="dp-accounting", dps=30)
