@@ -55,6 +55,7 @@ from rdpsym.derive.divergence import renyi_divergence
 from rdpsym.derive.numeric import renyi_divergence_mp
 from rdpsym.derive.table2 import table2
 from rdpsym.foundations import balls
+from rdpsym.foundations import exact_size as _exact_size  # noqa: F401 - SymPy's huge exact numbers, in budgets
 from rdpsym.foundations import record as record
 from rdpsym.foundations.errors import (
     ConvergenceError,

@@ -371,6 +371,22 @@ else:
     assert answer == "True" or (answer.startswith("refused: pmf must be") and "a power with" in answer), answer
 
 
+def test_a_mixture_whose_sum_sympy_telescopes_into_2_to_the_10_to_30():
+    """P = ⅓·Poisson(10⁻³⁰) + ⅔·NegBin(2, 1/2), both shifted by 1, against the uniform law on {−1, 0} at α = ∞
+    (fuzzer seed 12, case 49).  The pmf is a law (Σ = ⅓ + ⅔); its mass check went to sympy.summation, whose
+    telescoping rule matched Σ binomial(k, k − 1)/2^k + ... by putting k = 10³⁰, and built 2^(10³⁰): one C call,
+    which no budget interrupts; it held 9 GB when the fuzzer stopped it.  Inside a budget such a number is
+    refused now (rdpsym.foundations.exact_size) and the check goes on to its other routes.  P has mass on
+    k ≥ 1, where Q has none: D_∞ = ∞."""
+    answer = in_child("""
+pmf = (10**30) ** (1 - k) * sp.exp(-R(1, 10**30)) / (3 * sp.factorial(k - 1)) + 2 ** (1 - k) * sp.binomial(k, k - 1) / 6
+P = rdpsym.Discrete(pmf, k, support=sp.Range(1, oo))
+Q = rdpsym.Discrete(R(1, 2), k, support=sp.Range(-1, 1))
+print(rdpsym.renyi_divergence(P, Q, oo).result)
+""", HANG_SECONDS)
+    assert answer == "oo", answer
+
+
 # ----------------------------------------------------------------------------------------------------------
 # Defects the fuzzer found on an earlier state of the working tree, not reproduced by the current engine
 # ----------------------------------------------------------------------------------------------------------

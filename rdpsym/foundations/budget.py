@@ -152,6 +152,15 @@ def can_budget() -> bool:
     return _ASYNC or (threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"))
 
 
+def in_budget() -> bool:
+    """Whether this thread is inside the block of a time budget (:mod:`rdpsym.foundations.exact_size` reads it)."""
+    return threading.get_ident() in _WATCHDOG.active or _ALARMS_OPEN.get(threading.get_ident(), 0) > 0
+
+
+#: Open ``SIGALRM`` budgets per thread (the fallback's, which the watchdog does not hold).
+_ALARMS_OPEN: dict[int, int] = {}
+
+
 class _Expired(SymbolicTimeout):
     """The exception the watchdog raises; each budget has its own subclass carrying its message.
 
@@ -711,12 +720,16 @@ class _AlarmBudget:
         self.started = time.monotonic()
         self.state = [snapshot() for snapshot, _ in _BLOCK_STATE]
         signal.setitimer(signal.ITIMER_REAL, self.seconds if not self.outer else min(self.seconds, self.outer))
+        ident = threading.get_ident()
+        _ALARMS_OPEN[ident] = _ALARMS_OPEN.get(ident, 0) + 1
         return self
 
     @protect
     def __exit__(self, exc_type, exc, tb) -> bool:
         self.closed = True  # first: a signal handled from here on does nothing
         self.frame = None
+        ident = threading.get_ident()
+        _ALARMS_OPEN[ident] = max(0, _ALARMS_OPEN.get(ident, 0) - 1)
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, self.previous)
         _restore_block_state(self.state)
@@ -738,6 +751,7 @@ __all__ = [
     "budgeted",
     "can_budget",
     "checkpoint",
+    "in_budget",
     "in_protected_code",
     "protect",
     "restore_at_block_end",

@@ -1,0 +1,100 @@
+"""Exact numbers too large to build, refused while a time budget runs.
+
+A time budget (:mod:`rdpsym.foundations.budget`) interrupts Python between two bytecodes, so it cannot stop
+one call into C that runs for hours, and SymPy evaluates ``2**(10**30)``, ``factorial(10**30)`` and
+``binomial(10**30, 10**15)`` exactly, each as one such call, as soon as they appear.  They appear where
+nobody wrote them: ``sympy.summation``'s telescoping rule, matching Σ_k binomial(k, k − 1)/2^k + ...,
+substituted k = 10³⁰ (a fuzzed pmf with a Poisson component of rate 10⁻³⁰), and the density's check
+neither returned nor gave back its 9 GB.
+
+While the thread runs inside a budget, such a power, factorial or binomial coefficient raises
+:class:`~rdpsym.foundations.errors.NoClosedFormError` once its exact value would have more than
+:data:`MAX_BUILT_DIGITS` digits: the SymPy call that reached for it gives up at once, as when its budget is
+spent, and its caller goes on to its numeric route.  (Leaving the number unevaluated instead does not work:
+SymPy's products expect a power of two numbers to be a number, and recurse without end on ``3·2^(10³⁰)``.)
+Outside budgets, SymPy is left exactly as it is: rdpsym changes nothing for a user's own SymPy code.
+
+>>> import sympy as sp
+>>> from rdpsym.foundations.budget import time_budget
+>>> with time_budget(5):
+...     sp.Integer(2) ** (10**30)
+Traceback (most recent call last):
+...
+rdpsym.foundations.errors.NoClosedFormError: 2**1.00000e+30 has about 3e+29 digits, more than 100000: not built
+>>> sp.Integer(2) ** 10
+1024
+"""
+
+from __future__ import annotations
+
+import math
+
+import sympy as sp
+from sympy.core.numbers import Integer, Rational
+from sympy.functions.combinatorial.factorials import binomial, factorial
+
+from rdpsym.foundations.arithmetic import MAX_DERIVED_POWER_DIGITS
+from rdpsym.foundations.budget import in_budget
+from rdpsym.foundations.errors import NoClosedFormError
+
+#: The most digits an exact power, factorial or binomial coefficient is built with inside a budget (the
+#: bound rdpsym's own derivations keep to: :data:`~rdpsym.foundations.arithmetic.MAX_DERIVED_POWER_DIGITS`).
+MAX_BUILT_DIGITS = MAX_DERIVED_POWER_DIGITS
+
+def _power_digits(base: Rational, exponent: Integer) -> float:
+    """About how many digits base**exponent has (base a Rational other than 0 and ±1, exponent an Integer)."""
+    return abs(int(exponent.p)) * max(math.log10(abs(int(base.p))), math.log10(int(base.q)))
+
+
+def _refuse(what: str, digits: float) -> None:
+    raise NoClosedFormError(f"{what} has about {digits:.0e} digits, more than {MAX_BUILT_DIGITS}: not built")
+
+
+def _log10_factorial(n: int) -> float:
+    return math.lgamma(n + 1) / math.log(10)
+
+
+def _guard_power(cls) -> None:
+    evaluate = cls._eval_power
+
+    def _eval_power(self, expt):
+        if (isinstance(expt, Integer) and abs(expt.p) > 1 and self not in (sp.S.Zero, sp.S.One, sp.S.NegativeOne)
+                and in_budget()):
+            digits = _power_digits(self, expt)
+            if digits > MAX_BUILT_DIGITS:
+                _refuse(f"{self}**{expt}", digits)
+        return evaluate(self, expt)
+
+    _eval_power.__doc__ = evaluate.__doc__
+    cls._eval_power = _eval_power
+
+
+def _guard_factorial() -> None:
+    evaluate = factorial.eval.__func__
+
+    def eval(cls, n):  # noqa: A001 - SymPy's name for a Function's evaluation hook
+        if isinstance(n, Integer) and n > 0 and in_budget() and _log10_factorial(int(n)) > MAX_BUILT_DIGITS:
+            _refuse(f"factorial({n})", _log10_factorial(int(n)))
+        return evaluate(cls, n)
+
+    factorial.eval = classmethod(eval)
+
+
+def _guard_binomial() -> None:
+    evaluate = binomial.eval.__func__
+
+    def eval(cls, n, k):  # noqa: A001
+        if isinstance(n, Integer) and isinstance(k, Integer) and 0 < k < n and in_budget():
+            m = min(int(k), int(n - k))
+            # C(n, m) ≥ (n/m)^m: a lower bound on its digits (lgamma's difference would lose them at n = 10³⁰)
+            if m > 1 and m * math.log10(int(n) / m) > MAX_BUILT_DIGITS:
+                _refuse(f"binomial({n}, {k})", m * math.log10(int(n) / m))
+        return evaluate(cls, n, k)
+
+    binomial.eval = classmethod(eval)
+
+
+_guard_power(Integer)
+_guard_power(Rational)
+_guard_factorial()
+_guard_binomial()
