@@ -282,6 +282,19 @@ def test_a_function_mpmath_cannot_evaluate_is_an_rdpsym_error():
         rdpsym.Continuous(sp.erfcinv(_x) ** 2, _x, support=sp.Interval(0, 2))
 
 
+@pytest.mark.parametrize("order", [2, sp.oo, rdpsym.alpha])
+def test_a_result_for_tables_is_not_evaluated_where_they_are_not_laws(order):
+    """{0: p, 1: 1 − p} against {0: q, 1: 1 − q}: at α = 2 the result log(p²/q + (1 − p)²/(1 − q)) gave log 10 at
+    p = 2, for a "law" with a probability −1.  The laws' conditions are the derivation's hypotheses now."""
+    p, q = sp.Symbol("p", positive=True), sp.Symbol("q", positive=True)
+    d = rdpsym.renyi_divergence(rdpsym.Discrete({0: p, 1: 1 - p}), rdpsym.Discrete({0: q, 1: 1 - q}), order)
+    assert sp.Le(p, 1) in d.hypotheses and sp.Le(q, 1) in d.hypotheses
+    with pytest.raises(rdpsym.DomainError, match=r"^values must be within the derivation's hypothesis p <= 1; "
+                                                 r"got p = 2\."):
+        d.evalf({p: 2, q: sp.Rational(1, 2), rdpsym.alpha: 2})
+    assert d.evalf({p: sp.Rational(1, 3), q: sp.Rational(1, 2), rdpsym.alpha: 2}, dps=20) > 0
+
+
 def test_a_density_written_with_a_derivative_or_a_finite_sum_is_read_as_written_out():
     """Σ_{t=0}^{3} e^{−t}·N-like components (a finite mixture as a Sum) and d/dx erf(x)/2 on [0, ∞) are
     densities: their terms are written out before any rule or quadrature reads them."""

@@ -157,9 +157,34 @@ def renyi_divergence(
     unchecked = _check_laws(P, Q)
     derived = _derive_by_cases(P, Q, order, reference, unchecked, depth=0)
     if isinstance(order, sp.Symbol):
-        return _every_order(order, derived, lambda result, low: check_against_definition(P, Q, order, result, (), low),
-                            lambda: _derive_by_cases(P, Q, order, None, unchecked, depth=0, below_one=True))
-    return derived
+        derived = _every_order(order, derived,
+                               lambda result, low: check_against_definition(P, Q, order, result, (), low),
+                               lambda: _derive_by_cases(P, Q, order, None, unchecked, depth=0, below_one=True))
+    return _within_the_laws(derived, P, Q)
+
+
+def _nonnegative(v: sp.Expr) -> sp.Basic:
+    """v ≥ 0, as a bound on its one parameter where v is linear in it (1 − p ≥ 0 is p ≤ 1)."""
+    if len(v.free_symbols) == 1:
+        (s,) = v.free_symbols
+        poly = v.as_poly(s)
+        if poly is not None and poly.degree() == 1 and all(c.is_number for c in poly.all_coeffs()):
+            c, b = poly.all_coeffs()
+            return sp.Le(s, -b / c) if c.is_negative else sp.Ge(s, -b / c)
+    return sp.Ge(v, 0)
+
+
+def _within_the_laws(derived: Derivation, P: Density, Q: Density) -> Derivation:
+    """``derived`` with the conditions under which P and Q are laws among its hypotheses: each probability of
+    a finite table that SymPy cannot tell is nonnegative is ≥ 0.  Its result is a formula only there:
+    {0: p, 1: 1 − p} against {0: q, 1: 1 − q} gives log(p²/q + (1 − p)²/(1 − q)), which at p = 2 is log 10
+    for two "laws" with a probability −1; evalf now refuses p = 2 by name."""
+    conditions = [_nonnegative(v) for law in (P, Q) if law.discrete and law.table is not None
+                  for v in law.table.values() if v.free_symbols and v.is_nonnegative is not True]
+    conditions = [c for c in dict.fromkeys(conditions) if c is not sp.true and c not in derived.hypotheses]
+    if not conditions:
+        return derived
+    return dataclasses.replace(derived, hypotheses=(*derived.hypotheses, *conditions))
 
 
 def _every_order(order: sp.Symbol, above: Derivation, check: Callable, derive_below: Callable) -> Derivation:
