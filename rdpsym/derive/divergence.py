@@ -176,11 +176,15 @@ def _nonnegative(v: sp.Expr) -> sp.Basic:
 
 def _within_the_laws(derived: Derivation, P: Density, Q: Density) -> Derivation:
     """``derived`` with the conditions under which P and Q are laws among its hypotheses: each probability of
-    a finite table that SymPy cannot tell is nonnegative is ≥ 0.  Its result is a formula only there:
+    a finite table, and each base of a power in the outcome (the 1 − p of (1 − p)^k·p), that SymPy cannot
+    tell is nonnegative is ≥ 0.  Its result is a formula only there:
     {0: p, 1: 1 − p} against {0: q, 1: 1 − q} gives log(p²/q + (1 − p)²/(1 − q)), which at p = 2 is log 10
     for two "laws" with a probability −1; evalf now refuses p = 2 by name."""
-    conditions = [_nonnegative(v) for law in (P, Q) if law.discrete and law.table is not None
-                  for v in law.table.values() if v.free_symbols and v.is_nonnegative is not True]
+    values = [v for law in (P, Q) if law.discrete and law.table is not None for v in law.table.values()]
+    # ... and each base of a power in the outcome, (1 − p) in the geometric law's (1 − p)^k·p
+    values += [b.base for law in (P, Q) if law.table is None for b in law.expr.atoms(sp.Pow)
+               if b.exp.has(law.var) and not b.base.has(law.var)]
+    conditions = [_nonnegative(v) for v in values if v.free_symbols and v.is_nonnegative is not True]
     conditions = [c for c in dict.fromkeys(conditions) if c is not sp.true and c not in derived.hypotheses]
     if not conditions:
         return derived

@@ -1,4 +1,4 @@
-"""Exact numbers too large to build, refused while a time budget runs.
+"""Exact numbers too large to build, refused in rdpsym's symbolic work and time budgets.
 
 A time budget (:mod:`rdpsym.foundations.budget`) interrupts Python between two bytecodes, so it cannot stop
 one call into C that runs for hours, and SymPy evaluates ``2**(10**30)``, ``factorial(10**30)`` and
@@ -7,12 +7,15 @@ nobody wrote them: ``sympy.summation``'s telescoping rule, matching Σ_k binomia
 substituted k = 10³⁰ (a fuzzed pmf with a Poisson component of rate 10⁻³⁰), and the density's check
 neither returned nor gave back its 9 GB.
 
-While the thread runs inside a budget, such a power, factorial or binomial coefficient raises
+While the thread runs rdpsym's symbolic work (a :class:`~rdpsym.foundations.precision.sympy_evalf_guard`
+block: derivations, density checks) or a budget, such a power, factorial or binomial coefficient raises
 :class:`~rdpsym.foundations.errors.NoClosedFormError` once its exact value would have more than
 :data:`MAX_BUILT_DIGITS` digits: the SymPy call that reached for it gives up at once, as when its budget is
 spent, and its caller goes on to its numeric route.  (Leaving the number unevaluated instead does not work:
 SymPy's products expect a power of two numbers to be a number, and recurse without end on ``3·2^(10³⁰)``.)
-Outside budgets, SymPy is left exactly as it is: rdpsym changes nothing for a user's own SymPy code.
+Outside them, SymPy is left exactly as it is: rdpsym changes nothing for a user's own SymPy code.  (A
+discrete Laplace law shifted to 10³⁰ and reflected built (1/2)^(10³⁰)-sized numbers in ``factor_terms``
+while its density was checked, outside any budget: 6 GB before it was stopped.)
 
 >>> import sympy as sp
 >>> from rdpsym.foundations.budget import time_budget
@@ -36,6 +39,7 @@ from sympy.functions.combinatorial.factorials import binomial, factorial
 from rdpsym.foundations.arithmetic import MAX_DERIVED_POWER_DIGITS
 from rdpsym.foundations.budget import in_budget
 from rdpsym.foundations.errors import NoClosedFormError
+from rdpsym.foundations.precision import in_symbolic_work
 
 #: The most digits an exact power, factorial or binomial coefficient is built with inside a budget (the
 #: bound rdpsym's own derivations keep to: :data:`~rdpsym.foundations.arithmetic.MAX_DERIVED_POWER_DIGITS`).
@@ -44,6 +48,10 @@ MAX_BUILT_DIGITS = MAX_DERIVED_POWER_DIGITS
 def _power_digits(base: Rational, exponent: Integer) -> float:
     """About how many digits base**exponent has (base a Rational other than 0 and ±1, exponent an Integer)."""
     return abs(int(exponent.p)) * max(math.log10(abs(int(base.p))), math.log10(int(base.q)))
+
+
+def _active() -> bool:
+    return in_budget() or in_symbolic_work()
 
 
 def _refuse(what: str, digits: float) -> None:
@@ -59,7 +67,7 @@ def _guard_power(cls) -> None:
 
     def _eval_power(self, expt):
         if (isinstance(expt, Integer) and abs(expt.p) > 1 and self not in (sp.S.Zero, sp.S.One, sp.S.NegativeOne)
-                and in_budget()):
+                and _active()):
             digits = _power_digits(self, expt)
             if digits > MAX_BUILT_DIGITS:
                 _refuse(f"{self}**{expt}", digits)
@@ -73,7 +81,7 @@ def _guard_factorial() -> None:
     evaluate = factorial.eval.__func__
 
     def eval(cls, n):  # noqa: A001 - SymPy's name for a Function's evaluation hook
-        if isinstance(n, Integer) and n > 0 and in_budget() and _log10_factorial(int(n)) > MAX_BUILT_DIGITS:
+        if isinstance(n, Integer) and n > 0 and _active() and _log10_factorial(int(n)) > MAX_BUILT_DIGITS:
             _refuse(f"factorial({n})", _log10_factorial(int(n)))
         return evaluate(cls, n)
 
@@ -84,7 +92,7 @@ def _guard_binomial() -> None:
     evaluate = binomial.eval.__func__
 
     def eval(cls, n, k):  # noqa: A001
-        if isinstance(n, Integer) and isinstance(k, Integer) and 0 < k < n and in_budget():
+        if isinstance(n, Integer) and isinstance(k, Integer) and 0 < k < n and _active():
             m = min(int(k), int(n - k))
             # C(n, m) ≥ (n/m)^m: a lower bound on its digits (lgamma's difference would lose them at n = 10³⁰)
             if m > 1 and m * math.log10(int(n) / m) > MAX_BUILT_DIGITS:

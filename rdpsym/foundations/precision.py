@@ -300,6 +300,11 @@ def close_numeric_blocks(depth: int) -> None:
 restore_at_block_end(open_numeric_blocks, close_numeric_blocks)
 
 
+def in_symbolic_work() -> bool:
+    """Whether this thread is inside a :class:`sympy_evalf_guard` block (rdpsym's symbolic work)."""
+    return any(isinstance(block, sympy_evalf_guard) for block in _open_blocks())
+
+
 class sympy_evalf_guard(NumericBlock):  # noqa: N801 - a context manager
     """A block in which SymPy may set ``mpmath.mp``'s precision: one thread at a time, precision put back.
 
@@ -369,4 +374,5 @@ _SAFE_EVALF = {sp.Add, sp.Mul, sp.Pow, sp.exp, sp.log, sp.sin, sp.cos, sp.tan, s
 
 
 __all__ = ["BITS_PER_DIGIT", "CEILING_FACTOR", "DECISION_RUNGS", "GUARD_BITS", "GUARD_RUNGS", "SECOND_RUNG", "agreed",
-           "arb_rungs", "bits_for", "climb", "lacking_digits", "private_context", "sympy_evalf_guard", "sympy_float"]
+           "arb_rungs", "bits_for", "climb", "in_symbolic_work", "lacking_digits", "private_context",
+           "sympy_evalf_guard", "sympy_float"]
