@@ -180,9 +180,10 @@ def _within_the_laws(derived: Derivation, P: Density, Q: Density) -> Derivation:
     tell is nonnegative is ≥ 0.  Its result is a formula only there:
     {0: p, 1: 1 − p} against {0: q, 1: 1 − q} gives log(p²/q + (1 − p)²/(1 − q)), which at p = 2 is log 10
     for two "laws" with a probability −1; evalf now refuses p = 2 by name."""
-    values = [v for law in (P, Q) if law.discrete and law.table is not None for v in law.table.values()]
+    tables = [getattr(law, "table", None) for law in (P, Q)]
+    values = [v for table in tables if table is not None for v in table.values()]
     # ... and each base of a power in the outcome, (1 − p) in the geometric law's (1 − p)^k·p
-    values += [b.base for law in (P, Q) if law.table is None for b in law.expr.atoms(sp.Pow)
+    values += [b.base for law, table in zip((P, Q), tables) if table is None for b in law.expr.atoms(sp.Pow)
                if b.exp.has(law.var) and not b.base.has(law.var)]
     conditions = [_nonnegative(v) for v in values if v.free_symbols and v.is_nonnegative is not True]
     conditions = [c for c in dict.fromkeys(conditions) if c is not sp.true and c not in derived.hypotheses]
