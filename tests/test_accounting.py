@@ -356,6 +356,28 @@ def test_command_options_are_named_and_checked_before_the_curve(monkeypatch, cap
     assert "renyi_divergence" not in err
 
 
+@pytest.mark.parametrize("make", [lambda: rdpsym.gaussian(sigma=sp.Rational(3, 2)),
+                                  lambda: rdpsym.laplace(scale=sp.Rational(2, 3)),
+                                  lambda: rdpsym.randomized_response(p=sp.Rational(4, 5))], ids=["gaussian", "laplace", "rr"])
+def test_a_curve_at_order_one_is_the_kl_divergence_of_its_laws(make):
+    """curve.value(1) (refused before) is lim_{α→1} of the curve's closed form; it must equal the KL divergence
+    derived independently from the mechanism's two laws (renyi_divergence at order 1), and compose linearly."""
+    m = make()
+    with mpmath.workdps(40):
+        kl = mpmath.mpf(m.rdp(1).evalf(dps=40))
+        assert abs(m.curve().value(1, dps=35) - kl) <= kl * mpmath.mpf(10) ** -33
+        assert abs((m.curve() * 3).value("1", dps=35) - 3 * kl) <= kl * mpmath.mpf(10) ** -32
+    assert m.curve().enclosure(1, dps=30).overlaps(arb(mpmath.nstr(kl, 40)))
+
+
+def test_a_curve_without_a_closed_form_says_where_its_kl_is():
+    with pytest.raises(rdpsym.NoClosedFormError, match=r"not on its curve .*rdpsym\.renyi_divergence\(P, Q, 1\)"):
+        rdpsym.sampled_gaussian(q=sp.Rational(1, 100), sigma=1).curve().value(1)
+    assert rdpsym.gaussian(sigma=1).curve().group(1).value(1) == mpmath.inf  # Prop 2 gives no bound below 2
+    with pytest.raises(ParameterError, match=r"α = 1 is the KL divergence"):  # not an order of a conversion
+        rdpsym.epsilon(rdpsym.gaussian(sigma=1).curve(), delta=1e-5, orders=[1])
+
+
 def test_python_order_messages():
     from rdpsym.accounting.curve import parse_order
 

@@ -44,7 +44,16 @@ from rdpsym.foundations.balls import (
     to_arb,
     to_fmpq,
 )
-from rdpsym.foundations.errors import ConvergenceError, NotCertifiable, ParameterError, WrongType, must, quoted
+from rdpsym.foundations.budget import budgeted
+from rdpsym.foundations.errors import (
+    ConvergenceError,
+    NoClosedFormError,
+    NotCertifiable,
+    ParameterError,
+    WrongType,
+    must,
+    quoted,
+)
 from rdpsym.foundations.numbers import Digits, decimal_mpf
 from rdpsym.foundations.precision import arb_rungs, climb
 from rdpsym.foundations.reading import INFINITY_WORDS, exact, integer
@@ -530,19 +539,44 @@ class RdpCurve:
                      retry=(Undecided,))
 
     def enclosure(self, order: object, dps: int = 50) -> arb | Infinite:
-        return self.enclosures([order], dps)[0]
+        return self.kl_enclosure(dps) if _is_one(order) else self.enclosures([order], dps)[0]
 
     def values(self, orders: Sequence, dps: int = 50) -> list:
         """ε at each order to ``dps`` significant digits (mpmath numbers; ``mpmath.inf`` with a reason kept in
-        :meth:`balls`)."""
-        out = []
-        for v in self.enclosures(orders, dps):
-            if isinstance(v, Infinite):
-                out.append(mpmath.inf)
-            else:
-                # The midpoint's decimals read at dps + 10 digits, whatever mpmath's global precision; prints dps.
-                out.append(Digits(decimal_mpf(v.mid().str(dps + 5, radius=False), dps + 10), dps))
-        return out
+        :meth:`balls`).  Order 1 is the curve's KL value, :meth:`kl`."""
+        orders = _order_list(orders)
+        ones = [i for i, a in enumerate(orders) if _is_one(a)]
+        rest = self.enclosures([a for i, a in enumerate(orders) if i not in set(ones)], dps)
+        kl = [self.kl_enclosure(dps)] if ones else []
+        found = iter(rest)
+        return [_digits(kl[0] if i in ones else next(found), dps) for i in range(len(orders))]
+
+    def kl_enclosure(self, dps: int = 50) -> arb | Infinite:
+        """The curve at α = 1, certified to ``dps`` digits: lim_{α→1⁺} of each closed form (the KL divergence
+        where the form is the exact D_α, and a bound on it where the form bounds D_α, since D_1 ≤ D_α for every
+        α > 1: Mironov 2017, Prop 9's monotonicity).  Components without a closed form (subsampled
+        mechanisms, the discrete noises' θ-sums, a user's function) have no KL on their curve: the error says
+        to derive it from the laws, ``rdpsym.renyi_divergence(P, Q, 1)``.
+
+        >>> import rdpsym
+        >>> c = rdpsym.gaussian(sigma=2).curve() * 3 + rdpsym.laplace(scale=1).curve()
+        >>> c.value(1, dps=20)   # 3·1/8 + (1/e − 1 + 1)
+        mpf('0.74287944117144232160')
+        """
+        dps = read_dps(dps)
+        limits = [(w, _kl_limit(comp)) for w, comp in self.merged_terms]
+
+        def at(bits: int):
+            with precision(bits):
+                total = arb(0)
+                for w, v in limits:
+                    if isinstance(v, Infinite):
+                        return v
+                    total += w * to_arb(v)
+                return total
+
+        return climb(at, lambda v: isinstance(v, Infinite) or _accurate(v, dps), arb_rungs(dps),
+                     _Said(lambda: f"{self.label}: {dps} digits at order 1"), retry=(Undecided,))
 
     def value(self, order: object, dps: int = 50) -> mpmath.mpf:
         return self.values([order], dps)[0]
@@ -556,6 +590,46 @@ class RdpCurve:
 
 #: The largest c of :meth:`RdpCurve.group` (groups of 2^c): 2^c stays within 10^1000, the largest number read.
 MAX_GROUP_EXPONENT = 3321
+
+
+def _is_one(order: object) -> bool:
+    """Whether ``order`` reads as exactly 1 (the KL order), by the one reader; anything else is left to
+    :func:`parse_order`."""
+    try:
+        return order not in (sp.oo, float("inf")) and to_fmpq(order, "order") == 1
+    except (ParameterError, TypeError, ValueError):
+        return False
+
+
+def _digits(v: arb | Infinite, dps: int):
+    if isinstance(v, Infinite):
+        return mpmath.inf
+    # The midpoint's decimals read at dps + 10 digits, whatever mpmath's global precision; prints dps.
+    return Digits(decimal_mpf(v.mid().str(dps + 5, radius=False), dps + 10), dps)
+
+
+def _kl_limit(component: Component) -> sp.Expr | Infinite:
+    """A component's value at α = 1 as an exact expression, or :class:`Infinite` with the reason."""
+    if isinstance(component, Unbounded):
+        return Infinite(component.reason)
+    if isinstance(component, GroupPrivacy):
+        return Infinite(f"group privacy (Prop 2) needs order ≥ {component.min_order}, got 1")
+    if isinstance(component, ClosedForm):
+        limit = _limit_at_one(component.closed_form)
+        return Infinite(f"{component.name}: its closed form tends to ∞ as α → 1") if limit is sp.oo else limit
+    raise NoClosedFormError(f"the KL divergence (order 1) of {component.name} is not on its curve (no closed form "
+                            "in α to take the limit of): derive it from the laws, rdpsym.renyi_divergence(P, Q, 1)")
+
+
+@functools.lru_cache(maxsize=128)
+def _limit_at_one(closed_form: sp.Expr) -> sp.Expr:
+    """lim_{α→1⁺} of a closed form (the KL value), taken once per curve under a time budget."""
+    if not closed_form.has(alpha):
+        return closed_form
+    limit = budgeted(lambda: sp.limit(closed_form, alpha, 1, "+"), "the limit α → 1 of the curve")
+    if limit.has(sp.Limit) or limit is sp.nan or limit.has(sp.zoo) or limit is -sp.oo:
+        raise NoClosedFormError(f"the limit α → 1 of {closed_form} could not be taken: {limit}")
+    return limit
 
 
 def _order_list(orders: object) -> list:
