@@ -230,7 +230,7 @@ class ClosedForm(Component):
         for a in orders:
             try:
                 if a == float("inf"):
-                    v = self.at_infinity if self.at_infinity is not None else _limit_at_infinity(self.closed_form)
+                    v = self.at_infinity if self.at_infinity is not None else _limit(self.closed_form, sp.oo)
                     out.append(to_arb(v))
                 else:
                     out.append(to_arb(self.closed_form, {alpha: arb(a)}))
@@ -277,10 +277,18 @@ def _identically_zero(expr: sp.Expr) -> bool:
         return False
 
 
-@functools.lru_cache(maxsize=128)
-def _limit_at_infinity(closed_form: sp.Expr) -> sp.Expr:
-    """lim_{α→∞} of a closed form: taken once per curve, not at every precision a value is tried at."""
-    return sp.limit(closed_form, alpha, sp.oo)
+@functools.lru_cache(maxsize=256)
+def _limit(closed_form: sp.Expr, point: sp.Expr) -> sp.Expr:
+    """lim_{α→point} of a closed form (from above at 1, the KL end; α = ∞ the D_∞ end), under a time budget
+    and taken once per curve, not at every precision a value is tried at.  A limit SymPy leaves unevaluated,
+    or gives as nan, zoo or −∞ (no divergence is negative), is a :class:`NoClosedFormError`."""
+    if not closed_form.has(alpha):
+        return closed_form
+    limit = budgeted(lambda: sp.limit(closed_form, alpha, point, "+" if point == 1 else "-"),
+                     f"the limit α → {point} of the curve")
+    if limit.has(sp.Limit) or limit is sp.nan or limit.has(sp.zoo) or limit is -sp.oo:
+        raise NoClosedFormError(f"the limit α → {point} of {closed_form} could not be taken: {limit}")
+    return limit
 
 
 @dataclass(frozen=True)
@@ -545,11 +553,10 @@ class RdpCurve:
         """ε at each order to ``dps`` significant digits (mpmath numbers; ``mpmath.inf`` with a reason kept in
         :meth:`balls`).  Order 1 is the curve's KL value, :meth:`kl`."""
         orders = _order_list(orders)
-        ones = [i for i, a in enumerate(orders) if _is_one(a)]
-        rest = self.enclosures([a for i, a in enumerate(orders) if i not in set(ones)], dps)
-        kl = [self.kl_enclosure(dps)] if ones else []
-        found = iter(rest)
-        return [_digits(kl[0] if i in ones else next(found), dps) for i in range(len(orders))]
+        ones = {i for i, a in enumerate(orders) if _is_one(a)}
+        found = iter(self.enclosures([a for i, a in enumerate(orders) if i not in ones], dps))
+        kl = self.kl_enclosure(dps) if ones else None
+        return [_digits(kl if i in ones else next(found), dps) for i in range(len(orders))]
 
     def kl_enclosure(self, dps: int = 50) -> arb | Infinite:
         """The curve at α = 1, certified to ``dps`` digits: lim_{α→1⁺} of each closed form (the KL divergence
@@ -595,8 +602,10 @@ MAX_GROUP_EXPONENT = 3321
 def _is_one(order: object) -> bool:
     """Whether ``order`` reads as exactly 1 (the KL order), by the one reader; anything else is left to
     :func:`parse_order`."""
+    if isinstance(order, fmpq):  # the grids' orders: no reading needed
+        return order == 1
     try:
-        return order not in (sp.oo, float("inf")) and to_fmpq(order, "order") == 1
+        return to_fmpq(order, "order") == 1  # (∞ in any spelling is refused by the reader: not 1)
     except (ParameterError, TypeError, ValueError):
         return False
 
@@ -615,21 +624,10 @@ def _kl_limit(component: Component) -> sp.Expr | Infinite:
     if isinstance(component, GroupPrivacy):
         return Infinite(f"group privacy (Prop 2) needs order ≥ {component.min_order}, got 1")
     if isinstance(component, ClosedForm):
-        limit = _limit_at_one(component.closed_form)
+        limit = _limit(component.closed_form, sp.S.One)
         return Infinite(f"{component.name}: its closed form tends to ∞ as α → 1") if limit is sp.oo else limit
     raise NoClosedFormError(f"the KL divergence (order 1) of {component.name} is not on its curve (no closed form "
                             "in α to take the limit of): derive it from the laws, rdpsym.renyi_divergence(P, Q, 1)")
-
-
-@functools.lru_cache(maxsize=128)
-def _limit_at_one(closed_form: sp.Expr) -> sp.Expr:
-    """lim_{α→1⁺} of a closed form (the KL value), taken once per curve under a time budget."""
-    if not closed_form.has(alpha):
-        return closed_form
-    limit = budgeted(lambda: sp.limit(closed_form, alpha, 1, "+"), "the limit α → 1 of the curve")
-    if limit.has(sp.Limit) or limit is sp.nan or limit.has(sp.zoo) or limit is -sp.oo:
-        raise NoClosedFormError(f"the limit α → 1 of {closed_form} could not be taken: {limit}")
-    return limit
 
 
 def _order_list(orders: object) -> list:

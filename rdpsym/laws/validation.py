@@ -76,7 +76,7 @@ Discrete law, or smooth them).
     if undefined:
         raise DensityError(must(name, "written with SymPy's functions (exp, log, erf, gamma, Piecewise, ...)",
                                 f"the undefined function {min(undefined, key=sp.default_sort_key)}"))
-    finite = [e for e in expr.atoms(sp.Sum) if _terms(e) is not None and _terms(e) <= MAX_WRITTEN_TERMS]
+    finite = [e for e in expr.atoms(sp.Sum) if _terms(e) <= MAX_WRITTEN_TERMS]
     if finite:  # a finite mixture written as a Sum: its terms, which the rules and the quadrature both read
         expr = expr.xreplace({e: e.doit() for e in finite})
     left = [e for e in expr.atoms(sp.Derivative, sp.Integral, sp.Sum) if var in e.free_symbols]
@@ -90,12 +90,12 @@ Discrete law, or smooth them).
 MAX_WRITTEN_TERMS = 1000
 
 
-def _terms(s: sp.Sum) -> int | None:
-    """How many terms a Sum of one or more finite numeric ranges has, or None."""
+def _terms(s: sp.Sum) -> float:
+    """How many terms a Sum has: a count for finite numeric ranges, else ∞ (it cannot be written out)."""
     count = 1
     for _, lo, hi in s.limits:
         if not (lo.is_Integer and hi.is_Integer):
-            return None
+            return float("inf")
         count *= max(0, int(hi - lo) + 1)
     return count
 
