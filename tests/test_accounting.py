@@ -147,10 +147,33 @@ def test_pure_dp_curve_is_randomized_response_and_below_lemma1():
 
 def test_zcdp_and_exponential_mechanism_curves():
     z = rdpsym.zcdp(rho=sp.Rational(1, 10), xi=sp.Rational(1, 100)).curve()
-    ex = rdpsym.exponential_mechanism(1).curve()
     with mpmath.workdps(40):
         assert mpmath.almosteq(z.value(5, 30), mpmath.mpf("0.51"), 1e-28)
-        assert mpmath.almosteq(ex.value(2, 30), mpmath.mpf(1) / 4, 1e-28)  # ε²α/8 is the smaller bound here
+
+
+@pytest.mark.parametrize("eps, order", [(1, 2), (1, 8), (sp.Rational(1, 100), 3), (10, "1.5"), (3, 1000)])
+def test_exponential_mechanism_curve_is_the_divergence_of_its_extremal_bounded_range_pair(eps, order):
+    """The curve is the sup of D_α over ε-bounded-range pairs: it equals D_α of the Bernoulli pair at the
+    maximising q (found here by mpmath's optimiser, not the closed form's q*), and is below ε²α/8 and the
+    ε-DP curve it replaces."""
+    curve = rdpsym.exponential_mechanism(eps).curve()
+    with mpmath.workdps(60):
+        a, e = mpmath.mpf(sp.Rational(order) if isinstance(order, str) else order), mpmath.mpf(sp.Rational(eps))
+
+        def divergence(q):  # Q = (q, 1 − q); P/Q = e^t on the first outcome, e^{t−ε} on the second
+            top = 1 / (q + (1 - q) * mpmath.exp(-e))
+            return mpmath.log(q * top**a + (1 - q) * (top * mpmath.exp(-e)) ** a) / (a - 1)
+
+        grid = [mpmath.mpf(10) ** (-k / mpmath.mpf(32)) for k in range(1, 32 * 30)]  # q from 1 down to 1e-30
+        start = mpmath.log(max(grid, key=divergence))
+        lo, hi = start - mpmath.log(10) / 32, min(start + mpmath.log(10) / 32, mpmath.mpf(0))
+        for _ in range(300):  # golden-section search on log q: D is unimodal in q
+            m1, m2 = lo + (hi - lo) * mpmath.mpf("0.382"), lo + (hi - lo) * mpmath.mpf("0.618")
+            lo, hi = (m1, hi) if divergence(mpmath.exp(m1)) < divergence(mpmath.exp(m2)) else (lo, m2)
+        best = divergence(mpmath.exp(lo))
+        value = curve.value(order, 40)
+        assert abs(best - value) <= value * mpmath.mpf(10) ** -35
+        assert value <= min(e**2 * a / 8, rdpsym.pure_dp(eps).curve().value(order, 40), e)
 
 
 def test_dp_sgd_epsilon_agrees_with_dp_accounting_where_it_is_accurate():

@@ -404,6 +404,28 @@ print(rdpsym.renyi_divergence(P, Q, oo).result)
     assert answer == "oo", answer
 
 
+def test_a_substitution_into_a_power_of_degree_10_to_30_is_passed_over():
+    """P = N(2, (10³⁰)²) against ⅓·Logistic(1, 10³⁰) + ⅔·N(−½, ¼) at α = 5/2 (fuzzer seed 14, case 74): after
+    t = e^{−2x} the engine tried u = t^{1/(2·10³⁰)}, which writes t as u^(2·10³⁰); SymPy's sign test of that
+    builds a dense polynomial of degree 2·10³⁰ (9 GB when the fuzzer stopped it).  Such a polynomial is refused
+    now (rdpsym.foundations.exact_size) and the substitution passed over.  The whole case answers
+    1.3711809723162644529016504548222380199047… (numeric), which an mpmath quadrature of the definition in
+    x/10³⁰ at 60 digits matches to 45 digits; here, the integral that hung (in a child with 3 GB)."""
+    answer = in_child("""
+import resource
+resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, 3 * 2**30))
+from rdpsym.engine.context import Hypotheses
+from rdpsym.engine.transform import integrate_by_substitution
+from rdpsym.foundations.precision import sympy_evalf_guard
+t = sp.Symbol("t", positive=True)
+N = sp.Integer(10) ** 30
+L = -2 * sp.log(t) - R(3, 2) * sp.log(t * sp.exp(-sp.log(t) ** 2 / 2) + t ** (-1 / (2 * N)))
+with sympy_evalf_guard():
+    print(integrate_by_substitution(L, t, sp.S.Zero, oo, Hypotheses()))
+""", HANG_SECONDS)
+    assert answer == "None", answer
+
+
 # ----------------------------------------------------------------------------------------------------------
 # Defects the fuzzer found on an earlier state of the working tree, not reproduced by the current engine
 # ----------------------------------------------------------------------------------------------------------

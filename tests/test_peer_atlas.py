@@ -89,6 +89,9 @@ def test_autodp_transcriptions_match_the_installed_functions():
         assert math.isclose(bank.RDP_pureDP({"eps": e}, 1), _value(autodp_file.PURE_DP_KL, {atlas.eps: e}),
                             rel_tol=1e-9)
         assert bank.RDP_pureDP({"eps": e}, math.inf) == e
+        zoo = pytest.importorskip("autodp.mechanism_zoo")
+        assert math.isclose(zoo.ExponentialMechanism(e).RenyiDP(a),
+                            _value(autodp_file.EXPONENTIAL, {alpha: a, atlas.eps: e}), rel_tol=1e-9)
         assert math.isclose(bank.RDP_pureDP({"eps": e}, below),
                             _value(autodp_file.PURE_DP_BELOW_ONE, {alpha: below, atlas.eps: e}), rel_tol=1e-9)
         pp = RNG.uniform(0.51, 0.99)

@@ -209,7 +209,10 @@ def substitute(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypothes
     ``finish`` may raise :class:`NoClosedFormError` for "no".
     """
     for candidate in candidates(L, x, lo, hi, hyp):
-        Lt = in_new_variable(L, x, candidate, jacobian)
+        try:
+            Lt = in_new_variable(L, x, candidate, jacobian)
+        except NoClosedFormError:  # e.g. t = e^{x/10³⁰} turns e^{−2x} into t^(−2·10³⁰): another candidate may do
+            continue
         if Lt.has(x) or Lt.has(sp.nan, sp.zoo):
             continue
         try:

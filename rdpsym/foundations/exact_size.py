@@ -26,6 +26,12 @@ Traceback (most recent call last):
 rdpsym.foundations.errors.NoClosedFormError: 2**1.00000e+30 has about 3e+29 digits, more than 100000: not built
 >>> sp.Integer(2) ** 10
 1024
+
+Polynomials are the same story in another form: SymPy stores them dense, so a polynomial of degree 10³⁰
+is a list of 10³⁰ coefficients.  One appears where a substitution t = e^{x/10³⁰} meets e^{−2x} (it becomes
+t^(−2·10³⁰)) and SymPy's sign test of the result calls ``real_roots``: 9 GB in seconds (fuzz seed 14, case
+74).  In the same blocks, a :class:`sympy.Poly` of degree above :data:`MAX_DENSE_DEGREE` is refused the
+same way.
 """
 
 from __future__ import annotations
@@ -44,6 +50,8 @@ from rdpsym.foundations.precision import in_symbolic_work
 #: The most digits an exact power, factorial or binomial coefficient is built with inside a budget (the
 #: bound rdpsym's own derivations keep to: :data:`~rdpsym.foundations.arithmetic.MAX_DERIVED_POWER_DIGITS`).
 MAX_BUILT_DIGITS = MAX_DERIVED_POWER_DIGITS
+#: The largest degree of a SymPy polynomial built in the same blocks (its dense list has degree + 1 entries).
+MAX_DENSE_DEGREE = 100_000
 
 def _power_digits(base: Rational, exponent: Integer) -> float:
     """About how many digits base**exponent has (base a Rational other than 0 and ±1, exponent an Integer)."""
@@ -102,7 +110,22 @@ def _guard_binomial() -> None:
     binomial.eval = classmethod(eval)
 
 
+def _guard_polynomials() -> None:
+    build = sp.Poly._from_dict.__func__
+
+    def _from_dict(cls, rep, opt):
+        if _active() and rep:
+            degree = max((max(monomial, default=0) for monomial in rep), default=0)
+            if degree > MAX_DENSE_DEGREE:
+                raise NoClosedFormError(f"a polynomial of degree {degree:.0e}, more than {MAX_DENSE_DEGREE}: "
+                                        "not built")
+        return build(cls, rep, opt)
+
+    sp.Poly._from_dict = classmethod(_from_dict)
+
+
 _guard_power(Integer)
 _guard_power(Rational)
 _guard_factorial()
 _guard_binomial()
+_guard_polynomials()
