@@ -13,7 +13,8 @@ from flint import arb, fmpq
 import rdpsym
 from rdpsym.accounting.orders import DEFAULT, DP_ACCOUNTING, MIRONOV, OPACUS, resolve
 from rdpsym.cli.main import main
-from rdpsym.foundations.balls import bits_for, precision
+from rdpsym.accounting.conversions import gaussian_delta
+from rdpsym.foundations.balls import bits_for, precision, to_arb
 from rdpsym.foundations.errors import ParameterError
 
 
@@ -143,6 +144,43 @@ def test_pure_dp_curve_is_randomized_response_and_below_lemma1():
     for a in (2, 10, "1.01"):
         assert bs.enclosure(a, 30).overlaps(rr.enclosure(a, 30))
         assert bs.value(a, 30) <= lemma1.value(a, 30)
+
+
+GAUSSIANS = {
+    "one, σ = 2": (lambda: rdpsym.gaussian(sigma=2), sp.Rational(1, 2)),
+    "4 × σ = 2 and one σ = 1": (lambda: rdpsym.gaussian(sigma=2).curve() * 4 + rdpsym.gaussian(sigma=1).curve(),
+                               sp.sqrt(2)),
+    "sensitivity 3, σ = 10, 100 steps, 2 dimensions": (
+        lambda: rdpsym.gaussian(sigma=10, sensitivity=3, dimension=2).curve() * 100, sp.Integer(3)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(GAUSSIANS))
+def test_a_composition_of_gaussian_mechanisms_gets_its_exact_epsilon_delta_curve(case):
+    """With the defaults, ε of Gaussian mechanisms composed is Balle–Wang's exact ε(δ) of N(0,1) vs N(μ,1),
+    μ² = Σ kΔ²/σ² (autodp's analytic Gaussian gives 1.99309 for σ = 2 at δ = 1e-5; the RDP route 2.16571),
+    certified: δ(ε) at the value reported is at most δ, and just below it is more."""
+    make, mu = GAUSSIANS[case]
+    r = rdpsym.epsilon(make(), delta=1e-5, dps=30)
+    assert r.conversion == "balle-wang" and r.order is None and r.certified
+    rdp = rdpsym.epsilon(make(), delta=1e-5, conversion="optimal", dps=30)
+    assert r.value < rdp.value and f"μ = {mu}" in r.notes[0] and "best RDP conversion gives" in r.notes[0]
+    with precision(bits_for(50)):
+        assert gaussian_delta(r.enclosure.upper(), 1, to_arb(mu)) <= fmpq(1, 10**5)
+        assert gaussian_delta(r.enclosure.lower() - fmpq(1, 10**25), 1, to_arb(mu)) > fmpq(1, 10**5)  # tight
+    d = rdpsym.delta(make(), epsilon=1, dps=30)
+    assert d.conversion == "balle-wang" and d.value < rdpsym.delta(make(), epsilon=1, conversion="optimal", dps=30).value
+    assert "from the exact (ε, δ) curve" in str(r)
+
+
+def test_the_exact_gaussian_curve_only_where_the_curve_is_a_gaussian_and_the_defaults_are_asked():
+    g = rdpsym.gaussian(sigma=2).curve()
+    assert rdpsym.epsilon(g, delta=1e-5, orders="dp-accounting", dps=20).conversion == "optimal"  # orders named
+    assert rdpsym.epsilon(g, delta=1e-5, conversion="bbghs", dps=20).conversion == "bbghs"
+    assert rdpsym.epsilon(g, delta=1e-5, orders="continuous", dps=20).conversion == "optimal"
+    for other in (g + rdpsym.laplace(scale=1).curve(), rdpsym.zcdp(rho=sp.Rational(1, 8)).curve(), g.group(1),
+                  rdpsym.sampled_gaussian(q=sp.Rational(1, 100), sigma=1).curve()):
+        assert rdpsym.epsilon(other, delta=1e-5, dps=20).conversion != "balle-wang"
 
 
 def test_zcdp_and_exponential_mechanism_curves():
@@ -313,7 +351,7 @@ def test_a_named_grid_is_the_peer_s_grid_exactly():
 
 
 def test_default_alpha_infinity_is_never_chosen_where_the_curve_is_infinite():
-    c = rdpsym.gaussian(sigma=2).curve()
+    c = rdpsym.zcdp(rho=sp.Rational(1, 8)).curve()  # the Gaussian's α/8 without its exact (ε, δ) curve
     r = rdpsym.epsilon(c, delta=1e-5, dps=20)
     assert r.order == fmpq(48, 5) and r.per_order[-1].order == math.inf and r.per_order[-1].bound == math.inf
     assert r.value == rdpsym.epsilon(c, delta=1e-5, orders="dp-accounting", dps=20).value
@@ -329,7 +367,7 @@ def test_a_curve_whose_d_infinity_cannot_be_had_still_gets_the_grid():
 
     c = curve(Component("alpha/8", balls), "alpha/8")
     r = rdpsym.epsilon(c, delta=1e-5, dps=20)
-    assert r.value == rdpsym.epsilon(rdpsym.gaussian(sigma=2).curve(), delta=1e-5, dps=20).value
+    assert r.value == rdpsym.epsilon(rdpsym.zcdp(rho=sp.Rational(1, 8)).curve(), delta=1e-5, dps=20).value
     assert "D_∞ could not be evaluated" in r.per_order[-1].rdp.reason
     with pytest.raises(NotImplementedError):  # asked for by name: the error is not hidden
         rdpsym.epsilon(c, delta=1e-5, orders=[2, "inf"], dps=20)

@@ -47,6 +47,7 @@ import mpmath
 from flint import arb, fmpq
 
 from rdpsym.accounting import conversions as conv
+from rdpsym.accounting import profiles
 from rdpsym.accounting.curve import Infinite, RdpCurve, parse_order
 from rdpsym.accounting.orders import resolve
 from rdpsym.accounting.rows import LazyRows
@@ -224,16 +225,26 @@ def epsilon(curve: RdpCurve | Mechanism | Guarantee, delta: object, orders: obje
     and Opacus use, so name it to compare with them), ``"tv-kl"`` (ε = 0 once
     δ ≥ √(1 − e^{−r}), as dp_accounting) or ``"optimal"`` (the optimal conversion
     of each order's (α, r), certified by a dual point; at α = ∞ it is
-    D_∞ + log(1 − δ)).  Mironov and bbghs give ε = D_∞ at α = ∞.
+    D_∞ + log(1 − δ)).  Mironov and bbghs give ε = D_∞ at α = ∞.  With both defaults
+    (``"best"``, ``orders=None``: the least ε rdpsym can certify), a curve that is exactly a
+    composition of Gaussian mechanisms is also converted by its exact (ε, δ) curve
+    (Balle–Wang 2018), named ``"balle-wang"`` when it wins (:mod:`rdpsym.accounting.profiles`);
+    naming orders or a conversion asks for the RDP route.
     """
     d = _probability(delta, "delta")
     how = conversion_name(conversion)
     dps = _dps(dps)
-    if isinstance(orders, str) and orders == "continuous":
-        return _continuous(_curve(curve), d, how, dps)
-    grid = resolve(orders, continuous=True)  # every input is checked before the curve is built
+    continuous = isinstance(orders, str) and orders == "continuous"
+    grid = None if continuous else resolve(orders, continuous=True)  # every input is checked before the curve
     c = _curve(curve)
-    balls = _balls(c, grid, orders is None, dps + 3)
+    found = _continuous(c, d, how, dps) if continuous else _rdp_epsilon(c, d, grid, orders is None, how, dps)
+    exact = profiles.exact_epsilon(c, d, dps) if how == "best" and orders is None else None
+    return found if exact is None else _exact_wins(found, *exact)
+
+
+def _rdp_epsilon(c: RdpCurve, d: fmpq, grid: tuple, default: bool, how: str, dps: int) -> AccountingResult:
+    """:func:`epsilon` on a resolved grid, through the RDP conversions only (``default``: the default grid)."""
+    balls = _balls(c, grid, default, dps + 3)
     with precision(bits_for(dps + 10)):
         found = conv.tightest_epsilon_grid(grid, balls, d, how)
     return _result("epsilon", found, balls, how, d, dps, c)
@@ -246,7 +257,8 @@ def delta(curve: RdpCurve | Mechanism | Guarantee, epsilon: object, orders: obje
     ``orders`` as for :func:`epsilon` (``"continuous"`` excepted); by default
     dp_accounting's grid and α = ∞, where a pure-DP curve gives δ = 0 for
     ε ≥ D_∞.  ``conversion`` as for :func:`epsilon` (``"tv-kl"``: δ = √(1 − e^{−r})
-    at any ε, as dp_accounting takes it).
+    at any ε, as dp_accounting takes it).  With both defaults, a composition of Gaussian
+    mechanisms also gets its exact δ(ε) (Balle–Wang), as for :func:`epsilon`.
     """
     e = _exact(epsilon, "epsilon")
     if e < 0:
@@ -262,7 +274,20 @@ def delta(curve: RdpCurve | Mechanism | Guarantee, epsilon: object, orders: obje
     # the exponent alone has 1000 bits, and at the usual precision the ball would be [0 ± 10^(−10^71)].
     with precision(bits_for(dps + 10) + _exponent_bits(e, grid)):
         found = conv.tightest_delta(list(zip(grid, balls)), e, how)
-    return _result("delta", found, balls, how, e, dps, c)
+    result = _result("delta", found, balls, how, e, dps, c)
+    exact = profiles.exact_delta(c, e, dps) if how == "best" and orders is None else None
+    return result if exact is None else _exact_wins(result, *exact)
+
+
+def _exact_wins(result: AccountingResult, exact: arb, mu) -> AccountingResult:
+    """``result`` (the RDP conversions' best) replaced by the exact Gaussian curve's value where that is lower."""
+    with precision(bits_for(result.dps + 10)):
+        if result.enclosure != math.inf and not exact.upper() < result.enclosure.upper():
+            return result
+        note = profiles.note(result.kind, mu, result.enclosure, result.conversion, result.order, result.dps)
+        value = _up(upper_decimal(exact, result.dps), result.dps)
+    return dataclasses.replace(result, value=value, order=None, enclosure=exact, conversion=profiles.BALLE_WANG,
+                               gap=None, notes=(note,) + tuple(f"RDP route: {n}" for n in result.notes))
 
 
 def epsilon_from_balls(c: RdpCurve, grid: tuple, balls: list, delta: object, conversion: str = DEFAULT_CONVERSION,
@@ -366,12 +391,11 @@ def _continuous(c: RdpCurve, d: fmpq, how: str, dps: int) -> AccountingResult:
     # α = ∞ too, where the curve is finite there (pure DP): ε(δ) ≤ D_∞, which no finite order reaches.
     pure = None
     if not isinstance(at_infinity(c, dps + 3), Infinite):
-        pure = epsilon(c, delta=_frac(d), orders=[math.inf], conversion=how, dps=dps)
+        pure = _rdp_epsilon(c, d, resolve([math.inf]), False, how, dps)
     if res.order is None and pure is None:
         return AccountingResult("epsilon", mpmath.inf, None, math.inf, how, d, dps, c.certified)
     # The value at the best order, to the full digits.
-    best = None if res.order is None else epsilon(c, delta=_frac(d), orders=[_frac(res.order)], conversion=how,
-                                                  dps=dps)
+    best = None if res.order is None else _rdp_epsilon(c, d, resolve([_frac(res.order)]), False, how, dps)
     budget = "" if res.converged else " (evaluation budget reached before the tolerance)"
     of = "" if closed else " of bbghs (the order it finds is then converted with every conversion asked for)"
     if pure is None:

@@ -210,6 +210,9 @@ class ClosedForm(Component):
     source: str = ""
     convex: bool = False
     certified: bool = True
+    #: μ when the component is exactly the Gaussian pair N(0, 1) vs N(μ, 1) (its whole privacy profile is
+    #: Balle–Wang's, :mod:`rdpsym.accounting.profiles`); None for any other curve, a zCDP ρα included.
+    gaussian_shift: sp.Expr | None = None
 
     def __post_init__(self) -> None:
         expr = exact(self.closed_form, "closed form", {"alpha": alpha})

@@ -133,7 +133,13 @@ def rdp_curve(obj: Mechanism | Guarantee) -> RdpCurve:
     # that was only checked numerically is labelled so.  (α−1)·D_α of a pair is a cumulant
     # generating function, convex, and so is a max of two: convexity is used only when proved.
     source = "derived (" + ", ".join(str(d.status) for d, _ in directions) + ")"
-    return curve(ClosedForm(label, form, at_inf, source, convex=proved, certified=proved), label)
+    # The Gaussian mechanism made by its factory is the pair N(0, σ²) vs N(Δ, σ²) in its worst direction (in
+    # d dimensions too, after a rotation: Mironov 2017, Prop 7), i.e. N(0, 1) vs N(Δ/σ, 1) at every order.
+    shift = None
+    if mechanism.name == "gaussian" and proved and _is_factory_made(mechanism, REGISTRY["gaussian"]):
+        shift = mechanism.parameters["sensitivity"] / mechanism.parameters["sigma"]
+    return curve(ClosedForm(label, form, at_inf, source, convex=proved, certified=proved, gaussian_shift=shift),
+                 label)
 
 
 def _computed(mechanism: Mechanism, label: str):
@@ -241,7 +247,10 @@ def _derived(mechanism: Mechanism):
     mechanism is derived as it is.
     """
     builtin = REGISTRY.get(mechanism.name)
-    if builtin is not None and builtin.derive and _is_factory_made(mechanism, builtin):
+    # Only with the registry's parameters: gaussian(..., dimension=2) is factory-made too, but its pair is
+    # a product in two dimensions, derived as it is (its symbols have no dimension).
+    if builtin is not None and builtin.derive and set(mechanism.parameters) <= set(builtin.symbols) \
+            and _is_factory_made(mechanism, builtin):
         if mechanism.name not in _DERIVED:
             symbolic = builtin.factory(**builtin.symbols)
             _DERIVED[mechanism.name] = (symbolic.rdp(alpha), symbolic.rdp(sp.oo), dict(builtin.symbols))

@@ -48,7 +48,7 @@ def result_text(r: AccountingResult, certified: bool = True) -> str:
         lines += [f"  order {shown(o.order)}: {o.reason}" for o in r.per_order]
         return "\n".join(lines)
     lines = [f"{name} = {r.value}",
-             f"  at order {shown(r.order)}, {given}, conversion {r.conversion}, {r.dps} digits (rounded up)",
+             f"  {_where(r)}, {given}, conversion {r.conversion}, {r.dps} digits (rounded up)",
              f"  publish: {name} ≤ {r.published(6)}"]
     if certified:
         low, high = _enclosure(r)
@@ -56,6 +56,11 @@ def result_text(r: AccountingResult, certified: bool = True) -> str:
         lines.append(f"  {what}: [{low}, {high}]")
     lines += [f"  note: {n}" for n in r.notes]
     return "\n".join(lines)
+
+
+def _where(r: AccountingResult) -> str:
+    """Where a finite value comes from: an order, or an exact (ε, δ) curve (no order: Balle–Wang's)."""
+    return "from the exact (ε, δ) curve" if r.order is None else f"at order {shown(r.order)}"
 
 
 def result_latex(r: AccountingResult) -> str:
