@@ -11,9 +11,9 @@ import sympy as sp
 from flint import arb, fmpq
 
 import rdpsym
+from rdpsym.accounting.conversions import gaussian_delta
 from rdpsym.accounting.orders import DEFAULT, DP_ACCOUNTING, MIRONOV, OPACUS, resolve
 from rdpsym.cli.main import main
-from rdpsym.accounting.conversions import gaussian_delta
 from rdpsym.foundations.balls import bits_for, precision, to_arb
 from rdpsym.foundations.errors import ParameterError
 
