@@ -88,8 +88,10 @@ def test_large_sigma_is_the_same_curve_as_small_sensitivity():
 
 
 def test_epsilon_of_gaussian_with_sigma_ten_thousand_is_finite():
-    r = rdpsym.epsilon(rdpsym.gaussian(sigma=10**4).curve(), delta=R(1, 10**5), dps=30)
+    r = rdpsym.epsilon(rdpsym.gaussian(sigma=10**4).curve(), delta=R(1, 10**5), orders="dp-accounting", dps=30)
     assert mpmath.isfinite(r.value) and 0 < r.value < mpmath.mpf("0.01")
+    exact = rdpsym.epsilon(rdpsym.gaussian(sigma=10**4).curve(), delta=R(1, 10**5), dps=30)  # Balle–Wang's
+    assert exact.conversion == "balle-wang" and 0 < exact.value < r.value
     # Mironov Prop 3 at the chosen order bounds it from above: ε ≤ α/(2σ²) + log(1/δ)/(α − 1).
     with mpmath.workdps(40):
         a = mpmath.mpf(sp.N(sp.Rational(str(r.order)), 40))

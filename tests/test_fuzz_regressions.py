@@ -426,6 +426,34 @@ with sympy_evalf_guard():
     assert answer == "None", answer
 
 
+def test_a_series_that_falls_and_then_grows_for_good_is_infinite():
+    """P = Geometric(1/2) on k ≥ 2 against Q = Poisson(10) on k ≥ 1 at α = 1000 (fuzzer seed 14, case 22): the
+    terms P^α Q^{1−α} fall from e^{6997} at k = 2 to e^{−7585} at k = 21, then grow like ((k − 1)!)^999, so
+    D_1000 = ∞.  The summation's scan stopped once a term was far below the largest one and summed the first
+    twenty: 7.00357388542442747972852293825 with status numeric.  Every offset of the scan is read now."""
+    P = rdpsym.Discrete(2 ** (1 - k), k, support=sp.Range(2, sp.oo))
+    Q = rdpsym.Discrete(10 ** (k - 1) * sp.exp(-10) / sp.factorial(k - 1), k, support=sp.Range(1, sp.oo))
+    assert rdpsym.renyi_divergence(P, Q, 1000).result == sp.oo
+    with mpmath.workdps(30):
+        assert rdpsym.renyi_divergence_mp(P, Q, 1000, dps=30) == mpmath.inf
+
+
+def test_a_series_with_two_groups_of_terms_sums_both():
+    """P = ½·Poisson(1) + ½·Poisson(1000) against Q = Poisson(500) at α = 2: P²/Q is largest at k = 0 (e^498,
+    Q's mass there is e^−500) and again near k = 2000 (like 2000^k/k!), with nothing between.  The sum ran
+    outward from k = 0, stopped in the gap, and returned 496.615705638880109381165535757 (numeric) for
+    498.740872265860939483370601373 (a plain sum of the first 6000 terms at 40 digits).  Both groups now."""
+    P = rdpsym.Discrete(sp.exp(-1) / sp.factorial(k) / 2 + sp.Integer(1000) ** k * sp.exp(-1000) / sp.factorial(k) / 2,
+                        k, support=sp.Range(0, sp.oo))
+    Q = rdpsym.Discrete(sp.Integer(500) ** k * sp.exp(-500) / sp.factorial(k), k, support=sp.Range(0, sp.oo))
+    with mpmath.workdps(40):
+        p = lambda i: mpmath.exp(-1) / mpmath.factorial(i) / 2 + mpmath.mpf(1000) ** i * mpmath.exp(-1000) \
+            / mpmath.factorial(i) / 2  # noqa: E731
+        q = lambda i: mpmath.mpf(500) ** i * mpmath.exp(-500) / mpmath.factorial(i)  # noqa: E731
+        truth = mpmath.log(mpmath.fsum(p(i) ** 2 / q(i) for i in range(6000)))
+        assert abs(rdpsym.renyi_divergence_mp(P, Q, 2, dps=30) - truth) < mpmath.mpf(10) ** -25 * truth
+
+
 # ----------------------------------------------------------------------------------------------------------
 # Defects the fuzzer found on an earlier state of the working tree, not reproduced by the current engine
 # ----------------------------------------------------------------------------------------------------------

@@ -115,7 +115,8 @@ def _guard_polynomials() -> None:
 
     def _from_dict(cls, rep, opt):
         if _active() and rep:
-            degree = max((max(monomial, default=0) for monomial in rep), default=0)
+            # keys are exponent tuples, or plain ints for one generator (Poly.from_dict({2: 1}, x))
+            degree = max((m if isinstance(m, int) else max(m, default=0) for m in rep), default=0)
             if degree > MAX_DENSE_DEGREE:
                 raise NoClosedFormError(f"a polynomial of degree {degree:.0e}, more than {MAX_DENSE_DEGREE}: "
                                         "not built")

@@ -57,26 +57,37 @@ def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx):
     offsets = [2**j - 1 for j in _EXPONENTS if far is None or 2**j - 1 <= far]
     if far is not None and offsets[-1] != far:
         offsets.append(far)
-    sizes = []
-    for d in offsets:
-        sizes.append(log_size(d))
-        best = max(sizes)
-        if len(sizes) > 3 and ctx.isfinite(best) and sizes[-1] < best - 4 * (ctx.dps + 10) * ctx.ln10:
-            break  # well past the largest term
+    # Every offset is scanned: terms that fall for a while may rise again for good (Σ P^α Q^{1−α} of a
+    # geometric law against a Poisson one at α = 1000 fall from e^6997 to e^−7585 at k = 21, then grow like
+    # ((k−1)!)^999: D = ∞), and a scan that stopped "well past the largest term" summed the first twenty.
+    sizes = [log_size(d) for d in offsets]
     peak = max(range(len(sizes)), key=lambda i: sizes[i])
     if far is None and peak == len(offsets) - 1:
         return ctx.inf  # still growing at k ~ 2^4096: the terms do not tend to 0
     mode = _ternary_max(log_size, offsets[max(peak - 1, 0)], offsets[min(peak + 1, len(sizes) - 1)])
     peak_log = log_size(mode)
     drop = peak_log - (ctx.dps + 10) * ctx.ln10
-    width = sum(_reach(log_size, mode, direction, far, drop) for direction in (1, -1))
-    if width > MAX_TERMS:
+    right, left = (_reach(log_size, mode, direction, far, drop) for direction in (1, -1))
+    # Offsets the scan found above the drop but away from the largest term: a second group of terms (a mixture
+    # of Poisson(1) and Poisson(1000)), which a sum outward from the largest one stops short of.
+    # (_reach counts the steps to the first term below the drop, or past the end: the window is open.)
+    outside = [d for d, size in zip(offsets, sizes) if not mode - left < d < mode + right and size >= drop]
+    first = last = None
+    if outside:
+        first, last = min(mode - left + 1, *outside), max(mode + right - 1, *outside)
+        first = max(first - _reach(log_size, first, -1, far, drop) + 1, 0) if first > 0 else 0
+        last += _reach(log_size, last, 1, far, drop) - 1
+        if last - first > MAX_TERMS:
+            raise ConvergenceError(f"the series has terms that matter at k = {start + step * outside[0]}, away "
+                                   f"from its largest one (k = {start + step * mode}), more than {MAX_TERMS} "
+                                   "terms apart: not summed")
+    elif right + left > MAX_TERMS:
         tail = _algebraic_tail(term, log_size, start, step, mode, far, ctx)
         if tail is not None:
             return tail
         raise ConvergenceError(
-            f"the series' mass spans about {shorten(str(width), 3)} terms, more than the {MAX_TERMS} it may sum "
-            "one by one")
+            f"the series' mass spans about {shorten(str(right + left), 3)} terms, more than the {MAX_TERMS} it may "
+            "sum one by one")
     shift = ctx.zero
     if log_form is not None:
         shift = peak_log if ctx.isfinite(peak_log) else ctx.zero
@@ -89,9 +100,14 @@ def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx):
     else:
         def scaled(d):
             return term(start + step * d)
-    total = scaled(mode)
-    total += _sum_direction(scaled, mode + 1, 1, far, total, ctx)
-    total += _sum_direction(scaled, mode - 1, -1, 0, total, ctx)
+    if outside:  # every term between the groups, and out to where the outer ones fall below the drop
+        total = ctx.fsum(scaled(d) for d in range(first, last + 1))
+        total += _sum_direction(scaled, last + 1, 1, far, total, ctx)
+        total += _sum_direction(scaled, first - 1, -1, 0, total, ctx) if first > 0 else 0
+    else:
+        total = scaled(mode)
+        total += _sum_direction(scaled, mode + 1, 1, far, total, ctx)
+        total += _sum_direction(scaled, mode - 1, -1, 0, total, ctx)
     return total * ctx.exp(shift) if shift else total
 
 
