@@ -212,6 +212,21 @@ def test_mixture_of_two_scales_against_normal():
         agree(value(d), "oo")
 
 
+def test_a_narrow_laplace_and_a_wide_logistic_against_a_laplace():
+    """P = ⁹⁄₁₀Λ(−10⁻³⁰, 10⁻³⁰) + ¹⁄₁₀Logistic(−⅓, 10³⁰) against Q = Λ(3, ⅓) at α = 50 (fuzzer seed 15, case
+    32): P^50 Q^−49 grows like e^{147|x|}, D_50 = ∞.  SymPy's limit of the integrand's logarithm overflowed in
+    its heuristic gcd (an OverflowError out of rdpsym); now that limit is passed over like any it cannot take,
+    and the answer is ∞ or a refusal."""
+    lap = lambda m, b: sp.exp(-sp.Abs(x - m) / b) / (2 * b)  # noqa: E731
+    z = (x + R(1, 3)) / 10**30
+    logistic = sp.exp(-z) / (10**30 * (1 + sp.exp(-z)) ** 2)
+    P = rdpsym.Continuous(R(9, 10) * lap(-R(1, 10**30), R(1, 10**30)) + logistic / 10, x)
+    Q = rdpsym.Continuous(lap(3, R(1, 3)), x)
+    d = derive_or_refuse(P, Q, 50)
+    if d is not None:
+        agree(value(d), "oo")
+
+
 def test_two_logistic_laws():
     """Logistic(3, 2) against Logistic(0, 1) at α = 2: towards +∞, P²/Q ~ (e^{-(x-3)/2}/2)² / e^{-x} = e^3/4 does
     not decay, so D_2 = +∞ (exactly; the oracle's tail witness agrees)."""

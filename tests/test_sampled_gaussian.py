@@ -452,3 +452,59 @@ def test_orders_within_1e_16_of_one_regression():
         tiny = [log_moment(fmpq(1, 2), fmpq(1), 1 + fmpq(1, 10**k)) * arb(10) ** k for k in (16, 30, 60)]
     # (log A_α)/(α − 1) → KL as α → 1: the three agree to ~1e-15 relative.
     assert all(abs(t - tiny[-1]) < 1e-14 * tiny[-1] for t in tiny)
+
+
+# --------------------------------------------------------------------------- a symbolic integer order
+
+
+def _symbols():
+    import sympy as sp
+
+    return sp, sp.Symbol("q", positive=True), sp.Symbol("sigma", positive=True), sp.Symbol("n", integer=True,
+                                                                                            positive=True)
+
+
+def test_the_binomial_sum_at_a_symbolic_integer_order_is_derived_and_is_mtz():
+    """D_n of (1 − q)N(0, σ²) + qN(1, σ²) against N(0, σ²), n a symbol for integers: the engine opens the moment
+    by the binomial theorem and derives the Gaussian's moment at a symbolic k (rdpsym.derive.binomial).  The
+    result, checked against the definition at integer orders, is Mironov–Talwar–Zhang's sum: at n = 2, 3 it
+    simplifies to the closed forms, and at n = 7 it is the certified binomial sum of sg.log_moment."""
+    import rdpsym
+
+    sp, q, s, n = _symbols()
+    d = rdpsym.sampled_gaussian(q=q, sigma=s).rdp(n)
+    assert d.status == "checked" and d.result.has(sp.Sum) and d.hypotheses == (n > 1,)
+    k = sp.Symbol("k")
+    for order in (2, 3):
+        mtz = sp.log(sp.Sum(sp.binomial(order, k) * (1 - q) ** (order - k) * q**k * sp.exp((k**2 - k) / (2 * s**2)),
+                            (k, 0, order)).doit()) / (order - 1)
+        assert sp.simplify(sp.expand(sp.exp((order - 1) * (d.result.subs(n, order).doit() - mtz)))) == 1
+    with precision(200):
+        ball = log_moment(fmpq(1, 10), fmpq(6, 5), 7) / 6
+    value = sp.N(d.result.subs({n: 7, q: sp.Rational(1, 10), s: sp.Rational(6, 5)}).doit(), 40)
+    assert ball.overlaps(arb(str(value)))
+
+
+def test_a_poisson_subsampled_laplace_at_a_symbolic_integer_order():
+    """The binomial rule is not the Gaussian's: P = ⁹⁄₁₀Λ(0, 1) + ¹⁄₁₀Λ(1, 1) against Λ(0, 1), at n."""
+    import rdpsym
+
+    sp, _, _, n = _symbols()
+    x = sp.Symbol("x", real=True)
+    lap = lambda m: sp.exp(-sp.Abs(x - m)) / 2  # noqa: E731
+    P = rdpsym.Continuous(sp.Rational(9, 10) * lap(0) + lap(1) / 10, x)
+    Q = rdpsym.Continuous(lap(0), x)
+    d = rdpsym.renyi_divergence(P, Q, n)
+    assert d.status == "checked" and d.result.has(sp.Sum)
+    with mpmath.workdps(30):
+        for order in (2, 5):
+            exact = mpmath.mpf(str(sp.N(d.result.subs(n, order).doit(), 30)))
+            assert abs(exact - rdpsym.renyi_divergence_mp(P, Q, order, dps=30)) < mpmath.mpf(10) ** -25
+
+
+def test_an_integer_order_symbol_without_a_mixture_is_checked_at_integers():
+    import rdpsym
+
+    sp, _, s, n = _symbols()
+    d = rdpsym.gaussian(sigma=s).rdp(n)
+    assert d.result == n / (2 * s**2) and d.hypotheses == (n > 1,)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import sympy as sp
 
+from rdpsym.derive.binomial import binomial_moment, is_integer_order
 from rdpsym.derive.cases import back, combine, evidence_back, split, step_back
 from rdpsym.derive.derivation import Derivation
 from rdpsym.derive.moments import Moment, moment, sup_log_ratio
@@ -156,7 +157,7 @@ def renyi_divergence(
                                order))
     unchecked = _check_laws(P, Q)
     derived = _derive_by_cases(P, Q, order, reference, unchecked, depth=0)
-    if isinstance(order, sp.Symbol):
+    if isinstance(order, sp.Symbol) and not is_integer_order(order):  # an integer order has none below 1
         derived = _every_order(order, derived,
                                lambda result, low: check_against_definition(P, Q, order, result, (), low),
                                lambda: _derive_by_cases(P, Q, order, None, unchecked, depth=0, below_one=True))
@@ -528,8 +529,12 @@ def _finite(P, Q, order, hyp, tables, changes: list | None = None) -> tuple:
             return oo, (), steps + [_equals(order, oo, diverges)], I
         D = divergence_from_moment(I, order)
         return D, (), steps + [_equals(order, D, TakeLogarithm(order))], I
-    M = moment(P, Q, order, hyp)
-    steps = _moment_steps(P, M, order)
+    expanded = binomial_moment(P, Q, order, hyp)  # a mixture with Q at an integer order n: Σ_k C(n,k)…
+    if expanded is not None:
+        M, steps = expanded
+    else:
+        M = moment(P, Q, order, hyp)
+        steps = _moment_steps(P, M, order)
     if changes is not None:
         changes.extend(_whole_support([(pair, piece.substitution) for pair, _, piece in M.pieces]))
     if M.value == oo:

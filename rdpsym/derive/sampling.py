@@ -54,8 +54,17 @@ BELOW_ONE = (
 )
 
 
-def strata(below_one: bool) -> tuple[Stratum, ...]:
-    """The parts of (0, 1) (``below_one``) or of (1, ∞) a symbolic order is checked in."""
+#: The orders above 1 of a symbolic order that stands for integers (Symbol("n", integer=True)).
+INTEGERS_ABOVE_ONE = (
+    Stratum("2 ≤ n ≤ 10", (sp.Integer(2), sp.Integer(3), sp.Integer(4), sp.Integer(7))),
+    Stratum("n ≥ 50", (sp.Integer(50),)),
+)
+
+
+def strata(below_one: bool, integer: bool = False) -> tuple[Stratum, ...]:
+    """The parts of (0, 1) (``below_one``) or of (1, ∞) a symbolic order is checked in (``integer``: its integers)."""
+    if integer:
+        return () if below_one else INTEGERS_ABOVE_ONE
     return BELOW_ONE if below_one else ABOVE_ONE
 
 
@@ -80,8 +89,8 @@ def sample_points(symbols: list[sp.Symbol], order_symbol: sp.Symbol | None, seed
     """
     rng = random.Random(seed)
     ordered = sorted(symbols, key=lambda s: s.name)
-    parts = strata(below_one)
-    start = rng.randrange(len(parts))
+    parts = strata(below_one, integer=order_symbol is not None and order_symbol.is_integer is True)
+    start = rng.randrange(len(parts)) if parts else 0
     for drawn in itertools.count():
         point = {s: rng.choice(_pool(s, unit=drawn >= WIDE_TRIES)) for s in ordered}
         part = None

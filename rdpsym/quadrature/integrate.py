@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 import sympy as sp
 
 from rdpsym.foundations.budget import time_budget
-from rdpsym.foundations.errors import ConvergenceError
+from rdpsym.foundations.errors import ConvergenceError, NoClosedFormError
 from rdpsym.foundations.precision import sympy_evalf_guard
 from rdpsym.quadrature.compile import to_mpf
 from rdpsym.quadrature.locate import Locus, critical_seeds, locate, log_abs
@@ -498,7 +498,8 @@ def _diverges_by_limit(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | 
         for end in (e for e in (lo, hi) if e in (oo, -oo)):
             try:
                 limit = sp.limit(L, var, end)
-            except (NotImplementedError, ValueError, TypeError, RecursionError, sp.PolynomialError):
+            except (NotImplementedError, ValueError, TypeError, RecursionError, sp.PolynomialError,
+                    OverflowError, NoClosedFormError):  # (SymPy's heuristic gcd at a scale of 10³⁰ overflows)
                 continue
             if limit is oo or (limit.is_extended_real and limit.is_finite):
                 return f"the integrand's logarithm tends to {limit} as {var} → {end}: it does not vanish there"
