@@ -57,6 +57,21 @@ def test_dp_accounting_transcriptions_match_the_installed_functions():
                             _value(dpa.RR_ONE_INF[0], values), rel_tol=1e-12)
 
 
+def test_the_without_replacement_bound_is_dp_accountings_own():
+    """The atlas's WOR claims judge dp_accounting's bound through rdpsym's evaluation of the same theorem
+    (Wang–Balle–Kasiviswanathan 2019): the two agree at integer, fractional and large orders."""
+    rdp = pytest.importorskip("dp_accounting.rdp.rdp_privacy_accountant")
+    import rdpsym
+
+    for qq, s, a in [(fmpq(1, 2), 1, 8), (fmpq(1, 10), 1, 2), (fmpq(3, 10), fmpq(3, 2), fmpq(7, 2)),
+                     (fmpq(1, 100), 2, 10), (fmpq(1, 64), fmpq(4, 5), fmpq(301, 10))]:
+        mine = rdpsym.sampled_without_replacement(rdpsym.gaussian(sigma=s), q=qq).curve()
+        order = sp.Rational(int(fmpq(a).p), int(fmpq(a).q))
+        peer = rdp._compute_rdp_sample_wor_gaussian_scalar(float(qq.p) / float(qq.q), float(fmpq(s).p) / float(fmpq(s).q),
+                                                           float(order))
+        assert math.isclose(float(mine.value(order, 20)), peer, rel_tol=1e-9)
+
+
 @pytest.mark.parametrize("case", [(fmpq(1, 100), fmpq(5, 2), fmpq(3, 2)), (fmpq(1, 10), fmpq(1), fmpq(5, 2)),
                                   (fmpq(1, 1000), fmpq(4), fmpq(101, 10)), (fmpq(3, 10), fmpq(3, 2), fmpq(21, 20))])
 def test_the_fractional_series_are_the_peers_own(case):

@@ -139,6 +139,81 @@ def _order_kind(rng, i):
 RR_DOMAIN = Domain({alpha: sp.Interval.open(1, 200)}, objects={"rr": _rr_cases, "order": _order_kind},
                    samples=40, seed=61)
 
+# ------------------------------------------------------------------ sampling without replacement (no pair of laws)
+#: Sampling a fixed batch of m of n records without replacement, under REPLACE_ONE (the only relation
+#: dp_accounting accepts it under), has no pair of laws that is known to dominate: dp_accounting bounds it by
+#: Wang–Balle–Kasiviswanathan 2019 (Theorem 27, Cor 10 between integers).  rdpsym's
+#: ``sampled_without_replacement(gaussian(σ), q)`` evaluates the same theorem in balls (the transcription test
+#: compares it with the installed function), and a certified *lower* bound comes from actual pairs: the one
+#: record replaced is in the batch with probability q = m/n, so with the rest fixed the outputs are
+#: P = (1 − q)N(0, σ²) + qN(a, σ²) against Q = (1 − q)N(0, σ²) + qN(b, σ²) for records a, b, |a − b| ≤ Δ.
+#: Δ = 1 (σ against the replace-one sensitivity): a = 1, b = 0 (the Poisson pair) and a = ½, b = −½; Δ = 2
+#: (GaussianDpEvent's ‖v_i‖ ≤ C with σ = s/C): a = 1, b = −1.
+x = sp.Symbol("x", real=True)
+WOR_CASES = [((1, 2), 1, 8), ((1, 10), 1, 2), ((3, 10), (3, 2), (7, 2)), ((1, 100), 2, 10), ((9, 10), (1, 2), 3)]
+
+
+def _wor_points(rng, i):
+    if i < len(WOR_CASES):
+        return tuple(fmpq(*c) if isinstance(c, tuple) else fmpq(c) for c in WOR_CASES[i])
+    qq = fmpq(rng.randint(1, 2**10 - 1), 2**10)
+    return qq, fmpq(1, 2) + fmpq(rng.randint(0, 2**12), 2**10), fmpq(rng.randint(21, 640), 10)
+
+
+def _normal_mass(lo, hi, mean: fmpq, sig: arb) -> arb:
+    """N(mean, σ²)(lo, hi) in balls (None: an infinite end), from the side where erfc does not cancel."""
+    scale = sig * arb(2).sqrt()
+    u = None if lo is None else (lo - arb(mean)) / scale
+    v = None if hi is None else (hi - arb(mean)) / scale
+    tail = lambda w: arb(0) if w is None else w.erfc()  # noqa: E731  (erfc(+∞) = 0)
+    if u is not None and u >= 0:
+        return (tail(u) - tail(v)) / 2
+    if v is not None and v <= 0:
+        return (tail(-v) - tail(None if u is None else -u)) / 2
+    return 1 - (tail(None if u is None else -u) + tail(v)) / 2
+
+
+def _mixture_pair_lower(qq: fmpq, s: fmpq, a: fmpq, shifts, bins: int = 1200) -> arb:
+    """A certified lower bound on D_α of (1 − q)N(0, σ²) + qN(shift₀, σ²) against (1 − q)N(0, σ²) + qN(shift₁, σ²):
+    the divergence of the two laws binned into ``bins`` intervals of [−L, L] and the two tails (post-processing
+    never increases D_α: Mironov 2017, Prop 9's monotonicity under channels), every bin's mass in balls.
+    L = (α + 12)σ + 2 covers where P^α Q^{1−α} has its mass; a bin whose masses the balls cannot tell positive
+    is left out, which only lowers the bound."""
+    order, sig, weight = arb(a), arb(s), arb(qq)
+    span = (order + 12) * sig + 2
+    edges = [None] + [-span + 2 * span * arb(i) / bins for i in range(bins + 1)] + [None]
+    total = arb(0)
+    for lo, hi in zip(edges, edges[1:]):
+        noise = _normal_mass(lo, hi, fmpq(0), sig)
+        p_, q_ = ((1 - weight) * noise + weight * _normal_mass(lo, hi, m, sig) for m in shifts)
+        if p_ > 0 and q_ > 0:
+            total += (order * p_.log() + (1 - order) * q_.log()).exp()
+    return total.log() / (order - 1)
+
+
+def _wor_peer(qq: fmpq, s: fmpq, a: fmpq) -> arb:
+    """dp_accounting's bound (Wang–Balle–Kasiviswanathan), as rdpsym evaluates it in balls."""
+    c = rdpsym.sampled_without_replacement(rdpsym.gaussian(sigma=s), q=qq).curve()
+    return c.enclosure(sp.Rational(int(a.p), int(a.q)), 20)
+
+
+def _wor_above_lower(point):
+    """Δ = 1: the bound is at least D_α of both pairs (the Poisson pair and ±½)."""
+    qq, s, a = point["case"]
+    with precision(BITS):
+        poisson = rdpsym.sampled_gaussian(q=qq, sigma=s).curve().enclosure(sp.Rational(int(a.p), int(a.q)), 20)
+        lower = poisson.max(_mixture_pair_lower(qq, s, a, (fmpq(1, 2), fmpq(-1, 2))))
+        return lower, "<=", _wor_peer(qq, s, a)
+
+
+def _wor_event_convention(point):
+    """Δ = 2 (GaussianDpEvent's C): the bound against D_α of the ±1 pair."""
+    qq, s, a = point["case"]
+    with precision(BITS):
+        return _mixture_pair_lower(qq, s, a, (fmpq(1), fmpq(-1))), "<=", _wor_peer(qq, s, a)
+
+
+
 CLAIMS = [
     gaussian_claim("dpa-gaussian", "dp_accounting",
                    f"{FILE}::_compute_rdp_poisson_subsampled_gaussian, branch q == 1 (GaussianDpEvent); and its "
@@ -187,7 +262,39 @@ CLAIMS = [
         domain=Domain({alpha: ABOVE_ONE, sigma: POSITIVE}),
         note="Right when σ is measured against the replace-one sensitivity (TensorFlow Privacy's docstring), not "
              "against GaussianDpEvent's C. Below q = 1 the same convention gives σ = 1, q = 0.5, α = 8: 3.309 "
-             "where R = N(0), P = N(1), Q = N(−1) give 3.902 (mpmath quadrature, outside this claim).",
+             "where R = N(0), P = N(1), Q = N(−1) give 3.902 (claim dpa-wor-gaussian-event).",
+    ),
+    Claim(
+        id="dpa-wor-gaussian-between",
+        title="dp_accounting: sampling without replacement, σ against the replace-one sensitivity: the bound lies "
+              "above certified pairs",
+        source=f"{FILE}::_compute_rdp_sample_wor_gaussian_scalar, q < 1, integer and fractional orders "
+               "(Wang–Balle–Kasiviswanathan 2019, Thm 27 and Cor 10)",
+        statement=r"\max\left(D_\alpha(P_{1,0}\|Q_{1,0}),\,D_\alpha(P_{\frac12,-\frac12}\|Q_{\frac12,-\frac12})\right) "
+                  r"\le \epsilon_{\mathrm{WBK}}(\alpha),\ P_{a,b} = (1-q)\mathcal N(0,\sigma^2) + q\mathcal N(a,\sigma^2)",
+        steps=(Holds("the certified lower bound ≤ the peer's bound", _wor_above_lower,
+                     "two actual pairs of the mechanism (one record replaced, in the batch with probability q)"),),
+        expected=Verdict.CHECKED,
+        domain=Domain(objects={"case": _wor_points}, samples=8, seed=71),
+        hypotheses=(r"\text{fixed batches of } m = qn \text{ records, REPLACE\_ONE, } |a - b| \le 1",),
+        note="No pair of laws is known to dominate sampling without replacement: the truth lies between these "
+             "pairs' divergences (certified) and the bound. At q = 1/2, σ = 1, α = 8: Poisson pair 3.2089, "
+             "±½ pair 0.9581, the bound 3.3090.",
+    ),
+    Claim(
+        id="dpa-wor-gaussian-event",
+        title="dp_accounting: sampling without replacement of a GaussianDpEvent (‖v_i‖ ≤ C) is below an actual "
+              "pair (unsafe)",
+        source=f"{FILE}::_compute_rdp_sample_wor_gaussian_scalar, q < 1 (SampledWithoutReplacementDpEvent of a "
+               "GaussianDpEvent, σ = s/C)",
+        statement=r"D_\alpha\big((1-q)\mathcal N(0,\sigma^2) + q\mathcal N(1,\sigma^2)\,\|\,(1-q)\mathcal N(0,"
+                  r"\sigma^2) + q\mathcal N(-1,\sigma^2)\big) \le \epsilon_{\mathrm{WBK}}(\alpha)",
+        steps=(Holds("D_α of the ±1 pair ≤ the peer's bound", _wor_event_convention,
+                     "records v = C and v' = −C are both allowed by ‖v_i‖ ≤ C"),),
+        expected=Verdict.REFUTED,
+        domain=Domain(objects={"case": _wor_points}, samples=8, seed=71),
+        note="The below-1 face of dpa-wor-gaussian-q1: the theorem's sensitivity is the replace-one one (2C), "
+             "GaussianDpEvent's σ is against C. At q = 1/2, σ = 1, α = 8 the ±1 pair has D_8 = 3.902 > 3.309.",
     ),
     Claim(
         id="dpa-laplace",
