@@ -227,6 +227,19 @@ def test_a_narrow_laplace_and_a_wide_logistic_against_a_laplace():
         agree(value(d), "oo")
 
 
+def test_a_node_that_rounds_onto_a_singular_end():
+    """P = N(−3, 1) against Q = ⅓·Exp(−3, ⅓) + ⅔·Gamma(½; −3, ⅓) on [−3, ∞) at α = ½ (fuzzer seed 16, case 60): Q is
+    infinite at −3, and the quadrature that substitutes t = −3 + u^m there evaluated a node u^m below the working
+    precision, so t rounded onto −3 and (3t + 9)^(−1/2) raised ZeroDivisionError out of rdpsym.  Such a node
+    counts 0 now (its weight is negligible); the value agrees with the oracle to 30 digits."""
+    P = rdpsym.Continuous(sp.exp(-(x + 3) ** 2 / 2) / sp.sqrt(2 * sp.pi), x)
+    Q = rdpsym.Continuous(sp.exp(-3 * x - 9) + 2 * sp.exp(-3 * x - 9) / (sp.sqrt(sp.pi) * sp.sqrt(3 * x + 9)), x,
+                          support=sp.Interval(-3, oo))
+    d = derive_or_refuse(P, Q, R(1, 2))
+    assert d is not None
+    agree(value(d), "1.172283480089338188918162568984872")
+
+
 def test_two_logistic_laws():
     """Logistic(3, 2) against Logistic(0, 1) at α = 2: towards +∞, P²/Q ~ (e^{-(x-3)/2}/2)² / e^{-x} = e^3/4 does
     not decay, so D_2 = +∞ (exactly; the oracle's tail witness agrees)."""
