@@ -50,7 +50,7 @@ def _split(P: Density, Q: Density) -> tuple[sp.Expr, sp.Expr] | None:
     return c, sp.simplify(rest / (1 - c))
 
 
-def binomial_moment(P: Density, Q: Density, n: sp.Symbol, hyp: Hypotheses) -> tuple[Moment, list[Step]] | None:
+def binomial_moment(P: Density, Q: Density, n: sp.Symbol) -> tuple[Moment, list[Step]] | None:
     """E_Q[(P/Q)^n] as a binomial sum when P = (1 − q)·Q + q·R on Q's support and n is an integer symbol; the
     moment and the steps that show it, or None (another rule, or none, applies)."""
     if not is_integer_order(n) or type(P) is not type(Q):
@@ -79,7 +79,9 @@ def binomial_moment(P: Density, Q: Density, n: sp.Symbol, hyp: Hypotheses) -> tu
     value = (1 - q) ** n + n * (1 - q) ** (n - 1) * q + sp.Sum(term, (k, 2, n))
     a, b, j = sp.symbols("a b j")
     theorem = sp.Eq((a + b) ** n, sp.Sum(sp.binomial(n, j) * a ** (n - j) * b**j, (j, 0, n)), evaluate=False)
-    steps = [Step(sp.Integral(P.expr**n * Q.expr ** (1 - n), P.var), "=", value, ByIdentity(theorem))]
+    lo, hi = P.support.inf, P.support.sup
+    summed = sp.Sum if isinstance(P, Discrete) else sp.Integral
+    steps = [Step(summed(P.expr**n * Q.expr ** (1 - n), (P.var, lo, hi)), "=", value, ByIdentity(theorem))]
     return Moment(value, (), (), var=P.var), steps
 
 

@@ -529,7 +529,7 @@ def _finite(P, Q, order, hyp, tables, changes: list | None = None) -> tuple:
             return oo, (), steps + [_equals(order, oo, diverges)], I
         D = divergence_from_moment(I, order)
         return D, (), steps + [_equals(order, D, TakeLogarithm(order))], I
-    expanded = binomial_moment(P, Q, order, hyp)  # a mixture with Q at an integer order n: Σ_k C(n,k)…
+    expanded = binomial_moment(P, Q, order)  # a mixture with Q at an integer order n: Σ_k C(n,k)…
     if expanded is not None:
         M, steps = expanded
     else:
