@@ -18,6 +18,7 @@ noting "Bounded range should imply a slightly stronger RDP that dominates".  rdp
 import sympy as sp
 from flint import arb, ctx, fmpq
 
+import rdpsym
 from rdpsym.claims import AtMost, Claim, Domain, Equal, Holds, Verdict, alpha
 from rdpsym.claims.finite import ball, max_ratio, rational, renyi
 from rdpsym.foundations.balls import precision, to_arb
@@ -29,7 +30,7 @@ eps = sp.Symbol("epsilon", positive=True)
 r = sp.Symbol("r", positive=True)  # a ratio bound > 1, exact rational: random pairs have width ≤ log r
 
 BR = bounded_range_form(eps)
-SINH = 1 / (alpha - 1) * sp.log((sp.sinh(alpha * eps) - sp.sinh((alpha - 1) * eps)) / sp.sinh(eps))
+SINH = rdpsym.pure_dp(eps).closed_form  # Bun–Steinke's ε-DP curve, as rdpsym states it
 ORDERS = sp.Interval.open(1, sp.oo)
 POSITIVE = sp.Interval.open(0, sp.oo)
 

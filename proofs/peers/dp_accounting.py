@@ -149,7 +149,6 @@ RR_DOMAIN = Domain({alpha: sp.Interval.open(1, 200)}, objects={"rr": _rr_cases, 
 #: P = (1 − q)N(0, σ²) + qN(a, σ²) against Q = (1 − q)N(0, σ²) + qN(b, σ²) for records a, b, |a − b| ≤ Δ.
 #: Δ = 1 (σ against the replace-one sensitivity): a = 1, b = 0 (the Poisson pair) and a = ½, b = −½; Δ = 2
 #: (GaussianDpEvent's ‖v_i‖ ≤ C with σ = s/C): a = 1, b = −1.
-x = sp.Symbol("x", real=True)
 WOR_CASES = [((1, 2), 1, 8), ((1, 10), 1, 2), ((3, 10), (3, 2), (7, 2)), ((1, 100), 2, 10), ((9, 10), (1, 2), 3)]
 
 
@@ -193,15 +192,14 @@ def _mixture_pair_lower(qq: fmpq, s: fmpq, a: fmpq, shifts, bins: int = 1200) ->
 
 def _wor_peer(qq: fmpq, s: fmpq, a: fmpq) -> arb:
     """dp_accounting's bound (Wang–Balle–Kasiviswanathan), as rdpsym evaluates it in balls."""
-    c = rdpsym.sampled_without_replacement(rdpsym.gaussian(sigma=s), q=qq).curve()
-    return c.enclosure(sp.Rational(int(a.p), int(a.q)), 20)
+    return rdpsym.sampled_without_replacement(rdpsym.gaussian(sigma=s), q=qq).curve().enclosure(a, 20)
 
 
 def _wor_above_lower(point):
     """Δ = 1: the bound is at least D_α of both pairs (the Poisson pair and ±½)."""
     qq, s, a = point["case"]
     with precision(BITS):
-        poisson = rdpsym.sampled_gaussian(q=qq, sigma=s).curve().enclosure(sp.Rational(int(a.p), int(a.q)), 20)
+        poisson = rdpsym.sampled_gaussian(q=qq, sigma=s).curve().enclosure(a, 20)
         lower = poisson.max(_mixture_pair_lower(qq, s, a, (fmpq(1, 2), fmpq(-1, 2))))
         return lower, "<=", _wor_peer(qq, s, a)
 

@@ -238,7 +238,7 @@ def epsilon(curve: RdpCurve | Mechanism | Guarantee, delta: object, orders: obje
     grid = None if continuous else resolve(orders, continuous=True)  # every input is checked before the curve
     c = _curve(curve)
     found = _continuous(c, d, how, dps) if continuous else _rdp_epsilon(c, d, grid, orders is None, how, dps)
-    exact = profiles.exact_epsilon(c, d, dps) if how == "best" and orders is None else None
+    exact = profiles.exact_value(c, "epsilon", d, dps) if how == "best" and orders is None else None
     return found if exact is None else _exact_wins(found, *exact)
 
 
@@ -275,7 +275,7 @@ def delta(curve: RdpCurve | Mechanism | Guarantee, epsilon: object, orders: obje
     with precision(bits_for(dps + 10) + _exponent_bits(e, grid)):
         found = conv.tightest_delta(list(zip(grid, balls)), e, how)
     result = _result("delta", found, balls, how, e, dps, c)
-    exact = profiles.exact_delta(c, e, dps) if how == "best" and orders is None else None
+    exact = profiles.exact_value(c, "delta", e, dps) if how == "best" and orders is None else None
     return result if exact is None else _exact_wins(result, *exact)
 
 

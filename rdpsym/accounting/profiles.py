@@ -41,26 +41,16 @@ def gaussian_shift(curve: RdpCurve) -> sp.Expr | None:
     return sp.sqrt(total) if total.is_positive else None
 
 
-def _shift_ball(mu: sp.Expr) -> arb:
-    return to_arb(mu)
-
-
-def exact_epsilon(curve: RdpCurve, delta: fmpq, dps: int) -> tuple[arb, sp.Expr] | None:
-    """(the certified ball of the least ε at δ, μ) for a Gaussian curve; None for any other curve."""
+def exact_value(curve: RdpCurve, kind: str, given: fmpq, dps: int) -> tuple[arb, sp.Expr] | None:
+    """(the certified ball of the least ε at δ = ``given`` (``kind`` "epsilon") or of the least δ at ε = ``given``
+    ("delta"), μ) for a Gaussian curve; None for any other curve."""
     mu = gaussian_shift(curve)
     if mu is None:
         return None
     with precision(bits_for(dps + 10)):
-        return gaussian_epsilon(delta, 1, _shift_ball(mu)), mu
-
-
-def exact_delta(curve: RdpCurve, epsilon: fmpq, dps: int) -> tuple[arb, sp.Expr] | None:
-    """(the certified ball of the least δ at ε, μ) for a Gaussian curve; None for any other curve."""
-    mu = gaussian_shift(curve)
-    if mu is None:
-        return None
-    with precision(bits_for(dps + 10)):
-        return gaussian_delta(epsilon, 1, _shift_ball(mu)).nonnegative_part(), mu
+        if kind == "epsilon":
+            return gaussian_epsilon(given, 1, to_arb(mu)), mu
+        return gaussian_delta(given, 1, to_arb(mu)).nonnegative_part(), mu
 
 
 def note(kind: str, mu: sp.Expr, rdp_value: arb, rdp_conversion: str, rdp_order: object, dps: int) -> str:
@@ -73,4 +63,4 @@ def note(kind: str, mu: sp.Expr, rdp_value: arb, rdp_conversion: str, rdp_order:
             f"({rdp_conversion} at order {rdp_order})")
 
 
-__all__ = ["BALLE_WANG", "exact_delta", "exact_epsilon", "gaussian_shift", "note"]
+__all__ = ["BALLE_WANG", "exact_value", "gaussian_shift", "note"]

@@ -72,7 +72,7 @@ def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx):
     # of Poisson(1) and Poisson(1000)), which a sum outward from the largest one stops short of.
     # (_reach counts the steps to the first term below the drop, or past the end: the window is open.)
     outside = [d for d, size in zip(offsets, sizes) if not mode - left < d < mode + right and size >= drop]
-    first = last = None
+    first = last = mode  # the terms summed one by one; outward from them until they are negligible
     if outside:
         first, last = min(mode - left + 1, *outside), max(mode + right - 1, *outside)
         first = max(first - _reach(log_size, first, -1, far, drop) + 1, 0) if first > 0 else 0
@@ -100,14 +100,9 @@ def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx):
     else:
         def scaled(d):
             return term(start + step * d)
-    if outside:  # every term between the groups, and out to where the outer ones fall below the drop
-        total = ctx.fsum(scaled(d) for d in range(first, last + 1))
-        total += _sum_direction(scaled, last + 1, 1, far, total, ctx)
-        total += _sum_direction(scaled, first - 1, -1, 0, total, ctx) if first > 0 else 0
-    else:
-        total = scaled(mode)
-        total += _sum_direction(scaled, mode + 1, 1, far, total, ctx)
-        total += _sum_direction(scaled, mode - 1, -1, 0, total, ctx)
+    total = ctx.fsum(scaled(d) for d in range(first, last + 1))  # (with two groups: every term between them)
+    total += _sum_direction(scaled, last + 1, 1, far, total, ctx)
+    total += _sum_direction(scaled, first - 1, -1, 0, total, ctx)
     return total * ctx.exp(shift) if shift else total
 
 
