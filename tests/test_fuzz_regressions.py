@@ -482,6 +482,28 @@ def test_a_series_with_two_groups_of_terms_sums_both():
         assert abs(rdpsym.renyi_divergence_mp(P, Q, 2, dps=30) - truth) < mpmath.mpf(10) ** -25 * truth
 
 
+def test_a_group_of_terms_between_two_scanned_offsets_is_summed():
+    """P = ½·Poisson(1) + ½·Poisson(3000) against Q = Poisson(1500) at α = 2.  P's second group (±1000 terms
+    around k = 3000) lies between the scan's offsets 2¹¹ − 1 and 2¹² − 1, where its terms are 10⁻⁶⁵ of its
+    largest: the scan saw one group, and P itself was refused ("must sum to 1; got 1/2").  The terms' slope at
+    each scanned offset now finds the maximum between them.  The truth is a plain sum of 12 000 terms."""
+    from rdpsym.quadrature.series import sum_range
+
+    lam = 3000
+    with mpmath.workdps(40):
+        poisson = lambda i, rate: mpmath.exp(i * mpmath.log(rate) - rate - mpmath.loggamma(i + 1))  # noqa: E731
+        mass = sum_range(lambda i: poisson(i, 1) / 2 + poisson(i, lam) / 2, sp.S.Zero, oo, mpmath.mp)
+        assert abs(mass - 1) < mpmath.mpf(10) ** -30
+    P = rdpsym.Discrete(sp.exp(-1) / sp.factorial(k) / 2 + sp.Integer(lam) ** k * sp.exp(-lam) / sp.factorial(k) / 2,
+                        k, support=sp.Range(0, sp.oo))
+    Q = rdpsym.Discrete(sp.Integer(lam // 2) ** k * sp.exp(-lam // 2) / sp.factorial(k), k,
+                        support=sp.Range(0, sp.oo))
+    with mpmath.workdps(50):
+        log_p = lambda i: mpmath.log(poisson(i, 1) / 2 + poisson(i, lam) / 2)  # noqa: E731
+        truth = mpmath.log(mpmath.fsum(mpmath.exp(2 * log_p(i)) / poisson(i, lam // 2) for i in range(12000)))
+        assert abs(rdpsym.renyi_divergence_mp(P, Q, 2, dps=30) - truth) < mpmath.mpf(10) ** -25 * truth
+
+
 # ----------------------------------------------------------------------------------------------------------
 # Defects the fuzzer found on an earlier state of the working tree, not reproduced by the current engine
 # ----------------------------------------------------------------------------------------------------------

@@ -64,14 +64,20 @@ def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx):
     peak = max(range(len(sizes)), key=lambda i: sizes[i])
     if far is None and peak == len(offsets) - 1:
         return ctx.inf  # still growing at k ~ 2^4096: the terms do not tend to 0
-    mode = _ternary_max(log_size, offsets[max(peak - 1, 0)], offsets[min(peak + 1, len(sizes) - 1)])
+    # Every local maximum between two scanned offsets, found by the terms' slope there: a group of terms
+    # narrower than the scan's spacing (½Poisson(1) + ½Poisson(10⁴): ±1500 terms around 10⁴, between 2¹³ and
+    # 2¹⁴, both 10⁻⁷⁰ below it) is invisible to the sizes alone, and a sum that missed it returned ½ for 1.
+    modes = [_ternary_max(log_size, offsets[max(peak - 1, 0)], offsets[min(peak + 1, len(sizes) - 1)]),
+             *_local_maxima(log_size, offsets, sizes, far)]
+    mode = max(modes, key=log_size)
     peak_log = log_size(mode)
     drop = peak_log - (ctx.dps + 10) * ctx.ln10
     right, left = (_reach(log_size, mode, direction, far, drop) for direction in (1, -1))
     # Offsets the scan found above the drop but away from the largest term: a second group of terms (a mixture
     # of Poisson(1) and Poisson(1000)), which a sum outward from the largest one stops short of.
     # (_reach counts the steps to the first term below the drop, or past the end: the window is open.)
-    outside = [d for d, size in zip(offsets, sizes) if not mode - left < d < mode + right and size >= drop]
+    seen = [*zip(offsets, sizes), *((d, log_size(d)) for d in modes)]
+    outside = sorted(d for d, size in seen if not mode - left < d < mode + right and size >= drop)
     first = last = mode  # the terms summed one by one; outward from them until they are negligible
     if outside:
         first, last = min(mode - left + 1, *outside), max(mode + right - 1, *outside)
@@ -141,6 +147,20 @@ def _algebraic_tail(term, log_size, start: int, step: int, mode: int, far, ctx):
     if not ctx.isfinite(tail) or ctx.im(tail) != 0:
         return None
     return head + tail
+
+
+def _local_maxima(log_size, offsets: list[int], sizes: list, far: int | None) -> list[int]:
+    """The offsets of the terms' local maxima strictly between two scanned offsets where the terms rise at the
+    first and fall at the second (each refined by ternary search), and at a scanned offset where they fall."""
+    def rising(d, size):
+        return (far is None or d < far) and log_size(d + 1) > size
+
+    up = [rising(d, size) for d, size in zip(offsets, sizes)]
+    found = []
+    for i in range(len(offsets) - 1):
+        if up[i] and not up[i + 1]:
+            found.append(_ternary_max(log_size, offsets[i] + 1, offsets[i + 1]))
+    return found
 
 
 def _ternary_max(log_size, low: int, high: int) -> int:
