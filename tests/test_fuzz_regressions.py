@@ -504,6 +504,24 @@ def test_a_group_of_terms_between_two_scanned_offsets_is_summed():
         assert abs(rdpsym.renyi_divergence_mp(P, Q, 2, dps=30) - truth) < mpmath.mpf(10) ** -25 * truth
 
 
+def test_a_mixture_component_hidden_under_another_ones_tail_is_summed():
+    """P = 10⁻²⁹·Poisson(3000) + (1 − 10⁻²⁹)·Geometric(9/100) against Q = Geometric(1/2), α = 1.  At the scan's
+    offsets on both sides of k = 3000 the terms fall (the geometric component's tail is larger at 2¹¹ − 1, the
+    Poisson one's right flank at 2¹² − 1), so neither the sizes nor the slopes showed the Poisson group, and
+    KL came out 4.34010397180496914763264358987 (numeric, 30 digits asked) for …360995 (a plain sum of 8000
+    terms at 60 digits).  Each component's largest term is scanned now."""
+    w, r = sp.Integer(10) ** -29, R(9, 100)
+    P = rdpsym.Discrete(w * sp.Integer(3000) ** k * sp.exp(-3000) / sp.factorial(k) + (1 - w) * r * (1 - r) ** k, k,
+                        support=sp.Range(0, sp.oo))
+    Q = rdpsym.Discrete(R(1, 2) ** (k + 1), k, support=sp.Range(0, sp.oo))
+    with mpmath.workdps(60):
+        weight = mpmath.mpf(10) ** -29
+        log_p = lambda i: mpmath.log(weight * mpmath.exp(i * mpmath.log(3000) - 3000 - mpmath.loggamma(i + 1))  # noqa: E731
+                                     + (1 - weight) * mpmath.mpf(9) / 100 * (mpmath.mpf(91) / 100) ** i)
+        truth = mpmath.fsum(mpmath.exp(log_p(i)) * (log_p(i) - (i + 1) * mpmath.log(0.5)) for i in range(8000))
+        assert abs(rdpsym.renyi_divergence_mp(P, Q, 1, dps=30) - truth) < mpmath.mpf(10) ** -28
+
+
 # ----------------------------------------------------------------------------------------------------------
 # Defects the fuzzer found on an earlier state of the working tree, not reproduced by the current engine
 # ----------------------------------------------------------------------------------------------------------

@@ -22,9 +22,9 @@ import sympy as sp
 from rdpsym.foundations.budget import time_budget
 from rdpsym.foundations.errors import ConvergenceError, NoClosedFormError
 from rdpsym.foundations.precision import sympy_evalf_guard
-from rdpsym.quadrature.compile import to_mpf
-from rdpsym.quadrature.locate import Locus, critical_seeds, locate, log_abs
-from rdpsym.quadrature.series import sum_range
+from rdpsym.quadrature.compile import compile_expr, log_expression, to_mpf
+from rdpsym.quadrature.locate import Locus, critical_seeds, locate, log_abs, mixture_components
+from rdpsym.quadrature.series import largest_terms, sum_range
 
 oo = sp.oo
 
@@ -109,7 +109,7 @@ def integrate_pieces(pairs: Iterable, var: sp.Symbol, integrand: Callable, ctx, 
             total += value * ctx.exp(log_factor) if log_factor else value
             continue
         if discrete:
-            value = sum_range(integrand, lo, hi, ctx)
+            value = sum_range(integrand, lo, hi, ctx, _component_peaks(bp, bq, var, lo, hi, ctx))
             if value == ctx.inf:
                 _say(reasons, f"the terms do not tend to 0 on [{lo}, {hi}]")
             total += value
@@ -481,6 +481,29 @@ def _log_polynomial_diverges(p, q, var, order, lo, hi) -> bool:
 
 
 @functools.lru_cache(maxsize=1024)
+def _component_peaks(bp: sp.Expr, bq: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr, ctx) -> tuple[int, ...]:
+    """The largest terms of each mixture component of two pmfs on [lo, hi], where either is a sum: where a
+    group of the integrand's terms may hide that neither the summation's scan nor its slope shows (a narrow
+    Poisson(3000) component under a geometric one's slow tail).  A component whose logarithm cannot be
+    compiled or evaluated gives none."""
+    peaks: list[int] = []
+    for component in {*mixture_components(bp, var), *mixture_components(bq, var)}:
+        try:
+            log_term = compile_expr(log_expression(component), var, ctx)
+        except (TypeError, ValueError, NotImplementedError, NameError, KeyError):
+            continue
+
+        def log_size(k, log_term=log_term):
+            try:
+                v = log_term(ctx.mpf(k))
+            except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+                return ctx.ninf
+            return ctx.re(v) if ctx.isfinite(v) else ctx.ninf
+
+        peaks += largest_terms(log_size, lo, hi)
+    return tuple(dict.fromkeys(peaks))
+
+
 def _diverges_by_limit(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None, lo: sp.Expr,
                        hi: sp.Expr) -> str | None:
     """Why ∫ p^α q^(1−α) over (lo, hi) is +∞ by the limit of its logarithm at an infinite end, or None.

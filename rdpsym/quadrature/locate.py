@@ -47,10 +47,6 @@ def critical_seeds(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None
     def log_of(b):
         return sp.expand_log(sp.log(b), force=True)
 
-    def components(b):
-        terms = sp.Add.make_args(sp.expand(b, deep=False, mul=True, power_exp=False, log=False))
-        return [t for t in terms if t.has(var)] if len(terms) > 1 else []
-
     def roots(L):
         d = sp.diff(L, var)
         if not d.has(var) or not d.is_rational_function(var):
@@ -70,7 +66,7 @@ def critical_seeds(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None
         logs = [log_of(p), log_of(q)]
         if order is not None and order != 1 and p != q:
             logs.append(logs[0] - logs[1] if order is oo else order * logs[0] + (1 - order) * logs[1])
-        logs += [log_of(t) for t in {*components(p), *components(q)}]
+        logs += [log_of(t) for t in {*mixture_components(p, var), *mixture_components(q, var)}]
         for L in logs:
             try:
                 found.update(roots(L))
@@ -81,6 +77,13 @@ def critical_seeds(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None
         inside = [(r, v) for r, v in placed
                   if v is not None and (lo is -oo or bool(v > lo)) and (hi is oo or bool(v < hi))]
     return tuple(r for r, v in sorted(inside, key=lambda rv: rv[1]))
+
+
+def mixture_components(b: sp.Expr, var: sp.Symbol) -> list[sp.Expr]:
+    """The terms of a density written as a sum (a mixture's weighted components) that depend on ``var``;
+    [] for a density that is not a sum."""
+    terms = sp.Add.make_args(sp.expand(b, deep=False, mul=True, power_exp=False, log=False))
+    return [t for t in terms if t.has(var)] if len(terms) > 1 else []
 
 
 def _rational(r: sp.Expr) -> sp.Rational | None:

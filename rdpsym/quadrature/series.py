@@ -22,7 +22,7 @@ _EXPONENTS = (*range(63), 64, 80, 96, 128, 160, 192, 256, 320, 384, 512, 640, 76
               3072, 4096)
 
 
-def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx):
+def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx, hints: tuple = ()):
     """Σ term(k) for lo ≤ k ≤ hi, summed directly outward from the largest term; +∞ if the terms still grow
     at k = 2⁴⁰⁹⁶ from the end.
 
@@ -36,7 +36,9 @@ def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx):
     :data:`MAX_TERMS` terms is a :class:`ConvergenceError` before any summing.  A
     term given as a :class:`~rdpsym.quadrature.integrate.LogForm` is scanned by
     its logarithm and summed relative to the largest term (a term of e^(−10⁹)
-    is never formed).
+    is never formed).  ``hints`` are indices k scanned besides the offsets 2^j − 1 (the largest terms of a
+    mixture's components: :func:`largest_terms`), so a group of terms that the scan's spacing and the
+    terms' slope at its offsets would both miss is found where a component puts it.
     """
     log_form = getattr(term, "parts", None)
     if lo is not -oo and hi is not oo:
@@ -44,7 +46,7 @@ def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx):
         if n <= MAX_TERMS:
             return ctx.fsum(term(k) for k in range(int(lo), int(hi) + 1))
     if lo is -oo and hi is oo:
-        return sum_range(term, -oo, sp.S(-1), ctx) + sum_range(term, sp.S.Zero, oo, ctx)
+        return sum_range(term, -oo, sp.S(-1), ctx, hints) + sum_range(term, sp.S.Zero, oo, ctx, hints)
     start, step = (int(lo), 1) if lo is not -oo else (int(hi), -1)
     far = None if (hi is oo or lo is -oo) else abs(int(hi) - int(lo))  # the other end's offset, if finite
 
@@ -54,21 +56,10 @@ def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx):
         v = abs(term(start + step * d))
         return ctx.log(v) if v != 0 else ctx.ninf
 
-    offsets = [2**j - 1 for j in _EXPONENTS if far is None or 2**j - 1 <= far]
-    if far is not None and offsets[-1] != far:
-        offsets.append(far)
-    # Every offset is scanned: terms that fall for a while may rise again for good (Σ P^α Q^{1−α} of a
-    # geometric law against a Poisson one at α = 1000 fall from e^6997 to e^−7585 at k = 21, then grow like
-    # ((k−1)!)^999: D = ∞), and a scan that stopped "well past the largest term" summed the first twenty.
-    sizes = [log_size(d) for d in offsets]
-    peak = max(range(len(sizes)), key=lambda i: sizes[i])
-    if far is None and peak == len(offsets) - 1:
+    scan = _scan(log_size, far, [(k - start) * step for k in hints])
+    if scan is None:
         return ctx.inf  # still growing at k ~ 2^4096: the terms do not tend to 0
-    # Every local maximum between two scanned offsets, found by the terms' slope there: a group of terms
-    # narrower than the scan's spacing (½Poisson(1) + ½Poisson(10⁴): ±1500 terms around 10⁴, between 2¹³ and
-    # 2¹⁴, both 10⁻⁷⁰ below it) is invisible to the sizes alone, and a sum that missed it returned ½ for 1.
-    modes = [_ternary_max(log_size, offsets[max(peak - 1, 0)], offsets[min(peak + 1, len(sizes) - 1)]),
-             *_local_maxima(log_size, offsets, sizes, far)]
+    offsets, sizes, modes = scan
     mode = max(modes, key=log_size)
     peak_log = log_size(mode)
     drop = peak_log - (ctx.dps + 10) * ctx.ln10
@@ -147,6 +138,39 @@ def _algebraic_tail(term, log_size, start: int, step: int, mode: int, far, ctx):
     if not ctx.isfinite(tail) or ctx.im(tail) != 0:
         return None
     return head + tail
+
+
+def largest_terms(log_term, lo: sp.Expr, hi: sp.Expr) -> tuple[int, ...]:
+    """The indices k of the largest term and of every other local maximum the scan of :func:`sum_range` finds,
+    ``log_term(k)`` being log|term(k)| (−∞ for 0); () where the terms still grow at 2⁴⁰⁹⁶ from the end."""
+    if lo is -oo and hi is oo:
+        return (*largest_terms(log_term, -oo, sp.S(-1)), *largest_terms(log_term, sp.S.Zero, oo))
+    start, step = (int(lo), 1) if lo is not -oo else (int(hi), -1)
+    far = None if (hi is oo or lo is -oo) else abs(int(hi) - int(lo))
+    scan = _scan(lambda d: log_term(start + step * d), far, [])
+    return () if scan is None else tuple(start + step * d for d in dict.fromkeys(scan[2]))
+
+
+def _scan(log_size, far: int | None, hints: list[int]) -> tuple[list[int], list, list[int]] | None:
+    """(offsets scanned, their log sizes, the local maxima found: the largest first), or None where the terms
+    still grow at the last offset of an infinite series."""
+    offsets = [2**j - 1 for j in _EXPONENTS if far is None or 2**j - 1 <= far]
+    if far is not None and offsets[-1] != far:
+        offsets.append(far)
+    offsets = sorted({*offsets, *(d for d in hints if d >= 0 and (far is None or d <= far))})
+    # Every offset is scanned: terms that fall for a while may rise again for good (Σ P^α Q^{1−α} of a
+    # geometric law against a Poisson one at α = 1000 fall from e^6997 to e^−7585 at k = 21, then grow like
+    # ((k−1)!)^999: D = ∞), and a scan that stopped "well past the largest term" summed the first twenty.
+    sizes = [log_size(d) for d in offsets]
+    peak = max(range(len(sizes)), key=lambda i: sizes[i])
+    if far is None and peak == len(offsets) - 1:
+        return None
+    # Every local maximum between two scanned offsets, found by the terms' slope there: a group of terms
+    # narrower than the scan's spacing (½Poisson(1) + ½Poisson(10⁴): ±1500 terms around 10⁴, between 2¹³ and
+    # 2¹⁴, both 10⁻⁷⁰ below it) is invisible to the sizes alone, and a sum that missed it returned ½ for 1.
+    modes = [_ternary_max(log_size, offsets[max(peak - 1, 0)], offsets[min(peak + 1, len(sizes) - 1)]),
+             *_local_maxima(log_size, offsets, sizes, far)]
+    return offsets, sizes, modes
 
 
 def _local_maxima(log_size, offsets: list[int], sizes: list, far: int | None) -> list[int]:
