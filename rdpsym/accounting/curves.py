@@ -232,7 +232,10 @@ def _subsampled(record: Mechanism | Guarantee, label: str):
     if isinstance(inner, Mechanism) and inner.name == "discrete-gaussian" \
             and _built_by(inner, laws._discrete_gaussian_pair):
         lattice = (inner.parameters["sigma"], int(inner.parameters["sensitivity"]))
-    return subsampling.PoissonSampled(label, inner_curve, q, _dominating_law(inner), dominates, lattice)
+    laplace = None
+    if dominates and inner.name == "laplace":
+        laplace = (inner.parameters["scale"], inner.parameters["sensitivity"])
+    return subsampling.PoissonSampled(label, inner_curve, q, _dominating_law(inner), dominates, lattice, laplace)
 
 
 #: Derivations of the built-ins at symbolic parameters, by name: (at α, at ∞, the symbols by parameter name).
