@@ -67,7 +67,7 @@ from rdpsym.foundations.errors import (
     VerificationError,
 )
 from rdpsym.foundations.record import Relation, Status, Step
-from rdpsym.foundations.symbols import alpha
+from rdpsym.foundations.symbols import Parameter, alpha, parameter
 from rdpsym.laws.densities import Continuous, Discrete
 from rdpsym.laws.mechanisms import (
     REGISTRY,
@@ -151,6 +151,7 @@ __all__ = [
     "MultivariateNormal",
     "NoClosedFormError",
     "OpacusAccountant",
+    "Parameter",
     "ParameterError",
     "REGISTRY",
     "RdpCurve",
@@ -179,6 +180,7 @@ __all__ = [
     "laplace",
     "non_private",
     "paper_latex",
+    "parameter",
     "plots",
     "poisson_sampled",
     "pure_dp",

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from rdpsym.foundations.precision import sympy_float
+from rdpsym.foundations.symbols import Parameter
 
 _POSITIVE = [sp.Rational(1, 3), sp.Rational(3, 4), sp.Rational(6, 5), sp.Rational(2), sp.Rational(7, 3),
              sp.Rational(1, 5), sp.Rational(9, 10), sp.Rational(5, 2)]
@@ -68,13 +69,50 @@ def strata(below_one: bool, integer: bool = False) -> tuple[Stratum, ...]:
     return BELOW_ONE if below_one else ABOVE_ONE
 
 
-def _pool(symbol: sp.Symbol, unit: bool = False) -> list[sp.Expr]:
+#: Where inside a declared interval (a, b) a parameter is drawn: a + (b − a)·u.
+_INSIDE = [sp.Rational(1, 3), sp.Rational(3, 4), sp.Rational(1, 5), sp.Rational(9, 10), sp.Rational(1, 2),
+           sp.Rational(2, 3), sp.Rational(1, 7), sp.Rational(1, 50), sp.Rational(49, 50)]
+
+
+def _in_dependency_order(symbols) -> list[sp.Symbol]:
+    """The symbols by name, each :class:`Parameter` after the parameters its interval's ends involve (those
+    added: drawn first, then dropped from the point)."""
+    out: list[sp.Symbol] = []
+
+    def add(s, depth=0):
+        if s in out or depth > 8:
+            return
+        if isinstance(s, Parameter):
+            for t in sorted(s.bound_symbols, key=lambda t: t.name):
+                add(t, depth + 1)
+        out.append(s)
+
+    for s in sorted(symbols, key=lambda s: s.name):
+        add(s)
+    return out
+
+
+def _pool(symbol: sp.Symbol, unit: bool = False, given: dict | None = None) -> list[sp.Expr]:
+    if isinstance(symbol, Parameter):
+        return _inside(symbol, given or {}, unit)
     if symbol.is_integer:
         return [n for n in _INTEGER if symbol.is_positive is not True or n > 0]
     if symbol.is_positive:
         return _UNIT if unit else _POSITIVE
     if symbol.is_nonnegative:
         return [sp.S.Zero, *_POSITIVE]
+    return _REAL
+
+
+def _inside(symbol: Parameter, given: dict, unit: bool) -> list[sp.Expr]:
+    """Values inside a declared interval, its ends read at the values already drawn."""
+    a, b = (end.xreplace(given) for end in (symbol.lower, symbol.upper))
+    if a.is_finite and b.is_finite:
+        return [a + (b - a) * u for u in _INSIDE]
+    if a.is_finite:
+        return [a + v for v in (_UNIT if unit else _POSITIVE)]
+    if b.is_finite:
+        return [b - v for v in (_UNIT if unit else _POSITIVE)]
     return _REAL
 
 
@@ -88,11 +126,14 @@ def sample_points(symbols: list[sp.Symbol], order_symbol: sp.Symbol | None, seed
     [(3/4, 3/2, '1 < α < 2'), (3/4, 7, '2 ≤ α ≤ 10'), (5/2, 50, 'α ≥ 50')]
     """
     rng = random.Random(seed)
-    ordered = sorted(symbols, key=lambda s: s.name)
+    ordered = _in_dependency_order(symbols)
     parts = strata(below_one, integer=order_symbol is not None and order_symbol.is_integer is True)
     start = rng.randrange(len(parts)) if parts else 0
     for drawn in itertools.count():
-        point = {s: rng.choice(_pool(s, unit=drawn >= WIDE_TRIES)) for s in ordered}
+        point: dict = {}
+        for s in ordered:
+            point[s] = rng.choice(_pool(s, unit=drawn >= WIDE_TRIES, given=point))
+        point = {s: v for s, v in point.items() if s in symbols}  # (the parameters an interval's ends involve)
         part = None
         if order_symbol is not None:
             part = parts[(start + drawn) % len(parts)]

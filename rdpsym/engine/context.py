@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 import sympy as sp
 
 from rdpsym.foundations.errors import NoClosedFormError
+from rdpsym.foundations.symbols import in_positive_form
 
 
 class UndecidedSign(NoClosedFormError):
@@ -81,6 +82,8 @@ class Hypotheses:
         return (self.order_symbol < 1,) if self.below_one else (self.order_symbol > 1,)
 
     def _shift(self, expr: sp.Expr) -> sp.Expr:
+        # Parameters declared in an interval (rdpsym.parameter: 0 < p < 1) are read the same way as the order.
+        expr = in_positive_form(expr)
         if self.order_symbol is None or not expr.has(self.order_symbol):
             return expr
         value = 1 / (1 + self._beta) if self.below_one else 1 + self._beta
@@ -212,6 +215,7 @@ _FLIP = {sp.StrictGreaterThan: sp.StrictLessThan, sp.StrictLessThan: sp.StrictGr
 
 def _core(E: sp.Expr, hyp: Hypotheses) -> tuple[sp.Expr, bool]:
     """E without its factors of known sign; whether an odd number of them were negative."""
+    original = E
     num, den = sp.fraction(sp.together(E))
     flipped = False
     if den != 1:
@@ -233,7 +237,11 @@ def _core(E: sp.Expr, hyp: Hypotheses) -> tuple[sp.Expr, bool]:
         kept *= base**power
     if coefficient.is_negative:
         flipped = not flipped
-    return (kept if kept != 1 or E == 0 else E), flipped
+    if kept == 1 and E != 0:
+        # Every factor has a known sign (1 − c with c declared in (0, 1)): the relation is decided, and is kept
+        # as written -- E with the flip of its dropped factors turned c ≤ 1 into c ≥ 1.
+        return original, False
+    return kept, flipped
 
 
 def _log_product(E: sp.Expr) -> sp.Expr | None:

@@ -1,16 +1,158 @@
-"""Canonical symbols.
+"""Canonical symbols, and parameters declared to live in an interval.
 
 ``alpha`` is the Rényi order.  SymPy cannot attach "alpha > 1" to a symbol,
 so it is declared positive and "alpha > 1" is a *stated hypothesis* of every
 symbolic derivation: sign decisions substitute alpha = 1 + beta with beta > 0
 (see :mod:`rdpsym.engine.context`).
+
+A :class:`Parameter` carries the interval it lives in (a probability
+0 < p < 1, a rate q ≤ 1, r < 1 − p for p + r < 1), which SymPy's assumptions
+cannot say.  Sign decisions read it the same way as the order's hypothesis
+(p = 1/(1 + β), β > 0), the samplers that check a closed form draw inside it,
+and a value outside it is refused by name.
 """
 
 from __future__ import annotations
 
 import sympy as sp
+from sympy.core.cache import cacheit
+
+from rdpsym.foundations.errors import ParameterError, must
 
 #: The Rényi order; every symbolic-order derivation assumes ``alpha > 1``.
 alpha = sp.Symbol("alpha", positive=True)
 
-__all__ = ["alpha"]
+oo = sp.oo
+
+
+class Parameter(sp.Symbol):
+    """A real symbol declared to lie in an interval whose ends may involve other parameters.
+
+    Built by :func:`parameter`.  It is a SymPy Symbol (``positive`` when its lower end is
+    ≥ 0), equal only to a parameter of the same name, assumptions and interval.
+
+    >>> p = parameter("p", 0, 1)
+    >>> r = parameter("r", 0, 1 - p)          # p + r < 1
+    >>> p.is_positive, r.interval, r.bound_symbols
+    (True, Interval.open(0, 1 - p), {p})
+    """
+
+    def __new__(cls, name: str, lower: sp.Expr, upper: sp.Expr, left_open: bool = True, right_open: bool = True,
+                **assumptions):
+        cls._sanitize(assumptions, cls)
+        return Parameter.__xnew__(cls, name, lower, upper, bool(left_open), bool(right_open), **assumptions)
+
+    def __getnewargs_ex__(self):
+        return (self.name, self.lower, self.upper, self.left_open, self.right_open), self.assumptions0
+
+    @staticmethod
+    @cacheit
+    def __xnew__(cls, name, lower, upper, left_open, right_open, **assumptions):
+        obj = sp.Symbol.__xnew__(cls, name, **assumptions)
+        obj.lower, obj.upper, obj.left_open, obj.right_open = lower, upper, left_open, right_open
+        return obj
+
+    @property
+    def _beta(self) -> sp.Symbol:
+        """The positive variable of the substitution that reads the interval in sign decisions
+        (:meth:`positive_form`): named by the parameter and its interval, so that equal parameters (one
+        unpickled in a worker, another built again) share it -- a Dummy each made 1 − p − r undecidable."""
+        return sp.Symbol(f"beta[{self.name} in {self.interval}]", positive=True)
+
+    def _hashable_content(self):
+        return super()._hashable_content() + (self.lower, self.upper, self.left_open, self.right_open)
+
+    @property
+    def interval(self) -> sp.Interval:
+        return sp.Interval(self.lower, self.upper, self.left_open, self.right_open)
+
+    @property
+    def bound_symbols(self) -> set:
+        """The symbols the interval's ends involve (other parameters)."""
+        return set(self.lower.free_symbols | self.upper.free_symbols)
+
+    def positive_form(self) -> sp.Expr | None:
+        """The parameter as a function of a positive β that covers exactly its (open) interval, or None where
+        an end is closed and the other finite (no single positive β covers [a, b]).
+
+        (a, b): a + (b − a)/(1 + β); (a, ∞): a + β; (−∞, b): b − β.  A closed end of a half-infinite
+        interval is read as open (decisions then hold on the interior; the end itself is checked by the
+        samplers and the value reader)."""
+        a, b, beta = self.lower, self.upper, self._beta
+        if a is -oo and b is oo:
+            return None
+        if a is -oo:
+            return b - beta
+        if b is oo:
+            return a + beta
+        if self.left_open and self.right_open:
+            return a + (b - a) / (1 + beta)
+        return None
+
+    def contains(self, value: sp.Expr, given: dict | None = None) -> bool | None:
+        """Whether ``value`` lies in the interval (its ends evaluated at ``given``); None when an end is not a
+        number there."""
+        a, b = (end.xreplace(given or {}) for end in (self.lower, self.upper))
+        if not (a.is_number and b.is_number):
+            return None
+        above = (value > a) if self.left_open else (value >= a)
+        below = (value < b) if self.right_open else (value <= b)
+        both = sp.And(above, below)
+        return bool(both) if both in (sp.true, sp.false) else None
+
+
+def parameter(name: str, lower: object = -oo, upper: object = oo, *, closed: str = "") -> Parameter:
+    """A parameter that lives in the interval (lower, upper): ``closed`` names the ends included
+    (``"lower"``, ``"upper"`` or ``"both"``).  The ends are exact numbers or expressions in other
+    parameters (``r = parameter("r", 0, 1 - p)`` declares p + r < 1).
+
+    >>> q = parameter("q", 0, 1, closed="upper")   # 0 < q ≤ 1
+    >>> q.interval
+    Interval.Lopen(0, 1)
+    >>> parameter("p", 1, 0)
+    Traceback (most recent call last):
+    ...
+    rdpsym.foundations.errors.ParameterError: the interval of p must be non-empty (lower < upper); got (1, 0).
+    """
+    from rdpsym.foundations.reading import exact
+
+    if not isinstance(name, str) or not name.isidentifier():
+        raise ParameterError(must("name", "an identifier such as 'p'", repr(name)))
+    if closed not in ("", "lower", "upper", "both"):
+        raise ParameterError(must("closed", "'', 'lower', 'upper' or 'both'", repr(closed)))
+    ends = []
+    for which, end in (("lower", lower), ("upper", upper)):
+        value = end if isinstance(end, sp.Basic) and end.free_symbols or end in (oo, -oo) else exact(end, which)
+        ends.append(sp.sympify(value, strict=True))
+    a, b = ends
+    if (a.is_number and b.is_number and not bool(a < b)) or a is oo or b is -oo:
+        raise ParameterError(must(f"the interval of {name}", "non-empty (lower < upper)", f"({a}, {b})"))
+    for end in (a, b):
+        if any(not isinstance(s, Parameter) for s in end.free_symbols):
+            raise ParameterError(must(f"the ends of {name}'s interval", "numbers or expressions in parameters "
+                                      "made by rdpsym.parameter", str(end)))
+        if name in {s.name for s in end.free_symbols}:
+            raise ParameterError(must(f"the ends of {name}'s interval", f"free of {name} itself", str(end)))
+    left_open, right_open = closed not in ("lower", "both"), closed not in ("upper", "both")
+    assumptions = {"real": True}
+    if a.is_number and (a > 0 or (a == 0 and left_open)) or (a.is_nonnegative and left_open):
+        assumptions = {"positive": True}
+    elif a.is_nonnegative:
+        assumptions = {"nonnegative": True}
+    elif b.is_number and (b < 0 or (b == 0 and right_open)):
+        assumptions = {"negative": True}
+    return Parameter(name, a, b, left_open, right_open, **assumptions)
+
+
+def in_positive_form(expr: sp.Expr) -> sp.Expr:
+    """``expr`` with every :class:`Parameter` written by :meth:`Parameter.positive_form` (ends that involve
+    other parameters are rewritten in turn), so that SymPy's sign rules see the intervals."""
+    for _ in range(8):  # a chain of dependent ends is short; a parameter's end never involves itself
+        forms = {s: f for s in expr.atoms(Parameter) if (f := s.positive_form()) is not None}
+        if not forms:
+            break
+        expr = expr.xreplace(forms)
+    return expr
+
+
+__all__ = ["Parameter", "alpha", "in_positive_form", "parameter"]

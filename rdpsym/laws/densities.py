@@ -36,7 +36,8 @@ from rdpsym.engine.pieces import (
 )
 from rdpsym.engine.series import canonical
 from rdpsym.foundations.errors import DensityError, NoClosedFormError, ParameterError, WrongType, must, quoted
-from rdpsym.foundations.reading import exact, value_for
+from rdpsym.foundations.reading import check_interval, exact, value_for
+from rdpsym.foundations.symbols import in_positive_form
 from rdpsym.laws.validation import check_pieces, check_table, written
 
 oo = sp.oo
@@ -125,6 +126,8 @@ def _le(a: sp.Expr, b: sp.Expr) -> bool:
     if a is oo or b is -oo:
         return False
     d = sp.simplify(b - a)
+    if d.is_nonnegative is None:
+        d = sp.simplify(in_positive_form(d))  # a parameter declared in an interval (rdpsym.parameter)
     if d.is_nonnegative is None:
         # Reading "undecided" as "no" silently dropped a piece of the support (Uniform[0, a] against
         # Uniform[0, c] came out as if a ≤ c): the derivation splits into the cases instead.
@@ -376,6 +379,8 @@ def parameter_values(values: Mapping | None, densities: tuple[Density, ...]) -> 
             known = ", ".join(sorted(by_name)) or "none"
             raise ParameterError(must("values", f"keyed by the parameters ({known})", quoted(key)))
         out[symbol] = value_for(symbol, value)
+    for symbol, value in out.items():  # intervals whose ends involve other parameters (r < 1 − p)
+        check_interval(symbol, value, out)
     return out
 
 

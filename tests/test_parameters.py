@@ -1,0 +1,101 @@
+"""Parameters declared in an interval (rdpsym.parameter): 0 < p < 1, q ≤ 1, p + r < 1 as r ∈ (0, 1 − p).
+
+Each is honoured where a derivation decides a sign (the supports' order, a condition's tidy form), where a
+closed form is checked (the sampled points lie inside), and where a value is read (outside is refused by name).
+"""
+
+from __future__ import annotations
+
+import itertools
+import pickle
+
+import pytest
+import sympy as sp
+
+import rdpsym
+from rdpsym.derive.sampling import sample_points
+from rdpsym.engine.context import Hypotheses, tidy_condition
+from rdpsym.foundations.errors import ParameterError
+
+x = sp.Symbol("x", real=True)
+R = sp.Rational
+
+
+def test_a_parameter_is_a_symbol_with_its_interval():
+    p = rdpsym.parameter("p", 0, 1)
+    q = rdpsym.parameter("q", 0, 1, closed="upper")
+    assert p.is_positive and p.interval == sp.Interval.open(0, 1) and q.interval == sp.Interval.Lopen(0, 1)
+    assert p == rdpsym.parameter("p", 0, 1) and p != sp.Symbol("p", positive=True)
+    assert p != rdpsym.parameter("p", 0, 2)
+    assert rdpsym.parameter("m", -1, 0).is_negative and rdpsym.parameter("t", -1, 1).is_positive is None
+    r = rdpsym.parameter("r", 0, 1 - p)
+    assert pickle.loads(pickle.dumps(r)) == r and pickle.loads(pickle.dumps(r)).upper == 1 - p
+
+
+@pytest.mark.parametrize(("args", "kwargs", "says"), [
+    (("p", 1, 0), {}, "non-empty"),
+    (("p", 1, 1), {}, "non-empty"),
+    (("p", 0, sp.Symbol("c", positive=True)), {}, "made by rdpsym.parameter"),
+    (("__import__('os')", 0, 1), {}, "an identifier"),
+    (("p", 0, 1), {"closed": "left"}, "'lower'"),
+    (("p", "1/0", 2), {}, "lower"),
+])
+def test_a_bad_declaration_is_refused_by_name(args, kwargs, says):
+    with pytest.raises(ParameterError, match=says):
+        rdpsym.parameter(*args, **kwargs)
+
+
+def test_a_value_outside_the_interval_is_refused_by_name():
+    p = rdpsym.parameter("p", 0, 1)
+    law = rdpsym.Discrete({0: p, 1: 1 - p})
+    assert law.subs({"p": R(1, 4)}).table == {0: R(1, 4), 1: R(3, 4)}
+    with pytest.raises(ParameterError, match=r"p must be in its declared interval Interval.open\(0, 1\); got 2"):
+        law.subs({"p": 2})
+    r = rdpsym.parameter("r", 0, 1 - p)  # p + r < 1
+    three = rdpsym.Discrete({0: p, 1: r, 2: 1 - p - r})
+    assert three.subs({"p": R(1, 2), "r": R(1, 4)}).table[2] == R(1, 4)
+    with pytest.raises(ParameterError, match=r"r must be in its declared interval Interval.open\(0, 1/2\); got 3/4"):
+        three.subs({"p": R(1, 2), "r": R(3, 4)})
+
+
+def test_sign_decisions_read_the_intervals():
+    p = rdpsym.parameter("p", 0, 1)
+    r = rdpsym.parameter("r", 0, 1 - p)
+    h = Hypotheses()
+    assert h.is_positive(1 - p) and h.is_positive(1 - p - r) and h.is_negative(p - 1)
+    assert h.is_positive(p - R(1, 2)) is None
+    assert h.is_positive(rdpsym.parameter("q", R(1, 2), 1) - R(1, 2))
+
+
+def test_a_condition_whose_every_factor_has_a_known_sign_keeps_its_direction():
+    """1 − c ≥ 0 with c ∈ (0, 1): its one factor has a known sign, and dropping it with its flip wrote c ≥ 1."""
+    c = rdpsym.parameter("c", 0, 1)
+    tidy = tidy_condition(sp.GreaterThan(1 - c, 0, evaluate=False), Hypotheses())
+    assert tidy.subs(c, R(1, 2)) == sp.true and tidy.subs(c, 2) == sp.false
+
+
+def test_points_are_drawn_inside_the_intervals_dependent_ends_included():
+    p = rdpsym.parameter("p", 0, 1)
+    r = rdpsym.parameter("r", 0, 1 - p)
+    s = rdpsym.parameter("s", 2, sp.oo, closed="lower")
+    points = [point for point, _ in itertools.islice(sample_points([r, s], None, seed=3), 60)]
+    assert all(set(point) == {r, s} for point in points)  # p is drawn for r's end, and not handed out
+    assert all(0 < point[r] < 1 and point[s] > 2 for point in points)
+    assert len({point[r] for point in points}) > 5
+    both = [point for point, _ in itertools.islice(sample_points([p, r], None, seed=3), 60)]
+    assert all(0 < point[p] < 1 and 0 < point[r] < 1 - point[p] for point in both)
+
+
+def test_supports_ordered_by_the_interval_give_the_answer_without_cases():
+    """Uniform[0, 1] against Uniform[0, c]: with c > 0 only, two cases (c ≥ 1 finite, else ∞); with c ∈ (0, 1)
+    declared, the answer is ∞ (P > 0 = Q on (c, 1)) the other way round −log c, both checked."""
+    c = rdpsym.parameter("c", 0, 1)
+    unit = rdpsym.Continuous(sp.S.One, x, support=sp.Interval(0, 1))
+    short = rdpsym.Continuous(1 / c, x, support=sp.Interval(0, c))
+    forward, backward = rdpsym.renyi_divergence(unit, short, 2), rdpsym.renyi_divergence(short, unit, 2)
+    assert forward.result == sp.oo and forward.status == rdpsym.Status.CHECKED
+    assert backward.result == -sp.log(c) and backward.status == rdpsym.Status.CHECKED
+    wide = rdpsym.parameter("c", 0, 2)  # both cases possible: the split stays, each case checked
+    split = rdpsym.renyi_divergence(rdpsym.Continuous(1 / wide, x, support=sp.Interval(0, wide)), unit, 2)
+    assert isinstance(split.result, sp.Piecewise) and split.result.subs(wide, R(3, 2)) == sp.oo
+    assert split.result.subs(wide, R(1, 2)) == sp.log(2)
