@@ -522,6 +522,36 @@ def test_a_mixture_component_hidden_under_another_ones_tail_is_summed():
         assert abs(rdpsym.renyi_divergence_mp(P, Q, 1, dps=30) - truth) < mpmath.mpf(10) ** -28
 
 
+def test_a_closed_form_whose_parts_stay_symbolic_is_not_verified_and_the_definition_answers(monkeypatch):
+    """Fuzz seed 18, case 33: P = Pareto(1) at 1/2 against a Pareto(5/2) truncated to [3, 5], α = 1/2.  SymPy's
+    closed form held logs of exp_polar terms whose real and imaginary parts stay symbolic, and comparing them
+    raised a TypeError out of the check.  Now the check says it could not evaluate the form (NotVerified), and
+    a pair without parameters gets the definition's value, labelled numeric: 1.72839349692444854877464861703854…
+    (an mpmath quadrature of −2·log ∫√(PQ) agrees to 40 digits).  Here the evaluation on that form, and the
+    fallback on a pair whose check is made to fail so (the whole case takes three CPU minutes)."""
+    from rdpsym.derive import divergence
+    from rdpsym.derive.values import closed_value
+    from rdpsym.foundations.errors import NotVerified
+
+    symbolic = sp.log(sp.I * sp.log(-sp.sqrt(2) * sp.exp_polar(3 * sp.I * sp.pi / 2) + 1)
+                      - sp.I * sp.log(1 - sp.sqrt(2) * sp.exp_polar(sp.I * sp.pi / 2)) + 3)  # its shape, shortened
+    with pytest.raises(NotVerified, match="stay symbolic"):
+        closed_value(symbolic, {}, 40)
+
+    def cannot_evaluate(*args, **kwargs):
+        raise NotVerified("the closed form could not be evaluated: its real and imaginary parts stay symbolic")
+
+    monkeypatch.setattr(divergence, "check_against_definition", cannot_evaluate)
+    P = rdpsym.Continuous(sp.exp(-x), x, support=sp.Interval(0, sp.oo))
+    Q = rdpsym.Continuous(sp.exp(-x / 2) / 2, x, support=sp.Interval(0, sp.oo))
+    d = rdpsym.renyi_divergence(P, Q, 2)  # ∫ P²/Q = ∫ 2e^{−3x/2} = 4/3
+    assert d.status == rdpsym.Status.NUMERIC
+    with mpmath.workdps(50):
+        assert abs(d.result - mpmath.log(mpmath.mpf(4) / 3)) < mpmath.mpf(10) ** -45
+    with pytest.raises(NotVerified):  # with parameters there is no number to fall back to
+        rdpsym.renyi_divergence(rdpsym.Continuous(sp.exp(-x / s1) / s1, x, support=sp.Interval(0, sp.oo)), Q, 2)
+
+
 # ----------------------------------------------------------------------------------------------------------
 # Defects the fuzzer found on an earlier state of the working tree, not reproduced by the current engine
 # ----------------------------------------------------------------------------------------------------------
