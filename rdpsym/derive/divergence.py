@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import sympy as sp
 
+from rdpsym.derive import atoms
 from rdpsym.derive.binomial import binomial_moment, is_integer_order
 from rdpsym.derive.cases import back, combine, evidence_back, split, step_back
 from rdpsym.derive.derivation import Derivation
@@ -95,6 +96,7 @@ from rdpsym.foundations.record import (
     weakest,
 )
 from rdpsym.foundations.symbols import alpha
+from rdpsym.laws.atoms import has_atoms
 from rdpsym.laws.densities import Continuous, Density, Discrete, align_pair
 from rdpsym.laws.references import Reference
 
@@ -150,6 +152,8 @@ def renyi_divergence(
         order = derived.order
         return _every_order(order, derived, lambda result, low: check_joint(P, Q, order, result, low),
                             lambda: joint_divergence(P, Q, order, below_one=True))
+    if has_atoms(P, Q):  # point masses beside a density: rdpsym.derive.atoms
+        return atoms.divergence(P, Q, order)
     P, Q, tables = align_pair(P, Q)
     order = parse_order(order)
     if isinstance(order, sp.Symbol) and order in P.parameters | Q.parameters:

@@ -60,6 +60,7 @@ from rdpsym.foundations.precision import (
 )
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import parse_order
+from rdpsym.laws.atoms import has_atoms
 from rdpsym.laws.densities import Density, Discrete, align_pair, parameter_values
 from rdpsym.quadrature.compile import (
     compile_expr,
@@ -116,6 +117,10 @@ def renyi_divergence_mp(
         from rdpsym.derive.multivariate import joint_divergence_mp
 
         return joint_divergence_mp(P, Q, order, dps, values)
+    if has_atoms(P, Q):  # point masses beside a density: rdpsym.derive.atoms
+        from rdpsym.derive.atoms import divergence_mp
+
+        return divergence_mp(P, Q, order, read_dps(dps), values)
     dps = read_dps(dps)
     seconds = DEFINITION_SECONDS if seconds is None else float(seconds)
     budget = time_budget(seconds, "the definition")

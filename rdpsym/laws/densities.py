@@ -165,6 +165,13 @@ class Continuous(Density):
         variables = args[1] if len(args) > 1 else kwargs.get("var")
         if isinstance(variables, (tuple, list, sp.Tuple)):
             return _joint(args, kwargs, discrete=False)
+        pdf = args[0] if args else kwargs.get("pdf")
+        if isinstance(pdf, sp.Basic) and pdf.has(sp.DiracDelta) and isinstance(variables, sp.Symbol):
+            # Point masses beside a density (a clipped Gaussian): rdpsym.laws.atoms.
+            from rdpsym.laws.atoms import with_atoms
+
+            support = args[2] if len(args) > 2 else kwargs.get("support", sp.Interval(-oo, oo))
+            return with_atoms(pdf, variables, support, check=args[3] if len(args) > 3 else kwargs.get("check", True))
         return super().__new__(cls)
 
     def __post_init__(self) -> None:

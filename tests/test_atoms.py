@@ -1,0 +1,110 @@
+"""Laws with atoms beside a density (rdpsym.laws.atoms, rdpsym.derive.atoms): a Gaussian clipped to [0, 1].
+
+Every value is compared with a brute-force mpmath evaluation of the definition written here: the density
+parts integrated by mpmath's quadrature, the atoms' terms added, at 40 digits.
+"""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+import sympy as sp
+
+import rdpsym
+from rdpsym.foundations.errors import DensityError, NoClosedFormError
+from rdpsym.laws.atoms import WithAtoms
+
+x = sp.Symbol("x", real=True)
+R = sp.Rational
+HALF = R(1, 2)
+
+
+def clipped(mu, sigma=1):
+    """N(μ, σ²) clipped to [0, 1]: its density on (0, 1), and the tails' masses as atoms at 0 and 1."""
+    phi = sp.exp(-(x - mu) ** 2 / (2 * sigma**2)) / (sigma * sp.sqrt(2 * sp.pi))
+    cdf = lambda z: (1 + sp.erf(z / sp.sqrt(2))) / 2  # noqa: E731
+    return rdpsym.Continuous(phi + cdf(-mu / sigma) * sp.DiracDelta(x) + cdf((mu - 1) / sigma) * sp.DiracDelta(x - 1),
+                             x, support=sp.Interval(0, 1))
+
+
+def oracle(order, m1, m2, sigma=1):
+    """D_order of the two clipped Gaussians, by mpmath alone (40 digits)."""
+    with mpmath.workdps(40):
+        s = mpmath.mpf(sigma)
+        m1, m2 = mpmath.mpf(m1), mpmath.mpf(m2)
+        pdf = lambda m, t: mpmath.npdf(t, m, s)  # noqa: E731
+        atoms = [(mpmath.ncdf(-m1 / s), mpmath.ncdf(-m2 / s)), (mpmath.ncdf((m1 - 1) / s), mpmath.ncdf((m2 - 1) / s))]
+        if order == 1:
+            return (mpmath.quad(lambda t: pdf(m1, t) * mpmath.log(pdf(m1, t) / pdf(m2, t)), [0, 1])
+                    + sum(p * mpmath.log(p / q) for p, q in atoms))
+        if order == sp.oo:
+            grid = [mpmath.mpf(i) / 1000 for i in range(1001)]
+            return max([max(mpmath.log(pdf(m1, t) / pdf(m2, t)) for t in grid)]
+                       + [mpmath.log(p / q) for p, q in atoms])
+        a = mpmath.mpf(order.p) / order.q
+        inner = mpmath.quad(lambda t: pdf(m1, t) ** a * pdf(m2, t) ** (1 - a), [0, 1])
+        return mpmath.log(inner + sum(p**a * q ** (1 - a) for p, q in atoms)) / (a - 1)
+
+
+def test_a_clipped_gaussian_is_a_density_part_and_two_atoms():
+    P = clipped(0)
+    assert isinstance(P, WithAtoms)
+    assert P.atoms == ((0, HALF), (1, HALF - sp.erf(sp.sqrt(2) / 2) / 2))
+    assert sp.simplify(P.mass - sp.erf(sp.sqrt(2) / 2) / 2) == 0
+    assert P.density.support == sp.Interval(0, 1) and P.density.validated
+
+
+@pytest.mark.parametrize("order", [R(2), HALF, R(7, 3), sp.S.One, sp.oo])
+def test_the_divergence_of_two_clipped_gaussians_is_the_definition(order):
+    P, Q = clipped(0), clipped(HALF)
+    d = rdpsym.renyi_divergence(P, Q, order)
+    truth = oracle(order, 0, HALF)
+    with mpmath.workdps(40):
+        assert d.status == rdpsym.Status.CHECKED
+        assert abs(mpmath.mpf(sp.N(d.result, 45)) - truth) < mpmath.mpf(10) ** -35
+        assert abs(rdpsym.renyi_divergence_mp(P, Q, order, dps=35) - truth) < mpmath.mpf(10) ** -33
+
+
+def test_an_atom_of_p_where_q_has_none_is_infinite_above_one_and_adds_nothing_below():
+    half_normal = sp.sqrt(2) * sp.exp(-x**2 / 2) / sp.sqrt(sp.pi) / 2  # mass 1/2 on [0, ∞)
+    P = rdpsym.Continuous(half_normal + sp.DiracDelta(x - 1) / 2, x, support=sp.Interval(0, sp.oo))
+    Q = rdpsym.Continuous(sp.exp(-x), x, support=sp.Interval(0, sp.oo))
+    assert rdpsym.renyi_divergence(P, Q, 2).result == sp.oo
+    assert rdpsym.renyi_divergence(P, Q, 1).result == sp.oo
+    assert rdpsym.renyi_divergence_mp(P, Q, 3, dps=20) == mpmath.inf
+    with mpmath.workdps(40):  # below 1 the atom meets no mass of Q: only the density parts count
+        a = mpmath.mpf(1) / 2
+        inner = mpmath.quad(lambda t: mpmath.npdf(t) ** a * mpmath.exp(-t) ** (1 - a), [0, mpmath.inf])
+        truth = mpmath.log(inner) / (a - 1)
+        assert abs(rdpsym.renyi_divergence_mp(P, Q, HALF, dps=35) - truth) < mpmath.mpf(10) ** -33
+        assert abs(mpmath.mpf(sp.N(rdpsym.renyi_divergence(P, Q, HALF).result, 45)) - truth) < mpmath.mpf(10) ** -35
+
+
+def test_a_symbolic_order_is_refused_clearly():
+    with pytest.raises(NoClosedFormError, match="numeric order"):
+        rdpsym.renyi_divergence(clipped(0), clipped(HALF), rdpsym.alpha)
+
+
+@pytest.mark.parametrize("pdf, support, says", [
+    (sp.Rational(1, 2) + sp.DiracDelta(x - 3) / 2, sp.Interval(0, 1), "an atom's point must be inside the support"),
+    (sp.Rational(3, 2) - sp.DiracDelta(x) / 2, sp.Interval(0, 1), "weight of the atom at 0 must be nonnegative"),
+    (sp.Rational(1, 2) + sp.DiracDelta(x) / 4, sp.Interval(0, 1), "must integrate to 1"),
+    (sp.DiracDelta(x**2 - 1), sp.Interval(-2, 2), "DiracDelta of a linear function"),
+    (sp.DiracDelta(x) / 3, sp.Interval(0, 1), "the law must have mass 1"),
+])
+def test_what_is_not_a_law_with_atoms_is_refused_by_name(pdf, support, says):
+    with pytest.raises(DensityError, match=says):
+        rdpsym.Continuous(pdf, x, support=support)
+
+
+def test_a_delta_of_a_scaled_argument_weighs_its_inverse_scale_and_values_are_read():
+    mu = sp.Symbol("mu", positive=True)
+    P = rdpsym.Continuous(HALF + sp.DiracDelta(2 * x - 2) / 2 + sp.DiracDelta(x) / 4, x, support=sp.Interval(0, 1))
+    assert P.atoms == ((0, R(1, 4)), (1, R(1, 4))) and P.mass == HALF
+    Pmu = clipped(mu)
+    at = Pmu.subs({"mu": HALF})
+    assert at.atoms[0][1] == (1 + sp.erf(-HALF / sp.sqrt(2))) / 2
+    with mpmath.workdps(40):
+        assert abs(rdpsym.renyi_divergence_mp(clipped(0), at, 2, dps=35) - oracle(R(2), 0, HALF)) < mpmath.mpf(10) ** -33
+        assert abs(rdpsym.renyi_divergence_mp(clipped(0), Pmu, 2, dps=35, values={mu: HALF})
+                   - oracle(R(2), 0, HALF)) < mpmath.mpf(10) ** -33
