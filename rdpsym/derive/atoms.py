@@ -21,13 +21,13 @@ import sympy as sp
 
 from rdpsym.derive.derivation import Derivation
 from rdpsym.derive.numeric import renyi_divergence_mp
-from rdpsym.foundations.errors import DomainError, NoClosedFormError
+from rdpsym.foundations.errors import DomainError, NoClosedFormError, VerificationError
 from rdpsym.foundations.notation import P as P_
 from rdpsym.foundations.notation import Q as Q_
 from rdpsym.foundations.notation import RenyiDivergence
 from rdpsym.foundations.numbers import exact_mpf
 from rdpsym.foundations.reading import parse_order
-from rdpsym.foundations.record import Because, Status, Step, weakest
+from rdpsym.foundations.record import AgreesWithDefinition, Because, NotChecked, Status, Step, weakest
 from rdpsym.laws.atoms import WithAtoms
 from rdpsym.laws.densities import Continuous, parameter_values
 
@@ -119,8 +119,33 @@ def divergence(P, Q, order: object):
         result = mpmath.mpf(sp.N(result, 50)) if result != oo else result
     step = Step(RenyiDivergence(P_, Q_, order), "=", result, Because(SPLIT), status)
     evidence = tuple(e for d in derivations for e in d.evidence)
+    if status in (Status.PROVED, Status.CHECKED):
+        evidence = (*evidence, _checked_whole(P, Q, order, result))
     return Derivation(order=order, result=result, status=status,
                       steps=(*(s for d in derivations for s in d.steps), step), evidence=evidence)
+
+
+#: Digits to which the whole result must agree with the definition of the whole laws.
+AGREE_DIGITS = 40
+
+
+def _checked_whole(P, Q, order, result):
+    """The whole result against :func:`divergence_mp` (each part's own definition, put together) at 40 digits
+    where the laws have no parameters; else a note that the parts alone were checked."""
+    if P.parameters | Q.parameters:
+        return NotChecked("the whole result against the definition",
+                          "the laws have parameters: each part was checked on its own")
+    definition = divergence_mp(P, Q, order, dps=AGREE_DIGITS + 5)
+    with mpmath.workdps(AGREE_DIGITS + 10):
+        closed = mpmath.inf if result == oo else mpmath.mpf(sp.N(result, AGREE_DIGITS + 10))
+        if mpmath.isinf(closed) or mpmath.isinf(definition):
+            agree = mpmath.isinf(closed) and mpmath.isinf(definition)
+        else:
+            agree = abs(closed - definition) <= mpmath.mpf(10) ** -AGREE_DIGITS * abs(definition)  # relative
+    if not agree:
+        raise VerificationError(f"the result for laws with atoms, {result}, disagrees with the definition at order "
+                                f"{order}: {mpmath.nstr(closed, 20)} vs {mpmath.nstr(definition, 20)}")
+    return AgreesWithDefinition((), None if mpmath.isinf(closed) else AGREE_DIGITS, None)
 
 
 def divergence_mp(P, Q, order: object, dps: int = 50, values=None) -> mpmath.mpf:
