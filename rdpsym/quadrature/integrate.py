@@ -333,8 +333,7 @@ def _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reason
     f = _scaled(integrand, shift, ctx)
     if where.singular is not None:
         lo, hi, tails = _algebraic_tails(f, log_f, lo, hi, where, ctx)
-        upper = (_scaled(reflected(hi), shift, ctx)
-                 if (reflected is not None and not where.singular.low) else None)
+        upper = ((lambda: _scaled(reflected(hi), shift, ctx)) if reflected is not None and hi is not oo else None)
         part = tails + _quad_peak_at_end(f, lo, hi, where, ctx, upper)
     else:
         lo, hi, tails = _algebraic_tails(f, log_f, lo, hi, where, ctx)
@@ -722,40 +721,67 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx) -> str | None:
 
 
 def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, reflected=None):
-    """Quadrature when the integrand is singular, like |t − e|^c with −1 < c < 0, at an end e.
+    """Quadrature when the integrand is singular, like |t − e|^c with −1 < c < 0, at an end e (or at both).
 
     Tanh-sinh nodes next to an end are stored as mpf's close to ±1, so their
     distance to the end carries only the working precision in absolute terms,
     and the result keeps about (1 + c)·dps digits.  Substituting
     t = e ± u^m with m = ⌈1/(1 + c)⌉ makes the integrand f(e ± u^m)·m·u^(m−1)
     bounded near u = 0, where those node errors then cost nothing.  At an
-    upper end the integrand is used ``reflected`` (as a function of e − t,
-    substituted symbolically), since 1 − (1 − u^m) would lose u^m.
+    upper end the integrand is used ``reflected`` (a function returning it as a
+    function of e − t, substituted symbolically), since 1 − (1 − u^m) would lose u^m.
+    The other end, when finite, is probed too: the arcsine density 1/(π√(x(1 − x)))
+    is singular at both, and a plain quadrature of the far half met a node that
+    rounded onto 1 (its value e^{+∞}: the divergence was refused at every order).
     """
-    at_low_end = where.singular.low
-    a = to_mpf(lo, ctx)
-    b = to_mpf(hi, ctx)
-    e, other, sign = (a, b, 1) if at_low_end else (b, a, -1)
-    length = where.lengths[0 if at_low_end else 1] or 1 + abs(e)
-    if at_low_end:
-        def g(y):
-            t = e + y
-            # A node u^m below the working precision rounds onto the end itself, where the density may be
-            # infinite (0^(−1/2): a ZeroDivisionError, fuzz seed 16 case 60); its tanh-sinh weight is
-            # negligible, and the substituted integrand is bounded there: the node counts 0.
-            return f(t) if t != e else ctx.zero
-    else:
-        g = reflected if reflected is not None else (lambda y: f(e - y))  # g(y) = f(e − y)
-    with ctx.workdps(30):
-        near = [ctx.log(abs(g(ctx.mpf(10) ** -j * length))) for j in (12, 16)]
-        c = (near[1] - near[0]) / (-4 * ctx.ln10)
-    m = int(min(1000, max(1, ctx.ceil(1 / (1 + c))))) if c > -1 else 1
-    width = length if not ctx.isfinite(other) else abs(other - e) / 2
-    near_part = ctx.quad(lambda u: g(u**m) * m * u ** (m - 1), [0, ctx.root(width, m)])
-    far_end = e + sign * width
-    lo_far, hi_far = (far_end, other) if sign > 0 else (other, far_end)
-    # The rest still gets the split points: the mass may peak far from the singular end.
+    a, b = to_mpf(lo, ctx), to_mpf(hi, ctx)
+
+    def low(y):
+        t = a + y
+        # A node u^m below the working precision rounds onto the end itself, where the density may be
+        # infinite (0^(−1/2): a ZeroDivisionError, fuzz seed 16 case 60); its tanh-sinh weight is
+        # negligible, and the substituted integrand is bounded there: the node counts 0.
+        return f(t) if t != a else ctx.zero
+
+    def high_plain(y):
+        t = b - y
+        return f(t) if t != b else ctx.zero
+
+    def high():
+        return reflected() if reflected is not None else high_plain
+
+    ends = [(a, 1, low, where.lengths[0])] if where.singular.low else [(b, -1, high(), where.lengths[1])]
+    if where.singular.low and ctx.isfinite(b) and _end_exponent(high_plain, b - a, ctx) < 0:
+        ends.append((b, -1, high(), where.lengths[1]))
+    elif not where.singular.low and ctx.isfinite(a) and _end_exponent(low, b - a, ctx) < 0:
+        ends.append((a, 1, low, where.lengths[0]))
+    both = len(ends) == 2
+    total, inner_lo, inner_hi = ctx.zero, a, b
+    for e, sign, g, length in ends:
+        length = length or 1 + abs(e)
+        other = b if sign > 0 else a
+        width = (b - a) / 4 if both else (length if not ctx.isfinite(other) else abs(other - e) / 2)
+        c = _end_exponent(g, length, ctx)
+        m = int(min(1000, max(1, ctx.ceil(1 / (1 + c))))) if c > -1 else 1
+        total += ctx.quad(lambda u, g=g, m=m: g(u**m) * m * u ** (m - 1), [0, ctx.root(width, m)])
+        if sign > 0:
+            inner_lo = e + width
+        else:
+            inner_hi = e - width
+    # The rest still gets the split points: the mass may peak far from the singular ends.
     inner = {t for t in (where.left, None if where.at_end else where.mode, where.right, *where.others)
-             if t is not None and lo_far < t < hi_far}
-    far_part = _settled_quad(f, [lo_far, *sorted(inner), hi_far], where, ctx)
-    return near_part + far_part
+             if t is not None and inner_lo < t < inner_hi}
+    return total + _settled_quad(f, [inner_lo, *sorted(inner), inner_hi], where, ctx)
+
+
+def _end_exponent(g, length, ctx):
+    """The power c of the distance y to an end that g(y) behaves like there (read at y = 10⁻¹² and 10⁻¹⁶ of
+    ``length``); 0 where g cannot be read there."""
+    with ctx.workdps(30):
+        try:
+            near = [ctx.log(abs(g(ctx.mpf(10) ** -j * (length or 1)))) for j in (12, 16)]
+        except (ValueError, ZeroDivisionError, OverflowError, ConvergenceError):
+            return ctx.zero
+        if not all(ctx.isfinite(v) for v in near):
+            return ctx.zero
+        return (near[1] - near[0]) / (-4 * ctx.ln10)
