@@ -293,3 +293,19 @@ def test_a_density_singular_at_both_ends_is_integrated_at_both():
     assert renyi_divergence_mp(A, U, 2, dps=20) == mpmath.inf
     d = renyi_divergence(A, U, R(3, 2))
     assert d.status == rdpsym.Status.CHECKED and d.result == -3 * sp.log(sp.pi) + 2 * sp.log(sp.beta(R(1, 4), R(1, 4)))
+
+
+def test_kl_with_integrable_log_singularities_at_the_ends():
+    """The uniform law against −log x on (0, 1) (a density: ∫ −log x = 1), both ways.  KL(U‖Q) = γ and
+    KL(Q‖U) = 1 − γ, by hand (∫ −log(−log x) dx = γ).  The integrands have log singularities at the ends:
+    in t = 1 − x, log(−log x) was log(−log(1 − t)), which rounds to log 0 below the working precision (e^{+∞}:
+    refused), and the peak × e-fold width read at x → 0 (scanned to 10⁻¹⁰⁰⁰) was e^{−1150} of the integral, so
+    the middle of the piece looked like mass the scan had missed (refused)."""
+    U = Continuous(sp.S.One, x, support=sp.Interval(0, 1))
+    Q = Continuous(-sp.log(x), x, support=sp.Interval(0, 1))
+    with mpmath.workdps(40):
+        assert abs(renyi_divergence_mp(U, Q, 1, dps=35) - mpmath.euler) < mpmath.mpf(10) ** -33
+        assert abs(renyi_divergence_mp(Q, U, 1, dps=35) - (1 - mpmath.euler)) < mpmath.mpf(10) ** -33
+        assert abs(renyi_divergence_mp(U, Q, R(3, 2), dps=35) - mpmath.log(mpmath.pi)) < mpmath.mpf(10) ** -33
+        assert abs(renyi_divergence_mp(Q, U, R(3, 2), dps=35)
+                   - 2 * mpmath.log(mpmath.gamma(mpmath.mpf(5) / 2))) < mpmath.mpf(10) ** -33

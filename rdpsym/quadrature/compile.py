@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 
 import sympy as sp
 from mpmath.libmp import from_rational, round_nearest
+from sympy.codegen.cfunctions import log1p
 
 from rdpsym.foundations.budget import time_budget
 from rdpsym.foundations.errors import NoClosedFormError, SymbolicTimeout
@@ -285,9 +286,29 @@ def log_function(expr: sp.Expr, var: sp.Symbol, pdf: Callable, probes: Iterable[
         return fast if fast is not None else (lambda t: ctx.log(pdf(t)))
     if fast is None:
         e = to_mpf(reflect_at, ctx)
+        # log pdf(e − t) with log(1 − t)-like terms as log1p (the uniform law against −log x on (0, 1): in
+        # t = 1 − x, −log x is −log1p(−t), where −log(1 − t) rounds to 0 for t below the working precision).
+        near = _log1p_near_zero(sp.log(expr.xreplace({var: reflect_at - var})), var)
+        if near.has(log1p):
+            return compile_expr(near, var, ctx)
         return lambda t: ctx.log(pdf(e - t))
-    flipped = log_expression(expr).xreplace({var: reflect_at - var})
+    flipped = _log1p_near_zero(log_expression(expr).xreplace({var: reflect_at - var}), var)
     return compile_expr(flipped, var, ctx)
+
+
+def _log1p_near_zero(expr: sp.Expr, var: sp.Symbol) -> sp.Expr:
+    """log(A) written log1p(A − 1) where A → 1 as ``var`` → 0: in t = e − x, log x at the end e = 1 is
+    log(1 − t), which rounds to log 1 = 0 once t is below the working precision (the KL integrand of the
+    uniform law against −log x on (0, 1) met log 0 there, and e^{+∞})."""
+    def near_one(e):
+        if not (isinstance(e, sp.log) and e.args[0].has(var)):
+            return False
+        try:
+            return e.args[0].subs(var, 0) == 1
+        except (TypeError, ValueError, ZeroDivisionError):
+            return False
+
+    return expr.replace(near_one, lambda e: log1p(sp.expand(e.args[0] - 1)))
 
 
 def log_ratio_function(p_expr: sp.Expr, q_expr: sp.Expr, var: sp.Symbol, log_p: Callable, log_q: Callable,

@@ -330,6 +330,8 @@ def _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reason
     # an integral of 10^−20 or of e^(10^23) would get too few or too many digits:
     # integrate f / (peak·width), whose integral is of order one, and scale back.
     shift = where.log_size
+    if where.singular is not None:
+        shift = max(shift, _interior_log_size(log_f, lo, hi, where, ctx))
     f = _scaled(integrand, shift, ctx)
     if where.singular is not None:
         lo, hi, tails = _algebraic_tails(f, log_f, lo, hi, where, ctx)
@@ -339,6 +341,21 @@ def _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reason
         lo, hi, tails = _algebraic_tails(f, log_f, lo, hi, where, ctx)
         part = tails + _settled_quad(f, _split_points(where, lo, hi, ctx), where, ctx)
     return (part * ctx.exp(shift) if shift else part), log_centre
+
+
+def _interior_log_size(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx):
+    """log(|f|·length) at points inside a piece whose integrand is singular at an end: the peak × e-fold width
+    read there is far too small for a weak singularity (−log x·log(−log x) at x → 0, scanned to 10⁻¹⁰⁰⁰, gave
+    e^{−1150}), and the integrand in the middle then looked like mass the scan had missed."""
+    a, b = (to_mpf(e, ctx) if e not in (oo, -oo) else None for e in (lo, hi))
+    if a is not None and b is not None:
+        points, length = [a + (b - a) * k / 8 for k in (1, 2, 4, 6, 7)], b - a
+    else:
+        e, sign = (a, 1) if a is not None else (b, -1)
+        length = where.lengths[0 if sign > 0 else 1] or 1 + abs(e)
+        points = [e + sign * length * k for k in (ctx.mpf(1) / 4, 1, 4)]
+    sizes = [v for v in (log_f(t) for t in points) if ctx.isfinite(v)]
+    return max(sizes) + ctx.log(length) if sizes else ctx.ninf
 
 
 def _unresolved(where: Locus, ctx, lo: sp.Expr, hi: sp.Expr) -> bool:
