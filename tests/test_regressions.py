@@ -309,3 +309,22 @@ def test_kl_with_integrable_log_singularities_at_the_ends():
         assert abs(renyi_divergence_mp(U, Q, R(3, 2), dps=35) - mpmath.log(mpmath.pi)) < mpmath.mpf(10) ** -33
         assert abs(renyi_divergence_mp(Q, U, R(3, 2), dps=35)
                    - 2 * mpmath.log(mpmath.gamma(mpmath.mpf(5) / 2))) < mpmath.mpf(10) ** -33
+
+
+def test_beta_prime_laws_derive_at_symbolic_parameters():
+    """Beta prime laws x^{a−1}(1 + x)^{−a−b}/B(a, b) on (0, ∞): the moment is Euler's beta integral of the
+    second kind, ∫_0^∞ t^{s−1}(t + 1)^{−p} dt = B(s, p − s), which no rule read (one power and one shifted
+    power): derived with numbers, "no closed form" with symbols.  The literature form
+    log B(a_α, b_α) − α log B₁ − (1 − α) log B₂ over α − 1, here at α = 2 (a₂ = 2a₁ − a₂ ...)."""
+    t = sp.Symbol("t", positive=True)
+    a1, b1, a2, b2 = sp.symbols("a1 b1 a2 b2", positive=True)
+
+    def beta_prime(a, b):
+        return Continuous(t ** (a - 1) * (1 + t) ** (-a - b) / sp.beta(a, b), t, support=sp.Interval(0, sp.oo))
+
+    d = renyi_divergence(beta_prime(a1, b1), beta_prime(a2, b2), 2)
+    assert d.status == rdpsym.Status.CHECKED
+    expected = sp.log(sp.beta(2 * a1 - a2, 2 * b1 - b2) * sp.beta(a2, b2) / sp.beta(a1, b1) ** 2)
+    at = {a1: R(3, 2), b1: 2, a2: 1, b2: R(5, 2)}
+    assert d.result.args[0][0].xreplace(at).equals(expected.xreplace(at))
+    assert d.result.xreplace({a1: 1, b1: 1, a2: 3, b2: 1}) == sp.oo  # 2a₁ − a₂ < 0: the integral diverges at 0

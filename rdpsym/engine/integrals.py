@@ -23,6 +23,7 @@ textbook identity written once; u = x − r is the distance to the power's root)
 ``beta``  c₁ log(x − a) + c₂ log(b − x) + C on (a, b):  e^C (b − a)^{c₁+c₂+1} B(c₁+1, c₂+1).
 ``incomplete beta``  the same on (l, h) inside (a, b):  e^C (b − a)^{c₁+c₂+1} B_{z_l, z_h}(c₁+1, c₂+1),
     z = (x − a)/(b − a).
+``beta (second kind)``  (c − 1)·log x − p·log(x + u) + C on (0, ∞):  e^C u^{c−p} B(c, p − c) (beta prime laws).
 ``power of a quadratic``, ``Legendre function``  on the whole line, L = C + Σ c·log((x − μ)² + γ²)
     (Cauchy, Student t): :mod:`rdpsym.engine.quadratic_logs`.
 ``Bessel's integral``  a cos x + b sin x + C over one period (von Mises): :mod:`rdpsym.engine.periodic`.
@@ -257,9 +258,18 @@ def _two_binomials(logs, C, lo, hi, hyp: Hypotheses) -> PieceValue | None:
         return None
     power = [c for c, r, _ in logs if r == 0]
     shifted = [(c, -r) for c, r, _ in logs if r != 0]
-    if len(power) > 1 or len(shifted) != 2 or any(hyp.is_positive(u) is not True for _, u in shifted):
+    if len(power) > 1 or len(shifted) not in (1, 2) or any(hyp.is_positive(u) is not True for _, u in shifted):
         return None
     s = (power[0] if power else sp.S.Zero) + 1
+    if len(shifted) == 1:
+        # ∫_0^∞ t^{s−1} (t + u)^{−p} dt = u^{s−p} B(s, p − s) (t = u·y, then Euler's beta integral of the second
+        # kind): the beta prime law's moment, at any parameters.
+        (c, u) = shifted[0]
+        p = -c
+        converges = sp.And(s > 0, p - s > 0)
+        if hyp.holds(converges) is False:
+            return PieceValue(oo, sp.true, "beta (second kind)")
+        return _decided(sp.exp(C) * u ** (s - p) * sp.beta(s, p - s), converges, "beta (second kind)", hyp)
     (c1, u), (c2, v) = shifted
     p, q = -c1, -c2
     converges = sp.And(s > 0, p + q - s > 0)
