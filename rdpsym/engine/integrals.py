@@ -449,21 +449,34 @@ def _power_exponential(c, r, B, C, lo, hi, hyp: Hypotheses) -> PieceValue | None
     b_zero = hyp.is_zero(B)
     if b_zero:
         return _power(c, ul, uh, sp.exp(C), hyp)
-    if b_zero is None and uh is not oo:
-        return None  # a finite piece with B of unknown sign: both e^{Bx} forms would be needed
     s = c + 1
+    if uh is not oo and hyp.is_negative(B) is not True:
+        return _kummer(s, B, ul, uh, scale, hyp)
     if uh is oo:
         if ul == 0:
             return _decided(scale * sp.gamma(s) / (-B) ** s, sp.And(c > -1, B < 0), "gamma", hyp)
         value = scale * sp.uppergamma(s, -B * ul) / (-B) ** s
         return _decided(value, B < 0, "incomplete gamma", hyp)
-    if hyp.is_negative(B) is not True:
-        return None  # B > 0 on a finite piece: Γ of a negative argument, complex termwise
     if ul == 0:
         value = scale * sp.lowergamma(s, -B * uh) / (-B) ** s
         return _decided(value, c > -1, "incomplete gamma", hyp)
     value = scale * (sp.uppergamma(s, -B * ul) - sp.uppergamma(s, -B * uh)) / (-B) ** s
     return PieceValue(value, sp.true, "incomplete gamma")
+
+
+def _kummer(s, B, ul, uh, scale, hyp: Hypotheses) -> PieceValue | None:
+    """∫_{ul}^{uh} u^{s−1} e^{Bu} du (times ``scale``) on a finite piece where B is not known negative: with
+    F(h) = h^s/s·₁F₁(s; s + 1; B·h), an antiderivative for every real B (DLMF 8.5.1: γ(s, z) =
+    z^s M(s, s + 1, −z)/s), F(uh) − F(ul), real where the gamma forms would take Γ at a negative argument
+    (e^{−αx}(3 − 2x)^{1−α} below α = 1: B = α > 0 after the reflection).  Needs s > 0 at ul = 0, s ≠ 0 else."""
+    def F(h):
+        return h**s / s * sp.hyper([s], [s + 1], B * h)
+
+    if ul == 0:
+        return _decided(scale * F(uh), s > 0, "incomplete gamma (Kummer)", hyp)
+    if hyp.is_zero(s) is not False:
+        return None
+    return PieceValue(scale * (F(uh) - F(ul)), sp.true, "incomplete gamma (Kummer)")
 
 
 def _power(c, ul, uh, scale, hyp: Hypotheses) -> PieceValue:
