@@ -328,3 +328,20 @@ def test_beta_prime_laws_derive_at_symbolic_parameters():
     at = {a1: R(3, 2), b1: 2, a2: 1, b2: R(5, 2)}
     assert d.result.args[0][0].xreplace(at).equals(expected.xreplace(at))
     assert d.result.xreplace({a1: 1, b1: 1, a2: 3, b2: 1}) == sp.oo  # 2a₁ − a₂ < 0: the integral diverges at 0
+
+
+def test_p_outside_q_decides_infinity_before_any_piece_is_integrated(monkeypatch):
+    """Fuzz seed 20, case 9: a Student-t and logistic mixture on ℝ against a law on (−∞, 0] at α = 50.  The
+    answer is ∞ (P > 0 = Q on (0, ∞)), but the piece (−∞, 0] was integrated first: a 50th power of a mixture,
+    minutes in SymPy's evalf, and once a segmentation fault.  The pieces where Q is 0 are read first now."""
+    from rdpsym.derive import moments
+    from rdpsym.engine.context import Hypotheses
+
+    def never(*args, **kwargs):
+        raise AssertionError("a piece was integrated")
+
+    monkeypatch.setattr(moments, "integrate_exp_steps", never)
+    P = Continuous(sp.exp(-sp.Abs(x)) / 2, x)
+    Q = Continuous(sp.exp(x), x, support=sp.Interval(-sp.oo, 0))
+    assert moments.moment(P, Q, sp.Integer(50), Hypotheses()).value == sp.oo
+    assert renyi_divergence(P, Q, 50).result == sp.oo
