@@ -23,7 +23,7 @@ import sympy as sp
 from rdpsym.engine.context import UndecidedSign
 from rdpsym.foundations.budget import budgeted
 from rdpsym.foundations.errors import NoClosedFormError
-from rdpsym.foundations.symbols import in_positive_form
+from rdpsym.foundations.symbols import has_declared, in_positive_form
 
 oo = sp.oo
 
@@ -124,7 +124,7 @@ def less(a: sp.Expr, b: sp.Expr) -> bool | None:
     if a is sp.S.Infinity or b is sp.S.NegativeInfinity:
         return False
     d = sp.simplify(b - a)
-    if d.is_positive is None and not d.is_nonpositive:
+    if d.is_positive is None and not d.is_nonpositive and has_declared(d):
         d = sp.simplify(in_positive_form(d))  # parameters declared in an interval (rdpsym.parameter)
     return d.is_positive if d.is_positive is not None else (False if d.is_nonpositive else None)
 
@@ -196,7 +196,7 @@ def resolve_branch(expr: sp.Expr, var: sp.Symbol, at: sp.Expr) -> sp.Expr:
 
     def sign_at(u: sp.Expr) -> int:
         v = sp.simplify(u.subs(var, at))
-        if v.is_positive is None and v.is_negative is None and v.is_zero is None:
+        if v.is_positive is None and v.is_negative is None and v.is_zero is None and has_declared(v):
             v = sp.simplify(in_positive_form(v))
         if v.is_positive:
             return 1

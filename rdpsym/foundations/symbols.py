@@ -144,9 +144,16 @@ def parameter(name: str, lower: object = -oo, upper: object = oo, *, closed: str
     return Parameter(name, a, b, left_open, right_open, **assumptions)
 
 
+def has_declared(expr: sp.Basic) -> bool:
+    """Whether ``expr`` holds a :class:`Parameter` (so that reading the intervals can decide more)."""
+    return any(isinstance(s, Parameter) for s in expr.free_symbols)
+
+
 def in_positive_form(expr: sp.Expr) -> sp.Expr:
     """``expr`` with every :class:`Parameter` written by :meth:`Parameter.positive_form` (ends that involve
     other parameters are rewritten in turn), so that SymPy's sign rules see the intervals."""
+    if not has_declared(expr):
+        return expr
     for _ in range(8):  # a chain of dependent ends is short; a parameter's end never involves itself
         forms = {s: f for s in expr.atoms(Parameter) if (f := s.positive_form()) is not None}
         if not forms:
@@ -155,4 +162,4 @@ def in_positive_form(expr: sp.Expr) -> sp.Expr:
     return expr
 
 
-__all__ = ["Parameter", "alpha", "in_positive_form", "parameter"]
+__all__ = ["Parameter", "alpha", "has_declared", "in_positive_form", "parameter"]

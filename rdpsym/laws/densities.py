@@ -37,7 +37,7 @@ from rdpsym.engine.pieces import (
 from rdpsym.engine.series import canonical
 from rdpsym.foundations.errors import DensityError, NoClosedFormError, ParameterError, WrongType, must, quoted
 from rdpsym.foundations.reading import check_interval, exact, value_for
-from rdpsym.foundations.symbols import in_positive_form
+from rdpsym.foundations.symbols import has_declared, in_positive_form
 from rdpsym.laws.validation import check_pieces, check_table, written
 
 oo = sp.oo
@@ -126,7 +126,7 @@ def _le(a: sp.Expr, b: sp.Expr) -> bool:
     if a is oo or b is -oo:
         return False
     d = sp.simplify(b - a)
-    if d.is_nonnegative is None:
+    if d.is_nonnegative is None and has_declared(d):
         d = sp.simplify(in_positive_form(d))  # a parameter declared in an interval (rdpsym.parameter)
     if d.is_nonnegative is None:
         # Reading "undecided" as "no" silently dropped a piece of the support (Uniform[0, a] against
