@@ -15,6 +15,7 @@ larger of log(m_P/m_Q) + D_∞(P̃‖Q̃) and max_a log(p_a/q_a), over the parts
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import mpmath
 import sympy as sp
@@ -55,26 +56,55 @@ def parts(law) -> Parts:
                       f"got {type(law).__name__}")
 
 
-def _log_moment_terms(P: Parts, Q: Parts, order, part_value):
-    """The terms of the moment ∫ P^α Q^{1−α} (α ∉ {1, ∞}), the density parts' one by ``part_value``
-    (D_α(P̃‖Q̃), a SymPy expression or an mpf); ∞ (the string "oo") where a part of P meets none of Q above 1."""
-    terms = []
-    above = order > 1
+@dataclasses.dataclass(frozen=True)
+class _Arithmetic:
+    """How the composition computes: SymPy expressions (the derivation) or mpmath numbers (the definition)."""
+
+    inf: object
+    log: Callable
+    exp: Callable
+    number: Callable  # a weight, a mass or an order, as this arithmetic's number
+    largest: Callable
+    is_inf: Callable
+
+
+SYMBOLIC = _Arithmetic(oo, sp.log, sp.exp, lambda v: sp.Float(v, 50) if isinstance(v, mpmath.mpf) else v,
+                       lambda values: sp.Max(*values), lambda v: v == oo)
+NUMERIC = _Arithmetic(mpmath.inf, mpmath.log, mpmath.exp, lambda v: _mpf(v), max, mpmath.isinf)
+
+
+def _compose(P: Parts, Q: Parts, order, part, ar: _Arithmetic):
+    """D_order(P‖Q) from the density parts' divergence ``part(P̃, Q̃)`` and the atoms (module docstring), in the
+    arithmetic ``ar``; ∞ where a part of P meets no mass of Q at an order ≥ 1."""
+    pieces = []  # (log of P's mass there, log of Q's mass there, the density parts' D or None for an atom)
     if P.density is not None:
         if Q.density is None:
-            if above:
-                return "oo"
+            if order >= 1:
+                return ar.inf
         else:
-            D = part_value(P.density, Q.density)
-            terms.append(("density", D))
+            pieces.append((ar.log(ar.number(P.mass)), ar.log(ar.number(Q.mass)), ar.number(part(P.density, Q.density))))
     for point, weight in P.atoms.items():
         other = Q.atoms.get(point, sp.S.Zero)
-        if other == 0:
-            if above and weight != 0:
-                return "oo"
+        if weight == 0:
             continue
-        terms.append(("atom", (weight, other)))
-    return terms
+        if other == 0:
+            if order >= 1:
+                return ar.inf
+            continue  # below 1 an atom Q does not share adds 0 to the moment
+        pieces.append((ar.log(ar.number(weight)), ar.log(ar.number(other)), None))
+    if order is oo:  # the largest log-ratio over the parts where P has mass
+        return ar.largest([lp - lq + (D if D is not None else 0) for lp, lq, D in pieces])
+    if order == 1:  # Σ mass·(log-ratio of the masses + the density parts' KL)
+        return sum(ar.exp(lp) * (lp - lq + (D if D is not None else 0)) for lp, lq, D in pieces)
+    a = ar.number(order)
+    moment = 0
+    for lp, lq, D in pieces:
+        if D is not None and ar.is_inf(D):
+            if order > 1:
+                return ar.inf
+            continue  # below 1 a density part of P where Q has none adds 0
+        moment += ar.exp(a * lp + (1 - a) * lq + ((a - 1) * D if D is not None else 0))
+    return ar.log(moment) / (a - 1) if moment != 0 else ar.inf
 
 
 def divergence(P, Q, order: object):
@@ -92,28 +122,7 @@ def divergence(P, Q, order: object):
         derivations.append(d)
         return d.result
 
-    if order == 1:
-        result = _kl(Pp, Qp, part, sp.log)
-    elif order is oo:
-        result = _sup(Pp, Qp, part, sp.log)
-    else:
-        terms = _log_moment_terms(Pp, Qp, order, part)
-        if terms == "oo":
-            result = oo
-        else:
-            moment = sp.S.Zero
-            for kind, value in terms:
-                if kind == "density":
-                    if value == oo:
-                        if order > 1:
-                            moment = oo
-                            break
-                        continue
-                    moment += Pp.mass**order * Qp.mass**(1 - order) * sp.exp((order - 1) * _as_expr(value))
-                else:
-                    p, q = value
-                    moment += p**order * q**(1 - order)
-            result = oo if moment == oo else (sp.log(moment) / (order - 1) if moment != 0 else oo)
+    result = _compose(Pp, Qp, order, part, SYMBOLIC)
     status = weakest(tuple(d.status for d in derivations)) if derivations else Status.PROVED
     if any(isinstance(d.result, mpmath.mpf) for d in derivations):
         result = mpmath.mpf(sp.N(result, 50)) if result != oo else result
@@ -158,80 +167,8 @@ def divergence_mp(P, Q, order: object, dps: int = 50, values=None) -> mpmath.mpf
     order = parse_order(order)
     Pp, Qp = parts(P), parts(Q)
     with mpmath.workdps(dps + 10):
-        def part(Pd, Qd):
-            return renyi_divergence_mp(Pd, Qd, order, dps=dps + 5)
-
-        def log(v):
-            return mpmath.log(_mpf(v))
-
-        if order == 1:
-            value = _kl(Pp, Qp, part, log, numeric=True)
-        elif order is oo:
-            value = _sup(Pp, Qp, part, log, numeric=True)
-        else:
-            a = _mpf(order)
-            terms = _log_moment_terms(Pp, Qp, order, part)
-            if terms == "oo":
-                return mpmath.inf
-            moment = mpmath.mpf(0)
-            for kind, v in terms:
-                if kind == "density":
-                    if mpmath.isinf(v):
-                        if a > 1:
-                            return mpmath.inf
-                        continue
-                    moment += _mpf(Pp.mass) ** a * _mpf(Qp.mass) ** (1 - a) * mpmath.exp((a - 1) * v)
-                else:
-                    moment += _mpf(v[0]) ** a * _mpf(v[1]) ** (1 - a)
-            value = mpmath.log(moment) / (a - 1) if moment != 0 else mpmath.inf
+        value = _compose(Pp, Qp, order, lambda Pd, Qd: renyi_divergence_mp(Pd, Qd, order, dps=dps + 5), NUMERIC)
         return exact_mpf(value) if not mpmath.isinf(value) else mpmath.inf
-
-
-def _kl(P: Parts, Q: Parts, part, log, numeric: bool = False):
-    total = 0
-    if P.density is not None:
-        if Q.density is None:
-            return mpmath.inf if numeric else oo
-        D = part(P.density, Q.density)
-        if D == oo or (numeric and mpmath.isinf(D)):
-            return D
-        m_p, m_q = (_mpf(P.mass), _mpf(Q.mass)) if numeric else (P.mass, Q.mass)
-        total += m_p * (_as_expr(D) if not numeric else D) + m_p * log(m_p / m_q)
-    for point, weight in P.atoms.items():
-        other = Q.atoms.get(point, 0)
-        if weight == 0:
-            continue
-        if other == 0:
-            return mpmath.inf if numeric else oo
-        w, o = (_mpf(weight), _mpf(other)) if numeric else (weight, other)
-        total += w * log(w / o)
-    return total
-
-
-def _sup(P: Parts, Q: Parts, part, log, numeric: bool = False):
-    values = []
-    if P.density is not None:
-        if Q.density is None:
-            return mpmath.inf if numeric else oo
-        D = part(P.density, Q.density)
-        m_p, m_q = (_mpf(P.mass), _mpf(Q.mass)) if numeric else (P.mass, Q.mass)
-        values.append(D if (D == oo or (numeric and mpmath.isinf(D))) else (D if numeric else _as_expr(D))
-                      + log(m_p / m_q))
-    for point, weight in P.atoms.items():
-        other = Q.atoms.get(point, 0)
-        if weight == 0:
-            continue
-        if other == 0:
-            return mpmath.inf if numeric else oo
-        w, o = (_mpf(weight), _mpf(other)) if numeric else (weight, other)
-        values.append(log(w / o))
-    if numeric:
-        return max(values)
-    return oo if oo in values else sp.Max(*values)
-
-
-def _as_expr(value):
-    return sp.Float(value, 50) if isinstance(value, mpmath.mpf) else value
 
 
 def _mpf(value):

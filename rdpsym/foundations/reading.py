@@ -427,25 +427,10 @@ def value_for(symbol: sp.Symbol, value: object) -> sp.Expr:
     for assumption, valid in checks:
         if getattr(symbol, f"is_{assumption}") and getattr(v, f"is_{assumption}") is False:
             raise ParameterError(must(symbol.name, valid, v))
-    check_interval(symbol, v)
+    declared = getattr(symbol, "check_value", None)  # a parameter declared in an interval (rdpsym.parameter)
+    if declared is not None:
+        declared(v)
     return v
-
-
-def check_interval(symbol: sp.Symbol, value: sp.Expr, given: dict | None = None) -> None:
-    """Refuse a value outside the interval a parameter was declared in (:func:`rdpsym.parameter`), its ends read
-    at ``given``; an end that is not a number there is checked later, when its parameters have values.
-
-    >>> from rdpsym.foundations.symbols import parameter
-    >>> check_interval(parameter("p", 0, 1), sp.Integer(2))
-    Traceback (most recent call last):
-    ...
-    rdpsym.foundations.errors.ParameterError: p must be in its declared interval Interval.open(0, 1); got 2.
-    """
-    from rdpsym.foundations.symbols import Parameter
-
-    if isinstance(symbol, Parameter) and symbol.contains(value, given) is False:
-        where = symbol.interval.xreplace(given or {})
-        raise ParameterError(must(symbol.name, f"in its declared interval {where}", value))
 
 
 #: How an infinite order may be spelled (compared after ``strip().lower()``).

@@ -18,6 +18,7 @@ import sympy as sp
 from sympy.core.cache import cacheit
 
 from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.foundations.reading import exact
 
 #: The Rényi order; every symbolic-order derivation assumes ``alpha > 1``.
 alpha = sp.Symbol("alpha", positive=True)
@@ -89,6 +90,19 @@ class Parameter(sp.Symbol):
             return a + (b - a) / (1 + beta)
         return None
 
+    def check_value(self, value: sp.Expr, given: dict | None = None) -> None:
+        """Refuse a value outside the interval, its ends read at ``given``; an end that is not a number there is
+        checked later, when its parameters have values.
+
+        >>> parameter("p", 0, 1).check_value(sp.Integer(2))
+        Traceback (most recent call last):
+        ...
+        rdpsym.foundations.errors.ParameterError: p must be in its declared interval Interval.open(0, 1); got 2.
+        """
+        if self.contains(value, given) is False:
+            raise ParameterError(must(self.name, f"in its declared interval {self.interval.xreplace(given or {})}",
+                                      value))
+
     def contains(self, value: sp.Expr, given: dict | None = None) -> bool | None:
         """Whether ``value`` lies in the interval (its ends evaluated at ``given``); None when an end is not a
         number there."""
@@ -114,8 +128,6 @@ def parameter(name: str, lower: object = -oo, upper: object = oo, *, closed: str
     ...
     rdpsym.foundations.errors.ParameterError: the interval of p must be non-empty (lower < upper); got (1, 0).
     """
-    from rdpsym.foundations.reading import exact
-
     if not isinstance(name, str) or not name.isidentifier():
         raise ParameterError(must("name", "an identifier such as 'p'", repr(name)))
     if closed not in ("", "lower", "upper", "both"):

@@ -36,8 +36,8 @@ from rdpsym.engine.pieces import (
 )
 from rdpsym.engine.series import canonical
 from rdpsym.foundations.errors import DensityError, NoClosedFormError, ParameterError, WrongType, must, quoted
-from rdpsym.foundations.reading import check_interval, exact, value_for
-from rdpsym.foundations.symbols import has_declared, in_positive_form
+from rdpsym.foundations.reading import exact, value_for
+from rdpsym.foundations.symbols import Parameter, has_declared, in_positive_form
 from rdpsym.laws.validation import check_pieces, check_table, written
 
 oo = sp.oo
@@ -387,7 +387,8 @@ def parameter_values(values: Mapping | None, densities: tuple[Density, ...]) -> 
             raise ParameterError(must("values", f"keyed by the parameters ({known})", quoted(key)))
         out[symbol] = value_for(symbol, value)
     for symbol, value in out.items():  # intervals whose ends involve other parameters (r < 1 − p)
-        check_interval(symbol, value, out)
+        if isinstance(symbol, Parameter):
+            symbol.check_value(value, out)
     return out
 
 
