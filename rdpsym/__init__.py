@@ -90,7 +90,7 @@ from rdpsym.laws.mechanisms import (
 from rdpsym.laws.multivariate import Independent, Joint, MultivariateNormal
 from rdpsym.peers.autodp import from_autodp
 from rdpsym.peers.events import from_dp_event
-from rdpsym.peers.opacus import OpacusAccountant, from_opacus
+from rdpsym.peers.opacus import OpacusAccountant, OpacusLikeAccountant, from_opacus
 from rdpsym.peers.verify import Verification, verify
 from rdpsym.render import documents
 from rdpsym.render.documents import table2_markdown
@@ -151,6 +151,7 @@ __all__ = [
     "MultivariateNormal",
     "NoClosedFormError",
     "OpacusAccountant",
+    "OpacusLikeAccountant",
     "Parameter",
     "ParameterError",
     "REGISTRY",

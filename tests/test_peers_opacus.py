@@ -104,3 +104,48 @@ def test_registered_with_opacus_a_privacy_engine_accounts_with_it():
     assert engine.get_epsilon(1e-5) == rdpsym.peers.opacus.float_up(expected.enclosure)
 
 
+def _train_16_steps(engine, torch):
+    torch.manual_seed(0)
+    model = torch.nn.Linear(4, 2)
+    data = torch.utils.data.TensorDataset(torch.randn(64, 4), torch.randint(0, 2, (64,)))
+    loader = torch.utils.data.DataLoader(data, batch_size=16)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model, optimizer, loader = engine.make_private(module=model, optimizer=optimizer, data_loader=loader,
+                                                       noise_multiplier=1.1, max_grad_norm=1.0)
+        for _ in range(4):
+            for x, y in loader:
+                optimizer.zero_grad()
+                torch.nn.functional.cross_entropy(model(x), y).backward()
+                optimizer.step()
+
+
+def test_swapping_opacus_rdp_for_rdpsym_bbghs_keeps_opacus_epsilon():
+    """Issue 27: PrivacyEngine(accountant="rdpsym-bbghs") reports Opacus's "rdp" ε (its float, up to the rounding
+    up of a certified value), and says which conversion gave it; "rdpsym" (the defaults) is never above it."""
+    torch = pytest.importorskip("torch")
+    from opacus import PrivacyEngine
+
+    from rdpsym.peers.opacus import register_with_opacus
+
+    register_with_opacus()
+    engines = {}
+    for name in ("rdp", "rdpsym-bbghs", "rdpsym"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # Opacus warns that its secure RNG is off
+            engines[name] = PrivacyEngine(accountant=name)
+        _train_16_steps(engines[name], torch)
+    assert engines["rdp"].accountant.history == engines["rdpsym-bbghs"].accountant.history == [(1.1, 0.25, 16)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = engines["rdp"].get_epsilon(1e-5)
+    ours = engines["rdpsym-bbghs"].get_epsilon(1e-5)
+    assert isinstance(engines["rdpsym-bbghs"].accountant, rdpsym.OpacusLikeAccountant)
+    # Opacus sums its RDP and converts in float64 (about 1e-13 relative here); ours is the certified value rounded up
+    assert abs(ours - theirs) <= 1e-12 * theirs, (ours, theirs)
+    assert "conversion bbghs" in engines["rdpsym-bbghs"].accountant.explain(1e-5)
+    assert engines["rdpsym"].get_epsilon(1e-5) <= ours
+    assert "conversion" in engines["rdpsym"].accountant.explain(1e-5)
+
+

@@ -14,6 +14,11 @@ restore it).  Every step is one Poisson-subsampled Gaussian.
   :func:`register_with_opacus` adds it to Opacus's accountant registry under
   the mechanism name ``"rdpsym"``, so ``PrivacyEngine(accountant="rdpsym")``
   builds one, and makes it a virtual subclass of Opacus's ``IAccountant``.
+* :class:`OpacusLikeAccountant`, registered as ``"rdpsym-bbghs"``, accounts as
+  Opacus's ``"rdp"`` accountant does (Opacus's orders, Balle et al. 2020's
+  conversion), certified: swapping ``"rdp"`` for it keeps Opacus's number (up to
+  its float rounding, never below the certified value).  Opacus builds a
+  registered accountant without arguments, so the choice is in the name.
 
 >>> acc = OpacusAccountant(dps=20)
 >>> for _ in range(100):
@@ -47,6 +52,8 @@ from rdpsym.peers._reading import kind, public, shown
 
 #: The name under which :func:`register_with_opacus` registers :class:`OpacusAccountant`.
 MECHANISM = "rdpsym"
+#: The name under which it registers :class:`OpacusLikeAccountant` (Opacus's orders and conversion).
+MECHANISM_LIKE_OPACUS = "rdpsym-bbghs"
 
 
 def _history(obj: object) -> list:
@@ -119,11 +126,33 @@ class OpacusAccountant:
             self.history.append((noise_multiplier, sample_rate, 1))
 
     def get_epsilon(self, delta: float, *args, **kwargs) -> float:
-        """ε at ``delta`` spent so far: certified, rounded up to a float (0 before any step)."""
+        """ε at ``delta`` spent so far: certified, rounded up to a float (0 before any step).
+
+        Which conversion and order gave it: :meth:`result` (its ``conversion`` and ``order``), or
+        :meth:`explain`.
+        """
         if not self.history:
             return 0.0
         r = self.result(delta)
         return math.inf if r.enclosure == math.inf else float_up(r.enclosure)
+
+    def explain(self, delta: float) -> str:
+        """One line: ε at ``delta``, the conversion and the order that gave it, and the orders searched.
+
+        >>> acc = OpacusLikeAccountant(dps=20)
+        >>> acc.step(noise_multiplier=1.1, sample_rate=0.01)
+        >>> acc.explain(1e-5)
+        'epsilon = 0.7751031255879709 at delta = 1e-05: conversion bbghs, order 12, orders opacus (certified, ...)'
+        """
+        if not self.history:
+            return f"epsilon = 0 at delta = {delta}: no steps taken"
+        r = self.result(delta)
+        eps = "inf" if r.enclosure == math.inf else repr(float_up(r.enclosure))
+        orders = self.orders if isinstance(self.orders, str) else ("default" if self.orders is None else "given")
+        order = r.order if r.order == math.inf else float(r.order)
+        order = int(order) if order == int(order) else order
+        return (f"epsilon = {eps} at delta = {delta}: conversion {r.conversion}, order {order}, orders {orders} "
+                "(certified, rounded up)")
 
     def get_privacy_spent(self, *, delta: float, alphas: object = None) -> tuple[float, float]:
         """(ε, the order that gives it), as Opacus's ``RDPAccountant.get_privacy_spent``; ``alphas`` are orders."""
@@ -183,10 +212,35 @@ class OpacusAccountant:
         return f"OpacusAccountant({len(self.history)} history entries, dps={self.dps})"
 
 
-def register_with_opacus(force: bool = True) -> type:
-    """Register :class:`OpacusAccountant` with Opacus as the accounting mechanism ``"rdpsym"``.
+class OpacusLikeAccountant(OpacusAccountant):
+    """:class:`OpacusAccountant` on Opacus's own orders with Opacus's conversion (Balle et al. 2020, Thm 21).
 
-    Afterwards ``opacus.PrivacyEngine(accountant="rdpsym")`` accounts with it,
+    Opacus's ``"rdp"`` accountant and this one give the same ε up to Opacus's float rounding (this one's is
+    certified and rounded up); ``OpacusAccountant()`` (``"rdpsym"``) takes rdpsym's defaults instead (more
+    orders, ∞, the best certified conversion), which can only be lower.
+
+    >>> acc = OpacusLikeAccountant()
+    >>> acc.orders, acc.conversion, acc.mechanism()
+    ('opacus', 'bbghs', 'rdpsym-bbghs')
+    """
+
+    def __init__(self, dps: int = 30):
+        super().__init__(orders="opacus", conversion="bbghs", dps=dps)
+
+    @classmethod
+    def mechanism(cls) -> str:
+        return MECHANISM_LIKE_OPACUS
+
+    def __repr__(self) -> str:
+        return f"OpacusLikeAccountant({len(self.history)} history entries, dps={self.dps})"
+
+
+def register_with_opacus(force: bool = True) -> type:
+    """Register :class:`OpacusAccountant` with Opacus as the accounting mechanism ``"rdpsym"``, and
+    :class:`OpacusLikeAccountant` (Opacus's orders and conversion, certified) as ``"rdpsym-bbghs"``.
+
+    Afterwards ``opacus.PrivacyEngine(accountant="rdpsym")`` accounts with rdpsym's defaults,
+    ``PrivacyEngine(accountant="rdpsym-bbghs")`` reproduces Opacus's ``"rdp"`` number (certified),
     and ``isinstance(OpacusAccountant(), opacus.accountants.IAccountant)``
     holds (a virtual subclass: rdpsym does not import Opacus to define it).
     Needs Opacus installed (``pip install opacus``).
@@ -198,7 +252,9 @@ def register_with_opacus(force: bool = True) -> type:
         raise RdpSymError("registering with Opacus needs Opacus installed: pip install opacus") from exc
     IAccountant.register(OpacusAccountant)
     register_accountant(MECHANISM, OpacusAccountant, force=force)
+    register_accountant(MECHANISM_LIKE_OPACUS, OpacusLikeAccountant, force=force)
     return OpacusAccountant
 
 
-__all__ = ["MECHANISM", "OpacusAccountant", "float_up", "from_opacus", "register_with_opacus"]
+__all__ = ["MECHANISM", "MECHANISM_LIKE_OPACUS", "OpacusAccountant", "OpacusLikeAccountant", "float_up",
+           "from_opacus", "register_with_opacus"]
