@@ -26,6 +26,7 @@ from flint import fmpq
 from rdpsym.accounting.curve import Infinite
 from rdpsym.accounting.orders import DP_ACCOUNTING, MIRONOV
 from rdpsym.foundations.balls import bits_for, lower_decimal, precision, upper_decimal
+from rdpsym.foundations.files import replace_together
 from rdpsym.foundations.parallel import ordered_map
 from rdpsym.foundations.precision import private_context
 from rdpsym.foundations.reading import dps as read_dps
@@ -120,9 +121,12 @@ def write_reference(out: str | Path, dps: int = 60, quick: bool = False, executo
             "value": f"RDP epsilon(alpha) to {dps} significant digits; [lower, upper] is a certified enclosure",
             "orders": "exact rationals: 11/10 is 1.1 exactly"}
     j, c = (out / name for name in FILES)
-    j.write_text(json.dumps({"meta": meta, "rows": rows}, indent=1) + "\n")
-    with c.open("w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
-    return [j, c]
+
+    def table(path: Path) -> None:
+        with path.open("w", newline="") as fh:
+            w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+            w.writeheader()
+            w.writerows(rows)
+
+    # the JSON and the CSV replace the old pair together, or neither does (a full disk keeps the old pair)
+    return replace_together({j: json.dumps({"meta": meta, "rows": rows}, indent=1) + "\n", c: table})

@@ -6,7 +6,8 @@ a missing pdflatex does not cost the JSON.  Each failure is reported on
 standard error as it happens, and the exit status says an output failed
 (:data:`OUTPUT_FAILED`) once the rest is written.  Paths are checked before
 any work starts: an output in a folder that does not exist, or that names a
-folder, is an error naming the option.
+folder, is an error naming the option.  Every file is written whole or not at
+all (:mod:`rdpsym.foundations.files`): a full disk leaves the previous file.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rdpsym.foundations.errors import ParameterError, RdpSymError, must
+from rdpsym.foundations.files import replace_file
 from rdpsym.render.pdf import LatexLayoutWarning, compile_pdf
 
 #: Exit statuses of every command.
@@ -142,7 +144,7 @@ class Outputs:
             if str(path) == "-":
                 print(text)
                 return
-            path.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+            replace_file(path, text if text.endswith("\n") else text + "\n")  # whole, or the old file stays
             print(f"wrote {path}")
 
         return self.write(option, write)

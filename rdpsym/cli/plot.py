@@ -20,6 +20,7 @@ from rdpsym.accounting.orders import resolve
 from rdpsym.cli.output import OK, Outputs, check_path
 from rdpsym.cli.params import spec_mechanism, steps
 from rdpsym.foundations.errors import ParameterError, must, quoted
+from rdpsym.foundations.files import replace_file
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import integer, number, rational
 from rdpsym.laws.mechanisms import REGISTRY
@@ -134,7 +135,7 @@ def run(args) -> int:
         fig = plots.conversion_figure(data, deltas, orders, conversion, args.steps, None, args.title,
                                        args.yscale, args.size)
     outputs = Outputs()
-    if outputs.write("--output", lambda: fig.savefig(path, format=fmt, dpi=args.dpi)):
+    if outputs.write("--output", lambda: replace_file(path, lambda p: fig.savefig(p, format=fmt, dpi=args.dpi))):
         print(f"wrote {path} ({'Rényi budget curves' if budget else 'ε(δ) conversion curves'}, {fmt})")
     for d in data:
         print(_summary(d, args.kind))

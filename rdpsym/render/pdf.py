@@ -20,6 +20,7 @@ from pathlib import Path
 
 from rdpsym.foundations.budget import WALL_FACTOR
 from rdpsym.foundations.errors import LatexError, LatexLayoutWarning
+from rdpsym.foundations.files import replace_file
 
 __all__ = ["LatexLayoutWarning", "OVERFULL_TOLERANCE_PT", "compile_pdf", "first_error", "overfull_lines", "pdflatex",
            "write_document"]
@@ -32,7 +33,7 @@ OVERFULL_TOLERANCE_PT = 2.0
 def write_document(tex: str, path: Path | str, pdf: bool = False) -> list[Path]:
     """Write ``tex`` to ``path`` (and the PDF beside it when ``pdf``); return the files written."""
     path = Path(path)
-    path.write_text(tex, encoding="utf-8")
+    replace_file(path, tex)
     written = [path]
     if pdf:
         written.append(compile_pdf(path))
@@ -74,7 +75,7 @@ def compile_pdf(tex_path: Path | str, timeout: float = 120) -> Path:
             if before == after and "Rerun to get" not in log:
                 break
         out = tex_path.with_suffix(".pdf")
-        shutil.copy(Path(tmp) / "doc.pdf", out)
+        replace_file(out, lambda p: shutil.copyfile(Path(tmp) / "doc.pdf", p))  # whole, or the old PDF stays
     wide = overfull_lines(log)
     if wide:
         source = tex_path.read_text(encoding="utf-8").splitlines()
