@@ -9,8 +9,11 @@ independent of it, and imports only the foundations.
 
 - :mod:`.compile`: expression -> fast mpmath function (constants folded); log of a pdf.
 - :mod:`.locate`: where an integrand holds its mass (scans, hills, golden section, reach).
-- :mod:`.integrate`: piecewise integration with splits, algebraic tails, singular ends,
-  divergence tests.
+- :mod:`.integrate`: piecewise integration, the entry point; it hands each piece to its stage:
+  :mod:`.integrands` (the integrand as read: by its logarithm, scaled), :mod:`.divergent`
+  (divergence tests: +∞ and why), :mod:`.piece` (one smooth piece: locate, recentre, scale),
+  :mod:`.splits` (where a piece is cut), :mod:`.ends` (algebraic tails, singular ends),
+  :mod:`.cells` (a lattice of cells between the jumps of floors).
 - :mod:`.series`: direct summation outward from the largest term.
 - :mod:`.supremum`: the supremum of a log-ratio (order ∞).
 
