@@ -14,6 +14,10 @@ independent of it, and imports only the foundations.
   (divergence tests: +∞ and why), :mod:`.piece` (one smooth piece: locate, recentre, scale),
   :mod:`.splits` (where a piece is cut), :mod:`.ends` (algebraic tails, singular ends),
   :mod:`.cells` (a lattice of cells between the jumps of floors).
+- :mod:`.regions`: the numeric routes' own reading of two laws into pieces, the entry point; its stages:
+  :mod:`.region_records` (Law, Region, Lattice), :mod:`.branches` (switch points, the branch on a
+  piece), :mod:`.lattices` (the jumps of floors of a linear argument), :mod:`.real_order` (exact
+  order, signs and floors of the points).
 - :mod:`.series`: direct summation outward from the largest term.
 - :mod:`.supremum`: the supremum of a log-ratio (order ∞).
 
