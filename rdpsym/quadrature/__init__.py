@@ -8,7 +8,9 @@ handed in by the caller, never on density objects: it sits beside the engine,
 independent of it, and imports only the foundations.
 
 - :mod:`.compile`: expression -> fast mpmath function (constants folded); log of a pdf.
-- :mod:`.locate`: where an integrand holds its mass (scans, hills, golden section, reach).
+- :mod:`.locate`: where an integrand holds its mass (modes, e-fold widths, singular ends), searched
+  from the exact critical points of :mod:`.seeds` with the scans, golden sections and reach of
+  :mod:`.scans`.
 - :mod:`.integrate`: piecewise integration, the entry point; it hands each piece to its stage:
   :mod:`.integrands` (the integrand as read: by its logarithm, scaled), :mod:`.divergent`
   (divergence tests: +∞ and why), :mod:`.piece` (one smooth piece: locate, recentre, scale),

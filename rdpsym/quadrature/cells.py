@@ -18,8 +18,8 @@ from rdpsym.foundations.precision import sympy_evalf_guard
 from rdpsym.quadrature.compile import to_mpf
 from rdpsym.quadrature.divergent import _say
 from rdpsym.quadrature.integrands import LogForm
-from rdpsym.quadrature.locate import critical_seeds
 from rdpsym.quadrature.piece import _piece
+from rdpsym.quadrature.seeds import critical_seeds
 from rdpsym.quadrature.series import sum_range
 
 oo = sp.oo

@@ -34,8 +34,8 @@ from rdpsym.foundations.errors import ConvergenceError
 from rdpsym.quadrature.cells import _cell_integral, _lattice_integral
 from rdpsym.quadrature.compile import compile_expr, log_expression
 from rdpsym.quadrature.divergent import _diverges_by_limit, _diverges_exactly, _say
-from rdpsym.quadrature.locate import critical_seeds, mixture_components
 from rdpsym.quadrature.piece import _piece
+from rdpsym.quadrature.seeds import critical_seeds, mixture_components
 from rdpsym.quadrature.series import largest_terms, sum_range
 
 oo = sp.oo
