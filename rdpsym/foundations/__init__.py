@@ -2,7 +2,10 @@
 
 ``errors`` (the one error hierarchy), ``symbols`` (the order α), ``arithmetic``
 and ``reading`` (the one reader of user input: text is parsed, never
-evaluated), ``budget`` (time budgets for open-ended SymPy calls), ``balls``
+evaluated), ``budget`` (time budgets for open-ended SymPy calls; below it
+``budget_clocks`` (what a budget counts), ``budget_blocks`` (where a ``with``
+block is, read from the bytecode), ``budget_protected`` (where a timeout never
+lands) and ``budget_watchdog`` (the thread that raises timeouts)), ``balls``
 (Arb balls: certified evaluation, rounding up and down), ``numbers`` (a value
 and an enclosure that print at the digits asked for, and pickle), ``precision`` (the one
 precision ladder), ``record`` and ``notation`` (the one record of mathematics:

@@ -18,7 +18,7 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from rdpsym.foundations.budget import WALL_FACTOR
+from rdpsym.foundations.budget_clocks import WALL_FACTOR
 from rdpsym.foundations.errors import LatexError, LatexLayoutWarning
 
 __all__ = ["LatexLayoutWarning", "OVERFULL_TOLERANCE_PT", "compile_pdf", "first_error", "overfull_lines", "pdflatex",
