@@ -9,6 +9,6 @@ lands) and ``budget_watchdog`` (the thread that raises timeouts)), ``balls``
 (Arb balls: certified evaluation, rounding up and down), ``numbers`` (a value
 and an enclosure that print at the digits asked for, and pickle), ``precision`` (the one
 precision ladder), ``record`` and ``notation`` (the one record of mathematics:
-steps, rules, statuses, evidence), ``operations`` (what records offer and a
-higher layer provides).
+steps, and below ``record`` its parts ``statuses``, ``citations``, ``rules`` and
+``evidence``), ``operations`` (what records offer and a higher layer provides).
 """
