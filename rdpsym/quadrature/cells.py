@@ -1,6 +1,6 @@
 """A lattice of cells integrated: the pieces cut at the jumps of a floor, ceiling or frac of a·x + b.
 
-A piece flagged with a ``lattice`` (:class:`rdpsym.quadrature.regions.Lattice`)
+A piece flagged with a ``lattice`` (:class:`rdpsym.quadrature.region_records.Lattice`)
 holds a run of cells, infinitely many on an infinite piece.  Each cell is a
 smooth piece with its floors' values substituted, read only strictly inside
 (:func:`_cell_integral`, :func:`_inside`: its ends are jumps); one period of

@@ -60,7 +60,7 @@ def integrate_pieces(pairs: Iterable, var: sp.Symbol, integrand: Callable, ctx, 
     built symbolically, or None: used where the mass is narrower than the working
     precision resolves at its place (see :func:`rdpsym.quadrature.piece._unresolved`).
 
-    A piece flagged with a ``lattice`` (:class:`rdpsym.quadrature.regions.Lattice`: the jumps of a
+    A piece flagged with a ``lattice`` (:class:`rdpsym.quadrature.region_records.Lattice`: the jumps of a
     floor, ceiling or frac of a·x + b, a step 1/|a| apart, infinitely many on an infinite piece) is
     integrated cell by cell, each cell a smooth piece with its floors' values substituted, and summed
     block by block (one period of the jumps a term) by :func:`~rdpsym.quadrature.series.sum_range`,
