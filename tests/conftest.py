@@ -75,7 +75,7 @@ def watchdog():
 
     @contextlib.contextmanager
     def guard(seconds: float, what: str = "the call"):
-        from rdpsym.foundations.budget import in_protected_code
+        from rdpsym.foundations.budget_protected import in_protected_code
         from rdpsym.foundations.precision import close_numeric_blocks, open_numeric_blocks
 
         expired = type("WatchdogExpired", (pytest.fail.Exception,), {})
@@ -136,9 +136,9 @@ def _no_time_budget_left_behind():
     """A test leaves no rdpsym time budget registered for its thread: a budget whose block never ended would
     keep raising its timeout into whatever the thread runs next (the suite's later tests)."""
     yield
-    from rdpsym.foundations import budget
+    from rdpsym.foundations import budget_watchdog
 
-    watchdog = getattr(budget, "_WATCHDOG", None)
+    watchdog = getattr(budget_watchdog, "_WATCHDOG", None)
     left = [b.what for b in (watchdog.active.get(threading.get_ident(), []) if watchdog else [])]
     assert not left, f"time budgets left registered: {left}"
 

@@ -29,6 +29,7 @@ import sympy as sp
 
 import rdpsym
 from rdpsym.foundations import budget as budgets
+from rdpsym.foundations import budget_watchdog
 from rdpsym.foundations.budget import RETRY_SECONDS, time_budget
 from rdpsym.foundations.errors import NoClosedFormError, SymbolicTimeout
 from rdpsym.foundations.precision import sympy_evalf_guard
@@ -46,7 +47,7 @@ class Interrupt(BaseException):  # noqa: N818 - named like KeyboardInterrupt, wh
 
 
 def _mine() -> list:
-    return list(budgets._WATCHDOG.active.get(threading.get_ident(), []))
+    return list(budget_watchdog._WATCHDOG.active.get(threading.get_ident(), []))
 
 
 def _burn(cpu_seconds: float) -> None:

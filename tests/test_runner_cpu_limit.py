@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from rdpsym.claims.runner import _can_fork, run
-from rdpsym.foundations.budget import WALL_FACTOR
+from rdpsym.foundations.budget_clocks import WALL_FACTOR
 from rdpsym.foundations.record import Status
 
 pytestmark = pytest.mark.skipif(not _can_fork(), reason="claims run in a worker process only where it can fork")

@@ -16,7 +16,7 @@ CPU time of the worker and of the processes it started (a claim file may run a
 process pool, :mod:`rdpsym.foundations.parallel`), so that a catalogue has the
 same outcomes on a busy machine as on an idle one.  A load or check that waits
 instead of computing is stopped by a wall-clock backstop of
-:data:`~rdpsym.foundations.budget.WALL_FACTOR` times the limit.  Past either the
+:data:`~rdpsym.foundations.budget_clocks.WALL_FACTOR` times the limit.  Past either the
 worker (and what it started) is stopped and the file is reported as a
 :class:`LoadFailure`, or the claim as ``unknown`` with the evidence "timed out
 after N CPU seconds" (or "... of wall-clock time"); a fresh worker goes on with
@@ -49,7 +49,7 @@ from pathlib import Path
 
 from rdpsym.claims.claim import Claim, ClaimResult, Verdict
 from rdpsym.foundations import operations
-from rdpsym.foundations.budget import WALL_FACTOR
+from rdpsym.foundations.budget_clocks import WALL_FACTOR
 from rdpsym.foundations.errors import ClaimError, ParameterError, RdpSymError, WrongType, must, shorten
 from rdpsym.foundations.reading import number
 from rdpsym.foundations.record import Failure, Status

@@ -71,7 +71,8 @@ from rdpsym.quadrature.compile import (
     shifted_log,
     to_mpf,
 )
-from rdpsym.quadrature.integrate import LogForm, integrate_pieces
+from rdpsym.quadrature.integrands import LogForm
+from rdpsym.quadrature.integrate import integrate_pieces
 from rdpsym.quadrature.near import log_psi, near_one, psi_near
 from rdpsym.quadrature.regions import Law, lattice_sup, law_probes, probe_points, read_regions, read_tables
 from rdpsym.quadrature.supremum import sup_log_ratio

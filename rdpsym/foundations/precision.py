@@ -56,7 +56,8 @@ import mpmath
 import sympy as sp
 from mpmath.libmp import dps_to_prec
 
-from rdpsym.foundations.budget import checkpoint, protect, restore_at_block_end
+from rdpsym.foundations.budget_protected import protect, restore_at_block_end
+from rdpsym.foundations.budget_watchdog import checkpoint
 from rdpsym.foundations.errors import ConvergenceError
 
 T = TypeVar("T")
@@ -232,7 +233,7 @@ class NumericBlock:
       first.  A block's own exit closes any inner block whose exit was skipped,
       and every time budget closes the blocks opened inside it as it ends
       (blocks nest inside budgets, so whatever is still open then was skipped);
-    - entering is a :func:`~rdpsym.foundations.budget.checkpoint`: threads that
+    - entering is a :func:`~rdpsym.foundations.budget_watchdog.checkpoint`: threads that
       take turns at the lock are nearly always inside a block's bookkeeping,
       where no timeout is raised asynchronously; a timeout held back for that
       reason is raised here, before the lock is taken.

@@ -41,7 +41,8 @@ from rdpsym.foundations.errors import (
 from rdpsym.foundations.numbers import exact_mpf
 from rdpsym.foundations.precision import private_context, sympy_evalf_guard, sympy_float
 from rdpsym.quadrature.compile import compile_expr, log_function, to_mpf
-from rdpsym.quadrature.integrate import LogForm, integrate_pieces
+from rdpsym.quadrature.integrands import LogForm
+from rdpsym.quadrature.integrate import integrate_pieces
 
 oo = sp.oo
 

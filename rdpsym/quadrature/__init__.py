@@ -8,9 +8,18 @@ handed in by the caller, never on density objects: it sits beside the engine,
 independent of it, and imports only the foundations.
 
 - :mod:`.compile`: expression -> fast mpmath function (constants folded); log of a pdf.
-- :mod:`.locate`: where an integrand holds its mass (scans, hills, golden section, reach).
-- :mod:`.integrate`: piecewise integration with splits, algebraic tails, singular ends,
-  divergence tests.
+- :mod:`.locate`: where an integrand holds its mass (modes, e-fold widths, singular ends), searched
+  from the exact critical points of :mod:`.seeds` with the scans, golden sections and reach of
+  :mod:`.scans`.
+- :mod:`.integrate`: piecewise integration, the entry point; it hands each piece to its stage:
+  :mod:`.integrands` (the integrand as read: by its logarithm, scaled), :mod:`.divergent`
+  (divergence tests: +∞ and why), :mod:`.piece` (one smooth piece: locate, recentre, scale),
+  :mod:`.splits` (where a piece is cut), :mod:`.ends` (algebraic tails, singular ends),
+  :mod:`.cells` (a lattice of cells between the jumps of floors).
+- :mod:`.regions`: the numeric routes' own reading of two laws into pieces, the entry point; its stages:
+  :mod:`.region_records` (Law, Region, Lattice), :mod:`.branches` (switch points, the branch on a
+  piece), :mod:`.lattices` (the jumps of floors of a linear argument), :mod:`.real_order` (exact
+  order, signs and floors of the points).
 - :mod:`.series`: direct summation outward from the largest term.
 - :mod:`.supremum`: the supremum of a log-ratio (order ∞).
 

@@ -20,7 +20,7 @@ from sympy.codegen.cfunctions import log1p
 
 from rdpsym.foundations.budget import time_budget
 from rdpsym.foundations.errors import NoClosedFormError, SymbolicTimeout
-from rdpsym.foundations.precision import sympy_float
+from rdpsym.foundations.precision import _context_free, sympy_evalf_guard, sympy_float
 
 #: CPU seconds SymPy may take to write a log-density as a sum (the fast path is then skipped).
 LOG_EXPANSION_SECONDS = 2.0
@@ -86,8 +86,6 @@ def constant_function(value: sp.Expr, ctx) -> Callable | None:
 
 
 def _simple_evalf(value: sp.Expr) -> bool:
-    from rdpsym.foundations.precision import _context_free
-
     return _context_free(value)
 
 
@@ -361,9 +359,6 @@ def shifted_log(expr: sp.Expr, var: sp.Symbol, centre: sp.Expr, ctx, relative: b
 
 @functools.lru_cache(maxsize=256)
 def _shifted_expression(expr: sp.Expr, var: sp.Symbol, centre: sp.Expr, relative: bool):
-    from rdpsym.foundations.budget import time_budget
-    from rdpsym.foundations.precision import sympy_evalf_guard
-
     found = None
     with sympy_evalf_guard(), time_budget(2.0, "a recentred logarithm", absorb=True):
         moved = sp.expand(expr.xreplace({var: centre + var}), log=False)

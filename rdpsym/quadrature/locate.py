@@ -14,109 +14,23 @@ exponent, unbounded, so it costs the same at any scale.
 
 Everything runs with the mpmath context ``ctx`` handed in (a private one) and at
 its precision; nothing here changes it, and the global ``mpmath.mp`` is not used.
+
+The exact critical points that seed the scan are found by
+:mod:`rdpsym.quadrature.seeds`; the scans, golden-section searches and distances
+are :mod:`rdpsym.quadrature.scans`.
 """
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from itertools import pairwise
 
 import sympy as sp
 
-from rdpsym.foundations.budget import time_budget
-from rdpsym.foundations.precision import private_context, sympy_evalf_guard
 from rdpsym.quadrature.compile import to_mpf
+from rdpsym.quadrature.scans import _reach, golden_max, scan_points
 
 oo = sp.oo
-
-
-@functools.lru_cache(maxsize=1024)
-def critical_seeds(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None, lo: sp.Expr, hi: sp.Expr) -> tuple:
-    """Where log p, log q, each mixture component of p and q, and the integrand's logarithm
-    α·log p + (1 − α)·log q (log p − log q at α = ∞) have zero derivative inside (lo, hi).
-
-    The scan of :func:`locate` starts from these, so a Gaussian at mean 10¹², a pair at
-    order 10⁹ (integrand peak at 1 − α) or the far component of a mixture is found
-    wherever it is, and exactly.  Only derivatives that are rational in the variable
-    are solved (a polynomial numerator of degree ≤ 12; nothing open-ended), within a
-    time budget; anything else contributes no seed (the scan still runs).  Real roots
-    of rational polynomials stay exact (``CRootOf``: evaluated to any precision by
-    refining their isolating interval in exact arithmetic).
-    """
-    def log_of(b):
-        return sp.expand_log(sp.log(b), force=True)
-
-    def roots(L):
-        d = sp.diff(L, var)
-        if not d.has(var) or not d.is_rational_function(var):
-            return []
-        poly = sp.Poly(sp.numer(sp.together(d)), var)
-        degree = poly.degree()
-        if degree <= 0 or degree > 12:
-            return []
-        if degree <= 2:
-            return [r for r in sp.roots(poly) if r.is_real]
-        if poly.domain.is_ZZ or poly.domain.is_QQ:
-            return sp.real_roots(poly)  # exact isolation, whatever the coefficients' size
-        return _numeric_real_roots(poly)
-
-    found = set()
-    with sympy_evalf_guard(), time_budget(1.0, "critical points of the integrand", absorb=True):
-        logs = [log_of(p), log_of(q)]
-        if order is not None and order != 1 and p != q:
-            logs.append(logs[0] - logs[1] if order is oo else order * logs[0] + (1 - order) * logs[1])
-        logs += [log_of(t) for t in {*mixture_components(p, var), *mixture_components(q, var)}]
-        for L in logs:
-            try:
-                found.update(roots(L))
-            except (sp.PolynomialError, NotImplementedError, ValueError, TypeError, ZeroDivisionError):
-                continue
-    with sympy_evalf_guard():
-        placed = [(r, _rational(r)) for r in found]
-        inside = [(r, v) for r, v in placed
-                  if v is not None and (lo is -oo or bool(v > lo)) and (hi is oo or bool(v < hi))]
-    return tuple(r for r, v in sorted(inside, key=lambda rv: rv[1]))
-
-
-def mixture_components(b: sp.Expr, var: sp.Symbol) -> list[sp.Expr]:
-    """The terms of a density written as a sum (a mixture's weighted components) that depend on ``var``;
-    [] for a density that is not a sum."""
-    terms = sp.Add.make_args(sp.expand(b, deep=False, mul=True, power_exp=False, log=False))
-    return [t for t in terms if t.has(var)] if len(terms) > 1 else []
-
-
-def _rational(r: sp.Expr) -> sp.Rational | None:
-    """A 30-digit rational approximation of a real root (exact arithmetic: no global precision involved)."""
-    if r.is_Rational:
-        return r
-    if isinstance(r, sp.CRootOf):
-        return r.eval_rational(n=30)
-    with private_context(40) as ctx:
-        try:
-            v = to_mpf(r, ctx)
-        except (TypeError, ValueError):
-            return None
-        if not ctx.isfinite(v):
-            return None
-        man, exp = v.man_exp
-        return sp.Integer(int(man)) * sp.Rational(2) ** int(exp)
-
-
-def _numeric_real_roots(poly: sp.Poly) -> list:
-    """The real roots of a polynomial with irrational coefficients, by mpmath in a private context
-    (SymPy's ``nroots`` sets mpmath's global precision)."""
-    with private_context(40) as ctx:
-        coeffs = [to_mpf(c, ctx) for c in poly.all_coeffs()]
-        try:
-            found = ctx.polyroots(coeffs, maxsteps=200, extraprec=60)
-        except ctx.NoConvergence:
-            return []
-        out = []
-        for r in found:
-            if abs(ctx.im(r)) <= ctx.mpf(10) ** -30 * (1 + abs(r)):
-                out.append(sp.Float(ctx.nstr(ctx.re(r), 40), 40))
-        return out
 
 
 def log_abs(f, ctx):
@@ -194,7 +108,7 @@ def locate(log_f, lo: sp.Expr, hi: sp.Expr, ctx, seeds=()) -> Locus:
     α·log P + (1 − α)·log Q are ~10²⁵ while the peak is 10⁻¹⁰ wide, so 20 digits
     would misplace it by hundreds of widths.  The scan is a geometric grid (around
     0, or from a finite end) plus the ``seeds`` (critical points of the log-densities
-    and of the integrand, :func:`critical_seeds`), extended outward while log_f still
+    and of the integrand, :func:`~rdpsym.quadrature.seeds.critical_seeds`), extended outward while log_f still
     rises at its farthest point and inward while it still rises toward a finite end;
     once the e-fold width is known, a grid in its units around the mode is scanned
     too if the first grid could not see that scale.  Every hill of the scan separated
@@ -458,157 +372,3 @@ def _sharpen(log_f, mode, peak, a, b, width, ctx):
     t = golden_max(log_f, max(a, mode - span), min(b, mode + span), mode, ctx, digits=digits)
     h = log_f(t)
     return (t, h) if ctx.isfinite(h) and h > peak else None
-
-
-#: Binary exponents (of 1 + |mode|) the search for a distance may reach: 2^±32768 ≈ 10^±9864.
-_MAX_EXPONENT = 2**15
-
-
-def _reach(log_f, mode, direction: int, end, level, ctx):
-    """A point mode ± d where log_f < level (d within a factor 2 of the first such
-    distance), or None if the piece ends first.
-
-    Bisection on k in d = 2^k·(1 + |mode|): k is first bracketed by doubling
-    (0, ±1, ±2, ±4, ...: a width of 10³⁰⁰ or 10⁻³⁰⁰ takes about ten evaluations),
-    then bisected, so a distance costs about 2·log2|k| evaluations at any scale.
-    Below the working precision's resolution at the mode, mode ± d is the mode
-    itself, which ends the search toward small distances.
-    """
-    unit = 1 + abs(mode)
-
-    def point(k):
-        return mode + direction * ctx.ldexp(unit, k)
-
-    def below(k):
-        t = point(k)
-        if (direction > 0 and t >= end) or (direction < 0 and t <= end):
-            return True
-        return log_f(t) < level
-
-    if below(0):
-        high, low = 0, -1
-        while below(low):
-            high, low = low, 2 * low
-            if low < -_MAX_EXPONENT or point(low) == mode:  # (noise: "below" even at the mode's neighbours)
-                low = high - 1
-                break
-    else:
-        low, high = 0, 1
-        while not below(high):
-            low, high = high, 2 * high
-            if high > _MAX_EXPONENT:
-                return None
-    while high - low > 1:
-        mid = (low + high) // 2
-        if below(mid):
-            high = mid
-        else:
-            low = mid
-    t = point(high)
-    if (direction > 0 and t >= end) or (direction < 0 and t <= end):
-        return None
-    return t
-
-
-def scan_points(a, b, ctx, scale=None, center=None) -> list:
-    """A scan of the piece [a, b]: 63 even steps if finite (and, with a ``scale`` much smaller than the
-    piece, a grid in its units around ``center``), else geometric grids from the finite end (or around
-    ``center``, default 0) spanning 10⁻⁶ … 10⁸ in units of 1, of ``scale`` and of ``center``'s distance
-    from the finite end: about 30 points per unit, at any scale."""
-    if ctx.isfinite(a) and ctx.isfinite(b):
-        even = [a + (b - a) * ctx.mpf(j) / 64 for j in range(1, 64)]
-        if scale is None or center is None or not scale < (b - a) / 64:
-            return even
-        around = [center + s * scale * ctx.mpf(10) ** (e / ctx.mpf(2)) for s in (-1, 1) for e in range(-2, 17)]
-        return sorted({*even, *(t for t in around if a < t < b)})
-    end = a if ctx.isfinite(a) else b
-    units = [ctx.mpf(1)]
-    if scale is not None and scale > 0 and scale != 1:
-        units.append(scale)
-    if center is not None and ctx.isfinite(end) and abs(center - end) > 1:
-        units.append(abs(center - end))
-    steps = [ctx.mpf(10) ** (e / ctx.mpf(2)) for e in range(-12, 17)]
-    grid = sorted({u * g for u in units for g in steps})
-    if a == ctx.ninf and b == ctx.inf:
-        c = center if center is not None else ctx.mpf(0)
-        return [c - g for g in reversed(grid)] + [c] + [c + g for g in grid]
-    if b == ctx.inf:
-        return [a + g for g in grid]
-    return [b - g for g in reversed(grid)]
-
-
-def golden_max(h, left, right, start, ctx, digits: int | None = None, anchors=()):
-    """Golden-section search for the maximum of ``h`` on [left, right].
-
-    Near a smooth maximum h(t* + d) = h* − c·d², so the value is good to the
-    working precision once the bracket is below 10^(−dps/2) of its first width (a
-    scan step: the local scale): iterate that far (or to 10^(−digits) of it, when
-    only the place of the maximum is wanted).
-    A bracket that spans many decades of distance from 0 or from one of the
-    ``anchors`` outside it (a piece's finite ends, toward which a scan was
-    extended) is searched in the logarithm of that distance first, where a peak
-    10⁻³⁰⁰ wide is as easy to find as one of width 1.
-    """
-    if not (ctx.isfinite(left) and ctx.isfinite(right)):
-        return start
-    width = right - left
-    if width <= 0:
-        return start
-    invphi = (ctx.sqrt(5) - 1) / 2
-    digits = ctx.dps // 2 + 5 if digits is None else digits
-    left, right = _log_bracket(h, left, right, (0, *anchors), invphi, ctx)
-    width = right - left
-    # To 10^−digits of the bracket (a scan's neighbours: the local scale), within what the precision resolves.
-    target = max(ctx.mpf(10) ** (-digits) * width, ctx.ldexp(max(abs(left), abs(right)), -ctx.prec + 4))
-    steps = int(ctx.log(width / target) / ctx.log(1 / invphi)) + 2 if width > target else 0
-    c, d = right - invphi * width, left + invphi * width
-    hc, hd = h(c), h(d)
-    for _ in range(steps):
-        if hc > hd:
-            right, d, hd = d, c, hc
-            c = right - invphi * (right - left)
-            hc = h(c)
-        else:
-            left, c, hc = c, d, hd
-            d = left + invphi * (right - left)
-            hd = h(d)
-    return (left + right) / 2
-
-
-def _log_bracket(h, left, right, anchors, invphi, ctx):
-    """[left, right] narrowed by golden section in the logarithm of the distance from the anchor (0 or a
-    finite end outside the bracket) from which it spans the most decades, if more than three; else itself."""
-    best = None
-    for e in anchors:
-        e = ctx.convert(e)
-        if not ctx.isfinite(e) or left < e < right:
-            continue
-        near, far = sorted((abs(left - e), abs(right - e)))
-        if near == 0:  # a bracket reaching the end: a rise all the way to it is a singular end, not a peak
-            continue
-        span = ctx.log(far / near)
-        if span > 3 * ctx.ln10 and (best is None or span > best[0]):
-            best = (span, e, 1 if right > e else -1, ctx.log(near), ctx.log(far))
-    if best is None:
-        return left, right
-    _, anchor, sign, a_s, b_s = best
-
-    def at(s):
-        return anchor + sign * ctx.exp(s)
-
-    def g(s):
-        return h(at(s))
-
-    c_s, d_s = b_s - invphi * (b_s - a_s), a_s + invphi * (b_s - a_s)
-    gc, gd = g(c_s), g(d_s)
-    while b_s - a_s > 1:  # to within a factor e in distance
-        if gc > gd:
-            b_s, d_s, gd = d_s, c_s, gc
-            c_s = b_s - invphi * (b_s - a_s)
-            gc = g(c_s)
-        else:
-            a_s, c_s, gc = c_s, d_s, gd
-            d_s = a_s + invphi * (b_s - a_s)
-            gd = g(d_s)
-    lo_t, hi_t = sorted((at(a_s), at(b_s)))
-    return max(left, lo_t), min(right, hi_t)

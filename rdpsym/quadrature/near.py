@@ -123,7 +123,7 @@ def _phi_series(r, ctx):
 
 def psi_near(log_q: Callable, log_ratio: Callable, a, ctx) -> Callable:
     """t -> (log|Q(t)·ψ_α(r(t))|, sign) (φ at α = 1), from log Q and the log-ratio r: the ``parts`` of a
-    :class:`~rdpsym.quadrature.integrate.LogForm`."""
+    :class:`~rdpsym.quadrature.integrands.LogForm`."""
     def parts(t):
         r = log_ratio(t)
         if r == 0:

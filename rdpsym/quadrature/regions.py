@@ -23,11 +23,11 @@ sharing nothing with it:
   by ``solveset`` on the support otherwise, and numerically (sign changes on a
   scan, bisected to 120 digits) where SymPy cannot say.
 - each piece's branch is resolved by evaluating the switching atoms at a
-  rational point inside it (:func:`_resolve`).
+  rational point inside it (:func:`~rdpsym.quadrature.branches._resolve`).
 - a ``floor``, ``ceiling`` or ``frac`` of a *linear* argument a·x + b jumps at
   infinitely many points x = (n − b)/a, a lattice of step 1/|a|: a short
   piece is cut into its cells, a long or infinite one is a :class:`Region`
-  flagged with its :class:`Lattice`, whose cells the quadrature integrates
+  flagged with its :class:`~rdpsym.quadrature.region_records.Lattice`, whose cells the quadrature integrates
   one by one, block by block (:func:`rdpsym.quadrature.integrate.integrate_pieces`).
   Of a nonlinear argument it is refused (:class:`NoClosedFormError`, naming it).
 
@@ -40,102 +40,33 @@ two finite discrete laws as tables, by enumerating their outcomes.
 The symbolic work here may evaluate numbers through SymPy: callers run it
 under :class:`~rdpsym.foundations.precision.sympy_evalf_guard` (the cells of a
 lattice, built later, take the guard themselves).
+
+This module is the entry point and reads the supports; the stages it calls are
+:mod:`.region_records` (:class:`Law`, :class:`Region`, ``Lattice``),
+:mod:`.branches` (switch points, and the branch on each piece), :mod:`.lattices`
+(the jumps of floors) and :mod:`.real_order` (exact order of the points).
 """
 
 from __future__ import annotations
 
-import functools
-import math
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable
 from itertools import pairwise
 
 import sympy as sp
 
-from rdpsym.foundations.budget import time_budget
 from rdpsym.foundations.errors import ConvergenceError, NoClosedFormError
-from rdpsym.foundations.precision import private_context, sympy_evalf_guard
-from rdpsym.quadrature.compile import compile_expr, to_mpf
+from rdpsym.quadrature.branches import _resolve, _switch_points
+from rdpsym.quadrature.compile import to_mpf
+from rdpsym.quadrature.lattices import _split_steps
+from rdpsym.quadrature.real_order import _floor, _le, _lt, _midpoint, _ordered, _point_inside, _sign
+from rdpsym.quadrature.region_records import Law, Region
 
 oo = sp.oo
 
+
 #: Two finite pmfs with at most this many outcomes each are read as tables.
 TABLE_OUTCOMES = 400
-#: A finite piece with at most this many jumps of a floor/ceiling/frac is cut into its cells; more, and its
-#: whole periods are a lattice region.
-EXPANDED_CELLS = 256
-#: The most cells one period of a lattice may hold (floor(x) beside floor(0.999·x) repeats every 1000).
-CELLS_PER_PERIOD = 64
-#: Digits of the approximations points are ordered by (and of the numeric zeros found by bisection).
-_DIGITS = 60
-_ROOT_DIGITS = 120
-#: CPU seconds SymPy may take to solve for the zeros of one switching argument.
-_SOLVE_SECONDS = 2.0
 
-_STEPS = (sp.floor, sp.ceiling, sp.frac)
-
-
-@dataclass(frozen=True, eq=False)
-class Law:
-    """A law's raw data: expression, variable and support as given; or a finite ``table``."""
-
-    expr: sp.Expr | None
-    var: sp.Symbol | None
-    support: sp.Interval | sp.Range | None
-    table: Mapping | None = None
-
-    @property
-    def discrete(self) -> bool:
-        return self.table is not None or isinstance(self.support, sp.Range)
-
-
-@dataclass(frozen=True)
-class Lattice:
-    """The jumps of floors/ceilings/fracs of linear arguments on one region: the points
-    ``origin + m·step + d`` (m an integer, d in ``offsets``), ``step`` the period of the pattern (1/|a| for
-    one floor(a·x + b)).  The region is the union of the blocks n = 0, 1, … (``blocks`` of them, or
-    infinitely many when None) counted from ``origin`` in ``direction``; :meth:`cells` gives block n's
-    cells with every floor replaced by its value there (smooth branches)."""
-
-    step: sp.Expr
-    origin: sp.Expr
-    offsets: tuple
-    direction: int
-    blocks: int | None
-    var: sp.Symbol
-    p: sp.Expr
-    q: sp.Expr
-    atoms: tuple
-    floors: tuple  # per cell j of block 0 (m = 0): floor(argument) of each atom there
-    shifts: tuple  # per atom: a·step, what floor(argument) gains from one block to the next (m → m + 1)
-
-    def cells(self, n: int) -> list[Region]:
-        """The cells of block ``n`` (0, 1, … outward from the origin), in increasing order of x."""
-        return _cells(self, int(n))
-
-    def __repr__(self) -> str:
-        return (f"Lattice(step={self.step}, origin={self.origin}, offsets={self.offsets}, "
-                f"direction={self.direction}, blocks={self.blocks})")
-
-
-@dataclass(frozen=True)
-class Region:
-    """One piece on which both laws are smooth (or zero): (lo, hi) open for a pdf, [lo, hi] for a pmf;
-    ``p`` and ``q`` their branches there.  ``lattice``: the piece is a run of cells between the jumps of
-    floors (see :class:`Lattice`; ``p`` and ``q`` keep their floors).  ``cell``: the piece is one such
-    cell, its ends are jumps."""
-
-    lo: sp.Expr
-    hi: sp.Expr
-    p: sp.Expr
-    q: sp.Expr
-    lattice: Lattice | None = None
-    cell: bool = False
-
-
-# --------------------------------------------------------------------------
-# Public entry points
-# --------------------------------------------------------------------------
 
 def read_regions(P: Law, Q: Law) -> list[Region]:
     """The pieces on which P and Q are both smooth (or zero), over the union of their supports, in order.
@@ -239,10 +170,6 @@ def lattice_sup(region: Region, block_sup: Callable[[list[Region]], object], ctx
                            f"{region.hi}): its supremum cannot be told from its limit")
 
 
-# --------------------------------------------------------------------------
-# Supports
-# --------------------------------------------------------------------------
-
 def _interval_ends(law: Law) -> tuple[sp.Expr, sp.Expr]:
     support = law.support
     if not isinstance(support, sp.Interval):
@@ -291,10 +218,6 @@ def _table(law: Law) -> dict | None:
     return {sp.Integer(j): law.expr.subs(law.var, j) for j in span}
 
 
-# --------------------------------------------------------------------------
-# Continuous laws
-# --------------------------------------------------------------------------
-
 def _continuous_regions(P: Law, Q: Law) -> list[Region]:
     x = P.var
     if Q.var != x:
@@ -315,359 +238,6 @@ def _continuous_regions(P: Law, Q: Law) -> list[Region]:
         out += _split_steps(a, b, bp, bq, x)
     return out
 
-
-def _switch_points(expr: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> list[sp.Expr]:
-    """The real points in [lo, hi] where ``expr`` may switch branch (floors aside: see :func:`_split_steps`)."""
-    if (expr.free_symbols - {x}):
-        names = ", ".join(sorted(str(s) for s in expr.free_symbols - {x}))
-        raise NoClosedFormError(f"the numeric reading needs every parameter given; {expr} has {names}")
-    arguments: list[sp.Expr] = []
-    for atom in expr.atoms(sp.Abs, sp.sign, sp.Heaviside):
-        if atom.args[0].has(x):
-            arguments.append(atom.args[0])
-    for atom in expr.atoms(sp.Max, sp.Min):
-        terms = list(atom.args)
-        arguments += [u - v for i, u in enumerate(terms) for v in terms[i + 1:] if (u - v).has(x)]
-    for piecewise in expr.atoms(sp.Piecewise):
-        for _, condition in piecewise.args:
-            if isinstance(condition, sp.logic.boolalg.Boolean) and condition not in (sp.true, sp.false):
-                for relation in condition.atoms(sp.core.relational.Relational):
-                    if relation.has(x):
-                        arguments.append(relation.lhs - relation.rhs)
-    for factor in sp.Mul.make_args(expr):  # zeros of polynomial factors: where log|factor| changes branch
-        base = factor.base if isinstance(factor, sp.Pow) and not factor.exp.has(x) else factor
-        if base.has(x) and base.is_polynomial(x):
-            arguments.append(base)
-    points: list[sp.Expr] = []
-    for u in arguments:
-        points += _zeros(u, x, lo, hi)
-    return points
-
-
-def _zeros(u: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> list[sp.Expr]:
-    """The real zeros of ``u`` in [lo, hi] (exact where SymPy finds them, else 120-digit rationals)."""
-    if u.has(*_STEPS):
-        raise NoClosedFormError(f"cannot locate where {u} changes sign (it holds a floor/ceiling/frac of {x})")
-    if u.is_polynomial(x):
-        return [r for r in _polynomial_zeros(sp.Poly(u, x)) if _le(lo, r) and _le(r, hi)]
-    found = None
-    with time_budget(_SOLVE_SECONDS, f"the zeros of {u}", absorb=True):
-        try:
-            solved = sp.solveset(u, x, domain=sp.Interval(lo, hi))
-        except (NotImplementedError, ValueError, TypeError, RecursionError):
-            solved = None
-        if isinstance(solved, sp.FiniteSet) and all(r.is_number for r in solved):
-            found = [r for r in solved if _is_real(r)]
-    if found is not None:
-        return found
-    return _scanned_zeros(u, x, lo, hi)
-
-
-def _polynomial_zeros(poly: sp.Poly) -> list[sp.Expr]:
-    if poly.degree() < 1:
-        return []
-    coeffs = poly.all_coeffs()
-    if not all(c.is_number for c in coeffs):
-        raise NoClosedFormError(f"the numeric reading needs every parameter given; got {poly.as_expr()}")
-    if all(c.is_Rational for c in coeffs):
-        return list(dict.fromkeys(sp.real_roots(poly)))  # exact: rationals and isolated CRootOf's
-    if poly.degree() == 1:
-        return [-coeffs[1] / coeffs[0]]
-    if poly.degree() == 2:
-        return [r for r in sp.roots(poly) if _is_real(r)]
-    with private_context(_ROOT_DIGITS + 20) as ctx:
-        values = [to_mpf(c, ctx) for c in coeffs]
-        try:
-            roots = ctx.polyroots(values, maxsteps=400, extraprec=2 * ctx.prec)
-        except ctx.NoConvergence as exc:
-            raise NoClosedFormError(f"the real zeros of {poly.as_expr()} were not found") from exc
-        tiny = ctx.mpf(10) ** (-_ROOT_DIGITS // 2)
-        return [_rational_of(ctx.re(r)) for r in roots if abs(ctx.im(r)) <= tiny * (1 + abs(r))]
-
-
-def _is_real(r: sp.Expr) -> bool:
-    if r.is_extended_real is not None:
-        return bool(r.is_extended_real)
-    with private_context(_DIGITS) as ctx:
-        try:
-            value = ctx.mpc(complex(sp.N(r, 30)))
-        except (TypeError, ValueError):
-            return False
-        return abs(value.imag) <= ctx.mpf(10) ** -25 * (1 + abs(value))
-
-
-def _scanned_zeros(u: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> list[sp.Expr]:
-    """Sign changes of ``u`` on a scan of [lo, hi] (4096 even points, or a geometric grid out to 10³⁰ toward an
-    infinite end), each bisected to :data:`_ROOT_DIGITS` digits."""
-    with private_context(_ROOT_DIGITS + 10) as ctx:
-        f = compile_expr(u, x, ctx)
-
-        def at(t):
-            try:
-                v = f(t)
-            except (ZeroDivisionError, ValueError, TypeError, OverflowError):
-                return None
-            return v if isinstance(v, ctx.mpf) and ctx.isfinite(v) else None
-
-        a, b = to_mpf(lo, ctx), to_mpf(hi, ctx)
-        if ctx.isfinite(a) and ctx.isfinite(b):
-            grid = [a + (b - a) * ctx.mpf(j) / 4096 for j in range(1, 4096)]
-        else:
-            steps = [ctx.mpf(10) ** (ctx.mpf(e) / 16) for e in range(-96, 481)]
-            if ctx.isfinite(a):
-                grid = [a + s for s in steps]
-            elif ctx.isfinite(b):
-                grid = [b - s for s in reversed(steps)]
-            else:
-                grid = [-s for s in reversed(steps)] + [ctx.zero] + steps
-        found = []
-        previous = None
-        for t in grid:
-            v = at(t)
-            if v is None:
-                previous = None
-                continue
-            if v == 0:
-                found.append(_rational_of(t))
-            elif previous is not None and (previous[1] > 0) != (v > 0):
-                left, right = previous[0], t
-                for _ in range(4 * ctx.prec):
-                    mid = (left + right) / 2
-                    w = at(mid)
-                    if w is None or mid in (left, right):
-                        break
-                    if w == 0:
-                        left = right = mid
-                        break
-                    if (w > 0) == (previous[1] > 0):
-                        left = mid
-                    else:
-                        right = mid
-                found.append(_rational_of((left + right) / 2))
-            previous = (t, v) if v != 0 else None
-        return found
-
-
-def _rational_of(v) -> sp.Rational:
-    """An mpf as the rational it is exactly (``man_exp`` drops the sign: read from ``_mpf_``)."""
-    sign, man, exp, _ = v._mpf_
-    if not man:
-        return sp.S.Zero
-    return (-1) ** int(sign) * sp.Integer(int(man)) * sp.Rational(2) ** int(exp)
-
-
-# --------------------------------------------------------------------------
-# Branches
-# --------------------------------------------------------------------------
-
-def _resolve(e: sp.Expr, x: sp.Symbol, t: sp.Expr) -> sp.Expr:
-    """``e`` with every Abs, sign, Heaviside, Max, Min and Piecewise replaced by the branch it takes at x = t
-    (a rational point strictly between two switch points: the branch of the whole piece).  Floors stay."""
-    if not isinstance(e, sp.Basic) or not e.has(x):
-        return e
-    if isinstance(e, sp.Piecewise):
-        for value, condition in e.args:
-            if _holds(condition, x, t):
-                return _resolve(value, x, t)
-        raise NoClosedFormError(f"no branch of {e} applies at {x} = {t}")
-    if isinstance(e, (sp.Abs, sp.sign, sp.Heaviside)):
-        u = _resolve(e.args[0], x, t)
-        s = _sign(u.xreplace({x: t}))
-        if isinstance(e, sp.Abs):
-            return u if s >= 0 else -u
-        if isinstance(e, sp.sign):
-            return sp.Integer(s)
-        if s == 0:
-            return e.func(sp.S.Zero, *e.args[1:])
-        return sp.S.One if s > 0 else sp.S.Zero
-    if isinstance(e, (sp.Max, sp.Min)):
-        terms = [_resolve(a, x, t) for a in e.args]
-        best = terms[0]
-        for term in terms[1:]:
-            s = _sign((term - best).xreplace({x: t}))
-            if (s > 0 and isinstance(e, sp.Max)) or (s < 0 and isinstance(e, sp.Min)):
-                best = term
-        return best
-    if e.is_Atom:
-        return e
-    return e.func(*[_resolve(a, x, t) for a in e.args])
-
-
-def _holds(condition, x: sp.Symbol, t: sp.Expr) -> bool:
-    """Whether a Piecewise condition holds at x = t (relations decided by their sides' difference)."""
-    if condition in (sp.true, sp.false):
-        return condition is sp.true
-    value = condition.xreplace({x: t})
-    if value not in (sp.true, sp.false):
-        value = value.replace(lambda r: isinstance(r, sp.core.relational.Relational),
-                              lambda r: sp.true if _relation_holds(r) else sp.false)
-    if value not in (sp.true, sp.false):
-        raise NoClosedFormError(f"cannot decide the condition {condition} at {x} = {t}")
-    return value is sp.true
-
-
-def _relation_holds(r) -> bool:
-    s = _sign(r.lhs - r.rhs)
-    return {sp.Lt: s < 0, sp.Le: s <= 0, sp.Gt: s > 0, sp.Ge: s >= 0, sp.Eq: s == 0, sp.Ne: s != 0}[type(r)]
-
-
-def _sign(v: sp.Expr) -> int:
-    """The sign of a real number, decided exactly or by approximations of growing precision."""
-    v = sp.sympify(v, strict=True)  # a number rdpsym built (never text)
-    if v.is_Rational:
-        return (v.p > 0) - (v.p < 0)
-    if v.is_zero:
-        return 0
-    if v.is_positive:
-        return 1
-    if v.is_negative:
-        return -1
-    for digits in (_DIGITS, 3 * _DIGITS):
-        a = _approx(v, digits)
-        if abs(a) > sp.Rational(1, 10 ** (digits - 15)):
-            return 1 if a > 0 else -1
-    if sp.simplify(v) == 0:
-        return 0
-    raise NoClosedFormError(f"cannot decide the sign of {v}")
-
-
-# --------------------------------------------------------------------------
-# Floors of a linear argument: lattices of jumps
-# --------------------------------------------------------------------------
-
-def _split_steps(a: sp.Expr, b: sp.Expr, bp: sp.Expr, bq: sp.Expr, x: sp.Symbol) -> list[Region]:
-    """The piece (a, b), cut at the jumps of the floors, ceilings and fracs of its branches."""
-    atoms = sorted({f for e in (bp, bq) for f in e.atoms(*_STEPS) if f.has(x)}, key=sp.default_sort_key)
-    if not atoms:
-        return [Region(a, b, bp, bq)]
-    lines = []  # (atom, step h = 1/|a|, a zero z of the argument, slope a)
-    for f in atoms:
-        argument = f.args[0]
-        poly = sp.Poly(argument, x) if argument.is_polynomial(x) else None
-        if poly is None or poly.degree() != 1 or not all(c.is_number for c in poly.all_coeffs()):
-            raise NoClosedFormError(
-                f"{f} is a {type(f).__name__} of a nonlinear argument of {x}: its jumps are no lattice "
-                "(only a floor, ceiling or frac of a·x + b is integrated cell by cell)")
-        slope, constant = poly.all_coeffs()
-        lines.append((f, 1 / abs(slope), -constant / slope, slope))
-    period = _period([h for _, h, _, _ in lines], atoms)
-    jumps_per_period = sum(int(period / h) for _, h, _, _ in lines)
-    if jumps_per_period > CELLS_PER_PERIOD:
-        raise NoClosedFormError(f"the jumps of {', '.join(map(str, atoms))} repeat only every {jumps_per_period} "
-                                f"cells (more than {CELLS_PER_PERIOD})")
-    if a is not -oo and b is not oo and _jump_count(lines, a, b) <= EXPANDED_CELLS:
-        return _cut(a, b, bp, bq, x, lines)
-    out: list[Region] = []
-    if a is -oo and b is oo:
-        split = _first_jump(lines, sp.S.Zero)
-        return (_split_steps(a, split, bp, bq, x) + _split_steps(split, b, bp, bq, x))
-    if a is -oo:
-        origin = _last_jump(lines, b)
-        lattice = _lattice(origin, -1, None, period, bp, bq, x, lines)
-        return [Region(-oo, origin, bp, bq, lattice), *_cut(origin, b, bp, bq, x, lines)]
-    origin = _first_jump(lines, a)
-    out += _cut(a, origin, bp, bq, x, lines)
-    if b is oo:
-        return [*out, Region(origin, oo, bp, bq, _lattice(origin, 1, None, period, bp, bq, x, lines))]
-    blocks = int(_floor((b - origin) / period))
-    end = origin + blocks * period
-    if blocks > 0:
-        out.append(Region(origin, end, bp, bq, _lattice(origin, 1, blocks, period, bp, bq, x, lines)))
-    return out + _cut(end, b, bp, bq, x, lines)
-
-
-def _period(steps: list, atoms: list) -> sp.Expr:
-    """The least common multiple of the lattices' steps (their ratios must be rational)."""
-    base = steps[0]
-    numerators, denominators = [], []
-    for h in steps:
-        ratio = h / base if (h / base).is_Rational else sp.simplify(h / base)
-        if not ratio.is_Rational:
-            raise NoClosedFormError(f"the jumps of {', '.join(map(str, atoms))} have incommensurable steps "
-                                    f"({base} and {h}): no common period to integrate by")
-        numerators.append(int(ratio.p))
-        denominators.append(int(ratio.q))
-    return base * sp.Rational(math.lcm(*numerators), math.gcd(*denominators))
-
-
-def _jumps(lines: list, u: sp.Expr, v: sp.Expr) -> list[sp.Expr]:
-    """The jumps strictly inside (u, v) (u, v finite), in order, without repeats."""
-    points = []
-    for _, h, z, _ in lines:
-        first, last = _floor((u - z) / h) + 1, _ceiling((v - z) / h) - 1
-        points += [z + m * h for m in range(int(first), int(last) + 1)]
-    return _ordered(points)
-
-
-def _jump_count(lines: list, u: sp.Expr, v: sp.Expr) -> int:
-    return sum(max(0, int(_ceiling((v - z) / h) - _floor((u - z) / h) - 1)) for _, h, z, _ in lines)
-
-
-def _first_jump(lines: list, u: sp.Expr) -> sp.Expr:
-    """The first jump at or after u."""
-    return _ordered([z + _ceiling((u - z) / h) * h for _, h, z, _ in lines])[0]
-
-
-def _last_jump(lines: list, v: sp.Expr) -> sp.Expr:
-    """The last jump at or before v."""
-    return _ordered([z + _floor((v - z) / h) * h for _, h, z, _ in lines])[-1]
-
-
-def _cut(a: sp.Expr, b: sp.Expr, bp: sp.Expr, bq: sp.Expr, x: sp.Symbol, lines: list) -> list[Region]:
-    """The finite piece (a, b) as its cells, each branch with its floors replaced by their values there."""
-    if not _lt(a, b):
-        return []
-    bounds = [a, *_jumps(lines, a, b), b]
-    out = []
-    for u, v in pairwise(bounds):
-        t = _point_inside(u, v)
-        values = {f: _step_value(f, x, t) for f, _, _, _ in lines}
-        out.append(Region(u, v, bp.xreplace(values), bq.xreplace(values), cell=True))
-    return out
-
-
-def _step_value(f: sp.Expr, x: sp.Symbol, t: sp.Expr, floor_value: sp.Expr | None = None) -> sp.Expr:
-    """floor/ceiling/frac f on the cell around t (t not a jump): a number, or arg − floor for frac."""
-    argument = f.args[0]
-    n = floor_value if floor_value is not None else _floor(argument.xreplace({x: t}))
-    if isinstance(f, sp.floor):
-        return n
-    if isinstance(f, sp.ceiling):
-        return n + 1
-    return argument - n
-
-
-def _lattice(origin, direction: int, blocks: int | None, period, bp, bq, x, lines) -> Lattice:
-    points = [origin, *_jumps(lines, origin, origin + period), origin + period]
-    offsets = tuple(t - origin for t in points[:-1])
-    floors = []
-    for u, v in pairwise(points):
-        t = _point_inside(u, v)
-        floors.append(tuple(_floor(f.args[0].xreplace({x: t})) for f, _, _, _ in lines))
-    shifts = tuple(sp.Integer(sp.simplify(slope * period)) for _, _, _, slope in lines)
-    return Lattice(period, origin, offsets, direction, blocks, x, bp, bq, tuple(f for f, _, _, _ in lines),
-                   tuple(floors), shifts)
-
-
-@functools.lru_cache(maxsize=4096)
-def _cells(lattice: Lattice, n: int) -> list[Region]:
-    if n < 0 or (lattice.blocks is not None and n >= lattice.blocks):
-        raise IndexError(f"block {n} is outside the lattice's {lattice.blocks} blocks")
-    m = n if lattice.direction > 0 else -n - 1
-    with sympy_evalf_guard():
-        base = lattice.origin + m * lattice.step
-        ends = [*lattice.offsets, lattice.step]
-        out = []
-        for j, (u, v) in enumerate(pairwise(ends)):
-            values = {f: _step_value(f, lattice.var, None, floor + m * shift)
-                      for f, floor, shift in zip(lattice.atoms, lattice.floors[j], lattice.shifts)}
-            out.append(Region(base + u, base + v, lattice.p.xreplace(values), lattice.q.xreplace(values), cell=True))
-    return out
-
-
-# --------------------------------------------------------------------------
-# Discrete laws
-# --------------------------------------------------------------------------
 
 def _discrete_regions(P: Law, Q: Law) -> list[Region]:
     if P.var is not None and Q.var is not None and Q.var != P.var:
@@ -721,87 +291,7 @@ def _discrete_branch(law: Law, span: tuple, a: sp.Expr, b: sp.Expr) -> sp.Expr:
     return _resolve(law.expr, law.var, t)
 
 
-# --------------------------------------------------------------------------
-# Numbers: order, approximations, floors
-# --------------------------------------------------------------------------
-
-def _approx(v: sp.Expr, digits: int) -> sp.Rational:
-    """A rational within 10^−digits (relative) of the real number v."""
-    with private_context(digits) as ctx:
-        value = to_mpf(v, ctx)
-        if not ctx.isfinite(value):
-            raise NoClosedFormError(f"{v} is not a finite real number")
-        return _rational_of(value)
-
-
-def _compare(a: sp.Expr, b: sp.Expr) -> int:
-    """−1, 0 or 1 as a <, =, > b (±∞ allowed); equal only when shown so (or indistinguishable at 180 digits)."""
-    if a == b:
-        return 0
-    if a is -oo or b is oo:
-        return -1
-    if a is oo or b is -oo:
-        return 1
-    d = a - b
-    if d.is_Rational:
-        return (d.p > 0) - (d.p < 0)
-    try:
-        return _sign(d)
-    except NoClosedFormError:
-        return 0
-
-
-def _lt(a: sp.Expr, b: sp.Expr) -> bool:
-    return _compare(a, b) < 0
-
-
-def _le(a: sp.Expr, b: sp.Expr) -> bool:
-    return _compare(a, b) <= 0
-
-
-def _ordered(points: list) -> list:
-    """Distinct points in increasing order."""
-    out: list = []
-    for t in sorted(points, key=functools.cmp_to_key(_compare)):
-        if not out or _compare(out[-1], t) != 0:
-            out.append(t)
-    return out
-
-
-def _floor(v: sp.Expr) -> sp.Integer:
-    v = sp.sympify(v, strict=True)  # a number rdpsym built (never text)
-    if v.is_Rational:
-        return sp.floor(v)
-    n = sp.floor(_approx(v, _DIGITS))
-    return n if _sign(v - n) >= 0 else n - 1
-
-
-def _ceiling(v: sp.Expr) -> sp.Integer:
-    return -_floor(-v)
-
-
-def _midpoint(a: sp.Expr, b: sp.Expr) -> sp.Expr:
-    if a.is_Rational and b.is_Rational:
-        return (a + b) / 2
-    return (_approx(a, _DIGITS) + _approx(b, _DIGITS)) / 2
-
-
-def _point_inside(a: sp.Expr, b: sp.Expr) -> sp.Expr:
-    """A rational point strictly inside (a, b)."""
-    if a is -oo and b is oo:
-        return sp.S.Zero
-    if a is -oo:
-        return _floor(b) - 1
-    if b is oo:
-        return _floor(a) + 1
-    t = _midpoint(a, b)
-    if not (_lt(a, t) and _lt(t, b)):
-        raise NoClosedFormError(f"the piece ({a}, {b}) is too narrow to resolve its branch")
-    return t
-
-
 __all__ = [
-    "Lattice",
     "Law",
     "Region",
     "lattice_sup",

@@ -34,7 +34,7 @@ def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx, hints: tuple = ()):
     scan's 2¹⁹); the sum runs outward from it until the terms are below
     10^−(dps+10) of the sum.  A series whose mass spans more than
     :data:`MAX_TERMS` terms is a :class:`ConvergenceError` before any summing.  A
-    term given as a :class:`~rdpsym.quadrature.integrate.LogForm` is scanned by
+    term given as a :class:`~rdpsym.quadrature.integrands.LogForm` is scanned by
     its logarithm and summed relative to the largest term (a term of e^(−10⁹)
     is never formed).  ``hints`` are indices k scanned besides the offsets 2^j − 1 (the largest terms of a
     mixture's components: :func:`largest_terms`), so a group of terms that the scan's spacing and the

@@ -15,7 +15,9 @@ from rdpsym.foundations.budget import time_budget
 from rdpsym.foundations.errors import ConvergenceError
 from rdpsym.foundations.precision import sympy_evalf_guard
 from rdpsym.quadrature.compile import to_mpf
-from rdpsym.quadrature.locate import critical_seeds, golden_max, locate, scan_points
+from rdpsym.quadrature.locate import locate
+from rdpsym.quadrature.scans import golden_max, scan_points
+from rdpsym.quadrature.seeds import critical_seeds
 
 oo = sp.oo
 

@@ -18,7 +18,7 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from rdpsym.foundations.budget import WALL_FACTOR
+from rdpsym.foundations.budget_clocks import WALL_FACTOR
 from rdpsym.foundations.errors import LatexError, LatexLayoutWarning
 from rdpsym.foundations.files import replace_file
 

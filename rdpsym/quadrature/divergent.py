@@ -1,0 +1,179 @@
+"""Divergent integrals recognised as +∞, never inferred from a failure to converge.
+
+A divergent integral has no settled quadrature value.  So before (or instead
+of) integrating a piece, :func:`rdpsym.quadrature.integrate.integrate_pieces`
+and :func:`rdpsym.quadrature.piece._piece` ask here whether it is +∞, three ways:
+
+- exactly, when the logarithm of p^α q^(1−α) is a polynomial that does not tend
+  to −∞ toward an infinite end (:func:`_diverges_exactly`);
+- by SymPy's limit of that logarithm at an infinite end, within a time budget
+  (:func:`_diverges_by_limit`: integrands that grow faster than any scan follows);
+- by the integrand's power law at an end, read numerically at two distances and
+  confirmed farther out (:func:`_diverges`).
+
+Each gives the reason in words; :func:`_say` appends it to the caller's ``reasons``.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import sympy as sp
+
+from rdpsym.foundations.budget import time_budget
+from rdpsym.foundations.errors import NoClosedFormError
+from rdpsym.foundations.precision import sympy_evalf_guard
+from rdpsym.quadrature.compile import to_mpf
+from rdpsym.quadrature.locate import Locus
+
+oo = sp.oo
+
+
+def _say(reasons: list | None, why: str) -> None:
+    if reasons is not None:
+        reasons.append(why)
+
+
+@functools.lru_cache(maxsize=1024)
+def _diverges_exactly(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None, lo: sp.Expr, hi: sp.Expr) -> bool:
+    """Whether ∫ p^α q^(1−α) over (lo, hi) is +∞ by its logarithm, a polynomial in the
+    variable that does not tend to −∞ toward an infinite end (False when undecided).
+
+    Exact where numbers cannot be: N(1, 2²) vs N(0, 1) at α = 4/3 has a log-integrand
+    whose x² coefficient −α/8 + (α − 1)/2 is exactly 0, so it grows like x/3; at any
+    finite precision the rounded coefficient is ±10^−wp, and a scan far enough out
+    would see a false maximum (at 10²² with 20 digits) instead of the divergence.
+    """
+    if order is None or order == 1 or order is oo or (lo is not -oo and hi is not oo):
+        return False
+    with sympy_evalf_guard():
+        return _log_polynomial_diverges(p, q, var, order, lo, hi)
+
+
+def _log_polynomial_diverges(p, q, var, order, lo, hi) -> bool:
+    try:
+        L = sp.expand(order * sp.expand_log(sp.log(p), force=True) + (1 - order) * sp.expand_log(sp.log(q), force=True))
+        poly = sp.Poly(L, var)
+        if any(c.has(var) for c in poly.coeffs()):
+            return False
+        for end, sign in ((hi, 1), (lo, -1)):
+            if end not in (oo, -oo):
+                continue
+            for k in range(poly.degree(), 0, -1):
+                c = poly.coeff_monomial(var**k)
+                if c.is_zero is None:
+                    return False
+                if c.is_zero:
+                    continue
+                toward = c * sign**k
+                if toward.is_positive:
+                    return True  # log f → +∞
+                if toward.is_negative:
+                    break  # log f → −∞ on this side
+                return False
+            else:
+                return True  # log f constant: a nonzero constant integrand on an infinite piece
+    except (sp.PolynomialError, sp.GeneratorsNeeded, NotImplementedError, TypeError, ValueError):
+        return False
+    return False
+
+
+def _diverges_by_limit(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None, lo: sp.Expr,
+                       hi: sp.Expr) -> str | None:
+    """Why ∫ p^α q^(1−α) over (lo, hi) is +∞ by the limit of its logarithm at an infinite end, or None.
+
+    If α·log p + (1 − α)·log q tends to +∞ or to a finite value toward an infinite end,
+    the integrand does not vanish there and the integral is +∞: e^(−αx − αe^(−x)) ×
+    e^((α−1)(x − 1) + (α−1)e^(1−x)) (Gumbel laws at α = 2) grows like e^(0.7·e^(−x)) as
+    x → −∞, faster than any scan could follow.  SymPy's limit, within a time budget;
+    None when it cannot tell.
+    """
+    if order is None or order == 1 or order is oo or (lo is not -oo and hi is not oo):
+        return None
+    with sympy_evalf_guard(), time_budget(2.0, "the limit of the integrand", absorb=True):
+        L = order * sp.expand_log(sp.log(p), force=True) + (1 - order) * sp.expand_log(sp.log(q), force=True)
+        for end in (e for e in (lo, hi) if e in (oo, -oo)):
+            try:
+                limit = sp.limit(L, var, end)
+            except (NotImplementedError, ValueError, TypeError, RecursionError, sp.PolynomialError,
+                    OverflowError, NoClosedFormError):  # (SymPy's heuristic gcd at a scale of 10³⁰ overflows)
+                continue
+            if limit is oo or (limit.is_extended_real and limit.is_finite):
+                return f"the integrand's logarithm tends to {limit} as {var} → {end}: it does not vanish there"
+    return None
+
+
+#: CPU seconds one read of the integrand far in a tail may take (else the read is not made).
+_PROBE_SECONDS = 1.0
+
+
+#: A power-law exponent read this close to −1 is −1 (divergent at either kind of end).
+_BORDERLINE = 1e-6
+
+
+def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx) -> str | None:
+    """Why ∫ f over (lo, hi) is +∞ by the integrand's power law at an end, or None.
+
+    Toward an infinite end, f ~ t^c is integrable iff c < −1; toward a finite
+    end e, f ~ |t − e|^c is integrable iff c > −1.  The exponent c is read
+    from log|f| at 10⁷ and 10⁸ times :meth:`Locus.far` from the mode (or at distances 10⁻¹²
+    and 10⁻¹⁶ of the end's length scale from e).  A divergent integral has no
+    settled quadrature value, so without this test "∞" could only be inferred
+    from a failure to converge.
+    """
+    def at(t):
+        value = None
+        # Bounded: far out, an integrand in a new variable can be exp(−10³⁰·e^t), whose value at t = 10¹³⁵
+        # mpmath would reduce modulo log 2 to 10¹³⁵ bits.
+        with time_budget(_PROBE_SECONDS, "a probe of the integrand's tail", absorb=True):
+            try:
+                v = log_f(t)
+            except (ZeroDivisionError, ValueError, OverflowError):
+                v = None
+            value = v if isinstance(v, ctx.mpf) and ctx.isfinite(v) else None
+        return value
+
+    def exponent_at(end, sign, length, shift):
+        """The power-law exponent of f read at two distances from ``end``, ``shift`` decades beyond the first."""
+        if end in (oo, -oo):
+            base = where.mode if where.mode is not None else ctx.mpf(0)
+            d1, d2 = (where.far(sign) * ctx.mpf(10) ** (j + shift) for j in (7, 8))
+            t1, t2 = base + sign * d1, base + sign * d2
+        else:
+            base = to_mpf(end, ctx)
+            d1, d2 = (ctx.mpf(10) ** -(j + shift) * length for j in (12, 16))
+            t1, t2 = base - sign * d1, base - sign * d2
+        l1, l2 = at(t1), at(t2)
+        if l1 is None or l2 is None:
+            return None
+        return (l2 - l1) / (ctx.log(d2) - ctx.log(d1))
+
+    def integrable(c, infinite: bool) -> bool:
+        # An exponent read within _BORDERLINE of −1 is −1 (1/x at 0: log-divergent); the reads carry corrections
+        # like (1 − x)⁴ ≈ 1 − 4·10⁻¹², on either side of −1.
+        return c < -1 - _BORDERLINE if infinite else c > -1 + _BORDERLINE
+
+    with ctx.workdps(max(30, ctx.dps)):
+        for end, sign, length in ((lo, -1, where.lengths[0]), (hi, 1, where.lengths[1])):
+            infinite = end in (oo, -oo)
+            exponent = exponent_at(end, sign, length, 0)
+            if exponent is None or integrable(exponent, infinite):
+                continue
+            # Confirmed farther out (closer in, at a finite end): the mode and its width are read from the
+            # integrand's largest component, and a mixture with one 10³⁰ times narrower than another (at 10⁻²³,
+            # inside the wide one's mass, the integrand is flat) is not yet in its tail there.  A power law keeps
+            # its exponent at every scale; a tail that is not one shows it decades on.  Divergence is said only
+            # if the first two farther reads can be made and confirm it.
+            farther = []
+            for shift in (8, 16, 32, 64, 128):
+                c = exponent_at(end, sign, length, shift)
+                if c is None:
+                    break
+                farther.append(c)
+            if len(farther) < 2 or any(integrable(c, infinite) for c in farther):
+                continue
+            shown = ctx.nstr(exponent, 3)
+            if infinite:
+                return f"the integrand decays like |x|^{shown} toward {end}, too slowly to be integrable"
+            return f"the integrand grows like |x − {end}|^{shown} at {end}, too fast to be integrable"
+    return None

@@ -1,0 +1,94 @@
+"""The integrand as the quadrature reads it: given by its logarithm, scaled to its piece, errors read as no mass.
+
+Far from their mass, integrands such as exp(−e^(−x)) take values whose exponents
+have millions of digits; given by its logarithm (:class:`LogForm`), an integrand
+is searched on log|f| and evaluated as sign·exp(log|f| − shift), exactly 0 far
+below the piece's integral (:func:`_scaled`).  These are the forms every stage
+of :mod:`rdpsym.quadrature.integrate` hands on (the pieces, the cells of a
+lattice, the recentred integrand), kept apart so that each stage can read them
+without importing the others.
+
+Everything runs with the mpmath context ``ctx`` handed in (a private one) and at
+its precision; nothing here changes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rdpsym.foundations.errors import ConvergenceError
+
+
+class LogForm:
+    """An integrand given by its logarithm: ``parts(t)`` is (log|f(t)|, sign of f(t)).
+
+    Far from their mass, integrands such as exp(−e^(−x)) (Gumbel-type
+    log-densities) take values like e^(−10^(4·10⁶)): as an mpf that is an
+    exponent with millions of digits, and a scan or a quadrature node out there
+    would run (nearly) forever.  Given as a logarithm, the search for the mass
+    works on log|f| (cheap anywhere), and the quadrature evaluates
+    f/(peak·width) as sign·exp(log|f| − log(peak·width)), and as exactly 0 where
+    that exponent is below −(dps + 30)·ln 10 − 700: there the integrand is under
+    10⁻³⁰⁴·10^(−dps−30) of the piece's integral per unit width, below anything the
+    value can show (the truncation numerics.md asks for, at a level that bounds it).
+    """
+
+    __slots__ = ("ctx", "parts")
+
+    def __init__(self, parts: Callable, ctx):
+        self.parts = parts
+        self.ctx = ctx
+
+    def log_abs(self, t):
+        return self.parts(t)[0]
+
+    def __call__(self, t):
+        log_value, sign = self.parts(t)
+        if sign == 0 or log_value == self.ctx.ninf:
+            return self.ctx.zero
+        return sign * self.ctx.exp(log_value)
+
+
+def _guarded(log_f, ctx):
+    """log_f with evaluation errors and non-real values read as −∞ (no mass there)."""
+    def h(t):
+        try:
+            v = log_f(t)
+        except (ZeroDivisionError, ValueError, OverflowError, TypeError):
+            return ctx.ninf
+        return v if isinstance(v, ctx.mpf) else ctx.ninf
+    return h
+
+
+#: Below this many e-folds under the piece's integral (beyond its dps + 30 digits), an integrand is 0.
+_CUTOFF_EFOLDS = 700
+
+
+def _scaled(integrand, shift, ctx):
+    """t -> integrand(t)·e^(−shift); for a :class:`LogForm`, without ever forming a value far below the piece's
+    integral (exactly 0 there)."""
+    if isinstance(integrand, LogForm):
+        parts = integrand.parts
+        cutoff = -(ctx.dps + 30) * ctx.ln10 - _CUTOFF_EFOLDS
+
+        ceiling = -cutoff
+
+        def f(t):
+            log_value, sign = parts(t)
+            if not isinstance(log_value, ctx.mpf):
+                # A log-density that is not real at a node (a log-normal's log(x − m) just below its end m, where
+                # rounding put the node): the integral at this precision cannot be trusted.
+                raise ConvergenceError(f"the integrand is not a real number at x = {ctx.nstr(t, 8)}: {log_value}")
+            d = log_value - shift
+            if sign == 0 or not d > cutoff:
+                return ctx.zero
+            if d > ceiling:
+                raise ConvergenceError(
+                    f"the integrand is e^{ctx.nstr(d, 5)} times its largest value found, at x = {ctx.nstr(t, 8)}: "
+                    "where its mass lies could not be found")
+            return sign * ctx.exp(d)
+        return f
+    if not shift:
+        return integrand
+    inv = ctx.exp(-shift)
+    return lambda t: integrand(t) * inv

@@ -1,0 +1,110 @@
+"""The exact seeds of the search for an integrand's mass: critical points of its log-densities, solved by SymPy.
+
+A numeric scan can miss a narrow hill far away (a Gaussian at mean 10¹², a pair at
+order 10⁹ whose integrand peaks at x = 1 − α, a mixture's far component).  So the
+scan of :func:`rdpsym.quadrature.locate.locate` and the supremum of
+:mod:`rdpsym.quadrature.supremum` start from the points where the log-densities,
+each mixture component (:func:`mixture_components`) and the integrand's logarithm
+have zero derivative (:func:`critical_seeds`): symbolic work, within a time budget,
+kept apart from the numeric search that uses its results.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import sympy as sp
+
+from rdpsym.foundations.budget import time_budget
+from rdpsym.foundations.precision import private_context, sympy_evalf_guard
+from rdpsym.quadrature.compile import to_mpf
+
+oo = sp.oo
+
+
+@functools.lru_cache(maxsize=1024)
+def critical_seeds(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None, lo: sp.Expr, hi: sp.Expr) -> tuple:
+    """Where log p, log q, each mixture component of p and q, and the integrand's logarithm
+    α·log p + (1 − α)·log q (log p − log q at α = ∞) have zero derivative inside (lo, hi).
+
+    The scan of :func:`~rdpsym.quadrature.locate.locate` starts from these, so a Gaussian at mean 10¹², a pair at
+    order 10⁹ (integrand peak at 1 − α) or the far component of a mixture is found
+    wherever it is, and exactly.  Only derivatives that are rational in the variable
+    are solved (a polynomial numerator of degree ≤ 12; nothing open-ended), within a
+    time budget; anything else contributes no seed (the scan still runs).  Real roots
+    of rational polynomials stay exact (``CRootOf``: evaluated to any precision by
+    refining their isolating interval in exact arithmetic).
+    """
+    def log_of(b):
+        return sp.expand_log(sp.log(b), force=True)
+
+    def roots(L):
+        d = sp.diff(L, var)
+        if not d.has(var) or not d.is_rational_function(var):
+            return []
+        poly = sp.Poly(sp.numer(sp.together(d)), var)
+        degree = poly.degree()
+        if degree <= 0 or degree > 12:
+            return []
+        if degree <= 2:
+            return [r for r in sp.roots(poly) if r.is_real]
+        if poly.domain.is_ZZ or poly.domain.is_QQ:
+            return sp.real_roots(poly)  # exact isolation, whatever the coefficients' size
+        return _numeric_real_roots(poly)
+
+    found = set()
+    with sympy_evalf_guard(), time_budget(1.0, "critical points of the integrand", absorb=True):
+        logs = [log_of(p), log_of(q)]
+        if order is not None and order != 1 and p != q:
+            logs.append(logs[0] - logs[1] if order is oo else order * logs[0] + (1 - order) * logs[1])
+        logs += [log_of(t) for t in {*mixture_components(p, var), *mixture_components(q, var)}]
+        for L in logs:
+            try:
+                found.update(roots(L))
+            except (sp.PolynomialError, NotImplementedError, ValueError, TypeError, ZeroDivisionError):
+                continue
+    with sympy_evalf_guard():
+        placed = [(r, _rational(r)) for r in found]
+        inside = [(r, v) for r, v in placed
+                  if v is not None and (lo is -oo or bool(v > lo)) and (hi is oo or bool(v < hi))]
+    return tuple(r for r, v in sorted(inside, key=lambda rv: rv[1]))
+
+
+def mixture_components(b: sp.Expr, var: sp.Symbol) -> list[sp.Expr]:
+    """The terms of a density written as a sum (a mixture's weighted components) that depend on ``var``;
+    [] for a density that is not a sum."""
+    terms = sp.Add.make_args(sp.expand(b, deep=False, mul=True, power_exp=False, log=False))
+    return [t for t in terms if t.has(var)] if len(terms) > 1 else []
+
+
+def _rational(r: sp.Expr) -> sp.Rational | None:
+    """A 30-digit rational approximation of a real root (exact arithmetic: no global precision involved)."""
+    if r.is_Rational:
+        return r
+    if isinstance(r, sp.CRootOf):
+        return r.eval_rational(n=30)
+    with private_context(40) as ctx:
+        try:
+            v = to_mpf(r, ctx)
+        except (TypeError, ValueError):
+            return None
+        if not ctx.isfinite(v):
+            return None
+        man, exp = v.man_exp
+        return sp.Integer(int(man)) * sp.Rational(2) ** int(exp)
+
+
+def _numeric_real_roots(poly: sp.Poly) -> list:
+    """The real roots of a polynomial with irrational coefficients, by mpmath in a private context
+    (SymPy's ``nroots`` sets mpmath's global precision)."""
+    with private_context(40) as ctx:
+        coeffs = [to_mpf(c, ctx) for c in poly.all_coeffs()]
+        try:
+            found = ctx.polyroots(coeffs, maxsteps=200, extraprec=60)
+        except ctx.NoConvergence:
+            return []
+        out = []
+        for r in found:
+            if abs(ctx.im(r)) <= ctx.mpf(10) ** -30 * (1 + abs(r)):
+                out.append(sp.Float(ctx.nstr(ctx.re(r), 40), 40))
+        return out
