@@ -405,7 +405,8 @@ def test_public_modules_import_by_their_public_names():
 
 
 def test_a_catalogue_claim_result_pickles_without_its_samplers():
-    from rdpsym.claims.runner import catalogue_path, run
+    from rdpsym.claims.loading import catalogue_path
+    from rdpsym.claims.runner import run
 
     report = run([catalogue_path() / "mironov2017" / "prop08_nonnegativity.py"])
     back = pickle.loads(pickle.dumps(report))

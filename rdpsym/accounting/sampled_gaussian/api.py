@@ -168,7 +168,6 @@ def _log_moments(q: fmpq, sigma: fmpq, orders: list[fmpq], target: int, strict: 
     return out  # type: ignore[return-value]
 
 
-
 def _frac_log_moments(q: fmpq, sigma: fmpq, alphas: list[fmpq], target: int, strict: bool) -> list[arb]:
     if not fmpq(1, 10**60) < sigma < 10**60:  # the planning runs in double precision
         raise ConvergenceError(f"fractional orders need 1e-60 < sigma < 1e60; got sigma={sigma}.")
