@@ -26,6 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rdpsym
+from rdpsym.accounting.ball_cache import clear_cache
 from rdpsym.accounting.conversions import (
     balle_epsilon,
     kl_delta,
@@ -36,7 +37,6 @@ from rdpsym.accounting.conversions import (
 )
 from rdpsym.accounting.conversions import optimal as opt
 from rdpsym.accounting.conversions import tightest as tightest_module
-from rdpsym.accounting.curve import clear_cache
 from rdpsym.accounting.orders import DP_ACCOUNTING, MIRONOV
 from rdpsym.accounting.rows import LazyRows
 from rdpsym.claims.finite import hockey_stick, renyi

@@ -18,14 +18,8 @@ import sympy as sp
 from flint import arb, ctx, fmpq
 
 import rdpsym
-from rdpsym.accounting.curve import (
-    ClosedForm,
-    Component,
-    Custom,
-    GroupPrivacy,
-    SampledGaussian,
-    curve,
-)
+from rdpsym.accounting.components import ClosedForm, Component, Custom, SampledGaussian
+from rdpsym.accounting.curve import GroupPrivacy, curve
 from rdpsym.foundations.balls import precision
 from rdpsym.foundations.numbers import Digits, Enclosure
 from rdpsym.laws.mechanisms import REGISTRY

@@ -19,8 +19,7 @@ from flint import arb, fmpq
 
 import rdpsym
 import rdpsym.accounting.sampled_gaussian as sg
-from rdpsym.accounting import curve as curve_module
-from rdpsym.accounting import curves
+from rdpsym.accounting import ball_cache, components, curves
 from rdpsym.accounting.orders import DP_ACCOUNTING
 from rdpsym.accounting.sampled_gaussian import shifted, trapezoid
 from rdpsym.accounting.sampled_gaussian.planning import _Floats
@@ -121,14 +120,14 @@ def test_integer_orders_by_one_polynomial_product_are_the_exact_sums(q, sigma):
 
 def test_the_ball_cache_computes_a_growing_composition_once(monkeypatch):
     calls = []
-    original = curve_module.SampledGaussian.balls
+    original = components.SampledGaussian.balls
 
     def counting(self, orders):
         calls.append(len(orders))
         return original(self, orders)
 
-    monkeypatch.setattr(curve_module.SampledGaussian, "balls", counting)
-    curve_module.clear_cache()
+    monkeypatch.setattr(components.SampledGaussian, "balls", counting)
+    ball_cache.clear_cache()
     step = rdpsym.sampled_gaussian(Q(1, 100), Q(11, 10)).curve() * 100
     total, values = None, []
     for _ in range(5):
@@ -136,7 +135,7 @@ def test_the_ball_cache_computes_a_growing_composition_once(monkeypatch):
         values.append(rdpsym.epsilon(total, delta=1e-5, orders="dp-accounting", dps=30).value)
     assert sum(calls) == len(DP_ACCOUNTING) and len(calls) == 1  # 5 epsilons, 15 terms: computed once
     assert values == sorted(values) and len(set(values)) == 5
-    curve_module.clear_cache()
+    ball_cache.clear_cache()
     again = rdpsym.epsilon(total, delta=1e-5, orders="dp-accounting", dps=30).value
     assert again == values[-1] and len(calls) == 2
 

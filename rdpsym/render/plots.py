@@ -65,7 +65,8 @@ from flint import ctx, fmpq
 
 from rdpsym.accounting import api
 from rdpsym.accounting import conversions as conv
-from rdpsym.accounting.curve import Component, Infinite, RdpCurve
+from rdpsym.accounting.components import Component, Infinite
+from rdpsym.accounting.curve import RdpCurve
 from rdpsym.accounting.orders import resolve
 from rdpsym.foundations.balls import bits_for, precision, to_arb
 from rdpsym.foundations.errors import ParameterError, must, quoted
