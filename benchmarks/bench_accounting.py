@@ -38,7 +38,7 @@ import time
 import sympy as sp
 
 import rdpsym
-from rdpsym.accounting.curve import clear_cache
+from rdpsym.accounting.ball_cache import clear_cache
 from rdpsym.accounting.orders import DP_ACCOUNTING, OPACUS
 
 Q, SIGMA, STEPS, DELTA = sp.Rational(1, 100), sp.Rational(11, 10), 10_000, 1e-5

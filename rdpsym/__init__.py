@@ -48,7 +48,8 @@ from rdpsym import render as _render  # noqa: F401 - provides str(), .latex() an
 from rdpsym.accounting import conversions
 from rdpsym.accounting.api import AccountingResult, delta, epsilon
 from rdpsym.accounting.calibrate import Calibration, calibrate, calibrate_many
-from rdpsym.accounting.curve import Infinite, RdpCurve
+from rdpsym.accounting.components import Infinite
+from rdpsym.accounting.curve import RdpCurve
 from rdpsym.accounting.curves import rdp_curve
 from rdpsym.derive.derivation import Derivation
 from rdpsym.derive.divergence import renyi_divergence

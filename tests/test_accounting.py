@@ -358,7 +358,8 @@ def test_default_alpha_infinity_is_never_chosen_where_the_curve_is_infinite():
 
 
 def test_a_curve_whose_d_infinity_cannot_be_had_still_gets_the_grid():
-    from rdpsym.accounting.curve import Component, curve
+    from rdpsym.accounting.components import Component
+    from rdpsym.accounting.curve import curve
 
     def balls(orders):
         if any(a == math.inf for a in orders):

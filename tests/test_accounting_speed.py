@@ -26,6 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rdpsym
+from rdpsym.accounting.ball_cache import clear_cache
 from rdpsym.accounting.conversions import (
     balle_epsilon,
     kl_delta,
@@ -34,9 +35,9 @@ from rdpsym.accounting.conversions import (
     tightest_epsilon,
     tightest_epsilon_grid,
 )
-from rdpsym.accounting.conversions import optimal as opt
+from rdpsym.accounting.conversions import optimal_estimates as est
+from rdpsym.accounting.conversions import optimal_pairs as pairs
 from rdpsym.accounting.conversions import tightest as tightest_module
-from rdpsym.accounting.curve import clear_cache
 from rdpsym.accounting.orders import DP_ACCOUNTING, MIRONOV
 from rdpsym.accounting.rows import LazyRows
 from rdpsym.claims.finite import hockey_stick, renyi
@@ -173,7 +174,7 @@ def _ratio(v: arb) -> tuple[int, int]:
 def test_the_witness_bound_is_attained_by_a_pair_and_is_below_the_optimum(order, r, d):
     a, rq, dq = fmpq(order.numerator, order.denominator), fmpq(r.numerator, r.denominator), fmpq(
         d.numerator, d.denominator)
-    w = opt.witness_epsilon(a, float(r), float(d))
+    w = est.witness_epsilon(a, float(r), float(d))
     if w is None:
         return
     with precision(200):
@@ -195,9 +196,9 @@ def test_the_loose_witness_bound_is_below_the_full_one():
     for _ in range(500):
         order = fmpq(random.randint(110, 20000), 100)
         r, d = 10 ** random.uniform(-3, 2.5), 10 ** random.uniform(-15, -1)
-        terms = opt.witness_terms(order, d)
-        full = opt.witness_from(terms, r)
-        loose = opt.witness_from(terms, r, above=-math.inf)
+        terms = est.witness_terms(order, d)
+        full = est.witness_from(terms, r)
+        loose = est.witness_from(terms, r, above=-math.inf)
         if full is not None and loose is not None:
             assert loose <= full + 1e-9 * (1 + abs(full))
 
@@ -211,10 +212,10 @@ def test_newton_float_solve_finds_the_bracketing_solvers_point():
         if a * d >= 1:
             continue
         try:
-            ref = opt._solve_float(a, (a - 1) * r, math.log(d), "delta")
+            ref = pairs._solve_float(a, (a - 1) * r, math.log(d), "delta")
         except Exception:  # noqa: BLE001 -- the bracketing solver's own failures are not under test
             continue
-        found = opt._solve_newton(a, (a - 1) * r, math.log(d))
+        found = pairs._solve_newton(a, (a - 1) * r, math.log(d))
         if found is None:
             continue
         agreed += 1

@@ -26,7 +26,8 @@ from rdpsym.claims import (
     Verdict,
     alpha,
 )
-from rdpsym.claims.runner import catalogue_path, check, claim_files, load, run
+from rdpsym.claims.loading import catalogue_path, claim_files, load
+from rdpsym.claims.runner import check, run
 from rdpsym.cli.main import main
 from rdpsym.foundations.errors import ParameterError
 from rdpsym.foundations.record import Failure

@@ -280,7 +280,7 @@ def test_curves_of_the_curve_module_pass_straight_in():
     """RdpCurve.balls over a grid with α = ∞ gives balls and Infinite(reason): both accepted."""
     import rdpsym
     from rdpsym.accounting import orders
-    from rdpsym.accounting.curve import Infinite
+    from rdpsym.accounting.components import Infinite
 
     d = fmpq(1, 10**5)
     gauss = (rdpsym.gaussian(sigma=2).curve() * 4).balls(orders.MIRONOV)

@@ -18,14 +18,8 @@ import sympy as sp
 from flint import arb, ctx, fmpq
 
 import rdpsym
-from rdpsym.accounting.curve import (
-    ClosedForm,
-    Component,
-    Custom,
-    GroupPrivacy,
-    SampledGaussian,
-    curve,
-)
+from rdpsym.accounting.components import ClosedForm, Component, Custom, SampledGaussian
+from rdpsym.accounting.curve import GroupPrivacy, curve
 from rdpsym.foundations.balls import precision
 from rdpsym.foundations.numbers import Digits, Enclosure
 from rdpsym.laws.mechanisms import REGISTRY
@@ -405,7 +399,8 @@ def test_public_modules_import_by_their_public_names():
 
 
 def test_a_catalogue_claim_result_pickles_without_its_samplers():
-    from rdpsym.claims.runner import catalogue_path, run
+    from rdpsym.claims.loading import catalogue_path
+    from rdpsym.claims.runner import run
 
     report = run([catalogue_path() / "mironov2017" / "prop08_nonnegativity.py"])
     back = pickle.loads(pickle.dumps(report))

@@ -16,7 +16,7 @@ import sympy as sp
 from flint import fmpq
 
 import rdpsym
-from rdpsym.accounting.curve import Infinite
+from rdpsym.accounting.components import Infinite
 from rdpsym.foundations.errors import ParameterError
 
 R = sp.Rational

@@ -19,9 +19,10 @@ from flint import arb, fmpq
 
 import rdpsym
 import rdpsym.accounting.sampled_gaussian as sg
-from rdpsym.accounting import curve as curve_module
-from rdpsym.accounting import curves
+from rdpsym.accounting import ball_cache, components, curves
 from rdpsym.accounting.orders import DP_ACCOUNTING
+from rdpsym.accounting.sampled_gaussian import shifted, trapezoid
+from rdpsym.accounting.sampled_gaussian.planning import _Floats
 from rdpsym.foundations.balls import precision
 
 Q = fmpq
@@ -66,10 +67,10 @@ PARAMETERS = [(Q(1, 100), Q(11, 10)), (Q(256, 60000), Q(11, 10)), (Q(1, 3), Q(10
 
 @pytest.mark.parametrize("q, sigma", PARAMETERS)
 def test_shifted_gaussian_matrix_agrees_with_the_per_order_quadrature(q, sigma):
-    fl = sg._Floats(q, sigma)
+    fl = _Floats(q, sigma)
     with precision(200):
-        fast = sg._shifted_log_moments(q, sigma, fl, FRACTIONAL, 200)
-        slow = sg._frac_log_moments_per_order(q, sigma, fl, FRACTIONAL, 200, strict=False)
+        fast = shifted._shifted_log_moments(q, sigma, fl, FRACTIONAL, 200)
+        slow = trapezoid._frac_log_moments_per_order(q, sigma, fl, FRACTIONAL, 200, strict=False)
     assert fast is not None
     for a, x, y in zip(FRACTIONAL, fast, slow):
         assert x.overlaps(y) and x.rel_accuracy_bits() >= 200, (a, x, y)
@@ -89,15 +90,15 @@ def test_shifted_gaussian_matrix_contains_the_mpmath_reference(q, sigma):
 def test_a_coarse_shifted_grid_gives_wide_but_true_balls(monkeypatch):
     q, sigma, orders = Q(1, 100), Q(11, 10), [Q(3, 2), Q(47, 10), Q(109, 10)]
     refs = [reference(q, sigma, a) for a in orders]
-    original = sg._shifted_pass
+    original = shifted._shifted_pass
 
     def coarse(*args):  # one pass with a grid four times too coarse: κ dominates the ball
-        monkeypatch.setattr(sg, "_grid_points_per_unit", lambda h_ideal: 2)
+        monkeypatch.setattr(shifted, "_grid_points_per_unit", lambda h_ideal: 2)
         return original(*args)
 
-    monkeypatch.setattr(sg, "_shifted_pass", coarse)
+    monkeypatch.setattr(shifted, "_shifted_pass", coarse)
     with precision(160):
-        balls = sg._shifted_pass(q, sigma, sg._Floats(q, sigma), orders, [1, 4, 10],
+        balls = shifted._shifted_pass(q, sigma, _Floats(q, sigma), orders, [1, 4, 10],
                                  [(1, 2), (7, 10), (9, 10)], 160, 10.0)
     for b, r in zip(balls, refs):
         assert b.is_finite() and contains(b, r) and b.rel_accuracy_bits() < 120
@@ -119,14 +120,14 @@ def test_integer_orders_by_one_polynomial_product_are_the_exact_sums(q, sigma):
 
 def test_the_ball_cache_computes_a_growing_composition_once(monkeypatch):
     calls = []
-    original = curve_module.SampledGaussian.balls
+    original = components.SampledGaussian.balls
 
     def counting(self, orders):
         calls.append(len(orders))
         return original(self, orders)
 
-    monkeypatch.setattr(curve_module.SampledGaussian, "balls", counting)
-    curve_module.clear_cache()
+    monkeypatch.setattr(components.SampledGaussian, "balls", counting)
+    ball_cache.clear_cache()
     step = rdpsym.sampled_gaussian(Q(1, 100), Q(11, 10)).curve() * 100
     total, values = None, []
     for _ in range(5):
@@ -134,7 +135,7 @@ def test_the_ball_cache_computes_a_growing_composition_once(monkeypatch):
         values.append(rdpsym.epsilon(total, delta=1e-5, orders="dp-accounting", dps=30).value)
     assert sum(calls) == len(DP_ACCOUNTING) and len(calls) == 1  # 5 epsilons, 15 terms: computed once
     assert values == sorted(values) and len(set(values)) == 5
-    curve_module.clear_cache()
+    ball_cache.clear_cache()
     again = rdpsym.epsilon(total, delta=1e-5, orders="dp-accounting", dps=30).value
     assert again == values[-1] and len(calls) == 2
 

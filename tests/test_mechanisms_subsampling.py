@@ -18,7 +18,7 @@ from flint import arb, fmpq
 
 import rdpsym
 from rdpsym.accounting import subsampling
-from rdpsym.accounting.curve import Infinite
+from rdpsym.accounting.components import Infinite
 from rdpsym.foundations.balls import precision
 from rdpsym.foundations.errors import ParameterError
 

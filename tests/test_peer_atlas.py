@@ -181,7 +181,7 @@ def test_every_atlas_claim_the_audit_names_exists():
     import inspect
     import re
 
-    from rdpsym.claims.runner import catalogue_path, claim_files, load
+    from rdpsym.claims.loading import catalogue_path, claim_files, load
     from rdpsym.peers import audit
 
     named = set(re.findall(r'atlas="([^"]+)"', inspect.getsource(audit)))

@@ -22,7 +22,8 @@ from flint import arb
 from matplotlib.figure import Figure
 
 import rdpsym
-from rdpsym.accounting.curve import Component, Infinite, curve
+from rdpsym.accounting.components import Component, Infinite
+from rdpsym.accounting.curve import curve
 from rdpsym.cli.main import main
 from rdpsym.cli.params import parse_spec
 from rdpsym.foundations.errors import ParameterError

@@ -263,7 +263,7 @@ def test_every_spelling_of_infinity_is_an_order_of_accounting_too():
 
 
 def test_a_subsampled_gaussian_component_reads_floats_as_typed():
-    from rdpsym.accounting.curve import SampledGaussian
+    from rdpsym.accounting.components import SampledGaussian
 
     k = SampledGaussian("sg", 0.01, 1.1)
     assert (k.q, k.sigma) == (sp.Rational(1, 100), sp.Rational(11, 10))

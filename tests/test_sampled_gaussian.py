@@ -20,8 +20,7 @@ from flint import arb, ctx, fmpq
 from hypothesis import given
 from hypothesis import strategies as st
 
-import rdpsym.accounting.sampled_gaussian as sg
-from rdpsym.accounting.sampled_gaussian import log_moment, log_moments, rdp_values
+from rdpsym.accounting.sampled_gaussian import log_moment, log_moments, rdp_values, trapezoid
 from rdpsym.foundations.balls import precision
 from rdpsym.foundations.errors import ConvergenceError, ParameterError
 
@@ -342,7 +341,7 @@ def test_a_coarse_grid_still_gives_a_true_ball_and_values_refuse(monkeypatch, st
     """With a forced coarse step the error bounds dominate: balls widen but stay true; values refuse."""
     q, sigma, order = Q(1, 100), Q(11, 10), Q(3, 2)
     ref = reference(q, sigma, order)
-    monkeypatch.setattr(sg, "_step", lambda value: step)
+    monkeypatch.setattr(trapezoid, "_step", lambda value: step)
     with precision(128):
         ball = log_moment(q, sigma, order)
     assert ball.contains(ref_ball(ref)) and ball.rel_accuracy_bits() < 100
@@ -354,7 +353,7 @@ def test_narrow_cuts_still_give_a_true_ball(monkeypatch):
     """Cutting the grid at [−1, 1] leaves most mass to the tail bounds: wide, but true."""
     q, sigma, order = Q(1, 2), Q(50), Q(3, 2)
     ref = reference(q, sigma, order)
-    monkeypatch.setattr(sg, "_cuts", lambda o, fl, h, log_tau: (-1.0, 1.0))
+    monkeypatch.setattr(trapezoid, "_cuts", lambda o, fl, h, log_tau: (-1.0, 1.0))
     with precision(128):
         ball = log_moment(q, sigma, order)
     assert ball.is_finite() and ball.contains(ref_ball(ref))
@@ -468,7 +467,7 @@ def test_the_binomial_sum_at_a_symbolic_integer_order_is_derived_and_is_mtz():
     """D_n of (1 − q)N(0, σ²) + qN(1, σ²) against N(0, σ²), n a symbol for integers: the engine opens the moment
     by the binomial theorem and derives the Gaussian's moment at a symbolic k (rdpsym.derive.binomial).  The
     result, checked against the definition at integer orders, is Mironov–Talwar–Zhang's sum: at n = 2, 3 it
-    simplifies to the closed forms, and at n = 7 it is the certified binomial sum of sg.log_moment."""
+    simplifies to the closed forms, and at n = 7 it is the certified binomial sum of log_moment."""
     import rdpsym
 
     sp, q, s, n = _symbols()

@@ -30,7 +30,7 @@ from rdpsym.accounting.conversions import (
     tightest_delta,
     tightest_epsilon,
 )
-from rdpsym.accounting.conversions.optimal import estimate_epsilon, quick_epsilon
+from rdpsym.accounting.conversions.optimal_estimates import estimate_epsilon, quick_epsilon
 from rdpsym.claims.finite import hockey_stick, renyi
 from rdpsym.foundations.balls import precision, to_fmpq
 from rdpsym.foundations.errors import ParameterError

@@ -48,7 +48,8 @@ from flint import arb, fmpq
 
 from rdpsym.accounting import conversions as conv
 from rdpsym.accounting import profiles
-from rdpsym.accounting.curve import Infinite, RdpCurve, parse_order
+from rdpsym.accounting.components import Infinite
+from rdpsym.accounting.curve import RdpCurve, parse_order
 from rdpsym.accounting.orders import resolve
 from rdpsym.accounting.rows import LazyRows
 from rdpsym.foundations import operations

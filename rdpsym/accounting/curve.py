@@ -13,12 +13,12 @@ An order where a curve is infinite (a pure-DP-free Gaussian at α = ∞, group
 privacy below its minimum order) evaluates to :class:`Infinite`, which carries
 the reason: never NaN, never a silently dropped order.
 
-A component's balls are kept per (component, order, precision) in a bounded
-cache (:func:`clear_cache` empties it): a curve that grows by composition
-(ε after every epoch) recomputes nothing it has computed before, and equal
-components of one curve (the same step composed k times, or added once per
-epoch) are evaluated once, their weights summed.  A ball is the same ball
-whenever it is computed, so the cache changes no result.
+A component's balls are kept in a bounded cache
+(:mod:`rdpsym.accounting.ball_cache`; :func:`clear_cache` empties it): equal
+components of one curve are evaluated once, their weights summed.  The
+component kinds are :mod:`rdpsym.accounting.components`; this module holds the
+curve itself (its algebra and its values), group privacy, and the reading of
+orders.
 
 Orders are exact rationals: ``1.1`` means 11/10, not the binary double nearest
 to it, so reference values do not depend on floating-point input.
@@ -26,29 +26,28 @@ to it, so reference values do not depend on floating-point input.
 
 from __future__ import annotations
 
-import functools
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import mpmath
 import sympy as sp
-from flint import arb, ctx, fmpq
+from flint import arb, fmpq
 
-from rdpsym.accounting import sampled_gaussian as sg
+# Component, Infinite and clear_cache are imported from here too (the catalogue, rdpsym.Infinite, the README).
+from rdpsym.accounting.ball_cache import cached_balls
+from rdpsym.accounting.ball_cache import clear_cache as clear_cache
+from rdpsym.accounting.components import ClosedForm, SampledGaussian, Unbounded, _limit, _sym
+from rdpsym.accounting.components import Component as Component
+from rdpsym.accounting.components import Infinite as Infinite
 from rdpsym.foundations.balls import (
-    InfiniteValue,
     Undecided,
     precision,
     to_arb,
     to_fmpq,
 )
-from rdpsym.foundations.budget import budgeted
 from rdpsym.foundations.errors import (
     ConvergenceError,
     NoClosedFormError,
-    NotCertifiable,
     ParameterError,
     WrongType,
     must,
@@ -56,73 +55,9 @@ from rdpsym.foundations.errors import (
 )
 from rdpsym.foundations.numbers import Digits, decimal_mpf
 from rdpsym.foundations.precision import arb_rungs, climb
-from rdpsym.foundations.reading import INFINITY_WORDS, exact, integer
+from rdpsym.foundations.reading import INFINITY_WORDS, integer
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.symbols import alpha
-
-
-@dataclass(frozen=True)
-class Infinite:
-    """ε(α) = ∞ at this order, and why."""
-
-    reason: str
-
-    def __str__(self) -> str:
-        return f"inf ({self.reason})"
-
-
-
-#: Balls computed per (component, working precision): {order: ball}, least recently used dropped first.
-_CACHE: OrderedDict = OrderedDict()
-_CACHE_LOCK = threading.Lock()
-#: How many (component, precision) entries the cache keeps.
-CACHE_ENTRIES = 256
-
-
-def clear_cache() -> None:
-    """Forget every cached ball (benchmarks use it to time a computation from scratch)."""
-    with _CACHE_LOCK:
-        _CACHE.clear()
-
-
-def cached_balls(component: Component, orders: Sequence) -> list:
-    """``component.balls(orders)`` at the current precision, computing only the orders not cached yet.
-
-    A :class:`Custom` component (a user's function, which may not be a function of its
-    arguments alone) is never cached.
-    """
-    if isinstance(component, Custom):
-        return component.balls(orders)
-    key = (component, ctx.prec)
-    try:
-        hash(key)
-    except TypeError:  # a component holding something unhashable: compute, keep nothing
-        return component.balls(orders)
-    # Orders keyed by (p, q) integers: hashing an fmpq builds a Fraction, slow over a grid of orders.
-    keys = [_order_key(a) for a in orders]
-    with _CACHE_LOCK:  # read under the lock (another thread may be adding to the entry), without copying it
-        known = _CACHE.get(key)
-        if known is not None:
-            _CACHE.move_to_end(key)
-            found = [known.get(k) for k in keys]
-        else:
-            found = [None] * len(keys)
-    missing = {k: a for k, a, v in zip(keys, orders, found) if v is None}  # a ball or Infinite, never None
-    if missing:
-        fresh = dict(zip(missing, component.balls(list(missing.values()))))
-        found = [fresh[k] if v is None else v for k, v in zip(keys, found)]
-        with _CACHE_LOCK:
-            entry = _CACHE.setdefault(key, {})
-            entry.update(fresh)
-            _CACHE.move_to_end(key)
-            while len(_CACHE) > CACHE_ENTRIES:
-                _CACHE.popitem(last=False)
-    return found
-
-
-def _order_key(order: object):
-    """A cheap hashable key for an order (an fmpq's numerator and denominator, or the order itself)."""
-    return (int(order.p), int(order.q)) if isinstance(order, fmpq) else order
 
 
 def parse_order(order: object) -> fmpq | float:
@@ -144,190 +79,6 @@ def parse_order(order: object) -> fmpq | float:
         kl = " (α = 1 is the KL divergence: rdpsym.renyi_divergence(P, Q, 1) computes it)" if q == 1 else ""
         raise ParameterError(must("order", f"a number > 1 or inf{kl}", order))
     return q
-
-
-class Component:
-    """One mechanism's RDP curve, as data: ``balls(orders)`` computes it.
-
-    ``balls(orders)`` returns, at the current Arb precision, a ball or
-    :class:`Infinite` per order.  ``closed_form`` is ε(α) as a SymPy
-    expression in :data:`rdpsym.alpha` when one is known.  ``certified`` is
-    False only for curves evaluated by non-rigorous quadrature; ``convex``
-    says (α−1)·ε(α) is known convex (true for the exact Rényi divergence of a
-    pair, a cumulant generating function, and for zCDP-type bounds; it lets
-    the continuous order search certify its optimum much faster; never
-    assumed for a user's closed form).
-
-    The kinds are frozen records that compare by value and pickle:
-    :class:`ClosedForm`, :class:`SampledGaussian`, :class:`GroupPrivacy`, and
-    :class:`Custom` (a Python function: what ``Component(name, balls, ...)``
-    builds, for a curve given as code; it pickles only if the function does).
-    """
-
-    # What every kind offers (a field or a property of each; closed_form too).
-    name: str
-    certified: bool = True
-    source: str = ""
-    convex: bool = False
-
-    def __new__(cls, *args, **kwargs):
-        # Component(name, balls, ...) as before the kinds existed: a curve given by a function.
-        return object.__new__(Custom if cls is Component else cls)
-
-    def balls(self, orders: Sequence) -> list:
-        raise NotImplementedError
-
-    @staticmethod
-    def from_closed_form(name: str, expr: sp.Expr, source: str = "", at_infinity: sp.Expr | None = None,
-                         convex: bool = False) -> ClosedForm:
-        """A component whose curve is the SymPy expression ``expr`` in α."""
-        return ClosedForm(name, expr, at_infinity, source, convex)
-
-
-@dataclass(frozen=True)
-class Custom(Component):
-    """A curve given by a Python function ``function(orders) -> [ball or Infinite, ...]``."""
-
-    name: str
-    function: Callable[[Sequence[fmpq]], list]
-    closed_form: sp.Expr | None = None
-    certified: bool = True
-    source: str = ""
-    convex: bool = False
-
-    def balls(self, orders: Sequence) -> list:
-        return self.function(orders)
-
-
-@dataclass(frozen=True)
-class ClosedForm(Component):
-    """ε(α) = ``closed_form``, a SymPy expression in α alone, and ``at_infinity`` its value at α = ∞
-    (``None``: the limit, taken when asked)."""
-
-    name: str
-    closed_form: sp.Expr
-    at_infinity: sp.Expr | None = None
-    source: str = ""
-    convex: bool = False
-    certified: bool = True
-    #: μ when the component is exactly the Gaussian pair N(0, 1) vs N(μ, 1) (its whole privacy profile is
-    #: Balle–Wang's, :mod:`rdpsym.accounting.profiles`); None for any other curve, a zCDP ρα included.
-    gaussian_shift: sp.Expr | None = None
-
-    def __post_init__(self) -> None:
-        expr = exact(self.closed_form, "closed form", {"alpha": alpha})
-        extra = expr.free_symbols - {alpha}
-        if extra:
-            raise ParameterError(must(f"{self.name} curve",
-                                      "a closed form in alpha only (give every parameter a value)",
-                                      ", ".join(sorted(map(str, extra)))))
-        if expr != 0 and _identically_zero(expr):
-            expr = sp.S.Zero  # ε(α) = 0 at every order (P = Q: randomized response at p = 1/2); balls of the
-            # unsimplified form never narrow around 0, and an exact 0 needs no precision
-        object.__setattr__(self, "closed_form", expr)
-        if self.at_infinity is not None:
-            object.__setattr__(self, "at_infinity", exact(self.at_infinity, "the value at infinity"))
-
-    def balls(self, orders: Sequence) -> list:
-        out = []
-        for a in orders:
-            try:
-                if a == float("inf"):
-                    v = self.at_infinity if self.at_infinity is not None else _limit(self.closed_form, sp.oo)
-                    out.append(to_arb(v))
-                else:
-                    out.append(to_arb(self.closed_form, {alpha: arb(a)}))
-            except InfiniteValue as exc:
-                out.append(Infinite(f"{self.name}: {exc}"))
-        return out
-
-
-@dataclass(frozen=True)
-class Unbounded(Component):
-    """ε(α) = ∞ at every order, for the stated ``reason`` (a non-private step)."""
-
-    name: str
-    reason: str
-    source: str = ""
-    certified: bool = True
-    convex: bool = False
-
-    @property
-    def closed_form(self) -> sp.Expr:
-        return sp.oo
-
-    def how(self, order: object) -> str:
-        return f"∞: {self.reason}"
-
-    def balls(self, orders: Sequence) -> list:
-        return [Infinite(self.reason) for _ in orders]
-
-
-def _identically_zero(expr: sp.Expr) -> bool:
-    """Whether a closed form in α is 0 at every order: its powers and logarithms combined give 0
-    (log(2·2^{α−1}/2^α) = log 1), confirmed in Arb balls at three orders (force=True combines powers of
-    any base; the balls make sure of the numbers)."""
-    if not expr.has(alpha):
-        return False
-    combined = sp.expand(sp.expand_log(sp.powsimp(sp.expand(expr), force=True), force=True))
-    if combined != 0:
-        return False
-    try:
-        with precision(1024):
-            return all(0 in to_arb(expr, {alpha: arb(a)}) and to_arb(expr, {alpha: arb(a)}).rad() < arb(2) ** -900
-                       for a in (fmpq(3, 2), fmpq(7, 3), fmpq(11)))
-    except (NotCertifiable, Undecided, InfiniteValue):
-        return False
-
-
-@functools.lru_cache(maxsize=256)
-def _limit(closed_form: sp.Expr, point: sp.Expr) -> sp.Expr:
-    """lim_{α→point} of a closed form (from above at 1, the KL end; α = ∞ the D_∞ end), under a time budget
-    and taken once per curve, not at every precision a value is tried at.  A limit SymPy leaves unevaluated,
-    or gives as nan, zoo or −∞ (no divergence is negative), is a :class:`NoClosedFormError`."""
-    if not closed_form.has(alpha):
-        return closed_form
-    limit = budgeted(lambda: sp.limit(closed_form, alpha, point, "+" if point == 1 else "-"),
-                     f"the limit α → {point} of the curve")
-    if limit.has(sp.Limit) or limit is sp.nan or limit.has(sp.zoo) or limit is -sp.oo:
-        raise NoClosedFormError(f"the limit α → {point} of {closed_form} could not be taken: {limit}")
-    return limit
-
-
-@dataclass(frozen=True)
-class SampledGaussian(Component):
-    """The Poisson-subsampled Gaussian with rate ``q`` and noise multiplier ``sigma`` (sensitivity 1):
-    the exact binomial sum at integer orders, certified quadrature at fractional ones
-    (Mironov–Talwar–Zhang 2019; :mod:`rdpsym.accounting.sampled_gaussian`)."""
-
-    name: str
-    q: sp.Rational
-    sigma: sp.Rational
-    certified: bool = True
-    source: str = "Mironov–Talwar–Zhang 2019"
-    convex: bool = True
-
-    def __post_init__(self) -> None:
-        # Read by the one reader (0.01 is 1/100, not the binary double), or a ParameterError now.
-        object.__setattr__(self, "q", _sym(to_fmpq(self.q, "q")))
-        object.__setattr__(self, "sigma", _sym(to_fmpq(self.sigma, "sigma")))
-
-    @property
-    def closed_form(self) -> sp.Expr | None:
-        return alpha / (2 * self.sigma**2) if self.q == 1 else (sp.S.Zero if self.q == 0 else None)
-
-    def balls(self, orders: Sequence) -> list:
-        q, s = to_fmpq(self.q), to_fmpq(self.sigma)
-        finite = [a for a in orders if a != float("inf")]
-        logs = iter(sg.log_moments(q, s, finite) if finite else [])
-        out = []
-        for a in orders:
-            if a == float("inf"):
-                out.append(arb(0) if q == 0 else Infinite("D_∞ of the subsampled Gaussian is ∞ for q > 0"))
-            else:
-                out.append(next(logs) / (arb(a) - 1))
-        return out
-
 
 @dataclass(frozen=True)
 class GroupPrivacy(Component):
@@ -653,9 +404,6 @@ class _Said:
         return self._text()
 
 
-def _sym(q: fmpq) -> sp.Rational:
-    return sp.Rational(int(q.p), int(q.q))
-
 
 def _accurate(v: arb, dps: int) -> bool:
     if v.is_zero():
@@ -685,4 +433,3 @@ def _merge(terms: tuple) -> tuple:
 def curve(component: Component, label: str | None = None) -> RdpCurve:
     """The curve of one component."""
     return RdpCurve(((1, component),), fmpq(1), label or component.name)
-

@@ -33,7 +33,8 @@ import dataclasses
 import sympy as sp
 
 from rdpsym.accounting import subsampling
-from rdpsym.accounting.curve import ClosedForm, RdpCurve, SampledGaussian, Unbounded, curve
+from rdpsym.accounting.components import ClosedForm, SampledGaussian, Unbounded
+from rdpsym.accounting.curve import RdpCurve, curve
 from rdpsym.accounting.discrete import (
     DiscreteGaussian,
     DiscreteLaplace,

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 import sympy as sp
 from flint import arb, ctx, fmpq
 
-from rdpsym.accounting.curve import Component, Infinite
+from rdpsym.accounting.components import Component, Infinite
 from rdpsym.foundations.balls import to_arb
 from rdpsym.foundations.symbols import alpha
 

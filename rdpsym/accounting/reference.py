@@ -23,7 +23,7 @@ from pathlib import Path
 
 from flint import fmpq
 
-from rdpsym.accounting.curve import Infinite
+from rdpsym.accounting.components import Infinite
 from rdpsym.accounting.orders import DP_ACCOUNTING, MIRONOV
 from rdpsym.foundations.balls import bits_for, lower_decimal, precision, upper_decimal
 from rdpsym.foundations.files import replace_together

@@ -79,7 +79,8 @@ from dataclasses import dataclass
 import sympy as sp
 from flint import acb, arb, ctx, fmpq
 
-from rdpsym.accounting.curve import Component, Infinite, RdpCurve, parse_order
+from rdpsym.accounting.components import Component, Infinite
+from rdpsym.accounting.curve import RdpCurve, parse_order
 from rdpsym.accounting.discrete import finite_divergence
 from rdpsym.foundations.balls import to_arb
 

@@ -24,6 +24,7 @@ from rdpsym.foundations.files import replace_file
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import integer, number, rational
 from rdpsym.laws.mechanisms import REGISTRY
+from rdpsym.render import plots
 
 #: Output formats, by extension.
 FORMATS = {".png": "png", ".pdf": "pdf", ".svg": "svg"}
@@ -98,9 +99,6 @@ def _summary(d, kind: str) -> str:
 
 
 def run(args) -> int:
-    # matplotlib, on this command only: every other command starts without it (a third of a second).
-    from rdpsym.render import plots
-
     path, fmt = _output(args.output)
     budget = args.kind == "budget"
     wrong = [flag for flag, given in (("--deltas", args.deltas is not None), ("--conversion", args.conversion),

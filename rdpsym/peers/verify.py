@@ -56,8 +56,9 @@ from fractions import Fraction
 from flint import arb, fmpq
 
 from rdpsym.accounting import api
+from rdpsym.accounting.components import Infinite, SampledGaussian
 from rdpsym.accounting.conversions.rdp_dp import kl_delta
-from rdpsym.accounting.curve import Infinite, RdpCurve, SampledGaussian, parse_order
+from rdpsym.accounting.curve import RdpCurve, parse_order
 from rdpsym.foundations import operations
 from rdpsym.foundations.balls import bits_for, precision, upper_decimal
 from rdpsym.foundations.errors import ParameterError, must

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from rdpsym.accounting.api import AccountingResult
-from rdpsym.accounting.curve import Infinite
+from rdpsym.accounting.components import Infinite
 from rdpsym.foundations.balls import bits_for, lower_decimal, precision, upper_decimal
 
 __all__ = ["result_json", "result_latex", "result_markdown", "result_text", "shown"]

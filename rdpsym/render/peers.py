@@ -11,7 +11,7 @@ import math
 
 from flint import arb
 
-from rdpsym.accounting.curve import Infinite
+from rdpsym.accounting.components import Infinite
 from rdpsym.foundations.balls import bits_for, lower_decimal, precision, upper_decimal
 from rdpsym.peers.audit import TOLERANCE, AuditReport, Defect
 from rdpsym.peers.verify import EpsilonCheck, OrderCheck, Verification

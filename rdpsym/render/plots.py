@@ -30,7 +30,9 @@ cover a line, a marker or an asymptote there, it goes below the axes instead.
 
 The figures are :class:`matplotlib.figure.Figure` objects made without
 ``pyplot``: no global state, no GUI backend, safe in threads and on servers.
-``fig.savefig("curves.png")`` (or ``.pdf``, ``.svg``) writes one.
+``fig.savefig("curves.png")`` (or ``.pdf``, ``.svg``) writes one.  matplotlib (and numpy) are imported by
+the functions that draw, not with this module: the command line imports it and
+starts without them (a third of a second).
 
 The figures in ``docs/`` are made by the command line (``rdpsym plot``)::
 
@@ -57,22 +59,23 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-import matplotlib
-import numpy as np
 from flint import ctx, fmpq
-from matplotlib import ticker, transforms
-from matplotlib.axes import Axes
-from matplotlib.figure import Figure
 
 from rdpsym.accounting import api
 from rdpsym.accounting import conversions as conv
-from rdpsym.accounting.curve import Component, Infinite, RdpCurve
+from rdpsym.accounting.components import Component, Infinite
+from rdpsym.accounting.curve import RdpCurve
 from rdpsym.accounting.orders import resolve
 from rdpsym.foundations.balls import bits_for, precision, to_arb
 from rdpsym.foundations.errors import ParameterError, must, quoted
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import integer, rational
+
+if TYPE_CHECKING:  # annotations only: matplotlib itself is imported by the functions that draw
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 #: The default figure size (inches).
 FIGSIZE = (7.0, 4.5)
@@ -187,6 +190,8 @@ def _build(named: list, steps: int) -> list[tuple[str, object, RdpCurve]]:
 
 
 def _check_ax(ax: object) -> None:
+    from matplotlib.axes import Axes
+
     if ax is not None and not isinstance(ax, Axes):
         raise ParameterError(must("ax", "a matplotlib Axes or None", type(ax).__name__))
 
@@ -413,6 +418,8 @@ def conversion_data(curves, deltas=None, *, orders: object = None, conversion: s
 def _axes(ax: Axes | None, figsize) -> tuple[Figure, Axes]:
     if ax is not None:
         return ax.figure, ax
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=figsize, layout="constrained")
     return fig, fig.add_subplot()
 
@@ -433,6 +440,9 @@ def _segments(xs: tuple, ys: tuple, exact_x: tuple, all_x: Sequence) -> list[tup
 
 
 def _draw(ax: Axes, data: list[CurveData], grids: list[Sequence], yscale: str) -> None:
+    import matplotlib
+    import numpy as np
+
     colours = matplotlib.rcParams["axes.prop_cycle"].by_key().get("color", ["C0"])
     index = -1
     for d, grid in zip(data, grids):
@@ -476,6 +486,8 @@ def _covers(ax: Axes, box) -> bool:
 
 def _legend(ax: Axes) -> None:
     """A legend where it hides no data: matplotlib's best spot inside the axes, else below them."""
+    from matplotlib import transforms
+
     fig = ax.figure
     legend = ax.legend(loc="best", fontsize="small")
     fig.draw_without_rendering()  # lays the figure out and places the legend
@@ -528,6 +540,8 @@ def budget_curves(curves, orders=None, *, steps: int = 1, dps: int = 30, ax: Axe
 
 def budget_figure(data: list[CurveData], grid: Sequence, ax: Axes | None, title: str | None, yscale: str,
                    figsize) -> Figure:
+    from matplotlib import ticker
+
     fig, ax = _axes(ax, figsize)
     _draw(ax, data, [grid] * len(data), yscale)
     ax.set_xscale("log", base=2)

@@ -49,7 +49,10 @@ continuous range of orders, by certified branch and bound),
 ε-DP), :mod:`~rdpsym.accounting.conversions.zcdp` (zCDP → (ε, δ)),
 :mod:`~rdpsym.accounting.conversions.moments` (the moments accountant),
 :mod:`~rdpsym.accounting.conversions.optimal` (the optimal conversion of one order, certified
-from both sides), :mod:`~rdpsym.accounting.conversions.tightest` (the best of every
+from both sides; the solver of its optimal pair is
+:mod:`~rdpsym.accounting.conversions.optimal_pairs`, its float estimates and witness bounds, which
+choose the orders worth certifying, :mod:`~rdpsym.accounting.conversions.optimal_estimates`),
+:mod:`~rdpsym.accounting.conversions.tightest` (the best of every
 conversion over a list of orders); the input checks
 and ball helpers they share are in ``_inputs``.
 """

@@ -19,10 +19,10 @@ each conversion is valid.  The conversions (:data:`NAMES`), each certified in Ar
 
 Certifying ``"optimal"`` costs about half a millisecond an order, so it is certified only at the orders that
 can win.  For ε, an order is first discarded when an explicit witness pair
-(:func:`~rdpsym.accounting.conversions.optimal.witness_epsilon`, a few float operations with a margin far
+(:func:`~rdpsym.accounting.conversions.optimal_estimates.witness_epsilon`, a few float operations with a margin far
 above their rounding) shows that no conversion of its (α, r) reaches the best closed-form value: such an
 order cannot win, so discarding it changes nothing.  The others are ranked by a quick float estimate
-(:func:`~rdpsym.accounting.conversions.optimal.quick_epsilon`) and a float solve, and certified while those
+(:func:`~rdpsym.accounting.conversions.optimal_estimates.quick_epsilon`) and a float solve, and certified while those
 could beat the best certified value so far; the float solve is handed to the certification, which starts
 Newton's method from it.  The estimates choose, they never decide a published number.
 
@@ -50,6 +50,7 @@ from typing import NamedTuple
 from flint import arb, ctx
 
 from rdpsym.accounting.conversions import optimal as opt
+from rdpsym.accounting.conversions import optimal_estimates as est
 from rdpsym.accounting.conversions._inputs import (
     Order,
     Real,
@@ -186,7 +187,7 @@ class _Constants:
             alpha, h = _order(order)
             found = (_checked("epsilon", -(self.log_d / h)),
                      _checked("epsilon", _log1m_inv(alpha, h) - (self.log_d + h.log1p()) / h),
-                     opt.witness_terms(order, self.d))
+                     est.witness_terms(order, self.d))
             if len(self.orders) >= CONSTANT_ORDERS:
                 self.orders.clear()
             self.orders[key] = found
@@ -361,7 +362,7 @@ def _best_upper(rows) -> arb | None:
 def _add_optimal(rows: list, given: arb, kind: str, best: arb | None) -> None:
     """Certify the optimal conversion at the orders that could beat ``best``, the least upper end so far
     (module docstring).  A row's last entry is None at α = ∞ and for an infinite value; for ε, the witness
-    pair's terms (:func:`~rdpsym.accounting.conversions.optimal.witness_terms`) otherwise, empty where there
+    pair's terms (:func:`~rdpsym.accounting.conversions.optimal_estimates.witness_terms`) otherwise, empty where there
     are none (an order that is a ball)."""
     g = float(given.mid())
     nothing = math.inf if kind == "epsilon" else arb(1)
@@ -375,14 +376,14 @@ def _add_optimal(rows: list, given: arb, kind: str, best: arb | None) -> None:
         if kind == "epsilon" and above is not None:
             # A witness pair's ε bounds every conversion of (α, r) from below: above the best closed form, the
             # order cannot win (the best only decreases), and nothing is solved there.
-            lower = opt.witness_from(terms, rf, above)
+            lower = est.witness_from(terms, rf, above)
             if lower is not None and lower > above:
                 found["optimal"] = (nothing, "not certified: a witness pair shows no conversion of this order's "
                                              "(α, r) beats the best order")
                 continue
         try:
-            a = opt._as_float(order)
-            quick = opt.quick_epsilon(a, rf, g) if kind == "epsilon" else opt.quick_log_delta(a, rf, g)
+            a = est._as_float(order)
+            quick = est.quick_epsilon(a, rf, g) if kind == "epsilon" else est.quick_log_delta(a, rf, g)
         except (OverflowError, ValueError, ZeroDivisionError):
             quick = None
         candidates.append((-math.inf if quick is None else quick, i))
@@ -394,7 +395,7 @@ def _add_optimal(rows: list, given: arb, kind: str, best: arb | None) -> None:
             continue
         # A second, sharper float estimate (the full float solve) before certifying (~0.3 ms): the quick one
         # is loose where r is small.  Its solution is where the certification starts.
-        estimate, start = opt.estimate(order, r, given, "delta" if kind == "epsilon" else "gamma")
+        estimate, start = est.estimate(order, r, given, "delta" if kind == "epsilon" else "gamma")
         if best is not None and estimate is not None and _beyond(estimate, best, kind):
             found["optimal"] = (nothing, "not certified: its float estimate does not beat the best order")
             continue

@@ -1,0 +1,239 @@
+"""The components of an RDP curve: one mechanism's curve ε(α) each, as a record that computes its balls.
+
+A :class:`Component` is data (frozen, compared by value, pickled) with one
+operation, ``balls(orders)``: a certified Arb ball, or :class:`Infinite` with
+the reason, per order.  The kinds are a closed form in α (:class:`ClosedForm`,
+with its value at α = ∞), the Poisson-subsampled Gaussian
+(:class:`SampledGaussian`, computed by :mod:`rdpsym.accounting.sampled_gaussian`),
+a non-private step (:class:`Unbounded`) and a user's function (:class:`Custom`).
+Group privacy, a component built from a whole curve, is
+:class:`rdpsym.accounting.curve.GroupPrivacy`; the weighted sums of components
+that composition builds are :class:`rdpsym.accounting.curve.RdpCurve`.
+
+Kept apart from the curve so that the kinds, the ball cache
+(:mod:`rdpsym.accounting.ball_cache`) and the curve's algebra each read as one
+thing; every name here is also importable from :mod:`rdpsym.accounting.curve`
+where users import it (``Component``, ``Infinite``).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import sympy as sp
+from flint import arb, fmpq
+
+from rdpsym.accounting import sampled_gaussian as sg
+from rdpsym.foundations.balls import (
+    InfiniteValue,
+    Undecided,
+    precision,
+    to_arb,
+    to_fmpq,
+)
+from rdpsym.foundations.budget import budgeted
+from rdpsym.foundations.errors import (
+    NoClosedFormError,
+    NotCertifiable,
+    ParameterError,
+    must,
+)
+from rdpsym.foundations.reading import exact
+from rdpsym.foundations.symbols import alpha
+
+
+@dataclass(frozen=True)
+class Infinite:
+    """ε(α) = ∞ at this order, and why."""
+
+    reason: str
+
+    def __str__(self) -> str:
+        return f"inf ({self.reason})"
+
+class Component:
+    """One mechanism's RDP curve, as data: ``balls(orders)`` computes it.
+
+    ``balls(orders)`` returns, at the current Arb precision, a ball or
+    :class:`Infinite` per order.  ``closed_form`` is ε(α) as a SymPy
+    expression in :data:`rdpsym.alpha` when one is known.  ``certified`` is
+    False only for curves evaluated by non-rigorous quadrature; ``convex``
+    says (α−1)·ε(α) is known convex (true for the exact Rényi divergence of a
+    pair, a cumulant generating function, and for zCDP-type bounds; it lets
+    the continuous order search certify its optimum much faster; never
+    assumed for a user's closed form).
+
+    The kinds are frozen records that compare by value and pickle:
+    :class:`ClosedForm`, :class:`SampledGaussian`, :class:`GroupPrivacy`, and
+    :class:`Custom` (a Python function: what ``Component(name, balls, ...)``
+    builds, for a curve given as code; it pickles only if the function does).
+    """
+
+    # What every kind offers (a field or a property of each; closed_form too).
+    name: str
+    certified: bool = True
+    source: str = ""
+    convex: bool = False
+
+    def __new__(cls, *args, **kwargs):
+        # Component(name, balls, ...) as before the kinds existed: a curve given by a function.
+        return object.__new__(Custom if cls is Component else cls)
+
+    def balls(self, orders: Sequence) -> list:
+        raise NotImplementedError
+
+    @staticmethod
+    def from_closed_form(name: str, expr: sp.Expr, source: str = "", at_infinity: sp.Expr | None = None,
+                         convex: bool = False) -> ClosedForm:
+        """A component whose curve is the SymPy expression ``expr`` in α."""
+        return ClosedForm(name, expr, at_infinity, source, convex)
+
+
+@dataclass(frozen=True)
+class Custom(Component):
+    """A curve given by a Python function ``function(orders) -> [ball or Infinite, ...]``."""
+
+    name: str
+    function: Callable[[Sequence[fmpq]], list]
+    closed_form: sp.Expr | None = None
+    certified: bool = True
+    source: str = ""
+    convex: bool = False
+
+    def balls(self, orders: Sequence) -> list:
+        return self.function(orders)
+
+
+@dataclass(frozen=True)
+class ClosedForm(Component):
+    """ε(α) = ``closed_form``, a SymPy expression in α alone, and ``at_infinity`` its value at α = ∞
+    (``None``: the limit, taken when asked)."""
+
+    name: str
+    closed_form: sp.Expr
+    at_infinity: sp.Expr | None = None
+    source: str = ""
+    convex: bool = False
+    certified: bool = True
+    #: μ when the component is exactly the Gaussian pair N(0, 1) vs N(μ, 1) (its whole privacy profile is
+    #: Balle–Wang's, :mod:`rdpsym.accounting.profiles`); None for any other curve, a zCDP ρα included.
+    gaussian_shift: sp.Expr | None = None
+
+    def __post_init__(self) -> None:
+        expr = exact(self.closed_form, "closed form", {"alpha": alpha})
+        extra = expr.free_symbols - {alpha}
+        if extra:
+            raise ParameterError(must(f"{self.name} curve",
+                                      "a closed form in alpha only (give every parameter a value)",
+                                      ", ".join(sorted(map(str, extra)))))
+        if expr != 0 and _identically_zero(expr):
+            expr = sp.S.Zero  # ε(α) = 0 at every order (P = Q: randomized response at p = 1/2); balls of the
+            # unsimplified form never narrow around 0, and an exact 0 needs no precision
+        object.__setattr__(self, "closed_form", expr)
+        if self.at_infinity is not None:
+            object.__setattr__(self, "at_infinity", exact(self.at_infinity, "the value at infinity"))
+
+    def balls(self, orders: Sequence) -> list:
+        out = []
+        for a in orders:
+            try:
+                if a == float("inf"):
+                    v = self.at_infinity if self.at_infinity is not None else _limit(self.closed_form, sp.oo)
+                    out.append(to_arb(v))
+                else:
+                    out.append(to_arb(self.closed_form, {alpha: arb(a)}))
+            except InfiniteValue as exc:
+                out.append(Infinite(f"{self.name}: {exc}"))
+        return out
+
+
+@dataclass(frozen=True)
+class Unbounded(Component):
+    """ε(α) = ∞ at every order, for the stated ``reason`` (a non-private step)."""
+
+    name: str
+    reason: str
+    source: str = ""
+    certified: bool = True
+    convex: bool = False
+
+    @property
+    def closed_form(self) -> sp.Expr:
+        return sp.oo
+
+    def how(self, order: object) -> str:
+        return f"∞: {self.reason}"
+
+    def balls(self, orders: Sequence) -> list:
+        return [Infinite(self.reason) for _ in orders]
+
+
+def _identically_zero(expr: sp.Expr) -> bool:
+    """Whether a closed form in α is 0 at every order: its powers and logarithms combined give 0
+    (log(2·2^{α−1}/2^α) = log 1), confirmed in Arb balls at three orders (force=True combines powers of
+    any base; the balls make sure of the numbers)."""
+    if not expr.has(alpha):
+        return False
+    combined = sp.expand(sp.expand_log(sp.powsimp(sp.expand(expr), force=True), force=True))
+    if combined != 0:
+        return False
+    try:
+        with precision(1024):
+            return all(0 in to_arb(expr, {alpha: arb(a)}) and to_arb(expr, {alpha: arb(a)}).rad() < arb(2) ** -900
+                       for a in (fmpq(3, 2), fmpq(7, 3), fmpq(11)))
+    except (NotCertifiable, Undecided, InfiniteValue):
+        return False
+
+
+@functools.lru_cache(maxsize=256)
+def _limit(closed_form: sp.Expr, point: sp.Expr) -> sp.Expr:
+    """lim_{α→point} of a closed form (from above at 1, the KL end; α = ∞ the D_∞ end), under a time budget
+    and taken once per curve, not at every precision a value is tried at.  A limit SymPy leaves unevaluated,
+    or gives as nan, zoo or −∞ (no divergence is negative), is a :class:`NoClosedFormError`."""
+    if not closed_form.has(alpha):
+        return closed_form
+    limit = budgeted(lambda: sp.limit(closed_form, alpha, point, "+" if point == 1 else "-"),
+                     f"the limit α → {point} of the curve")
+    if limit.has(sp.Limit) or limit is sp.nan or limit.has(sp.zoo) or limit is -sp.oo:
+        raise NoClosedFormError(f"the limit α → {point} of {closed_form} could not be taken: {limit}")
+    return limit
+
+
+@dataclass(frozen=True)
+class SampledGaussian(Component):
+    """The Poisson-subsampled Gaussian with rate ``q`` and noise multiplier ``sigma`` (sensitivity 1):
+    the exact binomial sum at integer orders, certified quadrature at fractional ones
+    (Mironov–Talwar–Zhang 2019; :mod:`rdpsym.accounting.sampled_gaussian`)."""
+
+    name: str
+    q: sp.Rational
+    sigma: sp.Rational
+    certified: bool = True
+    source: str = "Mironov–Talwar–Zhang 2019"
+    convex: bool = True
+
+    def __post_init__(self) -> None:
+        # Read by the one reader (0.01 is 1/100, not the binary double), or a ParameterError now.
+        object.__setattr__(self, "q", _sym(to_fmpq(self.q, "q")))
+        object.__setattr__(self, "sigma", _sym(to_fmpq(self.sigma, "sigma")))
+
+    @property
+    def closed_form(self) -> sp.Expr | None:
+        return alpha / (2 * self.sigma**2) if self.q == 1 else (sp.S.Zero if self.q == 0 else None)
+
+    def balls(self, orders: Sequence) -> list:
+        q, s = to_fmpq(self.q), to_fmpq(self.sigma)
+        finite = [a for a in orders if a != float("inf")]
+        logs = iter(sg.log_moments(q, s, finite) if finite else [])
+        out = []
+        for a in orders:
+            if a == float("inf"):
+                out.append(arb(0) if q == 0 else Infinite("D_∞ of the subsampled Gaussian is ∞ for q > 0"))
+            else:
+                out.append(next(logs) / (arb(a) - 1))
+        return out
+
+def _sym(q: fmpq) -> sp.Rational:
+    return sp.Rational(int(q.p), int(q.q))

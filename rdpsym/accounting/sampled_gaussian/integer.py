@@ -1,0 +1,135 @@
+"""Integer orders of the sampled Gaussian: MTZ's binomial sum, certified in Arb balls.
+
+Mironov–Talwar–Zhang 2019, Sec. 3, the binomial expansion of b^α:
+
+    A_α − 1 = Σ_{k=2}^{α} C(α,k)(1−q)^{α−k} q^k · expm1(k(k−1)/(2σ²)):
+
+the binomial weights sum to 1 and the k = 0, 1 terms have k(k−1) = 0, so
+this is a finite sum of positive terms; a ball sum is certified and loses
+no relative accuracy.  Arb has an unbounded exponent: no overflow at
+α = 10⁴ with tiny σ.
+
+Small orders (up to ``_INT_SERIES_MAX``, more than four of them) are summed
+together as one product of polynomials with positive coefficients.
+"""
+
+from __future__ import annotations
+
+import math
+
+from flint import arb, arb_poly, fmpq
+
+from rdpsym.accounting.sampled_gaussian.planning import _LN2, _ROUNDS, _accurate, _log_rational
+from rdpsym.foundations.balls import precision
+from rdpsym.foundations.errors import ConvergenceError
+
+#: Integer orders up to this are summed together as one polynomial product (more than 4 of them).
+_INT_SERIES_MAX = 64
+
+
+def _int_log_moments(q: fmpq, s2: fmpq, ns: list[int], target: int, strict: bool) -> list[arb]:
+    """MTZ 2019 Sec. 3 binomial sum for A − 1 (positive terms), then log1p.
+
+    A_n − 1 = Σ_{k=2}^{n} w_k E_k with the binomial weights w_k = C(n,k)(1−q)^{n−k}q^k and
+    E_k = expm1(k(k−1)/(2σ²)), summed from k = n down.  The weights sum to at most 1 and E_k
+    increases with k, so the terms below any m add at most E_m: once E_m is below the last
+    bit of the partial sum the rest is added as the ball [0, E_m] and the loop stops (at
+    q = 0.01, σ = 1.1 the order 1024 needs 7 terms, not 1023).  The E_k come from
+    expm1(a + b) = expm1(a) + expm1(b) + expm1(a)·expm1(b), a sum of positive terms, along
+    each run of consecutive k.
+    """
+    top = max(ns)
+    # Guard bits: the recurrences lose ~log2(n) bits, exp of an argument of size x loses log2(x) bits.
+    biggest = fmpq(top * top) / (2 * s2)  # the largest exp argument, ~2^(this many bits)
+    guard = 26 + 2 * top.bit_length() + max(0, int(biggest.p).bit_length() - int(biggest.q).bit_length())
+    prec = target + guard
+    for _ in range(_ROUNDS):
+        with precision(prec):
+            balls = _int_sums(q, s2, ns, prec)
+        if all(_accurate(b, target) for b in balls):
+            return balls
+        prec = prec * 3 // 2
+    if strict or not all(b.is_finite() for b in balls):
+        raise ConvergenceError(f"log A at integer orders did not reach {target} bits (q={q}, sigma^2={s2}).")
+    return balls
+
+
+def _int_sums(q: fmpq, s2: fmpq, ns: list[int], prec: int) -> list[arb]:
+    """log A_n for each n at the current precision (see :func:`_int_log_moments`)."""
+    c = fmpq(1, 1) / (2 * s2)
+    table: dict[int, arb] = {}
+
+    def run(lo: int, hi: int) -> None:
+        """E_k for k in [lo, hi], by the positive recurrence from a direct expm1 at lo."""
+        e = arb(c * (lo * (lo - 1))).expm1()
+        step = arb(c * (2 * lo)).expm1()  # expm1(x_{k+1} − x_k) = expm1(2kc), itself a recurrence in k
+        d = arb(c * 2).expm1()
+        for k in range(lo, hi + 1):
+            if k not in table:
+                table[k] = e
+            e = e + step + e * step
+            step = step + d + step * d
+
+    # Plan, in doubles, where each sum can stop (the top term alone bounds the total from below);
+    # the ball loop below decides, and extends the table if the plan stopped too early.
+    log_q, cf, budget = _log_rational(q), float(c), (prec + 8) * _LN2
+    starts = {}
+    for n in ns:
+        rhs = n * (n - 1) * cf + n * log_q - budget  # x_m below this: E_m negligible against q^n E_n
+        m = 2 if rhs <= 0 else max(2, int(math.floor((1 + math.sqrt(1 + 4 * rhs / cf)) / 2)) - 1)
+        starts[n] = min(m, n)
+    for lo, hi in _runs([(starts[n], n) for n in ns]):
+        run(lo, hi)
+
+    qa, p0 = arb(q), arb(1 - q)
+    # Small orders at once: (A_n − 1)/n! = Σ_k [(1−q)^{n−k}/(n−k)!]·[q^k E_k/k!] is the coefficient of x^n
+    # in e^{(1−q)x}·Σ_k q^k E_k x^k/k!, one product of polynomials with positive coefficients.
+    small = [n for n in ns if n <= _INT_SERIES_MAX]
+    series: dict[int, arb] = {}
+    if len(small) > 4:
+        top = max(small)
+        run(2, top)
+        fact = [arb(1)]
+        for j in range(1, top + 1):
+            fact.append(fact[-1] * j)
+        qk, p0j, left, right = arb(1), arb(1), [], []
+        for j in range(top + 1):
+            left.append(p0j / fact[j])
+            right.append(qk * table[j] / fact[j] if j >= 2 else arb(0))
+            p0j, qk = p0j * p0, qk * qa
+        product = (arb_poly(left) * arb_poly(right)).coeffs()
+        series = {n: (product[n] * fact[n]).log1p() for n in small}
+    ratio = p0 / qa
+    tiny = arb(2) ** (-prec - 8)
+    out = []
+    for n in ns:
+        if n in series:
+            out.append(series[n])
+            continue
+        term = qa**n  # C(n,n) q^n
+        total = arb(0)
+        for k in range(n, 1, -1):
+            if k not in table:
+                run(k, k)
+            total += term * table[k]
+            if k > 2:
+                if k - 1 not in table:
+                    run(max(2, k - 16), k - 1)
+                rest = table[k - 1]
+                if not total.is_zero() and rest < total * tiny:
+                    total += arb(0).union(rest.upper())
+                    break
+                term = term * ratio * k / (n - k + 1)
+        out.append(total.log1p())
+    return out
+
+
+def _runs(intervals: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The union of integer intervals as disjoint runs (touching runs merged)."""
+    merged: list[list[int]] = []
+    for lo, hi in sorted(intervals):
+        if merged and lo <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], hi)
+        else:
+            merged.append([lo, hi])
+    return [(lo, hi) for lo, hi in merged]

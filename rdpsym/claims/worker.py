@@ -1,0 +1,228 @@
+"""The claim runner's worker process and its supervisor: load and check in a fork, results sent back on a pipe.
+
+:class:`_Supervised` forks a worker (:func:`_worker`) that loads the files
+(:mod:`rdpsym.claims.loading`) or takes the claims given, checks them, and sends
+each result back, pickled and length-prefixed (:func:`_send`, :func:`_receive`).
+The supervisor gives each file's load and each claim's check its time
+(:mod:`rdpsym.claims.limits`); past it, or when the worker dies, the claim is
+reported as stopped (:func:`_stopped`) and a fresh worker goes on with the rest.
+The entry points that use it, and the report they return, are
+:mod:`rdpsym.claims.runner`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import pickle
+import select
+import signal
+import struct
+import sys
+import traceback
+import warnings
+from pathlib import Path
+
+from rdpsym.claims.claim import Claim, ClaimResult
+from rdpsym.claims.limits import _CpuMeter, _death, _Limit, _stop, _TimedOut
+from rdpsym.claims.loading import LoadFailure, _Loader, _relative, load
+from rdpsym.foundations.errors import ClaimError, RdpSymError
+from rdpsym.foundations.record import Failure, Status
+
+
+class _Supervised:
+    """Load and check in a forked worker; stop it when a file's load or a claim's check outlives ``timeout``
+    (CPU seconds of the worker and its children, with a wall-clock backstop: :class:`_Limit`).
+
+    The worker sends messages (pickled, length-prefixed) on a pipe: ``("load", i)`` as file ``i`` starts
+    loading, ``("loaded", i, failure, ids)``, ``("start", k, template)`` as claim ``k`` starts (the template
+    is the claim's result-to-be, which the supervisor reports if the check times out), ``("result", k,
+    result)``, ``("error", exception)`` (``before_check`` refused the claims) and ``("done",)``.  After a
+    timeout or the worker's death a fresh worker loads the files again (skipping those that timed out)
+    and goes on after the claim that was stopped: loading is meant to be quick and to do no work.
+    """
+
+    def __init__(self, timeout: float, progress, files: list[Path] | None = None,
+                 claims: list[Claim] | None = None, before_check=None):
+        self.timeout, self.progress = timeout, progress
+        self.files, self.claims, self.before_check = files, claims, before_check
+        self.failures: list[LoadFailure] = []
+        self.where: dict = {}
+        self.results: dict[int, ClaimResult] = {}
+        self.skip: set[int] = set()  # files whose load timed out or killed the worker
+        self.reported: set[int] = set()  # files whose load the supervisor has recorded
+        self.total: int | None = None if claims is None else len(claims)
+        self.checked_before = False
+
+    def run(self) -> list[ClaimResult]:
+        start = 0
+        while True:
+            outcome, where = self._one_worker(start)
+            if outcome == "done":
+                break
+            kind, index, template = where
+            if kind == "load":
+                self.skip.add(index)
+                self.reported.add(index)
+                why = outcome if isinstance(outcome, _TimedOut) else f"the worker process {outcome}"
+                self.failures.append(LoadFailure(self.files[index], f"{why} while loading"))
+            elif kind == "check":
+                seconds = outcome.seconds if isinstance(outcome, _TimedOut) else 0.0
+                self.results[index] = _stopped(template, str(outcome), seconds)
+                start = index + 1
+                if self.total is not None and start >= self.total:
+                    break
+            else:  # the worker died outside a file's load and a claim's check: a bug, said as such
+                raise ClaimError(f"the worker process checking the claims {outcome}")
+        if self.progress and self.total is not None:
+            self.progress(self.total, self.total, "")
+        return [self.results[k] for k in sorted(self.results)]
+
+    def _one_worker(self, start: int):
+        """Run one worker from claim ``start``; ("done", None), or (why it stopped, where it was)."""
+        read, write = os.pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        with warnings.catch_warnings():  # Python 3.12 warns on fork beside other threads; the worker uses none
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
+        if pid == 0:  # the worker: never returns
+            os.close(read)
+            _worker(write, self.files, self.claims, self.skip, start,
+                    None if self.checked_before else self.before_check)
+        os.close(write)
+        meter = _CpuMeter(pid)
+        current: tuple = ("between", None, None)
+        limit = None
+        try:
+            # Unbuffered: a buffered reader would take the next messages into its buffer, where select() on
+            # the pipe cannot see them.
+            with os.fdopen(read, "rb", buffering=0) as pipe:
+                while True:
+                    ready, _, _ = select.select([pipe], [], [], None if limit is None else limit.wait())
+                    if not ready:
+                        over = limit.over()
+                        if over is not None:
+                            return over, current
+                        continue
+                    message = _receive(pipe)
+                    if message is None:
+                        return _death(pid), current
+                    kind = message[0]
+                    if kind == "load":
+                        current, limit = ("load", message[1], None), _Limit(meter, self.timeout)
+                    elif kind == "loaded":
+                        self._loaded(*message[1:])
+                        current, limit = ("between", None, None), None
+                    elif kind == "loaded-all":
+                        self.total = message[1]
+                    elif kind == "checked-before":
+                        self.checked_before = True
+                    elif kind == "error":
+                        raise message[1]
+                    elif kind == "start":
+                        k, template = message[1], message[2]
+                        current, limit = ("check", k, template), _Limit(meter, self.timeout)
+                        if self.progress:
+                            self.progress(k, self.total or 0, template.claim.id)
+                    elif kind == "result":
+                        self.results[message[1]] = message[2]
+                        current, limit = ("between", None, None), None
+                    elif kind == "done":
+                        return "done", None
+        finally:
+            _stop(pid)
+
+    def _loaded(self, index: int, failure: LoadFailure | None, ids: list[str]) -> None:
+        if index in self.reported:
+            return
+        self.reported.add(index)
+        if failure is not None:
+            self.failures.append(failure)
+        self.where.update({i: _relative(self.files[index]) for i in ids})
+
+
+def _worker(fd: int, files, claims, skip, start: int, before_check) -> None:
+    """The worker's whole life: load (files) or take (claims), check from ``start``, report, exit."""
+    status = 0
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends the worker at once; the supervisor reports it
+        with os.fdopen(fd, "wb") as pipe:
+            if claims is None:
+                loader = _Loader()
+                for i, f in enumerate(files):
+                    if i in skip:
+                        continue
+                    _send(pipe, ("load", i))
+                    before = len(loader.claims)
+                    failure = loader.add(f, load(f))
+                    _send(pipe, ("loaded", i, failure, [c.id for c in loader.claims[before:]]))
+                claims = loader.claims
+                _send(pipe, ("loaded-all", len(claims)))
+            if before_check is not None:
+                try:
+                    before_check(claims)
+                except RdpSymError as exc:
+                    _send(pipe, ("error", exc))
+                    return
+                _send(pipe, ("checked-before",))
+            for k in range(start, len(claims)):
+                _send(pipe, ("start", k, ClaimResult(claims[k], Status.UNKNOWN, claims[k].steps, 0.0)))
+                _send(pipe, ("result", k, claims[k].check()))
+            _send(pipe, ("done",))
+    except BaseException:  # noqa: BLE001 - whatever happens, the worker must not return into the caller's code
+        status = 1
+        traceback.print_exc()
+    finally:
+        os._exit(status)
+
+
+_HEADER = struct.Struct("!Q")
+
+
+def _send(pipe, message: tuple) -> None:
+    try:
+        data = pickle.dumps(message)
+    except Exception as exc:  # noqa: BLE001 - a result that does not pickle is reported, not lost
+        data = pickle.dumps(_unpicklable(message, exc))
+    pipe.write(_HEADER.pack(len(data)) + data)
+    pipe.flush()
+
+
+def _unpicklable(message: tuple, exc: Exception) -> tuple:
+    if message[0] == "result":
+        template = ClaimResult(message[2].claim, Status.UNKNOWN, message[2].claim.steps, 0.0)
+        return ("result", message[1], _stopped(pickle.loads(pickle.dumps(template)),
+                                               f"could not be sent back ({type(exc).__name__}: {exc})"))
+    if message[0] == "error":
+        return ("error", ClaimError(str(message[1])))
+    raise exc
+
+
+def _receive(pipe) -> tuple | None:
+    """The next message, or None when the worker closed the pipe (it ended) before a whole one came."""
+    header = _read_exactly(pipe, _HEADER.size)
+    if header is None:
+        return None
+    (size,) = _HEADER.unpack(header)
+    data = _read_exactly(pipe, size)
+    return None if data is None else pickle.loads(data)
+
+
+def _read_exactly(pipe, size: int) -> bytes | None:
+    """``size`` bytes from an unbuffered pipe (a read may return fewer), or None at its end."""
+    chunks, missing = [], size
+    while missing:
+        chunk = pipe.read(missing)
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        missing -= len(chunk)
+    return b"".join(chunks)
+
+
+def _stopped(template: ClaimResult, why: str, seconds: float = 0.0) -> ClaimResult:
+    """A claim whose check was stopped: unknown, each step with the reason as its evidence."""
+    evidence = (Failure(why if why.startswith("timed out") else f"the worker process {why}"),)
+    steps = tuple(dataclasses.replace(s, status=Status.UNKNOWN, evidence=evidence) for s in template.claim.steps)
+    return ClaimResult(template.claim, Status.UNKNOWN, steps, seconds)
