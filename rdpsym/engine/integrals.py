@@ -42,6 +42,7 @@ import sympy as sp
 
 from rdpsym.engine import periodic, quadratic_logs
 from rdpsym.engine.context import Hypotheses
+from rdpsym.engine.transform import substitute
 from rdpsym.foundations.budget import budgeted
 from rdpsym.foundations.errors import NoClosedFormError
 
@@ -154,8 +155,6 @@ def integrate_exp(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypot
         if found is not None:
             return PieceValue(periodic.integral(*found), sp.true, "Bessel's integral (one period)")
     if hyp.substitutions > 0:
-        from rdpsym.engine.transform import integrate_by_substitution
-
         value = integrate_by_substitution(L, x, lo, hi, hyp)
         if value is not None:
             return value
@@ -169,6 +168,20 @@ def integrate_exp(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypot
         # e^{a x⁴ + b x³ + …}: no elementary or special-function closed form; SymPy would spend its budget.
         raise NoClosedFormError(f"∫ exp({L}) is a polynomial of degree > 2 in the exponent: no closed form")
     return _sympy_fallback(L, x, lo, hi)
+
+
+def integrate_by_substitution(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses):
+    """∫_lo^hi e^L dx through the first substitution under which a rule applies, or None.
+
+    The result is the rule's :class:`PieceValue` with the
+    substitution attached (the derivation shows the integral in t as a step).
+    """
+    inner_hyp = hyp.inside_substitution()
+    found = substitute(L, x, lo, hi, hyp, True, lambda Lt, t, a, b: integrate_exp(Lt, t, a, b, inner_hyp))
+    if found is None:
+        return None
+    substitution, value = found
+    return PieceValue(value.value, value.condition, value.rule, substitution)
 
 
 def _halves(L: sp.Expr, x: sp.Symbol, hyp: Hypotheses) -> PieceValue | None:
@@ -538,4 +551,4 @@ def _sympy_fallback(L, x, lo, hi) -> PieceValue:
     return PieceValue(value, sp.true, "sympy.integrate")
 
 
-__all__ = ["LogShape", "PieceValue", "integrate_exp", "log_shape", "positive_variable"]
+__all__ = ["LogShape", "PieceValue", "integrate_by_substitution", "integrate_exp", "log_shape", "positive_variable"]
