@@ -12,7 +12,7 @@ this order on the blocks the two laws are aligned into:
    derivation; n identical coordinates give n·D, kept in that compact form;
    a coordinate whose two laws coincide contributes 0 (Mironov 2017, Prop 8).
 2. **Gaussian blocks** (log-densities quadratic on ℝ^d: the multivariate
-   normal, written as a :class:`~rdpsym.laws.multivariate.MultivariateNormal`
+   normal, written as a :class:`~rdpsym.laws.multivariate_normal.MultivariateNormal`
    or as any joint pdf of that form): the moment is a Gaussian integral in d
    dimensions, done by completing the square
    (:func:`rdpsym.engine.quadratic.gaussian_integral`), finite iff

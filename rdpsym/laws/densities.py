@@ -502,8 +502,10 @@ __all__ = [
     "align_pair",
     "as_table",
     "common_refinement",
+    "law_builder",
     "parameter_values",
     "piece_point",
     "piece_ranges",
     "probe_points",
+    "register_builder",
 ]

@@ -25,7 +25,6 @@ x = sp.Symbol("x", real=True)
 k_ = sp.Symbol("k", integer=True)
 
 
-
 def _gaussian_pair(s: sp.Expr, d: sp.Expr) -> tuple[Density, Density]:
     P = Continuous(sp.exp(-(x**2) / (2 * s**2)) / sp.sqrt(2 * sp.pi * s**2), x)
     Q = Continuous(sp.exp(-((x - d) ** 2) / (2 * s**2)) / sp.sqrt(2 * sp.pi * s**2), x)
@@ -50,7 +49,6 @@ def _sampled_gaussian_pair(q: sp.Expr, s: sp.Expr):
     return (Continuous((1 - q) * n0 + q * n1, x), Continuous(n0, x))
 
 
-
 def _discrete_gaussian_pair(s: sp.Expr, d: sp.Expr) -> tuple[Density, Density]:
     """N_ℤ(0, σ²) and N_ℤ(Δ, σ²); the normaliser θ(0) has no closed form and is left as its sum.
 
@@ -64,14 +62,12 @@ def _discrete_gaussian_pair(s: sp.Expr, d: sp.Expr) -> tuple[Density, Density]:
     return P, Q
 
 
-
 def _discrete_laplace_pair(t: sp.Expr, d: sp.Expr) -> tuple[Density, Density]:
     r = sp.exp(-1 / t)
     norm = (1 - r) / (1 + r)
     P = Discrete(norm * sp.exp(-sp.Abs(k_) / t), k_, support=sp.Range(-sp.oo, sp.oo))
     Q = Discrete(norm * sp.exp(-sp.Abs(k_ - d) / t), k_, support=sp.Range(-sp.oo, sp.oo))
     return P, Q
-
 
 
 def _k_randomized_response_pair(k: sp.Integer, e: sp.Expr, relation: str) -> tuple[Density, Density]:
@@ -86,7 +82,6 @@ def _k_randomized_response_pair(k: sp.Integer, e: sp.Expr, relation: str) -> tup
         return Discrete({0: p, 1: (k - 1) * b}), Discrete({0: sp.S.One / k, 1: (k - 1) / k})
     rest = {2: (k - 2) * b} if k > 2 else {}
     return Discrete({0: p, 1: b, **rest}), Discrete({0: b, 1: p, **rest})
-
 
 
 def _poisson_pair(q: sp.Expr, inner: Mechanism) -> tuple[Density, Density]:
