@@ -70,6 +70,8 @@ from rdpsym.foundations.errors import (
 from rdpsym.foundations.record import Relation, Status, Step
 from rdpsym.foundations.symbols import Parameter, alpha, parameter
 from rdpsym.laws.densities import Continuous, Discrete
+from rdpsym.laws.independent import Independent
+from rdpsym.laws.joint import Joint
 from rdpsym.laws.mechanisms import (
     REGISTRY,
     Guarantee,
@@ -88,7 +90,7 @@ from rdpsym.laws.mechanisms import (
     sampled_without_replacement,
     zcdp,
 )
-from rdpsym.laws.multivariate import Independent, Joint, MultivariateNormal
+from rdpsym.laws.multivariate_normal import MultivariateNormal
 from rdpsym.peers.autodp import from_autodp
 from rdpsym.peers.events import from_dp_event
 from rdpsym.peers.opacus import OpacusAccountant, OpacusLikeAccountant, from_opacus

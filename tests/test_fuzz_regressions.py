@@ -443,7 +443,7 @@ def test_a_substitution_into_a_power_of_degree_10_to_30_is_passed_over():
 import resource
 resource.setrlimit(resource.RLIMIT_AS, (3 * 2**30, 3 * 2**30))
 from rdpsym.engine.context import Hypotheses
-from rdpsym.engine.transform import integrate_by_substitution
+from rdpsym.engine.integrals import integrate_by_substitution
 from rdpsym.foundations.precision import sympy_evalf_guard
 t = sp.Symbol("t", positive=True)
 N = sp.Integer(10) ** 30

@@ -231,7 +231,7 @@ def test_poisson_sampled_composes_converts_and_pickles():
     r = rdpsym.epsilon(curve, delta=1e-6, dps=30)
     assert r.certified and 0 < r.value < 10
     assert pickle.loads(pickle.dumps(m)) == m and pickle.loads(pickle.dumps(curve)) == curve
-    assert m.source == rdpsym.laws.mechanisms.ZHU_WANG_2019
+    assert m.source == rdpsym.laws.subsampled.ZHU_WANG_2019
     assert "add or remove one record" in m.neighbouring and "q" in m.neighbouring
 
 

@@ -36,7 +36,9 @@ from rdpsym.foundations.record import (
     SumOfSquares,
     WorstCaseOverBall,
 )
-from rdpsym.laws.multivariate import Independent, Joint, MultivariateNormal
+from rdpsym.laws.independent import Independent
+from rdpsym.laws.joint import Joint
+from rdpsym.laws.multivariate_normal import MultivariateNormal
 
 ORDERS = [sp.Rational(3, 2), 2, 3, sp.Rational(11, 2), 1, sp.oo]
 DIGITS = 40

@@ -5,7 +5,7 @@ one t; the exponential mechanism with parameter ε is ε-BR (and hence ε-DP).  
 ε-BR ⇒ ε²/8-zCDP; autodp 0.2.3.1's ``ExponentialMechanism`` uses that and the pure-DP curve,
 noting "Bounded range should imply a slightly stronger RDP that dominates".  rdpsym's
 ``exponential_mechanism`` curve is that stronger curve, the supremum of D_α over ε-BR pairs
-(:func:`rdpsym.laws.mechanisms.bounded_range_form`, derived there from the two-point extremal):
+(:func:`rdpsym.laws.guarantees.bounded_range_form`, derived there from the two-point extremal):
 
 * ``br-exact-rdp`` — it bounds D_α(P‖Q) of every ε-BR pair (random finite pairs with their own
   bounded-range width, exact rationals), and the two-point pair at the stationary point q*
@@ -22,7 +22,7 @@ import rdpsym
 from rdpsym.claims import AtMost, Claim, Domain, Equal, Holds, Verdict, alpha
 from rdpsym.claims.finite import ball, max_ratio, rational, renyi
 from rdpsym.foundations.balls import precision, to_arb
-from rdpsym.laws.mechanisms import bounded_range_form
+from rdpsym.laws.guarantees import bounded_range_form
 
 from ..mironov2017._dp_refs import pure_dp_pair, pure_dp_shapes
 
@@ -88,7 +88,7 @@ CLAIMS = [
     Claim(
         id="br-exact-rdp",
         title="The exact RDP of ε-bounded range (the exponential mechanism's curve)",
-        source="Cesar–Rogers 2021 (arXiv:2004.07223), ε-bounded range; rdpsym.laws.mechanisms.bounded_range_form",
+        source="Cesar–Rogers 2021 (arXiv:2004.07223), ε-bounded range; rdpsym.laws.guarantees.bounded_range_form",
         statement=r"\sup_{\log(P/Q) \in [t-\epsilon, t]} D_\alpha(P\|Q) = \frac{1}{\alpha-1}\left["
                   r"\log\frac{b-a}{(\alpha-1)(1-b)} + \alpha\log\frac{(\alpha-1)(1-a)}{\alpha(b-a)}\right],"
                   r"\ a = e^{-\alpha\epsilon},\ b = e^{-\epsilon}",

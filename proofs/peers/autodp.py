@@ -13,7 +13,7 @@ from rdpsym import alpha
 from rdpsym.claims import AtLeast, Claim, Domain, Equal, Holds, Verdict
 from rdpsym.claims.finite import rational, renyi
 from rdpsym.foundations.reading import exact
-from rdpsym.laws.mechanisms import bounded_range_form
+from rdpsym.laws.guarantees import bounded_range_form
 
 from ._atlas import (
     ABOVE_ONE,

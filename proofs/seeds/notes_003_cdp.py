@@ -12,7 +12,7 @@ from flint import arb, fmpq
 import rdpsym
 from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict
 from rdpsym.claims.finite import ball, rational
-from rdpsym.laws.mechanisms import x
+from rdpsym.laws.pairs import x
 
 from ._seeds_util import POSITIVE, Delta, cases, normal_sf, sigma, t
 

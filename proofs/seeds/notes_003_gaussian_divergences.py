@@ -17,7 +17,7 @@ from rdpsym.claims.finite import (
     random_pmfs,
     rational,
 )
-from rdpsym.laws.mechanisms import x
+from rdpsym.laws.pairs import x
 
 from ._seeds_util import POSITIVE, UNIT, Delta, cases, delta, eps, exact, p, sigma
 

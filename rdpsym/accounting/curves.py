@@ -46,8 +46,9 @@ from rdpsym.foundations import operations
 from rdpsym.foundations.errors import NoClosedFormError, ParameterError, must
 from rdpsym.foundations.reading import exact
 from rdpsym.foundations.symbols import alpha
-from rdpsym.laws import mechanisms as laws
-from rdpsym.laws.mechanisms import REGISTRY, Guarantee, LazyPair, Mechanism
+from rdpsym.laws import pairs as laws
+from rdpsym.laws.mechanism_types import LazyPair
+from rdpsym.laws.mechanisms import REGISTRY, Guarantee, Mechanism
 
 #: Sensitivities above this make a discrete Laplace pair too long to subsample exactly (Δ − 1 outcomes).
 DISCRETE_LAPLACE_EXACT_MAX = 2000

@@ -15,7 +15,8 @@ import sympy as sp
 from rdpsym.derive.cases import parametrise
 from rdpsym.engine import periodic, quadratic_logs
 from rdpsym.engine.context import Hypotheses
-from rdpsym.engine.integrals import PieceValue, log_shape, positive_variable
+from rdpsym.engine.integrals import log_shape, positive_variable
+from rdpsym.engine.piece_value import PieceValue
 from rdpsym.engine.pieces import log_of
 from rdpsym.engine.steps import integrate_exp_steps
 from rdpsym.engine.sums import sum_exp

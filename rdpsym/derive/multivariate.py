@@ -12,7 +12,7 @@ this order on the blocks the two laws are aligned into:
    derivation; n identical coordinates give n·D, kept in that compact form;
    a coordinate whose two laws coincide contributes 0 (Mironov 2017, Prop 8).
 2. **Gaussian blocks** (log-densities quadratic on ℝ^d: the multivariate
-   normal, written as a :class:`~rdpsym.laws.multivariate.MultivariateNormal`
+   normal, written as a :class:`~rdpsym.laws.multivariate_normal.MultivariateNormal`
    or as any joint pdf of that form): the moment is a Gaussian integral in d
    dimensions, done by completing the square
    (:func:`rdpsym.engine.quadratic.gaussian_integral`), finite iff
@@ -130,18 +130,12 @@ from rdpsym.foundations.record import (
     weakest,
 )
 from rdpsym.foundations.symbols import alpha
+from rdpsym.laws.additive_noise import SensitivityBall, ball_of
 from rdpsym.laws.densities import Continuous, Density, Discrete, parameter_values
-from rdpsym.laws.multivariate import (
-    Independent,
-    Joint,
-    Law,
-    MultivariateNormal,
-    SensitivityBall,
-    ball_of,
-    dimension_of,
-    product_outcomes,
-    variables_of,
-)
+from rdpsym.laws.independent import Independent
+from rdpsym.laws.joint import Joint, product_outcomes
+from rdpsym.laws.multivariate import Law, dimension_of, variables_of
+from rdpsym.laws.multivariate_normal import MultivariateNormal
 from rdpsym.quadrature.compile import to_mpf
 
 oo = sp.oo
@@ -766,7 +760,7 @@ def joint_divergence(P: object, Q: object, order: object = alpha, *, reference=N
     dimensions): the worst case over it is then derived too.
 
     >>> import sympy as sp, rdpsym
-    >>> from rdpsym.laws.multivariate import MultivariateNormal
+    >>> from rdpsym.laws.multivariate_normal import MultivariateNormal
     >>> m = sp.Symbol("m", real=True)
     >>> P = MultivariateNormal([0, 0], sp.eye(2))
     >>> Q = MultivariateNormal([m, 0], sp.Matrix([[1, 0], [0, 2]]))
@@ -1210,7 +1204,7 @@ def joint_divergence_mp(P: object, Q: object, order: object, dps: int = 50,
     (additivity over independent blocks).  Never from a symbolic result.
 
     >>> import sympy as sp, rdpsym
-    >>> from rdpsym.laws.multivariate import MultivariateNormal
+    >>> from rdpsym.laws.multivariate_normal import MultivariateNormal
     >>> P, Q = MultivariateNormal([0, 0], sp.eye(2)), MultivariateNormal([1, 1], sp.eye(2))
     >>> print(rdpsym.renyi_divergence_mp(P, Q, 2, dps=20))  # α·|Δμ|²/2 = 2
     2.0000000000000000000

@@ -7,7 +7,7 @@ A Cauchy or Student t density is a power of a positive-definite quadratic,
     L = C + Σ_j c_j · log((x − μ_j)² + γ_j²),      γ_j² > 0,
 
 one term per distinct quadratic (a leading coefficient k goes to C as c·log k).
-:func:`read` finds that form; the integral rules of :mod:`rdpsym.engine.integrals`
+:func:`read` finds that form; the integral rules of :mod:`rdpsym.engine.integral_rules`
 and the supremum rule of :mod:`rdpsym.derive.moments` use it:
 
 * one quadratic:  ∫_ℝ ((x − μ)² + γ²)^{−a} dx = √π Γ(a − ½)/Γ(a) · γ^{1−2a}  (a > ½, else ∞);

@@ -26,7 +26,8 @@ from __future__ import annotations
 import sympy as sp
 
 from rdpsym.engine.context import Hypotheses
-from rdpsym.engine.integrals import PieceValue, integrate_exp
+from rdpsym.engine.integrals import integrate_exp
+from rdpsym.engine.piece_value import PieceValue
 from rdpsym.engine.pieces import log_of
 from rdpsym.engine.sums import sum_exp
 from rdpsym.foundations.errors import NoClosedFormError

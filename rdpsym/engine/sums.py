@@ -21,7 +21,7 @@ from __future__ import annotations
 import sympy as sp
 
 from rdpsym.engine.context import Hypotheses
-from rdpsym.engine.integrals import PieceValue, _decided
+from rdpsym.engine.piece_value import PieceValue, _decided
 from rdpsym.engine.series import series
 from rdpsym.engine.tidy import split_logs
 from rdpsym.foundations.budget import budgeted

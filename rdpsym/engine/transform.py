@@ -18,6 +18,12 @@ them; a candidate is kept only when a closed-form rule finishes the integral
 in t (no SymPy fallback is tried inside), so a substitution never makes a
 derivation worse.
 
+This module only finds and applies the change of variables; what is done in t
+is the caller's ``finish`` (:func:`substitute`): the integral rule
+(:func:`rdpsym.engine.integrals.integrate_by_substitution`) and the supremum
+(:mod:`rdpsym.derive.moments`) pass their own, so neither is imported here and
+the rules depend on this module, not the reverse.
+
 >>> import sympy as sp
 >>> from rdpsym.engine.context import Hypotheses
 >>> from rdpsym.engine.integrals import integrate_exp
@@ -226,20 +232,4 @@ def substitute(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypothes
     return None
 
 
-def integrate_by_substitution(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses):
-    """∫_lo^hi e^L dx through the first substitution under which a rule applies, or None.
-
-    The result is the rule's :class:`~rdpsym.engine.integrals.PieceValue` with the
-    substitution attached (the derivation shows the integral in t as a step).
-    """
-    from rdpsym.engine.integrals import PieceValue, integrate_exp
-
-    inner_hyp = hyp.inside_substitution()
-    found = substitute(L, x, lo, hi, hyp, True, lambda Lt, t, a, b: integrate_exp(Lt, t, a, b, inner_hyp))
-    if found is None:
-        return None
-    substitution, value = found
-    return PieceValue(value.value, value.condition, value.rule, substitution)
-
-
-__all__ = ["Substitution", "candidates", "in_new_variable", "integrate_by_substitution", "substitute"]
+__all__ = ["Substitution", "candidates", "in_new_variable", "substitute"]

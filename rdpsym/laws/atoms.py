@@ -11,6 +11,10 @@ it is split here into its atoms {a: w_a} (``w·DiracDelta(c·(x − a))`` is w/|
 density part, normalised to P̃ (a :class:`~rdpsym.laws.densities.Continuous`, checked like
 any density: it must integrate to m = 1 − Σ w_a).  The divergence of two such laws is
 :mod:`rdpsym.derive.atoms`.
+
+This module imports the densities, never the reverse: ``Continuous`` reaches
+:func:`with_atoms` through the registry it is entered in below
+(:func:`rdpsym.laws.densities.register_builder`).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import sympy as sp
 
 from rdpsym.foundations.errors import DensityError, must
 from rdpsym.foundations.reading import exact
-from rdpsym.laws.densities import Continuous, parameter_values
+from rdpsym.laws.densities import Continuous, parameter_values, register_builder
 
 oo = sp.oo
 
@@ -131,6 +135,9 @@ def _checked(var, density, mass, atoms, support) -> WithAtoms:
 
 def has_atoms(*laws) -> bool:
     return any(isinstance(law, WithAtoms) for law in laws)
+
+
+register_builder("atoms", with_atoms)  # Continuous(pdf with DiracDelta terms, x) returns a law with atoms
 
 
 __all__ = ["WithAtoms", "has_atoms", "with_atoms"]

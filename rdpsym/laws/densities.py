@@ -10,11 +10,24 @@ Both check at construction that the density is nonnegative and normalises
 raising :class:`~rdpsym.foundations.errors.DensityError` only when that is *definitely*
 false (symbolic parameters that cannot be decided pass, and are checked again
 numerically wherever the density is evaluated at values).
+
+This module is the bottom of the laws: the other kinds of law are built on
+these densities and import them (:mod:`rdpsym.laws.atoms`,
+:mod:`rdpsym.laws.joint`, :mod:`rdpsym.laws.independent`).  Three spellings
+here must nevertheless return one of those kinds: ``Continuous(pdf, x)`` with
+``DiracDelta`` terms in the pdf (a law with atoms), ``Continuous(pdf, (x, y))``
+(a joint law) and ``P ** n`` (n independent copies).  Rather than import those
+modules back (a cycle), this module keeps a small registry of their
+constructors, :func:`register_builder`, which each of them fills when it is
+imported; :mod:`rdpsym.laws` imports all three, so the registry is full
+whenever a density can be built.  A registry, not a constructor moved up,
+because these are the public constructors and operator of the density classes
+themselves (``rdpsym.Continuous``, ``P ** n``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -41,6 +54,26 @@ from rdpsym.foundations.symbols import Parameter, has_declared, in_positive_form
 from rdpsym.laws.validation import check_pieces, check_table, written
 
 oo = sp.oo
+
+
+# --------------------------------------------------------------------------- the laws built on densities
+#: The constructors of the other kinds of law, by what a density's constructor or operator builds with them:
+#: ``"atoms"`` (:func:`rdpsym.laws.atoms.with_atoms`), ``"joint"`` (:class:`rdpsym.laws.joint.Joint`) and
+#: ``"copies"`` (:meth:`rdpsym.laws.independent.Independent.iid`); see the module docstring.
+_BUILDERS: dict[str, Callable] = {}
+
+
+def register_builder(kind: str, builder: Callable) -> None:
+    """Make ``builder`` the constructor of ``kind`` laws (called by the module that defines it, on import)."""
+    _BUILDERS[kind] = builder
+
+
+def law_builder(kind: str) -> Callable:
+    """The constructor registered for ``kind`` laws (``"atoms"``, ``"joint"`` or ``"copies"``)."""
+    builder = _BUILDERS.get(kind)
+    if builder is None:  # rdpsym.laws imports every module that registers one, before any density is built
+        raise RuntimeError(f"no constructor of {kind} laws is registered: import rdpsym.laws")
+    return builder
 
 
 class Density:
@@ -107,10 +140,8 @@ class Density:
         return hash((type(self).__name__, self._key()))
 
     def __pow__(self, copies: object):
-        """``P ** n``: n independent copies of this law (:class:`rdpsym.laws.multivariate.Independent`)."""
-        from rdpsym.laws.multivariate import Independent
-
-        return Independent.iid(self, copies)
+        """``P ** n``: n independent copies of this law (:class:`rdpsym.laws.independent.Independent`)."""
+        return law_builder("copies")(self, copies)
 
     def _check(self) -> bool:
         """Check the density (nonnegative, normalising); whether its mass was shown to be 1 (False: undecided)."""
@@ -161,15 +192,14 @@ class Continuous(Density):
     discrete = False
 
     def __new__(cls, *args, **kwargs):
-        # A tuple of variables is a joint density in several variables (rdpsym.laws.multivariate.Joint).
+        # A tuple of variables is a joint density in several variables (rdpsym.laws.joint.Joint).
         variables = args[1] if len(args) > 1 else kwargs.get("var")
         if isinstance(variables, (tuple, list, sp.Tuple)):
             return _joint(args, kwargs, discrete=False)
         pdf = args[0] if args else kwargs.get("pdf")
         if isinstance(pdf, sp.Basic) and pdf.has(sp.DiracDelta) and isinstance(variables, sp.Symbol):
             # Point masses beside a density (a clipped Gaussian): rdpsym.laws.atoms.
-            from rdpsym.laws.atoms import with_atoms
-
+            with_atoms = law_builder("atoms")
             support = args[2] if len(args) > 2 else kwargs.get("support", sp.Interval(-oo, oo))
             return with_atoms(pdf, variables, support, check=args[3] if len(args) > 3 else kwargs.get("check", True))
         return super().__new__(cls)
@@ -350,8 +380,7 @@ class Discrete(Density):
 
 def _joint(args: tuple, kwargs: dict, discrete: bool):
     """``Continuous(pdf, (x, y), support, check)`` (``Discrete``) as the joint law it means."""
-    from rdpsym.laws.multivariate import Joint
-
+    Joint = law_builder("joint")
     names = ("pmf" if discrete else "pdf", "var", "support", "check")
     given = dict(zip(names, args)) | kwargs
     variables = tuple(given.pop("var"))
@@ -473,8 +502,10 @@ __all__ = [
     "align_pair",
     "as_table",
     "common_refinement",
+    "law_builder",
     "parameter_values",
     "piece_point",
     "piece_ranges",
     "probe_points",
+    "register_builder",
 ]

@@ -74,8 +74,8 @@ import sympy as sp
 from rdpsym.accounting.curve import RdpCurve
 from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.reading import integer, nonnegative_parameter, probability_parameter
+from rdpsym.laws.guarantees import BUN_STEINKE_2016
 from rdpsym.laws.mechanisms import (
-    BUN_STEINKE_2016,
     Guarantee,
     exponential_mechanism,
     gaussian,

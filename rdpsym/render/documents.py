@@ -121,7 +121,7 @@ def mechanism_document(mechanism, d, value: tuple | None = None) -> str:
         """``\\sigma = 2`` for a parameter with a value, plain ``\\sigma`` for the symbol itself (not σ = σ)."""
         return latex_name if tex[name] == latex_name else f"{latex_name} = {tex[name]}"
 
-    if "dimension" in params:  # a mechanism in d dimensions (rdpsym.laws.multivariate)
+    if "dimension" in params:  # a mechanism in d dimensions (rdpsym.laws.additive_noise)
         dim = named("dimension", "d")
         if mechanism.name == "gaussian":
             sigma = named("sigma", r"\sigma")
