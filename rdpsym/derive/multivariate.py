@@ -50,8 +50,10 @@ from dataclasses import dataclass, field
 import mpmath
 import sympy as sp
 
+from rdpsym.derive.definition import numeric_order, univariate_divergence_mp
 from rdpsym.derive.derivation import Derivation
 from rdpsym.derive.sampling import sample_points
+from rdpsym.derive.univariate import univariate_divergence
 from rdpsym.derive.values import branch_at, closed_value, shown
 from rdpsym.derive.verify import AGREE_DIGITS, POINTS, Check
 from rdpsym.engine.context import Hypotheses, simplify_condition
@@ -326,9 +328,7 @@ def _derive_block(block: Block, order, hyp: Hypotheses, names: tuple) -> Part:
     if p == q:
         return Part(sp.S.Zero, (), [Step(_divergence(Pn, Qn, order), "=", 0, IdenticalLaws())], Status.PROVED)
     if isinstance(p, Density) and isinstance(q, Density):
-        from rdpsym.derive.divergence import renyi_divergence
-
-        d1 = renyi_divergence(p, q, order)
+        d1 = univariate_divergence(p, q, order)
         steps = _rename_steps(d1.steps, {P_: Pn, Q_: Qn})
         numeric = d1.status == Status.NUMERIC
         value = d1.result if numeric or d1.closed_form is None else d1.closed_form
@@ -340,9 +340,7 @@ def _derive_block(block: Block, order, hyp: Hypotheses, names: tuple) -> Part:
         return _gaussian_part(pair, order, hyp, names)
     table = _tables(p, q)
     if table is not None:
-        from rdpsym.derive.divergence import renyi_divergence
-
-        d1 = renyi_divergence(*table, order)
+        d1 = univariate_divergence(*table, order)
         return Part(d1.closed_form if d1.closed_form is not None else d1.result, d1.conditions,
                     _rename_steps(d1.steps, {P_: Pn, Q_: Qn}), d1.status, list(d1.evidence))
     free = _free(p) | _free(q)
@@ -923,14 +921,12 @@ def _numeric_derivation(P, Q, order, steps, why: str) -> Derivation:
 
 def _ball_derivation(P, Q, order, hyp: Hypotheses, reference, ball: SensitivityBall) -> Derivation:
     """The mechanism's RDP: the divergence of a shift, maximised over the sensitivity ball, as steps."""
-    from rdpsym.derive.divergence import renyi_divergence
-
     Z = ball.noise
     x = Z.var
     t = ball.shift
     Zt = Continuous(Z.expr.xreplace({x: x - t}), x, sp.Interval(Z.lo + t, Z.hi + t), check=False)
     Zs = sp.Symbol("Z")
-    d1 = renyi_divergence(Z, Zt, order)
+    d1 = univariate_divergence(Z, Zt, order)
     if not d1.is_closed_form:
         raise NoClosedFormError("the divergence of a shifted coordinate has no closed form")
     f = d1.closed_form
@@ -1196,9 +1192,7 @@ def _check_worst_case(Z: Density, ball: SensitivityBall, order, closed_form, hyp
 
 
 def renyi_divergence_mp_1d(P, Q, order, dps: int) -> mpmath.mpf:
-    from rdpsym.derive.numeric import renyi_divergence_mp
-
-    return renyi_divergence_mp(P, Q, order, dps=dps)
+    return univariate_divergence_mp(P, Q, order, dps=dps)
 
 
 def joint_divergence_mp(P: object, Q: object, order: object, dps: int = 50,
@@ -1215,8 +1209,6 @@ def joint_divergence_mp(P: object, Q: object, order: object, dps: int = 50,
     >>> print(rdpsym.renyi_divergence_mp(P, Q, 2, dps=20))  # α·|Δμ|²/2 = 2
     2.0000000000000000000
     """
-    from rdpsym.derive.numeric import numeric_order
-
     dps = read_dps(dps)
     order = numeric_order(order)
     _laws_ok(P, Q)

@@ -30,7 +30,8 @@ import sympy as sp
 
 from rdpsym.derive.certified import METHOD as CERTIFIED
 from rdpsym.derive.certified import certified_divergence
-from rdpsym.derive.numeric import definition_regions, law_mass, renyi_divergence_mp, same_law
+from rdpsym.derive.definition import same_law, univariate_divergence_mp
+from rdpsym.derive.definition_forms import definition_regions, law_mass
 from rdpsym.derive.sampling import MAX_TRIES, boundary_orders, sample_points, strata
 from rdpsym.derive.values import branch_at, closed_value, shown
 from rdpsym.engine.context import Hypotheses
@@ -48,7 +49,7 @@ from rdpsym.foundations.numbers import exact_mpf, shorten
 from rdpsym.foundations.precision import bits_for, private_context
 from rdpsym.foundations.record import AgreesWithDefinition, CheckedOn, NotChecked, point_items
 from rdpsym.laws.densities import Continuous, Density
-from rdpsym.quadrature.compile import to_mpf
+from rdpsym.quadrature.compile import compile_expr, to_mpf
 
 #: Significant digits of agreement required between closed form and definition.
 AGREE_DIGITS = 40
@@ -300,8 +301,8 @@ class Check:
 
 class OneDimensionalCheck(Check):
     """The check of a result for laws in one variable (:class:`~rdpsym.laws.densities.Continuous`,
-    :class:`~rdpsym.laws.densities.Discrete`): the definition by certified quadrature where it applies,
-    else by :func:`~rdpsym.derive.numeric.renyi_divergence_mp`, in the derivation's change of variables first."""
+    :class:`~rdpsym.laws.densities.Discrete`): the definition by certified quadrature where it applies, else by
+    :func:`~rdpsym.derive.definition.univariate_divergence_mp`, in the derivation's change of variables first."""
 
     def __init__(self, P: Density, Q: Density, order, claimed: sp.Basic, hyp: Hypotheses, seed: int,
                  changes: tuple = ()):
@@ -335,7 +336,7 @@ class OneDimensionalCheck(Check):
             if numeric is not None:
                 return numeric, integrated_in
         try:
-            return renyi_divergence_mp(Pp, Qp, at, dps=AGREE_DIGITS + 5, seconds=POINT_SECONDS), None
+            return univariate_divergence_mp(Pp, Qp, at, dps=AGREE_DIGITS + 5, seconds=POINT_SECONDS), None
         except ConvergenceError as exc:
             numeric = _supremum_at_ends(Pp, Qp, closed) if at is sp.oo else None
             for change in () if numeric is not None else _fallback_changes(Pp, Qp):
@@ -376,7 +377,7 @@ def _in_new_variable(P: Density, Q: Density, order, change, point: dict):
         mass = law_mass(image, AGREE_DIGITS + 5)
         if abs(mass - 1) > mpmath.mpf(10) ** (-AGREE_DIGITS):
             return None, None
-        value = renyi_divergence_mp(*images, order, dps=AGREE_DIGITS + 5, seconds=POINT_SECONDS)
+        value = univariate_divergence_mp(*images, order, dps=AGREE_DIGITS + 5, seconds=POINT_SECONDS)
     except (ConvergenceError, DensityError, NoClosedFormError, ValueError, TypeError, ZeroDivisionError):
         return None, None
     return value, sp.Eq(t, change.forward.xreplace({change.source: P.var}) if change.source else change.forward,
@@ -433,8 +434,6 @@ def _supremum_at_ends(P: Density, Q: Density, claimed: mpmath.mpf) -> mpmath.mpf
     """
     if P.discrete or getattr(P, "table", None) is not None:
         return None
-    from rdpsym.quadrature.compile import compile_expr
-
     wp = AGREE_DIGITS + 2 * _END_DECADES // 10 + 30
     with private_context(wp) as mp:
         fP, fQ = compile_expr(P.expr, P.var, mp), compile_expr(Q.expr, Q.var, mp)
