@@ -23,7 +23,8 @@ import sympy as sp
 from rdpsym.derive import atoms
 from rdpsym.derive.derivation import Derivation
 from rdpsym.derive.every_order import _every_order
-from rdpsym.derive.multivariate import check_joint, joint_divergence
+from rdpsym.derive.joint_check import check_joint
+from rdpsym.derive.multivariate import joint_divergence
 from rdpsym.derive.univariate import univariate_divergence
 from rdpsym.foundations import operations
 from rdpsym.foundations.precision import sympy_evalf_guard

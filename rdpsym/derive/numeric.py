@@ -4,7 +4,7 @@
 checked against (the definition integrated or summed from the raw laws, never
 from a derived formula).  It hands each pair to the route for its kind of law:
 laws in several variables to :mod:`rdpsym.derive.multivariate`
-(:func:`~rdpsym.derive.multivariate.joint_divergence_mp`), laws with atoms to
+(:func:`~rdpsym.derive.joint_numeric.joint_divergence_mp`), laws with atoms to
 :mod:`rdpsym.derive.atoms`, and two laws of one variable to
 :mod:`rdpsym.derive.definition` (its precision policy) and
 :mod:`rdpsym.derive.definition_forms` (the integrand at one precision).  Those
@@ -20,7 +20,7 @@ import mpmath
 
 from rdpsym.derive.atoms import divergence_mp
 from rdpsym.derive.definition import univariate_divergence_mp
-from rdpsym.derive.multivariate import joint_divergence_mp
+from rdpsym.derive.joint_numeric import joint_divergence_mp
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.laws.atoms import has_atoms
 from rdpsym.laws.densities import Density
