@@ -3,7 +3,7 @@
 Every closed form of :mod:`rdpsym.derive.multivariate` is compared with the numeric
 definition (:func:`~rdpsym.derive.joint_numeric.joint_divergence_mp`) at sampled
 parameter points, to 40 digits, by the sampling loop of
-:class:`~rdpsym.derive.verify.Check`; a joint density that was split into
+:class:`~rdpsym.derive.check_loop.Check`; a joint density that was split into
 coordinates is compared with their product.  A result with a reference is proved
 equal to the published form symbolically (:func:`_equal_to_reference`).
 """
@@ -14,11 +14,12 @@ import random
 
 import sympy as sp
 
+from rdpsym.derive.check_loop import AGREE_DIGITS, POINTS, Check
 from rdpsym.derive.joint_blocks import Block, _at, _parameters, align
 from rdpsym.derive.joint_numeric import joint_divergence_mp
 from rdpsym.derive.sampling import sample_points
 from rdpsym.derive.values import shown
-from rdpsym.derive.verify import AGREE_DIGITS, POINTS, Check, is_zero
+from rdpsym.derive.verify import is_zero
 from rdpsym.engine.context import Hypotheses
 from rdpsym.foundations.errors import ConvergenceError, DensityError, ParameterError, VerificationError
 from rdpsym.foundations.record import AgreesByRoute
@@ -60,10 +61,10 @@ def _check(P, Q, order, closed_form, conditions, hyp: Hypotheses, blocks: list[B
     """Compare the result with the numeric definition at sampled points; return the evidence.
 
     The sampling, its coverage (every part of the orders, every branch, the boundaries in the
-    order) and the comparison are those of :class:`~rdpsym.derive.verify.Check`.  The numeric
-    route (:func:`joint_divergence_mp`) works from the raw laws, block by block: one-dimensional
-    quadrature of each coordinate's definition, or the d-dimensional integral in a numerically
-    diagonalised frame, never from a symbolic result.  A separated joint density is also compared
+    order) and the comparison are those of :class:`~rdpsym.derive.check_loop.Check`.  The numeric
+    route (:func:`~rdpsym.derive.joint_numeric.joint_divergence_mp`) works from the raw laws, block by block:
+    one-dimensional quadrature of each coordinate's definition, or the d-dimensional integral in a
+    numerically diagonalised frame, never from a symbolic result.  A separated joint density is also compared
     with the product of its coordinates at random points.
     """
     claimed = closed_form

@@ -2,7 +2,7 @@
 
 :func:`rdpsym.renyi_divergence` hands every pair with a multivariate law here
 (:func:`joint_divergence`); :func:`rdpsym.renyi_divergence_mp` hands the
-numeric definition here (:func:`joint_divergence_mp`).  The routes, tried in
+numeric definition here (:func:`~rdpsym.derive.joint_numeric.joint_divergence_mp`).  The routes, tried in
 this order on the blocks the two laws are aligned into:
 
 1. **Independent coordinates** (a product measure, or a joint density that
@@ -53,6 +53,7 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
+from rdpsym.derive.check_loop import POINTS
 from rdpsym.derive.derivation import Derivation
 from rdpsym.derive.joint_ball import _ball_derivation
 from rdpsym.derive.joint_blocks import (
@@ -70,7 +71,6 @@ from rdpsym.derive.joint_check import _check, _equal_to_reference
 from rdpsym.derive.joint_gaussian import _gaussian_part, gaussian_pair
 from rdpsym.derive.joint_numeric import joint_divergence_mp, numeric_block
 from rdpsym.derive.univariate import univariate_divergence
-from rdpsym.derive.verify import POINTS
 from rdpsym.engine.context import Hypotheses
 from rdpsym.foundations.errors import DensityError, DomainError, NoClosedFormError, must
 from rdpsym.foundations.notation import Coordinates, DensityAt, NormalLaw, ProductLaw
