@@ -178,9 +178,10 @@ def _log_vanishes_at_an_end(r: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr) 
 def _piece_integral(f: Compiled, bounds: tuple, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, digits: int,
                     L: sp.Expr | None = None, far: Compiled | None = None) -> arb | None:
     """∫_lo^hi f as a real ball, or None.  At an infinite end the range is cut at T and the tail,
-    where |f| ≤ Σ e^B over ``bounds``, added as a ball [−Σ, Σ] (see :func:`_tail_cut`).  At a finite
-    end where f = e^L has a non-integer power of the distance to the end (``L`` given), a segment
-    is cut off with a bound of its integral (:func:`_end_cut`)."""
+    where |f| ≤ Σ e^B over ``bounds``, added as a ball [−Σ, Σ] (see
+    :func:`~rdpsym.derive.certified_ends._tail_cut`).  At a finite end where f = e^L has a non-integer
+    power of the distance to the end (``L`` given), a segment is cut off with a bound of its integral
+    (:func:`~rdpsym.derive.certified_ends._end_cut`)."""
     tail = arb(0)
     lo0, hi0 = lo, hi  # (the ends as SymPy numbers, for the tail cuts)
     if L is not None:

@@ -190,7 +190,7 @@ def _near_at_precision(P: Density, Q: Density, tables: tuple | None, order: sp.E
     no term cancels another, and r, expanded symbolically per piece, is free of
     the cancellation of log P − log Q: at σ = 10³⁰⁰ a Gaussian pair's D_2 = 10⁻⁶⁰⁰
     comes out at the working precision, where the direct form would need 600
-    more digits.  Used when the direct value is small (:func:`_near_value`).
+    more digits.  Used when the direct value is small (:func:`~rdpsym.derive.definition._near_value`).
     """
     with private_context(wp) as ctx:
         if tables is not None:

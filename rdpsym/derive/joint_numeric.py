@@ -41,9 +41,9 @@ def joint_divergence_mp(P: object, Q: object, order: object, dps: int = 50,
                         values: Mapping | None = None) -> mpmath.mpf:
     """D_order(P‖Q) from the definition, for laws in several variables (:func:`rdpsym.renyi_divergence_mp`).
 
-    Block by block (:func:`align`): a coordinate by its one-dimensional definition, a Gaussian block by
-    its integral in a numerically diagonalised frame (:func:`numeric_block`), summed with their copies
-    (additivity over independent blocks).  Never from a symbolic result.
+    Block by block (:func:`~rdpsym.derive.joint_blocks.align`): a coordinate by its one-dimensional definition,
+    a Gaussian block by its integral in a numerically diagonalised frame (:func:`numeric_block`), summed with
+    their copies (additivity over independent blocks).  Never from a symbolic result.
 
     >>> import sympy as sp, rdpsym
     >>> from rdpsym.laws.multivariate import MultivariateNormal

@@ -205,7 +205,7 @@ _SYMPY_FAILURES = (sp.polys.polyerrors.BasePolynomialError, OverflowError, Value
 def _derive_with(P: Density, Q: Density, order, reference, unchecked: tuple, tables,
                  numeric_fallback: bool = True, uniform: bool = False, below_one: bool = False) -> Derivation:
     """D_order(P‖Q) from the densities' expressions (``tables`` None) or from their tables; with ``uniform``,
-    by the overlap rule for two uniform laws (:func:`_uniform`)."""
+    by the overlap rule for two uniform laws (:func:`~rdpsym.derive.finite_order._uniform`)."""
     hyp = _hypotheses(order, below_one)
     steps: list[Step] = [*_density_steps(P, Q, tables), _definition_step(P, order, tables)]
     changes: list = []  # a change of variables of the whole support, to check the result in too
