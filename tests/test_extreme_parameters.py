@@ -174,7 +174,7 @@ def test_convergence_failures_name_where(monkeypatch):
     def fails(*args, **kwargs):
         raise ConvergenceError("the log-ratio is still increasing")
 
-    monkeypatch.setattr(rdpsym.derive.verify, "renyi_divergence_mp", fails)
+    monkeypatch.setattr(rdpsym.derive.verify, "univariate_divergence_mp", fails)
     P, Q = rdpsym.gaussian(sigma=10**4).pair
     with pytest.raises(VerificationError, match=r"did not converge at order oo for P = .+: the log-ratio"):
         check_against_definition(P, Q, sp.oo, sp.oo, (), Hypotheses(None))

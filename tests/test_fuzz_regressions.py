@@ -529,7 +529,7 @@ def test_a_closed_form_whose_parts_stay_symbolic_is_not_verified_and_the_definit
     a pair without parameters gets the definition's value, labelled numeric: 1.72839349692444854877464861703854…
     (an mpmath quadrature of −2·log ∫√(PQ) agrees to 40 digits).  Here the evaluation on that form, and the
     fallback on a pair whose check is made to fail so (the whole case takes three CPU minutes)."""
-    from rdpsym.derive import divergence
+    from rdpsym.derive import univariate
     from rdpsym.derive.values import closed_value
     from rdpsym.foundations.errors import NotVerified
 
@@ -541,7 +541,7 @@ def test_a_closed_form_whose_parts_stay_symbolic_is_not_verified_and_the_definit
     def cannot_evaluate(*args, **kwargs):
         raise NotVerified("the closed form could not be evaluated: its real and imaginary parts stay symbolic")
 
-    monkeypatch.setattr(divergence, "check_against_definition", cannot_evaluate)
+    monkeypatch.setattr(univariate, "check_against_definition", cannot_evaluate)
     P = rdpsym.Continuous(sp.exp(-x), x, support=sp.Interval(0, sp.oo))
     Q = rdpsym.Continuous(sp.exp(-x / 2) / 2, x, support=sp.Interval(0, sp.oo))
     d = rdpsym.renyi_divergence(P, Q, 2)  # ∫ P²/Q = ∫ 2e^{−3x/2} = 4/3

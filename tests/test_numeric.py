@@ -11,7 +11,7 @@ import pytest
 import sympy as sp
 
 import rdpsym
-import rdpsym.derive.numeric
+import rdpsym.derive.definition
 from rdpsym import ConvergenceError, alpha
 
 b = sp.Symbol("b", positive=True)
@@ -55,7 +55,7 @@ def test_global_precision_is_never_changed(call):
 
 def test_global_precision_is_restored_after_an_error(monkeypatch):
     mpmath.mp.dps = 20
-    monkeypatch.setattr(rdpsym.derive.numeric, "_at_precision", lambda P, Q, tables, order, wp: mpmath.mpf(wp))
+    monkeypatch.setattr(rdpsym.derive.definition, "_at_precision", lambda P, Q, tables, order, wp: mpmath.mpf(wp))
     with pytest.raises(ConvergenceError):
         rdpsym.renyi_divergence_mp(*rdpsym.laplace(1).pair, 2, dps=30)
     assert mpmath.mp.dps == 20
@@ -117,7 +117,7 @@ def _fake(values_by_call):
 
 def test_disagreeing_precisions_raise_convergence_error(monkeypatch):
     fake, calls = _fake([mpmath.mpf(1), mpmath.mpf(1) + mpmath.mpf(10) ** -10])
-    monkeypatch.setattr(rdpsym.derive.numeric, "_at_precision", fake)
+    monkeypatch.setattr(rdpsym.derive.definition, "_at_precision", fake)
     with pytest.raises(ConvergenceError, match="did not settle") as e:
         rdpsym.renyi_divergence_mp(*rdpsym.laplace(1).pair, 2, dps=30)
     assert isinstance(e.value, ArithmeticError)
@@ -130,7 +130,7 @@ def test_disagreement_just_above_the_requested_digits_is_caught(monkeypatch):
     # Differ in the 25th digit while 30 are requested.
     with mpmath.workdps(60):
         fake, _ = _fake([mpmath.mpf(2), mpmath.mpf(2) * (1 + mpmath.mpf(10) ** -25)])
-    monkeypatch.setattr(rdpsym.derive.numeric, "_at_precision", fake)
+    monkeypatch.setattr(rdpsym.derive.definition, "_at_precision", fake)
     with pytest.raises(ConvergenceError):
         rdpsym.renyi_divergence_mp(*rdpsym.laplace(1).pair, 2, dps=30)
 
@@ -140,27 +140,27 @@ def test_agreeing_precisions_return_the_value(monkeypatch):
     with mpmath.workdps(80):
         low, high = mpmath.mpf(2) * (1 + mpmath.mpf(10) ** -40), mpmath.mpf(2)
     fake, calls = _fake([low, high])
-    monkeypatch.setattr(rdpsym.derive.numeric, "_at_precision", fake)
+    monkeypatch.setattr(rdpsym.derive.definition, "_at_precision", fake)
     value = rdpsym.renyi_divergence_mp(*rdpsym.laplace(1).pair, 2, dps=30)
     assert value == 2 and len(calls) == 2
 
 
 def test_both_precisions_infinite_is_infinite(monkeypatch):
     fake, _ = _fake([mpmath.inf, mpmath.inf])
-    monkeypatch.setattr(rdpsym.derive.numeric, "_at_precision", fake)
+    monkeypatch.setattr(rdpsym.derive.definition, "_at_precision", fake)
     assert rdpsym.renyi_divergence_mp(*rdpsym.laplace(1).pair, 2, dps=30) == mpmath.inf
 
 
 def test_two_working_precisions_are_used(monkeypatch):
     """The real _at_precision is called at two working precisions, both above dps."""
-    real = rdpsym.derive.numeric._at_precision
+    real = rdpsym.derive.definition._at_precision
     seen = []
 
     def spy(P, Q, tables, order, wp):
         seen.append(wp)
         return real(P, Q, tables, order, wp)
 
-    monkeypatch.setattr(rdpsym.derive.numeric, "_at_precision", spy)
+    monkeypatch.setattr(rdpsym.derive.definition, "_at_precision", spy)
     rdpsym.renyi_divergence_mp(*rdpsym.gaussian(1).pair, 2, dps=25)
     assert len(seen) == 2 and len(set(seen)) == 2 and min(seen) > 25
 

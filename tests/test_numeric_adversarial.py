@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rdpsym
-import rdpsym.derive.numeric
+import rdpsym.derive.definition
 from rdpsym import ConvergenceError, renyi_divergence_mp
 
 R = sp.Rational
@@ -98,7 +98,7 @@ def test_narrow_laplace_pair_far_away_is_finite():
 
 def test_a_negative_value_is_never_returned(monkeypatch):
     # Mironov Prop 8: D_α ≥ 0. Two precisions agreeing on a negative value are both wrong.
-    monkeypatch.setattr(rdpsym.derive.numeric, "_at_precision", lambda P, Q, tables, order, wp: mpmath.mpf(-3))
+    monkeypatch.setattr(rdpsym.derive.definition, "_at_precision", lambda P, Q, tables, order, wp: mpmath.mpf(-3))
     with pytest.raises(ConvergenceError, match="negative"):
         renyi_divergence_mp(*rdpsym.laplace(1).pair, 2, dps=30)
 
@@ -114,7 +114,7 @@ def test_precision_never_exceeds_the_ceiling(monkeypatch):
         asked.append(wp)
         return mpmath.mpf(10) ** (-3 * wp)
 
-    monkeypatch.setattr(rdpsym.derive.numeric, "_at_precision", shrinking)
+    monkeypatch.setattr(rdpsym.derive.definition, "_at_precision", shrinking)
     with pytest.raises(ConvergenceError, match="ceiling"):
         renyi_divergence_mp(*rdpsym.laplace(1).pair, 2, dps=30)
     assert max(asked) <= rdpsym.foundations.precision.CEILING_FACTOR * (30 + 11) + 20
@@ -123,13 +123,13 @@ def test_precision_never_exceeds_the_ceiling(monkeypatch):
 def test_far_gaussian_kl_is_computed_at_bounded_precision(monkeypatch, watchdog):
     # It drove the working precision toward 2·10¹² digits.
     asked = []
-    real = rdpsym.derive.numeric._at_precision
+    real = rdpsym.derive.definition._at_precision
 
     def spy(P, Q, tables, order, wp):
         asked.append(wp)
         return real(P, Q, tables, order, wp)
 
-    monkeypatch.setattr(rdpsym.derive.numeric, "_at_precision", spy)
+    monkeypatch.setattr(rdpsym.derive.definition, "_at_precision", spy)
     with watchdog(60, "KL of a Gaussian pair at mean 10⁹"):
         value = renyi_divergence_mp(gauss(10**9, 1), gauss(10**9 + 1, 1), 1, dps=DIGITS)
     assert_agrees(value, mpmath.mpf(1) / 2)

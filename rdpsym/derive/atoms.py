@@ -20,8 +20,9 @@ from collections.abc import Callable
 import mpmath
 import sympy as sp
 
+from rdpsym.derive.definition import univariate_divergence_mp
 from rdpsym.derive.derivation import Derivation
-from rdpsym.derive.numeric import renyi_divergence_mp
+from rdpsym.derive.univariate import univariate_divergence
 from rdpsym.foundations.errors import DomainError, NoClosedFormError, VerificationError
 from rdpsym.foundations.notation import P as P_
 from rdpsym.foundations.notation import Q as Q_
@@ -109,8 +110,6 @@ def _compose(P: Parts, Q: Parts, order, part, ar: _Arithmetic):
 
 def divergence(P, Q, order: object):
     """D_order(P‖Q) (a Derivation) for laws one or both of which have atoms (module docstring)."""
-    from rdpsym.derive.divergence import renyi_divergence  # (which dispatches here: imported when called)
-
     order = parse_order(order)
     if isinstance(order, sp.Symbol):
         raise NoClosedFormError("a law with atoms is derived at a numeric order (give α a value)")
@@ -118,7 +117,7 @@ def divergence(P, Q, order: object):
     derivations = []
 
     def part(Pd, Qd):
-        d = renyi_divergence(Pd, Qd, order)
+        d = univariate_divergence(Pd, Qd, order)
         derivations.append(d)
         return d.result
 
@@ -167,7 +166,7 @@ def divergence_mp(P, Q, order: object, dps: int = 50, values=None) -> mpmath.mpf
     order = parse_order(order)
     Pp, Qp = parts(P), parts(Q)
     with mpmath.workdps(dps + 10):
-        value = _compose(Pp, Qp, order, lambda Pd, Qd: renyi_divergence_mp(Pd, Qd, order, dps=dps + 5), NUMERIC)
+        value = _compose(Pp, Qp, order, lambda Pd, Qd: univariate_divergence_mp(Pd, Qd, order, dps=dps + 5), NUMERIC)
         return exact_mpf(value) if not mpmath.isinf(value) else mpmath.inf
 
 

@@ -11,23 +11,12 @@ logarithm, exp(α·log p + (1 − α)·log q), from the same expanded log-densit
 (:func:`~rdpsym.quadrature.compile.log_expression`), into ``acb`` arithmetic that
 refuses (a non-finite ball) wherever a branch cut or a kink could be touched.
 
-An infinite end is cut at a finite T with a rigorous bound on the tail: on the last
-piece the log-integrand must be a polynomial in x plus terms c·log(g), g a polynomial;
-for large x, c·log g ≤ c·m·log x + const, so L(x) ≤ poly(x) + K·log x + C.  With a
-polynomial of degree d ≥ 1 and negative leading coefficient, for x ≥ T ≥ 1 (log y ≤ √y)
-
-    L(x) ≤ x^d·(c_d + A/T + B/√T) + C ≤ −(|c_d|/2)·T^{d−1}·x + C,
-
-once A/T + B/√T ≤ |c_d|/2, and ∫_T^∞ e^L ≤ e^{C − kT}/k with k = |c_d|·T^{d−1}/2; with a
-constant polynomial and K < −1 (a power-law tail: Pareto, Cauchy, Student's t),
-∫_T^∞ e^L ≤ e^C·T^{K+1}/(−K−1).  T is chosen so that the bound is below
-10^−(digits + 20) (and the mass ∫ P^α Q^{1−α} is ≥ 1 for α > 1).  The tail is added
-as a ball [−bound, bound].
-
-A finite end where e^L has a non-integer power c > −1 of the distance to it (Gamma and
-Beta shapes, x^{−1/2}) is cut at a dyadic ε with the bound of that segment (:func:`_end_cut`);
-integer powers are computed as powers, holomorphic up to the end.  At α = 1 the integrand
-is P·log(P/Q) (the KL divergence).
+An infinite end is cut at a finite T, and a finite end where the integrand has a
+non-integer power of the distance to it (Gamma and Beta shapes, x^{−1/2}) at a
+dyadic ε, each with a rigorous bound of what was cut off, added as a ball
+[−bound, bound] (:mod:`rdpsym.derive.certified_ends`); the integrand is compiled
+into ``acb`` arithmetic by :mod:`rdpsym.derive.certified_compile`.  At α = 1 the
+integrand is P·log(P/Q) (the KL divergence).
 
 Anything else -- a discrete law, α = ∞, an unsupported function, a logarithm whose
 argument is not shown positive on the piece, a density that vanishes on part of the
@@ -46,14 +35,13 @@ process-wide; the block holds the lock).
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
-
 import sympy as sp
 from flint import acb, arb
 
+from rdpsym.derive.certified_compile import Compiled, _exp_of, _integrand, _NaN
+from rdpsym.derive.certified_ends import _DEPTH_LIMIT, _end_cut, _tail_at, _tail_cut
 from rdpsym.foundations.balls import precision, to_arb
-from rdpsym.foundations.errors import NotCertifiable, SymbolicTimeout
+from rdpsym.foundations.errors import SymbolicTimeout
 from rdpsym.foundations.precision import bits_for, sympy_evalf_guard
 from rdpsym.laws.densities import Continuous, Density
 from rdpsym.quadrature.compile import log_expression
@@ -62,20 +50,9 @@ from rdpsym.quadrature.regions import Law, read_regions
 #: How the evidence names this route (:class:`~rdpsym.foundations.record.AgreesWithDefinition`.method).
 METHOD = "certified quadrature (Arb)"
 
-#: Work ceilings of one ``acb.integral`` call (Arb's own limits: integrand evaluations, bisection depth).
+#: Work ceilings of one ``acb.integral`` call (Arb's own limits): integrand evaluations, and the bisection
+#: depth :data:`~rdpsym.derive.certified_ends._DEPTH_LIMIT`.
 _EVAL_LIMIT = 40_000
-_DEPTH_LIMIT = 400
-#: The farthest cut of a power-law tail, in bits of T: beyond |x| = 2^8 the range is integrated in
-#: u = log|x| (see :func:`_piece_integral`), where the tail decays like e^{(K+1)u}, so a cut at
-#: T = 2^4096 (u ≈ 2840) costs Arb a few subdivisions (Pareto laws of shape 1/3 need T ≈ 10^180).
-_FARTHEST_CUT_BITS = 4096
-#: Doublings of the cut T at an infinite end before giving up.
-_DOUBLINGS = 80
-
-_NaN = acb(arb("nan"))
-
-#: A compiled expression: f(z, analytic) -> acb (see :func:`_compile`).
-Compiled = Callable[[acb, bool], acb]
 
 
 def certified_divergence(P: Density, Q: Density, order: sp.Expr, digits: int) -> arb | None:
@@ -198,46 +175,13 @@ def _log_vanishes_at_an_end(r: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr) 
                for g in r.atoms(sp.log) for end in (lo, hi))
 
 
-def _integrand(kind: tuple, x: sp.Symbol) -> Compiled:
-    """The integrand in acb arithmetic: e^L (``("exp", L)``) or e^{lp}·(lp − lq) (``("KL", lp, lq)``)."""
-    if kind[0] == "exp":
-        return _exp_of(kind[1], x)
-    _, lp, lq = kind
-    density, ratio = _exp_of(lp, x), _compile(sp.expand(lp - lq), x)  # (log x terms of the same power cancel)
-    return lambda z, analytic: density(z, analytic) * ratio(z, analytic)
-
-
-def _exp_of(L: sp.Expr, x: sp.Symbol, powers: bool = True) -> Compiled:
-    """e^L, with each term n·log(g) (n a nonzero integer) taken out as the power g^n: holomorphic where g is,
-    so x^2·e^{−x²} integrates up to its end at 0, where log x would touch the branch cut.
-
-    With ``powers`` False everything stays in the exponent: far out (the tails integrated in u = log|x|,
-    where no g vanishes) Arb bounds e^{n·log g} on a wide complex ball far better than g^n, and so
-    needs far fewer evaluations (a Cauchy pair at α = 3: within 4·10⁴ evaluations, where the powers
-    exceeded them)."""
-    taken, rest = [], sp.S.Zero
-    for term in sp.Add.make_args(L):
-        coeff, factor = term.as_independent(x, as_Add=False)
-        if powers and isinstance(factor, sp.log) and coeff.is_Integer:
-            taken.append((_compile(factor.args[0], x), int(coeff)))
-        else:
-            rest += term
-    e = _compile(rest, x)
-
-    def f(z, analytic):
-        out = e(z, analytic).exp()
-        for g, n in taken:
-            out *= g(z, analytic) ** n if n > 0 else 1 / g(z, analytic) ** (-n)
-        return out
-    return f
-
-
 def _piece_integral(f: Compiled, bounds: tuple, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, digits: int,
                     L: sp.Expr | None = None, far: Compiled | None = None) -> arb | None:
     """∫_lo^hi f as a real ball, or None.  At an infinite end the range is cut at T and the tail,
-    where |f| ≤ Σ e^B over ``bounds``, added as a ball [−Σ, Σ] (see :func:`_tail_cut`).  At a finite
-    end where f = e^L has a non-integer power of the distance to the end (``L`` given), a segment
-    is cut off with a bound of its integral (:func:`_end_cut`)."""
+    where |f| ≤ Σ e^B over ``bounds``, added as a ball [−Σ, Σ] (see
+    :func:`~rdpsym.derive.certified_ends._tail_cut`).  At a finite end where f = e^L has a non-integer
+    power of the distance to the end (``L`` given), a segment is cut off with a bound of its integral
+    (:func:`~rdpsym.derive.certified_ends._end_cut`)."""
     tail = arb(0)
     lo0, hi0 = lo, hi  # (the ends as SymPy numbers, for the tail cuts)
     if L is not None:
@@ -302,328 +246,3 @@ def _piece_integral(f: Compiled, bounds: tuple, x: sp.Symbol, lo: sp.Expr, hi: s
             return None
         total += result.real
     return total + arb(0, tail.upper()) if tail != 0 else total
-
-
-def _end_cut(L: sp.Expr, x: sp.Symbol, end: sp.Expr, inward: int, piece: tuple, digits: int):
-    """True when e^L is holomorphic up to the finite ``end`` (no non-integer power of the distance to it);
-    else (end ± ε, bound) with ∫ e^L over the ε-segment at the end ≤ bound ≤ 10^−(digits+20); None when
-    no such bound is found (a power ≤ −1, or e^{rest} unbounded there).
-
-    With L = Σ c_j·log(u_j·(x − end)) + rest, c = Σ c_j > −1:
-    ∫_segment e^L ≤ sup_segment e^{rest} · Π|u_j|^{c_j} · ε^{c+1}/(c+1).
-    """
-    singular, rest, scale = sp.S.Zero, sp.S.Zero, sp.S.One
-    for term in sp.Add.make_args(sp.expand(L)):
-        coeff, factor = term.as_independent(x, as_Add=False)
-        if isinstance(factor, sp.log) and not coeff.is_Integer:
-            g = factor.args[0]
-            u = sp.diff(g, x)
-            if x not in u.free_symbols and sp.expand(g.subs(x, end)) == 0:
-                singular += coeff
-                scale *= abs(u) ** coeff
-                continue
-        rest += term
-    if singular == 0:
-        return True
-    if not singular > -1:
-        return None
-    if (digits + 20) * math.log2(10) / float(singular + 1) > _DEPTH_LIMIT:
-        return None  # ε = 10^{−(digits+20)/(c+1)}: more bisections toward the end than Arb is allowed
-    width = abs(to_arb(piece[1] - piece[0])) if all(e not in (sp.oo, -sp.oo) for e in piece) else arb(1)
-    eps = arb(1) if not width < 4 else width / 4
-    e = to_arb(end)
-    exp_rest = _exp_of(rest, x)
-    power = to_arb(singular) + 1
-    target = arb(10) ** -(digits + 20)
-    for _ in range(_DOUBLINGS):
-        eps = _dyadic_below(eps)
-        segment = e.union(e + inward * eps)  # ⊇ [end, end + ε] (or [end − ε, end])
-        try:
-            top = exp_rest(acb(segment), False).abs_upper()
-        except (ZeroDivisionError, ValueError, ArithmeticError):
-            return None
-        if top.is_finite():
-            bound = top * to_arb(scale) * eps ** power / power
-            if bound <= target:
-                return e + inward * eps, bound
-        eps /= 256
-    return None
-
-
-def _dyadic_below(v: arb) -> arb:
-    """A power of two at most v's lower end (v > 0): an exact cut point."""
-    return arb(2) ** int(math.floor(float(v.lower().log() / arb(2).log())) - 1)
-
-
-def _tail_at(L: sp.Expr, x: sp.Symbol, T: arb) -> arb:
-    """The bound of :func:`_tail_cut` for ∫_T^∞ e^L at a given T (already known to be valid there)."""
-    return _tail_bound(L, x, sp.S.Zero, T)[1]
-
-
-def _tail_cut(L: sp.Expr, x: sp.Symbol, start: sp.Expr, digits: int) -> tuple[arb, arb] | None:
-    """(T, bound) with T ≥ max(1, start) and ∫_T^∞ e^L ≤ bound ≤ 10^−(digits+20), or None when no bound of
-    the shapes of :func:`_tail_shape` holds (or the cut would be too far for Arb's bisection to reach)."""
-    shape = _tail_shape(L, x, start)
-    if shape is None:
-        return None
-    target = arb(10) ** -(digits + 20)
-    T = shape[-1]
-    if shape[0] == "power":  # e^C·T^{K+1}/(−K−1) ≤ target: T = (e^C/((−K−1)·target))^{1/(−K−1)}
-        _, K, C, _ = shape
-        s = -K - 1
-        need = ((C - (s * target).log()) / s).exp()
-        if not need.is_finite() or need.upper() > arb(2) ** _FARTHEST_CUT_BITS:
-            return None  # a tail so slow that its cut is beyond even the log-scale range (x^{−1.01})
-        T = T.max(arb(2) ** int(math.ceil(float((need.upper().log() / arb(2).log()).upper()))))
-    for _ in range(_DOUBLINGS):
-        bound = _bound(shape, T)
-        if bound is not None and bound <= target:
-            return T, bound
-        T *= 2
-    return None
-
-
-def _tail_bound(L: sp.Expr, x: sp.Symbol, start: sp.Expr, T: arb) -> tuple[arb, arb]:
-    shape = _tail_shape(L, x, start)
-    bound = None if shape is None or not T >= shape[-1] else _bound(shape, T)
-    if bound is None:
-        raise ValueError("no tail bound at this cut")
-    return T, bound
-
-
-def _bound(shape: tuple, T: arb) -> arb | None:
-    """∫_T^∞ e^L for x ≥ T ≥ T₀ (else None):
-    ``("power", K, C, T₀)``: L ≤ K·log x + C, K < −1, so ≤ e^C·T^{K+1}/(−K−1);
-    ``("exp", d, |c_d|, A, B, C, T₀)``: L ≤ c_d·x^d + A·x^{d−1} + B·√x + C, so ≤ e^{C − kT}/k with
-    k = |c_d|·T^{d−1}/2, once A/T + B/√T ≤ |c_d|/2."""
-    if shape[0] == "power":
-        _, K, C, _ = shape
-        return C.exp() * T ** (K + 1) / (-K - 1)
-    _, d, lead, A, B, C, _ = shape
-    if not A / T + B / T.sqrt() <= lead / 2:
-        return None
-    k = lead * T ** (d - 1) / 2
-    return (C - k * T).exp() / k
-
-
-def _tail_shape(L: sp.Expr, x: sp.Symbol, start: sp.Expr) -> tuple | None:
-    """A bound of L on [T₀, ∞) (see :func:`_bound`), or None.
-
-    L must be a polynomial in x plus terms c·log(g), g a polynomial with positive leading coefficient ℓ,
-    of degree m.  For x ≥ T₀ ≥ max(1, 2·Σ_{i<m}|g_i|/ℓ), g/(ℓx^m) lies in [1/2, 3/2], so
-    c·log g ≤ c·m·log x + c·log ℓ + |c|·log 2: L ≤ poly(x) + K·log x + C.  Then either the
-    polynomial has degree d ≥ 1 and a negative leading coefficient (K·log x ≤ K·√x when K > 0, ≤ 0
-    otherwise), or it is constant and K < −1 (a power-law tail).
-    """
-    poly = sp.S.Zero
-    K, C = arb(0), arb(0)
-    floor = max(1.0, float(start) if start.is_number else 1.0)
-    for term in sp.Add.make_args(sp.expand(L)):
-        if x not in term.free_symbols:
-            poly += term
-            continue
-        coeff, rest = term.as_independent(x, as_Add=False)
-        if not isinstance(rest, sp.log):
-            poly += term
-            continue
-        if x in coeff.free_symbols or not coeff.is_number:
-            return None
-        try:
-            g = sp.Poly(rest.args[0], x)
-        except sp.PolynomialError:
-            mixture = _log_sum_of_exponentials(to_arb(coeff), rest.args[0], x)
-            if mixture is None:
-                return None
-            dominant, constant, reach = mixture
-            poly += coeff * dominant
-            C += constant
-            floor = max(floor, reach)
-            continue
-        gs = [to_arb(v) for v in g.all_coeffs()]
-        if g.degree() < 1 or not gs[0] > 0:
-            return None
-        c = to_arb(coeff)
-        K += c * g.degree()
-        C += c * gs[0].log() + abs(c) * arb(2).log()
-        spread = sum((abs(v) for v in gs[1:]), arb(0)) / gs[0]
-        floor = max(floor, float((2 * spread).upper()))
-    try:
-        p = sp.Poly(poly, x)
-    except (sp.PolynomialError, sp.GeneratorsNeeded):
-        return None
-    if any(not v.is_number for v in p.all_coeffs()):
-        return None
-    coeffs = [to_arb(v) for v in p.all_coeffs()]  # leading first
-    d = p.degree()
-    C += coeffs[-1]
-    if not math.isfinite(floor):
-        return None
-    T0 = arb(math.ceil(floor))
-    if d < 1:
-        return ("power", K, C, T0) if K < -1 else None
-    if not coeffs[0] < 0:
-        return None
-    A = sum((abs(v) for v in coeffs[1:-1]), arb(0))  # x^i, 1 ≤ i < d: ≤ x^(d−1) for x ≥ 1
-    B = K if K > 0 else arb(0)  # K·log x ≤ K·√x  (log y ≤ √y); ≤ 0 when K ≤ 0, x ≥ 1
-    if not (K > 0 or K <= 0):
-        return None
-    return "exp", d, -coeffs[0], A, B, C, T0
-
-
-def _log_sum_of_exponentials(c: arb, S: sp.Expr, x: sp.Symbol) -> tuple[sp.Expr, arb, float] | None:
-    """A bound of c·log S for large x, S = Σ a_i·e^{h_i} (a mixture's density: a_i > 0 constants, h_i
-    polynomials), as (h, C, T₀) with c·log S ≤ c·h + C for x ≥ T₀; None for any other S.
-
-    h is the exponent that dominates as x → ∞ (the largest h_i, compared by their differences).
-    For c < 0, S ≥ a·e^{h} everywhere, so c·log S ≤ c·h + c·log a.  For c > 0, each other
-    difference d_i = h_i − h is a constant (a_i e^{h_i} = a_i e^{d_i}·e^{h}, exactly) or a polynomial with a
-    negative leading coefficient, negative beyond Cauchy's bound on its roots (1 + max|d_k/d_lead|);
-    beyond all of them S ≤ (Σ a_i·e^{d_i} over the constant d_i + Σ a_i over the others)·e^{h},
-    so c·log S ≤ c·h + c·log Σ.
-    """
-    terms = []
-    for term in sp.Add.make_args(S):
-        a, rest = term.as_independent(x, as_Add=False)
-        h = sp.S.Zero
-        for factor in sp.Mul.make_args(rest):
-            if isinstance(factor, sp.exp):
-                h += factor.args[0]
-            elif factor is not sp.S.One:
-                return None
-        try:
-            h = sp.Poly(sp.expand(h), x)
-        except sp.PolynomialError:
-            return None
-        if not a.is_number or not all(v.is_number for v in h.all_coeffs()) or not to_arb(a) > 0:
-            return None
-        terms.append((to_arb(a), h))
-    if len(terms) < 2:
-        return None
-
-    def eventually_below(d: sp.Poly) -> bool | None:  # d(x) < 0 for all large x (None: undecided)
-        if d.is_zero:
-            return False
-        lead = to_arb(d.LC())
-        return True if lead < 0 else (False if lead > 0 else None)
-
-    dominant = terms[0]
-    for a, h in terms[1:]:
-        below = eventually_below(h - dominant[1])
-        if below is None:
-            return None
-        if not below and not (h - dominant[1]).is_zero:
-            dominant = (a, h)
-    a_dom, h_dom = dominant
-    if c < 0:
-        return h_dom.as_expr(), c * a_dom.log(), 1.0
-    if not c > 0:
-        return None
-    total, reach = arb(0), 1.0
-    for a, h in terms:
-        d = h - h_dom
-        if d.degree() < 1:  # a constant difference (0 for the dominant term itself)
-            total += a * to_arb(d.as_expr()).exp()
-            continue
-        coeffs = [to_arb(v) for v in d.all_coeffs()]
-        reach = max(reach, float((1 + max(abs(v) for v in coeffs[1:]) / abs(coeffs[0])).upper()))
-        total += a
-    return h_dom.as_expr(), c * total.log(), reach
-
-
-# --------------------------------------------------------------------------
-# SymPy -> acb, with the analytic flag of acb.integral honoured
-# --------------------------------------------------------------------------
-
-def _compile(e: sp.Expr, x: sp.Symbol) -> Compiled:
-    """``e`` (free in ``x`` only) as f(z, analytic) in ``acb`` arithmetic, for the current precision.
-
-    With ``analytic`` set, a branch cut (log, non-integer powers, √) or a kink (|·|) that the
-    ball z could touch gives a non-finite ball, as ``acb.integral`` requires.  An unsupported
-    function raises :class:`~rdpsym.foundations.errors.NotCertifiable`.
-    """
-    if x not in e.free_symbols:
-        try:
-            c = acb(to_arb(e))
-        except NotCertifiable:  # a constant to_arb does not know (Γ(1/3)): evaluated once, by the table below
-            c = _compile_structure(e, x)(acb(0), False)
-        return lambda z, analytic: c
-    return _compile_structure(e, x)
-
-
-def _compile_structure(e: sp.Expr, x: sp.Symbol) -> Compiled:  # noqa: C901 - one dispatch table
-    """:func:`_compile` by the expression's head."""
-    if e == x:
-        return lambda z, analytic: z
-    if e.is_Add or e.is_Mul:
-        # The x-free arguments folded into one ball, once: the integrand is evaluated ~10⁴ times a piece.
-        # (An x-free e comes here only when to_arb could not evaluate it whole, B(5/2, 7/3) say: then its
-        # arguments one by one, or the fold would hand the same e back to _compile for ever.)
-        if e.has(x):
-            constant, varying = e.as_independent(x, as_Add=e.is_Add)
-            parts = [_compile(a, x) for a in e.func.make_args(varying)]
-            c = _compile(constant, x)(acb(0), False)
-        else:
-            parts = [_compile(a, x) for a in e.args]
-            c = acb(0) if e.is_Add else acb(1)
-        if e.is_Add:
-            def add(z, analytic):
-                out = c
-                for g in parts:
-                    out += g(z, analytic)
-                return out
-            return add
-
-        def mul(z, analytic):
-            out = c
-            for g in parts:
-                out *= g(z, analytic)
-            return out
-        return mul
-    if e.is_Pow:
-        base, ex = e.args
-        g = _compile(base, x)
-        if ex.is_Integer:
-            n = int(ex)
-            return (lambda z, analytic: g(z, analytic) ** n) if n >= 0 else \
-                (lambda z, analytic: 1 / g(z, analytic) ** (-n))
-        if ex == sp.S.Half:
-            return lambda z, analytic: g(z, analytic).sqrt(analytic=analytic)
-        if x in ex.free_symbols:
-            h = _compile(ex, x)
-            return lambda z, analytic: (h(z, analytic) * g(z, analytic).log(analytic=analytic)).exp()
-        c = acb(to_arb(ex))
-        return lambda z, analytic: (c * g(z, analytic).log(analytic=analytic)).exp()
-    if isinstance(e, sp.exp):
-        g = _compile(e.args[0], x)
-        return lambda z, analytic: g(z, analytic).exp()
-    if isinstance(e, sp.log):
-        g = _compile(e.args[0], x)
-        return lambda z, analytic: g(z, analytic).log(analytic=analytic)
-    if isinstance(e, sp.Abs):
-        g = _compile(e.args[0], x)
-
-        # Arb's real_abs: non-finite with ``analytic`` where the kink may lie in the ball.
-        return lambda z, analytic: g(z, analytic).real_abs(analytic=analytic)
-    entire = {sp.erf: acb.erf, sp.erfc: acb.erfc, sp.sin: acb.sin, sp.cos: acb.cos, sp.sinh: acb.sinh,
-              sp.cosh: acb.cosh}
-    for cls, fn in entire.items():
-        if isinstance(e, cls):
-            g = _compile(e.args[0], x)
-            return lambda z, analytic, fn=fn, g=g: fn(g(z, analytic))
-    if isinstance(e, sp.gamma):  # meromorphic: a pole in the ball gives a non-finite ball by itself
-        g = _compile(e.args[0], x)
-        return lambda z, analytic: g(z, analytic).gamma()
-    if isinstance(e, sp.beta) and len(e.args) == 2:
-        g, h = (_compile(a, x) for a in e.args)
-
-        def beta(z, analytic):
-            u, v = g(z, analytic), h(z, analytic)
-            return u.gamma() * v.gamma() * (u + v).rgamma()
-        return beta
-    if isinstance(e, sp.loggamma):
-        g = _compile(e.args[0], x)
-        def loggamma(z, analytic):  # holomorphic off the cut (−∞, 0]
-            w = g(z, analytic)
-            return w.lgamma() if not analytic or w.real > 0 else _NaN
-        return loggamma
-    raise NotCertifiable(f"no certified integrand for {type(e).__name__}")

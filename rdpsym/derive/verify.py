@@ -1,23 +1,18 @@
-"""Checking a closed form against the definition, and proving it equal to a reference.
+"""Checking a closed form for laws of one variable against the definition, and proving an equality.
 
-A closed form leaves rdpsym only after :func:`check_against_definition` found
-it equal to :func:`~rdpsym.derive.numeric.renyi_divergence_mp` (independent
-quadrature or summation of the definition) to :data:`AGREE_DIGITS` digits at
-seeded parameter points covering everything it claims:
-
-* **every part of the orders it is returned for** (:mod:`rdpsym.derive.sampling`):
-  a symbolic order is checked at orders near 1, moderate and large, and below 1
-  when the result claims those orders too;
-* **every branch** of a Piecewise result, its ∞ branch included: where the result
-  says ∞ the definition must be ∞ there (a witness: P > 0 = Q somewhere, or a
-  divergent integrand), so ∞ is never claimed where the divergence is finite;
-* **next to every boundary** its conditions draw in the order, on both sides.
-
-The value of the closed form at a point is computed in Arb balls at rising
-precision until it is resolved (10⁻⁶⁰⁰ is not 0), else by SymPy at two precisions.
-A disagreement raises :class:`~rdpsym.foundations.errors.VerificationError`: a
-wrong formula is never returned.  What was covered is recorded in the evidence
-(:class:`~rdpsym.foundations.record.CheckedOn`), and the renderers show it.
+A closed form leaves rdpsym only after :func:`check_against_definition` found it
+equal to the definition -- independent quadrature or summation
+(:func:`~rdpsym.derive.definition.univariate_divergence_mp`), or a certified Arb ball
+where :mod:`rdpsym.derive.certified` applies -- to :data:`AGREE_DIGITS` digits at
+seeded parameter points covering every part of the orders it is returned for, every
+branch of the result and both sides of every boundary.  That sampling loop, its
+coverage and the comparison are :mod:`rdpsym.derive.check_loop`, shared with laws in
+several variables; a disagreement raises
+:class:`~rdpsym.foundations.errors.VerificationError`.  Here is what is particular to
+laws of one variable (:class:`OneDimensionalCheck`: the laws at a point, the
+derivation's change of variables to integrate in, t = log(x − l) where the quadrature
+in x does not settle, the supremum read at the ends), and the symbolic proof of an
+equality (:func:`is_zero`).
 """
 
 from __future__ import annotations
@@ -28,41 +23,22 @@ from dataclasses import dataclass
 import mpmath
 import sympy as sp
 
-from rdpsym.derive.certified import METHOD as CERTIFIED
 from rdpsym.derive.certified import certified_divergence
-from rdpsym.derive.numeric import definition_regions, law_mass, renyi_divergence_mp, same_law
-from rdpsym.derive.sampling import MAX_TRIES, boundary_orders, sample_points, strata
-from rdpsym.derive.values import branch_at, closed_value, shown
+from rdpsym.derive.check_loop import AGREE_DIGITS, Check
+from rdpsym.derive.definition import same_law, univariate_divergence_mp
+from rdpsym.derive.definition_forms import definition_regions, law_mass
 from rdpsym.engine.context import Hypotheses
-from rdpsym.foundations.balls import precision
 from rdpsym.foundations.budget import can_budget, time_budget
-from rdpsym.foundations.errors import (
-    ConvergenceError,
-    DensityError,
-    NoClosedFormError,
-    NotVerified,
-    SymbolicTimeout,
-    VerificationError,
-)
-from rdpsym.foundations.numbers import exact_mpf, shorten
-from rdpsym.foundations.precision import bits_for, private_context
-from rdpsym.foundations.record import AgreesWithDefinition, CheckedOn, NotChecked, point_items
+from rdpsym.foundations.errors import ConvergenceError, DensityError, NoClosedFormError, SymbolicTimeout
+from rdpsym.foundations.numbers import exact_mpf
+from rdpsym.foundations.precision import private_context
 from rdpsym.laws.densities import Continuous, Density
-from rdpsym.quadrature.compile import to_mpf
+from rdpsym.quadrature.compile import compile_expr, to_mpf
 
-#: Significant digits of agreement required between closed form and definition.
-AGREE_DIGITS = 40
-#: Parameter points a closed form is checked at (fewer only if no more are valid), at least one per part of
-#: the claimed orders (:mod:`rdpsym.derive.sampling`) and one per branch of the result.
-POINTS = 3
 #: CPU seconds the definition may take at one point of a check (a sixth of the definition's own ceiling: a
 #: point that needs more is skipped like one that does not converge, and a check of three such points ends in
 #: half a minute, not three -- D_α at α = 10⁻³⁰⁰ needs 300 more digits at every point).
 POINT_SECONDS = 10.0
-#: Points whose definition did not converge that a check may skip (each said in the evidence), if POINTS
-#: others agree; for a symbolic order, in each part of the orders (after that many, the part is given up and
-#: said to be unchecked: at α ≥ 50 a Poisson pair's moment spans 10²⁶ terms at most points).
-MAX_SKIPPED = 2
 
 
 def check_against_definition(
@@ -98,210 +74,10 @@ def check_against_definition(
     return OneDimensionalCheck(P, Q, order, claimed, hyp, seed, changes).run()
 
 
-class Check:
-    """One check of a result against the definition: the sampling loop, its coverage and its evidence.
-
-    The loop, the coverage (parts of the orders, branches, boundaries) and the comparison are the
-    same for every kind of law; a subclass says how the laws are read at a point
-    (:meth:`laws_at`), how the definition is evaluated there (:meth:`definition`, and
-    :meth:`certified` for a certified ball where one exists) and what a point that agrees
-    records (:meth:`agreed`): :class:`OneDimensionalCheck` here, the laws in several
-    variables in :mod:`rdpsym.derive.multivariate`.
-    """
-
-    def __init__(self, P, Q, order, claimed: sp.Basic, hyp: Hypotheses, seed: int, params: set,
-                 points: int = POINTS):
-        self.P, self.Q, self.order, self.claimed, self.hyp, self.seed = P, Q, order, claimed, hyp, seed
-        self.order_symbol = order if isinstance(order, sp.Symbol) else None
-        free = claimed.free_symbols if isinstance(claimed, sp.Basic) else set()
-        self.params = sorted(set(params) | (free - {self.order_symbol}), key=lambda s: s.name)
-        self.points = points
-        self.parts = strata(hyp.below_one, integer=self.order_symbol.is_integer is True) \
-            if self.order_symbol is not None else ()
-        self.branches = claimed.args if isinstance(claimed, sp.Piecewise) else ((claimed, sp.true),)
-        self.in_branch = [0] * len(self.branches)
-        self.in_part: dict[str, list] = {part.name: [] for part in self.parts}
-        self.evidence: list = []
-        self.skipped: list[tuple[VerificationError, NotChecked]] = []
-        self.skipped_in: dict[str | None, int] = {}  # points skipped, by part of the orders (None: no parts)
-        self.given_up: dict[str, str] = {}  # parts where the definition did not converge: why
-        self.part: str | None = None  # the part of the orders being checked
-        self.boundaries: list = []
-
-    # -- what a kind of law provides
-
-    def laws_at(self, point: dict):
-        """The two laws with the point's parameter values, or None where they are not valid laws."""
-        raise NotImplementedError
-
-    def definition(self, Pp, Qp, at, closed, point: dict, where: Callable[[], str]):
-        """(the definition's value at the point, the change of variables it was integrated in), or (None, None)
-        for a point skipped because the definition did not converge there (said in the evidence)."""
-        raise NotImplementedError
-
-    def certified(self, Pp, Qp, at):
-        """The definition as a certified ball at the point, or None where no certified route applies."""
-        return None
-
-    def agreed(self, items: tuple, digits: int | None, integrated_in, method: str | None = None):
-        """The evidence of one point that agreed."""
-        return AgreesWithDefinition(items, digits, integrated_in, method)
-
-    def after(self, Pp, Qp) -> None:
-        """Further checks of the laws at a point that agreed (none by default)."""
-
-    def where(self, point: dict, at, Pp, Qp, sampled: bool) -> str:
-        """Where a check happened, for a message: the sampled values and the order (and the laws when not sampled)."""
-        return _where(point, self.order_symbol, at, Pp, Qp, sampled)
-
-    # -- the loop
-
-    @property
-    def needed(self) -> int:
-        return self.points if self.params or self.order_symbol is not None else 1
-
-    def covered(self) -> bool:
-        return (len(self.evidence) >= self.needed
-                and all(orders or part in self.given_up for part, orders in self.in_part.items())
-                and all(n > 0 for n in self.in_branch))
-
-    def run(self) -> list:
-        seen: set = set()
-        for tried, (point, part) in enumerate(sample_points(self.params, self.order_symbol, self.seed,
-                                                            self.hyp.below_one), start=1):
-            if tried > MAX_TRIES or self.covered():
-                break
-            key = tuple(sorted((s.name, v) for s, v in point.items()))
-            if key in seen:
-                continue
-            seen.add(key)
-            if part is not None and part.name in self.given_up:
-                continue
-            branch = branch_at(self.claimed, point)
-            if branch is None:
-                continue  # a condition that the point's exact values leave undecided (on a boundary)
-            useful = (len(self.evidence) < self.needed or not self.in_branch[branch]
-                      or (part is not None and not self.in_part[part.name]))
-            self.part = part.name if part is not None else None
-            if useful and self.check_at(point, branch):
-                self.in_branch[branch] += 1
-                if part is not None:
-                    self.in_part[part.name].append(point[self.order_symbol])
-        self.check_boundaries()
-        return self.finish(tried)
-
-    def check_boundaries(self) -> None:
-        """Orders next to each boundary that the conditions draw in the order, at the first agreeing point."""
-        if self.order_symbol is None or not self.evidence or not self.claimed.has(sp.Piecewise):
-            return
-        values = {s: v for s, v in self.evidence[0].point if s != self.order_symbol}
-        self.part = None
-        for order in boundary_orders(self.claimed, self.order_symbol, values, self.hyp.below_one):
-            point = {**values, self.order_symbol: order}
-            branch = branch_at(self.claimed, point)
-            if branch is not None and self.check_at(point, branch):
-                self.in_branch[branch] += 1
-                self.boundaries.append(order)
-
-    def finish(self, tried: int) -> list:
-        if self.skipped and len(self.evidence) < self.needed:
-            raise self.skipped[0][0]  # too few points agree besides the ones skipped: not verified
-        if not self.evidence:
-            raise NotVerified(
-                f"no valid parameter point found to check {shorten(str(self.claimed))} against the definition "
-                f"(tried {tried}); give the parameters values")
-        if not self.in_branch[0] and len(self.branches) > 1:
-            raise NotVerified(
-                f"no sampled point fell in the first branch of {shorten(str(self.claimed))} "
-                f"({self.branches[0][1]}): it was not checked")
-        notes = [note for _, note in self.skipped]
-        for part, orders in self.in_part.items():
-            if part in self.given_up:
-                notes.append(NotChecked(f"the orders {part}", self.given_up[part]))
-            elif not orders:
-                notes.append(NotChecked(f"the orders {part}", "no sampled point there could be checked"))
-        region = " at the orders 0 < α < 1" if self.hyp.below_one and self.order_symbol is not None else ""
-        for index, ((value, _), n) in enumerate(zip(self.branches, self.in_branch), start=1):
-            if not n:
-                kind = "∞" if value == sp.oo else "finite"
-                notes.append(NotChecked(f"branch {index} of {len(self.branches)} of the result ({kind}){region}",
-                                        "no sampled point fell in it"))
-        summary = CheckedOn(
-            orders=tuple((part, tuple(dict.fromkeys(orders))) for part, orders in self.in_part.items()),
-            points=len(self.evidence),
-            branches=tuple((condition, n) for (_, condition), n in zip(self.branches, self.in_branch))
-            if len(self.branches) > 1 else (),
-            boundaries=tuple(self.boundaries))
-        return [*self.evidence, summary, *notes]
-
-    def check_at(self, point: dict, branch: int) -> bool:
-        """Check the result at one point (in the given branch); whether it agreed (False: not a usable point)."""
-        laws = self.laws_at(point)
-        if laws is None:
-            return False
-        Pp, Qp = laws
-        at = point.get(self.order_symbol, self.order)
-        expr = self.branches[branch][0]
-
-        def where() -> str:  # said only when needed (long numbers print slowly)
-            return self.where(point, at, Pp, Qp, bool(self.params))
-
-        closed = closed_value(expr, point, AGREE_DIGITS + 15, where, self.order_symbol)
-        items = point_items(point, sort=True)
-        if closed != mpmath.inf:
-            # The fast path: the definition as a certified ball, where a route applies and is narrow enough
-            # to decide 40 digits; else the numeric route.
-            ball = self.certified(Pp, Qp, at)
-            if ball is not None:
-                if not _in_ball(closed, ball):
-                    raise VerificationError(
-                        f"closed form {shorten(str(self.claimed))} disagrees with the definition at {where()}: "
-                        f"{mpmath.nstr(closed, 25)} is outside the certified {ball.str(25, radius=True)}")
-                self.evidence.append(self.agreed(items, AGREE_DIGITS, None, CERTIFIED))
-                self.after(Pp, Qp)
-                return True
-        numeric, integrated_in = self.definition(Pp, Qp, at, closed, point, where)
-        if numeric is None:
-            return False
-        if mpmath.isinf(closed) and not mpmath.isinf(numeric):
-            raise VerificationError(
-                f"the result {shorten(str(self.claimed))} says ∞ at {where()}, but the definition is finite "
-                f"there: {mpmath.nstr(numeric, 25)}")
-        if not _agree(closed, numeric):
-            raise VerificationError(
-                f"closed form {shorten(str(self.claimed))} disagrees with the definition at {where()}: "
-                f"{mpmath.nstr(closed, 25)} vs {mpmath.nstr(numeric, 25)}")
-        self.evidence.append(self.agreed(items, None if mpmath.isinf(numeric) else AGREE_DIGITS, integrated_in))
-        self.after(Pp, Qp)
-        return True
-
-    def skip(self, exc: Exception, point: dict, at, Pp, Qp, where: Callable[[], str]):
-        """A point whose definition did not converge: skipped and said so (at most :data:`MAX_SKIPPED`, and only
-        while enough others can agree), else :class:`NotVerified`."""
-        full = where()
-        brief = self.where(point, at, Pp, Qp, True)
-        said = f"did not converge at {full}" if full != brief else "did not converge"
-        failure = NotVerified(f"could not verify at {brief}: the definition {said}: {shorten(str(exc))}")
-        if not (self.params or self.order_symbol is not None):
-            raise failure from exc  # one point to check, and it cannot be
-        count = self.skipped_in[self.part] = self.skipped_in.get(self.part, 0) + 1
-        if count > MAX_SKIPPED:
-            if self.part is None:
-                raise failure from exc
-            # A part of the orders where the definition does not converge: given up, and said so; the result
-            # must still agree at POINTS points in the others, and in every branch.
-            self.given_up[self.part] = (f"the definition did not converge at {MAX_SKIPPED + 1} sampled points "
-                                        f"there (last at {brief}: {shorten(str(exc), 120)})")
-            return None, None
-        self.skipped.append((failure, NotChecked(f"the definition at {brief}",
-                                                 f"it did not converge ({shorten(str(exc), 120)})")))
-        return None, None
-
-
 class OneDimensionalCheck(Check):
     """The check of a result for laws in one variable (:class:`~rdpsym.laws.densities.Continuous`,
-    :class:`~rdpsym.laws.densities.Discrete`): the definition by certified quadrature where it applies,
-    else by :func:`~rdpsym.derive.numeric.renyi_divergence_mp`, in the derivation's change of variables first."""
+    :class:`~rdpsym.laws.densities.Discrete`): the definition by certified quadrature where it applies, else by
+    :func:`~rdpsym.derive.definition.univariate_divergence_mp`, in the derivation's change of variables first."""
 
     def __init__(self, P: Density, Q: Density, order, claimed: sp.Basic, hyp: Hypotheses, seed: int,
                  changes: tuple = ()):
@@ -335,7 +111,7 @@ class OneDimensionalCheck(Check):
             if numeric is not None:
                 return numeric, integrated_in
         try:
-            return renyi_divergence_mp(Pp, Qp, at, dps=AGREE_DIGITS + 5, seconds=POINT_SECONDS), None
+            return univariate_divergence_mp(Pp, Qp, at, dps=AGREE_DIGITS + 5, seconds=POINT_SECONDS), None
         except ConvergenceError as exc:
             numeric = _supremum_at_ends(Pp, Qp, closed) if at is sp.oo else None
             for change in () if numeric is not None else _fallback_changes(Pp, Qp):
@@ -376,7 +152,7 @@ def _in_new_variable(P: Density, Q: Density, order, change, point: dict):
         mass = law_mass(image, AGREE_DIGITS + 5)
         if abs(mass - 1) > mpmath.mpf(10) ** (-AGREE_DIGITS):
             return None, None
-        value = renyi_divergence_mp(*images, order, dps=AGREE_DIGITS + 5, seconds=POINT_SECONDS)
+        value = univariate_divergence_mp(*images, order, dps=AGREE_DIGITS + 5, seconds=POINT_SECONDS)
     except (ConvergenceError, DensityError, NoClosedFormError, ValueError, TypeError, ZeroDivisionError):
         return None, None
     return value, sp.Eq(t, change.forward.xreplace({change.source: P.var}) if change.source else change.forward,
@@ -433,8 +209,6 @@ def _supremum_at_ends(P: Density, Q: Density, claimed: mpmath.mpf) -> mpmath.mpf
     """
     if P.discrete or getattr(P, "table", None) is not None:
         return None
-    from rdpsym.quadrature.compile import compile_expr
-
     wp = AGREE_DIGITS + 2 * _END_DECADES // 10 + 30
     with private_context(wp) as mp:
         fP, fQ = compile_expr(P.expr, P.var, mp), compile_expr(Q.expr, Q.var, mp)
@@ -477,57 +251,6 @@ def _supremum_at_ends(P: Density, Q: Density, claimed: mpmath.mpf) -> mpmath.mpf
             return None
         tolerance = mp.mpf(10) ** (-AGREE_DIGITS) * max(abs(claimed), mp.mpf(10) ** -AGREE_DIGITS)
         return exact_mpf(best) if abs(best - claimed) <= tolerance else None
-
-
-def _in_ball(closed: mpmath.mpf, ball) -> bool:
-    """Whether the closed form's value lies within 10^−AGREE_DIGITS (relative to it) of the certified ball.
-
-    The ball's radius is below 10^−(AGREE_DIGITS+1) of its midpoint (else no ball is given), so
-    this is agreement to AGREE_DIGITS digits with a value known to contain the definition's.
-    A finite ball excludes +∞.
-    """
-    if mpmath.isinf(closed) or mpmath.isnan(closed):
-        return False
-    from flint import arb
-
-
-    man, exp = closed.man_exp  # (not mpmath.mpf(closed): that rounds to the global 53 bits)
-    with precision(bits_for(AGREE_DIGITS + 20) + max(0, int(man).bit_length())):
-        value = arb(int(man)) * arb(2) ** int(exp)  # exact: the closed form's value as computed
-        tolerance = abs(value) * arb(10) ** -AGREE_DIGITS
-        gap = (value - ball.mid()).abs_lower() - ball.rad()  # ≤ the distance from value to the ball
-        return bool(gap <= tolerance)
-
-
-def _agree(a: mpmath.mpf, b: mpmath.mpf) -> bool:
-    """Agreement to AGREE_DIGITS significant digits, with no absolute floor.
-
-    An absolute floor (the former 10^−45) let a value of 2.5·10^−19 pass on
-    its first 26 digits; relative agreement holds every value to 40 digits
-    (0 only to 0, which the definition gives exactly when P = Q).
-    """
-    if mpmath.isinf(a) or mpmath.isinf(b):
-        return a == b
-    with private_context(AGREE_DIGITS + 15) as ctx:
-        a, b = ctx.convert(a), ctx.convert(b)
-        return abs(a - b) <= ctx.mpf(10) ** (-AGREE_DIGITS) * abs(b)
-
-
-def _where(point: dict, order_symbol, at, P: Density, Q: Density, sampled: bool) -> str:
-    """Where a check happened: the sampled values and the order, and the pair when it
-    had no free parameters (so the message names e.g. sigma = 10000 through P and Q)."""
-    parts = [shown(point)] if point else []
-    if order_symbol is None:
-        parts.append(f"order {at}")
-    text = ", ".join(p for p in parts if p)
-    if not sampled:
-        text += f" for P = {_density_text(P)}, Q = {_density_text(Q)}"
-    return text
-
-
-def _density_text(D: Density) -> str:
-    table = getattr(D, "table", None)
-    return shorten(str(table) if table is not None else f"{D.expr} on {D.support}")
 
 
 def is_zero(difference: sp.Expr, hyp: Hypotheses, seconds: float = 10.0) -> bool:

@@ -1,0 +1,350 @@
+"""The definition's integrand at one working precision: the direct form and the near form.
+
+:mod:`rdpsym.derive.definition` decides the working precisions and when the
+value is settled; here is what one evaluation at one precision computes, in a
+private mpmath context: the laws compiled for that context (:class:`_Setting`,
+log-densities and log-ratios per region), the direct form (log ∫ P^α Q^{1−α},
+∫ P log(P/Q), sup log(P/Q): :func:`_direct`), the near form without
+cancellation (:func:`_near_at_precision`), and finite tables.  The regions are
+this route's own reading of the supports (:func:`definition_regions`,
+:mod:`rdpsym.quadrature.regions`), never the derivation's.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import mpmath
+import sympy as sp
+
+from rdpsym.foundations.errors import ConvergenceError
+from rdpsym.foundations.numbers import Infinity, exact_mpf
+from rdpsym.foundations.precision import private_context, sympy_evalf_guard
+from rdpsym.laws.densities import Density, Discrete
+from rdpsym.quadrature.compile import (
+    compile_expr,
+    fast_log,
+    log_expression,
+    log_function,
+    log_ratio_function,
+    shifted_log,
+    to_mpf,
+)
+from rdpsym.quadrature.integrands import LogForm
+from rdpsym.quadrature.integrate import integrate_pieces
+from rdpsym.quadrature.near import log_psi, near_one, psi_near
+from rdpsym.quadrature.regions import Law, lattice_sup, law_probes, probe_points, read_regions, read_tables
+from rdpsym.quadrature.supremum import sup_log_ratio
+
+oo = sp.oo
+
+
+def _direct(P: Density, Q: Density, tables: tuple | None, order: sp.Expr, ctx, reasons: list):
+    a = to_mpf(order, ctx)
+    if tables is not None:
+        return _table_divergence(*tables, a, ctx, reasons)
+    setting = _Setting(P, Q, ctx)
+    setting.reasons = reasons
+    pairs = setting.pairs
+    if a == ctx.inf:
+        return _sup(setting, ctx, setting.reasons)
+
+    def integrand_at(reflect_at=None):
+        """The integrand in t, or in t = e − x when reflected at e, by its logarithm (a LogForm)."""
+        lp_, lq_ = (setting.lP, setting.lQ) if reflect_at is None else setting.logs(reflect_at)
+        if a == 1:
+            def parts(t):  # P·log(P/Q)
+                lp = lp_(t)
+                if lp == ctx.ninf:
+                    return ctx.ninf, 0
+                d = lp - lq_(t)
+                if d == 0:
+                    return ctx.ninf, 0
+                return lp + ctx.log(abs(d)), (1 if d > 0 else -1)
+        else:
+            def parts(t):  # P^α·Q^(1−α)
+                return _combined_log(lp_, lq_, a, t, ctx), 1
+        return LogForm(parts, ctx)
+
+    value = integrate_pieces(pairs, P.var, integrand_at(), ctx, discrete=setting.discrete, order=order,
+                             check_support=a >= 1, reflected=integrand_at, reasons=setting.reasons,
+                             recentred=setting.recentred("KL" if a == 1 else order))
+    if a == 1:
+        return value
+    if value == ctx.inf:
+        return ctx.inf
+    if value == 0 and any(pair.p != 0 and pair.q != 0 for pair in pairs):
+        # P^α Q^(1−α) > 0 where both laws live: a 0 is mass the quadrature missed, never D = −∞ (α > 1) or a
+        # +∞ that only disjoint supports give (α < 1).
+        raise ConvergenceError("the quadrature found no mass where P and Q are both positive")
+    return ctx.log(value) / (a - 1)
+
+
+def _combined_log(lp, lq, a, t, ctx):
+    """α·log P(t) + (1 − α)·log Q(t) to the working precision, whatever the two terms cancel: at α = 10¹² the
+    terms of a Gaussian pair near the mass are ~10³⁶ and their sum ~10²⁴, so at 30 digits the sum would be off
+    by 10⁶ e-folds and the mass not found (the definition came out −∞).  Recomputed with the digits the
+    terms lost (t is an exact binary number: the logarithms are evaluated again, not just added)."""
+    u, v = a * lp(t), (1 - a) * lq(t)
+    total = u + v
+    if not (ctx.isfinite(u) and ctx.isfinite(v)):
+        return total
+    big = max(abs(u), abs(v))
+    if big == 0:
+        return total
+    lost = ctx.mag(big) - (ctx.mag(total) if total != 0 else -ctx.prec)
+    if lost <= _CANCELLED_BITS or lost > 4 * ctx.prec:
+        # (Beyond 4× the working bits, far in a tail: a logistic pair's P²/Q tends to a constant, and at
+        # x = 10⁴⁰⁰⁰ its terms cancel in 13 000 bits.  The scan there needs the sum's size, not its digits,
+        # and where the mass itself is that ill-conditioned, the integration recentres symbolically.)
+        return total
+    with ctx.extraprec(int(lost) + 20):
+        total = a * lp(t) + (1 - a) * lq(t)
+    return +total
+
+
+#: Bits that α·log P and (1 − α)·log Q may cancel before they are recomputed at a higher precision.
+_CANCELLED_BITS = 10
+
+
+class _Setting:
+    """P and Q compiled for one context: log-densities (checked fast forms), log-ratios per piece."""
+
+    @sympy_evalf_guard.serialized
+    def __init__(self, P: Density, Q: Density, ctx):
+        self.P, self.Q, self.ctx = P, Q, ctx
+        self.pairs = definition_regions(P, Q)  # the numeric route's own reading of the supports
+        self.discrete = isinstance(P, Discrete)
+        self.fP, self.fQ = compile_expr(P.expr, P.var, ctx), compile_expr(Q.expr, Q.var, ctx)
+        self.probes_P, self.probes_Q = (law_probes(self.pairs, side, self.discrete) for side in ("p", "q"))
+        self.lP, self.lQ = self.logs()
+        self.trusted = all(fast_log(D.expr, D.var, f, probes, self.discrete, ctx) is not None
+                           for D, f, probes in ((P, self.fP, self.probes_P), (Q, self.fQ, self.probes_Q)))
+        self._ratios: dict = {}
+        self.reasons: list[str] = []  # why a value is +∞, as found
+
+    def logs(self, reflect_at=None):
+        """log P and log Q in t, or in t = e − x when reflected at e."""
+        P, Q, ctx = self.P, self.Q, self.ctx
+        return (log_function(P.expr, P.var, self.fP, self.probes_P, self.discrete, ctx, reflect_at),
+                log_function(Q.expr, Q.var, self.fQ, self.probes_Q, self.discrete, ctx, reflect_at))
+
+    def recentred(self, kind):
+        """The integrand of ``kind`` (an order α ≠ 1, "KL", or ("near", α)) about an exact centre c, as the
+        ``recentred(pair, c)`` of :func:`~rdpsym.quadrature.integrate.integrate_pieces`: the logarithms
+        are substituted x = c + u and expanded symbolically, their value at c taken out exactly.  None
+        (no recentring) where the compiled logarithms were not trusted."""
+        if self.discrete or not self.trusted:
+            return None
+        ctx, var = self.ctx, self.P.var
+
+        @sympy_evalf_guard.serialized
+        def factory(pair, centre):
+            lp_e, lq_e = log_expression(pair.p), log_expression(pair.q)
+            if kind == "KL" or isinstance(kind, tuple):
+                a = kind[1] if isinstance(kind, tuple) else None
+                base = shifted_log(lp_e if a is None else lq_e, var, centre, ctx)
+                ratio = shifted_log(lp_e - lq_e, var, centre, ctx, relative=False)
+                if base is None or ratio is None:
+                    return None
+                (lb, at), (r, _) = base, ratio
+                if a is None:
+                    def parts(u):  # P·log(P/Q) / P(c)
+                        d = r(u)
+                        return (lb(u) + ctx.log(abs(d)), (1 if d > 0 else -1)) if d != 0 else (ctx.ninf, 0)
+                else:
+                    near = psi_near(lb, r, a, ctx)
+
+                    def parts(u):  # Q·ψ(r) / Q(c)
+                        return near(u)
+                return LogForm(parts, ctx), at
+            a = kind
+            combined = shifted_log(a * lp_e + (1 - a) * lq_e, var, centre, ctx)
+            if combined is None:
+                return None
+            L, at = combined
+            return LogForm(lambda u: (L(u), 1), ctx), at
+
+        return factory
+
+    @sympy_evalf_guard.serialized
+    def ratio(self, pair):
+        """t -> log(p/q) on one region (:mod:`rdpsym.quadrature.regions`), without cancellation where SymPy can
+        expand it."""
+        key = (pair.lo, pair.hi, pair.p, pair.q)
+        if key not in self._ratios:
+            self._ratios[key] = log_ratio_function(pair.p, pair.q, self.P.var, self.lP, self.lQ,
+                                                   probe_points(pair, self.discrete), self.discrete, self.ctx)
+        return self._ratios[key]
+
+
+def _near_at_precision(P: Density, Q: Density, tables: tuple | None, order: sp.Expr, wp: int):
+    """The definition in its *near form* at ``wp`` digits (a global-context ``mpf``), or None where it does
+    not apply (α = ∞, a table, laws not normalised to the working precision).
+
+    With r = log(P/Q), S the pieces where both are positive, and P, Q probability laws,
+
+        ∫ P^α Q^{1−α} − 1 = ∫_S Q·ψ_α(r) − α·P(S^c) + (α − 1)·Q(S^c),   ψ_α(r) = e^{αr} − 1 − α(e^r − 1),
+        KL(P‖Q)           = ∫_S Q·φ(r) + Q(S^c),                         φ(r) = 1 + (r − 1)·e^r,
+
+    and D_α = log1p(·)/(α − 1).  ψ_α has one sign (that of α − 1) and φ ≥ 0, so
+    no term cancels another, and r, expanded symbolically per piece, is free of
+    the cancellation of log P − log Q: at σ = 10³⁰⁰ a Gaussian pair's D_2 = 10⁻⁶⁰⁰
+    comes out at the working precision, where the direct form would need 600
+    more digits.  Used when the direct value is small (:func:`~rdpsym.derive.definition._near_value`).
+    """
+    with private_context(wp) as ctx:
+        if tables is not None:
+            return _near_table(*tables, order, ctx)
+        setting = _Setting(P, Q, ctx)
+        if order is oo:
+            # The supremum of the log-ratio expanded symbolically piece by piece has no cancellation at all.
+            if not all(getattr(setting.ratio(pair), "expanded", False)
+                       for pair in setting.pairs if pair.p != 0 and pair.q != 0):
+                return None
+            reasons: list[str] = []
+            value = _sup(setting, ctx, reasons)
+            return Infinity(reasons[0] if reasons else None) if value == ctx.inf else exact_mpf(value)
+        a = to_mpf(order, ctx)
+        discrete = setting.discrete
+        masses = {"P": ctx.mpf(0), "Q": ctx.mpf(0), "P only": ctx.mpf(0), "Q only": ctx.mpf(0)}
+        shared = ctx.mpf(0)
+        for pair in setting.pairs:
+            if pair.p == 0 and pair.q == 0:
+                continue
+            fP, fQ = (LogForm(lambda t, f=f: (f(t), 1), ctx) for f in (setting.lP, setting.lQ))
+            if pair.p != 0:
+                mass = integrate_pieces([pair], P.var, fP, ctx, discrete=discrete, order=sp.S.One)
+                masses["P"] += mass
+                if pair.q == 0:
+                    masses["P only"] += mass
+            if pair.q != 0:
+                mass = integrate_pieces([pair], P.var, fQ, ctx, discrete=discrete, order=sp.S.One)
+                masses["Q"] += mass
+                if pair.p == 0:
+                    masses["Q only"] += mass
+            if pair.p != 0 and pair.q != 0:
+                r = setting.ratio(pair)
+                shared += integrate_pieces([pair], P.var, LogForm(psi_near(setting.lQ, r, a, ctx), ctx), ctx,
+                                           discrete=discrete, order=order, recentred=setting.recentred(("near", a)))
+        tolerance = ctx.mpf(10) ** (10 - wp)
+        if any(abs(masses[k] - 1) > tolerance for k in ("P", "Q")):
+            return None  # not probability laws to this precision: the identity does not hold
+        if a >= 1 and masses["P only"] > 0:
+            return Infinity("P > 0 = Q on part of P's support")
+        if a == 1:
+            return exact_mpf(shared + masses["Q only"])
+        excess = shared - a * masses["P only"] + (a - 1) * masses["Q only"]
+        return exact_mpf(near_one(excess, a, ctx))
+
+
+def _near_table(tp: dict, tq: dict, order: sp.Expr, ctx):
+    """The near form on two tables: r = log1p((p − q)/q) from the exact difference of the probabilities."""
+    keys = list(dict.fromkeys([*tp, *tq]))
+    p = {k: tp.get(k, sp.S.Zero) for k in keys}
+    q = {k: tq.get(k, sp.S.Zero) for k in keys}
+    shared = [k for k in keys if p[k] != 0 and q[k] != 0]
+    only_p = sum((p[k] for k in keys if q[k] == 0), sp.S.Zero)
+    only_q = sum((q[k] for k in keys if p[k] == 0), sp.S.Zero)
+    if sum(p.values()) != 1 or sum(q.values()) != 1:
+        return None  # not probability tables exactly
+    ratios = {k: ctx.log1p(to_mpf((p[k] - q[k]) / q[k], ctx)) for k in shared}
+    if order is oo:
+        return Infinity(f"P > 0 = Q at {next(k for k in keys if q[k] == 0)}") if only_p else \
+            exact_mpf(max(ratios.values()))
+    a = to_mpf(order, ctx)
+    if a >= 1 and only_p:
+        return Infinity(f"P > 0 = Q at {next(k for k in keys if q[k] == 0)}")
+    parts = [log_psi(ratios[k], a, ctx) for k in shared]
+    total = ctx.fsum(to_mpf(q[k], ctx) * sign * ctx.exp(log_value)
+                     for k, (log_value, sign) in zip(shared, parts) if sign)
+    if a == 1:
+        return exact_mpf(total + to_mpf(only_q, ctx))
+    return exact_mpf(near_one(total - a * to_mpf(only_p, ctx) + (a - 1) * to_mpf(only_q, ctx), a, ctx))
+
+
+def _law(density: Density) -> Law:
+    """A density's raw data (expression, variable, support as given; or its table) for the numeric reading."""
+    if isinstance(density, Discrete) and density.table is not None:
+        return Law(None, None, None, table=density.table)
+    return Law(density.expr, density.var, density.support)
+
+
+@functools.lru_cache(maxsize=128)
+def _read(P: Density, Q: Density) -> tuple:
+    return tuple(read_regions(_law(P), _law(Q)))
+
+
+@sympy_evalf_guard.serialized
+def definition_regions(P: Density, Q: Density) -> list:
+    """The regions of P and Q (:func:`rdpsym.quadrature.regions.read_regions`), read once per pair of laws:
+    the numeric routes' own reading of the supports, never the derivation's."""
+    return list(_read(P, Q))
+
+
+def law_mass(D: Density, dps: int) -> mpmath.mpf:
+    """∫ D (Σ for a pmf) to ``dps`` digits, by the definition's own reading of its support (a law with every
+    parameter given): how a check makes sure an image of a law under a change of variables is still one."""
+    regions = [r for r in definition_regions(D, D) if r.p != 0]
+    with private_context(dps + 10) as ctx:
+        setting = _Setting(D, D, ctx)
+        mass = integrate_pieces(regions, D.var, LogForm(lambda t: (setting.lP(t), 1), ctx), ctx,
+                                discrete=setting.discrete, order=sp.S.One)
+        return exact_mpf(mass)
+
+
+@sympy_evalf_guard.serialized
+def _tables(P: Density, Q: Density) -> tuple[dict, dict] | None:
+    """Two finite pmfs as tables, their outcomes enumerated here (start … stop − 1 of a Range), else None."""
+    if not (isinstance(P, Discrete) and isinstance(Q, Discrete)):
+        return None
+    return read_tables(_law(P), _law(Q))
+
+
+def _sup(setting: _Setting, ctx, reasons: list):
+    """sup log(P/Q) over the regions: the plain ones by :func:`sup_log_ratio`, a lattice's block by block
+    (:func:`~rdpsym.quadrature.regions.lattice_sup`), each block's cells as plain pieces."""
+    var = setting.P.var
+
+    def sup_over(pieces):
+        # A cell between jumps of floors where both branches are constants: log(p/q) is that constant.
+        constant = [c for c in pieces if getattr(c, "cell", False) and c.p != 0 and c.q != 0
+                    and not c.p.has(var) and not c.q.has(var)]
+        rest = [c for c in pieces if c not in constant]
+        best = sup_log_ratio(rest, var, setting.lP, setting.lQ, ctx, discrete=setting.discrete,
+                             ratio_for=setting.ratio, reasons=reasons) if rest else ctx.ninf
+        if constant and best != ctx.inf:
+            with sympy_evalf_guard():
+                best = max(best, *(to_mpf(sp.log(c.p / c.q), ctx) for c in constant))
+        return best
+
+    plain = [r for r in setting.pairs if r.lattice is None]
+    best = sup_over(plain) if plain else ctx.ninf
+    if best == ctx.inf:
+        return best
+    for region in setting.pairs:
+        if region.lattice is None or region.p == 0:
+            continue
+        if region.q == 0:
+            reasons.append(f"P > 0 = Q on ({region.lo}, {region.hi})")
+            return ctx.inf
+        value = lattice_sup(region, sup_over, ctx, reasons)
+        if value == ctx.inf:
+            return value
+        best = max(best, value)
+    return best
+
+
+def _table_divergence(tp: dict, tq: dict, a, ctx, reasons: list):
+    keys = list(dict.fromkeys([*tp, *tq]))
+    p = {k: to_mpf(tp.get(k, sp.S.Zero), ctx) for k in keys}  # table values are SymPy numbers, read at construction
+    q = {k: to_mpf(tq.get(k, sp.S.Zero), ctx) for k in keys}
+    if a >= 1 and any(p[k] > 0 and q[k] == 0 for k in keys):
+        reasons.append(f"P > 0 = Q at {next(k for k in keys if p[k] > 0 and q[k] == 0)}")
+        return ctx.inf
+    if a == ctx.inf:
+        return max(ctx.log(p[k] / q[k]) for k in keys if p[k] > 0)
+    if a == 1:
+        return ctx.fsum(p[k] * ctx.log(p[k] / q[k]) for k in keys if p[k] > 0)
+    total = ctx.fsum(ctx.power(p[k], a) * ctx.power(q[k], 1 - a) for k in keys if p[k] > 0 and q[k] > 0)
+    return ctx.log(total) / (a - 1)

@@ -1,0 +1,237 @@
+"""The definition of D_α for laws in several variables, numerically: independent of every symbolic route.
+
+Block by block (:func:`~rdpsym.derive.joint_blocks.align`): a coordinate by its
+one-dimensional definition (:mod:`rdpsym.derive.definition`), a finite table by
+its sum, a Gaussian block by its integral in the frame of a numeric (mpmath)
+eigen-decomposition of the integrand's Hessian read off the raw densities, two
+variables otherwise by nested quadrature; the blocks summed with their copies
+(additivity over independent blocks).  :func:`rdpsym.renyi_divergence_mp` hands
+laws in several variables here, and the check of a joint result
+(:mod:`rdpsym.derive.joint_check`) compares with it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+import mpmath
+import sympy as sp
+
+from rdpsym.derive.definition import numeric_order, univariate_divergence_mp
+from rdpsym.derive.joint_blocks import _at, _Both, _laws_ok, _parameters, _tables, align
+from rdpsym.foundations.errors import ConvergenceError, NoClosedFormError, ParameterError
+from rdpsym.foundations.numbers import Digits
+from rdpsym.foundations.precision import agreed, sympy_evalf_guard
+from rdpsym.foundations.reading import dps as read_dps
+from rdpsym.laws.densities import Density, parameter_values
+from rdpsym.laws.joint import Joint
+from rdpsym.quadrature.compile import to_mpf
+
+oo = sp.oo
+
+__all__ = ["joint_divergence_mp", "numeric_block"]
+
+
+def renyi_divergence_mp_1d(P, Q, order, dps: int) -> mpmath.mpf:
+    return univariate_divergence_mp(P, Q, order, dps=dps)
+
+
+def joint_divergence_mp(P: object, Q: object, order: object, dps: int = 50,
+                        values: Mapping | None = None) -> mpmath.mpf:
+    """D_order(P‖Q) from the definition, for laws in several variables (:func:`rdpsym.renyi_divergence_mp`).
+
+    Block by block (:func:`~rdpsym.derive.joint_blocks.align`): a coordinate by its one-dimensional definition,
+    a Gaussian block by its integral in a numerically diagonalised frame (:func:`numeric_block`), summed with
+    their copies (additivity over independent blocks).  Never from a symbolic result.
+
+    >>> import sympy as sp, rdpsym
+    >>> from rdpsym.laws.multivariate_normal import MultivariateNormal
+    >>> P, Q = MultivariateNormal([0, 0], sp.eye(2)), MultivariateNormal([1, 1], sp.eye(2))
+    >>> print(rdpsym.renyi_divergence_mp(P, Q, 2, dps=20))  # α·|Δμ|²/2 = 2
+    2.0000000000000000000
+    """
+    dps = read_dps(dps)
+    order = numeric_order(order)
+    _laws_ok(P, Q)
+    if values:
+        given = parameter_values(values, (_Both(P, Q),))
+        P, Q = (_at(law, given) for law in (P, Q))
+    missing = sorted(str(s) for s in _parameters(P) | _parameters(Q))
+    if missing:
+        raise ParameterError(f"values must give every parameter; missing: {', '.join(missing)}.")
+    total = mpmath.mpf(0)
+    for block in align(P, Q):
+        if block.p == block.q:
+            continue
+        value = numeric_block(block.p, block.q, order, dps + 5)
+        if mpmath.isinf(value):
+            return mpmath.inf
+        with mpmath.workdps(dps + 10):
+            total += value * int(block.copies)
+    return Digits(total, dps)
+
+
+def numeric_block(p, q, order, dps: int) -> mpmath.mpf:
+    """One block's divergence from the definition: a 1-D quadrature (summation), a Gaussian block in its
+    numerically diagonalised frame, a finite table, or (two variables) nested quadrature."""
+    if isinstance(p, Density):
+        return renyi_divergence_mp_1d(p, q, order, dps)
+    tables = _tables(p, q)
+    if tables is not None:
+        return renyi_divergence_mp_1d(*tables, order, dps)
+    jp, jq = p.joint(), q.joint().renamed(p.joint().variables)
+    if not jp.discrete and all(s == sp.Interval(-oo, oo) for s in jp.support + jq.support):
+        try:
+            return _diagonalised(jp, jq, order, dps)
+        except _NotQuadratic:
+            pass
+    if len(jp.variables) == 2:
+        return _nested(jp, jq, order, dps)
+    raise NoClosedFormError(f"no numeric route for a joint block of dimension {len(jp.variables)} that neither "
+                            "separates nor is Gaussian")
+
+
+class _NotQuadratic(Exception):
+    """The log-integrand is not a quadratic function (checked numerically)."""
+
+
+def _log_density(j: Joint):
+    f = sp.lambdify(j.variables, j.pdf, modules="mpmath")
+
+    def log(point):
+        value = f(*point)
+        if value <= 0:
+            raise _NotQuadratic()
+        return mpmath.log(value)
+
+    return log
+
+
+def _fit(L, d: int):
+    """c, g, H with L(x) = c + gᵀx − ½xᵀHx, from values of L at 0, ±e_i and e_i + e_j (exact for a quadratic),
+    then checked at three further points."""
+    zero = [mpmath.mpf(0)] * d
+
+    def e(*idx):
+        v = list(zero)
+        for i in idx:
+            v[i] += 1
+        return v
+
+    def neg(i):
+        v = list(zero)
+        v[i] = -mpmath.mpf(1)
+        return v
+
+    c = L(zero)
+    plus = [L(e(i)) for i in range(d)]
+    minus = [L(neg(i)) for i in range(d)]
+    g = mpmath.matrix([(plus[i] - minus[i]) / 2 for i in range(d)])
+    H = mpmath.matrix(d, d)
+    for i in range(d):
+        H[i, i] = 2 * c - plus[i] - minus[i]
+    for i in range(d):
+        for j in range(i + 1, d):
+            H[i, j] = H[j, i] = c + g[i] + g[j] - (H[i, i] + H[j, j]) / 2 - L(e(i, j))
+    rng = random.Random(3)
+    for _ in range(3):
+        x = mpmath.matrix([mpmath.mpf(rng.randint(-9, 9)) / 4 for _ in range(d)])
+        model = c + (g.T * x)[0] - (x.T * H * x)[0] / 2
+        actual = L(list(x))
+        if abs(actual - model) > mpmath.mpf(10) ** (-mpmath.mp.dps // 2) * max(1, abs(actual)):
+            raise _NotQuadratic()
+    return c, g, H
+
+
+@sympy_evalf_guard.serialized  # mpmath's global precision: one thread at a time
+def _diagonalised(jp: Joint, jq: Joint, order, dps: int) -> mpmath.mpf:
+    """The d-dimensional definition for log-quadratic densities, in the eigen-frame of a numeric Hessian.
+
+    The integrand exp(L) with L = α log p + (1 − α) log q (read at points, from the raw densities)
+    is fitted by c + gᵀx − ½xᵀHx and the fit checked at random points; H = VΛVᵀ by mpmath's
+    symmetric eigen-solver, x* = H⁻¹g by an LU solve; in that frame the integral is
+    e^{L(x*)} Π_i √(2π/λ_i) (+∞ when an eigenvalue is ≤ 0).  KL: E_P[log p − log q] = h(μ) − ½tr(H_h Σ)
+    with P's mean and covariance from its own fit; D_∞: the vertex of log p − log q.  None of it
+    uses the symbolic derivation (its determinant, inverse or completed square).
+    """
+    d = len(jp.variables)
+    wp = dps + 20
+    with mpmath.workdps(wp):
+        lp, lq = _log_density(jp), _log_density(jq)
+        a = to_mpf(order, mpmath.mp) if order is not oo else mpmath.inf
+        if a == 1 or a == mpmath.inf:
+            cp, gp, Hp = _fit(lp, d)
+            ch, gh, Hh = _fit(lambda x: lp(x) - lq(x), d)
+            if a == 1:
+                Sigma = Hp ** -1
+                mu = Sigma * gp
+                value = ch + (gh.T * mu)[0] - (mu.T * Hh * mu)[0] / 2 - sum((Hh * Sigma)[i, i] for i in range(d)) / 2
+                return +value
+            return _vertex(ch, gh, Hh, wp)
+        L = lambda x: a * lp(x) + (1 - a) * lq(x)  # noqa: E731
+        c, g, H = _fit(L, d)
+        E, V = mpmath.eigsy(H)
+        scale = max(abs(E[i]) for i in range(d))
+        if any(E[i] <= scale * mpmath.mpf(10) ** (-wp // 2) for i in range(d)):
+            return mpmath.inf
+        xs = mpmath.lu_solve(H, g)
+        # In the eigen-frame centred at the vertex x* the integrand is e^{L(x*)} Π_i e^{−λ_i s_i²/2}: its
+        # integral is e^{L(x*)} Π_i √(2π/λ_i), with L(x*) read off the raw densities at x*.
+        log_det = mpmath.fsum(mpmath.log(E[i]) for i in range(d))
+        log_total = L(list(xs)) + d * mpmath.log(2 * mpmath.pi) / 2 - log_det / 2
+        return log_total / (a - 1)
+
+
+def _vertex(c, g, H, wp):
+    """sup of c + gᵀx − ½xᵀHx: ∞ if H has a negative eigenvalue, or a zero one along which g does not vanish."""
+    d = H.rows
+    E, V = mpmath.eigsy(H)
+    scale = max(max(abs(E[i]) for i in range(d)), mpmath.mpf(1))
+    tiny = scale * mpmath.mpf(10) ** (-wp // 2)
+    value = c
+    for i in range(d):
+        vi = mpmath.matrix([V[k, i] for k in range(d)])
+        gi = (g.T * vi)[0]
+        if E[i] < -tiny:
+            return mpmath.inf
+        if E[i] <= tiny:
+            if abs(gi) > mpmath.mpf(10) ** (-wp // 2) * max(1, mpmath.norm(g)):
+                return mpmath.inf
+            continue
+        value += gi**2 / (2 * E[i])
+    return value
+
+
+@sympy_evalf_guard.serialized  # mpmath's global precision: one thread at a time
+def _nested(jp: Joint, jq: Joint, order, dps: int) -> mpmath.mpf:
+    """Two variables: the definition by nested one-dimensional quadrature (summation), at two precisions."""
+    def at(wp):
+        with mpmath.workdps(wp):
+            fp = sp.lambdify(jp.variables, jp.pdf, modules="mpmath")
+            fq = sp.lambdify(jp.variables, jq.pdf, modules="mpmath")
+            a = to_mpf(order, mpmath.mp) if order is not oo else mpmath.inf
+            if a == mpmath.inf:
+                raise NoClosedFormError("D_∞ of a joint block that neither separates nor is Gaussian")
+
+            def integrand(x, y):
+                p, q = fp(x, y), fq(x, y)
+                if p == 0:
+                    return mpmath.mpf(0)
+                if q == 0:
+                    return mpmath.inf
+                return p * mpmath.log(p / q) if a == 1 else p**a * q ** (1 - a)
+
+            ranges = [[to_mpf(s.start, mpmath.mp), to_mpf(s.end, mpmath.mp)] for s in jp.support]
+            if jp.discrete:
+                value = mpmath.nsum(lambda j, k: integrand(int(j), int(k)), *ranges)
+            else:
+                value = mpmath.quad(integrand, *ranges)
+            return value if a == 1 else mpmath.log(value) / (a - 1)
+
+    first, second = at(dps + 10), at(dps + 30)
+    value = agreed(first, second, dps)
+    if value is None:
+        raise ConvergenceError(f"D_{order} of a joint block did not settle: {mpmath.nstr(first, 15)} vs "
+                               f"{mpmath.nstr(second, 15)}")
+    return value

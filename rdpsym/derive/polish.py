@@ -1,0 +1,73 @@
+"""A derived result in the form a reader expects: shorter where SymPy finds a clearly shorter form in time,
+and each Piecewise condition written as a reader writes it.
+
+Separate from the derivation because it changes no value: the polished form is
+what gets verified against the definition, and a result proved against a
+reference keeps its derived form.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from rdpsym.engine.context import Hypotheses, tidy_condition
+from rdpsym.foundations.budget import budgeted
+from rdpsym.foundations.errors import NoClosedFormError
+
+oo = sp.oo
+
+
+def _tidy_piecewise(expr, hyp: Hypotheses):
+    """Every Piecewise condition in ``expr`` in the form a reader writes (:func:`tidy_condition`)."""
+    if not isinstance(expr, sp.Basic) or not expr.has(sp.Piecewise):
+        return expr
+    return expr.replace(lambda e: isinstance(e, sp.Piecewise), lambda e: sp.Piecewise(
+        *[(value, tidy_condition(cond, hyp)) for value, cond in e.args]))
+
+
+#: A result with at most this many operations is left as derived.
+_POLISH_ABOVE = 12
+#: A simplified form replaces the derived one only at this fraction of its operations or fewer.
+_POLISH_GAIN = 0.75
+#: Seconds each simplify attempt of :func:`_polish` may take.
+_POLISH_SECONDS = 1.5
+
+
+def _polish(expr: sp.Expr) -> sp.Expr:
+    """A shorter equivalent form, when SymPy finds one within a time budget.
+
+    Results proved against a reference keep their derived form (it already is
+    the paper's); others are often clearer simplified (the discrete Laplace
+    KL becomes ε·tanh(ε/2)).  The polished form is what gets verified.
+    """
+    if not isinstance(expr, sp.Expr) or expr == oo or not expr.free_symbols or sp.count_ops(expr) <= _POLISH_ABOVE:
+        return expr  # a number needs no polish (and at order 10⁴ its powers are huge)
+    if expr.has(sp.Sum, sp.Piecewise, sp.Max):
+        return expr  # simplify would try to evaluate the series, or spend its budget on the cases
+    best, best_ops = expr, sp.count_ops(expr)
+    for attempt in (lambda e: sp.simplify(e), lambda e: sp.simplify(e.rewrite(sp.exp))):
+        try:
+            candidate = budgeted(lambda attempt=attempt: attempt(expr), "simplify", seconds=_POLISH_SECONDS)
+        except NoClosedFormError:  # out of time, or no budget possible in this thread: keep the form
+            continue
+        if candidate.has(sp.I, sp.nan, sp.zoo) or _new_branch_cuts(candidate, expr) or _huge_numbers(candidate):
+            continue
+        ops = sp.count_ops(candidate)
+        if ops <= _POLISH_GAIN * best_ops:  # clearly shorter: a few operations less is not worth the derived layout
+            best, best_ops = candidate, ops
+    return best
+
+
+def _huge_numbers(e: sp.Expr) -> bool:
+    """Whether ``e`` holds a rational of more than 60 digits (an evaluated 3^9999)."""
+    return any(len(str(r.p)) + len(str(r.q)) > 60 for r in e.atoms(sp.Rational))
+
+
+def _new_branch_cuts(candidate: sp.Expr, original: sp.Expr) -> bool:
+    """Whether ``candidate`` raises to a non-integer power a base not known positive
+    that ``original`` does not: simplify likes (1 − e^θ)^α·(…)^(1−α), whose phases
+    cancel but whose every factor is complex."""
+    def bases(e: sp.Expr) -> set:
+        return {p.base for p in e.atoms(sp.Pow) if p.exp.is_integer is not True and p.base.is_positive is not True}
+
+    return bool(bases(candidate) - bases(original))
