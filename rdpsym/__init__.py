@@ -33,10 +33,8 @@ Importing rdpsym also registers the renderers that give records their
 ``str()``, ``.latex()`` and Jupyter display.
 """
 
-import importlib.util
 import os
 import sys
-import types
 
 # SymPy memoises its core operations in LRU caches of SYMPY_CACHE_SIZE entries (1000 by default), sized
 # when SymPy is first imported.  A derivation and its checks rebuild the same subexpressions many times:
@@ -95,26 +93,11 @@ from rdpsym.peers.autodp import from_autodp
 from rdpsym.peers.events import from_dp_event
 from rdpsym.peers.opacus import OpacusAccountant, OpacusLikeAccountant, from_opacus
 from rdpsym.peers.verify import Verification, verify
-from rdpsym.render import documents
+
+# the plots import matplotlib inside the functions that draw: a script that draws nothing never loads it
+from rdpsym.render import documents, plots
 from rdpsym.render.documents import table2_markdown
 from rdpsym.render.latex import paper_latex
-
-
-def _lazy(name: str) -> types.ModuleType:
-    """The module ``name``, executed on first attribute access (the standard library's LazyLoader)."""
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.find_spec(name)
-    spec.loader = importlib.util.LazyLoader(spec.loader)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-#: The plots load matplotlib, which nothing else needs: on first use, so a script or a command that
-#: draws nothing starts a third of a second sooner.
-plots = _lazy("rdpsym.render.plots")
 
 # The public modules are importable by their public names too (``from rdpsym.conversions import ...``).
 for _name, _module in (("conversions", conversions), ("balls", balls), ("record", record),
