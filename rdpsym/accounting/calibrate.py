@@ -509,6 +509,11 @@ def _exp(t: float) -> Fraction:
     return Fraction(m) * Fraction(2) ** e
 
 
+#: The most calibrations one call (or one ``rdpsym calibrate --epsilon`` list) asks for (README, "Ceilings"):
+#: each is about ten certified evaluations, 0.2 to 1 s of CPU; a thousand is a quarter of an hour.
+MAX_CALIBRATIONS = 1000
+
+
 def calibrate_many(requests: list[dict], executor: object = None) -> list[Calibration]:
     """:func:`calibrate` for each dict of its arguments, in order, on ``executor`` (a calibration grid: see
     :func:`rdpsym.foundations.parallel.ordered_map`; the results are those of the serial run).
@@ -520,6 +525,8 @@ def calibrate_many(requests: list[dict], executor: object = None) -> list[Calibr
     """
     if not isinstance(requests, (list, tuple)) or not all(isinstance(r, dict) for r in requests):
         raise ParameterError(must("requests", "a list of dicts of calibrate's arguments", type(requests).__name__))
+    if len(requests) > MAX_CALIBRATIONS:
+        raise ParameterError(must("requests", f"at most {MAX_CALIBRATIONS} calibrations", len(requests)))
     return ordered_map(_one, list(requests), executor)
 
 

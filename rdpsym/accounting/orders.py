@@ -16,6 +16,8 @@ curve is ∞ at α = ∞ (the Gaussian) that order never wins.
 
 from __future__ import annotations
 
+import collections
+import itertools
 from fractions import Fraction
 
 from flint import fmpq
@@ -40,6 +42,11 @@ GRIDS = {"mironov": MIRONOV, "dp-accounting": DP_ACCOUNTING, "opacus": OPACUS}
 #: The orders used when none are named (``orders=None``): dp_accounting's grid and α = ∞.
 DEFAULT = DP_ACCOUNTING + (float("inf"),)
 
+
+#: The most orders a list may hold (README, "Ceilings"): every order is a certified evaluation of the curve
+#: and of the conversion (dp_accounting's grid has 156; a plot draws 200); a million would take hours.
+#: ``orders="continuous"`` searches the whole interval instead.
+MAX_ORDERS = 10_000
 
 #: The named grids of exact orders only, by length (each length is one grid's).
 _KNOWN = {len(g): g for g in (DP_ACCOUNTING, OPACUS)}
@@ -82,19 +89,26 @@ def resolve(orders: object = None, name: str = "orders", continuous: bool = Fals
         if known is not None and all(type(a) is fmpq for a in orders) and tuple(orders) == known:
             return known  # a named grid given as its list: the same tuple, so what is kept per grid is found
     if isinstance(orders, str):
+        if orders.count(",") >= MAX_ORDERS:
+            raise ParameterError(must(name, f"at most {MAX_ORDERS} orders", f"{orders.count(',') + 1}"))
         items = [s for s in (t.strip() for t in orders.split(",")) if s]
     else:
         try:
-            items = list(orders)
+            # an iterator is read up to one past the ceiling, never to its end (it may have none)
+            items = list(itertools.islice(iter(orders), MAX_ORDERS + 1))
         except TypeError:
             raise ParameterError(must(name, valid(continuous), quoted(orders))) from None
+    if len(items) > MAX_ORDERS:
+        given = len(orders) if hasattr(orders, "__len__") else f"more than {MAX_ORDERS}"
+        raise ParameterError(must(name, f"a list of at most {MAX_ORDERS} orders", given))
     if not items:
         raise ParameterError(must(name, valid(continuous), "an empty list"))
     parsed = [_order(a, name, continuous) for a in items]
     # Keys as (p, q) integers (an fmpq is reduced) and ∞ as itself: building Fractions cost more than the rest.
     keys = [(int(a.p), int(a.q)) if isinstance(a, fmpq) else a for a in parsed]
     if len(set(keys)) != len(keys):
-        dup = sorted({_fraction(k) for k in keys if keys.count(k) > 1})
+        seen = collections.Counter(keys)  # one pass: counting each key in the list was quadratic (60 000 copies)
+        dup = sorted(_fraction(k) for k, n in seen.items() if n > 1)[:10]
         raise ParameterError(must(name, "a list without duplicates", f"duplicates {', '.join(map(str, dup))}"))
     finite = [a for a in parsed if isinstance(a, fmpq)]
     if not all(x < y for x, y in zip(finite, finite[1:])):  # a grid is usually given sorted already

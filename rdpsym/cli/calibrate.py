@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 
 from rdpsym.accounting import api
-from rdpsym.accounting.calibrate import calibrate_many
+from rdpsym.accounting.calibrate import MAX_CALIBRATIONS, calibrate_many
 from rdpsym.accounting.orders import resolve
 from rdpsym.cli import params
 from rdpsym.cli.accounting import add_sweep_options
@@ -31,6 +31,8 @@ __all__ = ["register", "run"]
 
 
 def _targets(text: str) -> list[str]:
+    if text.count(",") >= MAX_CALIBRATIONS:  # before any is read: each target is a calibration
+        raise ParameterError(must("--epsilon", f"at most {MAX_CALIBRATIONS} targets", text.count(",") + 1))
     parts = [p.strip() for p in text.split(",")]
     if not parts or any(not p for p in parts):
         raise ParameterError(must("--epsilon", "a number > 0 or a comma-separated list (1,2,4)", repr(text)))

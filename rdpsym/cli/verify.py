@@ -20,7 +20,8 @@ certainly within float64 rounding, decided in Arb balls at any magnitude
 from __future__ import annotations
 
 import json
-from pathlib import Path
+import os
+import stat
 
 from rdpsym.cli import params
 from rdpsym.cli.output import NOT_AS_EXPECTED, OK, Outputs, check_path
@@ -33,6 +34,8 @@ from rdpsym.render.peers import verification_json, verification_text
 
 #: How deep a JSON event may nest (a ledger is a few levels; this bounds hostile files).
 MAX_DEPTH = 64
+#: The largest JSON file read (``--event``, ``--history``): a ledger of a million steps is a few MB.
+MAX_FILE_BYTES = 50_000_000
 
 
 class JsonEvent:
@@ -55,8 +58,10 @@ def _event(value: object, where: str, depth: int = 0) -> object:
         if "class_name" not in value or not isinstance(value["class_name"], str):
             raise ParameterError(must(f"--event {where}", "an object with a \"class_name\" (such as "
                                       "\"GaussianDpEvent\")", json.dumps(value)[:80]))
+        # dp_accounting's fields are public names: "__class__", "__dict__" or "_fields" would rewrite the object
         fields = {k: _event(v, f"{where}.{k}", depth + 1) for k, v in value.items()
-                  if k not in ("class_name", "module_name") and isinstance(k, str) and k.isidentifier()}
+                  if k not in ("class_name", "module_name") and isinstance(k, str) and k.isidentifier()
+                  and not k.startswith("_")}
         return JsonEvent(value["class_name"], fields)
     if isinstance(value, list):
         return [_event(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value)]
@@ -64,13 +69,26 @@ def _event(value: object, where: str, depth: int = 0) -> object:
 
 
 def _load(path: str, option: str) -> object:
+    """A JSON file, read only if it is a regular file of at most :data:`MAX_FILE_BYTES` (a FIFO would block,
+    ``/dev/zero`` never ends), and read no further than that."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise ParameterError(must(option, "a regular JSON file", f"{path!r} (not a regular file: a pipe, a "
+                                      "device or a folder)"))
+        if info.st_size > MAX_FILE_BYTES:
+            raise ParameterError(must(option, f"a JSON file of at most {MAX_FILE_BYTES} bytes",
+                                      f"{path!r} ({info.st_size} bytes)"))
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:  # it grew after the stat
+            raise ParameterError(must(option, f"a JSON file of at most {MAX_FILE_BYTES} bytes", f"{path!r} (more)"))
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ParameterError(must(option, "a readable JSON file", f"{path!r} ({exc.__class__.__name__})")) from None
     try:
         return json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError; so is a 5000-digit integer
         raise ParameterError(must(option, "a JSON file", f"{path!r} ({exc})")) from None
 
 

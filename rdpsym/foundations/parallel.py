@@ -119,14 +119,21 @@ def executor_from(workers: object = None, scheduler: str | None = None, *, name:
         if not isinstance(scheduler, str) or not scheduler.strip():
             raise ParameterError(must("--scheduler", "a Dask scheduler address such as tcp://host:8786",
                                       repr(scheduler)))
+        address = scheduler.strip()
+        scheme = address.split("://", 1)[0].lower() if "://" in address else "tcp"
+        if scheme != "tcp":
+            # tls:// needs credentials rdpsym is not given, ucx:// a transport Dask builds only with UCX: both
+            # failed inside Dask with a TypeError
+            raise ParameterError(must("--scheduler", "a tcp:// address of a Dask scheduler (host:port or "
+                                      "tcp://host:port)", f"{address} (the {scheme}:// scheme is not supported)"))
         try:
             distributed = importlib.import_module("dask.distributed")
         except ImportError:
             raise ParameterError(must("--scheduler", "usable: it needs Dask (pip install 'rdpsym[dask]')",
                                       scheduler)) from None
         try:
-            client = distributed.Client(scheduler.strip(), timeout=30)
-        except (OSError, TimeoutError, ValueError) as exc:
+            client = distributed.Client(address, timeout=30)
+        except Exception as exc:  # noqa: BLE001 - whatever Dask raises for an address it cannot reach
             raise ParameterError(must("--scheduler", "the address of a running Dask scheduler",
                                       f"{scheduler} ({type(exc).__name__}: {exc})")) from None
         try:

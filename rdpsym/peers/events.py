@@ -85,11 +85,20 @@ from rdpsym.laws.mechanisms import (
     sampled_gaussian,
     zcdp,
 )
-from rdpsym.peers._reading import UnsupportedPeerObject, count, kind, public, read_field
+from rdpsym.peers._reading import UnsupportedPeerObject, call_method, count, kind, public, read_field, read_optional
 
 #: The neighbouring relations a sampled event fixes.
 ADD_REMOVE = "add or remove one record"
 SUBSTITUTION = "substitute one record"
+
+#: Ceilings on an event tree, checked while it is walked (README, "Ceilings"): its nesting (dp_accounting's
+#: trees are a few levels deep; Python's recursion would fail far below 10⁴), the events visited (a ledger of a
+#: hundred thousand events reads in about 20 s of CPU, a list holding one event object many times much faster;
+#: dp_accounting's own builder folds repeats into one SelfComposedDpEvent; an endless ``events`` iterator
+#: would never end) and the distinct events (each is one term of the curve: ten thousand sum in seconds).
+MAX_EVENT_DEPTH = 200
+MAX_EVENTS_VISITED = 100_000
+MAX_DISTINCT_EVENTS = 10_000
 
 #: Digits to which an irrational effective noise multiplier is rounded *down* (less noise: a larger,
 #: so still valid, RDP) for the subsampled-Gaussian computation, which takes rational parameters.
@@ -121,10 +130,37 @@ class _Ledger:
 
     counts: dict = field(default_factory=dict)
     relations: dict = field(default_factory=dict)
+    visited: int = 0
+    #: each leaf object read once per walk (by identity: a list holding one event object many times)
+    leaves: dict = field(default_factory=dict)
+
+    def leaf(self, event: object, name: str):
+        key = id(event)
+        if key not in self.leaves:
+            self.leaves[key] = (event, _leaf(event, name))  # the event kept alive, so its id stays its own
+        return self.leaves[key][1]
 
     def add(self, leaf: object, k: int) -> None:
         if leaf is not _NO_COST and k:
+            if leaf not in self.counts and len(self.counts) >= MAX_DISTINCT_EVENTS:
+                raise ParameterError(must("the event", f"at most {MAX_DISTINCT_EVENTS} distinct events (identical "
+                                          "events are counted once, with their total count)",
+                                          f"more than {MAX_DISTINCT_EVENTS}"))
             self.counts[leaf] = self.counts.get(leaf, 0) + k
+
+    def enter(self, event: object, path: tuple, where: str) -> tuple:
+        """The path of composite events down to ``event``, checked: not too deep, no event inside itself, not
+        too many events visited.  Each ceiling is an error naming it, before the curve is computed."""
+        self.visited += 1
+        if self.visited > MAX_EVENTS_VISITED:
+            raise ParameterError(must("the event", f"a tree of at most {MAX_EVENTS_VISITED} events",
+                                      f"more (at {where}; an endless iterator of events?)"))
+        if len(path) >= MAX_EVENT_DEPTH:
+            raise ParameterError(must("the event", f"nested at most {MAX_EVENT_DEPTH} deep", f"deeper (at {where})"))
+        if id(event) in path:
+            raise ParameterError(must("the event", "a tree (no event inside itself)",
+                                      f"{where}, which is one of the events that contain it"))
+        return (*path, id(event))
 
     def relation(self, relation: str, where: str) -> None:
         self.relations.setdefault(relation, where)
@@ -155,7 +191,7 @@ def from_dp_event(event: object) -> RdpCurve:
     interval [0, 1]; got 3/2.``), before any curve is computed.
     """
     ledger = _Ledger()
-    _walk(_event_of(event), 1, ledger, "the event")
+    _walk(_event_of(event), 1, ledger, "the event", ())
     return ledger.curve()
 
 
@@ -164,35 +200,52 @@ def _event_of(obj: object) -> object:
     name = kind(obj)
     if name.endswith("DpEvent"):
         return obj
-    if name == "DpEventBuilder" and callable(getattr(obj, "build", None)):
-        return obj.build()
-    ledger = getattr(obj, "ledger", None)
+    if name == "DpEventBuilder" and callable(read_optional(obj, "build", name)):
+        return call_method(obj, "build", name)
+    ledger = read_optional(obj, "ledger", name)
     if ledger is not None and kind(ledger).endswith("DpEvent"):
         return ledger
     return obj
 
 
-def _walk(event: object, k: int, ledger: _Ledger, where: str) -> None:
-    """Add ``k`` times ``event`` to the ledger (compositions recurse with their counts)."""
+def _events(event: object, name: str) -> Iterable:
+    """A ``ComposedDpEvent``'s events, read defensively (a foreign iterator may raise while it is iterated)."""
+    events = read_field(event, "events", name)
+    if isinstance(events, (str, bytes)) or not isinstance(events, Iterable):
+        raise ParameterError(must(f"{name}.events", "a list of events", type(events).__name__))
+    iterator = iter(events)
+    while True:
+        try:
+            e = next(iterator)
+        except StopIteration:
+            return
+        except Exception as exc:  # noqa: BLE001 - foreign code
+            raise ParameterError(f"{name}.events raised {type(exc).__name__} while it was read: {exc}") from None
+        yield e
+
+
+def _walk(event: object, k: int, ledger: _Ledger, where: str, path: tuple) -> None:
+    """Add ``k`` times ``event`` to the ledger (compositions recurse with their counts; ``path``: the composite
+    events above it, for the ceilings of :meth:`_Ledger.enter`)."""
     name = kind(event)
     if name == "NoOpDpEvent":
         return
     if name == "SelfComposedDpEvent":
+        path = ledger.enter(event, path, where)
         n = count(read_field(event, "count", name), f"{name}.count")
-        _walk(read_field(event, "event", name), k * n, ledger, f"{name}.event")
+        _walk(read_field(event, "event", name), k * n, ledger, f"{name}.event", path)
         return
     if name == "ComposedDpEvent":
-        events = read_field(event, "events", name)
-        if isinstance(events, (str, bytes)) or not isinstance(events, Iterable):
-            raise ParameterError(must(f"{name}.events", "a list of events", type(events).__name__))
-        for i, e in enumerate(events):
-            _walk(e, k, ledger, f"{name}.events[{i}]")
+        path = ledger.enter(event, path, where)
+        for i, e in enumerate(_events(event, name)):
+            _walk(e, k, ledger, f"{name}.events[{i}]", path)
         return
+    path = ledger.enter(event, path, where)  # a sampled event holds one inside it, walked below this one
     if name == "PoissonSampledDpEvent":
         q = probability_parameter(read_field(event, "sampling_probability", name), f"{name}.sampling_probability",
                                   closed=True)
         ledger.relation(ADD_REMOVE, name)
-        _sampled(read_field(event, "event", name), q, "poisson", k, ledger, name)
+        _sampled(read_field(event, "event", name), q, "poisson", k, ledger, name, path)
         return
     if name == "SampledWithoutReplacementDpEvent":
         n = integer(read_field(event, "source_dataset_size", name), f"{name}.source_dataset_size", minimum=1)
@@ -200,19 +253,19 @@ def _walk(event: object, k: int, ledger: _Ledger, where: str) -> None:
         if m > n:
             raise ParameterError(must(f"{name}.sample_size", f"at most source_dataset_size ({n})", m))
         ledger.relation(SUBSTITUTION, name)
-        _sampled(read_field(event, "event", name), sp.Rational(m, n), "without replacement", k, ledger, name)
+        _sampled(read_field(event, "event", name), sp.Rational(m, n), "without replacement", k, ledger, name, path)
         return
-    ledger.add(_leaf(event, name), k)
+    ledger.add(ledger.leaf(event, name), k)
 
 
-def _sampled(inner: object, q: sp.Rational, how: str, k: int, ledger: _Ledger, where: str) -> None:
+def _sampled(inner: object, q: sp.Rational, how: str, k: int, ledger: _Ledger, where: str, path: tuple) -> None:
     """``k`` times the mechanism ``inner`` run on a sample (each record in it with probability q)."""
     if q == 0:  # an empty sample: the output does not depend on the data
         return
     if q == 1:  # the whole dataset
-        _walk(inner, k, ledger, f"{where}.event")
+        _walk(inner, k, ledger, f"{where}.event", path)
         return
-    sigma = _gaussian_sigma(inner, f"{where}.event")
+    sigma = _gaussian_sigma(inner, f"{where}.event", ledger, path)
     if sigma is not None:
         if sigma == 0:
             ledger.add(_NON_PRIVATE, k)
@@ -237,7 +290,7 @@ def _sampled(inner: object, q: sp.Rational, how: str, k: int, ledger: _Ledger, w
     ledger.add(factory(leaf, q), k)
 
 
-def _gaussian_sigma(event: object, where: str) -> sp.Expr | None:
+def _gaussian_sigma(event: object, where: str, ledger: _Ledger, path: tuple) -> sp.Expr | None:
     """The noise multiplier of one Gaussian equivalent to ``event`` when it is Gaussians (composed), else None.
 
     k Gaussian releases with noise multipliers σᵢ on one sample are one
@@ -245,7 +298,7 @@ def _gaussian_sigma(event: object, where: str) -> sp.Expr | None:
     μ² = Σ σᵢ⁻², Mironov 2017 Prop 7 composed by Prop 1, and the sampled
     mixture sees only μ); 0 if some σᵢ is 0 (no noise).
     """
-    total = _inverse_variance(event, 1, where)
+    total = _inverse_variance(event, 1, where, ledger, path)
     if total is None:
         return None
     if total == sp.oo:
@@ -261,19 +314,21 @@ def _gaussian_sigma(event: object, where: str) -> sp.Expr | None:
     return sp.Rational(math.isqrt(numerator // denominator), shift)
 
 
-def _inverse_variance(event: object, k: int, where: str) -> sp.Expr | None:
+def _inverse_variance(event: object, k: int, where: str, ledger: _Ledger, path: tuple) -> sp.Expr | None:
     """Σ k·σᵢ⁻² over the Gaussian events of a composition (∞ if some σᵢ = 0), or None if it holds another event."""
     name = kind(event)
     if name == "GaussianDpEvent":
         s = nonnegative_parameter(read_field(event, "noise_multiplier", name), f"{name}.noise_multiplier")
         return sp.oo if s == 0 else k / s**2
     if name == "SelfComposedDpEvent":
+        path = ledger.enter(event, path, where)
         n = count(read_field(event, "count", name), f"{name}.count")
-        return _inverse_variance(read_field(event, "event", name), k * n, where) if n else sp.S.Zero
+        return _inverse_variance(read_field(event, "event", name), k * n, where, ledger, path) if n else sp.S.Zero
     if name == "ComposedDpEvent":
+        path = ledger.enter(event, path, where)
         total = sp.S.Zero
-        for e in read_field(event, "events", name):
-            part = _inverse_variance(e, k, where)
+        for e in _events(event, name):
+            part = _inverse_variance(e, k, where, ledger, path)
             if part is None:
                 return None
             total += part
@@ -304,7 +359,7 @@ def _leaf(event: object, name: str):
         return _discrete_gaussian(event, name)
     if name == "ZCDpEvent":
         rho = nonnegative_parameter(read_field(event, "rho", name), f"{name}.rho")
-        xi = nonnegative_parameter(getattr(event, "xi", 0), f"{name}.xi")
+        xi = nonnegative_parameter(read_optional(event, "xi", name, 0), f"{name}.xi")
         if rho == 0:
             # ξ at every order (Bun–Steinke 2016, Definition 1.1 with ρ = 0).
             return _NO_COST if xi == 0 else Guarantee("zcdp", {"rho": rho, "xi": xi}, xi, xi,
@@ -354,8 +409,8 @@ def _randomized_response(event: object, name: str):
 
 def _discrete_gaussian(event: object, name: str):
     sigma = nonnegative_parameter(read_field(event, "sigma", name), f"{name}.sigma")
-    sensitivity = nonnegative_parameter(getattr(event, "sensitivity", 1), f"{name}.sensitivity")
-    dimension = getattr(event, "dimension", None)
+    sensitivity = nonnegative_parameter(read_optional(event, "sensitivity", name, 1), f"{name}.sensitivity")
+    dimension = read_optional(event, "dimension", name)
     if sensitivity == 0:
         return _NO_COST
     if sigma == 0:

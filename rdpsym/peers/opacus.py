@@ -48,7 +48,7 @@ from rdpsym.foundations.errors import ParameterError, RdpSymError, must
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import integer, nonnegative_parameter, probability_parameter
 from rdpsym.laws.mechanisms import sampled_gaussian
-from rdpsym.peers._reading import kind, public, shown
+from rdpsym.peers._reading import kind, public, read_optional, shown
 
 #: The name under which :func:`register_with_opacus` registers :class:`OpacusAccountant`.
 MECHANISM = "rdpsym"
@@ -56,12 +56,21 @@ MECHANISM = "rdpsym"
 MECHANISM_LIKE_OPACUS = "rdpsym-bbghs"
 
 
+#: Ceilings on a history (README, "Ceilings"): its entries (each is read; a million take seconds) and its
+#: distinct (noise_multiplier, sample_rate) pairs (each is one sampled-Gaussian term of the curve; repeats of a
+#: pair anywhere in the history are counted together, as composition allows).
+MAX_HISTORY_ENTRIES = 1_000_000
+MAX_DISTINCT_STEPS = 10_000
+
+
 def _history(obj: object) -> list:
     """The ``(noise_multiplier, sample_rate, steps)`` entries of a history or of an accountant keeping one."""
-    history = getattr(obj, "history", obj)
+    history = read_optional(obj, "history", kind(obj), obj)
     if isinstance(history, (str, bytes)) or not isinstance(history, Sequence):
         raise ParameterError(must("the Opacus history", "a list of (noise_multiplier, sample_rate, steps) tuples, "
                                   "or an accountant with a history", kind(obj)))
+    if len(history) > MAX_HISTORY_ENTRIES:
+        raise ParameterError(must("the Opacus history", f"at most {MAX_HISTORY_ENTRIES} entries", len(history)))
     for i, entry in enumerate(history):
         if isinstance(entry, (str, bytes)) or not isinstance(entry, Sequence) or len(entry) != 3:
             raise ParameterError(must(f"history[{i}]", "a (noise_multiplier, sample_rate, steps) tuple",
@@ -76,13 +85,19 @@ def from_opacus(accountant_or_history: object) -> RdpCurve:
     or its history itself.  σ = 0 is non-private (∞ at every order); q = 0
     costs nothing.  The floats are read as the decimals they print as.
     """
-    curves = []
+    totals: dict = {}  # (σ, q) read exactly → total steps: 4·10⁴ alternating entries are two terms
     for i, (sigma, q, steps) in enumerate(_history(accountant_or_history)):
         s = nonnegative_parameter(sigma, f"history[{i}] noise_multiplier")
         rate = probability_parameter(q, f"history[{i}] sample_rate", closed=True)
         k = integer(steps, f"history[{i}] steps", minimum=0)
         if k == 0 or rate == 0:
             continue
+        if (s, rate) not in totals and len(totals) >= MAX_DISTINCT_STEPS:
+            raise ParameterError(must("the Opacus history", f"at most {MAX_DISTINCT_STEPS} distinct "
+                                      "(noise_multiplier, sample_rate) pairs", f"more (at history[{i}])"))
+        totals[s, rate] = totals.get((s, rate), 0) + k
+    curves = []
+    for (s, rate), k in totals.items():
         c = public("non_private")().curve() if s == 0 else sampled_gaussian(q=rate, sigma=s).curve()
         curves.append(c if k == 1 else c * k)
     return sum(curves) if curves else RdpCurve((), label="no steps")

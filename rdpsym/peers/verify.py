@@ -48,6 +48,7 @@ is the certified comparison the verdicts use.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -59,6 +60,7 @@ from rdpsym.accounting import api
 from rdpsym.accounting.components import Infinite, SampledGaussian
 from rdpsym.accounting.conversions.rdp_dp import kl_delta
 from rdpsym.accounting.curve import RdpCurve, parse_order
+from rdpsym.accounting.orders import MAX_ORDERS
 from rdpsym.foundations import operations
 from rdpsym.foundations.balls import bits_for, precision, upper_decimal
 from rdpsym.foundations.errors import ParameterError, must
@@ -516,7 +518,9 @@ def verify(told: object, *, orders: object = None, rdp: Sequence | None = None, 
     if orders is not None and not isinstance(orders, str):
         if not hasattr(orders, "__iter__"):
             raise ParameterError(must("orders", "a list of orders, a grid name, or 'continuous'", shown(orders)))
-        grid = [parse_order(o) for o in orders]
+        grid = [parse_order(o) for o in itertools.islice(iter(orders), MAX_ORDERS + 1)]  # never read to the end
+        if len(grid) > MAX_ORDERS:
+            raise ParameterError(must("orders", f"a list of at most {MAX_ORDERS} orders", "more"))
         if not grid:
             raise ParameterError(must("orders", "a non-empty list", "an empty one"))
     if rdp is not None:
@@ -524,7 +528,7 @@ def verify(told: object, *, orders: object = None, rdp: Sequence | None = None, 
             raise ParameterError(must("orders", "the list of orders the peer's rdp values are at", shown(orders)))
         if isinstance(rdp, (str, bytes)) or not hasattr(rdp, "__iter__"):
             raise ParameterError(must("rdp", "a list of the peer's RDP values", shown(rdp)))
-        values = [peer_float(v, f"rdp[{i}]") for i, v in enumerate(rdp)]
+        values = [peer_float(v, f"rdp[{i}]") for i, v in enumerate(itertools.islice(iter(rdp), len(grid) + 1))]
         if len(values) != len(grid):
             raise ParameterError(must("rdp", f"one value per order ({len(grid)})", f"{len(values)} values"))
     d = None

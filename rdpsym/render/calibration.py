@@ -6,6 +6,7 @@ their certified ε (rounded up for the feasible end, its enclosure's lower end f
 
 from __future__ import annotations
 
+import decimal
 from fractions import Fraction
 
 from rdpsym.accounting.calibrate import Calibration
@@ -20,9 +21,20 @@ def _exact(x) -> str:
 
 
 def _decimal(x) -> str:
+    """12 significant digits, at any magnitude the reader allows (10^±1000: a float overflows past 1.8·10^308).
+
+    >>> _decimal(Fraction(10) ** 500 / 3), _decimal(Fraction(1, 3))
+    ('3.33333333333e+499', '0.333333333333')
+    """
     if x is None:
         return "none"
-    return str(x) if isinstance(x, int) else f"{float(Fraction(x)):.12g}"
+    if isinstance(x, int):
+        return str(x)
+    f = Fraction(x)
+    with decimal.localcontext() as ctx:
+        ctx.prec, ctx.Emax, ctx.Emin = 12, 10**6, -(10**6)
+        d = decimal.Decimal(f.numerator) / decimal.Decimal(f.denominator)
+    return f"{d:.12g}"
 
 
 def calibration_text(c: Calibration) -> str:

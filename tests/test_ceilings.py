@@ -1,0 +1,247 @@
+"""Every ceiling of the README's "Ceilings" table, enforced at the entry for every form of input (issue 25).
+
+Each input the issue quotes is here: a million orders, 60 000 copies of one order, 20 000 calibration targets,
+an Opacus history of 4·10⁴ alternating σ, 10⁵ distinct events, an endless ``events`` iterator, an event tree
+10⁴ deep or containing itself, a peer object whose field raises, ``--bounds 1e500,1e501``, ``--scheduler
+ucx://…`` and ``tls://…``, ``verify --event`` on a FIFO or ``/dev/zero``, a JSON event with ``"__class__"``
+keys or a 5000-digit integer.  Each ends in a clear rdpsym error (exit status 2 on the command line) or a right
+answer, never a traceback or a hang; the table itself is walked: every constant it names exists and holds the
+value it states.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import os
+import pkgutil
+import re
+import time
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+import rdpsym
+from rdpsym.cli.main import main
+from rdpsym.foundations.errors import ParameterError
+from rdpsym.peers import events
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+# --------------------------------------------------------------------------------------- the README's table
+
+
+def _table_rows() -> list[list[str]]:
+    section = README.read_text(encoding="utf-8").split("## Ceilings", 1)[1].split("\n## ", 1)[0]
+    rows = [line.strip("|").split(" | ") for line in section.splitlines() if line.startswith("| ")]
+    return [r for r in rows if len(r) == 4 and r[0] != "what"]
+
+
+def _modules() -> dict[str, list]:
+    found: dict[str, list] = {}
+    for info in pkgutil.walk_packages(rdpsym.__path__, "rdpsym."):
+        found.setdefault(info.name.rsplit(".", 1)[-1], []).append(info.name)
+    return found
+
+
+def _shown(value: int) -> set[str]:
+    """How the table may write an integer: 10000, 10,000, 10 000 (a space or a thin space), 10⁴."""
+    forms = {str(value), f"{value:,}", f"{value:,}".replace(",", " "), f"{value:,}".replace(",", "\u202f")}
+    digits = str(value)
+    if digits.startswith("1") and set(digits[1:]) <= {"0"} and len(digits) > 1:
+        forms.add("10" + str(len(digits) - 1).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")))
+    return forms
+
+
+def test_the_table_names_constants_that_exist_and_hold_the_values_it_states():
+    modules = _modules()
+    checked = 0
+    for what, ceiling, _why, where in _table_rows():
+        for module, name in re.findall(r"`(\w+)\.([A-Z][A-Z_0-9]+)`", where):
+            candidates = [importlib.import_module(m) for m in modules.get(module, [])]
+            holders = [m for m in candidates if hasattr(m, name)]
+            assert holders, f"README ceiling {what!r}: {module}.{name} is not a constant of any rdpsym.*.{module}"
+            value = getattr(holders[0], name)
+            if isinstance(value, int) and value >= 100:
+                assert _shown(value) & set(re.findall(r"[\d ,\u202f⁰¹²³⁴⁵⁶⁷⁸⁹]+", ceiling)) or any(
+                    form in ceiling for form in _shown(value)), f"{what!r}: {module}.{name} = {value}, table: {ceiling}"
+                checked += 1
+    assert checked >= 10
+
+
+# --------------------------------------------------------------------------------------- orders
+
+
+def _seconds(fn) -> float:
+    start = time.process_time()
+    fn()
+    return time.process_time() - start
+
+
+def test_a_million_orders_and_sixty_thousand_copies_are_refused_before_any_work():
+    curve = rdpsym.gaussian(sigma=2).curve()
+    for orders in ([1 + k / 1000 for k in range(1, 10**6)], [2] * 60_000, (1 + k / 7 for k in itertools.count(1)),
+                   ",".join(["2"] * 60_000)):
+        with pytest.raises(ParameterError, match="at most 10000 orders"):
+            rdpsym.epsilon(curve, delta=1e-5, orders=orders)
+    assert main(["epsilon", "--mechanism", "gaussian", "--set", "sigma=2", "--delta", "1e-5",
+                 "--orders", ",".join(["2"] * 60_000)]) == 2
+
+
+def test_duplicates_are_found_in_one_pass():
+    orders = [2] * 5000 + [3] * 5000
+    with pytest.raises(ParameterError, match="duplicates 2, 3"):
+        rdpsym.epsilon(rdpsym.gaussian(sigma=2).curve(), delta=1e-5, orders=orders)
+    assert _seconds(lambda: pytest.raises(ParameterError, rdpsym.accounting.orders.resolve, orders)) < 60
+
+
+# --------------------------------------------------------------------------------------- calibration
+
+
+def test_twenty_thousand_calibration_targets_are_refused(capsys):
+    targets = ",".join(str(1 + i / 10**4) for i in range(20_000))
+    assert main(["calibrate", "--mechanism", "gaussian", "--epsilon", targets, "--delta", "1e-5"]) == 2
+    assert "at most 1000 targets" in capsys.readouterr().err
+    with pytest.raises(ParameterError, match="at most 1000 calibrations"):
+        rdpsym.calibrate_many([{"family": "gaussian", "epsilon": 1, "delta": 1e-5}] * 1001)
+
+
+def test_bounds_beyond_a_float_are_calibrated_and_printed_without_overflow(capsys):
+    status = main(["calibrate", "--mechanism", "gaussian", "--epsilon", "1", "--delta", "1e-5", "--dps", "15",
+                   "--bounds", "1e500,1e501"])
+    out, err = capsys.readouterr()
+    assert status in (0, 2) and "Traceback" not in err and "OverflowError" not in err
+    if status == 0:
+        assert "e+500" in out or "e+501" in out
+
+
+# --------------------------------------------------------------------------------------- Opacus histories
+
+
+def test_an_opacus_history_of_alternating_sigma_is_two_terms():
+    history = [(1.0 + (i % 2) / 10, 0.01, 1) for i in range(40_000)]
+    grouped = rdpsym.sampled_gaussian(q=sp.Rational(1, 100), sigma=1).curve() * 20_000 \
+        + rdpsym.sampled_gaussian(q=sp.Rational(1, 100), sigma=sp.Rational(11, 10)).curve() * 20_000
+    assert _seconds(lambda: rdpsym.from_opacus(history)) < 120
+    got = rdpsym.epsilon(rdpsym.from_opacus(history), delta=1e-5, dps=20)
+    want = rdpsym.epsilon(grouped, delta=1e-5, dps=20)
+    assert got.value == want.value
+
+
+def test_an_opacus_history_past_its_ceilings_is_refused(monkeypatch):
+    from rdpsym.peers import opacus
+
+    monkeypatch.setattr(opacus, "MAX_DISTINCT_STEPS", 5)
+    with pytest.raises(ParameterError, match="at most 5 distinct"):
+        rdpsym.from_opacus([(1 + i / 10, 0.01, 1) for i in range(6)])
+    monkeypatch.setattr(opacus, "MAX_HISTORY_ENTRIES", 10)
+    with pytest.raises(ParameterError, match="at most 10 entries"):
+        rdpsym.from_opacus([(1.0, 0.01, 1)] * 11)
+
+
+# --------------------------------------------------------------------------------------- dp_accounting events
+
+def _event(name: str, **fields):
+    return type(name, (), fields)()
+
+
+def _gaussian(sigma):
+    return _event("GaussianDpEvent", noise_multiplier=sigma)
+
+
+def _composed(items):
+    e = _event("ComposedDpEvent")
+    e.events = items
+    return e
+
+
+def test_an_endless_events_iterator_ends_at_the_ceiling(monkeypatch):
+    monkeypatch.setattr(events, "MAX_EVENTS_VISITED", 1000)
+    with pytest.raises(ParameterError, match="at most 1000 events"):
+        rdpsym.from_dp_event(_composed(itertools.repeat(_gaussian(1.0))))
+
+
+def test_an_event_nested_ten_thousand_deep_or_inside_itself_is_refused():
+    deep = _gaussian(1.0)
+    for _ in range(10**4):
+        deep = _composed([deep])
+    with pytest.raises(ParameterError, match="nested at most 200 deep"):
+        rdpsym.from_dp_event(deep)
+    inner: list = [_gaussian(1.0)]
+    cyclic = _composed(inner)
+    inner.append(cyclic)
+    with pytest.raises(ParameterError, match="no event inside itself"):
+        rdpsym.from_dp_event(cyclic)
+    sampled = _event("PoissonSampledDpEvent", sampling_probability=1.0)
+    sampled.event = sampled
+    with pytest.raises(ParameterError, match="no event inside itself"):
+        rdpsym.from_dp_event(sampled)
+
+
+def test_many_distinct_events_are_refused_and_one_object_many_times_is_one_term(monkeypatch):
+    monkeypatch.setattr(events, "MAX_DISTINCT_EVENTS", 50)
+    with pytest.raises(ParameterError, match="at most 50 distinct events"):
+        rdpsym.from_dp_event(_composed([_gaussian(1 + i / 10**6) for i in range(10**5)]))
+    g = _gaussian(2.0)
+    curve = rdpsym.from_dp_event(_composed([g] * 50_000))
+    assert curve.closed_form == 50_000 * sp.Symbol("alpha") / 8 or sp.simplify(
+        curve.closed_form - 50_000 * rdpsym.alpha / 8) == 0
+
+
+def test_a_field_that_raises_is_an_error_naming_the_object_and_the_field():
+    class Exploding:
+        @property
+        def noise_multiplier(self):
+            raise RuntimeError("boom")
+
+    Exploding.__name__ = "GaussianDpEvent"
+    with pytest.raises(ParameterError, match=r"GaussianDpEvent.noise_multiplier must be readable.*RuntimeError: boom"):
+        rdpsym.from_dp_event(Exploding())
+
+    class BadIterator:
+        def __iter__(self):
+            yield _gaussian(1.0)
+            raise KeyError("gone")
+
+    with pytest.raises(ParameterError, match="ComposedDpEvent.events raised KeyError"):
+        rdpsym.from_dp_event(_composed(BadIterator()))
+
+    class Accountant:
+        @property
+        def history(self):
+            raise ValueError("locked")
+
+    with pytest.raises(ParameterError, match="history must be readable.*ValueError: locked"):
+        rdpsym.from_opacus(Accountant())
+
+
+# --------------------------------------------------------------------------------------- files and schedulers
+
+
+@pytest.mark.parametrize("scheme", ["ucx", "tls", "inproc"])
+def test_an_unsupported_scheduler_scheme_is_refused_by_name(tmp_path, capsys, scheme):
+    assert main(["reference", "--quick", "--out", str(tmp_path), "--scheduler", f"{scheme}://127.0.0.1:8786"]) == 2
+    assert f"the {scheme}:// scheme is not supported" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_verify_reads_only_a_regular_json_file_of_bounded_size(tmp_path, capsys):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for source in (str(fifo), "/dev/zero", str(tmp_path)):
+        assert main(["verify", "--event", source, "--orders", "2", "--rdp", "0.25"]) == 2
+        assert "a regular JSON file" in capsys.readouterr().err
+    huge = tmp_path / "huge.json"
+    huge.write_text('{"class_name": "GaussianDpEvent", "noise_multiplier": ' + "9" * 5000 + "}")
+    assert main(["verify", "--event", str(huge), "--orders", "2", "--rdp", "0.25"]) == 2
+    assert "4300 digits" in capsys.readouterr().err
+
+
+def test_a_json_event_with_dunder_keys_is_read_as_its_public_fields(tmp_path, capsys):
+    f = tmp_path / "event.json"
+    f.write_text('{"class_name": "GaussianDpEvent", "noise_multiplier": 2.0, "__class__": "x", "__dict__": {},'
+                 ' "_fields": 3}')
+    assert main(["verify", "--event", str(f), "--orders", "2", "--rdp", "0.25"]) == 0
+    assert "certified 0.25" in capsys.readouterr().out
