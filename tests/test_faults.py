@@ -9,9 +9,13 @@ a write past it fails with EFBIG, exactly as on a full disk.
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -92,7 +96,6 @@ def test_a_command_output_past_the_limit_keeps_the_old_file_and_says_so(tmp_path
 
 
 def test_permissions_follow_the_umask_as_an_ordinary_write_would(tmp_path):
-    import os
     import stat
 
     from rdpsym.foundations.files import replace_file
@@ -104,3 +107,110 @@ def test_permissions_follow_the_umask_as_an_ordinary_write_would(tmp_path):
     finally:
         os.umask(mask)
     assert stat.S_IMODE(path.stat().st_mode) == 0o644 == stat.S_IMODE(drawn.stat().st_mode)
+
+
+# --------------------------------------------------------------------------------------- processes that end
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie (not reaped yet by init) has ended too
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _wait_until(condition, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return condition()
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(c) for c in text.split()]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads the process tree from /proc")
+def test_sigterm_mid_run_stops_every_pool_worker_and_writes_nothing(tmp_path):
+    """Issue 25: SIGTERM to a ``--workers 2`` run left both workers computing for minutes.  Now the command ends
+    with status 143 (128 + SIGTERM) within seconds, its workers with it, and its --json is not written."""
+    targets = ",".join(str(1 + i / 100) for i in range(300))  # minutes of work on two workers
+    out = tmp_path / "out.json"
+    proc = subprocess.Popen([sys.executable, "-m", "rdpsym", "calibrate", "--mechanism", "sampled-gaussian", "--set",
+                             "q=0.01", "--steps", "1000", "--epsilon", targets, "--delta", "1e-5", "--dps", "30",
+                             "--workers", "2", "--json", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        assert _wait_until(lambda: len(_children(proc.pid)) >= 2, 120), "the pool's workers never started"
+        workers = _children(proc.pid)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 143
+        assert _wait_until(lambda: not any(_alive(w) for w in workers), 20), "a pool worker outlived the command"
+        assert not out.exists() and list(tmp_path.iterdir()) == []
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def _dies_once(task: tuple) -> int:
+    """Kills its own worker process the first time it runs (a marker file remembers), then returns x²."""
+    x, marker = task
+    if x == 3 and not Path(marker).exists():
+        Path(marker).write_text("died")
+        os.kill(os.getpid(), signal.SIGKILL)
+    return x * x
+
+
+def _always_dies(task: tuple) -> int:
+    if task[0] == 3:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return task[0]
+
+
+def test_a_killed_pool_worker_is_replaced_and_every_task_runs_again():
+    """A pool worker killed mid-run (the OOM killer, a kill -9): the tasks are pure, so a fresh pool runs them
+    all again and the result is the serial one; a worker that dies every time is a clear error, no partial list."""
+    from rdpsym.foundations.parallel import LostWorkers, ordered_map
+
+    with tempfile.TemporaryDirectory() as folder:
+        marker = str(Path(folder) / "marker")
+        assert ordered_map(_dies_once, [(x, marker) for x in range(6)], 2) == [x * x for x in range(6)]
+        assert Path(marker).exists()
+    with pytest.raises(LostWorkers, match="died twice"):
+        ordered_map(_always_dies, [(x,) for x in range(6)], 2)
+
+
+def test_a_process_a_claim_file_starts_does_not_outlive_rdpsym_check(tmp_path):
+    """Issue 25: ``rdpsym check`` left running the processes a claim file forked.  A file starts ``sleep`` and
+    forgets it; after the run, it is gone (the claim worker's process group is stopped with it)."""
+    from rdpsym.claims.runner import _can_fork, run
+
+    if not _can_fork():
+        pytest.skip("claims run in a worker process only where it can fork")
+    pidfile = tmp_path / "sleeper.pid"
+    folder = tmp_path / "forks"
+    folder.mkdir()
+    (folder / "forks.py").write_text(textwrap.dedent(f"""
+        import subprocess
+        from rdpsym.claims import AtMost, Claim, Verdict
+
+        _sleeper = subprocess.Popen(["sleep", "300"])
+        open({str(pidfile)!r}, "w").write(str(_sleeper.pid))
+        CLAIM = Claim("forks", "", "", "", (AtMost(lambda: 0, 1, "0 is at most 1", symbolic=False),),
+                      Verdict.CHECKED)
+    """))
+    report = run([folder], timeout=60)
+    assert not report.failures and len(report.results) == 1
+    sleeper = int(pidfile.read_text())
+    assert _wait_until(lambda: not _alive(sleeper), 20), "the process the claim file started is still running"

@@ -118,3 +118,33 @@ def test_reference_and_calibration_on_a_local_dask_cluster(dask_cluster, tmp_pat
     shown = capsys.readouterr().out
     for c in serial_cal:
         assert f"(exactly {c.value})" in shown
+
+
+def _kills_its_dask_worker_once(task):
+    """Ends its worker process the first time it runs (a marker file remembers), as a lost worker would."""
+    import os
+    import signal
+    from pathlib import Path
+
+    x, marker = task
+    if x == 2 and not Path(marker).exists():
+        Path(marker).write_text("lost")
+        os.kill(os.getpid(), signal.SIGKILL)
+    return x * x
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::ResourceWarning", "ignore::UserWarning")
+def test_a_lost_dask_worker_is_retried_by_dask_and_a_lost_cluster_is_a_clear_error(dask_cluster, tmp_path):
+    """Issue 25: a LocalCluster worker lost mid-run (loopback only): Dask reruns its pure task elsewhere
+    (``retries``), and the result is the serial one; a client whose cluster is gone is an rdpsym error."""
+    distributed = pytest.importorskip("dask.distributed")
+    from rdpsym.foundations.parallel import LostWorkers
+
+    marker = str(tmp_path / "marker")
+    with distributed.Client(dask_cluster) as client:
+        assert ordered_map(_kills_its_dask_worker_once, [(x, marker) for x in range(5)], client) == [0, 1, 4, 9, 16]
+    assert (tmp_path / "marker").exists()
+    client = distributed.Client(dask_cluster)
+    client.close()
+    with pytest.raises(LostWorkers, match="could not be sent to the cluster"):
+        ordered_map(_square, [1, 2], client)

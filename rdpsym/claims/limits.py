@@ -184,7 +184,13 @@ def _stop(pid: int) -> None:
     """Stop the worker (if it still runs) and the processes it started, and reap it."""
     family = _descendants(pid)
     try:
-        os.kill(pid, signal.SIGKILL)  # first: it starts no more
+        # the worker's process group first (the worker made it: everything a claim file started, orphans
+        # included, unless it left the group), then the worker itself if it did not make one
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        os.kill(pid, signal.SIGKILL)  # it starts no more
     except ProcessLookupError:
         return
     for child in family:  # (no longer the worker's to reap: orphans go to init, which reaps them)

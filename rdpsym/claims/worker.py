@@ -12,6 +12,7 @@ The entry points that use it, and the report they return, are
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import pickle
@@ -87,6 +88,10 @@ class _Supervised:
             warnings.simplefilter("ignore", DeprecationWarning)
             pid = os.fork()
         if pid == 0:  # the worker: never returns
+            # its own process group, so that everything a claim file starts (even an orphan, after the worker
+            # ends) is stopped with it: _stop kills the group
+            with contextlib.suppress(OSError):
+                os.setpgid(0, 0)
             os.close(read)
             _worker(write, self.files, self.claims, self.skip, start,
                     None if self.checked_before else self.before_check)

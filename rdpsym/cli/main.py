@@ -18,7 +18,10 @@ the user can fix is one line, ``rdpsym: error: <what> must be <range>; got
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
+import threading
 
 import rdpsym
 from rdpsym.cli import accounting, calibrate, check, derive, plot, table2, verify
@@ -54,11 +57,32 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run one command; its exit status (see :data:`rdpsym.cli.output.STATUSES`)."""
     args = build_parser().parse_args(argv)
+    with _sigterm_exits():
+        try:
+            return args.run(args)
+        except RdpSymError as exc:
+            print(f"rdpsym: error: {exc}", file=sys.stderr)
+            return BAD_INPUT
+
+
+@contextlib.contextmanager
+def _sigterm_exits():
+    """SIGTERM ends the command as Ctrl-C does, through every ``finally`` on the way out: pool workers and
+    claim workers are stopped, no output is half written (each is replaced whole or not at all).  By default
+    SIGTERM killed the process on the spot and left its workers computing for minutes.  Exit status 143
+    (128 + SIGTERM), as a shell reports a process it terminated."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(signum, frame):
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, terminate)
     try:
-        return args.run(args)
-    except RdpSymError as exc:
-        print(f"rdpsym: error: {exc}", file=sys.stderr)
-        return BAD_INPUT
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -33,15 +33,22 @@ from __future__ import annotations
 import contextlib
 import importlib
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import CancelledError, Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
-from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.foundations.errors import ParameterError, RdpSymError, must
 from rdpsym.foundations.reading import integer
 
 #: A local pool larger than this is refused (a cluster is what --scheduler is for).
 MAX_WORKERS = 256
+#: How many times a Dask task is rerun when the worker running it is lost (Dask's own ``retries``).
+DASK_RETRIES = 2
 
-__all__ = ["executor_from", "ordered_map"]
+
+class LostWorkers(RdpSymError):
+    """Workers or a cluster were lost and the run could not be completed: no result is returned (none partial)."""
+
+__all__ = ["LostWorkers", "executor_from", "local_pool", "ordered_map"]
 
 
 def ordered_map(fn: Callable, items: Iterable, executor: object = None, *, map: Callable | None = None) -> list:
@@ -63,32 +70,107 @@ def ordered_map(fn: Callable, items: Iterable, executor: object = None, *, map: 
         executor = _workers(executor, "executor")
         if executor == 1:
             return [fn(x) for x in items]
-        with ProcessPoolExecutor(max_workers=executor) as pool:
-            return _submitted(pool, fn, items)
+        return _on_local_pool(executor, fn, items)
     if not callable(getattr(executor, "submit", None)):
         raise ParameterError(must("executor", "None, a number of workers, a concurrent.futures.Executor or an "
                                   "object with submit() (a dask.distributed.Client)", type(executor).__name__))
-    return _submitted(executor, fn, items)
+    try:
+        return _submitted(executor, fn, items)
+    except BrokenProcessPool as exc:  # the caller's pool: it cannot be remade here
+        raise LostWorkers(f"a worker process of the given pool died (killed, or out of memory): {exc}; no result "
+                          "was kept") from None
+
+
+def _on_local_pool(n: int, fn: Callable, items: list) -> list:
+    """The tasks on a pool of ``n`` processes made for them; a pool whose worker dies (killed, out of memory) is
+    replaced by a fresh one and every task run again (they are pure: the results are those of a serial run)."""
+    for attempt in (1, 2):
+        try:
+            with local_pool(n) as pool:
+                return _submitted(pool, fn, items)
+        except BrokenProcessPool as exc:
+            if attempt == 2:
+                raise LostWorkers(f"a worker process of the local pool died twice (killed, or out of memory): {exc}; "
+                                  "no result was kept") from None
+    raise AssertionError("unreachable")
+
+
+@contextlib.contextmanager
+def local_pool(n: int) -> Iterator[ProcessPoolExecutor]:
+    """A process pool of ``n`` workers that ends with the block.  Left by an exception (an interrupt, a
+    SIGTERM turned into :class:`SystemExit` by the command line), its workers are terminated at once instead
+    of finishing the tasks they run (``ProcessPoolExecutor``'s own exit waits for them: minutes)."""
+    pool = ProcessPoolExecutor(max_workers=n)
+    try:
+        yield pool
+    except BaseException:
+        _terminate(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in processes:
+        with contextlib.suppress(Exception):
+            p.terminate()
+    for p in processes:
+        with contextlib.suppress(Exception):
+            p.join(5)
 
 
 def _submitted(executor, fn: Callable, items: list) -> list:
-    futures = [_submit(executor, fn, x) for x in items]
+    futures = []
     try:
-        return [f.result() for f in futures]
+        for x in items:
+            futures.append(_submit(executor, fn, x))
+    except Exception as exc:  # a closed client, a scheduler gone: nothing can run there
+        if _from_a_cluster(exc):
+            raise LostWorkers(f"the tasks could not be sent to the cluster ({type(exc).__name__}: {exc}); no result "
+                              "was kept") from None
+        raise
+    try:
+        return [_result(f) for f in futures]
     finally:
         for f in futures:
             cancel = getattr(f, "cancel", None)
             if cancel is not None and not _done(f):
-                cancel()
+                with contextlib.suppress(Exception):
+                    cancel()
+
+
+def _result(future) -> object:
+    """A future's result; a cluster lost under it (Dask: the scheduler's connection closed, the future
+    cancelled with it) is a :class:`LostWorkers` naming what was lost.  A task's own exception is raised as
+    the serial run raises it; a local pool's death (``BrokenProcessPool``) goes to the caller, which retries."""
+    try:
+        return future.result()
+    except BrokenProcessPool:
+        raise
+    except (CancelledError, OSError, TimeoutError) as exc:
+        raise LostWorkers(f"the workers running the tasks were lost ({type(exc).__name__}: {exc}); no result "
+                          "was kept") from None
+    except Exception as exc:
+        if _from_a_cluster(exc):  # FutureCancelledError, ...
+            raise LostWorkers(f"the cluster running the tasks was lost ({type(exc).__name__}: {exc}); no result "
+                              "was kept") from None
+        raise
+
+
+def _from_a_cluster(exc: BaseException) -> bool:
+    """Whether Dask (or its network layer) raised ``exc``, not the task."""
+    return type(exc).__module__.split(".")[0] in ("distributed", "tornado")
 
 
 def _submit(executor, fn, x):
     if isinstance(executor, Executor):
         return executor.submit(fn, x)
     # A dask.distributed.Client: pure=False so that equal tasks are not merged into one key (each runs, as
-    # it would here); its futures have result() like concurrent.futures ones.
+    # it would here); retries: a task whose worker is lost runs again elsewhere (tasks are pure); its futures
+    # have result() like concurrent.futures ones.
     try:
-        return executor.submit(fn, x, pure=False)
+        return executor.submit(fn, x, pure=False, retries=DASK_RETRIES)
     except TypeError:
         return executor.submit(fn, x)
 
@@ -145,11 +227,9 @@ def executor_from(workers: object = None, scheduler: str | None = None, *, name:
         yield None
         return
     n = _workers(workers, name)
-    if n == 1:
-        yield None
-        return
-    with ProcessPoolExecutor(max_workers=n) as pool:
-        yield pool
+    # a number: ordered_map makes the pool for its tasks, replaces it if a worker dies, and terminates it if
+    # the run is interrupted
+    yield None if n == 1 else n
 
 
 def _workers(workers: object, name: str) -> int:
