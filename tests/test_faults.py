@@ -214,3 +214,23 @@ def test_a_process_a_claim_file_starts_does_not_outlive_rdpsym_check(tmp_path):
     assert not report.failures and len(report.results) == 1
     sleeper = int(pidfile.read_text())
     assert _wait_until(lambda: not _alive(sleeper), 20), "the process the claim file started is still running"
+
+
+def test_a_document_and_its_pdf_are_one_set(tmp_path, capsys, monkeypatch):
+    """``--latex doc.tex --pdf``: both are replaced together; when the PDF cannot be built the new document is
+    written alone and the old PDF, built from an older document, is removed (never a .tex beside the PDF of
+    another)."""
+    import shutil as shell
+
+    from rdpsym.cli.main import main
+
+    if shell.which("pdflatex") is None:
+        pytest.skip("needs pdflatex")
+    tex, pdf = tmp_path / "doc.tex", tmp_path / "doc.pdf"
+    assert main(["derive", "gaussian", "--latex", str(tex), "--pdf"]) == 0
+    assert pdf.read_bytes().startswith(b"%PDF") and "sigma" in tex.read_text()
+    monkeypatch.setattr(shell, "which", lambda name: None)  # pdflatex gone
+    assert main(["derive", "laplace", "--latex", str(tex), "--pdf"]) == 3
+    assert "lambda" in tex.read_text() and not pdf.exists()
+    assert "removed" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["doc.tex"]

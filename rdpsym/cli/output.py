@@ -12,14 +12,17 @@ all (:mod:`rdpsym.foundations.files`): a full disk leaves the previous file.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
 import sys
+import tempfile
 import warnings
 from collections.abc import Callable
 from pathlib import Path
 
 from rdpsym.foundations.errors import ParameterError, RdpSymError, must
-from rdpsym.foundations.files import replace_file
+from rdpsym.foundations.files import replace_file, replace_together
 from rdpsym.render.pdf import LatexLayoutWarning, compile_pdf
 
 #: Exit statuses of every command.
@@ -150,22 +153,44 @@ class Outputs:
         return self.write(option, write)
 
     def latex(self, path: Path | None, tex: str | Callable[[], str], pdf: bool) -> None:
-        """Write a standalone document and, with ``pdf``, build its PDF beside it (each reported on its own);
-        ``tex`` may be a function that builds it, as for :meth:`text`."""
+        """Write a standalone document and, with ``pdf``, build its PDF beside it; ``tex`` may be a function
+        that builds it, as for :meth:`text`.
+
+        The two are one set: the PDF is built from the new document in a scratch folder first, then both
+        replace the old pair together.  If the PDF cannot be built (no pdflatex, a TeX error), the document
+        is still written (compile it yourself) and an old PDF beside it, which no longer matches it, is
+        removed: never a new .tex beside the PDF of an old one.
+        """
         if path is None:
             return
-        if not self.text("--latex", path, tex) or not pdf or str(path) == "-":
+        if not pdf or str(path) == "-":
+            self.text("--latex", path, tex)
             return
+        made: list[str] = []
+        if not self.write("--latex", lambda: made.append(tex() if callable(tex) else tex)):
+            return  # the document itself could not be made (reported): nothing is written
+        text = made[0] if made[0].endswith("\n") else made[0] + "\n"
+        pdf_path = path.with_suffix(".pdf")
 
         def build() -> None:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always", LatexLayoutWarning)
-                written = compile_pdf(path)
-            print(f"wrote {written}")
+            with tempfile.TemporaryDirectory(prefix="rdpsym-latex-") as scratch:
+                draft = Path(scratch) / path.name
+                draft.write_text(text, encoding="utf-8")
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always", LatexLayoutWarning)
+                    built = compile_pdf(draft)
+                replace_together({path: text, pdf_path: lambda p: shutil.copyfile(built, p)})
+            print(f"wrote {path}")
+            print(f"wrote {pdf_path}")
             for w in caught:  # the PDF is written; say where its layout is off, without a Python traceback
                 print(f"rdpsym: warning: {w.message}", file=sys.stderr)
 
-        self.write("--pdf", build)
+        if self.write("--pdf", build):
+            return
+        if self.text("--latex", path, text) and pdf_path.exists():
+            with contextlib.suppress(OSError):
+                pdf_path.unlink()
+                print(f"removed {pdf_path} (built from an older document)", file=sys.stderr)
 
     def status(self, status: int) -> int:
         """``status``, or :data:`OUTPUT_FAILED` when an output failed and the work itself was fine."""
