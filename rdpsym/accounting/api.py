@@ -160,6 +160,16 @@ class AccountingResult:
     def __str__(self) -> str:
         return operations.text(self)
 
+    def __repr__(self) -> str:
+        """One line: the answer, its order, conversion and certification (every order's row: ``per_order``;
+        the whole table: ``str()``).  The full record printed 34 000 characters at 157 orders."""
+        value = self.published(12) if self.certified else str(self.value)
+        order = "" if self.order is None else f"order {'∞' if self.order == math.inf else self.order}, "
+        other = "delta" if self.kind == "epsilon" else "epsilon"
+        return (f"AccountingResult({self.kind} ≤ {value} at {other} = {self.given}, {order}"
+                f"conversion {self.conversion!r}, {'certified' if self.certified else 'not certified'}, "
+                f"dps={self.dps})")
+
     def _repr_latex_(self) -> str:
         return operations.latex(self)
 

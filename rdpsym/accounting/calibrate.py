@@ -122,6 +122,13 @@ class Calibration:
     def __str__(self) -> str:
         return operations.text(self)
 
+    def __repr__(self) -> str:
+        """One line: the value published on the safe side, its certified ε and the target (the search, the
+        bracket and the notes: ``str()`` and the fields).  The full record printed 77 000 characters."""
+        return (f"Calibration({self.parameter} = {self.published(6)}, ε ≤ {self.epsilon.published(6)} ≤ "
+                f"{self.target_epsilon} at δ = {self.delta}, {'certified' if self.certified else 'not certified'}, "
+                f"{self.evaluations} evaluations)")
+
 
 def _safe(value, direction: str, digits: int):
     """``value`` rounded to ``digits`` significant digits towards the side that meets the target."""

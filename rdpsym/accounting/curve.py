@@ -348,6 +348,14 @@ class RdpCurve:
     def __repr__(self) -> str:
         return f"RdpCurve({self.label})"
 
+    def _repr_markdown_(self) -> str:
+        """Jupyter: the curve's label and, where it has one, its closed form ε(α) typeset (MathJax-safe)."""
+        form = self.closed_form
+        shown = r"$\varepsilon(\alpha) = " + sp.latex(form) + "$" if form is not None else \
+            "(no closed form: evaluated per order)"
+        label = self.label.replace("|", r"\|")  # a Markdown table cell's separator
+        return f"**RDP curve** {label}: {shown}"
+
 
 #: The largest c of :meth:`RdpCurve.group` (groups of 2^c): 2^c stays within 10^1000, the largest number read.
 MAX_GROUP_EXPONENT = 3321

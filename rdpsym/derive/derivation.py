@@ -142,6 +142,13 @@ class Derivation:
         """Jupyter shows the derivation typeset: each step with its reason, then the status."""
         return operations.latex(self, display=True)
 
+    def __repr__(self) -> str:
+        """One line: the order, the result (shortened) and the status (the steps: ``str()``, ``.steps``)."""
+        result = str(self.result)
+        result = result if len(result) <= 160 else result[:150] + " …"
+        status = getattr(self.status, "value", self.status)
+        return f"Derivation(D_{self.order} = {result}, status {status!r}, {len(self.steps)} steps)"
+
     def __str__(self) -> str:
         return operations.text(self)
 

@@ -128,6 +128,25 @@ class Mechanism:
         return hash((self.name, _frozen(self.parameters), self.reference, self.worst_case,
                      self.symmetric, self.neighbouring, self.source))
 
+    def __repr__(self) -> str:
+        """One line: the name and parameters (the pair: ``.pair``; the citation: ``.source``)."""
+        shown = ", ".join(f"{k}={v}" for k, v in self.parameters.items())
+        return f"Mechanism({self.name}({shown}))"
+
+    def _repr_markdown_(self) -> str:
+        """Jupyter: the mechanism, its parameters and its worst-case pair of densities, typeset."""
+        def name(k: str) -> str:  # σ as \sigma, a word as upright text
+            tex = sp.latex(sp.Symbol(k))
+            return rf"\mathrm{{{k}}}" if tex == k and len(k) > 1 else tex
+
+        shown = ", ".join(f"${name(k)} = {sp.latex(sp.sympify(v, strict=True))}$"
+                          if isinstance(v, (int, sp.Basic)) else f"{k} = {v}" for k, v in self.parameters.items())
+        lines = [f"**{self.name}** ({shown})"]
+        if isinstance(self.pair, tuple) or getattr(self.pair, "built", False):
+            P, Q = self.pair
+            lines.append(f"worst-case pair: $P = {sp.latex(P.expr)}$, $Q = {sp.latex(Q.expr)}$")
+        return "  \n".join(lines)
+
     def rdp(self, order: object = alpha) -> Any:  # a Derivation (rdpsym.derive), provided through the operations
         """The mechanism's RDP at ``order``: D_order(P‖Q) for the worst-case pair (a Derivation).
 

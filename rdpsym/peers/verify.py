@@ -285,6 +285,13 @@ class Verification:
     def __str__(self) -> str:
         return operations.text(self)
 
+    def __repr__(self) -> str:
+        """One line: the verdict and how many answers were checked (each check: ``.orders``, ``.epsilon``)."""
+        below = sum(c.direction in (BELOW, INVALID) for c in self.checks)
+        told = self.told if len(self.told) <= 60 else self.told[:57] + "…"
+        return (f"Verification({self.peer!r} on {told}: {self.verdict}; {len(self.orders)} orders"
+                f"{' and epsilon' if self.epsilon is not None else ''} checked, {below} below the certified value)")
+
     def as_dict(self) -> dict:
         return operations.json(self)
 

@@ -1,0 +1,62 @@
+"""Displays that fit (issue 27): short reprs in a REPL, typeset displays in Jupyter.
+
+``repr()`` of an accounting result printed 34 000 characters (every order at 50 digits with its enclosure), of a
+calibration 77 000: now one line with the answer, its order, conversion and certification; the full records
+stay behind their fields and ``str()``.
+"""
+
+from __future__ import annotations
+
+import pytest
+import sympy as sp
+
+import rdpsym
+
+LINE = 200
+
+
+@pytest.fixture(scope="module")
+def records():
+    m = rdpsym.gaussian(sigma=2)
+    c = m.curve() * 4
+    return {
+        "mechanism": m,
+        "curve": c,
+        "subsampled": rdpsym.sampled_gaussian(q=sp.Rational(1, 100), sigma=1).curve(),
+        "derivation": rdpsym.renyi_divergence(*m.pair, rdpsym.alpha),
+        "epsilon": rdpsym.epsilon(c, delta=1e-5),
+        "delta": rdpsym.delta(c, epsilon=1),
+        "bbghs": rdpsym.epsilon(c, delta=1e-5, conversion="bbghs", dps=30),
+        "calibration": rdpsym.calibrate("gaussian", epsilon=1, delta=1e-5, dps=15),
+        "verification": rdpsym.verify(m, orders=[2], rdp=[0.25]),
+    }
+
+
+@pytest.mark.parametrize("name", ["mechanism", "curve", "subsampled", "derivation", "epsilon", "delta", "bbghs",
+                                  "calibration", "verification"])
+def test_every_repr_is_one_short_line(records, name):
+    text = repr(records[name])
+    assert len(text) <= LINE and "\n" not in text, (len(text), text[:300])
+
+
+def test_a_result_says_its_answer_order_conversion_and_certification(records):
+    text = repr(records["bbghs"])
+    assert text.startswith("AccountingResult(epsilon ≤ 4.7285070672") and "order " in text
+    assert "conversion 'bbghs'" in text and "certified" in text
+    assert len(records["bbghs"].per_order) > 100  # the table is still there, behind its attribute
+    assert "balle-wang" in repr(records["epsilon"]) and "order" not in repr(records["epsilon"])
+
+
+def test_a_calibration_and_a_derivation_say_what_they_found(records):
+    assert repr(records["calibration"]).startswith("Calibration(sigma = 3.7306")
+    assert repr(records["derivation"]) == "Derivation(D_alpha = alpha/8, status 'checked', 7 steps)" \
+        or repr(records["derivation"]).startswith("Derivation(D_alpha = alpha/8, status 'proved'")
+
+
+def test_curves_and_mechanisms_typeset_in_jupyter(records):
+    assert records["curve"]._repr_markdown_() == (r"**RDP curve** 4 × (gaussian(sigma=2, sensitivity=1)): "
+                                                  r"$\varepsilon(\alpha) = \frac{\alpha}{2}$")
+    assert "no closed form" in records["subsampled"]._repr_markdown_()
+    shown = records["mechanism"]._repr_markdown_()
+    assert shown.startswith("**gaussian**") and r"$\sigma = 2$" in shown and r"\mathrm{sensitivity}" in shown
+    assert "\\begin{align*}" in records["derivation"]._repr_latex_()
