@@ -55,22 +55,29 @@ def _read(args, kind: str) -> tuple:
     return mechanism, given, dps
 
 
-def _show(r: api.AccountingResult, args) -> None:
-    print(json.dumps(result_json(r), indent=2, ensure_ascii=False) if args.json else result_text(r, args.certified))
+def _show(r: api.AccountingResult, args) -> int:
+    """The result as text on the console; ``--json`` (a bare ``--json`` or ``-``: standard output instead of
+    the text) as JSON."""
+    out = check_path(args.json, "--json")
+    if out is None or str(out) != "-":
+        print(result_text(r, args.certified))
+    outputs = Outputs()
+    outputs.text("--json", out, lambda: json.dumps(result_json(r), indent=2, ensure_ascii=False))
+    return outputs.status(OK)
 
 
 def run_epsilon(args) -> int:
     mechanism, delta, dps = _read(args, "epsilon")
-    _show(api.epsilon(_curve(mechanism, args.steps), delta=delta, orders=args.orders, conversion=args.conversion,
-                      dps=dps), args)
-    return OK
+    check_path(args.json, "--json")  # before any work
+    return _show(api.epsilon(_curve(mechanism, args.steps), delta=delta, orders=args.orders,
+                             conversion=args.conversion, dps=dps), args)
 
 
 def run_delta(args) -> int:
     mechanism, epsilon, dps = _read(args, "delta")
-    _show(api.delta(_curve(mechanism, args.steps), epsilon=epsilon, orders=args.orders, conversion=args.conversion,
-                    dps=dps), args)
-    return OK
+    check_path(args.json, "--json")  # before any work
+    return _show(api.delta(_curve(mechanism, args.steps), epsilon=epsilon, orders=args.orders,
+                           conversion=args.conversion, dps=dps), args)
 
 
 def run_reference(args) -> int:
@@ -107,7 +114,8 @@ def add_sweep_options(p) -> None:
 def register(sub) -> None:
     for kind in ("epsilon", "delta"):
         p = sub.add_parser(kind, help=f"{kind} of a (composed) mechanism, to --dps digits, rounded up")
-        p.add_argument("--mechanism", required=True, choices=sorted(REGISTRY))
+        p.add_argument("--mechanism", required=True, choices=sorted(REGISTRY), metavar="NAME",
+                       help="a built-in mechanism: " + ", ".join(sorted(REGISTRY)))
         p.add_argument("--set", action="append", metavar="NAME=VALUE", help="a parameter, e.g. sigma=1.1")
         p.add_argument("--steps", type=steps, default=1, help="k-fold composition (default 1)")
         if kind == "epsilon":
@@ -125,17 +133,20 @@ def register(sub) -> None:
                             "conversion of each order, certified by a dual point")
         p.add_argument("--dps", default="50", help="significant digits (default 50)")
         p.add_argument("--certified", action="store_true", help="also print the certified enclosure")
-        p.add_argument("--json", action="store_true", help="machine-readable output")
+        p.add_argument("--json", nargs="?", const="-", default=None, metavar="FILE",
+                       help="write the result as JSON to FILE (- or no FILE: standard output, instead of the text)")
         p.set_defaults(run=run_epsilon if kind == "epsilon" else run_delta)
     rf = sub.add_parser("reference", help="export high-precision reference tables (JSON and CSV)")
     rf.add_argument("--out", default="reference", help="output folder (default ./reference)")
-    rf.add_argument("--dps", default="60")
+    rf.add_argument("--dps", default="60", help="significant digits of every value (default 60)")
     rf.add_argument("--quick", action="store_true", help="a small table (for tests)")
     add_sweep_options(rf)
     rf.set_defaults(run=run_reference)
     au = sub.add_parser("audit", help="compare an installed peer accountant with rdpsym's certified values")
-    au.add_argument("peer", choices=PEERS)
-    au.add_argument("--grid", choices=["small", "full"], default="small")
-    au.add_argument("--dps", default="40")
-    au.add_argument("--json", metavar="FILE")
+    au.add_argument("peer", choices=PEERS, help="the installed peer accountant: " + ", ".join(PEERS)
+                    + " (pip install 'rdpsym[peers]')")
+    au.add_argument("--grid", choices=["small", "full"], default="small",
+                    help="small (default): a few mechanisms and orders; full: every mechanism and order of the audit")
+    au.add_argument("--dps", default="40", help="digits of the certified values compared with (default 40)")
+    au.add_argument("--json", metavar="FILE", help="also write the report as JSON (- for stdout)")
     au.set_defaults(run=run_audit)

@@ -95,7 +95,8 @@ def run(args) -> int:
 def register(sub) -> None:
     p = sub.add_parser("calibrate", help="the smallest noise (or most steps, or largest rate) meeting (ε, δ), "
                                          "certified on both sides")
-    p.add_argument("--mechanism", required=True, choices=sorted(REGISTRY))
+    p.add_argument("--mechanism", required=True, choices=sorted(REGISTRY), metavar="NAME",
+                   help="a built-in mechanism: " + ", ".join(sorted(REGISTRY)))
     p.add_argument("--set", action="append", metavar="NAME=VALUE", help="the other parameters, e.g. q=256/60000")
     p.add_argument("--solve", default=None, metavar="NAME",
                    help="the parameter to calibrate: one of the mechanism's (default its noise: sigma or scale) "

@@ -25,6 +25,7 @@ import threading
 
 import rdpsym
 from rdpsym.cli import accounting, calibrate, check, derive, plot, table2, verify
+from rdpsym.cli.help import Parser, finish
 from rdpsym.cli.output import BAD_INPUT, STATUSES
 from rdpsym.foundations.errors import RdpSymError
 
@@ -45,12 +46,13 @@ class _Version(argparse.Action):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="rdpsym", description="Rényi differential privacy, derived and checked.",
-                                     epilog=STATUSES)
+    parser = Parser(prog="rdpsym", description="Rényi differential privacy, derived and checked.",
+                    epilog=STATUSES + "\n\n'rdpsym COMMAND --help' describes a command, with examples.")
     parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True)
     for module in SUBCOMMANDS:
         module.register(sub)
+    finish(parser)
     return parser
 
 

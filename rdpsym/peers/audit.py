@@ -226,6 +226,10 @@ def _grid(grid: str) -> dict:
     return GRIDS[grid]
 
 
+#: What an audit of a peer that is not installed says.
+_NEEDS_PEER = "the audit needs the peer installed: pip install 'rdpsym[peers]' (or: pip install {})"
+
+
 def _version(package: str) -> str:
     import importlib.metadata
 
@@ -281,7 +285,7 @@ def audit_dp_accounting(grid: str = "small", dps: int = 40) -> AuditReport:
         import dp_accounting as dpa
         from dp_accounting.rdp import rdp_privacy_accountant as peer
     except ImportError as exc:
-        raise RdpSymError("the audit needs the peer installed: pip install dp-accounting") from exc
+        raise RdpSymError(_NEEDS_PEER.format("dp-accounting")) from exc
     report = AuditReport("dp-accounting", 0, version=_version("dp-accounting"))
     # The peer logs a warning for each order it gives up on (and returns inf): counted below instead.
     logging.getLogger("absl").setLevel(logging.ERROR)
@@ -339,7 +343,7 @@ def audit_opacus(grid: str = "small", dps: int = 40) -> AuditReport:
         from opacus.accountants import RDPAccountant
         from opacus.accountants.analysis import rdp as peer
     except ImportError as exc:
-        raise RdpSymError("the audit needs the peer installed: pip install opacus") from exc
+        raise RdpSymError(_NEEDS_PEER.format("opacus")) from exc
     report = AuditReport("opacus", 0, version=_version("opacus"))
 
     def rdp(q, s, orders):
@@ -388,7 +392,7 @@ def audit_autodp(grid: str = "small", dps: int = 40) -> AuditReport:
     try:
         from autodp import mechanism_zoo as zoo
     except ImportError as exc:
-        raise RdpSymError("the audit needs the peer installed: pip install autodp") from exc
+        raise RdpSymError(_NEEDS_PEER.format("autodp")) from exc
     report = AuditReport("autodp", 0, version=_version("autodp"))
 
     def rdp(q, s, orders):
@@ -438,7 +442,7 @@ def audit_prv_accountant(grid: str = "small", dps: int = 40) -> AuditReport:
         import prv_accountant as prv
         from prv_accountant.other_accountants import RDP
     except ImportError as exc:
-        raise RdpSymError("the audit needs the peer installed: pip install prv-accountant") from exc
+        raise RdpSymError(_NEEDS_PEER.format("prv-accountant")) from exc
     report = AuditReport("prv-accountant", 0, version=_version("prv-accountant"))
 
     def rdp(q, s, orders):

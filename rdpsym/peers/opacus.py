@@ -258,13 +258,14 @@ def register_with_opacus(force: bool = True) -> type:
     ``PrivacyEngine(accountant="rdpsym-bbghs")`` reproduces Opacus's ``"rdp"`` number (certified),
     and ``isinstance(OpacusAccountant(), opacus.accountants.IAccountant)``
     holds (a virtual subclass: rdpsym does not import Opacus to define it).
-    Needs Opacus installed (``pip install opacus``).
+    Needs Opacus installed (``pip install 'rdpsym[peers]'``).
     """
     try:
         from opacus.accountants import IAccountant
         from opacus.accountants.registry import register_accountant
     except ImportError as exc:
-        raise RdpSymError("registering with Opacus needs Opacus installed: pip install opacus") from exc
+        raise RdpSymError("registering with Opacus needs Opacus installed: pip install 'rdpsym[peers]' "
+                          "(or: pip install opacus)") from exc
     IAccountant.register(OpacusAccountant)
     register_accountant(MECHANISM, OpacusAccountant, force=force)
     register_accountant(MECHANISM_LIKE_OPACUS, OpacusLikeAccountant, force=force)

@@ -33,8 +33,8 @@ from rdpsym.render.latex import divergence_latex, paper_latex
 from rdpsym.render.layout import DISPLAY_CHARACTERS, INDENT, display_width, fit
 from rdpsym.render.reasons import evidence_latex, evidence_text, rule_latex, rule_text
 
-__all__ = ["RELATION_LATEX", "derivation_body", "derivation_latex", "derivation_markdown", "derivation_text",
-           "display", "infinite_because"]
+__all__ = ["RELATION_LATEX", "derivation_body", "derivation_json", "derivation_latex", "derivation_markdown",
+           "derivation_text", "display", "infinite_because"]
 
 #: A relation as LaTeX (the one table: claims reports use it too).
 RELATION_LATEX = {Relation.EQ: "=", Relation.LE: r"\le", Relation.LT: "<", Relation.GE: r"\ge", Relation.GT: ">"}
@@ -274,3 +274,33 @@ def derivation_markdown(d: Derivation) -> str:
     lines = [rf"$${divergence_latex(d.order)} = {result}$$", "", f"**{d.status}**", ""]
     lines += [f"- {evidence_latex(e)}" for e in d.evidence]
     return "\n".join(lines)
+
+
+def derivation_json(d: Derivation) -> dict:
+    """JSON-ready data (``rdpsym derive --json``, ``table2 --json``): the result in SymPy's and LaTeX's
+    spelling, the status, conditions, hypotheses, the evidence as sentences, and every step of the chain.
+
+    >>> import rdpsym
+    >>> data = derivation_json(rdpsym.gaussian(sigma=2).rdp())
+    >>> data["result"], data["status"], len(data["steps"]) > 3
+    ('alpha/8', 'proved', True)
+    >>> print(data["latex"])
+    \\frac{\\alpha}{8}
+    """
+    result = d.result
+    numeric = isinstance(result, mpmath.mpf)
+    spelled = mpmath.nstr(result, 50) if numeric else sp.sstr(result)
+    why = infinite_because(d)
+    return {
+        "order": sp.sstr(d.order),
+        "result": spelled,
+        "latex": _number(result) or paper_latex(result),
+        "status": str(getattr(d.status, "value", d.status)),
+        "conditions": [sp.sstr(c) for c in d.conditions],
+        "hypotheses": [sp.sstr(h) for h in d.hypotheses],
+        "infinite_because": rule_text(why) if why is not None else None,
+        "evidence": [evidence_text(e) for e in d.evidence],
+        "steps": [{"lhs": sp.sstr(step.lhs), "relation": getattr(step.relation, "value", None),
+                   "rhs": sp.sstr(step.rhs), "reason": rule_text(step.rule) if step.rule is not None else None}
+                  for step in d.steps],
+    }
