@@ -255,7 +255,11 @@ def test_reference_export(tmp_path):
     for r in rows:
         if r["value"] != "inf":
             assert mpmath.mpf(r["lower"]) <= mpmath.mpf(r["value"]) <= mpmath.mpf(r["upper"])
-    assert (tmp_path / "rdpsym_reference.csv").read_text().startswith("mechanism,parameters,order")
+    assert (tmp_path / "rdpsym_reference.csv").read_text().startswith(
+        "mechanism,parameters,epsilon,p,q,scale,sigma,order")
+    # each parameter is a field of its own (issue 27), beside the readable text
+    sampled = next(r for r in rows if r["mechanism"] == "sampled-gaussian")
+    assert (sampled["q"], sampled["sigma"], sampled["scale"]) == ("0.01", "1.1", "")
 
 
 def test_audit_small_grid_runs_and_classifies():

@@ -64,6 +64,11 @@ def _jobs(quick: bool):
     return [(j, MIRONOV) for j in simple] + [(j, SG_ORDERS) for j in sg] + [(sg[0], DP_ACCOUNTING)]
 
 
+#: One column per parameter of any mechanism in the table (empty where a mechanism has no such parameter), so
+#: that a row is read by field (``row["sigma"]``), not by parsing the ``parameters`` text.
+PARAMETER_COLUMNS = ("epsilon", "p", "q", "scale", "sigma")
+
+
 def _rows_of(task: tuple) -> list[dict]:
     """One mechanism's rows at its orders (a task: it sets its own precision, so it runs the same anywhere)."""
     (name, params), orders, dps = task
@@ -73,7 +78,8 @@ def _rows_of(task: tuple) -> list[dict]:
     rows = []
     with precision(bits_for(dps + 10)):
         for a, b in zip(orders, balls):
-            row = {"mechanism": name, "parameters": shown, "order": "inf" if a == float("inf") else str(a),
+            row = {"mechanism": name, "parameters": shown, **{k: params.get(k, "") for k in PARAMETER_COLUMNS},
+                   "order": "inf" if a == float("inf") else str(a),
                    "order_decimal": "inf" if a == float("inf") else _decimal(a, dps),
                    "certified": curve.certified}
             if isinstance(b, Infinite):
