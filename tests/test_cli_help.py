@@ -72,3 +72,38 @@ def test_table2_json_and_its_timing_say_cpu(tmp_path, capsys):
     assert "s of CPU time" in capsys.readouterr().out
     data = json.loads(target.read_text())
     assert data["proved"] == len(data["cells"]) > 5 and all(c["status"] == "proved" for c in data["cells"])
+
+
+class _Terminal:
+    """A stream that says it is a terminal (as a user's would), collecting what is drawn on it."""
+
+    def __init__(self):
+        self.text = []
+
+    def isatty(self):
+        return True
+
+    def write(self, s):
+        self.text.append(s)
+        return len(s)
+
+    def flush(self):
+        pass
+
+
+def test_a_long_command_shows_what_it_does_on_a_terminal_and_nothing_when_piped(capsys):
+    import io
+
+    from rdpsym.cli.progress import DOING, working
+
+    assert set(DOING) <= set(EXAMPLES) and "check" not in DOING  # check draws its own progress bar
+    terminal = _Terminal()
+    with working("table2", terminal):
+        pass
+    assert "deriving Mironov's Table II" in "".join(terminal.text)
+    piped = io.StringIO()
+    with working("table2", piped):
+        pass
+    assert piped.getvalue() == ""
+    assert main(["table2"]) == 0  # under pytest standard error is not a terminal: the output is exactly the table
+    assert capsys.readouterr().err == ""

@@ -27,6 +27,7 @@ import rdpsym
 from rdpsym.cli import accounting, calibrate, check, derive, plot, table2, verify
 from rdpsym.cli.help import Parser, finish
 from rdpsym.cli.output import BAD_INPUT, STATUSES
+from rdpsym.cli.progress import working
 from rdpsym.foundations.errors import RdpSymError
 
 #: Every subcommand's module, in the order ``rdpsym --help`` lists them; each has ``register(subparsers)``.
@@ -61,7 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     with _sigterm_exits():
         try:
-            return args.run(args)
+            with working(args.command):
+                return args.run(args)
         except RdpSymError as exc:
             print(f"rdpsym: error: {exc}", file=sys.stderr)
             return BAD_INPUT
