@@ -60,3 +60,28 @@ def test_curves_and_mechanisms_typeset_in_jupyter(records):
     shown = records["mechanism"]._repr_markdown_()
     assert shown.startswith("**gaussian**") and r"$\sigma = 2$" in shown and r"\mathrm{sensitivity}" in shown
     assert "\\begin{align*}" in records["derivation"]._repr_latex_()
+
+
+def test_table2_markdown_is_a_table_for_a_gfm_parser():
+    """Notebook 02's Table II was plain text in nbconvert's HTML: the randomized response's D_∞ = |log(p/(1−p))|
+    put bare pipes in a cell.  Parsed by markdown-it's GFM tables (the rule GitHub and Jupyter's renderers
+    share): one header, three mechanisms, every entry one whole cell with its math and its status."""
+    from markdown_it import MarkdownIt
+
+    from rdpsym.derive.table2 import table2
+
+    tokens = MarkdownIt("commonmark").enable("table").parse(rdpsym.table2_markdown(table2()))
+    rows, row = [], None
+    for t in tokens:
+        if t.type == "tr_open":
+            row = []
+        elif t.type == "inline" and row is not None:
+            row.append(t.content)
+        elif t.type == "tr_close":
+            rows.append(row)
+            row = None
+    assert len(rows) == 4 and all(len(r) == 4 for r in rows), rows
+    for r in rows[1:]:
+        for entry in r[1:]:
+            assert entry.count("$") == 2 and entry.endswith(")"), entry  # whole: its math, then its status
+    assert any(r"\left\vert" in entry for r in rows for entry in r)

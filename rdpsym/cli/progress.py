@@ -1,4 +1,4 @@
-"""What a command shows while it works: a spinner with what it is doing and the time so far, on a terminal only.
+"""What a command shows while it works: a spinner saying what it is doing, on a terminal only.
 
 ``rich`` draws it on standard error; the command's own output still goes to standard output, printed above
 the spinner.  Piped or redirected (a script, CI, a test), nothing is drawn: the output is exactly what the

@@ -204,6 +204,19 @@ Propositions~5--7 and Table~II (randomized response, Laplace and Gaussian mechan
 """
 
 
+def _table_math(latex: str) -> str:
+    r"""LaTeX math that can stand in a Markdown table cell: every ``|`` spelled ``\vert`` (``\|`` as ``\Vert``).
+
+    A bare ``|`` ends the cell for GitHub's and nbconvert's table parsers, and escaping it as ``\|`` inside
+    math typesets a norm in Jupyter: the randomized response's D_∞ = |log(p/(1 − p))| turned notebook 02's
+    whole Table II into plain text.
+
+    >>> print(_table_math(r"\left|{\log x}\right| + \|v\|"))
+    \left\vert {\log x}\right\vert  + \Vert v\Vert
+    """
+    return latex.replace(r"\|", r"\Vert ").replace("|", r"\vert ")
+
+
 def table2_markdown(cells: list[Cell]) -> str:
     """The cells as a Markdown table laid out like the paper's (a row per mechanism, a column per
     order), each entry in the paper's notation followed by its status; for Jupyter and READMEs."""
@@ -213,6 +226,7 @@ def table2_markdown(cells: list[Cell]) -> str:
     entry = {(c.mechanism, c.order_label): c.derivation for c in cells}
     rows = ["| mechanism | " + " | ".join(orders) + " |", "|---" * (len(orders) + 1) + "|"]
     for name in dict.fromkeys(c.mechanism for c in cells):
-        shown = (f"${paper_latex(d.result)}$ ({d.status})" if (d := entry.get((name, o))) else "" for o in orders)
+        shown = (f"${_table_math(paper_latex(d.result))}$ ({d.status})" if (d := entry.get((name, o))) else ""
+                 for o in orders)
         rows.append(f"| {name} | " + " | ".join(shown) + " |")
     return "\n".join(rows)
