@@ -345,3 +345,18 @@ def test_p_outside_q_decides_infinity_before_any_piece_is_integrated(monkeypatch
     Q = Continuous(sp.exp(x), x, support=sp.Interval(-sp.oo, 0))
     assert moments.moment(P, Q, sp.Integer(50), Hypotheses()).value == sp.oo
     assert renyi_divergence(P, Q, 50).result == sp.oo
+
+
+def test_cauchy_kl_in_the_form_the_literature_writes():
+    """Issue 24: Cauchy's KL came out as the log of an expanded sum of six terms; the literature (Chyzak and
+    Nielsen 2019, "A closed-form formula for the Kullback-Leibler divergence between Cauchy distributions")
+    writes log(((γ₁ + γ₂)² + (μ₁ − μ₂)²)/(4γ₁γ₂)).  The derived form is that one, and it is checked against
+    the definition (its status)."""
+    x = sp.Symbol("x", real=True)
+    g1, g2 = sp.symbols("gamma1 gamma2", positive=True)
+    m1, m2 = sp.symbols("mu1 mu2", real=True)
+    P = rdpsym.Continuous(g1 / (sp.pi * (g1**2 + (x - m1) ** 2)), x)
+    Q = rdpsym.Continuous(g2 / (sp.pi * (g2**2 + (x - m2) ** 2)), x)
+    d = rdpsym.renyi_divergence(P, Q, 1)
+    assert d.result == sp.log(((g1 + g2) ** 2 + (m1 - m2) ** 2) / (4 * g1 * g2))
+    assert str(d.status) in ("checked", "proved")

@@ -45,7 +45,7 @@ def _polish(expr: sp.Expr) -> sp.Expr:
     if expr.has(sp.Sum, sp.Piecewise, sp.Max):
         return expr  # simplify would try to evaluate the series, or spend its budget on the cases
     best, best_ops = expr, sp.count_ops(expr)
-    for attempt in (lambda e: sp.simplify(e), lambda e: sp.simplify(e.rewrite(sp.exp))):
+    for attempt in (lambda e: sp.simplify(e), lambda e: sp.simplify(e.rewrite(sp.exp)), _squares_in_logs):
         try:
             candidate = budgeted(lambda attempt=attempt: attempt(expr), "simplify", seconds=_POLISH_SECONDS)
         except NoClosedFormError:  # out of time, or no budget possible in this thread: keep the form
@@ -56,6 +56,51 @@ def _polish(expr: sp.Expr) -> sp.Expr:
         if ops <= _POLISH_GAIN * best_ops:  # clearly shorter: a few operations less is not worth the derived layout
             best, best_ops = candidate, ops
     return best
+
+
+def _squares_in_logs(expr: sp.Expr) -> sp.Expr:
+    """Each log of a rational function whose numerator completes into squares of sums, written so: Cauchy's KL
+    came out as the log of an expanded sum of six terms, where the literature writes
+    log(((γ₁ + γ₂)² + (μ₁ − μ₂)²)/(4γ₁γ₂)).
+
+    >>> g1, g2 = sp.symbols("gamma1 gamma2", positive=True); m1, m2 = sp.symbols("mu1 mu2", real=True)
+    >>> arg = g1/(4*g2) + sp.Rational(1, 2) + g2/(4*g1) + (m1 - m2)**2/(4*g1*g2)
+    >>> _squares_in_logs(sp.log(sp.expand(arg)))
+    log(((gamma1 + gamma2)**2 + (mu1 - mu2)**2)/(4*gamma1*gamma2))
+    """
+    def rewritten(arg: sp.Expr) -> sp.Expr:
+        numerator, denominator = sp.fraction(sp.together(arg))
+        squares = _as_squares(sp.expand(numerator))
+        return arg if squares is None else squares / sp.factor(denominator)
+
+    return expr.replace(lambda e: isinstance(e, sp.log), lambda e: sp.log(rewritten(e.args[0])))
+
+
+def _as_squares(n: sp.Expr) -> sp.Expr | None:
+    """A homogeneous quadratic in its symbols as a sum of k·(u ± v)² over disjoint pairs (u, v) where its terms
+    k·u² + k·v² ± 2k·uv allow, plus what is left; None when no pair completes (or it is not such a quadratic)."""
+    symbols = sorted(n.free_symbols, key=str)
+    if not symbols or not n.is_polynomial(*symbols):
+        return None
+    poly = sp.Poly(n, *symbols)
+    if not poly.is_homogeneous or poly.total_degree() != 2:
+        return None
+
+    def c(*factors) -> sp.Expr:
+        return poly.coeff_monomial(sp.Mul(*factors))
+
+    squares, used = [], set()
+    for i, u in enumerate(symbols):
+        for v in symbols[i + 1:]:
+            k, cross = c(u, u), c(u, v)
+            if u in used or v in used or k == 0 or k != c(v, v) or cross not in (2 * k, -2 * k):
+                continue
+            squares.append(k * (u + sp.sign(cross) * v) ** 2)
+            used |= {u, v}
+    if not squares:
+        return None
+    rest = sp.expand(n - sp.Add(*[sp.expand(t) for t in squares]))
+    return sp.Add(*squares) + rest
 
 
 def _huge_numbers(e: sp.Expr) -> bool:
