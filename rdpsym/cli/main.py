@@ -86,7 +86,8 @@ def _sigterm_exits():
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        # (None: a handler set outside Python, which signal cannot reinstall: the default then)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
 
 
 if __name__ == "__main__":  # pragma: no cover
