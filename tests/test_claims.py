@@ -264,6 +264,12 @@ def catalogue_report():
     return run([catalogue_path()])
 
 
+#: The tests that read the catalogue's one run share an xdist worker (``--dist loadgroup``): the module fixture
+#: ran the whole catalogue once per worker (200 s of CPU each on two workers).
+ONE_RUN = pytest.mark.xdist_group("catalogue")
+
+
+@ONE_RUN
 @pytest.mark.parametrize("path", CATALOGUE, ids=[str(f.relative_to(catalogue_path())) for f in CATALOGUE])
 def test_catalogue_file_reaches_its_expected_status(path, catalogue_report):
     assert [f.problem for f in catalogue_report.failures if f.path == path] == []
@@ -274,6 +280,7 @@ def test_catalogue_file_reaches_its_expected_status(path, catalogue_report):
         assert r.ok, str(r)
 
 
+@ONE_RUN
 def test_the_whole_catalogue_report_compiles_with_no_line_past_the_margin(catalogue_report, compile_latex):
     # What `rdpsym check --latex report.tex --pdf` builds on CI: every claim's statement, steps,
     # counterexamples and prose, typeset.  A line past the right margin is text cut off the page.
