@@ -54,3 +54,16 @@ def test_composed_autodp_mechanisms_cannot_be_read():
         rdpsym.from_autodp(zoo.GaussianSVT_Mechanism({"sigma": 1.0, "k": 3, "c": 1}))
 
 
+
+
+def test_one_autodp_gaussian_gets_autodp_s_exact_analytic_epsilon():
+    """Issue 27: rdpsym.epsilon(from_autodp(GaussianMechanism(sigma=2.0)), delta=1e-5) was 2.16572 (the RDP
+    route), 8.7 % above autodp's exact analytic Gaussian 1.99309; a single Gaussian takes its exact (ε, δ) curve
+    (Balle–Wang 2018), and the result says so."""
+    from autodp.mechanism_zoo import ExactGaussianMechanism
+
+    r = rdpsym.epsilon(rdpsym.from_autodp(zoo.GaussianMechanism(sigma=2.0)), delta=1e-5)
+    theirs = ExactGaussianMechanism(sigma=2.0).get_approxDP(1e-5)
+    assert r.conversion == "balle-wang" and "balle-wang" in repr(r)
+    assert abs(float(r.value) - theirs) <= 1e-6 * theirs  # autodp solves for ε numerically (to about 1e-7)
+    assert float(r.value) >= theirs - 1e-6 and str(r.value).startswith("1.99309140441")

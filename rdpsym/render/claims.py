@@ -312,7 +312,7 @@ def report_text(report: Report, width: int = 60) -> str:
     lines.append("")
     lines.append(f"{len(report.results)} claims: {c['proved']} proved, {c['checked']} checked, "
                  f"{c['unknown']} unknown, {c['refuted']} refuted; {len(report.failures)} files failed to load; "
-                 f"{report.seconds:.1f} s")
+                 f"{report.seconds:.1f} s of wall time")
     return "\n".join(lines)
 
 
