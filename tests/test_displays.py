@@ -87,3 +87,15 @@ def test_table2_markdown_is_a_table_for_a_gfm_parser():
         for entry in r[1:]:
             assert entry.count("$") == 2 and entry.endswith(")"), entry  # whole: its math, then its status
     assert any(r"\left\vert" in entry for r in rows for entry in r)
+
+
+def test_table2_markdown_is_a_table_in_nbconvert_s_html():
+    """The issue's own check: nbconvert's HTML of notebook 02's Table II (its Markdown renderer, mistune) is a
+    table of four rows and twelve cells; with the bare pipes it was no table at all."""
+    filters = pytest.importorskip("nbconvert.filters.markdown_mistune")
+    from rdpsym.derive.table2 import table2
+
+    markdown = rdpsym.table2_markdown(table2())
+    html = filters.markdown2html_mistune(markdown)
+    assert html.count("<table") == 1 and html.count("<tr>") == 4 and html.count("<td") == 12
+    assert filters.markdown2html_mistune(markdown.replace(r"\vert ", "|")).count("<table") == 0  # the old cells
