@@ -107,3 +107,15 @@ def test_a_long_command_shows_what_it_does_on_a_terminal_and_nothing_when_piped(
     assert piped.getvalue() == ""
     assert main(["table2"]) == 0  # under pytest standard error is not a terminal: the output is exactly the table
     assert capsys.readouterr().err == ""
+
+
+def test_output_piped_while_the_spinner_draws_stays_on_standard_output(capsys):
+    """`rdpsym derive gaussian --latex - > doc.tex` from a terminal: the spinner draws on standard error, and the
+    document printed meanwhile must stay on standard output (rich's default redirect carried it to stderr)."""
+    from rdpsym.cli.progress import working
+
+    terminal = _Terminal()
+    with working("derive", terminal):
+        print(r"\documentclass{article}")
+    assert capsys.readouterr().out == "\\documentclass{article}\n"
+    assert "documentclass" not in "".join(terminal.text)

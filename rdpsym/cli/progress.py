@@ -34,9 +34,17 @@ def working(command: str, stream=None) -> Iterator[None]:
     if doing is None or not getattr(stream, "isatty", lambda: False)():
         yield
         return
-    from rich.console import Console  # a third-party library: loaded only when a spinner is drawn
+    # a third-party library, loaded only when a spinner is drawn
+    from rich.console import Console
+    from rich.live import Live
+    from rich.spinner import Spinner
 
-    with Console(file=stream).status(f"rdpsym {command}: {doing}…", spinner="dots"):
+    # Standard output is redirected through the spinner's console only when it is the terminal too (the lines
+    # then print above the spinner); piped (`rdpsym derive --latex - > doc.tex`), it is left alone, or rich
+    # would carry the document to standard error.
+    shared = bool(getattr(sys.stdout, "isatty", lambda: False)())
+    spinner = Spinner("dots", f"rdpsym {command}: {doing}…")
+    with Live(spinner, console=Console(file=stream), transient=True, redirect_stdout=shared, redirect_stderr=False):
         yield
 
 
