@@ -48,6 +48,7 @@ DASK_RETRIES = 2
 class LostWorkers(RdpSymError):
     """Workers or a cluster were lost and the run could not be completed: no result is returned (none partial)."""
 
+
 __all__ = ["LostWorkers", "executor_from", "local_pool", "ordered_map"]
 
 
@@ -148,11 +149,11 @@ def _result(future) -> object:
         return future.result()
     except BrokenProcessPool:
         raise
-    except (CancelledError, OSError, TimeoutError) as exc:
+    except CancelledError as exc:  # (Dask's FutureCancelledError too: its cluster went away)
         raise LostWorkers(f"the workers running the tasks were lost ({type(exc).__name__}: {exc}); no result "
                           "was kept") from None
     except Exception as exc:
-        if _from_a_cluster(exc):  # FutureCancelledError, ...
+        if _from_a_cluster(exc):  # CommClosedError, ...: not the task's own exception
             raise LostWorkers(f"the cluster running the tasks was lost ({type(exc).__name__}: {exc}); no result "
                               "was kept") from None
         raise
