@@ -257,10 +257,11 @@ def test_check_command_json_and_exit_status(tmp_path: Path, capsys):
 CATALOGUE = [f for f in claim_files([catalogue_path()])]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def catalogue_report():
     """The whole catalogue checked once, as ``rdpsym check`` checks it: each file's test and the
-    report's compile below read this one run."""
+    report's compile below read this one run (session-scoped: a module fixture was torn down and run again
+    when the worker ran another module's tests between two of these)."""
     return run([catalogue_path()])
 
 

@@ -17,7 +17,7 @@ LINE = 200
 pytestmark = pytest.mark.xdist_group("displays")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def records():
     m = rdpsym.gaussian(sigma=2)
     c = m.curve() * 4
