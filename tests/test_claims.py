@@ -260,17 +260,10 @@ CATALOGUE = [f for f in claim_files([catalogue_path()])]
 @pytest.fixture(scope="session")
 def catalogue_report():
     """The whole catalogue checked once, as ``rdpsym check`` checks it: each file's test and the
-    report's compile below read this one run (session-scoped: a module fixture was torn down and run again
-    when the worker ran another module's tests between two of these)."""
+    report's compile below read this one run (once per test process)."""
     return run([catalogue_path()])
 
 
-#: The tests that read the catalogue's one run share an xdist worker (``--dist loadgroup``): the module fixture
-#: ran the whole catalogue once per worker (200 s of CPU each on two workers).
-ONE_RUN = pytest.mark.xdist_group("catalogue")
-
-
-@ONE_RUN
 @pytest.mark.parametrize("path", CATALOGUE, ids=[str(f.relative_to(catalogue_path())) for f in CATALOGUE])
 def test_catalogue_file_reaches_its_expected_status(path, catalogue_report):
     assert [f.problem for f in catalogue_report.failures if f.path == path] == []
@@ -281,7 +274,6 @@ def test_catalogue_file_reaches_its_expected_status(path, catalogue_report):
         assert r.ok, str(r)
 
 
-@ONE_RUN
 def test_the_whole_catalogue_report_compiles_with_no_line_past_the_margin(catalogue_report, compile_latex):
     # What `rdpsym check --latex report.tex --pdf` builds on CI: every claim's statement, steps,
     # counterexamples and prose, typeset.  A line past the right margin is text cut off the page.

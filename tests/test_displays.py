@@ -13,8 +13,6 @@ import sympy as sp
 import rdpsym
 
 LINE = 200
-#: one worker computes the records the tests share (--dist loadgroup)
-pytestmark = pytest.mark.xdist_group("displays")
 
 
 @pytest.fixture(scope="session")

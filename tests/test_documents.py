@@ -263,9 +263,7 @@ def _family_documents():
         for row, order in cases:
             shown = "alpha" if order == a else "inf" if order == sp.oo else str(order)
             slug = "".join(c if c.isalnum() else "_" for c in f.name).strip("_")
-            # the family's group of tests/test_textbook.py: its derivations are cached in that worker
-            yield pytest.param(f.name, row, order, id=f"{slug}-{row}-{shown}",
-                               marks=pytest.mark.xdist_group(f"family:{f.name}"))
+            yield pytest.param(f.name, row, order, id=f"{slug}-{row}-{shown}")
 
 
 @pytest.mark.parametrize("name, row, order", list(_family_documents()))

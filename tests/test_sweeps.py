@@ -96,7 +96,6 @@ def dask_cluster():
         cluster.close()
 
 
-@pytest.mark.xdist_group("dask-cluster")  # one LocalCluster (the module fixture) per run, not per worker
 @pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::ResourceWarning", "ignore::UserWarning")
 def test_reference_and_calibration_on_a_local_dask_cluster(dask_cluster, tmp_path, capsys):
     distributed = pytest.importorskip("dask.distributed")
@@ -134,7 +133,6 @@ def _kills_its_dask_worker_once(task):
     return x * x
 
 
-@pytest.mark.xdist_group("dask-cluster")  # one LocalCluster (the module fixture) per run, not per worker
 @pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::ResourceWarning", "ignore::UserWarning")
 def test_a_lost_dask_worker_is_retried_by_dask_and_a_lost_cluster_is_a_clear_error(dask_cluster, tmp_path):
     """Issue 25: a LocalCluster worker lost mid-run (loopback only): Dask reruns its pure task elsewhere

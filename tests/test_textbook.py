@@ -53,13 +53,6 @@ def _key(point: dict) -> tuple:
     return tuple(sorted((name, str(value)) for name, value in point.items()))
 
 
-def _group(name: str) -> tuple:
-    """A family's tests run in one xdist worker (``--dist loadgroup``, pyproject.toml), so that its derivations
-    and the oracle's values, cached per process, are computed once per run, not once per worker; the family
-    documents of tests/test_documents.py join the same group."""
-    return (pytest.mark.xdist_group(f"family:{name}"),)
-
-
 def _order_id(order) -> str:
     return "alpha" if order == ALPHA else "inf" if is_inf(order) else str(order)
 
@@ -103,7 +96,7 @@ def _oracle_cases():
         points = list(f.points) + ([f.numeric] if f.numeric is not None else [])
         for point in points:
             for order in ORDERS:
-                yield pytest.param(f.name, _key(point), order, marks=_group(f.name),
+                yield pytest.param(f.name, _key(point), order,
                                    id=f"{_slug(f.name)}-{_slug(str(dict(_key(point))))}-order={_order_id(order)}")
 
 
@@ -173,7 +166,7 @@ NOT_YET = {
 
 def _marks(kind: str, name: str) -> tuple:
     reason = NOT_YET[kind].get(name)
-    return _group(name) + ((pytest.mark.xfail(reason=f"not yet derived: {reason}", strict=False),) if reason else ())
+    return (pytest.mark.xfail(reason=f"not yet derived: {reason}", strict=False),) if reason else ()
 
 
 def _symbolic_cases():
