@@ -139,7 +139,7 @@ class Mechanism:
             tex = sp.latex(sp.Symbol(k))
             return rf"\mathrm{{{k}}}" if tex == k and len(k) > 1 else tex
 
-        shown = ", ".join(f"${name(k)} = {sp.latex(sp.sympify(v, strict=True))}$"
+        shown = ", ".join(f"${name(k)} = {sp.latex(v)}$"
                           if isinstance(v, (int, sp.Basic)) else f"{k} = {v}" for k, v in self.parameters.items())
         lines = [f"**{self.name}** ({shown})"]
         if isinstance(self.pair, tuple) or getattr(self.pair, "built", False):
