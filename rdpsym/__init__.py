@@ -29,12 +29,18 @@ The public API, by layer (every name here is documented where it is defined):
 * the one record of mathematics — :class:`Status`, :class:`Step`,
   :class:`Relation` and the rules and evidence of :mod:`rdpsym.record`.
 
-Importing rdpsym also registers the renderers that give records their
-``str()``, ``.latex()`` and Jupyter display.
+Importing rdpsym is cheap: each name loads its module (and SymPy, mpmath,
+python-flint) on first use, and a record's ``str()``, ``.latex()`` and Jupyter
+display load the renderers the first time a record is shown.
 """
 
+import importlib
+import importlib.abc
+import importlib.util
 import os
 import sys
+
+import lazy_loader
 
 # SymPy memoises its core operations in LRU caches of SYMPY_CACHE_SIZE entries (1000 by default), sized
 # when SymPy is first imported.  A derivation and its checks rebuild the same subexpressions many times:
@@ -42,82 +48,86 @@ import sys
 # default only: a value the user set wins, and it has no effect if SymPy was imported before rdpsym.
 os.environ.setdefault("SYMPY_CACHE_SIZE", "20000")
 
-from rdpsym import render as _render  # noqa: F401 - provides str(), .latex() and Jupyter display of records
-from rdpsym.accounting import conversions
-from rdpsym.accounting.api import AccountingResult, delta, epsilon
-from rdpsym.accounting.calibrate import Calibration, calibrate, calibrate_many
-from rdpsym.accounting.components import Infinite
-from rdpsym.accounting.curve import RdpCurve
-from rdpsym.accounting.curves import rdp_curve
-from rdpsym.derive.derivation import Derivation
-from rdpsym.derive.divergence import renyi_divergence
-from rdpsym.derive.numeric import renyi_divergence_mp
-from rdpsym.derive.table2 import table2
-from rdpsym.foundations import balls
-from rdpsym.foundations import exact_size as _exact_size  # noqa: F401 - SymPy's huge exact numbers, in budgets
-from rdpsym.foundations import record as record
-from rdpsym.foundations.errors import (
-    ConvergenceError,
-    DensityError,
-    DomainError,
-    NoClosedFormError,
-    ParameterError,
-    RdpSymError,
-    VerificationError,
-)
-from rdpsym.foundations.record import Relation, Status, Step
-from rdpsym.foundations.symbols import Parameter, alpha, parameter
-from rdpsym.laws.densities import Continuous, Discrete
-from rdpsym.laws.independent import Independent
-from rdpsym.laws.joint import Joint
-from rdpsym.laws.mechanisms import (
-    REGISTRY,
-    Guarantee,
-    Mechanism,
-    discrete_gaussian,
-    discrete_laplace,
-    exponential_mechanism,
-    gaussian,
-    k_randomized_response,
-    laplace,
-    non_private,
-    poisson_sampled,
-    pure_dp,
-    randomized_response,
-    sampled_gaussian,
-    sampled_without_replacement,
-    zcdp,
-)
-from rdpsym.laws.multivariate_normal import MultivariateNormal
-from rdpsym.peers.autodp import from_autodp
-from rdpsym.peers.events import from_dp_event
-from rdpsym.peers.opacus import OpacusAccountant, OpacusLikeAccountant, from_opacus
-from rdpsym.peers.verify import Verification, verify
+# Every public name, by the module that defines it, imported on first use (SPEC 1, scientific-python's
+# lazy_loader): ``import rdpsym`` loads neither SymPy, mpmath, python-flint nor matplotlib, so
+# ``rdpsym --version`` and ``--help`` start at once, and a script pays only for the layers it touches.
+# (The renderers that give records their str() and .latex() load with the first record that is shown:
+# rdpsym.foundations.operations imports an operation's provider on its first call.)
+__getattr__, _lazy_dir, _ = lazy_loader.attach(__name__, submod_attrs={
+    "accounting.api": ["AccountingResult", "delta", "epsilon"],
+    "accounting.calibrate": ["Calibration", "calibrate", "calibrate_many"],
+    "accounting.components": ["Infinite"],
+    "accounting.curve": ["RdpCurve"],
+    "accounting.curves": ["rdp_curve"],
+    "derive.derivation": ["Derivation"],
+    "derive.divergence": ["renyi_divergence"],
+    "derive.numeric": ["renyi_divergence_mp"],
+    "derive.table2": ["table2"],
+    "foundations.errors": ["ConvergenceError", "DensityError", "DomainError", "NoClosedFormError",
+                           "ParameterError", "RdpSymError", "VerificationError"],
+    "foundations.record": ["Relation", "Status", "Step"],
+    "foundations.symbols": ["Parameter", "alpha", "parameter"],
+    "laws.densities": ["Continuous", "Discrete"],
+    "laws.independent": ["Independent"],
+    "laws.joint": ["Joint"],
+    "laws.mechanisms": ["REGISTRY", "Guarantee", "Mechanism", "discrete_gaussian", "discrete_laplace",
+                        "exponential_mechanism", "gaussian", "k_randomized_response", "laplace", "non_private",
+                        "poisson_sampled", "pure_dp", "randomized_response", "sampled_gaussian",
+                        "sampled_without_replacement", "zcdp"],
+    "laws.multivariate_normal": ["MultivariateNormal"],
+    "peers.autodp": ["from_autodp"],
+    "peers.events": ["from_dp_event"],
+    "peers.opacus": ["OpacusAccountant", "OpacusLikeAccountant", "from_opacus"],
+    "peers.verify": ["Verification", "verify"],
+    "render.documents": ["table2_markdown"],
+    "render.latex": ["paper_latex"],
+})
+_lazy_getattr = __getattr__
 
-# the plots import matplotlib inside the functions that draw: a script that draws nothing never loads it
-from rdpsym.render import documents, plots
-from rdpsym.render.documents import table2_markdown
-from rdpsym.render.latex import paper_latex
-
-# The public modules are importable by their public names too (``from rdpsym.conversions import ...``).
-for _name, _module in (("conversions", conversions), ("balls", balls), ("record", record),
-                       ("documents", documents), ("plots", plots)):
-    sys.modules[f"rdpsym.{_name}"] = _module
-del _name, _module
+#: The public modules, importable by their public names too (``from rdpsym.conversions import ...``).
+_ALIASES = {"rdpsym.conversions": "rdpsym.accounting.conversions", "rdpsym.balls": "rdpsym.foundations.balls",
+            "rdpsym.record": "rdpsym.foundations.record", "rdpsym.documents": "rdpsym.render.documents",
+            "rdpsym.plots": "rdpsym.render.plots"}
 
 
-def __getattr__(name: str):
-    """``rdpsym.__version__`` on first use (PEP 562): importlib.metadata costs a startup nothing else needs."""
+class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds ``rdpsym.conversions`` and the other public names of modules that live deeper: the import
+    gives the module itself (one module object under two names), loaded when first imported."""
+
+    def find_spec(self, name, path=None, target=None):
+        return importlib.util.spec_from_loader(name, self) if name in _ALIASES else None
+
+    def create_module(self, spec):
+        return None  # a placeholder: exec_module puts the real module in its place
+
+    def exec_module(self, module):
+        # importlib returns whatever sys.modules holds under the name once this returns: the real module
+        sys.modules[module.__name__] = importlib.import_module(_ALIASES[module.__name__])
+
+
+if not any(isinstance(finder, _Alias) for finder in sys.meta_path):
+    sys.meta_path.append(_Alias())
+
+
+def __getattr__(name: str):  # noqa: F811 - the lazy attributes, and the version
+    """``rdpsym.__version__`` on first use (importlib.metadata costs a startup nothing else needs); every
+    other public name from its module on first use."""
+    if f"rdpsym.{name}" in _ALIASES:  # a public module (the plots load matplotlib only when they draw)
+        return importlib.import_module(f"rdpsym.{name}")
     if name != "__version__":
-        raise AttributeError(f"module 'rdpsym' has no attribute {name!r}")
-    import importlib.metadata
+        return _lazy_getattr(name)
+    import importlib.metadata as metadata
 
     try:
-        value = importlib.metadata.version("rdpsym")
-    except importlib.metadata.PackageNotFoundError:  # a source tree that was never installed
+        value = metadata.version("rdpsym")
+    except metadata.PackageNotFoundError:  # a source tree that was never installed
         value = "0+unknown"
     globals()[name] = value
     return value
+
+
+def __dir__():
+    return sorted(set(_lazy_dir()) | {name.removeprefix("rdpsym.") for name in _ALIASES} | {"__version__"})
 
 
 __all__ = [

@@ -16,6 +16,7 @@ from rdpsym.accounting.orders import resolve
 from rdpsym.accounting.reference import FILES as REFERENCE_FILES
 from rdpsym.accounting.reference import write_reference
 from rdpsym.cli import params
+from rdpsym.cli.help import SUMMARIES
 from rdpsym.cli.output import OK, Outputs, check_folder, check_path
 from rdpsym.cli.params import steps
 from rdpsym.foundations.errors import ParameterError, must
@@ -113,7 +114,7 @@ def add_sweep_options(p) -> None:
 
 def register(sub) -> None:
     for kind in ("epsilon", "delta"):
-        p = sub.add_parser(kind, help=f"{kind} of a (composed) mechanism, to --dps digits, rounded up")
+        p = sub.add_parser(kind, help=SUMMARIES[kind])
         p.add_argument("--mechanism", required=True, choices=sorted(REGISTRY), metavar="NAME",
                        help="a built-in mechanism: " + ", ".join(sorted(REGISTRY)))
         p.add_argument("--set", action="append", metavar="NAME=VALUE", help="a parameter, e.g. sigma=1.1")
@@ -136,13 +137,13 @@ def register(sub) -> None:
         p.add_argument("--json", nargs="?", const="-", default=None, metavar="FILE",
                        help="write the result as JSON to FILE (- or no FILE: standard output, instead of the text)")
         p.set_defaults(run=run_epsilon if kind == "epsilon" else run_delta)
-    rf = sub.add_parser("reference", help="export high-precision reference tables (JSON and CSV)")
+    rf = sub.add_parser("reference", help=SUMMARIES["reference"])
     rf.add_argument("--out", default="reference", help="output folder (default ./reference)")
     rf.add_argument("--dps", default="60", help="significant digits of every value (default 60)")
     rf.add_argument("--quick", action="store_true", help="a small table (for tests)")
     add_sweep_options(rf)
     rf.set_defaults(run=run_reference)
-    au = sub.add_parser("audit", help="compare an installed peer accountant with rdpsym's certified values")
+    au = sub.add_parser("audit", help=SUMMARIES["audit"])
     au.add_argument("peer", choices=PEERS, help="the installed peer accountant: " + ", ".join(PEERS)
                     + " (pip install 'rdpsym[peers]')")
     au.add_argument("--grid", choices=["small", "full"], default="small",

@@ -19,6 +19,7 @@ from rdpsym.accounting.calibrate import MAX_CALIBRATIONS, calibrate_many
 from rdpsym.accounting.orders import resolve
 from rdpsym.cli import params
 from rdpsym.cli.accounting import add_sweep_options
+from rdpsym.cli.help import SUMMARIES
 from rdpsym.cli.output import OK, Outputs, check_path
 from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.parallel import executor_from
@@ -93,8 +94,7 @@ def run(args) -> int:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("calibrate", help="the smallest noise (or most steps, or largest rate) meeting (ε, δ), "
-                                         "certified on both sides")
+    p = sub.add_parser("calibrate", help=SUMMARIES["calibrate"])
     p.add_argument("--mechanism", required=True, choices=sorted(REGISTRY), metavar="NAME",
                    help="a built-in mechanism: " + ", ".join(sorted(REGISTRY)))
     p.add_argument("--set", action="append", metavar="NAME=VALUE", help="the other parameters, e.g. q=256/60000")

@@ -14,12 +14,13 @@ from pathlib import Path
 
 from rdpsym.claims.runner import DEFAULT_TIMEOUT, time_limit
 from rdpsym.claims.runner import run as run_claims
+from rdpsym.cli.help import SUMMARIES
 from rdpsym.cli.output import NOT_AS_EXPECTED, OK, Outputs, check_latex, check_path, console
 from rdpsym.render.claims import check_typesetting, report_json, report_latex, report_markdown
 
 
 def register(sub) -> None:
-    p = sub.add_parser("check", help="prove or check claims: the paper's (default) or your own files/folders")
+    p = sub.add_parser("check", help=SUMMARIES["check"])
     p.add_argument("paths", nargs="*", metavar="PATH",
                    help="claim files or folders (default: the built-in catalogue, rdpsym.catalogue)")
     p.add_argument("--latex", metavar="FILE", help="write a standalone LaTeX report of every derivation")

@@ -15,6 +15,7 @@ import mpmath
 import sympy as sp
 
 from rdpsym.cli import params
+from rdpsym.cli.help import SUMMARIES
 from rdpsym.cli.output import OK, Outputs, check_latex, check_path, console
 from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.reading import dps as read_dps
@@ -29,7 +30,7 @@ DERIVED = [name for name, d in REGISTRY.items() if d.derive]
 
 
 def register(sub) -> None:
-    p = sub.add_parser("derive", help="derive one mechanism's Rényi divergence",
+    p = sub.add_parser("derive", help=SUMMARIES["derive"],
                        description="Derive D_α(P‖Q) of a built-in mechanism's worst-case pair, in closed form, "
                                    "and prove it equal to the published formula.")
     p.add_argument("mechanism", choices=sorted(DERIVED), help="the built-in mechanism: " + ", ".join(sorted(DERIVED)))

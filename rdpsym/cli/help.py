@@ -11,6 +11,21 @@ import difflib
 import re
 import sys
 
+#: Every subcommand's one-line help, in the order ``rdpsym --help`` lists them (read without loading the command's
+#: module, which loads SymPy: ``rdpsym --help`` lists them at once).
+SUMMARIES = {
+    "table2": "derive Mironov's Table II and show how each cell was established",
+    "derive": "derive one mechanism's Rényi divergence",
+    "check": "prove or check claims: the paper's (default) or your own files/folders",
+    "epsilon": "epsilon of a (composed) mechanism, to --dps digits, rounded up",
+    "delta": "delta of a (composed) mechanism, to --dps digits, rounded up",
+    "reference": "export high-precision reference tables (JSON and CSV)",
+    "audit": "compare an installed peer accountant with rdpsym's certified values",
+    "plot": "draw Rényi budget curves ε(α) or (ε, δ) conversion curves ε(δ) to PNG, PDF or SVG",
+    "calibrate": "the smallest noise (or most steps, or largest rate) meeting (ε, δ), certified on both sides",
+    "verify": "check a peer accountant's RDP and ε against certified values",
+}
+
 #: Every subcommand's examples, shown at the end of its ``--help``.
 EXAMPLES = {
     "table2": ["rdpsym table2", "rdpsym table2 --latex table2.tex --pdf", "rdpsym table2 --json -"],
@@ -87,4 +102,4 @@ def finish(parser: argparse.ArgumentParser) -> None:
                 sub.formatter_class = _Formatter
 
 
-__all__ = ["EXAMPLES", "Parser", "finish"]
+__all__ = ["EXAMPLES", "SUMMARIES", "Parser", "finish"]

@@ -19,19 +19,34 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import signal
 import sys
 import threading
+from collections.abc import Iterable
 
 import rdpsym
-from rdpsym.cli import accounting, calibrate, check, derive, plot, table2, verify
-from rdpsym.cli.help import Parser, finish
+from rdpsym.cli.help import SUMMARIES, Parser, finish
 from rdpsym.cli.output import BAD_INPUT, STATUSES
 from rdpsym.cli.progress import working
 from rdpsym.foundations.errors import RdpSymError
 
-#: Every subcommand's module, in the order ``rdpsym --help`` lists them; each has ``register(subparsers)``.
-SUBCOMMANDS = (table2, derive, check, accounting, plot, calibrate, verify)
+#: Every subcommand and the module that reads its options and runs it (``register(subparsers)`` sets
+#: ``args.run``), in the order ``rdpsym --help`` lists them.  A module is imported by name when its command is
+#: the one typed, not before: the modules load SymPy, mpmath and python-flint, which ``rdpsym --version`` and
+#: ``rdpsym --help`` do not need (their one-line helps are :data:`rdpsym.cli.help.SUMMARIES`).
+COMMANDS = {
+    "table2": "rdpsym.cli.table2",
+    "derive": "rdpsym.cli.derive",
+    "check": "rdpsym.cli.check",
+    "epsilon": "rdpsym.cli.accounting",
+    "delta": "rdpsym.cli.accounting",
+    "reference": "rdpsym.cli.accounting",
+    "audit": "rdpsym.cli.accounting",
+    "plot": "rdpsym.cli.plot",
+    "calibrate": "rdpsym.cli.calibrate",
+    "verify": "rdpsym.cli.verify",
+}
 
 
 class _Version(argparse.Action):
@@ -46,20 +61,28 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(commands: Iterable[str] = tuple(COMMANDS)) -> argparse.ArgumentParser:
+    """The command line's parser: every command in ``commands`` (all by default) with its options, the others
+    listed by name and one-line help only (their modules are not imported)."""
     parser = Parser(prog="rdpsym", description="Rényi differential privacy, derived and checked.",
                     epilog=STATUSES + "\n\n'rdpsym COMMAND --help' describes a command, with examples.")
     parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True)
-    for module in SUBCOMMANDS:
-        module.register(sub)
+    for module in dict.fromkeys(COMMANDS[name] for name in COMMANDS if name in set(commands)):
+        importlib.import_module(module).register(sub)
+    for name, summary in SUMMARIES.items():
+        if name not in sub.choices:
+            sub.add_parser(name, help=summary)
     finish(parser)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command; its exit status (see :data:`rdpsym.cli.output.STATUSES`)."""
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # The command is the first word that is not an option (the top level has only --help and --version).
+    typed = next((word for word in argv if not word.startswith("-")), None)
+    args = build_parser([typed] if typed in COMMANDS else []).parse_args(argv)
     with _sigterm_exits():
         try:
             with working(args.command):

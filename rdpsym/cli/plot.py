@@ -17,6 +17,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from rdpsym.accounting.orders import resolve
+from rdpsym.cli.help import SUMMARIES
 from rdpsym.cli.output import OK, Outputs, check_path
 from rdpsym.cli.params import spec_mechanism, steps
 from rdpsym.foundations.errors import ParameterError, must, quoted
@@ -143,7 +144,7 @@ def run(args) -> int:
 def register(sub) -> argparse.ArgumentParser:
     """Add ``plot`` to an argparse subparsers object; its ``run`` default is :func:`run`."""
     p = sub.add_parser(
-        "plot", help="draw Rényi budget curves ε(α) or (ε, δ) conversion curves ε(δ) to PNG, PDF or SVG",
+        "plot", help=SUMMARIES["plot"],
         description="Draw Rényi budget curves α ↦ ε(α) (--kind budget, the default) or, per δ, the ε of "
                     "rdpsym epsilon (--kind epsilon-delta). Example: rdpsym plot laplace:scale=1 gaussian:sigma=2 "
                     "randomized-response:p=0.731 --output curves.png")

@@ -12,6 +12,7 @@ import time
 
 import sympy as sp
 
+from rdpsym.cli.help import SUMMARIES
 from rdpsym.cli.output import NOT_AS_EXPECTED, OK, Outputs, check_latex, check_path, console
 from rdpsym.derive.table2 import table2
 from rdpsym.foundations.record import Status
@@ -20,7 +21,7 @@ from rdpsym.render.documents import table2_document
 
 
 def register(sub) -> None:
-    p = sub.add_parser("table2", help="derive Mironov's Table II and show how each cell was established")
+    p = sub.add_parser("table2", help=SUMMARIES["table2"])
     p.add_argument("--latex", metavar="FILE", help="also write the table as a standalone LaTeX document (- for stdout)")
     p.add_argument("--pdf", action="store_true", help="also build FILE.pdf with pdflatex")
     p.add_argument("--json", metavar="FILE", help="write every cell's derivation as JSON (- for stdout)")

@@ -24,6 +24,7 @@ import os
 import stat
 
 from rdpsym.cli import params
+from rdpsym.cli.help import SUMMARIES
 from rdpsym.cli.output import NOT_AS_EXPECTED, OK, Outputs, check_path
 from rdpsym.cli.params import steps
 from rdpsym.foundations.errors import ParameterError, must
@@ -132,7 +133,7 @@ def run_verify(args) -> int:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("verify", help="check a peer accountant's RDP and ε against certified values")
+    p = sub.add_parser("verify", help=SUMMARIES["verify"])
     p.add_argument("--mechanism", choices=sorted(REGISTRY), help="what the peer was told: a built-in mechanism")
     p.add_argument("--set", action="append", metavar="NAME=VALUE", help="a parameter of --mechanism, e.g. sigma=1.1")
     p.add_argument("--event", metavar="FILE", help="what the peer was told: a dp_accounting event as JSON")

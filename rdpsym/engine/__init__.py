@@ -8,3 +8,7 @@ logarithms of the distance to an endpoint (gamma, beta) or log-factorials
 value *and* the condition under which the integral or sum converges; SymPy's
 general ``integrate``/``summation`` is only a time-budgeted fallback.
 """
+
+# SymPy's huge exact numbers refused inside rdpsym's budgets: installed before any symbolic work of this layer
+# (every derivation, density check and quadrature passes through it; ``import rdpsym`` alone loads no SymPy).
+from rdpsym.foundations import exact_size as _exact_size  # noqa: F401, E402

@@ -9,16 +9,16 @@ accounting result show themselves as LaTeX in Jupyter, done by ``render``.
 
 Importing upward would close a cycle.  Instead the record calls an
 :class:`Operation` declared here, at the bottom, and the layer that performs
-it registers its function when it is imported (``import rdpsym`` imports every
-layer, so for a user every operation is in place).  The dependency is
-inverted, not hidden: each operation below names the module that provides it.
+it registers its function when it is imported.  The dependency is inverted,
+not hidden: each operation below names the module that provides it, and its
+first call imports that module when nothing has yet (``import rdpsym`` loads
+its layers lazily, so a record may be shown before the renderers were loaded).
 
->>> double = Operation("double", "this example")
+>>> double = Operation("double", "rdpsym.demo")
 >>> double(2)
 Traceback (most recent call last):
 ...
-rdpsym.foundations.errors.RdpSymError: double is provided by this example, which has not registered it
-(import rdpsym first).
+rdpsym.foundations.errors.RdpSymError: double is provided by rdpsym.demo, which has not registered it.
 >>> @double.provide
 ... def _twice(x):
 ...     return 2 * x
@@ -28,6 +28,7 @@ rdpsym.foundations.errors.RdpSymError: double is provided by this example, which
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -49,8 +50,15 @@ class Operation:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self._function is None:
-            raise RdpSymError(f"{self.name} is provided by {self.provider}, which has not registered it "
-                              "(import rdpsym first).")
+            # The provider sits in a higher layer: imported by name, at run time, as a plugin is (an import
+            # statement here would be the upward dependency this module exists to avoid).
+            try:
+                importlib.import_module(self.provider)
+            except ModuleNotFoundError as exc:
+                if exc.name != self.provider:  # the provider is there but something it needs is not
+                    raise
+        if self._function is None:
+            raise RdpSymError(f"{self.name} is provided by {self.provider}, which has not registered it.")
         return self._function(*args, **kwargs)
 
     def __repr__(self) -> str:
@@ -62,10 +70,10 @@ rdp = Operation("Mechanism.rdp", "rdpsym.derive.divergence")
 #: ``Mechanism.curve()``: the mechanism's RDP curve ε(α), for composition and conversion.
 curve = Operation("Mechanism.curve", "rdpsym.accounting.curves")
 #: A record (derivation, claim result, accounting result) as LaTeX math, for papers and Jupyter.
-latex = Operation("LaTeX rendering", "rdpsym.render")
+latex = Operation("LaTeX rendering", "rdpsym.render.records")
 #: A record as plain text, for terminals (``str()``).
-text = Operation("text rendering", "rdpsym.render")
+text = Operation("text rendering", "rdpsym.render.records")
 #: A record as Markdown with LaTeX math, for Jupyter (``_repr_markdown_``).
-markdown = Operation("Markdown rendering", "rdpsym.render")
+markdown = Operation("Markdown rendering", "rdpsym.render.records")
 #: A record as JSON-ready data (dicts, lists, strings, numbers), for files and other programs.
-json = Operation("JSON rendering", "rdpsym.render")
+json = Operation("JSON rendering", "rdpsym.render.records")

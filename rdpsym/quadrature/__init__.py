@@ -33,3 +33,7 @@ one, :func:`rdpsym.foundations.precision.private_context`) and works at its
 precision; the precision policy (which precisions, how values are compared) is
 the caller's.
 """
+
+# SymPy's huge exact numbers refused inside rdpsym's budgets: installed before any symbolic work of this layer
+# (every derivation, density check and quadrature passes through it; ``import rdpsym`` alone loads no SymPy).
+from rdpsym.foundations import exact_size as _exact_size  # noqa: F401, E402
