@@ -23,6 +23,11 @@ import mpmath
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 
+# No cache of derivations across tests or runs (rdpsym.foundations.disk_cache): a test sees the work done, not a
+# replay of another test's, whatever the developer's own RDPSYM_CACHE_DIR; commands the tests start inherit it.
+# tests/test_disk_cache.py turns it on in folders of its own.
+os.environ["RDPSYM_CACHE_DIR"] = "off"
+
 # Both profiles derive from Hypothesis' built-in "default" explicitly: when CI is set,
 # Hypothesis has already loaded its own "ci" profile, and an unparented profile would
 # inherit from whatever is loaded.

@@ -24,6 +24,7 @@ SUMMARIES = {
     "plot": "draw Rényi budget curves ε(α) or (ε, δ) conversion curves ε(δ) to PNG, PDF or SVG",
     "calibrate": "the smallest noise (or most steps, or largest rate) meeting (ε, δ), certified on both sides",
     "verify": "check a peer accountant's RDP and ε against certified values",
+    "cache": "show (or --clear) the derivations kept between processes",
 }
 
 #: Every subcommand's examples, shown at the end of its ``--help``.
@@ -51,6 +52,7 @@ EXAMPLES = {
     "verify": ["rdpsym verify --mechanism gaussian --set sigma=2 --orders 2,10 --rdp 0.25,1.25",
                "rdpsym verify --event ledger.json --delta 1e-5 --epsilon 3.2 --peer dp-accounting",
                "rdpsym verify --history opacus_history.json --delta 1e-5 --epsilon 2.1 --peer opacus"],
+    "cache": ["rdpsym cache", "rdpsym cache --clear", "rdpsym cache --json"],
 }
 
 

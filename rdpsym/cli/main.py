@@ -46,6 +46,7 @@ COMMANDS = {
     "plot": "rdpsym.cli.plot",
     "calibrate": "rdpsym.cli.calibrate",
     "verify": "rdpsym.cli.verify",
+    "cache": "rdpsym.cli.cache",
 }
 
 

@@ -27,7 +27,9 @@ from rdpsym.derive.joint_check import check_joint
 from rdpsym.derive.multivariate import joint_divergence
 from rdpsym.derive.univariate import univariate_divergence
 from rdpsym.foundations import operations
+from rdpsym.foundations.disk_cache import persistent
 from rdpsym.foundations.precision import sympy_evalf_guard
+from rdpsym.foundations.statuses import Status
 from rdpsym.foundations.symbols import alpha
 from rdpsym.laws.atoms import has_atoms
 from rdpsym.laws.densities import Density
@@ -35,6 +37,8 @@ from rdpsym.laws.multivariate import is_multivariate
 from rdpsym.laws.references import Reference
 
 
+# A closed form derived and verified once is read back in every later process (rdpsym.foundations.disk_cache).
+@persistent("derivation", keep=lambda derived: derived.status in (Status.PROVED, Status.CHECKED))
 @sympy_evalf_guard.serialized  # SymPy sets mpmath's global precision as it evaluates: one thread at a time
 def renyi_divergence(
     P: Density,

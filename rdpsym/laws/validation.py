@@ -31,6 +31,7 @@ from rdpsym.engine.pieces import (
 from rdpsym.engine.steps import integrate_exp_steps
 from rdpsym.engine.sums import sum_exp
 from rdpsym.foundations.budget import can_budget, time_budget
+from rdpsym.foundations.disk_cache import persistent
 from rdpsym.foundations.errors import (
     ConvergenceError,
     DensityError,
@@ -101,6 +102,8 @@ def _terms(s: sp.Sum) -> float:
     return count
 
 
+# A mass shown to be 1 is read back in every later process (rdpsym.foundations.disk_cache); a refusal never is.
+@persistent("density check", keep=lambda shown: shown is True)
 @sympy_evalf_guard.serialized  # SymPy sets mpmath's global precision as it evaluates: one thread at a time
 def check_pieces(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, discrete: bool,
                  lo: sp.Expr, hi: sp.Expr, parameters: set) -> bool:

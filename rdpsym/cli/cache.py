@@ -1,0 +1,41 @@
+"""``rdpsym cache``: where the derivations kept between processes are, how many, and ``--clear`` to empty it.
+
+    rdpsym cache
+    rdpsym cache --clear
+
+The cache itself is :mod:`rdpsym.foundations.disk_cache` (what is kept, how an entry is checked on read).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from rdpsym.cli.help import SUMMARIES
+from rdpsym.cli.output import OK
+from rdpsym.foundations import disk_cache
+
+
+def register(sub) -> None:
+    p = sub.add_parser("cache", help=SUMMARIES["cache"])
+    p.add_argument("--clear", action="store_true", help="remove every entry (they are derived again when needed)")
+    p.add_argument("--json", action="store_true", help="print the folder, entries and bytes as JSON")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    removed = disk_cache.clear() if args.clear else None
+    state = disk_cache.describe()
+    if removed is not None:
+        state["removed"] = removed
+    if args.json:
+        print(json.dumps(state, indent=2))
+        return OK
+    if state["folder"] is None:
+        print(f"the cache is off ({disk_cache.ENVIRONMENT}=off)")
+        return OK
+    if removed is not None:
+        print(f"removed {removed} entries")
+    print(f"folder:  {state['folder']}  (set {disk_cache.ENVIRONMENT} to move it, or to off)")
+    print(f"entries: {state['entries']}, {state['bytes'] / 1e6:.2f} MB")
+    return OK

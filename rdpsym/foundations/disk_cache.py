@@ -1,0 +1,341 @@
+"""What rdpsym derived and checked, kept on disk between processes: derived once per machine, not once per
+process.
+
+A fresh process used to derive every built-in again before its first value (the Laplace curve's first value
+cost 0.95 s of CPU after the imports, a cold ``rdpsym table2`` 1.9 s, every Dask worker the same work again).
+:func:`persistent` wraps a function whose result depends only on its arguments and on rdpsym's code; three
+are wrapped, each keeping only what was established:
+
+* ``renyi_divergence`` (:mod:`rdpsym.derive.divergence`): closed forms (status ``proved`` or ``checked``),
+  each kept after its own verification against the definition; numeric answers and errors are not kept;
+* a density's check at construction (:func:`rdpsym.laws.validation.check_pieces`): a mass shown to be 1;
+* whether a curve's closed form is identically 0 (:mod:`rdpsym.accounting.components`).
+
+An entry replays a result that was established; it never stands in for establishing a new one.
+
+* **The key is everything the result depends on**: the arguments, read structurally (every SymPy node by its
+  class and hashable content, so a parameter declared in (0, 1) and one declared in (0, 2) are different keys
+  though they print alike; a law by its expression, variable and support), and a fingerprint of the code:
+  rdpsym's own source files, byte for byte, and the versions of SymPy, mpmath and python-flint.  Editing one
+  line of rdpsym, or upgrading SymPy, starts afresh.  Arguments that cannot be read so (a Dummy, a Wild, a
+  float, an object of another library) are computed as before and not kept.
+* **Integrity on read**: every entry carries an HMAC-SHA256 of its key and content under a random key kept in
+  the cache folder (created once, readable by its owner only).  A truncated, corrupted, renamed or foreign
+  entry (written by another installation, copied from elsewhere) fails the check and is ignored: the work is
+  done again and the entry replaced.  A valid entry is unpickled by an unpickler that builds only SymPy,
+  mpmath and rdpsym types (defence in depth behind the HMAC).
+* **Concurrent processes** (pools, Dask workers, several terminals): every entry is written whole to a
+  temporary file and renamed (:mod:`rdpsym.foundations.files`); two processes computing the same thing at
+  once write the same entry, and a reader sees the old file, the new one or none.
+
+The folder is ``platformdirs.user_cache_dir("rdpsym")`` (``~/.cache/rdpsym`` on Linux), or the environment
+variable ``RDPSYM_CACHE_DIR``; ``RDPSYM_CACHE_DIR=off`` turns the cache off, the in-memory one with it (the
+test suite runs so: a test sees the work done, not a replay).  ``rdpsym cache`` shows it, ``rdpsym cache
+--clear`` empties it.
+
+>>> import tempfile, os, sympy as sp
+>>> os.environ["RDPSYM_CACHE_DIR"] = tempfile.mkdtemp()
+>>> @persistent("example", keep=lambda value: value != 0)
+... def slow_square(x):
+...     return x**2
+>>> slow_square(sp.Rational(1, 3)), describe()["entries"]
+(1/9, 1)
+>>> slow_square(sp.Rational(1, 3))  # read back (from memory here; from the disk in a new process)
+1/9
+>>> clear()
+1
+>>> os.environ["RDPSYM_CACHE_DIR"] = "off"
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import functools
+import hashlib
+import hmac
+import inspect
+import io
+import os
+import pickle
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from pathlib import Path
+
+import flint
+import mpmath
+import platformdirs
+import sympy as sp
+
+from rdpsym.foundations.files import replace_file
+
+#: The environment variable naming the cache folder (``off``: no cache).
+ENVIRONMENT = "RDPSYM_CACHE_DIR"
+#: The layout of an entry; a new layout is a new subfolder, the old one is never read.
+FORMAT = 1
+#: An entry larger than this is not written (a derivation of a table of thousands of outcomes).
+MAX_ENTRY_BYTES = 4_000_000
+#: How many results one process keeps in memory besides the disk (the most recently used).
+MEMORY_ENTRIES = 1024
+
+_MAGIC = b"rdpsym cache entry\n"
+_OFF = ("off", "none", "0", "false", "no")
+_memory: OrderedDict[str, object] = OrderedDict()
+_lock = threading.Lock()
+
+
+class _NotReadable(Exception):
+    """An argument the key cannot describe structurally: the result is not kept."""
+
+
+def folder() -> Path | None:
+    """The cache folder for this process, or None when ``RDPSYM_CACHE_DIR=off``."""
+    chosen = os.environ.get(ENVIRONMENT, "").strip()
+    if chosen.lower() in _OFF:
+        return None
+    if chosen:
+        return Path(chosen).expanduser()
+    return Path(platformdirs.user_cache_dir("rdpsym", appauthor=False))
+
+
+def persistent(kind: str, keep: Callable[[object], bool]) -> Callable:
+    """Decorate a function of its arguments alone: its result is read back when an entry for the same
+    arguments (bound to its signature, defaults applied) and the same code is there and valid; else computed,
+    and kept when ``keep(result)`` says it was established.  Exceptions are never kept."""
+
+    def decorate(function: Callable) -> Callable:
+        signature = inspect.signature(function)
+
+        @functools.wraps(function)
+        def run(*args, **kwargs):
+            root = folder()
+            if root is None:
+                return function(*args, **kwargs)
+            try:
+                bound = signature.bind(*args, **kwargs)
+                bound.apply_defaults()
+                key = _key(kind, function, bound.arguments)
+            except (_NotReadable, TypeError):
+                return function(*args, **kwargs)
+            found, value = _recall(root, key)
+            if found:
+                return value
+            value = function(*args, **kwargs)
+            if keep(value):
+                _keep(root, key, value)
+            return value
+
+        return run
+
+    return decorate
+
+
+def describe() -> dict:
+    """Where the cache is and what it holds: ``{"folder", "entries", "bytes"}`` (folder None: turned off)."""
+    root = folder()
+    entries = list(_entries(root)) if root is not None else []
+    size = 0
+    for path in entries:
+        try:
+            size += path.stat().st_size
+        except FileNotFoundError:  # cleared by another process meanwhile
+            pass
+    return {"folder": None if root is None else str(root), "entries": len(entries), "bytes": size}
+
+
+def clear() -> int:
+    """Remove every entry (of every format and code version) and forget those in memory; how many files went."""
+    with _lock:
+        _memory.clear()
+    root = folder()
+    removed = 0
+    for path in list(_entries(root)) if root is not None else []:
+        try:
+            path.unlink()
+            removed += 1
+        except FileNotFoundError:  # another process cleared it first
+            pass
+    return removed
+
+
+def _entries(root: Path):
+    return root.glob("entries-*/*/*.entry") if root.is_dir() else iter(())
+
+
+# -- the key ------------------------------------------------------------------------------------------------
+
+def _key(kind: str, function: Callable, arguments: dict) -> str:
+    material = repr((_fingerprint(), kind, function.__module__, function.__qualname__, _canonical(arguments)))
+    return hashlib.sha256(material.encode()).hexdigest()
+
+
+def _canonical(obj) -> object:
+    """``obj`` as nested tuples of strings and numbers, equal exactly when the objects are equal as inputs:
+    every SymPy node by its class and its hashable content (which holds a Parameter's interval, a Symbol's
+    assumptions, a Float's precision), sets in a sorted order (not the order of this process's hashes)."""
+    if isinstance(obj, (sp.Dummy, sp.Wild)):
+        raise _NotReadable(obj)  # named by a counter of this process
+    if isinstance(obj, sp.Basic):
+        return (_class_name(type(obj)), _canonical(obj._hashable_content()))
+    if isinstance(obj, type) and issubclass(obj, sp.Basic):  # an undefined function's class, f in f(x)
+        return ("class", _class_name(obj), obj.__name__)
+    if obj is None or isinstance(obj, (bool, int, str)):
+        return (type(obj).__name__, obj)
+    if hasattr(type(obj), "__index__") and not isinstance(obj, float):  # gmpy's mpz in a Float's mantissa
+        return ("int", int(obj))
+    if isinstance(obj, enum.Enum):
+        return (_class_name(type(obj)), obj.name)
+    if isinstance(obj, (tuple, list)):
+        return (type(obj).__name__, tuple(_canonical(item) for item in obj))
+    if isinstance(obj, (frozenset, set)):
+        return ("set", tuple(sorted((_canonical(item) for item in obj), key=repr)))
+    if isinstance(obj, dict):
+        return ("dict", tuple(sorted(((_canonical(k), _canonical(v)) for k, v in obj.items()), key=repr)))
+    key = getattr(obj, "_key", None)
+    if callable(key):  # a law: its expression(s), variable(s) and support, as its own equality reads them
+        return (_class_name(type(obj)), _canonical(key()), _canonical(_plain_fields(obj)))
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):  # a reference, its citation, a piece
+        return (_class_name(type(obj)),
+                tuple((f.name, _canonical(getattr(obj, f.name))) for f in dataclasses.fields(obj)))
+    raise _NotReadable(obj)
+
+
+def _plain_fields(law) -> tuple:
+    """The plain fields of a law beyond its equality key (a name, a flag), so that two laws equal as laws
+    but built differently are not confused."""
+    if not dataclasses.is_dataclass(law):
+        return ()
+    return tuple((f.name, getattr(law, f.name)) for f in dataclasses.fields(law)
+                 if isinstance(getattr(law, f.name), (bool, int, str, type(None))))
+
+
+def _class_name(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+@functools.lru_cache(maxsize=1)
+def _fingerprint() -> str:
+    """The code a result came from: rdpsym's source files byte for byte, and its libraries' versions."""
+    digest = hashlib.sha256(f"sympy {sp.__version__} mpmath {mpmath.__version__} flint {flint.__version__}\n"
+                            .encode())
+    package = Path(__file__).resolve().parent.parent
+    for path in sorted(package.rglob("*.py")):
+        digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+# -- the entries --------------------------------------------------------------------------------------------
+
+def _path(root: Path, key: str) -> Path:
+    return root / f"entries-{FORMAT}" / key[:2] / f"{key}.entry"
+
+
+def _secret(root: Path) -> bytes:
+    """The cache's HMAC key: 32 random bytes in ``root/secret``, created once (by whichever process comes
+    first: the file is linked into place, never overwritten) and readable by its owner only."""
+    path = root / "secret"
+    try:
+        secret = path.read_bytes()
+        if len(secret) == 32:
+            return secret
+    except FileNotFoundError:
+        pass
+    root.mkdir(parents=True, exist_ok=True)
+    draft = root / f".secret.{os.getpid()}.{secrets.token_hex(4)}"
+    descriptor = os.open(draft, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.write(descriptor, secrets.token_bytes(32))
+    finally:
+        os.close(descriptor)
+    try:
+        os.link(draft, path)  # fails if another process put its key there first: that key is the one
+    except FileExistsError:
+        pass
+    finally:
+        draft.unlink()
+    secret = path.read_bytes()
+    if len(secret) != 32:
+        raise OSError(f"the cache's key {path} is damaged")
+    return secret
+
+
+def _seal(secret: bytes, key: str, payload: bytes) -> bytes:
+    return hmac.new(secret, key.encode() + b"\0" + payload, hashlib.sha256).digest()
+
+
+def _recall(root: Path, key: str) -> tuple[bool, object]:
+    with _lock:
+        if key in _memory:
+            _memory.move_to_end(key)
+            return True, _memory[key]
+    try:
+        data = _path(root, key).read_bytes()
+        secret = _secret(root)
+    except OSError:  # no entry, or a folder this process cannot read
+        return False, None
+    head, seal, payload = data[:len(_MAGIC)], data[len(_MAGIC):len(_MAGIC) + 32], data[len(_MAGIC) + 32:]
+    if head != _MAGIC or not hmac.compare_digest(seal, _seal(secret, key, payload)):
+        return False, None  # damaged or foreign: computed again, and replaced
+    try:
+        value = _Restricted(io.BytesIO(payload)).load()
+    except Exception:  # noqa: BLE001 - whatever a stale entry raises while rebuilt: computed again
+        return False, None
+    _remember(key, value)
+    return True, value
+
+
+def _keep(root: Path, key: str, value: object) -> None:
+    _remember(key, value)
+    try:
+        payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        if len(payload) > MAX_ENTRY_BYTES:
+            return
+        path = _path(root, key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        replace_file(path, _MAGIC + _seal(_secret(root), key, payload) + payload)
+    except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        pass  # a read-only or full disk, an unpicklable object: the cache is an optimisation, never an error
+
+
+def _remember(key: str, value: object) -> None:
+    with _lock:
+        _memory[key] = value
+        _memory.move_to_end(key)
+        while len(_memory) > MEMORY_ENTRIES:
+            _memory.popitem(last=False)
+
+
+class _Restricted(pickle.Unpickler):
+    """Builds only what rdpsym's results are made of: SymPy, mpmath and rdpsym classes, builtin containers,
+    and no function but the rebuilders of rdpsym's own pickling (a derivation's fields are an inner pickle,
+    read by this unpickler too; see :meth:`rdpsym.derive.derivation.Derivation.__reduce__`)."""
+
+    _BUILTINS = {"tuple", "list", "dict", "set", "frozenset", "complex", "slice"}
+
+    def find_class(self, module: str, name: str):
+        if module.startswith("rdpsym.") and name == "_unpickled":
+            return self._unpickled
+        if self._allowed(module, name):
+            found = super().find_class(module, name)
+            if isinstance(found, type) or name in ("_as_built", "_rebuild_undef"):
+                return found
+        raise pickle.UnpicklingError(f"{module}.{name} is not part of an rdpsym result")
+
+    def _allowed(self, module: str, name: str) -> bool:
+        if module == "builtins":
+            return name in self._BUILTINS
+        if (module, name) in (("sympy.core.function", "_rebuild_undef"), ("rdpsym.derive.derivation", "_as_built")):
+            return True
+        return module.split(".")[0] in ("sympy", "mpmath", "rdpsym", "flint") and not name.startswith("_")
+
+    @staticmethod
+    def _unpickled(cls: type, data: bytes):
+        if not (dataclasses.is_dataclass(cls) and cls.__module__.startswith("rdpsym.")):
+            raise pickle.UnpicklingError(f"{cls} is not an rdpsym record")
+        return cls(**_Restricted(io.BytesIO(data)).load())
+
+
+__all__ = ["ENVIRONMENT", "FORMAT", "MAX_ENTRY_BYTES", "MEMORY_ENTRIES", "clear", "describe", "folder",
+           "persistent"]

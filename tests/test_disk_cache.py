@@ -1,0 +1,261 @@
+"""Issue 26: derivations kept between processes, believed only when intact, and a light ``import rdpsym``.
+
+The cache (rdpsym.foundations.disk_cache) may only ever save work: every test here shows a case where it
+must not be believed (damaged, foreign, forged, another parameter's, another code's) and that the work is
+then done again, or a case where it must be read (a new process, a worker) and that nothing is derived.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import subprocess
+import sys
+import textwrap
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+import rdpsym
+from rdpsym.derive import divergence
+from rdpsym.foundations import disk_cache
+from rdpsym.foundations.statuses import Status
+
+x = sp.Symbol("x", real=True)
+lam1, lam2 = sp.symbols("lambda1 lambda2", positive=True)
+
+
+def _exponentials():
+    P = rdpsym.Continuous(lam1 * sp.exp(-lam1 * x), x, support=sp.Interval(0, sp.oo))
+    Q = rdpsym.Continuous(lam2 * sp.exp(-lam2 * x), x, support=sp.Interval(0, sp.oo))
+    return P, Q
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """The cache on, in a folder of this test's own, with nothing in memory before or after."""
+    monkeypatch.setenv(disk_cache.ENVIRONMENT, str(tmp_path / "cache"))
+    disk_cache._memory.clear()
+    yield tmp_path / "cache"
+    disk_cache._memory.clear()
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """How many times the derivation itself ran (not a replay)."""
+    calls = []
+    derive = divergence.univariate_divergence
+
+    def counting(*args, **kwargs):
+        calls.append(args)
+        return derive(*args, **kwargs)
+
+    monkeypatch.setattr(divergence, "univariate_divergence", counting)
+    return calls
+
+
+def _entry_files(root: Path) -> list[Path]:
+    return sorted(root.glob("entries-*/*/*.entry"))
+
+
+def _derivation_entry(root: Path) -> Path:
+    """The one entry holding a derivation (the others are density checks)."""
+    found = [p for p in _entry_files(root) if b"Derivation" in p.read_bytes()]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_a_derivation_is_read_back_from_disk_not_derived_again(cache, counted):
+    P, Q = _exponentials()
+    first = rdpsym.renyi_divergence(P, Q, 2)
+    assert len(counted) == 1 and first.status is Status.CHECKED
+    disk_cache._memory.clear()  # as a new process starts
+    again = rdpsym.renyi_divergence(P, Q, 2)
+    assert len(counted) == 1, "derived again although a valid entry was there"
+    assert (again.result, again.status, again.steps, again.evidence) == \
+        (first.result, first.status, first.steps, first.evidence)
+    assert str(again) == str(first) and again.latex() == first.latex()
+
+
+def test_a_new_process_reads_what_another_derived(cache):
+    script = textwrap.dedent("""
+        import sys, sympy as sp, rdpsym
+        from rdpsym.derive import divergence
+        if sys.argv[1] == "replay":  # the derivation itself may not run in this process
+            divergence.univariate_divergence = None
+        s = sp.Symbol("s", positive=True)
+        d = rdpsym.laplace(scale=s).rdp()
+        print(d.status.value, d.result)
+    """)
+    env = {**os.environ, disk_cache.ENVIRONMENT: str(cache)}
+    derived = subprocess.run([sys.executable, "-c", script, "derive"], env=env, capture_output=True, text=True,
+                             check=True).stdout
+    replayed = subprocess.run([sys.executable, "-c", script, "replay"], env=env, capture_output=True, text=True,
+                              check=True).stdout
+    assert derived == replayed and derived.startswith("proved ")
+
+
+@pytest.mark.parametrize("damage", ["flip a byte", "truncate", "foreign key", "rename"])
+def test_a_damaged_or_foreign_entry_is_ignored_and_replaced(cache, counted, damage):
+    P, Q = _exponentials()
+    first = rdpsym.renyi_divergence(P, Q, 2)
+    entry = _derivation_entry(cache)
+    data = entry.read_bytes()
+    if damage == "flip a byte":
+        entry.write_bytes(data[:-40] + bytes([data[-40] ^ 1]) + data[-39:])
+    elif damage == "truncate":
+        entry.write_bytes(data[: len(data) // 2])
+    elif damage == "foreign key":  # written by another installation: its key is not this one's
+        (cache / "secret").write_bytes(os.urandom(32))
+    else:  # an entry moved under another key's name answers nothing
+        other = rdpsym.renyi_divergence(P, Q, 3)
+        _, key3 = sorted((p.stat().st_mtime_ns, p) for p in _entry_files(cache)
+                         if b"Derivation" in p.read_bytes())[-1]
+        key3.write_bytes(data)
+        disk_cache._memory.clear()
+        assert rdpsym.renyi_divergence(P, Q, 3).result == other.result
+        return
+    disk_cache._memory.clear()
+    again = rdpsym.renyi_divergence(P, Q, 2)
+    assert len(counted) == 2, "a damaged entry was believed"
+    assert again.result == first.result
+    disk_cache._memory.clear()
+    rdpsym.renyi_divergence(P, Q, 2)
+    assert len(counted) == 2, "the entry derived again was not written back"
+
+
+class _Payload:
+    """A pickle that would run a command when loaded by a plain unpickler."""
+
+    def __init__(self, marker: Path):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.marker}",))
+
+
+def test_a_forged_entry_with_the_right_seal_still_runs_no_code(cache, counted, tmp_path):
+    # An attacker who can also read the key: the restricted unpickler is the second wall.
+    P, Q = _exponentials()
+    rdpsym.renyi_divergence(P, Q, 2)
+    entry = _derivation_entry(cache)
+    key = entry.stem
+    marker = tmp_path / "ran"
+    payload = pickle.dumps(_Payload(marker))
+    secret = (cache / "secret").read_bytes()
+    entry.write_bytes(disk_cache._MAGIC + disk_cache._seal(secret, key, payload) + payload)
+    disk_cache._memory.clear()
+    again = rdpsym.renyi_divergence(P, Q, 2)
+    assert not marker.exists(), "the forged entry ran a command"
+    assert again.status is Status.CHECKED and len(counted) == 2
+
+
+def test_the_key_reads_a_parameters_interval_and_the_code(cache, counted, monkeypatch):
+    # p ∈ (0, 1) and p ∈ (0, 2) print alike, and are different inputs
+    k = sp.Symbol("k", integer=True)
+    derived = []
+    for upper in (1, 2, 1):
+        p = rdpsym.parameter("p", 0, upper)
+        P = rdpsym.Discrete({0: p / 2, 1: 1 - p / 2})
+        Q = rdpsym.Discrete({0: sp.Rational(1, 2), 1: sp.Rational(1, 2)})
+        derived.append(rdpsym.renyi_divergence(P, Q, 2))
+    del k
+    assert len(counted) == 2, "p in (0, 2) was answered by p in (0, 1)'s entry, or the same input derived twice"
+    # the same input under another version of the code is another key
+    monkeypatch.setattr(disk_cache, "_fingerprint", lambda: "another version of rdpsym")
+    disk_cache._memory.clear()
+    P, Q = _exponentials()
+    rdpsym.renyi_divergence(P, Q, 2)
+    rdpsym.renyi_divergence(P, Q, 2)
+    assert len(counted) == 3
+
+
+def test_only_closed_forms_are_kept(cache):
+    # no closed form: the numeric answer is not kept (a later process may find the closed form)
+    P = rdpsym.Continuous(sp.Rational(3, 4) * (1 - x**2), x, support=sp.Interval(-1, 1))
+    Q = rdpsym.Continuous(sp.exp(-x**2 / 2) / sp.sqrt(2 * sp.pi), x)
+    d = rdpsym.renyi_divergence(P, Q, sp.Rational(1, 3))
+    assert d.status is Status.NUMERIC
+    assert not any(b"Derivation" in p.read_bytes() for p in _entry_files(cache))
+
+
+def test_off_writes_nothing_and_an_unusable_folder_is_no_error(tmp_path, monkeypatch, counted):
+    P, Q = _exponentials()
+    monkeypatch.setenv(disk_cache.ENVIRONMENT, "off")
+    rdpsym.renyi_divergence(P, Q, 2)
+    rdpsym.renyi_divergence(P, Q, 2)
+    assert len(counted) == 2 and disk_cache.describe()["folder"] is None
+    blocked = tmp_path / "a file, not a folder"
+    blocked.write_text("")
+    monkeypatch.setenv(disk_cache.ENVIRONMENT, str(blocked / "cache"))
+    disk_cache._memory.clear()
+    assert rdpsym.renyi_divergence(P, Q, 2).status is Status.CHECKED
+    disk_cache._memory.clear()
+
+
+def _derive_in_worker(folder: str) -> str:
+    os.environ[disk_cache.ENVIRONMENT] = folder
+    P, Q = _exponentials()
+    return str(rdpsym.renyi_divergence(P, Q, sp.Rational(5, 2)).result)
+
+
+def test_concurrent_processes_share_one_folder(cache):
+    with ProcessPoolExecutor(4) as pool:
+        results = list(pool.map(_derive_in_worker, [str(cache)] * 8))
+    assert len(set(results)) == 1
+    disk_cache._memory.clear()
+    P, Q = _exponentials()
+    assert str(rdpsym.renyi_divergence(P, Q, sp.Rational(5, 2)).result) == results[0]
+    assert not list(cache.rglob("*.tmp")) and (cache / "secret").stat().st_mode & 0o077 == 0
+
+
+def test_rdpsym_cache_shows_and_clears(cache):
+    P, Q = _exponentials()
+    rdpsym.renyi_divergence(P, Q, 2)
+    env = {**os.environ, disk_cache.ENVIRONMENT: str(cache)}
+    shown = json.loads(subprocess.run([sys.executable, "-m", "rdpsym", "cache", "--json"], env=env,
+                                      capture_output=True, text=True, check=True).stdout)
+    assert shown["folder"] == str(cache) and shown["entries"] == len(_entry_files(cache)) > 0
+    cleared = json.loads(subprocess.run([sys.executable, "-m", "rdpsym", "cache", "--clear", "--json"], env=env,
+                                        capture_output=True, text=True, check=True).stdout)
+    assert cleared["removed"] == shown["entries"] and cleared["entries"] == 0
+
+
+def _modules_after(code: str) -> set:
+    out = subprocess.run([sys.executable, "-c", code + "\nimport sys; print(' '.join(sys.modules))"],
+                         capture_output=True, text=True, check=True).stdout
+    return set(out.split())
+
+
+@pytest.mark.parametrize("code", [
+    "import rdpsym",
+    "import rdpsym; rdpsym.__version__",
+    "from rdpsym.cli.main import main\ntry:\n    main(['--version'])\nexcept SystemExit:\n    pass",
+    "from rdpsym.cli.main import main\nimport contextlib, io\nwith contextlib.redirect_stdout(io.StringIO()):\n"
+    "    try:\n        main(['--help'])\n    except SystemExit:\n        pass",
+])
+def test_import_version_and_help_load_no_heavy_library(code):
+    loaded = _modules_after(code)
+    assert not loaded & {"sympy", "mpmath", "flint", "matplotlib"}, sorted(loaded & {"sympy", "mpmath", "flint"})
+
+
+def test_a_record_renders_though_only_its_own_module_was_imported():
+    # str() and .latex() reach rdpsym.render.records through an operation that imports it on first use
+    code = ("from rdpsym.laws.mechanisms import gaussian\nd = gaussian(sigma=2).rdp()\n"
+            "assert 'proved' in str(d) and 'align' in d.latex()\nprint('ok')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, disk_cache.ENVIRONMENT: "off"})
+    assert out.stdout.strip() == "ok", out.stderr
+
+
+def test_every_public_name_resolves():
+    for name in rdpsym.__all__:
+        assert getattr(rdpsym, name) is not None, name
+    from rdpsym.conversions import best_epsilon  # the public module aliases
+    from rdpsym.plots import budget_curves  # noqa: F401
+
+    assert rdpsym.conversions.best_epsilon is best_epsilon
+    assert sys.modules["rdpsym.balls"] is sys.modules["rdpsym.foundations.balls"]
