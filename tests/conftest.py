@@ -17,6 +17,8 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
+import shutil
+import tempfile
 import threading
 
 import mpmath
@@ -27,6 +29,24 @@ from hypothesis import HealthCheck, Phase, settings
 # replay of another test's, whatever the developer's own RDPSYM_CACHE_DIR; commands the tests start inherit it.
 # tests/test_disk_cache.py turns it on in folders of its own.
 os.environ["RDPSYM_CACHE_DIR"] = "off"
+
+#: The textbook table's derivations are shared by the run's processes (tests/textbook_families.derived turns
+#: the cache on in this folder around each one): each pair is derived once per run, not once per xdist worker
+#: that meets it (test_textbook and test_documents ask for the same 200 derivations). A folder of this run
+#: only: made by the first process (xdist's workers inherit the variable) and removed by it at the end.
+SHARED_DERIVATIONS = "RDPSYM_TEST_DERIVATIONS"
+_made_here: list[str] = []
+
+
+def pytest_configure(config):
+    if SHARED_DERIVATIONS not in os.environ:
+        _made_here.append(tempfile.mkdtemp(prefix="rdpsym-test-derivations-"))
+        os.environ[SHARED_DERIVATIONS] = _made_here[0]
+
+
+def pytest_unconfigure(config):
+    for folder in _made_here:
+        shutil.rmtree(folder, ignore_errors=True)
 
 # Both profiles derive from Hypothesis' built-in "default" explicitly: when CI is set,
 # Hypothesis has already loaded its own "ci" profile, and an unparented profile would

@@ -43,6 +43,7 @@ engine is compared with it.  Sources:
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -147,6 +148,24 @@ def within_cpu(seconds: float, what: str, work: Callable):
         raise AssertionError(f"{what} did not return within {seconds} s of CPU") from None
 
 
+@contextlib.contextmanager
+def _run_shared_cache():
+    """rdpsym's cache of derivations on, in the folder this run's processes share (conftest.py), for the block:
+    a derivation (and its laws' checks) done by one xdist worker is read back by the others, which then test
+    the same derivation object the first one made."""
+    folder = os.environ.get("RDPSYM_TEST_DERIVATIONS")
+    previous = os.environ.get("RDPSYM_CACHE_DIR")
+    if folder:
+        os.environ["RDPSYM_CACHE_DIR"] = folder
+    try:
+        yield
+    finally:
+        if previous is None:
+            os.environ.pop("RDPSYM_CACHE_DIR", None)
+        else:
+            os.environ["RDPSYM_CACHE_DIR"] = previous
+
+
 def derived(f: Family, row: str, order, point: dict | None = None):
     """``renyi_divergence(P, Q, order)`` for the family's symbolic row (``row="symbolic"``) or its numeric
     row, cached for the run (tests/test_textbook.py and the documents' compile test share it); an error is
@@ -156,9 +175,10 @@ def derived(f: Family, row: str, order, point: dict | None = None):
     if key not in _DERIVED:
         try:
             values = f.symbols if row == "symbolic" else {n: sp.sympify(v) for n, v in (point or {}).items()}
-            P, Q = f.pair(values)
-            with _cpu_limit(DERIVATION_CPU_LIMIT):
-                _DERIVED[key] = ("ok", rdpsym.renyi_divergence(P, Q, order))
+            with _run_shared_cache():
+                P, Q = f.pair(values)
+                with _cpu_limit(DERIVATION_CPU_LIMIT):
+                    _DERIVED[key] = ("ok", rdpsym.renyi_divergence(P, Q, order))
         except _CpuLimit:
             _DERIVED[key] = ("error", AssertionError(
                 f"{f.name}, order {order}: renyi_divergence did not return within {DERIVATION_CPU_LIMIT} s of CPU"))
