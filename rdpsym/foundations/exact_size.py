@@ -26,6 +26,12 @@ Traceback (most recent call last):
 rdpsym.foundations.errors.NoClosedFormError: 2**1.00000e+30 has about 3e+29 digits, more than 100000: not built
 >>> sp.Integer(2) ** 10
 1024
+>>> with time_budget(5):  # SymPy would factor (its part above 2¹⁵)^999 to simplify it
+...     sp.Integer(4803465209301) ** sp.Rational(1001, 1000)
+Traceback (most recent call last):
+...
+rdpsym.foundations.errors.NoClosedFormError: 4803465209301**(1001/1000) would be simplified through numbers of
+about 1e+04 digits, more than 2000: not built
 
 Polynomials are the same story in another form: SymPy stores them dense, so a polynomial of degree 10³⁰
 is a list of 10³⁰ coefficients.  One appears where a substitution t = e^{x/10³⁰} meets e^{−2x} (it becomes
@@ -52,6 +58,13 @@ from rdpsym.foundations.precision import in_symbolic_work
 MAX_BUILT_DIGITS = MAX_DERIVED_POWER_DIGITS
 #: The largest degree of a SymPy polynomial built in the same blocks (its dense list has degree + 1 entries).
 MAX_DENSE_DEGREE = 100_000
+#: A rational power n^(p/q) is refused the same way when SymPy's simplification of it (extracting perfect powers)
+#: may build a number of more digits than this: it raises the part of n it could not factor to a power up to
+#: q − 1 and factors that again, and a primality test on a number of thousands of digits is one C call no budget
+#: interrupts ((3⁴·11²·490099501)^(1001/1000), from a truncated geometric law at α = 1001/1000: 30 s).
+MAX_ROOT_DIGITS = 2000
+# (Below 2³⁰ SymPy's trial division up to 2¹⁵ factors a number whole: nothing is left to raise to a power.)
+_FACTORED_WHOLE = 2**30
 
 def _power_digits(base: Rational, exponent: Integer) -> float:
     """About how many digits base**exponent has (base a Rational other than 0 and ±1, exponent an Integer)."""
@@ -79,6 +92,12 @@ def _guard_power(cls) -> None:
             digits = _power_digits(self, expt)
             if digits > MAX_BUILT_DIGITS:
                 _refuse(f"{self}**{expt}", digits)
+        elif (isinstance(expt, Rational) and expt.q > 1 and max(abs(int(self.p)), int(self.q)) > _FACTORED_WHOLE
+                and _active()):
+            digits = _power_digits(self, Integer(expt.q - 1))
+            if digits > MAX_ROOT_DIGITS:
+                raise NoClosedFormError(f"{self}**({expt}) would be simplified through numbers of about "
+                                        f"{digits:.0e} digits, more than {MAX_ROOT_DIGITS}: not built")
         return evaluate(self, expt)
 
     _eval_power.__doc__ = evaluate.__doc__
