@@ -55,7 +55,8 @@ os.environ.setdefault("SYMPY_CACHE_SIZE", "20000")
 # rdpsym.foundations.operations imports an operation's provider on its first call.)
 __getattr__, _lazy_dir, _ = lazy_loader.attach(__name__, submod_attrs={
     "accounting.api": ["AccountingResult", "delta", "epsilon"],
-    "accounting.calibrate": ["Calibration", "calibrate", "calibrate_many"],
+    "accounting.calibrate": ["Calibration", "calibrate"],
+    "accounting.calibration_grid": ["calibrate_many"],
     "accounting.components": ["Infinite"],
     "accounting.curve": ["RdpCurve"],
     "accounting.curves": ["rdp_curve"],

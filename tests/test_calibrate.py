@@ -200,3 +200,17 @@ def test_the_grid_runs_on_a_pool_with_the_serial_results():
     assert [c.value for c in serial] == [c.value for c in pooled]
     assert [str(c.epsilon.enclosure) for c in serial] == [str(c.epsilon.enclosure) for c in pooled]
     assert serial == pooled
+
+
+def test_a_grid_of_targets_shares_its_certified_points_and_each_is_certified_on_both_sides():
+    # Issue 26, point 5: targets that differ only in ε are one sweep; every answer is still certified.
+    common = {"family": "sampled-gaussian", "delta": Fraction(1, 10**5), "fixed": {"q": "0.01"}, "steps": 100,
+              "dps": 15}
+    targets = [Fraction(3), Fraction(1), Fraction(2), Fraction(3, 2)]
+    grid = rdpsym.calibrate_many([{**common, "epsilon": e} for e in targets])
+    alone = [rdpsym.calibrate(**common, epsilon=e) for e in targets]
+    assert sum(c.evaluations for c in grid) < sum(c.evaluations for c in alone)
+    for c, single, e in zip(grid, alone, targets):
+        assert c.target_epsilon == e
+        assert c.epsilon.enclosure.upper() <= A(e) < c.beyond.enclosure.lower()
+        assert abs(c.value - single.value) <= 2 * Fraction(1, 10**6) * single.value

@@ -31,6 +31,7 @@ direction; the result says the distance to the optimum rests on it:
 
 from __future__ import annotations
 
+import contextvars
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -44,12 +45,11 @@ from rdpsym.accounting.orders import resolve
 from rdpsym.foundations import operations
 from rdpsym.foundations.balls import bits_for, floor_log10, precision
 from rdpsym.foundations.errors import ConvergenceError, ParameterError, must
-from rdpsym.foundations.parallel import ordered_map
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import exact, integer, rational
 from rdpsym.laws.mechanisms import REGISTRY
 
-__all__ = ["DIRECTIONS", "Calibration", "calibrate", "calibrate_many"]
+__all__ = ["DIRECTIONS", "Calibration", "calibrate"]
 
 #: How ε moves when a built-in parameter grows, and why (a parameter not listed needs ``direction=``).
 DIRECTIONS = {
@@ -222,21 +222,53 @@ def _sym(x):
     return sp.Rational(x.numerator, x.denominator)
 
 
+#: The certified ε already computed for the calibrations of one grid, (x, dps) → result
+#: (:func:`rdpsym.accounting.calibration_grid.calibrate_many`).  Set only while a grid's targets are calibrated
+#: one after another, all with the same family, fixed parameters, steps, δ, orders and conversion, so that a
+#: point one target's search certified places the others' brackets too (a context variable: each task of a
+#: pool or a thread has its own).
+_GRID_POINTS: contextvars.ContextVar[dict | None] = contextvars.ContextVar("rdpsym_calibration_grid", default=None)
+
+
 class _Search:
-    """ε at a parameter value, certified and counted; for steps, the per-step balls are computed once."""
+    """ε at a parameter value, certified and counted; for steps, the per-step balls are computed once.  Within
+    a grid (:data:`_GRID_POINTS`) a point certified for an earlier target is read back, not computed."""
 
     def __init__(self, make, canonical, delta, orders, conversion, dps):
         self.make, self.canonical, self.delta = make, canonical, delta
         self.orders, self.conversion, self.dps = orders, conversion, dps
         self.evaluations = 0
         self._base = None
+        shared = _GRID_POINTS.get()
+        self.points: dict = shared if shared is not None else {}
 
     def __call__(self, x, dps: int | None = None) -> api.AccountingResult:
-        self.evaluations += 1
         dps = dps or self.dps
+        known = self.points.get((x, dps))
+        if known is not None:
+            return known
+        self.evaluations += 1
         if self.canonical == "steps" and not (isinstance(self.orders, str) and self.orders == "continuous"):
-            return self._steps(int(x), dps)
-        return api.epsilon(self.make(x), delta=self.delta, orders=self.orders, conversion=self.conversion, dps=dps)
+            result = self._steps(int(x), dps)
+        else:
+            result = api.epsilon(self.make(x), delta=self.delta, orders=self.orders, conversion=self.conversion,
+                                 dps=dps)
+        self.points[(x, dps)] = result
+        return result
+
+    def known(self, target: Fraction, bad_end, good_end) -> tuple:
+        """The tightest bracket of ``target`` among the points certified so far at the search's digits:
+        (good, bad), each ``(x, log ε, result)`` or None."""
+        good = bad = None
+        for (x, dps), result in self.points.items():
+            if dps != self.dps:
+                continue
+            verdict = _decide(result, target)
+            if verdict is True and (good is None or _closer(x, good[0], bad_end)):
+                good = (x, _log(result), result)
+            elif verdict is False and (bad is None or _closer(x, bad[0], good_end)):
+                bad = (x, _log(result), result)
+        return good, bad
 
     def _steps(self, k: int, dps: int) -> api.AccountingResult:
         # ε of k steps from one step's balls × k: the curve is evaluated once (k-fold composition, Prop 1).
@@ -374,8 +406,13 @@ def _search(search: _Search, target: Fraction, lo, hi, direction: str, tol: Frac
     """
     good_end = hi if direction == "decreasing" else lo  # the end where ε is smallest
     bad_end = lo if direction == "decreasing" else hi
+    good, bad = search.known(target, bad_end, good_end)  # (x, log ε, result): from a grid's earlier targets
+    if good is not None and bad is None and good[0] == bad_end:
+        return good[0], None, None
     x = _start(lo, hi, search.canonical, discrete)
-    good = bad = None  # (x, log ε, result)
+    if good is not None or bad is not None:  # bracket from the side a certified point already decides
+        x = _towards(good[0], bad_end, 4, discrete) if bad is None else (
+            _towards(bad[0], good_end, 4, discrete) if good is None else x)
     while good is None or bad is None:
         r = search(x)
         verdict = _decide(r, target)
@@ -514,32 +551,3 @@ def _exp(t: float) -> Fraction:
     with precision(64):
         m, e = (int(v) for v in arb(t).exp().mid().man_exp())
     return Fraction(m) * Fraction(2) ** e
-
-
-#: The most calibrations one call (or one ``rdpsym calibrate --epsilon`` list) asks for (README, "Ceilings"):
-#: each is about ten certified evaluations, 0.2 to 1 s of CPU; a thousand is a quarter of an hour.
-MAX_CALIBRATIONS = 1000
-
-
-def calibrate_many(requests: list[dict], executor: object = None) -> list[Calibration]:
-    """:func:`calibrate` for each dict of its arguments, in order, on ``executor`` (a calibration grid: see
-    :func:`rdpsym.foundations.parallel.ordered_map`; the results are those of the serial run).
-
-    >>> cs = calibrate_many([{"family": "zcdp", "parameter": "rho", "epsilon": e, "delta": 1e-5, "dps": 15}
-    ...                      for e in (1, 2)])
-    >>> [c.published(6) for c in cs]
-    ['0.030553', '0.108256']
-    """
-    if not isinstance(requests, (list, tuple)) or not all(isinstance(r, dict) for r in requests):
-        raise ParameterError(must("requests", "a list of dicts of calibrate's arguments", type(requests).__name__))
-    if len(requests) > MAX_CALIBRATIONS:
-        raise ParameterError(must("requests", f"at most {MAX_CALIBRATIONS} calibrations", len(requests)))
-    return ordered_map(_one, list(requests), executor)
-
-
-def _one(request: dict) -> Calibration:
-    try:
-        return calibrate(**request)
-    except TypeError as exc:
-        raise ParameterError(must("a request", "calibrate's arguments", f"{request!r} ({exc})")) from None
-

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 
 from rdpsym.accounting import api
-from rdpsym.accounting.calibrate import MAX_CALIBRATIONS, calibrate_many
+from rdpsym.accounting.calibration_grid import MAX_CALIBRATIONS, calibrate_many
 from rdpsym.accounting.orders import resolve
 from rdpsym.cli import params
 from rdpsym.cli.accounting import add_sweep_options
