@@ -93,7 +93,8 @@ def main() -> None:
         for cold in (True, False):
             if not cold:
                 first_value(mechanism, parameter, cold=True)  # the entry a warm process finds
-            cpu, wall, modules, value = median_of(args.repeat, lambda: first_value(mechanism, parameter, cold))
+            run = lambda m=mechanism, p=parameter, c=cold: first_value(m, p, c)  # noqa: E731
+            cpu, wall, modules, value = median_of(args.repeat, run)
             record(f"first {mechanism} curve value, {'cold' if cold else 'warm'} cache", cpu, wall,
                    rdpsym_modules_cpu_s=round(modules, 3), first_value_cpu_s=round(value, 3))
 
@@ -107,7 +108,7 @@ def main() -> None:
     for cold in (True, False):
         if not cold:
             table2(cold=True)
-        cpu, wall, reported = median_of(args.repeat, lambda: table2(cold))
+        cpu, wall, reported = median_of(args.repeat, lambda c=cold: table2(c))
         record(f"rdpsym table2, {'cold' if cold else 'warm'} cache", cpu, wall, derivations_cpu_s=round(reported, 3))
 
     child([py, "-c", RDPSYM_EPSILON], env)  # the Gaussian's derivation kept: a user's second process

@@ -360,3 +360,29 @@ def test_cauchy_kl_in_the_form_the_literature_writes():
     d = rdpsym.renyi_divergence(P, Q, 1)
     assert d.result == sp.log(((g1 + g2) ** 2 + (m1 - m2) ** 2) / (4 * g1 * g2))
     assert str(d.status) in ("checked", "proved")
+
+
+def test_nakagami_laws_in_the_form_the_literature_writes():
+    """Issue 24: Nakagami laws (same m, spreads Ω₁, Ω₂) came out with log(Ω₂^m/Ω₁^m) and log(Ω₂^m/(…)^m); the
+    literature writes D_α = m·log(Ω₂/Ω₁) + m/(α−1)·log(Ω₂/((1−α)Ω₁ + αΩ₂)) (the Nakagami law is the square
+    root of a gamma law of shape m and scale Ω/m, and D_α is invariant under the map), and D_∞ = m·log(Ω₂/Ω₁)
+    for Ω₁ ≤ Ω₂.  Checked against this test's own quadrature of the definition."""
+    y = sp.Symbol("y", positive=True)
+    m, o1, o2 = sp.symbols("m Omega1 Omega2", positive=True)
+    a = rdpsym.alpha
+
+    def nakagami(o):
+        return Continuous(2 * m**m / (sp.gamma(m) * o**m) * y ** (2 * m - 1) * sp.exp(-m * y**2 / o), y,
+                          support=sp.Interval(0, sp.oo))
+
+    d = renyi_divergence(nakagami(o1), nakagami(o2), a)
+    value, condition = d.result.args[0]
+    assert value == m * sp.log(o2 / o1) + m * sp.log(o2 / sp.expand((1 - a) * o1 + a * o2)) / (a - 1)
+    assert sp.simplify(condition.lhs - condition.rhs - ((1 - a) * o1 + a * o2)) == 0
+    assert renyi_divergence(nakagami(o1), nakagami(o2), sp.oo).result.args[1][0] == m * sp.log(o2 / o1)
+    point = {m: R(3, 2), o1: 1, o2: 2, a: R(5, 2)}
+    with mpmath.workdps(40):
+        f = [sp.lambdify(y, nakagami(o).pdf.subs(point), "mpmath") for o in (o1, o2)]
+        A = mpmath.mpf(5) / 2
+        moment = mpmath.quad(lambda t: f[0](t) ** A * f[1](t) ** (1 - A), [0, 1, 3, mpmath.inf])
+        assert abs(mpmath.log(moment) / (A - 1) - value.subs(point).evalf(40)) < mpmath.mpf(10) ** -30

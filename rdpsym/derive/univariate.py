@@ -31,7 +31,7 @@ from rdpsym.derive.derivation import Derivation
 from rdpsym.derive.every_order import _every_order, _hypotheses
 from rdpsym.derive.finite_order import _finite, _uniform, _uniform_ends
 from rdpsym.derive.limit_orders import _derivatives_written_out, _kl, _sup
-from rdpsym.derive.polish import _polish, _tidy_piecewise
+from rdpsym.derive.polish import _literature_logs, _polish, _tidy_piecewise
 from rdpsym.derive.steps import _OPENING_STEPS, _definition_step, _density_steps, _equals
 from rdpsym.derive.verify import check_against_definition, is_zero
 from rdpsym.engine.context import Hypotheses, UndecidedSign, simplify_condition, tidy_condition
@@ -249,6 +249,11 @@ def _derive_with(P: Density, Q: Density, order, reference, unchecked: tuple, tab
             steps.append(_equals(order, polished, Simplified()))
             closed = polished
     conditions = tuple(tidy_condition(simplify_condition(c, hyp), hyp) for c in conditions)
+    if reference is None:
+        written = _literature_logs(closed, conditions)
+        if written != closed:
+            steps.append(_equals(order, written, Simplified()))
+            closed = written
     closed = _tidy_piecewise(closed, hyp)
     result = closed if not conditions or closed == oo else sp.Piecewise((closed, sp.And(*conditions)), (oo, True))
     numeric = numeric_fallback and not (P.parameters | Q.parameters) and not isinstance(order, sp.Symbol)
