@@ -259,3 +259,21 @@ def test_every_public_name_resolves():
 
     assert rdpsym.conversions.best_epsilon is best_epsilon
     assert sys.modules["rdpsym.balls"] is sys.modules["rdpsym.foundations.balls"]
+
+
+@pytest.mark.parametrize("hostile", ["fifo", "link to /dev/zero", "folder"])
+def test_an_entry_that_is_not_a_regular_file_is_ignored_without_blocking(cache, counted, hostile, watchdog):
+    P, Q = _exponentials()
+    rdpsym.renyi_divergence(P, Q, 2)
+    entry = _derivation_entry(cache)
+    entry.unlink()
+    if hostile == "fifo":
+        os.mkfifo(entry)
+    elif hostile == "link to /dev/zero":
+        entry.symlink_to("/dev/zero")
+    else:
+        entry.mkdir()
+    disk_cache._memory.clear()
+    with watchdog(60, "reading the cache"):
+        assert rdpsym.renyi_divergence(P, Q, 2).status is Status.CHECKED
+    assert len(counted) == 2

@@ -59,6 +59,7 @@ import io
 import os
 import pickle
 import secrets
+import stat
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -237,7 +238,7 @@ def _secret(root: Path) -> bytes:
     first: the file is linked into place, never overwritten) and readable by its owner only."""
     path = root / "secret"
     try:
-        secret = path.read_bytes()
+        secret = _read_regular(path, 32)
         if len(secret) == 32:
             return secret
     except FileNotFoundError:
@@ -255,10 +256,24 @@ def _secret(root: Path) -> bytes:
         pass
     finally:
         draft.unlink()
-    secret = path.read_bytes()
+    secret = _read_regular(path, 32)
     if len(secret) != 32:
         raise OSError(f"the cache's key {path} is damaged")
     return secret
+
+
+def _read_regular(path: Path, limit: int) -> bytes:
+    """The bytes of ``path`` if it is a regular file (not a link) of at most ``limit`` bytes, else OSError: a
+    FIFO, a device or a link to /dev/zero put in the folder would block or never end a plain read."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode) or status.st_size > limit:
+            raise OSError(f"{path} is not a regular file of at most {limit} bytes")
+        with os.fdopen(descriptor, "rb", closefd=False) as file:
+            return file.read(limit + 1)
+    finally:
+        os.close(descriptor)
 
 
 def _seal(secret: bytes, key: str, payload: bytes) -> bytes:
@@ -271,7 +286,7 @@ def _recall(root: Path, key: str) -> tuple[bool, object]:
             _memory.move_to_end(key)
             return True, _memory[key]
     try:
-        data = _path(root, key).read_bytes()
+        data = _read_regular(_path(root, key), len(_MAGIC) + 32 + MAX_ENTRY_BYTES)
         secret = _secret(root)
     except OSError:  # no entry, or a folder this process cannot read
         return False, None
