@@ -168,6 +168,10 @@ def integrate_exp(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypot
     if _mixed_polynomial(L, x):
         # e^{a x⁴ + b x³ + …}: no elementary or special-function closed form; SymPy would spend its budget.
         raise NoClosedFormError(f"∫ exp({L}) is a polynomial of degree > 2 in the exponent: no closed form")
+    if _powers_of_distinct_quadratics(L, x):
+        # Two Student t laws at different locations: SymPy spent its whole budget (5 s an order) and gave up.
+        raise NoClosedFormError(f"∫ exp({L}) is a product of non-integer powers of different quadratics (an "
+                                "Appell-type integral): no closed form")
     return _sympy_fallback(L, x, lo, hi)
 
 
@@ -218,6 +222,27 @@ def _mixed_polynomial(L: sp.Expr, x: sp.Symbol) -> bool:
         return False
     poly = sp.Poly(L, x)
     return poly.degree() > 2 and len([m for m in poly.monoms() if m[0] > 0]) > 1
+
+
+def _powers_of_distinct_quadratics(L: sp.Expr, x: sp.Symbol) -> bool:
+    """Whether e^L = Π q_i(x)^{c_i}·(a constant) with two or more different irreducible quadratics q_i (numeric
+    coefficients) and numeric exponents c_i that are not integers: ∫ over the line is an Appell F₁ value
+    (Euler's integral of two such factors), not an elementary or ₂F₁ closed form."""
+    quadratics = set()
+    rest = sp.expand(L)
+    for g in [g for g in L.atoms(sp.log) if g.has(x)]:
+        u = g.args[0]
+        if not u.is_polynomial(x):
+            return False
+        poly = sp.Poly(u, x)
+        a, b, c = poly.all_coeffs() if poly.degree() == 2 else (None, None, None)
+        coefficient = rest.coeff(g)
+        if a is None or not all(v.is_number for v in (a, b, c)) or not b**2 - 4 * a * c < 0 \
+                or not coefficient.is_number or coefficient.is_integer is not False:
+            return False
+        quadratics.add(poly.monic())
+        rest = rest - coefficient * g
+    return len(quadratics) >= 2 and not rest.has(x)
 
 
 def positive_variable(x: sp.Symbol, L: sp.Expr, lo: sp.Expr) -> tuple[sp.Symbol, sp.Expr]:
