@@ -483,3 +483,29 @@ def test_a_numeric_d_infinity_never_stands_at_order_infinity(monkeypatch):
     c = rdpsym.laplace(scale=1).curve()
     assert isinstance(c.balls([math.inf])[0], rdpsym.accounting.curve.Infinite) and not c.certified
     assert rdpsym.epsilon(c, delta=1e-10, dps=20).order == 1024  # the grid's best finite order, not ∞
+
+
+@pytest.mark.parametrize("conversion", ["bbghs", "best"])
+def test_a_long_grid_is_screened_at_low_precision_with_the_same_answer(conversion, monkeypatch):
+    # Issue 26, point 1: 1000 fractional orders are certified to 10 digits first, and to the digits asked only
+    # where they can still win; the answer is the unscreened one, and every row is still a certified ball.
+    from rdpsym.accounting import api
+    from rdpsym.accounting.ball_cache import clear_cache
+
+    orders = [1 + sp.Rational(63 * (2 * i + 1), 2000) for i in range(1000)]
+
+    def run():
+        clear_cache()
+        curve = rdpsym.sampled_gaussian(q=sp.Rational(1, 100), sigma=sp.Rational(11, 10)).curve() * 10000
+        return rdpsym.epsilon(curve, delta=sp.Rational(1, 10**5), orders=orders, conversion=conversion, dps=50)
+
+    screened = run()
+    monkeypatch.setattr(api, "SCREEN_ABOVE", 10**9)
+    plain = run()
+    assert (screened.value, screened.order, screened.conversion) == (plain.value, plain.order, plain.conversion)
+    assert "certified to 10 digits first" in screened.notes[-1]
+    coarse = 0
+    for a, b in zip(screened.per_order, plain.per_order):
+        assert a.order == b.order and a.rdp.overlaps(b.rdp)  # both contain the true value
+        coarse += a.rdp.rad() > 10 * b.rdp.rad()
+    assert 900 < coarse < 1000  # the screen left most orders coarse, and the candidates fine

@@ -253,12 +253,45 @@ def epsilon(curve: RdpCurve | Mechanism | Guarantee, delta: object, orders: obje
     return found if exact is None else _exact_wins(found, *exact)
 
 
+#: A grid of more orders than this is certified in two passes: every order at :data:`SCREEN_DPS` digits, then
+#: at the digits asked only the orders whose ε there can still reach the least one (the others keep their
+#: first, coarser certified ball: they cannot win).  1000 fractional orders of DP-SGD: 0.155 → 0.09 s.
+SCREEN_ABOVE = 200
+#: The digits of the first pass.
+SCREEN_DPS = 10
+
+
 def _rdp_epsilon(c: RdpCurve, d: fmpq, grid: tuple, default: bool, how: str, dps: int) -> AccountingResult:
     """:func:`epsilon` on a resolved grid, through the RDP conversions only (``default``: the default grid)."""
-    balls = _balls(c, grid, default, dps + 3)
+    screened = len(grid) > SCREEN_ABOVE and dps > SCREEN_DPS
+    balls = _screened_balls(c, d, grid, default, how, dps) if screened else _balls(c, grid, default, dps + 3)
     with precision(bits_for(dps + 10)):
         found = conv.tightest_epsilon_grid(grid, balls, d, how)
-    return _result("epsilon", found, balls, how, d, dps, c)
+    result = _result("epsilon", found, balls, how, d, dps, c)
+    if screened:
+        note = (f"{len(grid)} orders: each certified to {SCREEN_DPS} digits first, then to {dps} digits where its ε "
+                "could still be the least (the others' rows keep their coarser balls)")
+        result = dataclasses.replace(result, notes=(*result.notes, note))
+    return result
+
+
+def _screened_balls(c: RdpCurve, d: fmpq, grid: tuple, default: bool, how: str, dps: int) -> list:
+    """The grid's balls: all at :data:`SCREEN_DPS` digits, and at ``dps`` digits those of the orders whose
+    certified ε at the coarse pass is not above the least ε's upper end there.  An order left coarse has an ε
+    certainly larger than an ε another order certainly reaches: it cannot be the minimum, whose ball is then
+    computed from full-precision balls alone, as without the screen."""
+    rough = _balls(c, grid, default, SCREEN_DPS + 3)
+    with precision(bits_for(SCREEN_DPS + 10)):
+        first = conv.tightest_epsilon_grid(grid, rough, d, how)
+        if first.value == math.inf:
+            return rough
+        least = first.value.upper()
+        keep = [i for i, o in enumerate(first.per_order) if isinstance(o.value, arb) and not o.value.lower() > least]
+    fine = _balls(c, tuple(grid[i] for i in keep), default and keep[-1] == len(grid) - 1, dps + 3) if keep else []
+    balls = list(rough)
+    for i, ball in zip(keep, fine):
+        balls[i] = ball
+    return balls
 
 
 def delta(curve: RdpCurve | Mechanism | Guarantee, epsilon: object, orders: object = None,
