@@ -44,6 +44,9 @@ from rdpsym.accounting.orders import DP_ACCOUNTING, OPACUS
 Q, SIGMA, STEPS, DELTA = sp.Rational(1, 100), sp.Rational(11, 10), 10_000, 1e-5
 ORDERS = list(DP_ACCOUNTING)
 OPACUS_ORDERS = [float(a) for a in OPACUS]
+#: 1000 fractional orders in (1, 64]: exact rationals for rdpsym, their doubles for Opacus.
+FRACTIONAL = [1 + sp.Rational(63 * (2 * i + 1), 2000) for i in range(1000)]
+FRACTIONAL_FLOATS = [float(a) for a in FRACTIONAL]
 # MNIST DP-SGD (the README's run): batch 256 of 60 000, σ = 1.1, 50 epochs of 234 steps.
 EPOCH_Q, EPOCH_STEPS, EPOCHS = sp.Rational(256, 60000), 234, 50
 
@@ -67,11 +70,11 @@ def dp_accounting_dp_sgd():
     return acc.get_epsilon_and_optimal_order(DELTA)
 
 
-def opacus_dp_sgd():
+def opacus_dp_sgd(orders: list = OPACUS_ORDERS):
     from opacus.accountants.analysis import rdp
 
-    values = rdp.compute_rdp(q=float(Q), noise_multiplier=float(SIGMA), steps=STEPS, orders=OPACUS_ORDERS)
-    return rdp.get_privacy_spent(orders=OPACUS_ORDERS, rdp=values, delta=DELTA)
+    values = rdp.compute_rdp(q=float(Q), noise_multiplier=float(SIGMA), steps=STEPS, orders=orders)
+    return rdp.get_privacy_spent(orders=orders, rdp=values, delta=DELTA)
 
 
 # ---------------------------------------------------------------- 2. ε after every epoch
@@ -208,6 +211,12 @@ def main() -> None:
         growth[f"first {n} orders"] = interleaved({"rdpsym": lambda n=n: rdpsym_dp_sgd(orders=ORDERS[:n])},
                                                   3)["rdpsym"]
     results["growth"] = growth
+    # 1000 fractional orders in (1, 64], the peers' conversion on both sides (issue 26, point 1).
+    bulk = {"rdpsym": lambda: rdpsym_dp_sgd(orders=FRACTIONAL, conversion="bbghs"),
+            "rdpsym_best": lambda: rdpsym_dp_sgd(orders=FRACTIONAL)}
+    if have_opacus:
+        bulk["opacus"] = lambda: opacus_dp_sgd(FRACTIONAL_FLOATS)
+    results["fractional_orders"] = interleaved(bulk, max(3, args.repeat // 2))
     fresh = [fresh_process() for _ in range(max(3, args.repeat // 3))]
     results["fresh_process"] = {"first_epsilon": statistics.median(f[0] for f in fresh),
                                 "densities_not_built": statistics.median(f[1] for f in fresh)}
@@ -243,6 +252,9 @@ def main() -> None:
         print(f"   {name:9}: first {ms(first)}, then {ms(nxt)} per new value")
     grown = ", ".join(f"{k} {v * 1e3:.1f} ms" for k, v in results["growth"].items())
     print(f"   the DP-SGD call, cold, as the orders grow: {grown}")
+    b = results["fractional_orders"]
+    print(f"   1000 fractional orders in (1, 64], bbghs: rdpsym {ms(b['rdpsym'])} (best {ms(b['rdpsym_best'])})"
+          + (f", Opacus {ms(b['opacus'])}: {b['rdpsym'] / b['opacus']:.2f} × Opacus" if have_opacus else ""))
     f = results["fresh_process"]
     print(f"4. a fresh process's first ε (import + DP-SGD curve + ε): {ms(f['first_epsilon'])}; "
           f"the densities it no longer builds would add {ms(f['densities_not_built'])}")
