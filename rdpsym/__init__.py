@@ -53,7 +53,10 @@ os.environ.setdefault("SYMPY_CACHE_SIZE", "20000")
 # ``rdpsym --version`` and ``--help`` start at once, and a script pays only for the layers it touches.
 # (The renderers that give records their str() and .latex() load with the first record that is shown:
 # rdpsym.foundations.operations imports an operation's provider on its first call.)
-__getattr__, _lazy_dir, _ = lazy_loader.attach(__name__, submod_attrs={
+# The subpackages (``rdpsym.claims.Claim``, ``rdpsym.accounting.curve``) load on first use too.
+__getattr__, _lazy_dir, _ = lazy_loader.attach(__name__, submodules=[
+    "accounting", "claims", "cli", "derive", "engine", "foundations", "laws", "peers", "quadrature", "render",
+], submod_attrs={
     "accounting.api": ["AccountingResult", "delta", "epsilon"],
     "accounting.calibrate": ["Calibration", "calibrate"],
     "accounting.calibration_grid": ["calibrate_many"],

@@ -277,3 +277,12 @@ def test_an_entry_that_is_not_a_regular_file_is_ignored_without_blocking(cache, 
     with watchdog(60, "reading the cache"):
         assert rdpsym.renyi_divergence(P, Q, 2).status is Status.CHECKED
     assert len(counted) == 2
+
+
+def test_a_subpackages_modules_are_attributes_after_a_bare_import():
+    # The README's rdpsym.accounting.curve.clear_cache(), rdpsym.claims.Claim: reached by attribute from
+    # `import rdpsym` alone, in a process that has imported nothing else.
+    code = ("import rdpsym\nrdpsym.accounting.curve.clear_cache()\nprint(rdpsym.claims.Claim.__name__, "
+            "rdpsym.accounting.sampled_gaussian.trapezoid.__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.split() == ["Claim", "rdpsym.accounting.sampled_gaussian.trapezoid"], out.stderr

@@ -10,9 +10,17 @@
 <Status.PROVED: 'proved'>
 """
 
+import pkgutil as _pkgutil
+
+import lazy_loader as _lazy_loader
+
 from rdpsym.claims.claim import AtLeast, AtMost, Claim, ClaimResult, Domain, Equal, Holds, Step, Verdict
 from rdpsym.foundations.errors import ClaimError
 from rdpsym.foundations.symbols import alpha
 
 __all__ = ["alpha", "AtLeast", "AtMost", "Claim", "ClaimError", "ClaimResult", "Domain", "Equal", "Holds", "Step",
            "Verdict"]
+
+# A submodule is an attribute of its package on first use (``rdpsym.accounting.curve.clear_cache()`` after a bare
+# ``import rdpsym``), imported then: import rdpsym loads its layers lazily (rdpsym/__init__.py).
+__getattr__ = _lazy_loader.attach(__name__, submodules=[_m.name for _m in _pkgutil.iter_modules(__path__)])[0]

@@ -23,3 +23,11 @@ and the symbolic proof of an equality), its certified fast path ``certified`` (w
 ``certified_compile``, ``certified_ends``), ``sampling`` and ``values``.
 ``derivation`` is the record returned; ``table2`` Mironov 2017, Table II.
 """
+
+import pkgutil as _pkgutil
+
+import lazy_loader as _lazy_loader
+
+# A submodule is an attribute of its package on first use (``rdpsym.accounting.curve.clear_cache()`` after a bare
+# ``import rdpsym``), imported then: import rdpsym loads its layers lazily (rdpsym/__init__.py).
+__getattr__ = _lazy_loader.attach(__name__, submodules=[_m.name for _m in _pkgutil.iter_modules(__path__)])[0]
