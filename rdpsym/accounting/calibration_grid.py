@@ -51,7 +51,7 @@ def _grid_key(request: dict):
     are plain data; a request that is not is its own grid)."""
     try:
         return repr(sorted((k, v) for k, v in request.items() if k != "epsilon"))
-    except TypeError:  # keys that do not sort: a request of its own, refused by calibrate
+    except Exception:  # noqa: BLE001 - keys that do not sort, a value whose repr raises: a grid of its own
         return ("alone", id(request))
 
 
@@ -78,7 +78,6 @@ def _one(request: dict) -> Calibration:
         return calibrate(**request)
     except TypeError as exc:
         raise ParameterError(must("a request", "calibrate's arguments", f"{request!r} ({exc})")) from None
-
 
 
 __all__ = ["MAX_CALIBRATIONS", "calibrate_many"]
