@@ -9,10 +9,6 @@ asked for, :mod:`rdpsym.foundations.numbers`), ``reference`` (reference tables).
 accountants are read and audited one layer up, in :mod:`rdpsym.peers`.
 """
 
-import pkgutil as _pkgutil
+from rdpsym._lazy import submodules_on_first_use
 
-import lazy_loader as _lazy_loader
-
-# A submodule is an attribute of its package on first use (``rdpsym.accounting.curve.clear_cache()`` after a bare
-# ``import rdpsym``), imported then: import rdpsym loads its layers lazily (rdpsym/__init__.py).
-__getattr__ = _lazy_loader.attach(__name__, submodules=[_m.name for _m in _pkgutil.iter_modules(__path__)])[0]
+__getattr__ = submodules_on_first_use(__name__, __path__)  # rdpsym/_lazy.py

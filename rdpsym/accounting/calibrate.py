@@ -407,12 +407,11 @@ def _search(search: _Search, target: Fraction, lo, hi, direction: str, tol: Frac
     good_end = hi if direction == "decreasing" else lo  # the end where ε is smallest
     bad_end = lo if direction == "decreasing" else hi
     good, bad = search.known(target, bad_end, good_end)  # (x, log ε, result): from a grid's earlier targets
-    if good is not None and bad is None and good[0] == bad_end:
-        return good[0], None, None
     x = _start(lo, hi, search.canonical, discrete)
-    if good is not None or bad is not None:  # bracket from the side a certified point already decides
-        x = _towards(good[0], bad_end, 4, discrete) if bad is None else (
-            _towards(bad[0], good_end, 4, discrete) if good is None else x)
+    if good is not None and bad is None:  # bracket onwards from the side a certified point already decides
+        x = _towards(good[0], bad_end, 4, discrete)
+    elif bad is not None and good is None:
+        x = _towards(bad[0], good_end, 4, discrete)
     while good is None or bad is None:
         r = search(x)
         verdict = _decide(r, target)

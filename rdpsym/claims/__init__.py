@@ -10,10 +10,7 @@
 <Status.PROVED: 'proved'>
 """
 
-import pkgutil as _pkgutil
-
-import lazy_loader as _lazy_loader
-
+from rdpsym._lazy import submodules_on_first_use
 from rdpsym.claims.claim import AtLeast, AtMost, Claim, ClaimResult, Domain, Equal, Holds, Step, Verdict
 from rdpsym.foundations.errors import ClaimError
 from rdpsym.foundations.symbols import alpha
@@ -21,6 +18,4 @@ from rdpsym.foundations.symbols import alpha
 __all__ = ["alpha", "AtLeast", "AtMost", "Claim", "ClaimError", "ClaimResult", "Domain", "Equal", "Holds", "Step",
            "Verdict"]
 
-# A submodule is an attribute of its package on first use (``rdpsym.accounting.curve.clear_cache()`` after a bare
-# ``import rdpsym``), imported then: import rdpsym loads its layers lazily (rdpsym/__init__.py).
-__getattr__ = _lazy_loader.attach(__name__, submodules=[_m.name for _m in _pkgutil.iter_modules(__path__)])[0]
+__getattr__ = submodules_on_first_use(__name__, __path__)  # rdpsym/_lazy.py

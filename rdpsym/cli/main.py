@@ -69,7 +69,8 @@ def build_parser(commands: Iterable[str] = tuple(COMMANDS)) -> argparse.Argument
                     epilog=STATUSES + "\n\n'rdpsym COMMAND --help' describes a command, with examples.")
     parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True)
-    for module in dict.fromkeys(COMMANDS[name] for name in COMMANDS if name in set(commands)):
+    wanted = set(commands)
+    for module in dict.fromkeys(COMMANDS[name] for name in COMMANDS if name in wanted):
         importlib.import_module(module).register(sub)
     for name, summary in SUMMARIES.items():
         if name not in sub.choices:

@@ -13,10 +13,6 @@ steps, and below ``record`` its parts ``statuses``, ``citations``, ``rules`` and
 ``evidence``), ``operations`` (what records offer and a higher layer provides).
 """
 
-import pkgutil as _pkgutil
+from rdpsym._lazy import submodules_on_first_use
 
-import lazy_loader as _lazy_loader
-
-# A submodule is an attribute of its package on first use (``rdpsym.accounting.curve.clear_cache()`` after a bare
-# ``import rdpsym``), imported then: import rdpsym loads its layers lazily (rdpsym/__init__.py).
-__getattr__ = _lazy_loader.attach(__name__, submodules=[_m.name for _m in _pkgutil.iter_modules(__path__)])[0]
+__getattr__ = submodules_on_first_use(__name__, __path__)  # rdpsym/_lazy.py

@@ -20,12 +20,7 @@ register their constructors with :mod:`rdpsym.laws.densities` when imported.
 They are imported here, so the registry is full as soon as any law exists.
 """
 
-import pkgutil as _pkgutil
-
-import lazy_loader as _lazy_loader
-
+from rdpsym._lazy import submodules_on_first_use
 from rdpsym.laws import atoms, independent, joint  # noqa: F401 - they register their constructors (see above)
 
-# A submodule is an attribute of its package on first use (``rdpsym.accounting.curve.clear_cache()`` after a bare
-# ``import rdpsym``), imported then: import rdpsym loads its layers lazily (rdpsym/__init__.py).
-__getattr__ = _lazy_loader.attach(__name__, submodules=[_m.name for _m in _pkgutil.iter_modules(__path__)])[0]
+__getattr__ = submodules_on_first_use(__name__, __path__)  # rdpsym/_lazy.py

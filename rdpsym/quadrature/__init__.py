@@ -34,14 +34,10 @@ precision; the precision policy (which precisions, how values are compared) is
 the caller's.
 """
 
-import pkgutil as _pkgutil
-
-import lazy_loader as _lazy_loader
+from rdpsym._lazy import submodules_on_first_use
 
 # SymPy's huge exact numbers refused inside rdpsym's budgets: installed before any symbolic work of this layer
 # (every derivation, density check and quadrature passes through it; ``import rdpsym`` alone loads no SymPy).
-from rdpsym.foundations import exact_size as _exact_size  # noqa: F401, E402
+from rdpsym.foundations import exact_size as _exact_size  # noqa: F401
 
-# A submodule is an attribute of its package on first use (``rdpsym.accounting.curve.clear_cache()`` after a bare
-# ``import rdpsym``), imported then: import rdpsym loads its layers lazily (rdpsym/__init__.py).
-__getattr__ = _lazy_loader.attach(__name__, submodules=[_m.name for _m in _pkgutil.iter_modules(__path__)])[0]
+__getattr__ = submodules_on_first_use(__name__, __path__)  # rdpsym/_lazy.py

@@ -219,8 +219,8 @@ def _log_expression(expr: sp.Expr) -> sp.Expr:
         lambda e: isinstance(e, sp.log) and isinstance(e.args[0], sp.factorial),
         lambda e: sp.loggamma(e.args[0].args[0] + 1),
     ).replace(
-        lambda e: isinstance(e, sp.log) and _series_bessel_order(e.args[0]) is not None,
-        lambda e: _log_bessel_i(_series_bessel_order(e.args[0]), e.args[0].args[1]),
+        lambda e: isinstance(e, sp.log) and isinstance(e.args[0], sp.besseli),
+        lambda e: _log_bessel_i(e.args[0]),
     ).replace(
         lambda e: isinstance(e, sp.log) and isinstance(e.args[0], sp.binomial),
         lambda e: sp.loggamma(e.args[0].args[0] + 1) - sp.loggamma(e.args[0].args[1] + 1)
@@ -228,24 +228,18 @@ def _log_expression(expr: sp.Expr) -> sp.Expr:
     )
 
 
-def _series_bessel_order(expr: sp.Expr) -> sp.Expr | None:
-    """The order ν ≥ 0 of I_ν(z) with z > 0 (an integer order n read as |n|: I_{−n} = I_n, DLMF 10.27.1), or
-    None for anything else."""
-    if not isinstance(expr, sp.besseli) or not expr.args[1].is_positive:
-        return None
-    nu = expr.args[0]
-    if nu.is_nonnegative:
-        return nu
-    return sp.Abs(nu) if nu.is_integer else None
-
-
-def _log_bessel_i(nu: sp.Expr, z: sp.Expr) -> sp.Expr:
-    """log I_ν(z) = ν·log(z/2) − log Γ(ν + 1) + log ₀F₁(; ν + 1; z²/4) (DLMF 10.25.2, ν ≥ 0, z > 0).
+def _log_bessel_i(bessel: sp.besseli) -> sp.Expr:
+    """log I_ν(z) = ν·log(z/2) − log Γ(ν + 1) + log ₀F₁(; ν + 1; z²/4) (DLMF 10.25.2, ν ≥ 0, z > 0; an integer
+    order n read as |n|: I_{−n} = I_n, DLMF 10.27.1); log I_ν(z) as it is for any other ν or z.
 
     A series scanned out to k = 2⁴⁰⁹⁶ (a Skellam pmf, e^{−2μ}I_{|k|}(2μ)) asks for I_k at huge orders, where
     mpmath's besseli raises z/2 to the power k exactly (0.33 s at k = 2⁴⁰⁹⁶: 14 s of a Skellam moment); the
     hypergeometric factor is 1 + O(z²/ν) there and costs microseconds.  Checked against log(pdf) at the probe
     points like every fast logarithm (:func:`fast_log`)."""
+    nu, z = bessel.args
+    if not z.is_positive or not (nu.is_nonnegative or nu.is_integer):
+        return sp.log(bessel)
+    nu = nu if nu.is_nonnegative else sp.Abs(nu)
     return nu * sp.log(z / 2) - sp.loggamma(nu + 1) + sp.log(sp.hyper((), (nu + 1,), z**2 / 4))
 
 

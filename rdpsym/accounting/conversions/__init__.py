@@ -57,9 +57,7 @@ conversion over a list of orders); the input checks
 and ball helpers they share are in ``_inputs``.
 """
 
-import pkgutil as _pkgutil
-
-import lazy_loader as _lazy_loader
+from rdpsym._lazy import submodules_on_first_use
 
 # Re-exported, beyond __all__ (the `x as x` form marks a re-export): the type aliases, and
 # the private helpers that callers reach as rdpsym.accounting.conversions._name, as they
@@ -156,6 +154,4 @@ __all__ = [
     "zcdp_epsilon",
 ]
 
-# A submodule is an attribute of its package on first use (``rdpsym.accounting.curve.clear_cache()`` after a bare
-# ``import rdpsym``), imported then: import rdpsym loads its layers lazily (rdpsym/__init__.py).
-__getattr__ = _lazy_loader.attach(__name__, submodules=[_m.name for _m in _pkgutil.iter_modules(__path__)])[0]
+__getattr__ = submodules_on_first_use(__name__, __path__)  # rdpsym/_lazy.py

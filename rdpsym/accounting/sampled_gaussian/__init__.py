@@ -37,14 +37,9 @@ radius is below 10^{−(dps+2)}; precision and grid are refined until it is, or
 :class:`~rdpsym.foundations.errors.ConvergenceError` is raised.
 """
 
-import pkgutil as _pkgutil
-
-import lazy_loader as _lazy_loader
-
+from rdpsym._lazy import submodules_on_first_use
 from rdpsym.accounting.sampled_gaussian.api import log_moment, log_moments, rdp_values
 
 __all__ = ["log_moment", "log_moments", "rdp_values"]
 
-# A submodule is an attribute of its package on first use (``rdpsym.accounting.curve.clear_cache()`` after a bare
-# ``import rdpsym``), imported then: import rdpsym loads its layers lazily (rdpsym/__init__.py).
-__getattr__ = _lazy_loader.attach(__name__, submodules=[_m.name for _m in _pkgutil.iter_modules(__path__)])[0]
+__getattr__ = submodules_on_first_use(__name__, __path__)  # rdpsym/_lazy.py
