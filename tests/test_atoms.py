@@ -11,7 +11,8 @@ import pytest
 import sympy as sp
 
 import rdpsym
-from rdpsym.foundations.errors import DensityError, NoClosedFormError
+from rdpsym.foundations.errors import DensityError, DomainError
+from rdpsym.foundations.evidence import AgreesWithDefinition
 from rdpsym.laws.atoms import WithAtoms
 
 x = sp.Symbol("x", real=True)
@@ -80,9 +81,44 @@ def test_an_atom_of_p_where_q_has_none_is_infinite_above_one_and_adds_nothing_be
         assert abs(mpmath.mpf(sp.N(rdpsym.renyi_divergence(P, Q, HALF).result, 45)) - truth) < mpmath.mpf(10) ** -35
 
 
-def test_a_symbolic_order_is_refused_clearly():
-    with pytest.raises(NoClosedFormError, match="numeric order"):
-        rdpsym.renyi_divergence(clipped(0), clipped(HALF), rdpsym.alpha)
+def test_a_symbolic_order_is_derived_for_every_order_and_equals_the_definition():
+    P, Q = clipped(0), clipped(HALF)
+    d = rdpsym.renyi_divergence(P, Q, rdpsym.alpha)
+    assert d.status == rdpsym.Status.CHECKED and not d.result.has(sp.Piecewise)
+    with mpmath.workdps(40):
+        for order in (R(1, 3), R(9, 10), R(11, 10), R(5, 2), R(12)):
+            value = mpmath.mpf(sp.N(d.result.subs(rdpsym.alpha, order), 45))
+            assert abs(value - oracle(order, 0, HALF)) < mpmath.mpf(10) ** -35, order
+
+
+def test_a_symbolic_order_with_an_atom_q_lacks_is_finite_only_below_one():
+    half_normal = sp.sqrt(2) * sp.exp(-x**2 / 2) / sp.sqrt(sp.pi) / 2
+    P = rdpsym.Continuous(half_normal + sp.DiracDelta(x - 1) / 2, x, support=sp.Interval(0, sp.oo))
+    Q = rdpsym.Continuous(sp.exp(-x), x, support=sp.Interval(0, sp.oo))
+    d = rdpsym.renyi_divergence(P, Q, rdpsym.alpha)
+    assert isinstance(d.result, sp.Piecewise) and d.result.subs(rdpsym.alpha, 2) == sp.oo
+    with mpmath.workdps(40):
+        a = mpmath.mpf(1) / 3  # the atom adds nothing: only the density parts' moment
+        inner = mpmath.quad(lambda t: mpmath.npdf(t) ** a * mpmath.exp(-t) ** (1 - a), [0, mpmath.inf])
+        truth = mpmath.log(inner) / (a - 1)
+        assert abs(mpmath.mpf(sp.N(d.result.subs(rdpsym.alpha, R(1, 3)), 45)) - truth) < mpmath.mpf(10) ** -35
+
+
+def test_a_symbolic_order_with_a_parameter_is_checked_at_sampled_points_and_holds_elsewhere():
+    mu = sp.Symbol("mu", positive=True)
+    d = rdpsym.renyi_divergence(clipped(0), clipped(mu), rdpsym.alpha)
+    checked = {e.values.get(mu) for e in d.evidence if isinstance(e, AgreesWithDefinition)}
+    assert len(checked) >= 2 and d.status == rdpsym.Status.CHECKED
+    with mpmath.workdps(40):  # a point the check did not draw
+        for order in (R(2, 3), R(7, 2)):
+            value = mpmath.mpf(sp.N(d.result.subs({rdpsym.alpha: order, mu: R(3, 7)}), 45))
+            assert abs(value - oracle(order, 0, R(3, 7))) < mpmath.mpf(10) ** -35
+
+
+def test_the_symbol_of_the_order_may_not_be_a_parameter_of_the_laws():
+    a = rdpsym.alpha
+    with pytest.raises(DomainError, match="order"):
+        rdpsym.renyi_divergence(clipped(0), clipped(a), a)
 
 
 @pytest.mark.parametrize("pdf, support, says", [

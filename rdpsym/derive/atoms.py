@@ -10,6 +10,12 @@ with ∫ P̃^α Q̃^{1−α} = e^{(α−1)·D_α(P̃‖Q̃)}, derived and checke
 α > 1 an atom of P where Q has none, or a density part of P where Q has none, makes D_α = ∞;
 below 1 they add 0.  KL: Σ_a p_a·log(p_a/q_a) + m_P·(D_KL(P̃‖Q̃) + log(m_P/m_Q)).  D_∞: the
 larger of log(m_P/m_Q) + D_∞(P̃‖Q̃) and max_a log(p_a/q_a), over the parts where P has mass.
+
+At a symbolic order α the split is made twice, once for α > 1 and once for 0 < α < 1 (the density
+parts' own result read in each, the parts of P that meet no mass of Q counted as ∞ above 1 and
+dropped below it); the two are one formula or joined into Piecewise((below, α < 1), (above, True)),
+and the whole is checked against the definition of the whole laws at sampled orders in every part
+of (0, 1) ∪ (1, ∞) and sampled parameter points (:class:`WholeLawsCheck`).
 """
 
 from __future__ import annotations
@@ -20,10 +26,20 @@ from collections.abc import Callable
 import mpmath
 import sympy as sp
 
+from rdpsym.derive.check_loop import Check
 from rdpsym.derive.definition import univariate_divergence_mp
 from rdpsym.derive.derivation import Derivation
 from rdpsym.derive.univariate import univariate_divergence
-from rdpsym.foundations.errors import DomainError, NoClosedFormError, VerificationError
+from rdpsym.derive.values import shown
+from rdpsym.engine.context import Hypotheses
+from rdpsym.foundations.errors import (
+    DensityError,
+    DomainError,
+    NoClosedFormError,
+    ParameterError,
+    VerificationError,
+    must,
+)
 from rdpsym.foundations.notation import P as P_
 from rdpsym.foundations.notation import Q as Q_
 from rdpsym.foundations.notation import RenyiDivergence
@@ -112,7 +128,7 @@ def divergence(P, Q, order: object):
     """D_order(P‖Q) (a Derivation) for laws one or both of which have atoms (module docstring)."""
     order = parse_order(order)
     if isinstance(order, sp.Symbol):
-        raise NoClosedFormError("a law with atoms is derived at a numeric order (give α a value)")
+        return _symbolic(P, Q, order)
     Pp, Qp = parts(P), parts(Q)
     derivations = []
 
@@ -131,6 +147,96 @@ def divergence(P, Q, order: object):
         evidence = (*evidence, _checked_whole(P, Q, order, result))
     return Derivation(order=order, result=result, status=status,
                       steps=(*(s for d in derivations for s in d.steps), step), evidence=evidence)
+
+
+def _symbolic(P, Q, order: sp.Symbol) -> Derivation:
+    """D_α(P‖Q) at a symbolic order: the split for α > 1 and for 0 < α < 1 (module docstring), checked whole."""
+    if order in P.parameters | Q.parameters:
+        raise DomainError(must("order", f"a symbol that is not a parameter of P or Q (rename {order} in the laws)",
+                               order))
+    Pp, Qp = parts(P), parts(Q)
+    density = univariate_divergence(Pp.density, Qp.density, order) \
+        if Pp.density is not None and Qp.density is not None else None
+    above, below = (_region(Pp, Qp, order, density, Hypotheses(order, below_one=low)) for low in (False, True))
+    result = above if below == above else sp.piecewise_fold(sp.Piecewise((below, order < 1), (above, True)))
+    evidence = []
+    for low, claimed in ((False, above), (True, below)):  # each part of the orders against its own formula
+        evidence += WholeLawsCheck(P, Q, order, claimed, Hypotheses(order, below_one=low)).run()
+    status = weakest((density.status, Status.CHECKED)) if density is not None else Status.CHECKED
+    step = Step(RenyiDivergence(P_, Q_, order), "=", result, Because(SPLIT), status)
+    steps = (*density.steps, step) if density is not None else (step,)
+    evidence = (*density.evidence, *evidence) if density is not None else tuple(evidence)
+    return Derivation(order=order, result=result, status=status, steps=steps, closed_form=result,
+                      hypotheses=(sp.Ne(order, 1),), evidence=evidence)
+
+
+def _region(P: Parts, Q: Parts, a: sp.Symbol, density: Derivation | None, hyp: Hypotheses) -> sp.Expr:
+    """D_α for the orders of ``hyp`` (α > 1, or 0 < α < 1): the moment's terms of the parts where both laws have
+    mass, ∞ above 1 where a part of P meets none of Q (below 1 such a part adds 0)."""
+    orphan = any(w != 0 and Q.atoms.get(point, sp.S.Zero) == 0 for point, w in P.atoms.items())
+    terms = [w**a * Q.atoms[point] ** (1 - a) for point, w in P.atoms.items()
+             if w != 0 and Q.atoms.get(point, sp.S.Zero) != 0]
+    conditions: tuple = ()
+    if P.density is not None:
+        if density is None:
+            orphan = True
+        else:
+            value, conditions = _read_in(density.result, hyp)
+            if value == oo:  # the density parts meet nowhere (below 1) or P's reaches where Q's is 0 (above)
+                orphan, conditions = True, ()
+            else:
+                terms.append(sp.powsimp(P.mass**a * Q.mass ** (1 - a) * sp.exp((a - 1) * value)))  # m^{1−α}·m^{α−1} meet
+    if (orphan and not hyp.below_one) or not terms:
+        return oo
+    value = sp.log(sp.Add(*terms)) / (a - 1)
+    return sp.Piecewise((value, sp.And(*conditions)), (oo, True)) if conditions else value
+
+
+def _read_in(result, hyp: Hypotheses) -> tuple[sp.Expr, tuple]:
+    """(value, conditions) of the density parts' result for the orders of ``hyp``: the branches the hypothesis
+    decides chosen, what is left of the form Piecewise((value, conditions), (∞, True))."""
+    if not isinstance(result, sp.Piecewise):
+        return result, ()
+    left = []
+    for value, condition in result.args:
+        held = hyp.holds(condition)
+        if held is False:
+            continue
+        left.append((value, sp.true if held else condition))
+        if held:
+            break
+    if len(left) == 1 and left[0][1] == sp.true:
+        return left[0][0], ()
+    if len(left) == 2 and left[1] == (oo, sp.true) and not isinstance(left[0][0], sp.Piecewise):
+        return left[0][0], (left[0][1],)
+    raise NoClosedFormError(f"the density parts' result {result} has cases this composition does not read")
+
+
+class WholeLawsCheck(Check):
+    """The symbolic result checked against the definition of the whole laws (:func:`divergence_mp`: the density
+    parts' quadrature and the atoms' exact weights) at sampled orders and parameter points."""
+
+    def __init__(self, P, Q, order, claimed, hyp: Hypotheses):
+        super().__init__(P, Q, order, claimed, hyp, SEED, P.parameters | Q.parameters)
+
+    def laws_at(self, point: dict):
+        try:
+            return tuple(law.subs({s: v for s, v in point.items() if s in law.parameters}) if law.parameters else law
+                         for law in (self.P, self.Q))
+        except (DensityError, ParameterError):
+            if not self.params:
+                raise
+            return None  # not a law at this point: another is drawn
+
+    def definition(self, Pp, Qp, at, closed, point: dict, where):
+        return divergence_mp(Pp, Qp, at, dps=AGREE_DIGITS + 5), None
+
+    def where(self, point: dict, at, Pp, Qp, sampled: bool) -> str:
+        return ", ".join(t for t in (shown(point), "" if self.order_symbol is not None else f"order {at}") if t)
+
+
+#: The seed of the whole laws' check (the sampled points are the same on every run).
+SEED = 20170224
 
 
 #: Digits to which the whole result must agree with the definition of the whole laws.
