@@ -144,3 +144,17 @@ def test_a_delta_of_a_scaled_argument_weighs_its_inverse_scale_and_values_are_re
         assert abs(rdpsym.renyi_divergence_mp(clipped(0), at, 2, dps=35) - oracle(R(2), 0, HALF)) < mpmath.mpf(10) ** -33
         assert abs(rdpsym.renyi_divergence_mp(clipped(0), Pmu, 2, dps=35, values={mu: HALF})
                    - oracle(R(2), 0, HALF)) < mpmath.mpf(10) ** -33
+
+
+def test_a_mechanism_of_clipped_gaussians_has_a_curve_with_its_kl_and_d_infinity():
+    # Its closed form holds erf(α·μ): SymPy cannot take the limit α → 1⁺ (gruntz: "several variables"), so the
+    # curve's value at 1 is the KL derived from the laws, both directions (the mechanism is not symmetric).
+    m = rdpsym.Mechanism("clipped-gaussian", {}, (clipped(HALF), clipped(0)))
+    c = m.curve()
+    assert c.closed_form is not None
+    with mpmath.workdps(40):
+        for order in (R(1), R(2), R(5, 2)):
+            truth = max(oracle(order, HALF, 0), oracle(order, 0, HALF))
+            assert abs(c.value(order, dps=40) - truth) < mpmath.mpf(10) ** -35, order
+        worst_atom = mpmath.log(mpmath.ncdf(-HALF) / mpmath.ncdf(-1))  # the atoms at 1, P = N(1/2), Q = N(0)
+        assert abs(c.value(sp.oo, dps=40) - worst_atom) < mpmath.mpf(10) ** -35

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import sympy as sp
 from flint import arb, fmpq
@@ -121,6 +121,9 @@ class ClosedForm(Component):
     #: μ when the component is exactly the Gaussian pair N(0, 1) vs N(μ, 1) (its whole privacy profile is
     #: Balle–Wang's, :mod:`rdpsym.accounting.profiles`); None for any other curve, a zCDP ρα included.
     gaussian_shift: sp.Expr | None = None
+    #: The value at α = 1 from the laws (a derived KL divergence), asked only when the limit α → 1⁺ of the
+    #: closed form cannot be taken; None where the curve has no laws.  Not part of the curve's identity.
+    at_one: Callable[[], sp.Expr] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         expr = exact(self.closed_form, "closed form", {"alpha": alpha})
@@ -196,8 +199,12 @@ def _limit(closed_form: sp.Expr, point: sp.Expr) -> sp.Expr:
     or gives as nan, zoo or −∞ (no divergence is negative), is a :class:`NoClosedFormError`."""
     if not closed_form.has(alpha):
         return closed_form
-    limit = budgeted(lambda: sp.limit(closed_form, alpha, point, "+" if point == 1 else "-"),
-                     f"the limit α → {point} of the curve")
+    try:
+        limit = budgeted(lambda: sp.limit(closed_form, alpha, point, "+" if point == 1 else "-"),
+                         f"the limit α → {point} of the curve")
+    except (NotImplementedError, sp.PoleError, ValueError, TypeError) as exc:  # SymPy's own "cannot" (gruntz's
+        # "MRV set computation for functions in several variables" on an erf of α·μ): no limit, said by name
+        raise NoClosedFormError(f"the limit α → {point} of {closed_form} could not be taken: {exc}") from None
     if limit.has(sp.Limit) or limit is sp.nan or limit.has(sp.zoo) or limit is -sp.oo:
         raise NoClosedFormError(f"the limit α → {point} of {closed_form} could not be taken: {limit}")
     return limit

@@ -386,7 +386,12 @@ def _kl_limit(component: Component) -> sp.Expr | Infinite:
     if isinstance(component, GroupPrivacy):
         return Infinite(f"group privacy (Prop 2) needs order ≥ {component.min_order}, got 1")
     if isinstance(component, ClosedForm):
-        limit = _limit(component.closed_form, sp.S.One)
+        try:
+            limit = _limit(component.closed_form, sp.S.One)
+        except NoClosedFormError:
+            if component.at_one is None:
+                raise
+            limit = component.at_one()  # the KL derived from the laws (and checked) where SymPy has no limit
         return Infinite(f"{component.name}: its closed form tends to ∞ as α → 1") if limit is sp.oo else limit
     raise NoClosedFormError(f"the KL divergence (order 1) of {component.name} is not on its curve (no closed form "
                             "in α to take the limit of): derive it from the laws, rdpsym.renyi_divergence(P, Q, 1)")

@@ -29,6 +29,7 @@ calibration loops need.
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import sympy as sp
 
@@ -116,11 +117,11 @@ def rdp_curve(obj: Mechanism | Guarantee) -> RdpCurve:
     computed = _computed(mechanism, label)
     if computed is not None:
         return curve(computed, label)
-    directions = [_derived(mechanism)]
+    pairs = [mechanism]
     if not mechanism.symmetric:
         # Adjacency is symmetric: without an argument that D_α(P‖Q) dominates, take both.
-        flipped = dataclasses.replace(mechanism, pair=mechanism.pair[::-1], reference=None)
-        directions.append(_derived(flipped))
+        pairs.append(dataclasses.replace(mechanism, pair=mechanism.pair[::-1], reference=None))
+    directions = [_derived(m) for m in pairs]
     for derivation, _ in directions:
         if not derivation.is_closed_form:
             raise NoClosedFormError(f"{label}: no closed form in α; evaluate orders with rdpsym.renyi_divergence_mp")
@@ -140,8 +141,21 @@ def rdp_curve(obj: Mechanism | Guarantee) -> RdpCurve:
     shift = None
     if mechanism.name == "gaussian" and proved and _is_factory_made(mechanism, REGISTRY["gaussian"]):
         shift = mechanism.parameters["sensitivity"] / mechanism.parameters["sigma"]
-    return curve(ClosedForm(label, form, at_inf, source, convex=proved, certified=proved, gaussian_shift=shift),
-                 label)
+    return curve(ClosedForm(label, form, at_inf, source, convex=proved, certified=proved, gaussian_shift=shift,
+                            at_one=functools.partial(_kl_from_laws, tuple(pairs), label)), label)
+
+
+def _kl_from_laws(pairs: tuple, label: str) -> sp.Expr:
+    """The curve's value at α = 1 derived from the laws (the larger direction's KL divergence, a checked closed
+    form), for a closed form whose limit α → 1⁺ SymPy cannot take (an erf of α·μ)."""
+    values = []
+    for mechanism in pairs:
+        derivation = mechanism.rdp(1)
+        if not derivation.is_closed_form:
+            raise NoClosedFormError(f"{label}: no closed form at order 1 (the KL divergence is "
+                                    f"{derivation.status}); evaluate it with rdpsym.renyi_divergence_mp(P, Q, 1)")
+        values.append(derivation.result)
+    return sp.Max(*values) if len(values) > 1 else values[0]
 
 
 def _computed(mechanism: Mechanism, label: str):

@@ -185,7 +185,8 @@ def _region(P: Parts, Q: Parts, a: sp.Symbol, density: Derivation | None, hyp: H
             if value == oo:  # the density parts meet nowhere (below 1) or P's reaches where Q's is 0 (above)
                 orphan, conditions = True, ()
             else:
-                terms.append(sp.powsimp(P.mass**a * Q.mass ** (1 - a) * sp.exp((a - 1) * value)))  # m^{1−α}·m^{α−1} meet
+                # powsimp: the masses' powers m^{1−α} meet the density part's normalisation m^{α−1}
+                terms.append(sp.powsimp(P.mass**a * Q.mass ** (1 - a) * sp.exp((a - 1) * value)))
     if (orphan and not hyp.below_one) or not terms:
         return oo
     value = sp.log(sp.Add(*terms)) / (a - 1)
