@@ -509,3 +509,23 @@ def test_a_long_grid_is_screened_at_low_precision_with_the_same_answer(conversio
         assert a.order == b.order and a.rdp.overlaps(b.rdp)  # both contain the true value
         coarse += a.rdp.rad() > 10 * b.rdp.rad()
     assert 900 < coarse < 1000  # the screen left most orders coarse, and the candidates fine
+    assert "every 8th order first" in screened.notes[-1]  # the sampled Gaussian's (α − 1)ε(α) is convex
+
+
+def test_a_long_grid_of_a_curve_not_known_convex_is_certified_at_every_order(monkeypatch):
+    # Brackets between certified orders need (α − 1)ε(α) convex: group privacy's curve is not known to be, so each
+    # of its orders is certified; a shuffled grid of another convex curve is bracketed by size, not by position.
+    from rdpsym.accounting import api
+
+    group = rdpsym.laplace(scale=2).curve().group(1)
+    orders = [4 + sp.Rational(i, 7) for i in range(300)]
+    result = rdpsym.epsilon(group, delta=sp.Rational(1, 10**6), orders=orders, dps=30)
+    assert "every 8th order" not in result.notes[-1]
+    assert all(row.rdp.rad() < 10.0**-9 * row.rdp.mid() for row in result.per_order)  # 10 digits or more
+    shuffled = [str(a) for a in orders[::-1]]
+    laplace = rdpsym.laplace(scale=2).curve() * 50
+    bracketed = rdpsym.epsilon(laplace, delta=sp.Rational(1, 10**6), orders=shuffled, dps=30)
+    monkeypatch.setattr(api, "SCREEN_ABOVE", 10**9)
+    plain = rdpsym.epsilon(laplace, delta=sp.Rational(1, 10**6), orders=shuffled, dps=30)
+    assert (bracketed.value, bracketed.order) == (plain.value, plain.order)
+    assert all(a.rdp.overlaps(b.rdp) for a, b in zip(bracketed.per_order, plain.per_order))

@@ -271,27 +271,107 @@ def _rdp_epsilon(c: RdpCurve, d: fmpq, grid: tuple, default: bool, how: str, dps
     if screened:
         note = (f"{len(grid)} orders: each certified to {SCREEN_DPS} digits first, then to {dps} digits where its ε "
                 "could still be the least (the others' rows keep their coarser balls)")
+        if c.convex:
+            note += (f"; of a convex (α − 1)ε(α), every {SPARSE_STEP}th order first, the rows between bracketed by "
+                     "monotonicity and chords where that shows they cannot be the least")
         result = dataclasses.replace(result, notes=(*result.notes, note))
     return result
 
 
 def _screened_balls(c: RdpCurve, d: fmpq, grid: tuple, default: bool, how: str, dps: int) -> list:
-    """The grid's balls: all at :data:`SCREEN_DPS` digits, and at ``dps`` digits those of the orders whose
-    certified ε at the coarse pass is not above the least ε's upper end there.  An order left coarse has an ε
-    certainly larger than an ε another order certainly reaches: it cannot be the minimum, whose ball is then
-    computed from full-precision balls alone, as without the screen."""
-    rough = _balls(c, grid, default, SCREEN_DPS + 3)
-    with precision(bits_for(SCREEN_DPS + 10)):
-        first = conv.tightest_epsilon_grid(grid, rough, d, how)
-        if first.value == math.inf:
-            return rough
-        least = first.value.upper()
-        keep = [i for i, o in enumerate(first.per_order) if isinstance(o.value, arb) and not o.value.lower() > least]
+    """The grid's balls: all at :data:`SCREEN_DPS` digits (:func:`_coarse_balls`), and at ``dps`` digits those
+    of the orders whose certified ε at the coarse pass is not above the least ε's upper end there.  An order
+    left coarse has an ε certainly larger than an ε another order certainly reaches: it cannot be the minimum,
+    whose ball is then computed from full-precision balls alone, as without the screen."""
+    rough = _coarse_balls(c, d, grid, default, how)
+    keep = _candidates(grid, rough, d, how, range(len(grid)))
+    if keep is None:
+        return rough
     fine = _balls(c, tuple(grid[i] for i in keep), default and keep[-1] == len(grid) - 1, dps + 3) if keep else []
     balls = list(rough)
     for i, ball in zip(keep, fine):
         balls[i] = ball
     return balls
+
+
+def _candidates(grid: tuple, balls: list, d: fmpq, how: str, among) -> list | None:
+    """The indices in ``among`` whose ε (from ``balls``) is not certainly above the least ε's upper end (None:
+    every ε is ∞)."""
+    with precision(bits_for(SCREEN_DPS + 10)):
+        first = conv.tightest_epsilon_grid(grid, balls, d, how)
+        if first.value == math.inf:
+            return None
+        least = first.value.upper()
+        rows = first.per_order
+        return [i for i in among if not (isinstance(rows[i].value, arb) and rows[i].value.lower() > least)]
+
+
+#: Of a convex curve's orders in bulk, every SPARSE_STEP-th (by size) is certified first; the orders between are
+#: bracketed by those (below: monotonicity and the secant on the left; above: the chord) and certified only if
+#: their bracket's ε can still be the least.
+SPARSE_STEP = 8
+
+
+def _coarse_balls(c: RdpCurve, d: fmpq, grid: tuple, default: bool, how: str) -> list:
+    """Every order's ball at :data:`SCREEN_DPS` digits; for a curve whose (α − 1)·ε(α) is convex, a certified
+    bracket instead for the orders between every :data:`SPARSE_STEP`-th whose bracket shows they cannot be the
+    least.
+
+    Convexity of g(α) = (α − 1)·ε(α) with g(1) = 0 makes ε = g/(α − 1) non-decreasing (the slope of the chord
+    from 1), so ε(α) ≥ ε(a) for a certified order a below α, and g lies above its secant through the two
+    certified orders below α, extended, and below its chord between the certified orders a < α < b (a convex
+    function against its secants).  A bracketed order whose bracket's ε could still be the least is certified
+    like the others."""
+    by_size = sorted(((fmpq(a), i) for i, a in enumerate(grid) if a != math.inf and a > 1))
+    if not c.convex or len(by_size) <= 4 * SPARSE_STEP:
+        return _balls(c, grid, default, SCREEN_DPS + 3)
+    anchors = by_size[::SPARSE_STEP] if by_size[-1] in by_size[::SPARSE_STEP] else \
+        [*by_size[::SPARSE_STEP], by_size[-1]]
+    anchored = {i for _, i in anchors}
+    between = [(a, i) for a, i in by_size if i not in anchored]
+    direct = [i for i in range(len(grid)) if i in anchored or grid[i] == math.inf or not grid[i] > 1]
+    balls: list = [None] * len(grid)
+    at = _balls(c, tuple(grid[i] for i in direct), default and direct[-1] == len(grid) - 1, SCREEN_DPS + 3)
+    for i, ball in zip(direct, at):
+        balls[i] = ball
+    with precision(bits_for(SCREEN_DPS + 10)):
+        known = [_Anchor(a, balls[i]) for a, i in anchors]
+        unsettled, bracketed, k = [], [], 0
+        for a, i in between:
+            while known[k + 1].order < a:
+                k += 1
+            balls[i] = _bracket(arb(a), known[k - 1] if k else None, known[k], known[k + 1])
+            (bracketed if balls[i] is not None else unsettled).append(i)
+    if unsettled:  # a neighbour not a finite ball (∞): certified directly
+        for i, ball in zip(unsettled, c.enclosures([grid[i] for i in unsettled], SCREEN_DPS + 3)):
+            balls[i] = ball
+    wanted = _candidates(grid, balls, d, how, bracketed) or []
+    for i, ball in zip(wanted, c.enclosures([grid[i] for i in wanted], SCREEN_DPS + 3)):
+        balls[i] = ball
+    return balls
+
+
+class _Anchor:
+    """A certified order of a bracket: the order, ε's ball and g = (α − 1)ε's (None where ε is not a finite ball)."""
+
+    def __init__(self, order: fmpq, ball):
+        self.order, self.at = order, arb(order)
+        finite = isinstance(ball, arb) and ball.is_finite()
+        self.ball = ball if finite else None
+        self.g = (self.at - 1) * ball if finite else None
+
+
+def _bracket(t: arb, left: _Anchor | None, low: _Anchor, high: _Anchor) -> arb | None:
+    """A certified ball for ε at the order t from the certified orders ``low`` < t < ``high`` (and ``left`` below
+    ``low``, or None) of a curve whose g = (α − 1)ε is convex; None where one of them is not a finite ball."""
+    if low.ball is None or high.ball is None or (left is not None and left.ball is None):
+        return None
+    lower = low.ball.lower()  # ε is non-decreasing
+    if left is not None:  # the secant of g through left and low, extended to t, lies below g
+        slope = (low.g.lower() - left.g.upper()) / (low.at - left.at)
+        lower = lower.max(((low.g.lower() + slope * (t - low.at)) / (t - 1)).lower())
+    chord = (low.g.upper() * (high.at - t) + high.g.upper() * (t - low.at)) / (high.at - low.at)
+    return arb(0).max(lower).union((chord / (t - 1)).upper())
 
 
 def delta(curve: RdpCurve | Mechanism | Guarantee, epsilon: object, orders: object = None,

@@ -68,6 +68,8 @@ def parse_order(order: object) -> fmpq | float:
     """
     if isinstance(order, fmpq) and order > 1:  # already exact (the grids are built of fmpq)
         return order
+    if isinstance(order, sp.Rational) and order.p > order.q:  # exact already (q > 0): no reader, no comparisons
+        return fmpq(int(order.p), int(order.q))
     if order in (sp.oo, float("inf")) or (isinstance(order, str) and order.strip().lower() in INFINITY_WORDS):
         return float("inf")
     try:
