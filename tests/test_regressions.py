@@ -386,3 +386,25 @@ def test_nakagami_laws_in_the_form_the_literature_writes():
         A = mpmath.mpf(5) / 2
         moment = mpmath.quad(lambda t: f[0](t) ** A * f[1](t) ** (1 - A), [0, 1, 3, mpmath.inf])
         assert abs(mpmath.log(moment) / (A - 1) - value.subs(point).evalf(40)) < mpmath.mpf(10) ** -30
+
+
+def test_two_student_t_scales_at_a_symbolic_order_read_without_sympy_bookkeeping():
+    # Issue 24: ₂F₁(1/2, 2α; 2; 3·exp_polar(iπ))/catalan(1/2) is ₂F₁(…; −3)·3π/8 on the principal branch; the
+    # form is compared here with a quadrature of the definition written in this test.
+    x = sp.Symbol("x", real=True)
+
+    def t3(s):
+        return 2 / (sp.sqrt(3) * sp.pi * s) * (1 + x**2 / (3 * s**2)) ** -2  # Student t, ν = 3, scale s
+
+    d = renyi_divergence(Continuous(t3(1), x), Continuous(t3(2), x))
+    assert not d.result.has(sp.exp_polar, sp.catalan) and d.result.has(sp.hyper)
+    with mpmath.workdps(40):
+        def pdf(s, u):
+            return 2 / (mpmath.sqrt(3) * mpmath.pi * s) * (1 + u**2 / (3 * s**2)) ** -2
+
+        for order in (sp.Rational(1, 3), sp.Rational(5, 2)):
+            a = mpmath.mpf(order.p) / order.q
+            moment = 2 * mpmath.quad(lambda u, a=a: pdf(1, u) ** a * pdf(2, u) ** (1 - a), [0, 1, mpmath.inf])
+            truth = mpmath.log(moment) / (a - 1)
+            value = mpmath.mpf(sp.N(d.result.subs(rdpsym.alpha, order), 45))
+            assert abs(value - truth) < mpmath.mpf(10) ** -30 * abs(truth)
