@@ -408,3 +408,37 @@ def test_two_student_t_scales_at_a_symbolic_order_read_without_sympy_bookkeeping
             truth = mpmath.log(moment) / (a - 1)
             value = mpmath.mpf(sp.N(d.result.subs(rdpsym.alpha, order), 45))
             assert abs(value - truth) < mpmath.mpf(10) ** -30 * abs(truth)
+
+
+@pytest.mark.parametrize("order", [sp.Integer(2), sp.Rational(1, 3), sp.S.One, rdpsym.alpha])
+def test_a_triangular_law_with_a_symbolic_mode_derives_as_with_a_number(order):
+    # Issue 24 (piecewise-linear densities, a symbolic breakpoint): x < c at the midpoint c/2 of (0, c) is decided
+    # by the sign of c/2 − c for c declared in (0, 1/2); the KL and D_2 are elementary (no Integral, no betainc
+    # with integer parameters).  Values against a quadrature of the definition written here, at c = 1/3 and 1/5.
+    x = sp.Symbol("x", real=True)
+    c = rdpsym.parameter("c", 0, sp.Rational(1, 2))
+
+    def tri(m):
+        return sp.Piecewise((2 * x / m, x < m), (2 * (1 - x) / (1 - m), True))
+
+    d = renyi_divergence(Continuous(tri(c), x, support=sp.Interval(0, 1)),
+                         Continuous(tri(sp.Rational(1, 2)), x, support=sp.Interval(0, 1)), order)
+    assert d.status == rdpsym.Status.CHECKED and not d.result.has(sp.Integral)
+    if order in (2, 1):
+        assert not d.result.has(sp.betainc)
+    with mpmath.workdps(40):
+        for m in (mpmath.mpf(1) / 3, mpmath.mpf(1) / 5):
+            def p(u, m=m):
+                return 2 * u / m if u < m else 2 * (1 - u) / (1 - m)
+
+            def q(u):
+                return 4 * u if u < 0.5 else 4 * (1 - u)
+
+            for a in ((sp.Rational(5, 2), sp.Rational(1, 3)) if order == rdpsym.alpha else (order,)):
+                if a == 1:
+                    truth = mpmath.quad(lambda u: p(u) * mpmath.log(p(u) / q(u)), [0, m, 0.5, 1])
+                else:
+                    s = mpmath.mpf(a.p) / a.q
+                    truth = mpmath.log(mpmath.quad(lambda u, s=s: p(u) ** s * q(u) ** (1 - s), [0, m, 0.5, 1])) / (s - 1)
+                value = d.result.subs({c: sp.Rational(1, 3) if m * 3 == 1 else sp.Rational(1, 5), rdpsym.alpha: a})
+                assert abs(mpmath.mpf(sp.N(value, 45)) - truth) < mpmath.mpf(10) ** -30 * abs(truth), (a, m)

@@ -9,6 +9,7 @@ reference keeps its derived form.
 from __future__ import annotations
 
 import sympy as sp
+from sympy.integrals.manualintegrate import manualintegrate
 
 from rdpsym.engine.context import Hypotheses, tidy_condition
 from rdpsym.foundations.budget import budgeted
@@ -78,6 +79,70 @@ def _principal_values(expr: sp.Expr) -> sp.Expr:
     out = expr.replace(lambda e: isinstance(e, sp.exp_polar) and principal(e), lambda e: sp.exp(e.args[0]))
     return out.replace(lambda e: isinstance(e, sp.catalan) and e.args[0].is_number and not e.args[0].is_integer,
                        lambda e: e.rewrite(sp.gamma))
+
+
+#: Seconds the unevaluated integrals of a result may take to be done (:func:`_elementary_integrals`).
+_INTEGRALS_SECONDS = 5.0
+
+
+def _elementary_integrals(expr: sp.Expr) -> sp.Expr:
+    """What is elementary, done: an incomplete Beta B(a, b; x₁, x₂) with integers a, b, one of them positive, is
+    the integral of a polynomial times a power (B(0, 3; c, 1/2) of two triangular laws: logarithms and powers);
+    an ``Integral`` left by differentiating such a moment (the KL of piecewise-linear laws, ∫ (1 − t)·log t dt) is
+    done (:func:`_done`) within :data:`_INTEGRALS_SECONDS`, and kept only if no integral is left.  The form is
+    verified against the definition like every other.
+
+    >>> c, t = sp.Symbol("c", positive=True), sp.Symbol("t")
+    >>> _elementary_integrals(sp.betainc(1, 2, c, sp.Rational(1, 2)) + sp.Integral((1 - t) * sp.log(t), (t, c, 1)))
+    c**2/4 + (c**2/2 - c)*log(c) - 3/8
+    """
+    if not isinstance(expr, sp.Basic) or not expr.has(sp.betainc, sp.Integral):
+        return expr
+    t = sp.Dummy("t", positive=True)
+
+    def elementary(e: sp.betainc) -> bool:
+        a, b = e.args[:2]
+        return bool(a.is_Integer and b.is_Integer and (a > 0 or b > 0))
+
+    def done(e: sp.betainc) -> sp.Expr:
+        a, b, x1, x2 = e.args
+        if b <= 0:  # t ↦ 1 − t: the polynomial factor is then (1 − t)^{b−1}'s partner
+            a, b, x1, x2 = b, a, 1 - x2, 1 - x1
+        # t^{a−1} times a polynomial, termwise: powers, and log t for t^{−1} (then 0 < x₁, as the integral exists)
+        return sp.integrate(sp.expand(t ** (a - 1) * (1 - t) ** (b - 1)), (t, x1, x2))
+
+    out = expr.replace(lambda e: isinstance(e, sp.betainc) and elementary(e), done)
+    if out.has(sp.Integral):
+        try:
+            done = budgeted(lambda: out.replace(lambda e: isinstance(e, sp.Integral) and len(e.limits) == 1
+                                                and len(e.limits[0]) == 3, _done),
+                            "the integrals left in the result", seconds=_INTEGRALS_SECONDS)
+        except NoClosedFormError:
+            return out
+        if not done.has(sp.Integral) and not (done.has(sp.I) and not out.has(sp.I)):
+            out = done
+    if out is expr:
+        return out
+    logs = sorted(out.atoms(sp.log), key=sp.default_sort_key)
+    gathered = sp.collect(sp.expand(out), logs)  # the pieces just done, by logarithm
+    return gathered if sp.count_ops(gathered) <= sp.count_ops(out) else out
+
+
+def _done(integral: sp.Integral) -> sp.Expr:
+    """A definite integral in one variable done, or kept: SymPy's own value where it has no i, else an
+    antiderivative F from manualintegrate (its substitutions keep log(1 − t) real, where risch writes
+    log(t − 1) + iπ) read at the ends, where F' is the integrand and F is built of polynomials, powers and
+    logarithms only (continuous wherever the integrand is real: no arctangent's jump)."""
+    (v, lo, hi), u = integral.limits[0], sp.Dummy("u")
+    f = integral.function.subs(v, u)
+    value = sp.integrate(f, (u, lo, hi))
+    if not value.has(sp.Integral) and not (value.has(sp.I) and not integral.has(sp.I)):
+        return value
+    F = manualintegrate(f, u)
+    smooth = all(isinstance(g, sp.log) for g in F.atoms(sp.Function))
+    if F.has(sp.Integral, sp.I, sp.Piecewise) or not smooth or sp.simplify(sp.diff(F, u) - f) != 0:
+        return integral
+    return F.subs(u, hi) - F.subs(u, lo)
 
 
 def _literature_logs(expr: sp.Expr, conditions: tuple = ()) -> sp.Expr:

@@ -31,7 +31,7 @@ from rdpsym.derive.derivation import Derivation
 from rdpsym.derive.every_order import _every_order, _hypotheses
 from rdpsym.derive.finite_order import _finite, _uniform, _uniform_ends
 from rdpsym.derive.limit_orders import _derivatives_written_out, _kl, _sup
-from rdpsym.derive.polish import _literature_logs, _polish, _principal_values, _tidy_piecewise
+from rdpsym.derive.polish import _elementary_integrals, _literature_logs, _polish, _principal_values, _tidy_piecewise
 from rdpsym.derive.steps import _OPENING_STEPS, _definition_step, _density_steps, _equals
 from rdpsym.derive.verify import check_against_definition, is_zero
 from rdpsym.engine.context import Hypotheses, UndecidedSign, simplify_condition, tidy_condition
@@ -244,7 +244,7 @@ def _derive_with(P: Density, Q: Density, order, reference, unchecked: tuple, tab
     if isinstance(closed, sp.Basic) and closed.has(sp.Sum):
         closed = canonical(closed)  # series written one way again (expanding split their exponents)
     if reference is None:
-        polished = _polish(_principal_values(closed))
+        polished = _polish(_elementary_integrals(_principal_values(closed)))
         if polished is not closed:
             steps.append(_equals(order, polished, Simplified()))
             closed = polished

@@ -206,18 +206,42 @@ def resolve_branch(expr: sp.Expr, var: sp.Symbol, at: sp.Expr) -> sp.Expr:
             return 0
         raise UndecidedSign(v, f"cannot decide the sign of {u} between non-smooth points")
 
+    def holds(cond) -> bool | None:
+        """A Piecewise condition at ``at``: by SymPy, else by the sign of each relation's two sides (a breakpoint
+        declared in an interval, x < c at the midpoint c/2 of (0, c) with c ∈ (0, 1/2))."""
+        if cond in (sp.true, sp.false):
+            return bool(cond)
+        truth = sp.simplify(cond.subs(var, at))
+        if truth in (sp.true, sp.false):
+            return bool(truth)
+        if isinstance(cond, (sp.And, sp.Or)):
+            parts = [holds(c) for c in cond.args]
+            if isinstance(cond, sp.And):
+                return False if False in parts else (True if all(parts) else None)
+            return True if True in parts else (False if all(p is False for p in parts) else None)
+        if isinstance(cond, sp.Not):
+            inner = holds(cond.args[0])
+            return None if inner is None else not inner
+        if isinstance(cond, sp.core.relational.Relational) and not isinstance(cond, (sp.Eq, sp.Ne)):
+            try:
+                s = sign_at(cond.lhs - cond.rhs)
+            except NoClosedFormError:
+                return None
+            return {sp.StrictLessThan: s < 0, sp.LessThan: s <= 0, sp.StrictGreaterThan: s > 0,
+                    sp.GreaterThan: s >= 0}.get(type(cond))
+        return None
+
     def replace(e: sp.Expr) -> sp.Expr:
         if not e.args or not e.has(var):
             return e
         args = [replace(a) for a in e.args]
         if isinstance(e, sp.Piecewise):
             for (value, cond) in e.args:
-                truth = cond.subs(var, at) if cond not in (sp.true, sp.false) else cond
-                truth = sp.simplify(truth) if truth not in (sp.true, sp.false) else truth
-                if truth is sp.true:
-                    return replace(value)
-                if truth is not sp.false:
+                truth = holds(cond)
+                if truth is None:
                     raise NoClosedFormError(f"cannot decide the Piecewise condition {cond}")
+                if truth:
+                    return replace(value)
             raise NoClosedFormError(f"no Piecewise branch of {e} applies")
         if isinstance(e, sp.Abs):
             s = sign_at(args[0])

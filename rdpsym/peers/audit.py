@@ -33,6 +33,7 @@ from __future__ import annotations
 import logging
 import math
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -275,29 +276,60 @@ def _defect(title: str, inputs: dict, told, peer_name: str, *, rdp=None, orders=
                   check.within_rounding, atlas)
 
 
+def _audited(name: str, grid: str, dps: int, load: Callable[[], tuple], rdp: Callable,
+             defects: Callable) -> AuditReport:
+    """One peer's audit: ``grid`` and ``dps`` read (an error names them before the peer is imported), the peer's
+    modules from ``load()`` (an ImportError says how to install it), its RDP of the subsampled Gaussian on the grid
+    (``rdp(*modules)(q, σ, orders)``) against certified balls, then its defect catalogue ``defects(*modules)``; the
+    peer's own warnings silenced (its failures are findings)."""
+    g, dps = _grid(grid), read_dps(dps)
+    try:
+        modules = load()
+    except ImportError as exc:
+        raise RdpSymError(_NEEDS_PEER.format(name)) from exc
+    report = AuditReport(name, 0, version=_version(name))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _sampled_gaussian_grid(report, g, dps, rdp(*modules))
+        report.defects.extend(defects(*modules))
+    return report
+
+
+def _order_by_order(mechanism: Callable[[float, float], Callable[[float], object]], errors: tuple) -> Callable:
+    """A peer's RDP asked one order at a time, as the grid asks it (``rdp(q, σ, orders)``): ``mechanism(q, σ)`` gives
+    the order → RDP function, and a failure in ``errors`` at an order is that order's finding, not the audit's end."""
+    def rdp(q, s, orders):
+        at = mechanism(q, s)
+        out = []
+        for a in orders:
+            try:
+                out.append(float(at(a)))
+            except errors as exc:
+                out.append(_peer_error(exc))
+        return out
+    return rdp
+
+
 # ---------------------------------------------------------------- dp_accounting
 def audit_dp_accounting(grid: str = "small", dps: int = 40) -> AuditReport:
     """The peer's RDP of the subsampled Gaussian on ``grid`` (``"small"`` or ``"full"``), against balls at ``dps``,
     and dp_accounting's defect catalogue."""
-    g = _grid(grid)
-    dps = read_dps(dps)
-    try:
+    def load():
         import dp_accounting as dpa
         from dp_accounting.rdp import rdp_privacy_accountant as peer
-    except ImportError as exc:
-        raise RdpSymError(_NEEDS_PEER.format("dp-accounting")) from exc
-    report = AuditReport("dp-accounting", 0, version=_version("dp-accounting"))
-    # The peer logs a warning for each order it gives up on (and returns inf): counted below instead.
-    logging.getLogger("absl").setLevel(logging.ERROR)
 
-    def rdp(q, s, orders):
-        accountant = peer.RdpAccountant(orders=orders)
-        accountant.compose(dpa.PoissonSampledDpEvent(q, dpa.GaussianDpEvent(s)))
-        return accountant.rdp
+        # The peer logs a warning for each order it gives up on (and returns inf): counted by the audit instead.
+        logging.getLogger("absl").setLevel(logging.ERROR)
+        return dpa, peer
 
-    _sampled_gaussian_grid(report, g, dps, rdp)
-    report.defects.extend(_dp_accounting_defects(dpa, peer))
-    return report
+    def rdp(dpa, peer):
+        def at(q, s, orders):
+            accountant = peer.RdpAccountant(orders=orders)
+            accountant.compose(dpa.PoissonSampledDpEvent(q, dpa.GaussianDpEvent(s)))
+            return accountant.rdp
+        return at
+
+    return _audited("dp-accounting", grid, dps, load, rdp, _dp_accounting_defects)
 
 
 def _dp_accounting_defects(dpa, peer) -> list[Defect]:
@@ -337,29 +369,16 @@ def _dp_accounting_defects(dpa, peer) -> list[Defect]:
 def audit_opacus(grid: str = "small", dps: int = 40) -> AuditReport:
     """Opacus's RDP of the subsampled Gaussian (``opacus.accountants.analysis.rdp.compute_rdp``) on ``grid``, and
     its defect catalogue (its ``RDPAccountant``)."""
-    g = _grid(grid)
-    dps = read_dps(dps)
-    try:
+    def load():
         from opacus.accountants import RDPAccountant
         from opacus.accountants.analysis import rdp as peer
-    except ImportError as exc:
-        raise RdpSymError(_NEEDS_PEER.format("opacus")) from exc
-    report = AuditReport("opacus", 0, version=_version("opacus"))
+        return RDPAccountant, peer
 
-    def rdp(q, s, orders):
-        out = []
-        for a in orders:
-            try:
-                out.append(float(peer.compute_rdp(q=q, noise_multiplier=s, steps=1, orders=[a])[0]))
-            except (ValueError, OverflowError) as exc:
-                out.append(_peer_error(exc))
-        return out
+    def rdp(RDPAccountant, peer):
+        return _order_by_order(lambda q, s: lambda a: peer.compute_rdp(q=q, noise_multiplier=s, steps=1, orders=[a])[0],
+                               (ValueError, OverflowError))
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        _sampled_gaussian_grid(report, g, dps, rdp)
-        report.defects.extend(_opacus_defects(RDPAccountant, peer))
-    return report
+    return _audited("opacus", grid, dps, load, rdp, _opacus_defects)
 
 
 def _opacus_defects(RDPAccountant, peer) -> list[Defect]:
@@ -387,29 +406,15 @@ def _opacus_defects(RDPAccountant, peer) -> list[Defect]:
 # ---------------------------------------------------------------- autodp
 def audit_autodp(grid: str = "small", dps: int = 40) -> AuditReport:
     """autodp's mechanism zoo: the subsampled Gaussian's RDP on ``grid``, and its defect catalogue."""
-    g = _grid(grid)
-    dps = read_dps(dps)
-    try:
+    def load():
         from autodp import mechanism_zoo as zoo
-    except ImportError as exc:
-        raise RdpSymError(_NEEDS_PEER.format("autodp")) from exc
-    report = AuditReport("autodp", 0, version=_version("autodp"))
+        return (zoo,)
 
-    def rdp(q, s, orders):
-        m = zoo.SubsampleGaussianMechanism({"prob": q, "sigma": s, "coeff": 1})
-        out = []
-        for a in orders:
-            try:
-                out.append(float(m.get_RDP(a)))
-            except (ValueError, OverflowError, ZeroDivisionError) as exc:
-                out.append(_peer_error(exc))
-        return out
+    def rdp(zoo):
+        return _order_by_order(lambda q, s: zoo.SubsampleGaussianMechanism({"prob": q, "sigma": s, "coeff": 1}).get_RDP,
+                               (ValueError, OverflowError, ZeroDivisionError))
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        _sampled_gaussian_grid(report, g, dps, rdp)
-        report.defects.extend(_autodp_defects(zoo))
-    return report
+    return _audited("autodp", grid, dps, load, rdp, _autodp_defects)
 
 
 def _autodp_defects(zoo) -> list[Defect]:
@@ -436,30 +441,16 @@ def _autodp_defects(zoo) -> list[Defect]:
 # ---------------------------------------------------------------- prv_accountant
 def audit_prv_accountant(grid: str = "small", dps: int = 40) -> AuditReport:
     """prv_accountant: its subsampled Gaussian RDP on ``grid``, its PRV bounds checked as bounds, and its catalogue."""
-    g = _grid(grid)
-    dps = read_dps(dps)
-    try:
+    def load():
         import prv_accountant as prv
         from prv_accountant.other_accountants import RDP
-    except ImportError as exc:
-        raise RdpSymError(_NEEDS_PEER.format("prv-accountant")) from exc
-    report = AuditReport("prv-accountant", 0, version=_version("prv-accountant"))
+        return prv, RDP
 
-    def rdp(q, s, orders):
-        m = prv.PoissonSubsampledGaussianMechanism(sampling_probability=q, noise_multiplier=s)
-        out = []
-        for a in orders:
-            try:
-                out.append(float(m.rdp(a)))
-            except (ValueError, OverflowError) as exc:
-                out.append(_peer_error(exc))
-        return out
+    def rdp(prv, RDP):
+        return _order_by_order(lambda q, s: prv.PoissonSubsampledGaussianMechanism(
+            sampling_probability=q, noise_multiplier=s).rdp, (ValueError, OverflowError))
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        _sampled_gaussian_grid(report, g, dps, rdp)
-        report.defects.extend(_prv_defects(prv, RDP, dps))
-    return report
+    return _audited("prv-accountant", grid, dps, load, rdp, lambda prv, RDP: _prv_defects(prv, RDP, read_dps(dps)))
 
 
 def _prv_defects(prv, RDP, dps: int) -> list[Defect]:
