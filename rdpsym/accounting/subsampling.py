@@ -287,8 +287,45 @@ def lattice_moment(sigma: sp.Expr, delta: int, q: arb, s: arb, k_lo: int, k_hi: 
 
 
 # ----------------------------------------------------------------------------- Poisson subsampling
+class _Subsampled(Component):
+    """What Poisson subsampling and sampling without replacement share: exact at q = 0 (zero) and q = 1 (the inner
+    curve), certified as the inner curve is, and their other orders put together from the integer orders' values,
+    a bound at each fractional order and the ε-DP amplification cap at ∞."""
+
+    @property
+    def certified(self) -> bool:
+        return self.inner.certified
+
+    @property
+    def closed_form(self) -> sp.Expr | None:
+        if self.q == 0:
+            return sp.S.Zero
+        return self.inner.closed_form if self.q == 1 else None
+
+    def _at_the_ends(self, orders: Sequence) -> list | None:
+        """The exact curve where q is 0 or 1, else None."""
+        if self.q == 0:
+            return [arb(0) for _ in orders]
+        return self.inner.balls(orders) if self.q == 1 else None
+
+    @staticmethod
+    def _assembled(orders: Sequence, values: dict, cap, fractional) -> list:
+        """Each order's ball: the amplification ``cap`` at ∞ (∞ without one), ``values`` at the integers,
+        ``fractional(a)`` elsewhere."""
+        out = []
+        for a in orders:
+            if a == INF:
+                out.append(cap if cap is not None else
+                           Infinite("the inner mechanism's D_∞ is ∞, and subsampling gives no finite bound on it"))
+            elif a.q == 1:
+                out.append(values[int(a.p)])
+            else:
+                out.append(fractional(a))
+        return out
+
+
 @dataclass(frozen=True)
-class PoissonSampled(Component):
+class PoissonSampled(_Subsampled):
     """The Poisson-subsampled curve of ``inner`` at rate ``q`` (module docstring, order by order).
 
     ``law``: ((P(o), Q(o)), ...) exact, the inner pair when it is finite and dominates every adjacent
@@ -308,22 +345,12 @@ class PoissonSampled(Component):
     source: str = "Zhu–Wang 2019; Mironov–Talwar–Zhang 2019"
 
     @property
-    def certified(self) -> bool:
-        return self.inner.certified
-
-    @property
     def convex(self) -> bool:
         """(α − 1)·ε(α) is convex where the curve is an exact divergence; a curve of bounds (chords, minima)
         is not known to be, so the continuous order search does not assume it."""
         if self.q == 0 or self.law is not None or (self.laplace is not None and self.removal_dominates):
             return True  # (the Laplace mixture: exact at every order)
         return self.q == 1 and self.inner.convex
-
-    @property
-    def closed_form(self) -> sp.Expr | None:
-        if self.q == 0:
-            return sp.S.Zero
-        return self.inner.closed_form if self.q == 1 else None
 
     def how(self, order: object) -> str:
         """Which value the curve takes at ``order``: exact, or which bound, and why."""
@@ -354,10 +381,9 @@ class PoissonSampled(Component):
                 "most log(1 + q(e^{(α−1)ε(α)} − 1))/(α−1)" + cap)
 
     def balls(self, orders: Sequence) -> list:
-        if self.q == 0:
-            return [arb(0) for _ in orders]
-        if self.q == 1:
-            return self.inner.balls(orders)
+        ends = self._at_the_ends(orders)
+        if ends is not None:
+            return ends
         q = to_arb(self.q)
         if self.law is not None:
             return self._exact(q, orders)
@@ -384,16 +410,8 @@ class PoissonSampled(Component):
                 w = addition_bound(q, m1, n)
                 v = w if isinstance(w, Infinite) else v.max(w)
             values[n] = _min(v, cap)
-        out = []
-        for a in orders:
-            if a == INF:
-                out.append(cap if cap is not None else
-                           Infinite("the inner mechanism's D_∞ is ∞, and subsampling gives no finite bound on it"))
-            elif a.q == 1:
-                out.append(values[int(a.p)])
-            else:
-                out.append(_min(_chord(values, a), _convexity_bound(q, eps_frac[a], a), cap))
-        return out
+        return self._assembled(orders, values, cap,
+                               lambda a: _min(_chord(values, a), _convexity_bound(q, eps_frac[a], a), cap))
 
     def _fits(self, order: fmpq) -> bool:
         sigma, delta = self.lattice
@@ -526,7 +544,7 @@ def _nonnegative(x: arb) -> arb:
 
 
 @dataclass(frozen=True)
-class WithoutReplacement(Component):
+class WithoutReplacement(_Subsampled):
     """The curve of ``inner`` on a sample of m = q·n records drawn without replacement (module docstring)."""
 
     name: str
@@ -537,19 +555,9 @@ class WithoutReplacement(Component):
     source: str = "Wang–Balle–Kasiviswanathan 2019, Theorems 9 and 27, Corollary 10"
 
     @property
-    def certified(self) -> bool:
-        return self.inner.certified
-
-    @property
     def convex(self) -> bool:
         """Bounds (Theorem 9's, chords, minima) are not known to make (α − 1)·ε(α) convex."""
         return self.q == 0 or (self.q == 1 and self.inner.convex)
-
-    @property
-    def closed_form(self) -> sp.Expr | None:
-        if self.q == 0:
-            return sp.S.Zero
-        return self.inner.closed_form if self.q == 1 else None
 
     def how(self, order: object) -> str:
         """Which value the curve takes at ``order``."""
@@ -566,10 +574,9 @@ class WithoutReplacement(Component):
         return f"upper bound: {where}, at most the inner curve and log(1 + q(e^{{ε_∞}} − 1))"
 
     def balls(self, orders: Sequence) -> list:
-        if self.q == 0:
-            return [arb(0) for _ in orders]
-        if self.q == 1:
-            return self.inner.balls(orders)
+        ends = self._at_the_ends(orders)
+        if ends is not None:
+            return ends
         q = to_arb(self.q)
         ints = _needed_integers(orders)
         top = max(ints) if ints else 1
@@ -584,13 +591,4 @@ class WithoutReplacement(Component):
             eps, eps_frac, eps_inf = _inner_balls(self.inner, top, fractional)
         cap = _cap(q, eps_inf)
         values = {n: _min(wbk_theorem9(q, eps, eps_inf, n, central), eps[n], cap) for n in ints}
-        out = []
-        for a in orders:
-            if a == INF:
-                out.append(cap if cap is not None else
-                           Infinite("the inner mechanism's D_∞ is ∞, and subsampling gives no finite bound on it"))
-            elif a.q == 1:
-                out.append(values[int(a.p)])
-            else:
-                out.append(_min(_chord(values, a), eps_frac[a], cap))
-        return out
+        return self._assembled(orders, values, cap, lambda a: _min(_chord(values, a), eps_frac[a], cap))
