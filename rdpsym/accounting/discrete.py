@@ -166,8 +166,26 @@ def discrete_laplace_atoms(t: sp.Expr, d: int) -> tuple:
     return tuple(atoms)
 
 
+class _IntegerNoise(Component):
+    """What the discrete Laplace and Gaussian components share: no closed form in α (a certified value at every
+    order instead), each order's ball from :meth:`at_order`, and D_∞ from :meth:`at_infinity`."""
+
+    @property
+    def closed_form(self) -> sp.Expr | None:
+        return None
+
+    def balls(self, orders: Sequence) -> list:
+        return [self.at_infinity() if order == INF else self.at_order(order) for order in orders]
+
+    def at_order(self, order: fmpq) -> arb:
+        raise NotImplementedError
+
+    def at_infinity(self) -> arb | Infinite:
+        raise NotImplementedError
+
+
 @dataclass(frozen=True)
-class DiscreteLaplace(Component):
+class DiscreteLaplace(_IntegerNoise):
     """The discrete Laplace Lap_ℤ(t) with integer sensitivity Δ: E_Q[X^α] in closed form (module docstring)."""
 
     name: str
@@ -176,10 +194,6 @@ class DiscreteLaplace(Component):
     source: str = "Canonne, Kamath, Steinke 2020 (Lap_ℤ(t))"
     certified: bool = True
     convex: bool = True
-
-    @property
-    def closed_form(self) -> sp.Expr | None:
-        return None
 
     def how(self, order: object) -> str:
         return "exact: E_Q[X^α] as a closed-form geometric sum (Canonne–Kamath–Steinke 2020's Lap_ℤ)"
@@ -193,15 +207,12 @@ class DiscreteLaplace(Component):
         middle = -(-inv_t).expm1() / one * outer * _geometric(-(2 * s - 1) * inv_t, d - 1)
         return outer / one + (-d * inv_t * s).exp() / one + middle
 
-    def balls(self, orders: Sequence) -> list:
-        out = []
-        for order in orders:
-            if order == INF:
-                out.append(self.sensitivity / to_arb(self.scale))
-                continue
-            s = arb(order)
-            out.append(self.moment(s).log() / (s - 1))
-        return out
+    def at_order(self, order: fmpq) -> arb:
+        s = arb(order)
+        return self.moment(s).log() / (s - 1)
+
+    def at_infinity(self) -> arb:
+        return self.sensitivity / to_arb(self.scale)
 
 
 # ----------------------------------------------------------------------------- the discrete Gaussian
@@ -269,7 +280,7 @@ def _distance_to_integer(x: fmpq) -> fmpq:
 
 
 @dataclass(frozen=True)
-class DiscreteGaussian(Component):
+class DiscreteGaussian(_IntegerNoise):
     """The discrete Gaussian N_ℤ(0, σ²) with integer sensitivity Δ, exactly (module docstring)."""
 
     name: str
@@ -279,23 +290,14 @@ class DiscreteGaussian(Component):
     certified: bool = True
     convex: bool = True
 
-    @property
-    def closed_form(self) -> sp.Expr | None:
-        return None
+    def at_order(self, order: fmpq) -> arb:
+        s, a = to_arb(self.sigma), arb(order)
+        u = _distance_to_integer((order - 1) * self.sensitivity)
+        correction = theta_log_ratio(self.sigma, u) / (a - 1) if u != 0 else arb(0)
+        return a * arb(self.sensitivity) ** 2 / (2 * s * s) + correction
 
-    def balls(self, orders: Sequence) -> list:
-        out = []
-        s = to_arb(self.sigma)
-        rate = arb(self.sensitivity) ** 2 / (2 * s * s)
-        for order in orders:
-            if order == INF:
-                out.append(Infinite("D_∞ of the discrete Gaussian is ∞ (its privacy loss is unbounded)"))
-                continue
-            a = arb(order)
-            u = _distance_to_integer((order - 1) * self.sensitivity)
-            correction = theta_log_ratio(self.sigma, u) / (a - 1) if u != 0 else arb(0)
-            out.append(a * rate + correction)
-        return out
+    def at_infinity(self) -> Infinite:
+        return Infinite("D_∞ of the discrete Gaussian is ∞ (its privacy loss is unbounded)")
 
     def how(self, order: object) -> str:
         return ("exact: αΔ²/(2σ²) plus the theta sums' log(θ((1−α)Δ)/θ(0))/(α−1), certified (0 at integer "
