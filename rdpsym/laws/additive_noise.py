@@ -115,20 +115,9 @@ def gaussian_mechanism(sigma: object, sensitivity: object = 1, dimension: object
     maximum over ‖v‖₂ ≤ Δ is on the sphere, e.g. at v = Δe₁, with value αΔ²/(2σ²)
     (Mironov 2017, Proposition 7, ℓ₂ sensitivity).
     """
-    d = _dimension(dimension)
-    one = gaussian(sigma, sensitivity)
-    if d == 1:
-        return one
-    s, delta = one.parameters["sigma"], one.parameters["sensitivity"]
-    noise, shifted = one.pair
-    P = noise ** d
-    Q = Independent(shifted, Independent.iid(noise, d - 1))
-    ball = SensitivityBall(noise, 2, delta, d)
-    return Mechanism("gaussian", {"sigma": s, "sensitivity": delta, "dimension": d}, (P, Q),
-                     _ball_reference(one.reference, ball),
-                     "N(0, σ²I) vs N(v, σ²I) costs α‖v‖₂²/(2σ²): largest on the sphere ‖v‖₂ = Δ, e.g. v = Δe₁",
-                     True, "inputs D, D' with ‖f(D) − f(D')‖₂ ≤ Δ (ℓ₂-sensitivity Δ), f(D) ∈ ℝ^d",
-                     MIRONOV_2017.at("Proposition 7"))
+    return _in_dimension(gaussian(sigma, sensitivity), "sigma", 2, dimension,
+                         "N(0, σ²I) vs N(v, σ²I) costs α‖v‖₂²/(2σ²): largest on the sphere ‖v‖₂ = Δ, e.g. v = Δe₁",
+                         MIRONOV_2017.at("Proposition 7"))
 
 
 def laplace_mechanism(scale: object, sensitivity: object = 1, dimension: object = 2):
@@ -140,20 +129,24 @@ def laplace_mechanism(scale: object, sensitivity: object = 1, dimension: object 
     one coordinate, the one-dimensional Laplace mechanism (Mironov 2017, Proposition 6
     with λ = b/Δ).
     """
+    return _in_dimension(laplace(scale, sensitivity), "scale", 1, dimension,
+                         "Λ(0, b)^{⊗d} vs its shift by v: convex coordinate costs put the worst case at v = Δe₁",
+                         MIRONOV_2017.at("Proposition 6"))
+
+
+def _in_dimension(one: Mechanism, scale: str, norm: int, dimension: object, worst_case: str, source) -> Mechanism:
+    """The one-dimensional mechanism ``one`` in d dimensions: independent noise coordinates, the ℓ_norm ball of
+    radius Δ, and its worst case Δe₁ (the pair: the noise in d dimensions against its shift by Δ in the first)."""
     d = _dimension(dimension)
-    one = laplace(scale, sensitivity)
     if d == 1:
         return one
-    b, delta = one.parameters["scale"], one.parameters["sensitivity"]
+    delta = one.parameters["sensitivity"]
     noise, shifted = one.pair
-    P = noise ** d
-    Q = Independent(shifted, Independent.iid(noise, d - 1))
-    ball = SensitivityBall(noise, 1, delta, d)
-    return Mechanism("laplace", {"scale": b, "sensitivity": delta, "dimension": d}, (P, Q),
-                     _ball_reference(one.reference, ball),
-                     "Λ(0, b)^{⊗d} vs its shift by v: convex coordinate costs put the worst case at v = Δe₁",
-                     True, "inputs D, D' with ‖f(D) − f(D')‖₁ ≤ Δ (ℓ₁-sensitivity Δ), f(D) ∈ ℝ^d",
-                     MIRONOV_2017.at("Proposition 6"))
+    return Mechanism(one.name, {scale: one.parameters[scale], "sensitivity": delta, "dimension": d},
+                     (noise ** d, Independent(shifted, Independent.iid(noise, d - 1))),
+                     _ball_reference(one.reference, SensitivityBall(noise, norm, delta, d)), worst_case, True,
+                     f"inputs D, D' with ‖f(D) − f(D')‖{'₁₂'[norm - 1]} ≤ Δ (ℓ{'₁₂'[norm - 1]}-sensitivity Δ), "
+                     "f(D) ∈ ℝ^d", source)
 
 
 def ball_of(reference: object) -> SensitivityBall | None:
