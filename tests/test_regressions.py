@@ -442,3 +442,17 @@ def test_a_triangular_law_with_a_symbolic_mode_derives_as_with_a_number(order):
                     truth = mpmath.log(mpmath.quad(lambda u, s=s: p(u) ** s * q(u) ** (1 - s), [0, m, 0.5, 1])) / (s - 1)
                 value = d.result.subs({c: sp.Rational(1, 3) if m * 3 == 1 else sp.Rational(1, 5), rdpsym.alpha: a})
                 assert abs(mpmath.mpf(sp.N(value, 45)) - truth) < mpmath.mpf(10) ** -30 * abs(truth), (a, m)
+
+
+def test_a_discrete_kl_whose_terms_are_harmonic_is_infinite_not_a_convergence_error():
+    # Found by an independent probe: KL(6/(π²k²) ‖ 2^(−k)) = Σ (6/π²)(k log 2 − 2 log k + log(6/π²))/k² = +∞ (the
+    # terms are ~ (6 log 2/π²)/k); the summation saw 10⁷⁰ terms that matter and raised.  Against 1/(k(k + 1)),
+    # whose terms decay like log k/k², the KL is finite and still summed.
+    k = sp.Symbol("k", integer=True)
+    P = Discrete(6 / (sp.pi**2 * k**2), k, support=sp.Range(1, sp.oo))
+    assert renyi_divergence_mp(P, Discrete(sp.Rational(1, 2) ** k, k, support=sp.Range(1, sp.oo)), 1) == mpmath.inf
+    finite = renyi_divergence_mp(P, Discrete(1 / (k * (k + 1)), k, support=sp.Range(1, sp.oo)), 1, dps=20)
+    with mpmath.workdps(30):
+        truth = mpmath.nsum(lambda j: 6 / (mpmath.pi**2 * j**2) * mpmath.log(6 * (j + 1) / (mpmath.pi**2 * j)),
+                            [1, mpmath.inf])
+        assert abs(finite - truth) < mpmath.mpf(10) ** -15

@@ -103,6 +103,31 @@ def _diverges_by_limit(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | 
     return None
 
 
+def _series_diverges_by_limit(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr, lo: sp.Expr,
+                              hi: sp.Expr) -> str | None:
+    """Why Σ of the definition's terms over [lo, hi] is +∞ by comparison with the harmonic series, or None.
+
+    The term t_k is p^α q^(1−α), or p·log(p/q) at α = 1.  If |k|·t_k tends to a positive limit (or +∞) toward
+    an infinite end, the terms are eventually positive and at least c/|k|: the series diverges (limit
+    comparison).  The KL of 6/(π²k²) against 2^(−k) has terms ~ (6 log 2/π²)/k: +∞, where a summation only
+    sees 10⁷⁰ terms that matter.  SymPy's limit, within a time budget; None when it cannot tell.
+    """
+    if order is None or order is oo or order < 1 or (lo is not -oo and hi is not oo):
+        return None
+    term = p * sp.log(p / q) if order == 1 else p**order * q ** (1 - order)
+    with sympy_evalf_guard(), time_budget(2.0, "the limit of the series' terms", absorb=True):
+        for end in (e for e in (lo, hi) if e in (oo, -oo)):
+            try:
+                limit = sp.limit(sp.Abs(var) * term, var, end)
+            except (NotImplementedError, ValueError, TypeError, RecursionError, sp.PolynomialError,
+                    OverflowError, NoClosedFormError):
+                continue
+            if limit is oo or (limit.is_extended_real and limit.is_finite and limit.is_positive):
+                return (f"|{var}|·(the term) tends to {limit} as {var} → {end}: the terms are at least c/|{var}| "
+                        "there and the series diverges (limit comparison with the harmonic series)")
+    return None
+
+
 #: CPU seconds one read of the integrand far in a tail may take (else the read is not made).
 _PROBE_SECONDS = 1.0
 
