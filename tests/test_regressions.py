@@ -456,3 +456,26 @@ def test_a_discrete_kl_whose_terms_are_harmonic_is_infinite_not_a_convergence_er
         truth = mpmath.nsum(lambda j: 6 / (mpmath.pi**2 * j**2) * mpmath.log(6 * (j + 1) / (mpmath.pi**2 * j)),
                             [1, mpmath.inf])
         assert abs(finite - truth) < mpmath.mpf(10) ** -15
+
+
+def test_a_kl_whose_moment_diverges_above_one_is_the_expectation_of_the_log_ratio_for_a_symbol_too():
+    # Found by an independent probe: with a number the KL derived, with a symbolic rate it did not (the limit
+    # α → 1⁻ of an erfc form).  E_P[log P − log Q] term by term: log r − 1 + 1/r² + log(π/2)/2, and for a Laplace
+    # law against N(0, 1), b² − log b − 1 + log(π/2)/2 (E[x²] = 2b²); each against a quadrature written here.
+    x = sp.Symbol("x", real=True)
+    r, b = sp.Symbol("r", positive=True), sp.Symbol("b", positive=True)
+    half_normal = Continuous(sp.sqrt(2 / sp.pi) * sp.exp(-x**2 / 2), x, support=sp.Interval(0, sp.oo))
+    d = renyi_divergence(Continuous(r * sp.exp(-r * x), x, support=sp.Interval(0, sp.oo)), half_normal, 1)
+    assert d.status == rdpsym.Status.CHECKED
+    assert sp.simplify(d.result - (sp.log(r) - 1 + 1 / r**2 + sp.log(sp.pi / 2) / 2)) == 0
+    normal = Continuous(sp.exp(-x**2 / 2) / sp.sqrt(2 * sp.pi), x)
+    d = renyi_divergence(Continuous(sp.exp(-sp.Abs(x) / b) / (2 * b), x), normal, 1)
+    with mpmath.workdps(40):
+        for value in (sp.Rational(1, 3), sp.Rational(5, 2)):
+            s = mpmath.mpf(value.p) / value.q
+
+            def integrand(u, s=s):
+                return mpmath.exp(-u / s) / s * (-u / s - mpmath.log(2 * s) + u**2 / 2 + mpmath.log(2 * mpmath.pi) / 2)
+
+            truth = mpmath.quad(integrand, [0, mpmath.inf])  # symmetric: twice the half line's half
+            assert abs(mpmath.mpf(sp.N(d.result.subs(b, value), 45)) - truth) < mpmath.mpf(10) ** -30

@@ -16,6 +16,7 @@ from rdpsym.derive.moments import moment, sup_log_ratio
 from rdpsym.derive.steps import _equals, _moment_steps, _whole_support
 from rdpsym.derive.verify import is_zero
 from rdpsym.engine.context import Hypotheses
+from rdpsym.engine.pieces import log_of
 from rdpsym.engine.series import Quadrature, canonical
 from rdpsym.engine.special import ZetaPrime
 from rdpsym.engine.tidy import collect_exp, max_of, tidy_kl
@@ -29,6 +30,7 @@ from rdpsym.foundations.record import (
     ChangeOfVariables,
     DifferentiateMoment,
     Diverges,
+    ExpectationOfLogRatio,
     FiniteSum,
     Largest,
     LHopital,
@@ -37,6 +39,7 @@ from rdpsym.foundations.record import (
     Step,
 )
 from rdpsym.foundations.symbols import alpha
+from rdpsym.laws.densities import Discrete, common_refinement, piece_point
 
 oo = sp.oo
 
@@ -68,6 +71,46 @@ def _kl(P, Q, tables, changes: list | None = None) -> tuple:
         if M.value in (oo, 0):
             raise NoClosedFormError(f"the moment diverges for α > 1 ({operations.text(above.divergence)}); "
                                     "KL needs the definition")
+        try:
+            return _kl_from_moment(P, Q, M, a, "-", changes)
+        except NoClosedFormError:
+            # The limit α → 1⁻ of the moment's form (an erfc whose argument grows like 1/√(1 − α)) is rarely
+            # one SymPy finishes: the KL as the expectation E_P[log P − log Q] itself, term by term.
+            return _kl_as_expectation(P, Q)
+    return _kl_from_moment(P, Q, M, a, side, changes)
+
+
+#: CPU seconds the expectation E_P[log P − log Q] may take (:func:`_kl_as_expectation`).
+_EXPECTATION_SECONDS = 5.0
+
+
+def _kl_as_expectation(P, Q) -> tuple:
+    """KL = Σ over the pieces of ∫ P·(log P − log Q), each log a sum of logarithms of positive factors on its
+    piece (an exponential law against a half-normal one: log r − r·x + x²/2 + log √(π/2), whose terms integrate
+    against P at once), by SymPy within :data:`_EXPECTATION_SECONDS`; the caller checks it against the
+    definition like every result."""
+    if isinstance(P, Discrete):
+        raise NoClosedFormError("the KL of two pmfs as an expectation is summed by the definition")
+    var, total = P.var, sp.S.Zero
+    for pair in common_refinement(P, Q):
+        if pair.p == 0:
+            continue
+        if pair.q == 0:
+            raise NoClosedFormError("P > 0 = Q on a piece: the moment's own route says ∞")
+        at = piece_point(pair.lo, pair.hi, False)
+        ratio = sp.expand(log_of(pair.p, var, at) - log_of(pair.q, var, at))
+        terms = ratio.args if isinstance(ratio, sp.Add) else (ratio,)
+        value = budgeted(lambda terms=terms, pair=pair: sp.Add(*[
+            sp.integrate(pair.p * term, (var, pair.lo, pair.hi), conds="none") for term in terms]),
+            "the KL as an expectation", seconds=_EXPECTATION_SECONDS)
+        if value.has(sp.Integral, sp.nan, sp.zoo) or value.is_finite is False:
+            raise NoClosedFormError(f"the expectation of log P/Q on ({pair.lo}, {pair.hi}) is not in closed form")
+        total += value
+    kl = tidy_kl(total)
+    return kl, (), [_equals(1, kl, ExpectationOfLogRatio())], None
+
+
+def _kl_from_moment(P, Q, M, a, side: str, changes) -> tuple:
     steps = _moment_steps(P, M, a)
     if changes is not None:
         changes.extend(_whole_support([(pair, piece.substitution) for pair, _, piece in M.pieces]))

@@ -77,6 +77,7 @@ from rdpsym.foundations.rules import (
     DifferentiateMoment,
     Diverges,
     DontKnow,
+    ExpectationOfLogRatio,
     FiniteSum,
     GaussianExpectation,
     GaussianIntegral,
@@ -145,8 +146,8 @@ def point_items(point: dict, sort: bool = False) -> tuple:
 
 __all__ = [
     "AgreesWithDefinition", "Because", "CheckedOn", "Citation", "Contradiction", "Counterexample", "DEFINITION_3",
-    "Definition", "DifferentiateMoment", "Diverges", "DontKnow", "Evidence", "Failure", "FiniteSum", "FromDefinition",
-    "Given",
+    "Definition", "DifferentiateMoment", "Diverges", "DontKnow", "Evidence", "ExpectationOfLogRatio", "Failure",
+    "FiniteSum", "FromDefinition", "Given",
     "LHopital", "Largest", "MIRONOV_2017", "NoClosedForm", "NoPoints", "NotShownEqual", "Numeric", "OnInterval",
     "PieceRule", "PieceSuprema", "Proof", "ProvedEqual", "Published", "Relation", "Rule", "Sampled", "Simplified",
     "SplitAtKinks", "Status", "Step", "SumOfPieces", "TakeLogarithm", "point_items", "weakest",

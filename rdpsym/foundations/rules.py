@@ -140,6 +140,11 @@ class DifferentiateMoment(Rule):
 
 
 @dataclass(frozen=True)
+class ExpectationOfLogRatio(Rule):
+    """KL = E_P[log P − log Q]: the log-ratio on each piece a sum of terms, each integrated against P."""
+
+
+@dataclass(frozen=True)
 class OnInterval(Rule):
     """What a quantity is on one piece ``(lo, hi)`` of the common support."""
 

@@ -38,6 +38,7 @@ from rdpsym.foundations.record import (
     Diverges,
     DontKnow,
     Evidence,
+    ExpectationOfLogRatio,
     Failure,
     FiniteSum,
     FromDefinition,
@@ -170,6 +171,9 @@ def _rule(rule: Rule, w: _Words) -> str:  # noqa: C901 - one sentence per kind o
         return (w.words("l'Hôpital's rule, since ") + w.math("I(1) = 1") + w.words(" (P normalises)"))
     if isinstance(rule, DifferentiateMoment):
         return w.words("differentiate the moment at ") + w.math(sp.Eq(a, 1, evaluate=False) if w.latex else "alpha = 1")
+    if isinstance(rule, ExpectationOfLogRatio):
+        return w.words("the expectation under P of ") + w.math(r"\log P - \log Q" if w.latex else "log P − log Q") + \
+            w.words(", term by term on each piece")
     if isinstance(rule, OnInterval):
         return w.words("on ") + w.interval(rule.lo, rule.hi)
     if isinstance(rule, PieceSuprema):
