@@ -479,3 +479,31 @@ def test_a_kl_whose_moment_diverges_above_one_is_the_expectation_of_the_log_rati
 
             truth = mpmath.quad(integrand, [0, mpmath.inf])  # symmetric: twice the half line's half
             assert abs(mpmath.mpf(sp.N(d.result.subs(b, value), 45)) - truth) < mpmath.mpf(10) ** -30
+
+
+def test_inverse_gaussian_laws_with_symbolic_parameters_derive_as_with_numbers():
+    # Found by an independent probe: numbers derived, symbols fell to sympy.integrate (the 1/x coefficient
+    # λ₁ − 1 of the moment at α = 2 may vanish, and the Bessel-K rule refused).  Now the rule gives every case;
+    # the KL is μ₁/4 + log(λ₁/2)/2 − 3/2 + 1/μ₁ + 1/λ₁ against IG(2, 2), checked here against a quadrature.
+    x = sp.Symbol("x", real=True)
+    m1, l1 = sp.symbols("mu1 lam1", positive=True)
+
+    def ig(mu, lam):
+        return sp.sqrt(lam / (2 * sp.pi * x**3)) * sp.exp(-lam * (x - mu) ** 2 / (2 * mu**2 * x))
+
+    P, Q = (Continuous(ig(m, l), x, support=sp.Interval(0, sp.oo)) for m, l in ((m1, l1), (2, 2)))
+    kl, two = renyi_divergence(P, Q, 1), renyi_divergence(P, Q, 2)
+    assert kl.status == two.status == rdpsym.Status.CHECKED
+    with mpmath.workdps(40):
+        def pdf(u, mu, lam):
+            return mpmath.sqrt(lam / (2 * mpmath.pi * u**3)) * mpmath.exp(-lam * (u - mu) ** 2 / (2 * mu**2 * u))
+
+        for exact_mu, exact_lam in ((sp.Integer(1), sp.Integer(3)), (sp.Rational(5, 2), sp.Rational(7, 4))):
+            at = {m1: exact_mu, l1: exact_lam}
+            mu, lam = (mpmath.mpf(v.p) / v.q for v in (exact_mu, exact_lam))
+            truth_kl = mpmath.quad(lambda u, mu=mu, lam=lam: pdf(u, mu, lam) * mpmath.log(pdf(u, mu, lam) / pdf(u, 2, 2)),
+                                   [0, 1, 4, mpmath.inf])
+            truth_two = mpmath.log(mpmath.quad(lambda u, mu=mu, lam=lam: pdf(u, mu, lam) ** 2 / pdf(u, 2, 2),
+                                               [0, 1, 4, mpmath.inf]))
+            assert abs(mpmath.mpf(sp.N(kl.result.subs(at), 45)) - truth_kl) < mpmath.mpf(10) ** -30
+            assert abs(mpmath.mpf(sp.N(two.result.subs(at), 45)) - truth_two) < mpmath.mpf(10) ** -30

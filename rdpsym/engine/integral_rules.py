@@ -92,7 +92,7 @@ def _quadratic_powers(L: sp.Expr, x: sp.Symbol, hyp: Hypotheses) -> PieceValue |
 
 
 def _inverse_power_exponential(L: sp.Expr, x: sp.Symbol, hyp: Hypotheses) -> PieceValue | None:
-    """∫_0^∞ x^c e^{Bx + D/x + C} dx, D ≠ 0 (inverse Gaussian and generalised inverse Gaussian laws):
+    """∫_0^∞ x^c e^{Bx + D/x + C} dx, D not known to be 0 (inverse Gaussian and generalised inverse Gaussian laws):
     with β = −D, γ = −B, ν = c + 1 (Gradshteyn–Ryzhik 3.471.9),
 
         2 (β/γ)^{ν/2} K_ν(2√(βγ)) e^C            (β > 0, γ > 0),
@@ -119,12 +119,26 @@ def _inverse_power_exponential(L: sp.Expr, x: sp.Symbol, hyp: Hypotheses) -> Pie
             D += coeff
         else:
             return None
-    if hyp.is_zero(D) is not False:
+    d_zero = hyp.is_zero(D)
+    if d_zero is True:
         return None
     nu, beta, gamma = c + 1, -D, -B
     rule = "generalised inverse Gaussian (Bessel K)"
-    if hyp.is_positive(beta) is False:
+    if hyp.is_positive(beta) is False and d_zero is False:
         return PieceValue(oo, sp.true, rule)
+    value = _bessel_k_integral(nu, beta, gamma, C, rule, hyp)
+    if d_zero is False:
+        return value
+    # D may vanish (inverse Gaussian laws with symbolic shapes, at an order where their 1/x terms cancel): there
+    # the integral is Γ's, ∫_0^∞ x^c e^{Bx + C} = Γ(ν)(−B)^{−ν} e^C, finite iff ν > 0 and B < 0.
+    away = value.value if value.condition is sp.true else sp.Piecewise((value.value, value.condition), (oo, True))
+    return PieceValue(sp.Piecewise((away, sp.Ne(D, 0)),
+                                   (sp.gamma(nu) * gamma ** (-nu) * sp.exp(C), sp.And(nu > 0, B < 0)),
+                                   (oo, True)), sp.true, rule)
+
+
+def _bessel_k_integral(nu, beta, gamma, C, rule: str, hyp: Hypotheses) -> PieceValue:
+    """∫_0^∞ x^{ν−1} e^{−γx − β/x + C} for β ≠ 0 (:func:`_inverse_power_exponential`), with its condition."""
     # Simplified with β, γ positive (where this branch holds): for the inverse Gaussian it is √π e^{−2√(βγ)}/√β.
     b, g = sp.Dummy("beta", positive=True), sp.Dummy("gamma", positive=True)
     form = sp.powsimp(sp.powdenest(2 * (b / g) ** (nu / 2) * _bessel_k(nu, 2 * sp.sqrt(b * g)), force=True))
