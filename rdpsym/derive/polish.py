@@ -19,11 +19,45 @@ oo = sp.oo
 
 
 def _tidy_piecewise(expr, hyp: Hypotheses):
-    """Every Piecewise condition in ``expr`` in the form a reader writes (:func:`tidy_condition`)."""
+    """Every Piecewise condition in ``expr`` in the form a reader writes (:func:`tidy_condition`), and every branch
+    whose condition contradicts itself (a > b and a < b: a branch of the D_∞ of two Beta laws, where its value held
+    a zoo) dropped."""
     if not isinstance(expr, sp.Basic) or not expr.has(sp.Piecewise):
         return expr
-    return expr.replace(lambda e: isinstance(e, sp.Piecewise), lambda e: sp.Piecewise(
-        *[(value, tidy_condition(cond, hyp)) for value, cond in e.args]))
+    out = expr.replace(lambda e: isinstance(e, sp.Piecewise), lambda e: sp.Piecewise(
+        *[(value, sp.false if _contradictory(cond) else tidy_condition(cond, hyp)) for value, cond in e.args]))
+    if isinstance(out, sp.Piecewise) and any(value.has(sp.Piecewise) for value, _ in out.args):
+        folded = sp.piecewise_fold(out)  # a case inside a case: one list of cases, where that is not longer
+        if sp.count_ops(folded) <= sp.count_ops(out):
+            return folded
+    return out
+
+
+def _contradictory(condition) -> bool:
+    """Whether a conjunction holds two relations no point satisfies together: e > 0 with e < 0, e ≤ 0 or e = 0
+    (each relation read as the sign of lhs − rhs, and of its negation).
+
+    >>> a, b = sp.symbols("a b", positive=True)
+    >>> _contradictory(sp.And(a > b, a < b)), _contradictory(sp.And(a >= b, sp.Eq(a, b))), _contradictory(a > b)
+    (True, False, False)
+    """
+    if not isinstance(condition, sp.And):
+        return False
+    signs: dict = {}  # e ↦ the signs of e the conjunction allows
+    allowed = {sp.StrictGreaterThan: {1}, sp.GreaterThan: {0, 1}, sp.StrictLessThan: {-1}, sp.LessThan: {-1, 0},
+               sp.Eq: {0}, sp.Ne: {-1, 1}}
+    for relation in condition.args:
+        kind = type(relation)
+        if kind not in allowed:
+            continue
+        e = sp.expand(relation.lhs - relation.rhs)
+        values = allowed[kind]
+        if e.could_extract_minus_sign():
+            e, values = -e, {-v for v in values}
+        signs[e] = signs.get(e, {-1, 0, 1}) & values
+        if not signs[e]:
+            return True
+    return False
 
 
 #: A result with at most this many operations is left as derived.
