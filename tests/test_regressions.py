@@ -521,3 +521,21 @@ def test_a_case_no_point_satisfies_is_dropped_from_a_result():
     d = renyi_divergence(beta(a, b), beta(b, a), sp.oo)
     assert not d.result.has(sp.zoo, sp.nan, sp.And)
     assert d.result.subs({a: 2, b: 3}) == sp.oo and sp.simplify(d.result.subs({a: 2, b: 2})) == 0
+
+
+def test_a_zipf_pair_whose_terms_decay_slowly_is_summed_exactly_by_the_definition():
+    # The definition's terms are C·k^(−s) exactly: Σ = C·ζ(s) (Hurwitz's zeta at the support's start), where a
+    # summation of k^(−1.125) ran out of its 10 s; s ≤ 1 is the p-series, ∞.  Reference: the moment
+    # ζ(s_α)/(ζ(s₁)^α ζ(s₂)^{1−α}), s_α = α s₁ + (1 − α) s₂, from mpmath's zeta.
+    k = sp.Symbol("k", integer=True, positive=True)
+
+    def zipf(s):
+        return Discrete(k ** (-s) / sp.zeta(s), k, support=sp.Range(1, sp.oo))
+
+    P, Q = zipf(sp.Rational(7, 4)), zipf(sp.Integer(3))
+    with mpmath.workdps(45):
+        a = mpmath.mpf(3) / 2
+        s_a = a * mpmath.mpf(7) / 4 + (1 - a) * 3
+        truth = mpmath.log(mpmath.zeta(s_a) / (mpmath.zeta(mpmath.mpf(7) / 4) ** a * mpmath.zeta(3) ** (1 - a))) / (a - 1)
+        assert abs(renyi_divergence_mp(P, Q, sp.Rational(3, 2), dps=40) - truth) < mpmath.mpf(10) ** -38 * truth
+    assert renyi_divergence_mp(P, Q, 3, dps=20) == mpmath.inf  # s_3 = 3·7/4 − 2·3 = −3/4 ≤ 1

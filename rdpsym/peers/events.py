@@ -43,9 +43,14 @@ bound for it is implemented.
 Two neighbouring relations cannot meet in one curve: Poisson sampling is
 accounted for adding or removing a record, sampling without replacement for
 substituting one (as dp_accounting's accountants require), so a tree holding
-both is refused.  The inner event of a sampled-without-replacement event is
-taken with the sensitivity its event states *under substitution*, as
-dp_accounting's accountant does.
+both is refused; an accountant's own ``neighboring_relation`` counts too
+(``REPLACE_ONE`` is substitution, ``ADD_OR_REMOVE_ONE`` adding or removing).
+Under substitution a Gaussian or Laplace event's noise multiplier is against
+the contribution bound C of dp_event.py's convention (‖v_i‖ ≤ C), and replacing
+a record moves the sum by up to 2C: its mechanism has sensitivity 2, as
+dp_accounting's PLD accountant takes it (its RDP accountant takes 1, below the
+truth: atlas claims ``dpa-gaussian-replace-one``, ``dpa-laplace-replace-one``,
+``dpa-wor-gaussian-event``).
 
 A ledger is read too: anything with a ``ledger`` property (dp_accounting's
 accountants) or a ``build()`` method (``DpEventBuilder``), and the named
@@ -131,13 +136,16 @@ class _Ledger:
     counts: dict = field(default_factory=dict)
     relations: dict = field(default_factory=dict)
     visited: int = 0
-    #: each leaf object read once per walk (by identity: a list holding one event object many times)
+    #: each leaf object read once per walk and shift (by identity: a list holding one event object many times)
     leaves: dict = field(default_factory=dict)
+    #: The sum's largest move, in units of the contribution bound C, outside sampling: 2 under substitution.
+    shift: int = 1
 
-    def leaf(self, event: object, name: str):
-        key = id(event)
+    def leaf(self, event: object, name: str, shift: int | None = None):
+        shift = self.shift if shift is None else shift
+        key = (id(event), shift)
         if key not in self.leaves:
-            self.leaves[key] = (event, _leaf(event, name))  # the event kept alive, so its id stays its own
+            self.leaves[key] = (event, _leaf(event, name, shift))  # the event kept alive, so its id stays its own
         return self.leaves[key][1]
 
     def add(self, leaf: object, k: int) -> None:
@@ -191,8 +199,21 @@ def from_dp_event(event: object) -> RdpCurve:
     interval [0, 1]; got 3/2.``), before any curve is computed.
     """
     ledger = _Ledger()
+    relation = _accountant_relation(event)
+    if relation is not None:
+        ledger.relation(relation, f"{kind(event)}.neighboring_relation")
+        ledger.shift = 2 if relation == SUBSTITUTION else 1
     _walk(_event_of(event), 1, ledger, "the event", ())
     return ledger.curve()
+
+
+def _accountant_relation(obj: object) -> str | None:
+    """The neighbouring relation an accountant declares (dp_accounting's ``neighboring_relation``), or None."""
+    if kind(obj).endswith("DpEvent"):
+        return None
+    declared = read_optional(obj, "neighboring_relation", kind(obj))
+    name = getattr(declared, "name", None) if declared is not None else None
+    return {"REPLACE_ONE": SUBSTITUTION, "ADD_OR_REMOVE_ONE": ADD_REMOVE}.get(name if isinstance(name, str) else "")
 
 
 def _event_of(obj: object) -> object:
@@ -262,25 +283,33 @@ def _sampled(inner: object, q: sp.Rational, how: str, k: int, ledger: _Ledger, w
     """``k`` times the mechanism ``inner`` run on a sample (each record in it with probability q)."""
     if q == 0:  # an empty sample: the output does not depend on the data
         return
+    # Without replacement a record is substituted: the sum moves by up to 2C (the module docstring).
+    shift = 1 if how == "poisson" else 2
     if q == 1:  # the whole dataset
-        _walk(inner, k, ledger, f"{where}.event", path)
+        outer, ledger.shift = ledger.shift, shift
+        try:
+            _walk(inner, k, ledger, f"{where}.event", path)
+        finally:
+            ledger.shift = outer
         return
     sigma = _gaussian_sigma(inner, f"{where}.event", ledger, path)
     if sigma is not None:
+        if sigma == sp.oo:  # no Gaussian release inside (an empty composition): no privacy cost
+            return
         if sigma == 0:
             ledger.add(_NON_PRIVATE, k)
         elif how == "poisson":
             # Mironov–Talwar–Zhang 2019: the exact curve (binomial sum, certified quadrature).
             ledger.add(sampled_gaussian(q=q, sigma=sigma), k)
         else:
-            ledger.add(public("sampled_without_replacement")(gaussian(sigma), q), k)
+            ledger.add(public("sampled_without_replacement")(gaussian(sigma, sensitivity=shift), q), k)
         return
     name = kind(inner)
     if name in ("ComposedDpEvent", "SelfComposedDpEvent", "PoissonSampledDpEvent",
                 "SampledWithoutReplacementDpEvent"):
         raise UnsupportedPeerObject(f"{where}: sampling a {name} that is not made of Gaussian events only; rdpsym "
                                     "subsamples one mechanism (or Gaussians, which compose into one)")
-    leaf = _leaf(inner, name)
+    leaf = ledger.leaf(inner, name, shift)
     if leaf is _NO_COST:
         return
     if leaf is _NON_PRIVATE:  # the sample itself may be released: ∞ whenever a record can be in it
@@ -296,13 +325,15 @@ def _gaussian_sigma(event: object, where: str, ledger: _Ledger, path: tuple) -> 
     k Gaussian releases with noise multipliers σᵢ on one sample are one
     Gaussian mechanism with σ⁻² = Σ σᵢ⁻² (their privacy loss is Gaussian with
     μ² = Σ σᵢ⁻², Mironov 2017 Prop 7 composed by Prop 1, and the sampled
-    mixture sees only μ); 0 if some σᵢ is 0 (no noise).
+    mixture sees only μ); 0 if some σᵢ is 0 (no noise), ∞ if there is none.
     """
     total = _inverse_variance(event, 1, where, ledger, path)
     if total is None:
         return None
     if total == sp.oo:
         return sp.S.Zero
+    if total == 0:
+        return sp.oo  # no Gaussian release at all (a count of 0, an empty composition)
     sigma = 1 / sp.sqrt(total)
     if sigma.is_Rational or not total.is_Rational:
         return sigma
@@ -336,16 +367,17 @@ def _inverse_variance(event: object, k: int, where: str, ledger: _Ledger, path: 
     return None
 
 
-def _leaf(event: object, name: str):
-    """The rdpsym mechanism or guarantee of one event (or no cost, or non-private)."""
+def _leaf(event: object, name: str, shift: int = 1):
+    """The rdpsym mechanism or guarantee of one event (or no cost, or non-private); ``shift``: the largest move of
+    the sum a Gaussian or Laplace event's noise is against, in units of C (2 under substitution)."""
     if name == "NonPrivateDpEvent":
         return _NON_PRIVATE
     if name == "GaussianDpEvent":
         s = nonnegative_parameter(read_field(event, "noise_multiplier", name), f"{name}.noise_multiplier")
-        return _NON_PRIVATE if s == 0 else gaussian(sigma=s)
+        return _NON_PRIVATE if s == 0 else gaussian(sigma=s, sensitivity=shift)
     if name == "LaplaceDpEvent":
         b = nonnegative_parameter(read_field(event, "noise_multiplier", name), f"{name}.noise_multiplier")
-        return _NON_PRIVATE if b == 0 else laplace(scale=b)
+        return _NON_PRIVATE if b == 0 else laplace(scale=b, sensitivity=shift)
     if name == "RandomizedResponseDpEvent":
         return _randomized_response(event, name)
     if name == "DiscreteLaplaceDpEvent":

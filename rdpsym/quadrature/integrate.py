@@ -32,7 +32,7 @@ import sympy as sp
 
 from rdpsym.foundations.errors import ConvergenceError
 from rdpsym.quadrature.cells import _cell_integral, _lattice_integral
-from rdpsym.quadrature.compile import compile_expr, log_expression
+from rdpsym.quadrature.compile import compile_expr, log_expression, to_mpf
 from rdpsym.quadrature.divergent import _diverges_by_limit, _diverges_exactly, _say, _series_diverges_by_limit
 from rdpsym.quadrature.piece import _piece
 from rdpsym.quadrature.seeds import critical_seeds, mixture_components
@@ -92,6 +92,12 @@ def integrate_pieces(pairs: Iterable, var: sp.Symbol, integrand: Callable, ctx, 
             total += value * ctx.exp(log_factor) if log_factor else value
             continue
         if discrete:
+            power = _power_law_sum(bp, bq, var, order, lo, hi, ctx)
+            if power is not None:
+                if power == ctx.inf:
+                    _say(reasons, f"the terms are a power k^(−s) with s ≤ 1 on [{lo}, {hi}]: the series diverges")
+                total += power
+                continue
             try:
                 value = sum_range(integrand, lo, hi, ctx, _component_peaks(bp, bq, var, lo, hi, ctx))
             except ConvergenceError:
@@ -129,6 +135,23 @@ def integrate_pieces(pairs: Iterable, var: sp.Symbol, integrand: Callable, ctx, 
             return value
         total += value * ctx.exp(log_factor) if log_factor else value
     return total
+
+
+def _power_law_sum(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order, lo: sp.Expr, hi: sp.Expr, ctx):
+    """Σ_{k ≥ lo} p^α q^{1−α} where each term is exactly C·k^{−s} (two Zipf laws): C·ζ(s, lo), Hurwitz's zeta
+    (the series itself, summed exactly), +∞ for s ≤ 1 (the p-series); None for any other term or order.  A slowly
+    decaying power (s = 1.125) took a summation 10 s and more."""
+    if order is None or order == 1 or order is oo or hi is not oo or not (lo.is_integer and lo >= 1):
+        return None
+    L = sp.expand(order * log_expression(p) + (1 - order) * log_expression(q))  # (logs already expanded)
+    slope = L.coeff(sp.log(var))
+    rest = sp.expand(L - slope * sp.log(var))
+    if slope.has(var) or rest.has(var) or slope == 0:
+        return None
+    s = -to_mpf(slope, ctx)
+    if s <= 1:
+        return ctx.inf
+    return ctx.exp(to_mpf(rest, ctx)) * ctx.zeta(s, to_mpf(lo, ctx))
 
 
 @functools.lru_cache(maxsize=1024)
