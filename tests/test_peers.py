@@ -322,3 +322,21 @@ def test_verify_checks_its_inputs_first():
     assert v.orders[0].direction == V.BELOW and v.unsafe
     assert "UNSAFE" in str(v) and v.as_dict()["verdict"] == "unsafe"
     assert isinstance(rdpsym.verify(g, orders=["inf"], rdp=[math.inf]).orders[0].certified, rdpsym.Infinite)
+
+
+def test_five_hundred_distinct_gaussians_get_their_exact_curve():
+    # Found by an independent probe: μ² = Σ σᵢ⁻² is a rational of thousands of digits, and SymPy's square root of
+    # it raised OverflowError on the default route.  The value against an mpmath bisection of Balle–Wang's δ(ε).
+    import mpmath
+
+    sigmas = [1 + sp.Rational(i, 100_000) for i in range(500)]
+    c = rdpsym.from_dp_event(dpa.ComposedDpEvent([dpa.GaussianDpEvent(float(s)) for s in sigmas]))
+    eps = rdpsym.epsilon(c, delta=1e-5, dps=20)
+    with mpmath.workdps(30):
+        mu = mpmath.sqrt(mpmath.fsum(1 / mpmath.mpf(float(s)) ** 2 for s in sigmas))
+
+        def delta(e):
+            return mpmath.ncdf(-e / mu + mu / 2) - mpmath.exp(e) * mpmath.ncdf(-e / mu - mu / 2)
+
+        truth = mpmath.findroot(lambda e: delta(e) - mpmath.mpf("1e-5"), 340)
+        assert abs(eps.value - truth) < mpmath.mpf(10) ** -15 * truth

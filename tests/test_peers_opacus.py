@@ -149,3 +149,13 @@ def test_swapping_opacus_rdp_for_rdpsym_bbghs_keeps_opacus_epsilon():
     assert "conversion" in engines["rdpsym"].accountant.explain(1e-5)
 
 
+
+
+def test_explain_names_an_order_of_infinity_or_none():
+    # Found by an independent probe: q = 0 (ε = 0, order ∞) raised OverflowError, σ = 0 (ε = ∞, no order) TypeError.
+    free = rdpsym.OpacusAccountant()
+    free.step(noise_multiplier=1.0, sample_rate=0.0)
+    assert free.explain(1e-5).startswith("epsilon = 0.0 at delta = 1e-05") and "order inf" in free.explain(1e-5)
+    noiseless = rdpsym.OpacusAccountant()
+    noiseless.step(noise_multiplier=0.0, sample_rate=0.1)
+    assert noiseless.explain(1e-5).startswith("epsilon = inf") and "order none" in noiseless.explain(1e-5)

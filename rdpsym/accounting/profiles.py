@@ -38,7 +38,12 @@ def gaussian_shift(curve: RdpCurve) -> sp.Expr | None:
         if shift is None or not isinstance(weight, (int, sp.Integer)):
             return None
         total += weight * shift**2
-    return sp.sqrt(total) if total.is_positive else None
+    if not total.is_positive:
+        return None
+    try:
+        return sp.sqrt(total)
+    except (OverflowError, ValueError):  # SymPy's root of a rational of thousands of digits (500 distinct σ's)
+        return sp.Pow(total, sp.S.Half, evaluate=False)
 
 
 def exact_value(curve: RdpCurve, kind: str, given: fmpq, dps: int) -> tuple[arb, sp.Expr] | None:

@@ -164,8 +164,7 @@ class OpacusAccountant:
         r = self.result(delta)
         eps = "inf" if r.enclosure == math.inf else repr(float_up(r.enclosure))
         orders = self.orders if isinstance(self.orders, str) else ("default" if self.orders is None else "given")
-        order = r.order if r.order == math.inf else float(r.order)
-        order = int(order) if order == int(order) else order
+        order = _shown_order(r.order)
         return (f"epsilon = {eps} at delta = {delta}: conversion {r.conversion}, order {order}, orders {orders} "
                 "(certified, rounded up)")
 
@@ -225,6 +224,16 @@ class OpacusAccountant:
 
     def __repr__(self) -> str:
         return f"OpacusAccountant({len(self.history)} history entries, dps={self.dps})"
+
+
+def _shown_order(order) -> object:
+    """The order a result names, as a short number: 12 rather than 12.0, inf, or "none" (ε = ∞ at every order)."""
+    if order is None:
+        return "none"
+    if order == math.inf:
+        return "inf"
+    value = float(order)
+    return int(value) if value.is_integer() else value
 
 
 class OpacusLikeAccountant(OpacusAccountant):
