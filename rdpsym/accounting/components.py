@@ -181,6 +181,12 @@ def _identically_zero(expr: sp.Expr) -> bool:
     any base; the balls make sure of the numbers)."""
     if not expr.has(alpha):
         return False
+    try:  # a value certainly not 0 settles it at once (a Laplace curve: 28 ms of SymPy saved per distinct scale)
+        with precision(128):
+            if not all(0 in to_arb(expr, {alpha: arb(a)}) for a in (fmpq(3, 2), fmpq(7, 3))):
+                return False
+    except (NotCertifiable, Undecided, InfiniteValue):
+        pass
     combined = sp.expand(sp.expand_log(sp.powsimp(sp.expand(expr), force=True), force=True))
     if combined != 0:
         return False
