@@ -27,8 +27,10 @@ def _tidy_piecewise(expr, hyp: Hypotheses):
     out = expr.replace(lambda e: isinstance(e, sp.Piecewise), lambda e: sp.Piecewise(
         *[(value, sp.false if _contradictory(cond) else tidy_condition(cond, hyp)) for value, cond in e.args]))
     if isinstance(out, sp.Piecewise) and any(value.has(sp.Piecewise) for value, _ in out.args):
-        folded = sp.piecewise_fold(out)  # a case inside a case: one list of cases, where that is not longer
-        if sp.count_ops(folded) <= sp.count_ops(out):
+        # A case inside a case whose own cases all but one cannot happen there (Eq(a, b) inside a = b): folded
+        # into one list of no more cases; cases that really nest stay nested (each line of a document short).
+        folded = sp.piecewise_fold(out)
+        if isinstance(folded, sp.Piecewise) and len(folded.args) <= len(out.args):
             return folded
     return out
 

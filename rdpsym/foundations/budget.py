@@ -95,6 +95,7 @@ watches).  This module holds the entry points, :func:`time_budget` and
 
 from __future__ import annotations
 
+import functools
 import signal
 import sys
 import threading
@@ -233,12 +234,53 @@ class _AlarmBudget:
         return False
 
 
+class Unsettled(Exception):  # noqa: N818 - a signal to settled_cache, not an error
+    """Raised inside a :func:`settled_cache` function whose answer ``value`` came from a budget that ran out."""
+
+    def __init__(self, value: object):
+        super().__init__("answered after a time budget ran out")
+        self.value = value
+
+
+def settled_cache(maxsize: int = 1024):
+    """``functools.lru_cache`` for a function whose answer may come from an absorbed time budget: the function
+    raises :class:`Unsettled` with that answer, which is returned and not remembered, so one busy moment (a cold
+    SymPy cache) does not fix a lesser answer for the rest of the process (no seeds for a quadrature, say).
+
+    >>> calls = []
+    >>> @settled_cache()
+    ... def f(x):
+    ...     calls.append(x)
+    ...     if len(calls) == 1:
+    ...         raise Unsettled(None)
+    ...     return x + 1
+    >>> f(1), f(1), f(1), len(calls)
+    (None, 2, 2, 2)
+    """
+    def decorate(function):
+        cached = functools.lru_cache(maxsize=maxsize)(function)
+
+        @functools.wraps(function)
+        def call(*args, **kwargs):
+            try:
+                return cached(*args, **kwargs)
+            except Unsettled as partial:
+                return partial.value
+
+        call.cache_clear = cached.cache_clear
+        call.cache_info = cached.cache_info
+        return call
+    return decorate
+
+
 __all__ = [
     "DEFAULT_SECONDS",
     "RETRY_SECONDS",
+    "Unsettled",
     "budgeted",
     "can_budget",
     "in_budget",
     "protect",
+    "settled_cache",
     "time_budget",
 ]

@@ -18,7 +18,7 @@ import sympy as sp
 from mpmath.libmp import from_rational, round_nearest
 from sympy.codegen.cfunctions import log1p
 
-from rdpsym.foundations.budget import time_budget
+from rdpsym.foundations.budget import Unsettled, settled_cache, time_budget
 from rdpsym.foundations.errors import NoClosedFormError, SymbolicTimeout
 from rdpsym.foundations.precision import _context_free, sympy_evalf_guard, sympy_float
 
@@ -375,10 +375,11 @@ def shifted_log(expr: sp.Expr, var: sp.Symbol, centre: sp.Expr, ctx, relative: b
     return compile_expr(difference, var, ctx), (to_mpf(constant, ctx) if relative else ctx.zero)
 
 
-@functools.lru_cache(maxsize=256)
+@settled_cache(maxsize=256)
 def _shifted_expression(expr: sp.Expr, var: sp.Symbol, centre: sp.Expr, relative: bool):
     found = None
-    with sympy_evalf_guard(), time_budget(2.0, "a recentred logarithm", absorb=True):
+    budget = time_budget(2.0, "a recentred logarithm", absorb=True)
+    with sympy_evalf_guard(), budget:
         moved = sp.expand(expr.xreplace({var: centre + var}), log=False)
         if moved.has(sp.zoo, sp.nan, sp.S.ComplexInfinity):
             return None
@@ -389,4 +390,6 @@ def _shifted_expression(expr: sp.Expr, var: sp.Symbol, centre: sp.Expr, relative
             if constant.is_finite is False or constant.has(sp.zoo, sp.nan):
                 return None
             found = (sp.expand(moved - constant, log=False), constant)
+    if budget.spent:
+        raise Unsettled(None)  # out of time: not remembered
     return found

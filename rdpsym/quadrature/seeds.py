@@ -11,18 +11,16 @@ kept apart from the numeric search that uses its results.
 
 from __future__ import annotations
 
-import functools
-
 import sympy as sp
 
-from rdpsym.foundations.budget import time_budget
+from rdpsym.foundations.budget import Unsettled, settled_cache, time_budget
 from rdpsym.foundations.precision import private_context, sympy_evalf_guard
 from rdpsym.quadrature.compile import to_mpf
 
 oo = sp.oo
 
 
-@functools.lru_cache(maxsize=1024)
+@settled_cache(maxsize=1024)
 def critical_seeds(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None, lo: sp.Expr, hi: sp.Expr) -> tuple:
     """Where log p, log q, each mixture component of p and q, and the integrand's logarithm
     α·log p + (1 − α)·log q (log p − log q at α = ∞) have zero derivative inside (lo, hi).
@@ -53,7 +51,8 @@ def critical_seeds(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None
         return _numeric_real_roots(poly)
 
     found = set()
-    with sympy_evalf_guard(), time_budget(1.0, "critical points of the integrand", absorb=True):
+    budget = time_budget(1.0, "critical points of the integrand", absorb=True)
+    with sympy_evalf_guard(), budget:
         logs = [log_of(p), log_of(q)]
         if order is not None and order != 1 and p != q:
             logs.append(logs[0] - logs[1] if order is oo else order * logs[0] + (1 - order) * logs[1])
@@ -67,7 +66,10 @@ def critical_seeds(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None
         placed = [(r, _rational(r)) for r in found]
         inside = [(r, v) for r, v in placed
                   if v is not None and (lo is -oo or bool(v > lo)) and (hi is oo or bool(v < hi))]
-    return tuple(r for r, v in sorted(inside, key=lambda rv: rv[1]))
+    seeds = tuple(r for r, v in sorted(inside, key=lambda rv: rv[1]))
+    if budget.spent:
+        raise Unsettled(seeds)  # the points found in time, not remembered
+    return seeds
 
 
 def mixture_components(b: sp.Expr, var: sp.Symbol) -> list[sp.Expr]:

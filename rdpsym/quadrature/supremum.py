@@ -5,13 +5,12 @@ Everything runs with the mpmath context ``ctx`` handed in and at its precision.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable
 from itertools import pairwise
 
 import sympy as sp
 
-from rdpsym.foundations.budget import time_budget
+from rdpsym.foundations.budget import Unsettled, settled_cache, time_budget
 from rdpsym.foundations.errors import ConvergenceError
 from rdpsym.foundations.precision import sympy_evalf_guard
 from rdpsym.quadrature.compile import to_mpf
@@ -121,11 +120,12 @@ def _say(reasons: list | None, why: str) -> None:
         reasons.append(why)
 
 
-@functools.lru_cache(maxsize=512)
+@settled_cache(maxsize=512)
 def _unbounded_by_limit(p: sp.Expr, q: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr, discrete: bool) -> str | None:
     """Why log(p/q) is unbounded on (lo, hi) by its limit at an end (SymPy, within a time budget), or None."""
     found = None
-    with sympy_evalf_guard(), time_budget(2.0, "the limits of log(P/Q)", absorb=True):
+    budget = time_budget(2.0, "the limits of log(P/Q)", absorb=True)
+    with sympy_evalf_guard(), budget:
         r = sp.expand_log(sp.log(p), force=True) - sp.expand_log(sp.log(q), force=True)
         for end, side in ((lo, "+"), (hi, "-")):
             if discrete and end not in (oo, -oo):
@@ -138,6 +138,8 @@ def _unbounded_by_limit(p: sp.Expr, q: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi:
                 where = f"{var} → {end}" + ("" if end in (oo, -oo) else ("⁺" if side == "+" else "⁻"))
                 found = f"log(P/Q) → ∞ as {where}"
                 break
+    if budget.spent and found is None:
+        raise Unsettled(None)  # out of time: not remembered
     return found
 
 
