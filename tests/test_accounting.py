@@ -529,3 +529,15 @@ def test_a_long_grid_of_a_curve_not_known_convex_is_certified_at_every_order(mon
     plain = rdpsym.epsilon(laplace, delta=sp.Rational(1, 10**6), orders=shuffled, dps=30)
     assert (bracketed.value, bracketed.order) == (plain.value, plain.order)
     assert all(a.rdp.overlaps(b.rdp) for a, b in zip(bracketed.per_order, plain.per_order))
+
+
+def test_the_tv_kl_branch_uses_the_curves_kl_at_order_one():
+    # Issue 23: α = 1 in ε's grids where it helps.  Only the TV/KL branch gains from it (every other conversion
+    # divides log(1/δ) by α − 1): Laplace(b = 10) has KL = 1/10 + e^(−1/10) − 1, and √(1 − e^(−KL)) = 0.069468 < δ
+    # = 0.0696 < √(1 − e^(−D_1.01)) = 0.069813: no order of the grid gives ε = 0, order 1 does.
+    c = rdpsym.laplace(scale=10).curve()
+    kl = mpmath.mpf(1) / 10 + mpmath.exp(-mpmath.mpf(1) / 10) - 1
+    assert mpmath.sqrt(1 - mpmath.exp(-kl)) < mpmath.mpf("0.0696")
+    r = rdpsym.epsilon(c, delta="0.0696", conversion="tv-kl", dps=20)
+    assert r.value == 0 and r.order == 1 and r.conversion == "tv-kl" and "Bretagnolle" in r.notes[0]
+    assert rdpsym.epsilon(c, delta="0.069", conversion="tv-kl", dps=20).value == mpmath.inf  # KL does not reach it

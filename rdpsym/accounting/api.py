@@ -275,7 +275,29 @@ def _rdp_epsilon(c: RdpCurve, d: fmpq, grid: tuple, default: bool, how: str, dps
             note += (f"; of a convex (α − 1)ε(α), every {SPARSE_STEP}th order first, the rows between bracketed by "
                      "monotonicity and chords where that shows they cannot be the least")
         result = dataclasses.replace(result, notes=(*result.notes, note))
-    return result
+    return _kl_wins(result, c, d) if how in ("best", "tv-kl") else result
+
+
+def _kl_wins(result: AccountingResult, c: RdpCurve, d: fmpq) -> AccountingResult:
+    """ε = 0 at order 1 where the curve's KL certifies it and no order of the grid did: α = 1 is the one order
+    the TV/KL branch gains from (Bretagnolle–Huber: TV ≤ √(1 − e^{−KL}), and KL ≤ D_α for every α; every other
+    conversion divides log(1/δ) by α − 1, ∞ at α = 1).  A curve without a KL on it is left as it is."""
+    if result.enclosure != math.inf and result.enclosure.upper() <= 0:
+        return result
+    try:
+        kl = c.kl_enclosure(result.dps + 3)
+    except RdpSymError:
+        return result  # no closed form to take the limit of (the subsampled Gaussian): the grid's answer stands
+    if not isinstance(kl, arb):
+        return result
+    with precision(bits_for(result.dps + 10)):
+        tv = (1 - (-kl).exp()).sqrt()
+        if not tv.upper() <= arb(d):
+            return result
+        note = (f"tv-kl at order 1: the curve's KL ≤ {upper_decimal(kl, 12)} gives TV ≤ √(1 − e^(−KL)) ≤ "
+                f"{upper_decimal(tv, 6)} ≤ δ (Bretagnolle–Huber): (0, δ)-DP; no order of the grid gives 0")
+    return dataclasses.replace(result, value=_up("0", result.dps), order=1, enclosure=arb(0), conversion="tv-kl",
+                               gap=None, notes=(note, *(f"the grid: {n}" for n in result.notes)))
 
 
 def _screened_balls(c: RdpCurve, d: fmpq, grid: tuple, default: bool, how: str, dps: int) -> list:
