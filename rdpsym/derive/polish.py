@@ -140,23 +140,23 @@ def _elementary_integrals(expr: sp.Expr) -> sp.Expr:
         a, b = e.args[:2]
         return bool(a.is_Integer and b.is_Integer and (a > 0 or b > 0))
 
-    def done(e: sp.betainc) -> sp.Expr:
+    def polynomial_integral(e: sp.betainc) -> sp.Expr:
         a, b, x1, x2 = e.args
-        if b <= 0:  # t ↦ 1 − t: the polynomial factor is then (1 − t)^{b−1}'s partner
+        if b <= 0:  # t ↦ 1 − t swaps the two exponents: the positive one is then b's
             a, b, x1, x2 = b, a, 1 - x2, 1 - x1
         # t^{a−1} times a polynomial, termwise: powers, and log t for t^{−1} (then 0 < x₁, as the integral exists)
         return sp.integrate(sp.expand(t ** (a - 1) * (1 - t) ** (b - 1)), (t, x1, x2))
 
-    out = expr.replace(lambda e: isinstance(e, sp.betainc) and elementary(e), done)
+    out = expr.replace(lambda e: isinstance(e, sp.betainc) and elementary(e), polynomial_integral)
     if out.has(sp.Integral):
         try:
-            done = budgeted(lambda: out.replace(lambda e: isinstance(e, sp.Integral) and len(e.limits) == 1
-                                                and len(e.limits[0]) == 3, _done),
-                            "the integrals left in the result", seconds=_INTEGRALS_SECONDS)
+            integrated = budgeted(lambda: out.replace(lambda e: isinstance(e, sp.Integral) and len(e.limits) == 1
+                                                      and len(e.limits[0]) == 3, _done),
+                                  "the integrals left in the result", seconds=_INTEGRALS_SECONDS)
         except NoClosedFormError:
             return out
-        if not done.has(sp.Integral) and not (done.has(sp.I) and not out.has(sp.I)):
-            out = done
+        if not integrated.has(sp.Integral) and not (integrated.has(sp.I) and not out.has(sp.I)):
+            out = integrated
     if out is expr:
         return out
     logs = sorted(out.atoms(sp.log), key=sp.default_sort_key)
