@@ -275,15 +275,25 @@ def _rdp_epsilon(c: RdpCurve, d: fmpq, grid: tuple, default: bool, how: str, dps
             note += (f"; of a convex (α − 1)ε(α), every {SPARSE_STEP}th order first, the rows between bracketed by "
                      "monotonicity and chords where that shows they cannot be the least")
         result = dataclasses.replace(result, notes=(*result.notes, note))
-    return _kl_wins(result, c, d) if how in ("best", "tv-kl") else result
+    return _kl_wins(result, c, d, balls) if how in ("best", "tv-kl") else result
 
 
-def _kl_wins(result: AccountingResult, c: RdpCurve, d: fmpq) -> AccountingResult:
+#: The KL is tried only where the grid's least RDP value is within this factor of what TV/KL needs: D_α ≥ KL, and
+#: near α = 1 D_α is close to it; the limit α → 1 of a new closed form costs SymPy ~0.1 s, too much for every call.
+_KL_REACH = 2
+
+
+def _kl_wins(result: AccountingResult, c: RdpCurve, d: fmpq, balls: list) -> AccountingResult:
     """ε = 0 at order 1 where the curve's KL certifies it and no order of the grid did: α = 1 is the one order
     the TV/KL branch gains from (Bretagnolle–Huber: TV ≤ √(1 − e^{−KL}), and KL ≤ D_α for every α; every other
-    conversion divides log(1/δ) by α − 1, ∞ at α = 1).  A curve without a KL on it is left as it is."""
+    conversion divides log(1/δ) by α − 1, ∞ at α = 1).  A curve without a KL on it is left as it is, and so is
+    one whose least RDP value on the grid is beyond :data:`_KL_REACH` times TV/KL's threshold −log(1 − δ²)."""
     if result.enclosure != math.inf and result.enclosure.upper() <= 0:
         return result
+    with precision(bits_for(result.dps + 10)):
+        reach = -_KL_REACH * (1 - arb(d) ** 2).log()
+        if not any(isinstance(b, arb) and b.lower() <= reach for b in balls):
+            return result
     try:
         kl = c.kl_enclosure(result.dps + 3)
     except RdpSymError:

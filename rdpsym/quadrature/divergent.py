@@ -90,17 +90,14 @@ def _diverges_by_limit(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | 
     """
     if order is None or order == 1 or order is oo or (lo is not -oo and hi is not oo):
         return None
-    with sympy_evalf_guard(), time_budget(2.0, "the limit of the integrand", absorb=True):
-        L = order * sp.expand_log(sp.log(p), force=True) + (1 - order) * sp.expand_log(sp.log(q), force=True)
-        for end in (e for e in (lo, hi) if e in (oo, -oo)):
-            try:
-                limit = sp.limit(L, var, end)
-            except (NotImplementedError, ValueError, TypeError, RecursionError, sp.PolynomialError,
-                    OverflowError, NoClosedFormError):  # (SymPy's heuristic gcd at a scale of 10³⁰ overflows)
-                continue
-            if limit is oo or (limit.is_extended_real and limit.is_finite):
-                return f"the integrand's logarithm tends to {limit} as {var} → {end}: it does not vanish there"
-    return None
+    found = _limit_at_an_end(
+        lambda: order * sp.expand_log(sp.log(p), force=True) + (1 - order) * sp.expand_log(sp.log(q), force=True),
+        var, lo, hi, lambda limit: limit is oo or (limit.is_extended_real and limit.is_finite),
+        "the limit of the integrand")
+    if found is None:
+        return None
+    end, limit = found
+    return f"the integrand's logarithm tends to {limit} as {var} → {end}: it does not vanish there"
 
 
 def _series_diverges_by_limit(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr, lo: sp.Expr,
@@ -115,16 +112,30 @@ def _series_diverges_by_limit(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.
     if order is None or order is oo or order < 1 or (lo is not -oo and hi is not oo):
         return None
     term = p * sp.log(p / q) if order == 1 else p**order * q ** (1 - order)
-    with sympy_evalf_guard(), time_budget(2.0, "the limit of the series' terms", absorb=True):
+    found = _limit_at_an_end(lambda: sp.Abs(var) * term, var, lo, hi,
+                             lambda limit: limit is oo or (limit.is_extended_real and limit.is_finite
+                                                           and limit.is_positive),
+                             "the limit of the series' terms")
+    if found is None:
+        return None
+    end, limit = found
+    return (f"|{var}|·(the term) tends to {limit} as {var} → {end}: the terms are at least c/|{var}| there and "
+            "the series diverges (limit comparison with the harmonic series)")
+
+
+def _limit_at_an_end(build, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr, decisive, what: str) -> tuple | None:
+    """(end, limit) for the first infinite end of (lo, hi) where SymPy's limit of ``build()`` is ``decisive``,
+    all within 2 s of CPU time (``what`` names the budget); None when none is, or SymPy cannot tell."""
+    with sympy_evalf_guard(), time_budget(2.0, what, absorb=True):
+        expr = build()
         for end in (e for e in (lo, hi) if e in (oo, -oo)):
             try:
-                limit = sp.limit(sp.Abs(var) * term, var, end)
+                limit = sp.limit(expr, var, end)
             except (NotImplementedError, ValueError, TypeError, RecursionError, sp.PolynomialError,
-                    OverflowError, NoClosedFormError):
+                    OverflowError, NoClosedFormError):  # (SymPy's heuristic gcd at a scale of 10³⁰ overflows)
                 continue
-            if limit is oo or (limit.is_extended_real and limit.is_finite and limit.is_positive):
-                return (f"|{var}|·(the term) tends to {limit} as {var} → {end}: the terms are at least c/|{var}| "
-                        "there and the series diverges (limit comparison with the harmonic series)")
+            if decisive(limit):
+                return end, limit
     return None
 
 
