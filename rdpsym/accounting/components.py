@@ -41,6 +41,7 @@ from rdpsym.foundations.errors import (
     ParameterError,
     must,
 )
+from rdpsym.foundations.logs import expand_logs
 from rdpsym.foundations.reading import exact
 from rdpsym.foundations.symbols import alpha
 
@@ -187,7 +188,7 @@ def _identically_zero(expr: sp.Expr) -> bool:
                 return False
     except (NotCertifiable, Undecided, InfiniteValue):
         pass
-    combined = sp.expand(sp.expand_log(sp.powsimp(sp.expand(expr), force=True), force=True))
+    combined = sp.expand(expand_logs(sp.powsimp(sp.expand(expr), force=True)))
     if combined != 0:
         return False
     try:

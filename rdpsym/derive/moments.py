@@ -23,6 +23,7 @@ from rdpsym.engine.sums import sum_exp
 from rdpsym.engine.transform import substitute
 from rdpsym.foundations.budget import budgeted
 from rdpsym.foundations.errors import NoClosedFormError
+from rdpsym.foundations.logs import expand_logs
 from rdpsym.foundations.record import Diverges
 from rdpsym.laws.densities import Density, Discrete, PiecePair, common_refinement, piece_point
 
@@ -414,7 +415,7 @@ def _dominated(value: sp.Expr, cond: sp.Basic, certain: list) -> bool:
     if case is None:
         return False
     at = {case.symbol: case.value}
-    return any(sp.expand(sp.expand_log((value - other).xreplace(at), force=True)) == 0 for other in certain)
+    return any(sp.expand(expand_logs((value - other).xreplace(at))) == 0 for other in certain)
 
 
 def _exhaustive(conditions: list) -> bool:

@@ -30,6 +30,7 @@ from rdpsym.derive.definition_forms import definition_regions, law_mass
 from rdpsym.engine.context import Hypotheses
 from rdpsym.foundations.budget import can_budget, time_budget
 from rdpsym.foundations.errors import ConvergenceError, DensityError, NoClosedFormError, SymbolicTimeout
+from rdpsym.foundations.logs import expand_logs
 from rdpsym.foundations.numbers import exact_mpf
 from rdpsym.foundations.precision import private_context
 from rdpsym.laws.densities import Continuous, Density
@@ -263,8 +264,8 @@ def is_zero(difference: sp.Expr, hyp: Hypotheses, seconds: float = 10.0) -> bool
     attempts: list[Callable[[sp.Expr], sp.Expr]] = [
         lambda e: sp.expand(e),
         lambda e: sp.cancel(sp.expand(sp.powsimp(sp.expand(e)))),
-        lambda e: sp.expand(sp.expand_log(sp.powsimp(sp.expand(e), force=True), force=True)),
-        lambda e: sp.simplify(sp.expand_log(e, force=True)),
+        lambda e: sp.expand(expand_logs(sp.powsimp(sp.expand(e), force=True))),
+        lambda e: sp.simplify(expand_logs(e)),
     ]
     for rewrite in attempts:
         try:

@@ -23,6 +23,7 @@ import sympy as sp
 from rdpsym.engine.context import UndecidedSign
 from rdpsym.foundations.budget import budgeted
 from rdpsym.foundations.errors import NoClosedFormError
+from rdpsym.foundations.logs import expand_logs
 from rdpsym.foundations.symbols import has_declared, in_positive_form
 
 oo = sp.oo
@@ -277,7 +278,7 @@ def log_of(branch: sp.Expr, var: sp.Symbol | None = None, at: sp.Expr | None = N
     density that is positive on the piece; they are taken as positive.
     """
     if var is None:
-        return sp.expand(sp.expand_log(sp.log(branch), force=True))
+        return sp.expand(expand_logs(sp.log(branch)))
 
     def sign_at(f: sp.Expr) -> int:
         v = f.subs(var, at)
@@ -304,7 +305,7 @@ def log_of(branch: sp.Expr, var: sp.Symbol | None = None, at: sp.Expr | None = N
         if f.is_number:
             return sp.log(sp.Abs(f))
         if not f.has(var):
-            return sp.expand_log(sp.log(f), force=True)
+            return expand_logs(sp.log(f))
         return sp.log(f) if sign_at(f) > 0 else sp.log(sp.expand(-f))
 
     factors = list(sp.Mul.make_args(sp.factor_terms(branch)))

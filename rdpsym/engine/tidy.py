@@ -13,6 +13,7 @@ import sympy as sp
 
 from rdpsym.foundations.budget import budgeted
 from rdpsym.foundations.errors import NoClosedFormError
+from rdpsym.foundations.logs import expand_logs
 
 
 def collect_exp(expr: sp.Expr) -> sp.Expr:
@@ -253,7 +254,7 @@ def tidy_kl(expr: sp.Expr) -> sp.Expr:
     >>> tidy_kl(p*sp.log(p) - p*sp.log(1 - p) + (1 - p)*sp.log(1 - p) - (1 - p)*sp.log(p))
     (2*p - 1)*log(p/(1 - p))
     """
-    logs, rest = group_logs(sp.expand(sp.expand_log(sp.expand(expr), force=True)))
+    logs, rest = group_logs(sp.expand(expand_logs(sp.expand(expr))))
     coeffs = {g: sp.factor(c) for g, c in logs.items() if c != 0}
     factored = sp.factor(rest)
     out, used = (factored if sp.count_ops(factored) < sp.count_ops(rest) else rest), set()
@@ -334,7 +335,7 @@ def max_of(values: list[sp.Expr]) -> sp.Expr:
     """``Max`` of values, with ``Max(u, −u)`` written as ``Abs(u)``."""
     if any(v.has(sp.Piecewise) for v in values):
         return values[0] if len(values) == 1 else sp.Max(*values)
-    values = [sp.expand(sp.expand_log(v, force=True)) for v in values]
+    values = [sp.expand(expand_logs(v)) for v in values]
     unique: list[sp.Expr] = []
     for v in values:
         if not any(sp.expand(v - u) == 0 for u in unique):

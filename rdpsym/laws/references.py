@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from rdpsym.foundations.logs import expand_logs
 from rdpsym.foundations.record import MIRONOV_2017, Citation
 from rdpsym.foundations.symbols import alpha
 
@@ -48,7 +49,7 @@ class Reference:
             if not log_m.has(sp.log):
                 return sp.factor(log_m / (order - 1))
             return sp.Mul(1 / (order - 1), log_m, evaluate=False)
-        simple = sp.expand_log(sp.log(m), force=True)
+        simple = expand_logs(sp.log(m))
         if not simple.has(sp.log):
             return sp.factor(simple / (order - 1))
         return sp.Mul(1 / (order - 1), sp.log(m), evaluate=False)

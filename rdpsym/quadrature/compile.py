@@ -20,6 +20,7 @@ from sympy.codegen.cfunctions import log1p
 
 from rdpsym.foundations.budget import Unsettled, settled_cache, time_budget
 from rdpsym.foundations.errors import NoClosedFormError, SymbolicTimeout
+from rdpsym.foundations.logs import expand_logs
 from rdpsym.foundations.precision import _context_free, sympy_evalf_guard, sympy_float
 
 #: CPU seconds SymPy may take to write a log-density as a sum (the fast path is then skipped).
@@ -215,7 +216,7 @@ def _log_expression(expr: sp.Expr) -> sp.Expr:
         constant, rest = expr.as_independent(*expr.free_symbols, as_Mul=True)
         if constant != 1 and constant.is_positive:
             return sp.log(constant) + _log_expression(rest)
-    return sp.expand_log(sp.log(expr), force=True).replace(
+    return expand_logs(sp.log(expr)).replace(
         lambda e: isinstance(e, sp.log) and isinstance(e.args[0], sp.factorial),
         lambda e: sp.loggamma(e.args[0].args[0] + 1),
     ).replace(

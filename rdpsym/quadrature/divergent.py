@@ -22,6 +22,7 @@ import sympy as sp
 
 from rdpsym.foundations.budget import time_budget
 from rdpsym.foundations.errors import NoClosedFormError
+from rdpsym.foundations.logs import expand_logs
 from rdpsym.foundations.precision import sympy_evalf_guard
 from rdpsym.quadrature.compile import to_mpf
 from rdpsym.quadrature.locate import Locus
@@ -52,7 +53,7 @@ def _diverges_exactly(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | N
 
 def _log_polynomial_diverges(p, q, var, order, lo, hi) -> bool:
     try:
-        L = sp.expand(order * sp.expand_log(sp.log(p), force=True) + (1 - order) * sp.expand_log(sp.log(q), force=True))
+        L = sp.expand(order * expand_logs(sp.log(p)) + (1 - order) * expand_logs(sp.log(q)))
         poly = sp.Poly(L, var)
         if any(c.has(var) for c in poly.coeffs()):
             return False
@@ -91,7 +92,7 @@ def _diverges_by_limit(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | 
     if order is None or order == 1 or order is oo or (lo is not -oo and hi is not oo):
         return None
     found = _limit_at_an_end(
-        lambda: order * sp.expand_log(sp.log(p), force=True) + (1 - order) * sp.expand_log(sp.log(q), force=True),
+        lambda: order * expand_logs(sp.log(p)) + (1 - order) * expand_logs(sp.log(q)),
         var, lo, hi, lambda limit: limit is oo or (limit.is_extended_real and limit.is_finite),
         "the limit of the integrand")
     if found is None:

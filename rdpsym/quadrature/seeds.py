@@ -14,6 +14,7 @@ from __future__ import annotations
 import sympy as sp
 
 from rdpsym.foundations.budget import Unsettled, settled_cache, time_budget
+from rdpsym.foundations.logs import expand_logs
 from rdpsym.foundations.precision import private_context, sympy_evalf_guard
 from rdpsym.quadrature.compile import to_mpf
 
@@ -34,7 +35,7 @@ def critical_seeds(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None
     refining their isolating interval in exact arithmetic).
     """
     def log_of(b):
-        return sp.expand_log(sp.log(b), force=True)
+        return expand_logs(sp.log(b))
 
     def roots(L):
         d = sp.diff(L, var)

@@ -12,6 +12,7 @@ import sympy as sp
 
 from rdpsym.foundations.budget import Unsettled, settled_cache, time_budget
 from rdpsym.foundations.errors import ConvergenceError
+from rdpsym.foundations.logs import expand_logs
 from rdpsym.foundations.precision import sympy_evalf_guard
 from rdpsym.quadrature.compile import to_mpf
 from rdpsym.quadrature.locate import locate
@@ -126,7 +127,7 @@ def _unbounded_by_limit(p: sp.Expr, q: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi:
     found = None
     budget = time_budget(2.0, "the limits of log(P/Q)", absorb=True)
     with sympy_evalf_guard(), budget:
-        r = sp.expand_log(sp.log(p), force=True) - sp.expand_log(sp.log(q), force=True)
+        r = expand_logs(sp.log(p)) - expand_logs(sp.log(q))
         for end, side in ((lo, "+"), (hi, "-")):
             if discrete and end not in (oo, -oo):
                 continue
