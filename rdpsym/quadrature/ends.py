@@ -17,6 +17,7 @@ import sympy as sp
 
 from rdpsym.foundations.errors import ConvergenceError
 from rdpsym.quadrature.compile import to_mpf
+from rdpsym.quadrature.integrands import _ceiling
 from rdpsym.quadrature.locate import Locus
 from rdpsym.quadrature.splits import _settled_quad
 
@@ -97,7 +98,7 @@ def _power_exponent(log_f, sign: int, where: Locus, ctx):
     return c if -60 < c < -1 else None
 
 
-def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, reflected=None):
+def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, reflected=None, unbounded=None):
     """Quadrature when the integrand is singular, like |t − e|^c with −1 < c < 0, at an end e (or at both).
 
     Tanh-sinh nodes next to an end are stored as mpf's close to ±1, so their
@@ -107,22 +108,37 @@ def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, reflected=
     bounded near u = 0, where those node errors then cost nothing.  At an
     upper end the integrand is used ``reflected`` (a function returning it as a
     function of e − t, substituted symbolically), since 1 − (1 − u^m) would lose u^m.
+    Next to the ends the integrand is read ``unbounded`` (f without its ceiling): at a
+    node u = 10⁻⁹² the density x^(−5/6) of x = u⁶ is e^1058, beyond f's ceiling, while the
+    substituted integrand is bounded: the ceiling is applied to it instead (two Beta
+    laws at α = 7/3 were refused).
     The other end, when finite, is probed too: the arcsine density 1/(π√(x(1 − x)))
     is singular at both, and a plain quadrature of the far half met a node that
     rounded onto 1 (its value e^{+∞}: the divergence was refused at every order).
     """
     a, b = to_mpf(lo, ctx), to_mpf(hi, ctx)
 
+    near = unbounded if unbounded is not None else f
+    ceiling = ctx.exp(_ceiling(ctx))
+
     def low(y):
         t = a + y
         # A node u^m below the working precision rounds onto the end itself, where the density may be
         # infinite (0^(−1/2): a ZeroDivisionError, fuzz seed 16 case 60); its tanh-sinh weight is
         # negligible, and the substituted integrand is bounded there: the node counts 0.
-        return f(t) if t != a else ctx.zero
+        return near(t) if t != a else ctx.zero
 
     def high_plain(y):
         t = b - y
-        return f(t) if t != b else ctx.zero
+        return near(t) if t != b else ctx.zero
+
+    def substituted(u, g, m):
+        value = g(u**m) * m * u ** (m - 1)
+        if abs(value) > ceiling:
+            raise ConvergenceError(
+                f"the integrand is {ctx.nstr(value, 5)} times its largest value found, at {ctx.nstr(u, 8)}^{m} "
+                "from a singular end: where its mass lies could not be found")
+        return value
 
     def high():
         return reflected() if reflected is not None else high_plain
@@ -140,7 +156,7 @@ def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, reflected=
         width = (b - a) / 4 if both else (length if not ctx.isfinite(other) else abs(other - e) / 2)
         c = _end_exponent(g, length, ctx)
         m = int(min(1000, max(1, ctx.ceil(1 / (1 + c))))) if c > -1 else 1
-        total += ctx.quad(lambda u, g=g, m=m: g(u**m) * m * u ** (m - 1), [0, ctx.root(width, m)])
+        total += ctx.quad(lambda u, g=g, m=m: substituted(u, g, m), [0, ctx.root(width, m)])
         if sign > 0:
             inner_lo = e + width
         else:

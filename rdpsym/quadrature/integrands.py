@@ -64,14 +64,22 @@ def _guarded(log_f, ctx):
 _CUTOFF_EFOLDS = 700
 
 
-def _scaled(integrand, shift, ctx):
+def _ceiling(ctx):
+    """The log of the largest value a scaled integrand may take: as far above the piece's integral as the cutoff
+    is below it.  A larger value means the mass was not where the scan found it."""
+    return (ctx.dps + 30) * ctx.ln10 + _CUTOFF_EFOLDS
+
+
+def _scaled(integrand, shift, ctx, bounded: bool = True):
     """t -> integrand(t)·e^(−shift); for a :class:`LogForm`, without ever forming a value far below the piece's
-    integral (exactly 0 there)."""
+    integral (exactly 0 there), and (``bounded``) refusing a value far above it.  Next to a singular end the
+    integrand is unbounded by nature: there ``bounded`` is False, and the bound is applied to the substituted
+    integrand, which is bounded (:func:`rdpsym.quadrature.ends._quad_peak_at_end`)."""
     if isinstance(integrand, LogForm):
         parts = integrand.parts
         cutoff = -(ctx.dps + 30) * ctx.ln10 - _CUTOFF_EFOLDS
 
-        ceiling = -cutoff
+        ceiling = _ceiling(ctx) if bounded else ctx.inf
 
         def f(t):
             log_value, sign = parts(t)

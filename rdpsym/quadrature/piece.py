@@ -78,8 +78,9 @@ def _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reason
     f = _scaled(integrand, shift, ctx)
     if where.singular is not None:
         lo, hi, tails = _algebraic_tails(f, log_f, lo, hi, where, ctx)
-        upper = ((lambda: _scaled(reflected(hi), shift, ctx)) if reflected is not None and hi is not oo else None)
-        part = tails + _quad_peak_at_end(f, lo, hi, where, ctx, upper)
+        upper = ((lambda: _scaled(reflected(hi), shift, ctx, bounded=False)) if reflected is not None and hi is not oo
+                 else None)
+        part = tails + _quad_peak_at_end(f, lo, hi, where, ctx, upper, _scaled(integrand, shift, ctx, bounded=False))
     else:
         lo, hi, tails = _algebraic_tails(f, log_f, lo, hi, where, ctx)
         part = tails + _settled_quad(f, _split_points(where, lo, hi, ctx), where, ctx)
