@@ -77,12 +77,15 @@ def _polish(expr: sp.Expr) -> sp.Expr:
     the paper's); others are often clearer simplified (the discrete Laplace
     KL becomes ε·tanh(ε/2)).  The polished form is what gets verified.
     """
-    if not isinstance(expr, sp.Expr) or expr == oo or not expr.free_symbols or sp.count_ops(expr) <= _POLISH_ABOVE:
-        return expr  # a number needs no polish (and at order 10⁴ its powers are huge)
+    if isinstance(expr, sp.Expr) and not expr.free_symbols and expr != oo:
+        return _exact_number(expr)
+    if not isinstance(expr, sp.Expr) or expr == oo or sp.count_ops(expr) <= _POLISH_ABOVE:
+        return expr
     if expr.has(sp.Sum, sp.Piecewise, sp.Max):
         return expr  # simplify would try to evaluate the series, or spend its budget on the cases
     best, best_ops = expr, sp.count_ops(expr)
-    for attempt in (lambda e: sp.simplify(e), lambda e: sp.simplify(e.rewrite(sp.exp)), _squares_in_logs):
+    for attempt in (lambda e: sp.simplify(e), lambda e: sp.simplify(e.rewrite(sp.exp)), _squares_in_logs,
+                    _products_in_logs):
         try:
             candidate = budgeted(lambda attempt=attempt: attempt(expr), "simplify", seconds=_POLISH_SECONDS)
         except NoClosedFormError:  # out of time, or no budget possible in this thread: keep the form
@@ -93,6 +96,33 @@ def _polish(expr: sp.Expr) -> sp.Expr:
         if ops <= _POLISH_GAIN * best_ops:  # clearly shorter: a few operations less is not worth the derived layout
             best, best_ops = candidate, ops
     return best
+
+
+def _exact_number(expr: sp.Expr) -> sp.Expr:
+    """A number's logarithms of Gamma and Beta values gathered into one, where that is clearly shorter: two Beta
+    laws, (3/2, 5/2) against (5/2, 3/2), have D₂ = log B(5/2, 3/2) + log B(1/2, 7/2) + 2·log(64/(15π)) + log(225/16),
+    which is log 5, and KL = 2/3.  Beta values become Gamma quotients, Gamma quotients cancel, and the logarithms
+    of the positive numbers left combine; a candidate with a huge rational (an evaluated 3^9999 at a high order)
+    or a non-real part is not taken.  The form is verified against the definition like every other.
+
+    >>> _exact_number(sp.log(sp.beta(sp.Rational(5, 2), sp.Rational(3, 2))) - 2 * sp.log(2)
+    ...               + sp.log(64 / (15 * sp.pi)) + sp.Rational(2, 3) + sp.log(15))
+    2/3
+    """
+    if not expr.has(sp.log) or sp.count_ops(expr) <= _POLISH_ABOVE // 2:
+        return expr
+
+    def gathered() -> sp.Expr:
+        out = sp.gammasimp(expr.replace(lambda e: isinstance(e, sp.beta), lambda e: e.rewrite(sp.gamma)))
+        return sp.simplify(sp.logcombine(out, force=True))  # force: every argument here is a positive number
+
+    try:
+        candidate = budgeted(gathered, "simplify", seconds=_POLISH_SECONDS)
+    except NoClosedFormError:
+        return expr
+    if candidate.has(sp.I, sp.nan, sp.zoo) or _huge_numbers(candidate) or candidate.is_extended_real is not True:
+        return expr
+    return candidate if sp.count_ops(candidate) <= _POLISH_GAIN * sp.count_ops(expr) else expr
 
 
 def _principal_values(expr: sp.Expr) -> sp.Expr:
@@ -227,6 +257,27 @@ def _literature_logs(expr: sp.Expr, conditions: tuple = ()) -> sp.Expr:
     out = expr.replace(lambda e: isinstance(e, sp.log), exponent_out)
     out = out.replace(lambda e: isinstance(e, sp.Add) and e.has(sp.log), together)
     return out if sp.count_ops(out) <= sp.count_ops(expr) else expr
+
+
+def _products_in_logs(expr: sp.Expr) -> sp.Expr:
+    """Each log of a product with its powers of one base gathered and its Gamma/Beta quotients cancelled: Student t
+    laws of one ν, scales 1 and 2, came out as log(2^{ν(1−α)} ν^{…} (4ν)^{…} B(½, ν/2) Γ((ν+1)/2)/(√π Γ(ν/2)) ₂F₁(…))
+    where the product is 2^α ₂F₁(…).  Powers are split by base only where SymPy knows the bases positive
+    (``expand_power_base`` without force), so the rewrite is an identity; the form is verified like every other.
+
+    >>> a, nu = sp.Symbol("alpha", positive=True), sp.Symbol("nu", positive=True)
+    >>> _products_in_logs(sp.log(2**(nu - a*nu) * (4*nu)**(a*nu/2) / nu**(a*nu/2)))
+    log(2**nu)
+    """
+    def gathered(arg: sp.Expr) -> sp.Expr:
+        out = sp.expand_power_base(arg.replace(lambda e: isinstance(e, sp.beta), lambda e: e.rewrite(sp.gamma)))
+        out = sp.powsimp(out)
+        out = out.replace(lambda e: isinstance(e, sp.Pow) and e.exp.free_symbols,
+                          lambda e: sp.Pow(e.base, sp.expand(e.exp)))
+        return sp.gammasimp(out)
+
+    return expr.replace(lambda e: isinstance(e, sp.log) and isinstance(e.args[0], sp.Mul),
+                        lambda e: sp.log(gathered(e.args[0])))
 
 
 def _squares_in_logs(expr: sp.Expr) -> sp.Expr:
