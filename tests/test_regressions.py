@@ -539,3 +539,56 @@ def test_a_zipf_pair_whose_terms_decay_slowly_is_summed_exactly_by_the_definitio
         truth = mpmath.log(mpmath.zeta(s_a) / (mpmath.zeta(mpmath.mpf(7) / 4) ** a * mpmath.zeta(3) ** (1 - a))) / (a - 1)
         assert abs(renyi_divergence_mp(P, Q, sp.Rational(3, 2), dps=40) - truth) < mpmath.mpf(10) ** -38 * truth
     assert renyi_divergence_mp(P, Q, 3, dps=20) == mpmath.inf  # s_3 = 3·7/4 − 2·3 = −3/4 ≤ 1
+
+
+def _beta_pdf(a, b):
+    return Continuous(x ** (a - 1) * (1 - x) ** (b - 1) / sp.beta(a, b), x, support=sp.Interval(0, 1))
+
+
+@pytest.mark.parametrize("order", [R(7, 3), 2, 1])
+def test_beta_laws_with_numbers_derive_where_a_singular_end_is_integrable(order):
+    # P^α Q^{1−α} ∝ x^{3/2 − α}(1 − x)^{1/2 + α}: at α = 7/3 it is x^{−5/6} near 0, integrable, and the
+    # quadrature's nodes at x = u⁶ ~ 10⁻⁵⁵³ were refused as "mass not found" (the substituted integrand is bounded).
+    P, Q = _beta_pdf(R(3, 2), R(5, 2)), _beta_pdf(R(5, 2), R(3, 2))
+    d = renyi_divergence(P, Q, order)
+    assert d.status.value == "checked"
+    with mpmath.workdps(50):
+        p = lambda t: t ** 0.5 * (1 - t) ** 1.5 / mpmath.beta(1.5, 2.5)  # noqa: E731
+        q = lambda t: t ** 1.5 * (1 - t) ** 0.5 / mpmath.beta(2.5, 1.5)  # noqa: E731
+        if order == 1:
+            expected = mpmath.quad(lambda t: p(t) * mpmath.log(p(t) / q(t)), [0, 0.5, 1])
+        else:
+            a = mpmath.mpf(sp.Rational(order).p) / sp.Rational(order).q
+            # B(5/2 − α, 3/2 + α) from Euler's integral, independently of the quadrature
+            expected = mpmath.log(mpmath.beta(2.5 - a, 1.5 + a) / (mpmath.beta(1.5, 2.5) ** a
+                                                                  * mpmath.beta(2.5, 1.5) ** (1 - a))) / (a - 1)
+    assert close(d.evalf(dps=40), expected)
+    if order in (2, 1):  # a number reads as one: log 5 and 2/3, not sums of logarithms of Beta values
+        assert not d.result.has(sp.beta, sp.gamma)
+
+
+def test_the_kl_of_two_logarithmic_series_laws_returns():
+    # Tidying this KL asked SymPy for expand_log(log(−1/(log 2 − log 3)), force=True), which never returns.
+    # KL = E_P[k]·log(3/2) + log(log(3/2)/log 2), with E_P[k] = −p/((1 − p) log(1 − p)) = 1/log 2 at p = 1/2.
+    P = Discrete(-R(1, 2) ** k / (k * sp.log(R(1, 2))), k, support=sp.Range(1, sp.oo))
+    Q = Discrete(-R(1, 3) ** k / (k * sp.log(R(2, 3))), k, support=sp.Range(1, sp.oo))
+    d = renyi_divergence(P, Q, 1)
+    expected = mpmath.log(1.5) / mpmath.log(2) + mpmath.log(mpmath.log(1.5) / mpmath.log(2))
+    assert d.status.value == "checked" and close(d.evalf(dps=40), expected)
+
+
+def test_student_t_laws_of_one_symbolic_nu_and_two_scales_cancel_their_gamma_factors():
+    # The Gamma and Beta factors of the two normalisers cancel and 2^{ν(1−α)}·ν^{…}·(4ν)^{…} is 2^α.
+    nu = sp.Symbol("nu", positive=True)
+
+    def t(scale):
+        z = x / scale
+        return Continuous(sp.gamma((nu + 1) / 2) / (sp.sqrt(nu * sp.pi) * sp.gamma(nu / 2) * scale)
+                          * (1 + z ** 2 / nu) ** (-(nu + 1) / 2), x)
+
+    d = renyi_divergence(t(1), t(2), rdpsym.alpha)
+    assert not d.result.has(sp.gamma, sp.beta)
+    with mpmath.workdps(40):  # ν = 3, α = 2, by quadrature of the definition
+        f = lambda s, u: 2 / (mpmath.sqrt(3) * mpmath.pi * s) * (1 + (u / s) ** 2 / 3) ** -2  # noqa: E731
+        expected = mpmath.log(mpmath.quad(lambda u: f(1, u) ** 2 / f(2, u), [-mpmath.inf, 0, mpmath.inf]))
+    assert close(d.result.subs({nu: 3, rdpsym.alpha: 2}), expected, digits=25)
