@@ -20,10 +20,12 @@ all three, so this module imports neither of the others.
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 
 import sympy as sp
 
+from rdpsym.derive.abstraction import by_abstraction
 from rdpsym.derive.binomial import is_integer_order
 from rdpsym.derive.cases import back, combine, evidence_back, split, step_back
 from rdpsym.derive.definition import univariate_divergence_mp
@@ -34,7 +36,7 @@ from rdpsym.derive.limit_orders import _derivatives_written_out, _kl, _sup
 from rdpsym.derive.polish import _elementary_integrals, _literature_logs, _polish, _principal_values, _tidy_piecewise
 from rdpsym.derive.steps import _OPENING_STEPS, _definition_step, _density_steps, _equals
 from rdpsym.derive.verify import check_against_definition, is_zero
-from rdpsym.engine.context import Hypotheses, UndecidedSign, simplify_condition, tidy_condition
+from rdpsym.engine.context import SYMPY_FAILURES, Hypotheses, UndecidedSign, simplify_condition, tidy_condition
 from rdpsym.engine.series import canonical
 from rdpsym.foundations.errors import DensityError, DomainError, NoClosedFormError, NotVerified, RdpSymError, must
 from rdpsym.foundations.precision import sympy_evalf_guard
@@ -50,6 +52,7 @@ from rdpsym.foundations.record import (
     ProvedEqual,
     Published,
     Simplified,
+    Specialised,
     Status,
     Step,
     weakest,
@@ -196,12 +199,6 @@ def _derive(P: Density, Q: Density, order, reference, unchecked: tuple = (), bel
     return _derive_with(P, Q, order, reference, unchecked, tables, below_one=below_one)
 
 
-#: Exceptions SymPy's algorithms raise on inputs they cannot handle (polynomial domains, heuristics, floats
-#: of huge integers, set constructions): read as "no closed form" where they escape a derivation.
-_SYMPY_FAILURES = (sp.polys.polyerrors.BasePolynomialError, OverflowError, ValueError, TypeError,
-                   ZeroDivisionError, RecursionError, NotImplementedError)
-
-
 def _derive_with(P: Density, Q: Density, order, reference, unchecked: tuple, tables,
                  numeric_fallback: bool = True, uniform: bool = False, below_one: bool = False) -> Derivation:
     """D_order(P‖Q) from the densities' expressions (``tables`` None) or from their tables; with ``uniform``,
@@ -226,7 +223,7 @@ def _derive_with(P: Density, Q: Density, order, reference, unchecked: tuple, tab
         return _numeric_fallback(P, Q, order, steps, str(exc))
     except RdpSymError:
         raise
-    except _SYMPY_FAILURES as exc:
+    except SYMPY_FAILURES as exc:
         # SymPy failing inside one of its algorithms (Risch's PolynomialError on two logistic laws, the heuristic
         # gcd's OverflowError on a rate of 10³⁰, "Non-real intervals" from a case split) is no closed form, said
         # with its cause; never a crash.
@@ -264,7 +261,8 @@ def _derive_with(P: Density, Q: Density, order, reference, unchecked: tuple, tab
     # A disagreement is an error, never a fallback to the definition's value: which of the two is wrong is
     # not known (a numeric supremum once said ∞ where the derived log(19/3) was right).
     try:
-        checked = check_against_definition(P, Q, order, result, conditions, hyp, changes=tuple(changes))
+        checked = [] if _FAMILY_OF_NUMBERS.get() else check_against_definition(P, Q, order, result, conditions, hyp,
+                                                                                changes=tuple(changes))
     except NotVerified as exc:
         if not numeric:
             raise
@@ -311,6 +309,12 @@ def _prove(reference: Reference, order, closed, I, hyp) -> ProvedEqual | None:
 
 
 def _numeric_fallback(P, Q, order, steps, why: str) -> Derivation:
+    """The definition's value, labelled numeric, for laws with numbers only, after their family's closed form at the
+    numbers (:mod:`rdpsym.derive.abstraction`); for laws with parameters, :class:`NoClosedFormError` saying why."""
+    if not (P.parameters | Q.parameters or isinstance(order, sp.Symbol)):
+        specialised = _family_at_the_numbers(P, Q, order, steps)
+        if specialised is not None:
+            return specialised
     if P.parameters | Q.parameters or isinstance(order, sp.Symbol):
         free = sorted(str(s) for s in P.parameters | Q.parameters)
         if isinstance(order, sp.Symbol):
@@ -324,3 +328,30 @@ def _numeric_fallback(P, Q, order, steps, why: str) -> Derivation:
     steps.append(_equals(order, sp.Float(value, dps) if value != oo else oo, Numeric(dps, why), Status.NUMERIC))
     return Derivation(order=order, result=value, status=Status.NUMERIC, steps=tuple(steps),
                       evidence=(NoClosedForm(why), FromDefinition(dps)))
+
+
+#: Set while the family of two laws' numbers is derived (:func:`_family_at_the_numbers`): its laws are laws at the
+#: numbers only, so its result is checked against the definition there, by the caller, and not at sampled points.
+_FAMILY_OF_NUMBERS: contextvars.ContextVar[bool] = contextvars.ContextVar("family_of_numbers", default=False)
+
+
+def _family_at_the_numbers(P, Q, order, steps) -> Derivation | None:
+    """D_order of two laws with numbers only, as their family's closed form at the numbers, checked against the
+    definition at them (:func:`rdpsym.derive.abstraction.by_abstraction`); None when that gives nothing."""
+    hyp = _hypotheses(order, False)
+
+    def family(P_family, Q_family, order):
+        entered = _FAMILY_OF_NUMBERS.set(True)
+        try:
+            return univariate_divergence(P_family, Q_family, order)
+        finally:
+            _FAMILY_OF_NUMBERS.reset(entered)
+
+    found = by_abstraction(P, Q, order, family, lambda value: check_against_definition(P, Q, order, value, (), hyp),
+                           written=_polish)
+    if found is None:
+        return None
+    value, general, values, evidence = found
+    step = _equals(order, value, Specialised(general, tuple(values.items())))
+    return Derivation(order=order, result=value, status=Status.CHECKED, steps=(*steps, step), closed_form=value,
+                      conditions=(), hypotheses=hyp.stated, evidence=tuple(evidence))

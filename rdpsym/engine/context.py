@@ -16,6 +16,11 @@ import sympy as sp
 from rdpsym.foundations.errors import NoClosedFormError
 from rdpsym.foundations.symbols import in_positive_form
 
+#: Exceptions SymPy's algorithms raise on inputs they cannot handle (polynomial domains, heuristics, floats
+#: of huge integers, set constructions): read as "no closed form" where they escape a derivation.
+SYMPY_FAILURES = (sp.polys.polyerrors.BasePolynomialError, OverflowError, ValueError, TypeError,
+                  ZeroDivisionError, RecursionError, NotImplementedError)
+
 
 class UndecidedSign(NoClosedFormError):
     """A derivation needs the sign of ``quantity``, which the assumptions do not decide.

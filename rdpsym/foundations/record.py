@@ -97,6 +97,7 @@ from rdpsym.foundations.rules import (
     Separates,
     ShiftCoordinates,
     Simplified,
+    Specialised,
     SplitAtKinks,
     SumOfCoordinates,
     SumOfPieces,
@@ -150,7 +151,7 @@ __all__ = [
     "FiniteSum", "FromDefinition", "Given",
     "LHopital", "Largest", "MIRONOV_2017", "NoClosedForm", "NoPoints", "NotShownEqual", "Numeric", "OnInterval",
     "PieceRule", "PieceSuprema", "Proof", "ProvedEqual", "Published", "Relation", "Rule", "Sampled", "Simplified",
-    "SplitAtKinks", "Status", "Step", "SumOfPieces", "TakeLogarithm", "point_items", "weakest",
+    "Specialised", "SplitAtKinks", "Status", "Step", "SumOfPieces", "TakeLogarithm", "point_items", "weakest",
     "ByCases", "ByIdentity", "Case", "ChangeOfVariables", "NotChecked", "VAN_ERVEN_HARREMOES_2014",
 ]
 

@@ -189,6 +189,15 @@ class Simplified(Rule):
 
 
 @dataclass(frozen=True)
+class Specialised(Rule):
+    """The closed form ``general`` of the family the laws' numbers sit in (the numbers as symbols, ``values`` the pairs
+    (symbol, number)), at the numbers: the laws as written had no closed form of their own."""
+
+    general: sp.Expr
+    values: tuple = ()
+
+
+@dataclass(frozen=True)
 class Published(Rule):
     """The formula as a source prints it (the derived result was compared with it: see the evidence)."""
 

@@ -67,6 +67,7 @@ from rdpsym.foundations.record import (
     Separates,
     ShiftCoordinates,
     Simplified,
+    Specialised,
     SplitAtKinks,
     SumOfCoordinates,
     SumOfPieces,
@@ -186,6 +187,10 @@ def _rule(rule: Rule, w: _Words) -> str:  # noqa: C901 - one sentence per kind o
         return _diverges(rule, w)
     if isinstance(rule, Simplified):
         return w.words("simplified")
+    if isinstance(rule, Specialised):
+        numbers = ", ".join(f"{sp.sstr(s)} = {sp.sstr(v)}" for s, v in rule.values)
+        return (w.words("the closed form of the laws' family, ") + w.math(rule.general)
+                + w.words(f", at the laws' numbers ({numbers}); the laws as written had none of their own"))
     if isinstance(rule, Published):
         return w.citation(rule.citation)
     if isinstance(rule, Numeric):
