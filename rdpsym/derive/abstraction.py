@@ -99,8 +99,8 @@ def by_abstraction(P: Density, Q: Density, order, derive: Callable, verify: Call
                    written: Callable = lambda value: value):
     """The family's closed form at the numbers, verified, as (value, family result, values, evidence); None when the
     family has no closed form in :data:`FAMILY_SECONDS`, its result does not specialise to a real number, or the
-    specialised value, as ``written`` writes it, is not verified by ``verify(value)`` (a :class:`NotVerified` is read as no answer here: the
-    caller goes on to the definition's own value)."""
+    specialised value, as ``written`` writes it, is not verified by ``verify(value)`` (a :class:`NotVerified` is
+    read as no answer here: the caller goes on to the definition's own value)."""
     found = abstracted(P, Q)
     if found is None:
         return None

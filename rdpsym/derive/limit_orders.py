@@ -10,12 +10,15 @@ Finite orders α ≠ 1 are :mod:`rdpsym.derive.finite_order`.
 
 from __future__ import annotations
 
+import contextlib
+
 import sympy as sp
 
 from rdpsym.derive.moments import moment, sup_log_ratio
 from rdpsym.derive.steps import _equals, _moment_steps, _whole_support
 from rdpsym.derive.verify import is_zero
 from rdpsym.engine.context import Hypotheses
+from rdpsym.engine.integrals import integrate_exp
 from rdpsym.engine.pieces import log_of
 from rdpsym.engine.series import Quadrature, canonical
 from rdpsym.engine.special import ZetaPrime
@@ -60,7 +63,12 @@ def _kl(P, Q, tables, changes: list | None = None) -> tuple:
         return kl, (), [_equals(1, kl, FiniteSum(kl=True))], None
     # A private order symbol: a density parameter named alpha must not be differentiated.
     a = sp.Dummy("alpha", positive=True)
-    M = moment(P, Q, a, Hypotheses(a))
+    try:
+        M = moment(P, Q, a, Hypotheses(a))
+    except NoClosedFormError:
+        # No moment at a general order (two Gumbel laws of different scales: ∫ e^{−αx−(1−α)x/b−αe^{−x}−…}),
+        # while the KL needs only expectations under P of the log-ratio's terms.
+        return _kl_as_expectation(P, Q)
     side = "+"
     if M.value == oo and not M.support_mismatch:
         # I(α) = ∞ for every α > 1 says nothing about the limit α → 1 (an exponential law against a
@@ -77,7 +85,36 @@ def _kl(P, Q, tables, changes: list | None = None) -> tuple:
             # The limit α → 1⁻ of the moment's form (an erfc whose argument grows like 1/√(1 − α)) is rarely
             # one SymPy finishes: the KL as the expectation E_P[log P − log Q] itself, term by term.
             return _kl_as_expectation(P, Q)
-    return _kl_from_moment(P, Q, M, a, side, changes)
+    try:
+        found = _kl_from_moment(P, Q, M, a, side, changes)
+    except NoClosedFormError:
+        return _kl_as_expectation(P, Q)
+    kl = found[0]
+    if isinstance(kl, sp.Basic) and kl.has(sp.Subs, sp.Derivative) and \
+            _derivatives_written_out(kl).has(sp.Subs, sp.Derivative):
+        # The moment's derivative in α at 1 is one SymPy cannot take (a ₂F₁ in its parameters: two half-Cauchy
+        # laws); the expectation of the log-ratio may still be elementary.
+        with contextlib.suppress(NoClosedFormError):
+            return _kl_as_expectation(P, Q)
+    return found
+
+
+def _expectation(log_p: sp.Expr, p: sp.Expr, term: sp.Expr, var: sp.Symbol, lo, hi) -> sp.Expr:
+    """∫_lo^hi P·term by the engine's integrals of exp(log P + …) (their substitutions: t = e^{−x} for Gumbel
+    laws), else by SymPy: c·e^g as c·∫ e^{log P + g}; any other term h as d/dt ∫ e^{log P + t·h} at t = 0 (E_P[x]
+    of a Gumbel law is Γ′(1 − t)… = γ, where SymPy's own integral says γ + iπ)."""
+    constant, factor = term.as_independent(var, as_Add=False)
+    try:
+        if isinstance(factor, sp.exp):
+            return constant * integrate_exp(log_p + factor.args[0], var, lo, hi, Hypotheses()).value
+        t = sp.Dummy("t", real=True)
+        found = integrate_exp(log_p + t * term, var, lo, hi, Hypotheses())
+        if Hypotheses().holds(found.condition.subs(t, 0)) is not True:
+            raise NoClosedFormError("the generating integral does not converge at t = 0")
+        value = sp.diff(found.value, t).subs(t, 0)
+        return value if not value.has(sp.nan, sp.zoo) else sp.limit(sp.diff(found.value, t), t, 0)
+    except NoClosedFormError:
+        return sp.integrate(p * term, (var, lo, hi), conds="none")
 
 
 #: CPU seconds the expectation E_P[log P − log Q] may take (:func:`_kl_as_expectation`).
@@ -100,12 +137,19 @@ def _kl_as_expectation(P, Q) -> tuple:
         at = piece_point(pair.lo, pair.hi, False)
         ratio = sp.expand(log_of(pair.p, var, at) - log_of(pair.q, var, at))
         terms = ratio.args if isinstance(ratio, sp.Add) else (ratio,)
-        value = budgeted(lambda terms=terms, pair=pair: sp.Add(*[
-            sp.integrate(pair.p * term, (var, pair.lo, pair.hi), conds="none") for term in terms]),
+        log_p = log_of(pair.p, var, at)
+        value = budgeted(lambda terms=terms, pair=pair, log_p=log_p: sp.Add(*[
+            _expectation(log_p, pair.p, term, var, pair.lo, pair.hi) for term in terms]),
             "the KL as an expectation", seconds=_EXPECTATION_SECONDS)
         if value.has(sp.Integral, sp.nan, sp.zoo) or value.is_finite is False:
             raise NoClosedFormError(f"the expectation of log P/Q on ({pair.lo}, {pair.hi}) is not in closed form")
         total += value
+    # SymPy's integrals of log terms may carry ±iπ in matching branches (log(g² − 1) − iπ beside acoth(g) + iπ/(2g)):
+    # folded into one Piecewise and expanded, they cancel; a form that stays complex, or a Meijer G, is no answer.
+    total = sp.piecewise_fold(total).replace(lambda e: isinstance(e, sp.Piecewise), lambda e: sp.Piecewise(
+        *[(sp.expand(value), condition) for value, condition in e.args]))
+    if total.has(sp.I, sp.meijerg):
+        raise NoClosedFormError("the expectation of log P/Q came out complex or as a Meijer G function")
     kl = tidy_kl(total)
     return kl, (), [_equals(1, kl, ExpectationOfLogRatio())], None
 
