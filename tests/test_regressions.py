@@ -592,3 +592,26 @@ def test_student_t_laws_of_one_symbolic_nu_and_two_scales_cancel_their_gamma_fac
         f = lambda s, u: 2 / (mpmath.sqrt(3) * mpmath.pi * s) * (1 + (u / s) ** 2 / 3) ** -2  # noqa: E731
         expected = mpmath.log(mpmath.quad(lambda u: f(1, u) ** 2 / f(2, u), [-mpmath.inf, 0, mpmath.inf]))
     assert close(d.result.subs({nu: 3, rdpsym.alpha: 2}), expected, digits=25)
+
+
+def test_the_kl_of_gumbel_laws_of_two_scales_is_the_expectation_of_the_log_ratio():
+    # No moment at a general order (a parabolic-cylinder-type integral), but KL = E_P[log P − log Q] term by term:
+    # KL(Gumbel(0, 1) ‖ Gumbel(0, b)) = log b + γ(1/b − 1) + Γ(1 + 1/b) − 1 (E_P[x] = γ, E_P[e^{−x/b}] = Γ(1 + 1/b)).
+    b = sp.Symbol("b", positive=True)
+
+    def gumbel(scale):
+        return Continuous(sp.exp(-(x / scale + sp.exp(-x / scale))) / scale, x)
+
+    d = renyi_divergence(gumbel(1), gumbel(b), 1)
+    assert d.status.value == "checked"
+    for value in (R(1, 2), 2, R(7, 3)):
+        v = mpmath.mpf(value.p) / value.q if isinstance(value, sp.Rational) else mpmath.mpf(value)
+        with mpmath.workdps(40):
+            expected = mpmath.log(v) + mpmath.euler * (1 / v - 1) + mpmath.gamma(1 + 1 / v) - 1
+        assert close(d.result.subs(b, value), expected)
+    with mpmath.workdps(40):  # and b = 2 by quadrature of the definition, independently of the formula
+        p = lambda t: mpmath.exp(-(t + mpmath.exp(-t)))  # noqa: E731
+        q = lambda t: mpmath.exp(-(t / 2 + mpmath.exp(-t / 2))) / 2  # noqa: E731
+        # on [−6, 120]: beyond, the integrand is below e^{−400} (left: e^{−e^{6}}) and 10⁻⁴⁰ (right: t·e^{−t})
+        by_quadrature = mpmath.quad(lambda t: p(t) * mpmath.log(p(t) / q(t)), [-6, 0, 10, 120])
+    assert close(renyi_divergence(gumbel(1), gumbel(2), 1).evalf(dps=40), by_quadrature, digits=25)
