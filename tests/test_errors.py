@@ -323,3 +323,14 @@ def test_cli_rejects_an_unknown_mechanism(capsys):
     assert "invalid choice: 'poisson'" in err
     for name in ("gaussian", "laplace", "randomized-response"):
         assert name in err
+
+
+def test_a_density_off_by_a_float_rounding_says_so():
+    # gamma(3/2) typed as gamma(3/2) in Python is gamma(1.5): the mass is 1 − 1.4·10⁻¹⁵, and the message says why.
+    pdf = sp.gamma(2) / (sp.sqrt(3 * sp.pi) * sp.gamma(3 / 2)) * (1 + x ** 2 / 3) ** -2
+    with pytest.raises(DensityError) as excinfo:
+        rdpsym.Continuous(pdf, x)
+    assert "floating-point number in the density" in message(excinfo)
+    with pytest.raises(DensityError) as excinfo:  # a density that is simply wrong gets no such hint
+        rdpsym.Continuous(2 * sp.exp(-x), x, support=sp.Interval(0, sp.oo))
+    assert "floating-point" not in message(excinfo)

@@ -314,7 +314,12 @@ def check_normalised(total: sp.Expr, discrete: bool) -> bool:
             shown = total if not total.is_Float else sp.nsimplify(value)
             if shown.is_Rational and _is_decimal(shown):
                 shown = _decimal_string(shown)  # a float table reads back as its decimals
-            raise DensityError(f"the density must {what} to 1 over its support; got {shown}.")
+            hint = ""
+            if abs(value - 1) < sp.Float("1e-9"):
+                # 1 + 2·10⁻¹⁶: a float in the density (gamma((3 + 1)/2) is gamma(2.0) in Python), read exactly
+                hint = (f" (1 {'+' if value > 1 else '-'} {sp.Float(abs(value - 1), 2)}: a floating-point number in "
+                        "the density? Write its constants exactly, e.g. sp.Rational(3, 2) or sp.S(3)/2)")
+            raise DensityError(f"the density must {what} to 1 over its support; got {shown}{hint}.")
         return True
     if sp.simplify(total - 1) == 0:
         return True
