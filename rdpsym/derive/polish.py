@@ -11,7 +11,7 @@ from __future__ import annotations
 import sympy as sp
 from sympy.integrals.manualintegrate import manualintegrate
 
-from rdpsym.engine.context import Hypotheses, tidy_condition
+from rdpsym.engine.context import SYMPY_FAILURES, Hypotheses, tidy_condition
 from rdpsym.foundations.budget import budgeted
 from rdpsym.foundations.errors import NoClosedFormError
 
@@ -109,7 +109,7 @@ def _exact_number(expr: sp.Expr) -> sp.Expr:
     ...               + sp.log(64 / (15 * sp.pi)) + sp.Rational(2, 3) + sp.log(15))
     2/3
     """
-    if not expr.has(sp.log) or sp.count_ops(expr) <= _POLISH_ABOVE // 2:
+    if not expr.has(sp.log) or sp.count_ops(expr) <= _POLISH_ABOVE // 2 or _huge_numbers(expr):
         return expr
 
     def gathered() -> sp.Expr:
@@ -118,7 +118,7 @@ def _exact_number(expr: sp.Expr) -> sp.Expr:
 
     try:
         candidate = budgeted(gathered, "simplify", seconds=_POLISH_SECONDS)
-    except NoClosedFormError:
+    except (NoClosedFormError, *SYMPY_FAILURES):  # out of time, or SymPy failing on the numbers: keep the form
         return expr
     if candidate.has(sp.I, sp.nan, sp.zoo) or _huge_numbers(candidate) or candidate.is_extended_real is not True:
         return expr

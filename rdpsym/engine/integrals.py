@@ -126,8 +126,68 @@ def log_shape(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypothese
     return LogShape(kept, *abc)
 
 
+@dataclass(frozen=True)
+class Integrand:
+    """∫_lo^hi e^L dx as the rules read it: ``shape`` is L in the canonical form of :func:`log_shape` (None when L
+    is not of that form), the one reading every rule starts from, whatever way L was written."""
+
+    L: sp.Expr
+    x: sp.Symbol
+    lo: sp.Expr
+    hi: sp.Expr
+    hyp: Hypotheses
+    shape: LogShape | None
+
+    @property
+    def whole_line(self) -> bool:
+        return self.lo is -oo and self.hi is oo
+
+
+def _shape_rules(i: Integrand) -> PieceValue | None:
+    """Gaussian, exponential, Γ and incomplete Γ, power, Beta and incomplete Beta, beta of the second kind: the
+    rules on L's canonical form (:func:`_by_shape`)."""
+    return _by_shape(i.shape, i.lo, i.hi, i.hyp) if i.shape is not None else None
+
+
+def _quadratic_powers_rule(i: Integrand) -> PieceValue | None:
+    """Powers of quadratics on the whole line (Cauchy, Student t): :mod:`rdpsym.engine.quadratic_logs`."""
+    return _quadratic_powers(i.L, i.x, i.hyp) if i.shape is None and i.whole_line else None
+
+
+def _inverse_power_exponential_rule(i: Integrand) -> PieceValue | None:
+    """c·log x + Bx + D/x + C on (0, ∞): the generalised inverse Gaussian's Bessel-K integral."""
+    if i.shape is not None or not (i.lo == 0 and i.hi is oo):
+        return None
+    return _inverse_power_exponential(i.L, i.x, i.hyp)
+
+
+def _periodic_rule(i: Integrand) -> PieceValue | None:
+    """a·cos x + b·sin x + C over one period (von Mises): Bessel's integral."""
+    if i.shape is not None or not periodic.full_period(i.lo, i.hi):
+        return None
+    found = periodic.read(i.L, i.x)
+    return PieceValue(periodic.integral(*found), sp.true, "Bessel's integral (one period)") if found else None
+
+
+def _substitution_rule(i: Integrand) -> PieceValue | None:
+    """A change of variables t = g(x) under which a rule applies (log-normal, Weibull, Gumbel, ...)."""
+    return integrate_by_substitution(i.L, i.x, i.lo, i.hi, i.hyp) if i.hyp.substitutions > 0 else None
+
+
+def _halves_rule(i: Integrand) -> PieceValue | None:
+    """The whole line as two half-lines, each by the rules (e^{−c x⁴})."""
+    return _halves(i.L, i.x, i.hyp) if i.whole_line else None
+
+
+#: The rules for ∫ e^L over one piece, in the order they are tried (the first that returns a value wins, the way
+#: SymPy's manualintegrate dispatches); after them only SymPy's own integrate, under a budget, with its guards.
+#: A new rule is a function of an :class:`Integrand` returning a :class:`PieceValue` or None, added here.
+RULES = (_shape_rules, _quadratic_powers_rule, _inverse_power_exponential_rule, _periodic_rule, _substitution_rule,
+         _halves_rule)
+
+
 def integrate_exp(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses) -> PieceValue:
-    """∫_lo^hi exp(L) dx for ``L`` expanded, by the first rule that applies.
+    """∫_lo^hi exp(L) dx for ``L`` expanded, by the first of :data:`RULES` that applies.
 
     >>> import sympy as sp
     >>> x = sp.Symbol("x", real=True)
@@ -138,29 +198,9 @@ def integrate_exp(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypot
     1/c
     """
     x, L = positive_variable(x, L, lo)
-    shape = log_shape(L, x, lo, hi, hyp)
-    if shape is not None:
-        value = _by_shape(shape, lo, hi, hyp)
-        if value is not None:
-            return value
-    elif lo is -oo and hi is oo:
-        value = _quadratic_powers(L, x, hyp)
-        if value is not None:
-            return value
-    elif lo == 0 and hi is oo:
-        value = _inverse_power_exponential(L, x, hyp)
-        if value is not None:
-            return value
-    elif periodic.full_period(lo, hi):
-        found = periodic.read(L, x)
-        if found is not None:
-            return PieceValue(periodic.integral(*found), sp.true, "Bessel's integral (one period)")
-    if hyp.substitutions > 0:
-        value = integrate_by_substitution(L, x, lo, hi, hyp)
-        if value is not None:
-            return value
-    if lo is -oo and hi is oo:
-        value = _halves(L, x, hyp)
+    integrand = Integrand(L, x, lo, hi, hyp, log_shape(L, x, lo, hi, hyp))
+    for rule in RULES:
+        value = rule(integrand)
         if value is not None:
             return value
     if not hyp.fallback:
