@@ -106,7 +106,10 @@ def _expectation(log_p: sp.Expr, p: sp.Expr, term: sp.Expr, var: sp.Symbol, lo, 
     constant, factor = term.as_independent(var, as_Add=False)
     try:
         if isinstance(factor, sp.exp):
-            return constant * integrate_exp(log_p + factor.args[0], var, lo, hi, Hypotheses()).value
+            found = integrate_exp(log_p + factor.args[0], var, lo, hi, Hypotheses())
+            if Hypotheses().holds(found.condition) is not True:  # a value only where a condition holds: not this
+                raise NoClosedFormError("the expectation converges only under a condition")
+            return constant * found.value
         t = sp.Dummy("t", real=True)
         found = integrate_exp(log_p + t * term, var, lo, hi, Hypotheses())
         if Hypotheses().holds(found.condition.subs(t, 0)) is not True:
