@@ -112,8 +112,10 @@ def _expectation(log_p: sp.Expr, p: sp.Expr, term: sp.Expr, var: sp.Symbol, lo, 
             return constant * found.value
         t = sp.Dummy("t", real=True)
         found = integrate_exp(log_p + t * term, var, lo, hi, Hypotheses())
-        if Hypotheses().holds(found.condition.subs(t, 0)) is not True:
-            raise NoClosedFormError("the generating integral does not converge at t = 0")
+        if Hypotheses().holds(found.condition.subs(t, 0)) is not True or found.value.has(sp.Piecewise):
+            # Cases in t (E_P[x²/2] of an exponential law: the integral is finite only for t ≤ 0, and its t = 0
+            # branch is the constant 1, whose derivative 0 is not the expectation): no two-sided derivative.
+            raise NoClosedFormError("the generating integral is not one smooth function of t around t = 0")
         value = sp.diff(found.value, t).subs(t, 0)
         return value if not value.has(sp.nan, sp.zoo) else sp.limit(sp.diff(found.value, t), t, 0)
     except NoClosedFormError:

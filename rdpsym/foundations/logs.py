@@ -15,8 +15,9 @@ import sympy as sp
 
 
 def expand_logs(expr: sp.Basic, force: bool = True) -> sp.Basic:
-    """``sympy.expand_log(expr, force=force)``, with the log of each constant factor that holds a sum kept whole
-    (a positive one split off first: log(x/(4 − π)) is log x + log(1/(4 − π))).
+    """``sympy.expand_log(expr, force=force)``, with the log of the constant factors that hold a sum kept whole
+    (split off first where positive: log(x/(4 − π)) is log x + log(1/(4 − π)), and log((1 − 1/e)·e^{−n}) at a
+    cell n of a staircase law is log(1 − 1/e) − n: kept whole, it underflowed to −∞ for n = 2⁵⁹).
 
     >>> x = sp.Symbol("x", positive=True)
     >>> expand_logs(sp.log(-1 / (sp.log(2) - sp.log(3))) + sp.log(-2 * x / (sp.pi - 4)))
@@ -30,13 +31,15 @@ def expand_logs(expr: sp.Basic, force: bool = True) -> sp.Basic:
         return kept.setdefault(e, sp.Dummy("kept"))
 
     def guarded(e: sp.log) -> sp.Expr:
-        arg = e.args[0]
-        constant, rest = arg.as_independent(*arg.free_symbols, as_Mul=True) if arg.is_Mul else (arg, sp.S.One)
-        if arg.free_symbols and not arg.is_Mul or not constant.has(sp.Add):
+        factors = sp.Mul.make_args(e.args[0])
+        # the constant factors that hold a sum, with the sign: what SymPy would move signs between for ever
+        hazard = [f for f in factors if not f.free_symbols and f.has(sp.Add) or f.is_Number and f.is_negative]
+        if not any(f.has(sp.Add) for f in hazard):
             return e
-        if rest == 1 or constant.is_positive is not True:
+        constant = sp.Mul(*hazard)
+        if constant.is_positive is not True:
             return keep(e)
-        return keep(sp.log(constant)) + sp.log(rest)
+        return keep(sp.log(constant)) + sp.log(sp.Mul(*[f for f in factors if f not in hazard]))
 
     masked = expr.replace(lambda e: isinstance(e, sp.log), guarded)
     expanded = sp.expand_log(masked, force=force)
