@@ -16,7 +16,7 @@ from rdpsym.derive.verify import check_against_definition
 from rdpsym.engine.context import Hypotheses
 from rdpsym.foundations.errors import NoClosedFormError
 from rdpsym.foundations.record import Specialised
-from rdpsym.render.reasons import rule_text
+from rdpsym.render.reasons import rule_latex, rule_text
 
 x = sp.Symbol("x", real=True)
 R = sp.Rational
@@ -102,3 +102,4 @@ def test_numbers_that_defeat_the_direct_route_get_the_familys_closed_form(monkey
     assert agrees(d.result, expected_beta_pair(R(7, 3)))
     (step,) = [s for s in d.steps if isinstance(s.rule, Specialised)]
     assert "at the laws' numbers" in rule_text(step.rule)
+    assert "$_" not in rule_latex(step.rule) and "c_{0}" in rule_latex(step.rule)  # the symbols typeset by name

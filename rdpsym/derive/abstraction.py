@@ -27,7 +27,7 @@ import sympy as sp
 
 from rdpsym.engine.context import SYMPY_FAILURES
 from rdpsym.foundations.budget import budgeted
-from rdpsym.foundations.errors import NoClosedFormError, NotVerified, RdpSymError
+from rdpsym.foundations.errors import NotVerified, RdpSymError
 from rdpsym.laws.densities import Continuous, Density, Discrete, _as_checked
 
 #: Numbers that are structure, never a parameter.
@@ -70,29 +70,21 @@ def abstracted(P: Density, Q: Density) -> tuple[Density, Density, dict] | None:
     (a table, or no shape number)."""
     if getattr(P, "table", None) is not None or getattr(Q, "table", None) is not None:
         return None
-    values: dict = {}
+    symbols: dict = {}  # |number| ↦ its symbol
 
     def symbol_for(number: sp.Rational) -> sp.Expr:
         # −c for a negative number: the rate of e^{−x/2} and the 1/2 in front of it are one parameter
-        size = abs(number)
-        for s, v in values.items():
-            if v == size:
-                return s if number > 0 else -s
-        s = sp.Dummy(f"c{len(values)}", positive=True)
-        values[s] = size
+        s = symbols.setdefault(abs(number), sp.Dummy(f"c{len(symbols)}", positive=True))
         return s if number > 0 else -s
 
-    laws = []
-    for law in (P, Q):
-        expr = shape_numbers(law.expr, law.var, symbol_for)
-        if isinstance(law, Discrete):
-            family = Discrete(expr, law.var, law.support, check=False)
-        else:
-            family = Continuous(expr, law.var, law.support, check=False)
-        laws.append(_as_checked(law, family))  # a law at the numbers, which is where its result is used
-    if not values:
+    exprs = [shape_numbers(law.expr, law.var, symbol_for) for law in (P, Q)]
+    if not symbols:
         return None
-    return laws[0], laws[1], values
+    kind = {True: Discrete, False: Continuous}
+    # each a law at the numbers, which is where its result is used
+    laws = [_as_checked(law, kind[isinstance(law, Discrete)](expr, law.var, law.support, check=False))
+            for law, expr in zip((P, Q), exprs)]
+    return laws[0], laws[1], {s: size for size, s in symbols.items()}
 
 
 def by_abstraction(P: Density, Q: Density, order, derive: Callable, verify: Callable,
@@ -108,7 +100,7 @@ def by_abstraction(P: Density, Q: Density, order, derive: Callable, verify: Call
     try:
         derived = budgeted(lambda: derive(family_P, family_Q, order), "the family of the numbers",
                            seconds=FAMILY_SECONDS)
-    except (NoClosedFormError, RdpSymError, *SYMPY_FAILURES):
+    except (RdpSymError, *SYMPY_FAILURES):  # no closed form, out of time, or SymPy failing on the family
         return None
     if not isinstance(derived.result, sp.Basic):  # the family's own numeric fallback: nothing gained
         return None

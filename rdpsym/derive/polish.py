@@ -113,8 +113,9 @@ def _exact_number(expr: sp.Expr) -> sp.Expr:
         return expr
 
     def gathered() -> sp.Expr:
-        out = sp.gammasimp(expr.replace(lambda e: isinstance(e, sp.beta), lambda e: e.rewrite(sp.gamma)))
-        return sp.simplify(sp.logcombine(out, force=True))  # force: every argument here is a positive number
+        # force: logs of numbers combine whatever SymPy can tell of their signs; the candidate is checked real
+        # below, and verified against the definition like every form
+        return sp.simplify(sp.logcombine(sp.gammasimp(_betas_as_gammas(expr)), force=True))
 
     try:
         candidate = budgeted(gathered, "simplify", seconds=_POLISH_SECONDS)
@@ -123,6 +124,11 @@ def _exact_number(expr: sp.Expr) -> sp.Expr:
     if candidate.has(sp.I, sp.nan, sp.zoo) or _huge_numbers(candidate) or candidate.is_extended_real is not True:
         return expr
     return candidate if sp.count_ops(candidate) <= _POLISH_GAIN * sp.count_ops(expr) else expr
+
+
+def _betas_as_gammas(expr: sp.Expr) -> sp.Expr:
+    """Each Beta value as its Gamma quotient, B(a, b) = Γ(a)Γ(b)/Γ(a + b), for gammasimp to cancel."""
+    return expr.replace(lambda e: isinstance(e, sp.beta), lambda e: e.rewrite(sp.gamma))
 
 
 def _principal_values(expr: sp.Expr) -> sp.Expr:
@@ -270,7 +276,7 @@ def _products_in_logs(expr: sp.Expr) -> sp.Expr:
     log(2**nu)
     """
     def gathered(arg: sp.Expr) -> sp.Expr:
-        out = sp.expand_power_base(arg.replace(lambda e: isinstance(e, sp.beta), lambda e: e.rewrite(sp.gamma)))
+        out = sp.expand_power_base(_betas_as_gammas(arg))
         out = sp.powsimp(out)
         out = out.replace(lambda e: isinstance(e, sp.Pow) and e.exp.free_symbols,
                           lambda e: sp.Pow(e.base, sp.expand(e.exp)))

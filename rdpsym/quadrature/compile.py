@@ -209,8 +209,9 @@ def log_expression(expr: sp.Expr) -> sp.Expr:
 
 @functools.lru_cache(maxsize=512)
 def _log_expression(expr: sp.Expr) -> sp.Expr:
-    # A constant factor's log is kept whole: expand_log(log(−1/log(3/5)), force=True) never returns (SymPy).
-    # Only of a product: of a sum, as_independent(as_Mul=True) splits the terms as if they were factors
+    # A positive constant factor's log is kept whole, one number rounded once (expand_logs guards SymPy's
+    # forced expansion, which never returns on log(−1/log(3/5))).  Only of a product: of a sum,
+    # as_independent(as_Mul=True) splits the terms as if they were factors
     # (log(2x/7 + 6/7) came out as log(6/7) + log(2x/7), a wrong certified ball for a linear pdf).
     if expr.free_symbols and expr.is_Mul:
         constant, rest = expr.as_independent(*expr.free_symbols, as_Mul=True)

@@ -77,9 +77,8 @@ def _scaled(integrand, shift, ctx, bounded: bool = True):
     integrand, which is bounded (:func:`rdpsym.quadrature.ends._quad_peak_at_end`)."""
     if isinstance(integrand, LogForm):
         parts = integrand.parts
-        cutoff = -(ctx.dps + 30) * ctx.ln10 - _CUTOFF_EFOLDS
-
-        ceiling = _ceiling(ctx) if bounded else ctx.inf
+        cutoff = -_ceiling(ctx)
+        ceiling = -cutoff if bounded else ctx.inf
 
         def f(t):
             log_value, sign = parts(t)

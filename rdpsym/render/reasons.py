@@ -188,9 +188,13 @@ def _rule(rule: Rule, w: _Words) -> str:  # noqa: C901 - one sentence per kind o
     if isinstance(rule, Simplified):
         return w.words("simplified")
     if isinstance(rule, Specialised):
-        numbers = ", ".join(f"{sp.sstr(s)} = {sp.sstr(v)}" for s, v in rule.values)
-        return (w.words("the closed form of the laws' family, ") + w.math(rule.general)
-                + w.words(f", at the laws' numbers ({numbers}); the laws as written had none of their own"))
+        # the family's symbols shown by their names (c0, not SymPy's _c0 for a Dummy)
+        named = {s: sp.Symbol(s.name, positive=True) for s, _ in rule.values}
+        numbers = ", ".join(w.math(sp.Eq(named[s], v, evaluate=False)) if w.latex else f"{s.name} = {sp.sstr(v)}"
+                            for s, v in rule.values)
+        return (w.words("the closed form of the laws' family, ") + w.math(rule.general.xreplace(named))
+                + w.words(", at the laws' numbers (") + numbers
+                + w.words("); the laws as written had none of their own"))
     if isinstance(rule, Published):
         return w.citation(rule.citation)
     if isinstance(rule, Numeric):
