@@ -286,3 +286,45 @@ def test_a_subpackages_modules_are_attributes_after_a_bare_import():
             "rdpsym.accounting.sampled_gaussian.trapezoid.__name__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.split() == ["Claim", "rdpsym.accounting.sampled_gaussian.trapezoid"], out.stderr
+
+
+# --- a claim's proof attempt -------------------------------------------------------------------------------
+
+def _square_claim():
+    from rdpsym.claims import AtMost, Claim, Domain, Verdict
+
+    a = sp.Symbol("alpha")
+    return Claim("square", "α ≤ α²", "test", r"\alpha \le \alpha^2", (AtMost(a, a**2, "α ≥ 1"),), Verdict.PROVED,
+                 Domain({a: sp.Interval(1, sp.oo)}))
+
+
+def test_a_proof_is_replayed_and_the_numeric_check_runs_again(cache, monkeypatch):
+    from rdpsym.claims import claim as claim_module
+    from rdpsym.claims import prover
+    from rdpsym.claims.runner import check
+
+    first = check([_square_claim()], timeout=None).results[0]
+    assert first.status is Status.PROVED
+    proofs, sampled = [], []
+    monkeypatch.setattr(prover, "prove_nonnegative", lambda *a, **k: proofs.append(a))
+    at = claim_module._at
+    monkeypatch.setattr(claim_module, "_at", lambda *a: sampled.append(a) or at(*a))
+    again = check([_square_claim()], timeout=None).results[0]
+    assert proofs == [] and len(sampled) > 10, (len(proofs), len(sampled))  # replayed proof, points checked anew
+    assert again.status is Status.PROVED and again.steps[0].evidence == first.steps[0].evidence
+
+
+def test_a_proof_attempt_cut_short_by_its_time_is_not_kept(cache, monkeypatch):
+    # "no proof" because a step ran out of time is the clock's answer, not the rules': it is not replayed
+    from rdpsym.claims import prover
+    from rdpsym.claims.runner import check
+    from rdpsym.foundations.errors import NoClosedFormError
+
+    def out_of_time(*args, **kwargs):
+        raise NoClosedFormError("proof step: out of time")
+
+    with monkeypatch.context() as m:
+        m.setattr(prover, "budgeted", out_of_time)
+        m.setattr(prover, "prove_nonnegative", lambda e, depth=6: prover._try(lambda: e))
+        assert check([_square_claim()], timeout=None).results[0].status is Status.CHECKED
+    assert check([_square_claim()], timeout=None).results[0].status is Status.PROVED

@@ -33,6 +33,7 @@ from flint import arb, ctx, fmpq
 from rdpsym.claims import prover
 from rdpsym.foundations import operations
 from rdpsym.foundations.balls import InfiniteValue, OutsideDomain, Undecided, precision, to_arb
+from rdpsym.foundations.disk_cache import persistent
 from rdpsym.foundations.errors import ClaimError
 from rdpsym.foundations.precision import DECISION_RUNGS
 from rdpsym.foundations.reading import exact
@@ -418,6 +419,22 @@ def _check_relation(step: Step, lhs: sp.Expr, rhs: sp.Expr, domain: Domain) -> t
 
 
 def _prove(lhs, relation, rhs, domain: Domain) -> str | None:
+    return _proof_attempt(lhs, relation, rhs, domain.variables)[0]
+
+
+@persistent("proof attempt", keep=lambda attempt: attempt[0] is not None or attempt[1])
+def _proof_attempt(lhs, relation: str, rhs, variables: dict) -> tuple[str | None, bool]:
+    """The proof of ``lhs ⋈ rhs`` under ``variables``' domains, or None; and whether a None is settled.
+
+    Kept by rdpsym's cache of derivations (:mod:`rdpsym.foundations.disk_cache`): a proof is the same proof
+    for the same sides, domains and code, so a second ``rdpsym check`` (or the atlas after the catalogue)
+    replays it instead of running SymPy's rewrites again; a "no proof" is kept only when no step ran out of
+    its time (:func:`rdpsym.claims.prover.settled`).  The numeric check of every point is never replayed.
+    """
+    return prover.settled(_prove_now, lhs, relation, rhs, variables)
+
+
+def _prove_now(lhs, relation, rhs, variables: dict) -> str | None:
     if relation in ("=", "<=", ">=") and lhs == rhs:
         return "both sides are the same expression"  # also ∞ = ∞, which no difference can show
     if relation in ("<=", "<") and rhs == sp.oo and lhs.is_finite or \
@@ -426,10 +443,10 @@ def _prove(lhs, relation, rhs, domain: Domain) -> str | None:
     diff = {"=": lhs - rhs, "<=": rhs - lhs, "<": rhs - lhs, ">=": lhs - rhs, ">": lhs - rhs}[relation]
     if diff.has(sp.oo, -sp.oo, sp.zoo, sp.nan):
         return None
-    extra = diff.free_symbols - set(domain.variables)
+    extra = diff.free_symbols - set(variables)
     if extra:
         return None
-    diff, _ = prover.substitute_domains(diff, domain.variables)
+    diff, _ = prover.substitute_domains(diff, variables)
     if relation == "=":
         return "simplifies to 0" if prover.prove_zero(diff) else None
     if relation in ("<=", ">=") and prover.prove_nonnegative(diff):

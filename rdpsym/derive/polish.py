@@ -109,8 +109,9 @@ def _exact_number(expr: sp.Expr) -> sp.Expr:
     ...               + sp.log(64 / (15 * sp.pi)) + sp.Rational(2, 3) + sp.log(15))
     2/3
     """
-    if not expr.has(sp.log) or sp.count_ops(expr) <= _POLISH_ABOVE // 2 or _huge_numbers(expr):
-        return expr
+    if not (expr.has(sp.log) and expr.has(sp.gamma, sp.beta)) or sp.count_ops(expr) <= _POLISH_ABOVE // 2 \
+            or _huge_numbers(expr):
+        return expr  # nothing of Gamma or Beta to gather (SymPy's simplify on plain logs costs ~0.1 s a form)
 
     def gathered() -> sp.Expr:
         # force: logs of numbers combine whatever SymPy can tell of their signs; the candidate is checked real
