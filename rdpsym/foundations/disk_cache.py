@@ -3,13 +3,15 @@ process.
 
 A fresh process used to derive every built-in again before its first value (the Laplace curve's first value
 cost 0.95 s of CPU after the imports, a cold ``rdpsym table2`` 1.9 s, every Dask worker the same work again).
-:func:`persistent` wraps a function whose result depends only on its arguments and on rdpsym's code; three
+:func:`persistent` wraps a function whose result depends only on its arguments and on rdpsym's code; four
 are wrapped, each keeping only what was established:
 
 * ``renyi_divergence`` (:mod:`rdpsym.derive.divergence`): closed forms (status ``proved`` or ``checked``),
   each kept after its own verification against the definition; numeric answers and errors are not kept;
 * a density's check at construction (:func:`rdpsym.laws.validation.check_pieces`): a mass shown to be 1;
-* whether a curve's closed form is identically 0 (:mod:`rdpsym.accounting.components`).
+* whether a curve's closed form is identically 0 (:mod:`rdpsym.accounting.components`);
+* a claim step's proof attempt (:mod:`rdpsym.claims.claim`): a proof, or a "no proof" reached with no SymPy step
+  cut short by its time budget; the step's numeric check at its sample points is never kept.
 
 An entry replays a result that was established; it never stands in for establishing a new one.
 
