@@ -19,8 +19,8 @@ into ``acb`` arithmetic by :mod:`rdpsym.derive.certified_compile`.  At α = 1 th
 integrand is P·log(P/Q) (the KL divergence).
 
 Anything else -- a discrete law, α = ∞, an unsupported function, a logarithm whose
-argument is not shown positive on the piece, a density that vanishes on part of the
-other's support, a tail of another shape (e^{−√x}, e^{−e^x}) or too slow to reach (x^{−1.01}),
+argument is not shown positive on the piece, mass of P where Q = 0 at an order ≥ 1 (∞: the
+mpmath route finds the witness), a tail of another shape (e^{−√x}, e^{−e^x}) or too slow to reach (x^{−1.01}),
 an integrand Arb cannot bound, a ball too wide for the digits asked -- gives None, and the
 caller uses the mpmath route unchanged.  Thread-safe: the work runs in
 one :class:`~rdpsym.foundations.balls.precision` block (python-flint's precision is
@@ -39,7 +39,7 @@ import sympy as sp
 from flint import acb, arb
 
 from rdpsym.derive.certified_compile import Compiled, _exp_of, _integrand, _NaN
-from rdpsym.derive.certified_ends import _DEPTH_LIMIT, _end_cut, _tail_at, _tail_cut
+from rdpsym.derive.certified_ends import _DEPTH_LIMIT, _end_cut, _reciprocal, _tail_at, _tail_cut
 from rdpsym.foundations.balls import precision, to_arb
 from rdpsym.foundations.errors import SymbolicTimeout
 from rdpsym.foundations.precision import bits_for, sympy_evalf_guard
@@ -93,7 +93,12 @@ def _certified(P: Density, Q: Density, order: sp.Expr, digits: int) -> arb | Non
         if pair.p == 0 and pair.q == 0:
             continue
         if pair.p == 0 or pair.q == 0:
-            return None  # mass of one law only: the mpmath route says ∞ (α ≥ 1) or integrates the rest
+            # Mass of one law only.  P = 0: P^α·Q^{1−α}, and P·log(P/Q) at α = 1, are 0 there at every order;
+            # Q = 0 < P: Q^{1−α} = 0 below order 1, and from order 1 on the divergence is ∞, which the mpmath
+            # route shows with its witness (Pareto laws of two scales at α = 1/2 were 22 mpmath definitions).
+            if pair.p == 0 or order < 1:
+                continue
+            return None
         lp, lq = log_expression(pair.p), log_expression(pair.q)
         if (lp.free_symbols | lq.free_symbols) - {x}:
             return None
@@ -117,15 +122,9 @@ def _certified(P: Density, Q: Density, order: sp.Expr, digits: int) -> arb | Non
     with precision(bits_for(digits + 15)):
         total = arb(0)
         for lo, hi, integrand, options in pieces:
-            ends = integrand[1] if integrand[0] == "exp" else None
-            infinite = lo is -sp.oo or hi is sp.oo  # (the far-tail form is used in infinite tails only)
-            far = _exp_of(integrand[1], x, powers=False) if integrand[0] == "exp" and infinite else None
-            f = _integrand(integrand, x)
-            piece = None
-            for bounds in options:
-                piece = _piece_integral(f, bounds, x, lo, hi, digits, ends, far)
-                if piece is not None:
-                    break
+            piece = _integrated(integrand, options, x, lo, hi, digits)
+            if piece is None:
+                piece = _with_reciprocal_ends(integrand, options, x, lo, hi, digits)
             if piece is None:
                 return None
             total += piece
@@ -138,6 +137,59 @@ def _certified(P: Density, Q: Density, order: sp.Expr, digits: int) -> arb | Non
         if not value.is_finite() or not value.rad() <= abs(value.mid()) * arb(10) ** -(digits + 1):
             return None  # too wide to decide the digits compared (a value that cancels): the mpmath route
         return value
+
+
+def _integrated(integrand: tuple, options: tuple, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, digits: int) -> arb | None:
+    """∫_lo^hi of the integrand (``("exp", L)`` or ``("KL", lp, lq)``), with the first of ``options`` (bounds of
+    its log) whose tails can be cut; None where no option gives a certified ball."""
+    ends = integrand[1] if integrand[0] == "exp" else None
+    infinite = lo is -sp.oo or hi is sp.oo  # (the far-tail form is used in infinite tails only)
+    far = _exp_of(integrand[1], x, powers=False) if integrand[0] == "exp" and infinite else None
+    f = _integrand(integrand, x)
+    for bounds in options:
+        piece = _piece_integral(f, bounds, x, lo, hi, digits, ends, far)
+        if piece is not None:
+            return piece
+    return None
+
+
+def _with_reciprocal_ends(integrand: tuple, options: tuple, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr,
+                          digits: int) -> arb | None:
+    """∫_lo^hi where a finite end is an essential zero of the integrand (e^{−b/x} at 0: inverse gamma and Lévy
+    laws, whose end no power of the distance bounds): the segment of width h next to that end is integrated in
+    u, x = end ± 1/u (:func:`~rdpsym.derive.certified_ends._reciprocal`: the end becomes the tail e^{−b·u}·u^c,
+    cut with the tail bounds), the rest as before.  Each log of the new integrand and of its bounds must have
+    an argument positive on u's range; None where that or any part fails."""
+    finite = [end for end in (lo, hi) if end not in (sp.oo, -sp.oo)]
+    for mapped in ([lo], [hi], [lo, hi]) if len(finite) == 2 else ([finite[0]],) if finite else ():
+        width = sp.S.One if hi - lo is sp.oo or hi - lo > 2 * len(mapped) else (hi - lo) / (2 * len(mapped))
+        inner_lo = lo + width if lo in mapped else lo
+        inner_hi = hi - width if hi in mapped else hi
+        total = _integrated(integrand, options, x, inner_lo, inner_hi, digits)
+        for end in mapped if total is not None else ():
+            part = _in_reciprocal(integrand, options, x, end, 1 if end == lo else -1, width, digits)
+            total = None if part is None else total + part
+            if total is None:
+                break
+        if total is not None:
+            return total
+    return None
+
+
+def _in_reciprocal(integrand: tuple, options: tuple, x: sp.Symbol, end: sp.Expr, inward: int, width: sp.Expr,
+                   digits: int) -> arb | None:
+    """∫ over the segment of ``width`` at ``end`` in u = 1/|x − end| ∈ (1/width, ∞); None where not certified."""
+    u = sp.Dummy("u", positive=True)
+    kind, *logs = integrand
+    moved = (kind, *(_reciprocal(e, x, end, inward, u) for e in logs))
+    moved_options = tuple(tuple(_reciprocal(B, x, end, inward, u) for B in bounds) for bounds in options)
+    start = 1 / width
+    every = [*moved[1:], *(B for bounds in moved_options for B in bounds)]
+    if not all(_positive_on(g.args[0], u, start, sp.oo) for e in every for g in e.atoms(sp.log)):
+        return None
+    if kind == "KL" and _log_vanishes_at_an_end(sp.expand(moved[1] - moved[2]), u, start, sp.oo):
+        return None
+    return _integrated(moved, moved_options, u, start, sp.oo, digits)
 
 
 def _positive_on(g: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> bool:

@@ -20,8 +20,10 @@ as a ball [−bound, bound].
 
 A finite end where e^L has a non-integer power c > −1 of the distance to it (Gamma and
 Beta shapes, x^{−1/2}) is cut at a dyadic ε with the bound of that segment (:func:`_end_cut`);
-integer powers are computed as powers, holomorphic up to the end.  At α = 1 the integrand
-is P·log(P/Q) (the KL divergence).
+integer powers are computed as powers, holomorphic up to the end.  A finite end where e^L vanishes
+faster than any power (e^{−b/x} at 0: inverse gamma, Lévy laws), which no power of the distance
+bounds, becomes an infinite tail instead: x = end ± 1/u (:func:`_reciprocal`), where e^{−b/x} is
+e^{−b·u}.  At α = 1 the integrand is P·log(P/Q) (the KL divergence).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from flint import acb, arb
 
 from rdpsym.derive.certified_compile import _exp_of
 from rdpsym.foundations.balls import to_arb
+from rdpsym.foundations.logs import expand_logs
 
 #: Bisection depth of one ``acb.integral`` call (Arb's own limit): an end cut is made only where the
 #: bisections toward the end stay within it.
@@ -151,7 +154,7 @@ def _tail_shape(L: sp.Expr, x: sp.Symbol, start: sp.Expr) -> tuple | None:
     """A bound of L on [T₀, ∞) (see :func:`_bound`), or None.
 
     L must be a polynomial in x plus terms c·log(g), g a polynomial with positive leading coefficient ℓ,
-    of degree m.  For x ≥ T₀ ≥ max(1, 2·Σ_{i<m}|g_i|/ℓ), g/(ℓx^m) lies in [1/2, 3/2], so
+    of degree m, and terms c·x^{−m} (m > 0: at most max(c, 0) on the tail, where x ≥ 1).  For x ≥ T₀ ≥ max(1, 2·Σ_{i<m}|g_i|/ℓ), g/(ℓx^m) lies in [1/2, 3/2], so
     c·log g ≤ c·m·log x + c·log ℓ + |c|·log 2: L ≤ poly(x) + K·log x + C.  Then either the
     polynomial has degree d ≥ 1 and a negative leading coefficient (K·log x ≤ K·√x when K > 0, ≤ 0
     otherwise), or it is constant and K < −1 (a power-law tail).
@@ -164,6 +167,13 @@ def _tail_shape(L: sp.Expr, x: sp.Symbol, start: sp.Expr) -> tuple | None:
             poly += term
             continue
         coeff, rest = term.as_independent(x, as_Add=False)
+        if rest.is_Pow and rest.base == x and rest.exp.is_number and rest.exp.is_negative and coeff.is_number:
+            # c·x^{−m}, m > 0: in (0, c] for x ≥ 1 when c > 0, negative otherwise (the −b/x of an inverse gamma)
+            c = to_arb(coeff)
+            if not (c > 0 or c <= 0):
+                return None
+            C += c if c > 0 else arb(0)
+            continue
         if not isinstance(rest, sp.log):
             poly += term
             continue
@@ -269,3 +279,20 @@ def _log_sum_of_exponentials(c: arb, S: sp.Expr, x: sp.Symbol) -> tuple[sp.Expr,
         reach = max(reach, float((1 + max(abs(v) for v in coeffs[1:]) / abs(coeffs[0])).upper()))
         total += a
     return h_dom.as_expr(), c * total.log(), reach
+
+
+def _reciprocal(L: sp.Expr, x: sp.Symbol, end: sp.Expr, inward: int, u: sp.Symbol) -> sp.Expr:
+    """A log-integrand in x next to a finite ``end`` as one in u, x = end + inward/u, Jacobian included:
+    L(end ± 1/u) − 2·log u, with each log(g) read as a log of a quotient of polynomials in u and split.
+
+    The split is forced (log(a/b) = log a − log b): the caller must check every log's argument positive on
+    the u-range, which makes each split true (a, b > 0).  For e^{−b/x} at 0 the end becomes the tail
+    e^{−b·u}, of the shape :func:`_tail_cut` bounds.
+
+    >>> x, u = sp.Symbol("x", real=True), sp.Symbol("u", positive=True)
+    >>> _reciprocal(-2 * sp.log(x) - 3 / x, x, sp.S.Zero, 1, u)
+    -3*u
+    """
+    moved = L.xreplace({x: end + sp.Integer(inward) / u})
+    moved = moved.replace(lambda e: isinstance(e, sp.log), lambda e: sp.log(sp.together(e.args[0])))
+    return sp.expand(expand_logs(sp.expand(moved)) - 2 * sp.log(u))
