@@ -9,7 +9,8 @@ Run from the repository root::
 
 The families and their densities are tests/textbook_families.py (the table of tests/test_textbook.py).
 Each measurement runs in a fresh interpreter (this script re-invoked with the hidden ``--child``
-option), so SymPy's and mpmath's caches start cold:
+option) with rdpsym's cache of derivations off (``RDPSYM_CACHE_DIR=off``: a derivation the user's cache
+holds would be replayed, not measured), so SymPy's, mpmath's and rdpsym's caches start cold:
 
 1. rdpsym: ``renyi_divergence(P, Q, order)`` — derivation *and* its verification against the
    definition (40 digits at seeded points), which every result includes — for the family's symbolic
@@ -183,8 +184,9 @@ CHILDREN = {"rdpsym": child_rdpsym, "naive": child_naive, "table2": child_table2
 def spawn(kind: str, spec: dict, wall_limit: float) -> dict | None:
     """Run one child in a fresh interpreter; None if it overran ``wall_limit``."""
     cmd = [sys.executable, str(SCRIPT), "--child", kind, "--spec", json.dumps(spec)]
+    env = dict(os.environ, RDPSYM_CACHE_DIR="off")  # cold is derived: no replay from the user's cache
     try:
-        proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=wall_limit)
+        proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=wall_limit, env=env)
     except subprocess.TimeoutExpired:
         return None
     if proc.returncode != 0 or not proc.stdout.strip():

@@ -127,7 +127,11 @@ def test_an_irrational_effective_noise_multiplier_is_rounded_down():
     inner = dpa.ComposedDpEvent([dpa.GaussianDpEvent(1.0), dpa.GaussianDpEvent(1.0)])  # σ = 1/√2
     c = rdpsym.from_dp_event(dpa.PoissonSampledDpEvent(0.1, inner))
     sigma = c.components[0].sigma
-    assert sigma < 1 / sp.sqrt(2) and (1 / sp.sqrt(2) - sigma) < sp.Rational(1, 10**59)
+    # below 1/√2 (less noise: a valid upper bound), by less than the last of MAX_DPS + 30 significant digits (in
+    # exact rational arithmetic: σ² against 1/2)
+    from rdpsym.foundations.reading import MAX_DPS
+
+    assert sigma.is_Rational and 0 < sp.Rational(1, 2) - sigma**2 < sp.Rational(1, 10 ** (MAX_DPS + 29))
 
 
 def test_randomized_response_zcdp_and_no_ops():
@@ -340,3 +344,88 @@ def test_five_hundred_distinct_gaussians_get_their_exact_curve():
 
         truth = mpmath.findroot(lambda e: delta(e) - mpmath.mpf("1e-5"), 340)
         assert abs(eps.value - truth) < mpmath.mpf(10) ** -15 * truth
+
+
+# --------------------------------------------------------------------------- defects found by a probe of peers' inputs
+
+
+def _sampled_gaussian_d2(q, inverse_variance, dps):
+    """MTZ 2019 §3.3 at order 2: log(1 + q²(e^{1/σ²} − 1)), written here with mpmath."""
+    import mpmath
+
+    with mpmath.workdps(dps + 20):
+        x = mpmath.mpf(inverse_variance)
+        big = x + 2 * mpmath.log(q)  # log(q²·e^{x}), for the huge exponents
+        if x > 1000:
+            return big + mpmath.log1p((1 - q**2) * mpmath.exp(-big))
+        return mpmath.log1p(q**2 * mpmath.expm1(x))
+
+
+@pytest.mark.parametrize("s", ["1e-50", "1e-62", "1"])
+def test_gaussians_composed_inside_a_sample_keep_their_noise_to_every_digit(s):
+    # Two Gaussians of noise multiplier s on one Poisson sample are one of σ = s/√2: σ was rounded to 60 decimal
+    # places, so s = 1e-50 was 2.4e-10 too high at order 2, and s = 1e-62 became σ = 0 (∞, "non-private").
+    import mpmath
+
+    from rdpsym.peers.events import from_dp_event
+
+    g = dpa.GaussianDpEvent(float(s))
+    curve = from_dp_event(dpa.PoissonSampledDpEvent(0.5, dpa.ComposedDpEvent([g, g])))
+    with mpmath.workdps(80):  # rdpsym reads a float by its shortest decimal: s as written
+        want = _sampled_gaussian_d2(mpmath.mpf("0.5"), 2 / mpmath.mpf(s) ** 2, 40)
+    got = curve.value(2, dps=40)
+    with mpmath.workdps(60):
+        assert abs(got - want) <= mpmath.mpf(10) ** -38 * abs(want), (got, want)
+
+
+def test_a_hundred_digits_of_a_composed_gaussian_in_a_sample_are_right():
+    import mpmath
+
+    from rdpsym.peers.events import from_dp_event
+
+    curve = from_dp_event(dpa.PoissonSampledDpEvent(0.5, dpa.SelfComposedDpEvent(dpa.GaussianDpEvent(1.0), 3)))
+    want = _sampled_gaussian_d2(mpmath.mpf("0.5"), 3, 100)
+    with mpmath.workdps(120):
+        assert abs(curve.value(2, dps=100) - want) <= mpmath.mpf(10) ** -99 * want
+
+
+@pytest.mark.parametrize("p, k", [(0.5, 2), (0.3, 5)])
+def test_randomized_response_under_replace_special_is_dp_accountings_exact_curve(p, k):
+    # A bucket's output law against the special value's uniform one, the larger direction; the substitution
+    # curve (a bound) was used, and verify called dp_accounting's exact values unsafe.
+    import mpmath
+
+    from rdpsym.peers.events import from_dp_event
+
+    relation = dpa.NeighboringRelation.REPLACE_SPECIAL
+    accountant = rdp_accountant.RdpAccountant(orders=[2, 10], neighboring_relation=relation)
+    accountant.compose(dpa.RandomizedResponseDpEvent(p, k), 3)
+    curve = from_dp_event(accountant)
+    with mpmath.workdps(50):
+        pp = mpmath.mpf(sp.Rational(str(p)))  # rdpsym reads a float by its shortest decimal
+        for a in (2, 10):
+            direction = [mpmath.log((k * (1 - pp) + pp) ** x / k + (k - 1) * pp**x / k) / (a - 1) for x in (a, 1 - a)]
+            want = 3 * max(direction)
+            assert abs(curve.value(a, dps=40) - want) <= mpmath.mpf(10) ** -38 * want
+    assert accountant.rdp == pytest.approx([float(curve.value(a, dps=20)) for a in (2, 10)], rel=1e-12)
+
+
+def test_an_opacus_accountant_answers_for_its_conversion_and_digits_as_they_are_now():
+    # The answer was cached by history, δ and orders only: after ``acc.conversion = "mironov"`` it still gave
+    # the "best" conversion's ε.
+    from rdpsym.peers.opacus import OpacusAccountant
+
+    acc = OpacusAccountant(dps=20)
+    acc.history = [(1.1, 0.01, 1000)]
+    best = acc.get_epsilon(delta=1e-5)
+    acc.conversion = "mironov"
+    fresh = OpacusAccountant(conversion="mironov", dps=20)
+    fresh.history = [(1.1, 0.01, 1000)]
+    assert acc.get_epsilon(delta=1e-5) == fresh.get_epsilon(delta=1e-5) > best
+
+
+def test_nothing_released_on_a_sample_costs_nothing():
+    from rdpsym.peers.events import from_dp_event
+
+    curve = from_dp_event(dpa.PoissonSampledDpEvent(0.1, dpa.NoOpDpEvent()))
+    assert curve.value(2, dps=20) == 0

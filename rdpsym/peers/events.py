@@ -13,7 +13,8 @@ event                                  rdpsym
 ``LaplaceDpEvent(b)``                  ``laplace(b)`` (b = 0: non-private)
 ``RandomizedResponseDpEvent(p, k)``    k = 2: ``randomized_response(1 − p/2)``; k > 2:
                                        ``k_randomized_response(k, noise=p)``; p = 1 or k = 1: no cost;
-                                       p = 0: non-private
+                                       p = 0: non-private; under an accountant's REPLACE_SPECIAL:
+                                       ``k_randomized_response(k, noise=p, relation="replace-special")``
 ``DiscreteLaplaceDpEvent(a, Δ)``       ``discrete_laplace(scale=1/a, sensitivity=Δ)`` (pmf ∝ e^{−a|x|})
 ``DiscreteGaussianDpEvent(σ, Δ, d)``   d = 1: ``discrete_gaussian(σ, Δ)``; otherwise Δ²/(2σ²)-zCDP,
                                        which holds in every dimension (Canonne–Kamath–Steinke 2020)
@@ -78,7 +79,7 @@ import sympy as sp
 
 from rdpsym.accounting.curve import RdpCurve
 from rdpsym.foundations.errors import ParameterError, must
-from rdpsym.foundations.reading import integer, nonnegative_parameter, probability_parameter
+from rdpsym.foundations.reading import MAX_DPS, integer, nonnegative_parameter, probability_parameter
 from rdpsym.laws.guarantees import BUN_STEINKE_2016
 from rdpsym.laws.mechanisms import (
     Guarantee,
@@ -105,9 +106,11 @@ MAX_EVENT_DEPTH = 200
 MAX_EVENTS_VISITED = 100_000
 MAX_DISTINCT_EVENTS = 10_000
 
-#: Digits to which an irrational effective noise multiplier is rounded *down* (less noise: a larger,
-#: so still valid, RDP) for the subsampled-Gaussian computation, which takes rational parameters.
-_SIGMA_DIGITS = 60
+#: Significant digits to which an irrational effective noise multiplier is rounded *down* (less noise: a
+#: larger, so still valid, RDP) for the subsampled-Gaussian computation, which takes rational parameters:
+#: beyond the most digits any rdpsym computation gives (MAX_DPS), so the rounding never shows.  (It was 60
+#: decimal places: a σ of 10⁻⁶² became 0, non-private, and 100 digits asked were wrong from the 60th.)
+_SIGMA_DIGITS = MAX_DPS + 30
 
 #: Events dp_accounting defines that rdpsym does not account, with the reason.
 _REFUSED = {
@@ -140,12 +143,15 @@ class _Ledger:
     leaves: dict = field(default_factory=dict)
     #: The sum's largest move, in units of the contribution bound C, outside sampling: 2 under substitution.
     shift: int = 1
+    #: dp_accounting's REPLACE_SPECIAL: a record replaced by a special one (randomized response's pair is a row
+    #: against the special value's uniform row; a sum moves by C, as when a record is added or removed).
+    special: bool = False
 
     def leaf(self, event: object, name: str, shift: int | None = None):
         shift = self.shift if shift is None else shift
         key = (id(event), shift)
         if key not in self.leaves:
-            self.leaves[key] = (event, _leaf(event, name, shift))  # the event kept alive, so its id stays its own
+            self.leaves[key] = (event, _leaf(event, name, shift, self.special))  # kept alive: its id stays its own
         return self.leaves[key][1]
 
     def add(self, leaf: object, k: int) -> None:
@@ -203,17 +209,24 @@ def from_dp_event(event: object) -> RdpCurve:
     if relation is not None:
         ledger.relation(relation, f"{kind(event)}.neighboring_relation")
         ledger.shift = 2 if relation == SUBSTITUTION else 1
+    ledger.special = _declared_relation(event) == "REPLACE_SPECIAL"
     _walk(_event_of(event), 1, ledger, "the event", ())
     return ledger.curve()
 
 
 def _accountant_relation(obj: object) -> str | None:
-    """The neighbouring relation an accountant declares (dp_accounting's ``neighboring_relation``), or None."""
+    """The neighbouring relation an accountant declares (dp_accounting's ``neighboring_relation``), or None
+    (REPLACE_SPECIAL fixes no sampling relation: dp_accounting accounts Poisson sampling under it)."""
+    return {"REPLACE_ONE": SUBSTITUTION, "ADD_OR_REMOVE_ONE": ADD_REMOVE}.get(_declared_relation(obj) or "")
+
+
+def _declared_relation(obj: object) -> str | None:
+    """The name of the ``neighboring_relation`` an accountant declares, or None (an event declares none)."""
     if kind(obj).endswith("DpEvent"):
         return None
     declared = read_optional(obj, "neighboring_relation", kind(obj))
     name = getattr(declared, "name", None) if declared is not None else None
-    return {"REPLACE_ONE": SUBSTITUTION, "ADD_OR_REMOVE_ONE": ADD_REMOVE}.get(name if isinstance(name, str) else "")
+    return name if isinstance(name, str) else None
 
 
 def _event_of(obj: object) -> object:
@@ -281,7 +294,7 @@ def _walk(event: object, k: int, ledger: _Ledger, where: str, path: tuple) -> No
 
 def _sampled(inner: object, q: sp.Rational, how: str, k: int, ledger: _Ledger, where: str, path: tuple) -> None:
     """``k`` times the mechanism ``inner`` run on a sample (each record in it with probability q)."""
-    if q == 0:  # an empty sample: the output does not depend on the data
+    if q == 0 or kind(inner) == "NoOpDpEvent":  # an empty sample, or nothing released: no dependence on the data
         return
     # Without replacement a record is substituted: the sum moves by up to 2C (the module docstring).
     shift = 1 if how == "poisson" else 2
@@ -337,12 +350,20 @@ def _gaussian_sigma(event: object, where: str, ledger: _Ledger, path: tuple) -> 
     sigma = 1 / sp.sqrt(total)
     if sigma.is_Rational or not total.is_Rational:
         return sigma
-    # Rounded down (less noise: a larger RDP), at digits far beyond any requested.
-    scaled = Fraction(int(total.p), int(total.q))
-    shift = 10 ** _SIGMA_DIGITS
-    # σ·shift = shift / sqrt(total): floor it exactly with integer square roots.
-    numerator, denominator = scaled.denominator * shift**2, scaled.numerator
-    return sp.Rational(math.isqrt(numerator // denominator), shift)
+    return _rounded_down(Fraction(int(total.q), int(total.p)), _SIGMA_DIGITS)
+
+
+def _rounded_down(square: Fraction, digits: int) -> sp.Rational:
+    """√square rounded down to ``digits`` significant digits, exactly (integer square roots: ⌊√⌊y⌋⌋ = ⌊√y⌋).
+
+    >>> _rounded_down(Fraction(1, 2), 5), float(_rounded_down(Fraction(1, 2 * 10**124), 3))
+    (7071/10000, 7.07e-63)
+    """
+    magnitude = (len(str(square.numerator)) - len(str(square.denominator))) // 2  # ≈ log10 √square
+    shift = digits - magnitude  # √square·10^shift has about ``digits`` digits
+    if shift >= 0:
+        return sp.Rational(math.isqrt(square.numerator * 10 ** (2 * shift) // square.denominator), 10**shift)
+    return sp.Integer(math.isqrt(square.numerator // (square.denominator * 10 ** (-2 * shift)))) * 10 ** (-shift)
 
 
 def _inverse_variance(event: object, k: int, where: str, ledger: _Ledger, path: tuple) -> sp.Expr | None:
@@ -367,9 +388,10 @@ def _inverse_variance(event: object, k: int, where: str, ledger: _Ledger, path: 
     return None
 
 
-def _leaf(event: object, name: str, shift: int = 1):
+def _leaf(event: object, name: str, shift: int = 1, special: bool = False):
     """The rdpsym mechanism or guarantee of one event (or no cost, or non-private); ``shift``: the largest move of
-    the sum a Gaussian or Laplace event's noise is against, in units of C (2 under substitution)."""
+    the sum a Gaussian or Laplace event's noise is against, in units of C (2 under substitution); ``special``:
+    dp_accounting's REPLACE_SPECIAL relation (randomized response against the special value's uniform row)."""
     if name == "NonPrivateDpEvent":
         return _NON_PRIVATE
     if name == "GaussianDpEvent":
@@ -379,7 +401,7 @@ def _leaf(event: object, name: str, shift: int = 1):
         b = nonnegative_parameter(read_field(event, "noise_multiplier", name), f"{name}.noise_multiplier")
         return _NON_PRIVATE if b == 0 else laplace(scale=b, sensitivity=shift)
     if name == "RandomizedResponseDpEvent":
-        return _randomized_response(event, name)
+        return _randomized_response(event, name, special)
     if name == "DiscreteLaplaceDpEvent":
         a = nonnegative_parameter(read_field(event, "noise_parameter", name), f"{name}.noise_parameter")
         sensitivity = integer(read_field(event, "sensitivity", name), f"{name}.sensitivity", minimum=0)
@@ -420,13 +442,14 @@ def _leaf(event: object, name: str, shift: int = 1):
                                 "Composed, NoOp, NonPrivate)")
 
 
-def _randomized_response(event: object, name: str):
+def _randomized_response(event: object, name: str, special: bool = False):
     """k-ary randomized response with noise p: the true bucket with probability 1 − p, else a uniform one.
 
-    Its curve for substituting the input (two different buckets) also bounds
-    dp_accounting's REPLACE_SPECIAL relation (a bucket against the uniform
-    output): the uniform law is the average of the k output laws, and D_α is
-    convex in its second argument (van Erven–Harremoës 2014, Thm 12).
+    Under dp_accounting's REPLACE_SPECIAL relation (``special``) the pair is a bucket's output law against the
+    special value's uniform one, and the curve the larger of the two directions (dp_accounting's
+    ``_randomized_response_rdp_replace_special``): the substitution curve bounds it (the uniform law is the
+    average of the k output laws, and D_α is convex in its second argument, van Erven–Harremoës 2014, Thm 12)
+    but is not it, and an audit against a bound called dp_accounting's exact values unsafe.
     """
     p = probability_parameter(read_field(event, "noise_parameter", name), f"{name}.noise_parameter", closed=True)
     k = integer(read_field(event, "num_buckets", name), f"{name}.num_buckets", minimum=1)
@@ -434,6 +457,8 @@ def _randomized_response(event: object, name: str):
         return _NO_COST
     if p == 0:
         return _NON_PRIVATE
+    if special:
+        return public("k_randomized_response")(k=k, noise=p, relation="replace-special")
     if k == 2:
         return randomized_response(1 - p / 2)
     return public("k_randomized_response")(k=k, noise=p)

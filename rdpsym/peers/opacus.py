@@ -216,7 +216,8 @@ class OpacusAccountant:
     def result(self, delta: float, orders: object = None) -> api.AccountingResult:
         """The certified ε at ``delta`` (an :class:`~rdpsym.accounting.api.AccountingResult`), cached per history."""
         orders = self.orders if orders is None else orders
-        key = (tuple(map(tuple, self.history)), delta, repr(orders))
+        # everything the answer depends on: a conversion or dps set after the first call is not the cached one's
+        key = (tuple(map(tuple, self.history)), delta, repr(orders), self.conversion, self.dps)
         if self._cache is None or self._cache[0] != key:
             r = api.epsilon(self.curve(), delta=delta, orders=orders, conversion=self.conversion, dps=self.dps)
             self._cache = (key, r)
