@@ -180,7 +180,7 @@ def test_development_tree_events_are_read_by_their_fields():
     (dpa.TruncatedSubsampledGaussianDpEvent(100, 0.1, 20, 1.0), "TruncatedSubsampledGaussianDpEvent"),
 ])
 def test_an_unsupported_event_is_an_error_naming_its_type(event, name):
-    with pytest.raises(UnsupportedPeerObject, match=f"^{name} is not supported"):
+    with pytest.raises(UnsupportedPeerObject, match=rf"^ComposedDpEvent\.events\[1\]: {name} is not supported"):
         rdpsym.from_dp_event(dpa.ComposedDpEvent([dpa.GaussianDpEvent(1.0), event]))
 
 
@@ -429,3 +429,8 @@ def test_nothing_released_on_a_sample_costs_nothing():
 
     curve = from_dp_event(dpa.PoissonSampledDpEvent(0.1, dpa.NoOpDpEvent()))
     assert curve.value(2, dps=20) == 0
+
+
+def test_an_unsupported_object_inside_a_composition_is_named_by_its_place():
+    with pytest.raises(UnsupportedPeerObject, match=r"ComposedDpEvent\.events\[1\]: str is not supported"):
+        rdpsym.from_dp_event(dpa.ComposedDpEvent([dpa.GaussianDpEvent(1.0), "a Gaussian"]))

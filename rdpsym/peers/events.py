@@ -289,7 +289,11 @@ def _walk(event: object, k: int, ledger: _Ledger, where: str, path: tuple) -> No
         ledger.relation(SUBSTITUTION, name)
         _sampled(read_field(event, "event", name), sp.Rational(m, n), "without replacement", k, ledger, name, path)
         return
-    ledger.add(ledger.leaf(event, name), k)
+    try:
+        leaf = ledger.leaf(event, name)
+    except UnsupportedPeerObject as exc:  # said where it is in the tree: "ComposedDpEvent.events[1]: str is ..."
+        raise UnsupportedPeerObject(f"{where}: {exc}") from None
+    ledger.add(leaf, k)
 
 
 def _sampled(inner: object, q: sp.Rational, how: str, k: int, ledger: _Ledger, where: str, path: tuple) -> None:
