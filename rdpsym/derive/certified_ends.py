@@ -154,7 +154,8 @@ def _tail_shape(L: sp.Expr, x: sp.Symbol, start: sp.Expr) -> tuple | None:
     """A bound of L on [T₀, ∞) (see :func:`_bound`), or None.
 
     L must be a polynomial in x plus terms c·log(g), g a polynomial with positive leading coefficient ℓ,
-    of degree m, and terms c·x^{−m} (m > 0: at most max(c, 0) on the tail, where x ≥ 1).  For x ≥ T₀ ≥ max(1, 2·Σ_{i<m}|g_i|/ℓ), g/(ℓx^m) lies in [1/2, 3/2], so
+    of degree m, and terms c·x^{−j} (j > 0: at most max(c, 0) on the tail, where x ≥ 1).  For
+    x ≥ T₀ ≥ max(1, 2·Σ_{i<m}|g_i|/ℓ), g/(ℓx^m) lies in [1/2, 3/2], so
     c·log g ≤ c·m·log x + c·log ℓ + |c|·log 2: L ≤ poly(x) + K·log x + C.  Then either the
     polynomial has degree d ≥ 1 and a negative leading coefficient (K·log x ≤ K·√x when K > 0, ≤ 0
     otherwise), or it is constant and K < −1 (a power-law tail).
