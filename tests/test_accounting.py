@@ -541,3 +541,18 @@ def test_the_tv_kl_branch_uses_the_curves_kl_at_order_one():
     r = rdpsym.epsilon(c, delta="0.0696", conversion="tv-kl", dps=20)
     assert r.value == 0 and r.order == 1 and r.conversion == "tv-kl" and "Bretagnolle" in r.notes[0]
     assert rdpsym.epsilon(c, delta="0.069", conversion="tv-kl", dps=20).value == mpmath.inf  # KL does not reach it
+
+
+def test_tv_kl_over_continuous_orders_of_a_curve_finite_at_infinity_answers():
+    # Found by a probe: the conversion gives nothing at α = ∞, whose "enclosure" was a float ∞ that the search
+    # then read as a ball (AttributeError 'float' object has no attribute 'upper').
+    for mechanism in (rdpsym.laplace(1), rdpsym.randomized_response(sp.Rational(3, 4))):
+        r = rdpsym.epsilon(mechanism.curve(), delta=sp.Rational(1, 10**5), orders="continuous", conversion="tv-kl",
+                           dps=20)
+        assert r.kind == "epsilon" and r.value == mpmath.inf and r.published() == "inf"
+
+
+def test_a_published_delta_is_never_above_one():
+    # δ just below 1 (10⁸ Gaussian compositions at ε = 1) rounded up to 6 digits was published as 1.00000000001
+    r = rdpsym.delta(rdpsym.gaussian(1).curve() * 10**8, epsilon=1, conversion="optimal", dps=20)
+    assert r.published(12) == "1" and r.enclosure.lower() <= 1

@@ -151,7 +151,10 @@ class AccountingResult:
         if self.enclosure == math.inf:
             return "inf"
         with precision(bits_for(max(digits, self.dps))):
-            return upper_decimal(self.enclosure, digits)
+            shown = upper_decimal(self.enclosure, digits)
+        if self.kind == "delta" and Fraction(shown) > 1:
+            return "1"  # rounding up a δ just below 1 passed 1 ("δ ≤ 1.00000000001"): every δ is at most 1
+        return shown
 
     def as_dict(self) -> dict:
         """JSON-ready data: the value, the published bound, the enclosure's ends (rounded outward), every order."""
@@ -548,6 +551,8 @@ def _continuous(c: RdpCurve, d: fmpq, how: str, dps: int) -> AccountingResult:
     pure = None
     if not isinstance(at_infinity(c, dps + 3), Infinite):
         pure = _rdp_epsilon(c, d, resolve([math.inf]), False, how, dps)
+        if not isinstance(pure.enclosure, arb):  # the conversion gives nothing at α = ∞ (tv-kl: only finite orders)
+            pure = None
     if res.order is None and pure is None:
         return AccountingResult("epsilon", mpmath.inf, None, math.inf, how, d, dps, c.certified)
     # The value at the best order, to the full digits.
@@ -560,7 +565,7 @@ def _continuous(c: RdpCurve, d: fmpq, how: str, dps: int) -> AccountingResult:
         return AccountingResult("epsilon", best.value, best.order, best.enclosure, best.conversion, d, dps,
                                 c.certified, best.per_order, res.gap, notes + best.notes)
     with precision(bits_for(dps + 10)):
-        if best is None or pure.enclosure.upper() <= best.enclosure.upper():
+        if best is None or not isinstance(best.enclosure, arb) or pure.enclosure.upper() <= best.enclosure.upper():
             best = pure
         # A certified lower bound on ε over [lo, hi] ∪ {∞}, and the distance of the value reported to it.
         lower = pure.enclosure.lower() if res.order is None else res.lower.min(pure.enclosure.lower())
