@@ -152,8 +152,10 @@ class AccountingResult:
             return "inf"
         with precision(bits_for(max(digits, self.dps))):
             shown = upper_decimal(self.enclosure, digits)
-        if self.kind == "delta" and Fraction(shown) > 1:
-            return "1"  # rounding up a δ just below 1 passed 1 ("δ ≤ 1.00000000001"): every δ is at most 1
+            # rounding up a δ just below 1 passed 1 ("δ ≤ 1.00000000001"): every δ is at most 1.  (Read as a ball:
+            # the decimal may be 4.79e−2171472409516259116570, which no exact rational should be built from.)
+            if self.kind == "delta" and arb(shown) > 1:
+                return "1"
         return shown
 
     def as_dict(self) -> dict:
