@@ -134,6 +134,14 @@ def _per_integral() -> None:
         print(f"  {label:26} Arb {fast:6.3f} s   mpmath {slow:6.3f} s   {shown}")
 
 
+def _row(label: str, figures: list) -> None:
+    """One line of the table: each tree's CPU seconds, and before/after when there are two."""
+    text = "".join(f"{f:10.2f}" if f is not None else f"{'failed':>10}" for f in figures)
+    if len(figures) == 2 and None not in figures:
+        text += f"{figures[0] / figures[1]:9.1f}×"
+    print(f"{label:30}{text}", flush=True)
+
+
 def main(argv: list[str]) -> None:
     if argv[:1] == ["--child"]:
         _child(argv[1], argv[2] or None)
@@ -146,24 +154,13 @@ def main(argv: list[str]) -> None:
     rows = [("Table II", "table2", None)] + ([] if args.skip_catalogue else [("rdpsym check", "catalogue", None)])
     rows += [(f"family: {n}", "family", n) for n in FAMILIES]
     print(f"{'cold, CPU s':30}" + "".join(f"{k:>10}" for k in trees) + ("     ratio" if len(trees) == 2 else ""))
-    measured = {}
     for label, task, name in rows:
         if task == "catalogue":  # cold, and warm: a second run that finds the first's derivations and proofs
             pairs = [_warm(tree, task, name) for tree in trees.values()]
-            figures = [cold for cold, _ in pairs]
-            measured["warm"] = [warm for _, warm in pairs]
+            _row(label, [cold for cold, _ in pairs])
+            _row("rdpsym check, warm (2nd run)", [warm for _, warm in pairs])
         else:
-            figures = [_cold(tree, task, name) for tree in trees.values()]
-        text = "".join(f"{f:10.2f}" if f is not None else f"{'failed':>10}" for f in figures)
-        if len(figures) == 2 and None not in figures:
-            text += f"{figures[0] / figures[1]:9.1f}×"
-        print(f"{label:30}{text}", flush=True)
-        if task == "catalogue":
-            warm = measured["warm"]
-            text = "".join(f"{f:10.2f}" if f is not None else f"{'failed':>10}" for f in warm)
-            if len(warm) == 2 and None not in warm:
-                text += f"{warm[0] / warm[1]:9.1f}×"
-            print(f"{'rdpsym check, warm (2nd run)':30}{text}", flush=True)
+            _row(label, [_cold(tree, task, name) for tree in trees.values()])
     _per_integral()
 
 

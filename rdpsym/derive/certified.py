@@ -161,18 +161,14 @@ def _with_reciprocal_ends(integrand: tuple, options: tuple, x: sp.Symbol, lo: sp
     cut with the tail bounds), the rest as before.  Each log of the new integrand and of its bounds must have
     an argument positive on u's range; None where that or any part fails."""
     finite = [end for end in (lo, hi) if end not in (sp.oo, -sp.oo)]
-    for mapped in ([lo], [hi], [lo, hi]) if len(finite) == 2 else ([finite[0]],) if finite else ():
-        width = sp.S.One if hi - lo is sp.oo or hi - lo > 2 * len(mapped) else (hi - lo) / (2 * len(mapped))
-        inner_lo = lo + width if lo in mapped else lo
-        inner_hi = hi - width if hi in mapped else hi
-        total = _integrated(integrand, options, x, inner_lo, inner_hi, digits)
-        for end in mapped if total is not None else ():
-            part = _in_reciprocal(integrand, options, x, end, 1 if end == lo else -1, width, digits)
-            total = None if part is None else total + part
-            if total is None:
-                break
-        if total is not None:
-            return total
+    for mapped in [[end] for end in finite] + ([finite] if len(finite) == 2 else []):
+        width = sp.Min(sp.S.One, (hi - lo) / (2 * len(mapped)))  # (hi − lo = ∞ on a half-line: width 1)
+        inner = _integrated(integrand, options, x, lo + width if lo in mapped else lo,
+                            hi - width if hi in mapped else hi, digits)
+        ends = [_in_reciprocal(integrand, options, x, end, 1 if end == lo else -1, width, digits)
+                for end in mapped] if inner is not None else [None]
+        if None not in ends:
+            return inner + sum(ends, arb(0))
     return None
 
 

@@ -169,11 +169,8 @@ def _tail_shape(L: sp.Expr, x: sp.Symbol, start: sp.Expr) -> tuple | None:
             continue
         coeff, rest = term.as_independent(x, as_Add=False)
         if rest.is_Pow and rest.base == x and rest.exp.is_number and rest.exp.is_negative and coeff.is_number:
-            # c·x^{−m}, m > 0: in (0, c] for x ≥ 1 when c > 0, negative otherwise (the −b/x of an inverse gamma)
-            c = to_arb(coeff)
-            if not (c > 0 or c <= 0):
-                return None
-            C += c if c > 0 else arb(0)
+            # c·x^{−m}, m > 0: at most max(c, 0) for x ≥ 1 (the −b/x of an inverse gamma: at most 0)
+            C += to_arb(coeff).max(arb(0))
             continue
         if not isinstance(rest, sp.log):
             poly += term

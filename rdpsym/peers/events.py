@@ -205,19 +205,15 @@ def from_dp_event(event: object) -> RdpCurve:
     interval [0, 1]; got 3/2.``), before any curve is computed.
     """
     ledger = _Ledger()
-    relation = _accountant_relation(event)
+    declared = _declared_relation(event)
+    # REPLACE_SPECIAL fixes no sampling relation (dp_accounting accounts Poisson sampling under it)
+    relation = {"REPLACE_ONE": SUBSTITUTION, "ADD_OR_REMOVE_ONE": ADD_REMOVE}.get(declared or "")
     if relation is not None:
         ledger.relation(relation, f"{kind(event)}.neighboring_relation")
         ledger.shift = 2 if relation == SUBSTITUTION else 1
-    ledger.special = _declared_relation(event) == "REPLACE_SPECIAL"
+    ledger.special = declared == "REPLACE_SPECIAL"
     _walk(_event_of(event), 1, ledger, "the event", ())
     return ledger.curve()
-
-
-def _accountant_relation(obj: object) -> str | None:
-    """The neighbouring relation an accountant declares (dp_accounting's ``neighboring_relation``), or None
-    (REPLACE_SPECIAL fixes no sampling relation: dp_accounting accounts Poisson sampling under it)."""
-    return {"REPLACE_ONE": SUBSTITUTION, "ADD_OR_REMOVE_ONE": ADD_REMOVE}.get(_declared_relation(obj) or "")
 
 
 def _declared_relation(obj: object) -> str | None:
