@@ -51,7 +51,7 @@ from rdpsym.engine.series import canonical
 from rdpsym.foundations.errors import DensityError, NoClosedFormError, ParameterError, WrongType, must, quoted
 from rdpsym.foundations.reading import exact, value_for
 from rdpsym.foundations.symbols import Parameter, has_declared, in_positive_form
-from rdpsym.laws.validation import check_pieces, check_table, written
+from rdpsym.laws.validation import Validity, check_pieces, check_table, written
 
 oo = sp.oo
 
@@ -143,12 +143,18 @@ class Density:
         """``P ** n``: n independent copies of this law (:class:`rdpsym.laws.independent.Independent`)."""
         return law_builder("copies")(self, copies)
 
-    def _check(self) -> bool:
-        """Check the density (nonnegative, normalising); whether its mass was shown to be 1 (False: undecided)."""
+    def _check(self) -> Validity:
+        """Check the density (nonnegative, normalising); what was established (falsy: the mass undecided)."""
         if self.discrete and self.table is not None:
             return check_table(self.table)
         return check_pieces(self.expr, self.var, self.pieces(), discrete=self.discrete, lo=self.lo, hi=self.hi,
                             parameters=self.parameters)
+
+    def _validate(self) -> None:
+        """The check at construction: marks the law checked, and a law at every value when it was shown one."""
+        validity = self._check()
+        object.__setattr__(self, "validated", True)
+        object.__setattr__(self, "every_value", validity is Validity.EVERY_VALUE)
 
 
 def _le(a: sp.Expr, b: sp.Expr) -> bool:
@@ -189,6 +195,9 @@ class Continuous(Density):
     #: Whether the density was checked (nonnegative, normalising) when built: True after a check,
     #: and for copies of a checked density (renamed, a case of its parameters); see :func:`laws_checked`.
     validated: bool = field(default=False, init=False, compare=False, repr=False)
+    #: Whether the check showed it a law at every value its parameters' assumptions allow
+    #: (:attr:`rdpsym.laws.validation.Validity.EVERY_VALUE`): then :meth:`subs` needs no check of its own.
+    every_value: bool = field(default=False, init=False, compare=False, repr=False)
     discrete = False
 
     def __new__(cls, *args, **kwargs):
@@ -219,8 +228,7 @@ class Continuous(Density):
         object.__setattr__(self, "pdf", pdf)
         object.__setattr__(self, "var", var)
         if self.check:
-            self._check()
-            object.__setattr__(self, "validated", True)
+            self._validate()
 
     @property
     def expr(self) -> sp.Expr:
@@ -236,7 +244,9 @@ class Continuous(Density):
 
     def renamed(self, var: sp.Symbol) -> Continuous:
         """The same density written in another variable."""
-        return _as_checked(self, Continuous(self.pdf.xreplace({self.var: var}), var, self.support, check=False))
+        renamed = _as_checked(self, Continuous(self.pdf.xreplace({self.var: var}), var, self.support, check=False))
+        object.__setattr__(renamed, "every_value", self.every_value)
+        return renamed
 
     def substituted(self, mapping: Mapping) -> Continuous:
         """The density with parameters replaced by expressions (``{c: a + δ}``: one case of a split), not re-checked."""
@@ -244,9 +254,11 @@ class Continuous(Density):
                                             check=False))
 
     def subs(self, values: Mapping) -> Continuous:
-        """The density with parameter values substituted (and re-checked); values are read by the one reader."""
+        """The density with parameter values substituted (and re-checked, unless it is a law at those values
+        already: :func:`_at_values`); values are read by the one reader."""
         given = parameter_values(values, (self,))
-        return Continuous(self.pdf.subs(given), self.var, self.support.subs(given))
+        pdf = self.pdf.subs(given)
+        return _at_values(self, given, pdf, lambda check: Continuous(pdf, self.var, self.support.subs(given), check))
 
     def __repr__(self) -> str:
         return f"Continuous({self.pdf}, {self.var}, support={self.support})"
@@ -276,6 +288,8 @@ class Discrete(Density):
     support: sp.Range | None = None
     check: bool = True
     validated: bool = field(default=False, init=False, compare=False, repr=False)
+    #: As :attr:`Continuous.every_value`.
+    every_value: bool = field(default=False, init=False, compare=False, repr=False)
     discrete = True
 
     def __new__(cls, *args, **kwargs):
@@ -291,8 +305,7 @@ class Discrete(Density):
             table = {_outcome(k): exact(v, f"probability of {k!r}") for k, v in self.pmf.items()}
             object.__setattr__(self, "pmf", table)
             if self.check:
-                self._check_table()
-                object.__setattr__(self, "validated", True)
+                self._validate()
             return
         if not isinstance(self.var, sp.Symbol):
             raise DensityError(must("var", "a SymPy Symbol (the outcome variable)", quoted(self.var)))
@@ -309,8 +322,7 @@ class Discrete(Density):
         object.__setattr__(self, "var", var)
         object.__setattr__(self, "support", support)
         if self.check:
-            self._check()
-            object.__setattr__(self, "validated", True)
+            self._validate()
 
     @property
     def table(self) -> dict | None:
@@ -344,14 +356,13 @@ class Discrete(Density):
         stop = self.support.stop
         return oo if stop is oo else stop - 1
 
-    def _check_table(self) -> None:
-        check_table(self.table)
-
     def renamed(self, var: sp.Symbol) -> Discrete:
         """The same pmf written in another variable (tables have none)."""
         if self.table is not None:
             return self
-        return _as_checked(self, Discrete(self.pmf.xreplace({self.var: var}), var, self.support, check=False))
+        renamed = _as_checked(self, Discrete(self.pmf.xreplace({self.var: var}), var, self.support, check=False))
+        object.__setattr__(renamed, "every_value", self.every_value)
+        return renamed
 
     def substituted(self, mapping: Mapping) -> Discrete:
         """The pmf with parameters replaced by expressions (one case of a split), not re-checked."""
@@ -361,12 +372,15 @@ class Discrete(Density):
                                           check=False))
 
     def subs(self, values: Mapping) -> Discrete:
-        """The pmf with parameter values substituted (and re-checked); values are read by the one reader."""
+        """The pmf with parameter values substituted (and re-checked, unless it is a law at those values
+        already: :func:`_at_values`); values are read by the one reader."""
         given = parameter_values(values, (self,))
         if self.table is not None:
-            return Discrete({k: v.subs(given) for k, v in self.table.items()})
+            table = {k: v.subs(given) for k, v in self.table.items()}
+            return _at_values(self, given, sp.Add(*table.values()), lambda check: Discrete(table, check=check))
+        pmf = self.pmf.subs(given)
         support = self.support.subs(given) if self.support is not None else None  # binomial's n in Range(0, n + 1)
-        return Discrete(self.pmf.subs(given), self.var, support)
+        return _at_values(self, given, pmf, lambda check: Discrete(pmf, self.var, support, check))
 
     def __repr__(self) -> str:
         if self.table is not None:
@@ -389,6 +403,30 @@ def _joint(args: tuple, kwargs: dict, discrete: bool):
         kind = Discrete if discrete else Continuous
         return kind(expr, variables[0], **given)
     return Joint(expr, variables, given.get("support"), discrete, given.get("check", True))
+
+
+def _at_values(law: Density, given: dict, formula: sp.Expr, build: Callable[[bool], Density]) -> Density:
+    """``law`` at the parameter values ``given`` (``build(check)`` makes it), checked unless that is settled.
+
+    It is settled when ``law`` was shown a law at every value its parameters' assumptions allow
+    (:attr:`Continuous.every_value`), each value meets every assumption of its parameter (SymPy decides each,
+    as it decided the signs and the mass; an undecided one is checked), and the formula at the values holds
+    no ∞ or NaN.  The copy keeps the property for the parameters left.  The check of a derivation builds its
+    laws at every sample point so: checked each time, a Beta pair's points cost a third of its derivation.
+    """
+    settled = (law.every_value and not formula.has(sp.zoo, sp.nan)
+               and all(_meets_assumptions(symbol, value) for symbol, value in given.items()))
+    if not settled:
+        return build(True)
+    copy = build(False)
+    object.__setattr__(copy, "validated", True)
+    object.__setattr__(copy, "every_value", True)
+    return copy
+
+
+def _meets_assumptions(symbol: sp.Symbol, value: sp.Expr) -> bool:
+    """Whether SymPy shows ``value`` to have every property ``symbol`` is declared with (positive, integer, ...)."""
+    return all(getattr(value, f"is_{fact}", None) is held for fact, held in symbol.assumptions0.items())
 
 
 def _as_checked(original: Density, copy: Density) -> Density:

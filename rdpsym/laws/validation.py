@@ -7,6 +7,12 @@ decided pass, and are checked again numerically wherever the density is
 evaluated at values.  The mass is found in closed form by the engine's rules
 when it can be, else (no parameters left) by quadrature.
 
+What a check established is a :class:`Validity`: a law with parameters whose every branch SymPy's
+assumptions show nonnegative and whose mass is exactly 1 in closed form is a law at *every* value its
+parameters' assumptions allow, so a copy at such values needs no check of its own (the check of a
+derivation evaluates its laws at many sample points; a point check solved for the density's critical
+points, about a third of a Beta pair's derivation).
+
 It works on the expression, the variable and the pieces a density hands in,
 never on the density classes: densities imports this module, not the reverse.
 """
@@ -14,6 +20,7 @@ never on the density classes: densities imports this module, not the reverse.
 from __future__ import annotations
 
 import decimal
+import enum
 from collections.abc import Mapping, Sequence
 
 import mpmath
@@ -102,23 +109,37 @@ def _terms(s: sp.Sum) -> float:
     return count
 
 
+class Validity(enum.IntEnum):
+    """What a density's check established; false (0) when its mass was left undecided."""
+
+    #: With parameters, the mass could not be decided symbolically: the law passed, and is checked with values.
+    UNDECIDED = 0
+    #: Nonnegative and of mass 1 as checked (exactly, or to 10⁻²⁰ for a number); with parameters, a branch
+    #: whose sign SymPy cannot decide is left to the values (a pmf written with 1 − p at p > 1).
+    SHOWN = 1
+    #: With parameters: every nonzero branch nonnegative by SymPy's assumptions and the mass exactly 1 in
+    #: closed form, so the law is one at every value the parameters' assumptions allow.
+    EVERY_VALUE = 2
+
+
 # A mass shown to be 1 is read back in every later process (rdpsym.foundations.disk_cache); a refusal never is.
-@persistent("density check", keep=lambda shown: shown is True)
+@persistent("density check", keep=lambda validity: validity >= Validity.SHOWN)
 @sympy_evalf_guard.serialized  # SymPy sets mpmath's global precision as it evaluates: one thread at a time
 def check_pieces(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, discrete: bool,
-                 lo: sp.Expr, hi: sp.Expr, parameters: set) -> bool:
+                 lo: sp.Expr, hi: sp.Expr, parameters: set) -> Validity:
     """Check a pdf (pmf) ``expr`` in ``var`` on the support (lo, hi), split into ``pieces``.
 
     Every nonzero branch must be nonnegative on its piece, and the masses must
     add up to 1: in closed form when each piece has one, else numerically when
     no ``parameters`` are left (with parameters, an undecided mass passes).
-    Returns whether the mass was shown to be 1 (False: undecided, passed).
+    Returns what was established (:class:`Validity`).
     """
     total = sp.S.Zero
+    signs_proved = True
     for piece in pieces:
         if piece.is_zero:
             continue
-        check_nonnegative(piece, var, discrete)
+        signs_proved = check_nonnegative(piece, var, discrete) and signs_proved
         try:
             total += _mass(piece, var, discrete)
         except NoClosedFormError:
@@ -126,19 +147,24 @@ def check_pieces(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, disc
             break
     if total is None:
         if parameters:
-            return False
+            return Validity.UNDECIDED
         # Numerically: a mass off 1 rejects the law only when two precisions agree on it to the digits
         # compared (10⁻²⁰).  A quadrature that cannot resolve the integrand (a step function across its
         # jumps) gives values that move with the precision: undecided then, never a wrong rejection.
         first = numeric_mass(expr, var, pieces, discrete=discrete, lo=lo, hi=hi, dps=30)
         with private_context(60) as ctx:
             if abs(ctx.convert(first) - 1) <= ctx.mpf(10) ** -NORMALISATION_DIGITS:
-                return check_normalised(sp.Float(first, 30), discrete)
+                return Validity(check_normalised(sp.Float(first, 30), discrete))
             second = numeric_mass(expr, var, pieces, discrete=discrete, lo=lo, hi=hi, dps=50)
             if abs(ctx.convert(first) - second) > ctx.mpf(10) ** -NORMALISATION_DIGITS:
-                return False
+                return Validity.UNDECIDED
         total = sp.Float(second, 50)
-    return check_normalised(total, discrete)
+    shown = check_normalised(total, discrete)
+    # Exactly 1 in closed form: a number that is 1 only to 10⁻²⁰ proves nothing for other values.
+    exactly_one = total == 1 or (shown and not total.is_number)
+    if parameters and signs_proved and exactly_one:
+        return Validity.EVERY_VALUE
+    return Validity(shown)
 
 
 #: Digits to which a numeric mass must be 1 (and settled across two precisions, to reject a law).
@@ -146,12 +172,16 @@ NORMALISATION_DIGITS = 20
 
 
 @sympy_evalf_guard.serialized
-def check_table(table: Mapping) -> bool:
-    """Check a finite table ``{outcome: probability}``: nonnegative, summing to 1 (False: undecided, passed)."""
+def check_table(table: Mapping) -> Validity:
+    """Check a finite table ``{outcome: probability}``: nonnegative, summing to 1 (UNDECIDED: passed)."""
     for outcome, prob in table.items():
         if prob.is_negative:
             raise DensityError(must(f"the probability of {outcome}", "nonnegative", prob))
-    return check_normalised(sp.Add(*table.values()), discrete=True)
+    total = sp.Add(*table.values())
+    shown = check_normalised(total, discrete=True)
+    if shown and total.free_symbols and all(prob.is_nonnegative for prob in table.values()):
+        return Validity.EVERY_VALUE
+    return Validity(shown)
 
 
 def numeric_mass(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, discrete: bool,
@@ -214,18 +244,21 @@ def _mass(piece: Piece, var: sp.Symbol, discrete: bool) -> sp.Expr:
     return value.value
 
 
-def check_nonnegative(piece: Piece, var: sp.Symbol, discrete: bool) -> None:
-    """Reject a branch that is negative somewhere on its piece.
+def check_nonnegative(piece: Piece, var: sp.Symbol, discrete: bool) -> bool:
+    """Reject a branch that is negative somewhere on its piece; whether SymPy's assumptions show it nonnegative
+    (for every value of its parameters).
 
-    Symbolically when SymPy can tell; otherwise (no free parameters) at the
-    branch's critical points, found by ``solve`` under a time budget, and on a
-    dense grid, so a dip between a few probe points is not missed.
+    Symbolically when SymPy can tell; otherwise with free parameters it passes (each value is checked where
+    the law is evaluated), and without them it is checked at the branch's critical points, found by
+    ``solve`` under a time budget, and on a dense grid, so a dip between a few probe points is not missed.
     """
     b = piece.branch
     if b.is_negative:
         raise DensityError(must("the density", "nonnegative on its support", b))
-    if b.free_symbols - {var} or b.is_nonnegative or _nonnegative_on(b, var, piece):
-        return
+    if _nonnegative(b) or _nonnegative_on(b, var, piece, discrete):
+        return True
+    if b.free_symbols - {var}:
+        return False
     x = var
     points = list(probe_points(piece, discrete)) + _grid(piece, discrete)
     if not discrete:
@@ -242,20 +275,43 @@ def check_nonnegative(piece: Piece, var: sp.Symbol, discrete: bool) -> None:
                 raise DensityError(
                     must("the density", "nonnegative on its support", f"{ctx.nstr(value, 6)} at {x} = {shown}")
                 )
+    return False
 
 
-def _nonnegative_on(b: sp.Expr, var: sp.Symbol, piece: Piece) -> bool:
-    """Whether SymPy's assumptions show ``b ≥ 0`` with the variable known to lie right of the piece's start.
+def _nonnegative_on(b: sp.Expr, var: sp.Symbol, piece: Piece, discrete: bool) -> bool:
+    """Whether SymPy's assumptions show ``b ≥ 0`` with the variable known to lie on the piece.
 
-    On (0, ∞) the log-normal pdf e^{−(log x − μ)²/2}/(x√(2π)) is positive as soon as x is known positive;
-    asked with a real x, SymPy cannot tell (log x is complex for x < 0), and the search for critical
-    points that follows costs seconds.
+    The variable is written through a positive t that runs over the piece: lo + t on (lo, ∞), hi − t on
+    (−∞, hi), lo + (hi − lo)·t/(1 + t) on a bounded piece, where both x − lo and hi − x are then visibly
+    positive.  On (0, ∞) the log-normal pdf e^{−(log x − μ)²/2}/(x√(2π)) is positive as soon as x is known
+    positive; asked with a real x, SymPy cannot tell (log x is complex for x < 0), and the search for
+    critical points that follows costs seconds; on (0, 1), a Beta pdf x^{a−1}(1 − x)^{b−1}/B(a, b) is
+    positive once 1 − x = 1/(1 + t) is.  A pmf's ends are outcomes: t ≥ 0 reaches them, and a bounded
+    range is read from both ends.
     """
-    lo = piece.lo
-    if lo is -oo or not (lo.is_number and lo.is_finite):
+    lo, hi = piece.lo, piece.hi
+    t = sp.Symbol("t", nonnegative=True) if discrete else sp.Symbol("t", positive=True)
+    if lo.is_finite and hi is oo:
+        inside = [lo + t]
+    elif lo is -oo and hi.is_finite:
+        inside = [hi - t]
+    elif lo.is_finite and hi.is_finite and (hi - lo).is_positive:
+        inside = [lo + (hi - lo) * t / (1 + t)] + ([hi - (hi - lo) * t / (1 + t)] if discrete else [])
+    else:
         return False
-    t = sp.Symbol("t", positive=True)
-    return bool(b.xreplace({var: lo + t}).is_nonnegative)
+    return all(_nonnegative(b.xreplace({var: x})) for x in inside)
+
+
+#: Functions SymPy's assumptions know no sign of that are quotients of Gamma values (B(a, b), k!, C(n, k)).
+_GAMMA_QUOTIENTS = (sp.beta, sp.factorial, sp.binomial, sp.RisingFactorial, sp.FallingFactorial)
+
+
+def _nonnegative(expr: sp.Expr) -> bool:
+    """Whether SymPy's assumptions show ``expr ≥ 0``, with B(a, b), k!, C(n, k) written as Gamma values
+    (SymPy finds B(a, b) of positive a, b of no known sign, and Γ(a) of positive a positive)."""
+    if expr.is_nonnegative:
+        return True
+    return expr.has(*_GAMMA_QUOTIENTS) and bool(expr.rewrite(sp.gamma).is_nonnegative)
 
 
 def _grid(piece: Piece, discrete: bool) -> list[sp.Expr]:

@@ -1,0 +1,96 @@
+"""A law's check at construction, and at parameter values (rdpsym.laws.validation.Validity).
+
+A law with parameters whose every branch SymPy's assumptions show nonnegative and whose mass is exactly 1 in
+closed form is a law at every value its parameters' assumptions allow: ``subs`` then builds it at values
+without a check of its own (the check of a derivation does so at every sample point).  Every other law is
+checked at its values as before, and a value that makes it no law is refused.
+"""
+
+from __future__ import annotations
+
+import pytest
+import sympy as sp
+
+import rdpsym
+from rdpsym import Continuous, Discrete
+from rdpsym.foundations.errors import DensityError
+from rdpsym.laws import densities
+from rdpsym.laws.validation import Validity
+
+x = sp.Symbol("x", real=True)
+k = sp.Symbol("k", integer=True)
+a, b, lam, p = sp.symbols("a b lambda p", positive=True)
+n = sp.Symbol("n", positive=True, integer=True)
+
+
+def _beta(a, b):
+    return Continuous(x ** (a - 1) * (1 - x) ** (b - 1) / sp.beta(a, b), x, sp.Interval(0, 1))
+
+
+def _poisson(lam):
+    return Discrete(lam**k * sp.exp(-lam) / sp.factorial(k), k, sp.Range(0, sp.oo))
+
+
+def _refuse_checks(monkeypatch):
+    """Fail on any check of a law's pieces or table from now on."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("the law was checked again")
+
+    monkeypatch.setattr(densities, "check_pieces", refuse)
+    monkeypatch.setattr(densities, "check_table", refuse)
+
+
+@pytest.mark.parametrize("law", [
+    pytest.param(lambda: rdpsym.gaussian(sp.Symbol("sigma", positive=True)).pair[0], id="Gaussian"),
+    # B(a, b) and k! have no sign SymPy knows: read as Gamma values; 1 − x is positive once x = t/(1 + t)
+    pytest.param(lambda: _beta(a, b), id="Beta"),
+    pytest.param(lambda: _poisson(lam), id="Poisson"),
+    pytest.param(lambda: Continuous(1 / a, x, sp.Interval(0, a)), id="uniform on [0, a]"),
+])
+def test_a_law_shown_one_at_every_value_is_not_checked_again_at_values(law, monkeypatch):
+    law = law()
+    assert law.every_value and law.validated
+    _refuse_checks(monkeypatch)
+    values = {s: sp.Rational(3, 2) + i for i, s in enumerate(sorted(law.parameters, key=str))}
+    at = law.subs(values)
+    assert at.validated and at.every_value and not at.parameters
+    monkeypatch.undo()  # the same law built with its check: the check accepts it, and it is the same law
+    assert at == type(at)(*_fields(at))
+
+
+def _fields(law):
+    if isinstance(law, Continuous):
+        return law.pdf, law.var, law.support
+    return law.pmf, law.var, law.support
+
+
+@pytest.mark.parametrize("law, point, says", [
+    # p > 0 is all SymPy knows: 1 − p may be negative, so each value is checked (a pmf written with 1 − p)
+    (lambda: Discrete({0: p, 1: 1 - p}), {p: sp.Rational(3, 2)}, "nonnegative"),
+    (lambda: Discrete(sp.binomial(n, k) * p**k * (1 - p) ** (n - k), k, sp.Range(0, n + 1)),
+     {n: 2, p: 3}, "nonnegative"),
+])
+def test_a_law_not_shown_one_at_every_value_is_checked_at_each_value(law, point, says):
+    law = law()
+    assert not law.every_value
+    with pytest.raises(DensityError, match=says):
+        law.subs(point)
+
+
+def test_the_check_says_what_it_established():
+    assert Continuous(x ** (a - 1) * (1 - x) ** (b - 1) / sp.beta(a, b), x, sp.Interval(0, 1)).every_value
+    assert densities.check_table({0: sp.Rational(1, 3), 1: sp.Rational(2, 3)}) is Validity.SHOWN  # no parameters
+    assert densities.check_table({0: p / (1 + p), 1: 1 / (1 + p)}) is Validity.EVERY_VALUE
+    assert densities.check_table({0: p, 1: 1 - p}) is Validity.SHOWN  # the sign of 1 − p is left to the values
+    # a mass of 1 only to 10⁻²⁰ at one value proves nothing at another: a number is not "every value"
+    assert not Continuous(sp.exp(-x) / (1 - sp.exp(-a)), x, sp.Interval(0, a)).every_value
+
+
+def test_a_value_sympy_cannot_place_or_a_formula_without_a_value_is_checked():
+    law = _poisson(lam)
+    built = []
+    densities._at_values(law, {lam: sp.Rational(1, 2)}, sp.zoo * k, lambda check: built.append(check))
+    densities._at_values(law, {sp.Symbol("lambda", positive=True): sp.Symbol("c")}, k,
+                         lambda check: built.append(check))
+    densities._at_values(law, {lam: sp.Rational(1, 2)}, k, lambda check: built.append(check) or law)
+    assert built == [True, True, False]
