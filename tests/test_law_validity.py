@@ -107,3 +107,21 @@ def test_a_mass_written_with_erf_and_erfc_is_shown_to_be_one():
         shown[mu.is_positive] = Continuous(pdf, x, sp.Interval(0, sp.oo), check=False)._check()
     # μ > 0: 1 + erf(z) > 0 is known, a law at every value; a real μ leaves that sign to the values
     assert shown == {True: Validity.EVERY_VALUE, None: Validity.SHOWN}
+
+
+def test_a_number_of_no_known_sign_is_signed_by_its_value(monkeypatch):
+    """A von Mises law at κ = 3/2 is e^{κ cos x}/(2π I₀(κ)): SymPy knows no sign of I₀(3/2); its value (30 digits)
+    gives it, so the law needs no search for the density's critical points (about 1 s of CPU a law)."""
+    from rdpsym.laws import validation
+
+    kappa = sp.Rational(3, 2)
+    pdf = sp.exp(kappa * sp.cos(x)) / (2 * sp.pi * sp.besseli(0, kappa))
+    assert pdf.is_nonnegative is None  # what SymPy alone says
+
+    def no_search(*args):
+        raise AssertionError("searched for critical points")
+
+    monkeypatch.setattr(validation, "_critical_points", no_search)
+    assert Continuous(pdf, x, sp.Interval(-sp.pi, sp.pi)).validated
+    assert not validation._nonnegative(-sp.exp(x) / sp.besseli(0, kappa))  # a negative number stays negative
+    assert not validation._nonnegative(sp.exp(x) * (sp.besseli(0, kappa) - 2))  # I₀(3/2) ≈ 1.65 < 2

@@ -308,10 +308,26 @@ _GAMMA_QUOTIENTS = (sp.beta, sp.factorial, sp.binomial, sp.RisingFactorial, sp.F
 
 def _nonnegative(expr: sp.Expr) -> bool:
     """Whether SymPy's assumptions show ``expr ≥ 0``, with B(a, b), k!, C(n, k) written as Gamma values
-    (SymPy finds B(a, b) of positive a, b of no known sign, and Γ(a) of positive a positive)."""
+    (SymPy finds B(a, b) of positive a, b of no known sign, and Γ(a) of positive a positive), and each
+    factor that is a number of no known sign (a von Mises law's 1/I₀(3/2)) replaced by its sign."""
     if expr.is_nonnegative:
         return True
-    return expr.has(*_GAMMA_QUOTIENTS) and bool(expr.rewrite(sp.gamma).is_nonnegative)
+    if expr.has(*_GAMMA_QUOTIENTS) and expr.rewrite(sp.gamma).is_nonnegative:
+        return True
+    factors = sp.Mul.make_args(expr)
+    signed = [_sign_of_number(f) if f.is_number and f.is_nonnegative is None else f for f in factors]
+    return signed != list(factors) and bool(sp.Mul(*signed).is_nonnegative)
+
+
+def _sign_of_number(number: sp.Expr) -> sp.Expr:
+    """±1 for a nonzero number whose value SymPy evaluates to 30 correct digits (``evalf`` strict), else it."""
+    try:
+        value = number.evalf(30, strict=True)
+    except (sp.PrecisionExhausted, ValueError, TypeError, ArithmeticError):
+        return number
+    if value.is_Float and value != 0:
+        return sp.S.One if value > 0 else sp.S.NegativeOne
+    return number
 
 
 def _grid(piece: Piece, discrete: bool) -> list[sp.Expr]:
