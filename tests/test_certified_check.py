@@ -273,3 +273,37 @@ def test_constants_arb_cannot_evaluate_whole_and_far_finite_ends_still_give_ball
         assert ball is not None and (arb(mpmath.nstr(reference, AGREE_DIGITS + 10)) - ball).abs_lower() <= \
             abs(ball.mid()) * arb(10) ** -(AGREE_DIGITS + 5)
         assert long_piece is not None and long_piece.overlaps((arb(9) / 5).log())
+
+
+# --- laws in several variables: each coordinate's ball, summed ----------------------------------------------
+
+def _exponentials(rate_p, rate_q):
+    return (rdpsym.Continuous(rate_p * sp.exp(-rate_p * x), x, HALF_LINE),
+            rdpsym.Continuous(rate_q * sp.exp(-rate_q * x), x, HALF_LINE))
+
+
+def test_independent_coordinates_are_checked_by_the_certified_balls_of_their_coordinates():
+    """Three i.i.d. exponential coordinates, and a Gaussian beside a Laplace coordinate: every sample point of the
+    joint check agrees with the sum of the coordinates' balls (each times its copies), and says so."""
+    rate = sp.Symbol("r", positive=True)
+    P, Q = _exponentials(rate, 2 * rate)
+    d = rdpsym.renyi_divergence(P**3, Q**3, rdpsym.alpha)
+    finite = [e for e in d.evidence if isinstance(e, AgreesWithDefinition) and e.digits is not None]
+    assert finite and all(e.method == METHOD for e in finite)  # (from α = 2 on, both sides are ∞)
+    G, L = rdpsym.gaussian(R(6, 5)).pair, rdpsym.laplace(R(7, 3)).pair
+    y = sp.Symbol("y", real=True)
+    P2 = rdpsym.Continuous(G[0].pdf * L[0].pdf.subs(L[0].var, y), (G[0].var, y))
+    Q2 = rdpsym.Continuous(G[1].pdf * L[1].pdf.subs(L[1].var, y), (G[1].var, y))
+    d2 = rdpsym.renyi_divergence(P2, Q2, R(5, 2))
+    assert [e.method for e in d2.evidence if isinstance(e, AgreesWithDefinition)] == [METHOD]
+
+
+def test_a_joint_closed_form_off_in_its_35th_digit_is_refused_by_the_coordinates_balls():
+    from rdpsym.derive.joint_check import check_joint
+
+    P, Q = _exponentials(R(2), R(1))
+    order = R(3, 2)
+    one = sp.log(2**order / (order + 1)) / (order - 1)  # rates 2 and 1: ∫ 2^α e^{−(α+1)x} = 2^α/(α + 1)
+    check_joint(P**3, Q**3, order, 3 * one, Hypotheses())  # the true value passes
+    with pytest.raises(VerificationError, match="outside the certified"):
+        check_joint(P**3, Q**3, order, 3 * one * (1 + R(1, 10**35)), Hypotheses())

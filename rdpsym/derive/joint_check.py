@@ -13,7 +13,9 @@ from __future__ import annotations
 import random
 
 import sympy as sp
+from flint import arb
 
+from rdpsym.derive.certified import certified_divergence
 from rdpsym.derive.check_loop import AGREE_DIGITS, POINTS, Check
 from rdpsym.derive.joint_blocks import Block, _at, _parameters, align
 from rdpsym.derive.joint_numeric import joint_divergence_mp
@@ -21,8 +23,11 @@ from rdpsym.derive.sampling import sample_points
 from rdpsym.derive.values import shown
 from rdpsym.derive.verify import is_zero
 from rdpsym.engine.context import Hypotheses
+from rdpsym.foundations.balls import precision
 from rdpsym.foundations.errors import ConvergenceError, DensityError, ParameterError, VerificationError
+from rdpsym.foundations.precision import bits_for
 from rdpsym.foundations.record import AgreesByRoute
+from rdpsym.laws.densities import Density
 from rdpsym.laws.joint import Joint
 from rdpsym.laws.multivariate import dimension_of
 
@@ -89,6 +94,29 @@ class _JointCheck(Check):
                 raise
             return None
 
+    def certified(self, Pp, Qp, at):
+        """The definition as a certified ball where every block that differs is one coordinate the certified
+        route integrates (:func:`~rdpsym.derive.certified.certified_divergence`): the blocks' balls, each times
+        its copies, summed as :func:`~rdpsym.derive.joint_numeric.joint_divergence_mp` sums their values
+        (additivity over independent blocks); else None, and the mpmath route answers.  Each ball's radius is
+        below 10^−(AGREE_DIGITS+1) of its midpoint and every term is a divergence (≥ 0), so the sum's is too;
+        checked again on the sum."""
+        if at is oo:
+            return None
+        blocks = [block for block in align(Pp, Qp) if block.p != block.q]
+        if not blocks or not all(isinstance(block.p, Density) for block in blocks):
+            return None
+        with precision(bits_for(AGREE_DIGITS + 20)):
+            total = arb(0)
+            for block in blocks:
+                ball = certified_divergence(block.p, block.q, at, AGREE_DIGITS)
+                if ball is None:
+                    return None
+                total += ball * int(block.copies)
+            if not total.rad() < abs(total.mid()) * arb(10) ** -(AGREE_DIGITS + 1):
+                return None
+        return total
+
     def definition(self, Pp, Qp, at, closed, point: dict, where):
         try:
             return joint_divergence_mp(Pp, Qp, at, dps=AGREE_DIGITS + 5), None
@@ -96,7 +124,7 @@ class _JointCheck(Check):
             return self.skip(exc, point, at, Pp, Qp, where)
 
     def agreed(self, items: tuple, digits, integrated_in, method=None):
-        return AgreesByRoute(items, digits, None, None, self.route)
+        return AgreesByRoute(items, digits, None, method, self.route)
 
     def after(self, Pp, Qp) -> None:
         _check_separation(Pp)
