@@ -244,9 +244,8 @@ class Continuous(Density):
 
     def renamed(self, var: sp.Symbol) -> Continuous:
         """The same density written in another variable."""
-        renamed = _as_checked(self, Continuous(self.pdf.xreplace({self.var: var}), var, self.support, check=False))
-        object.__setattr__(renamed, "every_value", self.every_value)
-        return renamed
+        return _as_checked(self, Continuous(self.pdf.xreplace({self.var: var}), var, self.support, check=False),
+                           same_law=True)
 
     def substituted(self, mapping: Mapping) -> Continuous:
         """The density with parameters replaced by expressions (``{c: a + δ}``: one case of a split), not re-checked."""
@@ -360,9 +359,8 @@ class Discrete(Density):
         """The same pmf written in another variable (tables have none)."""
         if self.table is not None:
             return self
-        renamed = _as_checked(self, Discrete(self.pmf.xreplace({self.var: var}), var, self.support, check=False))
-        object.__setattr__(renamed, "every_value", self.every_value)
-        return renamed
+        return _as_checked(self, Discrete(self.pmf.xreplace({self.var: var}), var, self.support, check=False),
+                           same_law=True)
 
     def substituted(self, mapping: Mapping) -> Discrete:
         """The pmf with parameters replaced by expressions (one case of a split), not re-checked."""
@@ -429,9 +427,12 @@ def _meets_assumptions(symbol: sp.Symbol, value: sp.Expr) -> bool:
     return all(getattr(value, f"is_{fact}", None) is held for fact, held in symbol.assumptions0.items())
 
 
-def _as_checked(original: Density, copy: Density) -> Density:
-    """``copy`` marked as checked when ``original`` was (a copy of a checked law needs no new check)."""
+def _as_checked(original: Density, copy: Density, same_law: bool = False) -> Density:
+    """``copy`` marked as checked when ``original`` was (a copy of a checked law needs no new check); when it is
+    the same law (written in another variable), also a law at every value when ``original`` was."""
     object.__setattr__(copy, "validated", original.validated)
+    if same_law:
+        object.__setattr__(copy, "every_value", original.every_value)
     return copy
 
 
