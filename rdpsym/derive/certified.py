@@ -38,7 +38,7 @@ from __future__ import annotations
 import sympy as sp
 from flint import acb, arb
 
-from rdpsym.derive.certified_compile import Compiled, _exp_of, _integrand, _NaN
+from rdpsym.derive.certified_compile import Compiled, _compile, _exp_of, _integrand, _NaN
 from rdpsym.derive.certified_ends import _DEPTH_LIMIT, _end_cut, _reciprocal, _tail_at, _tail_cut
 from rdpsym.foundations.balls import precision, to_arb
 from rdpsym.foundations.errors import SymbolicTimeout
@@ -122,9 +122,15 @@ def _certified(P: Density, Q: Density, order: sp.Expr, digits: int) -> arb | Non
     with precision(bits_for(digits + 15)):
         total = arb(0)
         for lo, hi, integrand, options in pieces:
-            piece = _integrated(integrand, options, x, lo, hi, digits)
-            if piece is None:
+            # An essential zero at a finite end (e^{−b/x} at 0) is integrated in u = 1/|x − end| only: integrated
+            # in x, Arb bisects towards that end until its evaluation limit and gives up (40 000 evaluations for
+            # each tail option, three at α = 1: 0.7 s for a Lévy pair before the reciprocal route was tried).
+            if _essential_zero_at_an_end(integrand, x, lo, hi):
                 piece = _with_reciprocal_ends(integrand, options, x, lo, hi, digits)
+            else:
+                piece = _integrated(integrand, options, x, lo, hi, digits)
+                if piece is None:
+                    piece = _with_reciprocal_ends(integrand, options, x, lo, hi, digits)
             if piece is None:
                 return None
             total += piece
@@ -143,14 +149,65 @@ def _integrated(integrand: tuple, options: tuple, x: sp.Symbol, lo: sp.Expr, hi:
     """∫_lo^hi of the integrand (``("exp", L)`` or ``("KL", lp, lq)``), with the first of ``options`` (bounds of
     its log) whose tails can be cut; None where no option gives a certified ball."""
     ends = integrand[1] if integrand[0] == "exp" else None
-    infinite = lo is -sp.oo or hi is sp.oo  # (the far-tail form is used in infinite tails only)
-    far = _exp_of(integrand[1], x, powers=False) if integrand[0] == "exp" and infinite else None
+    # (the far-tail forms are used in infinite tails only)
+    far = {side: _far_form(integrand, x, side) for side, end in ((1, hi), (-1, lo)) if end in (sp.oo, -sp.oo)}
     f = _integrand(integrand, x)
     for bounds in options:
         piece = _piece_integral(f, bounds, x, lo, hi, digits, ends, far)
         if piece is not None:
             return piece
     return None
+
+
+def _far_form(integrand: tuple, x: sp.Symbol, side: int) -> Compiled:
+    """The integrand of the infinite tail on ``side`` (±1) in u = log|x|, x = side·e^u, Jacobian e^u included,
+    built symbolically, each term in the exponent (:func:`~rdpsym.derive.certified_compile._exp_of` without
+    powers).  log(side·x) is u itself there: compiled as log(e^u) instead, it met its branch cut wherever the
+    ball's imaginary part passed π, and Arb cut a tail of 280 units of u into pieces of a few units (19 000
+    evaluations for a Lévy pair; about 600 so)."""
+    u = sp.Dummy("u", real=True)
+    if integrand[0] == "exp":
+        return _exp_of(_in_log_coordinates(integrand[1], x, u, side) + u, u, powers=False)
+    _, lp, lq = integrand
+    density = _exp_of(_in_log_coordinates(lp, x, u, side) + u, u, powers=False)
+    ratio = _compile(_in_log_coordinates(sp.expand(lp - lq), x, u, side), u)
+    return lambda w, analytic: density(w, analytic) * ratio(w, analytic)
+
+
+def _in_log_coordinates(e: sp.Expr, x: sp.Symbol, u: sp.Symbol, side: int) -> sp.Expr:
+    """``e`` at x = side·e^u, each log of a polynomial g of degree d read as log(c) + d·u + log(g/(c·e^{du})),
+    c = g's leading coefficient times side^d (g > 0 far out on this side, so c > 0): the last log's argument
+    is 1 + O(e^{−u}), far from its branch cut however wide the ball's imaginary part (log(1 + e^{2u}) of a
+    Cauchy law meets it at Im u = π/2 and needed 4·10⁴ evaluations).
+
+    >>> x, u = sp.Symbol("x", real=True), sp.Symbol("u", real=True)
+    >>> _in_log_coordinates(-sp.log(x**2 + 1) - sp.log(sp.pi), x, u, 1)
+    -2*u - log(1 + exp(-2*u)) - log(pi)
+    """
+    to_u = {x: side * sp.exp(u)}
+    swaps = {}
+    for g in e.atoms(sp.log):
+        argument = g.args[0]
+        if x not in argument.free_symbols:
+            continue
+        try:
+            poly = sp.Poly(argument, x)
+        except sp.PolynomialError:
+            continue
+        d, lead = poly.degree(), poly.LC() * side ** poly.degree()
+        if d < 1 or lead.is_positive is not True:
+            continue
+        swaps[g] = sp.log(lead) + d * u + sp.log(sp.expand(argument.xreplace(to_u) * sp.exp(-d * u) / lead))
+    return sp.expand(e.xreplace(swaps).xreplace(to_u))
+
+
+def _essential_zero_at_an_end(integrand: tuple, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> bool:
+    """Whether a term of the integrand's log density outside every logarithm is infinite at a finite end of the
+    piece (−b/x at 0: e^{−b/x}, a zero no power of the distance bounds)."""
+    L = integrand[1]  # e^L, or the density e^{lp} of P·(lp − lq)
+    ends = [end for end in (lo, hi) if end not in (sp.oo, -sp.oo)]
+    return any(not term.has(sp.log) and term.xreplace({x: end}).is_finite is not True
+               for term in sp.Add.make_args(sp.expand(L)) if x in term.free_symbols for end in ends)
 
 
 def _with_reciprocal_ends(integrand: tuple, options: tuple, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr,
@@ -224,25 +281,33 @@ def _log_vanishes_at_an_end(r: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr) 
 
 
 def _piece_integral(f: Compiled, bounds: tuple, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, digits: int,
-                    L: sp.Expr | None = None, far: Compiled | None = None) -> arb | None:
+                    L: sp.Expr | None = None, far: dict | None = None) -> arb | None:
     """∫_lo^hi f as a real ball, or None.  At an infinite end the range is cut at T and the tail,
     where |f| ≤ Σ e^B over ``bounds``, added as a ball [−Σ, Σ] (see
     :func:`~rdpsym.derive.certified_ends._tail_cut`).  At a finite end where f = e^L has a non-integer
     power of the distance to the end (``L`` given), a segment is cut off with a bound of its integral
-    (:func:`~rdpsym.derive.certified_ends._end_cut`)."""
+    (:func:`~rdpsym.derive.certified_ends._end_cut`); without ``L`` (P·log(P/Q)), where every e^B of
+    ``bounds`` has such a power, the segment is cut where the nearest of their cuts is, with the sum of
+    their bounds (|f| ≤ Σ e^B there too)."""
     tail = arb(0)
     lo0, hi0 = lo, hi  # (the ends as SymPy numbers, for the tail cuts)
-    if L is not None:
-        for end, inward in ((lo, 1), (hi, -1)):
-            if end in (sp.oo, -sp.oo):
-                continue
+    for end, inward in ((lo, 1), (hi, -1)):
+        if end in (sp.oo, -sp.oo):
+            continue
+        if L is not None:
             cut = _end_cut(L, x, end, inward, (lo0, hi0), digits)
             if cut is None:
                 return None
-            if cut is not True:
-                moved, bound = cut
-                lo, hi = (moved, hi) if inward == 1 else (lo, moved)
-                tail += bound
+        else:  # (a gamma pair's P·r near 0, integrated in x, ran to Arb's limit of 40 000 evaluations)
+            cuts = [_end_cut(B, x, end, inward, (lo0, hi0), digits) for B in bounds]
+            if any(c is None or c is True for c in cuts):
+                continue  # integrated up to the end, as it is
+            nearest = min((c[0] for c in cuts), key=lambda m: inward * m.mid())
+            cut = (nearest, sum((c[1] for c in cuts), arb(0)))
+        if cut is not True:
+            moved, bound = cut
+            lo, hi = (moved, hi) if inward == 1 else (lo, moved)
+            tail += bound
     if hi is sp.oo:
         start = lo0 if lo0 is not -sp.oo else sp.S.Zero
         cuts = [_tail_cut(B, x, start, digits) for B in bounds]
@@ -267,22 +332,23 @@ def _piece_integral(f: Compiled, bounds: tuple, x: sp.Symbol, lo: sp.Expr, hi: s
         return None
     # A far cut (a power-law tail: T ≈ 10^60) is reached in u = log|x| over the part beyond |x| = 2^8:
     # ∫ f(x) dx = ∫ f(±e^u)·e^u du, where the tail decays like e^{(K+1)u}, not like x^K.
+    # In an infinite tail the integrand is the one built in u itself (_far_form); towards a far finite end, f at
+    # ±e^u (a factor of L may vanish there, where its power, not its log, is holomorphic).
     parts = []
     near = arb(2) ** 8
     if b > near and b > 2 ** 16 * a.max(near):
         cut = a.max(near)
-        g = far if far is not None and hi0 is sp.oo else f  # (e^{L} throughout in an infinite tail: see _exp_of;
-        # at a far finite end a factor of L may vanish, where its power, not its log, is holomorphic)
-        parts.append((lambda w, analytic, g=g: g(w.exp(), analytic) * w.exp(), cut.log(), b.log()))
+        g = (far or {}).get(1) if hi0 is sp.oo else None
+        parts.append((g or (lambda w, analytic: f(w.exp(), analytic) * w.exp()), cut.log(), b.log()))
         b = cut
     if a < -near and a < 2 ** 16 * b.min(-near):
         cut = b.min(-near)
-        g = far if far is not None and lo0 is -sp.oo else f
-        parts.append((lambda w, analytic, g=g: g(-w.exp(), analytic) * w.exp(), (-cut).log(), (-a).log()))
+        g = (far or {}).get(-1) if lo0 is -sp.oo else None
+        parts.append((g or (lambda w, analytic: f(-w.exp(), analytic) * w.exp()), (-cut).log(), (-a).log()))
         a = cut
     parts.append((f, a, b))
     total = arb(0)
-    for g, left, right in parts:
+    for g, left, right in reversed(parts):  # the part near the origin first: where a piece fails, mostly
         def integrand(z, analytic, g=g):
             try:
                 return g(z, analytic)
