@@ -255,15 +255,19 @@ def test_check_command_json_and_exit_status(tmp_path: Path, capsys):
 
 
 CATALOGUE = [f for f in claim_files([catalogue_path()])]
+#: The tests that read ``catalogue_report``: one worker's (pyproject.toml runs xdist with ``--dist loadgroup``).
+CATALOGUE_GROUP = pytest.mark.xdist_group("catalogue")
 
 
 @pytest.fixture(scope="session")
 def catalogue_report():
     """The whole catalogue checked once, as ``rdpsym check`` checks it: each file's test and the
-    report's compile below read this one run (once per test process)."""
+    report's compile below read this one run (once per run: they are one xdist group, ``CATALOGUE_GROUP``,
+    so under ``-n`` they all run in the same worker)."""
     return run([catalogue_path()])
 
 
+@CATALOGUE_GROUP
 @pytest.mark.parametrize("path", CATALOGUE, ids=[str(f.relative_to(catalogue_path())) for f in CATALOGUE])
 def test_catalogue_file_reaches_its_expected_status(path, catalogue_report):
     assert [f.problem for f in catalogue_report.failures if f.path == path] == []
@@ -274,6 +278,7 @@ def test_catalogue_file_reaches_its_expected_status(path, catalogue_report):
         assert r.ok, str(r)
 
 
+@CATALOGUE_GROUP
 def test_the_whole_catalogue_report_compiles_with_no_line_past_the_margin(catalogue_report, compile_latex):
     # What `rdpsym check --latex report.tex --pdf` builds on CI: every claim's statement, steps,
     # counterexamples and prose, typeset.  A line past the right margin is text cut off the page.
