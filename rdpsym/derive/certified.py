@@ -106,31 +106,39 @@ def _certified(P: Density, Q: Density, order: sp.Expr, digits: int) -> arb | Non
         # x > 1.  Every logarithm's argument must be positive on the piece, or the route is not taken.
         if not all(_positive_on(g.args[0], x, pair.lo, pair.hi) for g in (lp + lq).atoms(sp.log)):
             return None
-        if order == 1 and _log_vanishes_at_an_end(sp.expand(lp - lq), x, pair.lo, pair.hi):
-            return None  # log(P/Q) singular at an end: not holomorphic up to it (no end cut for P·r)
+        # log(P/Q) singular at an end is not holomorphic up to it (no end cut for P·r); on (0, ∞) that end is 0
+        # and log x, read as u = log x, is not singular: only the log-scale route is taken (a gamma pair of two
+        # shapes, log-normal laws).
+        log_scale_only = order == 1 and _log_vanishes_at_an_end(sp.expand(lp - lq), x, pair.lo, pair.hi)
+        if log_scale_only and not (pair.lo == 0 and pair.hi is sp.oo):
+            return None
         if order == 1:  # |r| ≤ (e^{εr} + e^{−εr})/ε, ε = 1/4: |P·r| ≤ 4·(P^{5/4}Q^{−1/4} + P^{3/4}Q^{1/4})
             # A smaller ε where that bound's tail is too heavy (Pareto laws with g₂ > 5g₁: x^{−(5/4)(g₁+1) +
             # (g₂+1)/4} is not integrable); the first ε whose bounds give a cut is used.
             options = tuple(tuple(sp.expand((1 + s * eps) * lp - s * eps * lq + sp.log(1 / eps)) for s in (1, -1))
                             for eps in (sp.Rational(1, 4), sp.Rational(1, 32), sp.Rational(1, 256)))
-            pieces.append((pair.lo, pair.hi, ("KL", lp, lq), options))
+            pieces.append((pair.lo, pair.hi, ("KL", lp, lq), options, log_scale_only))
         else:
             L = sp.expand(order * lp + (1 - order) * lq)
-            pieces.append((pair.lo, pair.hi, ("exp", L), ((L,),)))
+            pieces.append((pair.lo, pair.hi, ("exp", L), ((L,),), False))
     if not pieces:
         return None
     with precision(bits_for(digits + 15)):
         total = arb(0)
-        for lo, hi, integrand, options in pieces:
+        for lo, hi, integrand, options, log_scale_only in pieces:
             # An essential zero at a finite end (e^{−b/x} at 0) is integrated in u = 1/|x − end| only: integrated
             # in x, Arb bisects towards that end until its evaluation limit and gives up (40 000 evaluations for
             # each tail option, three at α = 1: 0.7 s for a Lévy pair before the reciprocal route was tried).
-            if _essential_zero_at_an_end(integrand, x, lo, hi):
+            if log_scale_only:
+                piece = None
+            elif _essential_zero_at_an_end(integrand, x, lo, hi):
                 piece = _with_reciprocal_ends(integrand, options, x, lo, hi, digits)
             else:
                 piece = _integrated(integrand, options, x, lo, hi, digits)
                 if piece is None:
                     piece = _with_reciprocal_ends(integrand, options, x, lo, hi, digits)
+            if piece is None and lo == 0 and hi is sp.oo:
+                piece = _in_log_scale(integrand, options, x, digits)
             if piece is None:
                 return None
             total += piece
@@ -243,6 +251,31 @@ def _in_reciprocal(integrand: tuple, options: tuple, x: sp.Symbol, end: sp.Expr,
     if kind == "KL" and _log_vanishes_at_an_end(sp.expand(moved[1] - moved[2]), u, start, sp.oo):
         return None
     return _integrated(moved, moved_options, u, start, sp.oo, digits)
+
+
+def _in_log_scale(integrand: tuple, options: tuple, x: sp.Symbol, digits: int) -> arb | None:
+    """∫ over (0, ∞) in u = log x ∈ (−∞, ∞), x = e^u, Jacobian included; None where not certified.
+
+    Where log x enters the integrand other than as a power -- a log-normal law's (log x − μ)², a log-logistic
+    one's log(1 + x^β) -- its tails in x have no shape the bounds know; in u they are a Gaussian's, or a
+    mixture of exponentials'.  Each log of the new integrand and of its bounds must have an argument positive
+    for every real u (log(1 + c·e^{βu}), c > 0), as for the reciprocal route."""
+    u = sp.Dummy("u", real=True)
+    kind, *logs = integrand
+    moved = (kind, *(_in_log_coordinates(e, x, u, 1) + u for e in logs))  # (for P·r: r itself is unchanged)
+    moved_options = tuple(tuple(_in_log_coordinates(B, x, u, 1) + u for B in bounds) for bounds in options)
+    every = [*moved[1:], *(B for bounds in moved_options for B in bounds)]
+    if not all(_positive_on(g.args[0], u, -sp.oo, sp.oo) for e in every for g in e.atoms(sp.log)):
+        return None
+    # (0, 1] in u ≤ 0; [1, ∞) in x where the route in x bounds its tail (an exponential tail in x is a double
+    # exponential one in u, which no bound here reads: gamma laws of two shapes at α = 1), else in u too.
+    near = _integrated(moved, moved_options, u, -sp.oo, sp.S.Zero, digits)
+    if near is None:
+        return None
+    far = _integrated(integrand, options, x, sp.S.One, sp.oo, digits)
+    if far is None:
+        far = _integrated(moved, moved_options, u, sp.S.Zero, sp.oo, digits)
+    return None if far is None else near + far
 
 
 def _positive_on(g: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> bool:
