@@ -139,19 +139,39 @@ def integrate_pieces(pairs: Iterable, var: sp.Symbol, integrand: Callable, ctx, 
 
 def _power_law_sum(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order, lo: sp.Expr, hi: sp.Expr, ctx):
     """Σ_{k ≥ lo} p^α q^{1−α} where each term is exactly C·k^{−s} (two Zipf laws): C·ζ(s, lo), Hurwitz's zeta
-    (the series itself, summed exactly), +∞ for s ≤ 1 (the p-series); None for any other term or order.  A slowly
-    decaying power (s = 1.125) took a summation 10 s and more."""
-    if order is None or order == 1 or order is oo or hi is not oo or not (lo.is_integer and lo >= 1):
+    (the series itself, summed exactly), +∞ for s ≤ 1 (the p-series); at α = 1, Σ p·log(p/q) with p = C·k^{−s}
+    and log(p/q) = a·log k + b: C·(b·ζ(s, lo) − a·∂ζ/∂s(s, lo)), since Σ k^{−s}·log k = −∂ζ/∂s.  None for any
+    other term or order.  A slowly decaying power (s = 1.125) took a summation 10 s and more, and the KL's terms
+    Euler–Maclaurin summation with numerical derivatives at 50 and 55 digits (0.7 s a point)."""
+    if order is None or order is oo or hi is not oo or not (lo.is_integer and lo >= 1):
         return None
-    L = sp.expand(order * log_expression(p) + (1 - order) * log_expression(q))  # (logs already expanded)
-    slope = L.coeff(sp.log(var))
-    rest = sp.expand(L - slope * sp.log(var))
-    if slope.has(var) or rest.has(var) or slope == 0:
+    if order == 1:
+        slope, rest = _power_law(log_expression(p), var)
+        ratio = _power_law(sp.expand(log_expression(p) - log_expression(q)), var)
+        if slope is None or ratio[0] is None:
+            return None
+        s = -to_mpf(slope, ctx)
+        if s <= 1:
+            return None  # P is not a law there: the general route says what it finds
+        a, b, start = to_mpf(ratio[0], ctx), to_mpf(ratio[1], ctx), to_mpf(lo, ctx)
+        return ctx.exp(to_mpf(rest, ctx)) * (b * ctx.zeta(s, start) - a * ctx.zeta(s, start, 1))
+    slope, rest = _power_law(order * log_expression(p) + (1 - order) * log_expression(q), var)
+    if slope is None or slope == 0:
         return None
     s = -to_mpf(slope, ctx)
     if s <= 1:
         return ctx.inf
     return ctx.exp(to_mpf(rest, ctx)) * ctx.zeta(s, to_mpf(lo, ctx))
+
+
+def _power_law(L: sp.Expr, var: sp.Symbol) -> tuple:
+    """(a, b) with L = a·log(var) + b, a and b free of var (logs already expanded), or (None, None)."""
+    L = sp.expand(L)
+    slope = L.coeff(sp.log(var))
+    rest = sp.expand(L - slope * sp.log(var))
+    if slope.has(var) or rest.has(var):
+        return None, None
+    return slope, rest
 
 
 @functools.lru_cache(maxsize=1024)
