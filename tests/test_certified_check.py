@@ -55,6 +55,10 @@ PAIRS = {
     "inverse gamma (e^{−b/x}: an essential zero at 0, integrated in u = 1/x)": lambda: tuple(
         _inverse_gamma(R(3, 2), b) for b in (3, 1)),
     "levy (x^{−3/2}·e^{−c/(2x)})": lambda: tuple(_inverse_gamma(R(1, 2), c / 2) for c in (R(5, 2), R(1))),
+    "log-normal, two scales (log x squared: integrated in u = log x)": lambda: tuple(
+        rdpsym.Continuous(sp.exp(-(sp.log(x) - m) ** 2 / (2 * v)) / (x * sp.sqrt(2 * sp.pi * v)), x, HALF_LINE)
+        for m, v in ((R(1, 3), 1), (0, R(3, 2)))),
+    "gamma of two shapes (log(P/Q) has log x)": lambda: (_gamma(3, R(5, 2)), _gamma(2, R(3, 2))),
     "mixtures of unequal scales on both sides (the dominant component differs at each end)": lambda: (
         rdpsym.Continuous(_normal(-1, 1) / 2 + _normal(1, R(9, 4)) / 2, x, check=False),
         rdpsym.Continuous(_normal(0, 4) / 3 + 2 * _normal(1, R(9, 2)) / 3, x, check=False)),
@@ -91,7 +95,13 @@ def test_the_certified_ball_agrees_with_the_mpmath_route_to_40_digits(name, orde
             abs(ball.mid()) * arb(10) ** -(AGREE_DIGITS + 5)
 
 
-@pytest.mark.parametrize("name", ["gaussian", "laplace (a kink at each centre: pieces)", "rayleigh (x·e^{−x²}, a power at the end 0)"])
+@pytest.mark.parametrize("name", ["gaussian", "laplace (a kink at each centre: pieces)", "rayleigh (x·e^{−x²}, a power at the end 0)",
+                                  # a non-integer power at 0 (cut off with the bounds of |P·log(P/Q)|), an essential
+                                  # zero there, power-law tails (integrated in u = log|x|), log x in log(P/Q)
+                                  "gamma 3/2 (a non-integer power at 0)", "chi-square 1 (x^{−1/2}: a singular end)",
+                                  "levy (x^{−3/2}·e^{−c/(2x)})", "cauchy (a power-law tail, both ends)",
+                                  "log-normal, two scales (log x squared: integrated in u = log x)",
+                                  "gamma of two shapes (log(P/Q) has log x)"])
 def test_kl_divergence_takes_the_certified_path_too(name):
     P, Q = PAIRS[name]()
     ball = certified_divergence(P, Q, sp.S.One, AGREE_DIGITS)

@@ -618,3 +618,29 @@ def test_the_kl_of_gumbel_laws_of_two_scales_is_the_expectation_of_the_log_ratio
         # on [−6, 120]: beyond, the integrand is below e^{−400} (left: e^{−e^{6}}) and 10⁻⁴⁰ (right: t·e^{−t})
         by_quadrature = mpmath.quad(lambda t: p(t) * mpmath.log(p(t) / q(t)), [-6, 0, 10, 120])
     assert close(renyi_divergence(gumbel(1), gumbel(2), 1).evalf(dps=40), by_quadrature, digits=25)
+
+
+@pytest.mark.parametrize("s, t", [(sp.Rational(5, 2), sp.Rational(7, 4)), (sp.Rational(9, 8), 3)])
+def test_the_kl_of_two_zipf_laws_is_hurwitz_zeta_and_its_derivative_not_an_euler_maclaurin_tail(monkeypatch, s, t):
+    """Σ P·log(P/Q) of two power laws k^(−s)/ζ(s), k^(−t)/ζ(t) on k ≥ 1 is (t − s)·(−ζ'(s))/ζ(s) + log ζ(t)/ζ(s):
+    summed through Hurwitz's zeta and its derivative, as the finite orders are through ζ(s, k₀).  It was
+    Euler–Maclaurin with numerical derivatives (0.7 s a value at 50 digits), which near s = 1 did not settle
+    (s = 9/8, 5/4: ConvergenceError); that route is made to fail here.  The reference: 4000 terms one by one and
+    mpmath's sumem for the rest, at 60 digits, given the tail's integral in closed form (its own quadrature of
+    n^(−9/8)·log n to ∞ is off in the 7th digit)."""
+    from rdpsym.quadrature import series
+
+    monkeypatch.setattr(series, "_algebraic_tail", lambda *args: pytest.fail("summed term by term"))
+    kk = sp.Symbol("k", integer=True, positive=True)
+    P, Q = (Discrete(kk**-e / sp.zeta(e), kk, support=sp.Range(1, sp.oo)) for e in (s, t))
+    got = renyi_divergence_mp(P, Q, 1, dps=40)
+    with mpmath.workdps(60):
+        S, T = mpmath.mpf(s.p) / s.q, mpmath.mpf(t)
+        zs, zt = mpmath.zeta(S), mpmath.zeta(T)
+
+        def term(n):
+            return n**-S / zs * ((T - S) * mpmath.log(n) + mpmath.log(zt / zs))
+        a, c = mpmath.mpf(4001), S - 1  # ∫_a^∞ n^(−S)·log n dn = a^(−c)·(log a/c + 1/c²), ∫_a^∞ n^(−S) dn = a^(−c)/c
+        tail = a**-c * ((T - S) * (mpmath.log(a) / c + 1 / c**2) + mpmath.log(zt / zs) / c) / zs
+        want = mpmath.fsum(term(n) for n in range(1, 4001)) + mpmath.sumem(term, [4001, mpmath.inf], integral=tail)
+        assert abs(got - want) <= mpmath.mpf(10) ** -40 * abs(want)
