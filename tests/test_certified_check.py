@@ -112,6 +112,20 @@ def test_kl_divergence_takes_the_certified_path_too(name):
             abs(ball.mid()) * arb(10) ** -(AGREE_DIGITS + 5)
 
 
+def test_a_logistic_pairs_kl_keeps_the_decay_its_log_of_a_sum_gives_the_tail():
+    """log P = −x/s − 2·log(1 + e^{−x/s}) + c: towards −∞ the second term is what makes P decay, and its bound
+    (a sum of exponentials' dominant one) must be kept; read as "a negative multiple of a positive function, so
+    at most 0" it was dropped, the tail bound failed and the certified route gave nothing."""
+    s = R(3, 2)
+    P, Q = (rdpsym.Continuous(sp.exp(-(x - m) / s) / (s * (1 + sp.exp(-(x - m) / s)) ** 2), x) for m in (0, 1))
+    ball = certified_divergence(P, Q, sp.S.One, AGREE_DIGITS)
+    assert ball is not None
+    reference = renyi_divergence_mp(P, Q, 1, dps=AGREE_DIGITS + 10)
+    with precision(300):
+        assert (arb(mpmath.nstr(reference, AGREE_DIGITS + 10)) - ball).abs_lower() <= \
+            abs(ball.mid()) * arb(10) ** -(AGREE_DIGITS + 5)
+
+
 @pytest.mark.parametrize("q, s", [(R(1, 100), R(11, 10)), (R(1, 2), R(1, 2)), (R(1), R(3))])
 def test_a_sampled_gaussian_ball_holds_the_exact_order_2_value(q, s):
     # Mironov–Talwar–Zhang's binomial sum at α = 2: A₂ = 1 + q²(e^{1/σ²} − 1), D₂ = log A₂.

@@ -35,6 +35,9 @@ process-wide; the block holds the lock).
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 import sympy as sp
 from flint import acb, arb
 
@@ -157,8 +160,9 @@ def _integrated(integrand: tuple, options: tuple, x: sp.Symbol, lo: sp.Expr, hi:
     """∫_lo^hi of the integrand (``("exp", L)`` or ``("KL", lp, lq)``), with the first of ``options`` (bounds of
     its log) whose tails can be cut; None where no option gives a certified ball."""
     ends = integrand[1] if integrand[0] == "exp" else None
-    # (the far-tail forms are used in infinite tails only)
-    far = {side: _far_form(integrand, x, side) for side, end in ((1, hi), (-1, lo)) if end in (sp.oo, -sp.oo)}
+    # The far-tail forms, for infinite tails only, built when a tail is far (most are cut before 2^8)
+    far = {side: functools.cache(functools.partial(_far_form, integrand, x, side))
+           for side, end in ((1, hi), (-1, lo)) if end in (sp.oo, -sp.oo)}
     f = _integrand(integrand, x)
     for bounds in options:
         piece = _piece_integral(f, bounds, x, lo, hi, digits, ends, far)
@@ -314,7 +318,7 @@ def _log_vanishes_at_an_end(r: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr) 
 
 
 def _piece_integral(f: Compiled, bounds: tuple, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, digits: int,
-                    L: sp.Expr | None = None, far: dict | None = None) -> arb | None:
+                    L: sp.Expr | None = None, far: dict[int, Callable[[], Compiled]] | None = None) -> arb | None:
     """∫_lo^hi f as a real ball, or None.  At an infinite end the range is cut at T and the tail,
     where |f| ≤ Σ e^B over ``bounds``, added as a ball [−Σ, Σ] (see
     :func:`~rdpsym.derive.certified_ends._tail_cut`).  At a finite end where f = e^L has a non-integer
@@ -371,12 +375,12 @@ def _piece_integral(f: Compiled, bounds: tuple, x: sp.Symbol, lo: sp.Expr, hi: s
     near = arb(2) ** 8
     if b > near and b > 2 ** 16 * a.max(near):
         cut = a.max(near)
-        g = (far or {}).get(1) if hi0 is sp.oo else None
+        g = far[1]() if far and 1 in far and hi0 is sp.oo else None
         parts.append((g or (lambda w, analytic: f(w.exp(), analytic) * w.exp()), cut.log(), b.log()))
         b = cut
     if a < -near and a < 2 ** 16 * b.min(-near):
         cut = b.min(-near)
-        g = (far or {}).get(-1) if lo0 is -sp.oo else None
+        g = far[-1]() if far and -1 in far and lo0 is -sp.oo else None
         parts.append((g or (lambda w, analytic: f(-w.exp(), analytic) * w.exp()), (-cut).log(), (-a).log()))
         a = cut
     parts.append((f, a, b))

@@ -154,8 +154,8 @@ def _tail_shape(L: sp.Expr, x: sp.Symbol, start: sp.Expr) -> tuple | None:
     """A bound of L on [T₀, ∞) (see :func:`_bound`), or None.
 
     L must be a polynomial in x plus terms c·log(g), g a polynomial with positive leading coefficient ℓ,
-    of degree m, terms c·x^{−j} (j > 0: at most max(c, 0) on the tail, where x ≥ 1), and terms c·g with
-    c < 0 and g positive for every real x, not a polynomial (e^{−x}: at most 0).  For
+    of degree m, terms c·x^{−j} (j > 0: at most max(c, 0) on the tail, where x ≥ 1), and terms c·e^h with
+    c < 0 and h real (at most 0).  For
     x ≥ T₀ ≥ max(1, 2·Σ_{i<m}|g_i|/ℓ), g/(ℓx^m) lies in [1/2, 3/2], so
     c·log g ≤ c·m·log x + c·log ℓ + |c|·log 2: L ≤ poly(x) + K·log x + C.  Then either the
     polynomial has degree d ≥ 1 and a negative leading coefficient (K·log x ≤ K·√x when K > 0, ≤ 0
@@ -173,8 +173,9 @@ def _tail_shape(L: sp.Expr, x: sp.Symbol, start: sp.Expr) -> tuple | None:
             # c·x^{−m}, m > 0: at most max(c, 0) for x ≥ 1 (the −b/x of an inverse gamma: at most 0)
             C += to_arb(coeff).max(arb(0))
             continue
-        if coeff.is_number and coeff.is_negative and rest.is_positive and not rest.is_polynomial(x):
-            # c·g with c < 0 and g > 0 for every real x (e^{−x}: a power of x near 0 read in u = log x): ≤ 0
+        if coeff.is_number and coeff.is_negative and isinstance(rest, sp.exp) and rest.args[0].is_extended_real:
+            # c·e^h with c < 0 (e^{−u}: a power of x near 0 read in u = log x): at most 0.  (Only an exponential:
+            # a log's own bound below keeps the decay it gives, −2·log(1 + e^{−x}) of a logistic law's far side.)
             continue
         if not isinstance(rest, sp.log):
             poly += term
