@@ -272,14 +272,15 @@ def _in_log_scale(integrand: tuple, options: tuple, x: sp.Symbol, digits: int) -
     if not all(_positive_on(g.args[0], u, -sp.oo, sp.oo) for e in every for g in e.atoms(sp.log)):
         return None
     # (0, 1] in u ≤ 0; [1, ∞) in x where the route in x bounds its tail (an exponential tail in x is a double
-    # exponential one in u, which no bound here reads: gamma laws of two shapes at α = 1), else in u too.
-    near = _integrated(moved, moved_options, u, -sp.oo, sp.S.Zero, digits)
-    if near is None:
-        return None
+    # exponential one in u, which no bound here reads: gamma laws of two shapes at α = 1), else in u too.  The
+    # far part first: where neither reads its tail (Weibull laws, e^{−x^k}), that is found before any integral.
     far = _integrated(integrand, options, x, sp.S.One, sp.oo, digits)
     if far is None:
         far = _integrated(moved, moved_options, u, sp.S.Zero, sp.oo, digits)
-    return None if far is None else near + far
+    if far is None:
+        return None
+    near = _integrated(moved, moved_options, u, -sp.oo, sp.S.Zero, digits)
+    return None if near is None else near + far
 
 
 def _positive_on(g: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> bool:
