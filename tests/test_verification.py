@@ -92,6 +92,40 @@ def test_time_budget_interrupts_and_restores():
         pass  # a finished budget leaves no timer behind
 
 
+def test_a_budget_expiring_in_a_weakref_callback_that_a_collection_runs_fires_after_the_collection(watchdog,
+                                                                                                   monkeypatch):
+    # A collection runs the weak-reference callbacks of what it frees, defined anywhere (here, in this file: not
+    # a frame the watchdog could tell from others), and an exception raised in one is swallowed.  The full suite
+    # once lost a budget that way; the watchdog now waits while the thread is inside a collection.
+    import gc
+    import sys
+    import weakref
+
+    swallowed, ran = [], []
+
+    class Node:
+        pass
+
+    def dying(ref):  # the budget expires here, inside the collection
+        ran.append(ref)
+        started = time.thread_time()
+        while time.thread_time() - started < 0.5:
+            pass
+
+    monkeypatch.setattr(sys, "unraisablehook", lambda unraisable: swallowed.append(unraisable.exc_value))
+    a, b = Node(), Node()
+    a.other, b.other = b, a  # a cycle: only the collector frees it
+    ref = weakref.ref(a, dying)
+    del a, b
+    with watchdog(60, "the budgeted loop"), pytest.raises(SymbolicTimeout):
+        with time_budget(0.1, "a loop"):
+            gc.collect()
+            while True:
+                pass
+    assert ran == [ref]
+    assert not swallowed  # never raised inside the callback
+
+
 def test_a_budget_expiring_inside_a_gc_callback_fires_in_the_code_it_bounds(watchdog, monkeypatch):
     # Hypothesis installs a garbage-collection callback; a timeout raised inside one is swallowed
     # ("exception ignored") and the budget was lost: a flaky failure of the full suite.  The watchdog
