@@ -108,8 +108,7 @@ def test_kl_divergence_takes_the_certified_path_too(name):
     reference = renyi_divergence_mp(P, Q, 1, dps=AGREE_DIGITS + 10)
     assert ball is not None
     with precision(300):
-        assert (arb(mpmath.nstr(reference, AGREE_DIGITS + 10)) - ball).abs_lower() <= \
-            abs(ball.mid()) * arb(10) ** -(AGREE_DIGITS + 5)
+        assert _within(ball, reference)
 
 
 def test_a_logistic_pairs_kl_keeps_the_decay_its_log_of_a_sum_gives_the_tail():
@@ -122,8 +121,7 @@ def test_a_logistic_pairs_kl_keeps_the_decay_its_log_of_a_sum_gives_the_tail():
     assert ball is not None
     reference = renyi_divergence_mp(P, Q, 1, dps=AGREE_DIGITS + 10)
     with precision(300):
-        assert (arb(mpmath.nstr(reference, AGREE_DIGITS + 10)) - ball).abs_lower() <= \
-            abs(ball.mid()) * arb(10) ** -(AGREE_DIGITS + 5)
+        assert _within(ball, reference)
 
 
 @pytest.mark.parametrize("q, s", [(R(1, 100), R(11, 10)), (R(1, 2), R(1, 2)), (R(1), R(3))])

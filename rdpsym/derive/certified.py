@@ -41,7 +41,7 @@ from collections.abc import Callable
 import sympy as sp
 from flint import acb, arb
 
-from rdpsym.derive.certified_compile import Compiled, _compile, _exp_of, _integrand, _NaN
+from rdpsym.derive.certified_compile import Compiled, _integrand, _NaN
 from rdpsym.derive.certified_ends import _DEPTH_LIMIT, _end_cut, _reciprocal, _tail_at, _tail_cut
 from rdpsym.foundations.balls import precision, to_arb
 from rdpsym.foundations.errors import SymbolicTimeout
@@ -178,12 +178,8 @@ def _far_form(integrand: tuple, x: sp.Symbol, side: int) -> Compiled:
     ball's imaginary part passed π, and Arb cut a tail of 280 units of u into pieces of a few units (19 000
     evaluations for a Lévy pair; about 600 so)."""
     u = sp.Dummy("u", real=True)
-    if integrand[0] == "exp":
-        return _exp_of(_in_log_coordinates(integrand[1], x, u, side) + u, u, powers=False)
-    _, lp, lq = integrand
-    density = _exp_of(_in_log_coordinates(lp, x, u, side) + u, u, powers=False)
-    ratio = _compile(_in_log_coordinates(sp.expand(lp - lq), x, u, side), u)
-    return lambda w, analytic: density(w, analytic) * ratio(w, analytic)
+    kind, *logs = integrand  # (P·(lp − lq): the Jacobian's u cancels in lp − lq)
+    return _integrand((kind, *(_in_log_coordinates(e, x, u, side) + u for e in logs)), u, powers=False)
 
 
 def _in_log_coordinates(e: sp.Expr, x: sp.Symbol, u: sp.Symbol, side: int) -> sp.Expr:
@@ -245,16 +241,27 @@ def _in_reciprocal(integrand: tuple, options: tuple, x: sp.Symbol, end: sp.Expr,
                    digits: int) -> arb | None:
     """∫ over the segment of ``width`` at ``end`` in u = 1/|x − end| ∈ (1/width, ∞); None where not certified."""
     u = sp.Dummy("u", positive=True)
-    kind, *logs = integrand
-    moved = (kind, *(_reciprocal(e, x, end, inward, u) for e in logs))
-    moved_options = tuple(tuple(_reciprocal(B, x, end, inward, u) for B in bounds) for bounds in options)
     start = 1 / width
-    every = [*moved[1:], *(B for bounds in moved_options for B in bounds)]
-    if not all(_positive_on(g.args[0], u, start, sp.oo) for e in every for g in e.atoms(sp.log)):
+    found = _moved(integrand, options, lambda e: _reciprocal(e, x, end, inward, u), u, start, sp.oo)
+    if found is None:
         return None
-    if kind == "KL" and _log_vanishes_at_an_end(sp.expand(moved[1] - moved[2]), u, start, sp.oo):
+    moved, moved_options = found
+    if moved[0] == "KL" and _log_vanishes_at_an_end(sp.expand(moved[1] - moved[2]), u, start, sp.oo):
         return None
     return _integrated(moved, moved_options, u, start, sp.oo, digits)
+
+
+def _moved(integrand: tuple, options: tuple, move, u: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> tuple | None:
+    """(integrand, options) with every log-expression (the integrand's, its bounds') replaced by ``move`` of it
+    -- a change of variable to u, Jacobian included, that splits logs (log(a/b) = log a − log b) -- or None
+    where a log's argument is not shown positive for u in (lo, hi), which is what makes each split true."""
+    kind, *logs = integrand
+    moved = (kind, *(move(e) for e in logs))
+    moved_options = tuple(tuple(move(B) for B in bounds) for bounds in options)
+    every = [*moved[1:], *(B for bounds in moved_options for B in bounds)]
+    if not all(_positive_on(g.args[0], u, lo, hi) for e in every for g in e.atoms(sp.log)):
+        return None
+    return moved, moved_options
 
 
 def _in_log_scale(integrand: tuple, options: tuple, x: sp.Symbol, digits: int) -> arb | None:
@@ -265,12 +272,10 @@ def _in_log_scale(integrand: tuple, options: tuple, x: sp.Symbol, digits: int) -
     mixture of exponentials'.  Each log of the new integrand and of its bounds must have an argument positive
     for every real u (log(1 + c·e^{βu}), c > 0), as for the reciprocal route."""
     u = sp.Dummy("u", real=True)
-    kind, *logs = integrand
-    moved = (kind, *(_in_log_coordinates(e, x, u, 1) + u for e in logs))  # (for P·r: r itself is unchanged)
-    moved_options = tuple(tuple(_in_log_coordinates(B, x, u, 1) + u for B in bounds) for bounds in options)
-    every = [*moved[1:], *(B for bounds in moved_options for B in bounds)]
-    if not all(_positive_on(g.args[0], u, -sp.oo, sp.oo) for e in every for g in e.atoms(sp.log)):
+    found = _moved(integrand, options, lambda e: _in_log_coordinates(e, x, u, 1) + u, u, -sp.oo, sp.oo)
+    if found is None:
         return None
+    moved, moved_options = found  # (for P·r: r itself is unchanged, the Jacobian's u cancels in lp − lq)
     # (0, 1] in u ≤ 0; [1, ∞) in x where the route in x bounds its tail (an exponential tail in x is a double
     # exponential one in u, which no bound here reads: gamma laws of two shapes at α = 1), else in u too.  The
     # far part first: where neither reads its tail (Weibull laws, e^{−x^k}), that is found before any integral.

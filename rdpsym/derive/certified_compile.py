@@ -26,12 +26,13 @@ _NaN = acb(arb("nan"))
 Compiled = Callable[[acb, bool], acb]
 
 
-def _integrand(kind: tuple, x: sp.Symbol) -> Compiled:
-    """The integrand in acb arithmetic: e^L (``("exp", L)``) or e^{lp}·(lp − lq) (``("KL", lp, lq)``)."""
+def _integrand(kind: tuple, x: sp.Symbol, powers: bool = True) -> Compiled:
+    """The integrand in acb arithmetic: e^L (``("exp", L)``) or e^{lp}·(lp − lq) (``("KL", lp, lq)``); ``powers``
+    as for :func:`_exp_of`."""
     if kind[0] == "exp":
-        return _exp_of(kind[1], x)
+        return _exp_of(kind[1], x, powers)
     _, lp, lq = kind
-    density, ratio = _exp_of(lp, x), _compile(sp.expand(lp - lq), x)  # (log x terms of the same power cancel)
+    density, ratio = _exp_of(lp, x, powers), _compile(sp.expand(lp - lq), x)  # (log x terms of one power cancel)
     return lambda z, analytic: density(z, analytic) * ratio(z, analytic)
 
 
