@@ -126,3 +126,22 @@ def test_a_number_of_no_known_sign_is_signed_by_its_value(monkeypatch):
     assert Continuous(pdf, x, sp.Interval(-sp.pi, sp.pi)).validated
     assert not validation._nonnegative(-sp.exp(x) / sp.besseli(0, kappa))  # a negative number stays negative
     assert not validation._nonnegative(sp.exp(x) * (sp.besseli(0, kappa) - 2))  # I₀(3/2) ≈ 1.65 < 2
+
+
+def test_a_mixture_in_an_integer_of_no_known_sign_is_summed_component_by_component(monkeypatch):
+    """λᵏe^{−λ}/k! has no sign SymPy knows while k is only an integer; on the support (k ≥ 0) it is nonnegative.
+    The mixture's mass is then the components' masses (each a closed form), not the sum of the mixture's
+    logarithm handed to sympy.summation, which factored 3000ᵏ for 6 s and gave up (the law was then summed
+    numerically, or, with parameters, passed undecided and checked again at each value)."""
+    from rdpsym.engine import sums
+
+    def refuse(L, *args):
+        raise AssertionError(f"sympy.summation was asked for Σ exp({L})")
+
+    monkeypatch.setattr(sums, "_sympy_fallback", refuse)
+    law = Discrete(lam**k * sp.exp(-lam) / sp.factorial(k) / 2 + sp.Rational(1, 2) ** (k + 2), k, sp.Range(0, sp.oo))
+    assert law.every_value
+    number = Discrete(sp.Integer(10) ** -29 * 3000**k * sp.exp(-3000) / sp.factorial(k)
+                      + (1 - sp.Integer(10) ** -29) * sp.Rational(9, 100) * sp.Rational(91, 100) ** k, k,
+                      sp.Range(0, sp.oo))
+    assert number.validated

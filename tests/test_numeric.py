@@ -237,3 +237,20 @@ def test_closed_form_and_quadrature_agree_near_order_one():
     closed = rdpsym.laplace(b).rdp(alpha).evalf({b: 2, alpha: order}, dps=40)
     with mpmath.workdps(60):
         assert abs(closed - expected) <= mpmath.mpf(10) ** -38 * expected
+
+
+@pytest.mark.parametrize("base", [sp.Rational(5, 8), sp.Integer(3000), sp.Rational(-3, 2), sp.Integer(1)])
+@pytest.mark.parametrize("index", [3, 2**64 + 1, 2**1024 - 1])
+def test_a_power_of_the_index_is_right_at_any_index(base, index):
+    """b^k compiled for a sum's index: exact binary powering where k is small, e^{k·log|b|} (with the bits k
+    has) where k is huge (a series' scan asks for k up to 2⁴⁰⁹⁶); against mpmath's own power at 80 more bits.
+    (Bases exact in binary: a rounded base's error is multiplied by k in any power of it.)"""
+    from rdpsym.foundations.precision import private_context
+    from rdpsym.quadrature.compile import compile_expr
+
+    k = sp.Symbol("k", integer=True)
+    with private_context(30) as ctx:
+        value = compile_expr(base**k / 7, k, ctx)(index)
+        with ctx.extraprec(80 + 4 * index.bit_length()):
+            reference = ctx.convert(base) ** index / 7
+        assert ctx.almosteq(value, +reference, rel_eps=ctx.mpf(10) ** -28, abs_eps=0)

@@ -232,9 +232,11 @@ MASS_SECONDS = 60.0
 
 def _mass(piece: Piece, var: sp.Symbol, discrete: bool) -> sp.Expr:
     terms = sp.Add.make_args(sp.expand(piece.branch, deep=False, mul=True, power_exp=False, log=False))
-    if len(terms) > 1 and all(t.is_nonnegative for t in terms):
+    if len(terms) > 1 and all(t.is_nonnegative or _nonnegative_on(t, var, piece, discrete) for t in terms):
         # A mixture: the mass is linear, and each component has a rule (a sum of
-        # exponentials does not, as one logarithm).
+        # exponentials does not, as one logarithm).  Each term nonnegative where the variable lies: with k
+        # only an integer, 3000^k/k! has no sign SymPy knows until k ≥ 0 is (its whole sum went to
+        # sympy.summation, 6 s of factoring before giving up).
         return sp.Add(*[_mass(Piece(piece.lo, piece.hi, t), var, discrete) for t in terms])
     L = log_of(piece.branch, var, piece_point(piece.lo, piece.hi, discrete))
     rule = sum_exp if discrete else integrate_exp_steps
