@@ -236,8 +236,11 @@ def _mass(piece: Piece, var: sp.Symbol, discrete: bool) -> sp.Expr:
         # A mixture: the mass is linear, and each component has a rule (a sum of
         # exponentials does not, as one logarithm).  Each term nonnegative where the variable lies: with k
         # only an integer, 3000^k/k! has no sign SymPy knows until k ≥ 0 is (its whole sum went to
-        # sympy.summation, 6 s of factoring before giving up).
-        return sp.Add(*[_mass(Piece(piece.lo, piece.hi, t), var, discrete) for t in terms])
+        # sympy.summation, 6 s of factoring before giving up).  A component whose rule gives no finite mass
+        # (floor(x)/3 is 0 on [0, 1): its logarithm is −∞ there) leaves the mixture to the rules for the whole.
+        masses = [_mass(Piece(piece.lo, piece.hi, t), var, discrete) for t in terms]
+        if not any(m.has(sp.nan, sp.zoo, sp.oo, -sp.oo) for m in masses):
+            return sp.Add(*masses)
     L = log_of(piece.branch, var, piece_point(piece.lo, piece.hi, discrete))
     rule = sum_exp if discrete else integrate_exp_steps
     value = rule(L, var, piece.lo, piece.hi, Hypotheses())
