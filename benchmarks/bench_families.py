@@ -54,6 +54,9 @@ dg = lambda mu, s: Discrete(sp.exp(-(k-mu)**2/(2*s**2))/sp.Sum(sp.exp(-(j-mu)**2
                             sp.Range(-oo, oo))
 binom = lambda p: Discrete(sp.binomial(5, k)*p**k*(1-p)**(5-k), k, sp.Range(0, 6))
 geo = lambda p: Discrete(p*(1-p)**(k-1), k, sp.Range(1, oo))
+# a mixture whose small component sits under the large one's tail: its series is scanned to k = 2^4096
+hidden = lambda w: Discrete(w*3000**k*sp.exp(-3000)/sp.factorial(k) + (1-w)*R(9, 100)*R(91, 100)**k, k,
+                            sp.Range(0, oo))
 F = {
     "rayleigh": lambda: (ray(s1), ray(s2)),
     "rayleigh 3/2 vs 1": lambda: (ray(R(3, 2)), ray(1)),
@@ -76,6 +79,7 @@ F = {
     "discrete gaussian": lambda: (dg(0, sg), dg(1, sg)),
     "binomial(5)": lambda: (binom(p1), binom(p2)),
     "geometric": lambda: (geo(p1), geo(p2)),
+    "mixture, hidden component": lambda: (hidden(R(1, 10**29)), Discrete(R(1, 2)**(k+1), k, sp.Range(0, oo))),
 }
 """
 
