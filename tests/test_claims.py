@@ -391,3 +391,28 @@ def test_a_step_with_a_wrong_field_is_a_claim_error_naming_that_field():
         Step(alpha, "<=", alpha, None)
     with pytest.raises(ClaimError, match=r"^a claim step's relation must be one of =, <=, <, >=, >; got '=<'\.$"):
         Step(alpha, "=<", alpha, "reason")
+
+
+def test_an_identity_is_evaluated_once_a_point_at_the_precision_that_decides_it(monkeypatch):
+    """"=" is shown only at the highest precision, so each point of an identity is evaluated there first (once,
+    where it used to be evaluated at 256 bits and again at 1024); a false identity is still refuted."""
+    from rdpsym.claims import claim as claim_module
+
+    calls: list[int] = []
+    real_at = claim_module._at
+
+    def counted(expr, point):
+        from rdpsym.foundations.balls import ctx
+
+        calls.append(ctx.prec)
+        return real_at(expr, point)
+
+    monkeypatch.setattr(claim_module, "_at", counted)
+    t = sp.Symbol("t", positive=True)
+    domain = Domain({t: sp.Interval.open(0, sp.oo)}, samples=12)
+    holds = Claim("holds", "", "", "", (Step(sp.log(t**2), "=", 2 * sp.log(t), "log of a power", symbolic=False),),
+                  Verdict.CHECKED, domain).check()
+    assert holds.verdict is Verdict.CHECKED and len(calls) == 2 * len(domain.points()) and set(calls) == {1024}
+    wrong = Claim("wrong", "", "", "", (Step(sp.log(t**2), "=", 3 * sp.log(t), "not so", symbolic=False),),
+                  Verdict.REFUTED, domain).check()
+    assert wrong.verdict is Verdict.REFUTED
