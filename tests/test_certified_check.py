@@ -59,6 +59,9 @@ PAIRS = {
         rdpsym.Continuous(sp.exp(-(sp.log(x) - m) ** 2 / (2 * v)) / (x * sp.sqrt(2 * sp.pi * v)), x, HALF_LINE)
         for m, v in ((R(1, 3), 1), (0, R(3, 2)))),
     "gamma of two shapes (log(P/Q) has log x)": lambda: (_gamma(3, R(5, 2)), _gamma(2, R(3, 2))),
+    "log-logistic of shape 5/2 (1 + x^{5/2}: rational powers, split in u = log x toward each end)": lambda: tuple(
+        rdpsym.Continuous(R(5, 2) / s * (x / s) ** R(3, 2) / (1 + (x / s) ** R(5, 2)) ** 2, x, HALF_LINE)
+        for s in (R(6, 5), R(3, 4))),
     "mixtures of unequal scales on both sides (the dominant component differs at each end)": lambda: (
         rdpsym.Continuous(_normal(-1, 1) / 2 + _normal(1, R(9, 4)) / 2, x, check=False),
         rdpsym.Continuous(_normal(0, 4) / 3 + 2 * _normal(1, R(9, 2)) / 3, x, check=False)),
@@ -101,7 +104,9 @@ def test_the_certified_ball_agrees_with_the_mpmath_route_to_40_digits(name, orde
                                   "gamma 3/2 (a non-integer power at 0)", "chi-square 1 (x^{−1/2}: a singular end)",
                                   "levy (x^{−3/2}·e^{−c/(2x)})", "cauchy (a power-law tail, both ends)",
                                   "log-normal, two scales (log x squared: integrated in u = log x)",
-                                  "gamma of two shapes (log(P/Q) has log x)"])
+                                  "gamma of two shapes (log(P/Q) has log x)",
+                                  "log-logistic of shape 5/2 (1 + x^{5/2}: rational powers, split in u = log x toward "
+                                  "each end)"])
 def test_kl_divergence_takes_the_certified_path_too(name):
     P, Q = PAIRS[name]()
     ball = certified_divergence(P, Q, sp.S.One, AGREE_DIGITS)

@@ -182,11 +182,13 @@ def _far_form(integrand: tuple, x: sp.Symbol, side: int) -> Compiled:
     return _integrand((kind, *(_in_log_coordinates(e, x, u, side) + u for e in logs)), u, powers=False)
 
 
-def _in_log_coordinates(e: sp.Expr, x: sp.Symbol, u: sp.Symbol, side: int) -> sp.Expr:
+def _in_log_coordinates(e: sp.Expr, x: sp.Symbol, u: sp.Symbol, side: int, near_zero: bool = False) -> sp.Expr:
     """``e`` at x = side·e^u, each log of a polynomial g of degree d read as log(c) + d·u + log(g/(c·e^{du})),
     c = g's leading coefficient times side^d (g > 0 far out on this side, so c > 0): the last log's argument
     is 1 + O(e^{−u}), far from its branch cut however wide the ball's imaginary part (log(1 + e^{2u}) of a
-    Cauchy law meets it at Im u = π/2 and needed 4·10⁴ evaluations).
+    Cauchy law meets it at Im u = π/2 and needed 4·10⁴ evaluations).  On x > 0, g may have rational powers
+    (:func:`_leading_power`); with ``near_zero`` (u → −∞) the term split off is g's lowest power, not its
+    highest, where that is a positive power (log(x + x²) = u + log(1 + e^u)).
 
     >>> x, u = sp.Symbol("x", real=True), sp.Symbol("u", real=True)
     >>> _in_log_coordinates(-sp.log(x**2 + 1) - sp.log(sp.pi), x, u, 1)
@@ -198,15 +200,42 @@ def _in_log_coordinates(e: sp.Expr, x: sp.Symbol, u: sp.Symbol, side: int) -> sp
         argument = g.args[0]
         if x not in argument.free_symbols:
             continue
-        try:
-            poly = sp.Poly(argument, x)
-        except sp.PolynomialError:
+        leading = _leading_power(argument, x, side, near_zero)
+        if leading is None:
             continue
-        d, lead = poly.degree(), poly.LC() * side ** poly.degree()
-        if d < 1 or lead.is_positive is not True:
+        d, lead = leading
+        if not d > 0 or lead.is_positive is not True:
             continue
         swaps[g] = sp.log(lead) + d * u + sp.log(sp.expand(argument.xreplace(to_u) * sp.exp(-d * u) / lead))
     return sp.expand(e.xreplace(swaps).xreplace(to_u))
+
+
+def _leading_power(g: sp.Expr, x: sp.Symbol, side: int, near_zero: bool = False) -> tuple[sp.Expr, sp.Expr] | None:
+    """(d, c): g ~ c·|x|^d as x → side·∞ (``near_zero``: as x → 0 on that side), for a polynomial g, or on x > 0
+    a sum of terms c_i·x^{r_i} with rational r_i ≥ 0 (a log-logistic law's 1 + (x/s)^{5/2}); None for anything
+    else.
+
+    >>> x = sp.Symbol("x", positive=True)
+    >>> _leading_power(3 * x**2 - x + 1, x, -1), _leading_power(1 + 2 * x ** sp.Rational(5, 2) + x, x, 1)
+    ((2, 3), (5/2, 2))
+    >>> _leading_power(x**3 + 4 * x ** sp.Rational(1, 2), x, 1, near_zero=True)
+    (1/2, 4)
+    """
+    if side != 1 and g.has(x) and not g.is_polynomial(x):
+        return None  # (−e^u)^r is not real for a fractional r
+    powers = {}
+    for term in sp.Add.make_args(sp.expand(g)):
+        c, power = term.as_independent(x, as_Add=False)
+        r = sp.S.Zero if power == 1 else sp.S.One if power == x else \
+            power.exp if power.is_Pow and power.base == x and power.exp.is_Rational else None
+        if r is None or r < 0:
+            return None
+        powers[r] = powers.get(r, sp.S.Zero) + c
+    powers = {r: c for r, c in powers.items() if c != 0}
+    if not powers:
+        return None
+    d = min(powers) if near_zero else max(powers)
+    return d, powers[d] * side**d
 
 
 def _essential_zero_at_an_end(integrand: tuple, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> bool:
@@ -272,19 +301,22 @@ def _in_log_scale(integrand: tuple, options: tuple, x: sp.Symbol, digits: int) -
     mixture of exponentials'.  Each log of the new integrand and of its bounds must have an argument positive
     for every real u (log(1 + c·e^{βu}), c > 0), as for the reciprocal route."""
     u = sp.Dummy("u", real=True)
-    found = _moved(integrand, options, lambda e: _in_log_coordinates(e, x, u, 1) + u, u, -sp.oo, sp.oo)
-    if found is None:
-        return None
-    moved, moved_options = found  # (for P·r: r itself is unchanged, the Jacobian's u cancels in lp − lq)
+
+    def moved(near_zero: bool):  # (for P·r: r itself is unchanged, the Jacobian's u cancels in lp − lq)
+        return _moved(integrand, options, lambda e: _in_log_coordinates(e, x, u, 1, near_zero) + u, u, -sp.oo,
+                      sp.oo)
+
     # (0, 1] in u ≤ 0; [1, ∞) in x where the route in x bounds its tail (an exponential tail in x is a double
     # exponential one in u, which no bound here reads: gamma laws of two shapes at α = 1), else in u too.  The
     # far part first: where neither reads its tail (Weibull laws, e^{−x^k}), that is found before any integral.
     far = _integrated(integrand, options, x, sp.S.One, sp.oo, digits)
     if far is None:
-        far = _integrated(moved, moved_options, u, sp.S.Zero, sp.oo, digits)
+        far_form = moved(near_zero=False)
+        far = None if far_form is None else _integrated(*far_form, u, sp.S.Zero, sp.oo, digits)
     if far is None:
         return None
-    near = _integrated(moved, moved_options, u, -sp.oo, sp.S.Zero, digits)
+    near_form = moved(near_zero=True)  # each log split off its term that leads as x → 0
+    near = None if near_form is None else _integrated(*near_form, u, -sp.oo, sp.S.Zero, digits)
     return None if near is None else near + far
 
 
@@ -293,10 +325,13 @@ def _positive_on(g: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> bool:
 
     A constant by its sign; a polynomial with numeric coefficients by Sturm's count of its real
     roots there (none inside) and its sign at one inside point; anything else only when SymPy
-    knows it positive for every real x (e^x, x² + 1)."""
+    knows it positive for every real x (e^x, x² + 1), or, on a piece of (0, ∞), for every positive x
+    (1 + x^{5/2}: a log-logistic law's, not real for x < 0)."""
     if x not in g.free_symbols:
         return g.is_positive is True
     if g.is_positive is True:
+        return True
+    if lo.is_nonnegative is True and g.xreplace({x: sp.Dummy("x", positive=True)}).is_positive is True:
         return True
     try:
         poly = sp.Poly(g, x)
