@@ -59,6 +59,9 @@ PAIRS = {
         rdpsym.Continuous(sp.exp(-(sp.log(x) - m) ** 2 / (2 * v)) / (x * sp.sqrt(2 * sp.pi * v)), x, HALF_LINE)
         for m, v in ((R(1, 3), 1), (0, R(3, 2)))),
     "gamma of two shapes (log(P/Q) has log x)": lambda: (_gamma(3, R(5, 2)), _gamma(2, R(3, 2))),
+    "frechet of shape 5/2 (e^{−c·x^{−5/2}} at 0: a tail e^{−c·u^{5/2}} in u = 1/x)": lambda: tuple(
+        rdpsym.Continuous(R(5, 2) / s * (x / s) ** R(-7, 2) * sp.exp(-(x / s) ** R(-5, 2)), x, HALF_LINE)
+        for s in (R(6, 5), R(3, 4))),
     "log-logistic of shape 5/2 (1 + x^{5/2}: rational powers, split in u = log x toward each end)": lambda: tuple(
         rdpsym.Continuous(R(5, 2) / s * (x / s) ** R(3, 2) / (1 + (x / s) ** R(5, 2)) ** 2, x, HALF_LINE)
         for s in (R(6, 5), R(3, 4))),

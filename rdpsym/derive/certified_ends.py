@@ -138,13 +138,14 @@ def _tail_bound(L: sp.Expr, x: sp.Symbol, start: sp.Expr, T: arb) -> tuple[arb, 
 def _bound(shape: tuple, T: arb) -> arb | None:
     """∫_T^∞ e^L for x ≥ T ≥ T₀ (else None):
     ``("power", K, C, T₀)``: L ≤ K·log x + C, K < −1, so ≤ e^C·T^{K+1}/(−K−1);
-    ``("exp", d, |c_d|, A, B, C, T₀)``: L ≤ c_d·x^d + A·x^{d−1} + B·√x + C, so ≤ e^{C − kT}/k with
-    k = |c_d|·T^{d−1}/2, once A/T + B/√T ≤ |c_d|/2."""
+    ``("exp", d, |c_d|, A, e, B, C, T₀)``: L ≤ c_d·x^d + A·x^e + B·√x + C with rational d ≥ 1 and e < d (every
+    lower power of x is at most x^e for x ≥ 1), so ≤ e^{C − kT}/k with k = |c_d|·T^{d−1}/2, once
+    A/T^{d−e} + B/√T ≤ |c_d|/2 (then L ≤ −|c_d|·x^d/2 + C, and x^d ≥ T^{d−1}·x on [T, ∞))."""
     if shape[0] == "power":
         _, K, C, _ = shape
         return C.exp() * T ** (K + 1) / (-K - 1)
-    _, d, lead, A, B, C, _ = shape
-    if not A / T + B / T.sqrt() <= lead / 2:
+    _, d, lead, A, e, B, C, _ = shape
+    if not A / T ** (d - e) + B / T.sqrt() <= lead / 2:
         return None
     k = lead * T ** (d - 1) / 2
     return (C - k * T).exp() / k
@@ -153,7 +154,8 @@ def _bound(shape: tuple, T: arb) -> arb | None:
 def _tail_shape(L: sp.Expr, x: sp.Symbol, start: sp.Expr) -> tuple | None:
     """A bound of L on [T₀, ∞) (see :func:`_bound`), or None.
 
-    L must be a polynomial in x plus terms c·log(g), g a polynomial with positive leading coefficient ℓ,
+    L must be a polynomial in x (or a sum of rational powers c·x^r, r ≥ 0: a Fréchet law's e^{−c·x^{−5/2}}
+    read in u = 1/x) plus terms c·log(g), g a polynomial with positive leading coefficient ℓ,
     of degree m, terms c·x^{−j} (j > 0: at most max(c, 0) on the tail, where x ≥ 1), and terms c·e^h with
     c < 0 and h real (at most 0).  For
     x ≥ T₀ ≥ max(1, 2·Σ_{i<m}|g_i|/ℓ), g/(ℓx^m) lies in [1/2, 3/2], so
@@ -201,27 +203,43 @@ def _tail_shape(L: sp.Expr, x: sp.Symbol, start: sp.Expr) -> tuple | None:
         C += c * gs[0].log() + abs(c) * arb(2).log()
         spread = sum((abs(v) for v in gs[1:]), arb(0)) / gs[0]
         floor = max(floor, float((2 * spread).upper()))
-    try:
-        p = sp.Poly(poly, x)
-    except (sp.PolynomialError, sp.GeneratorsNeeded):
+    powers = _powers_of(poly, x)  # a polynomial, or on the tail a sum of rational powers (e^{−c·u^{5/2}})
+    if powers is None:
         return None
-    if any(not v.is_number for v in p.all_coeffs()):
-        return None
-    coeffs = [to_arb(v) for v in p.all_coeffs()]  # leading first
-    d = p.degree()
-    C += coeffs[-1]
+    C += powers.pop(sp.S.Zero, arb(0))
     if not math.isfinite(floor):
         return None
     T0 = arb(math.ceil(floor))
-    if d < 1:
+    d = max(powers, default=sp.S.Zero)
+    if d == 0:
         return ("power", K, C, T0) if K < -1 else None
-    if not coeffs[0] < 0:
-        return None
-    A = sum((abs(v) for v in coeffs[1:-1]), arb(0))  # x^i, 1 ≤ i < d: ≤ x^(d−1) for x ≥ 1
+    if d < 1 or not powers[d] < 0:
+        return None  # (a leading power below 1, e^{−√x}: no bound of these shapes)
+    lower = [r for r in powers if r < d]
+    e = max([d - 1, *lower])  # every lower power x^r ≤ x^e for x ≥ 1
+    A = sum((abs(powers[r]) for r in lower), arb(0))
     B = K if K > 0 else arb(0)  # K·log x ≤ K·√x  (log y ≤ √y); ≤ 0 when K ≤ 0, x ≥ 1
     if not (K > 0 or K <= 0):
         return None
-    return "exp", d, -coeffs[0], A, B, C, T0
+    return "exp", to_arb(d), -powers[d], A, to_arb(e), B, C, T0
+
+
+def _powers_of(poly: sp.Expr, x: sp.Symbol) -> dict | None:
+    """{r: c_r}: ``poly`` as Σ c_r·x^r with rational r ≥ 0 and numeric c_r (as balls), or None.
+
+    >>> x = sp.Symbol("x", positive=True)
+    >>> sorted(_powers_of(3 - 2 * x ** sp.Rational(5, 2) + x ** sp.Rational(5, 2) / 2 + x, x).items())
+    [(0, 3.00000000000000), (1, 1.00000000000000), (5/2, -1.50000000000000)]
+    """
+    powers: dict = {}
+    for term in sp.Add.make_args(sp.expand(poly)):
+        c, power = term.as_independent(x, as_Add=False)
+        r = sp.S.Zero if power == 1 else sp.S.One if power == x else \
+            power.exp if power.is_Pow and power.base == x and power.exp.is_Rational else None
+        if r is None or r < 0 or not c.is_number:
+            return None
+        powers[r] = powers.get(r, arb(0)) + to_arb(c)
+    return powers
 
 
 def _log_sum_of_exponentials(c: arb, S: sp.Expr, x: sp.Symbol) -> tuple[sp.Expr, arb, float] | None:
