@@ -167,10 +167,22 @@ def _power(ctx) -> Callable:
     True
     """
     mpf, log, mag, extraprec, exp_limit = ctx.mpf, ctx.log, ctx.mag, ctx.extraprec, _bounded_exp(ctx)
+    small = 2**_POWER_BITS
 
     def power(b, e):
-        n = e if isinstance(e, int) else int(e) if isinstance(e, mpf) and ctx.isint(e) else None
-        if n is None or n.bit_length() <= _POWER_BITS or not isinstance(b, mpf) or b == 0 or not ctx.isfinite(b):
+        # (the common case first, in as few operations as it takes: this runs at every term of a series)
+        if type(e) is int:
+            if -small < e < small:
+                return b ** e
+            n = e
+        elif type(e) is mpf:
+            _, _, exponent, bits = e._mpf_  # an integer past 2^64: exponent ≥ 0 and exponent + bits > 64
+            if exponent < 0 or exponent + bits <= _POWER_BITS or not ctx.isfinite(e):
+                return b ** e
+            n = int(e)
+        else:
+            return b ** e
+        if type(b) is not mpf or b == 0 or not ctx.isfinite(b):
             return b ** e
         size = abs(b)
         with extraprec(n.bit_length() + max(mag(log(size)), 0) + 10):
