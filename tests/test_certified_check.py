@@ -337,3 +337,17 @@ def test_a_joint_closed_form_off_in_its_35th_digit_is_refused_by_the_coordinates
     check_joint(P**3, Q**3, order, 3 * one, Hypotheses())  # the true value passes
     with pytest.raises(VerificationError, match="outside the certified"):
         check_joint(P**3, Q**3, order, 3 * one * (1 + R(1, 10**35)), Hypotheses())
+
+
+@pytest.mark.parametrize("order", [R(1, 2), R(9, 10), R(1001, 1000), R(3, 2), 2], ids=str)
+def test_beta_laws_of_fractional_shapes_are_certified(order):
+    """B(a, b) in the constant is evaluated in balls (Γ(a)Γ(b)/Γ(a + b)); x^{3/2} and (1 − x)^{−1/4} are powers at
+    the ends.  (At larger orders the end x = 1 is singular enough that the cut falls within 10⁻¹⁰⁰ of it, and the
+    mpmath route answers, as at α = 1, where log(P/Q) is singular at both ends.)"""
+    P, Q = (rdpsym.Continuous(x ** (a - 1) * (1 - x) ** (b - 1) / sp.beta(a, b), x, UNIT)
+            for a, b in ((R(5, 2), R(3, 4)), (R(3, 2), R(5, 4))))
+    ball = certified_divergence(P, Q, sp.S(order), AGREE_DIGITS)
+    assert ball is not None
+    reference = renyi_divergence_mp(P, Q, order, dps=AGREE_DIGITS + 10)
+    with precision(300):
+        assert ball.rad() <= abs(ball.mid()) * arb(10) ** -(AGREE_DIGITS + 1) and _within(ball, reference)

@@ -226,6 +226,14 @@ class _Evaluator:
                 return f(self.eval(e.args[0]))
         if isinstance(e, sp.gamma):
             return self.eval(e.args[0]).gamma()  # (a pole in the ball gives a non-finite ball)
+        if isinstance(e, sp.beta):  # B(a, b) = Γ(a)Γ(b)/Γ(a + b) (one argument: B(a, a)); a Beta law's constant
+            a, b = (self.eval(v) for v in (e.args if len(e.args) == 2 else e.args * 2))
+            return a.gamma() * b.gamma() / (a + b).gamma()
+        if isinstance(e, sp.loggamma):
+            a = self.eval(e.args[0])
+            if not a > 0:  # (log Γ of a negative number is complex: SymPy's principal branch)
+                raise Undecided(f"loggamma of an argument not certified positive: {e}")
+            return a.lgamma()
         if isinstance(e, sp.acosh):
             a = self.eval(e.args[0])
             if a < 1:
