@@ -42,7 +42,7 @@ import sympy as sp
 from flint import acb, arb
 
 from rdpsym.derive.certified_compile import Compiled, _integrand, _NaN
-from rdpsym.derive.certified_ends import _DEPTH_LIMIT, _end_cut, _reciprocal, _tail_at, _tail_cut
+from rdpsym.derive.certified_ends import _DEPTH_LIMIT, _end_cut, _reciprocal, _tail_at, _tail_cut, rational_powers
 from rdpsym.foundations.balls import precision, to_arb
 from rdpsym.foundations.errors import SymbolicTimeout
 from rdpsym.foundations.precision import bits_for, sympy_evalf_guard
@@ -223,15 +223,7 @@ def _leading_power(g: sp.Expr, x: sp.Symbol, side: int, near_zero: bool = False)
     """
     if side != 1 and g.has(x) and not g.is_polynomial(x):
         return None  # (−e^u)^r is not real for a fractional r
-    powers = {}
-    for term in sp.Add.make_args(sp.expand(g)):
-        c, power = term.as_independent(x, as_Add=False)
-        r = sp.S.Zero if power == 1 else sp.S.One if power == x else \
-            power.exp if power.is_Pow and power.base == x and power.exp.is_Rational else None
-        if r is None or r < 0:
-            return None
-        powers[r] = powers.get(r, sp.S.Zero) + c
-    powers = {r: c for r, c in powers.items() if c != 0}
+    powers = rational_powers(g, x)
     if not powers:
         return None
     d = min(powers) if near_zero else max(powers)

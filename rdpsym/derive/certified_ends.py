@@ -231,15 +231,29 @@ def _powers_of(poly: sp.Expr, x: sp.Symbol) -> dict | None:
     >>> sorted(_powers_of(3 - 2 * x ** sp.Rational(5, 2) + x ** sp.Rational(5, 2) / 2 + x, x).items())
     [(0, 3.00000000000000), (1, 1.00000000000000), (5/2, -1.50000000000000)]
     """
+    powers = rational_powers(poly, x)
+    if powers is None or not all(c.is_number for c in powers.values()):
+        return None
+    return {r: to_arb(c) for r, c in powers.items()}
+
+
+def rational_powers(g: sp.Expr, x: sp.Symbol) -> dict | None:
+    """{r: c_r}: ``g`` as Σ c_r·x^r with rational powers r ≥ 0 and coefficients c_r free of x (zeros dropped),
+    or None for any other expression (a log, an exponential of x, a negative power).
+
+    >>> x, c = sp.Symbol("x", positive=True), sp.Symbol("c", positive=True)
+    >>> rational_powers(1 + c * x ** sp.Rational(5, 2) - x + x, x)
+    {0: 1, 5/2: c}
+    """
     powers: dict = {}
-    for term in sp.Add.make_args(sp.expand(poly)):
+    for term in sp.Add.make_args(sp.expand(g)):
         c, power = term.as_independent(x, as_Add=False)
         r = sp.S.Zero if power == 1 else sp.S.One if power == x else \
             power.exp if power.is_Pow and power.base == x and power.exp.is_Rational else None
-        if r is None or r < 0 or not c.is_number:
+        if r is None or r < 0:
             return None
-        powers[r] = powers.get(r, arb(0)) + to_arb(c)
-    return powers
+        powers[r] = powers.get(r, sp.S.Zero) + c
+    return {r: c for r, c in powers.items() if c != 0}
 
 
 def _log_sum_of_exponentials(c: arb, S: sp.Expr, x: sp.Symbol) -> tuple[sp.Expr, arb, float] | None:
