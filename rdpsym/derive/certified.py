@@ -221,7 +221,7 @@ def _leading_power(g: sp.Expr, x: sp.Symbol, side: int, near_zero: bool = False)
     >>> _leading_power(x**3 + 4 * x ** sp.Rational(1, 2), x, 1, near_zero=True)
     (1/2, 4)
     """
-    if side != 1 and g.has(x) and not g.is_polynomial(x):
+    if side != 1 and not g.is_polynomial(x):
         return None  # (−e^u)^r is not real for a fractional r
     powers = rational_powers(g, x)
     if not powers:
@@ -408,12 +408,12 @@ def _piece_integral(f: Compiled, bounds: tuple, x: sp.Symbol, lo: sp.Expr, hi: s
     near = arb(2) ** 8
     if b > near and b > 2 ** 16 * a.max(near):
         cut = a.max(near)
-        g = far[1]() if far and 1 in far and hi0 is sp.oo else None
+        g = far[1]() if far and 1 in far else None  # (``far`` has a side only where that end is infinite)
         parts.append((g or (lambda w, analytic: f(w.exp(), analytic) * w.exp()), cut.log(), b.log()))
         b = cut
     if a < -near and a < 2 ** 16 * b.min(-near):
         cut = b.min(-near)
-        g = far[-1]() if far and -1 in far and lo0 is -sp.oo else None
+        g = far[-1]() if far and -1 in far else None
         parts.append((g or (lambda w, analytic: f(-w.exp(), analytic) * w.exp()), (-cut).log(), (-a).log()))
         a = cut
     parts.append((f, a, b))

@@ -190,7 +190,7 @@ class _AlarmBudget:
         def expire(signum, frame):  # noqa: ARG001 - signal handler signature
             if self.closed:
                 return
-            if _in_protected_frame(frame):
+            if _in_protected_frame(frame, threading.get_ident()):  # (the handler runs in the budgeted thread)
                 signal.setitimer(signal.ITIMER_REAL, _PROTECTED_RETRY)
                 return
             where = _where(self.frame, self.entered_at, _stack_from(frame))

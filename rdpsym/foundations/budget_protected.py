@@ -61,7 +61,7 @@ def in_protected_code(ident: int) -> bool:
     Anything else that interrupts a thread asynchronously (a test's watchdog)
     should wait while this is True, as the budgets' watchdog does.
     """
-    return ident in _COLLECTING or _in_protected_frame(sys._current_frames().get(ident))
+    return _in_protected_frame(sys._current_frames().get(ident), ident)
 
 
 #: The threads inside a garbage collection, between its "start" and "stop" callbacks.  A collection runs the
@@ -82,12 +82,15 @@ def _track_collection(phase: str, info: dict) -> None:
 gc.callbacks.insert(0, _track_collection)  # (first: set before any other callback or finalizer runs)
 
 
-def _in_protected_frame(frame) -> bool:
+def _in_protected_frame(frame, ident: int) -> bool:
     frames = _stack_from(frame)
-    return frames is None or _in_protected_frames(frames)  # (a stack read while it changed: wait, look again)
+    return frames is None or _in_protected_frames(frames, ident)  # (a stack read while it changed: look again)
 
 
-def _in_protected_frames(frames: set) -> bool:
+def _in_protected_frames(frames: set, ident: int) -> bool:
+    """Whether thread ``ident``, whose stack holds ``frames``, is in protected code or inside a collection."""
+    if ident in _COLLECTING:
+        return True
     gc_codes = {getattr(getattr(cb, "__func__", cb), "__code__", None) for cb in gc.callbacks}
     for frame in frames:
         code = frame.f_code

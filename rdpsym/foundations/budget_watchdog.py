@@ -37,7 +37,6 @@ from rdpsym.foundations.budget_clocks import (
 )
 from rdpsym.foundations.budget_protected import (
     _BLOCK_STATE,
-    _COLLECTING,
     _importing,
     _in_protected_frames,
     _restore_block_state,
@@ -223,7 +222,7 @@ class _Watchdog:
                 return 1.0
             if budget is None:  # still entering, or a generator paused inside its block
                 return max(_PROTECTED_RETRY, min(RETRY_SECONDS, *(b.wait(cpu, wall) for b in stack)))
-            if ident in _COLLECTING or _in_protected_frames(frames):
+            if _in_protected_frames(frames, ident):
                 budget.held_back = True  # for checkpoint(), in case the thread is (nearly) always there
                 return _PROTECTED_RETRY
             if top is None or not _at_landing(top):  # inside a call that let go of the interpreter lock
@@ -242,8 +241,7 @@ class _Watchdog:
     def _withdraw_if_misplaced(self, ident: int, budget: _Budget) -> None:
         """Look again after raising: withdraw the timeout if the thread is where it must not land."""
         frames = _stack_from(sys._current_frames().get(ident))
-        if frames is None or ident in _COLLECTING or _in_protected_frames(frames) or \
-                budget.where(frames) is not _RUNNING:
+        if frames is None or _in_protected_frames(frames, ident) or budget.where(frames) is not _RUNNING:
             _withdraw(ident)
 
 

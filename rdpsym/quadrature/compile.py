@@ -177,7 +177,7 @@ def _power(ctx) -> Callable:
             n = e
         elif type(e) is mpf:
             _, _, exponent, bits = e._mpf_  # an integer past 2^64: exponent ≥ 0 and exponent + bits > 64
-            if exponent < 0 or exponent + bits <= _POWER_BITS or not ctx.isfinite(e):
+            if exponent < 0 or exponent + bits <= _POWER_BITS:  # (also ±∞ and NaN: a negative exponent)
                 return b ** e
             n = int(e)
         else:
