@@ -74,6 +74,62 @@ def test_no_closed_form_gives_a_labelled_numeric_value(no_sympy_fallback):
         assert abs(d.result - kl) < mpmath.mpf(10) ** -45
 
 
+def _student(centre):
+    nu = sp.Rational(5, 2)
+    return Continuous(sp.gamma((nu + 1) / 2) / (sp.sqrt(nu * sp.pi) * sp.gamma(nu / 2))
+                      * (1 + (x - centre) ** 2 / nu) ** (-(nu + 1) / 2), x)
+
+
+@pytest.mark.parametrize("order", [1, sp.Rational(3, 2)])
+def test_an_appell_type_integral_is_declined_by_its_shape_not_by_sympys_budget(order, monkeypatch):
+    """Two Student t laws (ν = 5/2) a unit apart: their moment, at a general order for the KL or at 3/2, is
+    ∫ q₁^{−7α/4} q₂^{7(α−1)/4} over ℝ, q₁ ≠ q₂ quadratics; the KL's expectation E_P[log q₂] is its derivative in a
+    parameter.  Each is declined from its shape (BeyondSymPy), never handed to sympy.integrate (5 s of budget each,
+    then nothing), and the laws are not derived again as the family of their numbers (x^c in place of x²: no
+    easier).  The answer is the definition's, labelled numeric, right to 45 digits by mpmath's own quadrature."""
+    import rdpsym.derive.univariate as univariate
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("sympy.integrate (or the family of the numbers) was tried on an Appell-type integral")
+
+    monkeypatch.setattr(sp, "integrate", refuse)
+    monkeypatch.setattr(univariate, "by_abstraction", refuse)
+    d = renyi_divergence(_student(0), _student(1), order)
+    assert d.status == "numeric" and "Appell-type" in str(d.evidence[0])
+    with mpmath.workdps(60):
+        nu = mpmath.mpf(5) / 2
+        c = mpmath.gamma((nu + 1) / 2) / (mpmath.sqrt(nu * mpmath.pi) * mpmath.gamma(nu / 2))
+        p = lambda t, m: c * (1 + (t - m) ** 2 / nu) ** (-(nu + 1) / 2)  # noqa: E731
+        a = mpmath.mpf(order.p) / order.q if order != 1 else None
+        f = (lambda t: p(t, 0) * mpmath.log(p(t, 0) / p(t, 1))) if a is None else \
+            (lambda t: p(t, 0) ** a * p(t, 1) ** (1 - a))
+        value = mpmath.quad(f, [-mpmath.inf, -10, 0, 1, 11, mpmath.inf])
+        want = value if a is None else mpmath.log(value) / (a - 1)
+        assert abs(d.result - want) < mpmath.mpf(10) ** -45 * want
+
+
+def test_the_appell_shape_is_read_with_symbolic_exponents_and_not_for_polynomial_moments():
+    """The shape test reads exponents in the order or a parameter (not known to be integers) as well as numbers;
+    integer exponents, one quadratic, or a real root are not that shape.  And the KL's expectation declines only
+    that shape: E_P[x²] of P ∝ e^{−x⁴}, whose generating integral ∫ e^{−x⁴ + t·x²} has no closed form, is a Γ value
+    (two generalised normals of shape 4 a unit apart: KL = (Γ(1/4) + 6Γ(3/4))/(4Γ(5/4)))."""
+    from rdpsym.engine.integrals import beyond_sympy, powers_of_distinct_quadratics
+
+    a, n = sp.Dummy("alpha", positive=True), sp.Symbol("n", integer=True)
+    q1, q2 = 2 * x**2 / 5 + 1, 2 * x**2 / 5 - 4 * x / 5 + sp.Rational(7, 5)
+    assert powers_of_distinct_quadratics(-7 * a / 4 * sp.log(q1) + 7 * (a - 1) / 4 * sp.log(q2) + 3, x)
+    assert powers_of_distinct_quadratics(-sp.Rational(7, 4) * sp.log(q1) + sp.Rational(1, 3) * sp.log(q2), x)
+    assert not powers_of_distinct_quadratics(-7 * n * sp.log(q1) + sp.Rational(1, 3) * sp.log(q2), x)
+    assert not powers_of_distinct_quadratics(-7 * a / 4 * sp.log(q1) + 7 * a / 4 * sp.log(2 * q1), x)
+    assert not powers_of_distinct_quadratics(-a * sp.log(q1) + a * sp.log(x**2 - 1), x)
+    assert beyond_sympy(-x**4 + 4 * x**3, x) is not None and beyond_sympy(-a * sp.log(q1), x) is None
+    c = 1 / (2 * sp.gamma(sp.Rational(5, 4)))
+    kl = renyi_divergence(Continuous(c * sp.exp(-x**4), x), Continuous(c * sp.exp(-(x - 1) ** 4), x), 1)
+    assert kl.status == "checked"
+    assert sp.simplify(kl.result - (sp.gamma(sp.Rational(1, 4)) + 6 * sp.gamma(sp.Rational(3, 4)))
+                       / (4 * sp.gamma(sp.Rational(5, 4)))) == 0
+
+
 def test_no_closed_form_with_free_parameters_says_what_to_do(no_sympy_fallback):
     g = sp.Symbol("gamma", positive=True)
     P, Q = _student3(0, g), _student3(1, g)

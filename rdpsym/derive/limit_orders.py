@@ -18,14 +18,14 @@ from rdpsym.derive.moments import moment, sup_log_ratio
 from rdpsym.derive.steps import _equals, _moment_steps, _whole_support
 from rdpsym.derive.verify import is_zero
 from rdpsym.engine.context import Hypotheses
-from rdpsym.engine.integrals import integrate_exp
+from rdpsym.engine.integrals import integrate_exp, powers_of_distinct_quadratics
 from rdpsym.engine.pieces import log_of
 from rdpsym.engine.series import Quadrature, canonical
 from rdpsym.engine.special import ZetaPrime
 from rdpsym.engine.tidy import collect_exp, max_of, tidy_kl
 from rdpsym.foundations import operations
 from rdpsym.foundations.budget import budgeted
-from rdpsym.foundations.errors import NoClosedFormError
+from rdpsym.foundations.errors import BeyondSymPy, NoClosedFormError
 from rdpsym.foundations.notation import LogRatio
 from rdpsym.foundations.notation import P as P_
 from rdpsym.foundations.notation import Q as Q_
@@ -104,14 +104,15 @@ def _expectation(log_p: sp.Expr, p: sp.Expr, term: sp.Expr, var: sp.Symbol, lo, 
     laws), else by SymPy: c·e^g as c·∫ e^{log P + g}; any other term h as d/dt ∫ e^{log P + t·h} at t = 0 (E_P[x]
     of a Gumbel law is Γ′(1 − t)… = γ, where SymPy's own integral says γ + iπ)."""
     constant, factor = term.as_independent(var, as_Add=False)
+    t = sp.Dummy("t", real=True)
+    generating = log_p + (factor.args[0] if isinstance(factor, sp.exp) else t * term)
     try:
         if isinstance(factor, sp.exp):
-            found = integrate_exp(log_p + factor.args[0], var, lo, hi, Hypotheses())
+            found = integrate_exp(generating, var, lo, hi, Hypotheses())
             if Hypotheses().holds(found.condition) is not True:  # a value only where a condition holds: not this
                 raise NoClosedFormError("the expectation converges only under a condition")
             return constant * found.value
-        t = sp.Dummy("t", real=True)
-        found = integrate_exp(log_p + t * term, var, lo, hi, Hypotheses())
+        found = integrate_exp(generating, var, lo, hi, Hypotheses())
         if Hypotheses().holds(found.condition.subs(t, 0)) is not True or found.value.has(sp.Piecewise):
             # Cases in t (E_P[x²/2] of an exponential law: the integral is finite only for t ≤ 0, and its t = 0
             # branch is the constant 1, whose derivative 0 is not the expectation): no two-sided derivative.
@@ -119,6 +120,10 @@ def _expectation(log_p: sp.Expr, p: sp.Expr, term: sp.Expr, var: sp.Symbol, lo, 
         value = sp.diff(found.value, t).subs(t, 0)
         return value if not value.has(sp.nan, sp.zoo) else sp.limit(sp.diff(found.value, t), t, 0)
     except NoClosedFormError:
+        if powers_of_distinct_quadratics(generating, var):
+            # E_P[log q₂] of a Student t law against another: the t-derivative of an Appell-type integral.
+            # (Not so the polynomial shapes: E_P[x²] of P ∝ e^{−x⁴} is a Γ value where ∫ e^{−x⁴ + t·x²} is none.)
+            raise BeyondSymPy(f"E_P[{term}] is the derivative in t of an Appell-type integral") from None
         return sp.integrate(p * term, (var, lo, hi), conds="none")
 
 

@@ -38,7 +38,15 @@ from rdpsym.derive.steps import _OPENING_STEPS, _definition_step, _density_steps
 from rdpsym.derive.verify import check_against_definition, is_zero
 from rdpsym.engine.context import SYMPY_FAILURES, Hypotheses, UndecidedSign, simplify_condition, tidy_condition
 from rdpsym.engine.series import canonical
-from rdpsym.foundations.errors import DensityError, DomainError, NoClosedFormError, NotVerified, RdpSymError, must
+from rdpsym.foundations.errors import (
+    BeyondSymPy,
+    DensityError,
+    DomainError,
+    NoClosedFormError,
+    NotVerified,
+    RdpSymError,
+    must,
+)
 from rdpsym.foundations.precision import sympy_evalf_guard
 from rdpsym.foundations.reading import parse_order
 from rdpsym.foundations.record import (
@@ -220,7 +228,8 @@ def _derive_with(P: Density, Q: Density, order, reference, unchecked: tuple, tab
     except NoClosedFormError as exc:
         if not numeric_fallback:
             raise
-        return _numeric_fallback(P, Q, order, steps, str(exc))
+        # An integral of a shape SymPy has no closed form for stays one with symbols for its numbers.
+        return _numeric_fallback(P, Q, order, steps, str(exc), as_family=not isinstance(exc, BeyondSymPy))
     except RdpSymError:
         raise
     except SYMPY_FAILURES as exc:
@@ -308,10 +317,11 @@ def _prove(reference: Reference, order, closed, I, hyp) -> ProvedEqual | None:
     return None
 
 
-def _numeric_fallback(P, Q, order, steps, why: str) -> Derivation:
+def _numeric_fallback(P, Q, order, steps, why: str, as_family: bool = True) -> Derivation:
     """The definition's value, labelled numeric, for laws with numbers only, after their family's closed form at the
-    numbers (:mod:`rdpsym.derive.abstraction`); for laws with parameters, :class:`NoClosedFormError` saying why."""
-    if not (P.parameters | Q.parameters or isinstance(order, sp.Symbol)):
+    numbers (:mod:`rdpsym.derive.abstraction`; not tried when ``as_family`` is false); for laws with parameters,
+    :class:`NoClosedFormError` saying why."""
+    if as_family and not (P.parameters | Q.parameters or isinstance(order, sp.Symbol)):
         specialised = _family_at_the_numbers(P, Q, order, steps)
         if specialised is not None:
             return specialised

@@ -59,7 +59,7 @@ from rdpsym.engine.integral_rules import (
 from rdpsym.engine.piece_value import PieceValue
 from rdpsym.engine.transform import substitute
 from rdpsym.foundations.budget import budgeted
-from rdpsym.foundations.errors import NoClosedFormError
+from rdpsym.foundations.errors import BeyondSymPy, NoClosedFormError
 
 oo = sp.oo
 
@@ -205,14 +205,31 @@ def integrate_exp(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypot
             return value
     if not hyp.fallback:
         raise NoClosedFormError(f"no closed-form rule for ∫ exp({L})")
-    if _mixed_polynomial(L, x):
-        # e^{a x⁴ + b x³ + …}: no elementary or special-function closed form; SymPy would spend its budget.
-        raise NoClosedFormError(f"∫ exp({L}) is a polynomial of degree > 2 in the exponent: no closed form")
-    if _powers_of_distinct_quadratics(L, x):
-        # Two Student t laws at different locations: SymPy spent its whole budget (5 s an order) and gave up.
-        raise NoClosedFormError(f"∫ exp({L}) is a product of non-integer powers of different quadratics (an "
-                                "Appell-type integral): no closed form")
+    reason = beyond_sympy(L, x)
+    if reason is not None:
+        raise BeyondSymPy(f"∫ exp({L}) is {reason}: no closed form")
     return _sympy_fallback(L, x, lo, hi)
+
+
+def beyond_sympy(L: sp.Expr, x: sp.Symbol) -> str | None:
+    """What ∫ e^L dx is, when it is an integral with no closed form SymPy would find (it spends its whole budget
+    on each, 5 s, and gives up), else None.
+
+    >>> x, t = sp.Symbol("x", real=True), sp.Symbol("t", real=True)
+    >>> beyond_sympy(-x**4 + x**3, x)
+    'a polynomial of degree > 2 in the exponent'
+    >>> beyond_sympy(-sp.Rational(7, 4) * sp.log(x**2 + 1) + t * sp.log(x**2 - 2*x + 2), x)
+    'a product of non-integer powers of different quadratics (an Appell-type integral)'
+    >>> beyond_sympy(-sp.log(x**2 + 1), x) is None
+    True
+    """
+    if _mixed_polynomial(L, x):
+        # e^{a x⁴ + b x³ + …}: no elementary or special-function closed form.
+        return "a polynomial of degree > 2 in the exponent"
+    if powers_of_distinct_quadratics(L, x):
+        # Two Student t laws at different locations.
+        return "a product of non-integer powers of different quadratics (an Appell-type integral)"
+    return None
 
 
 def integrate_by_substitution(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses):
@@ -264,10 +281,14 @@ def _mixed_polynomial(L: sp.Expr, x: sp.Symbol) -> bool:
     return poly.degree() > 2 and len([m for m in poly.monoms() if m[0] > 0]) > 1
 
 
-def _powers_of_distinct_quadratics(L: sp.Expr, x: sp.Symbol) -> bool:
+def powers_of_distinct_quadratics(L: sp.Expr, x: sp.Symbol) -> bool:
     """Whether e^L = Π q_i(x)^{c_i}·(a constant) with two or more different irreducible quadratics q_i (numeric
-    coefficients) and numeric exponents c_i that are not integers: ∫ over the line is an Appell F₁ value
-    (Euler's integral of two such factors), not an elementary or ₂F₁ closed form."""
+    coefficients) and exponents c_i that are not integers (numbers that are not, or expressions in the order
+    or the parameters not known to be): ∫ over the line is an Appell F₁ value (Euler's integral of two such
+    factors), not an elementary or ₂F₁ closed form; the one case with a closed form, exponents adding up to
+    −1, is a rule's (``integral_rules._quadratic_powers``) and never reaches here.  Symbolic exponents are
+    the moment at a general order of two Student t laws (α·(ν + 1)/2), and the generating integral of their
+    KL: SymPy spent its budget on each and gave up."""
     quadratics = set()
     rest = sp.expand(L)
     for g in [g for g in L.atoms(sp.log) if g.has(x)]:
@@ -278,10 +299,10 @@ def _powers_of_distinct_quadratics(L: sp.Expr, x: sp.Symbol) -> bool:
         a, b, c = poly.all_coeffs() if poly.degree() == 2 else (None, None, None)
         coefficient = rest.coeff(g)
         if a is None or not all(v.is_number for v in (a, b, c)) or not b**2 - 4 * a * c < 0 \
-                or not coefficient.is_number or coefficient.is_integer is not False:
+                or coefficient.has(x) or coefficient.is_integer is not (False if coefficient.is_number else None):
             return False
         quadratics.add(poly.monic())
-        rest = rest - coefficient * g
+        rest = sp.expand(rest - coefficient * g)  # a symbolic coefficient cancels only once distributed
     return len(quadratics) >= 2 and not rest.has(x)
 
 
@@ -336,4 +357,5 @@ def _sympy_fallback(L, x, lo, hi) -> PieceValue:
     return PieceValue(value, sp.true, "sympy.integrate")
 
 
-__all__ = ["LogShape", "integrate_by_substitution", "integrate_exp", "log_shape", "positive_variable"]
+__all__ = ["LogShape", "beyond_sympy", "integrate_by_substitution", "integrate_exp", "log_shape", "positive_variable",
+           "powers_of_distinct_quadratics"]

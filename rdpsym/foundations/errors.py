@@ -92,6 +92,12 @@ class NoClosedFormError(RdpSymError, NotImplementedError):
     """No closed form was found; callers may fall back to the definition."""
 
 
+class BeyondSymPy(NoClosedFormError):
+    """An integral of a shape with no closed form SymPy finds (an Appell-type product of powers of quadratics, a
+    polynomial of degree > 2 in an exponent): read from its shape, not from a budget that ran out, so the same
+    laws with symbols for their numbers (:mod:`rdpsym.derive.abstraction`) have none either."""
+
+
 class ConvergenceError(RdpSymError, ArithmeticError):
     """A numeric value did not settle: two precisions disagree."""
 
