@@ -44,7 +44,7 @@ from flint import acb, arb
 from rdpsym.derive.certified_compile import Compiled, _integrand, _NaN
 from rdpsym.derive.certified_ends import _DEPTH_LIMIT, _end_cut, _reciprocal, _tail_at, _tail_cut, rational_powers
 from rdpsym.foundations.balls import precision, to_arb
-from rdpsym.foundations.errors import SymbolicTimeout
+from rdpsym.foundations.errors import NotCertifiable, SymbolicTimeout
 from rdpsym.foundations.precision import bits_for, sympy_evalf_guard
 from rdpsym.laws.densities import Continuous, Density
 from rdpsym.quadrature.compile import log_expression
@@ -142,6 +142,8 @@ def _certified(P: Density, Q: Density, order: sp.Expr, digits: int) -> arb | Non
                     piece = _with_reciprocal_ends(integrand, options, x, lo, hi, digits)
             if piece is None and lo == 0 and hi is sp.oo:
                 piece = _in_log_scale(integrand, options, x, digits)
+            if piece is None and not log_scale_only and sp.oo in (-lo, hi) and _has_exponentials(integrand, x):
+                piece = _in_exponential_scale(integrand, options, x, lo, hi, digits)
             if piece is None:
                 return None
             total += piece
@@ -312,6 +314,46 @@ def _in_log_scale(integrand: tuple, options: tuple, x: sp.Symbol, digits: int) -
     return None if near is None else near + far
 
 
+def _has_exponentials(integrand: tuple, x: sp.Symbol) -> bool:
+    """Whether the integrand's log holds e^{c·x} terms (a Gumbel law's −e^{−x})."""
+    return any(x in g.free_symbols for e in integrand[1:] for g in e.atoms(sp.exp))
+
+
+def _in_exponential_scale(integrand: tuple, options: tuple, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr,
+                          digits: int) -> arb | None:
+    """∫_lo^hi with each infinite tail the route in x cannot bound integrated in y = e^{±κ(x − m)} ∈ [1, ∞) instead
+    (x = m ± (log y)/κ, Jacobian 1/(κy) included; m = 0 on the whole line, else the finite end), the rest in x;
+    None where not certified.
+
+    A Gumbel law's log density −(x − μ)/β − e^{−(x − μ)/β} has the tail e^{−c·e^{|x|/β}} towards −∞, a shape
+    the tail bounds do not read in x; in y = e^{−x} it is e^{−c·y^{1/β}}·y^{k}, a power tail they do.  Each log of
+    the new integrand and of its bounds must have an argument positive for y > 1, as for the reciprocal route."""
+    y = sp.Dummy("y", positive=True)
+    m = sp.S.Zero if lo is -sp.oo and hi is sp.oo else (lo if lo is not -sp.oo else hi)
+    # y = e^{±κ(x − m)} with κ the slowest rate of the exponentials: each becomes a power y^r with r ≥ 1 or ≤ 0
+    # (e^{−x/2} of a Gumbel law of scale 2 is y itself), the powers the tail bounds read.
+    rates = {abs(sp.expand(g.args[0]).coeff(x)) for e in integrand[1:] for g in e.atoms(sp.exp) if x in g.free_symbols}
+    if not all(r.is_Rational and r > 0 for r in rates):
+        return None
+    kappa = min(rates)
+    total = arb(0)
+    for a, b, side in ((lo, m, -1), (m, hi, 1)):
+        if a == b:
+            continue
+        part = _integrated(integrand, options, x, a, b, digits)
+        if part is None and (a is -sp.oo or b is sp.oo):
+            def move(e, side=side):
+                moved = sp.expand(sp.expand(e.xreplace({x: m + side * sp.log(y) / kappa})), power_exp=True)
+                return moved - sp.log(y) - sp.log(kappa)
+            found = _moved(integrand, options, move, y, sp.S.One, sp.oo)
+            if found is not None and not any(x in e.free_symbols for e in found[0][1:]):
+                part = _integrated(*found, y, sp.S.One, sp.oo, digits)
+        if part is None:
+            return None
+        total += part
+    return total
+
+
 def _positive_on(g: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> bool:
     """Whether g > 0 on the open interval (lo, hi), decided exactly (False when undecided).
 
@@ -320,7 +362,7 @@ def _positive_on(g: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> bool:
     knows it positive for every real x (e^x, x² + 1), or, on a piece of (0, ∞), for every positive x
     (1 + x^{5/2}: a log-logistic law's, not real for x < 0)."""
     if x not in g.free_symbols:
-        return g.is_positive is True
+        return g.is_positive is True or _certified_positive(g)
     if g.is_positive is True:
         return True
     if lo.is_nonnegative is True and g.xreplace({x: sp.Dummy("x", positive=True)}).is_positive is True:
@@ -342,6 +384,15 @@ def _positive_on(g: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> bool:
     inside = (lo + hi) / 2 if inside_lo is not None and inside_hi is not None else (
         inside_lo + 1 if inside_lo is not None else (inside_hi - 1 if inside_hi is not None else sp.S.Zero))
     return bool(poly.eval(inside) > 0)
+
+
+def _certified_positive(c: sp.Expr) -> bool:
+    """Whether the constant ``c`` is certified > 0 by its Arb ball (₀F₁(; 1; 9/16), the hypergeometric form of a von
+    Mises law's I₀(κ), whose sign SymPy does not know)."""
+    try:
+        return bool(to_arb(c) > 0)
+    except (NotCertifiable, ArithmeticError):
+        return False
 
 
 def _log_vanishes_at_an_end(r: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> bool:

@@ -244,6 +244,14 @@ class _Evaluator:
         if isinstance(e, (sp.besseli, sp.besselk)):  # I_ν(z), K_ν(z) (von Mises, generalised inverse Gaussian)
             nu, z = (self.eval(a) for a in e.args)
             return z.bessel_i(nu) if isinstance(e, sp.besseli) else z.bessel_k(nu)
+        if isinstance(e, sp.hyper) and len(e.ap) <= len(e.bq):
+            # ₚF_q(a; b; z), p ≤ q: a series converging for every z (₀F₁ is log I_ν's, quadrature.compile); a
+            # parameter b at a pole gives a non-finite ball.  (p = q + 1 converges only for |z| < 1: not here.)
+            a, b = [self.eval(t) for t in e.ap], [self.eval(t) for t in e.bq]
+            value = self.eval(e.argument).hypgeom(a, b)
+            if not value.is_finite():
+                raise Undecided(f"no finite ball for {e}")
+            return value
         if isinstance(e, sp.legendre):
             # P_ν(z), z ≥ 1 (the Cauchy laws' A): Arb's type 3, real there; −1 < z < 1: type 2.
             n, z = (self.eval(a) for a in e.args)
