@@ -250,7 +250,7 @@ class Continuous(Density):
     def substituted(self, mapping: Mapping) -> Continuous:
         """The density with parameters replaced by expressions (``{c: a + δ}``: one case of a split), not re-checked."""
         return _as_checked(self, Continuous(self.pdf.xreplace(mapping), self.var, self.support.xreplace(mapping),
-                                            check=False))
+                                            check=False), same_law=_within_assumptions(mapping))
 
     def subs(self, values: Mapping) -> Continuous:
         """The density with parameter values substituted (and re-checked, unless it is a law at those values
@@ -364,10 +364,12 @@ class Discrete(Density):
 
     def substituted(self, mapping: Mapping) -> Discrete:
         """The pmf with parameters replaced by expressions (one case of a split), not re-checked."""
+        every = _within_assumptions(mapping)
         if self.table is not None:
-            return _as_checked(self, Discrete({k: v.xreplace(mapping) for k, v in self.table.items()}, check=False))
+            return _as_checked(self, Discrete({k: v.xreplace(mapping) for k, v in self.table.items()}, check=False),
+                               same_law=every)
         return _as_checked(self, Discrete(self.pmf.xreplace(mapping), self.var, self.support.xreplace(mapping),
-                                          check=False))
+                                          check=False), same_law=every)
 
     def subs(self, values: Mapping) -> Discrete:
         """The pmf with parameter values substituted (and re-checked, unless it is a law at those values
@@ -427,9 +429,17 @@ def _meets_assumptions(symbol: sp.Symbol, value: sp.Expr) -> bool:
     return all(getattr(value, f"is_{fact}", None) is held for fact, held in symbol.assumptions0.items())
 
 
+def _within_assumptions(mapping: Mapping) -> bool:
+    """Whether every parameter's replacement meets the parameter's assumptions for every value of its own symbols
+    (m₂ ↦ m₁ + δ, σ₂ ↦ σ₁ + δ with δ > 0): then a law at every value of the original parameters is one at every
+    value of the new ones, and a split case's laws need no new check at each point its result is checked at."""
+    return all(_meets_assumptions(symbol, value) for symbol, value in mapping.items())
+
+
 def _as_checked(original: Density, copy: Density, same_law: bool = False) -> Density:
     """``copy`` marked as checked when ``original`` was (a copy of a checked law needs no new check); when it is
-    the same law (written in another variable), also a law at every value when ``original`` was."""
+    the same law (written in another variable, or at parameter values within its parameters' assumptions: see
+    :func:`_within_assumptions`), also a law at every value when ``original`` was."""
     object.__setattr__(copy, "validated", original.validated)
     if same_law:
         object.__setattr__(copy, "every_value", original.every_value)
