@@ -666,3 +666,60 @@ def test_a_form_is_simplified_in_exponentials_only_where_that_rewrite_changes_it
     seen.clear()
     polish._polish(hyperbolic)
     assert seen.count(hyperbolic) == 1 and seen.count(hyperbolic.rewrite(sp.exp)) == 1
+
+
+# --- inputs from a probe of laws no test had seen (2026-11-30): rdpsym's own errors or right values, never a
+# --- bare ValueError, TypeError or ZeroDivisionError from inside
+
+def test_a_pmf_with_a_zero_inside_its_range_is_a_law():
+    """Hypergeometric (N = 10, K = 4, n = 5) written on 0..5: binomial(4, 5) = 0 makes k = 5 a zero, whose log is
+    −∞; the rules' sum of e^{log} came out NaN and the mass check compared NaN with 1 (TypeError).  Now that mass
+    is summed by the numeric route, and D₂ against the hypergeometric law with K = 5 is the exact finite sum."""
+    kk = sp.Symbol("k", integer=True)
+
+    def hypergeometric(K):
+        return sp.binomial(K, kk) * sp.binomial(10 - K, 5 - kk) / sp.binomial(10, 5)
+
+    P, Q = (Discrete(hypergeometric(K), kk, support=sp.Range(0, 6)) for K in (4, 5))
+    want = sp.log(sum(hypergeometric(4).subs(kk, j) ** 2 / hypergeometric(5).subs(kk, j) for j in range(6)))
+    got = renyi_divergence(P, Q, 2)
+    assert got.status in ("proved", "checked") and sp.N(got.result - want, 50) == 0
+
+
+def test_one_plus_erf_is_compiled_without_its_cancellation():
+    """A skew-normal law's density φ(x)·(1 + erf(√2·x)): 1 + erf is 0 at any working precision once x < −30, its
+    log −∞, and the definition's scan of the normal-against-skew-normal integrand (whose log is then +∞) ended in
+    max() of nothing (ValueError).  Compiled as erfc(−√2·x) it is a small positive number, and the KL is right to
+    45 digits (mpmath's own quadrature, with erfc); a scan that finds only +∞ says so in rdpsym's own words."""
+    from rdpsym.foundations.errors import ConvergenceError
+    from rdpsym.foundations.precision import private_context
+    from rdpsym.quadrature.compile import compile_expr
+    from rdpsym.quadrature.locate import locate
+
+    x = sp.Symbol("x", real=True)
+    phi = sp.exp(-x**2 / 2) / sp.sqrt(2 * sp.pi)
+    with private_context(30) as ctx:
+        assert compile_expr(phi * (1 + sp.erf(sp.sqrt(2) * x)), x, ctx)(ctx.mpf(-40)) > 0
+        with pytest.raises(ConvergenceError, match="log is"):
+            locate(lambda t: ctx.inf if t < -5 else -(t + 5) ** 2, -sp.oo, sp.oo, ctx)
+    got = renyi_divergence(Continuous(phi, x), Continuous(phi * (1 + sp.erf(sp.sqrt(2) * x)), x), 1)
+    with mpmath.workdps(60):
+        p = lambda t: mpmath.npdf(t)  # noqa: E731
+        want = mpmath.quad(lambda t: -p(t) * mpmath.log(mpmath.erfc(-mpmath.sqrt(2) * t)), [-mpmath.inf, -5, 0, 5,
+                                                                                            mpmath.inf])
+    assert abs(got.evalf(dps=50) - want) < mpmath.mpf(10) ** -45
+
+
+def test_an_algebraic_tail_read_at_a_huge_index_is_no_division_by_zero():
+    """Two Yule–Simon laws (ρ = 2, 3): the series' scan put its mode near 10¹³³, where log(k₂/k₁) of two indices
+    2²⁰ apart rounded to 0 and the tail's slope divided by it (ZeroDivisionError).  The answer is log(10/9) or
+    rdpsym's own error, never a crash from inside."""
+    from rdpsym.foundations.errors import RdpSymError
+
+    kk = sp.Symbol("k", integer=True)
+    P, Q = (Discrete(r * sp.beta(kk, r + 1), kk, support=sp.Range(1, sp.oo)) for r in (2, 3))
+    try:
+        got = renyi_divergence_mp(P, Q, 2, dps=40)
+    except RdpSymError:
+        return
+    assert abs(got - mpmath.log(mpmath.mpf(10) / 9)) < mpmath.mpf(10) ** -38

@@ -246,6 +246,10 @@ def _mass(piece: Piece, var: sp.Symbol, discrete: bool) -> sp.Expr:
     value = rule(L, var, piece.lo, piece.hi, Hypotheses())
     if value.condition is not sp.true:
         raise NoClosedFormError(f"normalisation needs {value.condition}")
+    if value.value.has(sp.nan, sp.zoo):
+        # A pmf with a zero inside its range (a hypergeometric law on 0..5 where binomial(4, 5) = 0): its log is −∞
+        # there, and a rule's sum of e^{log} came out NaN; the mass is then summed by the numeric route.
+        raise NoClosedFormError(f"the mass by the rules is {value.value}, not a number")
     return value.value
 
 

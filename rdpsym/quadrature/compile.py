@@ -18,6 +18,7 @@ import sympy as sp
 from mpmath.libmp import from_rational, round_nearest
 from sympy.codegen.cfunctions import log1p
 
+from rdpsym.foundations.balls import stable_erf
 from rdpsym.foundations.budget import Unsettled, settled_cache, time_budget
 from rdpsym.foundations.errors import NoClosedFormError, SymbolicTimeout
 from rdpsym.foundations.logs import expand_logs
@@ -206,7 +207,8 @@ def compile_expr(expr: sp.Expr, var: sp.Symbol, ctx) -> Callable:
     ...     ctx.nstr(f(ctx.mpf(1)), 20)
     '0.2419707245191433498'
     """
-    folded, constants = _fold(_integer_orders(expr), var)
+    # 1 + erf(w) as erfc(−w): the same numbers, without the cancellation that makes it 0 once w < −6 at 15 digits
+    folded, constants = _fold(_integer_orders(stable_erf(expr)), var)
     f = bind(_lambdify(folded, var, len(constants)), ctx)
     with ctx.extraprec(20):
         values = [to_mpf(c, ctx) for c in constants]
@@ -253,8 +255,10 @@ def _lambdify(folded: sp.Expr, var: sp.Symbol, n: int):
 
 
 def log_expression(expr: sp.Expr) -> sp.Expr:
-    """log of a raw pdf as a sum, with log k! as loggamma(k + 1)."""
-    return _log_expression(expr)
+    """log of a raw pdf as a sum, with log k! as loggamma(k + 1), and 1 + erf(w) as erfc(−w)
+    (:func:`~rdpsym.foundations.balls.stable_erf`): a skew-normal law's 1 + erf(√2·x) is 0 at any working precision
+    once x < −30, and its log −∞, where erfc(√2·|x|) is a small number with a finite log."""
+    return _log_expression(stable_erf(expr))
 
 
 @functools.lru_cache(maxsize=512)

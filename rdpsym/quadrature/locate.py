@@ -27,6 +27,7 @@ from itertools import pairwise
 
 import sympy as sp
 
+from rdpsym.foundations.errors import ConvergenceError
 from rdpsym.quadrature.compile import to_mpf
 from rdpsym.quadrature.scans import _reach, golden_max, scan_points
 
@@ -216,6 +217,11 @@ def _modes(log_f, candidates: list, values: list, a, b, ctx):
         if not ctx.isfinite(h) or h_scan >= h:  # e.g. a singular end, or an exact seed
             t, h = candidates[i], (h_scan if ctx.isfinite(h_scan) else values[i])
         hills.append((t, h))
+    if not hills:
+        # Every value the scan found above −∞ is +∞ (an overflowing log: 1 + erf(w) rounded to 0 in a log with a
+        # negative coefficient): no mode to place, and the mass is not "nowhere" (None would say so).
+        raise ConvergenceError(f"the integrand's log is +∞ at x = {ctx.nstr(candidates[best], 8)}: where its mass lies "
+                               "could not be found")
     mode, peak = max(hills, key=lambda m: m[1])
     return mode, peak, hills
 

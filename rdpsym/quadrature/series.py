@@ -124,7 +124,9 @@ def _algebraic_tail(term, log_size, start: int, step: int, mode: int, far, ctx):
         return None
     ks = [start + mode + d for d in _TAIL_OFFSETS]  # the terms' indices (offsets count from ``start``)
     sizes = [log_size(k - start) for k in ks]
-    slopes = [(b - a) / ctx.log(ctx.mpf(k2) / k1) for a, b, k1, k2 in zip(sizes, sizes[1:], ks, ks[1:])]
+    # log(k₂/k₁) as log1p((k₂ − k₁)/k₁), the difference exact: at a mode of 10¹³³ the quotient rounds to 1 and its
+    # log to 0 (a Yule–Simon pair divided by it: ZeroDivisionError)
+    slopes = [(b - a) / ctx.log1p(ctx.mpf(k2 - k1) / k1) for a, b, k1, k2 in zip(sizes, sizes[1:], ks, ks[1:])]
     if not all(ctx.isfinite(v) for v in slopes) or abs(slopes[0] - slopes[1]) > 0.01 * abs(slopes[0]):
         return None
     if -slopes[1] < 1 + _TAIL_MARGIN:
