@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 
 import sympy as sp
 from mpmath.libmp import from_rational, round_nearest
-from sympy.codegen.cfunctions import log1p
+from sympy.codegen.cfunctions import expm1, log1p
 
 from rdpsym.foundations.balls import stable_erf
 from rdpsym.foundations.budget import Unsettled, settled_cache, time_budget
@@ -371,7 +371,8 @@ def log_function(expr: sp.Expr, var: sp.Symbol, pdf: Callable, probes: Iterable[
 def _log1p_near_zero(expr: sp.Expr, var: sp.Symbol) -> sp.Expr:
     """log(A) written log1p(A − 1) where A → 1 as ``var`` → 0: in t = e − x, log x at the end e = 1 is
     log(1 − t), which rounds to log 1 = 0 once t is below the working precision (the KL integrand of the
-    uniform law against −log x on (0, 1) met log 0 there, and e^{+∞})."""
+    uniform law against −log x on (0, 1) met log 0 there, and e^{+∞}); and a polynomial A → 0 expanded, its
+    constant terms cancelled symbolically (an arcsine law's 1 − (1 − t)² is 2t − t²)."""
     def near_one(e):
         if not (isinstance(e, sp.log) and e.args[0].has(var)):
             return False
@@ -380,7 +381,36 @@ def _log1p_near_zero(expr: sp.Expr, var: sp.Symbol) -> sp.Expr:
         except (TypeError, ValueError, ZeroDivisionError):
             return False
 
-    return expr.replace(near_one, lambda e: log1p(sp.expand(e.args[0] - 1)))
+    def near_zero(e):  # log(1 − (1 − t)²) of an arcsine law at x = 1: 0 once t is below the working precision
+        if not (isinstance(e, sp.log) and e.args[0].has(var)):
+            return False
+        try:
+            return e.args[0].subs(var, 0) == 0
+        except (TypeError, ValueError, ZeroDivisionError):
+            return False
+
+    def without_cancellation(e):
+        argument = e.args[0]
+        if argument.is_polynomial(var):
+            return sp.log(sp.expand(argument), evaluate=False)  # 2t − t²: its constant cancelled exactly
+        # c₀ + Σ cᵢ·Bᵢ^rᵢ with Bᵢ → 1 and c₀ + Σ cᵢ = 0 (a Kumaraswamy law's 1 − (1 − t)^{3/2}) is
+        # Σ cᵢ·expm1(rᵢ·log1p(Bᵢ − 1)), each term small and to the working precision
+        terms = sp.Add.make_args(argument)  # (not expanded: (1 − t)^{3/2} would become (1 − t)·√(1 − t))
+        constant = sp.Add(*[t for t in terms if not t.has(var)])
+        powers = []
+        for t in terms:
+            if not t.has(var):
+                continue
+            c, power = t.as_independent(var, as_Add=False)
+            base, r = power.as_base_exp()
+            if r.has(var) or not base.is_polynomial(var) or base.subs(var, 0) != 1:
+                return e
+            powers.append((c, base, r))
+        if sp.expand(constant + sp.Add(*[c for c, _, _ in powers])) != 0:
+            return e
+        return sp.log(sp.Add(*[c * expm1(r * log1p(sp.expand(base - 1))) for c, base, r in powers]), evaluate=False)
+
+    return expr.replace(near_one, lambda e: log1p(sp.expand(e.args[0] - 1))).replace(near_zero, without_cancellation)
 
 
 def log_ratio_function(p_expr: sp.Expr, q_expr: sp.Expr, var: sp.Symbol, log_p: Callable, log_q: Callable,
