@@ -124,6 +124,27 @@ def _series_diverges_by_limit(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.
             "the series diverges (limit comparison with the harmonic series)")
 
 
+#: Outcomes of a series' range searched for one where P > 0 = Q exactly (:func:`_outcome_only_p_has`).
+_OUTCOMES_SEARCHED = 64
+
+
+def _outcome_only_p_has(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr, lo: sp.Expr, hi: sp.Expr) -> str | None:
+    """Why Σ of the definition's terms over [lo, hi] is +∞ at an order ≥ 1: an outcome k among the range's first
+    :data:`_OUTCOMES_SEARCHED` where P(k) > 0 = Q(k), each decided exactly by SymPy (a Poisson law against the even
+    outcomes of one, (1 + (−1)^k)/2·…: Q = 0 at every odd k, where a summation saw terms of +∞ "far apart"); None
+    when none is found within a time budget."""
+    if order is None or order is oo or order < 1:
+        return None
+    start = lo if lo is not -oo else (hi - _OUTCOMES_SEARCHED + 1 if hi is not oo else -(_OUTCOMES_SEARCHED // 2))
+    with sympy_evalf_guard(), time_budget(2.0, "an outcome where only P has mass", absorb=True):
+        for k in range(int(start), int(start) + _OUTCOMES_SEARCHED):
+            if hi is not oo and k > hi:
+                break
+            if q.subs(var, k) == 0 and p.subs(var, k).is_positive is True:
+                return f"P > 0 = Q at {var} = {k}: the term there is +∞ at every order ≥ 1"
+    return None
+
+
 def _limit_at_an_end(build, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr, decisive, what: str) -> tuple | None:
     """(end, limit) for the first infinite end of (lo, hi) where SymPy's limit of ``build()`` is ``decisive``,
     all within 2 s of CPU time (``what`` names the budget); None when none is, or SymPy cannot tell."""

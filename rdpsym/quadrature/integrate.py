@@ -33,7 +33,13 @@ import sympy as sp
 from rdpsym.foundations.errors import ConvergenceError
 from rdpsym.quadrature.cells import _cell_integral, _lattice_integral
 from rdpsym.quadrature.compile import compile_expr, log_expression, to_mpf
-from rdpsym.quadrature.divergent import _diverges_by_limit, _diverges_exactly, _say, _series_diverges_by_limit
+from rdpsym.quadrature.divergent import (
+    _diverges_by_limit,
+    _diverges_exactly,
+    _outcome_only_p_has,
+    _say,
+    _series_diverges_by_limit,
+)
 from rdpsym.quadrature.piece import _piece
 from rdpsym.quadrature.seeds import critical_seeds, mixture_components
 from rdpsym.quadrature.series import largest_terms, sum_range
@@ -101,9 +107,10 @@ def integrate_pieces(pairs: Iterable, var: sp.Symbol, integrand: Callable, ctx, 
             try:
                 value = sum_range(integrand, lo, hi, ctx, _component_peaks(bp, bq, var, lo, hi, ctx))
             except ConvergenceError:
-                # Too many terms matter: the series may be +∞ by comparison with the harmonic one (a KL whose
-                # terms are ~ c/k), which the limit of |k|·term decides.
-                why = _series_diverges_by_limit(bp, bq, var, order, lo, hi) if check_support else None
+                # Too many terms matter: the series may be +∞, by an outcome where only P has mass, or by comparison
+                # with the harmonic one (a KL whose terms are ~ c/k), which the limit of |k|·term decides.
+                why = (_outcome_only_p_has(bp, bq, var, order, lo, hi)
+                       or _series_diverges_by_limit(bp, bq, var, order, lo, hi)) if check_support else None
                 if not why:
                     raise
                 _say(reasons, why)
