@@ -174,4 +174,37 @@ def in_positive_form(expr: sp.Expr) -> sp.Expr:
     return expr
 
 
-__all__ = ["Parameter", "alpha", "has_declared", "in_positive_form", "parameter"]
+def positive_by_intervals(expr: sp.Expr) -> bool:
+    """Whether ``expr``, linear with numeric coefficients in :class:`Parameter` s whose intervals have numeric ends,
+    is positive for every value in them: its infimum over the box, b + Σ aᵢ·(lowerᵢ if aᵢ > 0 else upperᵢ), is
+    above 0, or 0 and not attained (an open end).  Two triangular laws' modes c₁ ∈ (0, 1/2) and c₂ ∈ (1/2, 1):
+    c₂ − c₁ > 0, which SymPy cannot see through each one's positive form.
+
+    >>> c1, c2 = parameter("c1", 0, sp.Rational(1, 2)), parameter("c2", sp.Rational(1, 2), 1)
+    >>> positive_by_intervals(c2 - c1), positive_by_intervals(c1 - c2), positive_by_intervals(c2 - 2 * c1)
+    (True, False, False)
+    """
+    variables = expr.free_symbols
+    if not variables or not all(isinstance(s, Parameter) and s.lower.is_number and s.upper.is_number
+                                for s in variables):
+        return False
+    try:
+        poly = sp.Poly(expr, *variables)
+    except sp.PolynomialError:
+        return False
+    if poly.total_degree() > 1 or not all(c.is_number for c in poly.coeffs()):
+        return False
+    infimum, attained = expr.xreplace({s: 0 for s in variables}), True
+    for s in variables:
+        a = poly.coeff_monomial(s)
+        if a == 0:
+            continue
+        end, is_open = (s.lower, s.left_open) if a > 0 else (s.upper, s.right_open)
+        if end in (oo, -oo):
+            return False  # unbounded below
+        infimum += a * end
+        attained = attained and not is_open
+    return bool(infimum > 0) or (infimum == 0 and not attained)
+
+
+__all__ = ["Parameter", "alpha", "has_declared", "in_positive_form", "parameter", "positive_by_intervals"]
