@@ -739,6 +739,8 @@ def test_a_log_that_vanishes_at_a_reflected_end_keeps_its_digits():
     assert _log1p_near_zero(sp.log(1 - (1 - t) ** 2), t) == sp.log(2 * t - t**2)
     assert _log1p_near_zero(sp.log(1 - (1 - t) ** sp.Rational(3, 2)), t) == \
         sp.log(-expm1(sp.Rational(3, 2) * log1p(-t)))
+    mixed = _log1p_near_zero(sp.log(1 - (1 - t) ** sp.Rational(3, 2) / 2 - (1 - t) ** 2 / 2), t)
+    assert mixed == sp.log(-expm1(sp.Rational(3, 2) * log1p(-t)) / 2 - (t**2 - 2 * t) / 2)  # an integer power: exact
     unit = sp.Interval(-1, 1)
     arcsine = Continuous(1 / (sp.pi * sp.sqrt(1 - x**2)), x, support=unit)
     semicircle = Continuous(2 / sp.pi * sp.sqrt(1 - x**2), x, support=unit)
@@ -790,3 +792,19 @@ def test_breakpoints_declared_in_disjoint_intervals_are_ordered_by_them():
             return 2 * t / c if t < c else 2 * (1 - t) / (1 - c)
         want = mpmath.log(mpmath.quad(lambda t: tri(t, a) ** 2 / tri(t, b), [0, a, b, 1]))
     assert abs(d.evalf({c1: sp.Rational(1, 3), c2: sp.Rational(3, 4)}, dps=50) - want) < mpmath.mpf(10) ** -45
+
+
+def test_a_split_case_of_a_parameter_declared_in_an_interval_is_checked_at_its_points():
+    """A law at every value of c₂ ∈ (0, 1) (rdpsym.parameter) is not one at every value of c₁ + δ, δ > 0: the
+    interval is not among c₂'s assumptions, so a split case's copy keeps its laws checked at each point (c₂ = 5/4:
+    a mass of 16/25, refused), as a copy whose parameters' assumptions carry everything does not need to be."""
+    x = sp.Symbol("x", real=True)
+    c1, c2 = rdpsym.parameter("c1", 0, 1), rdpsym.parameter("c2", 0, 1)
+    delta, s1 = sp.Symbol("delta", positive=True), sp.Symbol("s1", positive=True)
+    law = Continuous(sp.Piecewise((2 * x / c2**2, x < c2), (0, True)), x, support=sp.Interval(0, 1))
+    assert law.every_value and not law.substituted({c2: c1 + delta}).every_value
+    with pytest.raises(DensityError, match="16/25"):  # 32x/25 on [0, 1]: not a law, and said so
+        law.substituted({c2: c1 + delta}).subs({c1: sp.Rational(1, 2), delta: sp.Rational(3, 4)})
+    s2 = sp.Symbol("s2", positive=True)
+    normal = Continuous(sp.exp(-x**2 / (2 * s2**2)) / (s2 * sp.sqrt(2 * sp.pi)), x)
+    assert normal.every_value and normal.substituted({s2: s1 + delta}).every_value

@@ -122,6 +122,8 @@ def test_the_appell_shape_is_read_with_symbolic_exponents_and_not_for_polynomial
     assert not powers_of_distinct_quadratics(-7 * n * sp.log(q1) + sp.Rational(1, 3) * sp.log(q2), x)
     assert not powers_of_distinct_quadratics(-7 * a / 4 * sp.log(q1) + 7 * a / 4 * sp.log(2 * q1), x)
     assert not powers_of_distinct_quadratics(-a * sp.log(q1) + a * sp.log(x**2 - 1), x)
+    # one vertex (Student t laws of two scales at one location): a ₂F₁ in u = x², which SymPy finds
+    assert not powers_of_distinct_quadratics(-2 * a * sp.log(x**2 + 3) + (2 * a - 2) * sp.log(x**2 + 6), x)
     assert beyond_sympy(-x**4 + 4 * x**3, x) is not None and beyond_sympy(-a * sp.log(q1), x) is None
     c = 1 / (2 * sp.gamma(sp.Rational(5, 4)))
     kl = renyi_divergence(Continuous(c * sp.exp(-x**4), x), Continuous(c * sp.exp(-(x - 1) ** 4), x), 1)

@@ -330,7 +330,7 @@ def _in_exponential_scale(integrand: tuple, options: tuple, x: sp.Symbol, lo: sp
     the new integrand and of its bounds must have an argument positive for y > 1, as for the reciprocal route."""
     y = sp.Dummy("y", positive=True)
     m = sp.S.Zero if lo is -sp.oo and hi is sp.oo else (lo if lo is not -sp.oo else hi)
-    # y = e^{±κ(x − m)} with κ the slowest rate of the exponentials: each becomes a power y^r with r ≥ 1 or ≤ 0
+    # y = e^{±κ(x − m)} with κ the slowest rate of the exponentials: each becomes a power y^r with |r| ≥ 1
     # (e^{−x/2} of a Gumbel law of scale 2 is y itself), the powers the tail bounds read.
     rates = {abs(sp.expand(g.args[0]).coeff(x)) for e in integrand[1:] for g in e.atoms(sp.exp) if x in g.free_symbols}
     if not all(r.is_Rational and r > 0 for r in rates):

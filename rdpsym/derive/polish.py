@@ -90,7 +90,7 @@ def _polish(expr: sp.Expr) -> sp.Expr:
         in_exp = expr
     # simplify of the form rewritten in exponentials, where that rewrite changes it (22 of the textbook table's 53
     # polished forms have no trigonometric or hyperbolic function: the same simplify twice, 0.1–1.5 s each)
-    rewritten = (lambda e: sp.simplify(in_exp),) if in_exp != expr else ()
+    rewritten = (lambda _expr: sp.simplify(in_exp),) if in_exp != expr else ()
     for attempt in (lambda e: sp.simplify(e), *rewritten, _squares_in_logs, _products_in_logs):
         try:
             candidate = budgeted(lambda attempt=attempt: attempt(expr), "simplify", seconds=_POLISH_SECONDS)

@@ -283,13 +283,13 @@ def _mixed_polynomial(L: sp.Expr, x: sp.Symbol) -> bool:
 
 def powers_of_distinct_quadratics(L: sp.Expr, x: sp.Symbol) -> bool:
     """Whether e^L = Π q_i(x)^{c_i}·(a constant) with two or more different irreducible quadratics q_i (numeric
-    coefficients) and exponents c_i that are not integers (numbers that are not, or expressions in the order
-    or the parameters not known to be): ∫ over the line is an Appell F₁ value (Euler's integral of two such
-    factors), not an elementary or ₂F₁ closed form; the one case with a closed form, exponents adding up to
-    −1, is a rule's (``integral_rules._quadratic_powers``) and never reaches here.  Symbolic exponents are
-    the moment at a general order of two Student t laws (α·(ν + 1)/2), and the generating integral of their
-    KL: SymPy spent its budget on each and gave up."""
-    quadratics = set()
+    coefficients, not all of one vertex) and exponents c_i that are not integers (numbers that are not, or
+    expressions in the order or the parameters not known to be): ∫ over the line is an Appell F₁ value (Euler's
+    integral of two such factors), not an elementary or ₂F₁ closed form; the one case with a closed form,
+    exponents adding up to −1, is a rule's (``integral_rules._quadratic_powers``) and never reaches here.
+    Symbolic exponents are the moment at a general order of two Student t laws (α·(ν + 1)/2), and the generating
+    integral of their KL: SymPy spent its budget on each and gave up."""
+    quadratics, vertices = set(), set()
     rest = sp.expand(L)
     for g in [g for g in L.atoms(sp.log) if g.has(x)]:
         u = g.args[0]
@@ -302,8 +302,11 @@ def powers_of_distinct_quadratics(L: sp.Expr, x: sp.Symbol) -> bool:
                 or coefficient.has(x) or coefficient.is_integer is not (False if coefficient.is_number else None):
             return False
         quadratics.add(poly.monic())
+        vertices.add(-b / (2 * a))
         rest = sp.expand(rest - coefficient * g)  # a symbolic coefficient cancels only once distributed
-    return len(quadratics) >= 2 and not rest.has(x)
+    # Quadratics with one vertex (x² + 3 and x² + 6: Student t laws of two scales at one location) are a ₂F₁ in
+    # u = (x − v)², which SymPy finds (Meijer G): only different vertices make the Appell integral.
+    return len(quadratics) >= 2 and len(vertices) >= 2 and not rest.has(x)
 
 
 def positive_variable(x: sp.Symbol, L: sp.Expr, lo: sp.Expr) -> tuple[sp.Symbol, sp.Expr]:

@@ -127,8 +127,10 @@ def less(a: sp.Expr, b: sp.Expr) -> bool | None:
     d = sp.simplify(b - a)
     if d.is_positive is None and not d.is_nonpositive and has_declared(d):
         # parameters declared in an interval (rdpsym.parameter): their box bounds a linear d, else SymPy's signs
-        if positive_by_intervals(d) or positive_by_intervals(-d):
-            return positive_by_intervals(d)
+        if positive_by_intervals(d):
+            return True
+        if positive_by_intervals(-d):
+            return False
         d = sp.simplify(in_positive_form(d))
     return d.is_positive if d.is_positive is not None else (False if d.is_nonpositive else None)
 
@@ -201,8 +203,10 @@ def resolve_branch(expr: sp.Expr, var: sp.Symbol, at: sp.Expr) -> sp.Expr:
     def sign_at(u: sp.Expr) -> int:
         v = sp.simplify(u.subs(var, at))
         if v.is_positive is None and v.is_negative is None and v.is_zero is None and has_declared(v):
-            if positive_by_intervals(v) or positive_by_intervals(-v):  # a linear v bounded by the parameters' box
-                return 1 if positive_by_intervals(v) else -1
+            if positive_by_intervals(v):  # a linear v bounded by the parameters' box
+                return 1
+            if positive_by_intervals(-v):
+                return -1
             v = sp.simplify(in_positive_form(v))
         if v.is_positive:
             return 1

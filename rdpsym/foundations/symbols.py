@@ -195,16 +195,19 @@ def positive_by_intervals(expr: sp.Expr) -> bool:
     if poly.total_degree() > 1 or not all(c.is_number for c in poly.coeffs()):
         return False
     infimum, attained = expr.xreplace({s: 0 for s in variables}), True
-    for s in variables:
-        a = poly.coeff_monomial(s)
-        if a == 0:
-            continue
-        end, is_open = (s.lower, s.left_open) if a > 0 else (s.upper, s.right_open)
-        if end in (oo, -oo):
-            return False  # unbounded below
-        infimum += a * end
-        attained = attained and not is_open
-    return bool(infimum > 0) or (infimum == 0 and not attained)
+    try:
+        for s in variables:
+            a = poly.coeff_monomial(s)
+            if a == 0:
+                continue
+            end, is_open = (s.lower, s.left_open) if a > 0 else (s.upper, s.right_open)
+            if end in (oo, -oo):
+                return False  # unbounded below
+            infimum += a * end
+            attained = attained and not is_open
+        return bool(infimum > 0) or (infimum == 0 and not attained)
+    except TypeError:  # a number whose sign SymPy cannot decide (sin(1)² + cos(1)² − 1 unsimplified): no decision
+        return False
 
 
 __all__ = ["Parameter", "alpha", "has_declared", "in_positive_form", "parameter", "positive_by_intervals"]

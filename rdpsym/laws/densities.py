@@ -433,7 +433,10 @@ def _within_assumptions(mapping: Mapping) -> bool:
     """Whether every parameter's replacement meets the parameter's assumptions for every value of its own symbols
     (m₂ ↦ m₁ + δ, σ₂ ↦ σ₁ + δ with δ > 0): then a law at every value of the original parameters is one at every
     value of the new ones, and a split case's laws need no new check at each point its result is checked at."""
-    return all(_meets_assumptions(symbol, value) for symbol, value in mapping.items())
+    # A parameter declared in an interval (rdpsym.parameter) has more than its assumptions say: c₂ ∈ (0, 1) ↦ c₁ + δ
+    # is positive for every δ > 0 and yet leaves (0, 1); such a case's laws are checked at each point, as before.
+    return all(_meets_assumptions(symbol, value) and not isinstance(symbol, Parameter)
+               for symbol, value in mapping.items())
 
 
 def _as_checked(original: Density, copy: Density, same_law: bool = False) -> Density:

@@ -395,20 +395,21 @@ def _log1p_near_zero(expr: sp.Expr, var: sp.Symbol) -> sp.Expr:
             return sp.log(sp.expand(argument), evaluate=False)  # 2t − t²: its constant cancelled exactly
         # c₀ + Σ cᵢ·Bᵢ^rᵢ with Bᵢ → 1 and c₀ + Σ cᵢ = 0 (a Kumaraswamy law's 1 − (1 − t)^{3/2}) is
         # Σ cᵢ·expm1(rᵢ·log1p(Bᵢ − 1)), each term small and to the working precision
+        # (c₀ + Σ cᵢ = 0 follows from the argument's 0 at t = 0 and each Bᵢ(0) = 1.)
         terms = sp.Add.make_args(argument)  # (not expanded: (1 − t)^{3/2} would become (1 − t)·√(1 − t))
-        constant = sp.Add(*[t for t in terms if not t.has(var)])
         powers = []
-        for t in terms:
-            if not t.has(var):
+        for term in terms:
+            if not term.has(var):
                 continue
-            c, power = t.as_independent(var, as_Add=False)
+            c, power = term.as_independent(var, as_Add=False)
             base, r = power.as_base_exp()
             if r.has(var) or not base.is_polynomial(var) or base.subs(var, 0) != 1:
                 return e
             powers.append((c, base, r))
-        if sp.expand(constant + sp.Add(*[c for c, _, _ in powers])) != 0:
-            return e
-        return sp.log(sp.Add(*[c * expm1(r * log1p(sp.expand(base - 1))) for c, base, r in powers]), evaluate=False)
+
+        def less_one(base, r):  # B^r − 1: a polynomial for an integer r ≥ 0 (real where B < 0 too), else expm1
+            return sp.expand(base**r - 1) if r.is_Integer and r >= 0 else expm1(r * log1p(sp.expand(base - 1)))
+        return sp.log(sp.Add(*[c * less_one(base, r) for c, base, r in powers]), evaluate=False)
 
     return expr.replace(near_one, lambda e: log1p(sp.expand(e.args[0] - 1))).replace(near_zero, without_cancellation)
 
