@@ -373,21 +373,15 @@ def _log1p_near_zero(expr: sp.Expr, var: sp.Symbol) -> sp.Expr:
     log(1 − t), which rounds to log 1 = 0 once t is below the working precision (the KL integrand of the
     uniform law against −log x on (0, 1) met log 0 there, and e^{+∞}); and a polynomial A → 0 expanded, its
     constant terms cancelled symbolically (an arcsine law's 1 − (1 − t)² is 2t − t²)."""
-    def near_one(e):
-        if not (isinstance(e, sp.log) and e.args[0].has(var)):
-            return False
-        try:
-            return e.args[0].subs(var, 0) == 1
-        except (TypeError, ValueError, ZeroDivisionError):
-            return False
-
-    def near_zero(e):  # log(1 − (1 − t)²) of an arcsine law at x = 1: 0 once t is below the working precision
-        if not (isinstance(e, sp.log) and e.args[0].has(var)):
-            return False
-        try:
-            return e.args[0].subs(var, 0) == 0
-        except (TypeError, ValueError, ZeroDivisionError):
-            return False
+    def log_of_one_tending_to(limit):  # log(A) whose A is ``limit`` at var = 0
+        def test(e):
+            if not (isinstance(e, sp.log) and e.args[0].has(var)):
+                return False
+            try:
+                return e.args[0].subs(var, 0) == limit
+            except (TypeError, ValueError, ZeroDivisionError):
+                return False
+        return test
 
     def without_cancellation(e):
         argument = e.args[0]
@@ -411,7 +405,9 @@ def _log1p_near_zero(expr: sp.Expr, var: sp.Symbol) -> sp.Expr:
             return sp.expand(base**r - 1) if r.is_Integer and r >= 0 else expm1(r * log1p(sp.expand(base - 1)))
         return sp.log(sp.Add(*[c * less_one(base, r) for c, base, r in powers]), evaluate=False)
 
-    return expr.replace(near_one, lambda e: log1p(sp.expand(e.args[0] - 1))).replace(near_zero, without_cancellation)
+    # (log(1 − (1 − t)²) of an arcsine law at x = 1 is log 0 once t is below the working precision)
+    return expr.replace(log_of_one_tending_to(1), lambda e: log1p(sp.expand(e.args[0] - 1))).replace(
+        log_of_one_tending_to(0), without_cancellation)
 
 
 def log_ratio_function(p_expr: sp.Expr, q_expr: sp.Expr, var: sp.Symbol, log_p: Callable, log_q: Callable,
