@@ -340,7 +340,8 @@ def _in_exponential_scale(integrand: tuple, options: tuple, x: sp.Symbol, lo: sp
     for a, b, side in ((lo, m, -1), (m, hi, 1)):
         if a == b:
             continue
-        part = _integrated(integrand, options, x, a, b, digits)
+        # in x first where the piece was split at m (on a half-line piece the caller just tried it whole)
+        part = _integrated(integrand, options, x, a, b, digits) if (a, b) != (lo, hi) else None
         if part is None and (a is -sp.oo or b is sp.oo):
             def move(e, side=side):
                 moved = sp.expand(sp.expand(e.xreplace({x: m + side * sp.log(y) / kappa})), power_exp=True)

@@ -24,7 +24,7 @@ from rdpsym.engine.context import UndecidedSign
 from rdpsym.foundations.budget import budgeted
 from rdpsym.foundations.errors import NoClosedFormError
 from rdpsym.foundations.logs import expand_logs
-from rdpsym.foundations.symbols import has_declared, in_positive_form, positive_by_intervals
+from rdpsym.foundations.symbols import has_declared, in_positive_form, sign_by_intervals
 
 oo = sp.oo
 
@@ -127,10 +127,9 @@ def less(a: sp.Expr, b: sp.Expr) -> bool | None:
     d = sp.simplify(b - a)
     if d.is_positive is None and not d.is_nonpositive and has_declared(d):
         # parameters declared in an interval (rdpsym.parameter): their box bounds a linear d, else SymPy's signs
-        if positive_by_intervals(d):
-            return True
-        if positive_by_intervals(-d):
-            return False
+        sign = sign_by_intervals(d)
+        if sign is not None:
+            return sign > 0
         d = sp.simplify(in_positive_form(d))
     return d.is_positive if d.is_positive is not None else (False if d.is_nonpositive else None)
 
@@ -203,10 +202,9 @@ def resolve_branch(expr: sp.Expr, var: sp.Symbol, at: sp.Expr) -> sp.Expr:
     def sign_at(u: sp.Expr) -> int:
         v = sp.simplify(u.subs(var, at))
         if v.is_positive is None and v.is_negative is None and v.is_zero is None and has_declared(v):
-            if positive_by_intervals(v):  # a linear v bounded by the parameters' box
-                return 1
-            if positive_by_intervals(-v):
-                return -1
+            sign = sign_by_intervals(v)  # a linear v bounded by the parameters' box
+            if sign is not None:
+                return sign
             v = sp.simplify(in_positive_form(v))
         if v.is_positive:
             return 1

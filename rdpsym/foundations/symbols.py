@@ -210,4 +210,16 @@ def positive_by_intervals(expr: sp.Expr) -> bool:
         return False
 
 
-__all__ = ["Parameter", "alpha", "has_declared", "in_positive_form", "parameter", "positive_by_intervals"]
+def sign_by_intervals(expr: sp.Expr) -> int | None:
+    """1 or −1 where :func:`positive_by_intervals` shows ``expr`` or −``expr`` positive on the parameters' box, else
+    None (undecided, or possibly 0).
+
+    >>> c1, c2 = parameter("c1", 0, sp.Rational(1, 2)), parameter("c2", sp.Rational(1, 2), 1)
+    >>> sign_by_intervals(c2 - c1), sign_by_intervals(c1 - c2), sign_by_intervals(c2 - 2 * c1) is None
+    (1, -1, True)
+    """
+    return 1 if positive_by_intervals(expr) else -1 if positive_by_intervals(-expr) else None
+
+
+__all__ = ["Parameter", "alpha", "has_declared", "in_positive_form", "parameter", "positive_by_intervals",
+           "sign_by_intervals"]
