@@ -357,13 +357,11 @@ def log_function(expr: sp.Expr, var: sp.Symbol, pdf: Callable, probes: Iterable[
     if reflect_at is None:
         return fast if fast is not None else (lambda t: ctx.log(pdf(t)))
     if fast is None:
-        e = to_mpf(reflect_at, ctx)
-        # log pdf(e − t) with log(1 − t)-like terms as log1p (the uniform law against −log x on (0, 1): in
-        # t = 1 − x, −log x is −log1p(−t), where −log(1 − t) rounds to 0 for t below the working precision).
-        near = _log1p_near_zero(sp.log(expr.xreplace({var: reflect_at - var})), var)
-        if near.has(log1p):
-            return compile_expr(near, var, ctx)
-        return lambda t: ctx.log(pdf(e - t))
+        # log pdf(e − t) substituted symbolically, not pdf at the rounded e − t: 12·(x − 1/2)² at x = 1/2 − t is
+        # 12·t² exactly, where 1/2 − t rounds to 1/2 once t is below the working precision (log 0: the integrand
+        # +∞ next to an interior zero of Q, and an integrable D_{5/4} refused).  log(1 − t)-like terms become
+        # log1p (the uniform law against −log x on (0, 1): in t = 1 − x, −log x is −log1p(−t)).
+        return compile_expr(_log1p_near_zero(sp.log(expr.xreplace({var: reflect_at - var})), var), var, ctx)
     flipped = _log1p_near_zero(log_expression(expr).xreplace({var: reflect_at - var}), var)
     return compile_expr(flipped, var, ctx)
 

@@ -161,6 +161,14 @@ def _limit_at_an_end(build, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr, decisive, 
     return None
 
 
+def _scale_free_length(lo: sp.Expr, hi: sp.Expr, end: sp.Expr, ctx):
+    """The length scale of a singular finite ``end`` of (lo, hi): the piece's length, at most 1 + |end|."""
+    reach = 1 + abs(to_mpf(end, ctx))
+    if lo in (oo, -oo) or hi in (oo, -oo):
+        return reach
+    return min(reach, to_mpf(hi, ctx) - to_mpf(lo, ctx))
+
+
 #: CPU seconds one read of the integrand far in a tail may take (else the read is not made).
 _PROBE_SECONDS = 1.0
 
@@ -191,6 +199,8 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx) -> str | None:
             value = v if isinstance(v, ctx.mpf) and ctx.isfinite(v) else None
         return value
 
+    resolved = ctx.ldexp(1, 24 - ctx.prec)  # the working precision less 24 bits (about 7 digits)
+
     def exponent_at(end, sign, length, shift):
         """The power-law exponent of f read at two distances from ``end``, ``shift`` decades beyond the first."""
         if end in (oo, -oo):
@@ -200,6 +210,10 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx) -> str | None:
         else:
             base = to_mpf(end, ctx)
             d1, d2 = (ctx.mpf(10) ** -(j + shift) * length for j in (12, 16))
+            if d2 < abs(base) * resolved:
+                # Closer to e than the working precision resolves there: t − e would be the rounding of e (the
+                # compiled constant carries 20 more bits than t), a constant whose flat read says "integrable".
+                return None
             t1, t2 = base - sign * d1, base - sign * d2
         l1, l2 = at(t1), at(t2)
         if l1 is None or l2 is None:
@@ -214,6 +228,12 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx) -> str | None:
     with ctx.workdps(max(30, ctx.dps)):
         for end, sign, length in ((lo, -1, where.lengths[0]), (hi, 1, where.lengths[1])):
             infinite = end in (oo, -oo)
+            if not infinite and where.singular is not None and where.singular.low == (sign < 0):
+                # A power law has no scale of its own: the "mass" of |t − e|^−2 is within 10⁻¹⁹ of e at 40 digits
+                # (where it has fallen by 10⁻⁴⁵ from its value at the mode, 10⁻⁴⁰ from e), and reads at 10⁻¹² and
+                # 10⁻¹⁶ of that, then decades closer, fell below the precision e is resolved at (an interior zero
+                # of Q at 1/3: never confirmed, and D₂ "did not settle").  Read at the piece's own scale instead.
+                length = max(length, _scale_free_length(lo, hi, end, ctx))
             exponent = exponent_at(end, sign, length, 0)
             if exponent is None or integrable(exponent, infinite):
                 continue
