@@ -275,6 +275,13 @@ def _log_expression(expr: sp.Expr) -> sp.Expr:
         lambda e: isinstance(e, sp.log) and isinstance(e.args[0], sp.factorial),
         lambda e: sp.loggamma(e.args[0].args[0] + 1),
     ).replace(
+        # (log Γ(k) as loggamma: mpmath's Γ of an integer k is (k − 1)! exactly, 70 % of a Yule–Simon sum's time)
+        lambda e: isinstance(e, sp.log) and isinstance(e.args[0], sp.gamma),
+        lambda e: sp.loggamma(e.args[0].args[0]),
+    ).replace(
+        lambda e: isinstance(e, sp.log) and isinstance(e.args[0], sp.beta) and len(e.args[0].args) == 2,
+        lambda e: sp.loggamma(e.args[0].args[0]) + sp.loggamma(e.args[0].args[1]) - sp.loggamma(sum(e.args[0].args)),
+    ).replace(
         lambda e: isinstance(e, sp.log) and isinstance(e.args[0], sp.besseli),
         lambda e: _log_bessel_i(e.args[0]),
     ).replace(
@@ -316,6 +323,29 @@ def _trusted(fast: Callable, reference: Callable, probes: Iterable, discrete: bo
     return True
 
 
+#: Functions whose logarithms at an index k are near k·log k, so that a pmf's ratio of them cancels (a
+#: binomial is written with loggamma by :func:`log_expression`).
+_GROWING_LOGS = (sp.loggamma, sp.gamma, sp.factorial, sp.beta, sp.RisingFactorial, sp.FallingFactorial)
+
+
+def _with_the_index_bits(f: Callable, ctx) -> Callable:
+    """k -> f(k) evaluated with as many more bits as the integer k has, rounded back to the working precision.
+
+    A pmf's log Γ(k) − log Γ(k + 7/2) is two numbers near k·log k that cancel to about −3.5·log k: at
+    k = 10⁵⁷ each is 10⁵⁹, and at 40 digits their difference was off by 10¹⁹, so a series' scan read
+    terms there as the largest (Yule–Simon laws: "terms that matter at k = 1, away from its largest one, at
+    k = 1.6·10⁵⁷").  The digits lost are the digits of k; near the mass (small k) nothing is added."""
+    def at(k):
+        bits = abs(k).bit_length() if isinstance(k, int) else int(ctx.mag(k))
+        if bits <= 16:
+            return f(k)
+        with ctx.extraprec(bits + 10):
+            value = f(k)
+        return +value
+
+    return at
+
+
 def fast_log(expr: sp.Expr, var: sp.Symbol, pdf: Callable, probes: Iterable[sp.Expr], discrete: bool, ctx):
     """t -> log pdf(t) compiled from the symbolic logarithm of ``expr``, or None where it cannot be trusted.
 
@@ -338,6 +368,8 @@ def fast_log(expr: sp.Expr, var: sp.Symbol, pdf: Callable, probes: Iterable[sp.E
     if log_expr.has(sp.zoo, sp.nan, sp.S.ComplexInfinity):
         return None
     fast = compile_expr(log_expr, var, ctx)
+    if discrete and any(g.has(var) for g in log_expr.atoms(*_GROWING_LOGS)):
+        fast = _with_the_index_bits(fast, ctx)
 
     def reference(t):
         p = pdf(t)
