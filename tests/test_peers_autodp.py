@@ -33,6 +33,23 @@ def test_autodp_mechanisms_read_by_their_params():
         rdpsym.alpha / 2
 
 
+def test_a_batch_without_replacement_is_read_alike_from_autodp_and_dp_accounting():
+    """NoisySGD with PoissonSampling=False is a fixed-size batch drawn without replacement, accounted for substituting
+    a record, which moves the clipped sum by up to 2C: the Gaussian has sensitivity 2, as rdpsym reads dp_accounting's
+    SampledWithoutReplacementDpEvent.  It was read with sensitivity 1 (D₂ twelve times smaller: 4.57·10⁻⁴ against
+    5.44·10⁻³ for the same batch).  autodp 0.2.3.1's own constructor refuses this combination, so the mechanism is
+    an object with autodp's name and params (what another autodp version builds)."""
+    dpa = pytest.importorskip("dp_accounting")
+    stand_in = type("NoisySGD_Mechanism", (), {})()
+    stand_in.params = {"prob": 0.01, "sigma": 1.1, "niter": 3, "PoissonSampling": False}
+    event = dpa.SelfComposedDpEvent(dpa.SampledWithoutReplacementDpEvent(100, 1, dpa.GaussianDpEvent(1.1)), 3)
+    ours, theirs = rdpsym.from_autodp(stand_in), rdpsym.from_dp_event(event)
+    for order in (2, sp.Rational(7, 2), 16):
+        assert ours.value(order, dps=30) == theirs.value(order, dps=30)
+    wor = rdpsym.sampled_without_replacement(rdpsym.gaussian(sp.Rational(11, 10), sensitivity=2), sp.Rational(1, 100))
+    assert ours == wor.curve() * 3
+
+
 def test_autodp_values_agree_where_exact_and_record_its_fractional_interpolation():
     lap = zoo.LaplaceMechanism(b=2.0)
     v = rdpsym.verify(lap, orders=ORDERS, rdp=[lap.get_RDP(a) for a in ORDERS], peer="autodp")

@@ -9,6 +9,7 @@ import pytest
 import sympy as sp
 
 import rdpsym
+from rdpsym.foundations.errors import ParameterError
 from rdpsym.peers import verify as V
 
 ORDERS = [1.5, 2.0, 3.0, 4.7, 8.0, 10.0, 32.0]
@@ -59,8 +60,12 @@ def test_opacus_accountant_backed_by_rdpsym():
     other = rdpsym.OpacusAccountant()
     other.load_state_dict(state)
     assert other.history == acc.history and other.get_epsilon(1e-5) == eps
-    with pytest.raises(ValueError, match="cannot be loaded"):
+    # rdpsym's own error (a ValueError, as Opacus's accountants raise), naming the field, what it must be, the value
+    with pytest.raises(ParameterError, match=r"state_dict\['mechanism'\] must be 'rdpsym'.*got 'rdp'"):
         other.load_state_dict({"history": [], "mechanism": "rdp"})
+    for bad in ({}, None, {"history": []}):
+        with pytest.raises(ParameterError, match="state_dict must be a mapping with the keys 'history' and 'mechanism'"):
+            other.load_state_dict(bad)
     peer = RDPAccountant()
     peer.history = list(acc.history)
     with warnings.catch_warnings():

@@ -19,7 +19,8 @@ autodp class                    params                                      rdps
 ``SubsampleGaussianMechanism``  ``prob``, ``sigma``, ``coeff``              coeff × sampled_gaussian
 ``NoisySGD_Mechanism``          ``prob``, ``sigma``, ``niter``,             niter × sampled_gaussian
                                 ``PoissonSampling``                         (Poisson), or × sampled
-                                                                            without replacement
+                                                                            without replacement of
+                                                                            gaussian(sigma, 2)
 ``ComposedGaussianMechanism``   ``sigma``, ``coeff``                        coeff × gaussian(sigma)
 ``NoisyGD_Mechanism``           ``sigma_list``                              Σ gaussian(σᵢ)
 ==============================  ==========================================  ===========================
@@ -103,8 +104,12 @@ def from_autodp(mechanism: object) -> RdpCurve:
         if poisson:
             one = sampled_gaussian(q=p["prob"], sigma=p["sigma"]).curve()
         else:
-            # autodp samples a fixed fraction without replacement (Wang–Balle–Kasiviswanathan 2019).
-            one = public("sampled_without_replacement")(gaussian(sigma=p["sigma"]), p["prob"]).curve()
+            # autodp samples a fixed fraction without replacement (Wang–Balle–Kasiviswanathan 2019), whose bound is
+            # for substituting a record: that moves the clipped sum by up to 2C, so the Gaussian has sensitivity 2,
+            # as rdpsym reads dp_accounting's SampledWithoutReplacementDpEvent (autodp's own curve takes 1: below
+            # the truth, as `verify` says).  One batch, one reading, whichever peer it comes from.
+            inner = gaussian(sigma=p["sigma"], sensitivity=2)
+            one = public("sampled_without_replacement")(inner, p["prob"]).curve()
         return _times(one, k)
     if name == "ComposedGaussianMechanism":
         p = _params(mechanism, name, ("sigma", "coeff"))

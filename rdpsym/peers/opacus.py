@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from copy import deepcopy
 from fractions import Fraction
 
@@ -200,11 +200,13 @@ class OpacusAccountant:
         return destination
 
     def load_state_dict(self, state_dict: dict) -> None:
-        if not state_dict or "history" not in state_dict or "mechanism" not in state_dict:
-            raise ValueError("the state dict must hold 'history' and 'mechanism' (OpacusAccountant.state_dict())")
+        # ParameterError is a ValueError too: what Opacus's own accountants raise here
+        if not isinstance(state_dict, Mapping) or "history" not in state_dict or "mechanism" not in state_dict:
+            raise ParameterError(must("state_dict", "a mapping with the keys 'history' and 'mechanism' "
+                                      "(OpacusAccountant.state_dict())", shown(state_dict)))
         if state_dict["mechanism"] != self.mechanism():
-            raise ValueError(f"a state dict of the {state_dict['mechanism']!r} accountant cannot be loaded into the "
-                             f"{self.mechanism()!r} accountant")
+            raise ParameterError(must("state_dict['mechanism']", f"{self.mechanism()!r} (this accountant's)",
+                                      shown(state_dict["mechanism"])))
         _history(state_dict["history"])  # every entry checked before the state changes
         self.history = list(state_dict["history"])
 
