@@ -845,3 +845,18 @@ def test_an_interior_zero_of_q_is_infinite_where_it_is_not_integrable_and_finite
         assert abs(renyi_divergence_mp(uniform, Q, R(5, 4), dps=45) - want) < mpmath.mpf(10) ** -40
     d = renyi_divergence(uniform, half, R(5, 4))
     assert d.status == "checked" and close(d.evalf(), mpmath.log(mpmath.mpf(16) / 3), 40)
+
+
+def test_a_pmfs_supremum_approached_at_infinity_is_the_limit_not_the_last_outcome_scanned():
+    """Skellam(1, 1) against Skellam(2, 1): log(P/Q)(k) = 1 − (k/2)·log 2 + log I_k(2) − log I_k(2√2), at k = −n
+    (I_{−n} = I_n) 1 + log(I_n(2)/I_n(2√2)) + (n/2)·log 2 = 1 − 1/(n + 1) + O(n⁻²) (from I_n(z) = (z/2)ⁿ/n!·(1 +
+    z²/(4(n + 1)) + …)): D_∞ = 1, a limit no outcome attains.  The integer scan ended at 10⁶ and 0.999999000001 was
+    returned as the numeric D_∞; a pmf's scan is now extended outward as a density's is."""
+    kk = sp.Symbol("k", integer=True)
+
+    def skellam(m1, m2):
+        pmf = sp.exp(-(m1 + m2)) * (sp.S(m1) / m2) ** (kk / sp.S(2)) * sp.besseli(kk, 2 * sp.sqrt(m1 * m2))
+        return Discrete(pmf, kk, support=sp.Range(-sp.oo, sp.oo))
+
+    got = renyi_divergence_mp(skellam(1, 1), skellam(2, 1), sp.oo, dps=40)
+    assert abs(got - 1) < mpmath.mpf(10) ** -35

@@ -92,19 +92,20 @@ def _piece_sup(pair, var, log_p, log_q, ctx, discrete, ratio_for, reasons):
     if _unbounded(values, pts, a, b, ctx, exact):
         _say(reasons, f"log(P/Q) grows without bound toward an infinite end of ({lo}, {hi})")
         return ctx.inf
-    if not discrete:
-        for end, inward in ((a, 1), (b, -1)):
-            if not ctx.isfinite(end) and len(pts) >= 2:
-                why = _rises_outward(r, pts, values, end, -inward, ctx, exact)
-            elif ctx.isfinite(end) and ctx.isfinite(b - a):
-                why = _rises_toward_end(r, pts, values, end, inward, (b - a) / 4, ctx, exact)
-            elif ctx.isfinite(end):
-                why = _rises_toward_end(r, pts, values, end, inward, 1 + abs(end), ctx, exact)
-            else:
-                why = None
-            if why:
-                _say(reasons, why)
-                return ctx.inf
+    for end, inward in ((a, 1), (b, -1)):
+        if not ctx.isfinite(end) and len(pts) >= 2:
+            # (a pmf's too: Skellam(1, 1) against Skellam(2, 1) has log(P/Q) = 1 − 1/(n + 1) + … at k = −n, a
+            # supremum 1 that no outcome attains, and the integer scan ends at 10⁶: 0.999999 was returned)
+            why = _rises_outward(r, pts, values, end, -inward, ctx, exact, integer=discrete)
+        elif discrete or not ctx.isfinite(end):
+            why = None  # (a finite end of a pmf's range is an outcome: the scan read it)
+        elif ctx.isfinite(b - a):
+            why = _rises_toward_end(r, pts, values, end, inward, (b - a) / 4, ctx, exact)
+        else:
+            why = _rises_toward_end(r, pts, values, end, inward, 1 + abs(end), ctx, exact)
+        if why:
+            _say(reasons, why)
+            return ctx.inf
     order = sorted(range(len(pts)), key=lambda j: pts[j])
     pts, values = [pts[j] for j in order], [values[j] for j in order]
     i = max(range(len(pts)), key=lambda j: values[j])
@@ -159,9 +160,11 @@ def _guarded(log_f, ctx):
 _MAX_DECADES = 4096
 
 
-def _rises_outward(r, pts: list, values: list, end, sign: int, ctx, exact: bool) -> str | None:
+def _rises_outward(r, pts: list, values: list, end, sign: int, ctx, exact: bool, integer: bool = False) -> str | None:
     """Extend the scan toward the infinite ``end`` (sign ±1) while r still rises; why r is unbounded there, or
-    None.  Points and values are added to ``pts`` and ``values``."""
+    None.  Points and values are added to ``pts`` and ``values`` (integers, for a pmf's outcomes, if ``integer``).
+    A rise that fades below the working precision per decade leaves the last value at the supremum, to that
+    precision, where it is a limit no point attains."""
     order = sorted(range(len(pts)), key=lambda i: sign * pts[i])
     outer, inner = order[-1], order[-2]
     v = values[outer]
@@ -173,6 +176,8 @@ def _rises_outward(r, pts: list, values: list, end, sign: int, ctx, exact: bool)
     step, decades = 1, 0
     while decades < _MAX_DECADES:
         t = start + sign * base * (ctx.mpf(10) ** (decades + step) - 1)
+        if integer:
+            t = int(ctx.nint(t))
         w = r(t)
         pts.append(t)
         values.append(w)
