@@ -860,3 +860,29 @@ def test_a_pmfs_supremum_approached_at_infinity_is_the_limit_not_the_last_outcom
 
     got = renyi_divergence_mp(skellam(1, 1), skellam(2, 1), sp.oo, dps=40)
     assert abs(got - 1) < mpmath.mpf(10) ** -35
+
+
+def test_an_end_power_just_above_minus_one_is_integrable_not_infinite():
+    """Power-function laws a·x^(a − 1) on (0, 1) with a = 10⁻⁸ and 2·10⁻⁸: the KL is log(a₁/a₂) + (a₂ − a₁)/a₁ =
+    1 − log 2, its integrand ~ x^(−1 + 10⁻⁸)·log x at 0, with all its mass below x = e^(−10⁷).  The definition's
+    power-law reads call an exponent within 10⁻⁶ of −1 "−1", and the KL was said +∞.  The exact power at the end
+    (SymPy's limit of log f / log x) overrules a read of "not integrable": rdpsym's own error, not a wrong ∞.  At
+    a = 10⁻³ the KL is computed (1 − log 2), and D₂ (power exactly −1: x^(2a₁ − a₂ − 1)) stays ∞."""
+    from rdpsym.foundations.errors import ConvergenceError
+    from rdpsym.quadrature.divergent import integrable_at_end
+
+    def power_function(a):
+        return Continuous(a * x ** (a - 1), x, support=sp.Interval(0, 1))
+
+    tiny = R(1, 10**8)
+    with pytest.raises(ConvergenceError, match="exact power there is above −1"):
+        renyi_divergence_mp(power_function(tiny), power_function(2 * tiny), 1, dps=30)
+    assert abs(renyi_divergence_mp(power_function(R(1, 1000)), power_function(R(2, 1000)), 1, dps=30)
+               - (1 - mpmath.log(2))) < mpmath.mpf(10) ** -28
+    assert renyi_divergence_mp(power_function(tiny), power_function(2 * tiny), 2, dps=30) == mpmath.inf
+    p, q = tiny * x ** (tiny - 1), 2 * tiny * x ** (2 * tiny - 1)
+    assert integrable_at_end(p, q, x, sp.S.One, sp.S.Zero, 1) is True       # x^(−1 + 10⁻⁸)·log x
+    assert integrable_at_end(p, q, x, sp.S(2), sp.S.Zero, 1) is None         # x^(−1): a logarithm would decide
+    assert integrable_at_end(p, q, x, sp.S(3), sp.S.Zero, 1) is False        # x^(−1 − 10⁻⁸)
+    assert integrable_at_end(sp.S.One, 9 * (x - R(1, 3)) ** 2, x, R(3, 2), R(1, 3), -1) is None  # |x − 1/3|^(−1)
+    assert integrable_at_end(sp.S.One, 9 * (x - R(1, 3)) ** 2, x, R(5, 4), R(1, 3), -1) is True

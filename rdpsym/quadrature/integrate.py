@@ -39,6 +39,7 @@ from rdpsym.quadrature.divergent import (
     _outcome_only_p_has,
     _say,
     _series_diverges_by_limit,
+    integrable_at_end,
 )
 from rdpsym.quadrature.piece import _piece
 from rdpsym.quadrature.seeds import critical_seeds, mixture_components
@@ -125,8 +126,9 @@ def integrate_pieces(pairs: Iterable, var: sp.Symbol, integrand: Callable, ctx, 
             return ctx.inf
         seeds = critical_seeds(bp, bq, var, order, lo, hi)
         try:
+            exact_end = (functools.partial(integrable_at_end, bp, bq, var, order) if check_support else None)
             value, log_factor = _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reasons,
-                                       recentred, None, ctx.zero, 0)
+                                       recentred, None, ctx.zero, 0, exact_end)
         except (ConvergenceError, OverflowError) as exc:
             # Where the mass could not be found, the integral may be +∞ faster than any scan can follow
             # (Gumbel laws at α = 2 grow like exp(0.7·e^(−x))): the limit of its logarithm decides.

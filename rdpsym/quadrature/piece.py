@@ -33,10 +33,11 @@ _MAX_RECENTRING = 8
 
 
 def _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reasons, recentred, centre, log_centre,
-           depth: int):
+           depth: int, end_integrable=None):
     """∫ over one continuous piece (lo, hi), as (value, log factor): the integral of the original integrand is
     value·e^(log factor).  After a recentring at ``centre`` (an exact number), the integrand is f(centre + u)/
-    f(centre) with log f(centre) = ``log_centre``, and the ends and seeds are in u."""
+    f(centre) with log f(centre) = ``log_centre``, and the ends and seeds are in u.  ``end_integrable``: the exact
+    verdict at a finite end (see :func:`~rdpsym.quadrature.divergent._diverges`), in the piece's own variable."""
     log_f = _guarded(integrand.log_abs, ctx) if isinstance(integrand, LogForm) else log_abs(integrand, ctx)
     where = locate(log_f, lo, hi, ctx, [to_mpf(t, ctx) for t in seeds])
     if where.rising is not None:
@@ -62,10 +63,11 @@ def _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reason
                 best = (local, absolute, shifted)
         if best is not None:
             local, absolute, (g, log_at) = best
+            in_u = None if end_integrable is None else (lambda e, inward: end_integrable(e + local, inward))
             return _piece(pair, g, lo - local, hi - local, [t - local for t in seeds], ctx, check_support, None,
-                          reasons, recentred, absolute, log_at, depth + 1)
+                          reasons, recentred, absolute, log_at, depth + 1, in_u)
     if check_support:
-        why = _diverges(log_f, lo, hi, where, ctx)
+        why = _diverges(log_f, lo, hi, where, ctx, end_integrable)
         if why is not None:
             _say(reasons, why)
             return ctx.inf, ctx.zero
