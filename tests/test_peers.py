@@ -244,6 +244,22 @@ def test_an_accountants_neighbouring_relation_is_read():
         rdpsym.from_dp_event(sampled)
 
 
+def test_a_discrete_event_under_substitution_has_its_sensitivity_doubled_like_a_gaussian():
+    """dp_event.py states a discrete Laplace event's sensitivity as the contribution bound C (‖v_i‖₁ ≤ C), as a
+    Gaussian's noise multiplier is against C; substituting a record moves the sum by 2C.  Inside sampling without
+    replacement (substitution) rdpsym doubled the Gaussian's and the Laplace's sensitivity but not the discrete
+    Laplace's (an independent probe: D₂ 0.735 where its own rule gives 1.720)."""
+    from dp_accounting.dp_event import DiscreteLaplaceDpEvent
+
+    whole = dpa.SampledWithoutReplacementDpEvent(100, 100, DiscreteLaplaceDpEvent(1.0, 1))  # q = 1: the mechanism
+    assert rdpsym.from_dp_event(whole) == rdpsym.discrete_laplace(scale=1, sensitivity=2).curve()
+    tenth = dpa.SampledWithoutReplacementDpEvent(100, 10, DiscreteLaplaceDpEvent(1.0, 1))
+    want = rdpsym.sampled_without_replacement(rdpsym.discrete_laplace(scale=1, sensitivity=2), sp.Rational(1, 10))
+    assert rdpsym.from_dp_event(tenth) == want.curve()
+    alone = rdpsym.from_dp_event(DiscreteLaplaceDpEvent(1.0, 1))  # adding or removing: C itself
+    assert alone == rdpsym.discrete_laplace(scale=1, sensitivity=1).curve()
+
+
 def test_a_sampled_event_with_no_release_inside_costs_nothing():
     # Found by an independent probe: Σ σᵢ⁻² = 0 raised ZeroDivisionError.
     for event in (dpa.PoissonSampledDpEvent(0.05, dpa.SelfComposedDpEvent(dpa.GaussianDpEvent(2.0), 0)),
@@ -434,3 +450,14 @@ def test_nothing_released_on_a_sample_costs_nothing():
 def test_an_unsupported_object_inside_a_composition_is_named_by_its_place():
     with pytest.raises(UnsupportedPeerObject, match=r"ComposedDpEvent\.events\[1\]: str is not supported"):
         rdpsym.from_dp_event(dpa.ComposedDpEvent([dpa.GaussianDpEvent(1.0), "a Gaussian"]))
+
+
+def test_a_verification_with_an_infinite_order_among_finite_ones_prints():
+    """The report sorted its orders by a key that compared an exact order with float('inf'): TypeError (an
+    independent probe; on the command line a traceback and exit status 1, the code for "unsafe")."""
+    import math
+
+    v = rdpsym.verify(rdpsym.gaussian(sigma=2), orders=[math.inf, 3, 2], rdp=[math.inf, 0.375, 0.25])
+    lines = [line for line in str(v).splitlines() if line.lstrip().startswith("α = ")]
+    assert [line.split(":")[0].strip() for line in lines] == ["α = 2", "α = 3", "α = inf"]
+    assert v.verdict == "agrees"

@@ -51,7 +51,9 @@ the contribution bound C of dp_event.py's convention (‖v_i‖ ≤ C), and repl
 a record moves the sum by up to 2C: its mechanism has sensitivity 2, as
 dp_accounting's PLD accountant takes it (its RDP accountant takes 1, below the
 truth: atlas claims ``dpa-gaussian-replace-one``, ``dpa-laplace-replace-one``,
-``dpa-wor-gaussian-event``).
+``dpa-wor-gaussian-event``).  A discrete Laplace or Gaussian event states its
+sensitivity as that contribution bound C (dp_event.py), so under substitution
+it is doubled too (dp_accounting's accountants refuse these events there).
 
 A ledger is read too: anything with a ``ledger`` property (dp_accounting's
 accountants) or a ``build()`` method (``DpEventBuilder``), and the named
@@ -390,8 +392,10 @@ def _inverse_variance(event: object, k: int, where: str, ledger: _Ledger, path: 
 
 def _leaf(event: object, name: str, shift: int = 1, special: bool = False):
     """The rdpsym mechanism or guarantee of one event (or no cost, or non-private); ``shift``: the largest move of
-    the sum a Gaussian or Laplace event's noise is against, in units of C (2 under substitution); ``special``:
-    dp_accounting's REPLACE_SPECIAL relation (randomized response against the special value's uniform row)."""
+    the sum a Gaussian or Laplace event's noise is against, in units of C (2 under substitution), and the factor
+    of a discrete Laplace or Gaussian event's stated sensitivity (dp_event.py: "if ‖v_i‖ ≤ C, the sensitivity is C",
+    a contribution's bound, which substituting a record moves the sum by twice); ``special``: dp_accounting's
+    REPLACE_SPECIAL relation (randomized response against the special value's uniform row)."""
     if name == "NonPrivateDpEvent":
         return _NON_PRIVATE
     if name == "GaussianDpEvent":
@@ -408,9 +412,9 @@ def _leaf(event: object, name: str, shift: int = 1, special: bool = False):
         if sensitivity == 0:
             return _NO_COST
         # dp_accounting's pmf is e^{−a|x|}·tanh(a/2): a is the inverse of the scale.
-        return _NON_PRIVATE if a == 0 else public("discrete_laplace")(scale=1 / a, sensitivity=sensitivity)
+        return _NON_PRIVATE if a == 0 else public("discrete_laplace")(scale=1 / a, sensitivity=shift * sensitivity)
     if name == "DiscreteGaussianDpEvent":
-        return _discrete_gaussian(event, name)
+        return _discrete_gaussian(event, name, shift)
     if name == "ZCDpEvent":
         rho = nonnegative_parameter(read_field(event, "rho", name), f"{name}.rho")
         xi = nonnegative_parameter(read_optional(event, "xi", name, 0), f"{name}.xi")
@@ -464,9 +468,9 @@ def _randomized_response(event: object, name: str, special: bool = False):
     return public("k_randomized_response")(k=k, noise=p)
 
 
-def _discrete_gaussian(event: object, name: str):
+def _discrete_gaussian(event: object, name: str, shift: int = 1):
     sigma = nonnegative_parameter(read_field(event, "sigma", name), f"{name}.sigma")
-    sensitivity = nonnegative_parameter(read_optional(event, "sensitivity", name, 1), f"{name}.sensitivity")
+    sensitivity = shift * nonnegative_parameter(read_optional(event, "sensitivity", name, 1), f"{name}.sensitivity")
     dimension = read_optional(event, "dimension", name)
     if sensitivity == 0:
         return _NO_COST

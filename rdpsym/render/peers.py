@@ -71,8 +71,9 @@ def verification_text(v: Verification) -> str:
         shown = worst[:20]
         lines.append(f"RDP at {len(v.orders)} orders ({sum(not c.safe for c in v.orders)} below the certified value"
                      f"{', the 20 worst shown' if len(worst) > 20 else ''}):")
-        lines += [_order_line(c, v.dps) for c in sorted(shown, key=lambda c: c.order if c.order != math.inf
-                                                        else float("inf"))]
+        # ∞ last, by a key that never compares an exact order with a float (fmpq < inf is a TypeError)
+        lines += [_order_line(c, v.dps) for c in sorted(shown, key=lambda c: (c.order == math.inf,
+                                                                              0 if c.order == math.inf else c.order))]
     if v.epsilon is not None:
         lines += _epsilon_lines(v.epsilon, v.dps)
     lines += [f"note: {n}" for n in v.notes]
