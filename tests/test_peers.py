@@ -461,3 +461,13 @@ def test_a_verification_with_an_infinite_order_among_finite_ones_prints():
     lines = [line for line in str(v).splitlines() if line.lstrip().startswith("α = ")]
     assert [line.split(":")[0].strip() for line in lines] == ["α = 2", "α = 3", "α = inf"]
     assert v.verdict == "agrees"
+
+
+def test_nested_counts_past_the_ceiling_are_refused_by_the_event_not_as_steps():
+    """Two nested SelfComposed counts of 10⁶⁰⁰ make one event counted 10¹²⁰⁰ times, past the ceiling of 10¹⁰⁰⁰; the
+    error named "steps" (a field no event has) and "a positive integer" (which 10¹²⁰⁰ is), not the ceiling."""
+    nested = dpa.SelfComposedDpEvent(dpa.SelfComposedDpEvent(dpa.GaussianDpEvent(1.0), 10**600), 10**600)
+    with pytest.raises(ParameterError, match=r"an event's total count .* must be at most 10\^1000; got about 10\^1200"):
+        rdpsym.from_dp_event(nested)
+    within = dpa.SelfComposedDpEvent(dpa.SelfComposedDpEvent(dpa.GaussianDpEvent(1.0), 10**400), 10**500)
+    assert rdpsym.from_dp_event(within) == rdpsym.gaussian(1).curve() * 10**900

@@ -81,7 +81,7 @@ import sympy as sp
 
 from rdpsym.accounting.curve import RdpCurve
 from rdpsym.foundations.errors import ParameterError, must
-from rdpsym.foundations.reading import MAX_DPS, integer, nonnegative_parameter, probability_parameter
+from rdpsym.foundations.reading import MAX_DPS, MAX_MAGNITUDE, integer, nonnegative_parameter, probability_parameter
 from rdpsym.laws.guarantees import BUN_STEINKE_2016
 from rdpsym.laws.mechanisms import (
     Guarantee,
@@ -113,6 +113,9 @@ MAX_DISTINCT_EVENTS = 10_000
 #: beyond the most digits any rdpsym computation gives (MAX_DPS), so the rounding never shows.  (It was 60
 #: decimal places: a σ of 10⁻⁶² became 0, non-private, and 100 digits asked were wrong from the 60th.)
 _SIGMA_DIGITS = MAX_DPS + 30
+
+#: The largest total count of one event (the ceiling of every count rdpsym reads).
+_MAX_COUNT = 10**MAX_MAGNITUDE
 
 #: Events dp_accounting defines that rdpsym does not account, with the reason.
 _REFUSED = {
@@ -162,7 +165,14 @@ class _Ledger:
                 raise ParameterError(must("the event", f"at most {MAX_DISTINCT_EVENTS} distinct events (identical "
                                           "events are counted once, with their total count)",
                                           f"more than {MAX_DISTINCT_EVENTS}"))
-            self.counts[leaf] = self.counts.get(leaf, 0) + k
+            total = self.counts.get(leaf, 0) + k
+            if total > _MAX_COUNT:
+                # (nested counts multiply: two SelfComposed counts of 10⁶⁰⁰ are one of 10¹²⁰⁰, past the curve's
+                # ceiling, whose error named "steps", a field no event has)
+                raise ParameterError(must("an event's total count (the product of the SelfComposed counts around it, "
+                                          "summed over its repeats)", f"at most 10^{MAX_MAGNITUDE}",
+                                          f"about 10^{len(str(total)) - 1}"))
+            self.counts[leaf] = total
 
     def enter(self, event: object, path: tuple, where: str) -> tuple:
         """The path of composite events down to ``event``, checked: not too deep, no event inside itself, not
