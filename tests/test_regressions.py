@@ -886,3 +886,36 @@ def test_an_end_power_just_above_minus_one_is_integrable_not_infinite():
     assert integrable_at_end(p, q, x, sp.S(3), sp.S.Zero, 1) is False        # x^(−1 − 10⁻⁸)
     assert integrable_at_end(sp.S.One, 9 * (x - R(1, 3)) ** 2, x, R(3, 2), R(1, 3), -1) is None  # |x − 1/3|^(−1)
     assert integrable_at_end(sp.S.One, 9 * (x - R(1, 3)) ** 2, x, R(5, 4), R(1, 3), -1) is True
+
+
+def test_a_negative_binomial_law_with_a_symbolic_r_is_a_law():
+    """Σ C(k + r − 1, k)·(1 − p)^r·p^k over k ≥ 0 is e^{r·log(1 − p)}/(1 − p)^r by SymPy's sum, which is 1 ((1 − p)^r is
+    e^{r·log(1 − p)} by definition), but simplify leaves it and ``equals`` calls it False: the law was refused ("must
+    sum to 1") where r = 2 built (a probe of unseen law pairs).  D₂ against q: the sum is
+    (1 − p)^{2r}/(1 − q)^r·(1 − p²/q)^{−r}, at r = 3, p = 1/3, q = 1/2 log(512/343)."""
+    kk = sp.Symbol("k", integer=True)
+    r = sp.Symbol("r", positive=True)
+    p, q = rdpsym.parameter("p", 0, 1), rdpsym.parameter("q", 0, 1)
+
+    def negative_binomial(s):
+        return Discrete(sp.binomial(kk + r - 1, kk) * (1 - s) ** r * s**kk, kk, support=sp.Range(0, sp.oo))
+
+    d = renyi_divergence(negative_binomial(p), negative_binomial(q), 2)
+    assert d.status in ("proved", "checked")
+    assert close(d.evalf({r: 3, p: R(1, 3), q: R(1, 2)}, 40), mpmath.log(mpmath.mpf(512) / 343), 35)
+
+
+def test_a_sum_normaliser_whose_terms_hold_a_power_of_the_index_is_evaluated_without_huge_integers():
+    """A Conway–Maxwell–Poisson pmf 2^k/(k!)²/Z with Z = Σ_j 2^j/(j!)² kept as a SymPy Sum: evaluating Z scans its
+    terms outward by doubling steps to 2⁶², and 2**j at j = 2⁶¹ as Python integers is a number of 2⁶¹ bits: the law
+    never finished building (a probe of unseen law pairs).  Z = I₀(2√2); D₂ against Poisson(2) is checked against
+    mpmath's sum of P²/Q."""
+    kk, j = sp.Symbol("k", integer=True), sp.Symbol("j", integer=True)
+    Z = sp.Sum(2**j / sp.factorial(j) ** 2, (j, 0, sp.oo))
+    P = Discrete(2**kk / sp.factorial(kk) ** 2 / Z, kk, support=sp.Range(0, sp.oo))
+    Q = Discrete(sp.exp(-2) * 2**kk / sp.factorial(kk), kk, support=sp.Range(0, sp.oo))
+    with mpmath.workdps(50):
+        z = mpmath.besseli(0, 2 * mpmath.sqrt(2))
+        p = lambda n: 2**n / mpmath.factorial(n) ** 2 / z  # noqa: E731
+        want = mpmath.log(mpmath.nsum(lambda n: p(n) ** 2 * mpmath.factorial(n) / (mpmath.exp(-2) * 2**n), [0, mpmath.inf]))
+    assert abs(renyi_divergence_mp(P, Q, 2, dps=35) - want) < mpmath.mpf(10) ** -30

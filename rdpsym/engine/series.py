@@ -72,6 +72,12 @@ def _sum_outward(f, lo: sp.Expr, hi: sp.Expr):
     a = None if lo is -oo else int(lo)
     b = None if hi is oo else int(hi)
     start = a if a is not None else (b if b is not None else 0)
+
+    def far(k):
+        # The scan's far indices as numbers, not Python ints: 2**k at k = 2⁶¹ is an integer of 2⁶¹ bits (a
+        # Conway–Maxwell–Poisson normaliser Σ 2^j/(j!)² never returned), 2**mpf(k) is one number.
+        return f(k) if abs(k) < 2**16 else f(mpmath.mpf(k))
+
     # The largest term: a doubling scan away from the start, in each direction the range allows.
     best, best_value = start, abs(f(start))
     for direction in (1, -1):
@@ -80,7 +86,7 @@ def _sum_outward(f, lo: sp.Expr, hi: sp.Expr):
             k = start + direction * step
             if (a is not None and k < a) or (b is not None and k > b):
                 break
-            v = abs(f(k))
+            v = abs(far(k))
             if v > best_value:
                 best, best_value = k, v
             step *= 2

@@ -386,6 +386,19 @@ def _is_decimal(r: sp.Rational) -> bool:
     return q == 1 and r.q > 1
 
 
+def _exp_log_as_power(expr: sp.Expr) -> sp.Expr:
+    """``expr`` with each e^{c·log b} written b^c (SymPy's b^c is e^{c·log b}, principal branch: an identity)."""
+    def as_power(e):
+        factors = sp.Mul.make_args(e.args[0])
+        logs = [f for f in factors if isinstance(f, sp.log)]
+        if len(logs) != 1:
+            return e
+        return sp.Pow(logs[0].args[0], sp.Mul(*[f for f in factors if f is not logs[0]]))
+
+    return expr.replace(lambda e: isinstance(e, sp.exp) and any(isinstance(f, sp.log) for f in sp.Mul.make_args(
+        e.args[0])), as_power)
+
+
 def check_normalised(total: sp.Expr, discrete: bool) -> bool:
     """Reject a total mass that is definitely not 1 (to 10⁻²⁰, for a number); whether it was shown to be 1."""
     what = "sum" if discrete else "integrate"
@@ -407,6 +420,12 @@ def check_normalised(total: sp.Expr, discrete: bool) -> bool:
     # erfc = 1 − erf written in one function: a normal truncated at μ has mass (2 − erfc(z))/(1 + erf(z)), which
     # simplify leaves as it is and ``equals`` spends 0.8 s of CPU on without deciding.
     if total.has(sp.erfc) and sp.simplify(total.rewrite(sp.erf) - 1) == 0:
+        return True
+    # e^{r·log(1 − p)} written (1 − p)^r, which it is by definition (the principal power): a negative binomial law's
+    # sum with a symbolic r, e^{r·log(1 − p)}/(1 − p)^r, which simplify leaves and ``equals`` calls False (it was
+    # refused, "must sum to 1", where r = 2 built).
+    powers = _exp_log_as_power(total)
+    if powers != total and sp.simplify(powers - 1) == 0:
         return True
     if total.equals(1) is False:
         raise DensityError(f"the density must {what} to 1 over its support; got {total}.")
