@@ -334,3 +334,20 @@ def test_a_density_off_by_a_float_rounding_says_so():
     with pytest.raises(DensityError) as excinfo:  # a density that is simply wrong gets no such hint
         rdpsym.Continuous(2 * sp.exp(-x), x, support=sp.Interval(0, sp.oo))
     assert "floating-point" not in message(excinfo)
+
+
+def test_values_outside_a_declared_interval_an_infinite_order_and_zoo_are_named_for_what_they_are():
+    """A probe of unseen inputs: p declared in (0, 1) and given 0 was told "must be positive" (the interval unsaid),
+    a symbolic-order result evaluated at α = oo "alpha must be positive; got oo", and the order zoo "not NaN"."""
+    from rdpsym.foundations.reading import parse_order, value_for
+
+    p = rdpsym.parameter("p", 0, 1)
+    for value in (0, sp.Rational(-1, 2), 1):
+        with pytest.raises(ParameterError, match=r"p must be in its declared interval Interval\.open\(0, 1\)"):
+            value_for(p, value)
+    with pytest.raises(ParameterError, match="alpha must be a finite number; got oo"):
+        value_for(rdpsym.alpha, sp.oo)
+    with pytest.raises(ParameterError, match=r"order must be a number, not complex infinity \(zoo\); got zoo"):
+        parse_order(sp.zoo)
+    with pytest.raises(ParameterError, match="order must be a number, not NaN"):
+        parse_order(sp.nan)

@@ -136,8 +136,10 @@ def _read(value: object, name: str, parameters: Mapping[str, sp.Symbol] | None) 
     if isinstance(value, sp.Basic):
         if not isinstance(value, sp.Expr):  # a set, a relation, a boolean: not a value
             raise WrongType(must(name, ANY, _shown(value)))
-        if value.has(sp.nan, sp.zoo):
+        if value.has(sp.nan):
             raise ParameterError(must(name, NOT_NAN, value))
+        if value.has(sp.zoo):  # (it was called NaN)
+            raise ParameterError(must(name, "a number, not complex infinity (zoo)", value))
         # Floats inside an expression are read as their printed decimals too.
         floats = value.atoms(sp.Float)
         if floats:
@@ -417,6 +419,12 @@ def value_for(symbol: sp.Symbol, value: object) -> sp.Expr:
     v = exact(value, symbol.name)
     if not v.is_number:
         raise ParameterError(must(symbol.name, "a number", v))
+    if v.is_finite is False and symbol.is_finite:
+        # (without this, α = oo was told "must be positive": oo is not a value of a finite symbol)
+        raise ParameterError(must(symbol.name, "a finite number", v))
+    declared = getattr(symbol, "check_value", None)  # a parameter declared in an interval (rdpsym.parameter)
+    if declared is not None:
+        declared(v)  # first: "in its declared interval (0, 1)" says more than "positive" of p = 0
     checks = (
         ("positive", f"positive ({symbol.name} > 0)"),
         ("nonnegative", f"nonnegative ({symbol.name} >= 0)"),
@@ -427,9 +435,6 @@ def value_for(symbol: sp.Symbol, value: object) -> sp.Expr:
     for assumption, valid in checks:
         if getattr(symbol, f"is_{assumption}") and getattr(v, f"is_{assumption}") is False:
             raise ParameterError(must(symbol.name, valid, v))
-    declared = getattr(symbol, "check_value", None)  # a parameter declared in an interval (rdpsym.parameter)
-    if declared is not None:
-        declared(v)
     return v
 
 
