@@ -919,3 +919,26 @@ def test_a_sum_normaliser_whose_terms_hold_a_power_of_the_index_is_evaluated_wit
         p = lambda n: 2**n / mpmath.factorial(n) ** 2 / z  # noqa: E731
         want = mpmath.log(mpmath.nsum(lambda n: p(n) ** 2 * mpmath.factorial(n) / (mpmath.exp(-2) * 2**n), [0, mpmath.inf]))
     assert abs(renyi_divergence_mp(P, Q, 2, dps=35) - want) < mpmath.mpf(10) ** -30
+
+
+def test_a_moment_with_no_closed_form_that_diverges_for_every_order_above_one_is_infinite_there():
+    """A geometric law against a Poisson one: the terms' log is ~ (α − 1)·k·log k, +∞ for every α > 1, and a logistic
+    law against a Gaussian one ~ (α − 1)·x²/2; SymPy sums and integrates neither, and a symbolic order was "no closed
+    form" (a probe of unseen law pairs).  Now ∞ with the hypothesis α > 1 (checked at sampled orders, where the
+    definition diverges), while a Gaussian against a logistic law (its log → −∞) still has no closed form."""
+    from rdpsym.derive.moments import _never_vanishes_at_an_end
+    from rdpsym.foundations.errors import NoClosedFormError
+
+    kk = sp.Symbol("k", integer=True)
+    geometric = Discrete(R(1, 2) ** (kk + 1), kk, support=sp.Range(0, sp.oo))
+    poisson = Discrete(sp.exp(-1) / sp.factorial(kk), kk, support=sp.Range(0, sp.oo))
+    d = renyi_divergence(geometric, poisson, rdpsym.alpha)
+    assert d.result == sp.oo and d.status == "checked" and (rdpsym.alpha > 1) in d.hypotheses
+    with pytest.raises(NoClosedFormError):
+        renyi_divergence(poisson, geometric, rdpsym.alpha)
+    a = rdpsym.alpha
+    logistic, gauss = -x - 2 * sp.log(1 + sp.exp(-x)), -x**2 / 2 - sp.log(2 * sp.pi) / 2
+    assert _never_vanishes_at_an_end(sp.expand(a * logistic + (1 - a) * gauss), x, a, -sp.oo, sp.oo)
+    assert not _never_vanishes_at_an_end(sp.expand(a * gauss + (1 - a) * logistic), x, a, -sp.oo, sp.oo)
+    s = sp.Symbol("s", positive=True)  # a parameter the limit would depend on: not decided here
+    assert not _never_vanishes_at_an_end(sp.expand(a * logistic + (1 - a) * gauss / s), x, a, -sp.oo, sp.oo)

@@ -21,9 +21,10 @@ from rdpsym.engine.pieces import log_of
 from rdpsym.engine.steps import integrate_exp_steps
 from rdpsym.engine.sums import sum_exp
 from rdpsym.engine.transform import substitute
-from rdpsym.foundations.budget import budgeted
+from rdpsym.foundations.budget import budgeted, time_budget
 from rdpsym.foundations.errors import NoClosedFormError
 from rdpsym.foundations.logs import expand_logs
+from rdpsym.foundations.precision import sympy_evalf_guard
 from rdpsym.foundations.record import Diverges
 from rdpsym.laws.densities import Density, Discrete, PiecePair, common_refinement, piece_point
 
@@ -80,7 +81,12 @@ def moment(P: Density, Q: Density, order: sp.Expr, hyp: Hypotheses) -> Moment:
             continue
         at = piece_point(pair.lo, pair.hi, isinstance(P, Discrete))
         L = sp.expand(order * log_of(pair.p, var, at) + (1 - order) * log_of(pair.q, var, at))
-        piece = _as_condition(rule(L, var, pair.lo, pair.hi, hyp))
+        try:
+            piece = _as_condition(rule(L, var, pair.lo, pair.hi, hyp))
+        except NoClosedFormError:
+            if not (hyp.holds(order > 1) is True and _never_vanishes_at_an_end(L, var, order, pair.lo, pair.hi)):
+                raise
+            return Moment(oo, (), tuple(parts), Diverges("integrand", pair.lo, pair.hi, sp.exp(L)))
         parts.append((pair, L, piece))
         if piece.value == oo:
             return Moment(oo, (), tuple(parts), Diverges("integrand", pair.lo, pair.hi, sp.exp(L)))
@@ -88,6 +94,34 @@ def moment(P: Density, Q: Density, order: sp.Expr, hyp: Hypotheses) -> Moment:
         if piece.condition is not sp.true:
             conditions.append(piece.condition)
     return Moment(total, tuple(dict.fromkeys(conditions)), tuple(parts), var=var)
+
+
+def _never_vanishes_at_an_end(L: sp.Expr, var: sp.Symbol, order: sp.Expr, lo: sp.Expr, hi: sp.Expr) -> bool:
+    """Whether e^L, the integrand (or term) of a piece with no closed form, does not tend to 0 toward an infinite end
+    for any order above 1: then the moment is +∞ there, whatever the rules could not integrate.
+
+    SymPy's limit of L, with a symbolic order written 1 + t (t > 0): a logistic law against a Gaussian one has
+    L ~ (α − 1)·x²/2 at ±∞, Weibull laws of shapes 2 and 3 L ~ (α − 1)·x³, a geometric law against a Poisson one
+    L ~ (α − 1)·k·log k, each +∞ for every α > 1 (they were "no closed form" at a symbolic order).  Only for laws
+    with numbers (no parameter whose value the limit would depend on), within 2 s of CPU time per piece; the ∞
+    is then checked against the definition at sampled orders like every result."""
+    ends = [end for end in (lo, hi) if end in (oo, -oo)]
+    if not ends or L.free_symbols - {var, order}:
+        return False
+    if isinstance(order, sp.Symbol):
+        L = L.xreplace({order: 1 + sp.Dummy("t", positive=True)})
+    found = False
+    with sympy_evalf_guard(), time_budget(2.0, "the integrand's limit at an infinite end", absorb=True):
+        for end in ends:
+            try:
+                limit = sp.limit(L, var, end)
+            except (NotImplementedError, ValueError, TypeError, RecursionError, sp.PolynomialError, OverflowError,
+                    NoClosedFormError):
+                continue
+            if limit is oo or (limit.is_extended_real and limit.is_finite):
+                found = True
+                break
+    return found
 
 
 def _as_condition(piece: PieceValue) -> PieceValue:
