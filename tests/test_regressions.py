@@ -942,3 +942,37 @@ def test_a_moment_with_no_closed_form_that_diverges_for_every_order_above_one_is
     assert not _never_vanishes_at_an_end(sp.expand(a * gauss + (1 - a) * logistic), x, a, -sp.oo, sp.oo)
     s = sp.Symbol("s", positive=True)  # a parameter the limit would depend on: not decided here
     assert not _never_vanishes_at_an_end(sp.expand(a * logistic + (1 - a) * gauss / s), x, a, -sp.oo, sp.oo)
+
+
+def test_the_review_of_the_end_power_and_the_pmf_supremum():
+    """A reviewer's read of this change, each confirmed by running it:
+    - against Q = e^{1 − 1/x}/x², which vanishes faster than any power, log(p/q) ~ 1/x is itself a power and the KL is
+      ∞: at α = 1 the exact power is p's only where q has one too (it was called integrable: an error, not ∞);
+    - Q ∝ (x + 10⁻²⁰⁰)² is positive at 0 (D₂ finite), yet reads like x⁻² at every scale a read reaches: the exact power
+      (0) must overrule the reads however far from −1 they are (a gate on |c + 1| < 0.1 brought the wrong ∞ back);
+    - 9·(x − 1/3)² read at 10 digits, where no read near 1/3 is resolved: the exact power (−2) says ∞;
+    - a pmf's supremum scanned out to k = 10⁴⁰ read log Γ(k + 3/2) − log Γ(k + 1) − log(k + 1/4) with the cancellation
+      the log-pmf had (+9.9·10⁻³² for −2.5·10⁻⁴¹): D_∞ of a negative binomial (r = ½, p = ½) against
+      Q ∝ Γ(k + 3/2)/(k!·(k + 1/4))·2^{−k} is log(Z·c) at k = 0 (Z its normaliser, c = 1/√(2π))."""
+    from rdpsym.foundations.errors import ConvergenceError
+
+    uniform = Continuous(sp.S.One, x, support=sp.Interval(0, 1))
+    fast = Continuous(sp.exp(1 - 1 / x) / x**2, x, support=sp.Interval(0, 1))
+    assert renyi_divergence_mp(uniform, fast, 1, dps=25) == mpmath.inf
+    shifted = (x + R(1, 10**200)) ** 2
+    near_zero = Continuous(shifted / sp.integrate(shifted, (x, 0, 1)), x, support=sp.Interval(0, 1))
+    with pytest.raises(ConvergenceError, match="exact power there is above −1"):
+        renyi_divergence_mp(uniform, near_zero, 2, dps=25)
+    third = Continuous(9 * (x - R(1, 3)) ** 2, x, support=sp.Interval(0, 1))
+    assert renyi_divergence_mp(uniform, third, 2, dps=10) == mpmath.inf
+    kk = sp.Symbol("k", integer=True)
+    c = 1 / (sp.sqrt(sp.pi) * sp.sqrt(2))
+    P = Discrete(c * sp.gamma(kk + R(1, 2)) / sp.factorial(kk) * 2 ** (-kk), kk, support=sp.Range(0, sp.oo))
+    with mpmath.workdps(60):
+        Z = mpmath.nsum(lambda n: mpmath.gamma(n + 1.5) / (mpmath.factorial(n) * (n + 0.25)) * mpmath.mpf(2) ** (-n),
+                        [0, mpmath.inf])
+        z = sp.Rational(str(mpmath.nstr(Z, 50)))
+        want = mpmath.log(mpmath.mpf(z.p) / z.q / mpmath.sqrt(2 * mpmath.pi))
+    Q = Discrete(sp.gamma(kk + R(3, 2)) / (sp.factorial(kk) * (kk + R(1, 4))) * 2 ** (-kk) / z, kk,
+                 support=sp.Range(0, sp.oo), check=False)
+    assert abs(renyi_divergence_mp(P, Q, sp.oo, dps=30) - want) < mpmath.mpf(10) ** -28

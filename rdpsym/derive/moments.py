@@ -115,8 +115,8 @@ def _never_vanishes_at_an_end(L: sp.Expr, var: sp.Symbol, order: sp.Expr, lo: sp
         for end in ends:
             try:
                 limit = sp.limit(L, var, end)
-            except (NotImplementedError, ValueError, TypeError, RecursionError, sp.PolynomialError, OverflowError,
-                    NoClosedFormError):
+            except (NotImplementedError, ValueError, TypeError, RecursionError, sp.PolynomialError, sp.PoleError,
+                    OverflowError, NoClosedFormError):
                 continue
             if limit is oo or (limit.is_extended_real and limit.is_finite):
                 found = True

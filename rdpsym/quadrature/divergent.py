@@ -20,7 +20,7 @@ import functools
 
 import sympy as sp
 
-from rdpsym.foundations.budget import time_budget
+from rdpsym.foundations.budget import Unsettled, settled_cache, time_budget
 from rdpsym.foundations.errors import ConvergenceError, NoClosedFormError
 from rdpsym.foundations.logs import expand_logs
 from rdpsym.foundations.precision import sympy_evalf_guard
@@ -153,7 +153,7 @@ def _limit_at_an_end(build, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr, decisive, 
         for end in (e for e in (lo, hi) if e in (oo, -oo)):
             try:
                 limit = sp.limit(expr, var, end)
-            except (NotImplementedError, ValueError, TypeError, RecursionError, sp.PolynomialError,
+            except (NotImplementedError, ValueError, TypeError, RecursionError, sp.PolynomialError, sp.PoleError,
                     OverflowError, NoClosedFormError):  # (SymPy's heuristic gcd at a scale of 10³⁰ overflows)
                 continue
             if decisive(limit):
@@ -161,12 +161,13 @@ def _limit_at_an_end(build, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr, decisive, 
     return None
 
 
-@functools.lru_cache(maxsize=1024)
+@settled_cache(maxsize=1024)
 def integrable_at_end(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr, end: sp.Expr, inward: int) -> bool | None:
     """Whether p^α q^(1−α) (p·log(p/q) at α = 1) is integrable at the finite ``end`` of a piece (``inward`` = +1 at
     its lower end), by the exact power c of |x − end| it behaves like there: SymPy's limit of log(f)/log|x − end|,
     within a time budget.  True for c > −1 (whatever logarithms multiply the power), False for c < −1, None when
-    c = −1 (a logarithm then decides) or SymPy cannot tell.
+    c = −1 (a logarithm then decides) or SymPy cannot tell.  At α = 1 the power is p's, and a verdict is given only
+    where q has a finite power too, so that log(p/q) is a logarithm (against e^{−1/t}, log(p/q) ~ 1/t is a power).
 
     The numeric reads of :func:`_diverges` call an exponent within 10⁻⁶ of −1 "−1": a power-function law
     10⁻⁸·x^(10⁻⁸ − 1) against 2·10⁻⁸·x^(2·10⁻⁸ − 1) has the KL 1 − log 2, its integrand ~ x^(−1 + 10⁻⁸)·log x at 0
@@ -175,19 +176,27 @@ def integrable_at_end(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr, en
         return None
     t = sp.Dummy("t", positive=True)
     found = None
-    with sympy_evalf_guard(), time_budget(2.0, "the power of the integrand at an end", absorb=True):
+    budget = time_budget(2.0, "the power of the integrand at an end", absorb=True)
+    with sympy_evalf_guard(), budget:
         try:
             def power(f):
                 return sp.limit(expand_logs(sp.log(f.subs(var, end + inward * t))) / sp.log(t), t, 0, "+")
 
-            c = power(p) if order == 1 else order * power(p) + (1 - order) * power(q)
-            if c is oo or (c.is_extended_real and c.is_finite and c > -1):
+            if order == 1:
+                c, of_q = power(p), power(q)
+                if not (of_q.is_extended_real and of_q.is_finite):
+                    c = None  # q vanishes (or grows) faster than any power: log(p/q) is not a logarithm
+            else:
+                c = order * power(p) + (1 - order) * power(q)
+            if c is oo or (c is not None and c.is_extended_real and c.is_finite and c > -1):
                 found = True
-            elif c is -oo or (c.is_extended_real and c.is_finite and c < -1):
+            elif c is -oo or (c is not None and c.is_extended_real and c.is_finite and c < -1):
                 found = False
-        except (NotImplementedError, ValueError, TypeError, RecursionError, sp.PolynomialError, OverflowError,
-                NoClosedFormError):
+        except (NotImplementedError, ValueError, TypeError, RecursionError, sp.PolynomialError, sp.PoleError,
+                OverflowError, NoClosedFormError):
             found = None
+    if budget.spent and found is None:
+        raise Unsettled(None)  # out of time: not remembered
     return found
 
 
@@ -202,11 +211,6 @@ def _scale_free_length(lo: sp.Expr, hi: sp.Expr, end: sp.Expr, ctx):
 #: CPU seconds one read of the integrand far in a tail may take (else the read is not made).
 _PROBE_SECONDS = 1.0
 
-
-#: A power-law exponent read this close to −1 at a finite end is asked of SymPy too (:func:`integrable_at_end`): there a
-#: logarithmic factor or an exponent within :data:`_BORDERLINE` of −1 can make the reads say "not integrable"; farther
-#: from −1 the reads at five scales decide (a beta law's ∞ branch, |x|^−1.5, asked SymPy 6 limits for 0.5 s).
-_NEAR_MINUS_ONE = 0.1
 
 #: A power-law exponent read this close to −1 is −1 (divergent at either kind of end).
 _BORDERLINE = 1e-6
@@ -265,13 +269,18 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable
     with ctx.workdps(max(30, ctx.dps)):
         for end, sign, length in ((lo, -1, where.lengths[0]), (hi, 1, where.lengths[1])):
             infinite = end in (oo, -oo)
-            if not infinite and where.singular is not None and where.singular.low == (sign < 0):
+            singular_here = not infinite and where.singular is not None and where.singular.low == (sign < 0)
+            if singular_here:
                 # A power law has no scale of its own: the "mass" of |t − e|^−2 is within 10⁻¹⁹ of e at 40 digits
                 # (where it has fallen by 10⁻⁴⁵ from its value at the mode, 10⁻⁴⁰ from e), and reads at 10⁻¹² and
                 # 10⁻¹⁶ of that, then decades closer, fell below the precision e is resolved at (an interior zero
                 # of Q at 1/3: never confirmed, and D₂ "did not settle").  Read at the piece's own scale instead.
                 length = max(length, _scale_free_length(lo, hi, end, ctx))
             exponent = exponent_at(end, sign, length, 0)
+            exact = end_integrable is not None and not infinite
+            if exponent is None and singular_here and exact and end_integrable(end, -sign) is False:
+                # a singular end the working precision cannot read at all (9·(x − 1/3)² at 10 digits): the exact power
+                return f"the integrand's exact power at {end} is below −1: it is not integrable there"
             if exponent is None or integrable(exponent, infinite):
                 continue
             # Confirmed farther out (closer in, at a finite end): the mode and its width are read from the
@@ -285,13 +294,16 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable
                 if c is None:
                     break
                 farther.append(c)
+            if len(farther) < 2 and exact and end_integrable(end, -sign) is False:
+                # Too close to e for the working precision to read twice more (an interior zero of Q at 1/3 read at
+                # 15 digits): the exact power says it, or nothing does
+                farther = [exponent, exponent]
             if len(farther) < 2 or any(integrable(c, infinite) for c in farther):
                 continue
             shown = ctx.nstr(exponent, 3)
             if infinite:
                 return f"the integrand decays like |x|^{shown} toward {end}, too slowly to be integrable"
-            near = abs(exponent + 1) < _NEAR_MINUS_ONE
-            if near and end_integrable is not None and end_integrable(end, -sign) is True:
+            if exact and end_integrable(end, -sign) is True:
                 raise ConvergenceError(
                     f"the integrand reads like |x − {end}|^{shown} at {end}, but its exact power there is above −1 "
                     "(integrable): its mass lies closer to the end than the quadrature resolves")
