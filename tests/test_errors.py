@@ -351,3 +351,19 @@ def test_values_outside_a_declared_interval_an_infinite_order_and_zoo_are_named_
         parse_order(sp.zoo)
     with pytest.raises(ParameterError, match="order must be a number, not NaN"):
         parse_order(sp.nan)
+
+
+def test_a_complex_value_for_a_declared_interval_and_a_huge_total_count_are_refused_by_name():
+    """The reviewer's read: with the interval checked first, p = i (not real) reached SymPy's comparison (a bare
+    TypeError); five nested counts of 10⁹⁹⁹ made the count ceiling's message print a 4995-digit integer (Python's
+    int-to-str limit, a ValueError)."""
+    from rdpsym.foundations.reading import value_for
+
+    with pytest.raises(ParameterError, match="p must be real; got I"):
+        value_for(rdpsym.parameter("p", 0, 1), sp.I)
+    dpa = pytest.importorskip("dp_accounting")
+    event = dpa.GaussianDpEvent(1.0)
+    for _ in range(5):
+        event = dpa.SelfComposedDpEvent(event, 10**999)
+    with pytest.raises(ParameterError, match=r"at most 10\^1000; got about 10\^499"):
+        rdpsym.from_dp_event(event)

@@ -422,6 +422,8 @@ def value_for(symbol: sp.Symbol, value: object) -> sp.Expr:
     if v.is_finite is False and symbol.is_finite:
         # (without this, α = oo was told "must be positive": oo is not a value of a finite symbol)
         raise ParameterError(must(symbol.name, "a finite number", v))
+    if symbol.is_real and v.is_real is False:
+        raise ParameterError(must(symbol.name, "real", v))  # (before an interval, whose test needs a real number)
     declared = getattr(symbol, "check_value", None)  # a parameter declared in an interval (rdpsym.parameter)
     if declared is not None:
         declared(v)  # first: "in its declared interval (0, 1)" says more than "positive" of p = 0

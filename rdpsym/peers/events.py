@@ -171,7 +171,7 @@ class _Ledger:
                 # ceiling, whose error named "steps", a field no event has)
                 raise ParameterError(must("an event's total count (the product of the SelfComposed counts around it, "
                                           "summed over its repeats)", f"at most 10^{MAX_MAGNITUDE}",
-                                          f"about 10^{len(str(total)) - 1}"))
+                                          f"about 10^{int(total.bit_length() * 0.30103)}"))  # (str: 4300 digits)
             self.counts[leaf] = total
 
     def enter(self, event: object, path: tuple, where: str) -> tuple:
