@@ -416,3 +416,33 @@ def test_an_identity_is_evaluated_once_a_point_at_the_precision_that_decides_it(
     wrong = Claim("wrong", "", "", "", (Step(sp.log(t**2), "=", 3 * sp.log(t), "not so", symbolic=False),),
                   Verdict.REFUTED, domain).check()
     assert wrong.verdict is Verdict.REFUTED
+
+
+def test_an_infinite_part_of_a_side_is_not_the_whole_side_infinite():
+    """A probe of the claims engine: wherever a part of a side was +∞ the whole side was read as +∞, so −D, e^{−D} and
+    1/D were +∞ where D = ∞, and AtLeast(−D, −1) was checked.  Now SymPy's extended arithmetic at the point."""
+    x = sp.Symbol("x", real=True)
+    infinite = sp.Piecewise((sp.oo, x > 1), (0, True))
+    above = Domain({x: sp.Interval.open(1, sp.oo)})
+    for step in (AtLeast(-infinite, -1, "−∞ ≥ −1?"), AtLeast(sp.exp(-infinite), sp.Rational(1, 2), "e^{−∞} ≥ 1/2?"),
+                 AtLeast(-3 * infinite + 1, 0, "1 − 3·∞ ≥ 0?")):
+        result = Claim("infinite-part", "", "", "", (step,), Verdict.REFUTED, above).check()
+        assert result.verdict is Verdict.REFUTED, (step, result)
+    assert Claim("still-infinite", "", "", "", (AtLeast(infinite, 10**6, ""),), Verdict.CHECKED,
+                 above).check().verdict in (Verdict.CHECKED, Verdict.PROVED)
+
+
+def test_a_domain_outside_its_symbols_assumptions_is_refused_and_a_ball_containing_zero_has_powers():
+    """A probe of the claims engine: √(x²) = x with x declared positive was proved on all the reals (SymPy had made the
+    left side x when the claim was written); and (x − y)² at x = y was "undefined" (python-flint's power of a ball
+    containing 0 is NaN), so a false (x − y)² > 0 was unknown instead of refuted."""
+    xp = sp.Symbol("x", positive=True)
+    wrong = Claim("assumed", "", "", "", (Equal(sp.sqrt(xp**2), xp, ""),), Verdict.CHECKED,
+                  Domain({xp: sp.Interval(-5, 5)})).check()
+    assert wrong.verdict is Verdict.UNKNOWN and "declared positive" in str(wrong.steps[0].evidence[0])
+    edge = Claim("edge", "", "", "", (AtLeast(xp, 0, ""),), Verdict.CHECKED, Domain({xp: sp.Interval(0, 5)})).check()
+    assert edge.verdict in (Verdict.CHECKED, Verdict.PROVED)  # a sign's closure: z → 0⁺ is allowed
+    x, y = sp.symbols("x y", real=True)
+    square = Claim("square", "", "", "", (Step((x - y) ** 2, ">", 0, "false at x = y"),), Verdict.REFUTED,
+                   Domain({x: sp.Interval(-2, 2), y: sp.Interval(-2, 2)})).check()
+    assert square.verdict is Verdict.REFUTED

@@ -33,6 +33,7 @@ from flint import arb, ctx, fmpq
 from rdpsym.claims import prover
 from rdpsym.foundations import operations
 from rdpsym.foundations.balls import InfiniteValue, OutsideDomain, Undecided, precision, to_arb
+from rdpsym.foundations.budget import time_budget
 from rdpsym.foundations.disk_cache import persistent
 from rdpsym.foundations.errors import ClaimError
 from rdpsym.foundations.precision import DECISION_RUNGS
@@ -387,8 +388,30 @@ def _resolve(x):
     return x() if callable(x) and not isinstance(x, sp.Basic) else x
 
 
+#: What a symbol's SymPy assumptions say of its values, as sets: SymPy simplifies with them as soon as an expression
+#: is built (√(x²) is x for a positive x), so a domain that holds other values would check another statement.  A
+#: sign's set is closed: a positive z on [0, 6] (an edge at the limit z → 0⁺ of what is claimed for z > 0) is allowed.
+_ASSUMED = (("positive", sp.Interval(0, sp.oo)), ("nonnegative", sp.Interval(0, sp.oo)),
+            ("negative", sp.Interval(-sp.oo, 0)), ("nonpositive", sp.Interval(-sp.oo, 0)),
+            ("integer", sp.S.Integers), ("real", sp.S.Reals))
+
+
+def _domain_within_assumptions(domain: Domain) -> None:
+    """Refuse a domain that holds values its symbol's assumptions exclude: `sqrt(x**2) = x` with x declared positive
+    was proved on all the reals, and |α| = α on [−3, 3] with rdpsym's own α (a probe of the claims engine)."""
+    for symbol, where in domain.variables.items():
+        if not isinstance(symbol, sp.Symbol) or not isinstance(where, sp.Set):
+            continue
+        for assumption, values in _ASSUMED:
+            if getattr(symbol, f"is_{assumption}") and where.is_subset(values) is False:
+                raise ClaimError(f"{symbol} is declared {assumption}, so SymPy simplifies with it (√({symbol}²) is "
+                                 f"{symbol} when positive), but its domain {where} holds other values: declare it with "
+                                 "the assumptions its domain has (real=True), or narrow the domain")
+
+
 def _check_step(step: Step, domain: Domain) -> Step:
     """The step, checked: its status and evidence set, callable sides replaced by their values."""
+    _domain_within_assumptions(domain)
     if isinstance(step, Holds):
         status, evidence = _check_numeric(domain, step.compare)
         return dataclasses.replace(step, status=status, evidence=evidence)
@@ -473,7 +496,27 @@ def _at(expr: sp.Expr, point: dict):
     try:
         return to_arb(expr, values)
     except InfiniteValue:
-        return sp.oo
+        return _with_an_infinite_part(expr, values)
+
+
+def _with_an_infinite_part(expr: sp.Expr, values: dict):
+    """``expr`` at the point where a part of it is +∞ (a divergence D inside −D, e^{−(α−1)D} or 1/D): SymPy's
+    extended arithmetic on the exact point (−∞, e^{−∞} = 0, 1/∞ = 0), within 2 s of CPU time: ±∞, a ball, or
+    :class:`OutsideDomain` where it cannot say.  The whole side was read as +∞ wherever a part of it was, so
+    AtLeast(−D, −1) was checked where D = ∞ (a probe of the claims engine)."""
+    if not all(isinstance(v, sp.Basic) and v.is_number for v in values.values()):
+        raise OutsideDomain("a part of the expression is +∞ at a point given as balls")
+    found: list = []
+    with time_budget(2.0, "an expression with an infinite part, at a point", absorb=True):
+        found.append(expr.xreplace(values))
+    if not found:
+        raise OutsideDomain("a part of the expression is +∞ here, and SymPy did not finish the rest")
+    value = found[0]
+    if value in (sp.oo, -sp.oo):
+        return value
+    if value.free_symbols or value.has(sp.nan, sp.zoo, sp.oo, -sp.oo) or value.is_extended_real is False:
+        raise OutsideDomain(f"a part of the expression is +∞ here, and the whole is {value}")
+    return to_arb(value, {})
 
 
 def _decide(lhs, relation: str, rhs) -> bool | None:

@@ -116,6 +116,21 @@ def to_arb(expr: object, values: dict | None = None) -> arb:
     return _Evaluator(values or {}).eval(stable_erf(expr) if isinstance(expr, sp.Basic) else exact(expr, "expression"))
 
 
+def _power(b: arb, n: int) -> arb:
+    """b^n for an integer n ≥ 0: python-flint's ``b ** n`` is NaN for a ball that contains 0 ((x − y)² at x = y, a
+    probe of the claims engine: a true identity was "undefined" there), so such a ball is raised by squaring, |b| for
+    an even power."""
+    if b > 0 or b < 0 or n == 0:
+        return b ** n
+    out, square = arb(1), abs(b) if n % 2 == 0 else b
+    while n:
+        if n & 1:
+            out *= square
+        square *= square
+        n >>= 1
+    return out
+
+
 def stable_erf(expr: sp.Expr) -> sp.Expr:
     """``expr`` with 2 − erfc(w), 1 + erf(w) and 1 − erf(w) (times a constant) written erfc(−w), erfc(−w)
     and erfc(w), kept unevaluated: the same numbers, without the cancellation.
@@ -191,7 +206,7 @@ class _Evaluator:
             base, ex = e.args
             if ex.is_Integer:
                 b = self.eval(base)
-                return b ** int(ex) if int(ex) >= 0 else 1 / b ** (-int(ex))
+                return _power(b, int(ex)) if int(ex) >= 0 else 1 / _power(b, -int(ex))
             if ex == sp.S.Half:
                 b = self.eval(base)
                 if b < 0:
@@ -203,7 +218,7 @@ class _Evaluator:
             if x.is_exact() and x.is_integer():
                 # An exponent that is an integer at this point (a variable n): exact powers.
                 n = int(x.unique_fmpz())
-                return b ** n if n >= 0 else 1 / b ** (-n)
+                return _power(b, n) if n >= 0 else 1 / _power(b, -n)
             if b < 0:
                 raise OutsideDomain(f"non-integer power of a negative number: {e}")
             if not b > 0:
