@@ -500,9 +500,8 @@ def _at(expr: sp.Expr, point: dict):
 
 
 def _with_an_infinite_part(expr: sp.Expr, values: dict):
-    """``expr`` at the point where a part of it is +∞ (a divergence D inside −D, e^{−(α−1)D} or 1/D): SymPy's
-    extended arithmetic on the exact point (−∞, e^{−∞} = 0, 1/∞ = 0), within 2 s of CPU time: ±∞, a ball, or
-    :class:`OutsideDomain` where it cannot say.  The whole side was read as +∞ wherever a part of it was, so
+    """``expr`` where a part of it is +∞ (D inside −D or e^{−(α−1)D}): SymPy's extended arithmetic on the exact point,
+    within 2 s: ±∞, a ball, or :class:`OutsideDomain`.  The whole side was read as +∞ wherever a part of it was, so
     AtLeast(−D, −1) was checked where D = ∞ (a probe of the claims engine)."""
     if not all(isinstance(v, sp.Basic) and v.is_number for v in values.values()):
         raise OutsideDomain("a part of the expression is +∞ at a point given as balls")
