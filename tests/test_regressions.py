@@ -976,3 +976,26 @@ def test_the_review_of_the_end_power_and_the_pmf_supremum():
     Q = Discrete(sp.gamma(kk + R(3, 2)) / (sp.factorial(kk) * (kk + R(1, 4))) * 2 ** (-kk) / z, kk,
                  support=sp.Range(0, sp.oo), check=False)
     assert abs(renyi_divergence_mp(P, Q, sp.oo, dps=30) - want) < mpmath.mpf(10) ** -28
+
+
+def test_a_power_near_minus_one_over_many_decades_is_refused_not_summed_wrongly():
+    """The reviewer's read, a wrong value older than this change: a uniform law against Q ∝ (x + ε)² at α = 3/2 has
+    the integrand ∝ 1/(x + ε), like x⁻¹ from 10⁻¹² down to ε and flat below: its mass spreads over the decades in
+    between.  At 30 digits the definition returned 7.37184736504… for ε = 10⁻³⁰ (truth 7.37184736515…) and
+    8.18277774… for ε = 10⁻⁴⁵ (truth 8.18277758…), both precisions agreeing.  A power read within 10⁻³ of −1 at a
+    singular end is now rdpsym's error; D_{3/2} = 2·log(√Z·log((1 + ε)/ε)), Z = ((1 + ε)³ − ε³)/3."""
+    from rdpsym.foundations.errors import ConvergenceError
+
+    uniform = Continuous(sp.S.One, x, support=sp.Interval(0, 1))
+    for eps in (R(1, 10**30), R(1, 10**45)):
+        Z = ((1 + eps) ** 3 - eps**3) / 3
+        Q = Continuous((x + eps) ** 2 / Z, x, support=sp.Interval(0, 1))
+        with pytest.raises(ConvergenceError, match="this close to −1"):
+            renyi_divergence_mp(uniform, Q, R(3, 2), dps=30)
+    eps = R(1, 10**3)  # a power far from −1 at every scale read: computed
+    Z = ((1 + eps) ** 3 - eps**3) / 3
+    Q = Continuous((x + eps) ** 2 / Z, x, support=sp.Interval(0, 1))
+    with mpmath.workdps(60):
+        e = mpmath.mpf(1) / 1000
+        want = 2 * mpmath.log(mpmath.sqrt(((1 + e) ** 3 - e**3) / 3) * mpmath.log((1 + e) / e))
+    assert abs(renyi_divergence_mp(uniform, Q, R(3, 2), dps=30) - want) < mpmath.mpf(10) ** -25

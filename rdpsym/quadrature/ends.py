@@ -155,6 +155,14 @@ def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, reflected=
         other = b if sign > 0 else a
         width = (b - a) / 4 if both else (length if not ctx.isfinite(other) else abs(other - e) / 2)
         c = _end_exponent(g, length, ctx)
+        if c < _NEAR_MINUS_ONE:
+            # |x − e|^c with c within 10⁻³ of −1 over the decades read (1/(x + ε) for ε = 10⁻³⁰ reads −1 from 10⁻¹² to
+            # 10⁻²⁸ and is flat below ε): its mass spreads over a logarithmic scale that neither t = e ± u^m (m at
+            # most 1000) nor a plain quadrature resolves, and at 30 digits both precisions agreed on a value wrong
+            # in the 11th digit.  An error, not a value.
+            raise ConvergenceError(
+                f"the integrand grows like |x − {ctx.nstr(e, 8)}|^{ctx.nstr(c, 6)} toward the end {ctx.nstr(e, 8)}: "
+                "a power this close to −1 spreads its mass over more decades than the quadrature resolves")
         m = int(min(1000, max(1, ctx.ceil(1 / (1 + c))))) if c > -1 else 1
         total += ctx.quad(lambda u, g=g, m=m: substituted(u, g, m), [0, ctx.root(width, m)])
         if sign > 0:
@@ -165,6 +173,11 @@ def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, reflected=
     inner = {t for t in (where.left, None if where.at_end else where.mode, where.right, *where.others)
              if t is not None and inner_lo < t < inner_hi}
     return total + _settled_quad(f, [inner_lo, *sorted(inner), inner_hi], where, ctx)
+
+
+#: The power of |x − e| at a singular end below which :func:`_quad_peak_at_end` refuses: t = e ± u^m resolves c ≥ −1 +
+#: 1/1000 (m ≤ 1000).
+_NEAR_MINUS_ONE = -1 + 1e-3
 
 
 def _end_exponent(g, length, ctx):
