@@ -446,3 +446,17 @@ def test_a_domain_outside_its_symbols_assumptions_is_refused_and_a_ball_containi
     square = Claim("square", "", "", "", (Step((x - y) ** 2, ">", 0, "false at x = y"),), Verdict.REFUTED,
                    Domain({x: sp.Interval(-2, 2), y: sp.Interval(-2, 2)})).check()
     assert square.verdict is Verdict.REFUTED
+
+
+def test_a_holds_steps_relation_is_read_at_every_point_not_only_where_it_fails():
+    """A probe of the claims engine: a relation "!=" or "=<" from a Holds step was read only to print a
+    counterexample, so where no point failed the step came back "unknown" with no reason (a KeyError inside)."""
+    x = sp.Symbol("x", real=True)
+    for relation in ("!=", "=<"):
+        step = Holds("x ? x", lambda p, relation=relation: (p[x], relation, p[x]), "a relation no claim can have")
+        result = Claim("bad-relation", "", "", "", (step,), Verdict.CHECKED, Domain({x: sp.Interval(0, 1)})).check()
+        assert result.verdict is Verdict.UNKNOWN
+        assert f"relation must be one of =, <=, <, >=, >; got '{relation}'" in str(result.steps[0].evidence[0])
+    same = Holds("x = x", lambda p: (p[x], "==", p[x]), "== is =")
+    assert Claim("eq", "", "", "", (same,), Verdict.CHECKED, Domain({x: sp.Interval(0, 1)})).check().verdict \
+        is Verdict.CHECKED

@@ -388,8 +388,7 @@ def _resolve(x):
     return x() if callable(x) and not isinstance(x, sp.Basic) else x
 
 
-#: What a symbol's SymPy assumptions say of its values, as sets: SymPy simplifies with them as soon as an expression
-#: is built (√(x²) is x for a positive x), so a domain that holds other values would check another statement.  A
+#: A symbol's assumptions as sets of values (SymPy simplifies with them on entry: √(x²) is x for a positive x); a
 #: sign's set is closed: a positive z on [0, 6] (an edge at the limit z → 0⁺ of what is claimed for z > 0) is allowed.
 _ASSUMED = (("positive", sp.Interval(0, sp.oo)), ("nonnegative", sp.Interval(0, sp.oo)),
             ("negative", sp.Interval(-sp.oo, 0)), ("nonpositive", sp.Interval(-sp.oo, 0)),
@@ -575,6 +574,7 @@ def _check_numeric(domain: Domain, compare, rungs: tuple[int, ...] = DECISION_RU
             with precision(bits):
                 try:
                     lhs, rel, rhs = compare(point)
+                    rel = Relation.parse(rel).value  # ("!=" from a Holds step: named, not a KeyError or "unknown")
                     decided, defined = _decide(lhs, rel, rhs), True
                 except OutsideDomain:
                     decided, defined = None, False
