@@ -21,12 +21,12 @@ from rdpsym.engine.pieces import log_of
 from rdpsym.engine.steps import integrate_exp_steps
 from rdpsym.engine.sums import sum_exp
 from rdpsym.engine.transform import substitute
-from rdpsym.foundations.budget import budgeted, time_budget
+from rdpsym.foundations.budget import budgeted
 from rdpsym.foundations.errors import NoClosedFormError
 from rdpsym.foundations.logs import expand_logs
-from rdpsym.foundations.precision import sympy_evalf_guard
 from rdpsym.foundations.record import Diverges
 from rdpsym.laws.densities import Density, Discrete, PiecePair, common_refinement, piece_point
+from rdpsym.quadrature.divergent import does_not_vanish, limit_at_an_end
 
 oo = sp.oo
 
@@ -105,23 +105,12 @@ def _never_vanishes_at_an_end(L: sp.Expr, var: sp.Symbol, order: sp.Expr, lo: sp
     L ~ (α − 1)·k·log k, each +∞ for every α > 1 (they were "no closed form" at a symbolic order).  Only for laws
     with numbers (no parameter whose value the limit would depend on), within 2 s of CPU time per piece; the ∞
     is then checked against the definition at sampled orders like every result."""
-    ends = [end for end in (lo, hi) if end in (oo, -oo)]
-    if not ends or L.free_symbols - {var, order}:
+    if (lo not in (oo, -oo) and hi not in (oo, -oo)) or L.free_symbols - {var, order}:
         return False
     if isinstance(order, sp.Symbol):
         L = L.xreplace({order: 1 + sp.Dummy("t", positive=True)})
-    found = False
-    with sympy_evalf_guard(), time_budget(2.0, "the integrand's limit at an infinite end", absorb=True):
-        for end in ends:
-            try:
-                limit = sp.limit(L, var, end)
-            except (NotImplementedError, ValueError, TypeError, RecursionError, sp.PolynomialError, sp.PoleError,
-                    OverflowError, NoClosedFormError):
-                continue
-            if limit is oo or (limit.is_extended_real and limit.is_finite):
-                found = True
-                break
-    return found
+    found = limit_at_an_end(lambda: L, var, lo, hi, does_not_vanish, "the integrand's limit at an infinite end")
+    return found is not None
 
 
 def _as_condition(piece: PieceValue) -> PieceValue:

@@ -91,9 +91,9 @@ def _diverges_by_limit(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | 
     """
     if order is None or order == 1 or order is oo or (lo is not -oo and hi is not oo):
         return None
-    found = _limit_at_an_end(
+    found = limit_at_an_end(
         lambda: order * expand_logs(sp.log(p)) + (1 - order) * expand_logs(sp.log(q)),
-        var, lo, hi, lambda limit: limit is oo or (limit.is_extended_real and limit.is_finite),
+        var, lo, hi, does_not_vanish,
         "the limit of the integrand")
     if found is None:
         return None
@@ -113,7 +113,7 @@ def _series_diverges_by_limit(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.
     if order is None or order is oo or order < 1 or (lo is not -oo and hi is not oo):
         return None
     term = p * sp.log(p / q) if order == 1 else p**order * q ** (1 - order)
-    found = _limit_at_an_end(lambda: sp.Abs(var) * term, var, lo, hi,
+    found = limit_at_an_end(lambda: sp.Abs(var) * term, var, lo, hi,
                              lambda limit: limit is oo or (limit.is_extended_real and limit.is_finite
                                                            and limit.is_positive),
                              "the limit of the series' terms")
@@ -145,7 +145,17 @@ def _outcome_only_p_has(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr, 
     return None
 
 
-def _limit_at_an_end(build, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr, decisive, what: str) -> tuple | None:
+def does_not_vanish(limit: sp.Expr) -> bool:
+    """Whether a limit of log f is +∞ or a finite real: f does not tend to 0 there."""
+    return limit is oo or bool(limit.is_extended_real and limit.is_finite)
+
+
+#: What SymPy's limit raises where it cannot tell (the heuristic gcd at a scale of 10³⁰ overflows): no decision.
+LIMIT_FAILURES = (NotImplementedError, ValueError, TypeError, RecursionError, sp.PolynomialError, sp.PoleError,
+                  OverflowError, NoClosedFormError)
+
+
+def limit_at_an_end(build, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr, decisive, what: str) -> tuple | None:
     """(end, limit) for the first infinite end of (lo, hi) where SymPy's limit of ``build()`` is ``decisive``,
     all within 2 s of CPU time (``what`` names the budget); None when none is, or SymPy cannot tell."""
     with sympy_evalf_guard(), time_budget(2.0, what, absorb=True):
@@ -153,8 +163,7 @@ def _limit_at_an_end(build, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr, decisive, 
         for end in (e for e in (lo, hi) if e in (oo, -oo)):
             try:
                 limit = sp.limit(expr, var, end)
-            except (NotImplementedError, ValueError, TypeError, RecursionError, sp.PolynomialError, sp.PoleError,
-                    OverflowError, NoClosedFormError):  # (SymPy's heuristic gcd at a scale of 10³⁰ overflows)
+            except LIMIT_FAILURES:
                 continue
             if decisive(limit):
                 return end, limit
@@ -192,8 +201,7 @@ def integrable_at_end(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr, en
                 found = True
             elif c is -oo or (c is not None and c.is_extended_real and c.is_finite and c < -1):
                 found = False
-        except (NotImplementedError, ValueError, TypeError, RecursionError, sp.PolynomialError, sp.PoleError,
-                OverflowError, NoClosedFormError):
+        except LIMIT_FAILURES:
             found = None
     if budget.spent and found is None:
         raise Unsettled(None)  # out of time: not remembered

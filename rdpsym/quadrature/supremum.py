@@ -15,6 +15,7 @@ from rdpsym.foundations.errors import ConvergenceError
 from rdpsym.foundations.logs import expand_logs
 from rdpsym.foundations.precision import sympy_evalf_guard
 from rdpsym.quadrature.compile import to_mpf
+from rdpsym.quadrature.divergent import LIMIT_FAILURES
 from rdpsym.quadrature.locate import locate
 from rdpsym.quadrature.scans import golden_max, scan_points
 from rdpsym.quadrature.seeds import critical_seeds
@@ -134,7 +135,7 @@ def _unbounded_by_limit(p: sp.Expr, q: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi:
                 continue
             try:
                 limit = sp.limit(r, var, end, side) if end not in (oo, -oo) else sp.limit(r, var, end)
-            except (NotImplementedError, ValueError, TypeError, RecursionError, sp.PolynomialError):
+            except LIMIT_FAILURES:
                 continue
             if limit is oo:
                 where = f"{var} → {end}" + ("" if end in (oo, -oo) else ("⁺" if side == "+" else "⁻"))
