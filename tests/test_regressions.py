@@ -721,6 +721,17 @@ def test_an_algebraic_tail_read_at_a_huge_index_is_no_division_by_zero():
     assert abs(got - mpmath.log(mpmath.mpf(10) / 9)) < mpmath.mpf(10) ** -18
 
 
+def test_an_algebraic_tail_from_k_0_is_summed_like_one_from_k_1():
+    """The same Yule–Simon laws written from k = 0 (r·B(k + 1, r + 1)): the tail k^(−2) was summed by
+    Euler–Maclaurin only where the series' largest term sat at k ≥ 1, so this law was "spans about 3.9·10²⁰
+    terms" where its shift by one derived; the slope is read at k ≥ 2²⁰ from either start."""
+    kk = sp.Symbol("k", integer=True)
+    P, Q = (Discrete(r * sp.beta(kk + 1, r + 1), kk, support=sp.Range(0, sp.oo)) for r in (2, 3))
+    got = renyi_divergence_mp(P, Q, 2, dps=20)
+    with mpmath.workdps(30):
+        assert abs(got - mpmath.log(mpmath.mpf(10) / 9)) < mpmath.mpf(10) ** -18
+
+
 def test_a_pmfs_log_gamma_ratio_keeps_its_digits_at_a_huge_index():
     """log Γ(k) − log Γ(k + 7/2) at k = 10⁵⁷ is two numbers of 10⁵⁹ that cancel to about −3.5·log k: at 40 digits
     the compiled log-pmf was off by 10¹⁹ there, so a series' scan read a term near 10⁵⁷ as the largest (Yule–Simon

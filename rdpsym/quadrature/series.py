@@ -120,9 +120,9 @@ def _algebraic_tail(term, log_size, start: int, step: int, mode: int, far, ctx):
     Its accuracy is not certified here: the definition's callers compute at two working precisions and
     accept only agreement (near s = 1 they do not agree, and say so).
     """
-    if far is not None or step != 1 or start + mode < 1:
-        return None
     ks = [start + mode + d for d in _TAIL_OFFSETS]  # the terms' indices (offsets count from ``start``)
+    if far is not None or step != 1 or ks[0] < 1:  # (a series from k = 0 has its slope read at k ≥ 2²⁰ too)
+        return None
     sizes = [log_size(k - start) for k in ks]
     # log(k₂/k₁) as log1p((k₂ − k₁)/k₁), the difference exact: at a mode of 10¹³³ the quotient rounds to 1 and its
     # log to 0 (a Yule–Simon pair divided by it: ZeroDivisionError)
