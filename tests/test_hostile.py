@@ -219,6 +219,42 @@ def test_an_output_that_cannot_be_written_is_refused_before_any_work(argv, optio
     assert err.startswith(f"rdpsym: error: {option} must be"), err
 
 
+def test_a_fifo_a_device_and_a_link_are_written_into_never_replaced(tmp_path, capsys):
+    """``--json /dev/null`` run as root renamed a regular file over the device, for every process on the machine
+    (a probe did so to /dev/full); a FIFO became a file and a link lost its target.  They are written into now."""
+    import os
+    import stat
+    import threading
+
+    from rdpsym.foundations.files import replace_file
+
+    fifo, target, link = tmp_path / "fifo", tmp_path / "real.json", tmp_path / "link.json"
+    os.mkfifo(fifo)
+    target.write_text("old")
+    link.symlink_to(target.name)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    argv = ["epsilon", "--mechanism", "gaussian", "--set", "sigma=2", "--delta", "1e-5", "--dps", "10", "--json"]
+    assert main([*argv, str(fifo)]) == 0
+    reader.join(30)
+    assert stat.S_ISFIFO(fifo.lstat().st_mode) and received and received[0].startswith(b"{")
+    assert main([*argv, str(link)]) == 0
+    assert link.is_symlink() and target.read_text().startswith("{")
+    if os.geteuid() == 0:  # only root makes device nodes: a copy of /dev/null's
+        device = tmp_path / "null"
+        os.mknod(device, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        replace_file(device, lambda p: p.write_text("x"))
+        assert stat.S_ISCHR(device.lstat().st_mode)
+    capsys.readouterr()
+    sock = tmp_path / "s"
+    import socket
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(sock))
+        assert main([*argv, str(sock)]) == 2
+    assert "--json must be a regular file, a character device such as /dev/null, or a FIFO" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("call, name", [
     (lambda: rdpsym.gaussian(2).rdp(None), "order"),
     (lambda: rdpsym.gaussian(2).curve()(None), "order"),

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import stat
 import sys
 import tempfile
 import warnings
@@ -22,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rdpsym.foundations.errors import ParameterError, RdpSymError, must
-from rdpsym.foundations.files import replace_file, replace_together
+from rdpsym.foundations.files import is_special, replace_file, replace_together
 from rdpsym.render.pdf import LatexLayoutWarning, compile_pdf
 
 #: Exit statuses of every command.
@@ -68,6 +69,11 @@ def check_path(path: str | None, option: str, suffixes: tuple[str, ...] = ()) ->
                                       f"{path!r} (the folder {str(p.parent)!r} is not writable)"))
         if p.exists() and not os.access(p, os.W_OK):
             raise ParameterError(must(option, "a file you can write", f"{path!r} (it exists and is read-only)"))
+        if p.exists() and is_special(p) and not (stat.S_ISCHR(p.stat().st_mode) or stat.S_ISFIFO(p.stat().st_mode)):
+            # a block device (a disk) or a socket: never written into (a character device such as /dev/null, or
+            # a FIFO, is written into; a regular file is replaced whole)
+            raise ParameterError(must(option, "a regular file, a character device such as /dev/null, or a FIFO",
+                                      f"{path!r} (a block device or a socket)"))
     except OSError as exc:  # a name too long, a loop of links: the system's reason
         raise ParameterError(must(option, "a file name the system accepts", f"{path!r} ({exc.strerror})")) from None
     return p
@@ -82,6 +88,9 @@ def check_latex(latex: str | None, pdf: bool) -> Path | None:
                                   "--latex -"))
     path = check_path(latex, "--latex")
     if pdf and path is not None:
+        if is_special(path):
+            raise ParameterError(must("--pdf", "used with --latex FILE, a regular file (the PDF is built beside it)",
+                                      f"--latex {latex} (a device or a FIFO)"))
         check_path(str(path.with_suffix(".pdf")), "--pdf")
     return path
 

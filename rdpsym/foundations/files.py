@@ -9,6 +9,12 @@ files intact and no temporary file behind; files written together (the reference
 replaced as a set.  (Before, ``rdpsym reference --dps 40`` under ``ulimit -f 4`` replaced a good JSON by a
 truncated one beside the old CSV.)
 
+A destination that is not a regular file is written *into*, never replaced: a link's target is replaced and the
+link kept, and a character device or a FIFO (``--json /dev/null``, a pipe) gets the content once every regular
+file of the set is in place.  (Renaming over them, run as root, turned ``/dev/null`` into a regular file for every
+process on the machine; an output option's checks, :func:`rdpsym.cli.output.check_path`, refuse block devices and
+sockets before any work.)
+
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
 >>> replace_together({folder / "a.json": '{"x": 1}\\n', folder / "a.csv": "x\\n1\\n"})
@@ -28,6 +34,8 @@ from __future__ import annotations
 
 import os
 import secrets
+import stat
+import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -58,19 +66,54 @@ def _write(temporary: Path, content: Content) -> None:
         os.fsync(fh.fileno())
 
 
-def replace_together(contents: Mapping[Path | str, Content]) -> list[Path]:
+def is_special(path: Path | str) -> bool:
+    """Whether ``path`` exists and is not a regular file or a folder (a device, a FIFO, a socket), links
+    followed: such a destination is written into, never renamed over.
+
+    >>> is_special("/dev/null"), is_special(__file__)
+    (True, False)
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def _as_bytes(path: Path, content: Content) -> bytes:
+    """The bytes ``content`` makes, a function's written to a private temporary folder (named like ``path``:
+    a writer may read the format from the name)."""
+    if not callable(content):
+        return content.encode("utf-8") if isinstance(content, str) else bytes(content)
+    with tempfile.TemporaryDirectory(prefix="rdpsym-") as folder:
+        temporary = Path(folder) / path.name
+        _write(temporary, content)
+        return temporary.read_bytes()
+
+
+def replace_together(contents: Mapping[Path | str, Content], *, follow: bool = True) -> list[Path]:
     """Write every file of ``contents`` (path → content) to a temporary file beside it, then replace the
     old files by the new ones; return the paths.  If any write fails, nothing is replaced, every temporary
-    file is removed and the error is raised."""
+    file is removed and the error is raised.  With ``follow`` (the outputs a user names), a link is followed
+    (its target replaced, the link kept) and a device or FIFO is written into after the regular files are
+    replaced; without (rdpsym's own files: the cache), whatever is at the path is replaced."""
     paths = [Path(p) for p in contents]
     written: list[tuple[Path, Path]] = []
+    into: list[tuple[Path, bytes]] = []
     try:
         for path, content in zip(paths, contents.values()):
-            temporary = _temporary(path)
-            written.append((temporary, path))
+            target = Path(os.path.realpath(path)) if follow and path.is_symlink() else path
+            if follow and is_special(target):
+                into.append((target, _as_bytes(target, content)))
+                continue
+            temporary = _temporary(target)
+            written.append((temporary, target))
             _write(temporary, content)
-        for temporary, path in written:
-            os.replace(temporary, path)
+        for temporary, target in written:
+            os.replace(temporary, target)
+        for target, data in into:
+            with open(target, "wb") as fh:
+                fh.write(data)
         return paths
     finally:
         for temporary, _ in written:
@@ -78,9 +121,9 @@ def replace_together(contents: Mapping[Path | str, Content]) -> list[Path]:
                 temporary.unlink()
 
 
-def replace_file(path: Path | str, content: Content) -> Path:
+def replace_file(path: Path | str, content: Content, *, follow: bool = True) -> Path:
     """One file, written whole or not at all (:func:`replace_together` of one)."""
-    return replace_together({path: content})[0]
+    return replace_together({path: content}, follow=follow)[0]
 
 
-__all__ = ["Content", "replace_file", "replace_together"]
+__all__ = ["Content", "is_special", "replace_file", "replace_together"]
