@@ -153,6 +153,35 @@ def test_a_forged_entry_with_the_right_seal_still_runs_no_code(cache, counted, t
     assert again.status is Status.CHECKED and len(counted) == 2
 
 
+class _SympifiedText:
+    """A pickle of SymPy's own Tuple of a string: Tuple sympifies it, and sympify of text evaluates it."""
+
+    def __init__(self, marker: Path):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (sp.Tuple, (f"__import__('os').system('touch {self.marker}') or 1",))
+
+
+def test_a_forged_entry_of_sympy_classes_that_parse_text_runs_no_code(cache, counted, tmp_path):
+    """A probe ran a command through a SymPy class the unpickler allows (sealed with a key read from the folder),
+    and the Tuple it built then crashed the caller.  SymPy's parser is closed while an entry is read, and an entry
+    of the wrong shape is derived again."""
+    P, Q = _exponentials()
+    rdpsym.renyi_divergence(P, Q, 2)
+    entry = _derivation_entry(cache)
+    marker = tmp_path / "ran"
+    secret = (cache / "secret").read_bytes()
+    for payload in (pickle.dumps(_SympifiedText(marker)), pickle.dumps(sp.Tuple(1, 2))):
+        entry.write_bytes(disk_cache._MAGIC + disk_cache._seal(secret, entry.stem, payload) + payload)
+        disk_cache._memory.clear()
+        again = rdpsym.renyi_divergence(P, Q, 2)
+        assert not marker.exists(), "the forged entry ran a command"
+        assert again.status is Status.CHECKED
+    assert len(counted) == 3
+    assert sp.sympify("1 + 1") == 2  # the parser is closed only while an entry is read
+
+
 def test_the_key_reads_a_parameters_interval_and_the_code(cache, counted, monkeypatch):
     # p ∈ (0, 1) and p ∈ (0, 2) print alike, and are different inputs
     k = sp.Symbol("k", integer=True)

@@ -175,7 +175,7 @@ class Unbounded(Component):
         return [Infinite(self.reason) for _ in orders]
 
 
-@persistent("identically zero", keep=lambda decided: True)
+@persistent("identically zero", keep=lambda decided: True, returns=bool)
 def _identically_zero(expr: sp.Expr) -> bool:
     """Whether a closed form in α is 0 at every order: its powers and logarithms combined give 0
     (log(2·2^{α−1}/2^α) = log 1), confirmed in Arb balls at three orders (force=True combines powers of

@@ -448,7 +448,7 @@ def _prove(lhs, relation, rhs, domain: Domain) -> str | None:
     return _proof_attempt(lhs, relation, rhs, domain.variables)[0]
 
 
-@persistent("proof attempt", keep=lambda attempt: attempt[0] is not None or attempt[1])
+@persistent("proof attempt", keep=lambda attempt: attempt[0] is not None or attempt[1], returns=tuple)
 def _proof_attempt(lhs, relation: str, rhs, variables: dict) -> tuple[str | None, bool]:
     """The proof of ``lhs ⋈ rhs`` under ``variables``' domains, or None; and whether a None is settled.
 

@@ -38,7 +38,8 @@ from rdpsym.laws.references import Reference
 
 
 # A closed form derived and verified once is read back in every later process (rdpsym.foundations.disk_cache).
-@persistent("derivation", keep=lambda derived: derived.status in (Status.PROVED, Status.CHECKED))
+@persistent("derivation", keep=lambda derived: derived.status in (Status.PROVED, Status.CHECKED),
+            returns=Derivation)
 @sympy_evalf_guard.serialized  # SymPy sets mpmath's global precision as it evaluates: one thread at a time
 def renyi_divergence(
     P: Density,

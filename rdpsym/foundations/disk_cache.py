@@ -25,7 +25,9 @@ An entry replays a result that was established; it never stands in for establish
   the cache folder (created once, readable by its owner only).  A truncated, corrupted, renamed or foreign
   entry (written by another installation, copied from elsewhere) fails the check and is ignored: the work is
   done again and the entry replaced.  A valid entry is unpickled by an unpickler that builds only SymPy,
-  mpmath and rdpsym types (defence in depth behind the HMAC).
+  mpmath and rdpsym types, with SymPy's text parser switched off while it runs, and the value must be what
+  the function returns (defence in depth behind the HMAC, for a folder copied or shared with its key: a SymPy
+  class given a string sympifies it, and ``Tuple("__import__('os').system(...)")`` ran the text; a probe).
 * **Concurrent processes** (pools, Dask workers, several terminals): every entry is written whole to a
   temporary file and renamed (:mod:`rdpsym.foundations.files`); two processes computing the same thing at
   once write the same entry, and a reader sees the old file, the new one or none.
@@ -65,12 +67,14 @@ import stat
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from contextvars import ContextVar
 from pathlib import Path
 
 import flint
 import mpmath
 import platformdirs
 import sympy as sp
+import sympy.parsing.sympy_parser as sympy_parser
 
 from rdpsym.foundations.files import replace_file
 
@@ -103,10 +107,11 @@ def folder() -> Path | None:
     return Path(platformdirs.user_cache_dir("rdpsym", appauthor=False))
 
 
-def persistent(kind: str, keep: Callable[[object], bool]) -> Callable:
+def persistent(kind: str, keep: Callable[[object], bool], returns: type | tuple[type, ...] = object) -> Callable:
     """Decorate a function of its arguments alone: its result is read back when an entry for the same
     arguments (bound to its signature, defaults applied) and the same code is there and valid; else computed,
-    and kept when ``keep(result)`` says it was established.  Exceptions are never kept."""
+    and kept when ``keep(result)`` says it was established.  Exceptions are never kept.  An entry read back
+    must be an instance of ``returns`` that ``keep`` accepts, or it is computed again."""
 
     def decorate(function: Callable) -> Callable:
         signature = inspect.signature(function)
@@ -123,7 +128,7 @@ def persistent(kind: str, keep: Callable[[object], bool]) -> Callable:
             except (_NotReadable, TypeError):
                 return function(*args, **kwargs)
             found, value = _recall(root, key)
-            if found:
+            if found and _replayable(value, returns, keep):
                 return value
             value = function(*args, **kwargs)
             if keep(value):
@@ -133,6 +138,15 @@ def persistent(kind: str, keep: Callable[[object], bool]) -> Callable:
         return run
 
     return decorate
+
+
+def _replayable(value: object, returns: type | tuple[type, ...], keep: Callable[[object], bool]) -> bool:
+    """Whether an entry read back is a result the function could have kept (a sealed entry of another shape is
+    work to do again, not a traceback)."""
+    try:
+        return isinstance(value, returns) and bool(keep(value))
+    except Exception:  # noqa: BLE001 - keep() of a value of the wrong shape
+        return False
 
 
 def describe() -> dict:
@@ -299,10 +313,13 @@ def _recall(root: Path, key: str) -> tuple[bool, object]:
     head, seal, payload = data[:len(_MAGIC)], data[len(_MAGIC):len(_MAGIC) + 32], data[len(_MAGIC) + 32:]
     if head != _MAGIC or not hmac.compare_digest(seal, _seal(secret, key, payload)):
         return False, None  # damaged or foreign: computed again, and replaced
+    token = _READING_AN_ENTRY.set(True)
     try:
         value = _Restricted(io.BytesIO(payload)).load()
     except Exception:  # noqa: BLE001 - whatever a stale entry raises while rebuilt: computed again
         return False, None
+    finally:
+        _READING_AN_ENTRY.reset(token)
     _remember(key, value)
     return True, value
 
@@ -315,7 +332,7 @@ def _keep(root: Path, key: str, value: object) -> None:
             return
         path = _path(root, key)
         path.parent.mkdir(parents=True, exist_ok=True)
-        replace_file(path, _MAGIC + _seal(_secret(root), key, payload) + payload)
+        replace_file(path, _MAGIC + _seal(_secret(root), key, payload) + payload, follow=False)
     except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
         pass  # a read-only or full disk, an unpicklable object: the cache is an optimisation, never an error
 
@@ -326,6 +343,31 @@ def _remember(key: str, value: object) -> None:
         _memory.move_to_end(key)
         while len(_memory) > MEMORY_ENTRIES:
             _memory.popitem(last=False)
+
+
+#: Set while an entry is unpickled: SymPy's text parser then refuses to run (see :func:`_no_text_while_reading`).
+_READING_AN_ENTRY: ContextVar[bool] = ContextVar("_READING_AN_ENTRY", default=False)
+
+
+def _no_text_while_reading(parse: Callable) -> Callable:
+    """SymPy's ``parse_expr``, refused while an entry is unpickled.  SymPy classes sympify their arguments, and
+    sympify of a string parses and evaluates it: no class list can tell which constructor will, so the parser
+    itself is closed for the duration of a read (an entry holds SymPy objects, never text to parse)."""
+    if getattr(parse, "_closed_while_reading", False):
+        return parse
+
+    @functools.wraps(parse)
+    def guarded(*args, **kwargs):
+        if _READING_AN_ENTRY.get():
+            raise pickle.UnpicklingError("a cache entry asked SymPy to parse text")
+        return parse(*args, **kwargs)
+
+    guarded._closed_while_reading = True
+    return guarded
+
+
+# sympify imports parse_expr from this module at each call, so the guard is what it finds
+sympy_parser.parse_expr = _no_text_while_reading(sympy_parser.parse_expr)
 
 
 class _Restricted(pickle.Unpickler):

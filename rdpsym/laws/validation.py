@@ -123,7 +123,7 @@ class Validity(enum.IntEnum):
 
 
 # A mass shown to be 1 is read back in every later process (rdpsym.foundations.disk_cache); a refusal never is.
-@persistent("density check", keep=lambda validity: validity >= Validity.SHOWN)
+@persistent("density check", keep=lambda validity: validity >= Validity.SHOWN, returns=Validity)
 @sympy_evalf_guard.serialized  # SymPy sets mpmath's global precision as it evaluates: one thread at a time
 def check_pieces(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, discrete: bool,
                  lo: sp.Expr, hi: sp.Expr, parameters: set) -> Validity:
