@@ -260,6 +260,25 @@ def test_extreme_discrete_gaussians_stay_finite_and_exact():
         rdpsym.discrete_gaussian(sp.Symbol("s", positive=True)).curve()
 
 
+def test_a_discrete_gaussian_too_wide_or_too_narrow_for_the_working_precision_ends(watchdog):
+    """σ = 10¹⁰ at a fractional order hung (a probe): e^{−2π²σ²}, with 2π²σ² known to ±100 at 64 bits, is a ball
+    containing 0, and the theta sum's stopping test never came true.  The sums now stop where their next term is
+    2^−bits of the first at the latest.  D = αΔ²/(2σ²) + log(θ(u)/θ(0))/(α − 1), u = 1/10 (σ = 10⁻¹⁰: the log is
+    −u²/(2σ²) to far beyond 15 digits; σ = 10¹⁰: it is below e^{−10²¹})."""
+    from flint import arb
+
+    from rdpsym.accounting.discrete import theta_log_ratio
+    from rdpsym.foundations.balls import precision
+
+    with watchdog(60, "the theta sums"):
+        with precision(64):
+            assert abs(theta_log_ratio(sp.Integer(10**10), fmpq(1, 10))) < arb(10) ** -1000
+        wide = rdpsym.discrete_gaussian(10**10).curve().value(R(11, 10), dps=15)
+        narrow = rdpsym.discrete_gaussian(R(1, 10**10)).curve().value(R(11, 10), dps=15)
+    assert_close(wide, mpmath.mpf("5.5e-21"), 14)
+    assert_close(narrow, mpmath.mpf(55 * 10**18 - 5 * 10**18), 14)  # 1.1/(2σ²) − (0.01/(2σ²))/0.1
+
+
 def test_every_curve_says_how_each_value_is_obtained():
     c = (rdpsym.discrete_gaussian(2).curve() + rdpsym.discrete_laplace(2).curve()
          + rdpsym.k_randomized_response(3, 1).curve() + rdpsym.non_private().curve()

@@ -39,6 +39,7 @@ raises it until the requested digits are certified.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -234,15 +235,21 @@ def theta_log_ratio(sigma: sp.Expr, u: fmpq) -> arb:
         return arb(0)
     s = to_arb(sigma)
     bits = ctx.prec + 20
+    # How far a sum must run for its next term to be 2^−bits of its first (n² more for the sin² sum): the loops
+    # stop there at the latest.  Their own test compares balls, which at a low precision may all contain 0 (σ =
+    # 10¹⁰: e^{−2π²σ²} with c known to ±100 is [0 ± e^{−c+100}]), and it never came true: a hang.  The tails
+    # are added as certified bounds after the loops either way.
+    needed = bits * math.log(2) + 2 * math.log(bits) + 10
     if s * s * (2 * arb.pi()) ** 2 >= 1:  # e^{−2π²σ²} ≤ e^{−1/(2σ²)}: Poisson summation converges faster
-        c = 2 * arb.pi() ** 2 * s * s  # terms e^{−c n²}
+        c = 2 * arb.pi() ** 2 * s * s  # terms e^{−c n²}, c ≥ ½
+        last = 1 + math.isqrt(int(needed / max(float(c.lower()), 0.5)) + 1)  # c(n² − 1) ≥ needed
         total_sin, total, n = arb(0), arb(0), 1
         while True:
             term = (-c * n * n).exp()
             total += term
             total_sin += term * (arb.pi() * arb(n * u)).sin() ** 2
             # the rest, below the next term, negligible against both sums (the sin² sum may be tiny)
-            if term < arb(2) ** (-bits) * total_sin.min(arb(1)):
+            if n >= last or term < arb(2) ** (-bits) * total_sin.min(arb(1)):
                 break
             n += 1
         # Σ_{m>n} e^{−c m²} ≤ e^{−c(n+1)²}/(1 − e^{−c(2n+3)})  (the ratio of consecutive terms decreases)
@@ -251,7 +258,8 @@ def theta_log_ratio(sigma: sp.Expr, u: fmpq) -> arb:
         total_sin = total_sin + arb(0).union(tail.upper())  # sin² ≤ 1: the tail of the sin² sum is below it
         ratio_m1 = -4 * total_sin / (1 + 2 * total)  # θ(u)/θ(0) − 1
         return ratio_m1.log1p()
-    c = 2 * s * s  # terms e^{−(k−u)²/c}
+    c = 2 * s * s  # terms e^{−(k−u)²/c}, c < 1/(2π²)
+    last = 2 + math.isqrt(int(min(float(c.upper()), 1.0) * needed) + 1)  # ((k − u)² − u²)/c ≥ needed, u ≤ ½
     uu = arb(u)
     num, den, k = arb(0), arb(0), 0
     while True:
@@ -263,7 +271,7 @@ def theta_log_ratio(sigma: sp.Expr, u: fmpq) -> arb:
             den += 2 * (-arb(k * k) / c).exp()
         k += 1
         # the next term, which bounds the rest up to a factor 2, negligible against both sums so far
-        if (-((k - uu) ** 2) / c).exp() < arb(2) ** (-bits) * num.min(den):
+        if k > last or (-((k - uu) ** 2) / c).exp() < arb(2) ** (-bits) * num.min(den):
             break
     # the rest: k ≥ K on each side, distances ≥ K − u ≥ K − ½ from u and ≥ K from 0
     tail_num = 2 * _gauss_tail(k - uu, c)
