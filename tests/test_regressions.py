@@ -721,6 +721,25 @@ def test_an_algebraic_tail_read_at_a_huge_index_is_no_division_by_zero():
     assert abs(got - mpmath.log(mpmath.mpf(10) / 9)) < mpmath.mpf(10) ** -18
 
 
+@pytest.mark.parametrize("case", ["Cauchy laws 100 apart, KL", "logistic laws 1000 apart, order 1/2"])
+def test_location_laws_far_apart_get_the_digits_asked_or_an_error(case):
+    """Both working precisions under-resolved the same feature alike, and agreed on a value wrong in the 8th
+    digit at dps 30 and 40 (a probe): the KL integrand of two Cauchy laws has a hill at Q's mode, √(pq) of two
+    logistic laws a plateau between their modes.  A quadrature that does not settle is cut at the densities'
+    modes; exact: log(1 + d²/4) (Chyzak–Nielsen) and 2·log(2 sinh(d/2)) − 2·log d (u = e^(−x))."""
+    x = sp.Symbol("x", real=True)
+    if case.startswith("Cauchy"):
+        P, Q = (Continuous(1 / (sp.pi * (1 + (x - m) ** 2)), x) for m in (0, 100))
+        order, exact = 1, lambda: mpmath.log(2501)
+    else:
+        P, Q = (Continuous(sp.exp(-(x - m)) / (1 + sp.exp(-(x - m))) ** 2, x) for m in (0, 1000))
+        order, exact = R(1, 2), lambda: 2 * mpmath.log(2 * mpmath.sinh(500)) - 2 * mpmath.log(1000)
+    for dps in (30, 40):
+        got = renyi_divergence_mp(P, Q, order, dps=dps)
+        with mpmath.workdps(60):
+            assert abs(got / exact() - 1) < mpmath.mpf(10) ** (1 - dps), (dps, got)
+
+
 def test_an_algebraic_tail_from_k_0_is_summed_like_one_from_k_1():
     """The same Yule–Simon laws written from k = 0 (r·B(k + 1, r + 1)): the tail k^(−2) was summed by
     Euler–Maclaurin only where the series' largest term sat at k ≥ 1, so this law was "spans about 3.9·10²⁰

@@ -33,11 +33,12 @@ _MAX_RECENTRING = 8
 
 
 def _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reasons, recentred, centre, log_centre,
-           depth: int, end_integrable=None):
+           depth: int, end_integrable=None, density_modes=None):
     """∫ over one continuous piece (lo, hi), as (value, log factor): the integral of the original integrand is
     value·e^(log factor).  After a recentring at ``centre`` (an exact number), the integrand is f(centre + u)/
     f(centre) with log f(centre) = ``log_centre``, and the ends and seeds are in u.  ``end_integrable``: the exact
-    verdict at a finite end (see :func:`~rdpsym.quadrature.divergent._diverges`), in the piece's own variable."""
+    verdict at a finite end (see :func:`~rdpsym.quadrature.divergent._diverges`), in the piece's own variable.
+    ``density_modes()``: where P and Q have their modes, in x, for a quadrature that did not settle."""
     log_f = _guarded(integrand.log_abs, ctx) if isinstance(integrand, LogForm) else log_abs(integrand, ctx)
     where = locate(log_f, lo, hi, ctx, [to_mpf(t, ctx) for t in seeds])
     if where.rising is not None:
@@ -65,7 +66,7 @@ def _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reason
             local, absolute, (g, log_at) = best
             in_u = None if end_integrable is None else (lambda e, inward: end_integrable(e + local, inward))
             return _piece(pair, g, lo - local, hi - local, [t - local for t in seeds], ctx, check_support, None,
-                          reasons, recentred, absolute, log_at, depth + 1, in_u)
+                          reasons, recentred, absolute, log_at, depth + 1, in_u, density_modes)
     if check_support:
         why = _diverges(log_f, lo, hi, where, ctx, end_integrable)
         if why is not None:
@@ -85,7 +86,11 @@ def _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reason
         part = tails + _quad_peak_at_end(f, lo, hi, where, ctx, upper, _scaled(integrand, shift, ctx, bounded=False))
     else:
         lo, hi, tails = _algebraic_tails(f, log_f, lo, hi, where, ctx)
-        part = tails + _settled_quad(f, _split_points(where, lo, hi, ctx), where, ctx)
+        def marks():  # in the piece's variable: x, or u = x − centre after a recentring
+            shift = ctx.zero if centre is None else to_mpf(centre, ctx)
+            return [*(to_mpf(t, ctx) for t in seeds), *(m - shift for m in (density_modes() if density_modes else ()))]
+
+        part = tails + _settled_quad(f, _split_points(where, lo, hi, ctx), where, ctx, marks)
     return (part * ctx.exp(shift) if shift else part), log_centre
 
 
