@@ -326,6 +326,18 @@ def test_tf_privacy_issue_166_is_another_valid_conversion():
     assert "TV/KL" in c.cause and "#166" in c.cause and "0.254787" in c.cause
 
 
+def test_an_epsilon_below_the_named_conversion_but_above_the_exact_profile_is_valid():
+    """autodp's analytic-Gaussian ε (σ = 2, δ = 10⁻⁵: 1.9930914044151204, above the exact 1.99309140441511963…) was
+    "UNSAFE" for being below Balle et al.'s conversion of the RDP curve (2.1657…; a probe); (2, 10⁻⁵)-DP holds.
+    Below the least ε rdpsym certifies (the exact profile here) is still unsafe."""
+    g = rdpsym.gaussian(2)
+    for eps in (1.9930914044151204, 2.0):
+        c = rdpsym.verify(g, epsilon=eps, delta=1e-5).epsilon
+        assert c.direction == V.VALID_OTHER and c.safe and "balle-wang" in c.cause, c
+    v = rdpsym.verify(g, epsilon=1.9930914044, delta=1e-5)
+    assert v.epsilon.direction == V.BELOW and v.verdict == "unsafe"
+
+
 def test_verify_checks_its_inputs_first():
     g = rdpsym.gaussian(2)
     with pytest.raises(ParameterError, match="^rdp must be one value per order"):

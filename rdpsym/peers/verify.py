@@ -474,7 +474,25 @@ def _epsilon_check(peer_name: str, curve: RdpCurve, peer: float, delta: fmpq, or
             cause = "float64 error accumulated over the computation (within 1e-9 relative)"
         else:
             cause = f"{direction} by {c.relative_text()} relative (give the peer's RDP per order to locate the cause)"
+    if direction == BELOW and not within and name != api.DEFAULT_CONVERSION:
+        other = _least_certified(curve, delta, peer, dps, name)
+        if other:
+            return check(error, relative, VALID_OTHER, f"{other}; below the {name} conversion's: {cause}", within)
     return check(error, relative, direction, cause, within)
+
+
+def _least_certified(curve: RdpCurve, delta: fmpq, peer: float, dps: int, named: str) -> str:
+    """Why a peer's ε below the named conversion's is still valid: it is at least the least ε rdpsym certifies
+    for the same curve at δ (every conversion at its default orders, and the exact privacy profile where one is
+    known: Balle–Wang's for a Gaussian), else ''.  autodp's analytic-Gaussian ε (σ = 2, δ = 10⁻⁵:
+    1.9930914044151204, above the exact 1.99309140441511963…) was "unsafe" for being below Balle et al.'s
+    conversion (2.1657…; a probe)."""
+    best = api.epsilon(curve, delta=_fraction(delta), dps=dps)
+    if not isinstance(best.enclosure, arb) or compare(peer, best.enclosure).direction == BELOW:
+        return ""
+    at = "" if best.order is None else f" at α = {_shown_order(best.order)}"
+    return (f"another valid conversion: at least the least ε rdpsym certifies at δ = {_shown_fraction(delta)}, "
+            f"{best.published(6)} ({best.conversion}{at})")
 
 
 def _kl_branch(curve: RdpCurve, delta: fmpq, r: api.AccountingResult, dps: int) -> str:
