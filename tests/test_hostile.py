@@ -219,6 +219,16 @@ def test_an_output_that_cannot_be_written_is_refused_before_any_work(argv, optio
     assert err.startswith(f"rdpsym: error: {option} must be"), err
 
 
+def test_the_largest_dps_is_accepted_where_guard_digits_are_added_inside():
+    """--dps 998 to 1000 were refused as "got 1003": the conversion reads its balls at dps + 3, through the one
+    reader of dps (a probe)."""
+    rr, delta = rdpsym.randomized_response(sp.Rational(3, 4)), sp.Rational(1, 10**5)
+    r = rdpsym.epsilon(rr, delta=delta, orders=[2, 3], dps=1000)
+    assert r.dps == 1000 and 5 < r.enclosure < 6  # (orders 2 and 3 only)
+    with pytest.raises(ParameterError, match=r"^dps must be an integer in \[5, 1000\]; got 1001\.$"):
+        rdpsym.epsilon(rr, delta=delta, dps=1001)
+
+
 def test_a_fifo_a_device_and_a_link_are_written_into_never_replaced(tmp_path, capsys):
     """``--json /dev/null`` run as root renamed a regular file over the device, for every process on the machine
     (a probe did so to /dev/full); a FIFO became a file and a link lost its target.  They are written into now."""

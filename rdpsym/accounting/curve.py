@@ -292,7 +292,7 @@ class RdpCurve:
     def enclosures(self, orders: Sequence, dps: int = 50) -> list:
         """Certified balls whose radius is below 10^-dps relative (precision raised until so)."""
         orders = [parse_order(a) for a in _order_list(orders)]  # read once, before any work
-        dps = read_dps(dps)
+        dps = read_dps(dps, guarded=True)  # callers add guard digits to a dps they read
 
         def at(bits: int) -> list:
             with precision(bits):
@@ -326,7 +326,7 @@ class RdpCurve:
         >>> c.value(1, dps=20)   # 3·1/8 + (1/e − 1 + 1)
         mpf('0.74287944117144232160')
         """
-        dps = read_dps(dps)
+        dps = read_dps(dps, guarded=True)  # callers add guard digits to a dps they read
         limits = [(w, _kl_limit(comp)) for w, comp in self.merged_terms]
 
         def at(bits: int):

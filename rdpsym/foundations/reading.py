@@ -265,8 +265,14 @@ MIN_DPS = 5
 MAX_DPS = 1000
 
 
-def dps(value: object, name: str = "dps", minimum: int = MIN_DPS) -> int:
-    """Significant digits asked for: an integer in [``minimum``, :data:`MAX_DPS`] (the one reader of ``dps``).
+#: Digits rdpsym's own work may add to a dps it was given (guard digits: ``dps + 3`` for a conversion's balls),
+#: so that the largest dps a user may ask for is not refused inside, as a number the user never gave.
+GUARD_DPS = 10
+
+
+def dps(value: object, name: str = "dps", minimum: int = MIN_DPS, guarded: bool = False) -> int:
+    """Significant digits asked for: an integer in [``minimum``, :data:`MAX_DPS`] (the one reader of ``dps``);
+    ``guarded``: read by a routine that callers hand their dps plus guard digits, up to :data:`GUARD_DPS` more.
 
     >>> dps("40"), dps(3, "digits", minimum=1)
     (40, 3)
@@ -281,7 +287,7 @@ def dps(value: object, name: str = "dps", minimum: int = MIN_DPS) -> int:
     except ParameterError:
         shown = _quoted(value) if isinstance(value, str) else _shown(value)
         raise ParameterError(must(name, valid, shown)) from None
-    if not minimum <= n <= MAX_DPS:
+    if not minimum <= n <= MAX_DPS + (GUARD_DPS if guarded else 0):
         raise ParameterError(must(name, valid, n))
     return n
 
