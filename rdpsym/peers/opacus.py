@@ -133,7 +133,11 @@ class OpacusAccountant:
 
     # ------------------------------------------------------------ the protocol
     def step(self, *, noise_multiplier: float, sample_rate: float) -> None:
-        """One optimiser step: repeats of the last (σ, q) are counted in its entry, as Opacus does."""
+        """One optimiser step: repeats of the last (σ, q) are counted in its entry, as Opacus does.  Both are read
+        here, as :func:`from_opacus` reads a history (a NaN or a rate of 7 was taken and refused only at
+        ``get_epsilon``, as ``history[0]``, after a checkpoint could have saved it; a probe)."""
+        nonnegative_parameter(noise_multiplier, "noise_multiplier")
+        probability_parameter(sample_rate, "sample_rate", closed=True)
         if self.history and self.history[-1][:2] == (noise_multiplier, sample_rate):
             sigma, q, n = self.history.pop()
             self.history.append((sigma, q, n + 1))
