@@ -219,6 +219,15 @@ def test_an_output_that_cannot_be_written_is_refused_before_any_work(argv, optio
     assert err.startswith(f"rdpsym: error: {option} must be"), err
 
 
+def test_a_sampled_gaussian_narrower_than_a_double_reaches_gets_its_integer_orders():
+    """σ = 10⁻¹⁶⁰: float(1/(2σ²)) in the summation's plan overflowed, a bare OverflowError (a probe).  D₂ =
+    log(3/4 + e^{1/σ²}/4) at q = ½."""
+    for k in (160, 400):
+        v = rdpsym.sampled_gaussian(q=sp.Rational(1, 2), sigma=sp.Rational(1, 10**k)).curve().value(2, dps=15)
+        with mpmath.workdps(30):
+            assert abs(v / (mpmath.mpf(10) ** (2 * k) - 2 * mpmath.log(2)) - 1) < mpmath.mpf(10) ** -14
+
+
 def test_the_largest_dps_is_accepted_where_guard_digits_are_added_inside():
     """--dps 998 to 1000 were refused as "got 1003": the conversion reads its balls at dps + 3, through the one
     reader of dps (a probe)."""

@@ -72,7 +72,8 @@ def _int_sums(q: fmpq, s2: fmpq, ns: list[int], prec: int) -> list[arb]:
 
     # Plan, in doubles, where each sum can stop (the top term alone bounds the total from below);
     # the ball loop below decides, and extends the table if the plan stopped too early.
-    log_q, cf, budget = _log_rational(q), float(c), (prec + 8) * _LN2
+    # (c = 1/(2σ²) is past a double's range below σ ≈ 10⁻¹⁵⁴: a plan with c = 10³⁰⁰ starts at the top term too)
+    log_q, cf, budget = _log_rational(q), float(min(c, fmpq(10**300))), (prec + 8) * _LN2
     starts = {}
     for n in ns:
         rhs = n * (n - 1) * cf + n * log_q - budget  # x_m below this: E_m negligible against q^n E_n
