@@ -219,6 +219,25 @@ def test_an_output_that_cannot_be_written_is_refused_before_any_work(argv, optio
     assert err.startswith(f"rdpsym: error: {option} must be"), err
 
 
+@pytest.mark.parametrize("title", ["$\\frac{1}{$", "$\\input{/etc/passwd}$"])
+def test_a_plot_title_matplotlib_cannot_read_is_refused_before_any_work(title, tmp_path, capsys, monkeypatch):
+    """A malformed mathtext title was a traceback after the curves were computed (a probe)."""
+    from rdpsym.render import plots
+
+    monkeypatch.setattr(plots, "budget_data", lambda *a, **k: pytest.fail("the work started before the checks"))
+    assert main(["plot", "gaussian:sigma=1", "--output", str(tmp_path / "c.png"), "--title", title]) == 2
+    assert capsys.readouterr().err.startswith("rdpsym: error: --title must be text whose $...$ parts are mathtext")
+
+
+def test_the_largest_max_order_makes_a_grid_within_the_orders_ceiling():
+    """--max-order 1e6 passed its range check, then the grid of every integer to 10⁶ was refused (a probe)."""
+    from rdpsym.accounting.orders import MAX_ORDERS
+    from rdpsym.render.plot_data import default_orders
+
+    grid = default_orders(10**6)
+    assert len(grid) <= MAX_ORDERS and grid[-1] == 10**6 and all(k in grid for k in range(2, 1001))
+
+
 def test_a_sampled_gaussian_narrower_than_a_double_reaches_gets_its_integer_orders():
     """σ = 10⁻¹⁶⁰: float(1/(2σ²)) in the summation's plan overflowed, a bare OverflowError (a probe).  D₂ =
     log(3/4 + e^{1/σ²}/4) at q = ½."""

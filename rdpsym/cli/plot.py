@@ -75,6 +75,25 @@ def _deltas(value: str, default_grid: tuple):
     return sorted(set(grid) | {lo_q, hi_q})
 
 
+def _title(title: str | None) -> str | None:
+    """``--title``, read before any work: text whose $…$ parts (matplotlib's rule: an even number of unescaped
+    $) matplotlib's mathtext parser reads.  A title it cannot read was a traceback after the curves were
+    computed (a probe: '$\\frac{1}{$')."""
+    if title is None:
+        return None
+    from matplotlib import cbook
+    from matplotlib.mathtext import MathTextParser
+
+    if cbook.is_math_text(title):
+        try:
+            MathTextParser("path").parse(title)
+        except Exception as exc:  # noqa: BLE001 - pyparsing's and matplotlib's errors alike: the text is refused
+            reason = (str(exc).strip().splitlines() or [type(exc).__name__])[-1]
+            raise ParameterError(must("--title", "text whose $...$ parts are mathtext matplotlib reads (or no $)",
+                                      f"{quoted(title)} ({reason[:120]})")) from None
+    return title
+
+
 def _count(n: int, noun: str) -> str:
     """``1 point``, ``2 points``."""
     return f"{n} {noun}" + ("" if n == 1 else "s")
@@ -110,6 +129,7 @@ def run(args) -> int:
         other = "epsilon-delta" if budget else "budget"
         raise ParameterError(must(", ".join(wrong), f"used with --kind {other} only", f"--kind {args.kind}"))
     dps = read_dps(args.dps, "--dps")
+    title = _title(args.title)
     mechanisms = [spec_mechanism(s) for s in args.mechanisms]
     if args.exact and not any(name == "gaussian" for name, _ in mechanisms):
         raise ParameterError(must("--exact", "used with at least one gaussian:sigma=... curve",
@@ -122,7 +142,7 @@ def run(args) -> int:
         grid = resolve(args.orders, name="--orders") if args.orders is not None else \
             plots.default_orders(args.max_order if args.max_order is not None else 100, name="--max-order")
         data = plots.budget_data(entries, grid, steps=args.steps, dps=dps)
-        fig = plots.budget_figure(data, grid, None, args.title, args.yscale, args.size)
+        fig = plots.budget_figure(data, grid, None, title, args.yscale, args.size)
     else:
         orders = args.orders  # None: dp-accounting's orders and ∞, as for rdpsym epsilon
         if orders != "continuous":
@@ -131,7 +151,7 @@ def run(args) -> int:
         conversion = args.conversion or "bbghs"
         data = plots.conversion_data(entries, deltas, orders=orders, conversion=conversion, steps=args.steps,
                                      exact=args.exact, dps=dps)
-        fig = plots.conversion_figure(data, deltas, orders, conversion, args.steps, None, args.title,
+        fig = plots.conversion_figure(data, deltas, orders, conversion, args.steps, None, title,
                                        args.yscale, args.size)
     outputs = Outputs()
     if outputs.write("--output", lambda: replace_file(path, lambda p: fig.savefig(p, format=fmt, dpi=args.dpi))):

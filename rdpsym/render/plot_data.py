@@ -32,12 +32,18 @@ def _grid(lo: float, hi: float, points: int) -> list[Fraction]:
     return [Fraction(f"{lo * math.exp(i * step):.3g}") for i in range(points)]
 
 
+#: The largest integer order the default grid holds every integer up to.
+INTEGERS_TO = 1000
+
+
 def default_orders(max_order: object = 100, points: int = 200, name: str = "max_order") -> tuple:
     """The default orders of :func:`budget_curves`: α in [1.01, ``max_order``], dense on a log axis.
 
     ``points`` log-spaced orders from 1.01 to ``max_order``, each rounded to
     three significant digits (so they are short exact decimals: 1.01, 1.03,
-    1.06, …), together with every integer from 2 to ``max_order``, sorted and
+    1.06, …), together with every integer from 2 to ``max_order`` (to
+    :data:`INTEGERS_TO` at most: past it a log axis shows none apart, and 10⁶ of them exceeded the
+    10⁴ orders a grid may hold after the range check had let 10⁶ through), sorted and
     without duplicates: about 290 orders for the default 100.  1.01 starts the
     grid because α = 1 (the KL divergence) is not an RDP order; on a log α
     axis the gap it leaves is invisible.
@@ -55,7 +61,7 @@ def default_orders(max_order: object = 100, points: int = 200, name: str = "max_
         raise ParameterError(must("points", "an integer in [2, 10^4]", quoted(points)))
     top_f = Fraction(int(top.p), int(top.q))
     grid = {a for a in _grid(1.01, float(top_f), points) if Fraction(101, 100) <= a <= top_f}
-    grid |= {Fraction(k) for k in range(2, int(top_f) + 1)} | {Fraction(101, 100), top_f}
+    grid |= {Fraction(k) for k in range(2, min(int(top_f), INTEGERS_TO) + 1)} | {Fraction(101, 100), top_f}
     return tuple(fmpq(a.numerator, a.denominator) for a in sorted(grid))
 
 
