@@ -247,6 +247,15 @@ def test_a_sampled_gaussian_narrower_than_a_double_reaches_gets_its_integer_orde
             assert abs(v / (mpmath.mpf(10) ** (2 * k) - 2 * mpmath.log(2)) - 1) < mpmath.mpf(10) ** -14
 
 
+@pytest.mark.parametrize("conversion", ["best", "bbghs", "optimal"])
+def test_a_delta_next_to_one_is_read_exactly_at_any_dps(conversion):
+    """δ = 1 − 10⁻³⁰ was refused after the work at --dps 10 ("got 1.00000…": the ball at 64 bits held 1), and
+    accepted at 50 (a probe); Arb's log1p(−δ) was then NaN.  Every mechanism is (0, δ)-DP there."""
+    delta = 1 - sp.Rational(1, 10**30)
+    for mechanism in (rdpsym.gaussian(2), rdpsym.laplace(1)):
+        assert rdpsym.epsilon(mechanism, delta=delta, dps=10, conversion=conversion).enclosure == 0
+
+
 def test_the_largest_dps_is_accepted_where_guard_digits_are_added_inside():
     """--dps 998 to 1000 were refused as "got 1003": the conversion reads its balls at dps + 3, through the one
     reader of dps (a probe)."""

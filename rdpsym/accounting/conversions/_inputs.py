@@ -72,10 +72,30 @@ def _rational(name: str, x: object) -> fmpq:
 
 
 def _delta(x: object, name: str = "delta") -> arb:
+    """δ ∈ (0, 1) as a ball.  An exact δ is decided exactly and kept exact: at 64 bits 1 − 10⁻³⁰ rounded to 1,
+    and a valid δ was refused, after the work, at --dps 10 but not at 50 (a probe)."""
+    if not isinstance(x, (arb, bool, float)):
+        try:
+            exact = to_fmpq(x, name)
+        except ParameterError:
+            exact = None
+        if exact is not None:
+            if not 0 < exact < 1:
+                raise ParameterError(must(name, f"in (0, 1) (0 < {name} < 1)", x))
+            gap = min(exact, 1 - exact)  # bits enough to keep δ and 1 − δ apart from 0 and 1
+            bits = int(gap.q).bit_length() - int(gap.p).bit_length() + int(exact.q).bit_length() + 8
+            with precision(max(ctx.prec, bits)):
+                return arb(exact)
     d = _real(name, x)
     if not (d > 0 and d < 1):
         raise ParameterError(must(name, f"in (0, 1) (0 < {name} < 1)", x))
     return d
+
+
+def log1m(x: arb) -> arb:
+    """log(1 − x) for a ball x < 1, accurate at both ends: log1p(−x) near 0; log of the exact difference near 1,
+    where Arb's log1p of −(1 − 10⁻³⁰) is NaN at 86 bits.  Both forms enclose the same number."""
+    return (1 - x).log() if x.mid() > 0.5 else (-x).log1p()
 
 
 def _nonnegative(name: str, x: object) -> arb:

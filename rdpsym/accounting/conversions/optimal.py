@@ -59,6 +59,7 @@ from rdpsym.accounting.conversions._inputs import (
     _nonnegative,
     _order,
     _probability,
+    log1m,
 )
 from rdpsym.accounting.conversions.optimal_estimates import float_solution
 from rdpsym.accounting.conversions.optimal_pairs import _pair, _refine
@@ -158,7 +159,7 @@ def _corner_witness(r: arb) -> tuple[arb, arb]:
 
 
 def _pure_epsilon(r: arb, d: arb) -> OptimalBound:
-    value = _checked("epsilon", r + (-d).log1p())
+    value = _checked("epsilon", r + log1m(d))
     p, q = _corner_witness(r)
     return OptimalBound(value, _checked("epsilon", ((1 - d) / q).log()).lower(), False, "pure", None, (p, q))
 
@@ -195,7 +196,7 @@ def optimal_epsilon(order: Order, r: Real, delta: Real, start: tuple | None = No
     if d >= 1 / alpha:
         # Certified by the dual point a = γ/((α−1)e^{αr}), b = 1 − αγe^{−r}/(α−1) ≥ 0 (module docstring); the
         # witness P = (1, 0), Q = (e^{−r}, 1 − e^{−r}) attains it.
-        value = _checked("epsilon", r_up + (-d).log1p())
+        value = _checked("epsilon", r_up + log1m(d))
         p, q = _corner_witness(r)
         return OptimalBound(value, _checked("epsilon", ((1 - d) / q).log()).lower(), False, "corner", None, (p, q))
     if not d < 1 / alpha:

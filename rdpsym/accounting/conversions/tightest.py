@@ -64,6 +64,7 @@ from rdpsym.accounting.conversions._inputs import (
     _order,
     _order_key,
     _pairs,
+    log1m,
 )
 from rdpsym.accounting.conversions.rdp_dp import (
     OrderBound,
@@ -155,7 +156,7 @@ class _Constants:
     def __init__(self, d: arb):
         self.d = float(d.mid())
         self.log_d = d.log()
-        self.tv = -(-(d * d)).log1p()
+        self.tv = -log1m(d * d)
         self.orders: dict = {}
         self.grids: dict = {}  # id of a grid (a tuple of orders, kept alive here): its constants in order
 
