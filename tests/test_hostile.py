@@ -229,6 +229,26 @@ def test_a_plot_title_matplotlib_cannot_read_is_refused_before_any_work(title, t
     assert capsys.readouterr().err.startswith("rdpsym: error: --title must be text whose $...$ parts are mathtext")
 
 
+@pytest.mark.parametrize("argv, message", [
+    (["epsilon", "--mechanism", "gaussian", "--set", "sigma=2", "--delta", "1e-5", "--orders", "2,,3"],
+     "--orders must be a comma-separated list of orders without an empty entry; got '2,,3'."),
+    (["verify", "--mechanism", "gaussian", "--set", "sigma=2", "--orders", "2,3,4", "--rdp", "0.25,,1.25"],
+     "--rdp must be a comma-separated list without an empty entry; got '0.25,,1.25'."),
+    (["calibrate", "--mechanism", "gaussian", "--epsilon", "1", "--delta", "1e-5", "--solve", "steps"],
+     "--set must be a value for sigma (gaussian), which --solve steps leaves fixed; got none."),
+])
+def test_command_line_typos_are_refused_by_the_option_given(argv, message, capsys):
+    """An empty list entry was dropped silently (a peer's missing value shifted the rest), and a missing --set was
+    reported as the Python keyword fixed= (a probe)."""
+    assert main(argv) == 2
+    assert capsys.readouterr().err.strip() == f"rdpsym: error: {message}"
+
+
+def test_derive_takes_alpha_as_its_help_says(capsys):
+    assert main(["derive", "gaussian", "--order", "alpha"]) == 0
+    assert capsys.readouterr().out.startswith("D_alpha(P||Q) = alpha/(2*sigma**2)")
+
+
 def test_the_largest_max_order_makes_a_grid_within_the_orders_ceiling():
     """--max-order 1e6 passed its range check, then the grid of every integer to 10⁶ was refused (a probe)."""
     from rdpsym.accounting.orders import MAX_ORDERS

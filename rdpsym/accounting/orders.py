@@ -91,7 +91,11 @@ def resolve(orders: object = None, name: str = "orders", continuous: bool = Fals
     if isinstance(orders, str):
         if orders.count(",") >= MAX_ORDERS:
             raise ParameterError(must(name, f"at most {MAX_ORDERS} orders", f"{orders.count(',') + 1}"))
-        items = [s for s in (t.strip() for t in orders.split(",")) if s]
+        items = [t.strip() for t in orders.split(",")]
+        if len(items) > 1 and not all(items):  # '2,,3' is a typo, not the orders 2 and 3 (a probe)
+            raise ParameterError(must(name, "a comma-separated list of orders without an empty entry",
+                                      quoted(orders)))
+        items = [t for t in items if t]
     else:
         try:
             # an iterator is read up to one past the ceiling, never to its end (it may have none)

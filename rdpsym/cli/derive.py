@@ -51,7 +51,8 @@ def _order(option: str | None, set_alpha: sp.Expr | None) -> sp.Expr:
     if option is not None and set_alpha is not None:
         raise ParameterError(must("--set alpha", "used without --order (both give the order)", set_alpha))
     if option is not None:
-        return parse_order(option)
+        # 'alpha' (or α) names the symbolic order, as --help says; the reader of numbers knows no names
+        return alpha if option.strip() in ("alpha", "α") else parse_order(option)
     return parse_order(set_alpha) if set_alpha is not None else alpha
 
 

@@ -27,7 +27,7 @@ from rdpsym.cli import params
 from rdpsym.cli.help import SUMMARIES
 from rdpsym.cli.output import NOT_AS_EXPECTED, OK, Outputs, check_path
 from rdpsym.cli.params import steps
-from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.foundations.errors import ParameterError, must, quoted
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.laws.mechanisms import REGISTRY
 from rdpsym.peers.verify import verify
@@ -113,18 +113,24 @@ def _told(args) -> tuple[object, int]:
     return [tuple(e) if isinstance(e, list) else e for e in history], args.steps
 
 
-def _list(text: str | None) -> list[str] | None:
-    return None if text is None else [t for t in (s.strip() for s in text.split(",")) if t]
+def _list(text: str | None, option: str) -> list[str] | None:
+    """A comma-separated list; an empty entry is refused (a peer's missing value would shift the rest)."""
+    if text is None:
+        return None
+    items = [s.strip() for s in text.split(",")]
+    if len(items) > 1 and not all(items):
+        raise ParameterError(must(option, "a comma-separated list without an empty entry", quoted(text)))
+    return [t for t in items if t]
 
 
 def run_verify(args) -> int:
     dps = read_dps(args.dps, "--dps")
     out = check_path(args.json, "--json")
     told, k = _told(args)
-    orders = _list(args.orders)
+    orders = _list(args.orders, "--orders")
     if args.orders is not None and args.orders.strip() in ("dp-accounting", "opacus", "mironov", "continuous"):
         orders = args.orders.strip()
-    report = verify(told, orders=orders, rdp=_list(args.rdp), delta=args.delta, epsilon=args.epsilon, steps=k,
+    report = verify(told, orders=orders, rdp=_list(args.rdp, "--rdp"), delta=args.delta, epsilon=args.epsilon, steps=k,
                     peer=args.peer, conversion=args.conversion, dps=dps)
     print(verification_text(report))
     outputs = Outputs()
