@@ -165,6 +165,8 @@ def budgeted(call, what: str, seconds: float = DEFAULT_SECONDS):
         if not budget.spent:
             raise
         raise NoClosedFormError(str(exc)) from exc
+    except RecursionError as exc:  # SymPy's own way of giving up on some inputs (expand_trig of cosh(π(x − 300)/2))
+        raise NoClosedFormError(f"{what}: SymPy recursed past Python's limit") from exc
 
 
 class _AlarmBudget:
