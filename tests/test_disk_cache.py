@@ -182,6 +182,29 @@ def test_a_forged_entry_of_sympy_classes_that_parse_text_runs_no_code(cache, cou
     assert sp.sympify("1 + 1") == 2  # the parser is closed only while an entry is read
 
 
+@pytest.mark.parametrize("module, name", [("rdpsym.render.pdf", "subprocess.Popen"),
+                                          ("sympy.utilities.tests.test_misc", "Popen"),
+                                          ("rdpsym.foundations.parallel", "ProcessPoolExecutor")])
+def test_the_unpickler_refuses_classes_reached_through_a_module_that_only_imports_them(module, name, tmp_path):
+    """A reviewer ran a command from a sealed entry through subprocess.Popen, named as an attribute path of an
+    rdpsym module and as a name a SymPy test module imports; a class must be defined where it is named, and be a
+    result type (an expression, a number, an rdpsym record or enum)."""
+    import io
+    import struct
+
+    marker = tmp_path / "ran"
+
+    def text(s):
+        b = s.encode()
+        return b"X" + struct.pack("<I", len(b)) + b
+
+    payload = (b"\x80\x04" + f"c{module}\n{name}\n".encode() + b"(](" + text("sh") + text("-c")
+               + text(f"touch {marker}") + b"etR.")
+    with pytest.raises(pickle.UnpicklingError, match="is not part of an rdpsym result"):
+        disk_cache._Restricted(io.BytesIO(payload)).load()
+    assert not marker.exists()
+
+
 def test_the_key_reads_a_parameters_interval_and_the_code(cache, counted, monkeypatch):
     # p ∈ (0, 1) and p ∈ (0, 2) print alike, and are different inputs
     k = sp.Symbol("k", integer=True)

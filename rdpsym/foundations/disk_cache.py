@@ -346,14 +346,17 @@ def _remember(key: str, value: object) -> None:
 
 
 #: Set while an entry is unpickled: SymPy's text parser then refuses to run (see :func:`_no_text_while_reading`).
-_READING_AN_ENTRY: ContextVar[bool] = ContextVar("_READING_AN_ENTRY", default=False)
+#: One per process, kept on the guard: a fresh import of this module finds the guard in place and must set the
+#: flag that guard reads.
+_READING_AN_ENTRY: ContextVar[bool] = getattr(sympy_parser.parse_expr, "_closed_while_reading", None) or \
+    ContextVar("_READING_AN_ENTRY", default=False)
 
 
 def _no_text_while_reading(parse: Callable) -> Callable:
     """SymPy's ``parse_expr``, refused while an entry is unpickled.  SymPy classes sympify their arguments, and
     sympify of a string parses and evaluates it: no class list can tell which constructor will, so the parser
     itself is closed for the duration of a read (an entry holds SymPy objects, never text to parse)."""
-    if getattr(parse, "_closed_while_reading", False):
+    if getattr(parse, "_closed_while_reading", None) is not None:
         return parse
 
     @functools.wraps(parse)
@@ -362,7 +365,7 @@ def _no_text_while_reading(parse: Callable) -> Callable:
             raise pickle.UnpicklingError("a cache entry asked SymPy to parse text")
         return parse(*args, **kwargs)
 
-    guarded._closed_while_reading = True
+    guarded._closed_while_reading = _READING_AN_ENTRY
     return guarded
 
 
@@ -371,27 +374,34 @@ sympy_parser.parse_expr = _no_text_while_reading(sympy_parser.parse_expr)
 
 
 class _Restricted(pickle.Unpickler):
-    """Builds only what rdpsym's results are made of: SymPy, mpmath and rdpsym classes, builtin containers,
-    and no function but the rebuilders of rdpsym's own pickling (a derivation's fields are an inner pickle,
-    read by this unpickler too; see :meth:`rdpsym.derive.derivation.Derivation.__reduce__`)."""
+    """Builds only what rdpsym's results are made of: SymPy expressions (``Basic``), mpmath and python-flint
+    numbers, rdpsym's records (dataclasses) and enums, builtin containers, and no function but the rebuilders of
+    rdpsym's own pickling (a derivation's fields are an inner pickle, read by this unpickler too; see
+    :meth:`rdpsym.derive.derivation.Derivation.__reduce__`).  A class must be *defined* in the module named (a
+    dotted name such as ``subprocess.Popen`` reached through rdpsym.render.pdf, or ``Popen`` imported into a SymPy
+    test module, is refused: a reviewer ran a command through each)."""
 
     _BUILTINS = {"tuple", "list", "dict", "set", "frozenset", "complex", "slice"}
+    _REBUILDERS = (("sympy.core.function", "_rebuild_undef"), ("rdpsym.derive.derivation", "_as_built"))
 
     def find_class(self, module: str, name: str):
         if module.startswith("rdpsym.") and name == "_unpickled":
             return self._unpickled
-        if self._allowed(module, name):
+        if module == "builtins" and name in self._BUILTINS or (module, name) in self._REBUILDERS:
+            return super().find_class(module, name)
+        parts = module.split(".")
+        if parts[0] in ("sympy", "mpmath", "rdpsym", "flint") and "tests" not in parts and "." not in name \
+                and not name.startswith("_"):
             found = super().find_class(module, name)
-            if isinstance(found, type) or name in ("_as_built", "_rebuild_undef"):
+            if isinstance(found, type) and found.__module__ == module and self._a_result_type(found):
                 return found
         raise pickle.UnpicklingError(f"{module}.{name} is not part of an rdpsym result")
 
-    def _allowed(self, module: str, name: str) -> bool:
-        if module == "builtins":
-            return name in self._BUILTINS
-        if (module, name) in (("sympy.core.function", "_rebuild_undef"), ("rdpsym.derive.derivation", "_as_built")):
+    @staticmethod
+    def _a_result_type(cls: type) -> bool:
+        if issubclass(cls, (sp.Basic, mpmath.ctx_mp_python.mpnumeric, flint.arb, flint.acb, flint.fmpq, flint.fmpz)):
             return True
-        return module.split(".")[0] in ("sympy", "mpmath", "rdpsym", "flint") and not name.startswith("_")
+        return cls.__module__.startswith("rdpsym.") and (dataclasses.is_dataclass(cls) or issubclass(cls, enum.Enum))
 
     @staticmethod
     def _unpickled(cls: type, data: bytes):

@@ -9,11 +9,12 @@ files intact and no temporary file behind; files written together (the reference
 replaced as a set.  (Before, ``rdpsym reference --dps 40`` under ``ulimit -f 4`` replaced a good JSON by a
 truncated one beside the old CSV.)
 
-A destination that is not a regular file is written *into*, never replaced: a link's target is replaced and the
-link kept, and a character device or a FIFO (``--json /dev/null``, a pipe) gets the content once every regular
-file of the set is in place.  (Renaming over them, run as root, turned ``/dev/null`` into a regular file for every
-process on the machine; an output option's checks, :func:`rdpsym.cli.output.check_path`, refuse block devices and
-sockets before any work.)
+A destination that is a character device or a FIFO (``--json /dev/null``, ``/dev/stdout``, a pipe), or a link to
+one, is written *into*, never replaced, once every regular file of the set is in place: renaming over them, run
+as root, turned ``/dev/null`` into a regular file for every process on the machine.  A link to anything else is
+replaced like a file, never its target: following it would let a link planted in a shared folder such as /tmp
+choose which file is overwritten, past the kernel's protected_symlinks (a reviewer did so as root).  An output
+option's checks, :func:`rdpsym.cli.output.check_path`, refuse block devices and sockets before any work.
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -94,20 +95,19 @@ def _as_bytes(path: Path, content: Content) -> bytes:
 def replace_together(contents: Mapping[Path | str, Content], *, follow: bool = True) -> list[Path]:
     """Write every file of ``contents`` (path → content) to a temporary file beside it, then replace the
     old files by the new ones; return the paths.  If any write fails, nothing is replaced, every temporary
-    file is removed and the error is raised.  With ``follow`` (the outputs a user names), a link is followed
-    (its target replaced, the link kept) and a device or FIFO is written into after the regular files are
-    replaced; without (rdpsym's own files: the cache), whatever is at the path is replaced."""
+    file is removed and the error is raised.  With ``follow`` (the outputs a user names), a device or FIFO, or a
+    link to one, is written into after the regular files are replaced (opened by its path: the kernel follows the
+    link, with its protections); without (rdpsym's own files: the cache), whatever is at the path is replaced."""
     paths = [Path(p) for p in contents]
     written: list[tuple[Path, Path]] = []
     into: list[tuple[Path, bytes]] = []
     try:
         for path, content in zip(paths, contents.values()):
-            target = Path(os.path.realpath(path)) if follow and path.is_symlink() else path
-            if follow and is_special(target):
-                into.append((target, _as_bytes(target, content)))
+            if follow and is_special(path):
+                into.append((path, _as_bytes(path, content)))
                 continue
-            temporary = _temporary(target)
-            written.append((temporary, target))
+            temporary = _temporary(path)
+            written.append((temporary, path))
             _write(temporary, content)
         for temporary, target in written:
             os.replace(temporary, target)
