@@ -115,3 +115,6 @@ def test_cli_verify_reads_events_and_histories_from_json(tmp_path, capsys):
     assert main(["verify", "--mechanism", "gaussian", "--set", "sigma=2", "--orders", "2",
                  "--rdp", "__import__('os')"]) == 2
     assert main(["verify", "--event", str(tmp_path / "missing.json"), "--orders", "2", "--rdp", "0.1"]) == 2
+    capsys.readouterr()
+    assert main(["verify", "--event", str(history), "--orders", "2", "--rdp", "0.1"]) == 2  # a list: not history[0]
+    assert "--event must be a JSON object" in capsys.readouterr().err

@@ -105,7 +105,11 @@ def _told(args) -> tuple[object, int]:
     if args.set:
         raise ParameterError(must("--set", "given with --mechanism", "given with " + given[0]))
     if args.event:
-        return _event(_load(args.event, "--event"), "event"), args.steps
+        event = _load(args.event, "--event")
+        if not isinstance(event, dict):  # a list was read as an Opacus history, and the message named that
+            raise ParameterError(must("--event", "a JSON object with a \"class_name\" (a DpEvent's to_named_tuple)",
+                                      f"a JSON {type(event).__name__}"))
+        return _event(event, "event"), args.steps
     history = _load(args.history, "--history")
     if not isinstance(history, list):
         raise ParameterError(must("--history", "a JSON list of [noise_multiplier, sample_rate, steps]",
