@@ -244,6 +244,19 @@ def test_command_line_typos_are_refused_by_the_option_given(argv, message, capsy
     assert capsys.readouterr().err.strip() == f"rdpsym: error: {message}"
 
 
+def test_a_curve_value_too_small_for_the_rungs_is_resolved_at_more_bits():
+    """D₂ of the Laplace mechanism at scale 10³⁰⁰ is 10⁻⁶⁰⁰: its curve was "not reached within 504 bits" (the
+    rungs stop at 8× the first), and ε at δ = 10⁻⁵ with it, where renyi_divergence_mp gave the value (a probe).
+    A ball only too small for the precision (its radius below 2^(−bits/2)) is taken to more bits."""
+    for scale, rr in ((10**80, None), (10**300, None), (None, sp.Rational(1, 2) + sp.Rational(1, 10**300))):
+        m = rdpsym.laplace(scale=scale) if rr is None else rdpsym.randomized_response(rr)
+        v = m.curve().value(2, dps=13)
+        with mpmath.workdps(30):
+            want = 1 / mpmath.mpf(scale) ** 2 if rr is None else 16 * mpmath.mpf(10) ** -600  # log(1 + 16ε²)
+            assert abs(v / want - 1) < mpmath.mpf(10) ** -12, (scale, v)
+        assert rdpsym.epsilon(m, delta=sp.Rational(1, 10**5), dps=10).enclosure == 0
+
+
 def test_a_recursion_error_inside_sympy_is_no_closed_form():
     """A hyperbolic-secant law centred at 300 was a bare RecursionError from sympy.integrate's expand_trig while
     its mass was checked (a probe); a SymPy call that recurses too deep is SymPy giving up: no closed form."""

@@ -300,7 +300,7 @@ class RdpCurve:
 
         return climb(at, lambda out: all(isinstance(v, Infinite) or _accurate(v, dps) for v in out),
                      arb_rungs(dps), _Said(lambda: f"{self.label}: {dps} digits at orders {orders}"),
-                     retry=(Undecided,))
+                     retry=(Undecided,), further=lambda out, bits: _only_small(out, bits, dps))
 
     def enclosure(self, order: object, dps: int = 50) -> arb | Infinite:
         return self.kl_enclosure(dps) if _is_one(order) else self.enclosures([order], dps)[0]
@@ -418,6 +418,15 @@ class _Said:
     def __str__(self) -> str:
         return self._text()
 
+
+
+def _only_small(out: list, bits: int, dps: int) -> bool:
+    """Whether every ball not yet accurate is a small value the precision has not resolved, not a hard one: its
+    radius is below 2^(−bits/2), so its value is that small too (past the rungs, bits/2 is more than the digits
+    asked for), and more bits will place it (a divergence of 10⁻⁶⁰⁰ is [± 10⁻³⁰⁰] at 1008 bits)."""
+    half = arb(2) ** (-(bits // 2))
+    pending = [v for v in out if not isinstance(v, Infinite) and not (v.is_finite() and _accurate(v, dps))]
+    return bool(pending) and all(v.is_finite() and v.rad() <= half for v in pending)
 
 
 def _accurate(v: arb, dps: int) -> bool:

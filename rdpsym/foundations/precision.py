@@ -87,20 +87,37 @@ def arb_rungs(dps: int, rungs: int = 4) -> tuple[int, ...]:
     return tuple(first * 2**k for k in range(rungs))
 
 
+#: The most bits :func:`climb` doubles to past its rungs, for values only too small for them (``further``).
+FURTHER_CEILING = 1 << 15
+
+
 def climb(compute: Callable[[int], T], good: Callable[[T], bool], rungs: Sequence[int], what: str,
-          retry: tuple[type[BaseException], ...] = ()) -> T:
+          retry: tuple[type[BaseException], ...] = (), further: Callable[[T, int], bool] | None = None) -> T:
     """``compute(bits)`` at each rung until ``good(result)``; an exception in ``retry`` means "try higher".
 
-    Raises :class:`ConvergenceError` naming ``what`` when the last rung is not good enough.
+    Past the last rung, the precision keeps doubling (to :data:`FURTHER_CEILING` bits) while ``further(result,
+    bits)`` says the result is only too small for the precision, not wrong: D₂ of the Laplace mechanism at scale
+    10⁸⁰ is 10⁻¹⁶⁰, a ball [± 10⁻¹⁵⁴] at 512 bits and resolved at 1024 (a probe met "not reached" there).
+    Raises :class:`ConvergenceError` naming ``what`` when the last precision tried is not good enough.
     """
+    value, bits = None, rungs[-1]
     for bits in rungs:
         try:
             value = compute(bits)
         except retry:
+            value = None
             continue
         if good(value):
             return value
-    raise ConvergenceError(f"{what}: not reached within {rungs[-1]} bits")
+    while further is not None and value is not None and bits < FURTHER_CEILING and further(value, bits):
+        bits *= 2
+        try:
+            value = compute(bits)
+        except retry:
+            break
+        if good(value):
+            return value
+    raise ConvergenceError(f"{what}: not reached within {bits} bits")
 
 
 def agreed(first: mpmath.mpf, second: mpmath.mpf, dps: int) -> mpmath.mpf | None:
