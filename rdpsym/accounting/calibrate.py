@@ -184,8 +184,7 @@ def _family(family: object, parameter: str, fixed: dict, steps: int) -> tuple[Ca
             if key not in names:
                 raise ParameterError(must("fixed", f"parameters of {family} (" + ", ".join(names) + ")", repr(key)))
             others[names[key]] = exact(value, key)
-        missing = [p.name for p in declared.parameters
-                   if p.default is None and p.name not in others and p.name != canonical]
+        missing = declared.missing(others, canonical)
         if missing:
             raise ParameterError(must("fixed", f"a value for {', '.join(missing)} ({family})", "none"))
         if canonical in others:

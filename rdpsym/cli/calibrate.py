@@ -57,8 +57,7 @@ def _read(args) -> list[dict]:
     canonical = "steps" if solve == "steps" else declared.parameter(solve).name
     if canonical in fixed:
         raise ParameterError(must("--set", f"free of {canonical}, which --solve calibrates", f"{canonical}=…"))
-    given = {declared.parameter(k).name for k in fixed if declared.parameter(k) is not None}
-    missing = [p.name for p in declared.parameters if p.default is None and p.name not in given | {canonical}]
+    missing = declared.missing(fixed, canonical)
     if missing:  # (the library's message names its keyword, fixed=, which the command line does not have)
         raise ParameterError(must("--set", f"a value for {', '.join(missing)} ({args.mechanism}), which --solve "
                                   f"{solve} leaves fixed", "none"))

@@ -69,9 +69,10 @@ def check_path(path: str | None, option: str, suffixes: tuple[str, ...] = ()) ->
                                       f"{path!r} (the folder {str(p.parent)!r} is not writable)"))
         if p.exists() and not os.access(p, os.W_OK):
             raise ParameterError(must(option, "a file you can write", f"{path!r} (it exists and is read-only)"))
-        if p.exists() and is_special(p) and not (stat.S_ISCHR(p.stat().st_mode) or stat.S_ISFIFO(p.stat().st_mode)):
-            # a block device (a disk) or a socket: never written into (a character device such as /dev/null, or
-            # a FIFO, is written into; a regular file is replaced whole)
+        mode = p.stat().st_mode if p.exists() else 0
+        if stat.S_ISBLK(mode) or stat.S_ISSOCK(mode):
+            # a disk or a socket: never written into (a character device such as /dev/null, or a FIFO, is written
+            # into; a regular file is replaced whole)
             raise ParameterError(must(option, "a regular file, a character device such as /dev/null, or a FIFO",
                                       f"{path!r} (a block device or a socket)"))
     except OSError as exc:  # a name too long, a loop of links: the system's reason

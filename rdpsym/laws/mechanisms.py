@@ -23,7 +23,7 @@ the public factories and records are importable from here as from ``rdpsym``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import sympy as sp
@@ -92,6 +92,12 @@ class Declaration:
     def parameter(self, name: str) -> Parameter | None:
         """The parameter a user's ``name`` means (its name or an alias), or None."""
         return next((p for p in self.parameters if name == p.name or name in p.aliases), None)
+
+    def missing(self, given: Iterable[str], solved: str | None = None) -> list[str]:
+        """The required parameters (no default) that ``given`` does not name (by name or alias), other than the
+        one being ``solved`` for: what a calibration still needs a value for."""
+        named = {p.name for p in map(self.parameter, given) if p is not None} | {solved}
+        return [p.name for p in self.parameters if p.required and p.name not in named]
 
 
 def _p(name: str, symbol: str, default: object = None, aliases: tuple[str, ...] = (), **assumptions) -> Parameter:

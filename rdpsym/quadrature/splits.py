@@ -11,6 +11,8 @@ two scales at one end gets a part per scale.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 import sympy as sp
 
 from rdpsym.foundations.errors import ConvergenceError
@@ -18,7 +20,7 @@ from rdpsym.quadrature.compile import to_mpf
 from rdpsym.quadrature.locate import Locus
 
 
-def _settled_quad(f, points: list, where: Locus, ctx, marks=tuple):
+def _settled_quad(f, points: list, where: Locus, ctx, marks: Callable[[], Iterable] = tuple):
     """ctx.quad(f, points), integrated again on a finer split when its error estimate says it did not settle.
 
     Tanh-sinh stops at a degree fixed by the precision, and mpmath then returns its last sum with no
