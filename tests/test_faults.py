@@ -163,6 +163,45 @@ def test_sigterm_mid_run_stops_every_pool_worker_and_writes_nothing(tmp_path):
             proc.wait()
 
 
+_SIGTERM_IN_TASKS = """
+import os, signal, sys, time
+from pathlib import Path
+from rdpsym.foundations.parallel import local_pool
+
+def terminate(signum, frame):  # the command line's handler (rdpsym.cli.main), inherited by forked workers
+    raise SystemExit(128 + signum)
+
+def slow(i):
+    Path(sys.argv[1], f"started-{i}").write_text(str(os.getpid()))
+    time.sleep(120)
+
+signal.signal(signal.SIGTERM, terminate)
+with local_pool(2) as pool:
+    futures = [pool.submit(slow, i) for i in range(4)]
+    while len(list(Path(sys.argv[1]).iterdir())) < 2:  # both workers inside a task
+        time.sleep(0.05)
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(120)
+"""
+
+
+def test_a_sigterm_while_workers_run_tasks_ends_them_and_the_process(tmp_path):
+    """Under load the CLI test above once waited forever: a worker forked with the command line's SIGTERM handler
+    turned the pool's SIGTERM into SystemExit, which ProcessPoolExecutor's loop caught as the task's exception
+    before taking the next task, and the interpreter's exit waited for that worker.  Here both workers are
+    surely inside a task when the SIGTERM comes; the process ends in seconds and its workers with it."""
+    script = tmp_path / "run.py"
+    script.write_text(_SIGTERM_IN_TASKS)
+    started = tmp_path / "started"
+    started.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}  # this tree's rdpsym
+    proc = subprocess.run([sys.executable, str(script), str(started)], capture_output=True, timeout=60, env=env)
+    assert proc.returncode == 143, proc.stderr.decode()[-2000:]
+    workers = [int(f.read_text()) for f in started.iterdir()]
+    assert len(workers) >= 2
+    assert _wait_until(lambda: not any(_alive(w) for w in workers), 20), "a pool worker outlived the process"
+
+
 def _dies_once(task: tuple) -> int:
     """Kills its own worker process the first time it runs (a marker file remembers), then returns x²."""
     x, marker = task

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import signal
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import CancelledError, Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -101,13 +102,21 @@ def local_pool(n: int) -> Iterator[ProcessPoolExecutor]:
     """A process pool of ``n`` workers that ends with the block.  Left by an exception (an interrupt, a
     SIGTERM turned into :class:`SystemExit` by the command line), its workers are terminated at once instead
     of finishing the tasks they run (``ProcessPoolExecutor``'s own exit waits for them: minutes)."""
-    pool = ProcessPoolExecutor(max_workers=n)
+    pool = ProcessPoolExecutor(max_workers=n, initializer=_terminated_by_sigterm)
     try:
         yield pool
     except BaseException:
         _terminate(pool)
         raise
     pool.shutdown(wait=True)
+
+
+def _terminated_by_sigterm() -> None:
+    """A pool worker's first step: SIGTERM ends it.  A worker forked by the command line inherits its handler,
+    which turns SIGTERM into :class:`SystemExit`; ``ProcessPoolExecutor``'s worker loop catches that as a task's
+    exception and takes the next task, so :func:`_terminate` did not stop it and the interpreter's exit waited
+    for it (a SIGTERM'd ``--workers 2`` run that never ended, seen under load)."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _terminate(pool: ProcessPoolExecutor) -> None:
@@ -119,6 +128,9 @@ def _terminate(pool: ProcessPoolExecutor) -> None:
     for p in processes:
         with contextlib.suppress(Exception):
             p.join(5)
+            if p.is_alive():  # not even SIGTERM (a handler of the task's own): the exit must not wait for it
+                p.kill()
+                p.join(5)
 
 
 def _submitted(executor, fn: Callable, items: list) -> list:
