@@ -158,15 +158,20 @@ NOT_YET = {
     "symbolic": {
     },
     "numeric": {
-        "Skellam (mu = 3/2), shift 1": "finite orders and KL: the labelled numeric values pass; D_∞ = ∞ is found "
-                                       "numerically (I_n/I_{n+1} grows without bound), not proved",
+        "Skellam (mu = 3/2), shift 1": "D_∞ = ∞ is found numerically (I_n/I_{n+1} grows without bound), not "
+                                       "proved; the finite orders and KL are labelled numeric values and pass",
     },
 }
+#: the orders a NOT_YET entry concerns (all orders if the family is not named here): the other orders are
+#: ordinary tests, and the named ones are strict xfails, so that a fix shows as a failure to remove the mark
+NOT_YET_ORDERS = {"Skellam (mu = 3/2), shift 1": (oo,)}
 
 
-def _marks(kind: str, name: str) -> tuple:
+def _marks(kind: str, name: str, order=None) -> tuple:
     reason = NOT_YET[kind].get(name)
-    return (pytest.mark.xfail(reason=f"not yet derived: {reason}", strict=False),) if reason else ()
+    if reason is None or (order is not None and name in NOT_YET_ORDERS and order not in NOT_YET_ORDERS[name]):
+        return ()
+    return (pytest.mark.xfail(reason=f"not yet derived: {reason}", strict=True),)
 
 
 def _symbolic_cases():
@@ -203,7 +208,7 @@ def _numeric_cases():
             continue
         for order in ORDERS:
             kind = "numeric" if f.expects_numeric(order) else "closed"
-            yield pytest.param(f.name, order, marks=_marks("numeric", f.name),
+            yield pytest.param(f.name, order, marks=_marks("numeric", f.name, order),
                                id=f"{_slug(f.name)}-order={_order_id(order)}-{kind}")
 
 
