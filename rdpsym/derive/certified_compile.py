@@ -54,10 +54,24 @@ def _exp_of(L: sp.Expr, x: sp.Symbol, powers: bool = True) -> Compiled:
     e = _compile(rest, x)
 
     def f(z, analytic):
-        out = e(z, analytic).exp()
+        exponent, factor = e(z, analytic), None
         for g, n in taken:
-            out *= g(z, analytic) ** n if n > 0 else 1 / g(z, analytic) ** (-n)
-        return out
+            w = g(z, analytic)
+            # Where Arb's log of w is finite (w's ball clear of 0, and of the cut when ``analytic``), w^n is
+            # e^{n·log w} for every w of the ball, whatever the branch (n is an integer): the term goes back
+            # into the exponent, where it is added to the others' logs instead of multiplied by their
+            # exponential.  A wide ball far out (1 + e^{−x} at x ≈ −300, ±0.5) has the relative radius of
+            # its powers grow with n, and e^{600}·(1 + e^{−x})^{−3} was a ball containing 0; added in the
+            # exponent it stays within ±1 (a logistic pair's integral in x: 40 000 evaluations and no ball,
+            # now a ball).  Where w may be 0 (x at the end 0 of x²·e^{−x²}) the power is kept.
+            lw = w.log(analytic=analytic)
+            if lw.is_finite():
+                exponent += n * lw
+            else:
+                power = w ** n if n > 0 else 1 / w ** (-n)
+                factor = power if factor is None else factor * power
+        out = exponent.exp()
+        return out if factor is None else out * factor
     return f
 
 
