@@ -183,6 +183,67 @@ def test_the_exact_gaussian_curve_only_where_the_curve_is_a_gaussian_and_the_def
         assert rdpsym.epsilon(other, delta=1e-5, dps=20).conversion != "balle-wang"
 
 
+def _hockey_stick(P, Q, eps, lo=-mpmath.inf, hi=mpmath.inf, cuts=()) -> mpmath.mpf:
+    """δ(ε) = ∫ (P − e^ε Q)₊ by mpmath quadrature (densities) or sum (a list of masses), from the definition."""
+    if isinstance(P, list):
+        return mpmath.fsum(max(0, p - mpmath.exp(eps) * q) for p, q in zip(P, Q))
+    return mpmath.quad(lambda x: max(0, P(x) - mpmath.exp(eps) * Q(x)), [lo, *cuts, hi])
+
+
+def _laplace_pair(b, shift):
+    return (lambda x: mpmath.exp(-abs(x) / b) / (2 * b), lambda x: mpmath.exp(-abs(x - shift) / b) / (2 * b))
+
+
+PURE = {
+    # name: (mechanism, the pair for the definition, where its privacy loss crosses ε: the quadrature's cuts)
+    "Laplace, b = 3/2": (lambda: rdpsym.laplace(scale=sp.Rational(3, 2)), lambda: _laplace_pair(1.5, 1),
+                         lambda e: (0, (1 - e * mpmath.mpf(3) / 2) / 2, 1)),
+    "Laplace, b = 1/3, Δ = 2": (lambda: rdpsym.laplace(scale=sp.Rational(1, 3), sensitivity=2),
+                                lambda: _laplace_pair(mpmath.mpf(1) / 3, 2), lambda e: (0, (2 - e / 3) / 2, 2)),
+    "randomized response, p = 4/5": (lambda: rdpsym.randomized_response(p=sp.Rational(4, 5)),
+                                     lambda: ([mpmath.mpf(4) / 5, mpmath.mpf(1) / 5], [mpmath.mpf(1) / 5,
+                                                                                       mpmath.mpf(4) / 5]), None),
+    "randomized response, p = 1/10": (lambda: rdpsym.randomized_response(p=sp.Rational(1, 10)),
+                                      lambda: ([mpmath.mpf(1) / 10, mpmath.mpf(9) / 10],
+                                               [mpmath.mpf(9) / 10, mpmath.mpf(1) / 10]), None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PURE))
+@pytest.mark.parametrize("delta", [sp.Rational(1, 10**5), sp.Rational(3, 10)])
+def test_one_laplace_mechanism_or_randomized_response_gets_its_exact_profile(case, delta):
+    """With the defaults, ε of a single Laplace mechanism or randomized response is its exact profile's (every
+    RDP conversion stops at ε₀ + log(1 − δ)), certified against the definition's hockey-stick divergence:
+    δ(ε) at the value reported is at most δ, and just below it is more; δ at ε likewise."""
+    make, pair, cuts = PURE[case]
+    r = rdpsym.epsilon(make().curve(), delta=delta, dps=30)
+    rdp = rdpsym.epsilon(make().curve(), delta=delta, conversion="optimal", dps=30)
+    if r.value == 0:  # δ above the total variation: ε = 0, which the RDP route may reach as well
+        assert rdp.value == 0 or r.conversion == "exact-profile"
+    else:
+        assert r.conversion == "exact-profile" and r.order is None and r.certified and r.value < rdp.value
+    with mpmath.workdps(40):
+        P, Q = pair()  # (its numbers at 40 digits)
+        at = lambda e: _hockey_stick(P, Q, e, cuts=cuts(e) if cuts else ())  # noqa: E731
+        upper, lower = mpmath.mpf(r.enclosure.upper().str(40, radius=False)), \
+            mpmath.mpf(r.enclosure.lower().str(40, radius=False))
+        assert at(upper) <= mpmath.mpf(delta.p) / delta.q * (1 + mpmath.mpf(10) ** -30)
+        assert lower == 0 or at(lower - mpmath.mpf(10) ** -20) > mpmath.mpf(delta.p) / delta.q
+        d = rdpsym.delta(make().curve(), epsilon=sp.Rational(1, 4), dps=30)
+        assert d.conversion == "exact-profile"
+        assert mpmath.almosteq(mpmath.mpf(str(d.value)), at(mpmath.mpf(1) / 4), 1e-25)
+    assert rdpsym.epsilon(make().curve() * 2, delta=delta, dps=20).conversion != "exact-profile"  # composed
+
+
+def test_a_sampled_gaussian_at_q_1_is_the_gaussian_mechanism_and_gets_its_exact_curve():
+    """q = 1: every record is in the batch, the pair is N(0, σ²) vs N(1, σ²); 10 steps of σ = 5 give Balle–Wang's
+    2.5943833805276070398… (a probe: 2.8137, the RDP route's, made Opacus's 2.6239 "UNSAFE")."""
+    r = rdpsym.epsilon(rdpsym.sampled_gaussian(q=1, sigma=5).curve() * 10, delta=1e-5, dps=30)
+    assert r.conversion == "balle-wang" and str(r.value).startswith("2.59438338052760703984767")
+    q_below_one = rdpsym.sampled_gaussian(q=sp.Rational(999, 1000), sigma=5).curve() * 10
+    assert rdpsym.epsilon(q_below_one, delta=1e-5, dps=20).conversion != "balle-wang"
+
+
 def test_zcdp_and_exponential_mechanism_curves():
     z = rdpsym.zcdp(rho=sp.Rational(1, 10), xi=sp.Rational(1, 100)).curve()
     with mpmath.workdps(40):
@@ -346,7 +407,9 @@ def test_a_named_grid_is_the_peer_s_grid_exactly():
     r = rdpsym.epsilon(c, delta=1e-10, orders="dp-accounting", dps=20)
     assert r.order == 1024 and r.published(6) == "1.01408" and len(r.per_order) == len(DP_ACCOUNTING)
     d = rdpsym.epsilon(c, delta=1e-10, dps=20)
-    assert d.order == math.inf and d.published(6) == "1.00000" and len(d.per_order) == len(DP_ACCOUNTING) + 1
+    # one Laplace mechanism: its exact profile, 1 + 2·log(1 − 10⁻¹⁰), below the RDP route's D_∞ + log(1 − δ)
+    assert d.conversion == "exact-profile" and d.published(6) == "1.00000" and d.value < 1
+    assert len(d.per_order) == len(DP_ACCOUNTING) + 1  # the RDP route's rows, on the default grid
     dp = pytest.importorskip("dp_accounting")
     acc = dp.rdp.RdpAccountant()  # its default orders; it cannot take α = ∞ (order must be >= 1. Got inf)
     acc.compose(dp.LaplaceDpEvent(1.0))

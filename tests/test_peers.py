@@ -338,6 +338,25 @@ def test_an_epsilon_below_the_named_conversion_but_above_the_exact_profile_is_va
     assert v.epsilon.direction == V.BELOW and v.verdict == "unsafe"
 
 
+@pytest.mark.parametrize("mechanism, peer, least", [
+    # autodp's get_approxDP(1e-5) of LaplaceMechanism(b=1.5) and RandresponseMechanism(p=0.8): the exact
+    # profiles, ε₀ + 2·log(1 − δ) = 0.66664666656… and log((p − δ)/(1 − p)) = 1.38628186104…
+    (lambda: rdpsym.laplace(scale=sp.Rational(3, 2)), 0.6666466666666649, 0.6666466665667),
+    (lambda: rdpsym.randomized_response(p=sp.Rational(4, 5)), 1.386281861041765, 1.3862818610417),
+    # Opacus's GaussianAccountant after 10 steps of σ = 5 at q = 1: the Gaussian mechanism (exact 2.5943833805…)
+    (lambda: rdpsym.sampled_gaussian(q=1, sigma=5).curve() * 10, 2.623911, 2.5943833805276),
+])
+def test_an_epsilon_at_or_above_a_pure_mechanism_s_exact_profile_is_valid(mechanism, peer, least):
+    """A probe: the exact ε of one Laplace mechanism or randomized response (autodp's), and Opacus's ε of a
+    sampled Gaussian at q = 1 (every record in the batch: the Gaussian mechanism), were "UNSAFE" (exit 1): the
+    least ε rdpsym certified was an RDP conversion's (ε₀ + log(1 − δ) at best, 2.8137 for the Gaussian's)."""
+    c = rdpsym.verify(mechanism(), epsilon=peer, delta=1e-5).epsilon
+    assert c.direction == V.VALID_OTHER and c.safe, c
+    assert least <= peer
+    below = rdpsym.verify(mechanism(), epsilon=least * (1 - 1e-12), delta=1e-5)
+    assert below.epsilon.direction == V.BELOW and below.verdict == "unsafe"
+
+
 def test_verify_checks_its_inputs_first():
     g = rdpsym.gaussian(2)
     with pytest.raises(ParameterError, match="^rdp must be one value per order"):

@@ -27,12 +27,20 @@ so a pure-DP curve never reports more than its own ε = D_∞ (an (ε, 0)-DP
 mechanism is (ε, δ)-DP at every δ); the optimal conversion makes that
 D_∞ + log(1 − δ) (P(S) ≤ e^{D_∞} Q(S) gives P(S) − e^ε Q(S) ≤ 1 − e^{ε − D_∞}):
 
->>> r = rdpsym.epsilon(rdpsym.laplace(scale=1).curve(), delta=1e-10, dps=20)
+>>> r = rdpsym.epsilon(rdpsym.pure_dp(1).curve(), delta=1e-10, dps=20)
 >>> r.order, r.conversion, print(r.epsilon)
 0.99999999990000000000
 (inf, 'optimal', None)
 >>> rdpsym.epsilon(rdpsym.laplace(scale=1).curve(), delta=1e-10, orders="dp-accounting", dps=20).published(6)
 '1.01408'
+
+One Laplace mechanism (or randomized response) has its exact profile, below every RDP conversion: for the
+Laplace mechanism ε₀ + 2·log(1 − δ) (:mod:`rdpsym.accounting.profiles`):
+
+>>> r = rdpsym.epsilon(rdpsym.laplace(scale=1).curve(), delta=1e-10, dps=20)
+>>> r.conversion, print(r.epsilon)
+0.99999999979999999999
+('exact-profile', None)
 """
 
 from __future__ import annotations
@@ -244,8 +252,9 @@ def epsilon(curve: RdpCurve | Mechanism | Guarantee, delta: object, orders: obje
     D_∞ + log(1 − δ)).  Mironov and bbghs give ε = D_∞ at α = ∞.  With both defaults
     (``"best"``, ``orders=None``: the least ε rdpsym can certify), a curve that is exactly a
     composition of Gaussian mechanisms is also converted by its exact (ε, δ) curve
-    (Balle–Wang 2018), named ``"balle-wang"`` when it wins (:mod:`rdpsym.accounting.profiles`);
-    naming orders or a conversion asks for the RDP route.
+    (Balle–Wang 2018), named ``"balle-wang"`` when it wins, and a single Laplace mechanism or randomized
+    response by its exact profile, named ``"exact-profile"`` (:mod:`rdpsym.accounting.profiles`); naming
+    orders or a conversion asks for the RDP route.
     """
     d = _probability(delta, "delta")
     how = conversion_name(conversion)
@@ -255,7 +264,7 @@ def epsilon(curve: RdpCurve | Mechanism | Guarantee, delta: object, orders: obje
     c = _curve(curve)
     found = _continuous(c, d, how, dps) if continuous else _rdp_epsilon(c, d, grid, orders is None, how, dps)
     exact = profiles.exact_value(c, "epsilon", d, dps) if how == "best" and orders is None else None
-    return found if exact is None else _exact_wins(found, *exact)
+    return found if exact is None else _exact_wins(found, exact)
 
 
 #: A grid of more orders than this is certified in two passes: every order at :data:`SCREEN_DPS` digits, then
@@ -437,17 +446,17 @@ def delta(curve: RdpCurve | Mechanism | Guarantee, epsilon: object, orders: obje
         found = conv.tightest_delta(list(zip(grid, balls)), e, how)
     result = _result("delta", found, balls, how, e, dps, c)
     exact = profiles.exact_value(c, "delta", e, dps) if how == "best" and orders is None else None
-    return result if exact is None else _exact_wins(result, *exact)
+    return result if exact is None else _exact_wins(result, exact)
 
 
-def _exact_wins(result: AccountingResult, exact: arb, mu) -> AccountingResult:
-    """``result`` (the RDP conversions' best) replaced by the exact Gaussian curve's value where that is lower."""
+def _exact_wins(result: AccountingResult, exact: profiles.Exact) -> AccountingResult:
+    """``result`` (the RDP conversions' best) replaced by the exact profile's value where that is lower."""
     with precision(bits_for(result.dps + 10)):
-        if result.enclosure != math.inf and not exact.upper() < result.enclosure.upper():
+        if result.enclosure != math.inf and not exact.ball.upper() < result.enclosure.upper():
             return result
-        note = profiles.note(result.kind, mu, result.enclosure, result.conversion, result.order, result.dps)
-        value = _up(upper_decimal(exact, result.dps), result.dps)
-    return dataclasses.replace(result, value=value, order=None, enclosure=exact, conversion=profiles.BALLE_WANG,
+        note = profiles.note(result.kind, exact, result.enclosure, result.conversion, result.order, result.dps)
+        value = _up(upper_decimal(exact.ball, result.dps), result.dps)
+    return dataclasses.replace(result, value=value, order=None, enclosure=exact.ball, conversion=exact.conversion,
                                gap=None, notes=(note,) + tuple(f"RDP route: {n}" for n in result.notes))
 
 

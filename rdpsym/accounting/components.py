@@ -122,6 +122,9 @@ class ClosedForm(Component):
     #: μ when the component is exactly the Gaussian pair N(0, 1) vs N(μ, 1) (its whole privacy profile is
     #: Balle–Wang's, :mod:`rdpsym.accounting.profiles`); None for any other curve, a zCDP ρα included.
     gaussian_shift: sp.Expr | None = None
+    #: ("laplace", ε₀) or ("randomized-response", p) when the component is exactly that mechanism's worst-case
+    #: pair, whose privacy profile has a closed form (:mod:`rdpsym.accounting.profiles`); None otherwise.
+    pure_pair: tuple | None = None
     #: The value at α = 1 from the laws (a derived KL divergence), asked only when the limit α → 1⁺ of the
     #: closed form cannot be taken; None where the curve has no laws.  Not part of the curve's identity.
     at_one: Callable[[], sp.Expr] | None = field(default=None, compare=False, repr=False)
@@ -238,6 +241,12 @@ class SampledGaussian(Component):
     @property
     def closed_form(self) -> sp.Expr | None:
         return alpha / (2 * self.sigma**2) if self.q == 1 else (sp.S.Zero if self.q == 0 else None)
+
+    @property
+    def gaussian_shift(self) -> sp.Expr | None:
+        """1/σ at q = 1, where every record is in the batch: the pair is N(0, σ²) vs N(1, σ²), the Gaussian
+        mechanism, whose exact profile applies (:mod:`rdpsym.accounting.profiles`); None for q < 1."""
+        return 1 / self.sigma if self.q == 1 else None
 
     def balls(self, orders: Sequence) -> list:
         q, s = to_fmpq(self.q), to_fmpq(self.sigma)

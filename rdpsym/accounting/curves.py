@@ -138,10 +138,19 @@ def rdp_curve(obj: Mechanism | Guarantee) -> RdpCurve:
     source = "derived (" + ", ".join(str(d.status) for d, _ in directions) + ")"
     # The Gaussian mechanism made by its factory is the pair N(0, σ²) vs N(Δ, σ²) in its worst direction (in
     # d dimensions too, after a rotation: Mironov 2017, Prop 7), i.e. N(0, 1) vs N(Δ/σ, 1) at every order.
-    shift = None
+    shift = pure = None
     if mechanism.name == "gaussian" and proved and _is_factory_made(mechanism, REGISTRY["gaussian"]):
         shift = mechanism.parameters["sensitivity"] / mechanism.parameters["sigma"]
+    # Λ(0, b) vs Λ(Δ, b) (one dimension) and randomized response's two laws: their exact profiles
+    # (rdpsym.accounting.profiles), for a single use of the mechanism as its factory makes it.
+    if mechanism.name == "laplace" and proved and "dimension" not in mechanism.parameters \
+            and _is_factory_made(mechanism, REGISTRY["laplace"]):
+        pure = ("laplace", mechanism.parameters["sensitivity"] / mechanism.parameters["scale"])
+    if mechanism.name == "randomized-response" and proved \
+            and _is_factory_made(mechanism, REGISTRY["randomized-response"]):
+        pure = ("randomized-response", mechanism.parameters["p"])
     return curve(ClosedForm(label, form, at_inf, source, convex=proved, certified=proved, gaussian_shift=shift,
+                            pure_pair=pure,
                             at_one=functools.partial(_kl_from_laws, tuple(pairs), label)), label)
 
 

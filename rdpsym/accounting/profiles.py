@@ -10,6 +10,24 @@ arXiv:1905.02383, Cor 3.3), i.e. the pair N(0, 1) vs N(μ, 1), and its exact (ε
 always is, or ties) and name it ``"balle-wang"``; naming orders or a conversion asks for the RDP route.  A
 curve that is only *bounded* by ρα (a zCDP guarantee) is not a Gaussian and does not qualify.
 
+A single use of the Laplace mechanism or of randomized response, as their factories make them, has its exact
+profile too, the hockey-stick divergence δ(ε) = Σ (P − e^ε Q)₊ of its worst-case pair in closed form (named
+``"exact-profile"``):
+
+* Laplace, ε₀ = Δ/b: the privacy loss of Λ(0, b) vs Λ(Δ, b) is ε₀ on x ≤ 0, (Δ − 2x)/b between, and
+  δ(ε) = 1 − e^{(ε − ε₀)/2} for 0 ≤ ε ≤ ε₀, so ε(δ) = ε₀ + 2·log(1 − δ);
+* randomized response, p′ = max(p, 1 − p): δ(ε) = p′ − e^ε(1 − p′) for ε below ε₀ = log(p′/(1 − p′)), so
+  ε(δ) = log((p′ − δ)/(1 − p′));
+
+both 0 where the formula goes below 0.  Every RDP conversion ends at the order-∞ bound ε₀ + log(1 − δ) at best,
+above these (autodp's exact Laplace ε at δ = 10⁻⁵, 0.66664666…, was "unsafe" in ``rdpsym verify``; a probe).
+Their composition has no such closed form, and keeps the RDP route.
+
+>>> import rdpsym
+>>> e = exact_value(rdpsym.laplace(scale=sp.Rational(3, 2)).curve(), "epsilon", fmpq(1, 10**5), 20)
+>>> e.conversion, upper_decimal(e.ball, 12)
+('exact-profile', '0.666646666567')
+
 >>> import rdpsym
 >>> gaussian_shift(rdpsym.gaussian(sigma=2).curve() * 4 + rdpsym.gaussian(sigma=1).curve())
 sqrt(2)
@@ -18,6 +36,8 @@ True
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import sympy as sp
 from flint import arb, fmpq
@@ -28,6 +48,18 @@ from rdpsym.foundations.balls import bits_for, precision, to_arb, upper_decimal
 
 #: The name results give the exact Gaussian curve as their conversion.
 BALLE_WANG = "balle-wang"
+#: The name results give the exact profile of a single Laplace mechanism or randomized response.
+EXACT_PROFILE = "exact-profile"
+
+
+@dataclasses.dataclass(frozen=True)
+class Exact:
+    """An exact profile's value: its certified ``ball``, the ``conversion`` name results give it, and what the
+    curve was found to be (for the note of :func:`note`)."""
+
+    ball: arb
+    conversion: str
+    what: str
 
 
 def gaussian_shift(curve: RdpCurve) -> sp.Expr | None:
@@ -46,26 +78,61 @@ def gaussian_shift(curve: RdpCurve) -> sp.Expr | None:
         return sp.Pow(total, sp.S.Half, evaluate=False)
 
 
-def exact_value(curve: RdpCurve, kind: str, given: fmpq, dps: int) -> tuple[arb, sp.Expr] | None:
-    """(the certified ball of the least ε at δ = ``given`` (``kind`` "epsilon") or of the least δ at ε = ``given``
-    ("delta"), μ) for a Gaussian curve; None for any other curve."""
+def exact_value(curve: RdpCurve, kind: str, given: fmpq, dps: int) -> Exact | None:
+    """The certified least ε at δ = ``given`` (``kind`` "epsilon") or least δ at ε = ``given`` ("delta") of a curve
+    whose exact profile is known (a composition of Gaussians; one Laplace mechanism or randomized response);
+    None for any other curve."""
     mu = gaussian_shift(curve)
-    if mu is None:
-        return None
     with precision(bits_for(dps + 10)):
-        if kind == "epsilon":
-            return gaussian_epsilon(given, 1, to_arb(mu)), mu
-        return gaussian_delta(given, 1, to_arb(mu)).nonnegative_part(), mu
+        if mu is not None:
+            ball = gaussian_epsilon(given, 1, to_arb(mu)) if kind == "epsilon" else \
+                gaussian_delta(given, 1, to_arb(mu)).nonnegative_part()
+            return Exact(ball, BALLE_WANG, f"exactly the Gaussian pair N(0, 1) vs N(μ, 1), μ = {mu}: its exact "
+                                           "(ε, δ) curve (Balle–Wang 2018, Thm 8)")
+        pure = _pure_pair(curve)
+        if pure is None:
+            return None
+        name, value = pure
+        g = arb(given)
+        if name == "laplace":
+            e0 = to_arb(value)
+            ball = e0 + 2 * (1 - g).log() if kind == "epsilon" else 1 - ((g - e0) / 2).exp()
+            what = f"one Laplace mechanism, ε₀ = Δ/b = {value}: its exact profile δ(ε) = 1 − e^((ε − ε₀)/2)"
+        else:
+            p = to_arb(max(value, 1 - value))
+            ball = ((p - g) / (1 - p)).log() if kind == "epsilon" and g < p else p - g.exp() * (1 - p)
+            if kind == "epsilon" and not g < p:
+                ball = arb(0)
+            what = (f"one randomized response, p = {value}: its exact profile δ(ε) = p′ − e^ε·(1 − p′), "
+                    "p′ = max(p, 1 − p)")
+        return Exact(_clamped(ball), EXACT_PROFILE, what)
 
 
-def note(kind: str, mu: sp.Expr, rdp_value: arb, rdp_conversion: str, rdp_order: object, dps: int) -> str:
+def _pure_pair(curve: RdpCurve) -> tuple | None:
+    terms = curve.merged_terms
+    if len(terms) != 1:
+        return None
+    weight, component = terms[0]
+    pure = getattr(component, "pure_pair", None)
+    return pure if pure is not None and weight == 1 else None
+
+
+def _clamped(ball: arb) -> arb:
+    """max(0, ball): the formulas go below 0 where the least value is 0 (δ past ε₀; ε where δ is large)."""
+    if ball.upper() <= 0:
+        return arb(0)
+    if ball.lower() >= 0:
+        return ball
+    return arb(0).union(ball.upper())
+
+
+def note(kind: str, exact: Exact, rdp_value: arb, rdp_conversion: str, rdp_order: object, dps: int) -> str:
     """Why the exact curve was taken, with what the RDP conversions give."""
     name = "ε" if kind == "epsilon" else "δ"
     with precision(bits_for(dps + 10)):
         shown = upper_decimal(rdp_value, min(dps, 12)) if isinstance(rdp_value, arb) else "∞"
-    return (f"the curve is exactly the Gaussian pair N(0, 1) vs N(μ, 1), μ = {mu}: its exact (ε, δ) curve "
-            f"(Balle–Wang 2018, Thm 8) gives the least {name}; the best RDP conversion gives {shown} "
+    return (f"the curve is {exact.what} gives the least {name}; the best RDP conversion gives {shown} "
             f"({rdp_conversion} at order {rdp_order})")
 
 
-__all__ = ["BALLE_WANG", "exact_value", "gaussian_shift", "note"]
+__all__ = ["BALLE_WANG", "EXACT_PROFILE", "Exact", "exact_value", "gaussian_shift", "note"]

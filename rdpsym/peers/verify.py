@@ -492,7 +492,7 @@ def _least_certified(curve: RdpCurve, delta: fmpq, peer: float, dps: int, named:
         return ""
     at = "" if best.order is None else f" at α = {_shown_order(best.order)}"
     return (f"another valid conversion: at least the least ε rdpsym certifies at δ = {_shown_fraction(delta)}, "
-            f"{best.published(6)} ({best.conversion}{at})")
+            f"{best.published(12)} ({best.conversion}{at})")
 
 
 def _kl_branch(curve: RdpCurve, delta: fmpq, r: api.AccountingResult, dps: int) -> str:
