@@ -357,6 +357,19 @@ def test_an_epsilon_at_or_above_a_pure_mechanism_s_exact_profile_is_valid(mechan
     assert below.epsilon.direction == V.BELOW and below.verdict == "unsafe"
 
 
+def test_the_exact_epsilon_rounded_to_the_nearest_float_is_below_by_rounding_only():
+    """The exact Gaussian ε (σ = 2, δ = 10⁻⁵) is 1.99309140441511963…; its nearest float, 1.9930914044151196, is
+    3·10⁻¹⁷ below it, within the 64 ulp every check allows: "below by float64 rounding only", not "unsafe, below
+    by 0.08 relative" (the gap to the named bbghs conversion; a probe).  Further below it is unsafe, and the cause
+    says how far below the least certified ε it is."""
+    g = rdpsym.gaussian(2)
+    v = rdpsym.verify(g, epsilon=1.9930914044151196, delta=1e-5)
+    assert v.verdict == "below by float64 rounding only" and not v.epsilon.unsafe
+    assert v.epsilon.cause.startswith("float64 rounding (within 64 ulp) of the least ε") and "balle-wang" in v.epsilon.cause
+    w = rdpsym.verify(g, epsilon=1.99309140441, delta=1e-5)
+    assert w.verdict == "unsafe" and "relative below the least ε rdpsym certifies" in w.epsilon.cause
+
+
 def test_verify_checks_its_inputs_first():
     g = rdpsym.gaussian(2)
     with pytest.raises(ParameterError, match="^rdp must be one value per order"):

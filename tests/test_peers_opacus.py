@@ -179,3 +179,18 @@ def test_explain_names_an_order_of_infinity_or_none():
     noiseless = rdpsym.OpacusAccountant()
     noiseless.step(noise_multiplier=0.0, sample_rate=0.1)
     assert noiseless.explain(1e-5).startswith("epsilon = inf") and "order none" in noiseless.explain(1e-5)
+
+
+@pytest.mark.parametrize("delta", ["__import__('os').system('touch /tmp/rdpsym-PWNED')", float("nan"), -1, 2, "abc",
+                                   None])
+def test_delta_is_read_before_any_step_too(delta):
+    """Before any step the accountant's ε is 0 (as Opacus's), but δ was not read at all: "__import__(...)", NaN,
+    −1, 2 and None all gave 0.0 where a step later refuses them (a probe).  Now they are refused either way."""
+    for accountant in (rdpsym.OpacusAccountant(), rdpsym.OpacusLikeAccountant()):
+        with pytest.raises(ParameterError, match="^delta must be"):
+            accountant.get_epsilon(delta)
+        with pytest.raises(ParameterError, match="^delta must be"):
+            accountant.get_privacy_spent(delta=delta)
+        with pytest.raises(ParameterError, match="^delta must be"):
+            accountant.explain(delta)
+    assert rdpsym.OpacusAccountant().get_epsilon(1e-5) == 0.0
