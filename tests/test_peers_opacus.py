@@ -194,3 +194,32 @@ def test_delta_is_read_before_any_step_too(delta):
         with pytest.raises(ParameterError, match="^delta must be"):
             accountant.explain(delta)
     assert rdpsym.OpacusAccountant().get_epsilon(1e-5) == 0.0
+
+
+def test_an_epsilon_of_a_prv_or_gdp_accountant_below_the_rdp_route_is_not_decided():
+    """Opacus's PRVAccountant gives ε = 3.2370 for this composition, prv_accountant's upper bound on an exact ε
+    near 3.2268 (dp_accounting's PLD: 3.22676), and rdpsym's least RDP conversion is 3.8404: "UNSAFE" was false (a
+    probe).  rdpsym certifies only upper bounds here, so below them the verdict is "not decided" (exit 0), with the
+    reason; an RDP accountant's ε that low is still unsafe, and where the curve has an exact profile (q = 1: the
+    Gaussian) a GDP ε below it is unsafe too."""
+    from opacus.accountants import GaussianAccountant, PRVAccountant
+
+    def steps(accountant, plan):
+        for sigma, q, n in plan:
+            for _ in range(n):
+                accountant.step(noise_multiplier=sigma, sample_rate=q)
+        return accountant
+
+    plan = [(1.1, 0.01, 100), (0.8, 0.02, 50), (5.0, 1.0, 10)]
+    prv = steps(PRVAccountant(), plan)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # Opacus's PRV at q = 1: "divide by zero encountered in log"
+        assert abs(prv.get_epsilon(delta=1e-5) - 3.237) < 1e-3  # the peer's answer (3.237004763302374 in Opacus 1.6)
+    v = rdpsym.verify(prv, delta=1e-5, epsilon=3.237004763302374)
+    assert v.verdict == "not decided" and v.epsilon.direction == V.NOT_DECIDED and not v.epsilon.unsafe
+    assert "PRV accountant" in v.epsilon.cause and "neither confirmed nor refuted" in v.epsilon.cause
+    assert rdpsym.verify(plan, delta=1e-5, epsilon=3.237004763302374).verdict == "unsafe"  # a history: RDP
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # Opacus: "GDP accounting is experimental"
+        gdp = steps(GaussianAccountant(), [(5.0, 1.0, 10)])
+    assert rdpsym.verify(gdp, delta=1e-5, epsilon=2.5).verdict == "unsafe"  # exact ε 2.5944 (Balle–Wang)

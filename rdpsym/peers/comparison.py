@@ -27,6 +27,10 @@ ACCUMULATED_Q = fmpq(1, 10**9)
 
 #: Directions of a peer's error.
 EXACT, ABOVE, BELOW, INVALID, VALID_OTHER = "exact", "above", "below", "invalid", "valid (another conversion)"
+#: An ε below every RDP conversion from a peer whose ε is no RDP conversion (Opacus's PRV and GDP accountants),
+#: for a curve without an exact profile: rdpsym certifies only upper bounds there, so it is neither confirmed nor
+#: refuted.
+NOT_DECIDED = "not decided"
 
 
 # ---------------------------------------------------------------- a float against a ball
@@ -129,5 +133,5 @@ def compare(peer: float, certified: arb) -> Comparison:
     return Comparison(direction, error, relative, bits)
 
 
-__all__ = ["ABOVE", "ACCUMULATED", "ACCUMULATED_Q", "BELOW", "EXACT", "INVALID", "ROUNDING", "ROUNDING_Q",
-           "SERIES_CUTOFF", "VALID_OTHER", "Comparison", "compare", "exact_float"]
+__all__ = ["ABOVE", "ACCUMULATED", "ACCUMULATED_Q", "BELOW", "EXACT", "INVALID", "NOT_DECIDED", "ROUNDING",
+           "ROUNDING_Q", "SERIES_CUTOFF", "VALID_OTHER", "Comparison", "compare", "exact_float"]

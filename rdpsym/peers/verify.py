@@ -56,7 +56,7 @@ from fractions import Fraction
 
 from flint import arb, fmpq
 
-from rdpsym.accounting import api
+from rdpsym.accounting import api, profiles
 from rdpsym.accounting.components import Infinite, SampledGaussian
 from rdpsym.accounting.conversions.rdp_dp import kl_delta
 from rdpsym.accounting.curve import RdpCurve, parse_order
@@ -77,6 +77,7 @@ from rdpsym.peers.comparison import (
     BELOW,
     EXACT,
     INVALID,
+    NOT_DECIDED,
     ROUNDING,
     ROUNDING_Q,
     SERIES_CUTOFF,
@@ -180,6 +181,8 @@ class Verification:
             return "unsafe"
         if self.unsafe:
             return "below by float64 rounding only"
+        if any(c.direction == NOT_DECIDED for c in self.checks):
+            return "not decided"
         if any(c.direction == ABOVE and not c.within_rounding for c in self.checks):
             return "conservative"
         return "agrees"
@@ -335,7 +338,7 @@ def _cause(peer: str, curve: RdpCurve, order: object, c: Comparison, within: boo
 
 # ---------------------------------------------------------------- ε at δ
 def _epsilon_check(peer_name: str, curve: RdpCurve, peer: float, delta: fmpq, orders: object, conversion: str,
-                   dps: int, by_order: dict) -> EpsilonCheck:
+                   dps: int, by_order: dict, told: object = None) -> EpsilonCheck:
     r = api.epsilon(curve, delta=_fraction(delta), orders=orders, conversion=conversion, dps=dps)
     name = r.conversion
     certified = r.enclosure
@@ -384,14 +387,33 @@ def _epsilon_check(peer_name: str, curve: RdpCurve, peer: float, delta: fmpq, or
             return check(error, relative, BELOW, f"{other}; below the {name} conversion's: {cause}", True)
         if how:
             cause = f"{cause}; {other}"
+        method = _not_an_rdp_conversion(told)
+        if method and how == "below":
+            return check(error, relative, NOT_DECIDED,
+                         f"below every RDP conversion rdpsym certifies ({other}), but the peer's ε comes from its "
+                         f"{method}, not from an RDP conversion: rdpsym certifies only upper bounds on this "
+                         "mechanism's ε, so an ε below them is neither confirmed nor refuted", within)
     return check(error, relative, direction, cause, within)
+
+
+def _not_an_rdp_conversion(told: object) -> str:
+    """What a peer accountant whose ε is no RDP conversion computes it with (Opacus's PRV and GDP accountants,
+    dp_accounting's PLD accountant), or ''.  An ε of Opacus's PRVAccountant (prv_accountant's upper bound, 3.237
+    for a composition whose exact ε is 3.2268) was "UNSAFE" for being below rdpsym's RDP conversion (3.842; a
+    probe), and so was dp_accounting's PLD ε."""
+    if not type(told).__module__.startswith(("opacus", "dp_accounting")):
+        return ""
+    return {"PRVAccountant": "PRV accountant (privacy random variables)",
+            "GaussianAccountant": "GDP accountant (a central-limit approximation)",
+            "PLDAccountant": "PLD accountant (privacy loss distributions)"}.get(type(told).__name__, "")
 
 
 def _least_certified(curve: RdpCurve, delta: fmpq, peer: float, dps: int) -> tuple[str, str]:
     """Where a peer's ε below the named conversion's stands against the least ε rdpsym certifies for the same
     curve at δ (every conversion at its default orders, and the exact privacy profile where one is known):
     (VALID_OTHER, why) at or above it, ("rounded", why) below it within float64 rounding (64 ulp), ("below",
-    by how much) further below; ("", "") where there is no finite least ε.  autodp's analytic-Gaussian ε
+    by how much) further below (``"below the truth"`` where the least ε is an exact profile's); ("", "") where
+    there is no finite least ε.  autodp's analytic-Gaussian ε
     (σ = 2, δ = 10⁻⁵: 1.9930914044151204, above the exact 1.99309140441511963…) was "unsafe" for being below
     Balle et al.'s conversion (2.1657…), and the exact ε rounded to the nearest float (3·10⁻¹⁷ below it) was
     "below by 0.08 relative", the named conversion's gap (probes)."""
@@ -406,7 +428,8 @@ def _least_certified(curve: RdpCurve, delta: fmpq, peer: float, dps: int) -> tup
         return VALID_OTHER, f"another valid conversion: at least {least}"
     if c.within(ROUNDING_Q):
         return "rounded", f"float64 rounding (within 64 ulp) of {least}"
-    return "below", f"{c.relative_text()} relative below {least}"
+    exact = best.conversion in (profiles.BALLE_WANG, profiles.EXACT_PROFILE)  # the truth, not an upper bound
+    return "below the truth" if exact else "below", f"{c.relative_text()} relative below {least}"
 
 
 def _kl_branch(curve: RdpCurve, delta: fmpq, r: api.AccountingResult, dps: int) -> str:
@@ -489,7 +512,7 @@ def verify(told: object, *, orders: object = None, rdp: Sequence | None = None, 
     if d is not None:
         eps_orders = [_fraction(o) if o != math.inf else math.inf for o in grid] if grid else orders
         by_order = {_key(c.order): c for c in checks}
-        eps_check = _epsilon_check(peer, curve, peer_eps, d, eps_orders, conversion, dps, by_order)
+        eps_check = _epsilon_check(peer, curve, peer_eps, d, eps_orders, conversion, dps, by_order, told)
     return Verification(peer, curve.label, dps, checks, eps_check)
 
 
@@ -509,6 +532,6 @@ def _shown_fraction(q: fmpq) -> str:
     return str(q)
 
 
-__all__ = ["ABOVE", "ACCUMULATED", "ACCUMULATED_Q", "BELOW", "EXACT", "INVALID", "ROUNDING", "ROUNDING_Q",
-           "SERIES_CUTOFF", "VALID_OTHER", "Comparison", "EpsilonCheck", "OrderCheck", "Verification", "as_curve",
-           "compare", "exact_float", "verify"]
+__all__ = ["ABOVE", "ACCUMULATED", "ACCUMULATED_Q", "BELOW", "EXACT", "INVALID", "NOT_DECIDED", "ROUNDING",
+           "ROUNDING_Q", "SERIES_CUTOFF", "VALID_OTHER", "Comparison", "EpsilonCheck", "OrderCheck", "Verification",
+           "as_curve", "compare", "exact_float", "verify"]
