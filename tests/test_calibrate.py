@@ -96,6 +96,16 @@ def test_steps_is_exact_and_q_is_increasing():
     assert q.bracket[0] > q.value and abs(q.value - Fraction(1, 100)) < Fraction(1, 10**4)
 
 
+def test_steps_of_a_gaussian_are_counted_by_its_exact_curve():
+    """5 Gaussian steps of σ = 2 have ε = 4.9833… at δ = 10⁻⁵ (Balle–Wang, what rdpsym.epsilon certifies), but the
+    calibration of steps read only the RDP route and said "steps = 5 does not: certified ε ≥ 5.378 > 5" (a probe):
+    a false certified statement, and one step fewer than the target allows."""
+    c = rdpsym.calibrate("gaussian", epsilon=5, delta=1e-5, fixed={"sigma": 2}, parameter="steps", dps=20)
+    assert c.value == 5 and c.epsilon.conversion == "balle-wang"
+    six = rdpsym.epsilon(rdpsym.gaussian(2).curve() * 6, delta=1e-5, dps=20)
+    assert c.beyond.enclosure.overlaps(six.enclosure) and six.enclosure.lower() > 5
+
+
 def test_a_function_family_and_its_assumption():
     c = rdpsym.calibrate(lambda s: rdpsym.zcdp(rho=1 / (2 * s**2)), epsilon=1, delta=1e-5, direction="decreasing",
                          bounds=(Fraction(1, 10), 100), dps=20)

@@ -277,7 +277,7 @@ class _Search:
             self._base = (dps, one, grid, api._balls(one, grid, self.orders is None, dps + 8))
         _, one, grid, balls = self._base
         return api.epsilon_from_balls(one * k, grid, [b if not isinstance(b, arb) else b * k for b in balls],
-                                      self.delta, self.conversion, dps)
+                                      self.delta, self.conversion, dps, exact_profile=self.orders is None)
 
 
 def _decide(result: api.AccountingResult, target: Fraction) -> bool | None:

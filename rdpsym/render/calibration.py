@@ -46,7 +46,7 @@ def calibration_text(c: Calibration) -> str:
         lines.append(f"  publish {c.parameter} {side} {c.published(6)}: certified there too, ε ≤ "
                      f"{c.rounded_epsilon.published(12)}")
     lines.append(f"  meets (ε, δ) = ({c.target_epsilon}, {c.delta}): certified ε = {r.value} ≤ {c.target_epsilon} "
-                 f"(order {r.order}, conversion {r.conversion}, rounded up)")
+                 f"({'' if r.order is None else f'order {r.order}, '}conversion {r.conversion}, rounded up)")
     if c.beyond is not None:
         with precision(bits_for(c.beyond.dps + 10)):
             low = lower_decimal(c.beyond.enclosure, min(c.beyond.dps, 12))
