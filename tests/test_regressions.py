@@ -1029,3 +1029,37 @@ def test_a_power_near_minus_one_over_many_decades_is_refused_not_summed_wrongly(
         e = mpmath.mpf(1) / 1000
         want = 2 * mpmath.log(mpmath.sqrt(((1 + e) ** 3 - e**3) / 3) * mpmath.log((1 + e) / e))
     assert abs(renyi_divergence_mp(uniform, Q, R(3, 2), dps=30) - want) < mpmath.mpf(10) ** -25
+
+
+def test_a_trapezoid_against_a_triangle_has_its_d_infinity():
+    """P trapezoidal on [0, 1] (ramps of width 1/4, plateau 4/3), Q triangular with mode 1/2: P/Q is 4/3 on both
+    ramps and at most 4/3 between, so D_∞ = log(4/3).  renyi_divergence said +∞ with status numeric (a probe):
+    the scan's step in from the end 1 rounded onto 1 at 60 digits, where Q = 4 − 4x is 0 and P = 16/3 − 16x/3 a
+    rounding residue.  Now the ends are not read, and the common factor 1 − x of the pieces cancels exactly."""
+    h = R(4, 3)
+    P = Continuous(sp.Piecewise((4 * h * x, (x >= 0) & (x < R(1, 4))), (h, (x >= R(1, 4)) & (x <= R(3, 4))),
+                                (4 * h * (1 - x), (x > R(3, 4)) & (x <= 1)), (0, True)), x)
+    Q = Continuous(sp.Piecewise((4 * x, (x >= 0) & (x < R(1, 2))), (4 * (1 - x), (x >= R(1, 2)) & (x <= 1)),
+                                (0, True)), x)
+    d = renyi_divergence(P, Q, sp.oo)
+    assert d.result != sp.oo
+    with mpmath.workdps(50):
+        assert abs(mpmath.mpf(d.result) - mpmath.log(mpmath.mpf(4) / 3)) < mpmath.mpf(10) ** -45
+        assert abs(renyi_divergence_mp(P, Q, sp.oo, dps=40) - mpmath.log(mpmath.mpf(4) / 3)) < mpmath.mpf(10) ** -38
+
+
+def test_a_closed_form_at_its_removable_0_over_0_order_is_its_limit():
+    """Two log-logistic laws (scales 1 and 2, shape 3) at a symbolic order: log((64^α − 8)/(7·8^α·(2α − 1)))/(α − 1),
+    0/0 at α = 1/2, where evalf returned −18.982…, a negative divergence with the status checked (a probe).  The
+    value there is the limit, 0.3481800202578999531933969651321172846612… (mpmath's quadrature of √(PQ), and
+    rdpsym's own derivation at the fixed order 1/2)."""
+    ll = lambda s: (3 / s) * (x / s) ** 2 / (1 + (x / s) ** 3) ** 2  # noqa: E731
+    P = Continuous(ll(sp.Integer(1)), x, support=sp.Interval(0, sp.oo))
+    Q = Continuous(ll(sp.Integer(2)), x, support=sp.Interval(0, sp.oo))
+    d = renyi_divergence(P, Q, rdpsym.alpha)
+    value = d.evalf({rdpsym.alpha: R(1, 2)}, dps=40)
+    with mpmath.workdps(60):
+        f = lambda t: mpmath.sqrt(3 * t**2 / (1 + t**3) ** 2 * (3 / 2) * (t / 2) ** 2 / (1 + (t / 2) ** 3) ** 2)  # noqa: E731
+        truth = -2 * mpmath.log(mpmath.quad(f, [0, 1, 2, 4, mpmath.inf]))
+    assert abs(value - truth) < mpmath.mpf(10) ** -38
+    assert abs(value - renyi_divergence(P, Q, R(1, 2)).evalf(dps=40)) < mpmath.mpf(10) ** -38

@@ -482,6 +482,13 @@ def log_ratio_function(p_expr: sp.Expr, q_expr: sp.Expr, var: sp.Symbol, log_p: 
 
 @functools.lru_cache(maxsize=512)
 def _log_ratio_expression(p_expr: sp.Expr, q_expr: sp.Expr, var: sp.Symbol) -> sp.Expr | None:
+    if p_expr.is_polynomial(var) and q_expr.is_polynomial(var) and not (p_expr.has(sp.Float) or q_expr.has(sp.Float)):
+        # Two polynomial pieces that vanish together (a trapezoid against a triangle at their common end:
+        # (16/3)(1 − x) against 4(1 − x)) have their common factor cancelled exactly: computed apart, 16/3 − 16x/3
+        # at x = 1 was a rounding residue beside Q = 0, and D_∞ read +∞ where it is log(4/3) (a probe).
+        ratio = sp.cancel(p_expr / q_expr)
+        if ratio.is_number or sp.count_ops(ratio) < sp.count_ops(p_expr / q_expr):
+            p_expr, q_expr = sp.fraction(ratio)
     difference = log_expression(p_expr) - log_expression(q_expr)
     if difference.has(sp.zoo, sp.nan, sp.S.ComplexInfinity):
         return None
