@@ -250,11 +250,10 @@ def epsilon(curve: RdpCurve | Mechanism | Guarantee, delta: object, orders: obje
     δ ≥ √(1 − e^{−r}), as dp_accounting) or ``"optimal"`` (the optimal conversion
     of each order's (α, r), certified by a dual point; at α = ∞ it is
     D_∞ + log(1 − δ)).  Mironov and bbghs give ε = D_∞ at α = ∞.  With both defaults
-    (``"best"``, ``orders=None``: the least ε rdpsym can certify), a curve that is exactly a
-    composition of Gaussian mechanisms is also converted by its exact (ε, δ) curve
-    (Balle–Wang 2018), named ``"balle-wang"`` when it wins, and a single Laplace mechanism or randomized
-    response by its exact profile, named ``"exact-profile"`` (:mod:`rdpsym.accounting.profiles`); naming
-    orders or a conversion asks for the RDP route.
+    (``"best"``, ``orders=None``: the least ε rdpsym can certify), a composition of Gaussian mechanisms is also
+    converted by its exact (ε, δ) curve (Balle–Wang 2018), named ``"balle-wang"`` when it wins, one Laplace
+    mechanism or randomized response by its exact profile (``"exact-profile"``; :mod:`rdpsym.accounting.profiles`);
+    naming orders or a conversion asks for the RDP route.
     """
     d = _probability(delta, "delta")
     how = conversion_name(conversion)
@@ -464,10 +463,9 @@ def epsilon_from_balls(c: RdpCurve, grid: tuple, balls: list, delta: object, con
                        dps: int = 50, exact_profile: bool = False) -> AccountingResult:
     """:func:`epsilon` from the curve's balls on ``grid``, already computed (at ``dps + 3`` digits or more): for
     sweeps that scale one curve (the steps of a calibration) without evaluating it again.  ``c`` is the curve
-    the balls belong to (it says whether they are certified).  ``exact_profile``: the grid is the default one,
-    and with ``conversion="best"`` the curve's exact profile, where it has one, competes as in :func:`epsilon`
-    (5 Gaussian steps of σ = 2 were "certified ε ≥ 5.378 > 5" in a calibration of steps, whose exact ε is 4.983;
-    a probe)."""
+    the balls belong to (it says whether they are certified).  ``exact_profile``: with ``conversion="best"`` on the
+    default grid, the curve's exact profile competes as in :func:`epsilon` (5 Gaussian steps of σ = 2, ε 4.983,
+    were "certified ε ≥ 5.378 > 5" in a calibration of steps; a probe)."""
     d = _probability(delta, "delta")
     how = conversion_name(conversion)
     with precision(bits_for(dps + 10)):
