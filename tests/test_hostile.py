@@ -10,6 +10,7 @@ The general property tests over the whole public API are in ``test_hostile_prope
 from __future__ import annotations
 
 import math
+import os
 import re
 import textwrap
 from decimal import Decimal
@@ -129,6 +130,24 @@ def test_a_worker_that_dies_costs_its_file_or_claim_only(tmp_path):
     report = run([tmp_path], timeout=60)
     assert [r.claim.id for r in report.results] == ["good"] and report.results[0].ok
     assert [f.problem for f in report.failures] == ["the worker process ended (exit status 3) while loading"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_named_like_a_claim_file_is_not_read(tmp_path, watchdog):
+    """A FIFO ``fifo.py`` in a claims folder blocked the worker's read until the wall-clock backstop, 20 times the
+    timeout (40 minutes by default; a probe).  It is reported as not a regular file, at once, and the folder's
+    other claims run."""
+    os.mkfifo(tmp_path / "fifo.py")
+    (tmp_path / "good.py").write_text(textwrap.dedent("""
+        import sympy as sp
+        from rdpsym.claims import AtMost, Claim, Domain, Verdict, alpha
+        CLAIM = Claim("good", "", "", "", (AtMost(alpha, alpha**2, "α > 1"),), Verdict.PROVED,
+                      Domain({alpha: sp.Interval.open(1, sp.oo)}))
+    """))
+    with watchdog(60, "rdpsym check of a folder with a FIFO"):
+        report = run([tmp_path], timeout=2)
+    assert [r.claim.id for r in report.results] == ["good"] and report.results[0].ok
+    assert [f.problem for f in report.failures] == ["not a regular file (a folder, a FIFO or a device): not read"]
 
 
 @pytest.mark.parametrize("timeout", ["0", "-1", "nan", "inf", "abc", "1e999999999", "86401"])

@@ -81,6 +81,8 @@ def load(path: Path) -> list[Claim] | LoadFailure:
     path = Path(path)
     if not path.exists():
         return LoadFailure(path, "no such file")
+    if not path.is_file():  # a FIFO named *.py blocked its reader until the backstop: 20 times the timeout (a probe)
+        return LoadFailure(path, "not a regular file (a folder, a FIFO or a device): not read")
     name = _catalogue_module(path)
     try:
         module = _exec_catalogue_module(name) if name else _exec_file(path)
