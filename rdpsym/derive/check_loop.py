@@ -33,7 +33,7 @@ import sympy as sp
 
 from rdpsym.derive.certified import METHOD as CERTIFIED
 from rdpsym.derive.sampling import MAX_TRIES, boundary_orders, sample_points, strata
-from rdpsym.derive.values import branch_at, closed_value, shown
+from rdpsym.derive.values import a_denominator_vanishes, branch_at, closed_value, shown
 from rdpsym.engine.context import Hypotheses
 from rdpsym.foundations.balls import precision
 from rdpsym.foundations.errors import NotVerified, VerificationError
@@ -201,6 +201,8 @@ class Check:
         def where() -> str:  # said only when needed (long numbers print slowly)
             return self.where(point, at, Pp, Qp, bool(self.params))
 
+        if a_denominator_vanishes(expr, {s: v for s, v in point.items() if s != self.order_symbol}):
+            return False  # 0/0 in the parameters (a₁^b − a₂^b at a₁ = a₂): not a point to compare at; evalf refuses it
         closed = closed_value(expr, point, AGREE_DIGITS + 15, where, self.order_symbol)
         items = point_items(point, sort=True)
         if closed != mpmath.inf:

@@ -134,14 +134,14 @@ def closed_value(expr: sp.Expr, point: dict, dps: int, where: Callable[[], str] 
         return mpmath.inf
     expr = stable_erf(expr)
     at = where() if where else shown(point)
-    if _a_denominator_vanishes(expr, point):
+    if a_denominator_vanishes(expr, point):
         # 0/0 written into the form (log((64^α − 8)/(7·8^α·(2α − 1)))/(α − 1), two log-logistic laws, at α = 1/2):
         # evaluated numerically its two residues gave −18.98 at both precisions, a negative divergence with the
         # status checked (a probe).  The limit there is the value, or there is none.
         limit = _removable(expr, point, order_symbol)
         if limit is None:
             raise VerificationError(f"the closed form is 0/0 at {at} (a denominator vanishes there) and has no "
-                                    "limit rdpsym could take")
+                                    "limit rdpsym could take; renyi_divergence_mp evaluates the definition there")
         return closed_value(limit, {}, dps, where)
     ball = _closed_ball(expr, point, dps)
     if ball is not None:
@@ -218,9 +218,10 @@ def _removable(expr: sp.Expr, point: dict, order_symbol: sp.Symbol | None) -> sp
     return limit
 
 
-def _a_denominator_vanishes(expr: sp.Expr, point: dict) -> bool:
-    """Whether a polynomial denominator of ``expr`` (a negative power of a polynomial of low degree in the point's
-    symbols: 2α − 1, a₁ − a₂) is exactly 0 at ``point``, decided in exact rationals."""
+def a_denominator_vanishes(expr: sp.Expr, point: dict) -> bool:
+    """Whether a denominator of ``expr`` (a negative power of 2α − 1, a₁ − a₂, a₁^b − a₂^b) is exactly 0 at ``point``,
+    decided in exact rationals: a polynomial of low degree at any rationals, another small expression at small
+    ones (powers of them are small numbers: a₁^b at a₁ = 2, b = 3; never p^α at α = 10³⁰⁰)."""
     for node in expr.atoms(sp.Pow):
         base, exponent = node.args
         symbols = base.free_symbols
@@ -233,7 +234,8 @@ def _a_denominator_vanishes(expr: sp.Expr, point: dict) -> bool:
             low = base.is_polynomial(*symbols) and sp.Poly(base, *symbols).total_degree() <= 4
         except sp.PolynomialError:
             low = False
-        if low and base.xreplace(values) == 0:
+        small = all(abs(v.p) <= 10**4 and v.q <= 10**4 for v in values.values()) and sp.count_ops(base) <= 40
+        if (low or small) and base.xreplace(values) == 0:
             return True
     return False
 
@@ -272,4 +274,4 @@ def _exactly_zero(expr: sp.Expr, point: dict) -> bool:
         return False
 
 
-__all__ = ["VALUE_RUNGS", "branch_at", "closed_value", "decide", "shown"]
+__all__ = ["VALUE_RUNGS", "a_denominator_vanishes", "branch_at", "closed_value", "decide", "shown"]
