@@ -128,13 +128,13 @@ def test_a_damaged_or_foreign_entry_is_ignored_and_replaced(cache, counted, dama
 
 
 class _Payload:
-    """A pickle that would run a command when loaded by a plain unpickler."""
+    """A pickle that calls ``function(*args)`` when loaded by a plain unpickler: a forged entry's payload."""
 
-    def __init__(self, marker: Path):
-        self.marker = marker
+    def __init__(self, function, *args):
+        self.function, self.args = function, args
 
     def __reduce__(self):
-        return (os.system, (f"touch {self.marker}",))
+        return (self.function, self.args)
 
 
 def test_a_forged_entry_with_the_right_seal_still_runs_no_code(cache, counted, tmp_path):
@@ -144,23 +144,13 @@ def test_a_forged_entry_with_the_right_seal_still_runs_no_code(cache, counted, t
     entry = _derivation_entry(cache)
     key = entry.stem
     marker = tmp_path / "ran"
-    payload = pickle.dumps(_Payload(marker))
+    payload = pickle.dumps(_Payload(os.system, f"touch {marker}"))
     secret = (cache / "secret").read_bytes()
     entry.write_bytes(disk_cache._MAGIC + disk_cache._seal(secret, key, payload) + payload)
     disk_cache._memory.clear()
     again = rdpsym.renyi_divergence(P, Q, 2)
     assert not marker.exists(), "the forged entry ran a command"
     assert again.status is Status.CHECKED and len(counted) == 2
-
-
-class _SympifiedText:
-    """A pickle of SymPy's own Tuple of a string: Tuple sympifies it, and sympify of text evaluates it."""
-
-    def __init__(self, marker: Path):
-        self.marker = marker
-
-    def __reduce__(self):
-        return (sp.Tuple, (f"__import__('os').system('touch {self.marker}') or 1",))
 
 
 def test_a_forged_entry_of_sympy_classes_that_parse_text_runs_no_code(cache, counted, tmp_path):
@@ -172,7 +162,9 @@ def test_a_forged_entry_of_sympy_classes_that_parse_text_runs_no_code(cache, cou
     entry = _derivation_entry(cache)
     marker = tmp_path / "ran"
     secret = (cache / "secret").read_bytes()
-    for payload in (pickle.dumps(_SympifiedText(marker)), pickle.dumps(sp.Tuple(1, 2))):
+    # SymPy's own Tuple of a string: Tuple sympifies it, and sympify of text evaluates it
+    text = _Payload(sp.Tuple, f"__import__('os').system('touch {marker}') or 1")
+    for payload in (pickle.dumps(text), pickle.dumps(sp.Tuple(1, 2))):
         entry.write_bytes(disk_cache._MAGIC + disk_cache._seal(secret, entry.stem, payload) + payload)
         disk_cache._memory.clear()
         again = rdpsym.renyi_divergence(P, Q, 2)

@@ -69,7 +69,7 @@ from rdpsym.foundations.balls import (
 from rdpsym.foundations.errors import ParameterError, RdpSymError, must, quoted
 from rdpsym.foundations.numbers import Digits, Enclosure
 from rdpsym.foundations.reading import dps as read_dps
-from rdpsym.foundations.reading import rational
+from rdpsym.foundations.reading import open_probability, rational
 from rdpsym.laws.mechanisms import Guarantee, Mechanism
 
 #: Conversion names, and the one each means ("balle" is "bbghs": Balle–Barthe–Gaboardi–Hsu–Sato 2020, Thm 21).
@@ -199,13 +199,6 @@ def _enclosure(v, dps: int):
     return Enclosure(v, dps) if isinstance(v, arb) and not isinstance(v, Enclosure) else v
 
 
-def _probability(value: object, name: str) -> fmpq:
-    q = _exact(value, name)
-    if not (0 < q < 1):
-        raise ParameterError(must(name, "in the open interval (0, 1)", value))
-    return q
-
-
 def _exact(value: object, name: str) -> fmpq:
     """A decimal or rational input as the exact rational it spells (1e-5 is 1/100000): the one reader."""
     return rational(value, name)
@@ -255,15 +248,14 @@ def epsilon(curve: RdpCurve | Mechanism | Guarantee, delta: object, orders: obje
     mechanism or randomized response by its exact profile (``"exact-profile"``; :mod:`rdpsym.accounting.profiles`);
     naming orders or a conversion asks for the RDP route.
     """
-    d = _probability(delta, "delta")
+    d = open_probability(delta, "delta")
     how = conversion_name(conversion)
     dps = _dps(dps)
     continuous = isinstance(orders, str) and orders == "continuous"
     grid = None if continuous else resolve(orders, continuous=True)  # every input is checked before the curve
     c = _curve(curve)
     found = _continuous(c, d, how, dps) if continuous else _rdp_epsilon(c, d, grid, orders is None, how, dps)
-    exact = profiles.exact_value(c, "epsilon", d, dps) if how == "best" and orders is None else None
-    return found if exact is None else _exact_wins(found, exact)
+    return _exact_wins(found, c, d, how == "best" and orders is None)
 
 
 #: A grid of more orders than this is certified in two passes: every order at :data:`SCREEN_DPS` digits, then
@@ -444,12 +436,15 @@ def delta(curve: RdpCurve | Mechanism | Guarantee, epsilon: object, orders: obje
     with precision(bits_for(dps + 10) + _exponent_bits(e, grid)):
         found = conv.tightest_delta(list(zip(grid, balls)), e, how)
     result = _result("delta", found, balls, how, e, dps, c)
-    exact = profiles.exact_value(c, "delta", e, dps) if how == "best" and orders is None else None
-    return result if exact is None else _exact_wins(result, exact)
+    return _exact_wins(result, c, e, how == "best" and orders is None)
 
 
-def _exact_wins(result: AccountingResult, exact: profiles.Exact) -> AccountingResult:
-    """``result`` (the RDP conversions' best) replaced by the exact profile's value where that is lower."""
+def _exact_wins(result: AccountingResult, c: RdpCurve, given: fmpq, asked: bool) -> AccountingResult:
+    """``result`` (the RDP conversions' best for curve ``c`` at δ or ε = ``given``) replaced by the curve's exact
+    profile where it has one, ``asked`` (the defaults), and it is lower."""
+    exact = profiles.exact_value(c, result.kind, given, result.dps) if asked else None
+    if exact is None:
+        return result
     with precision(bits_for(result.dps + 10)):
         if result.enclosure != math.inf and not exact.ball.upper() < result.enclosure.upper():
             return result
@@ -466,13 +461,11 @@ def epsilon_from_balls(c: RdpCurve, grid: tuple, balls: list, delta: object, con
     the balls belong to (it says whether they are certified).  ``exact_profile``: with ``conversion="best"`` on the
     default grid, the curve's exact profile competes as in :func:`epsilon` (5 Gaussian steps of σ = 2, ε 4.983,
     were "certified ε ≥ 5.378 > 5" in a calibration of steps; a probe)."""
-    d = _probability(delta, "delta")
+    d = open_probability(delta, "delta")
     how = conversion_name(conversion)
     with precision(bits_for(dps + 10)):
         found = conv.tightest_epsilon_grid(grid, balls, d, how)
-    result = _result("epsilon", found, balls, how, d, dps, c)
-    exact = profiles.exact_value(c, "epsilon", d, dps) if exact_profile and how == "best" else None
-    return result if exact is None else _exact_wins(result, exact)
+    return _exact_wins(_result("epsilon", found, balls, how, d, dps, c), c, d, exact_profile and how == "best")
 
 
 def _exponent_bits(epsilon: fmpq, grid: tuple) -> int:

@@ -24,7 +24,7 @@ from flint import fmpq
 
 from rdpsym.accounting.curve import parse_order
 from rdpsym.foundations.errors import ParameterError, must, quoted
-from rdpsym.foundations.reading import exact
+from rdpsym.foundations.reading import comma_separated, exact
 
 #: Mironov 2017 §VII: "we suggest ... 1.5, 1.75, 2, 2.5, 3, 4, 5, 6, 8, 16, 32, 64, +∞".
 MIRONOV = tuple([fmpq(3, 2), fmpq(7, 4), fmpq(2), fmpq(5, 2)] + [fmpq(k) for k in (3, 4, 5, 6, 8, 16, 32, 64)]
@@ -91,11 +91,7 @@ def resolve(orders: object = None, name: str = "orders", continuous: bool = Fals
     if isinstance(orders, str):
         if orders.count(",") >= MAX_ORDERS:
             raise ParameterError(must(name, f"at most {MAX_ORDERS} orders", f"{orders.count(',') + 1}"))
-        items = [t.strip() for t in orders.split(",")]
-        if len(items) > 1 and not all(items):  # '2,,3' is a typo, not the orders 2 and 3 (a probe)
-            raise ParameterError(must(name, "a comma-separated list of orders without an empty entry",
-                                      quoted(orders)))
-        items = [t for t in items if t]
+        items = comma_separated(orders, name, "orders")  # '2,,3' is a typo, not the orders 2 and 3 (a probe)
     else:
         try:
             # an iterator is read up to one past the ceiling, never to its end (it may have none)

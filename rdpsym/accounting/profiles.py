@@ -43,6 +43,7 @@ import sympy as sp
 from flint import arb, fmpq
 
 from rdpsym.accounting.conversions import gaussian_delta, gaussian_epsilon
+from rdpsym.accounting.conversions._inputs import log1m
 from rdpsym.accounting.curve import RdpCurve
 from rdpsym.foundations.balls import bits_for, precision, to_arb, upper_decimal
 
@@ -96,13 +97,14 @@ def exact_value(curve: RdpCurve, kind: str, given: fmpq, dps: int) -> Exact | No
         g = arb(given)
         if name == "laplace":
             e0 = to_arb(value)
-            ball = e0 + 2 * (1 - g).log() if kind == "epsilon" else 1 - ((g - e0) / 2).exp()
+            ball = e0 + 2 * log1m(g) if kind == "epsilon" else -((g - e0) / 2).expm1()
             what = f"one Laplace mechanism, ε₀ = Δ/b = {value}: its exact profile δ(ε) = 1 − e^((ε − ε₀)/2)"
         else:
             p = to_arb(max(value, 1 - value))
-            ball = ((p - g) / (1 - p)).log() if kind == "epsilon" and g < p else p - g.exp() * (1 - p)
-            if kind == "epsilon" and not g < p:
-                ball = arb(0)
+            if kind == "delta":
+                ball = p - g.exp() * (1 - p)
+            else:  # δ at or above p′ (there p′ − δ ≤ 0) is reached at ε = 0
+                ball = ((p - g) / (1 - p)).log() if g < p else arb(0)
             what = (f"one randomized response, p = {value}: its exact profile δ(ε) = p′ − e^ε·(1 − p′), "
                     "p′ = max(p, 1 − p)")
         return Exact(_clamped(ball), EXACT_PROFILE, what)

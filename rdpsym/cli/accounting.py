@@ -22,7 +22,7 @@ from rdpsym.cli.params import steps
 from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.parallel import executor_from
 from rdpsym.foundations.reading import dps as read_dps
-from rdpsym.foundations.reading import rational
+from rdpsym.foundations.reading import open_probability, rational
 from rdpsym.laws.mechanisms import REGISTRY
 from rdpsym.peers.audit import PEERS, audit
 from rdpsym.render.accounting import result_json, result_text
@@ -46,9 +46,7 @@ def _read(args, kind: str) -> tuple:
     elif args.orders is not None:
         resolve(args.orders, name="--orders", continuous=kind == "epsilon")
     if kind == "epsilon":
-        given = rational(args.delta, "--delta")
-        if not 0 < given < 1:
-            raise ParameterError(must("--delta", "in the open interval (0, 1)", args.delta))
+        given = open_probability(args.delta, "--delta")
     else:
         given = rational(args.epsilon, "--epsilon")
         if given < 0:

@@ -24,7 +24,7 @@ from rdpsym.cli.output import OK, Outputs, check_path
 from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.parallel import executor_from
 from rdpsym.foundations.reading import dps as read_dps
-from rdpsym.foundations.reading import integer, rational
+from rdpsym.foundations.reading import integer, open_probability, rational
 from rdpsym.laws.mechanisms import REGISTRY
 from rdpsym.render.calibration import calibration_json, calibration_text
 
@@ -61,9 +61,7 @@ def _read(args) -> list[dict]:
     if missing:  # (the library's message names its keyword, fixed=, which the command line does not have)
         raise ParameterError(must("--set", f"a value for {', '.join(missing)} ({args.mechanism}), which --solve "
                                   f"{solve} leaves fixed", "none"))
-    delta = rational(args.delta, "--delta")
-    if not 0 < delta < 1:
-        raise ParameterError(must("--delta", "in the open interval (0, 1)", args.delta))
+    delta = open_probability(args.delta, "--delta")
     dps = read_dps(args.dps, "--dps")
     if args.orders is not None:
         resolve(args.orders, name="--orders")

@@ -27,7 +27,8 @@ from rdpsym.cli import params
 from rdpsym.cli.help import SUMMARIES
 from rdpsym.cli.output import NOT_AS_EXPECTED, OK, Outputs, check_path
 from rdpsym.cli.params import steps
-from rdpsym.foundations.errors import ParameterError, must, quoted
+from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.foundations.reading import comma_separated
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.laws.mechanisms import REGISTRY
 from rdpsym.peers.verify import verify
@@ -119,12 +120,7 @@ def _told(args) -> tuple[object, int]:
 
 def _list(text: str | None, option: str) -> list[str] | None:
     """A comma-separated list; an empty entry is refused (a peer's missing value would shift the rest)."""
-    if text is None:
-        return None
-    items = [s.strip() for s in text.split(",")]
-    if len(items) > 1 and not all(items):
-        raise ParameterError(must(option, "a comma-separated list without an empty entry", quoted(text)))
-    return [t for t in items if t]
+    return None if text is None else comma_separated(text, option)
 
 
 def run_verify(args) -> int:

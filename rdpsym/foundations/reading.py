@@ -45,7 +45,7 @@ from rdpsym.foundations.arithmetic import (
     parse,
     size_problem,
 )
-from rdpsym.foundations.errors import DomainError, ParameterError, WrongType, must
+from rdpsym.foundations.errors import DomainError, ParameterError, WrongType, must, quoted
 
 #: What a number may be given as, for messages.
 NUMBER = "a number (such as 2, 0.5, 1/3, 1e-5 or sqrt(2)/2)"
@@ -217,6 +217,37 @@ def rational(value: object, name: str) -> fmpq:
     if not v.is_Rational:
         raise ParameterError(must(name, "a finite rational number (such as 0.5, 1/3 or 1e-5)", _shown(value)))
     return fmpq(int(v.p), int(v.q))
+
+
+def open_probability(value: object, name: str) -> fmpq:
+    """An exact rational in the open interval (0, 1), such as a δ: the one reader of it.
+
+    >>> open_probability("1e-5", "delta")
+    1/100000
+    >>> open_probability(2, "--delta")
+    Traceback (most recent call last):
+    ...
+    rdpsym.foundations.errors.ParameterError: --delta must be in the open interval (0, 1); got 2.
+    """
+    q = rational(value, name)
+    if not 0 < q < 1:
+        raise ParameterError(must(name, "in the open interval (0, 1)", value))
+    return q
+
+
+def comma_separated(text: str, name: str, what: str = "") -> list[str]:
+    """The entries of a comma-separated list, stripped; an empty entry between others is refused (``2,,3`` is a
+    typo, not the entries 2 and 3, and a peer's missing value would shift the rest).  ``what``: the entries'
+    name in the message.
+
+    >>> comma_separated(" 2, 3", "--orders"), comma_separated(" ", "--orders")
+    (['2', '3'], [])
+    """
+    items = [t.strip() for t in text.split(",")]
+    if len(items) > 1 and not all(items):
+        listed = f"a comma-separated list of {what}" if what else "a comma-separated list"
+        raise ParameterError(must(name, f"{listed} without an empty entry", quoted(text)))
+    return [t for t in items if t]
 
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")

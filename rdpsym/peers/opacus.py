@@ -46,7 +46,7 @@ from rdpsym.accounting.curve import RdpCurve
 from rdpsym.foundations.balls import bits_for, precision, upper_decimal
 from rdpsym.foundations.errors import ParameterError, RdpSymError, must
 from rdpsym.foundations.reading import dps as read_dps
-from rdpsym.foundations.reading import integer, nonnegative_parameter, probability_parameter, rational
+from rdpsym.foundations.reading import integer, nonnegative_parameter, open_probability, probability_parameter
 from rdpsym.laws.mechanisms import sampled_gaussian
 from rdpsym.peers._reading import kind, public, read_optional, shown
 
@@ -151,7 +151,8 @@ class OpacusAccountant:
         :meth:`explain`.
         """
         if not self.history:
-            _delta(delta)  # read as after a step: refused ("__import__(...)", NaN, 2) before any step too (a probe)
+            # read as after a step: "__import__(...)", NaN and 2 are refused before any step too (a probe)
+            open_probability(delta, "delta")
             return 0.0
         r = self.result(delta)
         return math.inf if r.enclosure == math.inf else float_up(r.enclosure)
@@ -165,7 +166,7 @@ class OpacusAccountant:
         'epsilon = 0.7751031255879709 at delta = 1e-05: conversion bbghs, order 12, orders opacus (certified, ...)'
         """
         if not self.history:
-            _delta(delta)
+            open_probability(delta, "delta")
             return f"epsilon = 0 at delta = {delta}: no steps taken"
         r = self.result(delta)
         eps = "inf" if r.enclosure == math.inf else repr(float_up(r.enclosure))
@@ -177,7 +178,7 @@ class OpacusAccountant:
     def get_privacy_spent(self, *, delta: float, alphas: object = None) -> tuple[float, float]:
         """(ε, the order that gives it), as Opacus's ``RDPAccountant.get_privacy_spent``; ``alphas`` are orders."""
         if not self.history:
-            _delta(delta)
+            open_probability(delta, "delta")
             return 0.0, 0.0
         r = self.result(delta, orders=alphas if alphas is not None else self.orders)
         if r.enclosure == math.inf:
@@ -291,13 +292,5 @@ def register_with_opacus(force: bool = True) -> type:
     return OpacusAccountant
 
 
-def _delta(delta: object) -> None:
-    """δ read as :func:`rdpsym.epsilon` reads it (a number in (0, 1), by the one reader), or a ParameterError."""
-    d = rational(delta, "delta")
-    if not 0 < d < 1:
-        raise ParameterError(must("delta", "in the open interval (0, 1)", shown(delta)))
-
-
 __all__ = ["MECHANISM", "MECHANISM_LIKE_OPACUS", "OpacusAccountant", "OpacusLikeAccountant", "float_up",
            "from_opacus", "register_with_opacus"]
-

@@ -66,7 +66,7 @@ from rdpsym.foundations.balls import bits_for, precision, upper_decimal
 from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.numbers import Enclosure
 from rdpsym.foundations.reading import dps as read_dps
-from rdpsym.foundations.reading import integer, number, rational
+from rdpsym.foundations.reading import integer, number, open_probability
 from rdpsym.laws.mechanisms import Guarantee, Mechanism
 from rdpsym.peers._reading import kind, shown
 from rdpsym.peers.autodp import from_autodp
@@ -497,9 +497,7 @@ def verify(told: object, *, orders: object = None, rdp: Sequence | None = None, 
     if epsilon is not None:
         if delta is None:
             raise ParameterError(must("delta", "given with epsilon (the δ the peer's ε is at)", "none"))
-        d = rational(delta, "delta")
-        if not 0 < d < 1:
-            raise ParameterError(must("delta", "in the open interval (0, 1)", shown(delta)))
+        d = open_probability(delta, "delta")
         peer_eps = peer_float(epsilon, "epsilon")
     curve = as_curve(told, steps)
     checks: tuple = ()

@@ -87,8 +87,9 @@ def _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reason
     else:
         lo, hi, tails = _algebraic_tails(f, log_f, lo, hi, where, ctx)
         def marks():  # in the piece's variable: x, or u = x − centre after a recentring
-            shift = ctx.zero if centre is None else to_mpf(centre, ctx)
-            return [*(to_mpf(t, ctx) for t in seeds), *(m - shift for m in (density_modes() if density_modes else ()))]
+            origin = ctx.zero if centre is None else to_mpf(centre, ctx)
+            modes = density_modes() if density_modes else ()
+            return [*(to_mpf(t, ctx) for t in seeds), *(m - origin for m in modes)]
 
         part = tails + _settled_quad(f, _split_points(where, lo, hi, ctx), where, ctx, marks)
     return (part * ctx.exp(shift) if shift else part), log_centre
