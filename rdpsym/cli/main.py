@@ -18,11 +18,8 @@ the user can fix is one line, ``rdpsym: error: <what> must be <range>; got
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
-import signal
 import sys
-import threading
 from collections.abc import Iterable
 
 import rdpsym
@@ -30,6 +27,7 @@ from rdpsym.cli.help import SUMMARIES, Parser, finish
 from rdpsym.cli.output import BAD_INPUT, STATUSES
 from rdpsym.cli.progress import working
 from rdpsym.foundations.errors import RdpSymError
+from rdpsym.foundations.termination import sigterm_exits
 
 #: Every subcommand and the module that reads its options and runs it (``register(subparsers)`` sets
 #: ``args.run``), in the order ``rdpsym --help`` lists them.  A module is imported by name when its command is
@@ -85,34 +83,14 @@ def main(argv: list[str] | None = None) -> int:
     # The command is the first word that is not an option (the top level has only --help and --version).
     typed = next((word for word in argv if not word.startswith("-")), None)
     args = build_parser([typed] if typed in COMMANDS else []).parse_args(argv)
-    with _sigterm_exits():
+    # SIGTERM ends the command as Ctrl-C does, through every finally: workers stopped, no output half written
+    with sigterm_exits():
         try:
             with working(args.command):
                 return args.run(args)
         except RdpSymError as exc:
             print(f"rdpsym: error: {exc}", file=sys.stderr)
             return BAD_INPUT
-
-
-@contextlib.contextmanager
-def _sigterm_exits():
-    """SIGTERM ends the command as Ctrl-C does, through every ``finally`` on the way out: pool workers and
-    claim workers are stopped, no output is half written (each is replaced whole or not at all).  By default
-    SIGTERM killed the process on the spot and left its workers computing for minutes.  Exit status 143
-    (128 + SIGTERM), as a shell reports a process it terminated."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def terminate(signum, frame):
-        raise SystemExit(128 + signum)
-
-    previous = signal.signal(signal.SIGTERM, terminate)
-    try:
-        yield
-    finally:
-        # (None: a handler set outside Python, which signal cannot reinstall: the default then)
-        signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -32,13 +32,13 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import signal
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import CancelledError, Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from rdpsym.foundations.errors import ParameterError, RdpSymError, must
 from rdpsym.foundations.reading import integer
+from rdpsym.foundations.termination import default_sigterm, sigterm_deferred
 
 #: A local pool larger than this is refused (a cluster is what --scheduler is for).
 MAX_WORKERS = 256
@@ -116,7 +116,7 @@ def _terminated_by_sigterm() -> None:
     which turns SIGTERM into :class:`SystemExit`; ``ProcessPoolExecutor``'s worker loop catches that as a task's
     exception and takes the next task, so :func:`_terminate` did not stop it and the interpreter's exit waited
     for it (a SIGTERM'd ``--workers 2`` run that never ended, seen under load)."""
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    default_sigterm()
 
 
 def _terminate(pool: ProcessPoolExecutor) -> None:
@@ -135,9 +135,13 @@ def _terminate(pool: ProcessPoolExecutor) -> None:
 
 def _submitted(executor, fn: Callable, items: list) -> list:
     futures = []
+    # A process pool forks its workers at the first submit: a SIGTERM then waits until the pool knows them all
+    # (raised inside, it left a worker nobody stopped; rdpsym.foundations.termination)
+    holding = sigterm_deferred() if isinstance(executor, ProcessPoolExecutor) else contextlib.nullcontext()
     try:
-        for x in items:
-            futures.append(_submit(executor, fn, x))
+        with holding:
+            for x in items:
+                futures.append(_submit(executor, fn, x))
     except Exception as exc:  # a closed client, a scheduler gone: nothing can run there
         if _from_a_cluster(exc):
             raise LostWorkers(f"the tasks could not be sent to the cluster ({type(exc).__name__}: {exc}); no result "
