@@ -344,6 +344,8 @@ def test_infinite_conversion_points_are_left_out():
     (lambda m: budget_curves([m], figsize=(7, -1)), r"figsize must be \(width, height\)"),
     (lambda m: conversion_curves([m], [0]), r"delta must be in the open interval \(0, 1\); got 0"),
     (lambda m: conversion_curves([m], [1e-5, 0.00001]), "deltas must be a list without duplicates"),
+    # (a float64 axis has no 10⁻⁴⁰⁰: it was drawn nowhere and summed up "at δ = 0")
+    (lambda m: conversion_curves([m], ["1e-400", "1e-5"]), r"delta must be in \[2.22507e-308, 1\) to be drawn"),
     (lambda m: conversion_curves([m], []), "deltas must be a non-empty list"),
     (lambda m: conversion_curves([m], conversion="rdp"), "conversion must be one of 'best', 'mironov', 'bbghs'"),
     (lambda m: conversion_curves([m], orders="fast"), r"^orders must be a grid name \(mironov, dp-accounting, "

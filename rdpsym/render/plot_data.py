@@ -9,6 +9,7 @@ apart from the drawing so that a table or a test can have the data without matpl
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -67,6 +68,9 @@ def default_orders(max_order: object = 100, points: int = 200, name: str = "max_
 
 #: The default deltas of :func:`conversion_curves`: 10⁻¹⁰ … 10⁻¹, 8 per decade, 3 significant digits.
 DEFAULT_DELTAS = tuple(Fraction(f"{10 ** (-10 + i / 8):.2e}") for i in range(73))
+#: The least δ a plot takes: its axes are float64, where a smaller δ is 0 or subnormal (δ = 10⁻⁴⁰⁰ was drawn
+#: nowhere and summed up "at δ = 0").  ``rdpsym epsilon`` takes any δ in (0, 1).
+MIN_PLOT_DELTA = Fraction(sys.float_info.min)
 
 
 @dataclass(frozen=True)
@@ -175,7 +179,11 @@ def read_deltas(deltas: object) -> tuple:
         q = rational(d, "delta")
         if not 0 < q < 1:
             raise ParameterError(must("delta", "in the open interval (0, 1)", d))
-        out.append(Fraction(int(q.p), int(q.q)))
+        q = Fraction(int(q.p), int(q.q))
+        if q < MIN_PLOT_DELTA:
+            raise ParameterError(must("delta", f"in [{float(MIN_PLOT_DELTA):.6g}, 1) to be drawn (a plot's axes are "
+                                      "float64; rdpsym epsilon takes any δ in (0, 1))", d))
+        out.append(q)
     if len(set(out)) != len(out):
         raise ParameterError(must("deltas", "a list without duplicates", [str(d) for d in out]))
     return tuple(sorted(out))
