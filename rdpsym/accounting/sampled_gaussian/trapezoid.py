@@ -216,9 +216,12 @@ def _frac_group(q: fmpq, sigma: fmpq, fl: _Floats, group: list[_Order], target: 
         prec = max(prec, bits + 20 + math.ceil(cancel + math.log2(2 + j_right - j_left) + math.log2(1 + big)))
     span = max(jr for _, _, jr in plans) - min(jl for _, jl, _ in plans) + 1
     if span > _MAX_POINTS:
+        alphas = sorted(o.alpha for o in group)
+        shown = ", ".join(str(a) for a in alphas[:4]) + (f", … ({len(alphas)} in all)" if len(alphas) > 4 else "")
         raise ConvergenceError(
             f"the certified quadrature at q={q}, sigma={sigma} would need {span} grid points "
-            f"(step {hf:.3g}); more than {_MAX_POINTS}."
+            f"(step {hf:.3g}); more than {_MAX_POINTS}, for the fractional order(s) "
+            f"{shown}; integer orders are exact sums (orders=[2, 3, ..., inf])."
         )
     with precision(prec):
         qa, one_mq = arb(q), arb(1 - q)  # 1 − q from the exact rational: q may be 1 − 10⁻³⁰⁰
