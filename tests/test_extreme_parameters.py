@@ -80,6 +80,19 @@ def test_randomized_response_curve_near_one_half_and_near_zero_or_one(p):
         assert_agrees(curve.value(order, dps=45), rr_expected(p, order), (p, order))
 
 
+@pytest.mark.parametrize("k", [20, 60, 100])
+@pytest.mark.parametrize(("mechanism", "expected"), [
+    (rdpsym.laplace(scale=1), lambda order: laplace_expected(1, order)),
+    (rdpsym.randomized_response(R(3, 4)), lambda order: rr_expected(R(3, 4), order)),
+], ids=["laplace", "randomized-response"])
+def test_curves_at_an_order_a_hair_above_one(mechanism, expected, k):
+    """α = 1 + 10⁻ᵏ (a probe): the closed forms divide by α − 1, a ball around 0 below 200 bits at k = 60; that
+    first rung's NaN was an error ("a non-finite ball nan"), not a reason to take more bits.  (The references
+    keep 150 − k digits: enough for 40.)"""
+    order = 1 + R(1, 10**k)
+    assert_agrees(mechanism.curve().value(order, dps=40), expected(order), (mechanism, k))
+
+
 def test_large_sigma_is_the_same_curve_as_small_sensitivity():
     # D_α depends on Δ/σ only: σ = 10⁴ with Δ = 1 and σ = 1 with Δ = 10⁻⁴ (which always worked).
     big = rdpsym.gaussian(sigma=10**4).curve()

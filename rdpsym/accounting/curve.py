@@ -430,11 +430,12 @@ def _only_small(out: list, bits: int, dps: int) -> bool:
 
 
 def _accurate(v: arb, dps: int) -> bool:
+    """Whether ``v`` holds ``dps`` digits.  A non-finite ball does not, yet: more bits may resolve it (Laplace's
+    closed form at α = 1 + 10⁻⁶⁰ divides by α − 1, a ball around 0 below 200 bits; that was an error, "a
+    non-finite ball nan", at the first rung)."""
     if v.is_zero():
         return True
-    if not v.is_finite():
-        raise ConvergenceError(f"a non-finite ball {v} where a finite value was expected")
-    return v.rel_accuracy_bits() >= dps * 3.33 + 3
+    return v.is_finite() and v.rel_accuracy_bits() >= dps * 3.33 + 3
 
 
 def _merge(terms: tuple) -> tuple:
