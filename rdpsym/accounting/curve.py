@@ -46,7 +46,6 @@ from rdpsym.foundations.balls import (
     to_fmpq,
 )
 from rdpsym.foundations.errors import (
-    ConvergenceError,
     NoClosedFormError,
     ParameterError,
     WrongType,
