@@ -59,6 +59,8 @@ ORDERS = {"alpha": a, "2": 2, "1": 1, "inf": sp.oo}
     (sp.exp(sp.Symbol("epsilon")) - 1, r"e^{\epsilon} - 1"),
     (1 - p, r"1 - p"),
     (1 - sp.exp(-b), r"1 - e^{- \lambda}"),
+    # a Beta law's moment: the arguments typeset (SymPy 1.14 wrote them with str(): B(3 - alpha, alpha + 2))
+    (sp.beta(3 - a, a + 2) ** (a - 1), r"\operatorname{B}^{\alpha - 1}\left(3 - \alpha, \alpha + 2\right)"),
 ])
 def test_paper_typography(expr, paper):
     assert paper_latex(expr, symbol_names=lam) == paper

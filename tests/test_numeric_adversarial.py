@@ -218,3 +218,30 @@ def test_a_uniform_law_against_a_raised_cosine(order, expected):
     value = renyi_divergence_mp(U, RC, order, dps=40)
     with mpmath.workdps(60):
         assert abs(value / expected() - 1) < mpmath.mpf(10) ** -40
+
+
+def _beta(a, b):
+    return rdpsym.Continuous(x ** (a - 1) * (1 - x) ** (b - 1) / sp.beta(a, b), x, support=sp.Interval(0, 1))
+
+
+_UNIFORM = rdpsym.Continuous(sp.S(1) + 0 * x, x, support=sp.Interval(0, 1))
+_TRIANGLE = rdpsym.Continuous(sp.Piecewise((4 * x, x < R(1, 2)), (4 - 4 * x, True)), x, support=sp.Interval(0, 1))
+
+
+@pytest.mark.parametrize(("P", "Q", "order", "moment"), [
+    # ∫ P^α Q^{1−α} = 12·B(3 − α, 2 + α): finite below 3, its mass 10⁻³⁰-close to 0 just below
+    (_beta(2, 3), _beta(3, 2), 3 - R(1, 10**30), lambda a: 12 * mpmath.beta(3 - a, 2 + a)),
+    # = 2·4^{1−α}·2^{α−2}/(2 − α): finite below 2
+    (_UNIFORM, _TRIANGLE, 2 - R(1, 10**30), lambda a: 2 * mpmath.power(4, 1 - a) * mpmath.power(2, a - 2) / (2 - a)),
+], ids=["beta", "uniform-triangle"])
+def test_an_order_just_below_where_the_integral_diverges_is_derived_as_for_a_symbolic_order(P, Q, order, moment):
+    """A probe: at α = 3 − 10⁻³⁰ the definition's mass lies 10⁻³⁰-close to an end, which no quadrature resolves,
+    and the number was refused while α as a symbol derived and checked the form.  Now the number gets the form for
+    every order at it, with the status of that form, and its evidence says the order itself was not read."""
+    d = rdpsym.renyi_divergence(P, Q, order)
+    assert d.status == "checked"
+    assert any("the definition at the order" in str(e) for e in d.evidence)
+    with mpmath.workdps(120):
+        a = mpmath.mpf(order.p) / order.q
+        expected = mpmath.log(moment(a)) / (a - 1)
+        assert abs(d.evalf(dps=40) / expected - 1) < mpmath.mpf(10) ** -40

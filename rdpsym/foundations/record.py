@@ -67,6 +67,7 @@ from rdpsym.foundations.evidence import (
 )
 from rdpsym.foundations.rules import (
     Additivity,
+    AtTheOrder,
     Because,
     ByCases,
     ByIdentity,
@@ -146,7 +147,8 @@ def point_items(point: dict, sort: bool = False) -> tuple:
 
 
 __all__ = [
-    "AgreesWithDefinition", "Because", "CheckedOn", "Citation", "Contradiction", "Counterexample", "DEFINITION_3",
+    "AgreesWithDefinition", "AtTheOrder", "Because", "CheckedOn", "Citation", "Contradiction", "Counterexample",
+    "DEFINITION_3",
     "Definition", "DifferentiateMoment", "Diverges", "DontKnow", "Evidence", "ExpectationOfLogRatio", "Failure",
     "FiniteSum", "FromDefinition", "Given",
     "LHopital", "Largest", "MIRONOV_2017", "NoClosedForm", "NoPoints", "NotShownEqual", "Numeric", "OnInterval",

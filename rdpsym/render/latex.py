@@ -190,6 +190,13 @@ class PaperPrinter(LatexPrinter):
             return rf"{expr.func.__name__}({', '.join(self._print(a) for a in expr.args)})"
         return super()._print_Function(expr, exp)
 
+    def _print_beta(self, expr, exp=None):
+        """B(x, y) with its arguments typeset: SymPy 1.14 writes them with str(), B(3 − alpha, alpha + 2)."""
+        x = expr.args[0]
+        y = x if len(expr.args) == 1 else expr.args[1]
+        tex = rf"\left({self._print(x)}, {self._print(y)}\right)"
+        return rf"\operatorname{{B}}^{{{exp}}}{tex}" if exp is not None else rf"\operatorname{{B}}{tex}"
+
     def _print_Limit(self, expr):
         """``\\lim_{\\alpha \\to 1^+} \\frac{1}{\\alpha - 1} \\log(I(\\alpha))``: a product needs no parentheses."""
         e, z, z0, direction = expr.args

@@ -23,6 +23,7 @@ from rdpsym.foundations.record import (
     Additivity,
     AgreesByRoute,
     AgreesWithDefinition,
+    AtTheOrder,
     Because,
     ByCases,
     ByIdentity,
@@ -195,6 +196,10 @@ def _rule(rule: Rule, w: _Words) -> str:  # noqa: C901 - one sentence per kind o
         return (w.words("the closed form of the laws' family, ") + w.math(rule.general.xreplace(named))
                 + w.words(", at the laws' numbers (") + numbers
                 + w.words("); the laws as written had none of their own"))
+    if isinstance(rule, AtTheOrder):
+        # (the form for every order is the line above; why the order itself was not read is in the evidence)
+        return w.words("the result for every order, at this order: the definition could not be evaluated at the "
+                       "order itself")
     if isinstance(rule, Published):
         return w.citation(rule.citation)
     if isinstance(rule, Numeric):
