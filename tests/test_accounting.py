@@ -173,6 +173,20 @@ def test_a_composition_of_gaussian_mechanisms_gets_its_exact_epsilon_delta_curve
     assert "from the exact (ε, δ) curve" in str(r)
 
 
+@pytest.mark.parametrize("epsilon", [1, 10**6, 10**12])
+def test_the_exact_gaussian_delta_holds_the_digits_it_says_where_its_terms_cancel(epsilon):
+    """σ = 10⁶ (μ = 10⁻⁶), a probe: Balle–Wang's two Φ terms agree to about μ²/ε, and the profile was evaluated at
+    one precision, from μ as a ball; "40 digits (rounded up)" were 32 right at ε = 1 and none at ε = 10¹² (the ball
+    [−3.9·10⁻ᴺ, 4.7·10⁻ᴺ], its upper end 3.9·10⁴ times the truth).  The reference is mpmath's at 300 digits."""
+    r = rdpsym.delta(rdpsym.gaussian(sigma=10**6).curve(), epsilon=epsilon, dps=40)
+    assert r.conversion == "balle-wang"
+    with mpmath.workdps(300):
+        mu, e = mpmath.mpf(10) ** -6, mpmath.mpf(epsilon)
+        phi = lambda t: mpmath.erfc(-t / mpmath.sqrt(2)) / 2  # noqa: E731
+        exact = phi(mu / 2 - e / mu) - mpmath.exp(e) * phi(-mu / 2 - e / mu)
+        assert 0 <= mpmath.mpf(str(r.delta)) / exact - 1 < mpmath.mpf(10) ** -39  # rounded up, at 40 digits
+
+
 def test_the_exact_gaussian_curve_only_where_the_curve_is_a_gaussian_and_the_defaults_are_asked():
     g = rdpsym.gaussian(sigma=2).curve()
     assert rdpsym.epsilon(g, delta=1e-5, orders="dp-accounting", dps=20).conversion == "optimal"  # orders named
