@@ -158,3 +158,19 @@ def test_a_mechanism_of_clipped_gaussians_has_a_curve_with_its_kl_and_d_infinity
             assert abs(c.value(order, dps=40) - truth) < mpmath.mpf(10) ** -35, order
         worst_atom = mpmath.log(mpmath.ncdf(-HALF) / mpmath.ncdf(-1))  # the atoms at 1, P = N(1/2), Q = N(0)
         assert abs(c.value(sp.oo, dps=40) - worst_atom) < mpmath.mpf(10) ** -35
+
+
+@pytest.mark.parametrize("k", [20, 50, 80])
+@pytest.mark.parametrize("sign", [1, -1])
+def test_an_order_next_to_one_keeps_its_digits(k, sign):
+    """A probe: an atom of 1/3 (1/2) at 0 beside a uniform part, at α = 1 ± 10⁻ᵏ.  The moment is 1 + (α − 1)·KL,
+    and its log was taken at the digits asked for: 10 digits right at k = 30, 0.0 at k = 50 (α rounded to 1), a
+    ZeroDivisionError at k = 60; the derivation then called its own right closed form wrong.  The pair is a
+    two-point law in disguise: D_α = log(aᵅb^{1−α} + (1 − a)ᵅ(1 − b)^{1−α})/(α − 1)."""
+    law = lambda a: rdpsym.Continuous(a * sp.DiracDelta(x) + (1 - a), x, support=sp.Interval(0, 1))  # noqa: E731
+    order = 1 + sign * R(1, 10**k)
+    value = rdpsym.renyi_divergence_mp(law(R(1, 3)), law(R(1, 2)), order, dps=40)
+    with mpmath.workdps(k + 100):
+        a, b, t = mpmath.mpf(1) / 3, mpmath.mpf(1) / 2, sign * mpmath.mpf(10) ** -k
+        expected = mpmath.log(a ** (1 + t) * b ** -t + (1 - a) ** (1 + t) * (1 - b) ** -t) / t
+        assert abs(value / expected - 1) < mpmath.mpf(10) ** -40

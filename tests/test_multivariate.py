@@ -521,3 +521,17 @@ def test_matrix_symbols_are_written_out_entry_by_entry():
         a = 1 if order == 1 else mp_of(order)
         ref = gal(mpmath.matrix([0, 0]), S, mp_matrix([[sp.Rational(1, 3)], [-1]], {}), S, a)
         assert agree(value_of(d, point), ref), order
+
+
+@pytest.mark.parametrize("k", [40, 60])
+@pytest.mark.parametrize("sign", [1, -1])
+def test_a_gaussian_pair_at_an_order_next_to_one_keeps_its_digits(k, sign):
+    """A probe: N((0, 0), I) vs N((1, 0), I) at α = 1 ± 10⁻ᵏ is α/2, but the diagonalised definition took the log
+    of a moment 1 + (α − 1)/2 at 60 digits: 0.50000118… at k = 60 (no error), and the derivation then rejected its
+    own proved closed form."""
+    P, Q = MultivariateNormal([0, 0], sp.eye(2)), MultivariateNormal([1, 0], sp.eye(2))
+    order = 1 + sign * sp.Rational(1, 10**k)
+    value = rdpsym.renyi_divergence_mp(P, Q, order, dps=40)
+    with mpmath.workdps(k + 60):
+        assert abs(value / (mpmath.mpf(order.p) / order.q / 2) - 1) < mpmath.mpf(10) ** -40
+    assert rdpsym.renyi_divergence(P, Q, order).status in ("proved", "checked")

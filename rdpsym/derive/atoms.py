@@ -44,6 +44,7 @@ from rdpsym.foundations.notation import P as P_
 from rdpsym.foundations.notation import Q as Q_
 from rdpsym.foundations.notation import RenyiDivergence
 from rdpsym.foundations.numbers import exact_mpf
+from rdpsym.foundations.precision import digits_next_to_one
 from rdpsym.foundations.reading import parse_order
 from rdpsym.foundations.record import AgreesWithDefinition, Because, NotChecked, Status, Step, weakest
 from rdpsym.laws.atoms import WithAtoms
@@ -272,7 +273,8 @@ def divergence_mp(P, Q, order: object, dps: int = 50, values=None) -> mpmath.mpf
                 for law in (P, Q))
     order = parse_order(order)
     Pp, Qp = parts(P), parts(Q)
-    with mpmath.workdps(dps + 10):
+    # (next to α = 1 the moment is 1 + (α − 1)·KL: its log needs the digits α − 1 costs besides those asked for)
+    with mpmath.workdps(dps + 10 + digits_next_to_one(order)):
         value = _compose(Pp, Qp, order, lambda Pd, Qd: univariate_divergence_mp(Pd, Qd, order, dps=dps + 5), NUMERIC)
         return exact_mpf(value) if not mpmath.isinf(value) else mpmath.inf
 

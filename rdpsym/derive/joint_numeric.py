@@ -22,7 +22,7 @@ from rdpsym.derive.definition import numeric_order, univariate_divergence_mp
 from rdpsym.derive.joint_blocks import _at, _Both, _laws_ok, _parameters, _tables, align
 from rdpsym.foundations.errors import ConvergenceError, NoClosedFormError, ParameterError
 from rdpsym.foundations.numbers import Digits
-from rdpsym.foundations.precision import agreed, sympy_evalf_guard
+from rdpsym.foundations.precision import agreed, digits_next_to_one, sympy_evalf_guard
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.laws.densities import Density, parameter_values
 from rdpsym.laws.joint import Joint
@@ -156,7 +156,7 @@ def _diagonalised(jp: Joint, jq: Joint, order, dps: int) -> mpmath.mpf:
     uses the symbolic derivation (its determinant, inverse or completed square).
     """
     d = len(jp.variables)
-    wp = dps + 20
+    wp = dps + 20 + digits_next_to_one(order)  # log_total is (α − 1)·D next to 1 (MVN at α = 1 + 10⁻⁶⁰: 6 digits)
     with mpmath.workdps(wp):
         lp, lq = _log_density(jp), _log_density(jq)
         a = to_mpf(order, mpmath.mp) if order is not oo else mpmath.inf
@@ -229,7 +229,8 @@ def _nested(jp: Joint, jq: Joint, order, dps: int) -> mpmath.mpf:
                 value = mpmath.quad(integrand, *ranges)
             return value if a == 1 else mpmath.log(value) / (a - 1)
 
-    first, second = at(dps + 10), at(dps + 30)
+    near = digits_next_to_one(order)  # the log of a moment 1 + (α − 1)·KL
+    first, second = at(dps + 10 + near), at(dps + 30 + near)
     value = agreed(first, second, dps)
     if value is None:
         raise ConvergenceError(f"D_{order} of a joint block did not settle: {mpmath.nstr(first, 15)} vs "

@@ -87,6 +87,23 @@ def arb_rungs(dps: int, rungs: int = 4) -> tuple[int, ...]:
     return tuple(first * 2**k for k in range(rungs))
 
 
+def digits_next_to_one(order: object) -> int:
+    """The digits log(I)/(α − 1) loses at an order α next to 1, to add to a working precision: I − 1 is about
+    (α − 1)·KL there, so log I keeps −log10|α − 1| digits fewer than I (0 for α = 1, ∞, a symbol, or
+    |α − 1| ≥ 1/10).  At α = 1 + 10⁻⁵⁰ and 50 digits, α itself rounded to 1 and the divergence read 0.0.
+
+    >>> digits_next_to_one(sp.Rational(10**20 + 1, 10**20)), digits_next_to_one(2), digits_next_to_one(sp.oo)
+    (22, 0, 0)
+    """
+    try:
+        t = abs(sp.Rational(order) - 1)
+    except (TypeError, ValueError):
+        return 0
+    if t == 0 or t >= sp.Rational(1, 10):
+        return 0
+    return len(str(t.q // t.p)) + 1
+
+
 #: The most bits :func:`climb` doubles to past its rungs, for values only too small for them (``further``).
 FURTHER_CEILING = 1 << 15
 
@@ -392,5 +409,5 @@ _SAFE_EVALF = {sp.Add, sp.Mul, sp.Pow, sp.exp, sp.log, sp.sin, sp.cos, sp.tan, s
 
 
 __all__ = ["BITS_PER_DIGIT", "CEILING_FACTOR", "DECISION_RUNGS", "GUARD_BITS", "GUARD_RUNGS", "SECOND_RUNG", "agreed",
-           "arb_rungs", "bits_for", "climb", "in_symbolic_work", "lacking_digits", "private_context",
-           "sympy_evalf_guard", "sympy_float"]
+           "arb_rungs", "bits_for", "climb", "digits_next_to_one", "in_symbolic_work", "lacking_digits",
+           "private_context", "sympy_evalf_guard", "sympy_float"]
