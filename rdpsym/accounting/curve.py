@@ -41,6 +41,7 @@ from rdpsym.accounting.components import Component as Component
 from rdpsym.accounting.components import Infinite as Infinite
 from rdpsym.foundations.balls import (
     Undecided,
+    holds_digits,
     precision,
     to_arb,
     to_fmpq,
@@ -297,7 +298,7 @@ class RdpCurve:
             with precision(bits):
                 return self.balls(orders)
 
-        return climb(at, lambda out: all(isinstance(v, Infinite) or _accurate(v, dps) for v in out),
+        return climb(at, lambda out: all(isinstance(v, Infinite) or holds_digits(v, dps) for v in out),
                      arb_rungs(dps), _Said(lambda: f"{self.label}: {dps} digits at orders {orders}"),
                      retry=(Undecided,), further=lambda out, bits: _only_small(out, bits, dps))
 
@@ -337,7 +338,7 @@ class RdpCurve:
                     total += w * to_arb(v)
                 return total
 
-        return climb(at, lambda v: isinstance(v, Infinite) or _accurate(v, dps), arb_rungs(dps),
+        return climb(at, lambda v: isinstance(v, Infinite) or holds_digits(v, dps), arb_rungs(dps),
                      _Said(lambda: f"{self.label}: {dps} digits at order 1"), retry=(Undecided,))
 
     def value(self, order: object, dps: int = 50) -> mpmath.mpf:
@@ -424,17 +425,8 @@ def _only_small(out: list, bits: int, dps: int) -> bool:
     radius is below 2^(−bits/2), so its value is that small too (past the rungs, bits/2 is more than the digits
     asked for), and more bits will place it (a divergence of 10⁻⁶⁰⁰ is [± 10⁻³⁰⁰] at 1008 bits)."""
     half = arb(2) ** (-(bits // 2))
-    pending = [v for v in out if not isinstance(v, Infinite) and not (v.is_finite() and _accurate(v, dps))]
+    pending = [v for v in out if not isinstance(v, Infinite) and not holds_digits(v, dps)]
     return bool(pending) and all(v.is_finite() and v.rad() <= half for v in pending)
-
-
-def _accurate(v: arb, dps: int) -> bool:
-    """Whether ``v`` holds ``dps`` digits.  A non-finite ball does not, yet: more bits may resolve it (Laplace's
-    closed form at α = 1 + 10⁻⁶⁰ divides by α − 1, a ball around 0 below 200 bits; that was an error, "a
-    non-finite ball nan", at the first rung)."""
-    if v.is_zero():
-        return True
-    return v.is_finite() and v.rel_accuracy_bits() >= dps * 3.33 + 3
 
 
 def _merge(terms: tuple) -> tuple:

@@ -45,7 +45,7 @@ from flint import arb, fmpq
 from rdpsym.accounting.conversions import gaussian_delta, gaussian_epsilon
 from rdpsym.accounting.conversions._inputs import log1m
 from rdpsym.accounting.curve import RdpCurve
-from rdpsym.foundations.balls import bits_for, precision, to_arb, upper_decimal
+from rdpsym.foundations.balls import bits_for, holds_digits, precision, to_arb, upper_decimal
 from rdpsym.foundations.errors import ConvergenceError
 from rdpsym.foundations.precision import arb_rungs, climb
 
@@ -96,11 +96,8 @@ def exact_value(curve: RdpCurve, kind: str, given: fmpq, dps: int) -> Exact | No
         with precision(bits):
             return _profile(mu, pure, kind, given)
 
-    def holds(e: Exact) -> bool:
-        return e.ball.is_zero() or (e.ball.is_finite() and e.ball.rel_accuracy_bits() >= dps * 3.33 + 3)
-
     try:
-        return climb(at, holds, arb_rungs(dps + 10), f"the exact {kind} to {dps} digits")
+        return climb(at, lambda e: holds_digits(e.ball, dps), arb_rungs(dps + 10), f"the exact {kind} to {dps} digits")
     except ConvergenceError:
         return None
 

@@ -113,16 +113,16 @@ def _through_every_order(P: Density, Q: Density, order, reference, failure: Conv
         raise failure from None
     if not general.is_closed_form or not isinstance(general.result, sp.Basic):
         raise failure
-    if any(sp.sympify(h).subs(symbol, order) is not sp.true for h in general.hypotheses
-           if symbol in sp.sympify(h).free_symbols):
+    on_order = [h for h in general.hypotheses if symbol in h.free_symbols]
+    if any(h.subs(symbol, order) is not sp.true for h in on_order):
         raise failure  # the order is not among those the result was derived for
     value = general.result.subs(symbol, order)
     if value.has(symbol) or value.has(sp.nan):
         raise failure
-    hypotheses = tuple(h for h in general.hypotheses if symbol not in sp.sympify(h).free_symbols)
+    hypotheses = tuple(h for h in general.hypotheses if h not in on_order)
     note = NotChecked(f"the definition at the order {order}", f"not evaluated there: {failure}. The result for "
                       "every order was checked at orders sampled around it instead")
-    step = _equals(order, value, AtTheOrder(general.result, symbol, str(failure)))
+    step = _equals(order, value, AtTheOrder(general.result, symbol))
     return Derivation(order=order, result=value, status=general.status, steps=(*general.steps, step),
                       closed_form=value, conditions=(), hypotheses=hypotheses,
                       evidence=(*general.evidence, note), reference=general.reference)

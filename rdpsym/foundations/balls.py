@@ -96,6 +96,16 @@ def to_fmpq(value: object, name: str = "value") -> fmpq:
     return rational(value, name)
 
 
+def holds_digits(ball: arb, dps: int) -> bool:
+    """Whether ``ball`` holds ``dps`` significant digits (and 3 guard bits); exactly 0 does.  A non-finite ball
+    does not, yet: more bits may resolve it (a closed form dividing by α − 1 at α = 1 + 10⁻⁶⁰ below 200 bits).
+
+    >>> holds_digits(arb(1) / 3, 10), holds_digits(arb(0), 50), holds_digits(arb("nan"), 5)
+    (True, True, False)
+    """
+    return ball.is_zero() or (ball.is_finite() and ball.rel_accuracy_bits() >= dps * 3.33 + 3)
+
+
 def to_arb(expr: object, values: dict | None = None) -> arb:
     """Evaluate a real SymPy expression as an Arb ball at the current precision.
 

@@ -92,7 +92,7 @@ def _guard_power(cls) -> None:
             digits = _power_digits(self, expt)
             if digits > MAX_BUILT_DIGITS:
                 _refuse(f"{self}**{expt}", digits)
-        elif (isinstance(expt, Rational) and expt.q > 1 and abs(expt.p) > expt.q * MAX_BUILT_DIGITS // 1000
+        elif (isinstance(expt, Rational) and 1 < expt.q < abs(expt.p)
                 and self not in (sp.S.Zero, sp.S.One, sp.S.NegativeOne) and _active()):
             # SymPy takes the whole part of n^(p/q) out of the root: 2^(5·10⁹) for 4^(10¹⁰/4), one C call no budget
             # stops (two Gaussians of variances 1 and 4 at α = 10¹⁰: no answer in 100 s; a probe)

@@ -101,7 +101,8 @@ def digits_next_to_one(order: object) -> int:
         return 0
     if t == 0 or t >= sp.Rational(1, 10):
         return 0
-    return len(str(t.q // t.p)) + 1
+    # from the bits, not str(): Python refuses to print an integer of more than 4300 digits (α = 1 + 10⁻⁵⁰⁰⁰)
+    return int((t.q // t.p).bit_length() * math.log10(2)) + 2
 
 
 #: The most bits :func:`climb` doubles to past its rungs, for values only too small for them (``further``).

@@ -200,12 +200,11 @@ class Specialised(Rule):
 @dataclass(frozen=True)
 class AtTheOrder(Rule):
     """The closed form ``general`` derived for every order (the order the symbol ``symbol``), at the order asked
-    for: the definition could not be evaluated at that order itself (``why``), and the form was checked at the
-    orders sampled around it instead."""
+    for: the definition could not be evaluated at that order itself (why: the derivation's evidence), and the
+    form was checked at the orders sampled around it instead."""
 
     general: sp.Expr
     symbol: sp.Symbol
-    why: str = ""
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from rdpsym.accounting.orders import resolve
 from rdpsym.foundations.balls import bits_for, precision, to_arb
 from rdpsym.foundations.errors import ParameterError, must, quoted
 from rdpsym.foundations.reading import dps as read_dps
-from rdpsym.foundations.reading import integer, rational
+from rdpsym.foundations.reading import integer, open_probability, rational
 
 
 def _grid(lo: float, hi: float, points: int) -> list[Fraction]:
@@ -176,9 +176,7 @@ def read_deltas(deltas: object) -> tuple:
         raise ParameterError(must("deltas", "a non-empty list of numbers in (0, 1)", "an empty list"))
     out = []
     for d in items:
-        q = rational(d, "delta")
-        if not 0 < q < 1:
-            raise ParameterError(must("delta", "in the open interval (0, 1)", d))
+        q = open_probability(d, "delta")
         q = Fraction(int(q.p), int(q.q))
         if q < MIN_PLOT_DELTA:
             raise ParameterError(must("delta", f"in [{float(MIN_PLOT_DELTA):.6g}, 1) to be drawn (a plot's axes are "
