@@ -93,6 +93,19 @@ def test_curves_at_an_order_a_hair_above_one(mechanism, expected, k):
     assert_agrees(mechanism.curve().value(order, dps=40), expected(order), (mechanism, k))
 
 
+@pytest.mark.parametrize("k", [1000, 3000])
+@pytest.mark.parametrize(("mechanism", "kl"), [
+    (rdpsym.laplace(scale=1), lambda: mpmath.exp(-1)),  # Table II: 1/λ + e^{−1/λ} − 1 at λ = 1
+    (rdpsym.randomized_response(R(3, 4)), lambda: mpmath.log(3) / 2),  # Table II: (2p − 1)·log(p/(1 − p))
+], ids=["laplace", "randomized-response"])
+def test_curves_at_an_order_closer_to_one_than_the_rungs_reach(mechanism, kl, k):
+    """α = 1 + 10⁻ᵏ past the precision rungs (they end at 4·bits_for(dps), 1216 bits for 40 digits): the climb goes
+    on to the bits that α − 1 itself needs, where it was "not reached within 1216 bits".  D_α is within about
+    10⁻ᵏ of the KL divergence there, so the KL's own closed form is the reference."""
+    with mpmath.workdps(60):
+        assert_agrees(mechanism.curve().value(1 + R(1, 10**k), dps=40), kl(), (mechanism, k))
+
+
 def test_large_sigma_is_the_same_curve_as_small_sensitivity():
     # D_α depends on Δ/σ only: σ = 10⁴ with Δ = 1 and σ = 1 with Δ = 10⁻⁴ (which always worked).
     big = rdpsym.gaussian(sigma=10**4).curve()

@@ -54,7 +54,7 @@ from rdpsym.foundations.errors import (
     quoted,
 )
 from rdpsym.foundations.numbers import Digits, decimal_mpf
-from rdpsym.foundations.precision import arb_rungs, climb
+from rdpsym.foundations.precision import arb_rungs, bits_for, climb, digits_next_to_one
 from rdpsym.foundations.reading import INFINITY_WORDS, integer
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.symbols import alpha
@@ -300,7 +300,8 @@ class RdpCurve:
 
         return climb(at, lambda out: all(isinstance(v, Infinite) or holds_digits(v, dps) for v in out),
                      arb_rungs(dps), _Said(lambda: f"{self.label}: {dps} digits at orders {orders}"),
-                     retry=(Undecided,), further=lambda out, bits: _only_small(out, bits, dps))
+                     retry=(Undecided,),
+                     further=lambda out, bits: _only_small(out, bits, dps) or _next_to_one(orders, bits, dps))
 
     def enclosure(self, order: object, dps: int = 50) -> arb | Infinite:
         return self.kl_enclosure(dps) if _is_one(order) else self.enclosures([order], dps)[0]
@@ -427,6 +428,13 @@ def _only_small(out: list, bits: int, dps: int) -> bool:
     half = arb(2) ** (-(bits // 2))
     pending = [v for v in out if not isinstance(v, Infinite) and not holds_digits(v, dps)]
     return bool(pending) and all(v.is_finite() and v.rad() <= half for v in pending)
+
+
+def _next_to_one(orders: list, bits: int, dps: int) -> bool:
+    """Whether an order is so close to 1 that more bits than ``bits`` are needed to read it: a closed form dividing
+    by α − 1 is a ball around 0/0 until α − 1 itself is resolved (α = 1 + 10⁻¹⁰⁰⁰ needs about 3 500 bits; the
+    rungs stop at 4·``bits_for(dps)``).  Asked only once the rungs are spent, so no order is read twice on the way."""
+    return bits < bits_for(dps + max((digits_next_to_one(a) for a in orders), default=0))
 
 
 def _merge(terms: tuple) -> tuple:
