@@ -96,7 +96,7 @@ def test_parameter_names_are_symbols_only_where_the_caller_allows_them():
 
 
 @pytest.mark.parametrize("value, expected", [
-    (np.float64(0.1), sp.Rational(1, 10)), (np.float32(0.1), sp.Rational(1, 10)), (np.int64(3), sp.Integer(3)),
+    (np.float64(0.1), sp.Rational(1, 10)), (np.float32(0.1), sp.Rational("0.10000000149011612")), (np.int64(3), sp.Integer(3)),
     (np.int8(-2), sp.Integer(-2)), (np.array(2.5), sp.Rational(5, 2)), (np.uint16(7), sp.Integer(7)),
     (1.1, sp.Rational(11, 10)), (Fraction(1, 3), sp.Rational(1, 3)), (Decimal("0.25"), sp.Rational(1, 4)),
     (fmpq(2, 3), sp.Rational(2, 3)), (fmpz(5), sp.Integer(5)), (mpmath.mpf(0.5), sp.Rational(1, 2)),
@@ -104,6 +104,20 @@ def test_parameter_names_are_symbols_only_where_the_caller_allows_them():
 ])
 def test_every_kind_of_number_is_read_exactly(value, expected):
     assert exact(value, "x") == expected
+
+
+def test_a_float32_is_read_as_the_value_it_holds_not_the_decimal_numpy_prints():
+    """A probe: dp_accounting's GaussianDpEvent(np.float32(1.3)) holds σ = 1.2999999523162842, which dp_accounting
+    computes with; read as 13/10 the certified RDP was 7·10⁻⁸ relative below the event's, and ε below the truth."""
+    dp_event = pytest.importorskip("dp_accounting.dp_event")
+    held = sp.Rational(repr(float(np.float32(1.3))))
+    assert held == sp.Rational("1.2999999523162842") and exact(np.float32(1.3), "sigma") == held
+    assert exact(np.array(np.float16(0.1)), "x") == sp.Rational(repr(float(np.float16(0.1))))
+    curve = rdpsym.from_dp_event(dp_event.GaussianDpEvent(np.float32(1.3)))
+    with mpmath.workdps(40):
+        # α/(2σ²) at α = 2, σ as held (its float64's shortest decimal, as every float is read)
+        truth = mpmath.mpf(2) / (2 * mpmath.mpf("1.2999999523162842") ** 2)
+        assert abs(curve.value(2, dps=30) - truth) <= mpmath.mpf(10) ** -29 * truth
 
 
 def test_numpy_scalars_are_accepted_wherever_a_number_is():

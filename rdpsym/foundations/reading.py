@@ -58,8 +58,13 @@ def _numpy_scalar(value: object) -> object:
     """A NumPy scalar (or 0-d array) as the Python number it stands for; anything else unchanged.
 
     NumPy is not imported: a value is recognised by its ``dtype``.  A float
-    scalar becomes the decimal NumPy prints (``str``), so ``numpy.float32(0.1)``
-    is 1/10 as the user reads it, not its binary value.
+    scalar is read as the value it holds, like a Python float (the shortest
+    decimal that gives that float64 back): a float16 or float32 is first widened
+    to float64, which holds it exactly.  ``numpy.float32(1.3)`` holds
+    1.2999999523162842, and that is the σ a peer accountant computes with and the
+    noise its mechanism adds; read as the 1.3 NumPy prints, the RDP was 7·10⁻⁸
+    relative below the event's and the certified ε below the truth (a probe).  A
+    long double keeps the digits NumPy prints for it, which float64 would round.
     """
     dtype = getattr(value, "dtype", None)
     if dtype is None or type(value).__module__.split(".")[0] != "numpy" or getattr(value, "ndim", 0) != 0:
@@ -70,6 +75,8 @@ def _numpy_scalar(value: object) -> object:
     if kind in "iu":
         return int(value)
     if kind == "f":
+        if getattr(dtype, "itemsize", 16) <= 8:
+            return float(value)  # exact: float16, float32 and float64 values are all float64 values
         shown = str(value[()] if hasattr(value, "shape") and value.shape == () else value)
         return Decimal(shown) if shown not in ("nan", "inf", "-inf") else float(shown)
     return value
