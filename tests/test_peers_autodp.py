@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 import sympy as sp
 
@@ -84,3 +86,17 @@ def test_one_autodp_gaussian_gets_autodp_s_exact_analytic_epsilon():
     assert r.conversion == "balle-wang" and "balle-wang" in repr(r)
     assert abs(float(r.value) - theirs) <= 1e-6 * theirs  # autodp solves for ε numerically (to about 1e-7)
     assert float(r.value) >= theirs - 1e-6 and str(r.value).startswith("1.99309140441")
+
+
+def test_an_epsilon_at_a_real_order_off_the_grid_is_valid_not_unsafe():
+    """A probe: autodp's zCDP ε (ρ = 0.1, δ = 10⁻⁵) is Balle et al.'s conversion at its best real order α ≈ 10.568,
+    1.914238832003598, below the least ε of any grid order (1.9142459… at α = 53/5): the verdict was UNSAFE.  The
+    least ε rdpsym certifies is now sought over every order, where the peer's is valid."""
+    mech = zoo.zCDP_Mechanism(rho=0.1, xi=0.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # scipy's optimiser inside autodp
+        theirs = mech.get_approxDP(1e-5)
+    v = rdpsym.verify(mech, delta=1e-5, epsilon=theirs, peer="autodp")
+    assert not v.unsafe and v.epsilon.direction == V.VALID_OTHER, str(v)
+    least = rdpsym.epsilon(rdpsym.zcdp(rho=0.1).curve(), delta=1e-5, orders="continuous", conversion="bbghs", dps=30)
+    assert float(least.value) <= theirs <= float(least.value) * (1 + 1e-12)  # the same conversion, at the same order
