@@ -26,6 +26,11 @@ dpa = pytest.importorskip("dp_accounting")
 from dp_accounting.rdp import rdp_privacy_accountant as rdp_accountant  # noqa: E402
 
 
+def held(f: float) -> sp.Rational:
+    """The exact value a float holds: how rdpsym reads a peer's probability (rdpsym/peers/_reading.py)."""
+    return sp.Rational(*f.as_integer_ratio())
+
+
 def needs(name: str):
     """Skip until ``rdpsym.<name>`` exists (another branch adds it): the test then runs by itself."""
     return pytest.mark.skipif(not hasattr(rdpsym, name), reason=f"needs rdpsym.{name} (mechanisms branch)")
@@ -68,7 +73,8 @@ def test_dp_sgd_poisson_event_agrees_at_integer_orders_and_records_the_fractiona
     q, sigma, steps = 0.01, 1.1, 10_000
     event = dpa.SelfComposedDpEvent(dpa.PoissonSampledDpEvent(q, dpa.GaussianDpEvent(sigma)), steps)
     curve = rdpsym.from_dp_event(event)
-    assert curve == rdpsym.sampled_gaussian(q=sp.Rational(1, 100), sigma=sp.Rational(11, 10)).curve() * steps
+    # a probability as the value the float holds, a noise multiplier as its decimal (rdpsym/peers/_reading.py)
+    assert curve == rdpsym.sampled_gaussian(q=held(q), sigma=sp.Rational(11, 10)).curve() * steps
     v = rdpsym.verify(event, orders=ORDERS, rdp=peer_rdp(event, ORDERS), peer="dp-accounting")
     by_order = {float(c.order): c for c in v.orders}
     for a in (2.0, 3.0, 8.0, 10.0, 32.0):  # integer orders: the peer is accurate to float64
@@ -117,7 +123,7 @@ def test_self_composed_and_nested_counts_are_honoured_for_every_inner_event():
     # Gaussians composed on one Poisson sample are one Gaussian with σ⁻² = Σσᵢ⁻² (as the peer accounts them).
     inner = dpa.ComposedDpEvent([dpa.GaussianDpEvent(2.0), dpa.SelfComposedDpEvent(dpa.GaussianDpEvent(4.0), 12)])
     sampled = dpa.SelfComposedDpEvent(dpa.PoissonSampledDpEvent(0.05, inner), 50)
-    assert rdpsym.from_dp_event(sampled) == rdpsym.sampled_gaussian(q=sp.Rational(1, 20), sigma=1).curve() * 50
+    assert rdpsym.from_dp_event(sampled) == rdpsym.sampled_gaussian(q=held(0.05), sigma=1).curve() * 50
     integer_orders = [2.0, 3.0, 8.0, 16.0]
     v = rdpsym.verify(sampled, orders=integer_orders, rdp=peer_rdp(sampled, integer_orders), peer="dp-accounting")
     assert all(c.relative < 1e-12 for c in v.orders)
@@ -271,7 +277,7 @@ def test_a_sampled_event_with_no_release_inside_costs_nothing():
 @needs("poisson_sampled")
 def test_poisson_sampling_of_another_mechanism():
     event = dpa.PoissonSampledDpEvent(0.1, dpa.LaplaceDpEvent(1.0))
-    assert rdpsym.from_dp_event(event) == rdpsym.poisson_sampled(rdpsym.laplace(1), sp.Rational(1, 10)).curve()
+    assert rdpsym.from_dp_event(event) == rdpsym.poisson_sampled(rdpsym.laplace(1), held(0.1)).curve()
 
 
 @needs("discrete_laplace")
@@ -292,7 +298,7 @@ def test_a_one_dimensional_discrete_gaussian():
 @needs("k_randomized_response")
 def test_k_ary_randomized_response_agrees_with_the_peer():
     rr = dpa.RandomizedResponseDpEvent(0.3, 5)
-    assert rdpsym.from_dp_event(rr) == rdpsym.k_randomized_response(k=5, noise=sp.Rational(3, 10)).curve()
+    assert rdpsym.from_dp_event(rr) == rdpsym.k_randomized_response(k=5, noise=held(0.3)).curve()
     v = rdpsym.verify(rr, orders=ORDERS, rdp=peer_rdp(rr, ORDERS, dpa.NeighboringRelation.REPLACE_ONE))
     assert all(c.relative < 1e-12 for c in v.orders)
 
@@ -462,7 +468,7 @@ def test_randomized_response_under_replace_special_is_dp_accountings_exact_curve
     accountant.compose(dpa.RandomizedResponseDpEvent(p, k), 3)
     curve = from_dp_event(accountant)
     with mpmath.workdps(50):
-        pp = mpmath.mpf(sp.Rational(str(p)))  # rdpsym reads a float by its shortest decimal
+        pp = mpmath.mpf(p)  # a peer's probability is read as the value the float holds (exact in mpmath too)
         for a in (2, 10):
             direction = [mpmath.log((k * (1 - pp) + pp) ** x / k + (k - 1) * pp**x / k) / (a - 1) for x in (a, 1 - a)]
             want = 3 * max(direction)

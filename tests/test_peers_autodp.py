@@ -26,11 +26,15 @@ def test_autodp_mechanisms_read_by_their_params():
     assert rdpsym.from_autodp(zoo.LaplaceMechanism(b=2.0)) == rdpsym.laplace(2).curve()
     assert rdpsym.from_autodp(zoo.RandresponseMechanism(p=0.75)) == \
         rdpsym.randomized_response(sp.Rational(3, 4)).curve()
+    # a probability is read as the value the float holds (rdpsym/peers/_reading.py): 0.3 is not 3/10
+    assert rdpsym.from_autodp(zoo.RandresponseMechanism(p=0.3)) == \
+        rdpsym.randomized_response(sp.Rational(*(0.3).as_integer_ratio())).curve()
     assert rdpsym.from_autodp(zoo.PureDP_Mechanism(eps=1.0)) == rdpsym.pure_dp(1).curve()
     assert rdpsym.from_autodp(zoo.ExponentialMechanism(eps=1.0)) == rdpsym.exponential_mechanism(1).curve()
     assert rdpsym.from_autodp(zoo.DiscreteGaussianMechanism(sigma=2.0)).closed_form == rdpsym.alpha / 8
     sub = zoo.SubsampleGaussianMechanism({"prob": 0.01, "sigma": 1.1, "coeff": 100})
-    assert rdpsym.from_autodp(sub) == rdpsym.sampled_gaussian(q=0.01, sigma=1.1).curve() * 100
+    assert rdpsym.from_autodp(sub) == \
+        rdpsym.sampled_gaussian(q=sp.Rational(*(0.01).as_integer_ratio()), sigma=1.1).curve() * 100
     assert rdpsym.from_autodp(zoo.ComposedGaussianMechanism({"sigma": 2.0, "coeff": 4})).closed_form == \
         rdpsym.alpha / 2
 
@@ -46,9 +50,11 @@ def test_a_batch_without_replacement_is_read_alike_from_autodp_and_dp_accounting
     stand_in.params = {"prob": 0.01, "sigma": 1.1, "niter": 3, "PoissonSampling": False}
     event = dpa.SelfComposedDpEvent(dpa.SampledWithoutReplacementDpEvent(100, 1, dpa.GaussianDpEvent(1.1)), 3)
     ours, theirs = rdpsym.from_autodp(stand_in), rdpsym.from_dp_event(event)
-    for order in (2, sp.Rational(7, 2), 16):
-        assert ours.value(order, dps=30) == theirs.value(order, dps=30)
-    wor = rdpsym.sampled_without_replacement(rdpsym.gaussian(sp.Rational(11, 10), sensitivity=2), sp.Rational(1, 100))
+    for order in (2, sp.Rational(7, 2), 16):  # q: the float 0.01 (autodp) and 1/100 exactly (dp_accounting's sizes)
+        ours_value, theirs_value = ours.value(order, dps=30), theirs.value(order, dps=30)
+        assert abs(ours_value - theirs_value) <= 1e-15 * theirs_value
+    q = sp.Rational(*(0.01).as_integer_ratio())  # autodp's probability, as the float holds it
+    wor = rdpsym.sampled_without_replacement(rdpsym.gaussian(sp.Rational(11, 10), sensitivity=2), q)
     assert ours == wor.curve() * 3
 
 
@@ -100,3 +106,21 @@ def test_an_epsilon_at_a_real_order_off_the_grid_is_valid_not_unsafe():
     assert not v.unsafe and v.epsilon.direction == V.VALID_OTHER, str(v)
     least = rdpsym.epsilon(rdpsym.zcdp(rho=0.1).curve(), delta=1e-5, orders="continuous", conversion="bbghs", dps=30)
     assert float(least.value) <= theirs <= float(least.value) * (1 + 1e-12)  # the same conversion, at the same order
+
+
+@pytest.mark.parametrize("p", [0.999999999999, 0.999999999997])
+def test_a_probability_next_to_one_is_read_as_the_float_holds_it(p):
+    """A probe: autodp's RandresponseMechanism(p) computes with the float p, whose 1 − p (9.99977…·10⁻¹³ for
+    0.999999999999) is 2·10⁻⁵ relative off the decimal's 10⁻¹²; rdpsym read the decimal, so its certified RDP was
+    off the mechanism's and autodp's right value was called unsafe.  A peer's probability is the value it holds."""
+    import mpmath
+
+    mech = zoo.RandresponseMechanism(p=p)
+    with mpmath.workdps(60):
+        pf = mpmath.mpf(p)  # exact: the float's binary value
+        for a in (2, 10):
+            truth = mpmath.log(pf**a * (1 - pf) ** (1 - a) + (1 - pf) ** a * pf ** (1 - a)) / (a - 1)
+            got = rdpsym.from_autodp(mech).value(a, dps=40)
+            assert abs(got - truth) <= mpmath.mpf(10) ** -39 * truth
+    v = rdpsym.verify(mech, orders=[2, 10], rdp=[mech.RenyiDP(2), mech.RenyiDP(10)], peer="autodp")
+    assert "UNSAFE" not in str(v) and all(c.relative <= 1e-15 for c in v.orders), str(v)  # float64 rounding at most

@@ -33,7 +33,8 @@ def test_a_real_opacus_history_and_the_known_dp_sgd_defect():
     # Recorded defect (Opacus 1.6, q = 0.01, σ = 1.1, 10⁴ steps, δ = 1e-5): ε 1.3e-10 below the certified
     # value (unsafe), because its fractional-order series stops at terms below e^-30 (α = 4.7).
     accountant = opacus_history()
-    assert rdpsym.from_opacus(accountant) == rdpsym.sampled_gaussian(q=0.01, sigma=1.1).curve() * 10_000
+    held_q = sp.Rational(*(0.01).as_integer_ratio())  # a sample rate is read as the value the float holds
+    assert rdpsym.from_opacus(accountant) == rdpsym.sampled_gaussian(q=held_q, sigma=1.1).curve() * 10_000
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         eps = accountant.get_epsilon(delta=1e-5)

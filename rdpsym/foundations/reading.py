@@ -5,9 +5,11 @@ command-line option, a table in a claim file, a JSON field) is read here,
 into an exact SymPy object (or, for the accounting layer, an exact ``fmpq``):
 
 * ``int``, and NumPy integer scalars, exactly;
-* ``float`` (and NumPy float scalars) as the decimal it prints as: ``1.1`` is
-  11/10, not the binary double 1.100000000000000088817841970012523...  That
-  is what a user who types 1.1 means, and it keeps every later step exact;
+* ``float`` (and NumPy float scalars, a float32 first widened to the float64 it
+  equals) as the decimal it prints as: ``1.1`` is 11/10, not the binary double
+  1.100000000000000088817841970012523...  That is what a user who types 1.1
+  means, and it keeps every later step exact.  (A probability in a peer
+  accountant's object is read as the value it holds: :mod:`rdpsym.peers._reading`);
 * ``Fraction``, ``Decimal``, python-flint ``fmpq``/``fmpz``, exactly;
 * an mpmath ``mpf`` at its exact binary value (it is a computed binary
   number, not a typed decimal);

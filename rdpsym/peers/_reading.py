@@ -4,9 +4,18 @@ A peer's object (a dp_accounting ``DpEvent``, an Opacus accountant, an autodp
 mechanism) is recognised by the name of its class and read through the fields
 its library documents, so rdpsym needs none of those libraries installed to
 accept their objects, and imports none of them at ``import rdpsym``.  Every
-number read goes through the one reader (:mod:`rdpsym.foundations.reading`): a
-float is the decimal it prints as (``1.1`` is 11/10), like every other input of
-rdpsym.
+number read goes through the one reader (:mod:`rdpsym.foundations.reading`).  A
+noise scale (σ, b, ρ, ε) is read like a float a user types, as the decimal it
+prints as (``1.1`` is 11/10): that is within 10⁻¹⁶ relative of the float, and
+so is the RDP, inside the float64 rounding every verdict allows.  A probability
+(randomized response's p, a sampling rate) is read as the binary value it holds
+(:func:`held`), which the peer computes with: RDP depends on 1 − p near p = 1,
+where the decimal's 10⁻¹⁶ is not small.  autodp's
+``RandresponseMechanism(p=0.999999999999)`` holds 1 − p = 9.99977…·10⁻¹³; read
+as 10⁻¹² its certified RDP was 2·10⁻⁵ relative off the mechanism's, and autodp's
+right value was called unsafe (a probe).  (Held values everywhere would put
+53-bit denominators into exact sums: 500 distinct Gaussian events then took
+330 s instead of 4.)
 
 The factories of the mechanisms a peer's vocabulary names are looked up on the
 public API (``rdpsym.<name>``) when they are used, by :func:`public`: the
@@ -17,8 +26,10 @@ a clear error naming it.
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable
+from fractions import Fraction
 
 from rdpsym.foundations.errors import ParameterError, RdpSymError, must
 from rdpsym.foundations.reading import _shown, integer
@@ -88,6 +99,31 @@ def call_method(obj: object, name: str, where: str) -> object:
         raise ParameterError(f"{where}.{name}() raised {type(exc).__name__}: {exc}") from None
 
 
+def held(value: object) -> object:
+    """A finite float of a peer's object (Python's, or NumPy's of any width) as the exact rational it holds;
+    anything else unchanged (NaN and ±∞ too: the reader refuses or reads them, naming the field).
+
+    >>> held(0.1), held(0.5), held("0.1"), held(float("inf"))
+    (Fraction(3602879701896397, 36028797018963968), Fraction(1, 2), '0.1', inf)
+    """
+    is_float = isinstance(value, float) or (type(value).__module__.split(".")[0] == "numpy"
+                                            and getattr(getattr(value, "dtype", None), "kind", "") == "f"
+                                            and getattr(value, "ndim", 0) == 0)
+    if not is_float:
+        return value
+    try:
+        numerator, denominator = value.as_integer_ratio()  # exact, for float16 … long double alike
+    except (AttributeError, OverflowError, ValueError):  # ±∞, NaN (or a 0-d array without the method)
+        return value if math.isnan(float(value)) or math.isinf(float(value)) else Fraction(float(value))
+    return Fraction(numerator, denominator)
+
+
+def read_number(obj: object, name: str, where: str) -> object:
+    """``obj.name`` as :func:`read_field` reads it, a float as the value it holds (:func:`held`): for a peer's
+    probabilities (the module's docstring says why)."""
+    return held(read_field(obj, name, where))
+
+
 def count(value: object, name: str) -> int:
     """A composition count: an integer ≥ 0 (NumPy integers too; ``3.0`` is refused)."""
     return integer(value, name, minimum=0)
@@ -112,4 +148,5 @@ def shown(value: object) -> str:
     return _shown(value)
 
 
-__all__ = ["UnsupportedPeerObject", "call_method", "count", "kind", "public", "read_field", "read_optional", "shown"]
+__all__ = ["UnsupportedPeerObject", "call_method", "count", "held", "kind", "public", "read_field", "read_number",
+           "read_optional", "shown"]

@@ -49,7 +49,7 @@ from rdpsym.laws.mechanisms import (
     sampled_gaussian,
     zcdp,
 )
-from rdpsym.peers._reading import UnsupportedPeerObject, kind, public, shown
+from rdpsym.peers._reading import UnsupportedPeerObject, held, kind, public, shown
 
 #: Why the mechanisms rdpsym does not read are refused.
 _OPAQUE = {
@@ -60,6 +60,10 @@ _OPAQUE = {
 }
 
 
+#: The params that are probabilities: read as the values they hold (:func:`~rdpsym.peers._reading.held`).
+_PROBABILITIES = ("p", "prob")
+
+
 def _params(mechanism: object, name: str, needed: tuple[str, ...]) -> dict:
     params = getattr(mechanism, "params", None)
     if not isinstance(params, Mapping):
@@ -68,13 +72,15 @@ def _params(mechanism: object, name: str, needed: tuple[str, ...]) -> dict:
     if missing:
         raise UnsupportedPeerObject(f"{name}.params lacks {', '.join(missing)} (has {', '.join(map(str, params))}): "
                                     "its parameters cannot be read")
-    return dict(params)
+    # a probability as the value it holds (see rdpsym.peers._reading.held); everything else as it is
+    return {k: held(v) if k in _PROBABILITIES else v for k, v in params.items()}
 
 
 def from_autodp(mechanism: object) -> RdpCurve:
     """The RDP curve of an autodp mechanism whose ``params`` determine it (see the module's table).
 
-    The floats autodp keeps are read as the decimals they print as.  Anything
+    The probabilities autodp keeps are read as the binary values they hold, which autodp computes with, and
+    its other floats as the decimals they print as (:func:`~rdpsym.peers._reading.held`).  Anything
     else is an :class:`~rdpsym.peers._reading.UnsupportedPeerObject` saying
     why.
     """

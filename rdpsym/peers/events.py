@@ -93,7 +93,16 @@ from rdpsym.laws.mechanisms import (
     sampled_gaussian,
     zcdp,
 )
-from rdpsym.peers._reading import UnsupportedPeerObject, call_method, count, kind, public, read_field, read_optional
+from rdpsym.peers._reading import (
+    UnsupportedPeerObject,
+    call_method,
+    count,
+    kind,
+    public,
+    read_field,
+    read_number,
+    read_optional,
+)
 
 #: The neighbouring relations a sampled event fixes.
 ADD_REMOVE = "add or remove one record"
@@ -284,7 +293,7 @@ def _walk(event: object, k: int, ledger: _Ledger, where: str, path: tuple) -> No
         return
     path = ledger.enter(event, path, where)  # a sampled event holds one inside it, walked below this one
     if name == "PoissonSampledDpEvent":
-        q = probability_parameter(read_field(event, "sampling_probability", name), f"{name}.sampling_probability",
+        q = probability_parameter(read_number(event, "sampling_probability", name), f"{name}.sampling_probability",
                                   closed=True)
         ledger.relation(ADD_REMOVE, name)
         _sampled(read_field(event, "event", name), q, "poisson", k, ledger, name, path)
@@ -465,7 +474,7 @@ def _randomized_response(event: object, name: str, special: bool = False):
     average of the k output laws, and D_α is convex in its second argument, van Erven–Harremoës 2014, Thm 12)
     but is not it, and an audit against a bound called dp_accounting's exact values unsafe.
     """
-    p = probability_parameter(read_field(event, "noise_parameter", name), f"{name}.noise_parameter", closed=True)
+    p = probability_parameter(read_number(event, "noise_parameter", name), f"{name}.noise_parameter", closed=True)
     k = integer(read_field(event, "num_buckets", name), f"{name}.num_buckets", minimum=1)
     if k == 1 or p == 1:
         return _NO_COST
@@ -480,7 +489,8 @@ def _randomized_response(event: object, name: str, special: bool = False):
 
 def _discrete_gaussian(event: object, name: str, shift: int = 1):
     sigma = nonnegative_parameter(read_field(event, "sigma", name), f"{name}.sigma")
-    sensitivity = shift * nonnegative_parameter(read_optional(event, "sensitivity", name, 1), f"{name}.sensitivity")
+    sensitivity = shift * nonnegative_parameter(read_optional(event, "sensitivity", name, 1),
+                                                f"{name}.sensitivity")
     dimension = read_optional(event, "dimension", name)
     if sensitivity == 0:
         return _NO_COST

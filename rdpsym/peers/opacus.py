@@ -48,7 +48,7 @@ from rdpsym.foundations.errors import ParameterError, RdpSymError, must
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import integer, nonnegative_parameter, open_probability, probability_parameter
 from rdpsym.laws.mechanisms import sampled_gaussian
-from rdpsym.peers._reading import kind, public, read_optional, shown
+from rdpsym.peers._reading import held, kind, public, read_optional, shown
 
 #: The name under which :func:`register_with_opacus` registers :class:`OpacusAccountant`.
 MECHANISM = "rdpsym"
@@ -83,12 +83,13 @@ def from_opacus(accountant_or_history: object) -> RdpCurve:
 
     ``accountant_or_history``: an Opacus accountant (any with a ``history``),
     or its history itself.  σ = 0 is non-private (∞ at every order); q = 0
-    costs nothing.  The floats are read as the decimals they print as.
+    costs nothing.  A sample rate is read as the binary value it holds, which Opacus computes with, and a noise
+    multiplier as the decimal it prints as (:func:`~rdpsym.peers._reading.held`).
     """
     totals: dict = {}  # (σ, q) read exactly → total steps: 4·10⁴ alternating entries are two terms
     for i, (sigma, q, steps) in enumerate(_history(accountant_or_history)):
         s = nonnegative_parameter(sigma, f"history[{i}] noise_multiplier")
-        rate = probability_parameter(q, f"history[{i}] sample_rate", closed=True)
+        rate = probability_parameter(held(q), f"history[{i}] sample_rate", closed=True)
         k = integer(steps, f"history[{i}] steps", minimum=0)
         if k == 0 or rate == 0:
             continue
