@@ -245,3 +245,54 @@ def test_an_order_just_below_where_the_integral_diverges_is_derived_as_for_a_sym
         a = mpmath.mpf(order.p) / order.q
         expected = mpmath.log(moment(a)) / (a - 1)
         assert abs(d.evalf(dps=40) / expected - 1) < mpmath.mpf(10) ** -40
+
+
+# --- a mixture with a narrow component: a hill no scan in the bulk's units sees (a probe) -------------------------
+
+def _normal(m, s):
+    return sp.exp(-(x - m) ** 2 / (2 * s**2)) / sp.sqrt(2 * sp.pi * s**2)
+
+
+def _narrow_mixture_definition(c, w, t, a, dps: int = 60) -> mpmath.mpf:
+    """D_a((1 − t)·N(0, 1) + t·N(c, w²) ‖ N(0, 1)) by mpmath alone, cut at the component's scales w·2^k and the
+    bulk's (the test's own reference: nothing of rdpsym)."""
+    with mpmath.workdps(dps):
+        c, w, t, a = (mpmath.mpf(sp.Rational(v).p) / sp.Rational(v).q for v in (c, w, t, a))
+        p = lambda z: (1 - t) * mpmath.npdf(z, 0, 1) + t * mpmath.npdf(z, c, w)  # noqa: E731
+        f = lambda z: mpmath.exp(a * mpmath.log(p(z)) + (1 - a) * mpmath.log(mpmath.npdf(z, 0, 1)))  # noqa: E731
+        cuts = {-mpmath.inf, -20, -8, -4, -2, -1, 0, 1, 2, 4, 8, 20, mpmath.inf, c}
+        cuts |= {c + s * w * 2**k for k in range(int(mpmath.log(100 / w, 2))) for s in (-1, 1)}
+        return mpmath.log(mpmath.quad(f, sorted(cuts))) / (a - 1)
+
+
+@pytest.mark.parametrize(("c", "w", "t", "a"), [
+    (5, R(1, 10**4), R(1, 10**6), R(1, 2)),  # was −log(1 − t): the component left out, 5.5 % high
+    (R(73, 10), R(1, 10**8), R(1, 10**6), R(1, 2)),  # 4.6·10⁻⁷ relative high
+    (R(73, 10), R(1, 10**8), R(1, 2), R(1, 2)),  # exactly log 2 was returned
+    (3, R(1, 10**6), R(1, 2), R(3, 2)),  # wrong from the 19th digit, both working precisions agreeing
+])
+def test_a_narrow_light_component_beside_the_bulk_is_integrated(c, w, t, a):
+    """A component of width w ≪ 1 on the bulk's slope stands above the bulk around it but below the bulk's value one
+    unit nearer its mode: no scan point is a local maximum there, and the quadrature stepped over it.  The hill is
+    now found from its exact seed (the component's mode) at its own width, and cut at its own scales."""
+    P = rdpsym.Continuous((1 - t) * _normal(0, 1) + t * _normal(c, w), x)
+    Q = rdpsym.Continuous(_normal(0, 1), x)
+    got = renyi_divergence_mp(P, Q, a, dps=30)
+    want = _narrow_mixture_definition(c, w, t, a)
+    with mpmath.workdps(60):
+        assert abs(got - want) <= mpmath.mpf(10) ** -29 * want, (mpmath.nstr(got, 35), mpmath.nstr(want, 35))
+
+
+@pytest.mark.parametrize(("c", "w", "t"), [(-20, R(1, 1000), R(1, 10**9)), (-20, R(1, 100), R(1, 10**9)),
+                                           (-5, R(1, 100), R(1, 10**9))])
+def test_the_supremum_next_to_a_narrow_component_is_read_at_its_top_not_at_its_mode(c, w, t):
+    """D_∞ of (1 − t)·N(0, 1) + t·N(c, w²) against N(0, 1) is log(1 − t + t·e^{c²/(2(1 − w²))}/w), reached at
+    x = c/(1 − w²); it was read at the component's mode x = c, 2·10⁻⁴ low for c = −20, w = 10⁻³ (a probe): below the
+    truth, the unsafe side."""
+    P = rdpsym.Continuous((1 - t) * _normal(0, 1) + t * _normal(c, w), x)
+    Q = rdpsym.Continuous(_normal(0, 1), x)
+    got = renyi_divergence_mp(P, Q, sp.oo, dps=30)
+    with mpmath.workdps(60):
+        c_, w_, t_ = (mpmath.mpf(sp.Rational(v).p) / sp.Rational(v).q for v in (c, w, t))
+        want = mpmath.log(1 - t_ + t_ * mpmath.exp(c_**2 / (2 * (1 - w_**2))) / w_)
+        assert abs(got - want) <= mpmath.mpf(10) ** -29 * want, (mpmath.nstr(got, 35), mpmath.nstr(want, 35))

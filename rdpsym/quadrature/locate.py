@@ -29,7 +29,7 @@ import sympy as sp
 
 from rdpsym.foundations.errors import ConvergenceError
 from rdpsym.quadrature.compile import to_mpf
-from rdpsym.quadrature.scans import _reach, golden_max, scan_points
+from rdpsym.quadrature.scans import _reach, golden_max, hill_at_seed, scan_points
 
 oo = sp.oo
 
@@ -132,7 +132,7 @@ def locate(log_f, lo: sp.Expr, hi: sp.Expr, ctx, seeds=()) -> Locus:
     if found is None:
         ends = (1 + abs(a) if ctx.isfinite(a) else None, 1 + abs(b) if ctx.isfinite(b) else None)
         return Locus(None, ctx.ninf, None, None, ctx.mpf(1), ends, False, None, ctx=ctx)
-    mode, peak, hills = found
+    mode, peak, hills, seed_splits = _with_seed_hills(log_f, seeds, found, a, b, ctx)
     efold = _efold(log_f, mode, peak, a, b, ctx)
     if efold and _unseen_scale(max(efold), mode, a, b, ctx):
         # A scale the first grid (10⁻⁶ … 10⁸) cannot resolve: scan again in units of the width.
@@ -153,7 +153,7 @@ def locate(log_f, lo: sp.Expr, hi: sp.Expr, ctx, seeds=()) -> Locus:
     # Where the mass ends on each side of each mode; a mode's search stops at its
     # neighbours, so the main mode's ends are those of the outermost modes.
     modes = sorted([mode, *others])
-    splits = set(others)
+    splits = set(others) | seed_splits
     # ... and the valley between two modes: a mixture's integrand switches component
     # there, with complex poles close to the real axis, which tanh-sinh across the
     # valley resolves only to ~40 of 51 digits while its error estimate says 53.
@@ -224,6 +224,35 @@ def _modes(log_f, candidates: list, values: list, a, b, ctx):
                                "could not be found")
     mode, peak = max(hills, key=lambda m: m[1])
     return mode, peak, hills
+
+
+def _with_seed_hills(log_f, seeds: list, found: tuple, a, b, ctx) -> tuple:
+    """(mode, peak, hills, splits) with the hills around the seeds that the scan did not see as local maxima
+    (:func:`~rdpsym.quadrature.scans.hill_at_seed`: a mixture's narrow, light component on the bulk's slope), and
+    points around every narrow hill at a seed, seen by the scan or not, at its own scales (its width × 4^k, up to
+    1 + |top|): beside the bulk, its flank is a second scale at the end of a piece, which tanh-sinh resolved only
+    at the higher of two working precisions (½·N(0, 1) + ½·N(3, 10⁻¹²) against N(0, 1) at α = 3/2: 30 digits asked,
+    wrong from the 19th, the two precisions agreeing; a probe)."""
+    mode, peak, hills = found
+    splits = set()
+    for seed in seeds:
+        hill = hill_at_seed(log_f, seed, a, b, ctx)
+        if hill is None:
+            continue
+        top, left, right = hill
+        height = log_f(top)
+        if not ctx.isfinite(height):
+            continue
+        if not any(left <= m <= right for m, _ in hills):  # else a hill the scan found already
+            hills.append((top, height))
+        step = (right - left) / 6  # the hill's width (hill_at_seed's bracket is three widths each side)
+        if 64 * step >= 1 + abs(top):
+            continue  # one scale: the scan's grid and the splits at the modes resolve it
+        while step < 1 + abs(top):
+            splits.update(t for t in (top - step, top + step) if a < t < b)
+            step *= 4
+    mode, peak = max(hills, key=lambda m: m[1])
+    return mode, peak, hills, splits
 
 
 def _efold(log_f, mode, peak, a, b, ctx) -> list:

@@ -17,7 +17,7 @@ from rdpsym.foundations.precision import sympy_evalf_guard
 from rdpsym.quadrature.compile import to_mpf
 from rdpsym.quadrature.divergent import LIMIT_FAILURES
 from rdpsym.quadrature.locate import locate
-from rdpsym.quadrature.scans import golden_max, scan_points
+from rdpsym.quadrature.scans import golden_max, hill_at_seed, scan_points
 from rdpsym.quadrature.seeds import critical_seeds
 
 oo = sp.oo
@@ -117,8 +117,10 @@ def _piece_sup(pair, var, log_p, log_q, ctx, discrete, ratio_for, reasons):
     if not discrete and 0 < i < len(pts) - 1:
         t = golden_max(r, pts[i - 1], pts[i + 1], pts[i], ctx)
         candidate = max(candidate, r(t))
-    # The seeds are exact critical points: their values need no refinement.
-    return max([candidate, *(r(t) for t in seeds if a < t < b)])
+    # The seeds are exact critical points of a part of log(P/Q) (a mixture component's mode), not of log(P/Q): the
+    # top of a hill around one is near it, at the component's width (hill_at_seed), and is read there too.
+    tops = [hill[0] for hill in (hill_at_seed(r, t, a, b, ctx) for t in seeds) if hill is not None]
+    return max([candidate, *(r(t) for t in [*seeds, *tops] if a < t < b)])
 
 
 def _say(reasons: list | None, why: str) -> None:
