@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 from fractions import Fraction
 
@@ -180,6 +181,17 @@ def test_explain_names_an_order_of_infinity_or_none():
     noiseless = rdpsym.OpacusAccountant()
     noiseless.step(noise_multiplier=0.0, sample_rate=0.1)
     assert noiseless.explain(1e-5).startswith("epsilon = inf") and "order none" in noiseless.explain(1e-5)
+    assert noiseless.get_privacy_spent(delta=1e-5) == (math.inf, None)
+
+
+def test_privacy_spent_by_an_exact_profile_has_no_order():
+    """A probe: at sample rate 1 the sampled Gaussians are one Gaussian mechanism, whose exact (ε, δ) curve (Balle–Wang)
+    gives ε with no order; get_privacy_spent raised TypeError (float(None))."""
+    accountant = rdpsym.OpacusAccountant()
+    for _ in range(10):
+        accountant.step(noise_multiplier=1.0, sample_rate=1.0)
+    eps, order = accountant.get_privacy_spent(delta=1e-5)
+    assert order is None and eps == accountant.get_epsilon(1e-5) and 17.85 < eps < 17.86
 
 
 @pytest.mark.parametrize("delta", ["__import__('os').system('touch /tmp/rdpsym-PWNED')", float("nan"), -1, 2, "abc",

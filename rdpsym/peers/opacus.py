@@ -176,14 +176,17 @@ class OpacusAccountant:
         return (f"epsilon = {eps} at delta = {delta}: conversion {r.conversion}, order {order}, orders {orders} "
                 "(certified, rounded up)")
 
-    def get_privacy_spent(self, *, delta: float, alphas: object = None) -> tuple[float, float]:
-        """(ε, the order that gives it), as Opacus's ``RDPAccountant.get_privacy_spent``; ``alphas`` are orders."""
+    def get_privacy_spent(self, *, delta: float, alphas: object = None) -> tuple[float, float | None]:
+        """(ε, the order that gives it), as Opacus's ``RDPAccountant.get_privacy_spent``; ``alphas`` are orders.
+        The order is None where none gives ε: ε = ∞ at every order, or ε from an exact (ε, δ) profile, which is no
+        RDP conversion (one sampled Gaussian at sample rate 1 is a Gaussian mechanism: Balle–Wang 2018).  It was
+        NaN for the first and a ``TypeError`` for the second (a probe)."""
         if not self.history:
             open_probability(delta, "delta")
             return 0.0, 0.0
         r = self.result(delta, orders=alphas if alphas is not None else self.orders)
-        if r.enclosure == math.inf:
-            return math.inf, math.nan
+        if r.enclosure == math.inf or r.order is None:
+            return (math.inf if r.enclosure == math.inf else float_up(r.enclosure)), None
         return float_up(r.enclosure), float(r.order) if r.order != math.inf else math.inf
 
     def __len__(self) -> int:
