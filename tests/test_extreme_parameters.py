@@ -106,6 +106,17 @@ def test_curves_at_an_order_closer_to_one_than_the_rungs_reach(mechanism, kl, k)
         assert_agrees(mechanism.curve().value(1 + R(1, 10**k), dps=40), kl(), (mechanism, k))
 
 
+@pytest.mark.parametrize("dps", [10, 20, 30])
+def test_fewer_digits_asked_never_means_no_answer(dps):
+    """Laplace at scale 10⁻³⁰⁰ (a probe): D₂ = 10³⁰⁰ + log(2/3) was found at 30 and 40 digits but "not reached within
+    424 bits" at 10: the form's exponent e^{10³⁰⁰·α} needs 1000 bits before its logarithm's argument is certified
+    positive, past the rungs of few digits.  The climb now goes on doubling there."""
+    value = rdpsym.laplace(scale=R(1, 10**300)).curve().value(2, dps=dps)
+    with mpmath.workdps(dps + 10):
+        want = mpmath.mpf(10) ** 300 + mpmath.log(mpmath.mpf(2) / 3)
+        assert abs(value - want) <= mpmath.mpf(10) ** (1 - dps) * want
+
+
 def test_large_sigma_is_the_same_curve_as_small_sensitivity():
     # D_α depends on Δ/σ only: σ = 10⁴ with Δ = 1 and σ = 1 with Δ = 10⁻⁴ (which always worked).
     big = rdpsym.gaussian(sigma=10**4).curve()

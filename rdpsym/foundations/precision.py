@@ -115,7 +115,10 @@ def climb(compute: Callable[[int], T], good: Callable[[T], bool], rungs: Sequenc
 
     Past the last rung, the precision keeps doubling (to :data:`FURTHER_CEILING` bits) while ``further(result,
     bits)`` says the result is only too small for the precision, not wrong: D₂ of the Laplace mechanism at scale
-    10⁸⁰ is 10⁻¹⁶⁰, a ball [± 10⁻¹⁵⁴] at 512 bits and resolved at 1024 (a probe met "not reached" there).
+    10⁸⁰ is 10⁻¹⁶⁰, a ball [± 10⁻¹⁵⁴] at 512 bits and resolved at 1024 (a probe met "not reached" there).  With
+    ``further`` given, a last rung that raised a ``retry`` exception goes on doubling too: at scale 10⁻³⁰⁰ the
+    Laplace form's exponent e^{10³⁰⁰·α} needs 1000 bits before its logarithm's argument is certified positive, more
+    than the rungs of 10 or 20 digits reach, while 30 digits' rungs did (a probe).
     Raises :class:`ConvergenceError` naming ``what`` when the last precision tried is not good enough.
     """
     value, bits = None, rungs[-1]
@@ -127,12 +130,13 @@ def climb(compute: Callable[[int], T], good: Callable[[T], bool], rungs: Sequenc
             continue
         if good(value):
             return value
-    while further is not None and value is not None and bits < FURTHER_CEILING and further(value, bits):
+    while further is not None and bits < FURTHER_CEILING and (value is None or further(value, bits)):
         bits *= 2
         try:
             value = compute(bits)
         except retry:
-            break
+            value = None
+            continue
         if good(value):
             return value
     raise ConvergenceError(f"{what}: not reached within {bits} bits")
