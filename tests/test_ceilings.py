@@ -263,3 +263,23 @@ def test_a_root_whose_whole_part_is_too_large_is_not_built(watchdog):
         s2 = a * 4 + (1 - a)
         expected = a * 9 / (2 * s2) + mpmath.log(mpmath.sqrt(s2) / 2**a) / (1 - a)
         assert abs(d.evalf(dps=40) / expected - 1) < mpmath.mpf(10) ** -40
+
+
+def test_a_family_form_past_the_ceilings_leaves_the_labelled_numeric_value():
+    """A probe: Kumaraswamy(2, 3) against Kumaraswamy(2, 2) at α = 10⁶ raised NoClosedFormError about 6^(10⁶), a number
+    the family's form would build at the numbers, where the README promises the labelled numeric value.  P/Q =
+    (3/2)(1 − x²), so the moment is (3/2)^α ∫ 4x(1 − x²)^{1+α} dx = (3/2)^α · 2/(α + 2), and
+    D_α = log(3/2) + log(3/(α + 2))/(α − 1)."""
+    import rdpsym
+
+    xk = sp.Symbol("x", real=True)
+
+    def kumaraswamy(a, b):
+        return rdpsym.Continuous(a * b * xk ** (a - 1) * (1 - xk**a) ** (b - 1), xk, support=sp.Interval(0, 1))
+
+    order = 10**6
+    d = rdpsym.renyi_divergence(kumaraswamy(2, 3), kumaraswamy(2, 2), order)
+    assert d.status.value == "numeric"
+    with mpmath.workdps(60):
+        want = mpmath.log(mpmath.mpf(3) / 2) + mpmath.log(mpmath.mpf(3) / (order + 2)) / (order - 1)
+        assert abs(d.evalf(dps=50) - want) <= mpmath.mpf(10) ** -45 * want

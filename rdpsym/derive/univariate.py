@@ -393,8 +393,13 @@ def _family_at_the_numbers(P, Q, order, steps) -> Derivation | None:
         finally:
             _FAMILY_OF_NUMBERS.reset(entered)
 
-    found = by_abstraction(P, Q, order, family, lambda value: check_against_definition(P, Q, order, value, (), hyp),
-                           written=_polish)
+    try:
+        found = by_abstraction(P, Q, order, family,
+                               lambda value: check_against_definition(P, Q, order, value, (), hyp), written=_polish)
+    except NoClosedFormError:
+        # the family's form at the numbers would build a number past the ceilings (6^(10⁶) for a Kumaraswamy pair at
+        # α = 10⁶; a probe): that is no reason to refuse the labelled numeric value the caller goes on to
+        return None
     if found is None:
         return None
     value, general, values, evidence = found
