@@ -296,3 +296,16 @@ def test_the_supremum_next_to_a_narrow_component_is_read_at_its_top_not_at_its_m
         c_, w_, t_ = (mpmath.mpf(sp.Rational(v).p) / sp.Rational(v).q for v in (c, w, t))
         want = mpmath.log(1 - t_ + t_ * mpmath.exp(c_**2 / (2 * (1 - w_**2))) / w_)
         assert abs(got - want) <= mpmath.mpf(10) ** -29 * want, (mpmath.nstr(got, 35), mpmath.nstr(want, 35))
+
+
+def test_a_component_too_narrow_for_sympy_s_polynomials_gets_the_numeric_value_not_an_abort():
+    """A probe: renyi_divergence of (1 − 10⁻⁶)·N(0, 1) + 10⁻⁶·N(7.3, 10⁻¹⁶) against N(0, 1) at α = ½ ended the process
+    (SIGABRT, "gmp: overflow in mpz type") inside sympy.integrate, which read e^{7·10¹⁶·x} as (e^x)^(7·10¹⁶).  Such
+    an integrand is no longer handed to it, and the labelled numeric value is the definition's."""
+    c, w, t, a = R(73, 10), R(1, 10**8), R(1, 10**6), R(1, 2)
+    d = rdpsym.renyi_divergence(rdpsym.Continuous((1 - t) * _normal(0, 1) + t * _normal(c, w), x),
+                                rdpsym.Continuous(_normal(0, 1), x), a)
+    assert d.status.value == "numeric"
+    want = _narrow_mixture_definition(c, w, t, a)
+    with mpmath.workdps(60):
+        assert abs(d.evalf(dps=40) - want) <= mpmath.mpf(10) ** -39 * want

@@ -345,7 +345,21 @@ def _by_shape(shape: LogShape, lo, hi, hyp: Hypotheses) -> PieceValue | None:
     return None
 
 
+#: The largest numerator or denominator of a number in an integrand handed to ``sympy.integrate``.  SymPy's
+#: polynomial arithmetic reads e^{k·x} as (e^x)^k: ½·N(0, 1) + ½·N(7.3, 10⁻¹⁶) has k ≈ 7·10¹⁶ in its exponent, and
+#: the heuristic gcd then raised a number to that power, which GMP cannot hold: it aborted the process (SIGABRT,
+#: "gmp: overflow in mpz type"), past any budget or ``except`` (a probe).  Below 10⁶ such a power costs at most
+#: a few megabytes; above it the integral is left to the numeric route, labelled as such.
+SYMPY_COEFFICIENT_CEILING = 10**6
+
+
 def _sympy_fallback(L, x, lo, hi) -> PieceValue:
+    large = [r for r in L.atoms(sp.Rational) if max(abs(r.p), r.q) > SYMPY_COEFFICIENT_CEILING]
+    if large:
+        number = max(large, key=lambda r: max(abs(r.p), r.q))
+        raise NoClosedFormError(f"the integrand holds the number {number}, past what sympy.integrate's polynomial "
+                                f"arithmetic is given ({SYMPY_COEFFICIENT_CEILING} in a numerator or denominator): a "
+                                "power of it could abort the process")
     result = budgeted(lambda: sp.integrate(sp.exp(L), (x, lo, hi), conds="separate"), "sympy.integrate")
     value, condition = result if isinstance(result, tuple) else (result, sp.true)
     if value.has(sp.Integral) or value.has(sp.nan):
