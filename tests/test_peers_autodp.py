@@ -124,3 +124,15 @@ def test_a_probability_next_to_one_is_read_as_the_float_holds_it(p):
             assert abs(got - truth) <= mpmath.mpf(10) ** -39 * truth
     v = rdpsym.verify(mech, orders=[2, 10], rdp=[mech.RenyiDP(2), mech.RenyiDP(10)], peer="autodp")
     assert "UNSAFE" not in str(v) and all(c.relative <= 1e-15 for c in v.orders), str(v)  # float64 rounding at most
+
+
+def test_a_whole_float_count_is_taken_as_autodp_takes_it():
+    """A probe: autodp accepts coeff=100.0 (a count computed as epochs·n/batch in floats); rdpsym refused it.  A whole
+    float is that count; 100.5 steps is still refused, naming the field."""
+    sub = zoo.SubsampleGaussianMechanism({"prob": 0.5, "sigma": 2.0, "coeff": 100.0})
+    assert rdpsym.from_autodp(sub) == rdpsym.from_autodp(zoo.SubsampleGaussianMechanism(
+        {"prob": 0.5, "sigma": 2.0, "coeff": 100}))
+    half = type("SubsampleGaussianMechanism", (), {})()
+    half.params = {"prob": 0.5, "sigma": 2.0, "coeff": 100.5}
+    with pytest.raises(rdpsym.ParameterError, match="coeff"):
+        rdpsym.from_autodp(half)

@@ -76,6 +76,14 @@ def _params(mechanism: object, name: str, needed: tuple[str, ...]) -> dict:
     return {k: held(v) if k in _PROBABILITIES else v for k, v in params.items()}
 
 
+def _whole(count: object) -> object:
+    """A count autodp keeps as a whole float (``coeff=100.0``: epochs·n/batch computed in floats, which autodp takes as
+    it is) as that integer; anything else unchanged, for the reader to refuse with the field's name (100.5 steps)."""
+    if isinstance(count, float) and count.is_integer():
+        return int(count)
+    return count
+
+
 def from_autodp(mechanism: object) -> RdpCurve:
     """The RDP curve of an autodp mechanism whose ``params`` determine it (see the module's table).
 
@@ -103,7 +111,7 @@ def from_autodp(mechanism: object) -> RdpCurve:
     if name in ("SubsampleGaussianMechanism", "NoisySGD_Mechanism"):
         steps = "coeff" if name == "SubsampleGaussianMechanism" else "niter"
         p = _params(mechanism, name, ("prob", "sigma", steps))
-        k = integer(p[steps], f"{name}.params[{steps!r}]", minimum=0)
+        k = integer(_whole(p[steps]), f"{name}.params[{steps!r}]", minimum=0)
         poisson = p.get("PoissonSampling", True)
         if poisson not in (True, False):
             raise ParameterError(must(f"{name}.params['PoissonSampling']", "True or False", shown(poisson)))
@@ -119,7 +127,8 @@ def from_autodp(mechanism: object) -> RdpCurve:
         return _times(one, k)
     if name == "ComposedGaussianMechanism":
         p = _params(mechanism, name, ("sigma", "coeff"))
-        return _times(gaussian(sigma=p["sigma"]).curve(), integer(p["coeff"], f"{name}.params['coeff']", minimum=0))
+        k = integer(_whole(p["coeff"]), f"{name}.params['coeff']", minimum=0)
+        return _times(gaussian(sigma=p["sigma"]).curve(), k)
     if name == "NoisyGD_Mechanism":
         sigmas = _params(mechanism, name, ("sigma_list",))["sigma_list"]
         if isinstance(sigmas, (str, bytes)) or not hasattr(sigmas, "__iter__"):
