@@ -236,16 +236,20 @@ def _with_seed_hills(log_f, seeds: list, found: tuple, a, b, ctx) -> tuple:
     mode, peak, hills = found
     splits = set()
     for seed in seeds:
-        hill = hill_at_seed(log_f, seed, a, b, ctx)
-        if hill is None:
+        bracket = hill_at_seed(log_f, seed, a, b, ctx)
+        if bracket is None:
             continue
-        top, left, right = hill
-        height = log_f(top)
-        if not ctx.isfinite(height):
-            continue
-        if not any(left <= m <= right for m, _ in hills):  # else a hill the scan found already
-            hills.append((top, height))
+        left, right = bracket
         step = (right - left) / 6  # the hill's width (hill_at_seed's bracket is three widths each side)
+        seen = [m for m, _ in hills if left <= m <= right]  # a hill the scan found already
+        if seen:
+            top = seen[0]
+        else:
+            top = golden_max(log_f, left, right, seed, ctx)
+            height = log_f(top)
+            if not ctx.isfinite(height):
+                continue
+            hills.append((top, height))
         if 64 * step >= 1 + abs(top):
             continue  # one scale: the scan's grid and the splits at the modes resolve it
         while step < 1 + abs(top):

@@ -6,8 +6,8 @@ function itself rather than fixed at 1: a scan that spans 10⁻⁶ … 10⁸ in 
 1, of a known scale and of a centre's distance from an end (:func:`scan_points`);
 a golden-section search for a maximum, first in the logarithm of the distance
 from an anchor when the bracket spans many decades (:func:`golden_max`,
-:func:`_log_bracket`); the top of a hill around an exact seed, at the hill's own
-width however narrow (:func:`hill_at_seed`); and the distance at which a function falls below a level,
+:func:`_log_bracket`); a hill around an exact seed, at the hill's own width however
+narrow (:func:`hill_at_seed`); and the distance at which a function falls below a level,
 by bisection on a binary exponent, which costs the same at any scale
 (:func:`_reach`).
 
@@ -95,8 +95,8 @@ def scan_points(a, b, ctx, scale=None, center=None) -> list:
 
 
 def hill_at_seed(h, seed, a, b, ctx):
-    """``(top, left, right)``: the top of a hill of ``h`` around ``seed`` and the bracket [left, right] it was found
-    in, or None where ``h`` has no hill there.
+    """``(left, right)``: a bracket around ``seed`` in which ``h`` has a hill (its top then found by
+    ``golden_max(h, left, right, seed, ctx)``), or None where ``h`` has no hill there.
 
     A seed is an exact critical point of one part of ``h`` (a mixture component's mode,
     :func:`rdpsym.quadrature.seeds.critical_seeds`), not of ``h``: the hill's top is near it, at the
@@ -106,8 +106,7 @@ def hill_at_seed(h, seed, a, b, ctx):
     supremum against N(0, 1) lies at 2·10⁻⁵ from the component's mode (D_∞ read at the mode: 2·10⁻⁴ low).
     The width comes from the curvature at the seed (a second difference 2^(−prec/4) of 1 + |seed| wide,
     exact for a Gaussian component's parabola); a hill is where ``h`` is lower three widths out on both sides
-    (by more than the precision's noise: a hill of log P/Q may stand only 0.03 above its surroundings), and its
-    top is then found by golden section in that bracket.
+    (by more than the precision's noise: a hill of log P/Q may stand only 0.03 above its surroundings).
     """
     if not (ctx.isfinite(seed) and a < seed < b):
         return None
@@ -127,7 +126,7 @@ def hill_at_seed(h, seed, a, b, ctx):
     below = top - ctx.ldexp(1 + abs(top), -(ctx.prec // 2))
     if not (h(left) < below and h(right) < below):
         return None
-    return golden_max(h, left, right, seed, ctx), left, right
+    return left, right
 
 
 def golden_max(h, left, right, start, ctx, digits: int | None = None, anchors=()):

@@ -119,7 +119,8 @@ def _piece_sup(pair, var, log_p, log_q, ctx, discrete, ratio_for, reasons):
         candidate = max(candidate, r(t))
     # The seeds are exact critical points of a part of log(P/Q) (a mixture component's mode), not of log(P/Q): the
     # top of a hill around one is near it, at the component's width (hill_at_seed), and is read there too.
-    tops = [hill[0] for hill in (hill_at_seed(r, t, a, b, ctx) for t in seeds) if hill is not None]
+    tops = [golden_max(r, *bracket, t, ctx) for t, bracket in ((t, hill_at_seed(r, t, a, b, ctx)) for t in seeds)
+            if bracket is not None]
     return max([candidate, *(r(t) for t in [*seeds, *tops] if a < t < b)])
 
 
