@@ -123,8 +123,9 @@ def test_bounds_beyond_a_float_are_calibrated_and_printed_without_overflow(capsy
 
 def test_an_opacus_history_of_alternating_sigma_is_two_terms():
     history = [(1.0 + (i % 2) / 10, 0.01, 1) for i in range(40_000)]
-    grouped = rdpsym.sampled_gaussian(q=sp.Rational(1, 100), sigma=1).curve() * 20_000 \
-        + rdpsym.sampled_gaussian(q=sp.Rational(1, 100), sigma=sp.Rational(11, 10)).curve() * 20_000
+    q = sp.Rational(*(0.01).as_integer_ratio())  # a sample rate is read as the value the float holds
+    grouped = rdpsym.sampled_gaussian(q=q, sigma=1).curve() * 20_000 \
+        + rdpsym.sampled_gaussian(q=q, sigma=sp.Rational(11, 10)).curve() * 20_000
     assert _seconds(lambda: rdpsym.from_opacus(history)) < 120
     got = rdpsym.epsilon(rdpsym.from_opacus(history), delta=1e-5, dps=20)
     want = rdpsym.epsilon(grouped, delta=1e-5, dps=20)

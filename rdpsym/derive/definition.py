@@ -27,7 +27,11 @@ to :mod:`rdpsym.quadrature`), so any number of threads may call this at once,
 and the value is handed back as a global-context ``mpf``, exactly.  Each value
 is computed at two working precisions (``dps + guard`` and ``dps + guard + 20``)
 and returned only when they agree to ``dps`` significant digits, however small
-the value.  A small value is computed again in the *near form*
+the value.  A check of a closed form hands its value in (``against``): the first
+precision's value agreeing with it to ``dps`` digits is two independent
+evaluations agreeing (quadrature of the raw densities, and the derived form), so
+the second precision, which would only confirm the first, is not computed; a
+value that does not agree takes the second precision as always.  A small value is computed again in the *near form*
 (:func:`~rdpsym.derive.definition_forms._near_at_precision`, :mod:`rdpsym.quadrature.near`), which has no
 cancellation; where that does not apply the guard grows by the digits a small
 value shows are cancelled, up to a ceiling of 4·(dps + guard).  The work has a
@@ -83,17 +87,18 @@ def numeric_order(order: object) -> sp.Expr:
 
 def univariate_divergence_mp(
     P: Density, Q: Density, order: object, dps: int = 50, values: Mapping | None = None, *,
-    seconds: float | None = None,
+    seconds: float | None = None, against: mpmath.mpf | None = None,
 ) -> mpmath.mpf:
     """D_order(P‖Q) from the definition for two laws of one variable (a density or a pmf each), good to ``dps``
     digits: :func:`rdpsym.derive.numeric.renyi_divergence_mp` for such a pair (its contract, and its examples),
-    within the time ceiling :data:`DEFINITION_SECONDS` (or ``seconds``)."""
+    within the time ceiling :data:`DEFINITION_SECONDS` (or ``seconds``).  ``against``: a closed form's value being
+    checked (the module docstring: a first precision that agrees with it needs no second)."""
     dps = read_dps(dps)
     seconds = DEFINITION_SECONDS if seconds is None else float(seconds)
     budget = time_budget(seconds, "the definition")
     try:
         with budget:
-            value = _definition(P, Q, order, dps, values)
+            value = _definition(P, Q, order, dps, values, against)
     except SymbolicTimeout:
         if not budget.spent:
             raise
@@ -107,7 +112,8 @@ def univariate_divergence_mp(
 DEFINITION_SECONDS = 60.0
 
 
-def _definition(P: Density, Q: Density, order: object, dps: int, values: Mapping | None) -> mpmath.mpf:
+def _definition(P: Density, Q: Density, order: object, dps: int, values: Mapping | None,
+                against: mpmath.mpf | None = None) -> mpmath.mpf:
     """The definition's value to ``dps`` digits: the precision policy of the module docstring."""
     with sympy_evalf_guard():  # the symbolic preparation (SymPy may set mpmath's precision as it evaluates)
         order = numeric_order(order)
@@ -123,10 +129,11 @@ def _definition(P: Density, Q: Density, order: object, dps: int, values: Mapping
         if _same_law(P, Q, tables):
             return mpmath.mpf(0)  # D_α(P‖P) = 0 at every order, exactly
     with private_context(30) as ctx:  # the bookkeeping below (sizes, digit counts) only
-        return _settle(P, Q, tables, order, dps, ctx)
+        return _settle(P, Q, tables, order, dps, ctx, against)
 
 
-def _settle(P: Density, Q: Density, tables, order: sp.Expr, dps: int, ctx) -> mpmath.mpf:
+def _settle(P: Density, Q: Density, tables, order: sp.Expr, dps: int, ctx,
+            against: mpmath.mpf | None = None) -> mpmath.mpf:
     guard = 10
     alpha_minus_1 = None
     if order.is_finite and order != 1:
@@ -181,6 +188,12 @@ def _settle(P: Density, Q: Density, tables, order: sp.Expr, dps: int, ctx) -> mp
     # to fewer, the digits they lack were lost to something precision can buy (a peak
     # 10⁻⁵ wide at x = 10⁹ keeps only wp − 14 digits of its nodes): retry once with
     # those digits added, within the ceiling.
+    if against is not None and mpmath.isfinite(first) and mpmath.isfinite(against) and first > 0:
+        confirmed = agreed(against, first, dps)  # ``first`` to dps digits, if the closed form agrees with it
+        if confirmed is not None:
+            return exact_mpf(confirmed)  # the definition's own value: the closed form only vouched for it
+    if against is not None and isinstance(first, Infinity) and against == first:
+        return first  # ∞ with the witness found, as the closed form says
     second = at_precision(P, Q, tables, order, wp + SECOND_RUNG)
     if mpmath.isinf(first) and first == second:
         return second if isinstance(second, Infinity) else first  # +∞, with the reason found

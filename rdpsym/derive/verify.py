@@ -112,7 +112,8 @@ class OneDimensionalCheck(Check):
             if numeric is not None:
                 return numeric, integrated_in
         try:
-            return univariate_divergence_mp(Pp, Qp, at, dps=AGREE_DIGITS + 5, seconds=POINT_SECONDS), None
+            return univariate_divergence_mp(Pp, Qp, at, dps=AGREE_DIGITS + 5, seconds=POINT_SECONDS,
+                                            against=closed), None
         except ConvergenceError as exc:
             numeric = _supremum_at_ends(Pp, Qp, closed) if at is sp.oo else None
             for change in () if numeric is not None else _fallback_changes(Pp, Qp):
