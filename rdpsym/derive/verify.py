@@ -108,7 +108,7 @@ class OneDimensionalCheck(Check):
     def definition(self, Pp: Density, Qp: Density, at, closed, point: dict, where: Callable[[], str]):
         numeric, integrated_in = None, None
         for change in self.changes:  # the derivation's own change of variables first: the better-behaved integrand
-            numeric, integrated_in = _in_new_variable(Pp, Qp, at, change, point)
+            numeric, integrated_in = _in_new_variable(Pp, Qp, at, change, point, closed)
             if numeric is not None:
                 return numeric, integrated_in
         try:
@@ -117,7 +117,7 @@ class OneDimensionalCheck(Check):
         except ConvergenceError as exc:
             numeric = _supremum_at_ends(Pp, Qp, closed) if at is sp.oo else None
             for change in () if numeric is not None else _fallback_changes(Pp, Qp):
-                numeric, integrated_in = _in_new_variable(Pp, Qp, at, change, {})
+                numeric, integrated_in = _in_new_variable(Pp, Qp, at, change, {}, closed)
                 if numeric is not None:
                     break
             if numeric is not None:
@@ -126,13 +126,14 @@ class OneDimensionalCheck(Check):
             return self.skip(exc, point, at, Pp, Qp, where)
 
 
-def _in_new_variable(P: Density, Q: Density, order, change, point: dict):
+def _in_new_variable(P: Density, Q: Density, order, change, point: dict, closed=None):
     """D_order of the laws' images under t = g(x) (``change``), or (None, None) when that cannot be trusted.
 
     The images P(x(t))·|dx/dt| are built from the raw pdfs with the parameters' values, on
     the image of P's support (the integrand P^α Q^{1−α} vanishes off it, and so does P log P/Q);
     Q's support must contain it.  P's image must integrate to 1 in t to :data:`AGREE_DIGITS`
-    digits (a wrong map or Jacobian would not), and the quadrature must settle.
+    digits (a wrong map or Jacobian would not), and the quadrature must settle.  ``closed``: the value being
+    checked (:func:`~rdpsym.derive.definition.univariate_divergence_mp`'s ``against``).
     """
     if P.discrete or getattr(P, "table", None) is not None:
         return None, None
@@ -154,7 +155,7 @@ def _in_new_variable(P: Density, Q: Density, order, change, point: dict):
         mass = law_mass(image, AGREE_DIGITS + 5)
         if abs(mass - 1) > mpmath.mpf(10) ** (-AGREE_DIGITS):
             return None, None
-        value = univariate_divergence_mp(*images, order, dps=AGREE_DIGITS + 5, seconds=POINT_SECONDS)
+        value = univariate_divergence_mp(*images, order, dps=AGREE_DIGITS + 5, seconds=POINT_SECONDS, against=closed)
     except (ConvergenceError, DensityError, NoClosedFormError, ValueError, TypeError, ZeroDivisionError):
         return None, None
     return value, sp.Eq(t, change.forward.xreplace({change.source: P.var}) if change.source else change.forward,
