@@ -309,3 +309,58 @@ def test_a_component_too_narrow_for_sympy_s_polynomials_gets_the_numeric_value_n
     want = _narrow_mixture_definition(c, w, t, a)
     with mpmath.workdps(60):
         assert abs(d.evalf(dps=40) - want) <= mpmath.mpf(10) ** -39 * want
+
+
+def _definition_with_cuts(p, q, a, cuts, dps: int = 60) -> mpmath.mpf:
+    """D_a of two mpmath densities by plain mpmath quadrature cut at ``cuts`` (the test's own reference)."""
+    with mpmath.workdps(dps):
+        if a == 1:
+            def f(z):
+                pz = p(z)
+                return pz * (mpmath.log(pz) - mpmath.log(q(z)))
+            return mpmath.quad(f, cuts)
+        value = mpmath.quad(lambda z: mpmath.exp(a * mpmath.log(p(z)) + (1 - a) * mpmath.log(q(z))), cuts)
+        return mpmath.log(value) / (a - 1)
+
+
+@pytest.mark.parametrize("a", [R(1, 2), R(3, 2), 1])
+def test_a_narrow_component_at_a_kink_is_cut_at_its_own_scales(a):
+    """A probe: (1 − 10⁻⁹)·Laplace(0, 1) + 10⁻⁹·Laplace(20, 10⁻¹⁰) against Laplace(1, 1) was right to only 20 of 30
+    digits at α = ½, 3/2 and 1, both working precisions agreeing: |x − 20| cuts the pieces at the component's
+    centre, where log|f| falls by 1 every 10⁻¹⁰, beside the bulk's unit scale."""
+    w, b = R(1, 10**9), R(1, 10**10)
+
+    def lap(m, s):
+        return sp.exp(-sp.Abs(x - m) / s) / (2 * s)
+
+    P = rdpsym.Continuous((1 - w) * lap(0, 1) + w * lap(20, b), x)
+    Q = rdpsym.Continuous(lap(1, 1), x)
+    got = renyi_divergence_mp(P, Q, a, dps=30)
+    with mpmath.workdps(60):
+        wm, bm = mpmath.mpf(10) ** -9, mpmath.mpf(10) ** -10
+
+        def p(z):
+            return (1 - wm) * mpmath.exp(-abs(z)) / 2 + wm * mpmath.exp(-abs(z - 20) / bm) / (2 * bm)
+
+        cuts = sorted({-mpmath.inf, 0, 1, 20, mpmath.inf} | {20 + s * bm * 2**k for k in range(40) for s in (-1, 1)})
+        want = _definition_with_cuts(p, lambda z: mpmath.exp(-abs(z - 1)) / 2, mpmath.mpf(R(a).p) / R(a).q, cuts)
+        assert abs(got - want) <= mpmath.mpf(10) ** -29 * want, (mpmath.nstr(got, 35), mpmath.nstr(want, 35))
+
+
+def test_a_narrow_dip_of_the_kl_integrand_is_cut_at_its_own_scales():
+    """A probe: the KL of (1 − 10⁻⁶)·Laplace(0, 1) + 10⁻⁶·N(5, 10⁻⁸) against Laplace(1, 1) was 10⁻⁶ relative off at 30
+    and 40 digits: at x = 5 the component lifts P while log(P/Q) falls towards 0, so |P·log(P/Q)| has a dip 10⁻⁴ wide
+    there, not a hill, and no split point was placed at it."""
+    w, s = R(1, 10**6), R(1, 10**4)
+    P = rdpsym.Continuous((1 - w) * sp.exp(-sp.Abs(x)) / 2 + w * _normal(5, s), x)
+    Q = rdpsym.Continuous(sp.exp(-sp.Abs(x - 1)) / 2, x)
+    got = renyi_divergence_mp(P, Q, 1, dps=30)
+    with mpmath.workdps(60):
+        wm, sm = mpmath.mpf(10) ** -6, mpmath.mpf(10) ** -4
+
+        def p(z):
+            return (1 - wm) * mpmath.exp(-abs(z)) / 2 + wm * mpmath.npdf(z, 5, sm)
+
+        cuts = sorted({-mpmath.inf, 0, 1, 5, mpmath.inf} | {5 + t * sm * 2**k for k in range(16) for t in (-1, 1)})
+        want = _definition_with_cuts(p, lambda z: mpmath.exp(-abs(z - 1)) / 2, 1, cuts)
+        assert abs(got - want) <= mpmath.mpf(10) ** -29 * want, (mpmath.nstr(got, 35), mpmath.nstr(want, 35))

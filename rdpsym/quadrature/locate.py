@@ -29,7 +29,7 @@ import sympy as sp
 
 from rdpsym.foundations.errors import ConvergenceError
 from rdpsym.quadrature.compile import to_mpf
-from rdpsym.quadrature.scans import _reach, golden_max, hill_at_seed, scan_points
+from rdpsym.quadrature.scans import _reach, curvature_at, golden_max, hill_at_seed, scan_points
 
 oo = sp.oo
 
@@ -188,9 +188,36 @@ def locate(log_f, lo: sp.Expr, hi: sp.Expr, ctx, seeds=()) -> Locus:
     lengths = (length(a), length(b))
     at_end = any(L is not None and abs(mode - e) <= ctx.mpf(10) ** -8 * L for e, L in zip((a, b), lengths))
     singular = _singular_end(log_f, mode, a, b, lengths, ctx)
+    if singular is None:
+        splits |= _end_splits(log_f, a, b, ctx)
     magnitude = max([abs(v) for v in values if ctx.isfinite(v)] + [abs(peak)])
     return Locus(mode, peak, left, right, scale, lengths, at_end, singular, tuple(sorted(splits)), rising, ctx,
                  magnitude)
+
+
+def _end_splits(log_f, a, b, ctx) -> set:
+    """Points at each finite end's own scales (:func:`_scale_splits`), where log|f| is so steep there that its e-fold
+    width is below 1/64 of the piece: a kink of a narrow component at a piece's end (a Laplace component of scale
+    10⁻¹⁰ and weight 10⁻⁹ at x = 20, whose |x − 20| cuts the pieces there) is a second scale beside the bulk's, which
+    tanh-sinh resolved to 20 of 30 digits, both precisions agreeing (a probe)."""
+    out: set = set()
+    for end, inward in ((a, 1), (b, -1)):
+        if not ctx.isfinite(end):
+            continue
+        span = b - a if ctx.isfinite(b - a) else 1 + abs(end)
+        step = ctx.ldexp(1 + abs(end), -(ctx.prec // 4))
+        at = [log_f(end + inward * k * step) for k in (1, 2, 4)]
+        if not all(ctx.isfinite(v) for v in at) or at[0] == at[1]:
+            continue
+        # An exponential edge changes log|f| in proportion to the distance (twice as much from 2 to 4 steps as from
+        # 1 to 2); a power of the distance (x² log x of a beta law at 0) by the same amount at every scale, which
+        # tanh-sinh resolves at the end by itself: no width to split at.
+        ratio = (at[1] - at[2]) / (at[0] - at[1])
+        if not 1.5 < ratio < 2.5:
+            continue
+        width = step / abs(at[0] - at[1])  # the distance over which log|f| changes by 1, at the end
+        out |= _scale_splits(end, width, a, b, ctx) if 64 * width < span else set()
+    return out
 
 
 def _unseen_scale(width, mode, a, b, ctx) -> bool:
@@ -229,34 +256,47 @@ def _modes(log_f, candidates: list, values: list, a, b, ctx):
 def _with_seed_hills(log_f, seeds: list, found: tuple, a, b, ctx) -> tuple:
     """(mode, peak, hills, splits) with the hills around the seeds that the scan did not see as local maxima
     (:func:`~rdpsym.quadrature.scans.hill_at_seed`: a mixture's narrow, light component on the bulk's slope), and
-    points around every narrow hill at a seed, seen by the scan or not, at its own scales (its width × 4^k, up to
-    1 + |top|): beside the bulk, its flank is a second scale at the end of a piece, which tanh-sinh resolved only
-    at the higher of two working precisions (½·N(0, 1) + ½·N(3, 10⁻¹²) against N(0, 1) at α = 3/2: 30 digits asked,
-    wrong from the 19th, the two precisions agreeing; a probe)."""
+    points around every narrow feature at a seed, hill or dip, seen by the scan or not, at its own scales (its width
+    × 4^k, up to 1 + |seed|: :func:`_scale_splits`).  Beside the bulk its flank is a second scale, which tanh-sinh
+    resolved only at the higher of two working precisions (½·N(0, 1) + ½·N(3, 10⁻¹²) against N(0, 1) at α = 3/2:
+    wrong from the 19th of 30 digits, both precisions agreeing), or not at all where the feature is a dip of the
+    integrand (the KL integrand P·log(P/Q) of a Laplace bulk with a 10⁻⁴-wide Gaussian component of weight 10⁻⁶
+    against another Laplace: 10⁻⁶ relative off; probes)."""
     mode, peak, hills = found
     splits = set()
     for seed in seeds:
-        bracket = hill_at_seed(log_f, seed, a, b, ctx)
-        if bracket is None:
+        shape = curvature_at(log_f, seed, a, b, ctx)
+        if shape is None:
             continue
-        left, right = bracket
-        step = (right - left) / 6  # the hill's width (hill_at_seed's bracket is three widths each side)
-        seen = [m for m, _ in hills if left <= m <= right]  # a hill the scan found already
-        if seen:
-            top = seen[0]
-        else:
-            top = golden_max(log_f, left, right, seed, ctx)
-            height = log_f(top)
-            if not ctx.isfinite(height):
-                continue
-            hills.append((top, height))
-        if 64 * step >= 1 + abs(top):
-            continue  # one scale: the scan's grid and the splits at the modes resolve it
-        while step < 1 + abs(top):
-            splits.update(t for t in (top - step, top + step) if a < t < b)
-            step *= 4
+        width = 1 / ctx.sqrt(abs(shape[0]))
+        centre = seed
+        bracket = hill_at_seed(log_f, seed, a, b, ctx) if shape[0] < 0 else None
+        if bracket is not None:
+            seen = [m for m, _ in hills if bracket[0] <= m <= bracket[1]]  # a hill the scan found already
+            if seen:
+                centre = seen[0]
+            else:
+                centre = golden_max(log_f, *bracket, seed, ctx)
+                height = log_f(centre)
+                if ctx.isfinite(height):
+                    hills.append((centre, height))
+        splits |= _scale_splits(centre, width, a, b, ctx)
     mode, peak = max(hills, key=lambda m: m[1])
     return mode, peak, hills, splits
+
+
+def _scale_splits(centre, width, a, b, ctx) -> set:
+    """Points at ``centre`` ± width·4^k up to 1 + |centre|, inside (a, b), for a feature narrower than 1/64 of that
+    (none for one scale: the scan's grid and the splits at the modes resolve it)."""
+    out: set = set()
+    unit = 1 + abs(centre)
+    if not (ctx.isfinite(width) and 0 < 64 * width < unit):
+        return out
+    step = width
+    while step < unit:
+        out.update(t for t in (centre - step, centre + step) if a < t < b)
+        step *= 4
+    return out
 
 
 def _efold(log_f, mode, peak, a, b, ctx) -> list:

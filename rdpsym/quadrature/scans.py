@@ -94,6 +94,22 @@ def scan_points(a, b, ctx, scale=None, center=None) -> list:
     return [b - g for g in reversed(grid)]
 
 
+def curvature_at(h, t, a, b, ctx):
+    """(h″(t), h(t)) by a second difference 2^(−prec/4) of 1 + |t| wide (exact for a parabola), or None where h is
+    not finite there or the difference leaves (a, b).  A narrow feature at t (a component of width w) has
+    |h″| ≈ 1/w²: its width, whatever the bulk around it does."""
+    if not (ctx.isfinite(t) and a < t < b):
+        return None
+    top = h(t)
+    if not ctx.isfinite(top):
+        return None
+    step = ctx.ldexp(1 + abs(t), -(ctx.prec // 4))
+    if not (a < t - step and t + step < b):
+        return None
+    curvature = (h(t + step) - 2 * top + h(t - step)) / step**2
+    return (curvature, top) if ctx.isfinite(curvature) and curvature != 0 else None
+
+
 def hill_at_seed(h, seed, a, b, ctx):
     """``(left, right)``: a bracket around ``seed`` in which ``h`` has a hill (its top then found by
     ``golden_max(h, left, right, seed, ctx)``), or None where ``h`` has no hill there.
@@ -108,17 +124,10 @@ def hill_at_seed(h, seed, a, b, ctx):
     exact for a Gaussian component's parabola); a hill is where ``h`` is lower three widths out on both sides
     (by more than the precision's noise: a hill of log P/Q may stand only 0.03 above its surroundings).
     """
-    if not (ctx.isfinite(seed) and a < seed < b):
+    found = curvature_at(h, seed, a, b, ctx)
+    if found is None or found[0] >= 0:
         return None
-    top = h(seed)
-    if not ctx.isfinite(top):
-        return None
-    step = ctx.ldexp(1 + abs(seed), -(ctx.prec // 4))
-    if not (a < seed - step and seed + step < b):
-        return None
-    curvature = (h(seed + step) - 2 * top + h(seed - step)) / step**2
-    if not (ctx.isfinite(curvature) and curvature < 0):
-        return None
+    curvature, top = found
     width = 3 / ctx.sqrt(-curvature)
     left, right = seed - width, seed + width
     if not (a < left and right < b and left < seed < right):
