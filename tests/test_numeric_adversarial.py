@@ -384,3 +384,35 @@ def test_a_narrow_component_with_no_rational_log_derivative_is_seen(a):
         cuts = sorted({-mpmath.inf, 0, 1, 5, mpmath.inf} | {5 + t * sm * 2**k for k in range(20) for t in (-1, 1)})
         want = _definition_with_cuts(p, lambda z: mpmath.exp(-abs(z - 1)) / 2, mpmath.mpf(R(a).p) / R(a).q, cuts)
         assert abs(got - want) <= mpmath.mpf(10) ** -29 * want, (mpmath.nstr(got, 35), mpmath.nstr(want, 35))
+
+
+def _poisson_log(lam, n):
+    return -lam + n * mpmath.log(lam) - mpmath.loggamma(n + 1)
+
+
+@pytest.mark.parametrize("case", ["poisson vs a mixture with a far component", "a mixture with a far component"])
+def test_a_discrete_supremum_between_two_scan_points_is_found(case):
+    """A probe: D_∞ of Poisson(4) against (1 − 10⁻⁹)·Poisson(3) + 10⁻⁹·Poisson(200) is log P/Q at k = 51, 13.64, where
+    the far component takes over; it came out 7.63, read at the integer scan's point k = 31.  The reference: the
+    maximum over k < 2000 of log P/Q at 50 digits (beyond it log P/Q falls)."""
+    k = sp.Symbol("k", integer=True, nonnegative=True)
+    w = R(1, 10**9)
+
+    def pois(lam):
+        return sp.exp(-lam) * sp.S(lam) ** k / sp.factorial(k)
+
+    with mpmath.workdps(50):
+        wm = mpmath.mpf(10) ** -9
+        if case.startswith("poisson"):
+            p, q = pois(4), (1 - w) * pois(3) + w * pois(200)
+            log_p = lambda n: _poisson_log(4, n)  # noqa: E731
+            log_q = lambda n: mpmath.log((1 - wm) * mpmath.exp(_poisson_log(3, n)) + wm * mpmath.exp(_poisson_log(200, n)))  # noqa: E501, E731
+        else:
+            p, q = (1 - w) * R(1, 2) ** (k + 1) + w * pois(200), R(1, 3) * R(2, 3) ** k
+            log_p = lambda n: mpmath.log((1 - wm) * mpmath.mpf(2) ** -(n + 1) + wm * mpmath.exp(_poisson_log(200, n)))  # noqa: E501, E731
+            log_q = lambda n: mpmath.log(mpmath.mpf(1) / 3) + n * mpmath.log(mpmath.mpf(2) / 3)  # noqa: E731
+        want = max(log_p(n) - log_q(n) for n in range(2000))
+    P, Q = rdpsym.Discrete(p, k, support=sp.Range(0, sp.oo)), rdpsym.Discrete(q, k, support=sp.Range(0, sp.oo))
+    got = renyi_divergence_mp(P, Q, sp.oo, dps=30)
+    with mpmath.workdps(50):
+        assert abs(got - want) <= mpmath.mpf(10) ** -29 * want, (mpmath.nstr(got, 35), mpmath.nstr(want, 35))
