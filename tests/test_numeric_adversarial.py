@@ -416,3 +416,31 @@ def test_a_discrete_supremum_between_two_scan_points_is_found(case):
     got = renyi_divergence_mp(P, Q, sp.oo, dps=30)
     with mpmath.workdps(50):
         assert abs(got - want) <= mpmath.mpf(10) ** -29 * want, (mpmath.nstr(got, 35), mpmath.nstr(want, 35))
+
+
+@pytest.mark.parametrize("a", [R(1, 2), 2, 1])
+def test_a_pmf_with_a_far_atom_is_summed_not_an_overflow(a):
+    """A probe: (1 − 10⁻⁹)·Geometric(½) with an atom of 10⁻⁹ added at k = 300, against Geometric(⅓), raised Python's
+    OverflowError ("int too large to convert to float") from renyi_divergence and renyi_divergence_mp: the series
+    scan handed the compiled pmf Python ints, and 2^(−k−1) ran in Python's float arithmetic.  The reference: the
+    sums over k < 3000 at 50 digits."""
+    k = sp.Symbol("k", integer=True, nonnegative=True)
+    w = R(1, 10**9)
+    p = sp.Piecewise(((1 - w) * R(1, 2) ** (k + 1) + w, sp.Eq(k, 300)), ((1 - w) * R(1, 2) ** (k + 1), True))
+    P = rdpsym.Discrete(p, k, support=sp.Range(0, sp.oo))
+    Q = rdpsym.Discrete(R(1, 3) * R(2, 3) ** k, k, support=sp.Range(0, sp.oo))
+    got = renyi_divergence_mp(P, Q, a, dps=30)
+    with mpmath.workdps(50):
+        wm, am = mpmath.mpf(10) ** -9, mpmath.mpf(R(a).p) / R(a).q
+
+        def pk(n):
+            return (1 - wm) / mpmath.mpf(2) ** (n + 1) + (wm if n == 300 else 0)
+
+        def qk(n):
+            return (mpmath.mpf(2) / 3) ** n / 3
+
+        if am == 1:
+            want = mpmath.fsum(pk(n) * mpmath.log(pk(n) / qk(n)) for n in range(3000))
+        else:
+            want = mpmath.log(mpmath.fsum(pk(n) ** am * qk(n) ** (1 - am) for n in range(3000))) / (am - 1)
+        assert abs(got - want) <= mpmath.mpf(10) ** -29 * want, (mpmath.nstr(got, 35), mpmath.nstr(want, 35))

@@ -212,7 +212,9 @@ def compile_expr(expr: sp.Expr, var: sp.Symbol, ctx) -> Callable:
     f = bind(_lambdify(folded, var, len(constants)), ctx)
     with ctx.extraprec(20):
         values = [to_mpf(c, ctx) for c in constants]
-    return lambda t: f(t, *values)
+    # An outcome of a pmf arrives as a Python int, and Python's own arithmetic then ran in the compiled code: 2^(−k−1)
+    # at k = 1100 is a float, "int too large to convert to float" (a pmf with a far atom; a probe).
+    return lambda t: f(ctx.mpf(t) if type(t) is int else t, *values)
 
 
 def _integer_orders(expr: sp.Expr) -> sp.Expr:
