@@ -189,13 +189,13 @@ def locate(log_f, lo: sp.Expr, hi: sp.Expr, ctx, seeds=()) -> Locus:
     at_end = any(L is not None and abs(mode - e) <= ctx.mpf(10) ** -8 * L for e, L in zip((a, b), lengths))
     singular = _singular_end(log_f, mode, a, b, lengths, ctx)
     if singular is None:
-        splits |= _end_splits(log_f, a, b, ctx)
+        splits |= _end_splits(log_f, drop, a, b, ctx)
     magnitude = max([abs(v) for v in values if ctx.isfinite(v)] + [abs(peak)])
     return Locus(mode, peak, left, right, scale, lengths, at_end, singular, tuple(sorted(splits)), rising, ctx,
                  magnitude)
 
 
-def _end_splits(log_f, a, b, ctx) -> set:
+def _end_splits(log_f, drop, a, b, ctx) -> set:
     """Points at each finite end's own scales (:func:`_scale_splits`), where log|f| is so steep there that its e-fold
     width is below 1/64 of the piece: a kink of a narrow component at a piece's end (a Laplace component of scale
     10⁻¹⁰ and weight 10⁻⁹ at x = 20, whose |x − 20| cuts the pieces there) is a second scale beside the bulk's, which
@@ -216,7 +216,7 @@ def _end_splits(log_f, a, b, ctx) -> set:
         if not 1.5 < ratio < 2.5:
             continue
         width = step / abs(at[0] - at[1])  # the distance over which log|f| changes by 1, at the end
-        out |= _scale_splits(end, width, a, b, ctx) if 64 * width < span else set()
+        out |= _scale_splits(log_f, drop, end, width, a, b, ctx) if 64 * width < span else set()
     return out
 
 
@@ -263,7 +263,9 @@ def _with_seed_hills(log_f, seeds: list, found: tuple, a, b, ctx) -> tuple:
     integrand (the KL integrand P·log(P/Q) of a Laplace bulk with a 10⁻⁴-wide Gaussian component of weight 10⁻⁶
     against another Laplace: 10⁻⁶ relative off; probes)."""
     mode, peak, hills = found
-    splits = set()
+    drop = peak - (ctx.dps + 5) * ctx.ln10
+    splits: set = set()
+    laddered: list = []
     for seed in seeds:
         shape = curvature_at(log_f, seed, a, b, ctx)
         if shape is None:
@@ -280,22 +282,33 @@ def _with_seed_hills(log_f, seeds: list, found: tuple, a, b, ctx) -> tuple:
                 height = log_f(centre)
                 if ctx.isfinite(height):
                     hills.append((centre, height))
-        splits |= _scale_splits(centre, width, a, b, ctx)
+        if not any(abs(centre - c) < 2 * width for c in laddered):  # P's, Q's and the integrand's modes at one place
+            laddered.append(centre)
+            splits |= _scale_splits(log_f, drop, centre, width, a, b, ctx)
     mode, peak = max(hills, key=lambda m: m[1])
     return mode, peak, hills, splits
 
 
-def _scale_splits(centre, width, a, b, ctx) -> set:
-    """Points at ``centre`` ± width·4^k up to 1 + |centre|, inside (a, b), for a feature narrower than 1/64 of that
-    (none for one scale: the scan's grid and the splits at the modes resolve it)."""
+def _scale_splits(log_f, drop, centre, width, a, b, ctx) -> set:
+    """Points at ``centre`` ± width·4^k inside (a, b), for a feature of that width beside mass at a larger scale: from
+    64 widths out, log|f| must still be above ``drop`` (negligible) on a side for the ladder to go on there, up to
+    1 + |centre|.  A narrow law alone (N(0, 10⁻³⁰⁰), a Gaussian pair at α = 10³⁰) has one scale: no ladder, which
+    its 300 splits had made 12 times slower and at α = 10³⁰ unsettled (a review)."""
     out: set = set()
     unit = 1 + abs(centre)
     if not (ctx.isfinite(width) and 0 < 64 * width < unit):
         return out
-    step = width
-    while step < unit:
-        out.update(t for t in (centre - step, centre + step) if a < t < b)
-        step *= 4
+    for side in (-1, 1):
+        far = centre + side * 64 * width
+        if not (a < far < b and log_f(far) > drop):
+            continue  # nothing but the feature itself on this side: tanh-sinh resolves one scale
+        step = width
+        while step < unit:
+            t = centre + side * step
+            if not a < t < b:
+                break
+            out.add(t)
+            step *= 4
     return out
 
 
