@@ -461,3 +461,18 @@ def test_a_supremum_at_a_kink_is_read_at_the_kink(w, b, c):
     with mpmath.workdps(50):
         want = mpmath.mpf(sp.N(want, 50))
         assert abs(got - want) <= mpmath.mpf(10) ** -29 * want, (mpmath.nstr(got, 35), mpmath.nstr(want, 35))
+
+
+def test_a_closed_form_of_infinity_is_not_vouched_for_by_one_working_precision():
+    """A review: a check hands the closed form to the definition, and a first working precision that agrees with it
+    skips the second; for ∞ that let a spurious ∞ at the first precision (log P/Q "rising" by rounding noise, 10⁻¹⁵
+    per decade) confirm a wrong closed form ∞ for a finite D_∞ (7.895…).  ∞ takes both precisions, as before."""
+    from rdpsym.derive.univariate import _hypotheses
+    from rdpsym.derive.verify import check_against_definition
+    from rdpsym.foundations.errors import NotVerified, VerificationError
+
+    t, s = R(1, 10**6), R(1, 10**6)
+    P = rdpsym.Continuous((1 - t) * _normal(0, s) + t * _normal(5 * s, s * R(1, 10**4)), x)
+    Q = rdpsym.Continuous(_normal(0, s), x)
+    with pytest.raises((NotVerified, VerificationError)):
+        check_against_definition(P, Q, sp.oo, sp.oo, (), _hypotheses(sp.oo, False))

@@ -192,8 +192,6 @@ def _settle(P: Density, Q: Density, tables, order: sp.Expr, dps: int, ctx,
         confirmed = agreed(against, first, dps)  # ``first`` to dps digits, if the closed form agrees with it
         if confirmed is not None:
             return exact_mpf(confirmed)  # the definition's own value: the closed form only vouched for it
-    if against is not None and isinstance(first, Infinity) and against == first:
-        return first  # ∞ with the witness found, as the closed form says
     second = at_precision(P, Q, tables, order, wp + SECOND_RUNG)
     if mpmath.isinf(first) and first == second:
         return second if isinstance(second, Infinity) else first  # +∞, with the reason found
