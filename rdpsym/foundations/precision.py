@@ -58,7 +58,7 @@ from mpmath.libmp import dps_to_prec
 
 from rdpsym.foundations.budget_protected import protect, restore_at_block_end
 from rdpsym.foundations.budget_watchdog import checkpoint
-from rdpsym.foundations.errors import ConvergenceError
+from rdpsym.foundations.errors import ConvergenceError, OutsideDomain
 
 T = TypeVar("T")
 
@@ -121,21 +121,23 @@ def climb(compute: Callable[[int], T], good: Callable[[T], bool], rungs: Sequenc
     than the rungs of 10 or 20 digits reach, while 30 digits' rungs did (a probe).
     Raises :class:`ConvergenceError` naming ``what`` when the last precision tried is not good enough.
     """
-    value, bits = None, rungs[-1]
+    value, bits, certain = None, rungs[-1], False
     for bits in rungs:
         try:
             value = compute(bits)
-        except retry:
-            value = None
+        except retry as exc:
+            value, certain = None, isinstance(exc, OutsideDomain)
             continue
         if good(value):
             return value
-    while further is not None and bits < FURTHER_CEILING and (value is None or further(value, bits)):
+    # (an OutsideDomain is certain at any precision: log(α − 2) at α = 2 doubled to 60 928 bits; a review)
+    while (further is not None and not certain and 2 * bits <= FURTHER_CEILING
+           and (value is None or further(value, bits))):
         bits *= 2
         try:
             value = compute(bits)
-        except retry:
-            value = None
+        except retry as exc:
+            value, certain = None, isinstance(exc, OutsideDomain)
             continue
         if good(value):
             return value
