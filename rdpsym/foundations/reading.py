@@ -60,11 +60,11 @@ def _numpy_scalar(value: object) -> object:
     """A NumPy scalar (or 0-d array) as the Python number it stands for; anything else unchanged.
 
     NumPy is not imported: a value is recognised by its ``dtype``.  A float
-    scalar is read as the value it holds, like a Python float (the shortest
-    decimal that gives that float64 back): a float16 or float32 is first widened
-    to float64, which holds it exactly.  ``numpy.float32(1.3)`` holds
-    1.2999999523162842, and that is the σ a peer accountant computes with and the
-    noise its mechanism adds; read as the 1.3 NumPy prints, the RDP was 7·10⁻⁸
+    scalar is read like a Python float, as the shortest decimal of the float64 it
+    equals: a float16 or float32 is first widened to float64, which holds it
+    exactly.  ``numpy.float32(1.3)`` is then
+    1.2999999523162842 (within 10⁻¹⁷ of the float it holds), the σ a peer
+    accountant computes with and the noise its mechanism adds; read as the 1.3 NumPy prints, the RDP was 7·10⁻⁸
     relative below the event's and the certified ε below the truth (a probe).  A
     long double keeps the digits NumPy prints for it, which float64 would round.
     """

@@ -410,7 +410,8 @@ def _not_an_rdp_conversion(told: object) -> str:
 
 def _least_certified(curve: RdpCurve, delta: fmpq, peer: float, dps: int) -> tuple[str, str]:
     """Where a peer's ε below the named conversion's stands against the least ε rdpsym certifies for the same
-    curve at δ (every conversion at its default orders, and the exact privacy profile where one is known):
+    curve at δ (every conversion at its default orders and over every order, :func:`_at_every_order`, and the exact
+    privacy profile where one is known):
     (VALID_OTHER, why) at or above it, ("rounded", why) below it within float64 rounding (64 ulp), ("below",
     by how much) further below (``"below the truth"`` where the least ε is an exact profile's); ("", "") where
     there is no finite least ε.  autodp's analytic-Gaussian ε

@@ -29,8 +29,9 @@ def critical_seeds(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None
     The scan of :func:`~rdpsym.quadrature.locate.locate` starts from these, so a Gaussian at mean 10¹², a pair at
     order 10⁹ (integrand peak at 1 − α) or the far component of a mixture is found
     wherever it is, and exactly.  Only derivatives that are rational in the variable
-    are solved (a polynomial numerator of degree ≤ 12; nothing open-ended), within a
-    time budget; anything else contributes no seed (the scan still runs).  Real roots
+    are solved (a polynomial numerator of degree ≤ 12), and a mixture component's by
+    ``solveset`` where its zeros are a few numbers (:func:`_solved`), all within a time
+    budget; anything else contributes no seed (the scan still runs).  Real roots
     of rational polynomials stay exact (``CRootOf``: evaluated to any precision by
     refining their isolating interval in exact arithmetic).
     """
