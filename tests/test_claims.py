@@ -460,3 +460,30 @@ def test_a_holds_steps_relation_is_read_at_every_point_not_only_where_it_fails()
     same = Holds("x = x", lambda p: (p[x], "==", p[x]), "== is =")
     assert Claim("eq", "", "", "", (same,), Verdict.CHECKED, Domain({x: sp.Interval(0, 1)})).check().verdict \
         is Verdict.CHECKED
+
+
+_t = sp.Symbol("t", real=True)
+
+
+@pytest.mark.parametrize(("lhs", "rhs", "where"), [
+    (_t, 10**40, sp.Interval.open(0, sp.oo)),  # fails past 10⁴⁰ only
+    (sp.log(_t), 100, sp.Interval.open(0, sp.oo)),  # past e¹⁰⁰
+    (_t ** sp.Rational(1, 1000), 2, sp.Interval.open(0, sp.oo)),  # past 2¹⁰⁰⁰
+    (1 / _t, 10**40, sp.Interval.open(0, sp.oo)),  # below 10⁻⁴⁰
+    (-_t, 10**50, sp.Interval(-sp.oo, 0)),  # toward −∞
+])
+def test_a_claim_false_only_far_past_the_edges_is_refuted(lhs, rhs, where):
+    """A probe: "t ≤ 10⁴⁰ for every t > 0" held at every edge sampled (the farthest is 10¹²) and was reported checked.
+    Points far past the edges (10³⁰ … 10¹⁰⁰⁰, 10⁻¹⁰⁰ … 10⁻¹⁰⁰⁰) are tried for a certified failure, with its
+    counterexample."""
+    claim = Claim("far", "", "", "", (AtMost(lhs, rhs, "false far away"),), Verdict.REFUTED, Domain({_t: where}))
+    result = claim.check()
+    assert result.verdict is Verdict.REFUTED and result.steps[0].counterexample, str(result)
+
+
+def test_a_true_claim_is_not_refuted_by_points_where_it_cannot_be_evaluated():
+    """The far points count only a certified failure: e^t ≥ 1 + t at t = 10¹⁰⁰⁰ is a ball no precision here narrows
+    (and a checked claim stays checked)."""
+    claim = Claim("exp", "", "", "", (AtLeast(sp.exp(_t), 1 + _t, "convexity"),), Verdict.CHECKED,
+                  Domain({_t: sp.Interval.open(0, sp.oo)}))
+    assert claim.check().verdict in (Verdict.CHECKED, Verdict.PROVED)

@@ -92,6 +92,35 @@ def edge_values(interval) -> list[sp.Rational]:
     return sorted(set(out))
 
 
+#: Values far past the edges, where a claim is only tried for a certified failure (:meth:`Domain.far_points`).
+_FAR_REACH = tuple(sp.Integer(10) ** k for k in (30, 100, 300, 1000))
+_NEAR_REACH = tuple(sp.Rational(1, 10**k) for k in (100, 300, 1000))
+
+
+def reach_values(interval) -> list:
+    """Values of ``interval`` far past :func:`edge_values`: 10³⁰ … 10¹⁰⁰⁰ toward an infinite end, 10⁻¹⁰⁰ … 10⁻¹⁰⁰⁰
+    from an open finite one.  "t ≤ 10⁴⁰ for every t > 0" held at every edge (the farthest is 10¹²) and was reported
+    checked (a probe).
+
+    >>> [str(v) for v in reach_values(sp.Interval.open(0, 1))][:1]
+    ['1/10000...']
+    """
+    if not isinstance(interval, (sp.Interval, sp.Range)):
+        return []
+    lo, hi = interval.inf, interval.sup
+    out: list = []
+    if hi is sp.oo:
+        out += [(lo if lo.is_finite else 0) + t for t in _FAR_REACH]
+    if lo is -sp.oo:
+        out += [(hi if hi.is_finite else 0) - t for t in _FAR_REACH]
+    if isinstance(interval, sp.Interval):
+        if lo.is_finite and interval.left_open:
+            out += [lo + t * (min(hi - lo, 1) if hi.is_finite else 1) for t in _NEAR_REACH]
+        if hi.is_finite and interval.right_open:
+            out += [hi - t * (min(hi - lo, 1) if lo.is_finite else 1) for t in _NEAR_REACH]
+    return [v for v in out if v in interval]
+
+
 def _integer_edges(r: sp.Range) -> list[sp.Integer]:
     lo, hi = r.inf, r.sup
     out = {lo, lo + 1, lo + 2} if lo.is_finite else {sp.Integer(-(10**6)), sp.Integer(-1)}
@@ -180,6 +209,26 @@ class Domain:
             raw.append(tuple(
                 rng.choice(e) if rng.random() < 0.5 else random_value(self.variables[s], rng)
                 for s, e in zip(names, edges)))
+        return self._kept(raw, rng)
+
+    def far_points(self) -> list[dict]:
+        """Points with one variable (or all at once) far past its edges (:func:`reach_values`), the others at their
+        middle edge value: tried only for a certified failure, since a true claim's sides may not be evaluable
+        there (none for a domain with non-numeric samples)."""
+        if self.objects or not self.variables:
+            return []
+        names = list(self.variables)
+        middle = [e[len(e) // 2] if e else None for e in (edge_values(self.variables[s]) for s in names)]
+        if any(m is None for m in middle):
+            return []
+        reach = [reach_values(self.variables[s]) for s in names]
+        raw = [tuple(v if j == i else middle[j] for j in range(len(names))) for i, r in enumerate(reach) for v in r]
+        if len(names) > 1 and all(reach):
+            raw += [tuple(r[k] for r in reach) for k in range(min(len(r) for r in reach))]
+        return self._kept(raw, random.Random(self.seed))
+
+    def _kept(self, raw: list, rng: random.Random) -> list[dict]:
+        names = list(self.variables)
         out, seen = [], set()
         for i, values in enumerate(raw):
             if values in seen and not self.objects:
@@ -425,7 +474,7 @@ def _check_relation(step: Step, lhs: sp.Expr, rhs: sp.Expr, domain: Domain) -> t
     # one can only refute it, and is tried after only where the highest leaves the point undecided.  (One
     # evaluation a point instead of two for every identity that holds.)
     rungs = (DECISION_RUNGS[-1], *DECISION_RUNGS[:-1]) if step.relation == "=" else DECISION_RUNGS
-    status, sampled = _check_numeric(domain, lambda p: (_at(lhs, p), step.relation, _at(rhs, p)), rungs)
+    status, sampled = _check_numeric(domain, lambda p: (_at(lhs, p), step.relation, _at(rhs, p)), rungs, far=True)
     if status is Status.REFUTED:
         if proof:
             found = sampled[0]
@@ -560,13 +609,25 @@ def _ball(x) -> arb:
     return x if isinstance(x, arb) else arb(x) if isinstance(x, (int, fmpq)) else to_arb(x)
 
 
-def _check_numeric(domain: Domain, compare, rungs: tuple[int, ...] = DECISION_RUNGS) -> tuple[Status, tuple]:
+def _check_numeric(domain: Domain, compare, rungs: tuple[int, ...] = DECISION_RUNGS,
+                   far: bool = False) -> tuple[Status, tuple]:
     """Decide ``compare(point)`` at every sample point in balls, at the precisions ``rungs`` in turn: refuted at
     the first certified failure, checked when every point is decided, unknown when some point stays undecided at
-    the highest precision."""
+    the highest precision.  ``far``: the domain's far points too (:meth:`Domain.far_points`), where only a
+    certified failure counts (a refutation, with its counterexample); an undecided or undefined far point is
+    not a sample point."""
     points = domain.points()
     if not points:
         return Status.UNKNOWN, (NoPoints(),)
+    if far:
+        for point in domain.far_points():
+            try:
+                decided, lhs, rel, rhs = _decided_at(compare, point, rungs)
+            except (OutsideDomain, Undecided, ArithmeticError, ValueError, TypeError):
+                continue
+            if decided is False:
+                return Status.REFUTED, (Counterexample(point_items(point), _value(lhs), _value(rhs),
+                                                       Relation.parse(rel), len(points)),)
     undecided, undefined, first_undecided = 0, 0, None
     for point in points:
         decided, defined = None, True
@@ -591,6 +652,23 @@ def _check_numeric(domain: Domain, compare, rungs: tuple[int, ...] = DECISION_RU
             first_undecided = first_undecided or point
     sampled = Sampled(len(points), undecided, undefined, point_items(first_undecided or {}), DECISION_RUNGS[-1])
     return (Status.UNKNOWN if undecided else Status.CHECKED), (sampled,)
+
+
+def _decided_at(compare, point: dict, rungs: tuple[int, ...]) -> tuple:
+    """(whether ``compare`` holds at ``point``, decided in balls at the first of ``rungs`` that decides it, or None;
+    the sides and relation)."""
+    decided = lhs = rel = rhs = None
+    for bits in rungs:
+        with precision(bits):
+            try:
+                lhs, rel, rhs = compare(point)
+                rel = Relation.parse(rel).value
+                decided = _decide(lhs, rel, rhs)
+            except Undecided:
+                decided = None
+        if decided is not None:
+            break
+    return decided, lhs, rel, rhs
 
 
 def _value(x) -> object:
