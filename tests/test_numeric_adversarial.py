@@ -476,3 +476,30 @@ def test_a_closed_form_of_infinity_is_not_vouched_for_by_one_working_precision()
     Q = rdpsym.Continuous(_normal(0, s), x)
     with pytest.raises((NotVerified, VerificationError)):
         check_against_definition(P, Q, sp.oo, sp.oo, (), _hypotheses(sp.oo, False))
+
+
+@pytest.mark.parametrize("a", [R(1, 2), 2, 1])
+def test_a_piecewise_pmf_is_summed_through_its_branches_logs(a):
+    """A probe: a zero-inflated Poisson written as a Piecewise at k = 0 ran into the 60 s ceiling, its mass check too:
+    the log of a whole Piecewise was not expanded, so log(pmf(k)) evaluated 3^k and k! at the series' far k.  The
+    reference: the sums over k < 300 at 50 digits."""
+    k = sp.Symbol("k", integer=True, nonnegative=True)
+    pois3 = sp.exp(-3) * 3**k / sp.factorial(k)
+    zip_pmf = sp.Piecewise((R(1, 10) + R(9, 10) * sp.exp(-3), sp.Eq(k, 0)), (R(9, 10) * pois3, True))
+    P = rdpsym.Discrete(zip_pmf, k, support=sp.Range(0, sp.oo))
+    Q = rdpsym.Discrete(pois3, k, support=sp.Range(0, sp.oo))
+    got = renyi_divergence_mp(P, Q, a, dps=30, seconds=20)
+    with mpmath.workdps(50):
+        am = mpmath.mpf(R(a).p) / R(a).q
+
+        def qk(n):
+            return mpmath.exp(_poisson_log(3, n))
+
+        def pk(n):
+            return mpmath.mpf(1) / 10 + qk(0) * 9 / 10 if n == 0 else qk(n) * 9 / 10
+
+        if am == 1:
+            want = mpmath.fsum(pk(n) * mpmath.log(pk(n) / qk(n)) for n in range(300))
+        else:
+            want = mpmath.log(mpmath.fsum(pk(n) ** am * qk(n) ** (1 - am) for n in range(300))) / (am - 1)
+        assert abs(got - want) <= mpmath.mpf(10) ** -29 * want, (mpmath.nstr(got, 35), mpmath.nstr(want, 35))

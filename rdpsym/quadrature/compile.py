@@ -269,6 +269,10 @@ def _log_expression(expr: sp.Expr) -> sp.Expr:
     # forced expansion, which never returns on log(−1/log(3/5))).  Only of a product: of a sum,
     # as_independent(as_Mul=True) splits the terms as if they were factors
     # (log(2x/7 + 6/7) came out as log(6/7) + log(2x/7), a wrong certified ball for a linear pdf).
+    if isinstance(expr, sp.Piecewise):
+        # branch by branch: the log of a whole Piecewise was no expansion at all, and log(pdf(t)) then evaluated 3^k
+        # and k! at the series' far k (a zero-inflated Poisson pmf, Piecewise at k = 0: 60 s to no answer; a probe)
+        return sp.Piecewise(*((-sp.oo if e == 0 else _log_expression(e), c) for e, c in expr.args))
     if expr.free_symbols and expr.is_Mul:
         constant, rest = expr.as_independent(*expr.free_symbols, as_Mul=True)
         if constant != 1 and constant.is_positive:
