@@ -11,7 +11,8 @@
 """
 
 from rdpsym._lazy import submodules_on_first_use
-from rdpsym.claims.claim import AtLeast, AtMost, Claim, ClaimResult, Domain, Equal, Holds, Step, Verdict
+from rdpsym.claims.claim import AtLeast, AtMost, Claim, ClaimResult, Equal, Holds, Step, Verdict
+from rdpsym.claims.domains import Domain
 from rdpsym.foundations.errors import ClaimError
 from rdpsym.foundations.symbols import alpha
 

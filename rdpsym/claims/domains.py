@@ -1,0 +1,202 @@
+"""A claim's hypothesis domain and the points it is checked at: edges, far reaches and seeded draws.
+
+A :class:`Domain` maps each free symbol of a claim to its interval (or integer
+range).  Its sample points (:meth:`Domain.points`) are the edges where bounds get
+tight (:func:`edge_values`: 10⁻³⁰ from a finite end, 10¹² toward an infinite one)
+mixed with seeded random values; its far points (:meth:`Domain.far_points`,
+:func:`reach_values`) lie far past the edges, where a claim is only tried for a
+certified failure (:mod:`rdpsym.claims.claim`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import sympy as sp
+
+#: Offsets from a finite end of an interval: the edges where bounds get tight.
+_NEAR = tuple(sp.Rational(1, 10**k) for k in (30, 12, 6, 3, 1))
+#: Values towards an infinite end.
+_FAR = tuple(sp.Integer(10) ** k for k in (0, 1, 3, 6, 12))
+
+
+def edge_values(interval) -> list[sp.Rational]:
+    """The edges of ``interval`` (an ``Interval``, or a ``Range`` of integers) worth testing, exactly.
+
+    >>> [str(v) for v in edge_values(sp.Interval.open(0, 1))][:3]
+    ['1/1000000000000000000000000000000', '1/1000000000000', '1/1000000']
+    """
+    if isinstance(interval, sp.Range):
+        return _integer_edges(interval)
+    if isinstance(interval, sp.FiniteSet):  # Interval(2, 2) is FiniteSet(2): a fixed value
+        return sorted(interval)
+    lo, hi = interval.inf, interval.sup
+    out: list[sp.Rational] = []
+    if lo.is_finite and hi.is_finite:
+        w = hi - lo
+        out += [lo + w * t for t in _NEAR] + [lo + w / 2] + [hi - w * t for t in reversed(_NEAR)]
+    elif lo.is_finite:
+        out += [lo + t for t in _NEAR] + [lo + t for t in _FAR]
+    elif hi.is_finite:
+        out += [hi - t for t in _NEAR] + [hi - t for t in _FAR]
+    else:
+        out += [sp.Integer(0)] + [s * t for t in _NEAR + _FAR for s in (1, -1)]
+    if lo.is_finite and not interval.left_open:
+        out.insert(0, lo)
+    if hi.is_finite and not interval.right_open:
+        out.append(hi)
+    return sorted(set(out))
+
+
+#: Values far past the edges, where a claim is only tried for a certified failure (:meth:`Domain.far_points`).
+_FAR_REACH = tuple(sp.Integer(10) ** k for k in (30, 100, 300, 1000))
+_NEAR_REACH = tuple(sp.Rational(1, 10**k) for k in (100, 300, 1000))
+
+
+def reach_values(interval) -> list:
+    """Values of ``interval`` far past :func:`edge_values`: 10³⁰ … 10¹⁰⁰⁰ toward an infinite end, 10⁻¹⁰⁰ … 10⁻¹⁰⁰⁰
+    from an open finite one.  "t ≤ 10⁴⁰ for every t > 0" held at every edge (the farthest is 10¹²) and was reported
+    checked (a probe).
+
+    >>> [str(v) for v in reach_values(sp.Interval.open(0, 1))][:1]
+    ['1/10000...']
+    """
+    if not isinstance(interval, (sp.Interval, sp.Range)):
+        return []
+    lo, hi = interval.inf, interval.sup
+    out: list = []
+    if hi is sp.oo:
+        out += [(lo if lo.is_finite else 0) + t for t in _FAR_REACH]
+    if lo is -sp.oo:
+        out += [(hi if hi.is_finite else 0) - t for t in _FAR_REACH]
+    if isinstance(interval, sp.Interval):
+        if lo.is_finite and interval.left_open:
+            out += [lo + t * (min(hi - lo, 1) if hi.is_finite else 1) for t in _NEAR_REACH]
+        if hi.is_finite and interval.right_open:
+            out += [hi - t * (min(hi - lo, 1) if lo.is_finite else 1) for t in _NEAR_REACH]
+    return [v for v in out if v in interval]
+
+
+def _integer_edges(r: sp.Range) -> list[sp.Integer]:
+    lo, hi = r.inf, r.sup
+    out = {lo, lo + 1, lo + 2} if lo.is_finite else {sp.Integer(-(10**6)), sp.Integer(-1)}
+    if hi.is_finite:
+        out |= {hi, hi - 1, (lo + hi) // 2 if lo.is_finite else hi - 10}
+    else:
+        out |= {lo + 10, lo + 1000, lo + 10**6} if lo.is_finite else {sp.Integer(0), sp.Integer(10**6)}
+    return sorted(v for v in out if v in r)
+
+
+def random_value(interval, rng: random.Random) -> sp.Rational:
+    """A seeded random rational in ``interval``: uniform when it is short, log-uniform when long
+    (integers for a ``Range``)."""
+    if isinstance(interval, sp.FiniteSet):
+        return rng.choice(sorted(interval))
+    if isinstance(interval, sp.Range):
+        lo = int(interval.inf) if interval.inf.is_finite else -(10**6)
+        hi = int(interval.sup) if interval.sup.is_finite else lo + 10 ** rng.randint(1, 6)
+        return sp.Integer(rng.randint(lo, hi))
+    ends = (_end(interval.inf), _end(interval.sup))
+    value = _draw(*ends, rng)
+    return sp.Rational(value) if isinstance(value, Fraction) else value
+
+
+def _end(end: sp.Expr) -> Fraction | sp.Expr | None:
+    """An interval's end for :func:`_draw`: a Fraction when rational (no SymPy arithmetic on the ~10⁴ draws
+    of a catalogue run), None when infinite, else the SymPy number itself (π)."""
+    if end.is_infinite:
+        return None
+    return Fraction(int(end.p), int(end.q)) if end.is_Rational else end
+
+
+def _draw(lo, hi, rng: random.Random):
+    """A random number between ``lo`` and ``hi`` (None: unbounded that way): uniform when the interval is
+    at most 100 long, else an end plus 10^j·(1 + u) for a random j in −8…8, u in [0, 1)."""
+    def unit() -> Fraction:
+        return Fraction(int(rng.random() * 2**40), 2**40)
+
+    if lo is not None and hi is not None and hi - lo <= 100:
+        u = unit()
+        return lo + (hi - lo) * u if u > 0 else lo + (hi - lo) / 2
+    mag = Fraction(10) ** rng.randint(-8, 8) * (1 + unit())
+    if lo is not None and hi is not None:
+        v = lo + mag
+        return v if v < hi else lo + (hi - lo) * unit()
+    if lo is not None:
+        return lo + mag
+    if hi is not None:
+        return hi - mag
+    return mag if rng.random() < 0.5 else -mag
+
+
+@dataclass(frozen=True)
+class Domain:
+    """Where a claim's hypotheses hold, and how to sample it adversarially.
+
+    ``variables`` maps each free symbol to a SymPy ``Interval`` (its
+    hypothesis); ``objects`` maps names to generators ``f(rng, i)`` of
+    non-numeric samples (distributions, events) whose first few ``i`` should be
+    the edge cases; ``where`` is an extra hypothesis on a point (a dict).
+
+    Points are the cross product of the variables' edge values when that is
+    small, otherwise seeded mixtures of edges and random values, always
+    including the all-low and all-high corners.
+    """
+
+    variables: dict = field(default_factory=dict)
+    objects: dict = field(default_factory=dict)
+    where: Callable[[dict], bool] | None = None
+    samples: int = 120
+    seed: int = 2017
+
+    def points(self) -> list[dict]:
+        rng = random.Random(self.seed)
+        names = list(self.variables)
+        edges = [edge_values(self.variables[s]) for s in names]
+        raw: list[tuple] = []
+        size = 1
+        for e in edges:
+            size *= len(e)
+        if names and size <= self.samples:
+            raw += list(itertools.product(*edges))
+        elif names:
+            raw += [tuple(e[0] for e in edges), tuple(e[-1] for e in edges)]
+        while len(raw) < self.samples:
+            raw.append(tuple(
+                rng.choice(e) if rng.random() < 0.5 else random_value(self.variables[s], rng)
+                for s, e in zip(names, edges)))
+        return self._kept(raw, rng)
+
+    def far_points(self) -> list[dict]:
+        """Points with one variable (or all at once) far past its edges (:func:`reach_values`), the others at their
+        middle edge value: tried only for a certified failure, since a true claim's sides may not be evaluable
+        there (none for a domain with non-numeric samples)."""
+        if self.objects or not self.variables:
+            return []
+        names = list(self.variables)
+        middle = [e[len(e) // 2] if e else None for e in (edge_values(self.variables[s]) for s in names)]
+        if any(m is None for m in middle):
+            return []
+        reach = [reach_values(self.variables[s]) for s in names]
+        raw = [tuple(v if j == i else middle[j] for j in range(len(names))) for i, r in enumerate(reach) for v in r]
+        if len(names) > 1 and all(reach):
+            raw += [tuple(r[k] for r in reach) for k in range(min(len(r) for r in reach))]
+        return self._kept(raw, random.Random(self.seed))
+
+    def _kept(self, raw: list, rng: random.Random) -> list[dict]:
+        names = list(self.variables)
+        out, seen = [], set()
+        for i, values in enumerate(raw):
+            if values in seen and not self.objects:
+                continue
+            seen.add(values)
+            point = dict(zip(names, values))
+            for name, gen in self.objects.items():
+                point[name] = gen(rng, i)
+            if self.where is None or self.where(point):
+                out.append(point)
+        return out
