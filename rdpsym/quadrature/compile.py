@@ -171,6 +171,10 @@ def _power(ctx) -> Callable:
     small = 2**_POWER_BITS
 
     def power(b, e):
+        if type(b) is int:
+            # an integer base left as a Python int (2 in 2^(−k−1) inside a Piecewise): Python's own power then ran,
+            # a float for e < 0, "int too large to convert to float" at k = 1100 (a pmf with a far atom; a probe)
+            b = mpf(b)
         # (the common case first, in as few operations as it takes: this runs at every term of a series)
         if type(e) is int:
             if -small < e < small:
@@ -212,9 +216,7 @@ def compile_expr(expr: sp.Expr, var: sp.Symbol, ctx) -> Callable:
     f = bind(_lambdify(folded, var, len(constants)), ctx)
     with ctx.extraprec(20):
         values = [to_mpf(c, ctx) for c in constants]
-    # An outcome of a pmf arrives as a Python int, and Python's own arithmetic then ran in the compiled code: 2^(−k−1)
-    # at k = 1100 is a float, "int too large to convert to float" (a pmf with a far atom; a probe).
-    return lambda t: f(ctx.mpf(t) if type(t) is int else t, *values)
+    return lambda t: f(t, *values)
 
 
 def _integer_orders(expr: sp.Expr) -> sp.Expr:

@@ -280,6 +280,8 @@ def _at_ends(r, log_p, log_q, a, b, ctx) -> list:
 
 #: Integers between two scan points read one by one (more are searched by ternary search on the integers).
 _EVERY_INTEGER = 4096
+#: The most integers between two scan points that are searched at all (the integer scan itself ends at 10⁶).
+_SEARCHED_INTEGERS = 10**7
 
 
 def _integer_hills(r, pts: list, values: list, ctx):
@@ -291,11 +293,14 @@ def _integer_hills(r, pts: list, values: list, ctx):
     by one; a longer stretch by ternary search on the integers (one hill between two scan points)."""
     best = ctx.ninf
     n = len(pts)
-    for i in range(n):
-        if not ctx.isfinite(values[i]) or (i > 0 and values[i - 1] > values[i]) or \
-                (i + 1 < n and values[i + 1] > values[i]):
+    for i in range(1, n - 1):  # (a maximum at the scan's last point is the ends' business: a limit, or growth)
+        if not ctx.isfinite(values[i]) or values[i - 1] > values[i] or values[i + 1] > values[i]:
             continue
-        lo, hi = pts[max(i - 1, 0)], pts[min(i + 1, n - 1)]
+        if values[i] - min(values[i - 1], values[i + 1]) <= ctx.ldexp(1 + abs(values[i]), -(ctx.prec // 4)):
+            continue  # a plateau's rounding noise (Skellam's log P/Q creeping up to its limit 1), not a hill
+        lo, hi = pts[i - 1], pts[i + 1]
+        if hi - lo > _SEARCHED_INTEGERS:
+            continue  # (an outward extension's points, 10³⁷ apart, where the terms are read to fewer digits)
         if hi - lo <= _EVERY_INTEGER:
             best = max([best, *(v for v in (r(k) for k in range(lo, hi + 1)) if ctx.isfinite(v))])
             continue
