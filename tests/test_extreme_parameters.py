@@ -252,3 +252,15 @@ def test_singular_gamma_pair_at_extreme_scale(theta, order):
         expected = {1: (mpmath.log(2) - mpmath.mpf(1) / 2) / 2, 2: mpmath.log(mpmath.mpf(4) / 3) / 2,
                     sp.oo: mpmath.log(2) / 2}[order]
     assert_agrees(value, expected, (theta, order))
+
+
+@pytest.mark.parametrize(("form", "order"), [(sp.log(rdpsym.alpha - 2), 2), (sp.sqrt(2 - rdpsym.alpha), 3)])
+def test_a_form_outside_its_domain_is_refused_at_the_rungs_not_climbed_further(form, order):
+    """A review: past its rungs the climb doubles while the last rung could not decide, but an OutsideDomain is
+    certain at any precision (log(α − 2) at α = 2): it doubled to 60 928 bits, past its own ceiling.  It now stops at
+    the rungs (952 bits for 30 digits)."""
+    from rdpsym.accounting.components import ClosedForm
+    from rdpsym.accounting.curve import curve
+
+    with pytest.raises(ConvergenceError, match="not reached within 952 bits"):
+        curve(ClosedForm("outside", form)).value(order, dps=30)
