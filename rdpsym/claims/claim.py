@@ -431,34 +431,19 @@ def _check_numeric(domain: Domain, compare, rungs: tuple[int, ...] = DECISION_RU
     points = domain.points()
     if not points:
         return Status.UNKNOWN, (NoPoints(),)
-    if far:
-        for point in domain.far_points():
-            try:
-                decided, lhs, rel, rhs = _decided_at(compare, point, rungs)
-            except (OutsideDomain, Undecided, ArithmeticError, ValueError, TypeError):
-                continue
-            if decided is False:
-                return Status.REFUTED, (Counterexample(point_items(point), _value(lhs), _value(rhs),
-                                                       Relation.parse(rel), len(points)),)
+    for point in domain.far_points() if far else ():
+        try:
+            decided, _, sides = _decided_at(compare, point, rungs)
+        except (ArithmeticError, ValueError, TypeError):  # (a far point no side can be evaluated at)
+            continue
+        if decided is False:
+            return Status.REFUTED, (_counterexample(point, sides, len(points)),)
     undecided, undefined, first_undecided = 0, 0, None
     for point in points:
-        decided, defined = None, True
-        for bits in rungs:
-            with precision(bits):
-                try:
-                    lhs, rel, rhs = compare(point)
-                    rel = Relation.parse(rel).value  # ("!=" from a Holds step: named, not a KeyError or "unknown")
-                    decided, defined = _decide(lhs, rel, rhs), True
-                except OutsideDomain:
-                    decided, defined = None, False
-                except Undecided:
-                    decided, defined = None, True
-            if decided is not None:
-                break
+        decided, defined, sides = _decided_at(compare, point, rungs)
         undefined += not defined
-        if decided is False:  # the sides that decided it are the counterexample's
-            return Status.REFUTED, (Counterexample(point_items(point), _value(lhs), _value(rhs),
-                                                   Relation.parse(rel), len(points)),)
+        if decided is False:
+            return Status.REFUTED, (_counterexample(point, sides, len(points)),)
         if decided is None:
             undecided += 1
             first_undecided = first_undecided or point
@@ -468,19 +453,28 @@ def _check_numeric(domain: Domain, compare, rungs: tuple[int, ...] = DECISION_RU
 
 def _decided_at(compare, point: dict, rungs: tuple[int, ...]) -> tuple:
     """(whether ``compare`` holds at ``point``, decided in balls at the first of ``rungs`` that decides it, or None;
-    the sides and relation)."""
-    decided = lhs = rel = rhs = None
+    whether the sides were defined at the last rung tried (not an OutsideDomain); the sides and relation that
+    decided it)."""
+    decided, defined, sides = None, True, None
     for bits in rungs:
         with precision(bits):
             try:
                 lhs, rel, rhs = compare(point)
-                rel = Relation.parse(rel).value
-                decided = _decide(lhs, rel, rhs)
+                rel = Relation.parse(rel).value  # ("!=" from a Holds step: named, not a KeyError or "unknown")
+                decided, defined, sides = _decide(lhs, rel, rhs), True, (lhs, rel, rhs)
+            except OutsideDomain:
+                decided, defined = None, False
             except Undecided:
-                decided = None
+                decided, defined = None, True
         if decided is not None:
             break
-    return decided, lhs, rel, rhs
+    return decided, defined, sides
+
+
+def _counterexample(point: dict, sides: tuple, sampled: int) -> Counterexample:
+    """The counterexample of a certified failure at ``point``: the sides that decided it."""
+    lhs, rel, rhs = sides
+    return Counterexample(point_items(point), _value(lhs), _value(rhs), Relation.parse(rel), sampled)
 
 
 def _value(x) -> object:

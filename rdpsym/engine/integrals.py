@@ -354,9 +354,8 @@ SYMPY_COEFFICIENT_CEILING = 10**6
 
 
 def _sympy_fallback(L, x, lo, hi) -> PieceValue:
-    large = [r for r in L.atoms(sp.Rational) if max(abs(r.p), r.q) > SYMPY_COEFFICIENT_CEILING]
-    if large:
-        number = max(large, key=lambda r: max(abs(r.p), r.q))
+    number = max(L.atoms(sp.Rational), key=lambda r: max(abs(r.p), r.q), default=sp.S.Zero)
+    if max(abs(number.p), number.q) > SYMPY_COEFFICIENT_CEILING:
         raise NoClosedFormError(f"the integrand holds the number {number}, past what sympy.integrate's polynomial "
                                 f"arithmetic is given ({SYMPY_COEFFICIENT_CEILING} in a numerator or denominator): a "
                                 "power of it could abort the process")

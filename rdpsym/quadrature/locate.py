@@ -148,7 +148,7 @@ def locate(log_f, lo: sp.Expr, hi: sp.Expr, ctx, seeds=()) -> Locus:
     if sharper is not None:
         mode, peak = sharper
         efold = _efold(log_f, mode, peak, a, b, ctx)
-    drop = peak - (ctx.dps + 5) * ctx.ln10
+    drop = _negligible(peak, ctx)
     others = [m for m, h in hills if m != mode and h > drop]
     # Where the mass ends on each side of each mode; a mode's search stops at its
     # neighbours, so the main mode's ends are those of the outermost modes.
@@ -216,8 +216,14 @@ def _end_splits(log_f, drop, a, b, ctx) -> set:
         if not 1.5 < ratio < 2.5:
             continue
         width = step / abs(at[0] - at[1])  # the distance over which log|f| changes by 1, at the end
-        out |= _scale_splits(log_f, drop, end, width, a, b, ctx) if 64 * width < span else set()
+        if 64 * width < span:
+            out |= _scale_splits(log_f, drop, end, width, a, b, ctx)
     return out
+
+
+def _negligible(peak, ctx):
+    """The level of log|f| below which the integrand is negligible at the working precision: 10^−(dps+5) of its peak."""
+    return peak - (ctx.dps + 5) * ctx.ln10
 
 
 def _unseen_scale(width, mode, a, b, ctx) -> bool:
@@ -263,7 +269,7 @@ def _with_seed_hills(log_f, seeds: list, found: tuple, a, b, ctx) -> tuple:
     integrand (the KL integrand P·log(P/Q) of a Laplace bulk with a 10⁻⁴-wide Gaussian component of weight 10⁻⁶
     against another Laplace: 10⁻⁶ relative off; probes)."""
     mode, peak, hills = found
-    drop = peak - (ctx.dps + 5) * ctx.ln10
+    drop = _negligible(peak, ctx)
     splits: set = set()
     laddered: list = []
     for seed in seeds:
@@ -272,7 +278,7 @@ def _with_seed_hills(log_f, seeds: list, found: tuple, a, b, ctx) -> tuple:
             continue
         width = 1 / ctx.sqrt(abs(shape[0]))
         centre = seed
-        bracket = hill_at_seed(log_f, seed, a, b, ctx) if shape[0] < 0 else None
+        bracket = hill_at_seed(log_f, seed, a, b, ctx, shape)
         if bracket is not None:
             seen = [m for m, _ in hills if bracket[0] <= m <= bracket[1]]  # a hill the scan found already
             if seen:

@@ -110,9 +110,10 @@ def curvature_at(h, t, a, b, ctx):
     return (curvature, top) if ctx.isfinite(curvature) and curvature != 0 else None
 
 
-def hill_at_seed(h, seed, a, b, ctx):
+def hill_at_seed(h, seed, a, b, ctx, shape=None):
     """``(left, right)``: a bracket around ``seed`` in which ``h`` has a hill (its top then found by
-    ``golden_max(h, left, right, seed, ctx)``), or None where ``h`` has no hill there.
+    ``golden_max(h, left, right, seed, ctx)``), or None where ``h`` has no hill there.  ``shape``: the seed's
+    :func:`curvature_at`, where the caller has it already.
 
     A seed is an exact critical point of one part of ``h`` (a mixture component's mode,
     :func:`rdpsym.quadrature.seeds.critical_seeds`), not of ``h``: the hill's top is near it, at the
@@ -124,7 +125,7 @@ def hill_at_seed(h, seed, a, b, ctx):
     exact for a Gaussian component's parabola); a hill is where ``h`` is lower three widths out on both sides
     (by more than the precision's noise: a hill of log P/Q may stand only 0.03 above its surroundings).
     """
-    found = curvature_at(h, seed, a, b, ctx)
+    found = curvature_at(h, seed, a, b, ctx) if shape is None else shape
     if found is None or found[0] >= 0:
         return None
     curvature, top = found

@@ -19,6 +19,7 @@ from rdpsym.quadrature.divergent import LIMIT_FAILURES
 from rdpsym.quadrature.locate import locate
 from rdpsym.quadrature.scans import golden_max, hill_at_seed, scan_points
 from rdpsym.quadrature.seeds import critical_seeds
+from rdpsym.quadrature.series import _ternary_max
 
 oo = sp.oo
 
@@ -123,8 +124,11 @@ def _piece_sup(pair, var, log_p, log_q, ctx, discrete, ratio_for, reasons):
         candidate = max([candidate, *_at_ends(r, log_p, log_q, a, b, ctx)])
     # The seeds are exact critical points of a part of log(P/Q) (a mixture component's mode), not of log(P/Q): the
     # top of a hill around one is near it, at the component's width (hill_at_seed), and is read there too.
-    tops = [golden_max(r, *bracket, t, ctx) for t, bracket in ((t, hill_at_seed(r, t, a, b, ctx)) for t in seeds)
-            if bracket is not None]
+    tops = []
+    for t in seeds:
+        bracket = hill_at_seed(r, t, a, b, ctx)
+        if bracket is not None:
+            tops.append(golden_max(r, *bracket, t, ctx))
     return max([candidate, *(r(t) for t in [*seeds, *tops] if a < t < b)])
 
 
@@ -291,9 +295,12 @@ def _integer_hills(r, pts: list, values: list, ctx):
     against (1 − 10⁻⁹)·Poisson(3) + 10⁻⁹·Poisson(200) has log P/Q rising to 13.64 at k = 51, where the far component
     takes over, and D_∞ came out 7.63, read at k = 31 (a probe).  Up to :data:`_EVERY_INTEGER` integers are read one
     by one; a longer stretch by ternary search on the integers (one hill between two scan points)."""
+    def finite(k):
+        v = r(k)
+        return v if ctx.isfinite(v) else ctx.ninf
+
     best = ctx.ninf
-    n = len(pts)
-    for i in range(1, n - 1):  # (a maximum at the scan's last point is the ends' business: a limit, or growth)
+    for i in range(1, len(pts) - 1):  # (a maximum at the scan's last point is the ends' business: a limit, or growth)
         if not ctx.isfinite(values[i]) or values[i - 1] > values[i] or values[i + 1] > values[i]:
             continue
         if values[i] - min(values[i - 1], values[i + 1]) <= ctx.ldexp(1 + abs(values[i]), -(ctx.prec // 4)):
@@ -302,15 +309,9 @@ def _integer_hills(r, pts: list, values: list, ctx):
         if hi - lo > _SEARCHED_INTEGERS:
             continue  # (an outward extension's points, 10³⁷ apart, where the terms are read to fewer digits)
         if hi - lo <= _EVERY_INTEGER:
-            best = max([best, *(v for v in (r(k) for k in range(lo, hi + 1)) if ctx.isfinite(v))])
-            continue
-        while hi - lo > 2:
-            m1, m2 = lo + (hi - lo) // 3, hi - (hi - lo) // 3
-            if r(m1) < r(m2):
-                lo = m1
-            else:
-                hi = m2
-        best = max([best, *(v for v in (r(k) for k in range(lo, hi + 1)) if ctx.isfinite(v))])
+            best = max([best, *(finite(k) for k in range(lo, hi + 1))])
+        else:
+            best = max(best, finite(_ternary_max(finite, lo, hi)))
     return best
 
 
