@@ -20,6 +20,7 @@ certainly within float64 rounding, decided in Arb balls at any magnitude
 from __future__ import annotations
 
 import json
+import math
 import os
 import stat
 
@@ -88,8 +89,16 @@ def _load(path: str, option: str) -> object:
         text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ParameterError(must(option, "a readable JSON file", f"{path!r} ({exc.__class__.__name__})")) from None
+    def number(written: str) -> float:  # 1e400 would be read as inf, and refused later as "oo", not as written
+        value = float(written)
+        if math.isinf(value):
+            raise ParameterError(must(option, "numbers within the float range (|x| ≤ 1.8e308)", written))
+        return value
+
     try:
-        return json.loads(text)
+        return json.loads(text, parse_float=number)
+    except ParameterError:
+        raise
     except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError; so is a 5000-digit integer
         raise ParameterError(must(option, "a JSON file", f"{path!r} ({exc})")) from None
 
