@@ -78,7 +78,17 @@ def reach_values(interval) -> list:
             out += [lo + t * (min(hi - lo, 1) if hi.is_finite else 1) for t in _NEAR_REACH]
         if hi.is_finite and interval.right_open:
             out += [hi - t * (min(hi - lo, 1) if lo.is_finite else 1) for t in _NEAR_REACH]
-    return [v for v in out if v in interval]
+    return [v for v in out if _inside(v, interval)]
+
+
+def _inside(v: sp.Expr, interval) -> bool:
+    """``v in interval``, by comparing ``v`` with the ends: SymPy's ``in`` builds the interval's relational and
+    substitutes into it, which was 5 % of a catalogue run's CPU time."""
+    if not isinstance(interval, sp.Interval):
+        return v in interval
+    lo, hi = interval.inf, interval.sup
+    above = lo is sp.S.NegativeInfinity or bool(v > lo if interval.left_open else v >= lo)
+    return above and (hi is sp.S.Infinity or bool(v < hi if interval.right_open else v <= hi))
 
 
 def _integer_edges(r: sp.Range) -> list[sp.Integer]:
