@@ -54,7 +54,7 @@ def laplace_taylor(e, a):
     """``_laplace_rdp`` for 1 < order < 1.1: ε + c·Σ_{k=1}^{99} v^{k−1}/k, c = expm1(ε(1−2α))/(2α−1), v = −c(α−1)."""
     c = (sp.exp(e * (1 - 2 * a)) - 1) / (2 * a - 1)
     v = -c * (a - 1)
-    return e + c * sum(v ** (k - 1) / k for k in range(1, 100))
+    return e + c * sp.Add(*(v ** (k - 1) / k for k in range(1, 100)))  # (one Add: ``sum`` re-sorts 99 times)
 
 
 #: ``_randomized_response_rdp_replace_special``: the larger of the two directions between RR_k's output and
@@ -87,10 +87,13 @@ PEER_FORMULAS = {
 # ------------------------------------------------------------------ numeric steps
 
 
+_LAPLACE_TAYLOR = laplace_taylor(eps, alpha)
+
+
 def _laplace_taylor_close(point):
     """|the 99-term series − D_α| at a point, as balls; the sign is claim step 1's."""
     values = {eps: point[eps], alpha: point[alpha]}
-    series = ball(laplace_taylor(eps, alpha), values)
+    series = ball(_LAPLACE_TAYLOR, values)
     truth = ball(laplace_rdp(alpha), {lam: 1 / point[eps], alpha: point[alpha]})
     return abs(series - truth), "<=", arb(10) ** -20 * truth
 
@@ -159,17 +162,33 @@ def _wor_points(rng, i):
     return qq, fmpq(1, 2) + fmpq(rng.randint(0, 2**12), 2**10), fmpq(rng.randint(21, 640), 10)
 
 
-def _normal_mass(lo, hi, mean: fmpq, sig: arb) -> arb:
-    """N(mean, σ²)(lo, hi) in balls (None: an infinite end), from the side where erfc does not cancel."""
+def _tails(x, mean: fmpq, scale: arb) -> tuple[arb, arb]:
+    """N(mean, σ²)'s mass below and above ``x`` in balls (None: −∞ or +∞), ``scale`` = σ√2; the near tail is an
+    erfc and the far one 1 minus it, so no erfc cancels."""
+    if x is None:
+        return arb(0), arb(0)
+    w = (x - arb(mean)) / scale
+    if w >= 0:
+        near = w.erfc() / 2
+        return 1 - near, near
+    near = (-w).erfc() / 2
+    return near, 1 - near
+
+
+def _bin_masses(edges: list, mean: fmpq, sig: arb) -> list[arb]:
+    """N(mean, σ²)(lo, hi) in balls for consecutive ``edges`` (None: an infinite end), from the side where erfc
+    does not cancel; one erfc per edge, shared by the two bins beside it."""
     scale = sig * arb(2).sqrt()
-    u = None if lo is None else (lo - arb(mean)) / scale
-    v = None if hi is None else (hi - arb(mean)) / scale
-    tail = lambda w: arb(0) if w is None else w.erfc()  # noqa: E731  (erfc(+∞) = 0)
-    if u is not None and u >= 0:
-        return (tail(u) - tail(v)) / 2
-    if v is not None and v <= 0:
-        return (tail(-v) - tail(None if u is None else -u)) / 2
-    return 1 - (tail(None if u is None else -u) + tail(v)) / 2
+    tails = [_tails(x, mean, scale) for x in edges]
+    masses = []
+    for (lo, hi), (below_lo, above_lo), (below_hi, above_hi) in zip(zip(edges, edges[1:]), tails, tails[1:]):
+        if lo is not None and lo >= arb(mean):
+            masses.append(above_lo - above_hi)
+        elif hi is not None and hi <= arb(mean):
+            masses.append(below_hi - below_lo)
+        else:
+            masses.append(1 - below_lo - above_hi)
+    return masses
 
 
 def _mixture_pair_lower(qq: fmpq, s: fmpq, a: fmpq, shifts, bins: int = 1200) -> arb:
@@ -181,10 +200,11 @@ def _mixture_pair_lower(qq: fmpq, s: fmpq, a: fmpq, shifts, bins: int = 1200) ->
     order, sig, weight = arb(a), arb(s), arb(qq)
     span = (order + 12) * sig + 2
     edges = [None] + [-span + 2 * span * arb(i) / bins for i in range(bins + 1)] + [None]
+    noise = _bin_masses(edges, fmpq(0), sig)
+    first, second = (_bin_masses(edges, m, sig) for m in shifts)
     total = arb(0)
-    for lo, hi in zip(edges, edges[1:]):
-        noise = _normal_mass(lo, hi, fmpq(0), sig)
-        p_, q_ = ((1 - weight) * noise + weight * _normal_mass(lo, hi, m, sig) for m in shifts)
+    for n, m0, m1 in zip(noise, first, second):
+        p_, q_ = (1 - weight) * n + weight * m0, (1 - weight) * n + weight * m1
         if p_ > 0 and q_ > 0:
             total += (order * p_.log() + (1 - order) * q_.log()).exp()
     return total.log() / (order - 1)
