@@ -306,6 +306,14 @@ def test_epsilon_prints_the_digits_it_was_asked_for():
     assert isinstance(d.delta, Digits) and len(re.sub(r"\D", "", str(d.delta)).lstrip("0")) == 30
 
 
+def test_sympy_reads_every_digit_of_a_result():
+    """SymPy read an mpf at mpmath's global 53 bits: sp.N(result, 40) printed 17 right digits of 40 (a probe)."""
+    r = RESULTS["epsilon"]()
+    assert mpmath.mp.dps == 15
+    assert str(sp.N(r.epsilon, 50)) == EPS_50 and str(sp.Float(r.epsilon, 50)) == EPS_50
+    assert abs(sp.sympify(r.epsilon) - sp.Float(EPS_50, 50)) < sp.Float("1e-48")
+
+
 def test_the_enclosure_prints_its_true_radius():
     r = RESULTS["epsilon"]()
     e = r.enclosure

@@ -45,6 +45,7 @@ from fractions import Fraction
 from typing import Self
 
 import mpmath
+import sympy as sp
 from flint import arb
 from mpmath.libmp import (
     dps_to_prec,
@@ -58,6 +59,7 @@ from mpmath.libmp import (
     to_pickable,
     to_str,
 )
+from sympy.core.sympify import converter as sympy_converter
 
 from rdpsym.foundations.balls import floor_log10 as _floor_log10
 
@@ -184,6 +186,22 @@ def _digits(state, dps: int) -> Digits:
     obj._mpf_ = from_pickable(state)
     obj.dps = dps
     return obj
+
+
+def _sympy_float(value: Digits) -> sp.Float:
+    """``value`` as a SymPy Float with every bit it holds.  SymPy reads an mpf at mpmath's global precision (53
+    bits unless changed): ``sp.N(derivation.result, 40)`` of a numeric result printed 40 digits of which 17
+    were right (a probe).
+
+    >>> with mpmath.workdps(50):
+    ...     third = Digits(mpmath.mpf(1) / 3, 40)
+    >>> sp.N(third, 40)
+    0.3333333333333333333333333333333333333333
+    """
+    return sp.Float._new(value._mpf_, max(dps_to_prec(value.dps), value._mpf_[3]))
+
+
+sympy_converter[Digits] = _sympy_float  # (SymPy's hook for a type of another library: Digits before its mpf)
 
 
 class Enclosure(arb):
