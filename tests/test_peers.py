@@ -100,6 +100,18 @@ def test_an_accountants_ledger_and_a_builder_read_like_the_event():
     assert rdpsym.from_dp_event(accountant.ledger) == expected
 
 
+def test_an_accountants_epsilon_is_judged_over_the_accountants_own_orders():
+    # Judged over rdpsym's default grid, the ε of an accountant built with four orders was "above by 0.05
+    # relative", and the report said "over the same orders".
+    accountant = rdp_accountant.RdpAccountant(orders=[2, 3, 4.5, 8])
+    accountant.compose(dpa.PoissonSampledDpEvent(0.01, dpa.GaussianDpEvent(1.1)), 1000)
+    v = rdpsym.verify(accountant, delta=1e-5, epsilon=accountant.get_epsilon(1e-5), peer="dp-accounting")
+    assert v.verdict == "agrees" and v.epsilon.order == 8 and v.epsilon.over == "the same orders"
+    assert "bbghs over the same orders, best order 8" in str(v)
+    default = rdpsym.verify(dpa.PoissonSampledDpEvent(0.01, dpa.GaussianDpEvent(1.1)), delta=1e-5, epsilon=1.0)
+    assert "over rdpsym's default orders" in str(default)
+
+
 def test_a_composed_gaussian_and_laplace_pipeline_agrees_with_the_peer():
     pipeline = dpa.ComposedDpEvent([
         dpa.GaussianDpEvent(2.0), dpa.LaplaceDpEvent(1.0),

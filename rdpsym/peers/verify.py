@@ -68,7 +68,7 @@ from rdpsym.foundations.numbers import Enclosure
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import integer, number, open_probability
 from rdpsym.laws.mechanisms import Guarantee, Mechanism
-from rdpsym.peers._reading import kind, shown
+from rdpsym.peers._reading import kind, read_optional, shown
 from rdpsym.peers.autodp import from_autodp
 from rdpsym.peers.comparison import (
     ABOVE,
@@ -144,6 +144,7 @@ class EpsilonCheck(_Verdicts):
     direction: str
     cause: str
     within_rounding: bool = False
+    over: str = "the same orders"  # the orders the certified ε is least over, as the report names them
 
 
 @dataclass(frozen=True)
@@ -344,7 +345,8 @@ def _epsilon_check(peer_name: str, curve: RdpCurve, peer: float, delta: fmpq, or
     certified = r.enclosure
 
     def check(error: float, relative: float, direction: str, cause: str, within: bool = False) -> EpsilonCheck:
-        return EpsilonCheck(delta, peer, certified, r.order, name, error, relative, direction, cause, within)
+        return EpsilonCheck(delta, peer, certified, r.order, name, error, relative, direction, cause, within,
+                            _over(orders))
 
     if math.isnan(peer):
         return check(math.inf, math.inf, INVALID, "NaN")
@@ -394,6 +396,29 @@ def _epsilon_check(peer_name: str, curve: RdpCurve, peer: float, delta: fmpq, or
                          f"{method}, not from an RDP conversion: rdpsym certifies only upper bounds on this "
                          "mechanism's ε, so an ε below them is neither confirmed nor refuted", within)
     return check(error, relative, direction, cause, within)
+
+
+def _over(orders: object) -> str:
+    """The orders an ε is least over, as the report names them (``orders`` as :func:`api.epsilon` takes them)."""
+    if orders is None:
+        return "rdpsym's default orders"
+    if orders == "continuous":
+        return "every order"
+    if isinstance(orders, str):
+        return f"the {orders} grid"
+    return "the same orders"
+
+
+def _told_orders(told: object) -> list | None:
+    """The orders a dp_accounting ``RdpAccountant`` was built with (its ``_orders``; None for anything else):
+    its ε is the least over them, so the certified ε is sought over the same ones.  Judged over rdpsym's default
+    grid instead, the ε of an accountant built with orders [2, 3, 4.5, 8] was "above by 0.05 relative"."""
+    if kind(told) != "RdpAccountant" or not hasattr(told, "compose"):
+        return None
+    orders = read_optional(told, "_orders", "RdpAccountant")
+    if isinstance(orders, (str, bytes)) or not hasattr(orders, "__iter__"):
+        return None
+    return list(itertools.islice(iter(orders), MAX_ORDERS + 1))
 
 
 def _not_an_rdp_conversion(told: object) -> str:
@@ -479,8 +504,9 @@ def verify(told: object, *, orders: object = None, rdp: Sequence | None = None, 
     ``told``: what the peer was told (see :func:`as_curve`), ``steps`` times.
     ``rdp``: the peer's RDP at ``orders`` (a list of the same length; its
     floats as they are).  ``epsilon`` at ``delta``: the peer's ε, checked
-    against the certified ε over ``orders`` (the peer's grid; ``None`` is
-    rdpsym's default, ``"continuous"`` every order) with ``conversion``
+    against the certified ε over ``orders`` (the peer's grid; ``None`` is a
+    dp_accounting ``RdpAccountant``'s own orders when ``told`` is one, else
+    rdpsym's default; ``"continuous"`` every order) with ``conversion``
     (``"bbghs"``, as dp_accounting and Opacus, or ``"mironov"``).  ``peer``
     names the peer (``"dp-accounting"``, ``"opacus"``, ``"autodp"``,
     ``"prv-accountant"`` let the report name causes known for that peer).
@@ -495,6 +521,8 @@ def verify(told: object, *, orders: object = None, rdp: Sequence | None = None, 
         raise ParameterError(must("the peer's answer", "rdp= (per order) and/or epsilon= (at delta=)", "neither"))
     grid: list = []
     values: list = []
+    if orders is None:
+        orders = _told_orders(told)
     if orders is not None and not isinstance(orders, str):
         if not hasattr(orders, "__iter__"):
             raise ParameterError(must("orders", "a list of orders, a grid name, or 'continuous'", shown(orders)))
