@@ -236,3 +236,15 @@ def test_an_epsilon_of_a_prv_or_gdp_accountant_below_the_rdp_route_is_not_decide
         warnings.simplefilter("ignore", UserWarning)  # Opacus: "GDP accounting is experimental"
         gdp = steps(GaussianAccountant(), [(5.0, 1.0, 10)])
     assert rdpsym.verify(gdp, delta=1e-5, epsilon=2.5).verdict == "unsafe"  # exact ε 2.5944 (Balle–Wang)
+
+
+def test_an_accountants_epsilon_is_judged_over_its_own_alphas():
+    # Opacus takes ε over DEFAULT_ALPHAS; an accountant whose alphas are [2, 3] was judged over rdpsym's grid.
+    acc = RDPAccountant()
+    acc.history = [(1.1, 0.01, 1000)]
+    acc.DEFAULT_ALPHAS = [2, 3]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # "Optimal order is the largest alpha"
+        eps, best = acc.get_privacy_spent(delta=1e-5)
+    v = rdpsym.verify(acc, delta=1e-5, epsilon=eps, peer="opacus")
+    assert best == 3 and v.epsilon.order == 3 and v.epsilon.within_rounding and not v.epsilon.unsafe

@@ -410,12 +410,17 @@ def _over(orders: object) -> str:
 
 
 def _told_orders(told: object) -> list | None:
-    """The orders a dp_accounting ``RdpAccountant`` was built with (its ``_orders``; None for anything else):
-    its ε is the least over them, so the certified ε is sought over the same ones.  Judged over rdpsym's default
-    grid instead, the ε of an accountant built with orders [2, 3, 4.5, 8] was "above by 0.05 relative"."""
-    if kind(told) != "RdpAccountant" or not hasattr(told, "compose"):
+    """The orders a peer's accountant takes its ε over: a dp_accounting ``RdpAccountant``'s (``_orders``, given
+    when it was built), an Opacus ``RDPAccountant``'s ``DEFAULT_ALPHAS``; None for anything else.  The certified
+    ε is sought over the same ones: judged over rdpsym's default grid, the ε of an accountant built with orders
+    [2, 3, 4.5, 8] was "above by 0.05 relative"."""
+    name = kind(told)
+    if name == "RdpAccountant" and hasattr(told, "compose"):
+        orders = read_optional(told, "_orders", name)
+    elif name == "RDPAccountant" and hasattr(told, "history"):
+        orders = read_optional(told, "DEFAULT_ALPHAS", name)
+    else:
         return None
-    orders = read_optional(told, "_orders", "RdpAccountant")
     if isinstance(orders, (str, bytes)) or not hasattr(orders, "__iter__"):
         return None
     return list(itertools.islice(iter(orders), MAX_ORDERS + 1))
