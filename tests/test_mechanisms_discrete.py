@@ -290,3 +290,15 @@ def test_every_curve_says_how_each_value_is_obtained():
     assert lines[3].startswith("non-private") and "∞" in lines[3]
     assert "quadrature" in lines[4] and "binomial sum" in c.how(3)[4]
     assert "exact: the closed form, derived (proved" in lines[5]
+
+
+def test_a_series_with_integer_powers_of_its_index_evaluates_to_every_digit():
+    # Its terms were evaluated at Python ints, and 3**(-j**2) is then a float: right to 16 digits of 40.
+    from rdpsym.engine.series import INDEX as j
+    from rdpsym.engine.series import Series
+
+    s = Series(3 ** (-j**2) / (j**2 + 1), (j, -sp.oo, sp.oo))
+    with mpmath.workdps(60):
+        want = sp.Float(mpmath.nstr(mpmath.nsum(lambda k: mpmath.mpf(3) ** (-k**2) / (k**2 + 1),
+                                                [-mpmath.inf, mpmath.inf]), 60), 60)
+    assert abs(sp.N(s, 45) - want) < 1e-42

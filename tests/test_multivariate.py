@@ -535,3 +535,74 @@ def test_a_gaussian_pair_at_an_order_next_to_one_keeps_its_digits(k, sign):
     with mpmath.workdps(k + 60):
         assert abs(value / (mpmath.mpf(order.p) / order.q / 2) - 1) < mpmath.mpf(10) ** -40
     assert rdpsym.renyi_divergence(P, Q, order).status in ("proved", "checked")
+
+
+# ---------------------------------------------------------------- probe I: several variables at the edges
+def _gal(S1, S2, m1, m2, a, dps=60):
+    """Gil–Alajaji–Linder 2013: D_α of N(m1, S1) ‖ N(m2, S2), in mpmath (independent of rdpsym)."""
+    with mpmath.workdps(dps):
+        S1, S2 = mpmath.matrix(S1), mpmath.matrix(S2)
+        a = mpmath.mpf(a.p) / a.q
+        Sa = a * S2 + (1 - a) * S1
+        d = mpmath.matrix(m1) - mpmath.matrix(m2)
+        quad = (d.T * mpmath.inverse(Sa) * d)[0] if any(d) else 0
+        return a / 2 * quad - mpmath.log(mpmath.det(Sa) / (mpmath.det(S1) ** (1 - a) * mpmath.det(S2) ** a)) / (
+            2 * (a - 1))
+
+
+def test_normals_at_an_order_next_to_one_are_the_literature_value():
+    # (24/25)^(1000001/1000000)/… made SymPy raise 24 to the power 1000001: ValueError past 4300 digits.
+    R = sp.Rational
+    S1, S2 = [[2, 0], [0, R(1, 2)]], [[1, R(1, 5)], [R(1, 5), 1]]
+    a = R(1000001, 1000000)
+    d = rdpsym.renyi_divergence(MultivariateNormal([0, 0], S1), MultivariateNormal([0, 0], S2), a)
+    want = _gal([[2, 0], [0, 0.5]], [[1, mpmath.mpf(1) / 5], [mpmath.mpf(1) / 5, 1]], [0, 0], [0, 0], a)
+    assert d.status == Status.PROVED and abs(sp.N(d.result, 50) - sp.Float(str(want), 50)) < 1e-45
+
+
+def test_three_dimensional_normals_with_an_indefinite_gap_have_an_infinite_d_infinity():
+    # Σ₁⁻¹ − Σ₂⁻¹'s eigenvalues by Cardano's formula carried 0.e-37·I: "Invalid comparison of non-real".
+    R = sp.Rational
+    P = MultivariateNormal([0, 0, 1], [[2, R(1, 2), 0], [R(1, 2), 1, R(1, 4)], [0, R(1, 4), 1]])
+    Q = MultivariateNormal([1, 0, 0], [[3, 0, R(1, 2)], [0, 2, 0], [R(1, 2), 0, 1]])
+    assert rdpsym.renyi_divergence(P, Q, sp.oo).result == sp.oo
+
+
+def test_symbolic_covariances_at_infinity_derive_and_take_their_boundary_limit():
+    # The boundary case (Σ₂ − Σ₁ singular) stays Limit(…, ε, 0): the check at σ₂ = τ₂ could not read it and
+    # the whole derivation failed.
+    s1, s2, t1, t2 = sp.symbols("sigma1 sigma2 tau1 tau2", positive=True)
+    m = sp.Symbol("m", real=True)
+    P = MultivariateNormal([0, 0], sp.diag(s1**2, s2**2))
+    Q = MultivariateNormal([m, 0], sp.diag(t1**2, t2**2))
+    d = rdpsym.renyi_divergence(P, Q, sp.oo)
+    assert d.status in (Status.PROVED, Status.CHECKED)
+    at = {s1: 1, t1: 2, s2: sp.Rational(6, 5), t2: sp.Rational(6, 5), m: 3}  # the boundary: τ₂ = σ₂
+    value = d.result.subs(at).doit()
+    assert abs(sp.N(value, 40) - sp.N(sp.Rational(9, 6) + sp.log(2), 40)) < 1e-35  # m²/(2(τ₁²−σ₁²)) + log τ₁/σ₁
+
+
+def test_a_joint_pmf_that_does_not_separate_is_summed_in_mpmath_numbers():
+    # lambdify printed 3^(−j−k) as 3**(-j - k), evaluated at Python ints: a float, so D₂ was right to 17 digits
+    # of 50 at both precisions; the same function on ℕ² had no .end (Range) in renyi_divergence_mp.
+    j, k = sp.symbols("j k", integer=True)
+    R = sp.Rational
+    P = rdpsym.Discrete(R(4, 9) * R(1, 3) ** (j + k), (j, k))
+    Q = rdpsym.Discrete(R(1, 8) * (j + k + 1) * R(1, 2) ** (j + k) / R(3, 2), (j, k))
+    want = sp.log(sp.Rational(64, 21))  # Σ_n (n + 1)·P(n)²/Q(n) = 64/21 over n = j + k
+    d = rdpsym.renyi_divergence(P, Q, 2)
+    assert d.status == Status.NUMERIC and abs(sp.N(d.result, 50) - sp.N(want, 50)) < 1e-45
+    assert abs(rdpsym.renyi_divergence_mp(P, Q, 2, dps=40) - mpmath.mpf(sp.N(want, 50))) < 1e-38
+
+
+def test_nested_quadrature_stops_at_the_definitions_ceiling(monkeypatch):
+    # Nested quadrature of a 2-D Gaussian mixture against a Gaussian ran for minutes without an answer.
+    from rdpsym.derive import joint_numeric
+    from rdpsym.foundations.errors import ConvergenceError
+
+    monkeypatch.setattr(joint_numeric, "DEFINITION_SECONDS", 2.0)
+    x, y = sp.symbols("x y", real=True)
+    g = lambda m: sp.exp(-((x - m) ** 2 + (y - m) ** 2) / 2) / (2 * sp.pi)  # noqa: E731
+    P, Q = rdpsym.Continuous((g(0) + g(1)) / 2, (x, y)), rdpsym.Continuous(g(0), (x, y))
+    with pytest.raises(ConvergenceError, match="did not finish within 2 s of CPU time"):
+        rdpsym.renyi_divergence_mp(P, Q, 2, dps=30)

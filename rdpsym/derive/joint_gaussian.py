@@ -241,9 +241,12 @@ def _gaussian_part(g: GaussianPair, order, hyp: Hypotheses, names: tuple) -> Par
 
 def _log_term(coefficient: sp.Expr, numerator: sp.Expr, denominator: sp.Expr) -> sp.Expr:
     """coefficient·log(numerator/denominator), the fraction kept as written (a ratio of determinants);
-    a ratio of numbers, or with factors 1, is evaluated."""
+    a ratio of numbers, or with factors 1, is evaluated.  Numbers are split into logarithms of their factors
+    (the determinants are positive): the quotient (24/25)^(1000001/1000000)/… made SymPy raise 24 to the power
+    1000001, past Python's 4300-digit limit (a probe, a pair of normals at α = 1 + 10⁻⁶)."""
     if numerator.is_number and denominator.is_number:
-        return coefficient * sp.log(numerator / denominator)
+        return coefficient * (sp.expand_log(sp.log(numerator), force=True)
+                              - sp.expand_log(sp.log(denominator), force=True))
     if numerator == 1:
         return -coefficient * sp.log(denominator)
     if denominator == 1:
@@ -410,11 +413,15 @@ def _principal_minors(M: sp.Matrix) -> list[sp.Expr]:
 
 
 def _not_semidefinite(M: sp.Matrix, hyp: Hypotheses) -> bool | None:
-    """Whether M has a negative eigenvalue: some principal minor is provably negative (numbers: exactly)."""
-    if not M.free_symbols:
-        return any(sp.N(ev, 30) < 0 for ev in M.eigenvals())
-    if any(hyp.is_negative(m) for m in _principal_minors(M)):
+    """Whether M has a negative eigenvalue: some principal minor is provably negative; for a matrix of numbers
+    False when every principal minor is shown ≥ 0 (M is positive semidefinite iff all its principal minors are
+    ≥ 0).  Decided on the minors, not on eigenvalues: a 3×3 matrix's eigenvalues by Cardano's formula carried a
+    spurious imaginary part 0.e-37·I that no comparison can order (a probe)."""
+    minors = _principal_minors(M)
+    if any(hyp.is_negative(m) for m in minors):
         return True
+    if not M.free_symbols and all(m.is_nonnegative for m in minors):
+        return False
     return None
 
 
@@ -423,5 +430,6 @@ def _sup_exact(M: sp.Matrix, beta: sp.Matrix, gamma: sp.Expr) -> sp.Expr:
     pinv = M.pinv()
     if not _same(M * pinv * beta, beta):
         return oo
-    return sp.nsimplify(gamma + (beta.T * pinv * beta)[0, 0] / 2) if gamma.is_number else \
-        gamma + (beta.T * pinv * beta)[0, 0] / 2
+    # (No nsimplify: it returns a simpler number near the value, not an equal one: log(3/2)/2 + π·10⁻²⁰ became
+    # log(√6/2).)
+    return gamma + (beta.T * pinv * beta)[0, 0] / 2

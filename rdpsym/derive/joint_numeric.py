@@ -18,11 +18,12 @@ from collections.abc import Mapping
 import mpmath
 import sympy as sp
 
-from rdpsym.derive.definition import numeric_order, univariate_divergence_mp
+from rdpsym.derive.definition import DEFINITION_SECONDS, numeric_order, univariate_divergence_mp
 from rdpsym.derive.joint_blocks import _at, _Both, _laws_ok, _parameters, _tables, align
+from rdpsym.foundations.budget import SymbolicTimeout, time_budget
 from rdpsym.foundations.errors import ConvergenceError, NoClosedFormError, ParameterError
 from rdpsym.foundations.numbers import Digits
-from rdpsym.foundations.precision import agreed, digits_next_to_one, sympy_evalf_guard
+from rdpsym.foundations.precision import agreed, digits_next_to_one, mpmath_function, sympy_evalf_guard
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.laws.densities import Density, parameter_values
 from rdpsym.laws.joint import Joint
@@ -87,9 +88,24 @@ def numeric_block(p, q, order, dps: int) -> mpmath.mpf:
         except _NotQuadratic:
             pass
     if len(jp.variables) == 2:
-        return _nested(jp, jq, order, dps)
+        return _within_ceiling(lambda: _nested(jp, jq, order, dps), order)
     raise NoClosedFormError(f"no numeric route for a joint block of dimension {len(jp.variables)} that neither "
                             "separates nor is Gaussian")
+
+
+def _within_ceiling(compute, order) -> mpmath.mpf:
+    """``compute()`` within the definition's CPU-time ceiling (:data:`~rdpsym.derive.definition.DEFINITION_SECONDS`),
+    as a law of one variable has it: nested quadrature of a 2-D Gaussian mixture against a Gaussian ran for
+    minutes without an answer (a probe)."""
+    budget = time_budget(DEFINITION_SECONDS, "the definition")
+    try:
+        with budget:
+            return compute()
+    except SymbolicTimeout:
+        if not budget.spent:
+            raise
+        raise ConvergenceError(f"D_{order} of a joint block from the definition (nested quadrature) did not finish "
+                               f"within {DEFINITION_SECONDS:g} s of CPU time (the time ceiling)") from None
 
 
 class _NotQuadratic(Exception):
@@ -208,8 +224,7 @@ def _nested(jp: Joint, jq: Joint, order, dps: int) -> mpmath.mpf:
     """Two variables: the definition by nested one-dimensional quadrature (summation), at two precisions."""
     def at(wp):
         with mpmath.workdps(wp):
-            fp = sp.lambdify(jp.variables, jp.pdf, modules="mpmath")
-            fq = sp.lambdify(jp.variables, jq.pdf, modules="mpmath")
+            fp, fq = (mpmath_function(jp.variables, j.pdf) for j in (jp, jq))
             a = to_mpf(order, mpmath.mp) if order is not oo else mpmath.inf
             if a == mpmath.inf:
                 raise NoClosedFormError("D_∞ of a joint block that neither separates nor is Gaussian")
@@ -222,7 +237,7 @@ def _nested(jp: Joint, jq: Joint, order, dps: int) -> mpmath.mpf:
                     return mpmath.inf
                 return p * mpmath.log(p / q) if a == 1 else p**a * q ** (1 - a)
 
-            ranges = [[to_mpf(s.start, mpmath.mp), to_mpf(s.end, mpmath.mp)] for s in jp.support]
+            ranges = [[to_mpf(s.inf, mpmath.mp), to_mpf(s.sup, mpmath.mp)] for s in jp.support]  # (a Range: no .end)
             if jp.discrete:
                 value = mpmath.nsum(lambda j, k: integrand(int(j), int(k)), *ranges)
             else:

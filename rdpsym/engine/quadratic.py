@@ -215,7 +215,7 @@ def compact_det(M: sp.Matrix) -> sp.Expr:
         return M[0, 0]
     if M.rows == 2:
         det = M[0, 0] * M[1, 1] - M[0, 1] * M[1, 0]
-        return det if not det.is_number else sp.nsimplify(det)
+        return det  # (not nsimplify: it may answer a simpler number near the value instead of the value)
     return tidy_signs(sp.factor(M.det(method="berkowitz")))
 
 

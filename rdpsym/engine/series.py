@@ -33,6 +33,8 @@ import mpmath
 import sympy as sp
 from sympy.core.evalf import prec_to_dps
 
+from rdpsym.foundations.precision import mpmath_function
+
 oo = sp.oo
 
 #: The summation index of every canonical series (one dummy, so equal series are equal expressions).
@@ -60,7 +62,7 @@ class Series(sp.Sum):
             return None
         dps = prec_to_dps(prec) + 15
         with mpmath.workdps(dps):
-            f = sp.lambdify(j, term, modules="mpmath")
+            f = mpmath_function(j, term)
             total = _sum_outward(f, lo, hi)
         if total is None:
             return None
@@ -68,15 +70,13 @@ class Series(sp.Sum):
 
 
 def _sum_outward(f, lo: sp.Expr, hi: sp.Expr):
-    """Σ f(k), lo ≤ k ≤ hi, from the largest term outward; None if it does not settle."""
+    """Σ f(k), lo ≤ k ≤ hi, from the largest term outward; None if it does not settle.  ``f`` takes its index as
+    an mpmath number (:func:`~rdpsym.foundations.precision.mpmath_function`): 2**k at k = 2⁶¹ as a Python int
+    is an integer of 2⁶¹ bits (a Conway–Maxwell–Poisson normaliser Σ 2^j/(j!)² never returned), and 3**(-k) a
+    float."""
     a = None if lo is -oo else int(lo)
     b = None if hi is oo else int(hi)
     start = a if a is not None else (b if b is not None else 0)
-
-    def far(k):
-        # The scan's far indices as numbers, not Python ints: 2**k at k = 2⁶¹ is an integer of 2⁶¹ bits (a
-        # Conway–Maxwell–Poisson normaliser Σ 2^j/(j!)² never returned), 2**mpf(k) is one number.
-        return f(k) if abs(k) < 2**16 else f(mpmath.mpf(k))
 
     # The largest term: a doubling scan away from the start, in each direction the range allows.
     best, best_value = start, abs(f(start))
@@ -86,7 +86,7 @@ def _sum_outward(f, lo: sp.Expr, hi: sp.Expr):
             k = start + direction * step
             if (a is not None and k < a) or (b is not None and k > b):
                 break
-            v = abs(far(k))
+            v = abs(f(k))
             if v > best_value:
                 best, best_value = k, v
             step *= 2

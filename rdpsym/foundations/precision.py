@@ -415,6 +415,25 @@ def _context_free(expr: sp.Basic) -> bool:
 _SAFE_EVALF = {sp.Add, sp.Mul, sp.Pow, sp.exp, sp.log, sp.sin, sp.cos, sp.tan, sp.atan, sp.Abs}
 
 
+def mpmath_function(variables, expr: sp.Expr) -> Callable:
+    """``sp.lambdify(variables, expr, modules="mpmath")``, its integer arguments made mpmath numbers first.
+
+    lambdify prints 3^(−k) as ``3**(-k)``, and Python's power of an int to a negative int is a float: a joint
+    pmf's D₂ summed at integer points was right to 17 digits of 50, both precisions agreeing (a probe).
+
+    >>> k = sp.Symbol("k", integer=True)
+    >>> with mpmath.workdps(30):
+    ...     mpmath_function(k, 3**(-k))(5) == mpmath.mpf(1) / 243
+    True
+    """
+    f = sp.lambdify(variables, expr, modules="mpmath")
+
+    def call(*args):
+        return f(*(mpmath.mpf(a) if isinstance(a, int) else a for a in args))
+
+    return call
+
+
 __all__ = ["BITS_PER_DIGIT", "CEILING_FACTOR", "DECISION_RUNGS", "GUARD_BITS", "GUARD_RUNGS", "SECOND_RUNG", "agreed",
            "arb_rungs", "bits_for", "climb", "digits_next_to_one", "in_symbolic_work", "lacking_digits",
-           "private_context", "sympy_evalf_guard", "sympy_float"]
+           "mpmath_function", "private_context", "sympy_evalf_guard", "sympy_float"]

@@ -33,7 +33,7 @@ from rdpsym.engine.pieces import log_of, piece_point
 from rdpsym.engine.quadratic import gaussian_integral, quadratic_coefficients, separate
 from rdpsym.engine.sums import sum_exp
 from rdpsym.foundations.errors import DensityError, NoClosedFormError, must
-from rdpsym.foundations.precision import sympy_evalf_guard
+from rdpsym.foundations.precision import mpmath_function, sympy_evalf_guard
 from rdpsym.foundations.reading import exact
 from rdpsym.laws.densities import Continuous, Discrete, parameter_values, register_builder
 from rdpsym.laws.multivariate import Law
@@ -303,7 +303,7 @@ def _probe_nonnegative(expr: sp.Expr, variables: tuple, sets: tuple, discrete: b
                 steps = [sp.Rational(1, 4), 1, 3, 10] if lo.is_finite else [-sp.Rational(1, 4), -1, -3, -10]
                 both = [] if (lo.is_finite or hi.is_finite) else [-p for p in steps]
                 axes.append([base + p for p in steps + both])
-    f = sp.lambdify(variables, expr, modules="mpmath")
+    f = mpmath_function(variables, expr)
     with mpmath.workdps(30):
         for point in itertools.product(*axes):
             try:
@@ -322,12 +322,12 @@ def numeric_mass(expr: sp.Expr, variables: tuple, sets: tuple, discrete: bool, d
 
     Only for the check at construction (a closed form or a separation is used when one exists).
     """
-    f = sp.lambdify(variables, expr, modules="mpmath")
+    f = mpmath_function(variables, expr)
     with mpmath.workdps(dps + 5):
         if discrete:
             ranges = [[to_mpf(s.inf, mpmath.mp), to_mpf(s.sup, mpmath.mp)] for s in sets]
             return mpmath.nsum(lambda *k: f(*[int(v) for v in k]), *ranges)
-        ranges = [[to_mpf(s.start, mpmath.mp), to_mpf(s.end, mpmath.mp)] for s in sets]
+        ranges = [[to_mpf(s.inf, mpmath.mp), to_mpf(s.sup, mpmath.mp)] for s in sets]
         return mpmath.quad(f, *ranges)
 
 

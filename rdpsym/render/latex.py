@@ -279,8 +279,8 @@ class PaperPrinter(LatexPrinter):
         if not c.is_positive or c.is_Rational or not c.has(sp.pi):
             return None
         k = sp.nsimplify(1 / c**2)
-        if not (isinstance(k, sp.Mul) and k.has(sp.pi) and (k / sp.pi).is_Rational):
-            return None
+        if not (isinstance(k, sp.Mul) and k.has(sp.pi) and (k / sp.pi).is_Rational) or k * c**2 != 1:
+            return None  # (nsimplify may answer a number near 1/c², not equal to it: then c is printed as it is)
         num, den = sp.fraction(rest)
         den_tex = rf"\sqrt{{{self._print(k)}}}"
         if den != 1:
