@@ -512,3 +512,18 @@ def test_a_piecewise_pmf_is_summed_through_its_branches_logs(a):
         else:
             want = mpmath.log(mpmath.fsum(pk(n) ** am * qk(n) ** (1 - am) for n in range(300))) / (am - 1)
         assert abs(got - want) <= mpmath.mpf(10) ** -29 * want, (mpmath.nstr(got, 35), mpmath.nstr(want, 35))
+
+
+def test_a_skew_normal_tail_is_scanned_by_the_log_of_its_erfc():
+    # Q = 2φ(x)Φ(2x): the scan's far points asked mpmath for erfc(10⁶⁴) = e^{−10¹²⁸} in full, and D₂ = ∞ ended
+    # in "did not finish within 60 s of CPU time" (a probe).
+    x = sp.Symbol("x", real=True)
+    skew = lambda a: sp.exp(-x**2 / 2) / sp.sqrt(2 * sp.pi) * (1 + sp.erf(a * x / sp.sqrt(2)))  # noqa: E731
+    P, Q = rdpsym.Continuous(skew(0), x), rdpsym.Continuous(skew(2), x)
+    assert rdpsym.renyi_divergence(P, Q, 2).result == sp.oo  # Q ~ e^{−5x²/2}/|x| as x → −∞
+    got = rdpsym.renyi_divergence_mp(P, Q, sp.Rational(6, 5), dps=30)
+    with mpmath.workdps(40):
+        a = mpmath.mpf(6) / 5
+        integrand = lambda t: mpmath.npdf(t) ** a * (2 * mpmath.npdf(t) * mpmath.ncdf(2 * t)) ** (1 - a)  # noqa: E731
+        want = mpmath.log(mpmath.quad(integrand, [-mpmath.inf, -5, 0, 5, mpmath.inf])) / (a - 1)
+        assert abs(got - want) < mpmath.mpf(10) ** -28

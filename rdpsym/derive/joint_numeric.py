@@ -26,7 +26,7 @@ from rdpsym.foundations.numbers import Digits
 from rdpsym.foundations.precision import agreed, digits_next_to_one, mpmath_function, sympy_evalf_guard
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.laws.densities import Density, parameter_values
-from rdpsym.laws.joint import Joint
+from rdpsym.laws.joint import Joint, nested_quad
 from rdpsym.quadrature.compile import to_mpf
 
 oo = sp.oo
@@ -237,11 +237,11 @@ def _nested(jp: Joint, jq: Joint, order, dps: int) -> mpmath.mpf:
                     return mpmath.inf
                 return p * mpmath.log(p / q) if a == 1 else p**a * q ** (1 - a)
 
-            ranges = [[to_mpf(s.inf, mpmath.mp), to_mpf(s.sup, mpmath.mp)] for s in jp.support]  # (a Range: no .end)
             if jp.discrete:
+                ranges = [[to_mpf(s.inf, mpmath.mp), to_mpf(s.sup, mpmath.mp)] for s in jp.support]  # (no .end)
                 value = mpmath.nsum(lambda j, k: integrand(int(j), int(k)), *ranges)
-            else:
-                value = mpmath.quad(integrand, *ranges)
+            else:  # split where either density is not smooth (their sum has every kink of both)
+                value = nested_quad(integrand, jp.pdf + jq.pdf, jp.variables, jp.support)
             return value if a == 1 else mpmath.log(value) / (a - 1)
 
     near = digits_next_to_one(order)  # the log of a moment 1 + (α − 1)·KL
