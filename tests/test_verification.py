@@ -14,7 +14,7 @@ from rdpsym.derive.verify import check_against_definition
 from rdpsym.engine.context import Hypotheses
 from rdpsym.foundations.budget import time_budget
 from rdpsym.foundations.errors import NoClosedFormError, SymbolicTimeout, VerificationError
-from rdpsym.foundations.record import CheckedOn, NoClosedForm, NotShownEqual
+from rdpsym.foundations.record import CheckedOn, NoClosedForm, NotShownEqual, Status
 from rdpsym.laws.references import Reference, laplace_reference
 
 x = sp.Symbol("x", real=True)
@@ -258,3 +258,19 @@ def test_a_symbolic_order_is_checked_in_every_part_of_its_orders():
         assert all(orders.values()) and len(orders) == (2 if below else 3)
         for part, values in orders.items():
             assert all((0 < v < 1) if below else v > 1 for v in values), part
+
+
+def test_a_branch_beyond_the_sampling_pools_is_sought_at_its_boundary():
+    # Nakagami(2, Ω) against Nakagami(3/2, 2) at ∞: the ∞ branch holds for Ω ≥ 8/3, past every sampled value
+    # (the pools reach 5/2), and the whole result was refused as unchecked (a probe).
+    x, omega = sp.Symbol("x", positive=True), sp.Symbol("Omega", positive=True)
+    nakagami = lambda m, w: 2 * m**m / (sp.gamma(m) * w**m) * x ** (2 * m - 1) * sp.exp(-m * x**2 / w)  # noqa: E731
+    half_line = sp.Interval(0, sp.oo)
+    P = rdpsym.Continuous(nakagami(2, omega), x, support=half_line)
+    Q = rdpsym.Continuous(nakagami(sp.Rational(3, 2), 2), x, support=half_line)
+    d = rdpsym.renyi_divergence(P, Q, sp.oo)
+    assert d.status == Status.CHECKED and d.result.subs(omega, 3) == sp.oo
+    checked = next(e for e in d.evidence if isinstance(e, CheckedOn))
+    assert all(n > 0 for _, n in checked.branches)
+    at_one = rdpsym.renyi_divergence(rdpsym.Continuous(nakagami(2, 1), x, support=half_line), Q, sp.oo)
+    assert abs(sp.N(d.result.subs(omega, 1), 40) - sp.N(at_one.result, 40)) < 1e-35

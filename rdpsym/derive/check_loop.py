@@ -32,7 +32,7 @@ import mpmath
 import sympy as sp
 
 from rdpsym.derive.certified import METHOD as CERTIFIED
-from rdpsym.derive.sampling import MAX_TRIES, boundary_orders, sample_points, strata
+from rdpsym.derive.sampling import MAX_TRIES, boundary_orders, points_past_boundaries, sample_points, strata
 from rdpsym.derive.values import a_denominator_vanishes, branch_at, closed_value, shown
 from rdpsym.engine.context import Hypotheses
 from rdpsym.foundations.balls import precision
@@ -143,7 +143,25 @@ class Check:
                 if part is not None:
                     self.in_part[part.name].append(point[self.order_symbol])
         self.check_boundaries()
+        self.seek_branches()
         return self.finish(tried)
+
+    def seek_branches(self) -> None:
+        """A point in each branch that no sampled point fell in, sought on and past the boundaries its conditions
+        draw in one parameter (:func:`~rdpsym.derive.sampling.points_past_boundaries`), at the first agreeing
+        point's other values."""
+        if not self.evidence or all(self.in_branch) or not self.params:
+            return
+        values = dict(self.evidence[0].point)
+        for point in points_past_boundaries(self.claimed, values, self.params):
+            branch = branch_at(self.claimed, point)
+            if branch is None or self.in_branch[branch]:
+                continue
+            self.part = None
+            if self.check_at(point, branch):
+                self.in_branch[branch] += 1
+            if all(self.in_branch):
+                return
 
     def check_boundaries(self) -> None:
         """Orders next to each boundary that the conditions draw in the order, at the first agreeing point."""

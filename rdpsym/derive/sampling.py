@@ -159,28 +159,13 @@ def boundary_orders(result: sp.Basic, order_symbol: sp.Symbol, values: dict, bel
     >>> boundary_orders(r, a, {s1: 2, s2: 1}, False)   # α* = 4/3
     [21/16, 65/48]
     """
-    relations = [rel for pw in result.atoms(sp.Piecewise) for _, cond in pw.args
-                 for rel in cond.atoms(sp.core.relational.Relational) if rel.has(order_symbol)]
     lo, hi = (sp.S.Zero, sp.S.One) if below_one else (sp.S.One, sp.oo)
     out: list[sp.Rational] = []
     found = 0
-    for rel in dict.fromkeys(relations):
+    for rel in _relations(result, order_symbol):
         if found >= MAX_BOUNDARIES:
             break
-        gap = sp.together((rel.lhs - rel.rhs).xreplace(values))
-        if gap.free_symbols != {order_symbol}:
-            continue
-        numerator = sp.numer(gap)
-        if not numerator.is_polynomial(order_symbol):
-            continue
-        try:
-            poly = sp.Poly(numerator, order_symbol)
-            if poly.degree() < 1 or poly.degree() > 4 or not poly.domain.is_QQ and not poly.domain.is_ZZ:
-                continue
-            roots = [sp.Rational(str(sympy_float(r, 30))) if not r.is_Rational else r for r in poly.real_roots()]
-        except (sp.PolynomialError, NotImplementedError, ValueError, TypeError):
-            continue
-        for root in roots:
+        for root in _roots(rel, order_symbol, values):
             if not (lo < root and (hi is sp.oo or root < hi)):
                 continue
             found += 1
@@ -191,5 +176,48 @@ def boundary_orders(result: sp.Basic, order_symbol: sp.Symbol, values: dict, bel
     return list(dict.fromkeys(out))
 
 
-__all__ = ["ABOVE_ONE", "BELOW_ONE", "MAX_TRIES", "WIDE_TRIES", "Stratum", "boundary_orders", "sample_points",
-           "strata"]
+def points_past_boundaries(result: sp.Basic, values: dict, symbols: list[sp.Symbol]) -> list[dict]:
+    """Points on and on either side of each boundary the result's conditions draw in one parameter, the others
+    at ``values``: where a branch holds beyond the sampling pools (they reach 5/2, and a Nakagami pair's ∞
+    branch Ω ≥ 8/3 was never sampled: the whole result was refused as unchecked; a probe).
+
+    >>> w, m = sp.Symbol("Omega", positive=True), sp.Symbol("m", positive=True)
+    >>> r = sp.Piecewise((sp.oo, w >= 8 * m / 3), (w, True))
+    >>> [p[w] for p in points_past_boundaries(r, {w: 1, m: 1}, [w, m])][:4]
+    [8/3, 21/8, 65/24, 11/3]
+    """
+    out: list[dict] = []
+    for s in symbols:
+        for rel in _relations(result, s):
+            for root in _roots(rel, s, {k: v for k, v in values.items() if k != s}):
+                for value in (root, root * (1 - BOUNDARY_STEP), root * (1 + BOUNDARY_STEP), root + 1, 2 * root):
+                    out.append({**values, s: value})
+    return out
+
+
+def _relations(result: sp.Basic, symbol: sp.Symbol) -> list:
+    """The relations of the result's Piecewise conditions that involve ``symbol``, each once."""
+    return list(dict.fromkeys(rel for pw in result.atoms(sp.Piecewise) for _, cond in pw.args
+                              for rel in cond.atoms(sp.core.relational.Relational) if rel.has(symbol)))
+
+
+def _roots(rel, symbol: sp.Symbol, values: dict) -> list[sp.Rational]:
+    """The real roots in ``symbol`` of a relation's two sides' difference at ``values``, when it is a
+    polynomial of degree 1 to 4 with rational coefficients (rationals, as exact as 30 digits make them)."""
+    gap = sp.together((rel.lhs - rel.rhs).xreplace(values))
+    if gap.free_symbols != {symbol}:
+        return []
+    numerator = sp.numer(gap)
+    if not numerator.is_polynomial(symbol):
+        return []
+    try:
+        poly = sp.Poly(numerator, symbol)
+        if poly.degree() < 1 or poly.degree() > 4 or not poly.domain.is_QQ and not poly.domain.is_ZZ:
+            return []
+        return [sp.Rational(str(sympy_float(r, 30))) if not r.is_Rational else r for r in poly.real_roots()]
+    except (sp.PolynomialError, NotImplementedError, ValueError, TypeError):
+        return []
+
+
+__all__ = ["ABOVE_ONE", "BELOW_ONE", "MAX_TRIES", "WIDE_TRIES", "Stratum", "boundary_orders",
+           "points_past_boundaries", "sample_points", "strata"]
