@@ -342,3 +342,12 @@ def test_poisson_sampled_discrete_gaussian_wider_and_too_wide():
     assert 0 < big.value(R(5, 2), dps=20) < mpmath.mpf(10) ** -9  # the Gaussian's would be ~1e-12
     assert big.components[0].lattice is not None  # the exact route is tried first, and declines
     assert "upper bound" in big.components[0].how(R(5, 2))
+
+
+@pytest.mark.parametrize("mechanism", [rdpsym.randomized_response(sp.Rational(1, 2)),
+                                       rdpsym.k_randomized_response(k=3, epsilon=0)], ids=["rr-1/2", "3-rr-eps-0"])
+def test_subsampling_a_mechanism_that_releases_nothing_is_exactly_zero(mechanism):
+    # The mixture pair is one law: its log Σ… was a ball around 0 that never reached relative digits
+    # ("not reached within 22016 bits"; a probe).
+    curve = rdpsym.poisson_sampled(mechanism, sp.Rational(1, 100)).curve()
+    assert [curve.value(a, dps=20) for a in (sp.Rational(3, 2), 2, 1000, sp.oo)] == [0, 0, 0, 0]

@@ -451,6 +451,10 @@ class PoissonSampled(_Subsampled):
         return out
 
     def _exact(self, q: arb, orders: Sequence) -> list:
+        if all(p == r for p, r in self.law):
+            # the same law with and without the record (randomized response at p = 1/2): the mixture pair is one
+            # law, D = 0 exactly; in balls log Σ… is a ball around 0 that never reaches relative digits (a probe)
+            return [arb(0) for _ in orders]
         rows = [(to_arb(p), to_arb(r)) for p, r in self.law]
         mixed = [((1 - q) * r + q * p, r) for p, r in rows]
         flipped = [(r, m) for m, r in mixed]
