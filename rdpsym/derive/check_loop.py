@@ -36,9 +36,10 @@ from rdpsym.derive.sampling import MAX_TRIES, boundary_orders, points_past_bound
 from rdpsym.derive.values import a_denominator_vanishes, branch_at, closed_value, shown
 from rdpsym.engine.context import Hypotheses
 from rdpsym.foundations.balls import precision
-from rdpsym.foundations.errors import NotVerified, VerificationError
+from rdpsym.foundations.errors import NotVerified, ParameterError, VerificationError
 from rdpsym.foundations.numbers import shorten
 from rdpsym.foundations.precision import bits_for, private_context
+from rdpsym.foundations.reading import value_for
 from rdpsym.foundations.record import AgreesWithDefinition, CheckedOn, NotChecked, point_items
 from rdpsym.laws.densities import Density
 
@@ -154,6 +155,10 @@ class Check:
             return
         values = dict(self.evidence[0].point)
         for point in points_past_boundaries(self.claimed, values, self.params):
+            try:  # (a root past a parameter's domain: Ω = −5994/5 for a positive Ω)
+                point = {s: value_for(s, v) for s, v in point.items()}
+            except ParameterError:
+                continue
             branch = branch_at(self.claimed, point)
             if branch is None or self.in_branch[branch]:
                 continue
