@@ -351,3 +351,16 @@ def test_subsampling_a_mechanism_that_releases_nothing_is_exactly_zero(mechanism
     # ("not reached within 22016 bits"; a probe).
     curve = rdpsym.poisson_sampled(mechanism, sp.Rational(1, 100)).curve()
     assert [curve.value(a, dps=20) for a in (sp.Rational(3, 2), 2, 1000, sp.oo)] == [0, 0, 0, 0]
+
+
+def test_a_subsampling_of_a_curve_for_the_other_relation_is_refused():
+    # sampled_without_replacement needs the inner curve for a replaced record; a Poisson-sampled inner (add or
+    # remove) was accepted and its value called exact at q = 1 (0.194 at α = 2, where a replaced record gives 0.494).
+    from rdpsym.foundations.errors import ParameterError
+
+    half = sp.Rational(1, 2)
+    with pytest.raises(ParameterError, match="differ in one replaced record; got poisson-sampled"):
+        rdpsym.sampled_without_replacement(rdpsym.poisson_sampled(rdpsym.laplace(1), half), 1)
+    with pytest.raises(ParameterError, match="adding or removing one record; got sampled-without-replacement"):
+        rdpsym.poisson_sampled(rdpsym.sampled_without_replacement(rdpsym.laplace(1), half), half)
+    rdpsym.poisson_sampled(rdpsym.poisson_sampled(rdpsym.laplace(1), half), half)  # the same relation: accepted

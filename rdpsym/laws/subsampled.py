@@ -63,6 +63,19 @@ def _inner(mechanism: object, what: str) -> Mechanism | Guarantee:
     return mechanism
 
 
+#: The subsampled mechanisms by the neighbouring relation their curves hold for.
+_ADD_REMOVE, _SUBSTITUTION = ("poisson-sampled", "sampled-gaussian"), ("sampled-without-replacement",)
+
+
+def _same_relation(inner: Mechanism | Guarantee, what: str, needed: str, other: tuple) -> None:
+    """Refuse an inner mechanism whose curve holds for the other neighbouring relation: a Poisson-subsampled curve
+    (add or remove one record) under sampling without replacement, which needs the inner curve for a replaced
+    record, was accepted and called exact (a probe); and the reverse."""
+    if inner.name in other:
+        raise ParameterError(must(f"the mechanism of {what}", f"one whose curve holds for inputs that {needed}",
+                                  f"{inner.name} (its curve holds for the other relation: {_relation(inner)})"))
+
+
 def _relation(mechanism: Mechanism | Guarantee) -> str:
     return getattr(mechanism, "neighbouring", "") or "the relation of its guarantee"
 
@@ -101,6 +114,7 @@ def poisson_sampled(mechanism: Mechanism | Guarantee, q: object) -> Mechanism | 
     every ε-DP pair (Kairouz, Oh, Viswanath).
     """
     inner = _inner(mechanism, "poisson_sampled")
+    _same_relation(inner, "poisson_sampled", "differ by adding or removing one record", _SUBSTITUTION)
     qq = probability_parameter(q, "q", closed=True)
     if isinstance(inner, Mechanism) and inner.name == "gaussian" and inner == gaussian(**inner.parameters):
         # MTZ's analysis is for sensitivity 1; σ/Δ is the same mechanism up to scaling the output.
@@ -140,6 +154,7 @@ def sampled_without_replacement(mechanism: Mechanism | Guarantee, q: object) -> 
     without the record, enters), so it is a :class:`Guarantee`.
     """
     inner = _inner(mechanism, "sampled_without_replacement")
+    _same_relation(inner, "sampled_without_replacement", "differ in one replaced record", _ADD_REMOVE)
     qq = probability_parameter(q, "q", closed=True)
     relation = (f"replace one record (substitution; the dataset size n is public); a sample of m = q·n records "
                 f"is drawn uniformly without replacement and the inner mechanism runs on it (inner relation: "
