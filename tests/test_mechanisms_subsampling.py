@@ -364,3 +364,17 @@ def test_a_subsampling_of_a_curve_for_the_other_relation_is_refused():
     with pytest.raises(ParameterError, match="adding or removing one record; got sampled-without-replacement"):
         rdpsym.poisson_sampled(rdpsym.sampled_without_replacement(rdpsym.laplace(1), half), half)
     rdpsym.poisson_sampled(rdpsym.poisson_sampled(rdpsym.laplace(1), half), half)  # the same relation: accepted
+
+
+def test_a_huge_order_takes_no_sum_over_the_integers_below_it():
+    # Theorem 9 and the binomial expansion sum over 2, …, α: 17 s at α = 10⁶, days at 10¹² (a probe).  Past
+    # subsampling.LONG_ORDERS the curve is the inner curve capped by the ε-DP amplification, an upper bound.
+    q = sp.Rational(1, 10)
+    with mpmath.workdps(30):
+        cap = mpmath.log(1 + mpmath.mpf(1) / 10 * (mpmath.e - 1))  # the Laplace mechanism of scale 1: ε_∞ = 1
+    for curve in (rdpsym.sampled_without_replacement(rdpsym.laplace(1), q).curve(),
+                  rdpsym.poisson_sampled(rdpsym.laplace(1), q).curve()):
+        assert "upper bound" in curve.how(10**12)[0]
+        assert abs(curve.value(10**12, dps=20) - cap) < 1e-18 and abs(curve.value(10**7, dps=20) - cap) < 1e-18
+    exact = rdpsym.poisson_sampled(rdpsym.laplace(1), q).curve()
+    assert "exact" in exact.how(50000)[0] and exact.value(5000) < exact.value(50000) < cap

@@ -93,6 +93,13 @@ ADDITION_EXPANSION_MAX = 256
 LATTICE_MAX_TERMS = 4000
 #: Terms up to this j use Theorem 27's Pearson–Vajda bound (above it, Theorem 9's), as dp_accounting's 256.
 PEARSON_VAJDA_MAX = 256
+#: Orders past which no bound summed over the integers 2, …, α is formed (Theorem 9, the binomial expansion: time
+#: linear in α, days at α = 10¹²; a probe): there the curve is the inner curve capped by the ε-DP amplification,
+#: both upper bounds at every order (or an exact route that takes no such sum: the Laplace mixture).
+LONG_ORDERS = 10**5
+#: Orders up to which the Laplace mixture is integrated (exact); its certified quadrature costs 0.5 s at 10⁵ and
+#: 4 s at 10⁶, and at 10⁷ its ball no longer narrows: past this the long-order bound.
+LAPLACE_QUADRATURE_MAX = 10**5
 
 
 # ----------------------------------------------------------------------------- shared pieces
@@ -308,6 +315,27 @@ class _Subsampled(Component):
             return [arb(0) for _ in orders]
         return self.inner.balls(orders) if self.q == 1 else None
 
+    def _past_long_orders(self, q: arb, orders: Sequence, compute) -> list:
+        """``compute(orders)``, except at the orders past :data:`LONG_ORDERS`: the inner curve there, capped by the
+        ε-DP amplification (subsampling mixes adjacent or equal pairs, so it is never above the inner curve)."""
+        long = [a for a in orders if a != INF and a > LONG_ORDERS]
+        if not long:
+            return compute(orders)
+        *inner, at_inf = self.inner.balls(long + [INF])
+        cap = _cap(q, at_inf)
+        far = {_key(a): _min(v, cap) for a, v in zip(long, inner)}
+        near = [a for a in orders if a == INF or _key(a) not in far]
+        done = dict(zip(map(_order_id, near), compute(near))) if near else {}
+        return [far[_key(a)] if a != INF and _key(a) in far else done[_order_id(a)] for a in orders]
+
+    @staticmethod
+    def _long_order_how(order: object) -> str | None:
+        a = parse_order(order)
+        if a != INF and a > LONG_ORDERS:
+            return (f"upper bound: the inner curve, at most log(1 + q(e^{{ε_∞}} − 1)) (past α = {LONG_ORDERS} no bound "
+                    "summed over the integer orders up to α is formed)")
+        return None
+
     @staticmethod
     def _assembled(orders: Sequence, values: dict, cap, fractional) -> list:
         """Each order's ball: the amplification ``cap`` at ∞ (∞ without one), ``values`` at the integers,
@@ -366,11 +394,13 @@ class PoissonSampled(_Subsampled):
                     "every adjacent pair), summed on ℤ with certified Gaussian tails")
         cap = " (and at most log(1 + q(e^{ε_∞} − 1)) when the inner ε_∞ is finite)"
         a = parse_order(order)
-        if self.laplace is not None and a != INF and a.q != 1:
+        if self.laplace is not None and a != INF and (a.q != 1 or a > LONG_ORDERS) and a <= LAPLACE_QUADRATURE_MAX:
             return ("exact: both directions of the Poisson mixture of the Laplace pair (which dominates every "
                     "adjacent pair), its one non-constant piece by certified quadrature (Arb)")
         if a == INF:
             return "log(1 + q(e^{ε_∞} − 1)) (ε-DP amplification), or ∞ when the inner ε_∞ is ∞"
+        if self._long_order_how(a):
+            return self._long_order_how(a)
         if a.q == 1:
             if self.removal_dominates:
                 return ("exact: the binomial expansion of the removal direction (MTZ 2019 Sec. 3; Zhu–Wang 2019); "
@@ -389,11 +419,15 @@ class PoissonSampled(_Subsampled):
             return self._exact(q, orders)
         done = self._lattice(q, orders) if self.lattice is not None else \
             self._laplace(q, orders) if self.laplace is not None else {}
+
+        def general(some: Sequence) -> list:
+            return self._past_long_orders(q, some, lambda near: self._general(q, near))
+
         if done:
             rest = [a for a in orders if a == INF or _key(a) not in done]
-            general = dict(zip(map(_order_id, rest), self._general(q, rest))) if rest else {}
-            return [done[_key(a)] if a != INF and _key(a) in done else general[_order_id(a)] for a in orders]
-        return self._general(q, orders)
+            bounds = dict(zip(map(_order_id, rest), general(rest))) if rest else {}
+            return [done[_key(a)] if a != INF and _key(a) in done else bounds[_order_id(a)] for a in orders]
+        return general(orders)
 
     def _general(self, q: arb, orders: Sequence) -> list:
         """The bounds from the inner curve alone (and the exact removal direction at integer orders)."""
@@ -442,8 +476,8 @@ class PoissonSampled(_Subsampled):
         t = to_arb(delta) / to_arb(b)
         out = {}
         for a in orders:
-            if a == INF or a.q == 1 or _key(a) in out:
-                continue
+            if a == INF or (a.q == 1 and a <= LONG_ORDERS) or a > LAPLACE_QUADRATURE_MAX or _key(a) in out:
+                continue  # (past LONG_ORDERS an integer order too: its binomial expansion has α terms)
             s = arb(a)
             removal = laplace_mixture_moment(q, t, s).log() / (s - 1)
             addition = laplace_mixture_moment(q, t, 1 - s).log() / (s - 1)
@@ -572,6 +606,8 @@ class WithoutReplacement(_Subsampled):
         a = parse_order(order)
         if a == INF:
             return "log(1 + q(e^{ε_∞} − 1)) (ε-DP amplification), or ∞ when the inner ε_∞ is ∞"
+        if self._long_order_how(a):
+            return self._long_order_how(a)
         theorem = "Theorems 9 and 27" if self.dominating else "Theorem 9"
         where = (f"Wang–Balle–Kasiviswanathan 2019, {theorem}" if a.q == 1 else
                  f"the chord between the neighbouring integer orders' {theorem} bounds (WBK 2019, Corollary 10)")
@@ -582,6 +618,9 @@ class WithoutReplacement(_Subsampled):
         if ends is not None:
             return ends
         q = to_arb(self.q)
+        return self._past_long_orders(q, orders, lambda near: self._bounds(q, near))
+
+    def _bounds(self, q: arb, orders: Sequence) -> list:
         ints = _needed_integers(orders)
         top = max(ints) if ints else 1
         fractional = [a for a in orders if a != INF and a.q != 1]
