@@ -302,3 +302,14 @@ def test_a_series_with_integer_powers_of_its_index_evaluates_to_every_digit():
         want = sp.Float(mpmath.nstr(mpmath.nsum(lambda k: mpmath.mpf(3) ** (-k**2) / (k**2 + 1),
                                                 [-mpmath.inf, mpmath.inf]), 60), 60)
     assert abs(sp.N(s, 45) - want) < 1e-42
+
+
+def test_extreme_scales_within_the_ceilings_give_values():
+    # A θ-sum with e^{10⁴⁰⁰}-sized terms cancels in about 4·1330 bits, past the rungs of 10 digits: "not reached
+    # within 424 bits" for σ = 10⁻²⁰⁰ at α = 3/2 (a probe).  The values, by hand: the largest terms of the
+    # moment are at k = 0 and k = −1, each e^{(α−1)/(4σ²)}, so D_{3/2} = 1/(2σ²) + 2·log 2; the exponential mechanism's
+    # curve is αε²/8 to first order; the discrete Laplace's is 1/t for a tiny scale t.
+    tiny = sp.Rational(1, 10**200)
+    assert abs(rdpsym.discrete_gaussian(tiny).curve().value(sp.Rational(3, 2), dps=10) / mpmath.mpf("5e399") - 1) < 1e-9
+    assert abs(rdpsym.exponential_mechanism(tiny).curve().value(2, dps=10) / mpmath.mpf("2.5e-401") - 1) < 1e-9
+    assert abs(rdpsym.discrete_laplace(tiny**2).curve().value(2, dps=10) / mpmath.mpf("1e400") - 1) < 1e-9

@@ -26,6 +26,7 @@ to it, so reference values do not depend on floating-point input.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -301,7 +302,24 @@ class RdpCurve:
         return climb(at, lambda out: all(isinstance(v, Infinite) or holds_digits(v, dps) for v in out),
                      arb_rungs(dps), _Said(lambda: f"{self.label}: {dps} digits at orders {orders}"),
                      retry=(Undecided,),
-                     further=lambda out, bits: _only_small(out, bits, dps) or _next_to_one(orders, bits, dps))
+                     further=lambda out, bits: (_only_small(out, bits, dps) or _next_to_one(orders, bits, dps)
+                                                or bits < bits_for(dps) + 4 * self._extreme_bits()))
+
+    def _extreme_bits(self) -> int:
+        """Bits of the most extreme exact number in the curve's components (|log₂ x| of their parameters and closed
+        forms): σ = 10⁻²⁰⁰ puts e^{10⁴⁰⁰}-sized terms into a θ-sum, whose cancellations need about 4 times that many
+        bits, more than the rungs of 10 digits reach (a discrete Gaussian, a discrete Laplace and the exponential
+        mechanism at 10⁻²⁰⁰ … 10⁻⁴⁰⁰ were "not reached"; a probe).  Past the rungs the precision may double up to
+        there."""
+        most = 0
+        for _, comp in self.merged_terms:
+            for f in dataclasses.fields(comp) if dataclasses.is_dataclass(comp) else ():
+                value = getattr(comp, f.name, None)
+                if isinstance(value, sp.Basic):
+                    for r in value.atoms(sp.Rational):
+                        if r != 0:
+                            most = max(most, abs(abs(r.p).bit_length() - r.q.bit_length()))
+        return most
 
     def enclosure(self, order: object, dps: int = 50) -> arb | Infinite:
         return self.kl_enclosure(dps) if _is_one(order) else self.enclosures([order], dps)[0]
