@@ -264,3 +264,11 @@ def test_a_form_outside_its_domain_is_refused_at_the_rungs_not_climbed_further(f
 
     with pytest.raises(ConvergenceError, match="not reached within 952 bits"):
         curve(ClosedForm("outside", form)).value(order, dps=30)
+
+
+def test_an_epsilon_dp_guarantee_of_a_tiny_epsilon_has_its_curve():
+    # sinh(10⁻⁴⁰⁰) read as a Python float is 0, so 1/sinh(10⁻⁴⁰⁰) was refused as "a power with more than 10^300
+    # digits" (a probe); ε = 10⁻⁴⁰⁰ is inside the ceilings.  Bun–Steinke's curve is αε²/2 to first order.
+    curve = rdpsym.pure_dp(sp.Rational(1, 10**400)).curve()
+    assert abs(curve.value(2, dps=15) / mpmath.mpf("1e-800") - 1) < 1e-12
+    assert abs(curve.value(sp.oo, dps=15) / mpmath.mpf("1e-400") - 1) < 1e-12

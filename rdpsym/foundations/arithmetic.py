@@ -44,6 +44,7 @@ import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
+import mpmath
 import sympy as sp
 
 from rdpsym.foundations.errors import ArithmeticSyntaxError
@@ -290,7 +291,7 @@ def power_problem(base: sp.Expr, exponent: sp.Expr, ceiling: float = MAX_POWER_D
     else:
         digits = max(abs(v) for v in log10_bounds(base))
         if not math.isfinite(digits):
-            digits = _evaluated(base, lambda b: abs(math.log10(b)) if b else math.inf)
+            digits = _evaluated_digits(base)
     x_hi = log10_bounds(exponent)[1]
     reach = _power10(x_hi) if math.isfinite(x_hi) else _evaluated(exponent, lambda x: x)
     size = _times(reach, digits)
@@ -304,6 +305,19 @@ def _evaluated(value: sp.Expr, measure) -> float:
     """``measure(|value|)`` from a 15-digit value (inf when it cannot be had)."""
     try:
         return measure(abs(complex(value.evalf(15))))
+    except Exception:  # noqa: BLE001 - evalf fails in many ways (overflow, recursion) on numbers this size
+        return math.inf
+
+
+def _evaluated_digits(value: sp.Expr) -> float:
+    """|log10|value|| from a 15-digit value, read in SymPy's Float, whose exponent has no bounds: as a Python float
+    sinh(10⁻⁴⁰⁰) was 0, so 1/sinh(10⁻⁴⁰⁰) a power "with more than 10^300 digits", and the ε-DP curve of ε = 10⁻⁴⁰⁰
+    (inside the ceilings) was refused (a probe)."""
+    try:
+        v = sp.Abs(value).evalf(15)
+        if not v.is_Float:
+            return math.inf
+        return abs(float(mpmath.log10(v._to_mpmath(64)))) if v != 0 else math.inf
     except Exception:  # noqa: BLE001 - evalf fails in many ways (overflow, recursion) on numbers this size
         return math.inf
 
