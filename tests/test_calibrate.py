@@ -110,7 +110,8 @@ def test_a_function_family_and_its_assumption():
     c = rdpsym.calibrate(lambda s: rdpsym.zcdp(rho=1 / (2 * s**2)), epsilon=1, delta=1e-5, direction="decreasing",
                          bounds=(Fraction(1, 10), 100), dps=20)
     assert not c.monotone and "the caller's statement" in c.notes[0]
-    with pytest.raises(ParameterError, match="direction must be"):
+    with pytest.raises(ParameterError, match=r"direction \(solving .*\) must be .* the parameters solved without one: "
+                                             "sigma, scale"):
         rdpsym.calibrate(lambda s: rdpsym.zcdp(rho=s), epsilon=1, delta=1e-5, bounds=(0.1, 1))
 
 

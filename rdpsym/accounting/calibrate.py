@@ -342,7 +342,9 @@ def calibrate(family: object, epsilon: object, delta: object, *, parameter: str 
     known = DIRECTIONS.get(canonical) if isinstance(family, str) else None
     if direction is None:
         if known is None:
-            raise ParameterError(must("direction", "'decreasing' or 'increasing' for this parameter", "none"))
+            valid = ("'decreasing' or 'increasing' (how ε moves as the parameter grows); the parameters solved "
+                     f"without one: {', '.join(DIRECTIONS)}")
+            raise ParameterError(must(f"direction (solving {canonical})", valid, "none"))
         direction = known[0]
     if direction not in ("decreasing", "increasing"):
         raise ParameterError(must("direction", "'decreasing' or 'increasing'", repr(direction)))
@@ -373,6 +375,12 @@ def calibrate(family: object, epsilon: object, delta: object, *, parameter: str 
                      "(certified), its distance to the optimum rests on that assumption")
     if other is None:
         notes.append(f"the search bound {value} itself meets the target: widen bounds to look further")
+    elif gap is not None and gap > tol and canonical != "steps":
+        # (the balls could not place a point inside the bracket: ε = 10⁻⁴⁰⁰ for a Laplace scale stopped at a
+        # relative width of 0.63, reported as if the tolerance had been reached; a probe)
+        notes.append(f"the bracket's relative width {float(gap):.3g} is above the tolerance {float(tol):.3g}: the "
+                     f"certified ε could not tell the points inside it apart at {search.dps} digits (the value meets "
+                     "the target; the optimum may be up to that much below it)")
     return Calibration(canonical, value, (other, value), final, other_result, target, d, direction, monotone, gap,
                        search.evaluations, tuple(notes), rounded, rounded_result)
 
