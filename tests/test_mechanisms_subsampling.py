@@ -378,3 +378,13 @@ def test_a_huge_order_takes_no_sum_over_the_integers_below_it():
         assert abs(curve.value(10**12, dps=20) - cap) < 1e-18 and abs(curve.value(10**7, dps=20) - cap) < 1e-18
     exact = rdpsym.poisson_sampled(rdpsym.laplace(1), q).curve()
     assert "exact" in exact.how(50000)[0] and exact.value(5000) < exact.value(50000) < cap
+
+
+def test_a_large_epsilon_and_a_large_laplace_order_give_values():
+    # 1 − e^ε/(1 + e^ε) cancelled to a ball around 0 at ε = 400; the Laplace mixture's quadrature stopped narrowing
+    # at α·Δ/b = 5·10⁵ (b = 1/100, α = 10001/2).  Both were ConvergenceErrors (a probe; its mpmath references).
+    half = sp.Rational(1, 2)
+    pure = rdpsym.poisson_sampled(rdpsym.pure_dp(400), half).curve().value(2, dps=15)
+    assert abs(pure - mpmath.mpf("398.6137056388801")) < 1e-12
+    lap = rdpsym.poisson_sampled(rdpsym.laplace(sp.Rational(1, 100)), sp.Rational(1, 100)).curve()
+    assert mpmath.mpf("95.3937700645627") - 1e-12 < lap.value(sp.Rational(10001, 2), dps=15) < 95.394

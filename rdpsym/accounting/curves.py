@@ -195,8 +195,9 @@ def _dominating_law(inner: Mechanism | Guarantee) -> tuple | None:
     if isinstance(inner, Guarantee):
         if inner.name == "pure-dp":
             e = inner.parameters["epsilon"]
-            p = sp.exp(e) / (1 + sp.exp(e))
-            return ((p, 1 - p), (1 - p, p))
+            # 1 − p written 1/(1 + e^ε): as 1 − e^ε/(1 + e^ε) it cancels to a ball around 0 at ε ≳ 400 (a probe)
+            p, not_p = 1 / (1 + sp.exp(-e)), 1 / (1 + sp.exp(e))
+            return ((p, not_p), (not_p, p))
         return None
     if inner.name == "randomized-response" and _built_by(inner, laws._randomized_response_pair):
         p = inner.parameters["p"]

@@ -97,8 +97,9 @@ PEARSON_VAJDA_MAX = 256
 #: linear in α, days at α = 10¹²; a probe): there the curve is the inner curve capped by the ε-DP amplification,
 #: both upper bounds at every order (or an exact route that takes no such sum: the Laplace mixture).
 LONG_ORDERS = 10**5
-#: Orders up to which the Laplace mixture is integrated (exact); its certified quadrature costs 0.5 s at 10⁵ and
-#: 4 s at 10⁶, and at 10⁷ its ball no longer narrows: past this the long-order bound.
+#: α·Δ/b up to which the Laplace mixture is integrated (exact); its certified quadrature costs 0.5 s at 10⁵ and
+#: 4 s at 10⁶, and from about 10⁵·1.5 its ball may no longer narrow (Δ/b = 100 at α = 10001/2; a probe): past this
+#: the bounds of the other orders.
 LAPLACE_QUADRATURE_MAX = 10**5
 
 
@@ -394,7 +395,7 @@ class PoissonSampled(_Subsampled):
                     "every adjacent pair), summed on ℤ with certified Gaussian tails")
         cap = " (and at most log(1 + q(e^{ε_∞} − 1)) when the inner ε_∞ is finite)"
         a = parse_order(order)
-        if self.laplace is not None and a != INF and (a.q != 1 or a > LONG_ORDERS) and a <= LAPLACE_QUADRATURE_MAX:
+        if self.laplace is not None and a != INF and (a.q != 1 or a > LONG_ORDERS) and self._integrated(a):
             return ("exact: both directions of the Poisson mixture of the Laplace pair (which dominates every "
                     "adjacent pair), its one non-constant piece by certified quadrature (Arb)")
         if a == INF:
@@ -469,6 +470,11 @@ class PoissonSampled(_Subsampled):
             out[_key(a)] = removal.max(addition)
         return out
 
+    def _integrated(self, a: fmpq) -> bool:
+        """Whether the Laplace mixture is integrated at order ``a`` (α·Δ/b at most :data:`LAPLACE_QUADRATURE_MAX`)."""
+        b, delta = self.laplace
+        return sp.Rational(int(a.p), int(a.q)) * delta / b <= LAPLACE_QUADRATURE_MAX
+
     def _laplace(self, q: arb, orders: Sequence) -> dict:
         """Both directions of the Laplace pair's mixture at the fractional orders, by (p, q) key (the integer
         orders are exact by the binomial expansion, ∞ by the amplification bound)."""
@@ -476,7 +482,7 @@ class PoissonSampled(_Subsampled):
         t = to_arb(delta) / to_arb(b)
         out = {}
         for a in orders:
-            if a == INF or (a.q == 1 and a <= LONG_ORDERS) or a > LAPLACE_QUADRATURE_MAX or _key(a) in out:
+            if a == INF or (a.q == 1 and a <= LONG_ORDERS) or not self._integrated(a) or _key(a) in out:
                 continue  # (past LONG_ORDERS an integer order too: its binomial expansion has α terms)
             s = arb(a)
             removal = laplace_mixture_moment(q, t, s).log() / (s - 1)
