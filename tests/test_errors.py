@@ -43,8 +43,11 @@ def test_sigma_must_be_positive(bad):
 
 
 def test_sigma_infinite_is_rejected():
-    with pytest.raises(ParameterError, match=r"^sigma must be positive \(sigma > 0\); got oo\.$"):
+    # "must be positive; got oo" did not say what was wrong (∞ is positive; a probe)
+    with pytest.raises(ParameterError, match=r"^sigma must be finite and positive \(sigma > 0\); got oo\.$"):
         rdpsym.gaussian(sigma=float("inf"))
+    with pytest.raises(ParameterError, match=r"^epsilon must be finite and positive"):
+        rdpsym.pure_dp(sp.oo)
 
 
 @pytest.mark.parametrize("bad", [0, -2, -0.25])
