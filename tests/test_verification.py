@@ -274,3 +274,28 @@ def test_a_branch_beyond_the_sampling_pools_is_sought_at_its_boundary():
     assert all(n > 0 for _, n in checked.branches)
     at_one = rdpsym.renyi_divergence(rdpsym.Continuous(nakagami(2, 1), x, support=half_line), Q, sp.oo)
     assert abs(sp.N(d.result.subs(omega, 1), 40) - sp.N(at_one.result, 40)) < 1e-35
+
+
+def test_a_branch_sought_past_the_pools_is_checked_inside_it_not_on_its_boundary():
+    # The sought points began with the boundary root, where a branch equals its neighbour: a form wrong by λ − 3
+    # for every λ > 3 was "checked" at λ = 3 alone (a review).
+    x, lam = sp.Symbol("x", positive=True), sp.Symbol("lam", positive=True)
+    half_line = sp.Interval(0, sp.oo)
+    P = Continuous(lam * sp.exp(-lam * x), x, support=half_line)
+    Q = Continuous(sp.exp(-x), x, support=half_line)
+    true = sp.log(lam**2 / (2 * lam - 1))  # D₂(Exp(λ) ‖ Exp(1)), λ > 1/2
+    claimed = sp.Piecewise((true + lam - 3, lam >= 3), (true, lam > sp.Rational(1, 2)), (sp.oo, True))
+    with pytest.raises(rdpsym.VerificationError, match="disagrees with the definition at lam = 6"):
+        check_against_definition(P, Q, sp.Integer(2), claimed, (), Hypotheses(sp.Integer(2)))
+
+
+def test_a_sought_point_outside_a_dependent_interval_is_passed_over():
+    # r in (0, 1 − p): the sought point r = 2 raised "r must be in its declared interval" out of the whole check of
+    # a correct result (a review).
+    p = rdpsym.parameter("p", 0, 1)
+    r = rdpsym.parameter("r", 0, 1 - p)
+    third = sp.Rational(1, 3)
+    P, Q = rdpsym.Discrete({0: p, 1: r, 2: 1 - p - r}), rdpsym.Discrete({0: third, 1: third, 2: third})
+    claimed = sp.Piecewise((sp.log(3 * (p**2 + r**2 + (1 - p - r) ** 2)), r < 2), (sp.oo, True))
+    evidence = check_against_definition(P, Q, sp.Integer(2), claimed, (), Hypotheses(sp.Integer(2)))
+    assert any("no sampled point fell in it" in str(e) for e in evidence)  # the ∞ branch: no valid law reaches it

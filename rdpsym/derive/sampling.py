@@ -177,21 +177,25 @@ def boundary_orders(result: sp.Basic, order_symbol: sp.Symbol, values: dict, bel
 
 
 def points_past_boundaries(result: sp.Basic, values: dict, symbols: list[sp.Symbol]) -> list[dict]:
-    """Points on and on either side of each boundary the result's conditions draw in one parameter, the others
+    """Points on either side of each boundary the result's conditions draw in one parameter, the others
     at ``values``: where a branch holds beyond the sampling pools (they reach 5/2, and a Nakagami pair's ∞
     branch Ω ≥ 8/3 was never sampled: the whole result was refused as unchecked; a probe).
 
     >>> w, m = sp.Symbol("Omega", positive=True), sp.Symbol("m", positive=True)
     >>> r = sp.Piecewise((sp.oo, w >= 8 * m / 3), (w, True))
     >>> [p[w] for p in points_past_boundaries(r, {w: 1, m: 1}, [w, m])][:4]
-    [8/3, 21/8, 65/24, 11/3]
+    [16/3, 11/3, 4/3, 5/3]
     """
     out: list[dict] = []
     for s in symbols:
         for rel in _relations(result, s):
             for root in _roots(rel, s, {k: v for k, v in values.items() if k != s}):
-                for value in (root, root * (1 - BOUNDARY_STEP), root * (1 + BOUNDARY_STEP), root + 1, 2 * root):
-                    out.append({**values, s: value})
+                # never the root itself, where a branch usually equals its neighbour (a form wrong by λ − 3 for
+                # λ > 3 was checked at λ = 3 alone; a review): well inside first, then next to it
+                for value in (2 * root, root + 1, root / 2, root - 1, root * (1 - BOUNDARY_STEP),
+                              root * (1 + BOUNDARY_STEP)):
+                    if value != root:
+                        out.append({**values, s: value})
     return out
 
 
