@@ -96,7 +96,9 @@ def test_poisson_sampled_laplace_integer_orders_are_the_removal_direction_of_the
         addition = rdpsym.renyi_divergence_mp(Q, mix, frac, dps=40)
         assert close(c.value(frac, dps=40), max(removal, addition), 38)
         assert c.components[0].how(frac).startswith("exact")
-    assert c.components[0].convex
+    # exact only up to α·Δ/b = 10⁴: past it a capped bound that jumps above the exact values, so (α − 1)ε(α) is
+    # not convex and the order search does not assume it (a review)
+    assert not c.components[0].convex
 
 
 @pytest.mark.parametrize("scale, sensitivity, q", [(2, 1, R(1, 100)), (R(1, 3), 2, R(1, 2)), (50, 1, R(1, 1000))])

@@ -28,8 +28,9 @@ Poisson subsampling (:class:`PoissonSampled`; relation: add or remove one record
       2019).  Otherwise it is bounded by the smaller of two bounds derived in
       :func:`addition_bound`, and the curve takes the larger of removal and that.
     * The Laplace mechanism (its pair dominates every adjacent pair) is subsampled exactly at fractional
-      orders too: both directions E_Q[((1−q) + qP/Q)^s], s = α and 1 − α, are two closed terms and one
-      integral of an analytic function over [0, Δ/b], enclosed by Arb's certified Gauss–Legendre
+      orders too, where α·Δ/b ≤ :data:`LAPLACE_QUADRATURE_MAX`: both directions E_Q[((1−q) + qP/Q)^s],
+      s = α and 1 − α, are two closed terms and one integral of an analytic function over [0, Δ/b],
+      enclosed by Arb's certified Gauss–Legendre
       quadrature (:func:`laplace_mixture_moment`); a chord bound was 6.7 % above it at α = 5/2, b = 2, q = 1/100.
     * Fractional α otherwise: the chord of the convex (α − 1)·ε(α) between ⌊α⌋ and ⌈α⌉
       (below 2: the value at 2), an upper bound (Zhu–Wang 2019; the same device
@@ -44,6 +45,8 @@ Poisson subsampling (:class:`PoissonSampled`; relation: add or remove one record
     * Every order is at most the ε-DP amplification log(1 + q(e^{ε_∞} − 1)) of
       the inner D_∞ = ε_∞ when that is finite (Balle, Barthe, Gaboardi 2018);
       D_∞ itself is that value, or ∞.
+    * Past α = :data:`LONG_ORDERS` no sum over the integer orders is formed: the curve there is the inner
+      curve capped by that amplification (both upper bounds), unless the Laplace mixture is integrated there.
 
 Sampling without replacement (:class:`WithoutReplacement`; relation: substitution)
     A uniformly random sample of m = q·n records, n public; the inner curve must
@@ -63,7 +66,8 @@ Sampling without replacement (:class:`WithoutReplacement`; relation: substitutio
     even central moments, and Cauchy–Schwarz between them for odd j), up to
     j = :data:`PEARSON_VAJDA_MAX` as dp_accounting does.
     Fractional α: the chord between neighbouring integers (their Corollary 10),
-    below 2 the value at 2; every order capped by log(1 + q(e^{ε(∞)} − 1)).
+    below 2 the value at 2; every order capped by log(1 + q(e^{ε(∞)} − 1)); past
+    α = :data:`LONG_ORDERS`, the inner curve with that cap.
     Exact only at q = 0 (zero) and q = 1 (the inner curve).
 
 All values are balls at the current precision; a bound is a certified upper
@@ -97,10 +101,10 @@ PEARSON_VAJDA_MAX = 256
 #: linear in α, days at α = 10¹²; a probe): there the curve is the inner curve capped by the ε-DP amplification,
 #: both upper bounds at every order (or an exact route that takes no such sum: the Laplace mixture).
 LONG_ORDERS = 10**5
-#: α·Δ/b up to which the Laplace mixture is integrated (exact); its certified quadrature costs 0.5 s at 10⁵ and
-#: 4 s at 10⁶, and from about 10⁵·1.5 its ball may no longer narrow (Δ/b = 100 at α = 10001/2; a probe): past this
-#: the bounds of the other orders.
-LAPLACE_QUADRATURE_MAX = 10**5
+#: α·Δ/b up to which the Laplace mixture is integrated (exact); past it the bounds of the other orders (the chord
+#: between the exact integer orders).  Its certified quadrature came out NaN at 100 bits at α·Δ/b = 50 150 (a
+#: review), and from about 1.5·10⁵ its ball no longer narrowed at any precision (Δ/b = 100, α = 10001/2; a probe).
+LAPLACE_QUADRATURE_MAX = 10**4
 
 
 # ----------------------------------------------------------------------------- shared pieces
@@ -314,7 +318,8 @@ class PoissonSampled(_Subsampled):
     removal_dominates: str = ""
     #: (σ, Δ) when the inner mechanism is the discrete Gaussian: its mixture is summed exactly on ℤ.
     lattice: tuple | None = None
-    #: (b, Δ) when the inner mechanism is the Laplace one: its mixture is integrated exactly at fractional orders.
+    #: (b, Δ) when the inner mechanism is the Laplace one: its mixture is integrated exactly at fractional orders
+    #: (and integer ones past LONG_ORDERS) where α·Δ/b ≤ LAPLACE_QUADRATURE_MAX.
     laplace: tuple | None = None
     source: str = "Zhu–Wang 2019; Mironov–Talwar–Zhang 2019"
 
@@ -322,8 +327,10 @@ class PoissonSampled(_Subsampled):
     def convex(self) -> bool:
         """(α − 1)·ε(α) is convex where the curve is an exact divergence; a curve of bounds (chords, minima)
         is not known to be, so the continuous order search does not assume it."""
-        if self.q == 0 or self.law is not None or (self.laplace is not None and self.removal_dominates):
-            return True  # (the Laplace mixture: exact at every order)
+        # (Not the Laplace mixture: exact only up to α·Δ/b = LAPLACE_QUADRATURE_MAX, and past it the capped bound
+        # jumps above the exact values, a second difference of −5.3 at 10⁵; a review.)
+        if self.q == 0 or self.law is not None:
+            return True
         return self.q == 1 and self.inner.convex
 
     def how(self, order: object) -> str:
@@ -421,8 +428,9 @@ class PoissonSampled(_Subsampled):
         return sp.Rational(int(a.p), int(a.q)) * delta / b <= LAPLACE_QUADRATURE_MAX
 
     def _laplace(self, q: arb, orders: Sequence) -> dict:
-        """Both directions of the Laplace pair's mixture at the fractional orders, by (p, q) key (the integer
-        orders are exact by the binomial expansion, ∞ by the amplification bound)."""
+        """Both directions of the Laplace pair's mixture, by (p, q) key, at the fractional orders and the integer
+        ones past LONG_ORDERS where it is integrated (:meth:`_integrated`); the other integer orders are exact by
+        the binomial expansion, ∞ by the amplification bound."""
         b, delta = self.laplace
         t = to_arb(delta) / to_arb(b)
         out = {}

@@ -189,7 +189,7 @@ def _digits(state, dps: int) -> Digits:
 
 
 def _sympy_float(value: Digits) -> sp.Float:
-    """``value`` as a SymPy Float with every bit it holds.  SymPy reads an mpf at mpmath's global precision (53
+    """``value`` as a SymPy Float at the digits it was computed to.  SymPy reads an mpf at mpmath's global precision (53
     bits unless changed): ``sp.N(derivation.result, 40)`` of a numeric result printed 40 digits of which 17
     were right (a probe).
 
@@ -198,7 +198,7 @@ def _sympy_float(value: Digits) -> sp.Float:
     >>> sp.N(third, 40)
     0.3333333333333333333333333333333333333333
     """
-    return sp.Float._new(value._mpf_, max(dps_to_prec(value.dps), value._mpf_[3]))
+    return sp.Float._new(value._mpf_, dps_to_prec(value.dps))  # (its digits, not the guard bits it holds beyond)
 
 
 sympy_converter[Digits] = _sympy_float  # (SymPy's hook for a type of another library: Digits before its mpf)

@@ -163,8 +163,9 @@ _LOG_ERFC = sp.Function("rdpsym_log_erfc")
 def _log_erfc(ctx) -> Callable:
     """w -> log erfc(w) on ``ctx``; for w past the point where e^{−w²} is below the working precision, by the
     asymptotic series log erfc(w) = −w² − log(w√π) + log Σ_k (−1)^k (2k − 1)!!/(2w²)^k (DLMF 7.12.1), summed to
-    its terms' smallest, which is e^{−w²}.  mpmath's erfc at w = 10⁶⁴ works out e^{−10¹²⁸} in full: the scan of
-    a skew-normal law's tail, 2φ(x)Φ(2x), spent the definition's 60 s there and never saw D₂ = ∞ (a probe).
+    its terms' smallest, which is e^{−w²}.  Through log(erfc(w)) the scan of a skew-normal law's tail,
+    2φ(x)Φ(2x), spent the definition's 60 s inside mpmath's erfc (sampled: mpf_erfc → mpf_exp) and never saw
+    D₂ = ∞ (a probe); the series forms no exponential.
 
     >>> from rdpsym.foundations.precision import private_context
     >>> with private_context(30) as ctx:
