@@ -419,7 +419,7 @@ def _signed_parameter(value: object, name: str, sign: str, valid: str) -> sp.Exp
     v = exact(value, name)
     holds = getattr(v, f"is_{sign}")
     if v.is_finite is False and getattr(v, f"is_extended_{sign}"):  # ("must be positive; got oo" said nothing)
-        raise ParameterError(must(name, f"finite and {valid}", v))
+        raise ParameterError(must(name, valid if "finite" in valid else f"finite and {valid}", v))
     if holds is False or v.is_finite is False or v.is_extended_real is False:
         raise ParameterError(must(name, valid, v))
     if holds is None:
