@@ -352,8 +352,8 @@ class PoissonSampled(_Subsampled):
                     "adjacent pair), its one non-constant piece by certified quadrature (Arb)")
         if a == INF:
             return "log(1 + q(e^{ε_∞} − 1)) (ε-DP amplification), or ∞ when the inner ε_∞ is ∞"
-        if self._long_order_how(a):
-            return self._long_order_how(a)
+        if long := self._long_order_how(a):
+            return long
         if a.q == 1:
             if self.removal_dominates:
                 return ("exact: the binomial expansion of the removal direction (MTZ 2019 Sec. 3; Zhu–Wang 2019); "
@@ -539,8 +539,8 @@ class WithoutReplacement(_Subsampled):
         a = parse_order(order)
         if a == INF:
             return "log(1 + q(e^{ε_∞} − 1)) (ε-DP amplification), or ∞ when the inner ε_∞ is ∞"
-        if self._long_order_how(a):
-            return self._long_order_how(a)
+        if long := self._long_order_how(a):
+            return long
         theorem = "Theorems 9 and 27" if self.dominating else "Theorem 9"
         where = (f"Wang–Balle–Kasiviswanathan 2019, {theorem}" if a.q == 1 else
                  f"the chord between the neighbouring integer orders' {theorem} bounds (WBK 2019, Corollary 10)")
