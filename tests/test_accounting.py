@@ -485,6 +485,9 @@ def test_epsilon_command_considers_infinity_by_default(capsys):
      "--orders must be a grid name or a list for delta (continuous is for epsilon); got continuous."),
     (["epsilon", "--delta", "2"], "--delta must be in the open interval (0, 1); got 2."),
     (["delta", "--epsilon", "-1"], "--epsilon must be a number >= 0; got -1."),
+    # argparse took -1e-5 for an option ("expected one argument"): a negative number is a value, told its range
+    (["epsilon", "--delta", "-1e-5"], "--delta must be in the open interval (0, 1); got -1e-5."),
+    (["delta", "--epsilon", "-2.5E+3"], "--epsilon must be a number >= 0; got -2.5E+3."),
     (["epsilon", "--delta", "1e-5", "--dps", "3"], "--dps must be an integer in [5, 1000]; got 3."),
     (["epsilon", "--delta", "1e-5", "--set", "scale=2"], "--set scale must be given once; got 2 values (1, 2)."),
 ])

@@ -86,6 +86,26 @@ def test_delta_far_below_python_printing_limit_prints(epsilon, watchdog):
 
 
 @pytest.mark.parametrize("call", [
+    lambda: rdpsym.pure_dp(10**6),
+    lambda: rdpsym.exponential_mechanism(2303),
+    lambda: rdpsym.k_randomized_response(3, 10**6),
+    lambda: rdpsym.laws.guarantees.pure_dp_as_randomized_response(5000),
+], ids=["pure_dp", "exponential", "k-rr", "pure-dp-as-rr"])
+def test_an_epsilon_whose_exponential_passes_the_ceiling_is_refused_by_name(call):
+    # k-RR at ε = 10⁶ was refused as "probability of 0 must be a value within rdpsym's input ceilings",
+    # ε-DP as "closed form must be ...": neither named ε (a probe).
+    with pytest.raises(ParameterError, match=r"epsilon must be at most 2302, .*got \d+\."):
+        call()
+
+
+def test_the_largest_exponentiated_epsilon_has_its_value():
+    # D_2 of ε-DP is log(2cosh ε − 1) = ε + log(1 − e^{−ε} + e^{−2ε}) = 2302 − 10^−999.7...: 2302 to 30 digits.
+    assert rdpsym.pure_dp(2302).curve().value(2, dps=30) == pytest.approx(2302, abs=1e-25)
+    with pytest.raises(ParameterError, match=r"noise must be large enough .* at most 2302"):
+        rdpsym.k_randomized_response(3, noise=sp.Rational(1, 10**1000))
+
+
+@pytest.mark.parametrize("call", [
     lambda: rdpsym.renyi_divergence_mp(*rdpsym.laplace(scale=2).pair, 3, dps=10000),
     lambda: rdpsym.epsilon(rdpsym.gaussian(2).curve(), delta=1e-5, dps=10000),
     lambda: rdpsym.delta(rdpsym.gaussian(2).curve(), epsilon=1, dps=1001),

@@ -65,6 +65,10 @@ class _Formatter(argparse.HelpFormatter):
         return super()._fill_text(text, width, indent)
 
 
+#: A negative number as typed, scientific notation included (-1e-5, -.5, -2).
+_NEGATIVE_NUMBER = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
+
+
 class Parser(argparse.ArgumentParser):
     """argparse's parser, whose error for a choice typed wrong names the closest valid ones.
 
@@ -75,6 +79,12 @@ class Parser(argparse.ArgumentParser):
     ...
     SystemExit: 2
     """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # A value such as -1e-5 is a (wrong) value, not an option: argparse's own pattern knows only -1 and -.5,
+        # so "--delta -1e-5" was "expected one argument" instead of delta's range (a probe).
+        self._negative_number_matcher = _NEGATIVE_NUMBER
 
     def error(self, message: str):
         found = re.search(r"invalid choice: '(.*?)' \(choose from (.*)\)", message)

@@ -40,6 +40,7 @@ from rdpsym.foundations.arithmetic import (
     MAX_DIGITS,
     MAX_MAGNITUDE,
     MAX_MANTISSA_BITS,
+    MAX_POWER_DIGITS,
     MAX_RATIONAL_BITS,
     MAX_RATIONAL_DIGITS,
     ArithmeticSyntaxError,
@@ -412,6 +413,29 @@ def nonnegative_parameter(value: object, name: str) -> sp.Expr:
     rdpsym.foundations.errors.ParameterError: xi must be a finite number >= 0 (xi >= 0); got oo.
     """
     return _signed_parameter(value, name, "nonnegative", f"a finite number >= 0 ({name} >= 0)")
+
+
+#: The largest parameter rdpsym raises e to (ε of ε-DP and of randomized response): e^2302 ≈ 10^999.7 is the
+#: last power of e within the ceiling on numbers (``MAX_POWER_DIGITS``).  Past it the pair's probabilities or the
+#: curve's closed form could not be built, and the refusal named a probability or "closed form", not ε (a probe).
+MAX_EXPONENTIATED = int(MAX_POWER_DIGITS * math.log(10))
+
+
+def exponentiated_parameter(value: object, name: str, nonnegative: bool = False) -> sp.Expr:
+    """A parameter x that rdpsym builds e^x from: positive (``nonnegative``: ≥ 0) and at most 2302.
+
+    >>> exponentiated_parameter(1, "epsilon")
+    1
+    >>> exponentiated_parameter(10**6, "epsilon")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rdpsym.foundations.errors.ParameterError: epsilon must be at most 2302, so that e^epsilon ...; got 1000000.
+    """
+    v = nonnegative_parameter(value, name) if nonnegative else positive_parameter(value, name)
+    if v.is_number and v > MAX_EXPONENTIATED:
+        valid = f"at most {MAX_EXPONENTIATED}, so that e^{name} stays within 10^{MAX_POWER_DIGITS} (README: Ceilings)"
+        raise ParameterError(must(name, valid, v))
+    return v
 
 
 def _signed_parameter(value: object, name: str, sign: str, valid: str) -> sp.Expr:

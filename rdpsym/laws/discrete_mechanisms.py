@@ -13,9 +13,10 @@ import sympy as sp
 
 from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.reading import (
+    MAX_EXPONENTIATED,
     exact,
+    exponentiated_parameter,
     integer,
-    nonnegative_parameter,
     positive_parameter,
     probability_parameter,
 )
@@ -149,10 +150,13 @@ def k_randomized_response(k: object, epsilon: object = None, *, noise: object = 
     if noise is not None:
         r = probability_parameter(noise, "noise", closed=True)
         e = sp.oo if r == 0 else sp.log(kk / r - kk + 1)
+        if e != sp.oo and e.is_number and e > MAX_EXPONENTIATED:
+            valid = f"large enough that ε = log(k/noise − k + 1) is at most {MAX_EXPONENTIATED}"
+            raise ParameterError(must("noise", valid + " (e^ε within 10^1000; README: Ceilings)", r))
     else:
         e = exact(epsilon, "epsilon")
         if e != sp.oo:
-            e = nonnegative_parameter(e, "epsilon")
+            e = exponentiated_parameter(e, "epsilon", nonnegative=True)
     if relation not in ("replace-one", "replace-special"):
         raise ParameterError(must("relation", "'replace-one' or 'replace-special'", repr(relation)))
     one = relation == "replace-one"

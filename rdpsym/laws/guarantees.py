@@ -12,7 +12,7 @@ from __future__ import annotations
 import sympy as sp
 
 from rdpsym.foundations.errors import ParameterError, must, quoted
-from rdpsym.foundations.reading import nonnegative_parameter, positive_parameter
+from rdpsym.foundations.reading import exponentiated_parameter, nonnegative_parameter, positive_parameter
 from rdpsym.foundations.record import MIRONOV_2017, Citation
 from rdpsym.foundations.symbols import alpha
 from rdpsym.laws.discrete_mechanisms import randomized_response
@@ -36,6 +36,7 @@ def pure_dp(epsilon: object, bound: str = "bun-steinke") -> Guarantee:
     """
     e = positive_parameter(epsilon, "epsilon")
     if bound == "bun-steinke":
+        e = exponentiated_parameter(e, "epsilon")  # sinh(αε)
         expr = sp.log((sp.sinh(alpha * e) - sp.sinh((alpha - 1) * e)) / sp.sinh(e)) / (alpha - 1)
         source = BUN_STEINKE_2016.at("Proposition 3.3")
     elif bound == "mironov-lemma1":
@@ -89,7 +90,7 @@ def exponential_mechanism(epsilon: object) -> Guarantee:
     >>> float(exponential_mechanism(1).curve().value(2, dps=15))  # doctest: +ELLIPSIS
     0.24022901391...
     """
-    e = positive_parameter(epsilon, "epsilon")
+    e = exponentiated_parameter(epsilon, "epsilon")
     # (α−1)·ε(α) is convex: a supremum of cumulant generating functions (one per Bernoulli pair).
     source = CESAR_ROGERS_2021.at("ε-bounded range; its exact curve derived in bounded_range_form")
     return Guarantee("exponential", {"epsilon": e}, bounded_range_form(e), e, source, True, f"exponential({e})")
@@ -97,7 +98,7 @@ def exponential_mechanism(epsilon: object) -> Guarantee:
 
 def pure_dp_as_randomized_response(epsilon: object) -> Mechanism:
     """The worst case of ε-DP for RDP: randomized response with p = e^ε/(1+e^ε)."""
-    e = positive_parameter(epsilon, "epsilon")
+    e = exponentiated_parameter(epsilon, "epsilon")
     return randomized_response(sp.exp(e) / (1 + sp.exp(e)))
 
 
