@@ -102,7 +102,7 @@ import threading
 import time
 
 from rdpsym.foundations.budget_blocks import _RUNNING, _WAITING, _stack_from, _where
-from rdpsym.foundations.budget_clocks import _PROTECTED_RETRY, DEFAULT_SECONDS, RETRY_SECONDS
+from rdpsym.foundations.budget_clocks import _PROTECTED_RETRY, DEFAULT_SECONDS, RETRY_SECONDS, slowness
 from rdpsym.foundations.budget_protected import _BLOCK_STATE, _in_protected_frame, _restore_block_state, protect
 from rdpsym.foundations.budget_watchdog import _ASYNC, _WATCHDOG, _Budget, _Expired
 from rdpsym.foundations.errors import NoClosedFormError, SymbolicTimeout
@@ -143,6 +143,7 @@ def time_budget(seconds: float = DEFAULT_SECONDS, what: str = "symbolic step", *
     >>> budget.spent
     True
     """
+    seconds *= slowness()  # the reference machine's seconds (budget_clocks.REFERENCE_PROBE_SECONDS)
     if _ASYNC:
         return _Budget(seconds, what, absorb)
     return _AlarmBudget(seconds, what, absorb)

@@ -10,6 +10,8 @@ whatever it counts.  Read by the budgets and by the watchdog
 
 from __future__ import annotations
 
+import functools
+import os
 import time
 
 #: Seconds one open-ended SymPy call (integrate, summation, limit) may take.
@@ -19,6 +21,51 @@ DEFAULT_SECONDS = 5.0
 #: A budget of N seconds of CPU time also ends after WALL_FACTOR·N seconds of wall-clock time: a thread that
 #: waits (or gets 1/16 of a core among 16 busy threads on a loaded machine) is still stopped, eventually.
 WALL_FACTOR = 20.0
+
+
+#: The budgets' seconds are those of the machine they were set on: the CPU seconds of :func:`_speed_probe` there
+#: (a 2-core AMD EPYC of 2026-11).  On a machine 3.8× slower (Table II cold: 2.23 s against 0.58 s; the probe:
+#: 0.032 s) a 1 s budget on the expansion of a skew-normal's log-density fired, D₂ = ∞ ended in "the integrand still
+#: grows", and two more outcomes changed: a slower machine is given proportionally more seconds instead
+#: (:func:`slowness`).  Set low, so that a machine of the reference's speed measures 1 or a little more.
+REFERENCE_PROBE_SECONDS = 0.008
+
+#: The most a budget is stretched (a machine 8× slower than the reference, or an emulated one, gets 8×).
+MAX_SLOWNESS = 8.0
+
+
+def _speed_probe() -> float:
+    """CPU seconds of this thread for a fixed piece of the interpreter work SymPy does (tuples hashed, dicts
+    updated, small integers, short strings sorted)."""
+    start = time.thread_time()
+    table: dict = {}
+    for i in range(40000):
+        key = (i % 211, i % 97)
+        table[key] = table.get(key, 0) + (i * 7919) % 104729
+        if i % 5 == 0:
+            sorted(str(v) for v in key)
+    return time.thread_time() - start
+
+
+@functools.cache
+def slowness() -> float:
+    """How many times longer than on the reference machine rdpsym's work takes here, in [1, MAX_SLOWNESS]: every
+    budget's seconds are multiplied by it, so a slow machine reaches the outcomes a fast one does.
+
+    Measured once per process (one probe of about 8 ms of CPU on the reference machine; elsewhere the fastest
+    of three), or read from the environment variable ``RDPSYM_SLOWNESS`` (a number; values outside [1, 8] are
+    clamped) to fix it, for runs that must compare outcomes across machines.
+    """
+    given = os.environ.get("RDPSYM_SLOWNESS", "").strip()
+    try:
+        measured = float(given) if given else None
+    except ValueError:
+        measured = None
+    if measured is None:
+        measured = _speed_probe() / REFERENCE_PROBE_SECONDS
+        if measured > 1.25:  # not plainly the reference's speed: the fastest of three (a probe may be interrupted)
+            measured = min(measured, *(_speed_probe() / REFERENCE_PROBE_SECONDS for _ in range(2)))
+    return min(MAX_SLOWNESS, max(1.0, measured)) if measured == measured else 1.0  # (NaN: "nan" given)
 
 
 #: A timeout the budgeted code swallowed is raised again after this much more CPU time of the thread.
@@ -66,6 +113,8 @@ def _witness_clock(clock) -> int | float:
 
 __all__ = [
     "DEFAULT_SECONDS",
+    "MAX_SLOWNESS",
     "RETRY_SECONDS",
     "WALL_FACTOR",
+    "slowness",
 ]
