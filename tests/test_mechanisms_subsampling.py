@@ -390,3 +390,17 @@ def test_a_large_epsilon_and_a_large_laplace_order_give_values():
     assert abs(pure - mpmath.mpf("398.6137056388801")) < 1e-12
     lap = rdpsym.poisson_sampled(rdpsym.laplace(sp.Rational(1, 100)), sp.Rational(1, 100)).curve()
     assert mpmath.mpf("95.3937700645627") - 1e-12 < lap.value(sp.Rational(10001, 2), dps=15) < 95.394
+
+
+@pytest.mark.parametrize("sigma", [sp.Rational(3, 2), sp.Rational(1, 10**5), sp.Rational(1, 10**200)])
+def test_poisson_subsampled_discrete_gaussian_at_alpha_two_is_exact_at_any_scale(sigma):
+    # E_Q[(P/Q)²] of N_ℤ(0, σ²) against N_ℤ(1, σ²) is Σ_k e^{(2 − (k+1)²)/(2σ²)}/θ(0) = e^{1/σ²} exactly, so the removal
+    # moment at α = 2 is 1 − q² + q²e^{1/σ²}.  σ = 10⁻²⁰⁰ raised ZeroDivisionError (σ² as a double), then ran without
+    # end (θ(0) by Poisson summation takes about 1/σ terms), then was "not reached" (σ inside a tuple went unseen by
+    # the precision ceiling); a probe.
+    q = sp.Rational(1, 2)
+    got = rdpsym.poisson_sampled(rdpsym.discrete_gaussian(sigma), q).curve().value(2, dps=25)
+    with mpmath.workdps(60):
+        s = mpmath.mpf(sigma.p) / sigma.q
+        want = 1 / s**2 + mpmath.log(q**2 + (1 - q**2) * mpmath.exp(-1 / s**2))  # log(1 − q² + q²e^{1/σ²}), stably
+        assert abs(got - want) <= mpmath.mpf(10) ** -23 * abs(want)

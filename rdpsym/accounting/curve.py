@@ -312,13 +312,20 @@ class RdpCurve:
         mechanism at 10⁻²⁰⁰ … 10⁻⁴⁰⁰ were "not reached"; a probe).  Past the rungs the precision may double up to
         there."""
         most = 0
-        for _, comp in self.merged_terms:
-            for f in dataclasses.fields(comp) if dataclasses.is_dataclass(comp) else ():
-                value = getattr(comp, f.name, None)
-                if isinstance(value, sp.Basic):
-                    for r in value.atoms(sp.Rational):
-                        if r != 0:
-                            most = max(most, abs(abs(r.p).bit_length() - r.q.bit_length()))
+        # A field may hold its numbers in a tuple (the subsampled discrete Gaussian's (σ, Δ)) or in an inner
+        # mechanism's parameters: σ = 10⁻²⁰⁰ there went unseen, and the curve was "not reached" (a probe).
+        pending = [getattr(comp, f.name, None) for _, comp in self.merged_terms
+                   for f in (dataclasses.fields(comp) if dataclasses.is_dataclass(comp) else ())]
+        while pending:
+            value = pending.pop()
+            if isinstance(value, sp.Basic):
+                for r in value.atoms(sp.Rational):
+                    if r != 0:
+                        most = max(most, abs(abs(r.p).bit_length() - r.q.bit_length()))
+            elif isinstance(value, (tuple, list)):
+                pending.extend(value)
+            elif isinstance(getattr(value, "parameters", None), dict):
+                pending.extend(value.parameters.values())
         return most
 
     def enclosure(self, order: object, dps: int = 50) -> arb | Infinite:

@@ -9,10 +9,9 @@ the Poisson-subsampled discrete Gaussian and Laplace mechanisms exact order by o
 
 from __future__ import annotations
 
-import math
-
+import mpmath
 import sympy as sp
-from flint import acb, arb, ctx
+from flint import acb, arb, ctx, fmpq
 
 from rdpsym.foundations.balls import to_arb
 
@@ -25,24 +24,38 @@ def _gauss_rest(a: arb, c: arb) -> arb:
 
 
 def _theta0(sigma: arb, bits: int) -> arb:
-    """θ(0) = Σ_{k∈ℤ} e^{−k²/(2σ²)} = σ√(2π)·(1 + 2Σ_{n≥1} e^{−2π²σ²n²}) (Poisson summation), certified."""
-    c = 2 * arb.pi() ** 2 * sigma * sigma
+    """θ(0) = Σ_{k∈ℤ} e^{−k²/(2σ²)}, certified: summed directly for σ ≤ 1, by Poisson summation
+    σ√(2π)·(1 + 2Σ_{n≥1} e^{−2π²σ²n²}) above.  Each has terms that fall fastest on its side: the Poisson form
+    alone needed about 1/σ terms, and at σ = 10⁻²⁰⁰ never ended (a probe)."""
+    if sigma <= 1:
+        return _gauss_series(2 * sigma * sigma, bits)
+    return sigma * (2 * arb.pi()).sqrt() * _gauss_series(1 / (2 * arb.pi() ** 2 * sigma * sigma), bits)
+
+
+def _gauss_series(c: arb, bits: int) -> arb:
+    """1 + 2Σ_{n≥1} e^{−n²/c} for c > 0, certified: the terms down to 2^−bits, the rest bounded."""
     total, n = arb(0), 1
     while True:
-        term = (-c * n * n).exp()
+        term = (-(n * n) / c).exp()
         total += term
         if term < arb(2) ** (-bits):
             break
         n += 1
-    total += arb(0).union(_gauss_rest(arb(n + 1), 1 / c).upper())  # e^{−c m²} = e^{−m²/(1/c)}
-    return sigma * (2 * arb.pi()).sqrt() * (1 + 2 * total)
+    return 1 + 2 * (total + arb(0).union(_gauss_rest(arb(n + 1), c).upper()))
 
 
-def lattice_window(sigma: float, delta: int, order: float, bits: int) -> tuple[int, int]:
-    """The k-range summed for the discrete Gaussian's mixture at ``order`` (doubles: only a plan)."""
-    reach = sigma * math.sqrt(2 * (bits * math.log(2) + 10 + order * order * delta * delta / (2 * sigma * sigma)))
-    centre = -(order - 1) * delta  # where Q·X^α peaks (removal); the addition direction peaks at Δ
-    return math.floor(min(centre, delta) - reach) - 1, math.ceil(max(centre, delta) + reach) + 1
+#: 53-bit numbers with an unbounded exponent, for plans: σ = 10⁻²⁰⁰ squared is 0 as a double (the plan divided by
+#: it: a probe's ZeroDivisionError) and 10⁴⁰⁰ is no double at all.
+_PLAN = mpmath.MPContext()
+
+
+def lattice_window(sigma: sp.Expr, delta: int, order: fmpq, bits: int) -> tuple[int, int]:
+    """The k-range summed for the discrete Gaussian's mixture at ``order`` (53-bit numbers: only a plan; the
+    rest of ℤ is bounded in :func:`lattice_moment`): σ·√(2·bits·log 2 + 20) past the two peaks."""
+    s, a = _PLAN.mpf(sp.Float(sigma, 17)), _PLAN.mpf(int(order.p)) / int(order.q)
+    reach = _PLAN.sqrt(2 * s * s * (bits * _PLAN.ln2 + 10) + (a * delta) ** 2)
+    centre = -(a - 1) * delta  # where Q·X^α peaks (removal); the addition direction peaks at Δ
+    return int(_PLAN.floor(min(centre, delta) - reach)) - 1, int(_PLAN.ceil(max(centre, delta) + reach)) + 1
 
 
 def lattice_moment(sigma: sp.Expr, delta: int, q: arb, s: arb, k_lo: int, k_hi: int) -> arb:

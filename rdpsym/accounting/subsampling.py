@@ -402,7 +402,7 @@ class PoissonSampled(_Subsampled):
 
     def _fits(self, order: fmpq) -> bool:
         sigma, delta = self.lattice
-        lo, hi = lattice_window(float(sigma), delta, float(order), ctx.prec)
+        lo, hi = lattice_window(sigma, delta, order, ctx.prec)
         return hi - lo <= LATTICE_MAX_TERMS
 
     def _lattice(self, q: arb, orders: Sequence) -> dict:
@@ -413,7 +413,7 @@ class PoissonSampled(_Subsampled):
         for a in orders:
             if a == INF or _key(a) in out:
                 continue
-            lo, hi = lattice_window(float(sigma), delta, float(a), ctx.prec)
+            lo, hi = lattice_window(sigma, delta, a, ctx.prec)
             if hi - lo > LATTICE_MAX_TERMS:
                 continue
             s = arb(a)
