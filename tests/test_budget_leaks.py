@@ -46,6 +46,13 @@ class Interrupt(BaseException):  # noqa: N818 - named like KeyboardInterrupt, wh
     """An asynchronous exception from elsewhere (a Ctrl-C, a test's watchdog), not a budget's."""
 
 
+@pytest.fixture(autouse=True)
+def _seconds_as_written(monkeypatch):
+    """The budgets here are timed against the work they hold (a block ending near its deadline): their seconds are
+    taken as written, not stretched by this machine's measured slowness (test_budget_slowness.py pins that)."""
+    monkeypatch.setattr(budgets, "slowness", lambda: 1.0)
+
+
 def _mine() -> list:
     return list(budget_watchdog._WATCHDOG.active.get(threading.get_ident(), []))
 

@@ -143,10 +143,11 @@ def time_budget(seconds: float = DEFAULT_SECONDS, what: str = "symbolic step", *
     >>> budget.spent
     True
     """
-    seconds *= slowness()  # the reference machine's seconds (budget_clocks.REFERENCE_PROBE_SECONDS)
-    if _ASYNC:
-        return _Budget(seconds, what, absorb)
-    return _AlarmBudget(seconds, what, absorb)
+    # The reference machine's seconds (budget_clocks.REFERENCE_PROBE_SECONDS), stretched here; its message
+    # names the seconds as written, as the callers' own messages do.
+    block = (_Budget if _ASYNC else _AlarmBudget)(seconds * slowness(), what, absorb)
+    block.message = f"{what} did not finish within {seconds:g} s"
+    return block
 
 
 def budgeted(call, what: str, seconds: float = DEFAULT_SECONDS):
@@ -182,6 +183,7 @@ class _AlarmBudget:
 
     def __init__(self, seconds: float, what: str, absorb: bool):
         self.seconds, self.what, self.absorb = float(seconds), what, absorb
+        self.message = f"{what} did not finish within {self.seconds:g} s"
         self.spent = False
         self.closed = True
 
@@ -203,8 +205,7 @@ class _AlarmBudget:
                 signal.setitimer(signal.ITIMER_REAL, RETRY_SECONDS)
             # _OVER: the block ended without its __exit__; nothing is raised, ever.
 
-        self.expired = type("SymbolicTimeout", (_Expired,), {"message": f"{self.what} did not finish within "
-                                                                       f"{self.seconds:g} s"})
+        self.expired = type("SymbolicTimeout", (_Expired,), {"message": self.message})
         self.frame = sys._getframe(1)
         self.entered_at = self.frame.f_lasti
         self.closed = False
