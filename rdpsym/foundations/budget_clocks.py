@@ -23,11 +23,12 @@ DEFAULT_SECONDS = 5.0
 WALL_FACTOR = 20.0
 
 
-#: The budgets' seconds are those of the machine they were set on: the CPU seconds of :func:`_speed_probe` there
-#: (a 2-core AMD EPYC of 2026-11).  On a machine 3.8× slower (Table II cold: 2.23 s against 0.58 s; the probe:
-#: 0.032 s) a 1 s budget on the expansion of a skew-normal's log-density fired, D₂ = ∞ ended in "the integrand still
-#: grows", and two more outcomes changed: a slower machine is given proportionally more seconds instead
-#: (:func:`slowness`).  Set low, so that a machine of the reference's speed measures 1 or a little more.
+#: The budgets' seconds are those of the machine they were set on, and this is :func:`_speed_probe`'s CPU time
+#: there, estimated: on a machine where Table II cold took 2.23 s against the reference's 0.58 s (3.8× slower),
+#: the probe took 0.032 s, so about 0.0084 s on the reference; set a little lower, so that a machine of the
+#: reference's speed measures 1.  On that slower machine a 1 s budget on the expansion of a skew-normal's
+#: log-density fired, D₂ = ∞ ended in "the integrand still grows", and two more outcomes changed: a slower
+#: machine is given proportionally more seconds instead (:func:`slowness`).
 REFERENCE_PROBE_SECONDS = 0.008
 
 #: The most a budget is stretched (a machine 8× slower than the reference, or an emulated one, gets 8×).
