@@ -7,6 +7,8 @@ ran out).  These tests pin the scaling itself, not any machine's speed.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from rdpsym.foundations import budget, budget_clocks
@@ -37,9 +39,21 @@ def test_a_machine_of_the_references_speed_is_probed_once(monkeypatch):
     assert budget_clocks.slowness.__wrapped__() == 1.0 and len(calls) == 1  # faster: budgets are not shortened
 
 
-def test_every_budget_is_stretched_by_the_slowness(monkeypatch):
-    monkeypatch.setattr(budget, "slowness", lambda: 3.0)
-    assert budget.time_budget(2.0, "a step").seconds == 6.0
-    with budget.time_budget(0.5, "a step") as b:
-        assert b.seconds == 1.5
-    assert b.message == "a step did not finish within 0.5 s"  # the seconds as written, as callers' messages say
+def test_a_budget_that_reaches_its_written_deadline_is_stretched_by_the_slowness(monkeypatch):
+    calls = []
+    monkeypatch.setattr(budget, "slowness", lambda: calls.append(1) or 4.0)
+    start = time.thread_time()
+    with budget.time_budget(0.05, "a spin", absorb=True) as b:
+        while True:
+            pass
+    assert b.spent and len(calls) == 1
+    assert time.thread_time() - start >= 0.2  # 0.05 s as written, four times that here
+    assert b.message == "a spin did not finish within 0.05 s"  # the seconds as written, as callers' messages say
+
+
+def test_a_block_that_ends_within_its_written_deadline_never_measures_the_slowness(monkeypatch):
+    calls = []
+    monkeypatch.setattr(budget, "slowness", lambda: calls.append(1) or 4.0)
+    with budget.time_budget(5.0, "a step") as b:
+        sum(range(1000))
+    assert not b.spent and calls == []  # (the probe costs about 8 ms of CPU on the reference machine)

@@ -143,9 +143,12 @@ def time_budget(seconds: float = DEFAULT_SECONDS, what: str = "symbolic step", *
     >>> budget.spent
     True
     """
-    # The reference machine's seconds (budget_clocks.REFERENCE_PROBE_SECONDS), stretched here; its message
-    # names the seconds as written, as the callers' own messages do.
-    block = (_Budget if _ASYNC else _AlarmBudget)(seconds * slowness(), what, absorb)
+    # The reference machine's seconds (budget_clocks.REFERENCE_PROBE_SECONDS), stretched by this machine's
+    # slowness: the watchdog measures it when a block first reaches its written deadline (most never do); the
+    # signal fallback, whose timer is set as it enters, measures it at once.  Its message names the seconds as
+    # written, as the callers' own messages do.
+    block = _Budget(seconds, what, absorb, stretch=slowness) if _ASYNC else \
+        _AlarmBudget(seconds * slowness(), what, absorb)
     block.message = f"{what} did not finish within {seconds:g} s"
     return block
 

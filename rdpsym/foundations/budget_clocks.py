@@ -53,9 +53,10 @@ def slowness() -> float:
     """How many times longer than on the reference machine rdpsym's work takes here, in [1, MAX_SLOWNESS]: every
     budget's seconds are multiplied by it, so a slow machine reaches the outcomes a fast one does.
 
-    Measured once per process (one probe of about 8 ms of CPU on the reference machine; elsewhere the fastest
-    of three), or read from the environment variable ``RDPSYM_SLOWNESS`` (a number; values outside [1, 8] are
-    clamped) to fix it, for runs that must compare outcomes across machines.
+    Measured once per process, when a budget first reaches its written deadline (one probe of about 8 ms of CPU
+    on the reference machine; elsewhere the fastest of three), or read from the environment variable
+    ``RDPSYM_SLOWNESS`` (a number; values outside [1, 8] are clamped) to fix it, for runs that must compare
+    outcomes across machines.
     """
     given = os.environ.get("RDPSYM_SLOWNESS", "").strip()
     try:
