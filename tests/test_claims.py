@@ -110,6 +110,23 @@ def test_monotonicity_rule_is_not_fooled_by_poles_or_kinks():
     assert prove_nonnegative(2 * t**2 - sp.Min(2, sp.exp(t) - 1)) is None
 
 
+def test_factor_is_not_tried_on_a_polynomial_of_huge_degree_in_a_power(monkeypatch):
+    """1 − e^{100(−α/(5(α+1)) − 1)/(ε+1)} is, to sympy.factor, a polynomial of degrees 20 and 100 in two powers of e
+    (a catalogue claim's step): factoring it did not finish in 100 s, and ran out the rewrite's budget at every
+    such step.  Small multiples are still factored (1 − e^{2t} = (1 − e^t)(1 + e^t))."""
+    from rdpsym.claims import prover
+
+    factored = []
+    factor = sp.factor
+    monkeypatch.setattr(sp, "factor", lambda e, *args, **kw: factored.append(e) or factor(e, *args, **kw))
+    a, e, t = sp.symbols("a e t", positive=True)
+    huge = 1 - sp.exp(100 * (-a / (5 * (a + 1)) - 1) / (e + 1))
+    prover.prove_nonnegative(huge, depth=0)
+    assert huge not in factored
+    prover.prove_nonnegative(1 - sp.exp(2 * t), depth=0)
+    assert 1 - sp.exp(2 * t) in factored
+
+
 def test_identities_between_logarithms_of_sums_are_proved():
     # The moment of a product pair is the product of the moments (slides' "Composable!").
     a, b, c, d = sp.symbols("a b c d")

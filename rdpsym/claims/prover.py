@@ -37,6 +37,11 @@ SECONDS = 4.0
 #: polynomial of huge degree (1 − e^{100·r(t)} read as a polynomial in e^{r(t)} ran out the whole 4 s at
 #: every such step of a catalogue claim, 4 s of its 4.1), and the other rules still run after it.
 REWRITE_SECONDS = 1.0
+#: The largest k for which factor is tried on an expression with a power b^{k·u} of symbolic exponent (e^{k·u}
+#: included): SymPy reads it as the k-th power of a generator b^u, and 1 − e^{100(−α/(5(α+1)) − 1)/(ε+1)} of a
+#: catalogue claim is, expanded, a polynomial of degrees 20 and 100 in two generators, whose factoring did not
+#: finish in 100 s: it ran out the rewrite's whole budget at every such step, and gave nothing.
+MAX_POWER_MULTIPLE = 12
 
 #: How deep the positivity rules recurse.
 DEPTH = 6
@@ -188,7 +193,7 @@ def prove_nonnegative(expr: sp.Expr, depth: int = DEPTH) -> bool | None:
         return True
     if expr.is_Add and all(prove_nonnegative(a, depth - 1) for a in expr.args):
         return True
-    for rewrite in (sp.factor, sp.together):
+    for rewrite in (sp.factor, sp.together) if _small_power_multiples(expr) else (sp.together,):
         out = _try(lambda e=expr, f=rewrite: f(e), REWRITE_SECONDS)
         if out is not None and out != expr and (out.is_Mul or out.is_Pow):
             if prove_nonnegative(out, depth - 1):
@@ -203,6 +208,25 @@ def prove_nonnegative(expr: sp.Expr, depth: int = DEPTH) -> bool | None:
         if _by_exponentiating(expr, depth):
             return True
     return None
+
+
+def _small_power_multiples(expr: sp.Expr) -> bool:
+    """Whether every power of symbolic exponent in ``expr`` is b^{k·u} with |k| ≤ :data:`MAX_POWER_MULTIPLE` (the
+    degree its generator b^u takes in the polynomial that factor reads).
+
+    >>> t = sp.Symbol("t", positive=True)
+    >>> _small_power_multiples(1 - sp.exp(2 * t)), _small_power_multiples(1 - sp.exp(100 * (t - 1) / (t + 1)))
+    (True, False)
+    """
+    for power in expr.atoms(sp.exp, sp.Pow):
+        exponent = power.exp
+        if exponent.is_Number:
+            continue
+        for term in sp.Add.make_args(sp.expand_mul(exponent)):  # (factor expands e^{a+b} to e^a·e^b)
+            k, _ = term.as_coeff_Mul(rational=True)
+            if abs(k.p) > MAX_POWER_MULTIPLE:
+                return False
+    return True
 
 
 def _by_monotonicity(expr: sp.Expr, depth: int) -> bool | None:
