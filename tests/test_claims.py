@@ -127,6 +127,23 @@ def test_factor_is_not_tried_on_a_polynomial_of_huge_degree_in_a_power(monkeypat
     assert 1 - sp.exp(2 * t) in factored
 
 
+def test_a_rewrite_met_again_is_not_computed_again(monkeypatch):
+    """The positivity rules reach the same expressions by several routes (715 of the catalogue's 1 569 factor and
+    together calls repeated one): a result is kept; a timeout is not."""
+    from rdpsym.claims import prover
+
+    monkeypatch.setattr(prover, "_REWRITTEN", {})
+    factored = []
+    factor = sp.factor
+    monkeypatch.setattr(sp, "factor", lambda e, *args, **kw: factored.append(e) or factor(e, *args, **kw))
+    t, u = sp.symbols("t u", positive=True)
+    expr = t * u - t - u + 1  # (t − 1)(u − 1): factored, but not provably ≥ 0
+    assert prover.prove_nonnegative(expr, depth=0) is None and prover.prove_nonnegative(expr, depth=0) is None
+    assert factored.count(expr) == 1
+    monkeypatch.setattr(prover, "_try", lambda call, seconds=None: None)  # as a rewrite that ran out of time
+    assert prover._rewritten(sp.together, 1 / t + 1 / u) is None and prover._REWRITTEN.get((sp.together, 1 / t + 1 / u)) is None
+
+
 def test_identities_between_logarithms_of_sums_are_proved():
     # The moment of a product pair is the product of the moments (slides' "Composable!").
     a, b, c, d = sp.symbols("a b c d")

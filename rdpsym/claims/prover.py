@@ -194,7 +194,7 @@ def prove_nonnegative(expr: sp.Expr, depth: int = DEPTH) -> bool | None:
     if expr.is_Add and all(prove_nonnegative(a, depth - 1) for a in expr.args):
         return True
     for rewrite in (sp.factor, sp.together) if _small_power_multiples(expr) else (sp.together,):
-        out = _try(lambda e=expr, f=rewrite: f(e), REWRITE_SECONDS)
+        out = _rewritten(rewrite, expr)
         if out is not None and out != expr and (out.is_Mul or out.is_Pow):
             if prove_nonnegative(out, depth - 1):
                 return True
@@ -208,6 +208,27 @@ def prove_nonnegative(expr: sp.Expr, depth: int = DEPTH) -> bool | None:
         if _by_exponentiating(expr, depth):
             return True
     return None
+
+
+#: factor's and together's results on expressions met before in this process: a claim's steps share
+#: subexpressions, and the positivity rules reach the same ones by several routes (715 of the catalogue's 1 569
+#: rewrites repeated an earlier one).  Emptied when full.
+_REWRITTEN: dict = {}
+_REWRITTEN_MAX = 4096
+
+
+def _rewritten(rewrite, expr: sp.Expr) -> sp.Expr | None:
+    """``rewrite(expr)`` within :data:`REWRITE_SECONDS`, or None; a result is kept and given again, a timeout or
+    SymPy's refusal is not (it is tried again, and marks the attempt cut short as :func:`_try` does)."""
+    key = (rewrite, expr)
+    out = _REWRITTEN.get(key)
+    if out is None:
+        out = _try(lambda: rewrite(expr), REWRITE_SECONDS)
+        if out is not None:
+            if len(_REWRITTEN) >= _REWRITTEN_MAX:
+                _REWRITTEN.clear()
+            _REWRITTEN[key] = out
+    return out
 
 
 def _small_power_multiples(expr: sp.Expr) -> bool:
