@@ -28,7 +28,7 @@ import sympy as sp
 from sympy.calculus.util import continuous_domain
 from sympy.polys.polyerrors import BasePolynomialError
 
-from rdpsym.foundations.budget import budgeted
+from rdpsym.foundations.budget import Unsettled, budgeted, settled_cache
 from rdpsym.foundations.errors import NoClosedFormError
 
 #: Seconds allowed to each open-ended SymPy call in a proof attempt.
@@ -210,24 +210,17 @@ def prove_nonnegative(expr: sp.Expr, depth: int = DEPTH) -> bool | None:
     return None
 
 
-#: factor's and together's results on expressions met before in this process: a claim's steps share
-#: subexpressions, and the positivity rules reach the same ones by several routes (715 of the catalogue's 1 569
-#: rewrites repeated an earlier one).  Emptied when full.
-_REWRITTEN: dict = {}
-_REWRITTEN_MAX = 4096
-
-
+@settled_cache(maxsize=4096)
 def _rewritten(rewrite, expr: sp.Expr) -> sp.Expr | None:
-    """``rewrite(expr)`` within :data:`REWRITE_SECONDS`, or None; a result is kept and given again, a timeout or
-    SymPy's refusal is not (it is tried again, and marks the attempt cut short as :func:`_try` does)."""
-    key = (rewrite, expr)
-    out = _REWRITTEN.get(key)
+    """``rewrite(expr)`` within :data:`REWRITE_SECONDS`, or None.
+
+    Kept for the process: a claim's steps share subexpressions, and the positivity rules reach the same ones by
+    several routes (715 of the catalogue's 1 569 rewrites repeated an earlier one).  A timeout or SymPy's refusal
+    is not kept: it is tried again, and marks that attempt cut short as :func:`_try` does.
+    """
+    out = _try(lambda: rewrite(expr), REWRITE_SECONDS)
     if out is None:
-        out = _try(lambda: rewrite(expr), REWRITE_SECONDS)
-        if out is not None:
-            if len(_REWRITTEN) >= _REWRITTEN_MAX:
-                _REWRITTEN.clear()
-            _REWRITTEN[key] = out
+        raise Unsettled(None)
     return out
 
 
