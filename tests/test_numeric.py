@@ -254,3 +254,19 @@ def test_a_power_of_the_index_is_right_at_any_index(base, index):
         with ctx.extraprec(80 + 4 * index.bit_length()):
             reference = ctx.convert(base) ** index / 7
         assert ctx.almosteq(value, +reference, rel_eps=ctx.mpf(10) ** -28, abs_eps=0)
+
+
+def test_critical_seeds_read_the_logs_the_integrand_is_compiled_from():
+    """The seeds of the supremum's search solve the derivatives of log p and log q as the compiled integrand has
+    them (kept, not expanded again at every point of a check): the Gaussian's mode 3 is found; the skew-normal's
+    log, 1 + erf as erfc, has no rational derivative, and its first term read as a mixture component gives 0."""
+    from rdpsym.quadrature.compile import _log_expression, log_expression
+    from rdpsym.quadrature.seeds import critical_seeds
+
+    x = sp.Symbol("x", real=True)
+    p = sp.exp(-(x - 3) ** 2 / 8) / (2 * sp.sqrt(2 * sp.pi))
+    q = sp.exp(-x**2 / 2) * (1 + sp.erf(x)) / sp.sqrt(2 * sp.pi)
+    log_expression(p), log_expression(q)  # as the numeric route compiles them
+    hits = _log_expression.cache_info().hits
+    assert critical_seeds(p, q, x, sp.oo, -sp.oo, sp.oo) == (0, 3)
+    assert _log_expression.cache_info().hits >= hits + 2

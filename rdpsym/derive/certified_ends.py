@@ -28,10 +28,11 @@ e^{−b·u}.  At α = 1 the integrand is P·log(P/Q) (the KL divergence).
 
 from __future__ import annotations
 
+import functools
 import math
 
 import sympy as sp
-from flint import acb, arb
+from flint import acb, arb, ctx
 
 from rdpsym.derive.certified_compile import _exp_of
 from rdpsym.foundations.balls import to_arb
@@ -152,7 +153,17 @@ def _bound(shape: tuple, T: arb) -> arb | None:
 
 
 def _tail_shape(L: sp.Expr, x: sp.Symbol, start: sp.Expr) -> tuple | None:
-    """A bound of L on [T₀, ∞) (see :func:`_bound`), or None.
+    """A bound of L on [T₀, ∞) (see :func:`_bound`), or None: :func:`_tail_shape_at` at Arb's working precision.
+
+    Kept per precision: a tail is cut (:func:`_tail_cut`) and then bounded again at the cut chosen among the
+    bounds (:func:`_tail_at`), and its shape, read from the expanded log-integrand, is the same both times.
+    """
+    return _tail_shape_at(L, x, start, ctx.prec)
+
+
+@functools.lru_cache(maxsize=256)
+def _tail_shape_at(L: sp.Expr, x: sp.Symbol, start: sp.Expr, bits: int) -> tuple | None:
+    """A bound of L on [T₀, ∞) (see :func:`_bound`), its numbers balls at ``bits`` of precision, or None.
 
     L must be a polynomial in x (or a sum of rational powers c·x^r, r ≥ 0: a Fréchet law's e^{−c·x^{−5/2}}
     read in u = 1/x) plus terms c·log(g), g a polynomial with positive leading coefficient ℓ,

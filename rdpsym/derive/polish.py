@@ -9,7 +9,6 @@ reference keeps its derived form.
 from __future__ import annotations
 
 import sympy as sp
-from sympy.integrals.manualintegrate import manualintegrate
 
 from rdpsym.engine.context import SYMPY_FAILURES, Hypotheses, tidy_condition
 from rdpsym.foundations.budget import budgeted
@@ -217,6 +216,9 @@ def _done(integral: sp.Integral) -> sp.Expr:
     value = sp.integrate(f, (u, lo, hi))
     if not value.has(sp.Integral) and not (value.has(sp.I) and not integral.has(sp.I)):
         return value
+    # (imported here: loading SymPy's manualintegrate costs about 40 ms of CPU, and most derivations never get here)
+    from sympy.integrals.manualintegrate import manualintegrate
+
     F = manualintegrate(f, u)
     smooth = all(isinstance(g, sp.log) for g in F.atoms(sp.Function))
     if F.has(sp.Integral, sp.I, sp.Piecewise) or not smooth or sp.simplify(sp.diff(F, u) - f) != 0:

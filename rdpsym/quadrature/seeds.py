@@ -16,7 +16,7 @@ import sympy as sp
 from rdpsym.foundations.budget import Unsettled, settled_cache, time_budget
 from rdpsym.foundations.logs import expand_logs
 from rdpsym.foundations.precision import private_context, sympy_evalf_guard
-from rdpsym.quadrature.compile import to_mpf
+from rdpsym.quadrature.compile import log_expression, to_mpf
 
 oo = sp.oo
 
@@ -57,7 +57,10 @@ def critical_seeds(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None
     found = set()
     budget = time_budget(1.0, "critical points of the integrand", absorb=True)
     with sympy_evalf_guard(), budget:
-        logs = [log_of(p), log_of(q)]
+        # The densities' logs as the compiled integrand has them, kept (log_expression): the same function
+        # whatever its form, a positive constant factor's log kept whole, erf and factorials as their stable
+        # forms (whose derivatives are no rational functions either way).
+        logs = [log_expression(p), log_expression(q)]
         if order is not None and order != 1 and p != q:
             logs.append(logs[0] - logs[1] if order is oo else order * logs[0] + (1 - order) * logs[1])
         components = [log_of(t) for t in {*mixture_components(p, var), *mixture_components(q, var)}]
