@@ -270,3 +270,16 @@ def test_critical_seeds_read_the_logs_the_integrand_is_compiled_from():
     hits = _log_expression.cache_info().hits
     assert critical_seeds(p, q, x, sp.oo, -sp.oo, sp.oo) == (0, 3)
     assert _log_expression.cache_info().hits >= hits + 2
+
+
+def test_a_product_without_a_sum_is_one_component_and_sums_still_split():
+    """mixture_components answers a product with no sum among its factors without SymPy's expand (4 ms for a
+    Laplace density, whose exp(−|x|) expand reads as a fraction); everything else is still split by expand."""
+    from rdpsym.quadrature.seeds import mixture_components
+
+    x, a = sp.Symbol("x", real=True), sp.Symbol("a", positive=True)
+    assert mixture_components(3 * sp.exp(-3 * sp.Abs(x) / 2) / 4, x) == []
+    assert mixture_components(2 * x * sp.exp(-(x - a) ** 2) / (x**2 + 1), x) == []
+    assert set(mixture_components((sp.exp(-x) + x * sp.exp(-x)) / 2, x)) == {sp.exp(-x) / 2, x * sp.exp(-x) / 2}
+    assert mixture_components(sp.exp(-x) * (x + 1) ** 2, x) == []  # a power of a sum stays whole (deep=False)
+    assert len(mixture_components(sp.exp(-(x**2)) * (1 + sp.erf(x)), x)) == 2
