@@ -283,3 +283,37 @@ def test_a_product_without_a_sum_is_one_component_and_sums_still_split():
     assert set(mixture_components((sp.exp(-x) + x * sp.exp(-x)) / 2, x)) == {sp.exp(-x) / 2, x * sp.exp(-x) / 2}
     assert mixture_components(sp.exp(-x) * (x + 1) ** 2, x) == []  # a power of a sum stays whole (deep=False)
     assert len(mixture_components(sp.exp(-(x**2)) * (1 + sp.erf(x)), x)) == 2
+
+
+@pytest.mark.parametrize(("P", "Q", "expected"), [
+    (lambda x: rdpsym.laplace(sp.Rational(2, 3)).pair[0], lambda x: rdpsym.laplace(sp.Rational(2, 3)).pair[1],
+     sp.Rational(3, 2)),
+    (lambda x: rdpsym.Continuous(3 * sp.exp(-3 * x), x, sp.Interval(0, sp.oo)),
+     lambda x: rdpsym.Continuous(2 * sp.exp(-2 * x), x, sp.Interval(0, sp.oo)), sp.log(sp.Rational(3, 2))),
+    (lambda x: rdpsym.Continuous(sp.exp(-sp.Abs(x)) / 2, x),
+     lambda x: rdpsym.Continuous(sp.exp(-sp.Abs(x) / 3) / 6, x), sp.log(3)),
+    (lambda x: rdpsym.Continuous(sp.S.One, x, sp.Interval(0, 1)),
+     lambda x: rdpsym.Continuous(2 * sp.exp(-2 * x) / (1 - sp.exp(-2)), x, sp.Interval(0, 1)),
+     sp.log((1 - sp.exp(-2)) / 2) + 2),
+    (lambda x: rdpsym.gaussian(sp.Rational(3, 2)).pair[0], lambda x: rdpsym.gaussian(sp.Rational(3, 2)).pair[1],
+     sp.oo),
+    (lambda x: rdpsym.Continuous(2 * sp.exp(-2 * x), x, sp.Interval(0, sp.oo)),
+     lambda x: rdpsym.Continuous(3 * sp.exp(-3 * x), x, sp.Interval(0, sp.oo)), sp.oo),
+], ids=["laplace", "exponential rates", "laplace scales", "uniform against a truncated exponential",
+        "gaussian", "exponential rates, the other way"])
+def test_a_log_ratio_linear_on_each_piece_has_its_supremum_at_an_end(P, Q, expected, monkeypatch):
+    """D_∞ where log(P/Q) = c₀ + c₁·x on each piece (each branch c·e^{E(x)}): the supremum is read at the end the
+    slope points to, exactly, +∞ where that end is infinite, with no scan (each scan is about 50 ms of a check
+    point's D_∞); the values are the scan's, to 40 digits."""
+    from rdpsym.quadrature import supremum
+
+    scanned = []
+    monkeypatch.setattr(supremum, "scan_points", lambda *a, **k: scanned.append(1) or [])
+    x = sp.Symbol("x", real=True)
+    value = rdpsym.derive.definition.univariate_divergence_mp(P(x), Q(x), sp.oo, dps=45)
+    assert scanned == []
+    if expected is sp.oo:
+        assert value == mpmath.inf
+    else:
+        with mpmath.workdps(60):
+            assert abs(value - mpmath.mpf(str(sp.N(expected, 60)))) < mpmath.mpf(10) ** -40

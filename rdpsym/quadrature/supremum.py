@@ -72,6 +72,9 @@ def sup_log_ratio(pairs: Iterable, var: sp.Symbol, log_p: Callable, log_q: Calla
 def _piece_sup(pair, var, log_p, log_q, ctx, discrete, ratio_for, reasons):
     """sup of log(p/q) on one piece (+∞ with the reason appended, when it grows without bound)."""
     lo, hi, bp, bq = pair.lo, pair.hi, pair.p, pair.q
+    line = None if discrete else _line(bp, bq, var)
+    if line is not None:
+        return _sup_of_line(*line, var, lo, hi, ctx, reasons)
     ratio = ratio_for(pair) if ratio_for is not None else (lambda t: log_p(t) - log_q(t))
     exact = getattr(ratio, "expanded", False)
     r = _guarded(ratio, ctx)
@@ -130,6 +133,56 @@ def _piece_sup(pair, var, log_p, log_q, ctx, discrete, ratio_for, reasons):
         if bracket is not None:
             tops.append(golden_max(r, *bracket, t, ctx))
     return max([candidate, *(r(t) for t in [*seeds, *tops] if a < t < b)])
+
+
+def _line(p: sp.Expr, q: sp.Expr, var: sp.Symbol) -> tuple[sp.Expr, sp.Expr] | None:
+    """(c₀, c₁) where log(p/q) = c₀ + c₁·x exactly on the piece, or None.
+
+    Read only where each branch is c·e^{E(x)} with a constant c > 0 (Laplace and exponential laws on a piece,
+    Gaussians of one σ), so that log(c·e^E) = log c + E with no logarithm rewritten; every coefficient a number.
+
+    >>> x = sp.Symbol("x", real=True)
+    >>> _line(sp.exp(-x / 2) / 4, sp.exp(-(x - 1) / 2) / 4, x), _line(sp.S.Half, 3 * sp.exp(-3 * x), x)
+    ((-1/2, 0), (-log(6), 3))
+    >>> _line(sp.exp(-x**2), sp.exp(-x), x) is None  # (the scan's)
+    True
+    """
+    exponents, constants = [], []
+    for b in (p, q):
+        c, rest = b.as_independent(var, as_Mul=True)
+        if not (c.is_number and c.is_positive is True):
+            return None
+        exponent = sp.S.Zero
+        for f in sp.Mul.make_args(rest):
+            if not isinstance(f, sp.exp):
+                if f is sp.S.One:
+                    continue  # (a constant branch: a uniform law's)
+                return None
+            exponent += f.args[0]
+        exponents.append(exponent)
+        constants.append(c)
+    try:
+        poly = sp.Poly(sp.expand(exponents[0] - exponents[1]), var)
+    except sp.PolynomialError:
+        return None
+    if poly.degree() > 1 or not all(k.is_number for k in poly.all_coeffs()):
+        return None
+    c1, c0 = (poly.all_coeffs() if poly.degree() == 1 else [sp.S.Zero, *poly.all_coeffs()])[-2:]
+    if c1 != 0 and c1.is_positive is None:
+        return None  # a slope of no decided sign: the scan
+    return sp.log(constants[0] / constants[1]) + c0, c1
+
+
+def _sup_of_line(c0: sp.Expr, c1: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr, ctx, reasons):
+    """sup of c₀ + c₁·x over (lo, hi), exactly: c₀ where c₁ = 0, else at the end c₁ points to (+∞ where that end
+    is infinite)."""
+    if c1 == 0:
+        return to_mpf(c0, ctx)
+    end = hi if c1.is_positive else lo
+    if end in (oo, -oo):
+        _say(reasons, f"log(P/Q) = {c0} + ({c1})·{var} grows without bound as {var} → {end}")
+        return ctx.inf
+    return to_mpf(sp.expand(c0 + c1 * end), ctx)
 
 
 def _say(reasons: list | None, why: str) -> None:
