@@ -165,7 +165,7 @@ def _line(p: sp.Expr, q: sp.Expr, var: sp.Symbol) -> tuple[sp.Expr, sp.Expr] | N
         poly = sp.Poly(sp.expand(exponents[0] - exponents[1]), var)
     except sp.PolynomialError:
         return None
-    if poly.degree() > 1 or not all(k.is_number for k in poly.all_coeffs()):
+    if poly.degree() > 1 or not all(k.is_number and k.is_extended_real for k in poly.all_coeffs()):
         return None
     c1, c0 = (poly.all_coeffs() if poly.degree() == 1 else [sp.S.Zero, *poly.all_coeffs()])[-2:]
     if c1 != 0 and c1.is_positive is None:
