@@ -436,3 +436,17 @@ def test_a_logistic_pair_is_certified_in_x_itself(order):
         truth = mpmath.quad(f, [-mpmath.inf, -20, 0, 1, 20, mpmath.inf])
         assert ball.rad() < abs(ball.mid()) * arb(10) ** -AGREE_DIGITS
         assert abs(mpmath.mpf(ball.mid().str(60, radius=False)) - truth) < truth * mpmath.mpf(10) ** -AGREE_DIGITS
+
+
+def test_an_index_error_inside_a_tail_bound_is_an_error_not_the_end_of_the_options():
+    """The tail bounds are made on demand; iterating them must not read an IndexError raised while making one as
+    "no more options" (a Sequence's default iteration stops at the first IndexError)."""
+    from rdpsym.derive.certified import _OnDemand
+
+    def broken():
+        raise IndexError("inside SymPy")
+
+    with pytest.raises(IndexError, match="inside SymPy"):
+        list(_OnDemand([lambda: 1, broken, lambda: 3]))
+    with pytest.raises(IndexError):
+        _OnDemand([lambda: 1])[1]

@@ -317,3 +317,19 @@ def test_a_log_ratio_linear_on_each_piece_has_its_supremum_at_an_end(P, Q, expec
     else:
         with mpmath.workdps(60):
             assert abs(value - mpmath.mpf(str(sp.N(expected, 60)))) < mpmath.mpf(10) ** -40
+
+
+def test_a_negative_irrational_seed_keeps_its_sign():
+    """A critical point −√2/2 was placed at +√2/2 (mpmath's man_exp is the mantissa without its sign): a seed
+    left out of the piece (−∞, 0) it is in and put into (0, ∞) where it is not, the narrow hill it marks missed.
+    A recentring centre at a negative mode had the same fault."""
+    from rdpsym.foundations.precision import private_context
+    from rdpsym.quadrature.piece import _centres
+    from rdpsym.quadrature.seeds import critical_seeds
+
+    x = sp.Symbol("x", real=True)
+    p, q = sp.exp(-(x**2 - sp.Rational(1, 2)) ** 2), sp.exp(-(x**2))
+    assert critical_seeds(p, q, x, None, -sp.oo, sp.S.Zero) == (-sp.sqrt(2) / 2,)
+    assert critical_seeds(p, q, x, None, sp.S.Zero, sp.oo) == (sp.sqrt(2) / 2,)
+    with private_context(30) as ctx:
+        assert _centres(ctx.mpf(-0.75), [], ctx) == [sp.Rational(-3, 4)]

@@ -36,7 +36,7 @@ process-wide; the block holds the lock).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import sympy as sp
 from flint import acb, arb
@@ -186,9 +186,16 @@ class _OnDemand(Sequence):
         return len(self._makers)
 
     def __getitem__(self, i: int):
+        if not 0 <= i < len(self._makers):
+            raise IndexError(i)
         if i not in self._made:
-            self._made[i] = self._makers[i]()  # (an index out of range raises IndexError, which ends iteration)
+            self._made[i] = self._makers[i]()
         return self._made[i]
+
+    def __iter__(self) -> Iterator:
+        # (by index, not by Sequence's loop to the first IndexError: one raised inside a maker is an error, not
+        # the end of the options)
+        return (self[i] for i in range(len(self._makers)))
 
 
 def _integrated(integrand: tuple, options: Sequence[tuple], x: sp.Symbol, lo: sp.Expr, hi: sp.Expr,

@@ -57,6 +57,7 @@ from mpmath.libmp import (
     round_ceiling,
     round_nearest,
     to_pickable,
+    to_rational,
     to_str,
 )
 from sympy.core.sympify import converter as sympy_converter
@@ -76,6 +77,18 @@ def exact_mpf(value: object) -> mpmath.mpf:
     (True, True)
     """
     return mpmath.mp.make_mpf(_raw(value))
+
+
+def exact_rational(value: object) -> sp.Rational:
+    """``value`` (as for :func:`exact_mpf`) as the SymPy rational it is exactly, sign included (mpmath's
+    ``man_exp`` is the mantissa without its sign: −√2/2 read through it was +√2/2).
+
+    >>> from flint import arb
+    >>> exact_rational(mpmath.mpf(-0.75)), exact_rational(arb(3) / 8)
+    (-3/4, 3/8)
+    """
+    p, q = to_rational(_raw(value))
+    return sp.Rational(int(p), int(q))
 
 
 def _raw(value: object) -> tuple:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import sympy as sp
 
 from rdpsym.foundations.errors import ConvergenceError
+from rdpsym.foundations.numbers import exact_rational
 from rdpsym.quadrature.compile import to_mpf
 from rdpsym.quadrature.divergent import _diverges, _say
 from rdpsym.quadrature.ends import _algebraic_tails, _interior_log_size, _quad_peak_at_end
@@ -131,8 +132,7 @@ def _centres(mode, seeds, ctx, ends=()) -> list:
         exact.append(t)
     if exact or mode is None:
         return exact
-    man, exp = ctx.convert(mode).man_exp
-    return [sp.Integer(int(man)) * sp.Rational(2) ** int(exp)]
+    return [exact_rational(ctx.convert(mode))]
 
 
 #: Seeds tried as centres of a recentring.

@@ -15,6 +15,7 @@ import sympy as sp
 
 from rdpsym.foundations.budget import Unsettled, settled_cache, time_budget
 from rdpsym.foundations.logs import expand_logs
+from rdpsym.foundations.numbers import exact_rational
 from rdpsym.foundations.precision import private_context, sympy_evalf_guard
 from rdpsym.quadrature.compile import log_expression, to_mpf
 
@@ -112,8 +113,7 @@ def _rational(r: sp.Expr) -> sp.Rational | None:
             return None
         if not ctx.isfinite(v):
             return None
-        man, exp = v.man_exp
-        return sp.Integer(int(man)) * sp.Rational(2) ** int(exp)
+        return exact_rational(v)
 
 
 def _numeric_real_roots(poly: sp.Poly) -> list:

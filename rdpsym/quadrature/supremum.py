@@ -168,7 +168,9 @@ def _line(p: sp.Expr, q: sp.Expr, var: sp.Symbol) -> tuple[sp.Expr, sp.Expr] | N
     if poly.degree() > 1 or not all(k.is_number and k.is_extended_real for k in poly.all_coeffs()):
         return None
     c1, c0 = (poly.all_coeffs() if poly.degree() == 1 else [sp.S.Zero, *poly.all_coeffs()])[-2:]
-    if c1 != 0 and c1.is_positive is None:
+    if c1.is_zero:
+        c1 = sp.S.Zero
+    elif not (c1.is_positive or c1.is_negative):
         return None  # a slope of no decided sign: the scan
     return sp.log(constants[0] / constants[1]) + c0, c1
 
