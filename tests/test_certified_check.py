@@ -450,3 +450,12 @@ def test_an_index_error_inside_a_tail_bound_is_an_error_not_the_end_of_the_optio
         list(_OnDemand([lambda: 1, broken, lambda: 3]))
     with pytest.raises(IndexError):
         _OnDemand([lambda: 1])[1]
+
+
+def test_a_negative_closed_form_is_refused_by_the_certified_ball():
+    """The closed form's value was read into Arb through mpmath's man_exp, the mantissa without its sign, so the
+    wrong −α/(2σ²) agreed with the Gaussian's ball α/(2σ²) and was labelled checked."""
+    a, s = rdpsym.alpha, sp.Symbol("sigma", positive=True)
+    P, Q = rdpsym.gaussian(s).pair
+    with pytest.raises(VerificationError, match="outside the certified"):
+        check_against_definition(P, Q, a, -a / (2 * s**2), (), Hypotheses(a))

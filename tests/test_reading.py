@@ -349,3 +349,14 @@ def test_an_integer_too_long_to_read_says_so(capsys):
         main(["epsilon", "--mechanism", "gaussian", "--set", "sigma=2", "--delta", "1e-5", "--steps", "1" + "0" * 30])
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert last.endswith("--steps must be a positive integer, written in at most 20 characters; got '1.00000e+30'.")
+
+
+def test_a_negative_mpmath_value_keeps_its_sign():
+    """An mpmath number was read through man_exp, the mantissa without its sign: σ = mpf(−2) became σ = 2."""
+    import mpmath
+
+    from rdpsym.foundations.reading import exact
+
+    assert exact(mpmath.mpf(-0.75), "x") == sp.Rational(-3, 4)
+    with pytest.raises(rdpsym.ParameterError, match="sigma"):
+        rdpsym.gaussian(mpmath.mpf(-2))

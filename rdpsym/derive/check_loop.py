@@ -297,7 +297,10 @@ def _in_ball(closed: mpmath.mpf, ball) -> bool:
     from flint import arb
 
 
-    man, exp = closed.man_exp  # (not mpmath.mpf(closed): that rounds to the global 53 bits)
+    # (not mpmath.mpf(closed): that rounds to the global 53 bits; and not closed.man_exp, the mantissa without its
+    # sign: a closed form −α/(2σ²) was read as α/(2σ²) and agreed with the Gaussian's ball)
+    sign, man, exp, _ = closed._mpf_
+    man = -man if sign else man
     with precision(bits_for(AGREE_DIGITS + 20) + max(0, int(man).bit_length())):
         value = arb(int(man)) * arb(2) ** int(exp)  # exact: the closed form's value as computed
         tolerance = abs(value) * arb(10) ** -AGREE_DIGITS

@@ -141,8 +141,8 @@ def _read(value: object, name: str, parameters: Mapping[str, sp.Symbol] | None) 
             if mpmath.isnan(value):
                 raise ParameterError(must(name, NOT_NAN, value))
             return sp.oo if value > 0 else -sp.oo
-        man, exp = value.man_exp
-        return sp.Integer(int(man)) * sp.Integer(2) ** int(exp)
+        sign, man, exp, _ = value._mpf_  # (not man_exp: the mantissa without its sign, −2 was read as 2)
+        return (-1) ** sign * sp.Integer(int(man)) * sp.Integer(2) ** int(exp)
     if isinstance(value, sp.Basic):
         if not isinstance(value, sp.Expr):  # a set, a relation, a boolean: not a value
             raise WrongType(must(name, ANY, _shown(value)))

@@ -22,9 +22,10 @@ import sympy as sp
 
 from rdpsym.foundations.budget import time_budget
 from rdpsym.foundations.errors import NoClosedFormError
+from rdpsym.foundations.numbers import exact_rational
 from rdpsym.foundations.precision import private_context
 from rdpsym.quadrature.compile import compile_expr, to_mpf
-from rdpsym.quadrature.real_order import _DIGITS, _le, _rational_of, _sign
+from rdpsym.quadrature.real_order import _DIGITS, _le, _sign
 from rdpsym.quadrature.region_records import _STEPS
 
 #: Digits of the numeric zeros found by bisection.
@@ -102,7 +103,7 @@ def _polynomial_zeros(poly: sp.Poly) -> list[sp.Expr]:
         except ctx.NoConvergence as exc:
             raise NoClosedFormError(f"the real zeros of {poly.as_expr()} were not found") from exc
         tiny = ctx.mpf(10) ** (-_ROOT_DIGITS // 2)
-        return [_rational_of(ctx.re(r)) for r in roots if abs(ctx.im(r)) <= tiny * (1 + abs(r))]
+        return [exact_rational(ctx.re(r)) for r in roots if abs(ctx.im(r)) <= tiny * (1 + abs(r))]
 
 
 def _is_real(r: sp.Expr) -> bool:
@@ -148,7 +149,7 @@ def _scanned_zeros(u: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> list[s
                 previous = None
                 continue
             if v == 0:
-                found.append(_rational_of(t))
+                found.append(exact_rational(t))
             elif previous is not None and (previous[1] > 0) != (v > 0):
                 left, right = previous[0], t
                 for _ in range(4 * ctx.prec):
@@ -163,7 +164,7 @@ def _scanned_zeros(u: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> list[s
                         left = mid
                     else:
                         right = mid
-                found.append(_rational_of((left + right) / 2))
+                found.append(exact_rational((left + right) / 2))
             previous = (t, v) if v != 0 else None
         return found
 

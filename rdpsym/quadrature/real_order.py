@@ -16,6 +16,7 @@ import functools
 import sympy as sp
 
 from rdpsym.foundations.errors import NoClosedFormError
+from rdpsym.foundations.numbers import exact_rational
 from rdpsym.foundations.precision import private_context
 from rdpsym.quadrature.compile import to_mpf
 
@@ -24,14 +25,6 @@ oo = sp.oo
 
 #: Digits of the approximations points are ordered by (and of the numeric zeros found by bisection).
 _DIGITS = 60
-
-
-def _rational_of(v) -> sp.Rational:
-    """An mpf as the rational it is exactly (``man_exp`` drops the sign: read from ``_mpf_``)."""
-    sign, man, exp, _ = v._mpf_
-    if not man:
-        return sp.S.Zero
-    return (-1) ** int(sign) * sp.Integer(int(man)) * sp.Rational(2) ** int(exp)
 
 
 def _sign(v: sp.Expr) -> int:
@@ -60,7 +53,7 @@ def _approx(v: sp.Expr, digits: int) -> sp.Rational:
         value = to_mpf(v, ctx)
         if not ctx.isfinite(value):
             raise NoClosedFormError(f"{v} is not a finite real number")
-        return _rational_of(value)
+        return exact_rational(value)
 
 
 def _compare(a: sp.Expr, b: sp.Expr) -> int:
