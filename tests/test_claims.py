@@ -455,6 +455,41 @@ def test_an_identity_is_evaluated_once_a_point_at_the_precision_that_decides_it(
     assert wrong.verdict is Verdict.REFUTED
 
 
+def test_a_point_outside_a_functions_domain_is_not_tried_again_but_a_nan_is(monkeypatch):
+    """A log of a ball certified negative is undefined at every precision, so such a point is evaluated at the first
+    rung only (it was evaluated again at 1024 bits, and its message printed the expression each time); a NaN side is
+    not certain, and a Holds step NaN at 256 bits and decided at 1024 is checked (post-processing's threshold claim
+    at α = 1 + 10⁻³⁰, σ = 10⁻³⁰, t = −10¹² is such a point)."""
+    from flint import arb, ctx
+
+    from rdpsym.claims import claim as claim_module
+
+    calls: list[tuple] = []
+    real_at = claim_module._at
+
+    def counted(expr, point):
+        calls.append((ctx.prec, point[x]))
+        return real_at(expr, point)
+
+    monkeypatch.setattr(claim_module, "_at", counted)
+    x = sp.Symbol("x", real=True)
+    domain = Domain({x: sp.Interval(-2, 2)}, samples=12)
+    result = Claim("log", "", "", "", (AtMost(sp.log(x), x - 1, "log x ≤ x − 1", symbolic=False),), Verdict.UNKNOWN,
+                   domain).check()
+    evidence = str(result.steps[0].evidence[0])
+    assert result.verdict is Verdict.UNKNOWN and "undefined (outside a function's domain)" in evidence, evidence
+    negative = {at for bits, at in calls if at < 0}
+    assert negative and {bits for bits, at in calls if at < 0} == {256}, calls  # not again at 1024 bits
+    assert {bits for bits, at in calls if at > 0} == {256}  # (decided there)
+
+    def nan_below_1024(point):
+        return (arb("nan") if ctx.prec < 1024 else arb(1)), "<=", arb(2)
+
+    late = Claim("late", "", "", "", (Holds("1 ≤ 2", nan_below_1024, "a number at 1024 bits"),), Verdict.CHECKED,
+                 Domain({x: sp.Interval(0, 1)})).check()
+    assert late.verdict is Verdict.CHECKED, str(late)
+
+
 def test_an_infinite_part_of_a_side_is_not_the_whole_side_infinite():
     """A probe of the claims engine: wherever a part of a side was +∞ the whole side was read as +∞, so −D, e^{−D} and
     1/D were +∞ where D = ∞, and AtLeast(−D, −1) was checked.  Now SymPy's extended arithmetic at the point."""

@@ -20,6 +20,7 @@ of its steps'.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -263,10 +264,17 @@ def _domain_within_assumptions(domain: Domain) -> None:
         if not isinstance(symbol, sp.Symbol) or not isinstance(where, sp.Set):
             continue
         for assumption, values in _ASSUMED:
-            if getattr(symbol, f"is_{assumption}") and where.is_subset(values) is False:
+            if getattr(symbol, f"is_{assumption}") and _is_subset(where, values) is False:
                 raise ClaimError(f"{symbol} is declared {assumption}, so SymPy simplifies with it (√({symbol}²) is "
                                  f"{symbol} when positive), but its domain {where} holds other values: declare it with "
                                  "the assumptions its domain has (real=True), or narrow the domain")
+
+
+@functools.lru_cache(maxsize=512)
+def _is_subset(where: sp.Set, values: sp.Set) -> bool | None:
+    """``where.is_subset(values)``, kept: every step of a claim asks it of the same domain (SymPy intersects the
+    sets each time)."""
+    return where.is_subset(values)
 
 
 def _check_step(step: Step, domain: Domain) -> Step:
@@ -350,13 +358,25 @@ def _at(expr: sp.Expr, point: dict):
     if expr in (sp.oo, -sp.oo):
         return expr
     values = {s: v for s, v in point.items() if isinstance(s, sp.Symbol)}  # to_arb reads each exactly
-    missing = expr.free_symbols - set(values)
+    missing = _free_symbols(expr) - values.keys()
     if missing:
         raise ClaimError(f"free symbols {sorted(map(str, missing))} not given by the domain")
     try:
         return to_arb(expr, values)
     except InfiniteValue:
         return _with_an_infinite_part(expr, values)
+
+
+@functools.lru_cache(maxsize=1024)
+def _free_symbols(expr: sp.Expr) -> frozenset:
+    """``expr.free_symbols``, kept: SymPy walks the whole tree for it, and a side is read at every point and rung."""
+    return frozenset(expr.free_symbols)
+
+
+class _NotDefinedYet(Undecided):
+    """A side with no value at this precision (a NaN ball; SymPy out of time on a part that is +∞): undefined if the
+    highest rung says so too, unlike :class:`OutsideDomain`, which is certain at every precision (post-processing's
+    threshold claim is NaN at 256 bits and decided at 1024 where α = 1 + 10⁻³⁰, σ = 10⁻³⁰, t = −10¹²)."""
 
 
 def _with_an_infinite_part(expr: sp.Expr, values: dict):
@@ -369,7 +389,7 @@ def _with_an_infinite_part(expr: sp.Expr, values: dict):
     with time_budget(2.0, "an expression with an infinite part, at a point", absorb=True):
         found.append(expr.xreplace(values))
     if not found:
-        raise OutsideDomain("a part of the expression is +∞ here, and SymPy did not finish the rest")
+        raise _NotDefinedYet("a part of the expression is +∞ here, and SymPy did not finish the rest")
     value = found[0]
     if value in (sp.oo, -sp.oo):
         return value
@@ -391,7 +411,7 @@ def _decide(lhs, relation: str, rhs) -> bool | None:
                 ">=": not finite_is_smaller, ">": not finite_is_smaller}[relation]
     lhs, rhs = _ball(lhs), _ball(rhs)
     if lhs.is_nan() or rhs.is_nan():
-        raise OutsideDomain("a side evaluates to NaN")
+        raise _NotDefinedYet("a side evaluates to NaN")
     d = rhs - lhs
     if relation == "=":
         if d.is_exact() and d.is_zero():
@@ -462,8 +482,13 @@ def _decided_at(compare, point: dict, rungs: tuple[int, ...]) -> tuple:
                 lhs, rel, rhs = compare(point)
                 rel = Relation.parse(rel).value  # ("!=" from a Holds step: named, not a KeyError or "unknown")
                 decided, defined, sides = _decide(lhs, rel, rhs), True, (lhs, rel, rhs)
-            except OutsideDomain:
+            except _NotDefinedYet:
                 decided, defined = None, False
+            except OutsideDomain:
+                # Certified outside a function's domain (a log of a ball < 0): so at every precision, and no rung
+                # above can define the point.
+                decided, defined = None, False
+                break
             except Undecided:
                 decided, defined = None, True
         if decided is not None:

@@ -179,6 +179,12 @@ def stable_erf(expr: sp.Expr) -> sp.Expr:
     return expr.replace(lambda e: isinstance(e, sp.Add), complement)
 
 
+#: Functions of one argument whose ball is Arb's function of the argument's ball.
+_ONE_ARGUMENT = ((sp.erf, arb.erf), (sp.erfc, arb.erfc), (sp.sinh, arb.sinh), (sp.cosh, arb.cosh),
+                 (sp.tanh, arb.tanh), (sp.sin, arb.sin), (sp.cos, arb.cos), (sp.tan, arb.tan), (sp.atan, arb.atan),
+                 (sp.Abs, abs))
+
+
 class _Evaluator:
     def __init__(self, values: dict):
         self.values = {k: (v if isinstance(v, arb) else _number(v)) for k, v in values.items()}
@@ -191,9 +197,8 @@ class _Evaluator:
         if e.is_Rational:
             return arb(fmpq(int(e.p), int(e.q)))
         if e.is_Float:
-            m, x = sp.Float(e)._mpf_[1], sp.Float(e)._mpf_[2]
-            sign = -1 if sp.Float(e)._mpf_[0] else 1
-            return arb(sign * int(m)) * arb(2) ** x if m else arb(0)
+            negative, m, x, _ = e._mpf_
+            return arb(-int(m) if negative else int(m)) * arb(2) ** x if m else arb(0)
         if e is sp.oo:
             raise InfiniteValue("the closed form is +oo here")
         if e is sp.nan or e is sp.zoo:
@@ -220,9 +225,9 @@ class _Evaluator:
             if ex == sp.S.Half:
                 b = self.eval(base)
                 if b < 0:
-                    raise OutsideDomain(f"square root of a negative number: {e}")
+                    raise OutsideDomain(_Quoted("square root of a negative number", e))
                 if not b >= 0:
-                    raise Undecided(f"square root of a number not certified nonnegative: {e}")
+                    raise Undecided(_Quoted("square root of a number not certified nonnegative", e))
                 return b.sqrt()
             b, x = self.eval(base), self.eval(ex)
             if x.is_exact() and x.is_integer():
@@ -230,23 +235,20 @@ class _Evaluator:
                 n = int(x.unique_fmpz())
                 return _power(b, n) if n >= 0 else 1 / _power(b, -n)
             if b < 0:
-                raise OutsideDomain(f"non-integer power of a negative number: {e}")
+                raise OutsideDomain(_Quoted("non-integer power of a negative number", e))
             if not b > 0:
-                raise Undecided(f"power of a base not certified positive: {e}")
+                raise Undecided(_Quoted("power of a base not certified positive", e))
             return (x * b.log()).exp()
         if isinstance(e, sp.exp):
             return self.eval(e.args[0]).exp()
         if isinstance(e, sp.log):
             a = self.eval(e.args[0])
             if a <= 0:
-                raise OutsideDomain(f"log of a number <= 0: {e}")
+                raise OutsideDomain(_Quoted("log of a number <= 0", e))
             if not a > 0:
-                raise Undecided(f"log of an argument not certified positive: {e}")
+                raise Undecided(_Quoted("log of an argument not certified positive", e))
             return a.log()
-        simple = {sp.erf: arb.erf, sp.erfc: arb.erfc, sp.sinh: arb.sinh, sp.cosh: arb.cosh,
-                  sp.tanh: arb.tanh, sp.sin: arb.sin, sp.cos: arb.cos, sp.tan: arb.tan, sp.atan: arb.atan,
-                  sp.Abs: abs}
-        for cls, f in simple.items():
+        for cls, f in _ONE_ARGUMENT:
             if isinstance(e, cls):
                 return f(self.eval(e.args[0]))
         if isinstance(e, sp.gamma):
@@ -257,14 +259,14 @@ class _Evaluator:
         if isinstance(e, sp.loggamma):
             a = self.eval(e.args[0])
             if not a > 0:  # (log Γ of a negative number is complex: SymPy's principal branch)
-                raise Undecided(f"loggamma of an argument not certified positive: {e}")
+                raise Undecided(_Quoted("loggamma of an argument not certified positive", e))
             return a.lgamma()
         if isinstance(e, sp.acosh):
             a = self.eval(e.args[0])
             if a < 1:
-                raise OutsideDomain(f"arccosh of a number < 1: {e}")
+                raise OutsideDomain(_Quoted("arccosh of a number < 1", e))
             if not a >= 1:
-                raise Undecided(f"arccosh of an argument not certified >= 1: {e}")
+                raise Undecided(_Quoted("arccosh of an argument not certified >= 1", e))
             return a.acosh()
         if isinstance(e, (sp.besseli, sp.besselk)):  # I_ν(z), K_ν(z) (von Mises, generalised inverse Gaussian)
             nu, z = (self.eval(a) for a in e.args)
@@ -275,7 +277,7 @@ class _Evaluator:
             a, b = [self.eval(t) for t in e.ap], [self.eval(t) for t in e.bq]
             value = self.eval(e.argument).hypgeom(a, b)
             if not value.is_finite():
-                raise Undecided(f"no finite ball for {e}")
+                raise Undecided(_Quoted("no finite ball for", e))
             return value
         if isinstance(e, sp.legendre):
             # P_ν(z), z ≥ 1 (the Cauchy laws' A): Arb's type 3, real there; −1 < z < 1: type 2.
@@ -284,7 +286,7 @@ class _Evaluator:
                 return z.legendre_p(n, 0, type=3)
             if z > -1 and z < 1:
                 return z.legendre_p(n, 0, type=2)
-            raise Undecided(f"Legendre function at an argument not certified on one side of 1: {e}")
+            raise Undecided(_Quoted("Legendre function at an argument not certified on one side of 1", e))
         if isinstance(e, (sp.Min, sp.Max)):
             vals = [self.eval(a) for a in e.args]
             out = vals[0]
@@ -298,7 +300,7 @@ class _Evaluator:
                         raise InfiniteValue(f"the closed form is +oo where {cond}" if cond is not sp.true
                                             else "the closed form is +oo here")
                     return self.eval(value)
-            raise Undecided(f"no Piecewise branch applies: {e}")
+            raise Undecided(_Quoted("no Piecewise branch applies", e))
         raise NotCertifiable(f"no certified evaluation for {type(e).__name__}: {_short(e)}")
 
     def decide(self, cond) -> bool:
@@ -325,8 +327,30 @@ class _Evaluator:
                 return False
             if op in ("==", "!=") and d.is_exact():
                 return (d == 0) == (op == "==")
-            raise Undecided(f"cannot decide {cond} with balls of this precision")
+            raise Undecided(_Quoted("cannot decide with balls of this precision", cond))
         raise NotCertifiable(f"no certified decision for {_short(cond)}")
+
+
+class _Quoted:
+    """An error message quoting an expression, printed only when it is read.
+
+    The evaluator raises :class:`Undecided` and :class:`OutsideDomain` as answers (a claim's sample point where a
+    log's argument is negative is undefined, not an error), and printing the expression into every such message
+    was a seventh of a claim check's certified evaluations.
+
+    >>> str(OutsideDomain(_Quoted("log of a number <= 0", sp.log(-sp.Symbol("x")))))
+    'log of a number <= 0: log(-x)'
+    """
+
+    __slots__ = ("text", "expr")
+
+    def __init__(self, text: str, expr: object):
+        self.text, self.expr = text, expr
+
+    def __str__(self) -> str:
+        return f"{self.text}: {_short(self.expr)}"
+
+    __repr__ = __str__
 
 
 def _short(e: object) -> str:

@@ -426,12 +426,19 @@ def mpmath_function(variables, expr: sp.Expr) -> Callable:
     ...     mpmath_function(k, 3**(-k))(5) == mpmath.mpf(1) / 243
     True
     """
-    f = sp.lambdify(variables, expr, modules="mpmath")
+    f = _lambdify(tuple(variables) if isinstance(variables, (list, tuple)) else variables, expr)
 
     def call(*args):
         return f(*(mpmath.mpf(a) if isinstance(a, int) else a for a in args))
 
     return call
+
+
+@functools.lru_cache(maxsize=256)
+def _lambdify(variables, expr: sp.Expr) -> Callable:
+    """lambdify's code for ``expr``, kept: it prints and compiles Python source each time, and a series or a joint
+    pmf is evaluated again at each precision of a check (the discrete Gaussian's normaliser, at every rung)."""
+    return sp.lambdify(variables, expr, modules="mpmath")
 
 
 __all__ = ["BITS_PER_DIGIT", "CEILING_FACTOR", "DECISION_RUNGS", "GUARD_BITS", "GUARD_RUNGS", "SECOND_RUNG", "agreed",
