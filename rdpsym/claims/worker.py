@@ -36,11 +36,11 @@ class _Supervised:
     (CPU seconds of the worker and its children, with a wall-clock backstop: :class:`_Limit`).
 
     The worker sends messages (pickled, length-prefixed) on a pipe: ``("load", i)`` as file ``i`` starts
-    loading, ``("loaded", i, failure, ids)``, ``("start", k, template)`` as claim ``k`` starts (the template
-    is the claim's result-to-be, which the supervisor reports if the check times out), ``("result", k,
-    result)``, ``("error", exception)`` (``before_check`` refused the claims) and ``("done",)``.  After a
-    timeout or the worker's death a fresh worker loads the files again (skipping those that timed out)
-    and goes on after the claim that was stopped: loading is meant to be quick and to do no work.
+    loading, ``("loaded", i, failure, ids)``, ``("start", k, id, template)`` as claim ``k`` starts (the
+    template is the claim's result-to-be, pickled, which the supervisor unpickles and reports if the check
+    times out), ``("result", k, result)``, ``("error", exception)`` (``before_check`` refused the claims) and
+    ``("done",)``.  After a timeout or the worker's death a fresh worker loads the files again (skipping those
+    that timed out) and goes on after the claim that was stopped: loading is meant to be quick and to do no work.
     """
 
     def __init__(self, timeout: float, progress, files: list[Path] | None = None,
@@ -69,7 +69,7 @@ class _Supervised:
                 self.failures.append(LoadFailure(self.files[index], f"{why} while loading"))
             elif kind == "check":
                 seconds = outcome.seconds if isinstance(outcome, _TimedOut) else 0.0
-                self.results[index] = _stopped(template, str(outcome), seconds)
+                self.results[index] = _stopped(pickle.loads(template), str(outcome), seconds)
                 start = index + 1
                 if self.total is not None and start >= self.total:
                     break
@@ -126,10 +126,10 @@ class _Supervised:
                     elif kind == "error":
                         raise message[1]
                     elif kind == "start":
-                        k, template = message[1], message[2]
+                        k, claim_id, template = message[1:]
                         current, limit = ("check", k, template), _Limit(meter, self.timeout)
                         if self.progress:
-                            self.progress(k, self.total or 0, template.claim.id)
+                            self.progress(k, self.total or 0, claim_id)
                     elif kind == "result":
                         self.results[message[1]] = message[2]
                         current, limit = ("between", None, None), None
@@ -172,7 +172,10 @@ def _worker(fd: int, files, claims, skip, start: int, before_check) -> None:
                     return
                 _send(pipe, ("checked-before",))
             for k in range(start, len(claims)):
-                _send(pipe, ("start", k, ClaimResult(claims[k], Status.UNKNOWN, claims[k].steps, 0.0)))
+                # The template goes pickled inside the message: the supervisor unpickles it only if the check is
+                # stopped (rebuilding a claim's SymPy sides was a tenth of a warm `rdpsym check` in the supervisor).
+                template = pickle.dumps(ClaimResult(claims[k], Status.UNKNOWN, claims[k].steps, 0.0))
+                _send(pipe, ("start", k, claims[k].id, template))
                 _send(pipe, ("result", k, claims[k].check()))
             _send(pipe, ("done",))
     except BaseException:  # noqa: BLE001 - whatever happens, the worker must not return into the caller's code

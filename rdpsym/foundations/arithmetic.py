@@ -498,9 +498,10 @@ def magnitude_problem(value: sp.Expr) -> str | None:
     >>> magnitude_problem(sp.Integer(10) ** 999), magnitude_problem(sp.exp(sp.exp(sp.exp(sp.exp(10)))))
     (None, 'a number beyond 10^±1000 in size')
     """
-    if not isinstance(value, sp.Expr) or value.is_zero or value.has(sp.oo, -sp.oo, sp.zoo, sp.nan):
+    # (is_number first: it reads the tree, where is_zero of an expression with symbols asks SymPy's assumptions)
+    if not isinstance(value, sp.Expr) or not value.is_number:
         return None
-    if not value.is_number:
+    if value.is_zero or value.has(sp.oo, -sp.oo, sp.zoo, sp.nan):
         return None
     beyond = f"a number beyond 10^±{MAX_MAGNITUDE} in size"
     lo, hi = log10_bounds(value)
