@@ -324,6 +324,8 @@ def test_truncated_geometric_against_negative_binomial(watchdog):
 # ----------------------------------------------------------------------------------------------------------
 
 _CHILD = """
+import resource
+resource.setrlimit(resource.RLIMIT_CPU, ({seconds}, {seconds} + 1))  # SIGXCPU at the first, SIGKILL after
 import sympy as sp, mpmath, rdpsym
 R, oo = sp.Rational, sp.oo
 x = sp.Symbol("x", real=True); k = sp.Symbol("k", integer=True)
@@ -331,20 +333,27 @@ x = sp.Symbol("x", real=True); k = sp.Symbol("k", integer=True)
 """
 
 
-#: A hang's child is killed after this many seconds: ten times what the import and a derivation that works take.
-HANG_SECONDS = 25
+#: A hang's child is killed after this many seconds of its CPU time: eight times what the import and the slowest
+#: derivation that works take on the 2-core machine (11 s), where the hangs ran for minutes.  CPU time, not wall
+#: time: the limit was 25 s of wall time, and two of these children, 20 s of CPU each, were killed beside a second
+#: test run on the machine.
+HANG_SECONDS = 90
 
 
 def in_child(body: str, seconds: float) -> str:
-    """Run ``body`` (it prints its answer) in a fresh interpreter; fail the test if it does not end in time."""
+    """Run ``body`` (it prints its answer) in a fresh interpreter; fail the test if it does not end within ``seconds``
+    of its CPU time (SIGXCPU), or five times that of wall time (a backstop for a child that waits)."""
+    import signal
     import subprocess
     import sys
 
     try:
-        done = subprocess.run([sys.executable, "-c", _CHILD.format(body=body)], capture_output=True, text=True,
-                              timeout=seconds)
+        done = subprocess.run([sys.executable, "-c", _CHILD.format(body=body, seconds=seconds)], capture_output=True,
+                              text=True, timeout=5 * seconds)
     except subprocess.TimeoutExpired:
-        pytest.fail(f"did not return within {seconds} s (killed)", pytrace=False)
+        pytest.fail(f"did not return within {5 * seconds} s of wall time (killed)", pytrace=False)
+    if done.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        pytest.fail(f"did not return within {seconds} CPU seconds (killed)", pytrace=False)
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout.strip().splitlines()[-1]
 
