@@ -7,26 +7,24 @@ These helpers do the few targeted rewrites that do.
 
 from __future__ import annotations
 
-import functools
 from collections import defaultdict
 
 import sympy as sp
 
-from rdpsym.foundations.budget import budgeted
+from rdpsym.foundations.budget import Unsettled, budgeted, settled_cache
 from rdpsym.foundations.errors import NoClosedFormError
 from rdpsym.foundations.logs import expand_logs
 
 
-@functools.lru_cache(maxsize=1024)
+@settled_cache(maxsize=1024)
 def collect_exp(expr: sp.Expr) -> sp.Expr:
     """Group a sum by its exponential factors: Σ c_i·e^{u_i} with distinct u_i.
 
     A rewrite for reading, so it is bounded: past :data:`TIDY_SECONDS` of CPU time
     (``powsimp`` and ``factor`` on eleven terms like (3^{−|k+1|}/2)^{999/1000}·C(10, k−2)^{1/1000}
-    did not return in minutes) the sum is returned as it came.  Kept for the process, the sum returned as it came
-    included: a derivation regroups its moment for its value and again for its steps, and such a sum ran out the
-    budget twice (a discrete Laplace law against a binomial one at α = 999/1000: 20 s of CPU, 11 s once kept).
-    (An outer budget spent meanwhile is raised through, and not kept.)
+    did not return in minutes) the sum is returned as it came.  A regrouping is kept for the process (a
+    derivation regroups its moment for its value and again for its steps); a sum returned as it came is not, so
+    one slow moment does not fix the unregrouped form for the rest of the process.
 
     >>> import sympy as sp
     >>> a, b = sp.symbols("alpha b", positive=True)
@@ -36,7 +34,7 @@ def collect_exp(expr: sp.Expr) -> sp.Expr:
     try:
         return budgeted(lambda: _collect_exp(expr), "regrouping a sum by its exponentials", seconds=TIDY_SECONDS)
     except NoClosedFormError:
-        return expr
+        raise Unsettled(expr) from None
 
 
 #: CPU seconds a rewrite for reading may take before the expression is kept as it is.
