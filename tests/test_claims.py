@@ -490,6 +490,20 @@ def test_a_point_outside_a_functions_domain_is_not_tried_again_but_a_nan_is(monk
     assert late.verdict is Verdict.CHECKED, str(late)
 
 
+def test_a_power_of_a_negative_base_whose_integer_exponent_needs_more_bits_is_decided_at_a_higher_rung():
+    """A review: the evaluator called x^(k+1) at k = 10¹⁰⁰ "a non-integer power of a negative number" (certainly
+    undefined) at 256 bits, where the ball of k + 1 is not exact yet; with certainly-undefined points no longer tried
+    at 1024 bits, a claim false at that far point was reported checked.  An exponent whose ball holds an integer is
+    undecided, not outside the domain."""
+    x = sp.Symbol("x", real=True)
+    k = sp.Symbol("k", integer=True, nonnegative=True)
+    domain = Domain({x: sp.Interval(-1 - sp.Rational(1, 10**50), -1), k: sp.Range(0, sp.oo)})
+    # x^(k+1) = −(1 + ~10⁻⁵⁰)^(10¹⁰⁰ + 1) ≈ −e^(10⁵⁰) < −2 at k = 10¹⁰⁰
+    result = Claim("odd-power", "", "", "", (AtLeast(x ** (k + 1), -2, "|x| ≈ 1", symbolic=False),),
+                   Verdict.REFUTED, domain).check()
+    assert result.verdict is Verdict.REFUTED, str(result)
+
+
 def test_an_infinite_part_of_a_side_is_not_the_whole_side_infinite():
     """A probe of the claims engine: wherever a part of a side was +∞ the whole side was read as +∞, so −D, e^{−D} and
     1/D were +∞ where D = ∞, and AtLeast(−D, −1) was checked.  Now SymPy's extended arithmetic at the point."""

@@ -325,7 +325,9 @@ def test_truncated_geometric_against_negative_binomial(watchdog):
 
 _CHILD = """
 import resource
-resource.setrlimit(resource.RLIMIT_CPU, ({seconds}, {seconds} + 1))  # SIGXCPU at the first, SIGKILL after
+_soft, _hard = int({seconds}), resource.getrlimit(resource.RLIMIT_CPU)[1]
+_hard = _soft + 1 if _hard == resource.RLIM_INFINITY or _hard > _soft + 1 else _hard  # (never above an inherited one)
+resource.setrlimit(resource.RLIMIT_CPU, (min(_soft, _hard), _hard))  # SIGXCPU at the first, SIGKILL after
 import sympy as sp, mpmath, rdpsym
 R, oo = sp.Rational, sp.oo
 x = sp.Symbol("x", real=True); k = sp.Symbol("k", integer=True)

@@ -30,6 +30,7 @@ from rdpsym.foundations.errors import (  # noqa: F401 - raised here
     ParameterError,
     Undecided,
     must,
+    shorten,
 )
 from rdpsym.foundations.precision import BITS_PER_DIGIT, bits_for  # noqa: F401 - re-exported with the balls
 from rdpsym.foundations.reading import dps as read_dps
@@ -234,8 +235,10 @@ class _Evaluator:
                 # An exponent that is an integer at this point (a variable n): exact powers.
                 n = int(x.unique_fmpz())
                 return _power(b, n) if n >= 0 else 1 / _power(b, -n)
-            if b < 0:
+            if b < 0 and not x.contains_integer():
                 raise OutsideDomain(_Quoted("non-integer power of a negative number", e))
+            if b < 0:  # an integer exponent whose ball is not exact yet (k + 1 at k = 10¹⁰⁰ at 256 bits): more bits
+                raise Undecided(_Quoted("power of a negative number, its exponent not certified an integer", e))
             if not b > 0:
                 raise Undecided(_Quoted("power of a base not certified positive", e))
             return (x * b.log()).exp()
@@ -340,6 +343,8 @@ class _Quoted:
 
     >>> str(OutsideDomain(_Quoted("log of a number <= 0", sp.log(-sp.Symbol("x")))))
     'log of a number <= 0: log(-x)'
+    >>> str(OutsideDomain(_Quoted("log of a number <= 0", sp.log(sp.Symbol("x") - sp.Rational(10**40 + 1, 3)))))
+    'log of a number <= 0: log(x - 3.33333e+39)'
     """
 
     __slots__ = ("text", "expr")
@@ -348,7 +353,14 @@ class _Quoted:
         self.text, self.expr = text, expr
 
     def __str__(self) -> str:
-        return f"{self.text}: {_short(self.expr)}"
+        try:
+            quoted = _short(self.expr)
+        except ValueError:  # (an integer past Python's 4 300 digits of str())
+            quoted = f"an expression of {type(self.expr).__name__}"
+        return shorten(f"{self.text}: {quoted}")
+
+    def __reduce__(self):
+        return str, (str(self),)  # across processes, the message as text (the expression is not sent along)
 
     __repr__ = __str__
 
