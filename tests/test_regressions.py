@@ -1116,3 +1116,28 @@ def test_a_sum_is_regrouped_once_in_a_process_but_a_sum_past_its_budget_is_tried
     with pytest.raises(SymbolicTimeout):
         tidy.collect_exp(cut)
     assert tidy.collect_exp(cut) == 7 and calls.count(cut) == 2
+
+
+def test_a_coefficient_that_is_a_number_is_not_factored(monkeypatch):
+    """Regrouping by exponentials factored each coefficient, a number included: eleven terms like
+    2^{981/1000}·3^{23/1000}/6377292 (a discrete Laplace law against a binomial one at α = 999/1000) were read as a
+    polynomial over the field of their radicals and did not factor in minutes, twice a derivation (two budgets: 20 s
+    of that derivation's 20.5 on the 2-core machine).  A number is kept as SymPy's sum has it; a symbolic coefficient
+    is still factored."""
+    from rdpsym.engine import tidy
+
+    a = sp.Dummy("a", positive=True)
+    number = 2 ** R(981, 1000) * 3 ** R(23, 1000) / 6377292 + 2 ** R(491, 500) * 5 ** R(1, 1000) / 2125764
+    expr = number * sp.exp(a) + (a ** 2 + 2 * a + 1) * sp.exp(2 * a)
+    factored: list = []
+    real_factor = sp.factor
+
+    def spy(e, *args, **kwargs):
+        factored.append(e)
+        return real_factor(e, *args, **kwargs)
+
+    monkeypatch.setattr(tidy.sp, "factor", spy)
+    regrouped = tidy.collect_exp(expr)  # (within its budget: factoring that number did not return in minutes)
+    assert not [e for e in factored if e.is_number and e.has(sp.Pow)], factored
+    assert (a + 1) ** 2 * sp.exp(2 * a) in sp.Add.make_args(regrouped)  # the symbolic coefficient, factored
+    assert abs(sp.N((regrouped - expr).subs(a, sp.Rational(1, 3)), 30)) < 1e-25

@@ -54,7 +54,10 @@ def _collect_exp(expr: sp.Expr) -> sp.Expr:
                 coeff *= factor
         powers, exponent = split_logs(sp.expand(exponent))
         groups[sp.factor(exponent)] += coeff * powers
-    return sp.Add(*[sp.factor(c) * sp.exp(u) for u, c in groups.items() if c != 0])
+    # A coefficient that is a number is left as SymPy's sum keeps it: factoring it reads it as a polynomial over the
+    # field of its radicals, and eleven terms like 2^{981/1000}·3^{23/1000}/6377292 (a pmf of integers at α =
+    # 999/1000) did not factor in minutes.
+    return sp.Add(*[(c if c.is_number else sp.factor(c)) * sp.exp(u) for u, c in groups.items() if c != 0])
 
 
 def erf_identities(expr: sp.Expr) -> sp.Expr:
