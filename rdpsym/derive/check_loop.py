@@ -296,13 +296,11 @@ def _in_ball(closed: mpmath.mpf, ball) -> bool:
         return False
     from flint import arb
 
-
-    # (not mpmath.mpf(closed): that rounds to the global 53 bits; and not closed.man_exp, the mantissa without its
-    # sign: a closed form −α/(2σ²) was read as α/(2σ²) and agreed with the Gaussian's ball)
-    sign, man, exp, _ = closed._mpf_
-    man = -man if sign else man
-    with precision(bits_for(AGREE_DIGITS + 20) + max(0, int(man).bit_length())):
-        value = arb(int(man)) * arb(2) ** int(exp)  # exact: the closed form's value as computed
+    # python-flint reads the mpf's sign, mantissa and exponent exactly: the closed form's value as computed (not
+    # mpmath.mpf(closed), which rounds to the global 53 bits; not closed.man_exp, the mantissa without its sign, which
+    # read a closed form −α/(2σ²) as α/(2σ²) and agreed with the Gaussian's ball)
+    value = arb(closed)
+    with precision(bits_for(AGREE_DIGITS + 20) + closed._mpf_[3]):  # (+ the mantissa's bits)
         tolerance = abs(value) * arb(10) ** -AGREE_DIGITS
         gap = (value - ball.mid()).abs_lower() - ball.rad()  # ≤ the distance from value to the ball
         return bool(gap <= tolerance)

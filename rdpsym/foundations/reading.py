@@ -35,6 +35,7 @@ from fractions import Fraction
 import mpmath
 import sympy as sp
 from flint import fmpq, fmpz
+from mpmath.libmp import to_rational
 
 from rdpsym.foundations.arithmetic import (
     MAX_DIGITS,
@@ -141,8 +142,8 @@ def _read(value: object, name: str, parameters: Mapping[str, sp.Symbol] | None) 
             if mpmath.isnan(value):
                 raise ParameterError(must(name, NOT_NAN, value))
             return sp.oo if value > 0 else -sp.oo
-        sign, man, exp, _ = value._mpf_  # (not man_exp: the mantissa without its sign, −2 was read as 2)
-        return (-1) ** sign * sp.Integer(int(man)) * sp.Integer(2) ** int(exp)
+        p, q = to_rational(value._mpf_)  # (not man_exp: the mantissa without its sign, −2 was read as 2)
+        return sp.Rational(int(p), int(q))
     if isinstance(value, sp.Basic):
         if not isinstance(value, sp.Expr):  # a set, a relation, a boolean: not a value
             raise WrongType(must(name, ANY, _shown(value)))
