@@ -112,7 +112,8 @@ def to_arb(expr: object, values: dict | None = None) -> arb:
 
     ``values`` maps free symbols to ``arb`` balls (or numbers).  Supported:
     rationals, Floats (their exact binary value), π, e, +, ×, powers, exp,
-    log, sqrt, erf/erfc, sinh/cosh/tanh, sin/cos/tan/atan, arccosh, Γ, the Legendre function
+    log, sqrt, erf/erfc, sinh/cosh/tanh, sin/cos/tan/atan, arccosh, Γ, the incomplete Γ(s, z) and γ(s, z),
+    the exponential integrals Ei and E_s, the Legendre function
     P_ν(z), the Bessel functions I_ν and K_ν, Abs, Min/Max and Piecewise whose conditions the
     balls decide.  Anything else raises
     :class:`~rdpsym.foundations.errors.NotCertifiable` (an rdpsym error, and a ``TypeError``) so a
@@ -183,7 +184,7 @@ def stable_erf(expr: sp.Expr) -> sp.Expr:
 #: Functions of one argument whose ball is Arb's function of the argument's ball.
 _ONE_ARGUMENT = ((sp.erf, arb.erf), (sp.erfc, arb.erfc), (sp.sinh, arb.sinh), (sp.cosh, arb.cosh),
                  (sp.tanh, arb.tanh), (sp.sin, arb.sin), (sp.cos, arb.cos), (sp.tan, arb.tan), (sp.atan, arb.atan),
-                 (sp.Abs, abs))
+                 (sp.Abs, abs), (sp.Ei, arb.ei))
 
 
 class _Evaluator:
@@ -256,6 +257,10 @@ class _Evaluator:
                 return f(self.eval(e.args[0]))
         if isinstance(e, sp.gamma):
             return self.eval(e.args[0]).gamma()  # (a pole in the ball gives a non-finite ball)
+        if isinstance(e, (sp.uppergamma, sp.lowergamma, sp.expint)):  # Γ(s, z), γ(s, z), E_s(z): the engine's
+            s, z = (self.eval(a) for a in e.args)  # incomplete gamma and exponential integral rules
+            return z.gamma_upper(s) if isinstance(e, sp.uppergamma) else \
+                z.gamma_lower(s) if isinstance(e, sp.lowergamma) else z.expint(s)
         if isinstance(e, sp.beta):  # B(a, b) = Γ(a)Γ(b)/Γ(a + b) (one argument: B(a, a)); a Beta law's constant
             a, b = (self.eval(v) for v in (e.args if len(e.args) == 2 else e.args * 2))
             return a.gamma() * b.gamma() / (a + b).gamma()
