@@ -405,3 +405,38 @@ def test_unchecked_laws_are_checked_by_the_derivation():
     Q = rdpsym.Continuous(sp.exp(-(x - 1)**2 / (2 * sg**2)) / sp.sqrt(2 * sp.pi * sg**2), x, check=False)
     d = rdpsym.renyi_divergence(P, Q, 2)
     assert d.result == 1 / sg**2 and not any(isinstance(e, NotChecked) for e in d.evidence)
+
+
+@pytest.mark.parametrize("n, B, lo, hi, side", [(1, R(3), R(1, 3), 7, 1), (2, 1, 1, 2, 1), (5, R(1, 2), R(3, 2), 4, 1),
+                                                (8, 1, R(7, 2), R(13, 2), 1), (3, R(-7, 5), R(-9, 2), R(-1, 2), -1)])
+def test_the_exponential_integral_rule_against_quadrature(n, B, lo, hi, side):
+    """∫ e^{Bx}|x − r|^{−n} over a finite piece beside the root r = 0 (right of it, or left of it: the rule meets
+    the reflection), n a positive integer, where the Kummer form has a pole: Ei(Bu) and the recurrence, against
+    50-digit quadrature of the integrand itself."""
+    from rdpsym.engine.context import Hypotheses
+    from rdpsym.engine.integrals import integrate_exp
+
+    piece = integrate_exp(B * x - n * sp.log(side * x), x, lo, hi, Hypotheses())
+    assert piece.rule == "exponential integral" and piece.condition is sp.true
+    with mpmath.workdps(50):
+        want = mpmath.quad(lambda t: mpmath.exp(B * t) / abs(t) ** n, [lo, hi])
+        assert abs(sp.N(piece.value, 50) - sp.Float(want, 50)) < sp.Float(10) ** -40 * abs(want)
+
+
+def test_a_tricomi_integral_with_expressions_for_exponents_is_declined_by_its_shape():
+    """e^{Bx} x^c (x − ½)^{c'} over (½, ∞) with the order in an exponent is a Tricomi U with expressions for
+    parameters: declined as beyond SymPy at once (sympy.integrate spent its whole budget on it); with numbers for
+    both exponents SymPy's Meijer G is taken, and agrees with the integral at 40 digits."""
+    from rdpsym.engine.context import Hypotheses
+    from rdpsym.engine.integrals import integrate_exp
+    from rdpsym.foundations.errors import BeyondSymPy
+
+    xp = sp.Symbol("x", positive=True)
+    with pytest.raises(BeyondSymPy, match="Tricomi"):
+        integrate_exp((R(5, 2) * ALPHA - 3) * xp + ALPHA * sp.log(xp) + (3 - R(3, 2) * ALPHA) * sp.log(xp - R(1, 2)),
+                      xp, R(1, 2), oo, Hypotheses())
+    piece = integrate_exp(-xp + sp.log(xp) / 3 - sp.log(xp - R(1, 2)) / 4, xp, R(1, 2), oo, Hypotheses())
+    assert piece.rule == "sympy.integrate"
+    with mpmath.workdps(50):
+        want = mpmath.quad(lambda t: mpmath.exp(-t) * mpmath.cbrt(t) / (t - 0.5) ** 0.25, [0.5, 1, mpmath.inf])
+        assert abs(sp.N(piece.value, 50) - sp.Float(want, 50)) < sp.Float(10) ** -40 * want
