@@ -440,3 +440,19 @@ def test_a_tricomi_integral_with_expressions_for_exponents_is_declined_by_its_sh
     with mpmath.workdps(50):
         want = mpmath.quad(lambda t: mpmath.exp(-t) * mpmath.cbrt(t) / (t - 0.5) ** 0.25, [0.5, 1, mpmath.inf])
         assert abs(sp.N(piece.value, 50) - sp.Float(want, 50)) < sp.Float(10) ** -40 * want
+
+
+def test_a_power_of_a_transcendental_sum_with_the_order_for_exponent_is_declined_after_the_rules():
+    """(1 + erf x)^α e^{−x²/2} (a skew-normal law at a general order) is declined as beyond SymPy at once; the
+    same power of 1 + e^{−x}, a Beta integral after t = e^{−x}, is still the rules' (they come first), and a
+    number for the power still goes to SymPy, which finds the skew-normal law's mass."""
+    from rdpsym.engine.context import Hypotheses
+    from rdpsym.engine.integrals import integrate_exp
+    from rdpsym.foundations.errors import BeyondSymPy
+
+    with pytest.raises(BeyondSymPy, match="transcendental"):
+        integrate_exp(-x**2 / 2 + ALPHA * sp.log(1 + sp.erf(x)), x, -oo, oo, Hypotheses())
+    piece = integrate_exp(-2 * x - 2 * ALPHA * sp.log(1 + sp.exp(-x)), x, -oo, oo, Hypotheses())
+    assert piece.rule == "beta (second kind)" and piece.value == sp.beta(2, 2 * ALPHA - 2)
+    piece = integrate_exp(-x**2 / 2 + sp.log(1 + sp.erf(x)), x, -oo, oo, Hypotheses())
+    assert piece.rule == "sympy.integrate" and sp.simplify(piece.value - sp.sqrt(2 * sp.pi)) == 0
