@@ -10,8 +10,8 @@ Each (family, order) runs in a fresh interpreter (this script re-invoked with
 the figure is the CPU time (``time.process_time``) of building the two laws
 and deriving D_order, the 40-digit check against the definition included.
 Import time is not counted, and rdpsym's cache of derivations is off in the children
-(``RDPSYM_CACHE_DIR=off``: cold is derived, not replayed from the user's cache).  On a shared machine, CPU time is the figure to
-compare; the wall time is printed beside it.
+(``RDPSYM_CACHE_DIR=off``: cold is derived, not replayed from the user's cache).  On a shared
+machine, CPU time is the figure to compare; the wall time is printed beside it.
 """
 
 from __future__ import annotations
