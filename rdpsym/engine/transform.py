@@ -142,6 +142,31 @@ def _logarithm(r, side, x, lo, hi, expr) -> _Candidate:
     return _Candidate(sp.log(d), r + side * sp.exp(t), t, image(near), image(far), t)
 
 
+def _normal_cdf(u, x, lo, hi, hyp, expr) -> _Candidate | None:
+    """t = (1 + erf u)/2, u = s·x + d with s ≠ 0 of known sign: the normal law's distribution function Φ(√2·u).
+
+    dx/dt = √π·e^{u²}/s, so a Gaussian factor e^{−u²} cancels the Jacobian and erf u = 2t − 1, erfc u = 2 − 2t
+    are left as powers of t and 1 − t: a skew-normal law against the normal one, 2φ(x)Φ(x) against φ(x), has
+    ∫ φ·(2Φ)^α = 2^α/(α + 1) (Azzalini's skew-normal family at λ = 1).
+    """
+    s = sp.Poly(u, x).coeff_monomial(x)
+    increasing = hyp.is_positive(s)
+    if increasing is None:
+        return None
+    t = _fresh(expr, positive=True)
+    root = sp.erfinv(2 * t - 1)
+    inverse = (root - (u - s * x)) / s
+    log_jacobian = sp.log(sp.sqrt(sp.pi) / sp.Abs(s)) + root**2
+
+    def image(end):
+        if end in (oo, -oo):
+            return sp.S.One if (end is oo) == increasing else sp.S.Zero
+        return (1 + sp.erf(u.subs(x, end))) / 2
+
+    t_lo, t_hi = (image(lo), image(hi)) if increasing else (image(hi), image(lo))
+    return _Candidate((1 + sp.erf(u)) / 2, inverse, log_jacobian, t_lo, t_hi, t)
+
+
 def _exponential(c, x, lo, hi, hyp, expr) -> _Candidate | None:
     """t = e^{c x}, c ≠ 0 of known sign."""
     increasing = hyp.is_positive(c)
@@ -156,10 +181,16 @@ def _exponential(c, x, lo, hi, hyp, expr) -> _Candidate | None:
 
 def candidates(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses) -> list[_Candidate]:
     """The monotone substitutions suggested by the atoms of ``L`` on (lo, hi): powers, then exponentials, then logs."""
-    powers, exponentials, logs = [], [], []
+    powers, exponentials, logs, normals = [], [], [], []
     seen: set = set()
-    for atom in sorted(L.atoms(sp.Pow, sp.exp, sp.log), key=sp.default_sort_key):
+    for atom in sorted(L.atoms(sp.Pow, sp.exp, sp.log, sp.erf, sp.erfc), key=sp.default_sort_key):
         if not atom.has(x):
+            continue
+        if isinstance(atom, (sp.erf, sp.erfc)):
+            u = sp.expand(atom.args[0])
+            if _linear_root(u, x) is not None and ("normal", u) not in seen:
+                seen.add(("normal", u))
+                normals.append(lambda u=u: _normal_cdf(u, x, lo, hi, hyp, L))
             continue
         if isinstance(atom, sp.exp):
             u = sp.expand(atom.args[0])
@@ -189,7 +220,7 @@ def candidates(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypothes
                 seen.add(key)
                 powers.append(lambda r=r, side=side, e=atom.exp: _power(r, side, e, x, lo, hi, hyp, L))
     out = []
-    for make in (*powers, *exponentials, *logs):
+    for make in (*powers, *exponentials, *logs, *normals):
         candidate = make()
         if candidate is not None:
             out.append(candidate)
