@@ -88,6 +88,9 @@ F = {
     # a Tricomi U at a general order: x^a (x - 1/2)^b e^(-x) with the order in a and b
     "gamma vs shifted gamma": lambda: (gam(2, 1), Continuous(2*sp.sqrt(x - R(1, 2))*sp.exp(R(1, 2) - x)/sp.sqrt(sp.pi),
                                                              x, sp.Interval.open(R(1, 2), oo))),
+    # the normal law's distribution function as a change of variables: 2 phi(x) Phi(x) against phi(x)
+    "skew-normal vs normal": lambda: (Continuous(sp.exp(-x**2/2)*(1 + sp.erf(x/sp.sqrt(2)))/sp.sqrt(2*sp.pi), x),
+                                      Continuous(sp.exp(-x**2/2)/sp.sqrt(2*sp.pi), x)),
 }
 """
 
