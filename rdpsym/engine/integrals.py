@@ -49,6 +49,7 @@ from rdpsym.engine import periodic
 from rdpsym.engine.context import Hypotheses
 from rdpsym.engine.integral_rules import (
     _beta,
+    _centred_gaussian_on_a_quadratics_support,
     _exponential,
     _gaussian,
     _inverse_power_exponential,
@@ -154,6 +155,12 @@ def _quadratic_powers_rule(i: Integrand) -> PieceValue | None:
     return _quadratic_powers(i.L, i.x, i.hyp) if i.shape is None and i.whole_line else None
 
 
+def _centred_gaussian_on_a_quadratics_support_rule(i: Integrand) -> PieceValue | None:
+    """A power of a quadratic vanishing at both ends of the piece times a Gaussian centred on it (Epanechnikov or
+    semicircle against a Gaussian): Kummer's function."""
+    return _centred_gaussian_on_a_quadratics_support(i.L, i.x, i.lo, i.hi, i.hyp) if i.shape is None else None
+
+
 def _inverse_power_exponential_rule(i: Integrand) -> PieceValue | None:
     """c·log x + Bx + D/x + C on (0, ∞): the generalised inverse Gaussian's Bessel-K integral."""
     if i.shape is not None or not (i.lo == 0 and i.hi is oo):
@@ -182,8 +189,8 @@ def _halves_rule(i: Integrand) -> PieceValue | None:
 #: The rules for ∫ e^L over one piece, in the order they are tried (the first that returns a value wins, the way
 #: SymPy's manualintegrate dispatches); after them only SymPy's own integrate, under a budget, with its guards.
 #: A new rule is a function of an :class:`Integrand` returning a :class:`PieceValue` or None, added here.
-RULES = (_shape_rules, _quadratic_powers_rule, _inverse_power_exponential_rule, _periodic_rule, _substitution_rule,
-         _halves_rule)
+RULES = (_shape_rules, _quadratic_powers_rule, _centred_gaussian_on_a_quadratics_support_rule,
+         _inverse_power_exponential_rule, _periodic_rule, _substitution_rule, _halves_rule)
 
 
 def integrate_exp(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses) -> PieceValue:
