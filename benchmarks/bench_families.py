@@ -91,6 +91,9 @@ F = {
     # the normal law's distribution function as a change of variables: 2 phi(x) Phi(x) against phi(x)
     "skew-normal vs normal": lambda: (Continuous(sp.exp(-x**2/2)*(1 + sp.erf(x/sp.sqrt(2)))/sp.sqrt(2*sp.pi), x),
                                       Continuous(sp.exp(-x**2/2)/sp.sqrt(2*sp.pi), x)),
+    # Kummer's function by Euler's integral: a power of 1 - x^2 times a Gaussian centred on [-1, 1]
+    "semicircle vs normal": lambda: (Continuous(2*sp.sqrt(1 - x**2)/sp.pi, x, sp.Interval(-1, 1)),
+                                     Continuous(sp.exp(-x**2/2)/sp.sqrt(2*sp.pi), x)),
 }
 """
 
