@@ -123,7 +123,7 @@ def _expectation(log_p: sp.Expr, p: sp.Expr, term: sp.Expr, var: sp.Symbol, lo, 
         value = sp.diff(found.value, t).subs(t, 0)
         return value if not value.has(sp.nan, sp.zoo) else sp.limit(sp.diff(found.value, t), t, 0)
     except NoClosedFormError as exc:
-        if isinstance(exc, BeyondSymPy) and powers_of_distinct_quadratics(generating, var):
+        if powers_of_distinct_quadratics(generating, var):
             # E_P[log q₂] of a Student t law against another: the t-derivative of an Appell-type integral.
             # (Not so the polynomial shapes: E_P[x²] of P ∝ e^{−x⁴} is a Γ value where ∫ e^{−x⁴ + t·x²} is none.)
             raise BeyondSymPy(f"E_P[{term}] is the derivative in t of an Appell-type integral") from exc
