@@ -262,7 +262,7 @@ def tidy_kl(expr: sp.Expr) -> sp.Expr:
     """
     # ₚF_q(a; b; 0) = 1, the series' first term (a b at 0, −1, … is a pole, kept): the α-derivative of a ₁F₁ in α
     # at α = 1 leaves such a term, which SymPy does not evaluate (an Epanechnikov law against a Gaussian).
-    expr = sp.sympify(expr).replace(
+    expr = sp.sympify(expr, strict=True).replace(
         lambda e: isinstance(e, sp.hyper) and e.argument.is_zero and not any(b.is_integer and b.is_nonpositive
                                                                              for b in e.bq), lambda e: sp.S.One)
     logs, rest = group_logs(sp.expand(expand_logs(sp.expand(expr))))
