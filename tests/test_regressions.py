@@ -693,6 +693,23 @@ def test_powers_of_symbols_are_not_simplified_again_in_exponentials_but_powers_o
     assert sp.simplify(shorter - bernoulli) == 0
 
 
+def test_a_condition_part_that_is_not_real_at_a_point_does_not_decide_it_when_another_part_does():
+    """Which branch of a result holds at a check point is decided with every value put in at once (``xreplace``;
+    ``subs`` put them in one at a time and asked SymPy's assumptions about each half-substituted relation, 5 % of
+    the textbook table's CPU).  Built at once, a relation between non-real numbers (√(1 − t), log(1 − t) at t = 3,
+    a point the sampler draws for a parameter declared only positive) raised inside an Or, a Not or a later case of
+    a Piecewise, where ``subs`` had let the part that settles it decide: t > 2 ∨ √(1 − t) < 1 came out False at
+    t = 3, and the ∞ branch below was passed over (a review of the change).  The values at once stay the fast path;
+    such a condition is decided part by part again."""
+    from rdpsym.derive.values import branch_at, decide
+
+    t = sp.Symbol("t", positive=True)
+    assert decide(sp.Or(t > 2, sp.sqrt(1 - t) < 1), {t: 3}) is True
+    assert decide(sp.Not(sp.And(t < 1, sp.log(1 - t) > -1)), {t: 3}) is True
+    assert branch_at(sp.Piecewise((sp.oo, sp.Or(t >= 1, sp.log(1 - t) < -2)), (t, True)), {t: 3}) == 0
+    assert decide(sp.log(1 - t) < 0, {t: 3}) is False  # the relation itself not real: not a valid point, as before
+
+
 # --- inputs from a probe of laws no test had seen (2026-11-30): rdpsym's own errors or right values, never a
 # --- bare ValueError, TypeError or ZeroDivisionError from inside
 
