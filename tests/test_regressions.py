@@ -710,6 +710,27 @@ def test_a_condition_part_that_is_not_real_at_a_point_does_not_decide_it_when_an
     assert decide(sp.log(1 - t) < 0, {t: 3}) is False  # the relation itself not real: not a valid point, as before
 
 
+def test_a_check_points_value_given_as_text_is_refused_not_parsed():
+    """``decide`` falls back to SymPy's ``subs`` where building a condition at once raises, and ``subs`` parses a
+    string value (``sympify(strict=False)``): the first version of that fallback caught the strict conversion's
+    refusal too, and handed the text to the parser (a re-read of the change).  The values are converted strictly
+    before either route; text is refused and never run."""
+    import types
+
+    from rdpsym.derive.values import decide
+
+    t = sp.Symbol("t", positive=True)
+    witness = types.SimpleNamespace(ran=False)
+    payload = "__import__('sys').modules['test_regressions'].WITNESS.__setattr__('ran', True) or 3"
+    globals()["WITNESS"] = witness
+    try:
+        with pytest.raises(sp.SympifyError):
+            decide(t > 2, {t: payload})
+    finally:
+        del globals()["WITNESS"]
+    assert witness.ran is False
+
+
 # --- inputs from a probe of laws no test had seen (2026-11-30): rdpsym's own errors or right values, never a
 # --- bare ValueError, TypeError or ZeroDivisionError from inside
 

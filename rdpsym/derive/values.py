@@ -73,15 +73,17 @@ def decide(condition: sp.Basic, point: dict) -> bool | None:
     """
     if condition in (sp.true, sp.false):
         return bool(condition)
+    # The values as SymPy numbers first, strictly: a string is refused here (subs, below, would parse one).
+    values = {s: sp.sympify(v, strict=True) for s, v in point.items()}
     try:
         # Every value at once: subs puts them in one at a time and asks SymPy's assumptions about each relation
         # half substituted (is α·σ₁² − α·σ₂² − σ₁² > 0 with only α known?), a twentieth of the textbook table's CPU.
-        truth = condition.xreplace({s: sp.sympify(v, strict=True) for s, v in point.items()}) if point else condition
+        truth = condition.xreplace(values)
     except (TypeError, ValueError):
         # A relation between non-real numbers (log(1 − t) at t > 1) somewhere in it: subs evaluates an Or, And, Not
         # or Piecewise part by part and lets a part that settles it decide (t > 2 in t > 2 ∨ √(1 − t) < 1 at t = 3).
         try:
-            truth = condition.subs(point)
+            truth = condition.subs(values)
         except TypeError:  # the relation decides: not a valid point
             return False
     if truth in (sp.true, sp.false):
