@@ -17,6 +17,7 @@ import sympy as sp
 from rdpsym.engine import quadratic_logs
 from rdpsym.engine.context import Hypotheses
 from rdpsym.engine.piece_value import PieceValue, _decided
+from rdpsym.engine.quadratic import quadratic_coefficients
 from rdpsym.foundations.budget import budgeted
 
 oo = sp.oo
@@ -110,18 +111,19 @@ def _centred_gaussian_on_a_quadratics_support(L: sp.Expr, x: sp.Symbol, lo, hi, 
         return None
     L = sp.expand(L)
     logs = [g for g in L.atoms(sp.log) if g.has(x)]
-    if len(logs) != 1 or not logs[0].args[0].is_polynomial(x) or sp.Poly(logs[0].args[0], x).degree() != 2:
+    if len(logs) != 1 or not logs[0].args[0].is_polynomial(x):
         return None
     g = logs[0]
+    q = sp.Poly(g.args[0], x)
     c = L.coeff(g)
     rest = sp.expand(L - c * g)
-    if c.has(x) or rest.has(g) or not rest.is_polynomial(x) or sp.Poly(rest, x).degree() > 2:
+    gaussian = None if c.has(x) or rest.has(g) else quadratic_coefficients(rest, (x,))  # rest = −½·a·x² + b·x + C
+    k = -q.LC()
+    if gaussian is None or q.degree() != 2 or hyp.is_positive(k) is not True \
+            or any(sp.expand(g.args[0].subs(x, end)) != 0 for end in (lo, hi)):
         return None
-    q = g.args[0]
-    k = -sp.Poly(q, x).LC()
-    if hyp.is_positive(k) is not True or sp.expand(q.subs(x, lo)) != 0 or sp.expand(q.subs(x, hi)) != 0:
-        return None
-    A, B, C = (sp.Poly(rest, x).coeff_monomial(x**n) for n in (2, 1, 0))
+    a, b, C = gaussian
+    A, B = -a[0, 0] / 2, b[0, 0]
     m, r = (lo + hi) / 2, (hi - lo) / 2
     if sp.expand(B + 2 * A * m) != 0 or hyp.is_positive(r) is not True:
         return None
