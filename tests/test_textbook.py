@@ -6,7 +6,9 @@ For each family of tests/textbook_families.py (continuous, discrete and multivar
    source, or a change of variables to one) equals the *definition* of D_α evaluated by this test
    suite's own mpmath quadrature or summation at 60 digits, to 40 significant digits
    (tests/textbook_oracle.py; nothing of rdpsym is used); where the formula says ∞, the oracle finds
-   a witness of divergence.  Where no closed form exists the quadrature *is* the reference.
+   a witness of divergence.  Where no closed form exists the quadrature *is* the reference.  The oracle's
+   values are stored with a fingerprint of the oracle and the table (tests/textbook_oracle_values.py), so a run
+   compares with them instead of repeating four minutes of quadrature; a test fails when the store is stale.
 2. ``test_symbolic_parameters`` — rdpsym derives the pair with symbolic parameters at α (evaluated
    at 3/2, 2, 3 and 11/2), 1 and ∞ (or at the orders a family has a closed form at); the result
    is a closed form (status proved or checked) that equals the reference to 40 digits at every
@@ -24,22 +26,16 @@ Derivations are cached per (family, row, order) and shared by every point and or
 from __future__ import annotations
 
 import functools
+import json
 import random
 
 import mpmath
 import pytest
 import sympy as sp
+import textbook_oracle_values as oracle_values
 from textbook_families import ALPHA, FAMILIES, FINITE_ORDERS, ORDERS, R, derived, is_inf, mp, oo, within_cpu
-from textbook_oracle import (
-    DIGITS,
-    ORACLE_DPS,
-    agree,
-    divergence,
-    diverges,
-    inf,
-    sup_is_infinite,
-    sup_log_ratio,
-)
+from textbook_oracle import DIGITS, ORACLE_DPS, agree, inf
+from textbook_oracle_values import point_key
 
 BY_NAME = {f.name: f for f in FAMILIES}
 CLOSED = ("proved", "checked")
@@ -49,41 +45,29 @@ def _slug(text: str) -> str:
     return "".join(c if c.isalnum() else "_" for c in text).strip("_")
 
 
-def _key(point: dict) -> tuple:
-    return tuple(sorted((name, str(value)) for name, value in point.items()))
-
-
 def _order_id(order) -> str:
     return "alpha" if order == ALPHA else "inf" if is_inf(order) else str(order)
 
 
 # ---------------------------------------------------------------------------------------------
-# The oracle's values (cached: each is computed once per run)
+# The oracle's values (stored with a fingerprint of the oracle and the table; kept for the run)
 # ---------------------------------------------------------------------------------------------
 
 
 @functools.cache
-def definition(name: str, point_key: tuple, order) -> mpmath.mpf:
-    """D_order from the definition (quadrature, summation, supremum), or inf with a witness."""
-    f = BY_NAME[name]
-    point = dict(point_key)
-    with mpmath.workdps(ORACLE_DPS):
-        laws = f.laws({n: mp(sp.Rational(v)) for n, v in point.items()})
-        if is_inf(order):
-            return inf if sup_is_infinite(laws) else sup_log_ratio(laws)
-        a = mp(order)
-        if diverges(laws, a):
-            return inf
-        return divergence(laws, a, algebraic_tail=f.algebraic_tail)
+def definition(name: str, key: tuple, order) -> mpmath.mpf:
+    """D_order from the definition (quadrature, summation, supremum), or inf with a witness: the oracle's value,
+    stored when the oracle and the table are as they were when it was computed (tests/textbook_oracle_values.py)."""
+    return oracle_values.definition(name, key, order)
 
 
 @functools.cache
-def reference(name: str, point_key: tuple, order) -> mpmath.mpf:
+def reference(name: str, key: tuple, order) -> mpmath.mpf:
     """The family's reference value: its formula, or the definition where it has none."""
     f = BY_NAME[name]
     with mpmath.workdps(ORACLE_DPS):
-        value = f.reference(order, {n: sp.Rational(v) for n, v in point_key})
-    return definition(name, point_key, order) if value is None else value
+        value = f.reference(order, {n: sp.Rational(v) for n, v in key})
+    return definition(name, key, order) if value is None else value
 
 
 # ---------------------------------------------------------------------------------------------
@@ -92,26 +76,50 @@ def reference(name: str, point_key: tuple, order) -> mpmath.mpf:
 
 
 def _oracle_cases():
-    for f in FAMILIES:
-        points = list(f.points) + ([f.numeric] if f.numeric is not None else [])
-        for point in points:
-            for order in ORDERS:
-                yield pytest.param(f.name, _key(point), order,
-                                   id=f"{_slug(f.name)}-{_slug(str(dict(_key(point))))}-order={_order_id(order)}")
+    for name, key, order in oracle_values.cases():
+        yield pytest.param(name, key, order, id=f"{_slug(name)}-{_slug(str(dict(key)))}-order={_order_id(order)}")
 
 
-@pytest.mark.parametrize("name, point_key, order", list(_oracle_cases()))
-def test_reference_against_definition(name, point_key, order):
+@pytest.mark.parametrize("name, key, order", list(_oracle_cases()))
+def test_reference_against_definition(name, key, order):
     """The literature formula equals the definition evaluated by our own quadrature (60 digits, 40 must agree)."""
     f = BY_NAME[name]
     with mpmath.workdps(ORACLE_DPS):
-        formula = f.reference(order, {n: sp.Rational(v) for n, v in point_key})
+        formula = f.reference(order, {n: sp.Rational(v) for n, v in key})
         if formula is None:
             pytest.skip("no closed form: the definition itself is the reference")
-        got = definition(name, point_key, order)
+        got = definition(name, key, order)
         assert agree(got, formula), (
-            f"{name} at {dict(point_key)}, order {order}: formula {mpmath.nstr(formula, 45)} "
+            f"{name} at {dict(key)}, order {order}: formula {mpmath.nstr(formula, 45)} "
             f"but the definition gives {mpmath.nstr(got, 45)}")
+
+
+#: Stored values recomputed by the oracle on every run (a seeded draw: the same ones each time).
+RECOMPUTED = 12
+
+
+def test_the_stored_oracle_values_are_the_oracle_s():
+    """The stored definition values (tests/golden/textbook_oracle_values.json) are current and are the oracle's.
+
+    The store's fingerprint must be that of today's oracle and table (else the table's tests would quietly
+    recompute every value: regenerate it), it must hold every case the table asks for, and a seeded sample of
+    its entries, recomputed here by the oracle, must agree with it to the table's 40 digits (bit for bit under
+    the mpmath the store was made with)."""
+    data = json.loads(oracle_values.STORE.read_text(encoding="utf-8"))
+    assert data["fingerprint"] == oracle_values.fingerprint(), (
+        "tests/golden/textbook_oracle_values.json is stale (the oracle or the table changed since it was "
+        "computed): regenerate it with `python tests/textbook_oracle_values.py`")
+    cases = list(oracle_values.cases())
+    keys = [oracle_values.entry_key(*case) for case in cases]
+    assert set(keys) == set(data["values"]), "the store's entries are not the table's cases: regenerate it"
+    same_mpmath = data["mpmath"] == mpmath.__version__
+    for name, key, order in random.Random(2026).sample(cases, RECOMPUTED):
+        stored = oracle_values.decode(data["values"][oracle_values.entry_key(name, key, order)])
+        computed = oracle_values.compute(name, key, order)
+        with mpmath.workdps(ORACLE_DPS):
+            assert (stored == computed) if same_mpmath else agree(stored, computed), (
+                f"{name} at {dict(key)}, order {order}: stored {oracle_values.encode(stored)} (man, exp), the "
+                f"oracle now gives {oracle_values.encode(computed)}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -126,7 +134,7 @@ def _value(d, values: dict) -> mpmath.mpf:
 
 
 def _compare(f, d, values: dict, point: dict, at, expect_numeric: bool):
-    want = reference(f.name, _key(point), at)
+    want = reference(f.name, point_key(point), at)
     status = str(d.status)
     if want == inf:
         assert status != "numeric" or isinstance(d.result, sp.Basic), f"∞ must be exact, got {d.result} ({status})"
@@ -180,9 +188,9 @@ def _symbolic_cases():
             evaluated = FINITE_ORDERS if order == ALPHA else (order,)
             for point in f.points:
                 for at in evaluated:
-                    yield pytest.param(f.name, order, _key(point), at, marks=_marks("symbolic", f.name),
+                    yield pytest.param(f.name, order, point_key(point), at, marks=_marks("symbolic", f.name),
                                        id=f"{_slug(f.name)}-order={_order_id(order)}-at={_order_id(at)}-"
-                                          f"{_slug(str(dict(_key(point))))}")
+                                          f"{_slug(str(dict(point_key(point))))}")
 
 
 @pytest.mark.parametrize("name, order, point_key, at", list(_symbolic_cases()))
