@@ -409,7 +409,11 @@ def test_iid_copies_give_n_times_the_divergence(order):
 
 def test_joint_density_that_factorises_is_derived_through_its_coordinates():
     """exp of a sum of per-coordinate terms: an exponential and a Laplace coordinate, detected and derived one at a
-    time; checked against the two-dimensional definition (nested quadrature on the raw joint pdf, 25 digits)."""
+    time; checked against the two-dimensional definition on the raw joint pdf, to 40 digits.
+
+    The integrand F = p²/q is a product f(u)·g(v) (the test's law is built so), so its integral over the plane
+    is ∫F(u, 0) du · ∫F(0, v) dv / F(0, 0): two one-dimensional quadratures of the raw joint pdf instead of a
+    nested one (25 digits in 22 s; these give 40 in a fraction of a second)."""
     l1, l2, mu = sp.symbols("lambda1 lambda2 mu", positive=True)
     sets = (sp.Interval(0, sp.oo), sp.Interval(-sp.oo, sp.oo))
     P = rdpsym.Continuous(l1 * sp.exp(-l1 * x - sp.Abs(y)) / 2, (x, y), support=sets)
@@ -418,12 +422,14 @@ def test_joint_density_that_factorises_is_derived_through_its_coordinates():
     d = rdpsym.renyi_divergence(P, Q, 2)
     assert any(isinstance(s.rule, Separates) for s in d.steps)
     point = {l1: sp.S(2), l2: sp.S(3), mu: sp.Rational(1, 2)}
-    with mpmath.workdps(27):
+    with mpmath.workdps(50):
         fp = sp.lambdify((x, y), P.pdf.subs(point), "mpmath")
         fq = sp.lambdify((x, y), Q.pdf.subs(point), "mpmath")
-        inner = lambda u: mpmath.quad(lambda v: fp(u, v) ** 2 / fq(u, v), [-mpmath.inf, 0, 0.5, mpmath.inf])  # noqa
-        ref = mpmath.log(mpmath.quad(inner, [0, mpmath.inf]))
-    assert agree(value_of(d, point), ref, 25)  # nested tanh-sinh in 2-D: 25 digits (the runtime check gives 40)
+        F = lambda u, v: fp(u, v) ** 2 / fq(u, v)  # noqa: E731
+        along_x = mpmath.quad(lambda u: F(u, 0), [0, mpmath.inf])
+        along_y = mpmath.quad(lambda v: F(0, v), [-mpmath.inf, 0, 0.5, mpmath.inf])  # kinks at 0 and μ
+        ref = mpmath.log(along_x * along_y / F(0, 0))
+    assert agree(value_of(d, point), ref)
 
 
 def test_independent_products_of_different_coordinates():
