@@ -426,8 +426,10 @@ def test_joint_density_that_factorises_is_derived_through_its_coordinates():
         fp = sp.lambdify((x, y), P.pdf.subs(point), "mpmath")
         fq = sp.lambdify((x, y), Q.pdf.subs(point), "mpmath")
         F = lambda u, v: fp(u, v) ** 2 / fq(u, v)  # noqa: E731
+        for u, v in ((mpmath.mpf(1) / 3, -2), (3, mpmath.mpf(7) / 10)):  # a product: F(u, v)·F(0, 0) = F(u, 0)·F(0, v)
+            assert mpmath.almosteq(F(u, v) * F(0, 0), F(u, 0) * F(0, v), rel_eps=mpmath.mpf(10) ** -45)
         along_x = mpmath.quad(lambda u: F(u, 0), [0, mpmath.inf])
-        along_y = mpmath.quad(lambda v: F(0, v), [-mpmath.inf, 0, 0.5, mpmath.inf])  # kinks at 0 and μ
+        along_y = mpmath.quad(lambda v: F(0, v), [-mpmath.inf, 0, mp_of(point[mu]), mpmath.inf])  # kinks: 0 and μ
         ref = mpmath.log(along_x * along_y / F(0, 0))
     assert agree(value_of(d, point), ref)
 

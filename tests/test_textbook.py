@@ -8,7 +8,8 @@ For each family of tests/textbook_families.py (continuous, discrete and multivar
    (tests/textbook_oracle.py; nothing of rdpsym is used); where the formula says ∞, the oracle finds
    a witness of divergence.  Where no closed form exists the quadrature *is* the reference.  The oracle's
    values are stored with a fingerprint of the oracle and the table (tests/textbook_oracle_values.py), so a run
-   compares with them instead of repeating four minutes of quadrature; a test fails when the store is stale.
+   compares with them instead of repeating four minutes of quadrature; a test fails when the store is stale
+   (any edit of the oracle or the table: regenerate it with ``python tests/textbook_oracle_values.py``).
 2. ``test_symbolic_parameters`` — rdpsym derives the pair with symbolic parameters at α (evaluated
    at 3/2, 2, 3 and 11/2), 1 and ∞ (or at the orders a family has a closed form at); the result
    is a closed form (status proved or checked) that equals the reference to 40 digits at every
@@ -98,13 +99,15 @@ def test_reference_against_definition(name, key, order):
 RECOMPUTED = 12
 
 
-def test_the_stored_oracle_values_are_the_oracle_s():
+def test_stored_oracle_values_are_current():
     """The stored definition values (tests/golden/textbook_oracle_values.json) are current and are the oracle's.
 
     The store's fingerprint must be that of today's oracle and table (else the table's tests would quietly
     recompute every value: regenerate it), it must hold every case the table asks for, and a seeded sample of
     its entries, recomputed here by the oracle, must agree with it to the table's 40 digits (bit for bit under
     the mpmath the store was made with)."""
+    assert oracle_values.STORE.exists(), "tests/golden/textbook_oracle_values.json is missing: make it with " \
+        "`python tests/textbook_oracle_values.py`"
     data = json.loads(oracle_values.STORE.read_text(encoding="utf-8"))
     assert data["fingerprint"] == oracle_values.fingerprint(), (
         "tests/golden/textbook_oracle_values.json is stale (the oracle or the table changed since it was "
@@ -193,11 +196,11 @@ def _symbolic_cases():
                                           f"{_slug(str(dict(point_key(point))))}")
 
 
-@pytest.mark.parametrize("name, order, point_key, at", list(_symbolic_cases()))
-def test_symbolic_parameters(name, order, point_key, at):
+@pytest.mark.parametrize("name, order, key, at", list(_symbolic_cases()))
+def test_symbolic_parameters(name, order, key, at):
     """A closed form in the family's symbolic parameters, right at every point (∞ where the truth is ∞)."""
     f = BY_NAME[name]
-    point = {n: sp.Rational(v) for n, v in point_key}
+    point = {n: sp.Rational(v) for n, v in key}
     d = derived(f, "symbolic", order)
     values = f.values(point)
     if order == ALPHA:

@@ -3,21 +3,23 @@
 The definition of D_α evaluated by the independent oracle (tests/textbook_oracle.py) at every parameter point
 and order of the textbook table (tests/textbook_families.py) is a pure function of those two files: the same
 60-digit quadratures, sums and suprema, bit for bit, on every run.  Computing them took about four minutes of
-CPU in each run of the suite (936 values, the two-dimensional normals 4 s each), to produce numbers that had
+CPU in each run of the suite (924 values, the two-dimensional normals 4 s each), to produce numbers that had
 not changed.  They are stored in ``golden/textbook_oracle_values.json`` with a fingerprint of the files that
 determine them (the SHA-256 of the oracle, the table and this module); ``definition`` reads a stored value
 when the fingerprint is the sources' own and computes it otherwise.  The table's tests compare every
 literature formula and every rdpsym derivation with these values as before; what a run no longer does is
-repeat the quadratures.  ``tests/test_textbook.py::test_the_stored_oracle_values_are_the_oracle_s`` fails when
-the store is stale (the oracle or the table was edited) and recomputes a seeded sample of entries with the
-oracle to show the store holds its values.
+repeat the quadratures.  ``tests/test_textbook.py::test_stored_oracle_values_are_current`` fails when the
+store is stale (the oracle or the table was edited: any edit, a new family too, until the store is
+regenerated the table's tests quietly compute every value again) and recomputes a seeded sample of entries
+with the oracle to show the store holds its values.
 
-After editing the oracle or the table, regenerate the store (all cores, about two minutes on two)::
+After editing the oracle or the table, regenerate the store (a process per core; about four minutes of CPU)::
 
     python tests/textbook_oracle_values.py
 
-Values are stored exactly: an mpf as its integer mantissa and binary exponent (``man · 2^exp``), ∞ as
-``"inf"``.  Nothing here imports rdpsym (the table's module does, for its derivations; the oracle's laws are
+Values are stored exactly: an mpf as its signed integer mantissa and binary exponent (``man · 2^exp``), +∞ as
+``"inf"``; anything else (−∞, nan) is refused, never stored.  The fingerprint reads the files' bytes, so they
+are checked out with LF line ends everywhere (.gitattributes).  Nothing here imports rdpsym (the table's module does, for its derivations; the oracle's laws are
 plain mpmath callables).
 """
 
@@ -68,11 +70,12 @@ def entry_key(name: str, key: tuple, order) -> str:
 
 def cases():
     """(family, point key, order) for every value the table asks the definition for: each family's points and
-    its numeric row's point, at every order of the table."""
+    its numeric row's point (once where it is one of the points), at every order of the table."""
     for f in FAMILIES:
-        for point in (*f.points, *([f.numeric] if f.numeric is not None else [])):
+        keys = dict.fromkeys(point_key(p) for p in (*f.points, *([f.numeric] if f.numeric is not None else [])))
+        for key in keys:
             for order in ORDERS:
-                yield f.name, point_key(point), order
+                yield f.name, key, order
 
 
 def compute(name: str, key: tuple, order) -> mpmath.mpf:
@@ -91,7 +94,13 @@ def compute(name: str, key: tuple, order) -> mpmath.mpf:
 
 
 def encode(value: mpmath.mpf) -> list | str:
-    return "inf" if value == inf else [int(value.man), int(value.exp)]
+    """``[signed mantissa, exponent]``, or ``"inf"``; −∞ and nan are not values the oracle may give."""
+    if value == inf:
+        return "inf"
+    if not mpmath.isfinite(value):
+        raise ValueError(f"the oracle gave {value}: not a divergence, nothing stored")
+    sign, man, exp, _ = value._mpf_
+    return [-int(man) if sign else int(man), int(exp)]
 
 
 def decode(stored: list | str) -> mpmath.mpf:
@@ -105,7 +114,7 @@ def decode(stored: list | str) -> mpmath.mpf:
 @functools.cache
 def stored() -> dict:
     """The stored values if their fingerprint is the sources' own, else an empty dict (everything computed)."""
-    if not STORE.exists():
+    if not STORE.exists():  # (the store's test says how to make it)
         return {}
     data = json.loads(STORE.read_text(encoding="utf-8"))
     return data["values"] if data.get("fingerprint") == fingerprint() else {}
@@ -125,11 +134,14 @@ def _compute_case(case):
 def regenerate(path: Path = STORE, workers: int | None = None) -> int:
     """Compute every case with the oracle (in ``workers`` processes) and write the store; return the count."""
     todo = list(cases())
+    computed_from = fingerprint()  # the sources the workers read: an edit during the run is not stored as theirs
     workers = workers or os.cpu_count() or 1
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
     with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
         values = dict(pool.map(_compute_case, todo, chunksize=1))
-    head = {"fingerprint": fingerprint(), "mpmath": mpmath.__version__, "oracle_dps": ORACLE_DPS,
+    if fingerprint() != computed_from:
+        raise RuntimeError("the oracle or the table changed while the store was computed: run it again")
+    head = {"fingerprint": computed_from, "mpmath": mpmath.__version__, "oracle_dps": ORACLE_DPS,
             "regenerate": "python tests/textbook_oracle_values.py"}
     # One entry a line, so that a regenerated store's diff shows which values moved.
     entries = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in sorted(values.items()))
