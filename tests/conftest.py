@@ -23,6 +23,7 @@ import threading
 
 import mpmath
 import pytest
+import stored_values
 from hypothesis import HealthCheck, Phase, settings
 
 # No cache of derivations across tests or runs (rdpsym.foundations.disk_cache): a test sees the work done, not a
@@ -39,9 +40,19 @@ _made_here: list[str] = []
 
 
 def pytest_configure(config):
+    if os.environ.get(stored_values.RECORD) == "1" and getattr(config.option, "numprocesses", None):
+        raise pytest.UsageError(f"{stored_values.RECORD}=1 records the stored reference values in one process: "
+                                "run with -n 0")
     if SHARED_DERIVATIONS not in os.environ:
         _made_here.append(tempfile.mkdtemp(prefix="rdpsym-test-derivations-"))
         os.environ[SHARED_DERIVATIONS] = _made_here[0]
+
+
+def pytest_sessionfinish(session):
+    """A recording run (``RDPSYM_RECORD_STORES=1``, one process) writes the stores it filled (tests/stored_values.py)."""
+    if os.environ.get(stored_values.RECORD) == "1":
+        for path in stored_values.write_recorded():
+            print(f"\nstored reference values written to {path}")
 
 
 def pytest_unconfigure(config):

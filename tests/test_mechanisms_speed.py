@@ -16,6 +16,7 @@ import mpmath
 import pytest
 import sympy as sp
 from flint import arb, fmpq
+from sampled_gaussian_reference import mp, reference
 
 import rdpsym
 import rdpsym.accounting.sampled_gaussian as sg
@@ -28,31 +29,6 @@ from rdpsym.foundations.balls import precision
 Q = fmpq
 FRACTIONAL = [a for a in DP_ACCOUNTING if a.q != 1]
 INTEGER = [a for a in DP_ACCOUNTING if a.q == 1]
-
-
-def mp(r: fmpq) -> mpmath.mpf:
-    return mpmath.mpf(int(r.p)) / int(r.q)
-
-
-def reference(q: fmpq, sigma: fmpq, order: fmpq, dps: int = 60) -> mpmath.mpf:
-    """log A_α by mpmath quadrature of E[b^α − 1 − α(b − 1)], split every σ, at two precisions."""
-    out = []
-    for extra in (20, 35):
-        with mpmath.workdps(dps + extra):
-            qq, s, a = mp(q), mp(sigma), mp(order)
-
-            def f(z, qq=qq, s=s, a=a):
-                d = qq * mpmath.expm1((2 * z - 1) / (2 * s * s))
-                return mpmath.npdf(z, 0, s) * (mpmath.expm1(a * mpmath.log1p(d)) - a * d)
-
-            lo, hi = -16 * s, a + 16 * s
-            pts = [lo + k * s for k in range(int((hi - lo) / s) + 1)] + [hi]
-            total = mpmath.quad(f, pts, method="gauss-legendre")
-            total += mpmath.quad(f, [-mpmath.inf, lo]) + mpmath.quad(f, [hi, mpmath.inf])
-            out.append(mpmath.log1p(total))
-    with mpmath.workdps(dps + 20):
-        assert abs(out[0] - out[1]) <= mpmath.mpf(10) ** -dps * abs(out[1])
-    return out[1]
 
 
 def contains(ball: arb, value: mpmath.mpf, rel: int = 50) -> bool:

@@ -10,8 +10,8 @@ the reference widened by its own error allowance (10⁻⁵⁰ relative).
 
 from __future__ import annotations
 
-import functools
 import itertools
+import os
 import random
 
 import mpmath
@@ -19,6 +19,8 @@ import pytest
 from flint import arb, ctx, fmpq
 from hypothesis import given
 from hypothesis import strategies as st
+from sampled_gaussian_reference import STORE, compute_entry, log_a_mp, mp, reference
+from stored_values import RECORD
 
 from rdpsym.accounting.sampled_gaussian import log_moment, log_moments, rdp_values, trapezoid
 from rdpsym.foundations.balls import precision
@@ -27,60 +29,24 @@ from rdpsym.foundations.errors import ConvergenceError, ParameterError
 Q = fmpq
 
 
-def mp(r: fmpq) -> mpmath.mpf:
-    return mpmath.mpf(int(r.p)) / int(r.q)
-
-
-# ----------------------------------------------------------------------------- the reference
-
-
-def _log_a_mp(q: fmpq, sigma: fmpq, order: fmpq, dps: int, window: float | None) -> mpmath.mpf:
-    with mpmath.workdps(dps):
-        qq, s, a = mp(q), mp(sigma), mp(order)
-        if order.q == 1:  # Σ_{k≥2} C(n,k)(1−q)^{n−k}q^k expm1(k(k−1)/(2σ²)): all terms positive
-            n = int(order.p)
-            am1 = mpmath.fsum(
-                mpmath.binomial(n, k) * (1 - qq) ** (n - k) * qq**k * mpmath.expm1(mpmath.mpf(k * (k - 1)) / (2 * s * s))
-                for k in range(2, n + 1)
-            )
-            return mpmath.log1p(am1)
-
-        def f(z):  # φ(z)·(b^α − 1 − α(b − 1)) with b − 1 = q·expm1(u): ≥ 0 and no cancellation against 1
-            d = qq * mpmath.expm1((2 * z - 1) / (2 * s * s))
-            return mpmath.npdf(z, 0, s) * (mpmath.expm1(a * mpmath.log1p(d)) - a * d)
-
-        if window is not None:
-            # Large α: the mass is a bump of width σ at z = α (outside `window`·σ: < e^{−window²/2}
-            # relative); one tanh-sinh panel each side of the peak.
-            total = mpmath.quad(f, [a - window * s, a, a + window * s])
-            return mpmath.log1p(total)
-        lo, hi = -14 * s, a + 14 * s  # the body, split every σ, and two tails
-        pts = [lo + k * s for k in range(int((hi - lo) / s) + 1)] + [hi]
-        z0 = s * s * mpmath.log(1 / qq - 1) + mpmath.mpf(1) / 2  # MTZ's z₀, where b crosses 2(1 − q)
-        if lo < z0 < hi:
-            pts = sorted([*pts, z0])
-        # Tails by tanh-sinh: Gauss–Legendre on an infinite interval (or on one huge
-        # segment) agreed with itself at two precisions while being wrong at 1e−43.
-        total = mpmath.quad(f, pts, method="gauss-legendre")
-        total += mpmath.quad(f, [-mpmath.inf, lo]) + mpmath.quad(f, [hi, mpmath.inf])
-        return mpmath.log1p(total)
-
-
-@functools.cache
-def reference(q: fmpq, sigma: fmpq, order: fmpq, digits: int = 60, window: float | None = None) -> mpmath.mpf:
-    """log A_α to ``digits`` significant digits, checked at two working precisions."""
-    low = _log_a_mp(q, sigma, order, digits + 20, window)  # the A − 1 integrand cancels ~log10(1/(αq)) digits
-    high = _log_a_mp(q, sigma, order, digits + 35, window)
-    with mpmath.workdps(digits + 20):
-        assert abs(low - high) <= mpmath.mpf(10) ** (-digits) * abs(high), (q, sigma, order, low, high)
-    return high
-
-
 def ref_ball(value: mpmath.mpf, rel: int = 50) -> arb:
     """The reference as a ball of relative radius 10^−rel (its error allowance)."""
     with precision(400):  # the decimal itself exactly enough that only the allowance counts
         r = arb(mpmath.nstr(value, 90, strip_zeros=False))
         return r + abs(r) * arb(10) ** (-rel) * arb(0, 1)
+
+
+def test_stored_reference_values_are_current():
+    """The stored log-moments (tests/golden/sampled_gaussian_reference.json, recorded from this file and
+    tests/test_mechanisms_speed.py) are those of today's reference: the store is current, and 6 seeded entries,
+    recomputed, are the stored values bit for bit (to 55 digits under another mpmath)."""
+    if os.environ.get(RECORD) == "1":
+        pytest.skip("a recording run writes the store as it ends")
+    def agree(stored, computed):
+        with mpmath.workdps(80):
+            return abs(stored - computed) <= mpmath.mpf(10) ** -55 * abs(computed)
+
+    STORE.recomputed_sample(compute_entry, 6, agree)
 
 
 # Edges named in the brief: q = 1e−6, 0.5, 0.999; σ = 0.5, 50; α = 1.001, 1.5, 2, 7.5, 100, 1024.
@@ -177,7 +143,7 @@ def test_quadrature_matches_the_exact_sum_next_to_an_integer(q, sigma, n):
 
 def test_values_at_200_digits_integer_order():
     q, sigma, order = Q(1, 100), Q(11, 10), Q(64)
-    ref = _log_a_mp(q, sigma, order, 230, None)
+    ref = log_a_mp(q, sigma, order, 230, None)
     (value,) = rdp_values(q, sigma, [order], 200)
     with mpmath.workdps(230):
         assert abs(value / (ref / 63) - 1) < mpmath.mpf(10) ** -200

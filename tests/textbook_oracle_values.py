@@ -1,34 +1,22 @@
-"""The oracle's values of the textbook table, stored: computed when the oracle or the table changes, not every run.
+"""The textbook table's oracle values, stored (tests/stored_values.py): computed when the oracle or the table
+changes, not on every run.
 
-The definition of D_α evaluated by the independent oracle (tests/textbook_oracle.py) at every parameter point
-and order of the textbook table (tests/textbook_families.py) is a pure function of those two files: the same
-60-digit quadratures, sums and suprema, bit for bit, on every run.  Computing them took about four minutes of
-CPU in each run of the suite (924 values, the two-dimensional normals 4 s each), to produce numbers that had
-not changed.  They are stored in ``golden/textbook_oracle_values.json`` with a fingerprint of the files that
-determine them (the SHA-256 of the oracle, the table and this module); ``definition`` reads a stored value
-when the fingerprint is the sources' own and computes it otherwise.  The table's tests compare every
-literature formula and every rdpsym derivation with these values as before; what a run no longer does is
-repeat the quadratures.  ``tests/test_textbook.py::test_stored_oracle_values_are_current`` fails when the
-store is stale (the oracle or the table was edited: any edit, a new family too, until the store is
-regenerated the table's tests quietly compute every value again) and recomputes a seeded sample of entries
-with the oracle to show the store holds its values.
-
-After editing the oracle or the table, regenerate the store (a process per core; about four minutes of CPU)::
+The definition of D_α evaluated by the independent oracle (tests/textbook_oracle.py, plain mpmath) at every
+parameter point and order of the textbook table (tests/textbook_families.py) is a pure function of those two
+files: the same 60-digit quadratures, sums and suprema, bit for bit, on every run — about four minutes of CPU in
+each run of the suite (924 values, the two-dimensional normals 4 s each).  They are kept in
+``golden/textbook_oracle_values.json`` with a fingerprint of the oracle, the table and this module.
+``tests/test_textbook.py::test_stored_oracle_values_are_current`` fails when the store is stale (any edit of
+the three, a new family too: until the store is regenerated the table's tests compute every value again) and
+recomputes a seeded sample of entries with the oracle.  After such an edit (a process per core; about four
+minutes of CPU)::
 
     python tests/textbook_oracle_values.py
-
-Values are stored exactly: an mpf as its signed integer mantissa and binary exponent (``man · 2^exp``), +∞ as
-``"inf"``; anything else (−∞, nan) is refused, never stored.  The fingerprint reads the files' bytes, so they
-are checked out with LF line ends everywhere (.gitattributes).  Nothing here imports rdpsym (the table's module does, for its derivations; the oracle's laws are
-plain mpmath callables).
 """
 
 from __future__ import annotations
 
 import concurrent.futures
-import functools
-import hashlib
-import json
 import multiprocessing
 import os
 import sys
@@ -41,21 +29,13 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:  # run as a script: the table's modules sit beside this one
     sys.path.insert(0, str(HERE))
 
+from stored_values import Store, encode  # noqa: E402
 from textbook_families import FAMILIES, ORDERS, is_inf, mp  # noqa: E402
 from textbook_oracle import ORACLE_DPS, divergence, diverges, inf, sup_is_infinite, sup_log_ratio  # noqa: E402
 
-STORE = HERE / "golden" / "textbook_oracle_values.json"
-#: The files whose text determines every stored value (the mpmath they run on is recorded beside them).
-SOURCES = ("textbook_oracle.py", "textbook_families.py", "textbook_oracle_values.py")
+STORE = Store("textbook_oracle_values", ("textbook_oracle.py", "textbook_families.py", "textbook_oracle_values.py"),
+              "python tests/textbook_oracle_values.py")
 BY_NAME = {f.name: f for f in FAMILIES}
-
-
-def fingerprint() -> str:
-    """SHA-256 of the sources' bytes, each preceded by its name."""
-    digest = hashlib.sha256()
-    for name in SOURCES:
-        digest.update(name.encode() + b"\0" + (HERE / name).read_bytes() + b"\0")
-    return digest.hexdigest()
 
 
 def point_key(point: dict) -> tuple:
@@ -93,62 +73,32 @@ def compute(name: str, key: tuple, order) -> mpmath.mpf:
         return divergence(laws, a, algebraic_tail=f.algebraic_tail)
 
 
-def encode(value: mpmath.mpf) -> list | str:
-    """``[signed mantissa, exponent]``, or ``"inf"``; −∞ and nan are not values the oracle may give."""
-    if value == inf:
-        return "inf"
-    if not mpmath.isfinite(value):
-        raise ValueError(f"the oracle gave {value}: not a divergence, nothing stored")
-    sign, man, exp, _ = value._mpf_
-    return [-int(man) if sign else int(man), int(exp)]
-
-
-def decode(stored: list | str) -> mpmath.mpf:
-    if stored == "inf":
-        return inf
-    man, exp = stored
-    with mpmath.workprec(max(53, abs(man).bit_length())):  # exactly the stored number, whatever the context's
-        return +mpmath.mpf((man, exp))
-
-
-@functools.cache
-def stored() -> dict:
-    """The stored values if their fingerprint is the sources' own, else an empty dict (everything computed)."""
-    if not STORE.exists():  # (the store's test says how to make it)
-        return {}
-    data = json.loads(STORE.read_text(encoding="utf-8"))
-    return data["values"] if data.get("fingerprint") == fingerprint() else {}
-
-
 def definition(name: str, key: tuple, order) -> mpmath.mpf:
     """The oracle's D_order at the point: the stored value when the store is current, else computed."""
-    value = stored().get(entry_key(name, key, order))
-    return decode(value) if value is not None else compute(name, key, order)
+    return STORE.value(entry_key(name, key, order), lambda: compute(name, key, order))
+
+
+def compute_entry(entry: str) -> mpmath.mpf:
+    """The oracle's value of a store entry, recomputed from its key (for the store's test)."""
+    return compute(*_BY_ENTRY[entry])
+
+
+_BY_ENTRY = {entry_key(*case): case for case in cases()}
 
 
 def _compute_case(case):
-    name, key, order = case
-    return entry_key(name, key, order), encode(compute(name, key, order))
+    return entry_key(*case), encode(compute(*case))
 
 
-def regenerate(path: Path = STORE, workers: int | None = None) -> int:
+def regenerate(workers: int | None = None) -> int:
     """Compute every case with the oracle (in ``workers`` processes) and write the store; return the count."""
-    todo = list(cases())
-    computed_from = fingerprint()  # the sources the workers read: an edit during the run is not stored as theirs
-    workers = workers or os.cpu_count() or 1
+    todo, computed_from = list(cases()), STORE.fingerprint()
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
+    with concurrent.futures.ProcessPoolExecutor(workers or os.cpu_count() or 1, mp_context=context) as pool:
         values = dict(pool.map(_compute_case, todo, chunksize=1))
-    if fingerprint() != computed_from:
-        raise RuntimeError("the oracle or the table changed while the store was computed: run it again")
-    head = {"fingerprint": computed_from, "mpmath": mpmath.__version__, "oracle_dps": ORACLE_DPS,
-            "regenerate": "python tests/textbook_oracle_values.py"}
-    # One entry a line, so that a regenerated store's diff shows which values moved.
-    entries = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in sorted(values.items()))
-    text = json.dumps(head, indent=1)[:-2] + ',\n "values": {\n' + entries + "\n }\n}\n"
-    path.write_text(text, encoding="utf-8")
+    STORE.write(values, computed_from)
     return len(values)
 
 
 if __name__ == "__main__":
-    print(f"{regenerate()} values written to {STORE.relative_to(HERE.parent)}")
+    print(f"{regenerate()} values written to {STORE.path.relative_to(HERE.parent)}")
