@@ -40,7 +40,9 @@ _made_here: list[str] = []
 
 
 def pytest_configure(config):
-    if os.environ.get(stored_values.RECORD) == "1" and getattr(config.option, "numprocesses", None):
+    distributed = getattr(config.option, "numprocesses", None) or getattr(config.option, "dist", "no") != "no" \
+        or getattr(config.option, "tx", None) or hasattr(config, "workerinput")
+    if stored_values.recording() and distributed:  # (each xdist worker would write a part of a store)
         raise pytest.UsageError(f"{stored_values.RECORD}=1 records the stored reference values in one process: "
                                 "run with -n 0")
     if SHARED_DERIVATIONS not in os.environ:
@@ -50,7 +52,7 @@ def pytest_configure(config):
 
 def pytest_sessionfinish(session):
     """A recording run (``RDPSYM_RECORD_STORES=1``, one process) writes the stores it filled (tests/stored_values.py)."""
-    if os.environ.get(stored_values.RECORD) == "1":
+    if stored_values.recording():
         for path in stored_values.write_recorded():
             print(f"\nstored reference values written to {path}")
 

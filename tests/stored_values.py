@@ -13,10 +13,12 @@ out with LF line ends everywhere (.gitattributes).
 
 A store is filled either from a list of cases (:meth:`Store.write`, the textbook table's) or by *recording* a
 run of the tests that ask for its values: with ``RDPSYM_RECORD_STORES=1`` every value is computed and kept,
-and the stores that recorded are written as the run ends (``tests/conftest.py``; one process, ``-n 0``).  A
-value asked for that a current store does not hold is computed and warned about
-(:class:`MissingStoredValue`, an error under the suite's warning filter): the store is regenerated, never left
-to quietly cost a run its minutes.
+and the stores that recorded are written as the run ends (``tests/conftest.py``; one process, ``-n 0``, no
+xdist).  What a recording run computed is added to the store when the store was made from the same sources
+(a run of one test, ``-k``, ``-x`` or a failure loses nothing), and replaces it when the sources changed.  A
+value asked for that a current store does not hold is an error before any work (:class:`MissingStoredValue`,
+a warning the suite's filter makes an error): the store is regenerated, never left to quietly cost a run its
+minutes.
 """
 
 from __future__ import annotations
@@ -37,6 +39,11 @@ HERE = Path(__file__).resolve().parent
 RECORD = "RDPSYM_RECORD_STORES"
 #: Every store made in this process (conftest writes the recording ones at the end of a recording run).
 STORES: list[Store] = []
+
+
+def recording() -> bool:
+    """Whether this run records the stored values (``RDPSYM_RECORD_STORES=1``)."""
+    return os.environ.get(RECORD) == "1"
 
 
 class MissingStoredValue(UserWarning):
@@ -91,16 +98,15 @@ class Store:
 
     def value(self, key: str, compute: Callable[[], mpmath.mpf]) -> mpmath.mpf:
         """The stored value of ``key`` when the store is current and holds it, else ``compute()``."""
-        recording = os.environ.get(RECORD) == "1"
-        if self.current and not recording and key in self.data["values"]:
-            return decode(self.data["values"][key])
-        value = compute()
-        if recording:
-            self.recorded[key] = encode(value)
-        elif self.current:
+        if recording():
+            self.recorded[key] = encode(value := compute())
+            return value
+        if self.current:
+            if key in self.data["values"]:
+                return decode(self.data["values"][key])
             warnings.warn(MissingStoredValue(f"{key!r} is not in {self.path.name}: regenerate it with "
                                              f"`{self.regenerate}`"), stacklevel=2)
-        return value
+        return compute()
 
     def write(self, values: dict, computed_from: str) -> None:
         """Write ``values`` (key → encoded value), computed from sources whose fingerprint was ``computed_from``:
@@ -122,12 +128,17 @@ class Store:
                               f"{', '.join(self.sources)}): regenerate it with `{self.regenerate}`")
         return self.data["values"]
 
-    def recomputed_sample(self, compute: Callable[[str], mpmath.mpf], count: int, agree: Callable) -> None:
-        """Assert that ``count`` seeded entries, recomputed by ``compute(key)``, are the stored values: bit for
-        bit under the mpmath the store was made with, else ``agree(stored, computed)``."""
+    def seeded_sample(self, count: int, among: Callable[[str], bool] = lambda key: True) -> list[str]:
+        """``count`` entries drawn with a fixed seed (the same ones on every run) among those ``among`` accepts."""
+        keys = sorted(key for key in self.check_current() if among(key))
+        return random.Random(2026).sample(keys, min(count, len(keys)))
+
+    def assert_recomputed(self, keys: list[str], compute: Callable[[str], mpmath.mpf], agree: Callable) -> None:
+        """Assert that the entries ``keys``, recomputed by ``compute(key)``, are the stored values: bit for bit
+        under the mpmath the store was made with, else ``agree(stored, computed)``."""
         values = self.check_current()
         same_mpmath = self.data["mpmath"] == mpmath.__version__
-        for key in random.Random(2026).sample(sorted(values), min(count, len(values))):
+        for key in keys:
             stored, computed = decode(values[key]), compute(key)
             assert (stored == computed) if same_mpmath else agree(stored, computed), (
                 f"{self.path.name}, {key}: stored {values[key]} (man, exp), the reference now gives "
@@ -135,10 +146,12 @@ class Store:
 
 
 def write_recorded() -> list[Path]:
-    """Write every store that recorded values in this process (a recording run's end); the files written."""
+    """Write every store that recorded values in this process (a recording run's end), added to what it held when
+    it was made from the same sources; the files written."""
     written = []
     for store in STORES:
         if store.recorded:
-            store.write(store.recorded, store.created_from)
+            kept = store.data["values"] if store.current else {}
+            store.write({**kept, **store.recorded}, store.created_from)
             written.append(store.path)
     return written

@@ -1,17 +1,16 @@
 """The Poisson-subsampled Gaussian (DP-SGD): certified balls, exact edges, digits, dp_accounting.
 
-The yardstick is computed here, independently of rdpsym: A_α − 1 (Mironov, Talwar,
-Zhang 2019, Sec. 3) by mpmath quadrature of E[b^α − 1 − α(b − 1)] split every σ
-(and at MTZ's z₀) for fractional orders, and by the binomial sum in mpmath for
-integer orders, each evaluated at two precisions that must agree (see
-/work/shared/notes/numerics.md).  A ball "contains" the reference when it contains
+The yardstick is computed independently of rdpsym (tests/sampled_gaussian_reference.py, its values
+stored by tests/stored_values.py): A_α − 1 (Mironov, Talwar, Zhang 2019, Sec. 3) by mpmath
+quadrature of E[b^α − 1 − α(b − 1)] split every σ (and at MTZ's z₀) for fractional orders, and
+by the binomial sum in mpmath for integer orders, each evaluated at two precisions that must
+agree (see /work/shared/notes/numerics.md).  A ball "contains" the reference when it contains
 the reference widened by its own error allowance (10⁻⁵⁰ relative).
 """
 
 from __future__ import annotations
 
 import itertools
-import os
 import random
 
 import mpmath
@@ -20,7 +19,7 @@ from flint import arb, ctx, fmpq
 from hypothesis import given
 from hypothesis import strategies as st
 from sampled_gaussian_reference import STORE, compute_entry, log_a_mp, mp, reference
-from stored_values import RECORD
+from stored_values import recording
 
 from rdpsym.accounting.sampled_gaussian import log_moment, log_moments, rdp_values, trapezoid
 from rdpsym.foundations.balls import precision
@@ -38,15 +37,21 @@ def ref_ball(value: mpmath.mpf, rel: int = 50) -> arb:
 
 def test_stored_reference_values_are_current():
     """The stored log-moments (tests/golden/sampled_gaussian_reference.json, recorded from this file and
-    tests/test_mechanisms_speed.py) are those of today's reference: the store is current, and 6 seeded entries,
-    recomputed, are the stored values bit for bit (to 55 digits under another mpmath)."""
-    if os.environ.get(RECORD) == "1":
+    tests/test_mechanisms_speed.py) are those of today's reference: the store is current, and its integer-order
+    and windowed entries with 4 seeded fractional ones, recomputed, are the stored values bit for bit (to 55
+    digits under another mpmath)."""
+    if recording():
         pytest.skip("a recording run writes the store as it ends")
+
     def agree(stored, computed):
         with mpmath.workdps(80):
             return abs(stored - computed) <= mpmath.mpf(10) ** -55 * abs(computed)
 
-    STORE.recomputed_sample(compute_entry, 6, agree)
+    def fractional(key):
+        return "/" in key.split("order=")[1].split()[0] and "window=None" in key
+
+    keys = [key for key in STORE.check_current() if not fractional(key)] + STORE.seeded_sample(4, fractional)
+    STORE.assert_recomputed(keys, compute_entry, agree)
 
 
 # Edges named in the brief: q = 1e−6, 0.5, 0.999; σ = 0.5, 50; α = 1.001, 1.5, 2, 7.5, 100, 1024.

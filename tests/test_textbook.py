@@ -27,14 +27,13 @@ Derivations are cached per (family, row, order) and shared by every point and or
 from __future__ import annotations
 
 import functools
-import os
 import random
 
 import mpmath
 import pytest
 import sympy as sp
 import textbook_oracle_values as oracle_values
-from stored_values import RECORD
+from stored_values import recording
 from textbook_families import ALPHA, FAMILIES, FINITE_ORDERS, ORDERS, R, derived, is_inf, mp, oo, within_cpu
 from textbook_oracle import DIGITS, ORACLE_DPS, agree, inf
 from textbook_oracle_values import point_key
@@ -103,13 +102,13 @@ def test_stored_oracle_values_are_current():
     recompute every value: regenerate it), it must hold every case the table asks for, and 12 seeded entries,
     recomputed here by the oracle, must be the stored values (bit for bit under the mpmath the store was made
     with, else to the table's 40 digits)."""
-    if os.environ.get(RECORD) == "1":
+    if recording():
         pytest.skip("a recording run writes the store as it ends")
     values = oracle_values.STORE.check_current()
     assert set(values) == {oracle_values.entry_key(*case) for case in oracle_values.cases()}, (
         "the store's entries are not the table's cases: regenerate it with `python tests/textbook_oracle_values.py`")
     with mpmath.workdps(ORACLE_DPS):
-        oracle_values.STORE.recomputed_sample(oracle_values.compute_entry, 12, agree)
+        oracle_values.STORE.assert_recomputed(oracle_values.STORE.seeded_sample(12), oracle_values.compute_entry, agree)
 
 
 # ---------------------------------------------------------------------------------------------
