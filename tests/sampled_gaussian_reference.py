@@ -75,13 +75,18 @@ def entry_key(q: fmpq, sigma: fmpq, order: fmpq, digits: int, window: float | No
     return f"q={q} sigma={sigma} order={order} digits={digits} window={window}"
 
 
-def compute_entry(entry: str) -> mpmath.mpf:
-    """The reference of a store entry, recomputed from its key (for the store's test)."""
+def parse_entry(entry: str) -> tuple:
+    """The arguments ``(q, sigma, order, digits, window)`` of a store entry, read back from its key."""
     fields = dict(part.split("=") for part in entry.split())
     q, sigma, order = (fmpq(f.numerator, f.denominator) for f in (Fraction(fields[n]) for n in ("q", "sigma", "order")))
     w = fields["window"]
     window = None if w == "None" else int(w) if w.lstrip("-").isdigit() else float(w)
-    return compute(q, sigma, order, int(fields["digits"]), window)
+    return q, sigma, order, int(fields["digits"]), window
+
+
+def compute_entry(entry: str) -> mpmath.mpf:
+    """The reference of a store entry, recomputed from its key (for the store's test)."""
+    return compute(*parse_entry(entry))
 
 
 @functools.cache

@@ -5,7 +5,8 @@ function of the source files that compute it: the same bits on every run.  A :cl
 in ``tests/golden/<name>.json`` with the SHA-256 of those files; a value is read from the store when its
 fingerprint is the sources' own, and computed otherwise.  Every comparison a test makes is still made on every
 run; what a run no longer does is repeat the oracle's arithmetic.  Each store has a test that fails when the
-store is stale and recomputes a seeded sample of its entries bit for bit (:meth:`Store.recomputed_sample`).
+store is stale and recomputes entries bit for bit (:meth:`Store.assert_recomputed`, often on a
+:meth:`Store.seeded_sample`).
 
 Values are stored exactly: an mpf as its signed integer mantissa and binary exponent (``man · 2^exp``), +∞ as
 ``"inf"``; −∞ and nan are refused, never stored.  The fingerprint reads the files' bytes, so they are checked
@@ -47,7 +48,8 @@ def recording() -> bool:
 
 
 class MissingStoredValue(UserWarning):
-    """A value asked of a current store that it does not hold (computed, but the store wants regenerating)."""
+    """A value asked of a current store that it does not hold: warned before it is computed (an error in the suite,
+    so no test spends the reference's time on it); the store wants regenerating."""
 
 
 def encode(value: mpmath.mpf) -> list | str:
