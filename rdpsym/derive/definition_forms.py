@@ -62,8 +62,10 @@ def _direct(P: Density, Q: Density, tables: tuple | None, order: sp.Expr, ctx, r
                     return ctx.ninf, 0
                 return lp + ctx.log(abs(d)), (1 if d > 0 else -1)
         else:
+            combined = _combined_log(lp_, lq_, a, ctx)
+
             def parts(t):  # P^α·Q^(1−α)
-                return _combined_log(lp_, lq_, a, t, ctx), 1
+                return combined(t), 1
         return LogForm(parts, ctx)
 
     value = integrate_pieces(pairs, P.var, integrand_at(), ctx, discrete=setting.discrete, order=order,
@@ -80,27 +82,47 @@ def _direct(P: Density, Q: Density, tables: tuple | None, order: sp.Expr, ctx, r
     return ctx.log(value) / (a - 1)
 
 
-def _combined_log(lp, lq, a, t, ctx):
-    """α·log P(t) + (1 − α)·log Q(t) to the working precision, whatever the two terms cancel: at α = 10¹² the
+def _combined_log(lp, lq, a, ctx):
+    """t -> α·log P(t) + (1 − α)·log Q(t) to the working precision, whatever the two terms cancel: at α = 10¹² the
     terms of a Gaussian pair near the mass are ~10³⁶ and their sum ~10²⁴, so at 30 digits the sum would be off
     by 10⁶ e-folds and the mass not found (the definition came out −∞).  Recomputed with the digits the
-    terms lost (t is an exact binary number: the logarithms are evaluated again, not just added)."""
-    u, v = a * lp(t), (1 - a) * lq(t)
-    total = u + v
-    if not (ctx.isfinite(u) and ctx.isfinite(v)):
-        return total
-    big = max(abs(u), abs(v))
-    if big == 0:
-        return total
-    lost = ctx.mag(big) - (ctx.mag(total) if total != 0 else -ctx.prec)
-    if lost <= _CANCELLED_BITS or lost > 4 * ctx.prec:
-        # (Beyond 4× the working bits, far in a tail: a logistic pair's P²/Q tends to a constant, and at
-        # x = 10⁴⁰⁰⁰ its terms cancel in 13 000 bits.  The scan there needs the sum's size, not its digits,
-        # and where the mass itself is that ill-conditioned, the integration recentres symbolically.)
-        return total
-    with ctx.extraprec(int(lost) + 20):
-        total = a * lp(t) + (1 - a) * lq(t)
-    return +total
+    terms lost (t is an exact binary number: the logarithms are evaluated again, not just added).
+
+    This runs at every node of every quadrature of the definition (about 5 000 for a Gaussian pair at 50
+    digits), so the bits lost are read off the terms' binary (mantissa, exponent, bit count) rather than by
+    ``ctx.mag`` of their absolute values, and 1 − α is kept per working precision: the same numbers, at two
+    thirds of the cost (40 → 27 µs a node at 206 bits)."""
+    mpf, isfinite, mag = ctx.mpf, ctx.isfinite, ctx.mag
+    one_minus_a: dict = {}  # working precision -> 1 − α rounded to it (what ``1 - a`` gives at each node)
+
+    def combined(t):
+        prec = ctx.prec
+        b = one_minus_a.get(prec)
+        if b is None:
+            b = one_minus_a[prec] = 1 - a
+        u, v = a * lp(t), b * lq(t)
+        total = u + v
+        if type(u) is mpf and type(v) is mpf:
+            _, man_u, exp_u, bits_u = u._mpf_
+            _, man_v, exp_v, bits_v = v._mpf_
+            if not (man_u and man_v):  # a term 0, ±∞ or NaN: nothing to recover
+                return total
+            _, man_t, exp_t, bits_t = total._mpf_
+            lost = max(exp_u + bits_u, exp_v + bits_v) - (exp_t + bits_t if man_t else -prec)
+        else:  # a complex term (the log of a negative value), read as before
+            if not (isfinite(u) and isfinite(v)) or not (u or v):
+                return total
+            lost = max(mag(abs(u)), mag(abs(v))) - (mag(total) if total != 0 else -prec)
+        if lost <= _CANCELLED_BITS or lost > 4 * prec:
+            # (Beyond 4× the working bits, far in a tail: a logistic pair's P²/Q tends to a constant, and at
+            # x = 10⁴⁰⁰⁰ its terms cancel in 13 000 bits.  The scan there needs the sum's size, not its digits,
+            # and where the mass itself is that ill-conditioned, the integration recentres symbolically.)
+            return total
+        with ctx.extraprec(int(lost) + 20):
+            total = a * lp(t) + (1 - a) * lq(t)
+        return +total
+
+    return combined
 
 
 #: Bits that α·log P and (1 − α)·log Q may cancel before they are recomputed at a higher precision.

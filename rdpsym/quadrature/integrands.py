@@ -79,21 +79,23 @@ def _scaled(integrand, shift, ctx, bounded: bool = True):
         parts = integrand.parts
         cutoff = -_ceiling(ctx)
         ceiling = -cutoff if bounded else ctx.inf
+        mpf, zero, exp = ctx.mpf, ctx.zero, ctx.exp  # (looked up once: this runs at every quadrature node)
 
         def f(t):
             log_value, sign = parts(t)
-            if not isinstance(log_value, ctx.mpf):
+            if not isinstance(log_value, mpf):
                 # A log-density that is not real at a node (a log-normal's log(x − m) just below its end m, where
                 # rounding put the node): the integral at this precision cannot be trusted.
                 raise ConvergenceError(f"the integrand is not a real number at x = {ctx.nstr(t, 8)}: {log_value}")
             d = log_value - shift
             if sign == 0 or not d > cutoff:
-                return ctx.zero
+                return zero
             if d > ceiling:
                 raise ConvergenceError(
                     f"the integrand is e^{ctx.nstr(d, 5)} times its largest value found, at x = {ctx.nstr(t, 8)}: "
                     "where its mass lies could not be found")
-            return sign * ctx.exp(d)
+            value = exp(d)
+            return value if sign == 1 else sign * value
         return f
     if not shift:
         return integrand
