@@ -91,7 +91,8 @@ def _combined_log(lp, lq, a, ctx):
     This runs at every node of every quadrature of the definition (about 5 000 for a Gaussian pair at 50
     digits), so the bits lost are read off the terms' binary (mantissa, exponent, bit count) rather than by
     ``ctx.mag`` of their absolute values, and 1 − α is kept per working precision: the same numbers, at two
-    thirds of the cost (40 → 27 µs a node at 206 bits)."""
+    thirds of the cost (40 → 27 µs a node at 206 bits).  ``a`` is an mpf of ``ctx`` (``to_mpf(order, ctx)``) or an
+    int, so that ``1 - a`` depends on ``ctx.prec`` alone; the fast path is for terms that are mpfs of ``ctx``."""
     mpf, isfinite, mag = ctx.mpf, ctx.isfinite, ctx.mag
     one_minus_a: dict = {}  # working precision -> 1 − α rounded to it (what ``1 - a`` gives at each node)
 
@@ -109,7 +110,7 @@ def _combined_log(lp, lq, a, ctx):
                 return total
             _, man_t, exp_t, bits_t = total._mpf_
             lost = max(exp_u + bits_u, exp_v + bits_v) - (exp_t + bits_t if man_t else -prec)
-        else:  # a complex term (the log of a negative value), read as before
+        else:  # a term that is not an mpf of ctx (complex: the log of a negative value): read as before
             if not (isfinite(u) and isfinite(v)) or not (u or v):
                 return total
             lost = max(mag(abs(u)), mag(abs(v))) - (mag(total) if total != 0 else -prec)
@@ -119,7 +120,7 @@ def _combined_log(lp, lq, a, ctx):
             # and where the mass itself is that ill-conditioned, the integration recentres symbolically.)
             return total
         with ctx.extraprec(int(lost) + 20):
-            total = a * lp(t) + (1 - a) * lq(t)
+            total = a * lp(t) + (1 - a) * lq(t)  # (1 − α at this higher precision, not the kept b)
         return +total
 
     return combined
