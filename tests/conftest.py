@@ -18,8 +18,10 @@ import contextlib
 import ctypes
 import os
 import shutil
+import sys
 import tempfile
 import threading
+import traceback
 
 import mpmath
 import pytest
@@ -190,3 +192,11 @@ def _numeric_lock_released():
 
     held = precision.NUMERIC_LOCK._recursion_count()
     assert held == 0, f"the numeric lock is still held {held} time(s) by the test's thread"
+    # Nor by a thread the test started and left running: the next test's first numeric block would wait for it
+    # without end (a wait spends no CPU, so no time budget ends it), and the suite's 600 s timeout would kill the
+    # worker with a later, innocent test's name.  Here the test that left it is named, with every thread's stack.
+    if not precision.NUMERIC_LOCK.acquire(timeout=60):
+        stacks = "\n".join(f"--- {ident}\n" + "".join(traceback.format_stack(frame)[-12:])
+                           for ident, frame in sys._current_frames().items())
+        pytest.fail(f"the numeric lock is still held by another thread 60 s after the test ended:\n{stacks}")
+    precision.NUMERIC_LOCK.release()
