@@ -258,8 +258,11 @@ def check_nonnegative(piece: Piece, var: sp.Symbol, discrete: bool) -> bool:
     (for every value of its parameters).
 
     Symbolically when SymPy can tell; otherwise with free parameters it passes (each value is checked where
-    the law is evaluated), and without them it is checked at the branch's critical points, found by
-    ``solve`` under a time budget, and on a dense grid, so a dip between a few probe points is not missed.
+    the law is evaluated), and without them it is checked at a few probe points and on a dense grid, then at
+    the branch's critical points, found by ``solve`` under a time budget, so a dip between the probes is not
+    missed.  The probes come first: they cost nothing, and where they already show a negative value the search
+    for critical points (0.3–3.4 s for a mixture of two Gaussians with a negative weight, as a sampled Gaussian
+    is at a sample point with q > 1) has nothing left to decide.
     """
     b = piece.branch
     if b.is_negative:
@@ -268,23 +271,26 @@ def check_nonnegative(piece: Piece, var: sp.Symbol, discrete: bool) -> bool:
         return True
     if b.free_symbols - {var}:
         return False
-    x = var
-    points = list(probe_points(piece, discrete)) + _grid(piece, discrete)
-    if not discrete:
-        points = _critical_points(b, x, piece) + points  # the minimum, if it is interior
     with private_context(30) as ctx:
-        f = compile_expr(b, x, ctx)
-        for point in points:
-            try:
-                value = f(to_mpf(point, ctx) if not discrete else int(point))
-            except (ZeroDivisionError, ValueError, TypeError):
-                continue
-            if isinstance(value, ctx.mpf) and value < 0:
-                shown = point if isinstance(point, sp.Rational) else sympy_float(point, 6)
-                raise DensityError(
-                    must("the density", "nonnegative on its support", f"{ctx.nstr(value, 6)} at {x} = {shown}")
-                )
+        f = compile_expr(b, var, ctx)
+        _nonnegative_at(f, var, list(probe_points(piece, discrete)) + _grid(piece, discrete), discrete, ctx)
+        if not discrete:
+            _nonnegative_at(f, var, _critical_points(b, var, piece), discrete, ctx)  # the minimum, if interior
     return False
+
+
+def _nonnegative_at(f, var: sp.Symbol, points: list[sp.Expr], discrete: bool, ctx) -> None:
+    """Raise :class:`DensityError` naming the first of ``points`` where the compiled density ``f`` is negative."""
+    for point in points:
+        try:
+            value = f(to_mpf(point, ctx) if not discrete else int(point))
+        except (ZeroDivisionError, ValueError, TypeError):
+            continue
+        if isinstance(value, ctx.mpf) and value < 0:
+            shown = point if isinstance(point, sp.Rational) else sympy_float(point, 6)
+            raise DensityError(
+                must("the density", "nonnegative on its support", f"{ctx.nstr(value, 6)} at {var} = {shown}")
+            )
 
 
 def _nonnegative_on(b: sp.Expr, var: sp.Symbol, piece: Piece, discrete: bool) -> bool:
