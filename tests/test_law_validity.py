@@ -145,3 +145,28 @@ def test_a_mixture_in_an_integer_of_no_known_sign_is_summed_component_by_compone
                       + (1 - sp.Integer(10) ** -29) * sp.Rational(9, 100) * sp.Rational(91, 100) ** k, k,
                       sp.Range(0, sp.oo))
     assert number.validated
+
+
+def test_sympys_named_sets_are_supports():
+    """``support=sp.Reals`` (an Interval with no arguments) was accepted and then failed inside the definition's
+    quadrature with a bare IndexError, for a Gaussian pair too (a probe); the named sets of integers were refused.
+    Each is now the Interval or Range it is: the same law, the same divergence, as the interval written out."""
+    y = sp.Symbol("y", real=True)
+    normal = lambda m: sp.exp(-(x - m) ** 2 / 2) / sp.sqrt(2 * sp.pi)  # noqa: E731
+    on_reals = rdpsym.renyi_divergence(Continuous(normal(0), x, support=sp.Reals),
+                                       Continuous(normal(1), x, support=sp.Reals), 2)
+    assert on_reals.status == "checked" and on_reals.result == 1
+    assert Continuous(normal(0), x, support=sp.Reals) == Continuous(normal(0), x)
+    geometric = lambda r, start: Discrete((1 - r) * r ** (k - start), k, support=sp.Range(start, sp.oo))  # noqa: E731
+    half = sp.Rational(1, 2) ** (k + 1)
+    assert Discrete(half, k, support=sp.Naturals0) == Discrete(half, k, support=sp.Range(0, sp.oo))
+    assert Discrete(sp.Rational(1, 2) ** k, k, support=sp.Naturals).support == sp.Range(1, sp.oo)
+    laplace = Discrete(sp.Rational(1, 3) * sp.Rational(1, 2) ** sp.Abs(k), k, support=sp.Integers)
+    assert laplace.support == sp.Range(-sp.oo, sp.oo)
+    d = rdpsym.renyi_divergence(Discrete(sp.Rational(1, 2) ** (k + 1), k, support=sp.Naturals0),
+                                geometric(sp.Rational(2, 3), 0), 2)
+    assert d.result == sp.log(sp.Rational(6, 5))  # Σ (1/4)^{k+1} / ((1/3)(2/3)^k) = (3/4)/(1 − 3/8)
+    joint = Continuous(normal(0) * normal(0).subs(x, y), (x, y), support=sp.Reals**2)
+    assert joint.support == (sp.Interval(-sp.oo, sp.oo),) * 2
+    with pytest.raises(DensityError, match=r"^support must be a SymPy Interval of positive length; got Naturals0\."):
+        Continuous(sp.exp(-x), x, support=sp.Naturals0)

@@ -76,6 +76,24 @@ def law_builder(kind: str) -> Callable:
     return builder
 
 
+def as_support(support: object, discrete: bool) -> object:
+    """SymPy's named sets as the Interval or Range they are: ``sp.Reals`` is ℝ, ``sp.Integers`` ℤ, ``sp.Naturals0``
+    and ``sp.Naturals`` the integers from 0 and from 1; anything else as given (the constructors check it).
+
+    ``sp.Reals`` is an Interval with no arguments, so a law given it was built and then failed inside the
+    definition's quadrature with a bare IndexError (a probe); the named sets of integers were refused.
+
+    >>> as_support(sp.Reals, False), as_support(sp.Naturals0, True), as_support(sp.Integers, True)
+    (Interval(-oo, oo), Range(0, oo, 1), Range(-oo, oo, 1))
+    """
+    if not discrete and support is sp.S.Reals:
+        return sp.Interval(-oo, oo)
+    if discrete:
+        named = {sp.S.Integers: sp.Range(-oo, oo), sp.S.Naturals0: sp.Range(0, oo), sp.S.Naturals: sp.Range(1, oo)}
+        return next((whole for name, whole in named.items() if support is name), support)
+    return support
+
+
 class Density:
     """Common interface of :class:`Continuous` and :class:`Discrete`."""
 
@@ -209,13 +227,14 @@ class Continuous(Density):
         if isinstance(pdf, sp.Basic) and pdf.has(sp.DiracDelta) and isinstance(variables, sp.Symbol):
             # Point masses beside a density (a clipped Gaussian): rdpsym.laws.atoms.
             with_atoms = law_builder("atoms")
-            support = args[2] if len(args) > 2 else kwargs.get("support", sp.Interval(-oo, oo))
+            support = as_support(args[2] if len(args) > 2 else kwargs.get("support", sp.Interval(-oo, oo)), False)
             return with_atoms(pdf, variables, support, check=args[3] if len(args) > 3 else kwargs.get("check", True))
         return super().__new__(cls)
 
     def __post_init__(self) -> None:
         if not isinstance(self.var, sp.Symbol):
             raise DensityError(must("var", "a SymPy Symbol", quoted(self.var)))
+        object.__setattr__(self, "support", as_support(self.support, False))
         if not isinstance(self.support, sp.Interval) or self.support.measure == 0:
             raise DensityError(must("support", "a SymPy Interval of positive length", self.support))
         var = self.var
@@ -308,7 +327,7 @@ class Discrete(Density):
             return
         if not isinstance(self.var, sp.Symbol):
             raise DensityError(must("var", "a SymPy Symbol (the outcome variable)", quoted(self.var)))
-        support = self.support if self.support is not None else sp.Range(0, oo)
+        support = as_support(self.support, True) if self.support is not None else sp.Range(0, oo)
         if not isinstance(support, sp.Range) or support.step != 1 or support.is_empty:
             raise DensityError(must("support", "a non-empty SymPy Range with step 1", quoted(support)))
         var = self.var

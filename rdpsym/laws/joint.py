@@ -36,7 +36,7 @@ from rdpsym.foundations.budget import SymbolicTimeout, time_budget
 from rdpsym.foundations.errors import ConvergenceError, DensityError, NoClosedFormError, must
 from rdpsym.foundations.precision import mpmath_function, sympy_evalf_guard
 from rdpsym.foundations.reading import exact
-from rdpsym.laws.densities import Continuous, Discrete, parameter_values, register_builder
+from rdpsym.laws.densities import Continuous, Discrete, as_support, parameter_values, register_builder
 from rdpsym.laws.multivariate import Law
 from rdpsym.laws.validation import MASS_SECONDS, check_normalised
 from rdpsym.quadrature.compile import to_mpf
@@ -49,12 +49,13 @@ def _support_sets(support: object, d: int, discrete: bool) -> tuple:
     coordinate, and one Interval (Range) is the same set for every coordinate."""
     if support is None:
         return ((sp.Range(0, oo) if discrete else sp.Interval(-oo, oo)),) * d
+    support = as_support(support, discrete)
     if isinstance(support, sp.ProductSet):
-        sets = tuple(support.sets)
+        sets = tuple(as_support(s, discrete) for s in support.sets)
     elif isinstance(support, (sp.Interval, sp.Range)):
         sets = (support,) * d
     elif isinstance(support, (tuple, list, sp.Tuple)):
-        sets = tuple(support)
+        sets = tuple(as_support(s, discrete) for s in support)
     else:
         sets = ()
     kind = "a SymPy Range with step 1" if discrete else "a SymPy Interval of positive length"
