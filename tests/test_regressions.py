@@ -1204,3 +1204,23 @@ def test_a_coefficient_that_is_a_number_is_not_factored(monkeypatch):
     assert not [e for e in factored if e.is_number and e.has(sp.Pow)], factored
     assert (a + 1) ** 2 * sp.exp(2 * a) in sp.Add.make_args(regrouped)  # the symbolic coefficient, factored
     assert abs(sp.N((regrouped - expr).subs(a, sp.Rational(1, 3)), 30)) < 1e-25
+
+
+def test_a_density_that_vanishes_like_one_plus_a_cosine_at_a_lower_end_keeps_its_digits():
+    """A semicircle law against the raised-cosine law (1 + cos πx)/2 on [−1, 1] (found by a correctness probe).  Near
+    x = −1 the quadrature's nodes are −1 + u, which rounds to −1 once u is below the working precision, and
+    1 + cos(πx) there is a difference of two numbers near 1: D_{3/2} "did not settle" (two precisions agreed to 20
+    digits), and at α = 2 the integrand's power read −1.0001, so ∞ was refused.  The lower end is now read in
+    t = x + 1 as the upper one is in t = 1 − x (1 + cos(π(t − 1)) = 2·sin²(πt/2)), and an exact power −1 with a
+    finite coefficient, P²/Q ~ (32/π⁴)/|x ± 1|, says ∞.  The truth at 3/2 by mpmath in u, x = 1 − u⁴ (symmetric)."""
+    P = Continuous(2 / sp.pi * sp.sqrt(1 - x**2), x, support=sp.Interval(-1, 1))
+    Q = Continuous((1 + sp.cos(sp.pi * x)) / 2, x, support=sp.Interval(-1, 1))
+    with mpmath.workdps(60):
+        def f(u):
+            t = 1 - u**4
+            p = 2 / mpmath.pi * mpmath.sqrt((1 - t) * (1 + t))
+            q = mpmath.sin(mpmath.pi * u**4 / 2) ** 2  # (1 + cos(π(1 − u⁴)))/2, without the cancellation
+            return p**1.5 / mpmath.sqrt(q) * 4 * u**3 if u else mpmath.mpf(0)
+        truth = 2 * mpmath.log(2 * mpmath.quad(f, [0, 0.5, 1]))
+        assert abs(renyi_divergence_mp(P, Q, R(3, 2), dps=40) - truth) < mpmath.mpf(10) ** -38
+    assert renyi_divergence_mp(P, Q, 2, dps=30) == mpmath.inf

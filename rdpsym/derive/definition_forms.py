@@ -49,9 +49,10 @@ def _direct(P: Density, Q: Density, tables: tuple | None, order: sp.Expr, ctx, r
     if a == ctx.inf:
         return _sup(setting, ctx, setting.reasons)
 
-    def integrand_at(reflect_at=None):
-        """The integrand in t, or in t = e − x when reflected at e, by its logarithm (a LogForm)."""
-        lp_, lq_ = (setting.lP, setting.lQ) if reflect_at is None else setting.logs(reflect_at)
+    def integrand_at(reflect_at=None, direction=-1):
+        """The integrand in t, or in t = e − x when reflected at e (t = x − e with ``direction`` +1), by its
+        logarithm (a LogForm)."""
+        lp_, lq_ = (setting.lP, setting.lQ) if reflect_at is None else setting.logs(reflect_at, direction)
         if a == 1:
             def parts(t):  # P·log(P/Q)
                 lp = lp_(t)
@@ -146,11 +147,11 @@ class _Setting:
         self._ratios: dict = {}
         self.reasons: list[str] = []  # why a value is +∞, as found
 
-    def logs(self, reflect_at=None):
-        """log P and log Q in t, or in t = e − x when reflected at e."""
+    def logs(self, reflect_at=None, direction=-1):
+        """log P and log Q in t, or in t = e − x when reflected at e (t = x − e with ``direction`` +1)."""
         P, Q, ctx = self.P, self.Q, self.ctx
-        return (log_function(P.expr, P.var, self.fP, self.probes_P, self.discrete, ctx, reflect_at),
-                log_function(Q.expr, Q.var, self.fQ, self.probes_Q, self.discrete, ctx, reflect_at))
+        return (log_function(P.expr, P.var, self.fP, self.probes_P, self.discrete, ctx, reflect_at, direction),
+                log_function(Q.expr, Q.var, self.fQ, self.probes_Q, self.discrete, ctx, reflect_at, direction))
 
     def recentred(self, kind):
         """The integrand of ``kind`` (an order α ≠ 1, "KL", or ("near", α)) about an exact centre c, as the

@@ -16,13 +16,13 @@ from collections.abc import Callable, Iterable
 
 import sympy as sp
 from mpmath.libmp import from_rational, round_nearest
-from sympy.codegen.cfunctions import expm1, log1p
 
 from rdpsym.foundations.balls import stable_erf
 from rdpsym.foundations.budget import Unsettled, settled_cache, time_budget
 from rdpsym.foundations.errors import NoClosedFormError, SymbolicTimeout
 from rdpsym.foundations.logs import expand_logs
 from rdpsym.foundations.precision import _context_free, sympy_evalf_guard, sympy_float
+from rdpsym.quadrature.reflected import _log1p_near_zero
 
 #: CPU seconds SymPy may take to write a log-density as a sum (the fast path is then skipped).
 LOG_EXPANSION_SECONDS = 2.0
@@ -441,11 +441,12 @@ def fast_log(expr: sp.Expr, var: sp.Symbol, pdf: Callable, probes: Iterable[sp.E
 
 
 def log_function(expr: sp.Expr, var: sp.Symbol, pdf: Callable, probes: Iterable[sp.Expr], discrete: bool, ctx,
-                 reflect_at: sp.Expr | None = None) -> Callable:
+                 reflect_at: sp.Expr | None = None, direction: int = -1) -> Callable:
     """t -> log pdf(t): :func:`fast_log` where it can be trusted, else log(pdf(t)) itself.
 
     With ``reflect_at = e`` it is t -> log pdf(e − t), substituted symbolically,
-    so that log(1 − x) near x = 1 is log(t) evaluated at a small t, exactly.
+    so that log(1 − x) near x = 1 is log(t) evaluated at a small t, exactly; with ``direction`` +1 it is
+    t -> log pdf(e + t), for a lower end e (1 + cos(πx) near x = −1 is 2·sin²(πt/2), where −1 + t rounds to −1).
     """
     fast = fast_log(expr, var, pdf, probes, discrete, ctx)
     if reflect_at is None:
@@ -455,51 +456,10 @@ def log_function(expr: sp.Expr, var: sp.Symbol, pdf: Callable, probes: Iterable[
         # 12·t² exactly, where 1/2 − t rounds to 1/2 once t is below the working precision (log 0: the integrand
         # +∞ next to an interior zero of Q, and an integrable D_{5/4} refused).  log(1 − t)-like terms become
         # log1p (the uniform law against −log x on (0, 1): in t = 1 − x, −log x is −log1p(−t)).
-        return compile_expr(_log1p_near_zero(sp.log(expr.xreplace({var: reflect_at - var})), var), var, ctx)
-    flipped = _log1p_near_zero(log_expression(expr).xreplace({var: reflect_at - var}), var)
+        return compile_expr(_log1p_near_zero(sp.log(expr.xreplace({var: reflect_at + direction * var})), var), var,
+                            ctx)
+    flipped = _log1p_near_zero(log_expression(expr).xreplace({var: reflect_at + direction * var}), var)
     return compile_expr(flipped, var, ctx)
-
-
-def _log1p_near_zero(expr: sp.Expr, var: sp.Symbol) -> sp.Expr:
-    """log(A) written log1p(A − 1) where A → 1 as ``var`` → 0: in t = e − x, log x at the end e = 1 is
-    log(1 − t), which rounds to log 1 = 0 once t is below the working precision (the KL integrand of the
-    uniform law against −log x on (0, 1) met log 0 there, and e^{+∞}); and a polynomial A → 0 expanded, its
-    constant terms cancelled symbolically (an arcsine law's 1 − (1 − t)² is 2t − t²)."""
-    def log_of_one_tending_to(limit):  # log(A) whose A is ``limit`` at var = 0
-        def test(e):
-            if not (isinstance(e, sp.log) and e.args[0].has(var)):
-                return False
-            try:
-                return e.args[0].subs(var, 0) == limit
-            except (TypeError, ValueError, ZeroDivisionError):
-                return False
-        return test
-
-    def without_cancellation(e):
-        argument = e.args[0]
-        if argument.is_polynomial(var):
-            return sp.log(sp.expand(argument), evaluate=False)  # 2t − t²: its constant cancelled exactly
-        # c₀ + Σ cᵢ·Bᵢ^rᵢ with Bᵢ → 1 and c₀ + Σ cᵢ = 0 (a Kumaraswamy law's 1 − (1 − t)^{3/2}) is
-        # Σ cᵢ·expm1(rᵢ·log1p(Bᵢ − 1)), each term small and to the working precision
-        # (c₀ + Σ cᵢ = 0 follows from the argument's 0 at t = 0 and each Bᵢ(0) = 1.)
-        terms = sp.Add.make_args(argument)  # (not expanded: (1 − t)^{3/2} would become (1 − t)·√(1 − t))
-        powers = []
-        for term in terms:
-            if not term.has(var):
-                continue
-            c, power = term.as_independent(var, as_Add=False)
-            base, r = power.as_base_exp()
-            if r.has(var) or not base.is_polynomial(var) or base.subs(var, 0) != 1:
-                return e
-            powers.append((c, base, r))
-
-        def less_one(base, r):  # B^r − 1: a polynomial for an integer r ≥ 0 (real where B < 0 too), else expm1
-            return sp.expand(base**r - 1) if r.is_Integer and r >= 0 else expm1(r * log1p(sp.expand(base - 1)))
-        return sp.log(sp.Add(*[c * less_one(base, r) for c, base, r in powers]), evaluate=False)
-
-    # (log(1 − (1 − t)²) of an arcsine law at x = 1 is log 0 once t is below the working precision)
-    return expr.replace(log_of_one_tending_to(1), lambda e: log1p(sp.expand(e.args[0] - 1))).replace(
-        log_of_one_tending_to(0), without_cancellation)
 
 
 def log_ratio_function(p_expr: sp.Expr, q_expr: sp.Expr, var: sp.Symbol, log_p: Callable, log_q: Callable,

@@ -174,8 +174,9 @@ def limit_at_an_end(build, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr, decisive, w
 def integrable_at_end(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr, end: sp.Expr, inward: int) -> bool | None:
     """Whether p^α q^(1−α) (p·log(p/q) at α = 1) is integrable at the finite ``end`` of a piece (``inward`` = +1 at
     its lower end), by the exact power c of |x − end| it behaves like there: SymPy's limit of log(f)/log|x − end|,
-    within a time budget.  True for c > −1 (whatever logarithms multiply the power), False for c < −1, None when
-    c = −1 (a logarithm then decides) or SymPy cannot tell.  At α = 1 the power is p's, and a verdict is given only
+    within a time budget.  True for c > −1 (whatever logarithms multiply the power), False for c < −1, and for
+    c = −1 where f·|x − end| tends to a positive constant or +∞ (α ≠ 1); None when c = −1 otherwise (a logarithm
+    then decides) or SymPy cannot tell.  At α = 1 the power is p's, and a verdict is given only
     where q has a finite power too, so that log(p/q) is a logarithm (against e^{−1/t}, log(p/q) ~ 1/t is a power).
 
     The numeric reads of :func:`_diverges` call an exponent within 10⁻⁶ of −1 "−1": a power-function law
@@ -201,6 +202,15 @@ def integrable_at_end(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr, en
                 found = True
             elif c is -oo or (c is not None and c.is_extended_real and c.is_finite and c < -1):
                 found = False
+            elif c == -1 and order != 1:
+                # f ~ C/t exactly when log f + log t has a finite limit (or +∞): ∫ C/t diverges.  A limit of −∞ is
+                # a logarithm that may make it integrable (1/(t·log²t)): undecided.  (P²/Q of a semicircle law
+                # against a raised-cosine one at x = ±1: (32/π⁴)/t, refused as "too close to −1" before.)
+                log_f = order * expand_logs(sp.log(p.subs(var, end + inward * t))) \
+                    + (1 - order) * expand_logs(sp.log(q.subs(var, end + inward * t)))
+                rest = sp.limit(log_f + sp.log(t), t, 0, "+")
+                if rest is oo or (rest.is_extended_real and rest.is_finite):
+                    found = False
         except LIMIT_FAILURES:
             found = None
     if budget.spent and found is None:

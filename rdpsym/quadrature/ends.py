@@ -98,7 +98,7 @@ def _power_exponent(log_f, sign: int, where: Locus, ctx):
     return c if -60 < c < -1 else None
 
 
-def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, reflected=None, unbounded=None):
+def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, reflected=None, unbounded=None, shifted=None):
     """Quadrature when the integrand is singular, like |t − e|^c with −1 < c < 0, at an end e (or at both).
 
     Tanh-sinh nodes next to an end are stored as mpf's close to ±1, so their
@@ -107,7 +107,8 @@ def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, reflected=
     t = e ± u^m with m = ⌈1/(1 + c)⌉ makes the integrand f(e ± u^m)·m·u^(m−1)
     bounded near u = 0, where those node errors then cost nothing.  At an
     upper end the integrand is used ``reflected`` (a function returning it as a
-    function of e − t, substituted symbolically), since 1 − (1 − u^m) would lose u^m.
+    function of e − t, substituted symbolically), since 1 − (1 − u^m) would lose u^m; at a lower end e ≠ 0,
+    ``shifted`` (the same, of t − e) where given, since −1 + u^m rounds to −1.
     Next to the ends the integrand is read ``unbounded`` (f without its ceiling): at a
     node u = 10⁻⁹² the density x^(−5/6) of x = u⁶ is e^1058, beyond f's ceiling, while the
     substituted integrand is bounded: the ceiling is applied to it instead (two Beta
@@ -145,11 +146,14 @@ def _quad_peak_at_end(f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, reflected=
     def high():
         return reflected() if reflected is not None else high_plain
 
-    ends = [(a, 1, low, where.lengths[0])] if where.singular.low else [(b, -1, high(), where.lengths[1])]
+    def lower():
+        return shifted() if shifted is not None else low
+
+    ends = [(a, 1, lower(), where.lengths[0])] if where.singular.low else [(b, -1, high(), where.lengths[1])]
     if where.singular.low and ctx.isfinite(b) and _end_exponent(high_plain, b - a, ctx) < 0:
         ends.append((b, -1, high(), where.lengths[1]))
     elif not where.singular.low and ctx.isfinite(a) and _end_exponent(low, b - a, ctx) < 0:
-        ends.append((a, 1, low, where.lengths[0]))
+        ends.append((a, 1, lower(), where.lengths[0]))
     both = len(ends) == 2
     total, inner_lo, inner_hi = ctx.zero, a, b
     for e, sign, g, length in ends:

@@ -63,7 +63,8 @@ def integrate_pieces(pairs: Iterable, var: sp.Symbol, integrand: Callable, ctx, 
     ``check_support``, a piece where p > 0 = q, or where the integral diverges,
     makes the result +∞ (and the reason is appended to ``reasons``, if given).
     ``reflected(e)``, if given, is the integrand as a function of e − t, used near
-    a singular upper end e (where 1 − (1 − u) would lose u).  ``recentred(pair, c)``,
+    a singular upper end e (where 1 − (1 − u) would lose u); ``reflected(e, +1)`` as a function of t − e, near a
+    singular lower end e ≠ 0 (where −1 + u rounds to −1).  ``recentred(pair, c)``,
     if given, is the integrand in u = x − c as (a LogForm of f(c + u)/f(c), log f(c)),
     built symbolically, or None: used where the mass is narrower than the working
     precision resolves at its place (see :func:`rdpsym.quadrature.piece._unresolved`).

@@ -84,7 +84,11 @@ def _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reason
         lo, hi, tails = _algebraic_tails(f, log_f, lo, hi, where, ctx)
         upper = ((lambda: _scaled(reflected(hi), shift, ctx, bounded=False)) if reflected is not None and hi is not oo
                  else None)
-        part = tails + _quad_peak_at_end(f, lo, hi, where, ctx, upper, _scaled(integrand, shift, ctx, bounded=False))
+        # (at a lower end 0 the plain integrand is exact: 0 + u is u)
+        lower = ((lambda: _scaled(reflected(lo, 1), shift, ctx, bounded=False))
+                 if reflected is not None and lo is not -oo and lo != 0 else None)
+        part = tails + _quad_peak_at_end(f, lo, hi, where, ctx, upper, _scaled(integrand, shift, ctx, bounded=False),
+                                         lower)
     else:
         lo, hi, tails = _algebraic_tails(f, log_f, lo, hi, where, ctx)
         def marks():  # in the piece's variable: x, or u = x − centre after a recentring
