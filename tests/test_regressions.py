@@ -960,7 +960,8 @@ def test_an_end_power_just_above_minus_one_is_integrable_not_infinite():
     1 − log 2, its integrand ~ x^(−1 + 10⁻⁸)·log x at 0, with all its mass below x = e^(−10⁷).  The definition's
     power-law reads call an exponent within 10⁻⁶ of −1 "−1", and the KL was said +∞.  The exact power at the end
     (SymPy's limit of log f / log x) overrules a read of "not integrable": rdpsym's own error, not a wrong ∞.  At
-    a = 10⁻³ the KL is computed (1 − log 2), and D₂ (power exactly −1: x^(2a₁ − a₂ − 1)) stays ∞."""
+    a = 10⁻³ the KL is computed (1 − log 2), and D₂ (power exactly −1: x^(2a₁ − a₂ − 1)) stays ∞; the exact power −1
+    with a finite coefficient is "not integrable" too, and only a logarithm beside it leaves the verdict open."""
     from rdpsym.foundations.errors import ConvergenceError
     from rdpsym.quadrature.divergent import integrable_at_end
 
@@ -975,9 +976,10 @@ def test_an_end_power_just_above_minus_one_is_integrable_not_infinite():
     assert renyi_divergence_mp(power_function(tiny), power_function(2 * tiny), 2, dps=30) == mpmath.inf
     p, q = tiny * x ** (tiny - 1), 2 * tiny * x ** (2 * tiny - 1)
     assert integrable_at_end(p, q, x, sp.S.One, sp.S.Zero, 1) is True       # x^(−1 + 10⁻⁸)·log x
-    assert integrable_at_end(p, q, x, sp.S(2), sp.S.Zero, 1) is None         # x^(−1): a logarithm would decide
+    assert integrable_at_end(p, q, x, sp.S(2), sp.S.Zero, 1) is False        # (10⁻⁸/2)·x^(−1), no logarithm
     assert integrable_at_end(p, q, x, sp.S(3), sp.S.Zero, 1) is False        # x^(−1 − 10⁻⁸)
-    assert integrable_at_end(sp.S.One, 9 * (x - R(1, 3)) ** 2, x, R(3, 2), R(1, 3), -1) is None  # |x − 1/3|^(−1)
+    assert integrable_at_end(sp.S.One, 9 * (x - R(1, 3)) ** 2, x, R(3, 2), R(1, 3), -1) is False  # |x − 1/3|^(−1)/3
+    assert integrable_at_end(-1 / (sp.sqrt(x) * sp.log(x)), sp.S.One, x, sp.S(2), sp.S.Zero, 1) is None  # 1/(x·log²x)
     assert integrable_at_end(sp.S.One, 9 * (x - R(1, 3)) ** 2, x, R(5, 4), R(1, 3), -1) is True
 
 
