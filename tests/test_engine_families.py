@@ -528,3 +528,23 @@ def test_a_law_on_minus_one_one_vanishing_as_a_power_at_both_ends_against_a_cent
             assert abs(sp.N(d.result, 50) - sp.Float(want, 50)) < sp.Float(10) ** -40
         assert abs(sp.N(general.result.subs(ALPHA, R(5, 2)), 50) - sp.Float(mpmath.log(moment) / 1.5, 50)) \
             < sp.Float(10) ** -40
+
+
+def test_a_zero_inflated_poisson_law_at_a_symbolic_order_sums_the_poisson_series_from_one():
+    """P = ¼·δ₀ + ¾·Poisson(2) against Poisson(2) at α (found by a correctness probe): on k ≥ 1, P = ¾·Q, so the moment
+    is P₀^α Q₀^{1−α} + (¾)^α·Σ_{k≥1} Q_k, and Σ_{k≥1} 2^k/k! = e² − 1 is the exponential series less its first term.
+    The series rule took k ≥ 0 only, and the derivation said "no closed form".  Checked here at three orders
+    against the sum written out, 40 digits."""
+    w = sp.Rational(1, 4)
+    poisson = sp.exp(-2) * 2**k / sp.factorial(k)
+    P = rdpsym.Discrete(sp.Piecewise((w + (1 - w) * sp.exp(-2), sp.Eq(k, 0)), ((1 - w) * poisson, True)), k,
+                        support=sp.Range(0, sp.oo))
+    d = rdpsym.renyi_divergence(P, rdpsym.Discrete(poisson, k, support=sp.Range(0, sp.oo)), rdpsym.alpha)
+    assert d.status == "checked"
+    with mpmath.workdps(50):
+        q = lambda i: mpmath.exp(-2) * mpmath.mpf(2) ** i / mpmath.factorial(i)  # noqa: E731
+        p = lambda i: (1 + 3 * mpmath.exp(-2)) / 4 if i == 0 else 3 * q(i) / 4  # noqa: E731
+        for order in (sp.Rational(1, 3), sp.Integer(2), sp.Integer(6)):
+            a = mpmath.mpf(order.p) / order.q
+            truth = mpmath.log(mpmath.fsum(p(i) ** a * q(i) ** (1 - a) for i in range(200))) / (a - 1)
+            assert abs(sp.N(d.result.subs(rdpsym.alpha, order), 45) - truth) < mpmath.mpf(10) ** -40
