@@ -4,7 +4,7 @@ Rules:
 
 ``finite``  a numeric range of at most :data:`DIRECT_TERMS` terms: the exact sum.
 ``geometric``  L = B k + C:  Σ r^k e^C with r = e^B (|r| < 1 on infinite ranges).
-``exponential series``  L = −log k! + B k + C on k ≥ lo ≥ 0:  e^C · exp(e^B)  (Poisson), less the terms below lo.
+``exponential series``  L = −log k! + B k + C on k ≥ 0:  e^C · exp(e^B)  (Poisson); on k ≥ 1, less its first term.
 ``binomial theorem``  L = log C(n, k) + B k + C on 0 ≤ k ≤ n:  e^C (1 + e^B)^n.
 ``negative binomial series``  L = log Γ(k + m) − log k! + B k + C on k ≥ 0:  e^C Γ(m) (1 − e^B)^{−m}
     (B < 0), and the same with log C(k + m − 1, k) for log Γ(k + m) − log k! − log Γ(m).
@@ -79,11 +79,13 @@ def sum_exp(L: sp.Expr, k: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses)
             isinstance(atom, sp.factorial)
             and atom.args[0] == k
             and hyp.is_zero(coefficient + 1)
-            and lo.is_Integer and 0 <= lo <= DIRECT_TERMS
+            and lo in (0, 1)
             and hi is oo
         ):
-            # From k = lo > 0, the series less its first lo terms (a zero-inflated Poisson law's pmf is a Poisson
-            # one's times a constant on k ≥ 1: its divergence at a symbolic order was "no closed form").
+            # From k = 1, the series less its first term (a zero-inflated or zero-truncated Poisson law's pmf is a
+            # Poisson one's times a constant on k ≥ 1: its divergence at a symbolic order was "no closed form").
+            # Not from a larger k: e^x less its first terms cancels to the working precision's end (Poisson(2) on
+            # k ≥ 100 is 10⁻¹²⁸ of e², and its mass check then refused the law).
             powers, rest = split_logs(sp.expand(B))
             below = sp.Add(*[sp.exp(C + B * j) / sp.factorial(j) for j in range(int(lo))])
             return PieceValue(sp.exp(C + powers * sp.exp(rest)) - below, sp.true, "exponential series")
