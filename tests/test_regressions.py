@@ -1226,3 +1226,37 @@ def test_a_density_that_vanishes_like_one_plus_a_cosine_at_a_lower_end_keeps_its
         truth = 2 * mpmath.log(2 * mpmath.quad(f, [0, 0.5, 1]))
         assert abs(renyi_divergence_mp(P, Q, R(3, 2), dps=40) - truth) < mpmath.mpf(10) ** -38
     assert renyi_divergence_mp(P, Q, 2, dps=30) == mpmath.inf
+
+
+def test_a_density_negative_just_past_an_irrational_end_gets_its_kl():
+    """Q ∝ −sin(πx²) on [1, √2] against the uniform law there (found by a review): Q vanishes at both ends, and
+    nodes next to them rounded onto 1 or past √2, where its log is complex; the KL integrand compared that
+    complex number with 0 and raised a bare TypeError.  The lower end is now read in t = x − 1, and a complex log
+    there is the definition's "not a real number" error, never a TypeError.  The truth by mpmath in the distances
+    to the ends, where −sin(πx²) is sin(π·d(2 + d)) and sin(π·d(2√2 − d))."""
+    r2 = sp.sqrt(2)
+    Z = -(sp.fresnels(2) - sp.fresnels(r2)) / r2
+    Q = Continuous(-sp.sin(sp.pi * x**2) / Z, x, support=sp.Interval(1, r2))
+    P = Continuous(1 / (r2 - 1) + 0 * x, x, support=sp.Interval(1, r2))
+    with mpmath.workdps(50):
+        z, root = mpmath.mpf(sp.N(Z, 60)), mpmath.sqrt(2)
+        p, half = 1 / (root - 1), (root - 1) / 2
+        truth = mpmath.quad(lambda d: p * mpmath.log(p * z / mpmath.sin(mpmath.pi * d * (2 + d))), [0, half]) + \
+            mpmath.quad(lambda d: p * mpmath.log(p * z / mpmath.sin(mpmath.pi * d * (2 * root - d))), [0, half])
+        assert abs(renyi_divergence_mp(P, Q, 1, dps=30) - truth) < mpmath.mpf(10) ** -28
+
+
+def test_a_poisson_law_from_k_100_is_a_law():
+    """Poisson(2) on k ≥ 100, normalised exactly by 1 − e^{−2}·Σ_{j<100} 2^j/j! (found by a review of the exponential
+    series rule): written as e² less its first 100 terms, its mass is 10⁻¹²⁸ of e² and SymPy's evaluation of the
+    difference stopped at 100 digits, so the law was refused ("must sum to 1").  The rule now sums from k = 0 or 1
+    only; the law is built, and D₂ against Poisson(2) is −log of that normaliser (P/Q is constant)."""
+    lam = sp.Integer(2)
+    q = sp.exp(-lam) * lam**k / sp.factorial(k)
+    Z = 1 - sp.exp(-lam) * sum(lam**j / sp.factorial(j) for j in range(100))
+    P = Discrete(q / Z, k, support=sp.Range(100, sp.oo))
+    with mpmath.workdps(400):
+        truth = -mpmath.log(mpmath.fsum(mpmath.exp(-2) * mpmath.mpf(2) ** j / mpmath.factorial(j)
+                                        for j in range(100, 700)))
+        assert abs(renyi_divergence_mp(P, Discrete(q, k, support=sp.Range(0, sp.oo)), 2, dps=30) - truth) \
+            < mpmath.mpf(10) ** -27

@@ -61,6 +61,8 @@ def _direct(P: Density, Q: Density, tables: tuple | None, order: sp.Expr, ctx, r
                 d = lp - lq_(t)
                 if d == 0:
                     return ctx.ninf, 0
+                if type(d) is not ctx.mpf:  # a log-density not real at a node rounded past an irrational end
+                    return d, 1  # (not an mpf: the caller's "not a real number" ConvergenceError, not a TypeError)
                 return lp + ctx.log(abs(d)), (1 if d > 0 else -1)
         else:
             combined = _combined_log(lp_, lq_, a, ctx)
