@@ -195,8 +195,16 @@ def _numeric_lock_released():
     # Nor by a thread the test started and left running: the next test's first numeric block would wait for it
     # without end (a wait spends no CPU, so no time budget ends it), and the suite's 600 s timeout would kill the
     # worker with a later, innocent test's name.  Here the test that left it is named, with every thread's stack.
-    if not precision.NUMERIC_LOCK.acquire(timeout=60):
-        stacks = "\n".join(f"--- {ident}\n" + "".join(traceback.format_stack(frame)[-12:])
-                           for ident, frame in sys._current_frames().items())
-        pytest.fail(f"the numeric lock is still held by another thread 60 s after the test ended:\n{stacks}")
-    precision.NUMERIC_LOCK.release()
+    # (Reported once: a lock that is never let go would make every later test wait its 60 s too.)
+    if _LOCK_LEFT_HELD or precision.NUMERIC_LOCK.acquire(timeout=60):
+        if not _LOCK_LEFT_HELD:
+            precision.NUMERIC_LOCK.release()
+        return
+    _LOCK_LEFT_HELD.append(True)
+    stacks = "\n".join(f"--- {ident}\n" + "".join(traceback.format_stack(frame)[-12:])
+                       for ident, frame in sys._current_frames().items())
+    pytest.fail(f"the numeric lock is still held by another thread 60 s after the test ended:\n{stacks}")
+
+
+#: Set once a test has been failed for a numeric lock left held by another thread (see above).
+_LOCK_LEFT_HELD: list[bool] = []
