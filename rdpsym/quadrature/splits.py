@@ -89,8 +89,27 @@ def _split_points(where: Locus, lo: sp.Expr, hi: sp.Expr, ctx) -> list:
     a finite interval holding all the mass and tails that converge at the first
     levels, whatever the scale of the densities.
     """
-    a, b = to_mpf(lo, ctx), to_mpf(hi, ctx)
+    a, b = _inside(lo, ctx, 1), _inside(hi, ctx, -1)
     if where.mode is None:
         return [a, b]
     inner = (where.left, None if where.at_end else where.mode, where.right, *where.others)
     return [a, *sorted({t for t in inner if t is not None and a < t < b}), b]
+
+
+def _inside(end: sp.Expr, ctx, inward: int):
+    """The end of a piece as an mpf of ``ctx`` on its inner side (``inward`` +1 at the lower end).
+
+    An irrational end rounded to the nearest mpf lies outside the piece half the time, and tanh-sinh's nodes next
+    to it with it, where the density can be negative: the cosine law on [−π/2, π/2] against the uniform law met
+    cos x = −5·10⁻⁶⁴ at a node 5·10⁻⁶⁴ below −π/2, and was refused at every order but 1 and ∞ ("the integrand is
+    not a real number").  The end is compared with its value at 64 more bits (SymPy's own comparison of the exact
+    binary number with −π/2 said "inside" for that node), and moved one unit in the last place inward if outside.
+    """
+    value = to_mpf(end, ctx)
+    if not ctx.isfinite(value) or end.is_Rational:
+        return value
+    with ctx.extraprec(64):
+        closer = to_mpf(end, ctx)
+    if (value < closer) if inward > 0 else (value > closer):
+        value = ctx.mpf(value + inward * ctx.ldexp(1, ctx.mag(value) - ctx.prec))
+    return value
