@@ -37,9 +37,9 @@ def cases() -> list[tuple[str, tuple, sp.Expr]]:
     """(name, (P, Q), order) for each case: α above and below 1, the KL (order 1) and a large α."""
     gaussian, laplace = rdpsym.gaussian(sigma=1).pair, rdpsym.laplace(scale=1).pair
     logistic = (_logistic(0), _logistic(1))
-    return ([("Gaussian σ=1", gaussian, sp.sympify(o)) for o in (3, R(1, 2), 1, 20)]
-            + [("Laplace b=1", laplace, sp.sympify(o)) for o in (3, R(1, 2), 1)]
-            + [("logistic, 1 apart", logistic, sp.sympify(o)) for o in (2, R(3, 2))])
+    return ([("Gaussian σ=1", gaussian, R(o)) for o in (3, R(1, 2), 1, 20)]
+            + [("Laplace b=1", laplace, R(o)) for o in (3, R(1, 2), 1)]
+            + [("logistic, 1 apart", logistic, R(o)) for o in (2, R(3, 2))])
 
 
 def main() -> None:

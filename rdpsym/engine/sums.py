@@ -87,8 +87,8 @@ def sum_exp(L: sp.Expr, k: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses)
             # Not from a larger k: e^x less its first terms cancels to the working precision's end (Poisson(2) on
             # k ≥ 100 is 10⁻¹²⁸ of e², and its mass check then refused the law).
             powers, rest = split_logs(sp.expand(B))
-            below = sp.Add(*[sp.exp(C + B * j) / sp.factorial(j) for j in range(int(lo))])
-            return PieceValue(sp.exp(C + powers * sp.exp(rest)) - below, sp.true, "exponential series")
+            first = sp.exp(C) if lo == 1 else sp.S.Zero  # the term at k = 0
+            return PieceValue(sp.exp(C + powers * sp.exp(rest)) - first, sp.true, "exponential series")
         if (
             isinstance(atom, sp.binomial)
             and atom.args[1] == k

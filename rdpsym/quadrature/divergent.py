@@ -189,8 +189,11 @@ def integrable_at_end(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr, en
     budget = time_budget(2.0, "the power of the integrand at an end", absorb=True)
     with sympy_evalf_guard(), budget:
         try:
+            def log_at(f):  # log f at end ± t, as a sum of logarithms
+                return expand_logs(sp.log(f.subs(var, end + inward * t)))
+
             def power(f):
-                return sp.limit(expand_logs(sp.log(f.subs(var, end + inward * t))) / sp.log(t), t, 0, "+")
+                return sp.limit(log_at(f) / sp.log(t), t, 0, "+")
 
             if order == 1:
                 c, of_q = power(p), power(q)
@@ -206,9 +209,7 @@ def integrable_at_end(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr, en
                 # f ~ C/t exactly when log f + log t has a finite limit (or +∞): ∫ C/t diverges.  A limit of −∞ is
                 # a logarithm that may make it integrable (1/(t·log²t)): undecided.  (P²/Q of a semicircle law
                 # against a raised-cosine one at x = ±1: (32/π⁴)/t, refused as "too close to −1" before.)
-                log_f = order * expand_logs(sp.log(p.subs(var, end + inward * t))) \
-                    + (1 - order) * expand_logs(sp.log(q.subs(var, end + inward * t)))
-                rest = sp.limit(log_f + sp.log(t), t, 0, "+")
+                rest = sp.limit(order * log_at(p) + (1 - order) * log_at(q) + sp.log(t), t, 0, "+")
                 if rest is oo or (rest.is_extended_real and rest.is_finite):
                     found = False
         except LIMIT_FAILURES:

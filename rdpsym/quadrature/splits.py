@@ -102,8 +102,8 @@ def _inside(end: sp.Expr, ctx, inward: int):
     An irrational end rounded to the nearest mpf lies outside the piece half the time, and tanh-sinh's nodes next
     to it with it, where the density can be negative: the cosine law on [−π/2, π/2] against the uniform law met
     cos x = −5·10⁻⁶⁴ at a node 5·10⁻⁶⁴ below −π/2, and was refused at every order but 1 and ∞ ("the integrand is
-    not a real number").  The end is compared with its value at 64 more bits (SymPy's own comparison of the exact
-    binary number with −π/2 said "inside" for that node), and moved one unit in the last place inward if outside.
+    not a real number").  The rounded end is compared with the end at 64 more bits and, if outside, moved one unit
+    in the last place inward.
     """
     value = to_mpf(end, ctx)
     if not ctx.isfinite(value) or end.is_Rational:
@@ -111,5 +111,5 @@ def _inside(end: sp.Expr, ctx, inward: int):
     with ctx.extraprec(64):
         closer = to_mpf(end, ctx)
     if (value < closer) if inward > 0 else (value > closer):
-        value = ctx.mpf(value + inward * ctx.ldexp(1, ctx.mag(value) - ctx.prec))
+        value += inward * ctx.ldexp(1, ctx.mag(value) - ctx.prec)
     return value
