@@ -262,14 +262,23 @@ def a_denominator_vanishes(expr: sp.Expr, point: dict) -> bool:
         values = {s: point[s] for s in symbols}
         if not all(isinstance(v, sp.Rational) for v in values.values()):
             continue
-        try:
-            low = base.is_polynomial(*symbols) and sp.Poly(base, *symbols).total_degree() <= 4
-        except sp.PolynomialError:
-            low = False
-        small = all(abs(v.p) <= 10**4 and v.q <= 10**4 for v in values.values()) and sp.count_ops(base) <= 40
-        if (low or small) and base.xreplace(values) == 0:
+        if (_small(base, values) or _low_degree(base, symbols)) and base.xreplace(values) == 0:
             return True
     return False
+
+
+def _small(base: sp.Expr, values: dict) -> bool:
+    """A short expression at rationals of at most four digits each: exact to evaluate at any exponent."""
+    return all(abs(v.p) <= 10**4 and v.q <= 10**4 for v in values.values()) and sp.count_ops(base) <= 40
+
+
+def _low_degree(base: sp.Expr, symbols: set) -> bool:
+    """A polynomial of total degree at most 4: exact to evaluate at any rationals.  (Building the Poly is the
+    costly test, so it is asked only when :func:`_small` said no.)"""
+    try:
+        return bool(base.is_polynomial(*symbols)) and sp.Poly(base, *symbols).total_degree() <= 4
+    except sp.PolynomialError:
+        return False
 
 
 def _closed_ball(expr: sp.Expr, point: dict, dps: int) -> mpmath.mpf | None:
