@@ -190,6 +190,31 @@ def test_far_outside_the_usual_range(q, sigma, order):
         assert abs(value / expected - 1) < mpmath.mpf(10) ** -50
 
 
+@pytest.mark.parametrize("order", [10**17 + 3, 10**45, 10**300, 10**1000], ids=lambda n: f"1e{len(str(n)) - 1}")
+def test_huge_integer_orders_are_the_top_term_of_the_sum(order, watchdog):
+    """Past α ≈ 10¹⁵⁴ the plan of the binomial sum overflowed a double (OverflowError); from α ≈ 10¹⁷ its start was
+    off by α·10⁻¹⁶ and α = 10⁴⁵ never returned (a probe).  At q = 1/100, σ = 1.1 every term but the top one is
+    e^{−α/σ²} smaller: ε = log(1 + q^α·expm1(α(α − 1)/(2σ²)))/(α − 1), computed here in mpmath."""
+    q, sigma = Q(1, 100), Q(11, 10)
+    with watchdog(60, f"order {order}"):
+        (value,) = rdp_values(q, sigma, [Q(order)], 30)
+    digits = len(str(order))
+    with mpmath.workdps(2 * digits + 60):
+        n = mpmath.mpf(order)
+        top = n * mpmath.log(mp(q)) + mpmath.log(mpmath.expm1(n * (n - 1) / (2 * mp(sigma) ** 2)))
+        expected = (top + mpmath.log1p(mpmath.exp(-top))) / (n - 1)
+        assert abs(value / expected - 1) < mpmath.mpf(10) ** -30
+
+
+def test_an_integer_order_whose_sum_is_too_long_is_refused_before_it_starts(watchdog):
+    """q = 1/2, σ = 10⁴: every one of the α terms matters, and α = 10⁸ took 163 s; a sum longer than MAX_TERMS
+    is refused at once, naming the order.  10⁵ terms are still summed."""
+    with watchdog(10, "order 1e8"), pytest.raises(ConvergenceError, match=r"order 100000000 .* more than 1000000"):
+        rdp_values(Q(1, 2), Q(10**4), [Q(10**8)], 20)
+    (value,) = rdp_values(Q(1, 2), Q(10**4), [Q(10**5)], 20)
+    assert 0 < value < mpmath.mpf(10**5) / (2 * 10**8)  # below the Gaussian mechanism's α/(2σ²)
+
+
 def test_tiny_sigma_at_a_fractional_order_refuses_instead_of_hanging(watchdog):
     """σ = 10⁻³⁰: the analytic strip has half-width πσ², the grid would need ~10³² points."""
     with watchdog(60, "sigma = 1e-30"), pytest.raises(ConvergenceError, match=r"grid points .* for the fractional order\(s\) 3/2; integer orders are exact"):

@@ -15,16 +15,17 @@ together as one product of polynomials with positive coefficients.
 
 from __future__ import annotations
 
-import math
-
 from flint import arb, arb_poly, fmpq
 
-from rdpsym.accounting.sampled_gaussian.planning import _LN2, _ROUNDS, _accurate, _log_rational
+from rdpsym.accounting.sampled_gaussian.planning import _ROUNDS, _accurate
 from rdpsym.foundations.balls import precision
 from rdpsym.foundations.errors import ConvergenceError
 
 #: Integer orders up to this are summed together as one polynomial product (more than 4 of them).
 _INT_SERIES_MAX = 64
+#: The most terms of the binomial sum one order may need: about 2 s of CPU at 40 digits (q = 1/2, σ = 10⁴: the
+#: order 10⁵ needs 10⁵ terms and takes 0.17 s; 10⁸ took 163 s).  A longer sum is refused before it starts.
+MAX_TERMS = 10**6
 
 
 def _int_log_moments(q: fmpq, s2: fmpq, ns: list[int], target: int, strict: bool) -> list[arb]:
@@ -70,15 +71,17 @@ def _int_sums(q: fmpq, s2: fmpq, ns: list[int], prec: int) -> list[arb]:
             e = e + step + e * step
             step = step + d + step * d
 
-    # Plan, in doubles, where each sum can stop (the top term alone bounds the total from below);
-    # the ball loop below decides, and extends the table if the plan stopped too early.
-    # (c = 1/(2σ²) is past a double's range below σ ≈ 10⁻¹⁵⁴: a plan with c = 10³⁰⁰ starts at the top term too)
-    log_q, cf, budget = _log_rational(q), float(min(c, fmpq(10**300))), (prec + 8) * _LN2
+    # Plan where each sum can stop (the top term alone bounds the total from below); the ball loop below
+    # decides, and extends the table if the plan stopped too early.  The plan also bounds the loop's length, so
+    # an order whose sum is too long is refused before any of it is done.
     starts = {}
     for n in ns:
-        rhs = n * (n - 1) * cf + n * log_q - budget  # x_m below this: E_m negligible against q^n E_n
-        m = 2 if rhs <= 0 else max(2, int(math.floor((1 + math.sqrt(1 + 4 * rhs / cf)) / 2)) - 1)
-        starts[n] = min(m, n)
+        m = _plan_start(n, c, q, prec + 8)
+        if n - m > MAX_TERMS:
+            raise ConvergenceError(
+                f"the sampled Gaussian at order {n} (q = {q}, sigma^2 = {s2}) needs about {n - m} terms of the "
+                f"binomial sum (MTZ 2019, Sec. 3), more than {MAX_TERMS}: ask for a smaller order")
+        starts[n] = m
     for lo, hi in _runs([(starts[n], n) for n in ns]):
         run(lo, hi)
 
@@ -123,6 +126,22 @@ def _int_sums(q: fmpq, s2: fmpq, ns: list[int], prec: int) -> list[arb]:
                 term = term * ratio * k / (n - k + 1)
         out.append(total.log1p())
     return out
+
+
+def _plan_start(n: int, c: fmpq, q: fmpq, budget_bits: int) -> int:
+    """The lowest k whose E_k can matter in A_n − 1: below it, E_k < 2^−budget_bits·q^n·E_n (the top term).
+
+    x_m = m(m − 1)·c must stay above n(n − 1)·c + n·log q − budget; m is the root of that quadratic, found in
+    Arb at a precision that holds n exactly.  In doubles, n(n − 1) overflowed past n ≈ 10¹⁵⁴ (an OverflowError at
+    α = 10³⁰⁰), and from n ≈ 10¹⁷ the root was off by about n·10⁻¹⁶: at n = 10⁴⁵ the table ran over 10²⁹ terms and
+    never returned (a probe).  The root's lower end is taken: a smaller start costs terms, never digits."""
+    with precision(2 * n.bit_length() + 64):
+        rhs = arb(c * (n * (n - 1))) + n * arb(q).log() - budget_bits * arb(2).log()
+        if not rhs > 0:
+            return 2
+        root = ((1 + 4 * rhs / arb(c)).sqrt() + 1) / 2 - 1
+        m = int(root.lower().floor().unique_fmpz())
+    return max(2, min(m, n))
 
 
 def _runs(intervals: list[tuple[int, int]]) -> list[tuple[int, int]]:
