@@ -17,6 +17,7 @@ import os
 import pkgutil
 import re
 import time
+from fractions import Fraction
 from pathlib import Path
 
 import mpmath
@@ -217,6 +218,98 @@ def test_a_field_that_raises_is_an_error_naming_the_object_and_the_field():
 
     with pytest.raises(ParameterError, match="history must be readable.*ValueError: locked"):
         rdpsym.from_opacus(Accountant())
+
+
+def _raises(message: str):
+    raise RuntimeError(message)
+
+
+def test_foreign_code_that_raises_anywhere_in_the_reading_is_an_error_naming_the_object():
+    """A probe of the peers' inputs: an ``events`` whose ``__iter__`` raises at once, a ledger, history or params
+    property that raises, a history whose ``__len__`` raises, a float field whose ``__repr__`` raises, an entry whose
+    ``__len__`` says 3 and holds 2: each passed a raw exception through ``from_dp_event``, ``verify``,
+    ``from_opacus`` or ``from_autodp``."""
+    import collections.abc
+
+    from autodp import mechanism_zoo
+    from dp_accounting import GaussianDpEvent
+
+    class NoIterator:
+        def __iter__(self):
+            _raises("iter boom")
+
+    with pytest.raises(ParameterError, match="the ComposedDpEvent object's own code raised RuntimeError: iter boom"):
+        rdpsym.from_dp_event(_composed(NoIterator()))
+
+    class Ledgered:
+        ledger = property(lambda self: _raises("ledger boom"))
+
+    with pytest.raises(ParameterError, match="the Ledgered object's own code raised RuntimeError: ledger boom"):
+        rdpsym.verify(Ledgered(), orders=[2], rdp=[0.5])
+
+    class History:
+        def __len__(self):
+            _raises("len boom")
+
+        def __getitem__(self, i):
+            _raises("item boom")
+
+    collections.abc.Sequence.register(History)
+    with pytest.raises(ParameterError, match="the History object's own code raised RuntimeError: len boom"):
+        rdpsym.from_opacus(History())
+
+    class Lying(tuple):
+        def __len__(self):
+            return 3
+
+    with pytest.raises(ParameterError, match=r"history\[0\] must be a \(noise_multiplier, sample_rate, steps\) tuple"):
+        rdpsym.from_opacus([Lying((1.0, 0.01))])
+
+    class Mechanism:
+        params = property(lambda self: _raises("params boom"))
+
+    Mechanism.__name__ = "GaussianMechanism"
+    with pytest.raises(ParameterError, match="the GaussianMechanism object's own code raised RuntimeError: params boom"):
+        rdpsym.from_autodp(Mechanism())
+
+    class Unprintable(float):
+        def __repr__(self):
+            _raises("repr boom")
+
+        __str__ = __repr__
+
+    with pytest.raises(ParameterError, match="the GaussianDpEvent object's own code raised RuntimeError: repr boom"):
+        rdpsym.from_dp_event(GaussianDpEvent(Unprintable(1.1)))
+
+    np = pytest.importorskip("numpy")
+    sgd = mechanism_zoo.NoisySGD_Mechanism(prob=0.01, sigma=1.1, niter=10)
+    sgd.params["PoissonSampling"] = np.array([1, 2])  # NumPy's "truth value of an array is ambiguous" passed raw
+    with pytest.raises(ParameterError, match=r"PoissonSampling'\] must be True or False; got array"):
+        rdpsym.from_autodp(sgd)
+    sgd.params["PoissonSampling"] = np.bool_(True)
+    one = rdpsym.sampled_gaussian(q=Fraction(0.01), sigma=Fraction(11, 10)).curve()  # q as the float holds it
+    assert rdpsym.from_autodp(sgd).value(2, dps=20) == (one * 10).value(2, dps=20)
+
+
+def test_rdpsym_s_own_errors_inside_a_reading_are_not_blamed_on_the_object(monkeypatch):
+    """The net of foreign exceptions catches only what the object's code raised: an exception raised in rdpsym's
+    own frames passes unchanged (it is a fault of rdpsym's, and must show as one)."""
+    import math
+
+    # (a builtin, so the innermost Python frame is rdpsym's: a function written here would be foreign code)
+    monkeypatch.setattr(events, "_walk", math.fsum)
+    with pytest.raises(TypeError, match="fsum"):
+        rdpsym.from_dp_event(_gaussian(1.0))
+
+
+def test_autodp_s_noisy_gd_with_one_number_is_one_step():
+    """autodp's NoisyGD_Mechanism takes a number (or a 0-d array) for its sigma_list: RDP α/(2σ²) of one step, 0.25
+    at α = 2 for σ = 2 (a 0-d array raised a bare TypeError, a float was refused)."""
+    from autodp import mechanism_zoo
+
+    np = pytest.importorskip("numpy")
+    for sigma in (2.0, np.array(2.0)):
+        assert rdpsym.from_autodp(mechanism_zoo.NoisyGD_Mechanism(sigma)).value(2, dps=20) == mpmath.mpf(1) / 4
 
 
 # --------------------------------------------------------------------------------------- files and schedulers

@@ -26,10 +26,15 @@ a clear error naming it.
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import math
+import os
 import sys
+import sysconfig
 from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 
 from rdpsym.foundations.errors import ParameterError, RdpSymError, must
 from rdpsym.foundations.reading import _shown, integer
@@ -77,6 +82,76 @@ def read_field(obj: object, name: str, where: str) -> object:
         raise ParameterError(must(f"{where}.{name}", "readable (a public field of the peer's object)",
                                   f"an object of type {type(obj).__name__} whose field raised "
                                   f"{type(exc).__name__}: {exc}")) from None
+
+
+#: Where rdpsym's own code and the libraries it computes with lie (found without importing them: ``find_spec`` of
+#: a top-level package only locates it), and the standard library's folder (whose site-packages are not ours).
+_OUR_PACKAGES = tuple(os.path.realpath(p) + os.sep for p in (
+    Path(__file__).resolve().parents[1],
+    *(Path(spec.origin).parent for spec in map(importlib.util.find_spec, ("sympy", "mpmath", "flint"))
+      if spec is not None and spec.origin)))
+_STANDARD_LIBRARY = os.path.realpath(sysconfig.get_paths()["stdlib"]) + os.sep
+
+
+def raised_by_foreign_code(exc: BaseException) -> bool:
+    """Whether ``exc`` was raised in code outside rdpsym, the libraries it computes with (SymPy, mpmath,
+    python-flint) and the standard library: a peer object's property, iterator or ``__len__``, or its library.
+    (Raised in rdpsym's own frames, it is rdpsym's, and passes.)"""
+    tb, last = exc.__traceback__, None
+    while tb is not None:
+        last, tb = tb, tb.tb_next
+    if last is None:
+        return False
+    filename = last.tb_frame.f_code.co_filename
+    if filename.startswith("<"):  # frozen or generated code of the interpreter's own
+        return False
+    path = os.path.realpath(filename)
+    if path.startswith(_OUR_PACKAGES):
+        return False
+    installed = {"site-packages", "dist-packages"} & set(Path(path).parts)
+    return bool(installed) or not path.startswith(_STANDARD_LIBRARY)
+
+
+def reads_peer_objects(what: str) -> Callable:
+    """Decorator of an entry point that reads a peer's object (its first argument): an exception the object's own
+    code raises anywhere in the reading (an ``events`` iterator, a ``history`` whose ``__len__`` raises, a
+    ``params`` mapping whose ``__getitem__`` does) becomes a :class:`ParameterError` naming the object, as
+    :func:`read_field` does for one field.  rdpsym's own errors, and exceptions raised in rdpsym's frames, pass
+    unchanged.
+
+    >>> class Events:
+    ...     def __iter__(self):
+    ...         raise RuntimeError("boom")
+    >>> @reads_peer_objects("reading the events")
+    ... def first(obj):
+    ...     return next(iter(obj))
+    >>> first(Events())
+    Traceback (most recent call last):
+    ...
+    rdpsym.foundations.errors.ParameterError: reading the events: the Events object's own code raised RuntimeError: boom
+    """
+    def decorate(fn: Callable) -> Callable:
+        @functools.wraps(fn)
+        def reading(obj, *args, **kwargs):
+            try:
+                return fn(obj, *args, **kwargs)
+            except RdpSymError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - foreign code may raise anything; rdpsym's own errors pass
+                if not raised_by_foreign_code(exc):
+                    raise
+                raise ParameterError(f"{what}: the {kind(obj)} object's own code raised {type(exc).__name__}: "
+                                     f"{_text(exc)}") from None
+        return reading
+    return decorate
+
+
+def _text(exc: BaseException) -> str:
+    """str(exc), for a foreign exception whose ``__str__`` may itself raise."""
+    try:
+        return str(exc)
+    except Exception:  # noqa: BLE001
+        return f"(its message could not be read: {type(exc).__name__}.__str__ raised)"
 
 
 def read_optional(obj: object, name: str, where: str, default: object = None) -> object:
@@ -148,5 +223,5 @@ def shown(value: object) -> str:
     return _shown(value)
 
 
-__all__ = ["UnsupportedPeerObject", "call_method", "count", "held", "kind", "public", "read_field", "read_number",
-           "read_optional", "shown"]
+__all__ = ["UnsupportedPeerObject", "call_method", "count", "held", "kind", "public", "raised_by_foreign_code",
+           "read_field", "read_number", "read_optional", "reads_peer_objects", "shown"]

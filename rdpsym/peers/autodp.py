@@ -36,6 +36,7 @@ and any mechanism built directly from an RDP function (a closure).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 
 from rdpsym.accounting.curve import RdpCurve
 from rdpsym.foundations.errors import ParameterError, must
@@ -49,7 +50,7 @@ from rdpsym.laws.mechanisms import (
     sampled_gaussian,
     zcdp,
 )
-from rdpsym.peers._reading import UnsupportedPeerObject, held, kind, public, shown
+from rdpsym.peers._reading import UnsupportedPeerObject, held, kind, public, reads_peer_objects, shown
 
 #: Why the mechanisms rdpsym does not read are refused.
 _OPAQUE = {
@@ -76,6 +77,16 @@ def _params(mechanism: object, name: str, needed: tuple[str, ...]) -> dict:
     return {k: held(v) if k in _PROBABILITIES else v for k, v in params.items()}
 
 
+def _flag(value: object) -> bool | None:
+    """A True/False flag of autodp's params (Python's bool or NumPy's), else None (an array, a string: refused by
+    name; ``value not in (True, False)`` raised NumPy's "truth value of an array is ambiguous")."""
+    if isinstance(value, bool):
+        return value
+    if type(value).__module__.split(".")[0] == "numpy" and type(value).__name__ in ("bool_", "bool"):
+        return bool(value)
+    return None
+
+
 def _whole(count: object) -> object:
     """A count autodp keeps as a whole float (``coeff=100.0``: epochs·n/batch computed in floats, which autodp takes as
     it is) as that integer; anything else unchanged, for the reader to refuse with the field's name (100.5 steps)."""
@@ -84,6 +95,7 @@ def _whole(count: object) -> object:
     return count
 
 
+@reads_peer_objects("reading the autodp mechanism")
 def from_autodp(mechanism: object) -> RdpCurve:
     """The RDP curve of an autodp mechanism whose ``params`` determine it (see the module's table).
 
@@ -112,9 +124,10 @@ def from_autodp(mechanism: object) -> RdpCurve:
         steps = "coeff" if name == "SubsampleGaussianMechanism" else "niter"
         p = _params(mechanism, name, ("prob", "sigma", steps))
         k = integer(_whole(p[steps]), f"{name}.params[{steps!r}]", minimum=0)
-        poisson = p.get("PoissonSampling", True)
-        if poisson not in (True, False):
-            raise ParameterError(must(f"{name}.params['PoissonSampling']", "True or False", shown(poisson)))
+        flag = p.get("PoissonSampling", True)
+        poisson = _flag(flag)
+        if poisson is None:
+            raise ParameterError(must(f"{name}.params['PoissonSampling']", "True or False", shown(flag)))
         if poisson:
             one = sampled_gaussian(q=p["prob"], sigma=p["sigma"]).curve()
         else:
@@ -131,6 +144,8 @@ def from_autodp(mechanism: object) -> RdpCurve:
         return _times(gaussian(sigma=p["sigma"]).curve(), k)
     if name == "NoisyGD_Mechanism":
         sigmas = _params(mechanism, name, ("sigma_list",))["sigma_list"]
+        if getattr(sigmas, "ndim", None) == 0 or isinstance(sigmas, (int, float, Fraction)):
+            sigmas = [sigmas]  # one step (autodp takes a number, or a 0-d array, as a list of one)
         if isinstance(sigmas, (str, bytes)) or not hasattr(sigmas, "__iter__"):
             raise ParameterError(must(f"{name}.params['sigma_list']", "a list of noise multipliers", shown(sigmas)))
         values = [nonnegative_parameter(s, f"{name}.params['sigma_list'][{i}]") for i, s in enumerate(sigmas)]

@@ -102,6 +102,7 @@ from rdpsym.peers._reading import (
     read_field,
     read_number,
     read_optional,
+    reads_peer_objects,
 )
 
 #: The neighbouring relations a sampled event fixes.
@@ -216,6 +217,7 @@ def _as_curve(leaf: object) -> RdpCurve:
     return leaf if isinstance(leaf, RdpCurve) else leaf.curve()
 
 
+@reads_peer_objects("reading the dp_accounting event")
 def from_dp_event(event: object) -> RdpCurve:
     """The RDP curve of a dp_accounting ``DpEvent`` (or ledger), every count honoured; see the module's table.
 

@@ -48,7 +48,7 @@ from rdpsym.foundations.errors import ParameterError, RdpSymError, must
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import integer, nonnegative_parameter, open_probability, probability_parameter
 from rdpsym.laws.mechanisms import sampled_gaussian
-from rdpsym.peers._reading import held, kind, public, read_optional, shown
+from rdpsym.peers._reading import held, kind, public, read_optional, reads_peer_objects, shown
 
 #: The name under which :func:`register_with_opacus` registers :class:`OpacusAccountant`.
 MECHANISM = "rdpsym"
@@ -71,13 +71,18 @@ def _history(obj: object) -> list:
                                   "or an accountant with a history", kind(obj)))
     if len(history) > MAX_HISTORY_ENTRIES:
         raise ParameterError(must("the Opacus history", f"at most {MAX_HISTORY_ENTRIES} entries", len(history)))
+    entries = []
     for i, entry in enumerate(history):
-        if isinstance(entry, (str, bytes)) or not isinstance(entry, Sequence) or len(entry) != 3:
+        # (its items as they iterate: an entry whose __len__ says 3 may hold 2)
+        items = None if isinstance(entry, (str, bytes)) or not isinstance(entry, Sequence) else tuple(entry)
+        if items is None or len(items) != 3:
             raise ParameterError(must(f"history[{i}]", "a (noise_multiplier, sample_rate, steps) tuple",
                                       shown(entry)))
-    return list(history)
+        entries.append(items)
+    return entries
 
 
+@reads_peer_objects("reading the Opacus history")
 def from_opacus(accountant_or_history: object) -> RdpCurve:
     """The RDP curve of what an Opacus accountant was told: Σ steps × sampled_gaussian(q, σ).
 

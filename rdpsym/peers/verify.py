@@ -68,7 +68,7 @@ from rdpsym.foundations.numbers import Enclosure
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import integer, number, open_probability
 from rdpsym.laws.mechanisms import Guarantee, Mechanism
-from rdpsym.peers._reading import kind, read_optional, shown
+from rdpsym.peers._reading import kind, read_optional, reads_peer_objects, shown
 from rdpsym.peers.autodp import from_autodp
 from rdpsym.peers.comparison import (
     ABOVE,
@@ -203,6 +203,7 @@ class Verification:
 
 
 # ---------------------------------------------------------------- what the peer was told
+@reads_peer_objects("reading what the peer was told")
 def as_curve(told: object, steps: object = 1) -> RdpCurve:
     """The RDP curve of what a peer was told: an rdpsym curve, mechanism or guarantee (× ``steps``), a
     dp_accounting event or ledger, an Opacus accountant or history, or an autodp mechanism."""
@@ -409,6 +410,7 @@ def _over(orders: object) -> str:
     return "the same orders"
 
 
+@reads_peer_objects("reading the peer accountant's orders")
 def _told_orders(told: object) -> list | None:
     """The orders a peer's accountant takes its ε over: a dp_accounting ``RdpAccountant``'s (``_orders``, given
     when it was built), an Opacus ``RDPAccountant``'s ``DEFAULT_ALPHAS``; None for anything else.  The certified
