@@ -207,8 +207,8 @@ def test_huge_integer_orders_are_the_top_term_of_the_sum(order, watchdog):
 
 
 def test_an_integer_order_whose_sum_is_too_long_is_refused_before_it_starts(watchdog):
-    """q = 1/2, σ = 10⁴: every one of the α terms matters, and α = 10⁸ took 163 s; a sum longer than MAX_TERMS
-    is refused at once, naming the order.  10⁵ terms are still summed."""
+    """q = 1/2, σ = 10⁴: the sum runs from the top term through all α of them, and α = 10⁸ took 163 s; a sum longer
+    than MAX_TERMS is refused at once, naming the order.  10⁵ terms are still summed."""
     with watchdog(10, "order 1e8"), pytest.raises(ConvergenceError, match=r"order 100000000 .* more than 1000000"):
         rdp_values(Q(1, 2), Q(10**4), [Q(10**8)], 20)
     (value,) = rdp_values(Q(1, 2), Q(10**4), [Q(10**5)], 20)

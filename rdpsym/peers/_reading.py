@@ -84,27 +84,31 @@ def read_field(obj: object, name: str, where: str) -> object:
                                   f"{type(exc).__name__}: {exc}")) from None
 
 
-#: Where rdpsym's own code and the libraries it computes with lie (found without importing them: ``find_spec`` of
-#: a top-level package only locates it), and the standard library's folder (whose site-packages are not ours).
+#: The packages rdpsym's own dependencies import as (pyproject.toml's ``dependencies``; gmpy2 is C code only): an
+#: exception raised in them while rdpsym reads an object is rdpsym's (``rdpsym.no_such`` raises in lazy_loader).
+_DEPENDENCIES = ("sympy", "mpmath", "flint", "matplotlib", "rich", "lazy_loader", "platformdirs")
+#: Where rdpsym's own code and its dependencies lie (found without importing them: ``find_spec`` of a top-level
+#: package only locates it), and the standard library's folder (whose site-packages are not ours).
 _OUR_PACKAGES = tuple(os.path.realpath(p) + os.sep for p in (
     Path(__file__).resolve().parents[1],
-    *(Path(spec.origin).parent for spec in map(importlib.util.find_spec, ("sympy", "mpmath", "flint"))
+    *(Path(spec.origin).parent for spec in map(importlib.util.find_spec, _DEPENDENCIES)
       if spec is not None and spec.origin)))
 _STANDARD_LIBRARY = os.path.realpath(sysconfig.get_paths()["stdlib"]) + os.sep
 
 
 def raised_by_foreign_code(exc: BaseException) -> bool:
-    """Whether ``exc`` was raised in code outside rdpsym, the libraries it computes with (SymPy, mpmath,
-    python-flint) and the standard library: a peer object's property, iterator or ``__len__``, or its library.
-    (Raised in rdpsym's own frames, it is rdpsym's, and passes.)"""
+    """Whether ``exc`` was raised in code outside rdpsym, its dependencies and the standard library: a peer object's
+    property, iterator or ``__len__``, its library, or code typed at a prompt, in a doctest or through ``exec``.
+    (Raised in rdpsym's own frames, it is rdpsym's, and passes.  An object's method that fails inside the standard
+    library, ``json`` or ``Fraction`` called from it, is read as the standard library's, and passes too.)"""
     tb, last = exc.__traceback__, None
     while tb is not None:
         last, tb = tb, tb.tb_next
     if last is None:
         return False
     filename = last.tb_frame.f_code.co_filename
-    if filename.startswith("<"):  # frozen or generated code of the interpreter's own
-        return False
+    if filename.startswith("<"):  # the interpreter's frozen modules; else a prompt's, a doctest's, exec'd code
+        return not filename.startswith("<frozen")
     path = os.path.realpath(filename)
     if path.startswith(_OUR_PACKAGES):
         return False

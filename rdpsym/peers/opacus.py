@@ -33,6 +33,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -73,8 +74,9 @@ def _history(obj: object) -> list:
         raise ParameterError(must("the Opacus history", f"at most {MAX_HISTORY_ENTRIES} entries", len(history)))
     entries = []
     for i, entry in enumerate(history):
-        # (its items as they iterate: an entry whose __len__ says 3 may hold 2)
-        items = None if isinstance(entry, (str, bytes)) or not isinstance(entry, Sequence) else tuple(entry)
+        # (its items as they iterate, at most four: an entry whose __len__ says 3 may hold 2, or never end)
+        items = (None if isinstance(entry, (str, bytes)) or not isinstance(entry, Sequence)
+                 else tuple(itertools.islice(entry, 4)))
         if items is None or len(items) != 3:
             raise ParameterError(must(f"history[{i}]", "a (noise_multiplier, sample_rate, steps) tuple",
                                       shown(entry)))

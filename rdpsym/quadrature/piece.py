@@ -103,7 +103,7 @@ def _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reason
 def _unresolved(where: Locus, ctx, lo: sp.Expr, hi: sp.Expr) -> bool:
     """Whether the mass sits at a place the working precision resolves it poorly at: its e-fold width is
     below 2^(−prec/4) of |mode| (a Gaussian of σ = 10⁻³⁰⁰ at x = −1, resolved to 10⁻⁶⁰ at 60 digits), so that
-    quadrature nodes around it carry a quarter of the working digits or fewer.  (It was 2^(30 − prec), nodes that
+    quadrature nodes around it lose a quarter of the working digits or more.  (It was 2^(30 − prec), nodes that
     are the mode itself; but nodes 1 + u with u ~ 10⁻⁴⁰ keep 12 of u's digits at 40, the integrand is noise from
     the 12th, and tanh-sinh ran each interval to its largest degree: a Laplace pair of scale 10⁻⁴⁰, whose mass sits
     at x = 1 on the piece (1, ∞), took 2.5 s at 40 digits, 0.4 s recentred there.)"""

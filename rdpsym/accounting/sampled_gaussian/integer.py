@@ -23,8 +23,10 @@ from rdpsym.foundations.errors import ConvergenceError
 
 #: Integer orders up to this are summed together as one polynomial product (more than 4 of them).
 _INT_SERIES_MAX = 64
-#: The most terms of the binomial sum one order may need: about 2 s of CPU at 40 digits (q = 1/2, σ = 10⁴: the
-#: order 10⁵ needs 10⁵ terms and takes 0.17 s; 10⁸ took 163 s).  A longer sum is refused before it starts.
+#: The most terms of the binomial sum one order may need: about 2 s of CPU at 40 digits.  The sum runs from the top
+#: term down until the rest, bounded by E_m (the binomial weights left out of the bound), is negligible: at q = 1/2,
+#: σ = 10⁴ that is every term (the order 10⁵: 0.17 s; 10⁸ took 163 s, though about 1.7·10⁵ terms near α/2 carry
+#: the value).  A longer sum is refused before it starts.
 MAX_TERMS = 10**6
 
 
