@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import subprocess
 import sys
+import warnings
 
 import pytest
 import sympy as sp
@@ -110,6 +111,23 @@ def test_an_accountants_epsilon_is_judged_over_the_accountants_own_orders():
     assert "bbghs over the same orders, best order 8" in str(v)
     default = rdpsym.verify(dpa.PoissonSampledDpEvent(0.01, dpa.GaussianDpEvent(1.1)), delta=1e-5, epsilon=1.0)
     assert "over rdpsym's default orders" in str(default)
+
+
+def test_an_accountant_whose_orders_include_one_is_judged_over_the_others_as_the_peer_takes_them():
+    """dp_accounting accepts the order 1 (its RDP there is NaN, which its minimum passes over: the ε is the one without
+    it); verify refused the whole check over it (a probe).  The certified ε leaves 1 out too, and the verdict is the
+    one over the same accountant built without 1."""
+    event = dpa.PoissonSampledDpEvent(0.01, dpa.GaussianDpEvent(1.1))
+    verdicts = []
+    for orders in ([1, 1.5, 2, 4, 8, 16, 32], [1.5, 2, 4, 8, 16, 32]):
+        accountant = rdp_accountant.RdpAccountant(orders=orders)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # the peer's own NaN at order 1
+            accountant.compose(event, 1000)
+            epsilon = accountant.get_epsilon(1e-5)
+        v = rdpsym.verify(accountant, delta=1e-5, epsilon=epsilon, peer="dp-accounting")
+        verdicts.append((v.verdict, v.epsilon.order, str(v.epsilon.certified)))
+    assert verdicts[0] == verdicts[1] and verdicts[0][0] == "agrees", verdicts
 
 
 def test_a_composed_gaussian_and_laplace_pipeline_agrees_with_the_peer():

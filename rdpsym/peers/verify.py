@@ -411,11 +411,13 @@ def _over(orders: object) -> str:
 
 
 @reads_peer_objects("reading the peer accountant's orders")
-def _told_orders(told: object) -> list | None:
+def _told_orders(told: object, for_epsilon: bool) -> list | None:
     """The orders a peer's accountant takes its ε over: a dp_accounting ``RdpAccountant``'s (``_orders``, given
     when it was built), an Opacus ``RDPAccountant``'s ``DEFAULT_ALPHAS``; None for anything else.  The certified
     ε is sought over the same ones: judged over rdpsym's default grid, the ε of an accountant built with orders
-    [2, 3, 4.5, 8] was "above by 0.05 relative"."""
+    [2, 3, 4.5, 8] was "above by 0.05 relative".  ``for_epsilon``: the order 1 is left out, as the peer leaves it
+    out (its conversion divides by α − 1; dp_accounting's RDP there is NaN, passed over by its minimum, and its ε
+    with orders [1, 1.5, 2, …] is the one without 1); the whole check was refused over it (a probe)."""
     name = kind(told)
     if name == "RdpAccountant" and hasattr(told, "compose"):
         orders = read_optional(told, "_orders", name)
@@ -425,7 +427,16 @@ def _told_orders(told: object) -> list | None:
         return None
     if isinstance(orders, (str, bytes)) or not hasattr(orders, "__iter__"):
         return None
-    return list(itertools.islice(iter(orders), MAX_ORDERS + 1))
+    read = list(itertools.islice(iter(orders), MAX_ORDERS + 1))
+    return [o for o in read if not _is_one(o)] if for_epsilon else read
+
+
+def _is_one(order: object) -> bool:
+    """Whether an accountant's order is the number 1 (anything unreadable is left for the order reader to name)."""
+    try:
+        return float(order) == 1.0
+    except (TypeError, ValueError, OverflowError):
+        return False
 
 
 def _not_an_rdp_conversion(told: object) -> str:
@@ -529,7 +540,7 @@ def verify(told: object, *, orders: object = None, rdp: Sequence | None = None, 
     grid: list = []
     values: list = []
     if orders is None:
-        orders = _told_orders(told)
+        orders = _told_orders(told, for_epsilon=rdp is None)
     if orders is not None and not isinstance(orders, str):
         if not hasattr(orders, "__iter__"):
             raise ParameterError(must("orders", "a list of orders, a grid name, or 'continuous'", shown(orders)))
