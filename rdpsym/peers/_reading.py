@@ -185,16 +185,25 @@ def held(value: object) -> object:
     >>> held(0.1), held(0.5), held("0.1"), held(float("inf"))
     (Fraction(3602879701896397, 36028797018963968), Fraction(1, 2), '0.1', inf)
     """
-    is_float = isinstance(value, float) or (type(value).__module__.split(".")[0] == "numpy"
-                                            and getattr(getattr(value, "dtype", None), "kind", "") == "f"
-                                            and getattr(value, "ndim", 0) == 0)
-    if not is_float:
+    if not (isinstance(value, float) or numpy_kind(value) == "f"):
         return value
     try:
         numerator, denominator = value.as_integer_ratio()  # exact, for float16 … long double alike
     except (AttributeError, OverflowError, ValueError):  # ±∞, NaN (or a 0-d array without the method)
         return value if math.isnan(float(value)) or math.isinf(float(value)) else Fraction(float(value))
     return Fraction(numerator, denominator)
+
+
+def numpy_kind(value: object) -> str | None:
+    """The dtype kind ("f", "b", "i", ...) of a NumPy scalar or 0-d array, else None; read by its module's name,
+    without importing NumPy.
+
+    >>> numpy_kind(0.5), numpy_kind("0.5")
+    (None, None)
+    """
+    if type(value).__module__.split(".")[0] != "numpy" or getattr(value, "ndim", 0) != 0:
+        return None
+    return getattr(getattr(value, "dtype", None), "kind", None)
 
 
 def read_number(obj: object, name: str, where: str) -> object:
@@ -227,5 +236,5 @@ def shown(value: object) -> str:
     return _shown(value)
 
 
-__all__ = ["UnsupportedPeerObject", "call_method", "count", "held", "kind", "public", "raised_by_foreign_code",
-           "read_field", "read_number", "read_optional", "reads_peer_objects", "shown"]
+__all__ = ["UnsupportedPeerObject", "call_method", "count", "held", "kind", "numpy_kind", "public",
+           "raised_by_foreign_code", "read_field", "read_number", "read_optional", "reads_peer_objects", "shown"]

@@ -50,7 +50,7 @@ from rdpsym.laws.mechanisms import (
     sampled_gaussian,
     zcdp,
 )
-from rdpsym.peers._reading import UnsupportedPeerObject, held, kind, public, reads_peer_objects, shown
+from rdpsym.peers._reading import UnsupportedPeerObject, held, kind, numpy_kind, public, reads_peer_objects, shown
 
 #: Why the mechanisms rdpsym does not read are refused.
 _OPAQUE = {
@@ -82,7 +82,7 @@ def _flag(value: object) -> bool | None:
     name; ``value not in (True, False)`` raised NumPy's "truth value of an array is ambiguous")."""
     if isinstance(value, bool):
         return value
-    if type(value).__module__.split(".")[0] == "numpy" and type(value).__name__ in ("bool_", "bool"):
+    if numpy_kind(value) == "b":
         return bool(value)
     return None
 

@@ -97,22 +97,20 @@ def _scaled(integrand, shift, ctx, bounded: bool = True):
         mpf, zero, exp = ctx.mpf, ctx.zero, ctx.exp  # (looked up once: this runs at every quadrature node)
         extra = _shift_bits(shift, ctx)
 
+        def scaled_log(t):  # (log|f(t)| − shift, sign); a log that is not an mpf is handed back as it is
+            log_value, sign = parts(t)
+            return (log_value - shift if isinstance(log_value, mpf) else log_value), sign
+
         def f(t):
             if extra:
                 with ctx.extraprec(extra):  # log|f| − shift with as many digits as a log of order 1 has
-                    log_value, sign = parts(t)
-                    if isinstance(log_value, mpf) and sign != 0:
-                        log_value -= shift
-                d = log_value
+                    d, sign = scaled_log(t)
             else:
-                log_value, sign = parts(t)
-                d = None
-            if not isinstance(log_value, mpf):
+                d, sign = scaled_log(t)
+            if not isinstance(d, mpf):
                 # A log-density that is not real at a node (a log-normal's log(x − m) just below its end m, where
                 # rounding put the node): the integral at this precision cannot be trusted.
-                raise ConvergenceError(f"the integrand is not a real number at x = {ctx.nstr(t, 8)}: {log_value}")
-            if d is None:
-                d = log_value - shift
+                raise ConvergenceError(f"the integrand is not a real number at x = {ctx.nstr(t, 8)}: {d}")
             if sign == 0 or not d > cutoff:
                 return zero
             if d > ceiling:
