@@ -136,3 +136,22 @@ def test_a_whole_float_count_is_taken_as_autodp_takes_it():
     half.params = {"prob": 0.5, "sigma": 2.0, "coeff": 100.5}
     with pytest.raises(rdpsym.ParameterError, match="coeff"):
         rdpsym.from_autodp(half)
+
+
+def test_a_mechanism_with_no_privacy_cost_is_read_and_autodp_s_nan_is_reported():
+    """ε = 0 and ρ = 0 are mechanisms autodp builds and users hold (a component switched off): P = Q, D_α = 0 at every
+    order, or ξ for (ξ, 0)-zCDP.  They were refused (ε and ρ had to be positive).  autodp's own answers for ε = 0 are
+    NaN at every order and a negative ε (−10⁻⁵ at δ = 10⁻⁵): the verification says so, per order; its zCDP agrees."""
+    cases = [(zoo.PureDP_Mechanism(eps=0), 0, "unsafe"), (zoo.ExponentialMechanism(eps=0), 0, "unsafe"),
+             (zoo.zCDP_Mechanism(rho=0, xi=0), 0, "agrees"), (zoo.zCDP_Mechanism(rho=0, xi=0.25), 0.25, "agrees")]
+    for mechanism, level, verdict in cases:
+        curve = rdpsym.from_autodp(mechanism)
+        for order in (1.5, 2, 32, sp.oo):
+            assert curve.value(order, dps=20) == level, (mechanism, order)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # autodp's 0/0
+            told = [mechanism.get_RDP(order) for order in ORDERS]
+        report = V.verify(mechanism, orders=ORDERS, rdp=told, peer="autodp")
+        assert report.verdict == verdict, report
+        if verdict == "unsafe":
+            assert all(check.direction == V.INVALID and "NaN" in str(check) for check in report.orders), report

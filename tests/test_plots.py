@@ -471,8 +471,8 @@ def test_the_rdpsym_command_writes_every_format_and_refuses_others(tmp_path, cap
     png = tmp_path / "c.png"
     assert run_cli(["plot", "pure-dp:epsilon=1", "--orders", "2,3", "-o", str(png), "--dpi", "30"]) == 0
     assert png.read_bytes().startswith(b"\x89PNG") and "wrote" in capsys.readouterr().out
-    assert run_cli(["plot", "pure-dp:epsilon=0", "-o", str(png)]) == 2
-    assert "epsilon must be positive" in capsys.readouterr().err
+    assert run_cli(["plot", "pure-dp:epsilon=-1", "-o", str(png)]) == 2
+    assert "epsilon must be a finite number >= 0" in capsys.readouterr().err
     out = tmp_path / "c.svg"
     assert run_cli(["plot", "gaussian:sigma=2", "--orders", "2,4", "-o", str(out)]) == 0
     assert b"<svg" in out.read_bytes()[:2000]

@@ -31,30 +31,52 @@ def pure_dp(epsilon: object, bound: str = "bun-steinke") -> Guarantee:
     (Bun–Steinke 2016, Prop 3.3's proof).  ``"mironov-lemma1"`` is 2αε²
     (Mironov 2017, Lemma 1), kept to compare.  α = ∞ gives ε (Mironov §III).
 
+    ε = 0 (a number) is perfect privacy: the curve is 0 at every order, α = ∞ included (the sinh form is 0/0
+    there, and autodp's ``PureDP_Mechanism(eps=0)`` is a mechanism users hold).
+
     >>> float(pure_dp(1).curve().value(2, dps=15))  # doctest: +ELLIPSIS
     0.73532566405...
+    >>> pure_dp(0).closed_form, pure_dp(0).at_infinity
+    (0, 0)
     """
-    e = positive_parameter(epsilon, "epsilon")
-    if bound == "bun-steinke":
-        e = exponentiated_parameter(e, "epsilon")  # sinh(αε)
+    if bound not in ("bun-steinke", "mironov-lemma1"):
+        raise ParameterError(must("bound", "'bun-steinke' or 'mironov-lemma1'", quoted(bound)))
+    e = _positive_or_zero(epsilon, "epsilon", exponentiated=bound == "bun-steinke")
+    if e == 0:
+        source = MIRONOV_2017.at("§III: 0-DP is (∞, 0)-RDP, hence (α, 0)-RDP; D_α ≥ 0 by Proposition 8")
+        return Guarantee("pure-dp", {"epsilon": e}, e, e, source, True, "0-DP")
+    if bound == "bun-steinke":  # (ε was read as the exponent of sinh(αε))
         expr = sp.log((sp.sinh(alpha * e) - sp.sinh((alpha - 1) * e)) / sp.sinh(e)) / (alpha - 1)
         source = BUN_STEINKE_2016.at("Proposition 3.3")
-    elif bound == "mironov-lemma1":
+    else:
         expr = 2 * alpha * e**2
         source = MIRONOV_2017.at("Lemma 1")
-    else:
-        raise ParameterError(must("bound", "'bun-steinke' or 'mironov-lemma1'", quoted(bound)))
     # Both forms have (α−1)·ε(α) convex: the sinh form is a divergence (randomized response),
     # and 2αε²(α−1) is a convex quadratic.
     return Guarantee("pure-dp", {"epsilon": e}, expr, e, source, True, f"{e}-DP")
 
 
 def zcdp(rho: object, xi: object = 0) -> Guarantee:
-    """(ξ, ρ)-zCDP: D_α ≤ ξ + ρα for every α > 1 (Bun–Steinke 2016, Def 1.1)."""
-    r = positive_parameter(rho, "rho")
+    """(ξ, ρ)-zCDP: D_α ≤ ξ + ρα for every α > 1 (Bun–Steinke 2016, Def 1.1).
+
+    ρ = 0 (a number) is ξ at every order, α = ∞ included (0 for ξ = 0: autodp's ``zCDP_Mechanism(rho=0)``).
+
+    >>> zcdp(rho=0, xi="1/10").closed_form, zcdp(rho=0, xi="1/10").at_infinity
+    (1/10, 1/10)
+    """
+    r = _positive_or_zero(rho, "rho")
     z = nonnegative_parameter(xi, "xi")
-    return Guarantee("zcdp", {"rho": r, "xi": z}, z + r * alpha, sp.oo, BUN_STEINKE_2016.at("Definition 1.1"), True,
-                     f"({z},{r})-zCDP")
+    return Guarantee("zcdp", {"rho": r, "xi": z}, z + r * alpha, z if r == 0 else sp.oo,
+                     BUN_STEINKE_2016.at("Definition 1.1"), True, f"({z},{r})-zCDP")
+
+
+def _positive_or_zero(value: object, name: str, exponentiated: bool = False) -> sp.Expr:
+    """A guarantee's parameter: 0 as a number (perfect privacy, said by the caller), else > 0, a symbol declared
+    positive (the forms divide by sinh ε, or by 1 − e^{−ε}, which a symbol that may be 0 would leave 0/0)."""
+    v = nonnegative_parameter(value, name)
+    if v == 0:
+        return v
+    return exponentiated_parameter(v, name) if exponentiated else positive_parameter(v, name)
 
 
 def bounded_range_form(epsilon: sp.Expr) -> sp.Expr:
@@ -87,10 +109,17 @@ def exponential_mechanism(epsilon: object) -> Guarantee:
     tighter than both min(ε-DP sinh form, ε²α/8) and autodp's pure-DP curve; its KL
     (α = 1) is Cesar–Rogers' ε/(1 − e^{−ε}) − 1 − log(ε/(1 − e^{−ε})).
 
+    ε = 0 (a number) is perfect privacy: 0 at every order (the form is 0/0 there).
+
     >>> float(exponential_mechanism(1).curve().value(2, dps=15))  # doctest: +ELLIPSIS
     0.24022901391...
+    >>> exponential_mechanism(0).closed_form
+    0
     """
-    e = exponentiated_parameter(epsilon, "epsilon")
+    e = _positive_or_zero(epsilon, "epsilon", exponentiated=True)
+    if e == 0:
+        return Guarantee("exponential", {"epsilon": e}, e, e,
+                         CESAR_ROGERS_2021.at("ε-bounded range with ε = 0: P = Q"), True, "exponential(0)")
     # (α−1)·ε(α) is convex: a supremum of cumulant generating functions (one per Bernoulli pair).
     source = CESAR_ROGERS_2021.at("ε-bounded range; its exact curve derived in bounded_range_form")
     return Guarantee("exponential", {"epsilon": e}, bounded_range_form(e), e, source, True, f"exponential({e})")

@@ -82,9 +82,7 @@ import sympy as sp
 from rdpsym.accounting.curve import RdpCurve
 from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.reading import MAX_DPS, MAX_MAGNITUDE, integer, nonnegative_parameter, probability_parameter
-from rdpsym.laws.guarantees import BUN_STEINKE_2016
 from rdpsym.laws.mechanisms import (
-    Guarantee,
     exponential_mechanism,
     gaussian,
     laplace,
@@ -439,11 +437,7 @@ def _leaf(event: object, name: str, shift: int = 1, special: bool = False):
     if name == "ZCDpEvent":
         rho = nonnegative_parameter(read_field(event, "rho", name), f"{name}.rho")
         xi = nonnegative_parameter(read_optional(event, "xi", name, 0), f"{name}.xi")
-        if rho == 0:
-            # ξ at every order (Bun–Steinke 2016, Definition 1.1 with ρ = 0).
-            return _NO_COST if xi == 0 else Guarantee("zcdp", {"rho": rho, "xi": xi}, xi, xi,
-                                                      BUN_STEINKE_2016.at("Definition 1.1"), True, f"({xi},0)-zCDP")
-        return zcdp(rho=rho, xi=xi)
+        return _NO_COST if rho == 0 and xi == 0 else zcdp(rho=rho, xi=xi)  # (ρ = 0: ξ at every order)
     if name == "EpsilonDeltaDpEvent":
         eps = nonnegative_parameter(read_field(event, "epsilon", name), f"{name}.epsilon")
         delta = nonnegative_parameter(read_field(event, "delta", name), f"{name}.delta")
