@@ -106,6 +106,35 @@ def test_curves_at_an_order_closer_to_one_than_the_rungs_reach(mechanism, kl, k)
         assert_agrees(mechanism.curve().value(1 + R(1, 10**k), dps=40), kl(), (mechanism, k))
 
 
+def _pmf_divergence(p: list, q: list, order) -> mpmath.mpf:
+    """D_α of two pmfs on the same outcomes, summed in mpmath from Definition 3 (the exponents α·log p kept exact
+    enough by the working precision the caller sets)."""
+    a = mpmath.mpf(order)
+    return mpmath.log(mpmath.fsum(pi ** a * qi ** (1 - a) for pi, qi in zip(p, q))) / (a - 1)
+
+
+@pytest.mark.parametrize("order", [R(10) ** 300, R(10) ** 1000], ids=["1e300", "1e1000"])
+@pytest.mark.parametrize("dps", [15, 30, 50])
+def test_curves_with_several_outcomes_at_an_order_past_the_rungs(order, dps):
+    """k-ary randomized response (k = 3, ε = 1) and randomized response Poisson-sampled at q = 1/10 at α = 10³⁰⁰ (a
+    probe): "not reached within 952 bits" at 30 digits.  Their forms' exponents α·log p carry log₂α bits before the
+    point, so their logarithm is resolved only past that; the climb now goes on doubling there.  The references are
+    Definition 3's sums over the outcomes, in mpmath at 1 400 digits (both directions for the sampled one)."""
+    with mpmath.workdps(1400):
+        e, third = mpmath.e, [mpmath.e / (mpmath.e + 2), 1 / (mpmath.e + 2), 1 / (mpmath.e + 2)]
+        k_rr = _pmf_divergence(third, [third[1], third[0], third[2]], order)
+        true, base = [mpmath.mpf(3) / 4, mpmath.mpf(1) / 4], [mpmath.mpf(1) / 4, mpmath.mpf(3) / 4]
+        mixed = [(9 * q + p) / 10 for p, q in zip(true, base)]
+        sampled = max(_pmf_divergence(mixed, base, order), _pmf_divergence(base, mixed, order))
+        assert e > 2  # (the law above is e/(e + 2) on the true outcome)
+    cases = [(rdpsym.k_randomized_response(k=3, epsilon=1), k_rr),
+             (rdpsym.poisson_sampled(rdpsym.randomized_response(R(3, 4)), R(1, 10)), sampled)]
+    for mechanism, want in cases:
+        value = mechanism.curve().value(order, dps=dps)
+        with mpmath.workdps(dps + 10):
+            assert abs(value - want) <= mpmath.mpf(10) ** (1 - dps) * abs(want), (mechanism, value, want)
+
+
 @pytest.mark.parametrize("dps", [10, 20, 30])
 def test_fewer_digits_asked_never_means_no_answer(dps):
     """Laplace at scale 10⁻³⁰⁰ (a probe): D₂ = 10³⁰⁰ + log(2/3) was found at 30 and 40 digits but "not reached within
