@@ -249,12 +249,25 @@ def compile_expr(expr: sp.Expr, var: sp.Symbol, ctx) -> Callable:
     ...     ctx.nstr(f(ctx.mpf(1)), 20)
     '0.2419707245191433498'
     """
-    # 1 + erf(w) as erfc(−w): the same numbers, without the cancellation that makes it 0 once w < −6 at 15 digits
-    folded, constants = _fold(_integer_orders(stable_erf(expr)), var)
+    # 1 + erf(w) as erfc(−w): the same numbers, without the cancellation that makes it 0 once w < −6 at 15 digits;
+    # k·(1 ± cos u) as 2k·cos²(u/2) or 2k·sin²(u/2), for the same reason next to its zeros (_half_angle)
+    folded, constants = _fold(_integer_orders(_half_angles(stable_erf(expr))), var)
     f = bind(_lambdify(folded, var, len(constants)), ctx)
     with ctx.extraprec(20):
         values = [to_mpf(c, ctx) for c in constants]
     return lambda t: f(t, *values)
+
+
+def _half_angles(expr: sp.Expr) -> sp.Expr:
+    """``expr`` with every k·(1 ± cos u) written 2k·cos²(u/2) or 2k·sin²(u/2) (:func:`_half_angle`)."""
+    if not expr.has(sp.cos):
+        return expr
+    return expr.replace(lambda e: isinstance(e, sp.Add) and _half_angle(e) is not None,
+                        lambda e: _squared_half_angle(*_half_angle(e)))
+
+
+def _squared_half_angle(k: sp.Expr, u: sp.Expr, plus: bool) -> sp.Expr:
+    return 2 * k * (sp.cos if plus else sp.sin)(u / 2) ** 2
 
 
 def _integer_orders(expr: sp.Expr) -> sp.Expr:
@@ -334,7 +347,34 @@ def _log_expression(expr: sp.Expr) -> sp.Expr:
         lambda e: isinstance(e, sp.log) and isinstance(e.args[0], sp.binomial),
         lambda e: sp.loggamma(e.args[0].args[0] + 1) - sp.loggamma(e.args[0].args[1] + 1)
         - sp.loggamma(e.args[0].args[0] - e.args[0].args[1] + 1),
+    ).replace(
+        lambda e: isinstance(e, sp.log) and _half_angle(e.args[0]) is not None,
+        lambda e: _log_half_angle(*_half_angle(e.args[0])),
     )
+
+
+def _half_angle(e: sp.Expr) -> tuple[sp.Expr, sp.Expr, bool] | None:
+    """(k, u, plus) where ``e`` is k·(1 + cos u) (``plus``) or k·(1 − cos u), k a positive number; else None.
+
+    Such a factor vanishes where cos u = ∓1, and evaluated there as written it cancels to 0 before it does: a raised
+    cosine (1 + cos πx)/2 at a node 10⁻³⁰ from −1 was exactly 0 at 50 digits, its log −∞, and the KL of a
+    semicircle against it was refused (a probe).  As 2k·cos²(u/2) or 2k·sin²(u/2) it keeps every digit."""
+    if not isinstance(e, sp.Add) or len(e.args) != 2:
+        return None
+    constant, term = sorted(e.args, key=lambda a: a.has(sp.cos))
+    k, cos = term.as_coeff_Mul()
+    if not isinstance(cos, sp.cos) or not constant.is_number or not constant.is_positive:
+        return None
+    if k == constant:
+        return constant, cos.args[0], True
+    if k == -constant:
+        return constant, cos.args[0], False
+    return None
+
+
+def _log_half_angle(k: sp.Expr, u: sp.Expr, plus: bool) -> sp.Expr:
+    """log(k·(1 ± cos u)) = log 2k + 2·log|cos(u/2)| (+) or log 2k + 2·log|sin(u/2)| (−)."""
+    return sp.log(2 * k) + 2 * sp.log(sp.Abs((sp.cos if plus else sp.sin)(u / 2)))
 
 
 def _log_bessel_i(bessel: sp.besseli) -> sp.Expr:
