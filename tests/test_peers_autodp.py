@@ -155,3 +155,17 @@ def test_a_mechanism_with_no_privacy_cost_is_read_and_autodp_s_nan_is_reported()
         assert report.verdict == verdict, report
         if verdict == "unsafe":
             assert all(check.direction == V.INVALID and "NaN" in str(check) for check in report.orders), report
+
+
+def test_randomized_response_that_tells_the_bit_is_read_as_non_private():
+    """RandresponseMechanism(p=1) or (p=0) tells the bit (or its negation) outright: autodp says ∞, and rdpsym reads
+    dp_accounting's RandomizedResponseDpEvent(noise_parameter=0) as non-private.  It was refused, naming p only (a
+    probe); now ∞ at every order, and autodp's ∞ agrees.  Outside [0, 1] it is refused, naming autodp's field."""
+    for p in (0.0, 1.0):
+        mechanism = zoo.RandresponseMechanism(p=p)
+        curve = rdpsym.from_autodp(mechanism)
+        assert curve == rdpsym.non_private().curve() and curve.value(2, dps=20) == sp.oo
+        told = [mechanism.get_RDP(order) for order in ORDERS]
+        assert V.verify(mechanism, orders=ORDERS, rdp=told, peer="autodp").verdict == "agrees"
+    with pytest.raises(rdpsym.ParameterError, match=r"RandresponseMechanism.params\['p'\] must be in the closed"):
+        rdpsym.from_autodp(zoo.RandresponseMechanism(p=1.5))

@@ -241,6 +241,15 @@ def test_a_fractional_order_of_a_hundred_million(watchdog):
     assert 0 < low < value < mpmath.mpf(2 * 10**8 + 1) / 2 / (2 * 10**8)
 
 
+@pytest.mark.parametrize(("q", "sigma", "order"), [(Q(1, 100), Q(1, 10**8), Q(9, 2)), (Q(1, 2), Q(1, 10**10), Q(3, 2)),
+                                               (Q(1, 2), Q(1, 10**50), Q(3, 2))])
+def test_a_grid_that_ends_short_of_its_tail_bound_is_an_rdpsym_error(q, sigma, order):
+    """The right tail's bound holds from z = ½ on; a grid that ended short of it (tiny σ) tripped a bare assert, an
+    AssertionError with no message (a probe; under ``python -O`` the next check refused it).  Now refused, named."""
+    with pytest.raises(ConvergenceError, match=r"short of z = 1/2.*sigma is too small"):
+        rdp_values(q, sigma, [order], 30)
+
+
 def test_tiny_sigma_at_a_fractional_order_refuses_instead_of_hanging(watchdog):
     """σ = 10⁻³⁰: the analytic strip has half-width πσ², the grid would need ~10³² points."""
     with watchdog(60, "sigma = 1e-30"), pytest.raises(ConvergenceError, match=r"grid points .* for the fractional order\(s\) 3/2; integer orders are exact"):

@@ -40,11 +40,12 @@ from fractions import Fraction
 
 from rdpsym.accounting.curve import RdpCurve
 from rdpsym.foundations.errors import ParameterError, must
-from rdpsym.foundations.reading import integer, nonnegative_parameter
+from rdpsym.foundations.reading import integer, nonnegative_parameter, probability_parameter
 from rdpsym.laws.mechanisms import (
     exponential_mechanism,
     gaussian,
     laplace,
+    non_private,
     pure_dp,
     randomized_response,
     sampled_gaussian,
@@ -112,7 +113,10 @@ def from_autodp(mechanism: object) -> RdpCurve:
     if name == "LaplaceMechanism":
         return laplace(scale=_params(mechanism, name, ("b",))["b"]).curve()
     if name == "RandresponseMechanism":
-        return randomized_response(_params(mechanism, name, ("p",))["p"]).curve()
+        p = probability_parameter(_params(mechanism, name, ("p",))["p"], f"{name}.params['p']", closed=True)
+        # p = 0 or 1 tells the bit (or its negation) outright: ∞ at every order, as autodp says and as rdpsym reads
+        # dp_accounting's RandomizedResponseDpEvent(noise_parameter=0) (it was refused, naming p only: a probe)
+        return non_private().curve() if p in (0, 1) else randomized_response(p).curve()
     if name == "PureDP_Mechanism":
         return pure_dp(_params(mechanism, name, ("eps",))["eps"]).curve()
     if name == "ExponentialMechanism":

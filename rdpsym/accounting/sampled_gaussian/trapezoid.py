@@ -300,7 +300,11 @@ def _frac_group(q: fmpq, sigma: fmpq, fl: _Floats, group: list[_Order], target: 
                 # z ≤ ½: g ≤ g(1−q), Σ h·φ ≤ 1 + h·φ(0); ½ ≤ z < c: F ≤ shift·φ(z − α).
                 near = tail(o.alpha - c_l) + h * phi(min(c_l, o.alpha) - o.alpha)
                 left = g_left * (1 + hn) + shift * near
-            assert c_r >= half
+            if c_r < half:  # (the right tail's bound holds from z = ½ on; an assert here escaped raw: a probe)
+                raise ConvergenceError(
+                    f"the certified quadrature at order {o.alpha} (q={q}, sigma={sigma}) ends its grid "
+                    f"{float(half - c_r):.3g} short of z = 1/2, where its tail bound starts: sigma is too small for "
+                    "this fractional order; integer orders are exact sums (orders=[2, 3, ..., inf]).")
             k_r = qa + one_mq * arb(-(2 * c_r - 1) / two_s2).exp()  # b ≤ e^u·k_r for z ≥ c'
             right = (a * k_r.log()).exp() * shift * (tail(c_r - o.alpha) + h * phi(max(c_r - o.alpha, fmpq(0))))
             # Trefethen–Weideman with M = e^{a²/(2σ²)}(A + 1 + 2αq); A bounded through
