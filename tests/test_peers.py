@@ -415,7 +415,9 @@ def test_verify_checks_its_inputs_first():
     with pytest.raises(ParameterError, match="^the peer's answer must be"):
         rdpsym.verify(g)
     with pytest.raises(ParameterError, match="^order must be a number > 1"):
-        rdpsym.verify(g, orders=[1], rdp=[0.1])
+        rdpsym.verify(g, orders=[1, 2], epsilon=1.0, delta=1e-5)  # (ε alone: order 1 converts to no ε)
+    with pytest.raises(ParameterError, match="^orders must be some order above 1 for the ε check"):
+        rdpsym.verify(g, orders=[1], rdp=[0.125], epsilon=1.0, delta=1e-5)
     v = rdpsym.verify(g, orders=[2, 3, 4], rdp=["nan", -0.1, "inf"])
     assert [c.direction for c in v.orders] == [V.INVALID, V.INVALID, V.ABOVE]
     v = rdpsym.verify(rdpsym.laplace(1), orders=["inf"], rdp=[0.99])
@@ -551,3 +553,28 @@ def test_nested_counts_past_the_ceiling_are_refused_by_the_event_not_as_steps():
         rdpsym.from_dp_event(nested)
     within = dpa.SelfComposedDpEvent(dpa.SelfComposedDpEvent(dpa.GaussianDpEvent(1.0), 10**400), 10**500)
     assert rdpsym.from_dp_event(within) == rdpsym.gaussian(1).curve() * 10**900
+
+
+def test_an_accountant_s_order_one_is_checked_as_its_kl_and_repeated_orders_once():
+    """dp_accounting takes orders [1, 1.5, 2, 3] and [2, 2, 3] as they are; verify refused both (a probe): order 1
+    was "not an order", and a repeated one "a list with duplicates" for the ε check.  Order 1 is now checked against
+    the KL divergence (Mironov 2017, Definition 3's α → 1), where the curve has one (else said in a note, with the
+    peer's value there: dp_accounting's NaN for a sampled Gaussian), and the ε is sought over the orders above 1,
+    each once."""
+    g = rdpsym.gaussian(2)
+    below = rdpsym.verify(g, orders=[1], rdp=[0.1])
+    assert below.orders[0].direction == V.BELOW and below.unsafe  # KL = 1/8
+    dpa = pytest.importorskip("dp_accounting")
+    from dp_accounting.rdp import RdpAccountant
+    for orders, event, notes in [([1, 1.5, 2, 3], dpa.GaussianDpEvent(2.0), 0), ([2, 2, 3], dpa.GaussianDpEvent(2.0), 0),
+                                 ([1, 2, 4], dpa.PoissonSampledDpEvent(0.01, dpa.GaussianDpEvent(1.1)), 1)]:
+        accountant = RdpAccountant(orders=orders)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # (dp_accounting's 0/0 at order 1)
+            accountant.compose(event, 10)
+            eps = accountant.get_epsilon(1e-5)
+        v = rdpsym.verify(accountant, rdp=list(accountant._rdp), epsilon=eps, delta=1e-5, peer="dp-accounting")
+        assert v.verdict != "unsafe" and len(v.notes) == notes, v
+        assert len(v.orders) == len(orders) - notes
+        if notes:
+            assert "order 1 (the KL divergence; the peer gave nan) not checked" in v.notes[0]

@@ -544,7 +544,9 @@ def verify(told: object, *, orders: object = None, rdp: Sequence | None = None, 
     if orders is not None and not isinstance(orders, str):
         if not hasattr(orders, "__iter__"):
             raise ParameterError(must("orders", "a list of orders, a grid name, or 'continuous'", shown(orders)))
-        grid = [parse_order(o) for o in itertools.islice(iter(orders), MAX_ORDERS + 1)]  # never read to the end
+        # (never read to the end; an order 1 among rdp= values is the peer's KL, checked as such)
+        grid = [_ONE if rdp is not None and _is_one(o) else parse_order(o)
+                for o in itertools.islice(iter(orders), MAX_ORDERS + 1)]
         if len(grid) > MAX_ORDERS:
             raise ParameterError(must("orders", f"a list of at most {MAX_ORDERS} orders", "more"))
         if not grid:
@@ -565,17 +567,43 @@ def verify(told: object, *, orders: object = None, rdp: Sequence | None = None, 
         peer_eps = peer_float(epsilon, "epsilon")
     curve = as_curve(told, steps)
     checks: tuple = ()
+    notes: list[str] = []
     if values:
-        certified = curve.enclosures(grid, dps)
+        certified = _certified_at(curve, grid, dps, notes, values)
         with precision(bits_for(dps + 10)):
-            certified = [c if isinstance(c, Infinite) else Enclosure(c, dps) for c in certified]
-            checks = tuple(_order_check(peer, curve, o, v, c) for o, v, c in zip(grid, values, certified))
+            certified = [c if c is None or isinstance(c, Infinite) else Enclosure(c, dps) for c in certified]
+            checks = tuple(_order_check(peer, curve, o, v, c)
+                           for o, v, c in zip(grid, values, certified) if c is not None)
     eps_check = None
     if d is not None:
-        eps_orders = [_fraction(o) if o != math.inf else math.inf for o in grid] if grid else orders
+        # over the orders above 1 (a conversion divides by α − 1), each once: dp_accounting takes [2, 2, 3] as it is
+        above = list(dict.fromkeys(_fraction(o) if o != math.inf else math.inf for o in grid if o != _ONE))
+        if grid and not above:
+            raise ParameterError(must("orders", "some order above 1 for the ε check (α = 1 converts to no ε)",
+                                      "only 1"))
+        eps_orders = above if grid else orders
         by_order = {_key(c.order): c for c in checks}
         eps_check = _epsilon_check(peer, curve, peer_eps, d, eps_orders, conversion, dps, by_order, told)
-    return Verification(peer, curve.label, dps, checks, eps_check)
+    return Verification(peer, curve.label, dps, checks, eps_check, tuple(notes))
+
+
+#: The order 1 among a peer's orders: its RDP there is the KL divergence (Mironov 2017, Definition 3's α → 1).
+_ONE = fmpq(1)
+
+
+def _certified_at(curve: RdpCurve, grid: list, dps: int, notes: list, values: list) -> list:
+    """The certified values at the peer's orders, the order 1 by the curve's KL; None (said in ``notes``, with the
+    peer's value there) where the curve has no certified KL (a subsampled mechanism's: derive it from the laws)."""
+    others = [o for o in grid if o != _ONE]
+    found = iter(curve.enclosures(others, dps) if others else ())
+    kl = None
+    if len(others) < len(grid):
+        try:
+            kl = curve.kl_enclosure(dps)
+        except RdpSymError as exc:
+            told = ", ".join(str(v) for o, v in zip(grid, values) if o == _ONE)
+            notes.append(f"order 1 (the KL divergence; the peer gave {told}) not checked: {exc}")
+    return [kl if o == _ONE else next(found) for o in grid]
 
 
 def _key(order: object) -> object:
