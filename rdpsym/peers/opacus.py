@@ -49,7 +49,7 @@ from rdpsym.foundations.errors import ParameterError, RdpSymError, must
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import integer, nonnegative_parameter, open_probability, probability_parameter
 from rdpsym.laws.mechanisms import sampled_gaussian
-from rdpsym.peers._reading import held, kind, public, read_optional, reads_peer_objects, shown
+from rdpsym.peers._reading import held, kind, numpy_kind, public, read_optional, reads_peer_objects, shown
 
 #: The name under which :func:`register_with_opacus` registers :class:`OpacusAccountant`.
 MECHANISM = "rdpsym"
@@ -94,10 +94,16 @@ def from_opacus(accountant_or_history: object) -> RdpCurve:
     multiplier as the decimal it prints as (:func:`~rdpsym.peers._reading.held`).
     """
     totals: dict = {}  # (σ, q) read exactly → total steps: 4·10⁴ alternating entries are two terms
+    read: dict = {}  # an entry's numbers as given → as read: a million entries of two pairs are read twice
     for i, (sigma, q, steps) in enumerate(_history(accountant_or_history)):
-        s = nonnegative_parameter(sigma, f"history[{i}] noise_multiplier")
-        rate = probability_parameter(held(q), f"history[{i}] sample_rate", closed=True)
-        k = integer(steps, f"history[{i}] steps", minimum=0)
+        given = (type(sigma), sigma, type(q), q, type(steps), steps) if all(map(_plain, (sigma, q, steps))) else None
+        if given is None or given not in read:
+            exact = (nonnegative_parameter(sigma, f"history[{i}] noise_multiplier"),
+                     probability_parameter(held(q), f"history[{i}] sample_rate", closed=True),
+                     integer(steps, f"history[{i}] steps", minimum=0))
+            if given is not None:
+                read[given] = exact
+        s, rate, k = read[given] if given is not None else exact
         if k == 0 or rate == 0:
             continue
         if (s, rate) not in totals and len(totals) >= MAX_DISTINCT_STEPS:
@@ -109,6 +115,14 @@ def from_opacus(accountant_or_history: object) -> RdpCurve:
         c = public("non_private")().curve() if s == 0 else sampled_gaussian(q=rate, sigma=s).curve()
         curves.append(c if k == 1 else c * k)
     return sum(curves) if curves else RdpCurve((), label="no steps")
+
+
+def _plain(value: object) -> bool:
+    """Whether ``value`` is a number whose reading may be kept by value: Python's int and float (NaN aside: it equals
+    nothing, and is refused anyway) and NumPy's numeric scalars; any other object is read each time."""
+    if type(value) in (int, float):
+        return value == value
+    return numpy_kind(value) in ("f", "i", "u") and bool(value == value)
 
 
 def float_up(ball: arb) -> float:
