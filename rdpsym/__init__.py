@@ -82,7 +82,8 @@ __getattr__, _lazy_dir, _ = lazy_loader.attach(__name__, submodules=[
     "peers.autodp": ["from_autodp"],
     "peers.events": ["from_dp_event"],
     "peers.opacus": ["OpacusAccountant", "OpacusLikeAccountant", "from_opacus"],
-    "peers.verify": ["Verification", "verify"],
+    "peers.verification": ["Verification"],
+    "peers.verify": ["verify"],
     "render.documents": ["table2_markdown"],
     "render.latex": ["paper_latex"],
 })

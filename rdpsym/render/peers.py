@@ -14,7 +14,7 @@ from flint import arb
 from rdpsym.accounting.components import Infinite
 from rdpsym.foundations.balls import bits_for, lower_decimal, precision, upper_decimal
 from rdpsym.peers.audit import TOLERANCE, AuditReport, Defect
-from rdpsym.peers.verify import EpsilonCheck, OrderCheck, Verification
+from rdpsym.peers.verification import EpsilonCheck, OrderCheck, Verification
 
 __all__ = ["audit_json", "audit_text", "verification_json", "verification_text"]
 

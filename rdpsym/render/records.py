@@ -21,7 +21,7 @@ from rdpsym.derive.derivation import Derivation
 from rdpsym.foundations import operations
 from rdpsym.foundations.record import Citation, Evidence, Rule
 from rdpsym.peers.audit import AuditReport
-from rdpsym.peers.verify import Verification
+from rdpsym.peers.verification import Verification
 from rdpsym.render.accounting import result_json, result_latex, result_markdown, result_text
 from rdpsym.render.calibration import calibration_json, calibration_text
 from rdpsym.render.claims import claim_result_markdown, claim_result_text, report_json, report_markdown, report_text
