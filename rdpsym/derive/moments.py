@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from rdpsym.derive.cases import parametrise
+from rdpsym.derive.critical_points import sup_at_critical_points
 from rdpsym.engine import periodic, quadratic_logs
 from rdpsym.engine.context import Hypotheses
 from rdpsym.engine.integrals import log_shape, positive_variable
@@ -21,9 +22,8 @@ from rdpsym.engine.pieces import log_of
 from rdpsym.engine.steps import integrate_exp_steps
 from rdpsym.engine.sums import sum_exp
 from rdpsym.engine.transform import substitute
-from rdpsym.foundations.balls import precision, to_arb
 from rdpsym.foundations.budget import budgeted
-from rdpsym.foundations.errors import NoClosedFormError, RdpSymError
+from rdpsym.foundations.errors import NoClosedFormError
 from rdpsym.foundations.logs import expand_logs
 from rdpsym.foundations.record import Diverges
 from rdpsym.laws.densities import Density, Discrete, PiecePair, common_refinement, piece_point
@@ -197,7 +197,7 @@ def sup_piece(R, var, lo, hi, hyp: Hypotheses, discrete: bool):
         monotone = _sup_monotone(R, x, lo, hi, hyp)
         if monotone is not None:
             return monotone, None
-        critical = _sup_at_critical_points(R, x, lo, hi)
+        critical = sup_at_critical_points(R, x, lo, hi)
         if critical is not None:
             return critical, None
     raise NoClosedFormError(f"no closed-form supremum rule for log(P/Q) = {R}")
@@ -249,59 +249,6 @@ def _sup_monotone(R, x, lo, hi, hyp: Hypotheses):
     if decided is not None:
         return end(hi, "-") if decided else end(lo, "+")
     return sp.Piecewise((end(hi, "-"), rising), (end(lo, "+"), True))
-
-
-#: What a log-ratio may not hold for :func:`_sup_at_critical_points`: a function whose derivative SymPy writes
-#: with a sign or a jump, where R′ = 0 does not find every extremum.
-_NOT_SMOOTH = (sp.Abs, sp.Piecewise, sp.sign, sp.floor, sp.ceiling, sp.Heaviside, sp.Min, sp.Max, sp.frac)
-
-
-def _sup_at_critical_points(R, x, lo, hi):
-    """sup over (lo, hi) of a log-ratio with no parameters, differentiable there: the largest of its values at the
-    zeros of R′ and of its limits at the two ends, or None.
-
-    Every zero must be found (``solveset`` gives a finite set on the open interval, and R′'s denominator has none
-    there), and the largest value must be told from the others in Arb balls (or be the same expression).  A
-    semicircle against the uniform law on (−1, 1) is log(4/π) at x = 0, a raised cosine against it log 2: both
-    were labelled numeric values (no other rule reads them).  Each SymPy step runs under a time budget.
-    """
-    if R.free_symbols != {x} or R.has(*_NOT_SMOOTH):
-        return None
-    inside = sp.Interval.open(lo, hi)
-    try:
-        numerator, denominator = sp.fraction(budgeted(lambda: sp.together(sp.diff(R, x)), "the log-ratio's derivative",
-                                                      seconds=2.0))
-        zeros = budgeted(lambda: sp.solveset(numerator, x, inside), "the log-ratio's critical points", seconds=2.0)
-        poles = budgeted(lambda: sp.solveset(denominator, x, inside), "the log-ratio's derivative's poles",
-                         seconds=2.0)
-        if not isinstance(zeros, sp.FiniteSet) or len(zeros) > 16 or poles is not sp.S.EmptySet:
-            return None
-        values = [budgeted(lambda z=z: R.subs(x, z), "the log-ratio at a critical point", seconds=2.0) for z in zeros]
-        values += [budgeted(lambda end=end, side=side: sp.limit(R, x, end, side), "sympy.limit", seconds=2.0)
-                   for end, side in ((lo, "+"), (hi, "-"))]
-    except (NoClosedFormError, NotImplementedError, TypeError, ValueError):  # (SymPy's ways of not finishing)
-        return None
-    return _largest(values)
-
-
-def _largest(values: list):
-    """The largest of exact real values (−∞ and +∞ allowed), decided in Arb balls; None where it is not decided."""
-    if any(v is sp.nan or v.has(sp.zoo, sp.Limit, sp.I) or not v.is_number for v in values):
-        return None
-    if sp.oo in values:
-        return sp.oo
-    finite = list(dict.fromkeys(v for v in values if v is not -sp.oo))
-    if not finite:
-        return -sp.oo
-    try:
-        with precision(256):
-            balls = [to_arb(v) for v in finite]
-    except (RdpSymError, TypeError, ValueError, ZeroDivisionError):
-        return None
-    top = max(range(len(finite)), key=lambda i: balls[i].mid())
-    if all(i == top or balls[i] < balls[top] for i in range(len(finite))):
-        return finite[top]
-    return None
 
 
 def _in_exponents(condition):
