@@ -46,7 +46,7 @@ def test_sigma_infinite_is_rejected():
     # "must be positive; got oo" did not say what was wrong (∞ is positive; a probe)
     with pytest.raises(ParameterError, match=r"^sigma must be finite and positive \(sigma > 0\); got oo\.$"):
         rdpsym.gaussian(sigma=float("inf"))
-    with pytest.raises(ParameterError, match=r"^epsilon must be finite and positive"):
+    with pytest.raises(ParameterError, match=r"^epsilon must be a finite number >= 0"):  # (ε = 0 is perfect privacy)
         rdpsym.pure_dp(sp.oo)
 
 

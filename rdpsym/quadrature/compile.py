@@ -260,7 +260,7 @@ def compile_expr(expr: sp.Expr, var: sp.Symbol, ctx) -> Callable:
 
 def _half_angles(expr: sp.Expr) -> sp.Expr:
     """``expr`` with every k·(1 ± cos u) written 2k·cos²(u/2) or 2k·sin²(u/2) (:func:`_half_angle`)."""
-    if not expr.has(sp.cos):
+    if not expr.has(sp.cos, sp.sin):
         return expr
     return expr.replace(lambda e: isinstance(e, sp.Add) and _half_angle(e) is not None,
                         lambda e: _squared_half_angle(*_half_angle(e)))
@@ -355,20 +355,23 @@ def _log_expression(expr: sp.Expr) -> sp.Expr:
 
 def _half_angle(e: sp.Expr) -> tuple[sp.Expr, sp.Expr, bool] | None:
     """(k, u, plus) where ``e`` is k·(1 + cos u) (``plus``) or k·(1 − cos u), k a positive number; else None.
+    k·(1 ± sin v) is read as k·(1 ± cos(v − π/2)).
 
     Such a factor vanishes where cos u = ∓1, and evaluated there as written it cancels to 0 before it does: a raised
     cosine (1 + cos πx)/2 at a node 10⁻³⁰ from −1 was exactly 0 at 50 digits, its log −∞, and the KL of a
-    semicircle against it was refused (a probe).  As 2k·cos²(u/2) or 2k·sin²(u/2) it keeps every digit."""
+    semicircle against it was refused; the uniform law against (1 + sin 3x)/(2π) on (−π, π) did not settle at any
+    order (probes).  As 2k·cos²(u/2) or 2k·sin²(u/2) it keeps every digit."""
     if not isinstance(e, sp.Add) or len(e.args) != 2:
         return None
-    constant, term = sorted(e.args, key=lambda a: a.has(sp.cos))
-    k, cos = term.as_coeff_Mul()
-    if not isinstance(cos, sp.cos) or not constant.is_number or not constant.is_positive:
+    constant, term = sorted(e.args, key=lambda a: a.has(sp.cos, sp.sin))
+    k, trig = term.as_coeff_Mul()
+    if not isinstance(trig, (sp.cos, sp.sin)) or not constant.is_number or not constant.is_positive:
         return None
+    u = trig.args[0] if isinstance(trig, sp.cos) else trig.args[0] - sp.pi / 2
     if k == constant:
-        return constant, cos.args[0], True
+        return constant, u, True
     if k == -constant:
-        return constant, cos.args[0], False
+        return constant, u, False
     return None
 
 
