@@ -57,14 +57,27 @@ def _switch_points(expr: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> lis
                         arguments.append(relation.lhs - relation.rhs)
     for factor in sp.Mul.make_args(expr):  # zeros of polynomial factors: where log|factor| changes branch
         base = factor.base if isinstance(factor, sp.Pow) and not factor.exp.has(x) else factor
-        if base.has(x) and (base.is_polynomial(x) or (isinstance(base, sp.Add) and base.has(sp.sin, sp.cos))):
-            # (and of trigonometric sums: a density (1 + cos 3x)/(2π) vanishes at ±π/3, where √(PQ) has a kink;
-            # unsplit, D_{1/2} against the uniform law settled 10⁻²⁸ from the truth, "40 digits" (a probe))
+        if base.has(x) and (base.is_polynomial(x) or _may_vanish(base)):
+            # (and of any sum that may vanish: (1 + cos 3x)/(2π) is 0 at ±π/3 and 1 − e^{−(x − 1/3)²} at 1/3, where
+            # √(PQ) has a kink; unsplit, D_{1/2} settled 10⁻²⁸ from the truth and was called 40 digits (probes))
             arguments.append(base)
     points: list[sp.Expr] = []
     for u in arguments:
         points += _zeros(u, x, lo, hi)
     return points
+
+
+def _may_vanish(factor: sp.Expr) -> bool:
+    """Whether a factor that is a sum may be 0 somewhere: a term not positive by SymPy's assumptions (1 − e^{−x²},
+    1 + cos 3x); a mixture's sum of positive terms never is, and costs no search.  A sum holding a floor, ceiling
+    or frac is not one: its jumps are lattices (:mod:`rdpsym.quadrature.lattices`).
+
+    >>> x = sp.Symbol("x", real=True)
+    >>> _may_vanish(1 - sp.exp(-x**2)), _may_vanish(1 + sp.cos(3 * x)), _may_vanish(sp.exp(-x) / 3 + sp.exp(-x**2))
+    (True, True, False)
+    """
+    return (isinstance(factor, sp.Add) and not factor.has(sp.floor, sp.ceiling, sp.frac)
+            and not all(term.is_positive for term in factor.args))
 
 
 def _zeros(u: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> list[sp.Expr]:
