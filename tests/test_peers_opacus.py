@@ -259,6 +259,9 @@ def test_a_long_history_of_few_pairs_reads_each_pair_once_and_names_a_bad_entry_
     assert rdpsym.from_opacus(history) == rdpsym.from_opacus([(1.0, 0.01, 4000), (1.1, 0.01, 2000)])
     with pytest.raises(rdpsym.ParameterError, match=r"^history\[6000\] steps must be an integer >= 0; got -1"):
         rdpsym.from_opacus([*history, (1.0, 0.01, -1)])
+    # 0-d arrays are read each time (they cannot be kept by value: a TypeError escaped, a review)
+    arrays = [(numpy.array(1.0), 0.01, 10), (1.0, numpy.array(0.01), numpy.array(10))]
+    assert rdpsym.from_opacus(arrays) == rdpsym.from_opacus([(1.0, 0.01, 20)])
 
 
 def test_an_epsilon_below_the_truth_over_many_distinct_steps_is_judged_without_the_search_over_every_order():

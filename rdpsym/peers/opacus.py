@@ -119,10 +119,17 @@ def from_opacus(accountant_or_history: object) -> RdpCurve:
 
 def _plain(value: object) -> bool:
     """Whether ``value`` is a number whose reading may be kept by value: Python's int and float (NaN aside: it equals
-    nothing, and is refused anyway) and NumPy's numeric scalars; any other object is read each time."""
+    nothing, and is refused anyway) and NumPy's numeric scalars; any other object, a 0-d array among them (it cannot
+    be a key: a review), is read each time."""
     if type(value) in (int, float):
         return value == value
-    return numpy_kind(value) in ("f", "i", "u") and bool(value == value)
+    if numpy_kind(value) not in ("f", "i", "u"):
+        return False
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return bool(value == value)
 
 
 def float_up(ball: arb) -> float:
