@@ -76,7 +76,7 @@ def _every_sign_change_found(derivative, x, lo, hi, zeros) -> bool:
         try:
             f = compile_expr(derivative, x, ctx)
             found = sorted(to_mpf(z, ctx) for z in zeros)
-            points = [_grid_point(ctx, lo, hi, ctx.mpf(i) / _GRID) for i in range(1, _GRID)]
+            points = _grid(ctx, lo, hi)
         except (TypeError, ValueError, NoClosedFormError):
             return False
         signs = []
@@ -95,18 +95,20 @@ def _every_sign_change_found(derivative, x, lo, hi, zeros) -> bool:
     return True
 
 
-def _grid_point(ctx, lo, hi, u):
-    """The point of (lo, hi) at u ∈ (0, 1): cosine-spaced on a finite piece, x = lo + v/(1 − v) (and its mirror)
-    towards an infinite end."""
+def _grid(ctx, lo, hi) -> list:
+    """The grid's points inside (lo, hi): cosine-spaced on a finite piece, x = lo + u/(1 − u) (and its mirror)
+    towards an infinite end, for u = i/_GRID."""
+    us = [ctx.mpf(i) / _GRID for i in range(1, _GRID)]
     if lo is not -sp.oo and hi is not sp.oo:
-        a, b = to_mpf(lo, ctx), to_mpf(hi, ctx)
-        return a + (b - a) * (1 - ctx.cos(ctx.pi * u)) / 2
+        a, b = to_mpf(lo, ctx), to_mpf(hi, ctx)  # (each end read once)
+        return [a + (b - a) * (1 - ctx.cos(ctx.pi * u)) / 2 for u in us]
     if lo is -sp.oo and hi is sp.oo:
-        v = 2 * u - 1
-        return v / (1 - v * v)
+        return [(2 * u - 1) / (1 - (2 * u - 1) ** 2) for u in us]
     if hi is sp.oo:
-        return to_mpf(lo, ctx) + u / (1 - u)
-    return to_mpf(hi, ctx) - (1 - u) / u
+        a = to_mpf(lo, ctx)
+        return [a + u / (1 - u) for u in us]
+    b = to_mpf(hi, ctx)
+    return [b - (1 - u) / u for u in us]
 
 
 def _largest(values: list):

@@ -97,13 +97,14 @@ def from_opacus(accountant_or_history: object) -> RdpCurve:
     read: dict = {}  # an entry's numbers as given → as read: a million entries of two pairs are read twice
     for i, (sigma, q, steps) in enumerate(_history(accountant_or_history)):
         given = (type(sigma), sigma, type(q), q, type(steps), steps) if all(map(_plain, (sigma, q, steps))) else None
-        if given is None or given not in read:
+        exact = read.get(given) if given is not None else None
+        if exact is None:
             exact = (nonnegative_parameter(sigma, f"history[{i}] noise_multiplier"),
                      probability_parameter(held(q), f"history[{i}] sample_rate", closed=True),
                      integer(steps, f"history[{i}] steps", minimum=0))
             if given is not None:
                 read[given] = exact
-        s, rate, k = read[given] if given is not None else exact
+        s, rate, k = exact
         if k == 0 or rate == 0:
             continue
         if (s, rate) not in totals and len(totals) >= MAX_DISTINCT_STEPS:

@@ -298,13 +298,14 @@ def _over(orders: object) -> str:
 
 
 @reads_peer_objects("reading the peer accountant's orders")
-def _told_orders(told: object, for_epsilon: bool) -> list | None:
+def _told_orders(told: object) -> list | None:
     """The orders a peer's accountant takes its ε over: a dp_accounting ``RdpAccountant``'s (``_orders``, given
     when it was built), an Opacus ``RDPAccountant``'s ``DEFAULT_ALPHAS``; None for anything else.  The certified
     ε is sought over the same ones: judged over rdpsym's default grid, the ε of an accountant built with orders
-    [2, 3, 4.5, 8] was "above by 0.05 relative".  ``for_epsilon``: the order 1 is left out, as the peer leaves it
-    out (its conversion divides by α − 1; dp_accounting's RDP there is NaN, passed over by its minimum, and its ε
-    with orders [1, 1.5, 2, …] is the one without 1); the whole check was refused over it (a probe)."""
+    [2, 3, 4.5, 8] was "above by 0.05 relative".  An order 1 among them is kept: it is checked as the KL divergence
+    where the peer gave RDP values, and left out of the ε as the peer leaves it out (its conversion divides by
+    α − 1; dp_accounting's RDP there is NaN, passed over by its minimum, and its ε with orders [1, 1.5, 2, …] is the
+    one without 1); the whole check was refused over it (a probe)."""
     name = kind(told)
     if name == "RdpAccountant" and hasattr(told, "compose"):
         orders = read_optional(told, "_orders", name)
@@ -315,7 +316,7 @@ def _told_orders(told: object, for_epsilon: bool) -> list | None:
     if isinstance(orders, (str, bytes)) or not hasattr(orders, "__iter__"):
         return None
     read = list(itertools.islice(iter(orders), MAX_ORDERS + 1))
-    return [o for o in read if not _is_one(o)] if for_epsilon else read
+    return read
 
 
 def _is_one(order: object) -> bool:
@@ -437,13 +438,16 @@ def verify(told: object, *, orders: object = None, rdp: Sequence | None = None, 
         raise ParameterError(must("the peer's answer", "rdp= (per order) and/or epsilon= (at delta=)", "neither"))
     grid: list = []
     values: list = []
+    # an order 1 is the KL divergence where the peer gave RDP there or its accountant holds it (the ε passes over
+    # it below); in orders= given for an ε alone it is refused by the order reader, as any order outside (1, ∞]
+    keep_one = rdp is not None or orders is None
     if orders is None:
-        orders = _told_orders(told, for_epsilon=rdp is None)
+        orders = _told_orders(told)
     if orders is not None and not isinstance(orders, str):
         if not hasattr(orders, "__iter__"):
             raise ParameterError(must("orders", "a list of orders, a grid name, or 'continuous'", shown(orders)))
-        # (never read to the end; an order 1 among rdp= values is the peer's KL, checked as such)
-        grid = [_ONE if rdp is not None and _is_one(o) else parse_order(o)
+        # (never read to the end)
+        grid = [_ONE if keep_one and _is_one(o) else parse_order(o)
                 for o in itertools.islice(iter(orders), MAX_ORDERS + 1)]
         if len(grid) > MAX_ORDERS:
             raise ParameterError(must("orders", f"a list of at most {MAX_ORDERS} orders", "more"))

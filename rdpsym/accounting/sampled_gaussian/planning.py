@@ -10,6 +10,7 @@ both quadratures use for the strip half-width of the discretisation bound.
 
 from __future__ import annotations
 
+import functools
 import math
 
 from flint import arb, fmpq
@@ -68,13 +69,10 @@ class _Floats:
             return self._memo[n]
         lg = math.lgamma(n + 1)
         if n - 1 <= _EVERY_TERM:
-            out = -math.inf
-            for k in range(2, n + 1):
-                out = _logaddexp(out, self._term(n, k, lg))
+            logs = (self._term(n, k, lg) for k in range(2, n + 1))
         else:
-            out = -math.inf
-            for peak in self._peaks(n, lg):
-                out = _logaddexp(out, self._around(n, peak, lg))
+            logs = (self._around(n, peak, lg) for peak in self._peaks(n, lg))
+        out = functools.reduce(_logaddexp, logs, -math.inf)
         self._memo[n] = out
         return out
 
@@ -92,22 +90,23 @@ class _Floats:
             return self._term(n, k + 1, lg) > self._term(n, k, lg)
 
         grid = sorted({2, n - 1, *(2 + (n - 3) * i // _GRID for i in range(_GRID + 1))})
-        peaks = [] if rises(2) else [2]
-        for left, right in zip(grid, grid[1:]):
-            if rises(left) and not rises(right):
+        up = [rises(k) for k in grid]  # (each grid point's step computed once)
+        peaks = [] if up[0] else [2]
+        for left, right, up_left, up_right in zip(grid, grid[1:], up, up[1:]):
+            if up_left and not up_right:
                 while right - left > 1:  # rises at left, not at right
                     middle = (left + right) // 2
                     left, right = (middle, right) if rises(middle) else (left, middle)
                 peaks.append(right)
-        if rises(n - 1):
+        if up[-1]:
             peaks.append(n)
         return peaks
 
     def _around(self, n: int, peak: int, lg: float) -> float:
         """log of the sum of the terms from ``peak`` outward both ways until they are 60 nats below it (or rise
-        again, towards another peak), in strides
-        that double while the terms change by under 1/20 nat a stride (each stride's terms counted as its first's:
-        the terms fall away from a peak, so a little more than their sum)."""
+        again, towards another peak), in strides that double while the terms change by under 1/20 nat a stride
+        (each stride's terms counted as its first's: the terms fall away from a peak, so a little more than their
+        sum)."""
         top = self._term(n, peak, lg)
         total = 1.0
         for direction in (1, -1):
