@@ -7,7 +7,9 @@ derivation is done), *warm* runs find what the previous run kept (a user's secon
 
 1. ``rdpsym --version``, ``rdpsym --help``, ``import rdpsym``: no SymPy, mpmath or flint is loaded.
 2. The first value of a mechanism's curve (Laplace λ = 1, Gaussian σ = 1) in a new process, split into the
-   import of rdpsym's modules and the value itself, cold and warm.
+   import of rdpsym's modules and the value itself, cold and warm, and *shipped*: the user's cache empty, the
+   derivations a wheel ships (``rdpsym cache --ship``, as setup.py runs it) in place, a fresh installation's
+   first value.
 3. ``rdpsym table2``: the whole command, and the CPU time it reports for the derivations alone.
 4. The peers' fresh process for a first ε (dp_accounting's RdpAccountant, one Gaussian event; Opacus's
    compute_rdp + get_privacy_spent), against rdpsym's first ε (the Gaussian, warm), as a ratio.
@@ -30,10 +32,13 @@ import time
 
 FIRST_VALUE = """
 import sys, time
+from pathlib import Path
 import sympy, mpmath, flint
 t0 = time.process_time()
 import rdpsym, rdpsym.accounting.curves, rdpsym.derive.divergence, rdpsym.laws.mechanisms
 t1 = time.process_time()
+if len(sys.argv) > 3:  # the folder a wheel ships in rdpsym/shipped (a checkout has none)
+    rdpsym.foundations.disk_cache.SHIPPED = Path(sys.argv[3])
 mechanism = getattr(rdpsym, sys.argv[1])(**{sys.argv[2]: 1})
 mechanism.curve().value(2, dps=30)
 print(t1 - t0, time.process_time() - t1)
@@ -82,21 +87,26 @@ def main() -> None:
         cpu, wall, _ = median_of(args.repeat, lambda argv=argv: child(argv, env))
         record(name, cpu, wall)
 
-    def first_value(mechanism: str, parameter: str, cold: bool):
-        if cold:
+    shipped = tempfile.mkdtemp(prefix="rdpsym-bench-shipped-")
+    subprocess.run([py, "-m", "rdpsym", "cache", "--ship", shipped], env=env, capture_output=True, check=True)
+
+    def first_value(mechanism: str, parameter: str, state: str):
+        if state != "warm":
             shutil.rmtree(folder, ignore_errors=True)
-        cpu, wall, out = child([py, "-c", FIRST_VALUE, mechanism, parameter], env)
+        extra = [shipped] if state == "shipped" else []
+        cpu, wall, out = child([py, "-c", FIRST_VALUE, mechanism, parameter, *extra], env)
         modules, value = (float(v) for v in out.split())
         return cpu, wall, modules, value
 
     for mechanism, parameter in (("laplace", "scale"), ("gaussian", "sigma")):
-        for cold in (True, False):
-            if not cold:
-                first_value(mechanism, parameter, cold=True)  # the entry a warm process finds
-            run = lambda m=mechanism, p=parameter, c=cold: first_value(m, p, c)  # noqa: E731
+        for state in ("cold", "warm", "shipped"):
+            if state == "warm":
+                first_value(mechanism, parameter, "cold")  # the entry a warm process finds
+            run = lambda m=mechanism, p=parameter, s=state: first_value(m, p, s)  # noqa: E731
             cpu, wall, modules, value = median_of(args.repeat, run)
-            record(f"first {mechanism} curve value, {'cold' if cold else 'warm'} cache", cpu, wall,
+            record(f"first {mechanism} curve value, {state} cache", cpu, wall,
                    rdpsym_modules_cpu_s=round(modules, 3), first_value_cpu_s=round(value, 3))
+    shutil.rmtree(shipped, ignore_errors=True)
 
     def table2(cold: bool):
         if cold:

@@ -7,6 +7,7 @@ then done again, or a case where it must be read (a new process, a worker) and t
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import pickle
@@ -20,9 +21,11 @@ import pytest
 import sympy as sp
 
 import rdpsym
+from rdpsym.cli.cache import EXAMPLES
 from rdpsym.derive import divergence
 from rdpsym.foundations import disk_cache
 from rdpsym.foundations.statuses import Status
+from rdpsym.laws.mechanisms import REGISTRY
 
 x = sp.Symbol("x", real=True)
 lam1, lam2 = sp.symbols("lambda1 lambda2", positive=True)
@@ -375,3 +378,103 @@ def test_a_proof_attempt_cut_short_by_its_time_is_not_kept(cache, monkeypatch):
         m.setattr(prover, "prove_nonnegative", lambda e, depth=6: prover._try(lambda: e))
         assert check([_square_claim()], timeout=None).results[0].status is Status.CHECKED
     assert check([_square_claim()], timeout=None).results[0].status is Status.PROVED
+
+
+# -- the derivations shipped in the wheel (setup.py runs `rdpsym cache --ship`) ------------------------------
+
+@pytest.fixture
+def shipped(tmp_path, monkeypatch):
+    """A shipped folder holding what one process derived for D₂ of the exponential pair, read from
+    ``disk_cache.SHIPPED`` as a wheel's would be, with the user's folder empty and nothing in memory."""
+    scratch, folder = tmp_path / "scratch", tmp_path / "shipped"
+    monkeypatch.setenv(disk_cache.ENVIRONMENT, str(scratch))
+    disk_cache._memory.clear()
+    P, Q = _exponentials()
+    rdpsym.renyi_divergence(P, Q, 2)
+    assert disk_cache.ship(scratch, folder) == len(_entry_files(scratch)) > 0
+    monkeypatch.setattr(disk_cache, "SHIPPED", folder)
+    monkeypatch.setenv(disk_cache.ENVIRONMENT, str(tmp_path / "user"))
+    disk_cache._shipped.cache_clear()
+    disk_cache._memory.clear()
+    yield folder
+    disk_cache._shipped.cache_clear()
+    disk_cache._memory.clear()
+
+
+def _shipped_derivation(folder: Path) -> Path:
+    found = [p for p in folder.glob("*.entry") if b"Derivation" in p.read_bytes()]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_a_shipped_derivation_is_read_and_not_derived_again(shipped, counted, tmp_path):
+    P, Q = _exponentials()
+    d = rdpsym.renyi_divergence(P, Q, 2)
+    assert not counted, "derived although the wheel shipped it"
+    assert d.status is Status.CHECKED and not _entry_files(tmp_path / "user"), "a shipped entry was copied"
+    assert disk_cache.describe()["shipped"] == len(list(shipped.glob("*.entry")))
+
+
+def test_a_damaged_shipped_entry_is_derived_again(shipped, counted):
+    entry = _shipped_derivation(shipped)
+    data = entry.read_bytes()
+    entry.write_bytes(data[:-40] + bytes([data[-40] ^ 1]) + data[-39:])
+    P, Q = _exponentials()
+    d = rdpsym.renyi_divergence(P, Q, 2)
+    assert len(counted) == 1 and d.status is Status.CHECKED
+
+
+def test_shipped_entries_of_other_code_or_libraries_are_not_read(shipped, counted):
+    index = json.loads((shipped / "index.json").read_text())
+    index["fingerprint"], index["libraries"] = "0" * 64, "sympy 0.0 mpmath 0.0 flint 0.0"
+    (shipped / "index.json").write_text(json.dumps(index))
+    P, Q = _exponentials()
+    rdpsym.renyi_divergence(P, Q, 2)
+    assert len(counted) == 1
+    state = disk_cache.describe()
+    assert state["shipped"] == 0 and "not used: derived with sympy 0.0" in state["shipped_note"]
+
+
+def test_a_forged_shipped_entry_whose_index_matches_still_runs_no_code(shipped, counted, tmp_path):
+    """Behind the index (which ships with the code, as trusted as it), the value is still rebuilt by the
+    unpickler that builds only rdpsym's result types."""
+    marker = tmp_path / "ran"
+    payload = pickle.dumps(_Payload(os.system, f"touch {marker}"))
+    entry = _shipped_derivation(shipped)
+    entry.write_bytes(payload)
+    index = json.loads((shipped / "index.json").read_text())
+    index["entries"][entry.stem] = hashlib.sha256(payload).hexdigest()
+    (shipped / "index.json").write_text(json.dumps(index))
+    P, Q = _exponentials()
+    assert rdpsym.renyi_divergence(P, Q, 2).status is Status.CHECKED
+    assert not marker.exists() and len(counted) == 1
+
+
+def test_off_reads_no_shipped_entry(shipped, counted, monkeypatch):
+    monkeypatch.setenv(disk_cache.ENVIRONMENT, "off")
+    P, Q = _exponentials()
+    rdpsym.renyi_divergence(P, Q, 2)
+    assert len(counted) == 1 and disk_cache.describe()["shipped_note"] == "off"
+
+
+def test_rdpsym_cache_ship_writes_every_builtins_derivations(tmp_path):
+    """What the wheel's build runs: every built-in has example values, and each entry written has the digest
+    the index gives it."""
+    assert set(EXAMPLES) == set(REGISTRY)
+    folder = tmp_path / "shipped"
+    env = {**os.environ, disk_cache.ENVIRONMENT: str(tmp_path / "user")}
+    out = subprocess.run([sys.executable, "-m", "rdpsym", "cache", "--ship", str(folder)], env=env,
+                         capture_output=True, text=True, check=True).stdout
+    index = json.loads((folder / "index.json").read_text())
+    assert out.startswith(f"shipped {len(index['entries'])} derivations") and len(index["entries"]) >= 20
+    for key, digest in index["entries"].items():
+        assert hashlib.sha256((folder / f"{key}.entry").read_bytes()).hexdigest() == digest
+    assert not (tmp_path / "user").exists(), "the user's folder was written while shipping"
+
+
+@pytest.mark.parametrize("given", ["{tmp}/no/such/folder", "{tmp}/a-file"])
+def test_rdpsym_cache_ship_refuses_a_folder_it_cannot_make_before_any_work(tmp_path, given):
+    (tmp_path / "a-file").write_text("")
+    done = subprocess.run([sys.executable, "-m", "rdpsym", "cache", "--ship", given.format(tmp=tmp_path)],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "--ship must be a folder" in done.stderr and not done.stdout
