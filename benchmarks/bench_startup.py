@@ -8,7 +8,7 @@ derivation is done), *warm* runs find what the previous run kept (a user's secon
 1. ``rdpsym --version``, ``rdpsym --help``, ``import rdpsym``: no SymPy, mpmath or flint is loaded.
 2. The first value of a mechanism's curve (Laplace λ = 1, Gaussian σ = 1) in a new process, split into the
    import of rdpsym's modules and the value itself, cold and warm, and *shipped*: the user's cache empty, the
-   derivations a wheel ships (``rdpsym cache --ship``, as setup.py runs it) in place, a fresh installation's
+   derivations a wheel ships (``python -m rdpsym.cli.shipping``, as its build runs it) in place, a fresh installation's
    first value.
 3. ``rdpsym table2``: the whole command, and the CPU time it reports for the derivations alone.
 4. The peers' fresh process for a first ε (dp_accounting's RdpAccountant, one Gaussian event; Opacus's
@@ -88,7 +88,7 @@ def main() -> None:
         record(name, cpu, wall)
 
     shipped = tempfile.mkdtemp(prefix="rdpsym-bench-shipped-")
-    subprocess.run([py, "-m", "rdpsym", "cache", "--ship", shipped], env=env, capture_output=True, check=True)
+    subprocess.run([py, "-m", "rdpsym.cli.shipping", shipped], env=env, capture_output=True, check=True)
 
     def first_value(mechanism: str, parameter: str, state: str):
         if state != "warm":

@@ -8,12 +8,14 @@ then done again, or a case where it must be read (a new process, a worker) and t
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import pickle
 import subprocess
 import sys
 import textwrap
+import tomllib
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -21,12 +23,13 @@ import pytest
 import sympy as sp
 
 import rdpsym
-from rdpsym.cli.cache import EXAMPLES
+from rdpsym.cli.shipping import EXAMPLES
 from rdpsym.derive import divergence
 from rdpsym.foundations import disk_cache
 from rdpsym.foundations.statuses import Status
 from rdpsym.laws.mechanisms import REGISTRY
 
+ROOT = Path(__file__).resolve().parent.parent
 x = sp.Symbol("x", real=True)
 lam1, lam2 = sp.symbols("lambda1 lambda2", positive=True)
 
@@ -41,9 +44,12 @@ def _exponentials():
 def cache(tmp_path, monkeypatch):
     """The cache on, in a folder of this test's own, with nothing in memory before or after."""
     monkeypatch.setenv(disk_cache.ENVIRONMENT, str(tmp_path / "cache"))
+    monkeypatch.setattr(disk_cache, "SHIPPED", tmp_path / "no shipment")  # (a checkout may hold one)
+    disk_cache._shipped.cache_clear()
     disk_cache._memory.clear()
     yield tmp_path / "cache"
     disk_cache._memory.clear()
+    disk_cache._shipped.cache_clear()
 
 
 @pytest.fixture
@@ -380,20 +386,22 @@ def test_a_proof_attempt_cut_short_by_its_time_is_not_kept(cache, monkeypatch):
     assert check([_square_claim()], timeout=None).results[0].status is Status.PROVED
 
 
-# -- the derivations shipped in the wheel (setup.py runs `rdpsym cache --ship`) ------------------------------
+# -- the derivations shipped in the wheel (build_support/shipping_backend.py runs rdpsym.cli.shipping) ------------
+
+def _d2_of_the_exponentials():
+    P, Q = _exponentials()
+    return rdpsym.renyi_divergence(P, Q, 2)
+
 
 @pytest.fixture
 def shipped(tmp_path, monkeypatch):
-    """A shipped folder holding what one process derived for D₂ of the exponential pair, read from
-    ``disk_cache.SHIPPED`` as a wheel's would be, with the user's folder empty and nothing in memory."""
-    scratch, folder = tmp_path / "scratch", tmp_path / "shipped"
-    monkeypatch.setenv(disk_cache.ENVIRONMENT, str(scratch))
-    disk_cache._memory.clear()
-    P, Q = _exponentials()
-    rdpsym.renyi_divergence(P, Q, 2)
-    assert disk_cache.ship(scratch, folder) == len(_entry_files(scratch)) > 0
-    monkeypatch.setattr(disk_cache, "SHIPPED", folder)
+    """A shipment of what D₂ of the exponential pair derives, read from ``disk_cache.SHIPPED`` as a wheel's is,
+    with the user's folder empty and nothing in memory."""
+    folder = tmp_path / "shipped"
     monkeypatch.setenv(disk_cache.ENVIRONMENT, str(tmp_path / "user"))
+    assert disk_cache.ship(_d2_of_the_exponentials, folder) > 0
+    assert not (tmp_path / "user").exists(), "the user's folder was written while shipping"
+    monkeypatch.setattr(disk_cache, "SHIPPED", folder)
     disk_cache._shipped.cache_clear()
     disk_cache._memory.clear()
     yield folder
@@ -407,32 +415,55 @@ def _shipped_derivation(folder: Path) -> Path:
     return found[0]
 
 
+def _set_index(folder: Path, **fields) -> None:
+    index = json.loads((folder / "index.json").read_text())
+    index.update(fields)
+    (folder / "index.json").write_text(json.dumps(index))
+    disk_cache._shipped.cache_clear()
+
+
 def test_a_shipped_derivation_is_read_and_not_derived_again(shipped, counted, tmp_path):
-    P, Q = _exponentials()
-    d = rdpsym.renyi_divergence(P, Q, 2)
+    d = _d2_of_the_exponentials()
     assert not counted, "derived although the wheel shipped it"
     assert d.status is Status.CHECKED and not _entry_files(tmp_path / "user"), "a shipped entry was copied"
     assert disk_cache.describe()["shipped"] == len(list(shipped.glob("*.entry")))
+
+
+def test_a_damaged_user_entry_falls_back_to_the_shipped_one(shipped, counted, tmp_path):
+    disk_cache._shipped.cache_clear()
+    with pytest.MonkeyPatch.context() as m:  # the user's own entry, made with no shipment there
+        m.setattr(disk_cache, "SHIPPED", tmp_path / "none")
+        _d2_of_the_exponentials()
+    assert len(counted) == 1
+    entry = _derivation_entry(tmp_path / "user")
+    entry.write_bytes(entry.read_bytes()[:-40])
+    disk_cache._shipped.cache_clear()
+    disk_cache._memory.clear()
+    assert _d2_of_the_exponentials().status is Status.CHECKED and len(counted) == 1, "not read from the shipment"
 
 
 def test_a_damaged_shipped_entry_is_derived_again(shipped, counted):
     entry = _shipped_derivation(shipped)
     data = entry.read_bytes()
     entry.write_bytes(data[:-40] + bytes([data[-40] ^ 1]) + data[-39:])
-    P, Q = _exponentials()
-    d = rdpsym.renyi_divergence(P, Q, 2)
-    assert len(counted) == 1 and d.status is Status.CHECKED
+    assert _d2_of_the_exponentials().status is Status.CHECKED and len(counted) == 1
 
 
-def test_shipped_entries_of_other_code_or_libraries_are_not_read(shipped, counted):
-    index = json.loads((shipped / "index.json").read_text())
-    index["fingerprint"], index["libraries"] = "0" * 64, "sympy 0.0 mpmath 0.0 flint 0.0"
-    (shipped / "index.json").write_text(json.dumps(index))
-    P, Q = _exponentials()
-    rdpsym.renyi_divergence(P, Q, 2)
+@pytest.mark.parametrize("other", ["libraries", "code", "format"])
+def test_a_shipment_of_other_libraries_code_or_format_is_not_read(shipped, counted, other):
+    if other == "libraries":
+        _set_index(shipped, fingerprint="0" * 64, libraries="sympy 0.0 mpmath 0.0 flint 0.0 cpython 3.0")
+        said = "not used: derived with sympy 0.0 mpmath 0.0 flint 0.0 cpython 3.0; this installation has sympy "
+    elif other == "code":
+        _set_index(shipped, fingerprint="0" * 64)
+        said = "not used: derived from other rdpsym code"
+    else:
+        _set_index(shipped, format=disk_cache.FORMAT + 1)
+        said = "not read: its index is not one this version writes"
+    _d2_of_the_exponentials()
     assert len(counted) == 1
     state = disk_cache.describe()
-    assert state["shipped"] == 0 and "not used: derived with sympy 0.0" in state["shipped_note"]
+    assert state["shipped"] == 0 and state["shipped_note"].startswith(said)
 
 
 def test_a_forged_shipped_entry_whose_index_matches_still_runs_no_code(shipped, counted, tmp_path):
@@ -443,27 +474,39 @@ def test_a_forged_shipped_entry_whose_index_matches_still_runs_no_code(shipped, 
     entry = _shipped_derivation(shipped)
     entry.write_bytes(payload)
     index = json.loads((shipped / "index.json").read_text())
-    index["entries"][entry.stem] = hashlib.sha256(payload).hexdigest()
-    (shipped / "index.json").write_text(json.dumps(index))
-    P, Q = _exponentials()
-    assert rdpsym.renyi_divergence(P, Q, 2).status is Status.CHECKED
+    _set_index(shipped, entries={**index["entries"], entry.stem: hashlib.sha256(payload).hexdigest()})
+    assert _d2_of_the_exponentials().status is Status.CHECKED
     assert not marker.exists() and len(counted) == 1
 
 
 def test_off_reads_no_shipped_entry(shipped, counted, monkeypatch):
     monkeypatch.setenv(disk_cache.ENVIRONMENT, "off")
-    P, Q = _exponentials()
-    rdpsym.renyi_divergence(P, Q, 2)
+    _d2_of_the_exponentials()
     assert len(counted) == 1 and disk_cache.describe()["shipped_note"] == "off"
 
 
-def test_rdpsym_cache_ship_writes_every_builtins_derivations(tmp_path):
+def test_shipping_again_where_a_shipment_is_read_derives_it_all_again(shipped, counted):
+    """A second wheel built in the same tree found the first one's shipment, read it, derived nothing and shipped
+    0 entries (a review): shipping reads no shipment, and replaces the one in its folder."""
+    before = json.loads((shipped / "index.json").read_text())["entries"]
+    assert disk_cache.ship(_d2_of_the_exponentials, shipped) == len(before)
+    assert len(counted) == 1 and json.loads((shipped / "index.json").read_text())["entries"] == before
+
+
+def test_shipping_refuses_a_folder_of_other_files_before_any_work(tmp_path, counted):
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(OSError, match="not a shipment"):
+        disk_cache.ship(_d2_of_the_exponentials, tmp_path)
+    assert not counted and (tmp_path / "notes.txt").read_text() == "mine"
+
+
+def test_the_wheels_workload_ships_every_builtins_derivations(tmp_path):
     """What the wheel's build runs: every built-in has example values, and each entry written has the digest
     the index gives it."""
     assert set(EXAMPLES) == set(REGISTRY)
     folder = tmp_path / "shipped"
     env = {**os.environ, disk_cache.ENVIRONMENT: str(tmp_path / "user")}
-    out = subprocess.run([sys.executable, "-m", "rdpsym", "cache", "--ship", str(folder)], env=env,
+    out = subprocess.run([sys.executable, "-m", "rdpsym.cli.shipping", str(folder)], env=env,
                          capture_output=True, text=True, check=True).stdout
     index = json.loads((folder / "index.json").read_text())
     assert out.startswith(f"shipped {len(index['entries'])} derivations") and len(index["entries"]) >= 20
@@ -473,8 +516,19 @@ def test_rdpsym_cache_ship_writes_every_builtins_derivations(tmp_path):
 
 
 @pytest.mark.parametrize("given", ["{tmp}/no/such/folder", "{tmp}/a-file"])
-def test_rdpsym_cache_ship_refuses_a_folder_it_cannot_make_before_any_work(tmp_path, given):
+def test_the_shipping_command_refuses_a_folder_it_cannot_make_before_any_work(tmp_path, given):
     (tmp_path / "a-file").write_text("")
-    done = subprocess.run([sys.executable, "-m", "rdpsym", "cache", "--ship", given.format(tmp=tmp_path)],
+    done = subprocess.run([sys.executable, "-m", "rdpsym.cli.shipping", given.format(tmp=tmp_path)],
                           capture_output=True, text=True)
-    assert done.returncode == 2 and "--ship must be a folder" in done.stderr and not done.stdout
+    assert done.returncode == 2 and "FOLDER must be a folder" in done.stderr and not done.stdout
+
+
+def test_the_build_asks_for_the_deriving_libraries_by_their_normalised_names():
+    spec = importlib.util.spec_from_file_location("shipping_backend", ROOT / "build_support" / "shipping_backend.py")
+    backend = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(backend)
+    assert [backend._name(r) for r in ("sympy>=1.13,<1.15", "Lazy_Loader >= 0.4", "python.flint~=0.6",
+                                       'gmpy2[x]>=2; python_version>"3"')] == \
+        ["sympy", "lazy-loader", "python-flint", "gmpy2"]
+    dependencies = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    assert {backend._name(d) for d in dependencies} >= backend.DERIVING, "a deriving library is not a dependency"

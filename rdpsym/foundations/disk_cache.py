@@ -28,7 +28,7 @@ An entry replays a result that was established; it never stands in for establish
   mpmath and rdpsym types, with SymPy's text parser switched off while it runs, and the value must be what
   the function returns (defence in depth behind the HMAC, for a folder copied or shared with its key: a SymPy
   class given a string sympifies it, and ``Tuple("__import__('os').system(...)")`` ran the text; a probe).
-* **Shipped with the wheel**: the built-ins' derivations, made by ``rdpsym cache --ship`` when the wheel was
+* **Shipped with the wheel**: the built-ins' derivations, made by :mod:`rdpsym.cli.shipping` when the wheel was
   built, are read from :data:`SHIPPED` after the user's folder and before any derivation; never written.  They
   are used only where the index's fingerprint is this code's (so this installation's SymPy, mpmath and
   python-flint are the build's), an entry only if its bytes have the SHA-256 the index gives it, and through the
@@ -70,6 +70,8 @@ import os
 import pickle
 import secrets
 import stat
+import sys
+import tempfile
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -93,8 +95,8 @@ MAX_ENTRY_BYTES = 4_000_000
 #: How many results one process keeps in memory besides the disk (the most recently used).
 MEMORY_ENTRIES = 1024
 
-#: The derivations shipped with rdpsym: the built-ins', derived and checked when the wheel was built (``rdpsym
-#: cache --ship``, run by setup.py); read only, never written at run time; absent from a checkout.
+#: The derivations shipped with rdpsym: the built-ins', derived and checked when the wheel was built
+#: (:mod:`rdpsym.cli.shipping`, run by build_support/shipping_backend.py); read only; absent from a checkout.
 SHIPPED = Path(__file__).resolve().parent.parent / "shipped"
 
 _MAGIC = b"rdpsym cache entry\n"
@@ -160,7 +162,9 @@ def _replayable(value: object, returns: type | tuple[type, ...], keep: Callable[
 
 
 def describe() -> dict:
-    """Where the cache is and what it holds: ``{"folder", "entries", "bytes"}`` (folder None: turned off)."""
+    """Where the cache is and what it holds: ``{"folder", "entries", "bytes", "shipped", "shipped_note"}`` (folder
+    None: turned off; ``shipped``: how many derivations shipped with the wheel this installation uses, and
+    ``shipped_note`` what is said of them)."""
     root = folder()
     entries = list(_entries(root)) if root is not None else []
     size = 0
@@ -241,7 +245,10 @@ def _plain_fields(law) -> tuple:
 
 
 def _libraries() -> str:
-    return f"sympy {sp.__version__} mpmath {mpmath.__version__} flint {flint.__version__}"
+    """What a result depends on besides rdpsym's code: the libraries' versions, mpmath's integer backend and the
+    Python it ran on (a wheel is built under one Python and may be installed under another)."""
+    return (f"sympy {sp.__version__} mpmath {mpmath.__version__} ({mpmath.libmp.BACKEND}) flint {flint.__version__}"
+            f" {sys.implementation.name} {sys.version_info.major}.{sys.version_info.minor}")
 
 
 def _class_name(cls: type) -> str:
@@ -354,11 +361,16 @@ def _sealed_payload(root: Path, key: str) -> bytes | None:
 
 # -- the derivations shipped with rdpsym ----------------------------------------------------------------------
 
+#: Set while :func:`ship` runs its workload: what it ships is derived there, never read from an earlier shipment
+#: (a second build in the same tree found the first one's folder, derived nothing, and shipped 0 entries; a review).
+_shipping = threading.Event()
+
+
 @functools.lru_cache(maxsize=1)
 def _shipped() -> tuple[dict[str, str], str]:
     """(key → SHA-256 of its pickled value, what is said of them) for the entries shipped in :data:`SHIPPED`;
-    none where the folder is absent (a checkout) or was built from other code or other libraries' versions (the
-    keys would not match anyway: the index says why)."""
+    none where the folder is absent (a checkout) or was built from other code, libraries or Python (the keys
+    would not match anyway: the index says why)."""
     try:
         index = json.loads(_read_regular(SHIPPED / "index.json", 4_000_000))
     except (OSError, ValueError):
@@ -367,14 +379,17 @@ def _shipped() -> tuple[dict[str, str], str]:
     if not isinstance(entries, dict) or index.get("format") != FORMAT:
         return {}, "not read: its index is not one this version writes"
     if index.get("fingerprint") != _fingerprint():
-        return {}, f"not used: derived with {index.get('libraries', 'other code')}, not with this installation's code"
+        built, here = index.get("libraries"), _libraries()
+        if built == here:
+            return {}, f"not used: derived from other rdpsym code than this installation's (with {here})"
+        return {}, f"not used: derived with {built}; this installation has {here}"
     usable = {k: v for k, v in entries.items() if isinstance(k, str) and isinstance(v, str)}
     return usable, f"{len(usable)} derivations, derived and checked when this wheel was built"
 
 
 def _shipped_payload(key: str) -> bytes | None:
     """The pickled value shipped for ``key`` if its bytes have the SHA-256 the index holds for it, else None."""
-    digest = _shipped()[0].get(key)
+    digest = None if _shipping.is_set() else _shipped()[0].get(key)
     if digest is None:
         return None
     try:
@@ -384,21 +399,50 @@ def _shipped_payload(key: str) -> bytes | None:
     return payload if hmac.compare_digest(hashlib.sha256(payload).hexdigest(), digest) else None
 
 
-def ship(source: Path, target: Path) -> int:
-    """Write every valid entry of the cache folder ``source`` (filled by one process deriving the built-ins) into
-    ``target`` as shipped derivations: each value's pickle, and ``index.json`` with its SHA-256, this code's
-    fingerprint and the libraries' versions.  How many were written (``rdpsym cache --ship`` runs this for the
+def ship(workload: Callable[[], object], target: Path) -> int:
+    """Run ``workload`` in a fresh cache folder, nothing in memory and no shipped entry read, and write every entry
+    it kept into ``target`` as derivations shipped with rdpsym: each value's pickle, and ``index.json`` with its
+    SHA-256, this code's fingerprint and the libraries' versions.  ``target`` must be new, empty, or a shipment
+    (its old entries are removed first).  How many were written (``python -m rdpsym.cli.shipping DIR``, run by the
     wheel's build)."""
-    target.mkdir(parents=True, exist_ok=True)
-    entries = {}
-    for path in sorted(_entries(source)):
-        payload = _sealed_payload(source, path.stem)
-        if payload is not None:
-            (target / path.name).write_bytes(payload)
-            entries[path.stem] = hashlib.sha256(payload).hexdigest()
+    _clear_shipment(target)
+    with tempfile.TemporaryDirectory(prefix="rdpsym-ship-") as scratch:
+        before = os.environ.get(ENVIRONMENT)
+        os.environ[ENVIRONMENT] = scratch
+        _shipping.set()
+        with _lock:
+            _memory.clear()
+        try:
+            workload()
+        finally:
+            _shipping.clear()
+            with _lock:
+                _memory.clear()
+            if before is None:
+                os.environ.pop(ENVIRONMENT, None)
+            else:
+                os.environ[ENVIRONMENT] = before
+        entries = {}
+        for path in sorted(_entries(Path(scratch))):
+            payload = _sealed_payload(Path(scratch), path.stem)
+            if payload is not None:
+                (target / path.name).write_bytes(payload)
+                entries[path.stem] = hashlib.sha256(payload).hexdigest()
     index = {"format": FORMAT, "fingerprint": _fingerprint(), "libraries": _libraries(), "entries": entries}
     (target / "index.json").write_text(json.dumps(index, indent=0, sort_keys=True) + "\n")
     return len(entries)
+
+
+def _clear_shipment(target: Path) -> None:
+    """Make ``target`` an empty folder to ship into: created if new; an earlier shipment's files removed; any other
+    folder with files in it refused (OSError), so that nothing else is overwritten."""
+    target.mkdir(parents=True, exist_ok=True)
+    present = list(target.iterdir())
+    ours = {p for p in present if p.suffix == ".entry" or p.name == "index.json"}
+    if present and (ours != set(present) or not (target / "index.json").is_file()):
+        raise OSError(f"{target} holds files that are not a shipment of rdpsym's derivations")
+    for path in ours:
+        path.unlink()
 
 
 def _keep(root: Path, key: str, value: object) -> None:
