@@ -439,7 +439,7 @@ def verify(told: object, *, orders: object = None, rdp: Sequence | None = None, 
     grid: list = []
     values: list = []
     # an order 1 is the KL divergence where the peer gave RDP there or its accountant holds it (the ε passes over
-    # it below); in orders= given for an ε alone it is refused by the order reader, as any order outside (1, ∞]
+    # it below); in orders= given for an ε alone it is refused by the ε's reading of its orders, as any outside (1, ∞]
     keep_one = rdp is not None or orders is None
     if orders is None:
         orders = _told_orders(told)
