@@ -6,7 +6,7 @@ series with no elementary closed form, and so is its Rényi moment
 Σ_k e^{A k² + B k + C}.  rdpsym keeps such series as :class:`Series`, a SymPy
 ``Sum`` that
 
-* is written one way (the summation index is one shared dummy, the exponent
+* is written one way (the summation index is one shared symbol of its own class, the exponent
   expanded, and over ℤ the square is completed: Σ e^{A(j − v)²} = Σ e^{A j²}
   when the vertex v is an integer, by shifting j ↦ j + v; an odd summand over ℤ
   is 0), so equal series compare equal and cancel — the Rényi moment of two
@@ -37,8 +37,21 @@ from rdpsym.foundations.precision import mpmath_function
 
 oo = sp.oo
 
-#: The summation index of every canonical series (one dummy, so equal series are equal expressions).
-INDEX = sp.Dummy("j", integer=True)
+class SeriesIndex(sp.Symbol):
+    """The summation index of rdpsym's canonical series: a symbol of a class of its own.
+
+    It is never equal to a user's ``Symbol("j", integer=True)``, as a ``Dummy`` would not be, and it is the same
+    in every process, which a ``Dummy`` is not (its number is its process's): a law or a result holding a series
+    is then an input the cache of derivations can name (:mod:`rdpsym.foundations.disk_cache`), and a discrete
+    Gaussian's curve is derived once, not once per process.
+
+    >>> INDEX == sp.Symbol("j", integer=True), INDEX == SeriesIndex("j", integer=True)
+    (False, True)
+    """
+
+
+#: The summation index of every canonical series (one symbol, so equal series are equal expressions).
+INDEX = SeriesIndex("j", integer=True)
 
 #: Terms summed on each side of the largest before a series is declared too slow to evaluate.
 MAX_TERMS = 100_000
@@ -217,4 +230,4 @@ def _complete_square(term: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
     return sp.exp(sp.expand(A * INDEX**2)), sp.exp(sp.expand(C - B**2 / (4 * A)))
 
 
-__all__ = ["INDEX", "Quadrature", "Series", "canonical", "series"]
+__all__ = ["INDEX", "Quadrature", "Series", "SeriesIndex", "canonical", "series"]
