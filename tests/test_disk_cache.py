@@ -23,7 +23,9 @@ import pytest
 import sympy as sp
 
 import rdpsym
-from rdpsym.cli.shipping import EXAMPLES
+from rdpsym.claims import claim as claim_module
+from rdpsym.claims import runner
+from rdpsym.cli.shipping import EXAMPLES, claims_workload
 from rdpsym.derive import divergence
 from rdpsym.foundations import disk_cache
 from rdpsym.foundations.statuses import Status
@@ -501,18 +503,59 @@ def test_shipping_refuses_a_folder_of_other_files_before_any_work(tmp_path, coun
 
 
 def test_the_wheels_workload_ships_every_builtins_derivations(tmp_path):
-    """What the wheel's build runs: every built-in has example values, and each entry written has the digest
-    the index gives it."""
+    """What the wheel's build runs (the catalogue's claims apart: the next tests): every built-in has example
+    values, and each entry written has the digest the index gives it."""
     assert set(EXAMPLES) == set(REGISTRY)
     folder = tmp_path / "shipped"
     env = {**os.environ, disk_cache.ENVIRONMENT: str(tmp_path / "user")}
-    out = subprocess.run([sys.executable, "-m", "rdpsym.cli.shipping", str(folder)], env=env,
+    out = subprocess.run([sys.executable, "-m", "rdpsym.cli.shipping", str(folder), "--no-claims"], env=env,
                          capture_output=True, text=True, check=True).stdout
     index = json.loads((folder / "index.json").read_text())
     assert out.startswith(f"shipped {len(index['entries'])} derivations") and len(index["entries"]) >= 20
     for key, digest in index["entries"].items():
         assert hashlib.sha256((folder / f"{key}.entry").read_bytes()).hexdigest() == digest
     assert not (tmp_path / "user").exists(), "the user's folder was written while shipping"
+
+
+_CLAIM_FILE = """
+import sympy as sp
+from rdpsym.claims import Claim, Domain, Equal, Verdict, symbolic
+h = sp.Symbol("h", positive=True)
+CLAIM = Claim("kept-limit", "sin h / h -> 1", "test", r"1", (
+    Equal(lambda: symbolic.limit(sp.sin(h) / h, h, 0), sp.S.One, "SymPy's limit"),
+    Equal(h + h, {right}, "an identity"),
+), Verdict.PROVED, Domain({{h: sp.Interval.open(0, 1)}}))
+"""
+
+
+def test_a_claims_sympy_steps_and_proofs_are_shipped_and_read_back_and_its_points_checked_again(tmp_path, cache,
+                                                                                             monkeypatch):
+    """The claims' part of the build's workload: a claim's SymPy limit and its proof attempt are kept and shipped;
+    a fresh installation reads them back instead of taking them again, and still checks every point in balls."""
+    claim_file = tmp_path / "claims" / "kept.py"
+    claim_file.parent.mkdir()
+    claim_file.write_text(_CLAIM_FILE.format(right="2 * h"))
+    shipped = tmp_path / "shipped"
+    assert disk_cache.ship(lambda: claims_workload([claim_file]), shipped) == 3  # the limit, each step's proof
+    monkeypatch.setattr(disk_cache, "SHIPPED", shipped)
+    disk_cache._shipped.cache_clear()
+    taken = []
+    monkeypatch.setattr(sp, "limit", lambda *args: taken.append(args) or sp.S.One)
+    monkeypatch.setattr(claim_module, "_prove_now", lambda *args: taken.append(args))
+    numeric = []
+    real_check = claim_module._check_numeric
+    monkeypatch.setattr(claim_module, "_check_numeric", lambda *a, **k: numeric.append(a) or real_check(*a, **k))
+    report = runner.run([claim_file], timeout=None)
+    assert report.ok and report.results[0].verdict is Status.PROVED
+    assert taken == [], "the shipped limit or a shipped proof was taken again"
+    assert len(numeric) == 2, "every step's points are checked again"
+
+
+def test_a_shipped_claim_that_misses_its_status_fails_the_build(tmp_path, cache):
+    claim_file = tmp_path / "wrong.py"
+    claim_file.write_text(_CLAIM_FILE.format(right="3 * h"))
+    with pytest.raises(RuntimeError, match="did not all reach their expected status"):
+        disk_cache.ship(lambda: claims_workload([claim_file]), tmp_path / "shipped")
 
 
 @pytest.mark.parametrize("given", ["{tmp}/a-file/sub/folder", "{tmp}/a-file"])

@@ -21,7 +21,7 @@ import sympy as sp
 from flint import arb, ctx, fmpq
 
 import rdpsym
-from rdpsym.claims import AtMost, Claim, Domain, Equal, Holds, Verdict, alpha
+from rdpsym.claims import AtMost, Claim, Domain, Equal, Holds, Verdict, alpha, symbolic
 from rdpsym.claims.finite import ball, max_ratio, rational, renyi
 from rdpsym.foundations.balls import precision, to_arb
 from rdpsym.laws.guarantees import bounded_range_form
@@ -79,7 +79,7 @@ def _series_at_one() -> sp.Expr:
     """(α − 1)·BR at α = 1 + h to first order in h (logs split: every argument is positive for α > 1, ε > 0);
     expanded once for both of the claim's steps (0.5 s of SymPy's series each time)."""
     inner = sp.expand_log((BR * (alpha - 1)).subs(alpha, 1 + h), force=True)
-    return sp.series(inner, h, 0, 2).removeO()
+    return symbolic.series_terms(inner, h, 0, 2)
 
 
 def _expansion_at_one(degree: int):

@@ -29,7 +29,7 @@ import sympy as sp
 from flint import arb
 
 import rdpsym
-from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict, alpha
+from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict, alpha, symbolic
 from rdpsym.claims.finite import max_ratio, random_pmfs, renyi
 
 from ._families import POSITIVE, derived, lam, p, sigma
@@ -47,7 +47,7 @@ def _limit_at_one(mechanism, substitution=None):
         e = derived(mechanism)
         if substitution is not None:
             e = e.subs(p, substitution)
-        return sp.limit(e, alpha, 1, "+")
+        return symbolic.limit(e, alpha, 1, "+")
     return compute
 
 
@@ -56,7 +56,7 @@ def _limit_at_infinity(mechanism, substitution=None):
         e = _split_at_a_term(derived(mechanism), {p: substitution} if substitution is not None else {})
         if substitution is not None:
             e = e.subs(p, substitution)
-        return sp.limit(e, alpha, sp.oo)
+        return symbolic.limit(e, alpha, sp.oo)
     return compute
 
 
@@ -115,8 +115,8 @@ def kl_direct(mechanism: str) -> sp.Expr:
         log_ratio = sp.expand(sp.simplify(sp.log(pp / qq)))
         # (each product expanded first: sympy.integrate then takes its elementary route, 0.1 s in all;
         # on the product it goes through Meijer G-functions, 0.4 s)
-        total += sp.Add(*[sp.integrate(sp.expand(pp * term), (x, lo, hi)) for term in sp.Add.make_args(log_ratio)])
-    return sp.simplify(total)
+        total += sp.Add(*[symbolic.integrate(sp.expand(pp * term), (x, lo, hi)) for term in sp.Add.make_args(log_ratio)])
+    return symbolic.simplify(total)
 
 
 # --------------------------------------------------------------------------- finite laws

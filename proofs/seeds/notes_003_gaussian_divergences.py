@@ -8,7 +8,7 @@ import sympy as sp
 
 import rdpsym
 from rdpsym.accounting.conversions import gaussian_delta
-from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict
+from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict, symbolic
 from rdpsym.claims.finite import (
     all_events,
     ball,
@@ -52,7 +52,7 @@ def _log_ratio_at():
 
 def _kl_by_integral():
     P, Q = rdpsym.gaussian(sigma=sigma, sensitivity=Delta).pair
-    return sp.integrate(P.pdf * sp.expand(sp.expand_log(sp.log(P.pdf / Q.pdf))), (x, -sp.oo, sp.oo))
+    return symbolic.integrate(P.pdf * sp.expand(sp.expand_log(sp.log(P.pdf / Q.pdf))), (x, -sp.oo, sp.oo))
 
 
 def _dinf_sets(point):
