@@ -27,6 +27,7 @@ from pathlib import Path
 from rdpsym.claims.claim import Claim, ClaimResult
 from rdpsym.claims.limits import _CpuMeter, _death, _Limit, _stop, _TimedOut
 from rdpsym.claims.loading import LoadFailure, _Loader, _relative, load
+from rdpsym.derive.derivation import dumps_as_built
 from rdpsym.foundations.errors import ClaimError, RdpSymError
 from rdpsym.foundations.record import Failure, Status
 
@@ -174,7 +175,7 @@ def _worker(fd: int, files, claims, skip, start: int, before_check) -> None:
             for k in range(start, len(claims)):
                 # The template goes pickled inside the message: the supervisor unpickles it only if the check is
                 # stopped (rebuilding a claim's SymPy sides was a tenth of a warm `rdpsym check` in the supervisor).
-                template = pickle.dumps(ClaimResult(claims[k], Status.UNKNOWN, claims[k].steps, 0.0))
+                template = dumps_as_built(ClaimResult(claims[k], Status.UNKNOWN, claims[k].steps, 0.0))
                 _send(pipe, ("start", k, claims[k].id, template))
                 _send(pipe, ("result", k, claims[k].check()))
             _send(pipe, ("done",))
@@ -190,7 +191,7 @@ _HEADER = struct.Struct("!Q")
 
 def _send(pipe, message: tuple) -> None:
     try:
-        data = pickle.dumps(message)
+        data = dumps_as_built(message)  # (unpickled by the supervisor without SymPy evaluating each side again)
     except Exception as exc:  # noqa: BLE001 - a result that does not pickle is reported, not lost
         data = pickle.dumps(_unpicklable(message, exc))
     pipe.write(_HEADER.pack(len(data)) + data)

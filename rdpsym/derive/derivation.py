@@ -153,6 +153,15 @@ class Derivation:
         return operations.text(self)
 
 
+def dumps_as_built(obj: object) -> bytes:
+    """``pickle.dumps(obj)``, each SymPy expression in it rebuilt as it was, without evaluation, when loaded (by
+    ``pickle.loads``): the same expressions, and no SymPy evaluation to pay again on the way in (a catalogue's
+    results sent back by ``rdpsym check``'s worker)."""
+    buffer = io.BytesIO()
+    _AsBuilt(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(obj)
+    return buffer.getvalue()
+
+
 class _AsBuilt(pickle.Pickler):
     """Pickles a SymPy expression as its class and arguments, to be rebuilt without evaluation."""
 
