@@ -13,8 +13,11 @@ derivation is done), *warm* runs find what the previous run kept (a user's secon
 3. ``rdpsym table2``: the whole command, and the CPU time it reports for the derivations alone.
 4. The peers' fresh process for a first ε (dp_accounting's RdpAccountant, one Gaussian event; Opacus's
    compute_rdp + get_privacy_spent), against rdpsym's first ε (the Gaussian, warm), as a ratio.
+5. With ``--check``: ``rdpsym check`` on the catalogue (the command and its worker process), cold, shipped (a
+   fresh installation: the user's cache empty, the wheel's shipment in place) and warm, interleaved round by
+   round so that the machine's load falls alike on each.
 
-    python benchmarks/bench_startup.py [--repeat 5] [--json]
+    python benchmarks/bench_startup.py [--repeat 5] [--json] [--check]
 """
 
 from __future__ import annotations
@@ -42,6 +45,16 @@ if len(sys.argv) > 3:  # the folder a wheel ships in rdpsym/shipped (a checkout 
 mechanism = getattr(rdpsym, sys.argv[1])(**{sys.argv[2]: 1})
 mechanism.curve().value(2, dps=30)
 print(t1 - t0, time.process_time() - t1)
+"""
+#: ``rdpsym check --quiet`` with the shipment in the folder given (a checkout has none; a wheel's is rdpsym/shipped).
+CHECK = """
+import sys
+from pathlib import Path
+import rdpsym.foundations.disk_cache as cache
+if len(sys.argv) > 1:
+    cache.SHIPPED = Path(sys.argv[1])
+from rdpsym.cli.main import main
+sys.exit(main(["check", "--quiet"]))
 """
 RDPSYM_EPSILON = ("import rdpsym; rdpsym.epsilon(rdpsym.gaussian(sigma=1).curve(), delta=1e-5, dps=50)")
 DP_ACCOUNTING_EPSILON = ("import dp_accounting; from dp_accounting.rdp import rdp_privacy_accountant as r; "
@@ -71,6 +84,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--check", action="store_true", help="time rdpsym check too (minutes)")
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="rdpsym-bench-cache-")
     env = {**os.environ, "RDPSYM_CACHE_DIR": folder}
@@ -106,6 +120,16 @@ def main() -> None:
             cpu, wall, modules, value = median_of(args.repeat, run)
             record(f"first {mechanism} curve value, {state} cache", cpu, wall,
                    rdpsym_modules_cpu_s=round(modules, 3), first_value_cpu_s=round(value, 3))
+    if args.check:
+        samples: dict[str, list] = {"cold": [], "warm": [], "shipped": []}
+        for _ in range(args.repeat):
+            for state in samples:  # (warm right after cold: it finds what the cold run kept)
+                if state != "warm":
+                    shutil.rmtree(folder, ignore_errors=True)
+                samples[state].append(child([py, "-c", CHECK, *([shipped] if state == "shipped" else [])], env)[:2])
+        for state, runs in samples.items():
+            record(f"rdpsym check (the catalogue), {state} cache", *(statistics.median(r[i] for r in runs)
+                                                                      for i in (0, 1)))
     shutil.rmtree(shipped, ignore_errors=True)
 
     def table2(cold: bool):
