@@ -566,6 +566,13 @@ def test_the_shipping_command_refuses_a_folder_it_cannot_make_before_any_work(tm
     assert done.returncode == 2 and "FOLDER must be a folder" in done.stderr and not done.stdout
 
 
+def test_the_shipping_command_refuses_a_claim_path_that_does_not_exist_before_any_work(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "rdpsym.cli.shipping", str(tmp_path / "out"), "--claims",
+                           str(tmp_path / "no such file.py")], capture_output=True, text=True)
+    assert done.returncode == 2 and "--claims must be a claim file or folder that exists" in done.stderr
+    assert "no such file.py" in done.stderr and not done.stdout
+
+
 def test_the_build_asks_for_the_deriving_libraries_by_their_normalised_names():
     spec = importlib.util.spec_from_file_location("shipping_backend", ROOT / "build_support" / "shipping_backend.py")
     backend = importlib.util.module_from_spec(spec)

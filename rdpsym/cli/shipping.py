@@ -27,7 +27,7 @@ from rdpsym.cli import params
 from rdpsym.cli.output import BAD_INPUT, OK, check_folder
 from rdpsym.derive.table2 import table2
 from rdpsym.foundations import disk_cache
-from rdpsym.foundations.errors import NoClosedFormError, ParameterError
+from rdpsym.foundations.errors import NoClosedFormError, ParameterError, must
 from rdpsym.foundations.symbols import alpha
 from rdpsym.laws.mechanisms import REGISTRY
 
@@ -62,6 +62,9 @@ def main(argv: list[str] | None = None) -> int:
     start = time.process_time()
     try:
         paths = [] if args.no_claims else [Path(p) for p in args.claims] if args.claims else None
+        missing = next((p for p in paths or () if not p.exists()), None)
+        if missing is not None:  # (before the built-ins' work, which comes first)
+            raise ParameterError(must("--claims", "a claim file or folder that exists", str(missing)))
         written = disk_cache.ship(lambda: workload(paths), check_folder(args.folder, "FOLDER"))
     except (ParameterError, OSError) as exc:
         print(f"rdpsym: error: {exc}", file=sys.stderr)
