@@ -77,7 +77,8 @@ def child(argv: list[str], env: dict) -> tuple[float, float, str]:
 
 def median_of(repeat: int, run) -> tuple:
     samples = [run() for _ in range(repeat)]
-    return tuple(statistics.median(s[i] for s in samples) for i in range(len(samples[0])))
+    return tuple(statistics.median(s[i] for s in samples) if isinstance(samples[0][i], float) else samples[0][i]
+                 for i in range(len(samples[0])))  # (a run's output: the first one's)
 
 
 def main() -> None:
