@@ -17,7 +17,7 @@ from fractions import Fraction
 
 import mpmath
 import pytest
-from flint import arb, fmpq
+from flint import arb, ctx, fmpq
 
 from rdpsym.accounting import conversions as C
 from rdpsym.foundations.balls import precision
@@ -1170,3 +1170,22 @@ def test_every_exact_number_type_of_the_package_is_accepted_and_means_the_same_n
         C.mironov_epsilon(2, "__import__('os').getcwd()", 1e-5)
     with pytest.raises(ParameterError, match="order must be an exact rational number"):
         C.mironov_epsilon(sp.sqrt(2), 1, 1e-5)
+
+
+def test_a_low_working_precision_is_not_a_slow_path_and_gives_the_same_value(monkeypatch):
+    """At 64 bits (dps = 15 asks about 70) the Gaussian's ε at δ = 0.9488, σ = 1.97·10⁻⁸ took 8–19 s: each δ(ε) asked
+    Arb for Γ(1/2, z ≈ 10¹⁵) of a ball as wide as a 96-bit rounding, its slow case.  δ(ε) is now worked out at
+    128 bits at least (the precision each erfc sees is recorded), and the value is the 256-bit one, rounded."""
+    from rdpsym.accounting.conversions import gaussian as G
+
+    seen = []
+    erfc = G._erfc
+    monkeypatch.setattr(G, "_erfc", lambda x: seen.append(ctx.prec) or erfc(x))
+    d, s = fmpq(Fraction(0.9488281164822183).numerator, Fraction(0.9488281164822183).denominator), \
+        fmpq(Fraction(1.973735647068679e-08).numerator, Fraction(1.973735647068679e-08).denominator)
+    with precision(64):
+        low = C.gaussian_epsilon(d, s)
+    assert seen and min(seen) >= 128
+    with precision(256):
+        high = C.gaussian_epsilon(d, s)
+    assert low.overlaps(high) and low.rad() < arb(10) ** -2 * abs(high)
