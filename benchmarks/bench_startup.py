@@ -13,9 +13,9 @@ derivation is done), *warm* runs find what the previous run kept (a user's secon
 3. ``rdpsym table2``: the whole command, and the CPU time it reports for the derivations alone.
 4. The peers' fresh process for a first ε (dp_accounting's RdpAccountant, one Gaussian event; Opacus's
    compute_rdp + get_privacy_spent), against rdpsym's first ε (the Gaussian, warm), as a ratio.
-5. With ``--check``: ``rdpsym check`` on the catalogue (the command and its worker process), cold, shipped (a
-   fresh installation: the user's cache empty, the wheel's shipment in place) and warm, interleaved round by
-   round so that the machine's load falls alike on each.
+5. With ``--check``: ``rdpsym check`` on the catalogue (the command and its worker process), cold, warm (right
+   after the cold run, which filled the cache) and shipped (a fresh installation: the user's cache empty, the
+   wheel's shipment in place), interleaved round by round so that the machine's load falls alike on each.
 
     python benchmarks/bench_startup.py [--repeat 5] [--json] [--check]
 """

@@ -20,7 +20,7 @@ import pytest
 from flint import arb, ctx, fmpq
 
 from rdpsym.accounting import conversions as C
-from rdpsym.foundations.balls import precision
+from rdpsym.foundations.balls import precision, to_fmpq
 from rdpsym.foundations.errors import ConvergenceError, DomainError, ParameterError
 
 BITS = 100
@@ -1181,8 +1181,7 @@ def test_a_low_working_precision_is_not_a_slow_path_and_gives_the_same_value(mon
     seen = []
     erfc = G._erfc
     monkeypatch.setattr(G, "_erfc", lambda x: seen.append(ctx.prec) or erfc(x))
-    d, s = fmpq(Fraction(0.9488281164822183).numerator, Fraction(0.9488281164822183).denominator), \
-        fmpq(Fraction(1.973735647068679e-08).numerator, Fraction(1.973735647068679e-08).denominator)
+    d, s = (to_fmpq(Fraction(v)) for v in (0.9488281164822183, 1.973735647068679e-08))  # (the binary values found)
     with precision(64):
         low = C.gaussian_epsilon(d, s)
     assert seen and min(seen) >= 128

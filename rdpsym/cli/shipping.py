@@ -99,7 +99,7 @@ def workload(claims: list[Path] | None = None) -> None:
                 family.rdp(order)
     table2()
     if claims is None or claims:
-        claims_workload(claims or None)
+        claims_workload(claims)
 
 
 def claims_workload(paths: list[Path] | None) -> None:

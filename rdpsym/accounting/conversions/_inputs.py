@@ -258,7 +258,8 @@ ADAPTIVE_FLOOR_BITS = 128
 
 
 def _adaptive(name: str, compute: Callable[[], arb], exact_inputs: bool) -> arb:
-    """``compute()`` at increasing guard bits until its ball has the caller's relative accuracy.
+    """``compute()`` at increasing guard bits until its ball has the caller's relative accuracy
+    (:data:`ADAPTIVE_FLOOR_BITS` at least).
 
     For the curves whose two terms cancel.  With inexact (ball) inputs it stops
     early once more bits no longer help (the inputs' own radii limit the result);
