@@ -37,7 +37,7 @@ from rdpsym.engine.pieces import (
 )
 from rdpsym.engine.steps import integrate_exp_steps
 from rdpsym.engine.sums import sum_exp
-from rdpsym.foundations.budget import can_budget, time_budget
+from rdpsym.foundations.budget import budgeted, can_budget, time_budget
 from rdpsym.foundations.disk_cache import persistent
 from rdpsym.foundations.errors import (
     ConvergenceError,
@@ -231,16 +231,26 @@ MASS_SECONDS = 60.0
 
 
 def _mass(piece: Piece, var: sp.Symbol, discrete: bool) -> sp.Expr:
-    terms = sp.Add.make_args(sp.expand(piece.branch, deep=False, mul=True, power_exp=False, log=False))
-    if len(terms) > 1 and all(t.is_nonnegative or _nonnegative_on(t, var, piece, discrete) for t in terms):
-        # A mixture: the mass is linear, and each component has a rule (a sum of
-        # exponentials does not, as one logarithm).  Each term nonnegative where the variable lies: with k
-        # only an integer, 3000^k/k! has no sign SymPy knows until k ≥ 0 is (its whole sum went to
-        # sympy.summation, 6 s of factoring before giving up).  A component whose rule gives no finite mass
-        # (floor(x)/3 is 0 on [0, 1): its logarithm is −∞ there) leaves the mixture to the rules for the whole.
-        masses = [_mass(Piece(piece.lo, piece.hi, t), var, discrete) for t in terms]
+    # The constant factor stays outside the terms: expanded into (1 − e^{−(x−c)²})·e^{−x²/2}/Z, a normaliser Z that
+    # is a sum put the variable's exponential into a sum in each denominator, and no term had a sign or a rule; and
+    # the mass is linear whatever the sign of a factor SymPy cannot decide (Z = √(2π) − √(2π/(1 + 2/s))).
+    constant, rest = piece.branch.as_independent(var, as_Add=False)
+    terms = sp.Add.make_args(sp.expand(rest, deep=False, mul=True, power_exp=False, log=False))
+    signs = [_sign_on(t, var, piece, discrete) for t in terms] if len(terms) > 1 else []
+    if signs and all(signs):
+        # A mixture, or a difference of such terms ((1 − e^{−(x−c)²})·e^{−x²/2} is e^{−x²/2} − e^{−(x−c)²−x²/2}):
+        # each term has a rule (a sum of exponentials does not, as one logarithm; SymPy spent its whole budget on
+        # that one, 5 s, before the mass went to quadrature).  Each term keeps one sign where the variable lies,
+        # so a finite mass of each is an absolutely convergent integral and the sum of the masses is the mass.
+        # With k only an integer, 3000^k/k! has no sign SymPy knows until k ≥ 0 is (its whole sum went to
+        # sympy.summation, 6 s of factoring before giving up).  A term whose rule gives no finite mass (floor(x)/3
+        # is 0 on [0, 1): its logarithm is −∞ there; or ∞ − ∞ between two terms) leaves the branch to the rules
+        # for the whole.
+        masses = [sign * _mass(Piece(piece.lo, piece.hi, sign * t), var, discrete) for sign, t in zip(signs, terms)]
         if not any(m.has(sp.nan, sp.zoo, sp.oo, -sp.oo) for m in masses):
-            return sp.Add(*masses)
+            total = constant * sp.Add(*masses)
+            # the differences in one fraction, so that a normaliser cancels and a wrong one reads "got 10/11"
+            return _cancelled(total) if -1 in signs else total
     L = log_of(piece.branch, var, piece_point(piece.lo, piece.hi, discrete))
     rule = sum_exp if discrete else integrate_exp_steps
     value = rule(L, var, piece.lo, piece.hi, Hypotheses())
@@ -251,6 +261,23 @@ def _mass(piece: Piece, var: sp.Symbol, discrete: bool) -> sp.Expr:
         # there, and a rule's sum of e^{log} came out NaN; the mass is then summed by the numeric route.
         raise NoClosedFormError(f"the mass by the rules is {value.value}, not a number")
     return value.value
+
+
+def _cancelled(total: sp.Expr) -> sp.Expr:
+    """``total`` as one cancelled fraction, or as it is where SymPy's ``cancel`` does not finish in a second."""
+    try:
+        return budgeted(lambda: sp.cancel(total), "cancelling a mass", seconds=1.0)
+    except NoClosedFormError:
+        return total
+
+
+def _sign_on(term: sp.Expr, var: sp.Symbol, piece: Piece, discrete: bool) -> int:
+    """1 when SymPy shows ``term`` ≥ 0 where the variable lies on ``piece``, −1 when it shows ``term`` ≤ 0, else 0."""
+    if term.is_nonnegative or _nonnegative_on(term, var, piece, discrete):
+        return 1
+    if term.is_nonpositive or _nonnegative_on(-term, var, piece, discrete):
+        return -1
+    return 0
 
 
 def check_nonnegative(piece: Piece, var: sp.Symbol, discrete: bool) -> bool:
