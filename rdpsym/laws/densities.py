@@ -433,6 +433,11 @@ def _at_values(law: Density, given: dict, formula: sp.Expr, build: Callable[[boo
     no ∞ or NaN.  The copy keeps the property for the parameters left.  The check of a derivation builds its
     laws at every sample point so: checked each time, a Beta pair's points cost a third of its derivation.
     """
+    if not given and law.validated:
+        # No parameter given a value: the law itself, checked already (the check of a derivation asks for the laws
+        # at each sample point, and a law without parameters, or a pair where only one has them, was checked again
+        # at every point: a skew-normal law's nonnegativity, a sympy.solve of its critical points, each time).
+        return law
     settled = (law.every_value and not formula.has(sp.zoo, sp.nan)
                and all(_meets_assumptions(symbol, value) for symbol, value in given.items()))
     if not settled:
