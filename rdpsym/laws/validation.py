@@ -357,8 +357,25 @@ def _nonnegative(expr: sp.Expr) -> bool:
     if expr.has(*_GAMMA_QUOTIENTS) and expr.rewrite(sp.gamma).is_nonnegative:
         return True
     factors = sp.Mul.make_args(expr)
-    signed = [_sign_of_number(f) if f.is_number and f.is_nonnegative is None else f for f in factors]
+    signed = [_sign_of_number(f) if f.is_number and f.is_nonnegative is None else _positive_erf(f) for f in factors]
     return signed != list(factors) and bool(sp.Mul(*signed).is_nonnegative)
+
+
+def _positive_erf(factor: sp.Expr) -> sp.Expr:
+    """``factor`` with erfc(u) and c + k·erf(u) (c ≥ |k|), u real, replaced by a positive symbol, also as the base
+    of a power: both are positive (|erf u| < 1), which SymPy's assumptions do not know.  A skew-normal law's
+    φ(x)·(1 + erf(a·x/√2)) was shown a law only at each value of a, a sympy.solve of its critical points each
+    time the check of a derivation took a point."""
+    base, exponent = factor.as_base_exp() if isinstance(factor, sp.Pow) else (factor, sp.S.One)
+    positive = isinstance(base, sp.erfc) and base.args[0].is_real is True
+    if isinstance(base, sp.Add) and len(base.args) == 2:
+        c, term = sorted(base.args, key=lambda t: not t.is_number)
+        k, erf = term.as_coeff_Mul()
+        positive = c.is_number and isinstance(erf, sp.erf) and erf.args[0].is_real is True and \
+            bool((c - abs(k)).is_nonnegative)
+    if not positive:
+        return factor
+    return sp.Dummy("positive", positive=True) ** exponent
 
 
 def _sign_of_number(number: sp.Expr) -> sp.Expr:
