@@ -35,8 +35,9 @@ os.environ["RDPSYM_CACHE_DIR"] = "off"
 
 #: The textbook table's derivations are shared by the run's processes (tests/textbook_families.derived turns
 #: the cache on in this folder around each one): each pair is derived once per run, not once per xdist worker
-#: that meets it (test_textbook and test_documents ask for the same 200 derivations). A folder of this run
-#: only: made by the first process (xdist's workers inherit the variable) and removed by it at the end.
+#: that meets it (test_textbook and test_documents ask for the same 200 derivations); so are the claim
+#: catalogue's (test_claims checks its folders in different processes, on the same built-in curves). A folder
+#: of this run only: made by the first process (xdist's workers inherit the variable) and removed by it at the end.
 SHARED_DERIVATIONS = "RDPSYM_TEST_DERIVATIONS"
 _made_here: list[str] = []
 
