@@ -1039,6 +1039,31 @@ def test_a_moment_with_no_closed_form_that_diverges_for_every_order_above_one_is
     assert not _never_vanishes_at_an_end(sp.expand(a * logistic + (1 - a) * gauss / s), x, a, -sp.oo, sp.oo)
 
 
+def test_an_end_where_the_integrand_is_seen_falling_away_is_not_handed_to_sympys_limit(monkeypatch):
+    """At a number order, an infinite end where e^L is below e^{−200} at 10³ and lower at 10⁶ cannot show the moment
+    infinite, and SymPy's limit is not asked there (for a Skellam pmf against its shift it came back unevaluated after
+    about 1 s of CPU per end); an end where e^L grows is still asked, and still decides ∞."""
+    import rdpsym.quadrature.divergent as divergent
+    from rdpsym.derive.moments import _never_vanishes_at_an_end
+
+    asked = []
+    real_limit = sp.limit
+    monkeypatch.setattr(divergent.sp, "limit", lambda e, v, end, *rest: asked.append(end) or real_limit(e, v, end, *rest))
+    kk = sp.Symbol("k", integer=True)
+    skellam = 2 * sp.log(sp.besseli(kk, 3)) - sp.log(sp.besseli(kk - 1, 3)) - 3  # α = 2
+    assert not _never_vanishes_at_an_end(skellam, kk, sp.Integer(2), -sp.oo, sp.oo)
+    assert asked == []
+    logistic, gauss = -x - 2 * sp.log(1 + sp.exp(-x)), -x**2 / 2 - sp.log(2 * sp.pi) / 2
+    assert _never_vanishes_at_an_end(sp.expand(2 * logistic - gauss), x, sp.Integer(2), -sp.oo, sp.oo)
+    assert asked == [-sp.oo]
+    # a Gaussian against a logistic law: its log-integrand falls away at both ends, nothing is asked
+    assert not _never_vanishes_at_an_end(sp.expand(2 * gauss - logistic), x, sp.Integer(2), -sp.oo, sp.oo)
+    assert asked == [-sp.oo]
+    # falling, but not yet below e^{−200} at 10³ (−x/10): still asked, and SymPy's −∞ decides nothing
+    assert not _never_vanishes_at_an_end(-x / 10, x, sp.Integer(2), 0, sp.oo)
+    assert asked == [-sp.oo, sp.oo]
+
+
 def test_the_review_of_the_end_power_and_the_pmf_supremum():
     """A reviewer's read of this change, each confirmed by running it:
     - against Q = e^{1 − 1/x}/x², which vanishes faster than any power, log(p/q) ~ 1/x is itself a power and the KL is

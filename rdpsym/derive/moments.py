@@ -15,18 +15,20 @@ import sympy as sp
 from rdpsym.derive.cases import parametrise
 from rdpsym.derive.critical_points import sup_at_critical_points
 from rdpsym.engine import periodic, quadratic_logs
-from rdpsym.engine.context import Hypotheses
+from rdpsym.engine.context import SYMPY_FAILURES, Hypotheses
 from rdpsym.engine.integrals import log_shape, positive_variable
 from rdpsym.engine.piece_value import PieceValue
 from rdpsym.engine.pieces import log_of
 from rdpsym.engine.steps import integrate_exp_steps
 from rdpsym.engine.sums import sum_exp
 from rdpsym.engine.transform import substitute
-from rdpsym.foundations.budget import budgeted
+from rdpsym.foundations.budget import budgeted, time_budget
 from rdpsym.foundations.errors import NoClosedFormError
 from rdpsym.foundations.logs import expand_logs
+from rdpsym.foundations.precision import private_context, sympy_evalf_guard
 from rdpsym.foundations.record import Diverges
 from rdpsym.laws.densities import Density, Discrete, PiecePair, common_refinement, piece_point
+from rdpsym.quadrature.compile import to_mpf
 from rdpsym.quadrature.divergent import does_not_vanish, limit_at_an_end
 
 oo = sp.oo
@@ -110,8 +112,42 @@ def _never_vanishes_at_an_end(L: sp.Expr, var: sp.Symbol, order: sp.Expr, lo: sp
         return False
     if isinstance(order, sp.Symbol):
         L = L.xreplace({order: 1 + sp.Dummy("t", positive=True)})
+    else:  # a number order: an end where e^L is seen falling away cannot decide, and SymPy's limit is not asked
+        lo, hi = (sp.S.Zero if end in (oo, -oo) and _falling_away(L, var, end, lo, hi) else end for end in (lo, hi))
     found = limit_at_an_end(lambda: L, var, lo, hi, does_not_vanish, "the integrand's limit at an infinite end")
     return found is not None
+
+
+#: Where :func:`_falling_away` reads the integrand's logarithm (|x| = 10³, then 10⁶), and how small e^L must be at the
+#: first point (e^{−200}) to count as already vanishing.
+_FAR_OUT = (10**3, 10**6)
+_NEGLIGIBLE_LOG = -200
+
+
+def _falling_away(L: sp.Expr, var: sp.Symbol, end: sp.Expr, lo: sp.Expr, hi: sp.Expr) -> bool:
+    """Whether the logarithm L of a piece's integrand, free of symbols but ``var``, is below −200 at 10³ toward the
+    infinite ``end`` and lower still at 10⁶ (both inside (lo, hi), read at 30 digits).
+
+    Then e^L is seen vanishing toward that end, and SymPy's limit of L could only confirm it, which decides nothing
+    for :func:`_never_vanishes_at_an_end`: it is not asked.  For a Skellam pmf against its shift the limit of
+    2·log I_k(3) − log I_{k−1}(3) came back unevaluated after about 1 s of CPU per end.  A log-integrand that comes
+    back up past 10⁶ would lose only this proof of ∞: the definition still answers, with its own divergence tests.
+    An L that cannot be read as a real number there is left to SymPy's limit."""
+    sign = 1 if end == oo else -1
+    values = []
+    with sympy_evalf_guard(), private_context(30) as ctx, time_budget(0.5, "the integrand far out", absorb=True):
+        for far in _FAR_OUT:
+            x = sp.Integer(sign * far)
+            if not bool(lo < x) or not bool(x < hi):
+                return False
+            try:
+                v = to_mpf(L.xreplace({var: x}), ctx)
+            except (*SYMPY_FAILURES, ArithmeticError, TypeError, ValueError):
+                return False
+            if not isinstance(v, ctx.mpf) or not ctx.isfinite(v):
+                return False
+            values.append(v)
+    return len(values) == len(_FAR_OUT) and values[0] < _NEGLIGIBLE_LOG and values[1] < values[0]
 
 
 def _as_condition(piece: PieceValue) -> PieceValue:
