@@ -983,6 +983,33 @@ def test_an_end_power_just_above_minus_one_is_integrable_not_infinite():
     assert integrable_at_end(sp.S.One, 9 * (x - R(1, 3)) ** 2, x, R(5, 4), R(1, 3), -1) is True
 
 
+def test_an_end_power_written_as_logarithms_of_t_and_of_positive_factors_is_read_without_sympys_limit(monkeypatch):
+    """log f(end + t) = c·log t + (logs of rational functions positive at 0, constants, polynomials) has the power c
+    at the end, read term by term (a Beta law's check at α spent a third of its time in SymPy's limit for it); the
+    verdicts are the exact ones, and what the reader cannot take (a logarithm of log t) still goes to the limit."""
+    import rdpsym.quadrature.divergent as divergent
+    from rdpsym.quadrature.divergent import integrable_at_end, power_of_t
+
+    asked = []
+    real_limit = sp.limit
+    monkeypatch.setattr(divergent.sp, "limit", lambda *args: asked.append(args[0]) or real_limit(*args))
+    t = sp.Symbol("t", positive=True)
+    assert power_of_t(3 * sp.log(t) / 2 + sp.log(1 - t) / 2 - sp.log(sp.pi) + t**2, t) == R(3, 2)
+    assert power_of_t(sp.log(t) + sp.log(t * (2 - t)), t) is None  # the second factor vanishes at 0: not read
+    assert power_of_t(sp.log(t) + 1 / t, t) is None
+    beta = lambda a, b: x ** (a - 1) * (1 - x) ** (b - 1) / sp.beta(a, b)  # noqa: E731
+    p, q = beta(R(1, 2), 3), beta(2, R(1, 3))
+    # at 0: p ~ x^(−1/2), q ~ x: α = 3/2 gives x^(−3/4 − 1/2) = x^(−5/4), not integrable; α = 1/2 gives x^(1/4)
+    assert integrable_at_end(p, q, x, R(3, 2), sp.S.Zero, 1) is False
+    assert integrable_at_end(p, q, x, R(1, 2), sp.S.Zero, 1) is True
+    # at 1: p ~ (1 − x)², q ~ (1 − x)^(−2/3): α = 3 gives (1 − x)^(6 + 4/3), and the KL's p·log(p/q) is integrable
+    assert integrable_at_end(p, q, x, sp.S(3), sp.S.One, -1) is True
+    assert integrable_at_end(p, q, x, sp.S.One, sp.S.One, -1) is True
+    assert asked == []
+    assert integrable_at_end(-2 / (sp.sqrt(x) * sp.log(x)), sp.S.One, x, sp.S(2), sp.S.Zero, 1) is None  # 4/(x·log²x)
+    assert asked  # log(−log t) is not read: SymPy's limit is asked
+
+
 def test_a_negative_binomial_law_with_a_symbolic_r_is_a_law():
     """Σ C(k + r − 1, k)·(1 − p)^r·p^k over k ≥ 0 is e^{r·log(1 − p)}/(1 − p)^r by SymPy's sum, which is 1 ((1 − p)^r is
     e^{r·log(1 − p)} by definition), but simplify leaves it and ``equals`` calls it False: the law was refused ("must

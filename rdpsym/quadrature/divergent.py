@@ -193,7 +193,9 @@ def integrable_at_end(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr, en
                 return expand_logs(sp.log(f.subs(var, end + inward * t)))
 
             def power(f):
-                return sp.limit(log_at(f) / sp.log(t), t, 0, "+")
+                log_f = log_at(f)
+                read = power_of_t(log_f, t)
+                return read if read is not None else sp.limit(log_f / sp.log(t), t, 0, "+")
 
             if order == 1:
                 c, of_q = power(p), power(q)
@@ -209,14 +211,49 @@ def integrable_at_end(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr, en
                 # f ~ C/t exactly when log f + log t has a finite limit (or +∞): ∫ C/t diverges.  A limit of −∞ is
                 # a logarithm that may make it integrable (1/(t·log²t)): undecided.  (P²/Q of a semicircle law
                 # against a raised-cosine one at x = ±1: (32/π⁴)/t, refused as "too close to −1" before.)
-                rest = sp.limit(order * log_at(p) + (1 - order) * log_at(q) + sp.log(t), t, 0, "+")
-                if rest is oo or (rest.is_extended_real and rest.is_finite):
-                    found = False
+                rest = order * log_at(p) + (1 - order) * log_at(q) + sp.log(t)
+                if power_of_t(sp.expand(rest), t) == 0:
+                    found = False  # the rest has a finite limit
+                else:
+                    rest = sp.limit(rest, t, 0, "+")
+                    if rest is oo or (rest.is_extended_real and rest.is_finite):
+                        found = False
         except LIMIT_FAILURES:
             found = None
     if budget.spent and found is None:
         raise Unsettled(None)  # out of time: not remembered
     return found
+
+
+def power_of_t(log_f: sp.Expr, t: sp.Symbol) -> sp.Expr | None:
+    """c when ``log_f`` = c·log t + R(t) with R tending to a finite real limit as t → 0⁺, read term by term; else None.
+
+    The terms it reads: c·log t; a constant; a polynomial in t; k·log g(t) with g a rational function of t whose value
+    at 0 is a positive number (log(1 − t), the other end of a Beta law's piece).  Then log f / log t → c, which is
+    what SymPy's limit of that quotient finds by gruntz's expansions (a third of a Beta law's check at α).  Anything
+    else (log t squared, e^{1/t}, a log of a function that vanishes at 0 other than t) is None: SymPy's limit decides.
+
+    >>> t = sp.Symbol("t", positive=True)
+    >>> power_of_t(sp.log(t) / 2 + 3 * sp.log(1 - t) / 2 - 2 * sp.log(2), t), power_of_t(sp.log(t) ** 2, t)
+    (1/2, None)
+    """
+    c = sp.S.Zero
+    for term in sp.Add.make_args(log_f):
+        k, factor = term.as_independent(t, as_Add=False)
+        if not factor.has(t):
+            continue
+        if not (k.is_extended_real and k.is_finite):
+            return None
+        if factor == sp.log(t):
+            c += k
+        elif isinstance(factor, sp.log) and factor.args[0].is_rational_function(t):
+            n, d = sp.fraction(sp.together(factor.args[0]))
+            at_zero = n.subs(t, 0) / d.subs(t, 0) if d.subs(t, 0) != 0 else None
+            if at_zero is None or at_zero.is_positive is not True or not at_zero.is_finite:
+                return None
+        elif not term.is_polynomial(t):
+            return None
+    return c
 
 
 def _scale_free_length(lo: sp.Expr, hi: sp.Expr, end: sp.Expr, ctx):
