@@ -407,6 +407,35 @@ def test_iid_copies_give_n_times_the_divergence(order):
         assert agree(value_of(d, at), mp_of(ref)), (order, point)
 
 
+def test_coordinates_that_differ_only_in_their_parameters_names_are_derived_once(monkeypatch):
+    """Laplace coordinates shifted by m₁, m₂, m₃ (each a real symbol) against Laplace(0, b)³: one derivation, renamed
+    for the others (its value, its cases' conditions, its steps), and the sum checked against the joint definition
+    as before; a shift declared positive is another derivation (|m| is m there), and so is another scale."""
+    import rdpsym.derive.multivariate as multivariate
+
+    calls = []
+    real = multivariate.univariate_divergence
+    monkeypatch.setattr(multivariate, "univariate_divergence", lambda *args: calls.append(args) or real(*args))
+    b = sp.Symbol("b", positive=True)
+    m1, m2, m3 = sp.symbols("m1 m2 m3", real=True)
+    laplace = lambda m: rdpsym.Continuous(sp.exp(-sp.Abs(x - m) / b) / (2 * b), x)  # noqa: E731
+    d = rdpsym.renyi_divergence(Independent(laplace(0), laplace(0), laplace(0)),
+                                Independent(laplace(m1), laplace(m2), laplace(m3)), 1)
+    assert len(calls) == 1 and d.status == "checked"
+    kl = lambda m: sp.Abs(m) / b + sp.exp(-sp.Abs(m) / b) - 1  # noqa: E731
+    assert sp.simplify(d.result - kl(m1) - kl(m2) - kl(m3)) == 0
+    cases = [s.rule.condition for s in d.steps if type(s.rule).__name__ == "Case"]
+    assert {c.free_symbols.pop() for c in cases} == {m1, m2, m3} and len(cases) == 9
+    point = {b: sp.Rational(3, 2), m1: sp.Rational(1, 3), m2: -2, m3: 5}
+    assert agree(value_of(d, point), mp_of((kl(m1) + kl(m2) + kl(m3)).subs(point)))
+    calls.clear()
+    m4 = sp.Symbol("m4", positive=True)
+    wider = rdpsym.Continuous(sp.exp(-sp.Abs(x - m2) / (2 * b)) / (4 * b), x)
+    d = rdpsym.renyi_divergence(Independent(laplace(0), laplace(0), laplace(0)),
+                                Independent(laplace(m1), laplace(m4), wider), 1)
+    assert len(calls) == 3
+
+
 def test_joint_density_that_factorises_is_derived_through_its_coordinates():
     """exp of a sum of per-coordinate terms: an exponential and a Laplace coordinate, detected and derived one at a
     time; checked against the two-dimensional definition on the raw joint pdf, to 40 digits.

@@ -12,6 +12,8 @@ way without importing one another.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 from dataclasses import dataclass, field
 
 import sympy as sp
@@ -189,6 +191,62 @@ def _rename_steps(steps, mapping: dict) -> list[Step]:
     def sub(e):
         return e.xreplace(mapping) if isinstance(e, sp.Basic) else e
     return [Step(sub(s.lhs), s.relation, sub(s.rhs), s.rule, s.status) for s in steps]
+
+
+def renaming(first: Block, second: Block) -> dict | None:
+    """``{symbol: symbol}`` that turns ``first`` into ``second`` (its own parameters and variable renamed to
+    ``second``'s, each to a symbol of the same assumptions), or None when there is none.
+
+    For one-dimensional blocks only: independent Laplace coordinates with shifts m₁ and m₂ are one derivation,
+    written twice.  Parameters the two blocks share stay; at most three parameters of each are tried in every
+    pairing.
+
+    >>> x, b = sp.Symbol("x", real=True), sp.Symbol("b", positive=True)
+    >>> m1, m2 = sp.symbols("m1 m2", real=True)
+    >>> laplace = lambda m: Continuous(sp.exp(-sp.Abs(x - m) / b) / (2 * b), x)
+    >>> renaming(Block(laplace(0), laplace(m1), 1), Block(laplace(0), laplace(m2), 1))
+    {m1: m2}
+    """
+    laws = (first.p, first.q, second.p, second.q)
+    if not all(isinstance(law, Density) for law in laws) or type(first.p) is not type(second.p) \
+            or type(first.q) is not type(second.q):
+        return None
+    mapping = {} if first.p.var == second.p.var else {first.p.var: second.p.var}
+    mine, theirs = _free(first.p) | _free(first.q), _free(second.p) | _free(second.q)
+    only_mine, only_theirs = sorted(mine - theirs, key=str), sorted(theirs - mine, key=str)
+    if len(only_mine) != len(only_theirs) or len(only_mine) > 3:
+        return None
+    for targets in itertools.permutations(only_theirs):
+        candidate = {**mapping, **dict(zip(only_mine, targets))}
+        if any(not isinstance(t, sp.Symbol) or s.assumptions0 != t.assumptions0 for s, t in candidate.items()):
+            continue
+        if all(_key_renamed(a, candidate) == b._key() for a, b in ((first.p, second.p), (first.q, second.q))):
+            return candidate
+    return None
+
+
+def _key_renamed(law: Density, mapping: dict) -> tuple:
+    return tuple(k.xreplace(mapping) if isinstance(k, sp.Basic) else k for k in law._key())
+
+
+def renamed_part(part: Part, mapping: dict) -> Part:
+    """``part`` with its symbols renamed by ``mapping`` everywhere: its value, conditions, hypotheses, steps (their
+    rules' expressions too: a case's condition m₁ > 0) and evidence.  The derivation ``part`` records holds for every
+    value of its parameters, so it holds renamed; the sum of the blocks is checked as a whole by the caller."""
+    return _deep_renamed(part, mapping)
+
+
+def _deep_renamed(obj: object, mapping: dict) -> object:
+    if isinstance(obj, sp.Basic):
+        return obj.xreplace(mapping)
+    if isinstance(obj, (list, tuple)) and type(obj) in (list, tuple):
+        return type(obj)(_deep_renamed(item, mapping) for item in obj)
+    if isinstance(obj, dict):
+        return {_deep_renamed(k, mapping): _deep_renamed(v, mapping) for k, v in obj.items()}
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return dataclasses.replace(obj, **{f.name: _deep_renamed(getattr(obj, f.name), mapping)
+                                           for f in dataclasses.fields(obj) if f.init})
+    return obj
 
 
 def _divergence(first, second, order) -> RenyiDivergence:

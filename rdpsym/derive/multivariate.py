@@ -66,6 +66,8 @@ from rdpsym.derive.joint_blocks import (
     _rename_steps,
     _tables,
     align,
+    renamed_part,
+    renaming,
 )
 from rdpsym.derive.joint_check import _check, _equal_to_reference
 from rdpsym.derive.joint_gaussian import _gaussian_part, gaussian_pair
@@ -189,9 +191,19 @@ def _mpf(value) -> mpmath.mpf:
 
 
 def _parts(blocks: list[Block], order, hyp: Hypotheses) -> tuple[list[Part], list[tuple]]:
+    """Each block's part; a one-dimensional block that is an earlier one with its parameters renamed (coordinates
+    shifted by m₁ and by m₂) is that block's part renamed, not derived again."""
     single = len(blocks) == 1 and blocks[0].copies == 1
     names = [(P_, Q_)] if single else [(sp.Symbol(f"P_{k + 1}"), sp.Symbol(f"Q_{k + 1}")) for k in range(len(blocks))]
-    return [_derive_block(b, order, hyp, n) for b, n in zip(blocks, names)], names
+    parts: list[Part] = []
+    for k, (block, name) in enumerate(zip(blocks, names)):
+        earlier = next(((i, m) for i in range(k) if (m := renaming(blocks[i], block)) is not None), None)
+        if earlier is None:
+            parts.append(_derive_block(block, order, hyp, name))
+        else:
+            i, mapping = earlier
+            parts.append(renamed_part(parts[i], {**mapping, names[i][0]: name[0], names[i][1]: name[1]}))
+    return parts, names
 
 
 def _setting_steps(P, Q, blocks: list[Block]) -> list[Step]:
