@@ -213,6 +213,8 @@ def renaming(first: Block, second: Block) -> dict | None:
         return None
     mapping = {} if first.p.var == second.p.var else {first.p.var: second.p.var}
     mine, theirs = _free(first.p) | _free(first.q), _free(second.p) | _free(second.q)
+    if second.p.var in mine:
+        return None  # (the later block's variable is a parameter of the first: no renaming is one-to-one)
     only_mine, only_theirs = sorted(mine - theirs, key=str), sorted(theirs - mine, key=str)
     if len(only_mine) != len(only_theirs) or len(only_mine) > 3:
         return None

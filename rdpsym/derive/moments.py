@@ -138,7 +138,7 @@ def _falling_away(L: sp.Expr, var: sp.Symbol, end: sp.Expr, lo: sp.Expr, hi: sp.
     with sympy_evalf_guard(), private_context(30) as ctx, time_budget(0.5, "the integrand far out", absorb=True):
         for far in _FAR_OUT:
             x = sp.Integer(sign * far)
-            if not bool(lo < x) or not bool(x < hi):
+            if (lo < x) is not sp.true or (x < hi) is not sp.true:  # (an end with a symbol: not decided)
                 return False
             try:
                 v = to_mpf(L.xreplace({var: x}), ctx)

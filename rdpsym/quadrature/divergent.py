@@ -241,6 +241,8 @@ def power_of_t(log_f: sp.Expr, t: sp.Symbol) -> sp.Expr | None:
     for term in sp.Add.make_args(log_f):
         k, factor = term.as_independent(t, as_Add=False)
         if not factor.has(t):
+            if term.has(oo, -oo, sp.zoo, sp.nan):
+                return None
             continue
         if not (k.is_extended_real and k.is_finite):
             return None
