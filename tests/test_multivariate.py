@@ -434,6 +434,13 @@ def test_coordinates_that_differ_only_in_their_parameters_names_are_derived_once
     d = rdpsym.renyi_divergence(Independent(laplace(0), laplace(0), laplace(0)),
                                 Independent(laplace(m1), laplace(m4), wider), 1)
     assert len(calls) == 3
+    # a finite table (no variable) before a pmf: nothing to rename, each derived
+    k = sp.Symbol("k", integer=True)
+    geometric = lambda r: rdpsym.Discrete((1 - r) * r**k, k, support=sp.Range(0, sp.oo))  # noqa: E731
+    half, third = sp.Rational(1, 2), sp.Rational(1, 3)
+    d = rdpsym.renyi_divergence(Independent(rdpsym.Discrete({0: half, 1: half}), geometric(half)),
+                                Independent(rdpsym.Discrete({0: third, 1: 1 - third}), geometric(third)), 2)
+    assert d.status == "checked"
 
 
 def test_joint_density_that_factorises_is_derived_through_its_coordinates():

@@ -208,9 +208,9 @@ def renaming(first: Block, second: Block) -> dict | None:
     {m1: m2}
     """
     laws = (first.p, first.q, second.p, second.q)
-    if not all(isinstance(law, Density) for law in laws) or type(first.p) is not type(second.p) \
-            or type(first.q) is not type(second.q):
-        return None
+    if not all(isinstance(law, Density) and isinstance(law.var, sp.Symbol) for law in laws) \
+            or type(first.p) is not type(second.p) or type(first.q) is not type(second.q):
+        return None  # (a finite table has no variable: its blocks are equal or not, as align groups them)
     mapping = {} if first.p.var == second.p.var else {first.p.var: second.p.var}
     mine, theirs = _free(first.p) | _free(first.q), _free(second.p) | _free(second.q)
     if second.p.var in mine:
