@@ -410,7 +410,8 @@ def test_iid_copies_give_n_times_the_divergence(order):
 def test_coordinates_that_differ_only_in_their_parameters_names_are_derived_once(monkeypatch):
     """Laplace coordinates shifted by m₁, m₂, m₃ (each a real symbol) against Laplace(0, b)³: one derivation, renamed
     for the others (its value, its cases' conditions, its steps), and the sum checked against the joint definition
-    as before; a shift declared positive is another derivation (|m| is m there), and so is another scale."""
+    as before; a shift declared positive is another derivation (|m| is m there), and so is another scale; a finite
+    table (no variable) before a pmf is never renamed."""
     import rdpsym.derive.multivariate as multivariate
 
     calls = []

@@ -249,9 +249,8 @@ def power_of_t(log_f: sp.Expr, t: sp.Symbol) -> sp.Expr | None:
         if factor == sp.log(t):
             c += k
         elif isinstance(factor, sp.log) and factor.args[0].is_rational_function(t):
-            n, d = sp.fraction(sp.together(factor.args[0]))
-            at_zero = n.subs(t, 0) / d.subs(t, 0) if d.subs(t, 0) != 0 else None
-            if at_zero is None or at_zero.is_positive is not True or not at_zero.is_finite:
+            n, d = (part.subs(t, 0) for part in sp.fraction(sp.together(factor.args[0])))
+            if d == 0 or (n / d).is_positive is not True or not (n / d).is_finite:
                 return None
         elif not term.is_polynomial(t):
             return None
