@@ -1513,3 +1513,4 @@ def test_a_gaussian_mixture_at_a_non_integer_order_is_not_handed_to_sympy_integr
     p = lambda z: (mpmath.npdf(z, 0, 1) + mpmath.npdf(z, 1, 2)) / 2  # noqa: E731
     moment = mpmath.quad(lambda z: p(z) ** a * mpmath.npdf(z, 0, 1) ** (1 - a), [-mpmath.inf, -4, 0, 1, 5, mpmath.inf])
     assert close(d.result, mpmath.log(moment) / (a - 1))
+
