@@ -242,7 +242,7 @@ def test_a_narrow_laplace_and_a_wide_logistic_against_a_laplace(monkeypatch):
     if d is not None:
         agree(value(d), "oo")
     mixture = [e for e in asked if e.has(sp.exp(10**30 * x)) and e.has(sp.exp(-x / 10**30))]
-    assert asked and decided[0] and not mixture
+    assert any(decided) and not mixture
 
 
 def test_a_node_that_rounds_onto_a_singular_end():

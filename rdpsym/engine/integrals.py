@@ -452,6 +452,9 @@ def _integer_powers_of_exponential_sums(L: sp.Expr, x: sp.Symbol, lo, hi, hyp: H
     sqrt(2)*sqrt(pi)*exp(-1/2) + sqrt(2)*sqrt(pi)
     >>> _integer_powers_of_exponential_sums(L + x**2 + x**2, x, -oo, oo, Hypotheses()).value
     oo
+    >>> M = 2 * sp.log(sp.exp(-x**4 + x**3) + sp.exp(x**2))  # e^{2x²} decides, beside terms no rule integrates
+    >>> _integer_powers_of_exponential_sums(M, x, -oo, oo, Hypotheses()).value
+    oo
     """
     powers, rest = [], sp.S.Zero
     for term in sp.Add.make_args(sp.expand(L)):
@@ -467,23 +470,26 @@ def _integer_powers_of_exponential_sums(L: sp.Expr, x: sp.Symbol, lo, hi, hyp: H
     if not powers or count > EXPANDED_TERMS_CEILING or not rest.is_polynomial(x):
         return None
     rules_only = hyp.without_fallback()
-    values, conditions, all_positive = [], [], True
+    values, conditions, all_positive, unknown = [], [], True, False
     for term in sp.Add.make_args(sp.expand(sp.Mul(*[S**n for S, n in powers]))):
         c, e = term.as_independent(x, as_Add=False)
         exponent = _polynomial_exponent(e, x)
         if exponent is None:
             return None
+        all_positive = all_positive and hyp.is_positive(c) is True
         try:
             piece = integrate_exp(sp.expand(exponent.as_expr() + rest), x, lo, hi, rules_only)
         except NoClosedFormError:
-            return None
-        all_positive = all_positive and hyp.is_positive(c) is True
+            unknown = True  # (a term of a positive sum that is +∞ still decides the whole)
+            continue
         values.append((c, piece.value))
         conditions.append(piece.condition)
     rule = "the multinomial theorem, term by term"
+    if all_positive and any(v == oo for _, v in values):
+        return PieceValue(oo, sp.true, rule)
+    if unknown:
+        return None
     if all_positive:
-        if any(v == oo for _, v in values):
-            return PieceValue(oo, sp.true, rule)
         return PieceValue(sp.Add(*[c * v for c, v in values]), sp.And(*conditions), rule)
     if any(v.has(oo, -oo, sp.zoo) for _, v in values) or any(cond is not sp.true for cond in conditions):
         return None  # a negative coefficient: ∞ − ∞ could not be told apart from a finite value
