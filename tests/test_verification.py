@@ -116,7 +116,7 @@ def test_the_appell_shape_is_read_with_symbolic_exponents_and_not_for_polynomial
     integer exponents, one quadratic, or a real root are not that shape.  And the KL's expectation declines only
     that shape: E_P[x²] of P ∝ e^{−x⁴}, whose generating integral ∫ e^{−x⁴ + t·x²} has no closed form, is a Γ value
     (two generalised normals of shape 4 a unit apart: KL = (Γ(1/4) + 6Γ(3/4))/(4Γ(5/4)))."""
-    from rdpsym.engine.integrals import beyond_sympy, powers_of_distinct_quadratics
+    from rdpsym.engine.beyond import beyond_sympy, powers_of_distinct_quadratics
 
     a, n = sp.Dummy("alpha", positive=True), sp.Symbol("n", integer=True)
     q1, q2 = 2 * x**2 / 5 + 1, 2 * x**2 / 5 - 4 * x / 5 + sp.Rational(7, 5)

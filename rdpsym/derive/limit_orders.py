@@ -17,8 +17,9 @@ import sympy as sp
 from rdpsym.derive.moments import moment, sup_log_ratio
 from rdpsym.derive.steps import _equals, _moment_steps, _whole_support
 from rdpsym.derive.verify import is_zero
+from rdpsym.engine.beyond import powers_of_distinct_quadratics
 from rdpsym.engine.context import Hypotheses
-from rdpsym.engine.integrals import integrate_exp, powers_of_distinct_quadratics
+from rdpsym.engine.integrals import integrate_exp
 from rdpsym.engine.pieces import log_of
 from rdpsym.engine.series import Quadrature, canonical
 from rdpsym.engine.special import ZetaPrime

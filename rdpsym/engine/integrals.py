@@ -29,9 +29,13 @@ textbook identity written once; u = x − r is the distance to the power's root)
 ``Bessel's integral``  a cos x + b sin x + C over one period (von Mises): :mod:`rdpsym.engine.periodic`.
 ``generalised inverse Gaussian``  c·log x + B x + D/x + C on (0, ∞): 2 (β/γ)^{ν/2} K_ν(2√(βγ)) e^C.
 
+``multinomial theorem``  Π S_k^{n_k}·e^{r(x)}, integers n_k > 0, S_k sums of c·e^{p(x)}: term by term
+    (mixtures of Gaussian laws at an integer order).
+
 When no rule applies, :mod:`rdpsym.engine.transform` looks for a change of
 variables t = g(x) under which one does (log-normal, Weibull, Rayleigh,
-Gumbel, ...), and only then is ``sympy.integrate`` tried, under a time budget.
+Gumbel, ...), and only then is ``sympy.integrate`` tried, under a time budget,
+unless :mod:`rdpsym.engine.beyond` reads the shape as one it has no closed form for.
 
 This module reads the shape and picks the rule (:func:`integrate_exp`); the
 rules themselves are :mod:`rdpsym.engine.integral_rules`, and the value they
@@ -47,6 +51,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from rdpsym.engine import periodic
+from rdpsym.engine.beyond import beyond_sympy, polynomial_exponent
 from rdpsym.engine.context import Hypotheses
 from rdpsym.engine.integral_rules import (
     _beta,
@@ -220,32 +225,10 @@ def integrate_exp(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypot
             return value
     if not hyp.fallback:
         raise NoClosedFormError(f"no closed-form rule for ∫ exp({L})")
-    reason = beyond_sympy(L, x) or _confluent_u(integrand) or _power_of_a_transcendental_sum(L, x) \
-        or _non_integer_power_of_a_gaussian_sum(L, x) or _power_of_a_quadratic_beside_a_cubic_exponent(L, x)
+    reason = beyond_sympy(L, x) or _confluent_u(integrand)
     if reason is not None:
         raise BeyondSymPy(f"∫ exp({L}) is {reason}: no closed form rdpsym's rules or SymPy find")
     return _sympy_fallback(L, x, lo, hi)
-
-
-def beyond_sympy(L: sp.Expr, x: sp.Symbol) -> str | None:
-    """What ∫ e^L dx is, when it is an integral with no closed form SymPy would find (it spends its whole budget
-    on each, 5 s, and gives up), else None.
-
-    >>> x, t = sp.Symbol("x", real=True), sp.Symbol("t", real=True)
-    >>> beyond_sympy(-x**4 + x**3, x)
-    'a polynomial of degree > 2 in the exponent'
-    >>> beyond_sympy(-sp.Rational(7, 4) * sp.log(x**2 + 1) + t * sp.log(x**2 - 2*x + 2), x)
-    'a product of non-integer powers of different quadratics (an Appell-type integral)'
-    >>> beyond_sympy(-sp.log(x**2 + 1), x) is None
-    True
-    """
-    if _mixed_polynomial(L, x):
-        # e^{a x⁴ + b x³ + …}: no elementary or special-function closed form.
-        return "a polynomial of degree > 2 in the exponent"
-    if powers_of_distinct_quadratics(L, x):
-        # Two Student t laws at different locations.
-        return "a product of non-integer powers of different quadratics (an Appell-type integral)"
-    return None
 
 
 def _confluent_u(i: Integrand) -> str | None:
@@ -273,121 +256,6 @@ def _confluent_u(i: Integrand) -> str | None:
     if side1 != side2 or (c1.is_number and c2.is_number):
         return None
     return "a confluent hypergeometric U (Tricomi) integral with expressions for parameters"
-
-
-def _power_of_a_transcendental_sum(L: sp.Expr, x: sp.Symbol) -> str | None:
-    """Why e^L = S^c·(the rest) has no closed form SymPy finds, when S is a sum holding a transcendental function
-    of x (a mixture's density, a logistic law's 1 + e^{−x}, 1 + erf) and its power c is an expression (the order,
-    a parameter), else None.
-
-    The rules have already tried the substitutions under which such a power is a Beta integral (t = e^{−x} for
-    logistic laws): what is left, ``sympy.integrate`` spent its whole budget on or returned unevaluated after most
-    of it (a mixture of two Weibull laws at a general order, 30 s; a logistic law against a reflected
-    log-normal one, 21 s; the families of the numbers of a mixture against a Laplace law, 9 s each, on a machine
-    3.4 times slower than the reference).  A power that is a number goes on to SymPy (1 + erf(√2·x) to the first
-    power is a skew-normal law's mass, which it finds), and so does an algebraic sum (powers of quadratics have
-    their own rules and shapes; ∫₀¹ (1 + √x)^{−α} dx is SymPy's).  Some of these have closed forms neither finds:
-    a skew-normal law against the normal one at a general order, ∫ φ·(2Φ)^α = 2^α/(α + 1), is left to the
-    definition, labelled, as it was after SymPy's budget.
-
-    >>> x, a = sp.Symbol("x", real=True), sp.Symbol("alpha", positive=True)
-    >>> _power_of_a_transcendental_sum(-x**2 + a * sp.log(1 + sp.exp(-x)) - a * sp.log(2), x)
-    'a power of a sum of transcendental terms with an expression for exponent'
-    >>> _power_of_a_transcendental_sum(-x**2 + 3 * sp.log(1 + sp.exp(-x)), x) is None
-    True
-    >>> _power_of_a_transcendental_sum(-a * sp.log(1 + sp.sqrt(x)), x) is None
-    True
-    """
-    expanded = sp.expand(L)
-    for g in expanded.atoms(sp.log):
-        S = g.args[0]
-        transcendental = any(f.has(x) and not isinstance(f, sp.Abs) for f in S.atoms(sp.Function))
-        if S.is_Add and transcendental and not expanded.coeff(g).is_number:
-            return "a power of a sum of transcendental terms with an expression for exponent"
-    return None
-
-
-def _non_integer_power_of_a_gaussian_sum(L: sp.Expr, x: sp.Symbol) -> str | None:
-    """Why e^L = S^β·(the rest) has no closed form SymPy finds, when β is a number that is not an integer and S a
-    sum of two or more Gaussian terms c_i·e^{p_i(x)} (polynomial exponents, one of degree 2 or more, their
-    differences p_i − p_j not constant, so no common factor takes the sum out of the power), else None.
-
-    A mixture of Gaussian densities at a non-integer order: :func:`_power_of_a_transcendental_sum` leaves a power
-    that is a number to SymPy, and on this one ``sympy.integrate`` spent its whole budget in ``heurisch`` (the
-    family of the numbers of ½·N(0, 1) + ½·N(1, 4) against N(0, 1) at α = ½ and 3/2: 15 and 18 s, on a machine 3
-    times slower than the reference).  An integer β goes on to SymPy: the binomial theorem makes the power a sum
-    of Gaussian integrals.
-
-    >>> x, b = sp.Symbol("x", real=True), sp.Symbol("b", positive=True)
-    >>> _non_integer_power_of_a_gaussian_sum(sp.log(sp.exp(-x**2) + b * sp.exp(-(x - 1)**2)) / 2, x)
-    'a non-integer power of a sum of Gaussian terms'
-    >>> _non_integer_power_of_a_gaussian_sum(2 * sp.log(sp.exp(-x**2) + b * sp.exp(-(x - 1)**2)), x) is None
-    True
-    >>> _non_integer_power_of_a_gaussian_sum(sp.log(1 + b * sp.exp(-x**2)) / 2, x) is None  # one Gaussian term
-    True
-    """
-    for term in sp.Add.make_args(sp.expand(L)):
-        beta, log_s = term.as_independent(x, as_Add=False)
-        if not (isinstance(log_s, sp.log) and isinstance(log_s.args[0], sp.Add) and beta.is_number) or beta.is_integer:
-            continue
-        exponents = [_polynomial_exponent(t, x) for t in log_s.args[0].args if t.has(x)]
-        if len(exponents) < 2 or None in exponents or max(p.degree() for p in exponents) < 2:
-            continue
-        if all((p - exponents[0]).degree() >= 1 for p in exponents[1:]):
-            return "a non-integer power of a sum of Gaussian terms"
-    return None
-
-
-def _power_of_a_quadratic_beside_a_cubic_exponent(L: sp.Expr, x: sp.Symbol) -> str | None:
-    """Why e^L = q(x)^c·e^{p(x)}·(powers of linear factors) has no closed form SymPy finds, when q is a quadratic that
-    is not a square, c is not known to be an integer, and p a polynomial of degree 3 or more; else None.
-
-    A Weibull law of shape 3 against a Cauchy one truncated to an interval, at α = ½: t·e^{−t³/(2s³)}·(t² + bt +
-    c)^{−½}.  Neither ∫ e^{−t³} nor a power of a quadratic leaves a function SymPy has for their product, and
-    ``sympy.integrate`` spent its whole budget on it (12 s, stretched on a machine 2.5 times slower than the
-    reference).  A square
-    ((x − a)²)^c is a power of a linear factor (Γ-type integrals, with a substitution), and a quadratic exponent is
-    left to SymPy (the whole line's ∫ e^{−a x²}(1 + x²)^{−½} is a Bessel K value).
-
-    >>> x = sp.Symbol("x", positive=True)
-    >>> _power_of_a_quadratic_beside_a_cubic_exponent(-x**3 + sp.log(x) - sp.log(x**2 + 1) / 2, x)
-    'a non-integer power of a quadratic beside the exponential of a polynomial of degree > 2'
-    >>> _power_of_a_quadratic_beside_a_cubic_exponent(-x**3 - sp.log(x**2 - 2*x + 1) / 2, x) is None  # a square
-    True
-    """
-    rest, found = sp.S.Zero, False
-    for term in sp.Add.make_args(sp.expand(L)):
-        c, g = term.as_independent(x, as_Add=False)
-        if not isinstance(g, sp.log):
-            rest += term
-            continue
-        u = g.args[0]
-        if not u.is_polynomial(x) or sp.Poly(u, x).degree() > 2:
-            return None
-        if sp.Poly(u, x).degree() == 2 and c.is_integer is not True:
-            a, b, c0 = sp.Poly(u, x).all_coeffs()
-            if sp.cancel(b**2 - 4 * a * c0).is_zero is not False:
-                return None
-            found = True
-    if found and rest.is_polynomial(x) and sp.Poly(rest, x).degree() >= 3:
-        return "a non-integer power of a quadratic beside the exponential of a polynomial of degree > 2"
-    return None
-
-
-def _polynomial_exponent(term, x) -> sp.Poly | None:
-    """p(x) where ``term`` is c·e^{p(x)} (c free of x, p a polynomial in x, the exponents' sum); else None."""
-    _, dependent = term.as_independent(x, as_Add=False)
-    exponent = sp.S.Zero
-    if dependent == 1:  # a constant term: c·e^0
-        return sp.Poly(exponent, x)
-    for factor in sp.Mul.make_args(dependent):
-        if not isinstance(factor, sp.exp):
-            return None
-        exponent += factor.args[0]
-    try:
-        return sp.Poly(sp.expand(exponent), x)
-    except sp.PolynomialError:
-        return None
 
 
 def integrate_by_substitution(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses):
@@ -460,7 +328,7 @@ def _integer_powers_of_exponential_sums(L: sp.Expr, x: sp.Symbol, lo, hi, hyp: H
     for term in sp.Add.make_args(sp.expand(L)):
         n, g = term.as_independent(x, as_Add=False)
         if isinstance(g, sp.log) and isinstance(g.args[0], sp.Add) and n.is_Integer and n > 0 \
-                and all(_polynomial_exponent(t, x) is not None for t in g.args[0].args):
+                and all(polynomial_exponent(t, x) is not None for t in g.args[0].args):
             powers.append((g.args[0], int(n)))
         else:
             rest += term
@@ -473,7 +341,7 @@ def _integer_powers_of_exponential_sums(L: sp.Expr, x: sp.Symbol, lo, hi, hyp: H
     values, conditions, all_positive, unknown = [], [], True, False
     for term in sp.Add.make_args(sp.expand(sp.Mul(*[S**n for S, n in powers]))):
         c, e = term.as_independent(x, as_Add=False)
-        exponent = _polynomial_exponent(e, x)
+        exponent = polynomial_exponent(e, x)
         if exponent is None:
             return None
         all_positive = all_positive and hyp.is_positive(c) is True
@@ -494,42 +362,6 @@ def _integer_powers_of_exponential_sums(L: sp.Expr, x: sp.Symbol, lo, hi, hyp: H
     if any(v.has(oo, -oo, sp.zoo) for _, v in values) or any(cond is not sp.true for cond in conditions):
         return None  # a negative coefficient: ∞ − ∞ could not be told apart from a finite value
     return PieceValue(sp.Add(*[c * v for c, v in values]), sp.true, rule)
-
-
-def _mixed_polynomial(L: sp.Expr, x: sp.Symbol) -> bool:
-    """Whether L is a polynomial in x of degree > 2 with more than one power of x (e^{−x⁴} alone is a Γ value)."""
-    if not L.is_polynomial(x):
-        return False
-    poly = sp.Poly(L, x)
-    return poly.degree() > 2 and len([m for m in poly.monoms() if m[0] > 0]) > 1
-
-
-def powers_of_distinct_quadratics(L: sp.Expr, x: sp.Symbol) -> bool:
-    """Whether e^L = Π q_i(x)^{c_i}·(a constant) with two or more different irreducible quadratics q_i (numeric
-    coefficients, not all of one vertex) and exponents c_i that are not integers (numbers that are not, or
-    expressions in the order or the parameters not known to be): ∫ over the line is an Appell F₁ value (Euler's
-    integral of two such factors), not an elementary or ₂F₁ closed form; the one case with a closed form,
-    exponents adding up to −1, is a rule's (``integral_rules._quadratic_powers``) and never reaches here.
-    Symbolic exponents are the moment at a general order of two Student t laws (α·(ν + 1)/2), and the generating
-    integral of their KL: SymPy spent its budget on each and gave up."""
-    quadratics, vertices = set(), set()
-    rest = sp.expand(L)
-    for g in [g for g in L.atoms(sp.log) if g.has(x)]:
-        u = g.args[0]
-        if not u.is_polynomial(x):
-            return False
-        poly = sp.Poly(u, x)
-        a, b, c = poly.all_coeffs() if poly.degree() == 2 else (None, None, None)
-        coefficient = rest.coeff(g)
-        if a is None or not all(v.is_number for v in (a, b, c)) or not b**2 - 4 * a * c < 0 \
-                or coefficient.has(x) or coefficient.is_integer is not (False if coefficient.is_number else None):
-            return False
-        quadratics.add(poly.monic())
-        vertices.add(-b / (2 * a))
-        rest = sp.expand(rest - coefficient * g)  # a symbolic coefficient cancels only once distributed
-    # Quadratics with one vertex (x² + 3 and x² + 6: Student t laws of two scales at one location) are a ₂F₁ in
-    # u = (x − v)², which SymPy finds (Meijer G): only different vertices make the Appell integral.
-    return len(quadratics) >= 2 and len(vertices) >= 2 and not rest.has(x)
 
 
 def positive_variable(x: sp.Symbol, L: sp.Expr, lo: sp.Expr) -> tuple[sp.Symbol, sp.Expr]:
@@ -596,5 +428,4 @@ def _sympy_fallback(L, x, lo, hi) -> PieceValue:
     return PieceValue(value, sp.true, "sympy.integrate")
 
 
-__all__ = ["LogShape", "beyond_sympy", "integrate_by_substitution", "integrate_exp", "log_shape", "positive_variable",
-           "powers_of_distinct_quadratics"]
+__all__ = ["LogShape", "integrate_by_substitution", "integrate_exp", "log_shape", "positive_variable"]
