@@ -32,7 +32,7 @@ def beyond_sympy(L: sp.Expr, x: sp.Symbol) -> str | None:
         # Two Student t laws at different locations.
         return "a product of non-integer powers of different quadratics (an Appell-type integral)"
     return (_power_of_a_transcendental_sum(L, x) or _non_integer_power_of_a_gaussian_sum(L, x)
-            or _power_of_a_quadratic_beside_a_cubic_exponent(L, x))
+            or _power_of_a_quadratic_beside_a_cubic_exponent(L, x) or _power_of_a_radical_sum_beside_a_gaussian(L, x))
 
 
 def _mixed_polynomial(L: sp.Expr, x: sp.Symbol) -> bool:
@@ -169,6 +169,64 @@ def _power_of_a_quadratic_beside_a_cubic_exponent(L: sp.Expr, x: sp.Symbol) -> s
     if found and rest.is_polynomial(x) and sp.Poly(rest, x).degree() >= 3:
         return "a non-integer power of a quadratic beside the exponential of a polynomial of degree > 2"
     return None
+
+
+def _power_of_a_radical_sum_beside_a_gaussian(L: sp.Expr, x: sp.Symbol) -> str | None:
+    """Why e^L = (A + B)^β·e^{p(x)} has no closed form SymPy finds, when β is a number that is not an integer, p a
+    polynomial of degree 2 or more, and A, B two terms c·e^{q(x)}·Π u_i(x)^{r_i} (q and the u_i polynomials) of which
+    exactly one holds a radical, a power u^r of a polynomial with r not known to be an integer; else None.
+
+    A Gaussian law against a mixture with a Gamma(½) component, at α = ½: e^{−(x + 3)²/4}·(e^{−3x}(1 + c/√(x + 3)))^{½}.
+    The ratio B/A holds the radical, so (1 + B/A)^β is no polynomial's power; the substitution that clears the radical
+    (x + 3 = t²) turns p into a polynomial of degree 4 or more in t, and e^{t⁴} times an algebraic factor is not a
+    function SymPy has.  ``sympy.integrate`` spent its whole budget on it in ``manualintegrate`` (10 s, stretched),
+    then 3.7 s on the family of the numbers.  A sum of 1 and a radical, e^{−x²}·(1 + √x)^β, is named too.  An integer
+    β (the binomial theorem), a power of a quadratic alone (a Bessel K value on the line), two radical terms and an
+    exponent of degree < 2 (Γ-type integrals after the substitution) go on to SymPy.
+
+    >>> x = sp.Symbol("x", positive=True)
+    >>> _power_of_a_radical_sum_beside_a_gaussian(-x**2 + sp.log(sp.exp(-3*x) + 2*sp.exp(-3*x)/sp.sqrt(x + 3)) / 2, x)
+    'a non-integer power of a sum with a radical term, beside the exponential of a polynomial of degree 2 or more'
+    >>> _power_of_a_radical_sum_beside_a_gaussian(-x**2 + 2 * sp.log(1 + sp.sqrt(x)), x) is None  # an integer power
+    True
+    >>> _power_of_a_radical_sum_beside_a_gaussian(-x + sp.log(1 + sp.sqrt(x)) / 2, x) is None  # degree 1
+    True
+    """
+    rest, found = sp.S.Zero, False
+    for term in sp.Add.make_args(sp.expand(L)):
+        beta, g = term.as_independent(x, as_Add=False)
+        if not (isinstance(g, sp.log) and isinstance(g.args[0], sp.Add)):
+            rest += term
+            continue
+        terms = [t for t in g.args[0].args]
+        if found or not (beta.is_number and beta.is_integer is False) or len(terms) != 2:
+            return None
+        radicals = [_radical_term(t, x) for t in terms]
+        if None in radicals or radicals.count(True) != 1:
+            return None
+        found = True
+    if found and rest.is_polynomial(x) and sp.Poly(rest, x).degree() >= 2:
+        return ("a non-integer power of a sum with a radical term, beside the exponential of a polynomial of degree 2 "
+                "or more")
+    return None
+
+
+def _radical_term(term: sp.Expr, x: sp.Symbol) -> bool | None:
+    """Whether ``term`` = c·e^{q(x)}·Π u_i(x)^{r_i} holds a radical (some r_i not known to be an integer); None when it
+    is not of that shape."""
+    radical = False
+    for factor in sp.Mul.make_args(term.as_independent(x, as_Add=False)[1]):
+        if factor == 1:
+            continue
+        if isinstance(factor, sp.exp):
+            if not factor.args[0].is_polynomial(x):
+                return None
+            continue
+        base, exponent = factor.as_base_exp()
+        if exponent.has(x) or not base.is_polynomial(x):
+            return None
+        radical = radical or exponent.is_integer is not True
+    return radical
 
 
 def polynomial_exponent(term, x) -> sp.Poly | None:
