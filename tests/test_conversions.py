@@ -961,22 +961,32 @@ def rr_curve(orders, p, steps):
     return out
 
 
-def curves():
+#: The curves compared with dp_accounting's conversions, by name (made when a test asks: importing dp_accounting at
+#: collection, which every xdist worker does for every module, cost each worker 1.8 s).
+CURVES = ("gaussian σ=5 ×100", "gaussian σ=1.3 ×10", "laplace b=4 ×20", "randomized response p=0.6 ×50")
+
+
+@functools.cache
+def curve(name: str) -> tuple[list, list]:
+    """(dp_accounting's orders, the curve ``name`` at them)."""
     from dp_accounting.rdp.rdp_privacy_accountant import DEFAULT_RDP_ORDERS
 
     orders = list(DEFAULT_RDP_ORDERS)
-    return [
-        ("gaussian σ=5 ×100", orders, gaussian_curve(orders, 5.0, 100)),
-        ("gaussian σ=1.3 ×10", orders, gaussian_curve(orders, 1.3, 10)),
-        ("laplace b=4 ×20", orders, laplace_curve(orders, 4, 20)),
-        ("randomized response p=0.6 ×50", orders, rr_curve(orders, 0.6, 50)),
-    ]
+    made = {
+        "gaussian σ=5 ×100": lambda: gaussian_curve(orders, 5.0, 100),
+        "gaussian σ=1.3 ×10": lambda: gaussian_curve(orders, 1.3, 10),
+        "laplace b=4 ×20": lambda: laplace_curve(orders, 4, 20),
+        "randomized response p=0.6 ×50": lambda: rr_curve(orders, 0.6, 50),
+    }
+    return orders, made[name]()
 
 
-@pytest.mark.parametrize("name,orders,rdp", curves(), ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize("name", CURVES)
 @pytest.mark.parametrize("delta", [1e-5, 1e-9])
-def test_epsilon_agrees_with_dp_accounting(name, orders, rdp, delta):
+def test_epsilon_agrees_with_dp_accounting(name, delta):
     from dp_accounting.rdp.rdp_privacy_accountant import compute_epsilon
+
+    orders, rdp = curve(name)
 
     want, want_order = compute_epsilon(orders, rdp, delta)
     values = [(Fraction(o), r) for o, r in zip(orders, rdp)]  # exact binary values of the floats
@@ -987,10 +997,12 @@ def test_epsilon_agrees_with_dp_accounting(name, orders, rdp, delta):
     assert order == Fraction(want_order)
 
 
-@pytest.mark.parametrize("name,orders,rdp", curves(), ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize("name", CURVES)
 @pytest.mark.parametrize("epsilon", [0.5, 2.0, 8.0])
-def test_delta_agrees_with_dp_accounting(name, orders, rdp, epsilon):
+def test_delta_agrees_with_dp_accounting(name, epsilon):
     from dp_accounting.rdp.rdp_privacy_accountant import compute_delta
+
+    orders, rdp = curve(name)
 
     want, _ = compute_delta(orders, rdp, epsilon)
     values = [(Fraction(o), r) for o, r in zip(orders, rdp)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import warnings
 from fractions import Fraction
@@ -18,8 +19,15 @@ ORDERS = [1.5, 2.0, 3.0, 4.7, 8.0, 10.0, 32.0]
 # --------------------------------------------------------------------------- Opacus
 
 
-pytest.importorskip("opacus")
-from opacus.accountants import RDPAccountant  # noqa: E402
+# Opacus imports torch (about 2 s): it is imported by the tests that run, not when the module is collected, which
+# every xdist worker does for every module.
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("opacus") is None, reason="Opacus is not installed")
+
+
+def RDPAccountant():  # noqa: N802 - Opacus's class, imported when a test makes one
+    from opacus.accountants import RDPAccountant as accountant
+
+    return accountant()
 
 
 def opacus_history(q=0.01, sigma=1.1, steps=10_000):
@@ -41,7 +49,7 @@ def test_a_real_opacus_history_and_the_known_dp_sgd_defect():
         eps = accountant.get_epsilon(delta=1e-5)
     from opacus.accountants.analysis.rdp import compute_rdp
 
-    orders = RDPAccountant.DEFAULT_ALPHAS
+    orders = accountant.DEFAULT_ALPHAS
     rdp = list(compute_rdp(q=0.01, noise_multiplier=1.1, steps=10_000, orders=orders))
     v = rdpsym.verify(accountant, epsilon=eps, delta=1e-5, orders=orders, rdp=rdp, peer="opacus")
     c = v.epsilon
