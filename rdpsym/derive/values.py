@@ -206,9 +206,10 @@ def _by_sympy(expr: sp.Expr, point: dict, dps: int, at: str) -> mpmath.mpf:
         if value.is_number and not value.is_Float and value.has(sp.exp_polar):
             # SymPy's evalf keeps exp_polar nodes it cannot project (logs of sums of polar terms: a Pareto pair at
             # α = 1/2, fuzz seed 18, case 33), and splitting such a value into real and imaginary parts spent
-            # minutes of CPU without deciding them: not evaluable here, said at once.
+            # minutes of CPU without deciding them: not evaluable here, said at once.  (Printed in SymPy's order
+            # of the arguments: str() sorts a sum's terms by their numeric values, and on these it spent 8–16 s.)
             raise NotVerified(f"the closed form could not be evaluated at {at}: exp_polar terms stay symbolic "
-                              f"({shorten(str(value))})")
+                              f"({shorten(sp.sstr(value, order='none'))})")
         if value.is_number and value.is_finite and value.is_extended_real is not True:
             # A spurious imaginary part at the rounding level (SymPy's meijerg route leaves 1e-66·i).
             re, im = (sympy_float(part, digits) for part in value.as_real_imag())
@@ -216,7 +217,7 @@ def _by_sympy(expr: sp.Expr, point: dict, dps: int, at: str) -> mpmath.mpf:
                 # SymPy's parts of a sum of logs of exp_polar terms (a Pareto pair at α = 1/2) stay symbolic,
                 # and comparing them raised a TypeError out of the check (fuzz seed 18, case 33).
                 raise NotVerified(f"the closed form could not be evaluated at {at}: its real and imaginary "
-                                  f"parts stay symbolic ({shorten(str(value))})")
+                                  f"parts stay symbolic ({shorten(sp.sstr(value, order='none'))})")
             if abs(im) <= sp.Float(10, digits) ** (5 - digits) * max(1, abs(re)):
                 value = re
         if not value.is_number:  # a function, limit or sum no evaluation reads: not evaluable, not wrong
