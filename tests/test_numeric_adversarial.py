@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import mironov_reference as reference
 import mpmath
+import narrow_components_reference as narrow
 import pytest
 import sympy as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from stored_values import recording
 
 import rdpsym
 import rdpsym.derive.definition
@@ -253,18 +255,24 @@ def _normal(m, s):
     return sp.exp(-(x - m) ** 2 / (2 * s**2)) / sp.sqrt(2 * sp.pi * s**2)
 
 
-def _narrow_mixture_definition(c, w, t, a, dps: int = 60) -> mpmath.mpf:
+def _narrow_mixture_definition(c, w, t, a) -> mpmath.mpf:
     """D_a((1 − t)·N(0, 1) + t·N(c, w²) ‖ N(0, 1)) by mpmath alone, cut at the component's scales w·2^k and the
-    bulk's (the test's own reference: nothing of rdpsym)."""
-    with mpmath.workdps(dps):
-        c, w, t, a = (mpmath.mpf(sp.Rational(v).p) / sp.Rational(v).q for v in (c, w, t, a))
+    bulk's (the test's own reference, stored: tests/narrow_components_reference.py)."""
+    return narrow.reference("gaussian-beside-the-bulk", c, w, t, a)
 
-        def p(z):
-            return (1 - t) * mpmath.npdf(z, 0, 1) + t * mpmath.npdf(z, c, w)
 
-        cuts = {-mpmath.inf, -20, -8, -4, -2, -1, 0, 1, 2, 4, 8, 20, mpmath.inf, c}
-        cuts |= {c + s * w * 2**k for k in range(int(mpmath.log(100 / w, 2))) for s in (-1, 1)}
-        return _definition_with_cuts(p, lambda z: mpmath.npdf(z, 0, 1), a, sorted(cuts), dps)
+def test_stored_narrow_component_references_are_current():
+    """The stored references of the narrow components (tests/golden/narrow_components_reference.json, recorded from
+    this file) are today's: the store is current, and two seeded entries, recomputed, are the stored values bit for
+    bit (to 55 digits under another mpmath)."""
+    if recording():
+        pytest.skip("a recording run writes the store as it ends")
+
+    def agree(stored, computed):
+        with mpmath.workdps(80):
+            return abs(stored - computed) <= mpmath.mpf(10) ** -55 * abs(computed)
+
+    narrow.STORE.assert_recomputed(narrow.STORE.seeded_sample(2), narrow.compute_entry, agree)
 
 
 @pytest.mark.parametrize(("c", "w", "t", "a"), [
@@ -313,18 +321,6 @@ def test_a_component_too_narrow_for_sympy_s_polynomials_gets_the_numeric_value_n
         assert abs(d.evalf(dps=40) - want) <= mpmath.mpf(10) ** -39 * want
 
 
-def _definition_with_cuts(p, q, a, cuts, dps: int = 60) -> mpmath.mpf:
-    """D_a of two mpmath densities by plain mpmath quadrature cut at ``cuts`` (the test's own reference)."""
-    with mpmath.workdps(dps):
-        if a == 1:
-            def f(z):
-                pz = p(z)
-                return pz * (mpmath.log(pz) - mpmath.log(q(z)))
-            return mpmath.quad(f, cuts)
-        value = mpmath.quad(lambda z: mpmath.exp(a * mpmath.log(p(z)) + (1 - a) * mpmath.log(q(z))), cuts)
-        return mpmath.log(value) / (a - 1)
-
-
 @pytest.mark.parametrize("a", [R(1, 2), R(3, 2), 1])
 def test_a_narrow_component_at_a_kink_is_cut_at_its_own_scales(a):
     """A probe: (1 − 10⁻⁹)·Laplace(0, 1) + 10⁻⁹·Laplace(20, 10⁻¹⁰) against Laplace(1, 1) was right to only 20 of 30
@@ -338,14 +334,8 @@ def test_a_narrow_component_at_a_kink_is_cut_at_its_own_scales(a):
     P = rdpsym.Continuous((1 - w) * lap(0, 1) + w * lap(20, b), x)
     Q = rdpsym.Continuous(lap(1, 1), x)
     got = renyi_divergence_mp(P, Q, a, dps=30)
+    want = narrow.reference("laplace-at-a-kink", a)  # mpmath cut at 20 ± 10⁻¹⁰·2^k (stored)
     with mpmath.workdps(60):
-        wm, bm = mpmath.mpf(10) ** -9, mpmath.mpf(10) ** -10
-
-        def p(z):
-            return (1 - wm) * mpmath.exp(-abs(z)) / 2 + wm * mpmath.exp(-abs(z - 20) / bm) / (2 * bm)
-
-        cuts = sorted({-mpmath.inf, 0, 1, 20, mpmath.inf} | {20 + s * bm * 2**k for k in range(40) for s in (-1, 1)})
-        want = _definition_with_cuts(p, lambda z: mpmath.exp(-abs(z - 1)) / 2, mpmath.mpf(R(a).p) / R(a).q, cuts)
         assert abs(got - want) <= mpmath.mpf(10) ** -29 * want, (mpmath.nstr(got, 35), mpmath.nstr(want, 35))
 
 
@@ -357,14 +347,8 @@ def test_a_narrow_dip_of_the_kl_integrand_is_cut_at_its_own_scales():
     P = rdpsym.Continuous((1 - w) * sp.exp(-sp.Abs(x)) / 2 + w * _normal(5, s), x)
     Q = rdpsym.Continuous(sp.exp(-sp.Abs(x - 1)) / 2, x)
     got = renyi_divergence_mp(P, Q, 1, dps=30)
+    want = narrow.reference("gaussian-dip-of-the-kl")  # mpmath cut at 5 ± 10⁻⁴·2^k (stored)
     with mpmath.workdps(60):
-        wm, sm = mpmath.mpf(10) ** -6, mpmath.mpf(10) ** -4
-
-        def p(z):
-            return (1 - wm) * mpmath.exp(-abs(z)) / 2 + wm * mpmath.npdf(z, 5, sm)
-
-        cuts = sorted({-mpmath.inf, 0, 1, 5, mpmath.inf} | {5 + t * sm * 2**k for k in range(16) for t in (-1, 1)})
-        want = _definition_with_cuts(p, lambda z: mpmath.exp(-abs(z - 1)) / 2, 1, cuts)
         assert abs(got - want) <= mpmath.mpf(10) ** -29 * want, (mpmath.nstr(got, 35), mpmath.nstr(want, 35))
 
 
@@ -377,14 +361,8 @@ def test_a_narrow_component_with_no_rational_log_derivative_is_seen(a):
     P = rdpsym.Continuous(sp.exp(-sp.Abs(x)) / 4 + 1 / (8 * s * sp.cosh((x - 5) / (2 * s)) ** 2), x)
     Q = rdpsym.Continuous(sp.exp(-sp.Abs(x - 1)) / 2, x)
     got = renyi_divergence_mp(P, Q, a, dps=30)
+    want = narrow.reference("logistic-beside-a-laplace", a)  # mpmath cut at 5 ± 10⁻⁴·2^k (stored)
     with mpmath.workdps(60):
-        sm = mpmath.mpf(10) ** -4
-
-        def p(z):
-            return mpmath.exp(-abs(z)) / 4 + 1 / (8 * sm * mpmath.cosh((z - 5) / (2 * sm)) ** 2)
-
-        cuts = sorted({-mpmath.inf, 0, 1, 5, mpmath.inf} | {5 + t * sm * 2**k for k in range(20) for t in (-1, 1)})
-        want = _definition_with_cuts(p, lambda z: mpmath.exp(-abs(z - 1)) / 2, mpmath.mpf(R(a).p) / R(a).q, cuts)
         assert abs(got - want) <= mpmath.mpf(10) ** -29 * want, (mpmath.nstr(got, 35), mpmath.nstr(want, 35))
 
 
