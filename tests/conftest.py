@@ -43,8 +43,9 @@ _made_here: list[str] = []
 
 
 def pytest_configure(config):
-    distributed = getattr(config.option, "numprocesses", None) or getattr(config.option, "dist", "no") != "no" \
-        or getattr(config.option, "tx", None) or hasattr(config, "workerinput")
+    # (by its workers, not by --dist, which pyproject.toml's addopts sets for every run, with or without -n)
+    distributed = getattr(config.option, "numprocesses", None) or getattr(config.option, "tx", None) \
+        or hasattr(config, "workerinput")
     if stored_values.recording() and distributed:  # (each xdist worker would write a part of a store)
         raise pytest.UsageError(f"{stored_values.RECORD}=1 records the stored reference values in one process: "
                                 "run with -n 0")

@@ -25,8 +25,10 @@ pytestmark = pytest.mark.skipif(importlib.util.find_spec("opacus") is None, reas
 
 
 def RDPAccountant():  # noqa: N802 - Opacus's class, imported when a test makes one
-    from opacus.accountants import RDPAccountant as accountant
-
+    try:
+        from opacus.accountants import RDPAccountant as accountant
+    except ImportError as exc:  # (installed, but it or torch does not import: skipped, as the module was before)
+        pytest.skip(f"Opacus does not import: {exc}")
     return accountant()
 
 

@@ -221,10 +221,11 @@ def _by_sympy(expr: sp.Expr, point: dict, dps: int, at: str) -> mpmath.mpf:
             if abs(im) <= sp.Float(10, digits) ** (5 - digits) * max(1, abs(re)):
                 value = re
         if not value.is_number:  # a function, limit or sum no evaluation reads: not evaluable, not wrong
-            raise NotVerified(f"the closed form could not be evaluated at {at}: {shorten(str(value))}")
+            raise NotVerified(f"the closed form could not be evaluated at {at}: "
+                              f"{shorten(sp.sstr(value, order='none'))}")
         if not (value.is_extended_real and value.is_finite):
             raise VerificationError(f"the closed form is not a real number at {at}: {shorten(str(expr))} = "
-                                    f"{shorten(str(value))}")
+                                    f"{shorten(sp.sstr(value, order='none'))}")
         values.append(exact_mpf(sp.Float(value, digits)))
     first, second = values
     with private_context(dps + 10) as ctx:

@@ -172,61 +172,72 @@ def _power_of_a_quadratic_beside_a_cubic_exponent(L: sp.Expr, x: sp.Symbol) -> s
 
 
 def _power_of_a_radical_sum_beside_a_gaussian(L: sp.Expr, x: sp.Symbol) -> str | None:
-    """Why e^L = (A + B)^β·e^{p(x)} has no closed form SymPy finds, when β is a number that is not an integer, p a
-    polynomial of degree 2 or more, and A, B two terms c·e^{q(x)}·Π u_i(x)^{r_i} (q and the u_i polynomials) of which
-    exactly one holds a radical, a power u^r of a polynomial with r not known to be an integer; else None.
+    """Why e^L = (A + B)^β·e^{p(x)} has no closed form SymPy finds, else None.  The shape: β a number that is not an
+    integer; A = a·e^{q_A(x)} and B = b·e^{q_B(x)}·u(x)^r with q_A, q_B polynomials, u of degree 1 and r not known to
+    be an integer (a radical); and e^{p + β·q_A}, in y = u(x), the exponential of a polynomial of degree 2 or more
+    with at least two powers of y.
 
     A Gaussian law against a mixture with a Gamma(½) component, at α = ½: e^{−(x + 3)²/4}·(e^{−3x}(1 + c/√(x + 3)))^{½}.
-    The ratio B/A holds the radical, so (1 + B/A)^β is no polynomial's power; the substitution that clears the radical
-    (x + 3 = t²) turns p into a polynomial of degree 4 or more in t, and e^{t⁴} times an algebraic factor is not a
-    function SymPy has.  ``sympy.integrate`` spent its whole budget on it in ``manualintegrate`` (10 s, stretched),
-    then 3.7 s on the family of the numbers.  A sum of 1 and a radical, e^{−x²}·(1 + √x)^β, is named too.  An integer
-    β (the binomial theorem), a power of a quadratic alone (a Bessel K value on the line), two radical terms and an
-    exponent of degree < 2 (Γ-type integrals after the substitution) go on to SymPy.
+    (1 + B/A)^β is no polynomial's power; the substitution that clears the radical (x + 3 = t²) makes the exponent
+    a polynomial of degree 4 or more in t, and e^{t⁴} times an algebraic factor is not a function SymPy has.
+    ``sympy.integrate`` spent its whole budget on it in ``manualintegrate`` (10 s, stretched), then 3.7 s on the
+    family of the numbers.  What goes on to SymPy: an integer β (the binomial theorem); a single power of y in the
+    exponent, e^{−y²}·(1 + √y)^β on (0, ∞), which is a product of two Meijer G functions of powers of y (SymPy's
+    ``meijerint`` finds it); a radical of a quadratic (x = sinh t gives Bessel-type integrals); and anything else.
 
     >>> x = sp.Symbol("x", positive=True)
     >>> _power_of_a_radical_sum_beside_a_gaussian(-x**2 + sp.log(sp.exp(-3*x) + 2*sp.exp(-3*x)/sp.sqrt(x + 3)) / 2, x)
     'a non-integer power of a sum with a radical term, beside the exponential of a polynomial of degree 2 or more'
-    >>> _power_of_a_radical_sum_beside_a_gaussian(-x**2 + 2 * sp.log(1 + sp.sqrt(x)), x) is None  # an integer power
+    >>> _power_of_a_radical_sum_beside_a_gaussian(-x**2 + sp.log(1 + sp.sqrt(x)) / 2, x) is None  # one power of y
     True
-    >>> _power_of_a_radical_sum_beside_a_gaussian(-x + sp.log(1 + sp.sqrt(x)) / 2, x) is None  # degree 1
+    >>> _power_of_a_radical_sum_beside_a_gaussian(-x**2 + sp.log(1 + sp.sqrt(x**2 + 1)) / 2, x) is None  # a quadratic
+    True
+    >>> _power_of_a_radical_sum_beside_a_gaussian(-x**2 + 2 * sp.log(1 + sp.sqrt(x + 3)), x) is None  # an integer power
     True
     """
-    rest, found = sp.S.Zero, False
+    rest, found = sp.S.Zero, None
     for term in sp.Add.make_args(sp.expand(L)):
         beta, g = term.as_independent(x, as_Add=False)
         if not (isinstance(g, sp.log) and isinstance(g.args[0], sp.Add)):
             rest += term
             continue
-        terms = [t for t in g.args[0].args]
-        if found or not (beta.is_number and beta.is_integer is False) or len(terms) != 2:
+        if found is not None or not (beta.is_number and beta.is_integer is False) or len(g.args[0].args) != 2:
             return None
-        radicals = [_radical_term(t, x) for t in terms]
-        if None in radicals or radicals.count(True) != 1:
+        shapes = [_exponential_times_a_radical(t, x) for t in g.args[0].args]
+        if None in shapes or sorted(u is None for _, u in shapes) != [False, True]:
             return None
-        found = True
-    if found and rest.is_polynomial(x) and sp.Poly(rest, x).degree() >= 2:
+        (q_a, _), (_, u) = sorted(shapes, key=lambda shape: shape[1] is not None)
+        found = (beta, q_a, u)
+    if found is None or not rest.is_polynomial(x):
+        return None
+    beta, q_a, u = found
+    y = sp.Dummy("y")
+    a, b = sp.Poly(u, x).all_coeffs()
+    exponent = sp.Poly(sp.expand((rest + beta * q_a).subs(x, (y - b) / a)), y)
+    if exponent.degree() >= 2 and len([m for m in exponent.monoms() if m[0] > 0]) >= 2:
         return ("a non-integer power of a sum with a radical term, beside the exponential of a polynomial of degree 2 "
                 "or more")
     return None
 
 
-def _radical_term(term: sp.Expr, x: sp.Symbol) -> bool | None:
-    """Whether ``term`` = c·e^{q(x)}·Π u_i(x)^{r_i} holds a radical (some r_i not known to be an integer); None when it
-    is not of that shape."""
-    radical = False
+def _exponential_times_a_radical(term: sp.Expr, x: sp.Symbol) -> tuple[sp.Expr, sp.Expr | None] | None:
+    """(q, u) where ``term`` = c·e^{q(x)}·u(x)^r with q a polynomial, u of degree 1 and r not known to be an integer;
+    (q, None) where it is c·e^{q(x)}; None for any other shape."""
+    q, radical = sp.S.Zero, None
     for factor in sp.Mul.make_args(term.as_independent(x, as_Add=False)[1]):
         if factor == 1:
             continue
         if isinstance(factor, sp.exp):
             if not factor.args[0].is_polynomial(x):
                 return None
+            q += factor.args[0]
             continue
         base, exponent = factor.as_base_exp()
-        if exponent.has(x) or not base.is_polynomial(x):
+        if radical is not None or exponent.has(x) or exponent.is_integer is True or not base.is_polynomial(x) \
+                or sp.Poly(base, x).degree() != 1:
             return None
-        radical = radical or exponent.is_integer is not True
-    return radical
+        radical = base
+    return q, radical
 
 
 def polynomial_exponent(term, x) -> sp.Poly | None:
