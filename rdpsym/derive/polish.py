@@ -256,8 +256,10 @@ def _done(integral: sp.Integral) -> sp.Expr:
 
 
 def _reflected(f: sp.Expr, u: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> sp.Expr | None:
-    """∫_lo^hi f(u) du as SymPy integrates it in s = a − m·u, where f holds log(a − m·u) with m > 0 a number (the
-    first such logarithm); None where f holds none."""
+    """∫_lo^hi f(u) du as SymPy integrates it in s = a − m·u, where f = A(u) + B(u)·log(a − m·u) with A, B polynomials
+    and m > 0 a number: then it is ∫ (polynomial + polynomial·log s) ds, whose terms s^k·log s SymPy integrates exactly.
+    None for any other f.  (Other integrands are not reflected: SymPy's value of ∫ √(1 − s)·log s ds over the reflected
+    limits is real and of the wrong sign, a reviewer found, where the value in u held i and was kept as an integral.)"""
     for g in sorted(f.atoms(sp.log), key=sp.default_sort_key):
         argument = sp.expand(g.args[0])
         if not argument.is_polynomial(u) or sp.degree(argument, u) != 1:
@@ -265,6 +267,10 @@ def _reflected(f: sp.Expr, u: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> sp.Expr | 
         m = -argument.coeff(u)
         if not (m.is_number and m.is_positive):
             continue
+        log = sp.Dummy("log")
+        written = sp.expand(f.xreplace({g: log}))
+        if not written.is_polynomial(u, log) or sp.degree(written, log) > 1:
+            return None
         a, s = argument.subs(u, 0), sp.Dummy("s")
         return sp.integrate(f.subs(u, (a - s) / m) / m, (s, a - m * hi, a - m * lo))
     return None
