@@ -132,8 +132,20 @@ def _compile_structure(e: sp.Expr, x: sp.Symbol) -> Compiled:  # noqa: C901 - on
         if x in ex.free_symbols:
             h = _compile(ex, x)
             return lambda z, analytic: (h(z, analytic) * g(z, analytic).log(analytic=analytic)).exp()
-        c = acb(to_arb(ex))
-        return lambda z, analytic: (c * g(z, analytic).log(analytic=analytic)).exp()
+        r = to_arb(ex)
+        c = acb(r)
+
+        def power(z, analytic):
+            w = g(z, analytic)
+            value = (c * w.log(analytic=analytic)).exp()
+            if value.is_finite() or analytic or not r > 0:
+                return value
+            # w's ball holds 0, where log w is −∞: |w^r| = |w|^r ≤ (sup |w|)^r for a real r > 0 on every branch.
+            # A bound of e^{rest} up to an end at 0 needs this (a Weibull law's x^{3/2} in _end_cut: without
+            # it no cut, and Arb bisected towards the branch point at 0 until its 40 000 evaluations).
+            bound = w.abs_upper() ** r
+            return acb(arb(0, bound), arb(0, bound))
+        return power
     if isinstance(e, sp.exp):
         g = _compile(e.args[0], x)
         return lambda z, analytic: g(z, analytic).exp()
