@@ -738,6 +738,25 @@ def test_gaussian_epsilon_is_zero_when_delta_is_large():
     assert C.gaussian_epsilon(fmpq(1, 2), 1) == 0
 
 
+
+@pytest.mark.parametrize(("delta", "sigma"), [
+    (fmpq(1, 10**5), 1), (fmpq(1, 10**5), fmpq(1, 10**4)), (fmpq(1, 10**30), fmpq(1, 10**30)),
+    (fmpq(999, 1000), fmpq(1, 10**30)), (fmpq(1, 10**300), fmpq(1, 10**100))], ids=str)
+def test_gaussian_epsilon_starts_near_its_root_and_certifies_the_same_ball(monkeypatch, delta, sigma):
+    # At a small σ the root sits within a few Δ/σ of (Δ/σ)²/2, where δ(ε) falls like a step: doubling from ε = 1
+    # and bisecting took 300 evaluations of δ(ε) at 256 bits (σ = 10⁻³⁰), 900 at σ = 10⁻¹⁰⁰.  The guesses only
+    # place the first trial points: the ball is the one bisection without them certifies, and its ends are certified.
+    from rdpsym.accounting.conversions import _inputs, gaussian
+
+    real, asked = gaussian.gaussian_delta, []
+    monkeypatch.setattr(gaussian, "gaussian_delta", lambda *a: asked.append(a) or real(*a))
+    with precision(256):
+        eps = C.gaussian_epsilon(delta, sigma)
+        bare = _inputs._bisect_decreasing("epsilon", lambda x: real(x, sigma, 1), _inputs._delta(delta))
+        assert eps.overlaps(bare) and eps.rel_accuracy_bits() >= 240
+        assert real(eps.lower(), sigma) > delta and real(eps.upper(), sigma) <= delta
+    assert len(asked) <= 30, len(asked)
+
 # ---------------------------------------------------------------- pure ε-DP: KOV, advanced composition
 
 
