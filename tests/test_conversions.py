@@ -757,6 +757,18 @@ def test_gaussian_epsilon_starts_near_its_root_and_certifies_the_same_ball(monke
         assert real(eps.lower(), sigma) > delta and real(eps.upper(), sigma) <= delta
     assert len(asked) <= 30, len(asked)
 
+
+def test_gaussian_epsilon_of_a_ball_sigma_takes_no_guesses():
+    # A reviewer's counterexample: with σ a ball near 10⁻²⁰ the guesses were undecided, and the trial points walked
+    # to an erfc Arb could not bound (ConvergenceError where bisection alone gives the ball).  Balls take no guesses.
+    from rdpsym.accounting.conversions import _inputs
+
+    sigma = arb("1e-20") + arb(0, 1e-30)
+    with precision(64):
+        eps = C.gaussian_epsilon(fmpq(1, 10**5), sigma)
+        bare = _inputs._bisect_decreasing("epsilon", lambda x: C.gaussian_delta(x, sigma), _inputs._delta(fmpq(1, 10**5)))
+    assert eps.is_finite() and eps.overlaps(bare) and eps.rad() <= bare.rad()
+
 # ---------------------------------------------------------------- pure ε-DP: KOV, advanced composition
 
 

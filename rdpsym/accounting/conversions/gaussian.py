@@ -26,6 +26,8 @@ from rdpsym.accounting.conversions._inputs import (
     _probability,
     _real,
 )
+from rdpsym.foundations.balls import to_fmpq
+from rdpsym.foundations.errors import RdpSymError
 
 __all__ = [
     "gaussian_delta",
@@ -108,8 +110,15 @@ def _near_the_root(delta: arb, sigma: Real, sensitivity: Real) -> tuple[fmpq, ..
     ε that is ε = μ·(t + μ/2), μ = Δ/σ: the root sits within a few μ of μ²/2, a step far from 0 when σ is small,
     where doubling from ε = 1 and bisecting took an evaluation a bit of ε and of the step's depth (σ = 10⁻³⁰: 300
     evaluations of δ(ε); about 20 so).  Computed in rationals (the midpoints of the balls): at σ = 10⁻³⁰, μ²/2 at
-    64 bits would round away the μ·t that places the guesses."""
-    mu = _midpoint_rational(_positive("sensitivity", sensitivity) / _positive("sigma", sigma))
+    64 bits would round away the μ·t that places the guesses.  Exact σ and Δ only; for balls, no guesses."""
+    if isinstance(sigma, arb) or isinstance(sensitivity, arb):
+        # A ball's midpoint misplaces μ²/2 by more than μ·t once σ is small, and the δ(ε) of a ball σ is wide
+        # there: the trial points would cost more than they save (and reached an erfc Arb cannot bound).
+        return ()
+    try:
+        mu = to_fmpq(sensitivity, "sensitivity") / to_fmpq(sigma, "sigma")  # exactly: μ²/2 rounded would hide μ·t
+    except (ValueError, TypeError, ArithmeticError, RdpSymError):
+        return ()
     above = _midpoint_rational((2 * (1 / delta).log()).sqrt())
     below = _midpoint_rational(-(2 * (1 / (1 - delta)).log()).sqrt()) if delta.mid() >= 0.5 else \
         (above - 2 if above is not None else None)
