@@ -738,7 +738,6 @@ def test_gaussian_epsilon_is_zero_when_delta_is_large():
     assert C.gaussian_epsilon(fmpq(1, 2), 1) == 0
 
 
-
 @pytest.mark.parametrize(("delta", "sigma"), [
     (fmpq(1, 10**5), 1), (fmpq(1, 10**5), fmpq(1, 10**4)), (fmpq(1, 10**30), fmpq(1, 10**30)),
     (fmpq(999, 1000), fmpq(1, 10**30)), (fmpq(1, 10**300), fmpq(1, 10**100))], ids=str)
@@ -768,6 +767,7 @@ def test_gaussian_epsilon_of_a_ball_sigma_takes_no_guesses():
         eps = C.gaussian_epsilon(fmpq(1, 10**5), sigma)
         bare = _inputs._bisect_decreasing("epsilon", lambda x: C.gaussian_delta(x, sigma), _inputs._delta(fmpq(1, 10**5)))
     assert eps.is_finite() and eps.overlaps(bare) and eps.rad() <= bare.rad()
+
 
 # ---------------------------------------------------------------- pure ε-DP: KOV, advanced composition
 

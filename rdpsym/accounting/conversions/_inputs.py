@@ -290,7 +290,7 @@ def _is_exact(*xs: object) -> bool:
 
 
 def _bisect_decreasing(name: str, f: Callable[[fmpq], arb], target: arb,
-                       near: tuple[fmpq, fmpq] | None = None) -> arb:
+                       near: tuple[fmpq, ...] = ()) -> arb:
     """The ball [x_lo, x_hi] around x* = min{x ≥ 0 : f(x) ≤ target} of a continuous decreasing f.
 
     Invariants: x_lo = 0 or f(x_lo) > target (certified), so x* ≥ x_lo; and
@@ -306,7 +306,7 @@ def _bisect_decreasing(name: str, f: Callable[[fmpq], arb], target: arb,
     resolution of that point, and :func:`_close_in` certifies ends either side of it.
     Only certified comparisons move the ends, so the result is as certain as bisection's.
 
-    ``near``: a caller's guess (a, b) of ends either side of x* (0 < a < b), a guide only like the secant: each is
+    ``near``: a caller's guesses (a < b, both > 0) of ends either side of x*, a guide only like the secant: each is
     evaluated and taken as an end only where the comparison certifies it.  Where f falls like a step far from 0
     (the Gaussian's δ(ε) at σ = 10⁻³⁰ drops from 1 to 10⁻³⁰ over 10⁻²⁹ of ε* ≈ 5·10⁵⁹), doubling from 1 takes an
     evaluation a bit of x* and bisection then another a bit of the step's depth in the bracket: 300 where the
@@ -317,7 +317,7 @@ def _bisect_decreasing(name: str, f: Callable[[fmpq], arb], target: arb,
         return arb(0)
     lo, hi, v_lo = fmpq(0), fmpq(1), v
     known = None  # f(hi), where a guess already certified it at or below the target
-    for guess in near or ():
+    for guess in near:
         if not guess > lo:
             continue
         value = f(guess)

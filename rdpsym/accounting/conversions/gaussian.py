@@ -109,20 +109,20 @@ def _near_the_root(delta: arb, sigma: Real, sensitivity: Real) -> tuple[fmpq, ..
     t = √(2 log(1/δ)): above the root.  Below it, mostly: t − 2, or for δ ≥ ½ the t < 0 with Φ(t) ≤ (1 − δ)/2.  In
     ε that is ε = μ·(t + μ/2), μ = Δ/σ: the root sits within a few μ of μ²/2, a step far from 0 when σ is small,
     where doubling from ε = 1 and bisecting took an evaluation a bit of ε and of the step's depth (σ = 10⁻³⁰: 300
-    evaluations of δ(ε); about 20 so).  Computed in rationals (the midpoints of the balls): at σ = 10⁻³⁰, μ²/2 at
-    64 bits would round away the μ·t that places the guesses.  Exact σ and Δ only; for balls, no guesses."""
+    evaluations of δ(ε); about 20 so).  μ is exact (at σ = 10⁻³⁰, μ²/2 rounded to 64 bits would hide the μ·t that
+    places the guesses), so σ and Δ must be numbers, not balls: for balls, no guesses."""
     if isinstance(sigma, arb) or isinstance(sensitivity, arb):
         # A ball's midpoint misplaces μ²/2 by more than μ·t once σ is small, and the δ(ε) of a ball σ is wide
         # there: the trial points would cost more than they save (and reached an erfc Arb cannot bound).
         return ()
     try:
-        mu = to_fmpq(sensitivity, "sensitivity") / to_fmpq(sigma, "sigma")  # exactly: μ²/2 rounded would hide μ·t
+        mu = to_fmpq(sensitivity, "sensitivity") / to_fmpq(sigma, "sigma")
     except (ValueError, TypeError, ArithmeticError, RdpSymError):
         return ()
     above = _midpoint_rational((2 * (1 / delta).log()).sqrt())
     below = _midpoint_rational(-(2 * (1 / (1 - delta)).log()).sqrt()) if delta.mid() >= 0.5 else \
         (above - 2 if above is not None else None)
-    if mu is None or above is None or below is None:
+    if above is None or below is None:
         return ()
     guesses = (mu * (below + mu / 2), mu * (above + mu / 2))
     return tuple(g for g in guesses if g > 0)
