@@ -32,8 +32,85 @@ def _integrand(kind: tuple, x: sp.Symbol, powers: bool = True) -> Compiled:
     if kind[0] == "exp":
         return _exp_of(kind[1], x, powers)
     _, lp, lq = kind
-    density, ratio = _exp_of(lp, x, powers), _compile(sp.expand(lp - lq), x)  # (log x terms of one power cancel)
+    # (log x terms of one power cancel in lp − lq, and so do the quadratics of a Gaussian mixture against its
+    # component once its log is factored)
+    density, ratio = _exp_of(lp, x, powers), _compile(_factored_logs(sp.expand(lp - lq), x), x)
     return lambda z, analytic: density(z, analytic) * ratio(z, analytic)
+
+
+def exponential_terms(S: sp.Expr, x: sp.Symbol) -> list[tuple[sp.Expr, sp.Poly]] | None:
+    """[(a_i, h_i)] with S = Σ a_i·e^{h_i(x)}, each a_i a number certified positive and each h_i a polynomial in x
+    with numeric coefficients (a mixture's density: Gaussians, or 1 − q + q·e^{(2x − 1)/(2σ²)}), at least two
+    terms; None for any other S.
+
+    >>> x = sp.Symbol("x", real=True)
+    >>> exponential_terms(3 * sp.exp(-x**2) + sp.exp(2 * x) / 2, x)
+    [(1/2, Poly(2*x, x, domain='ZZ')), (3, Poly(-x**2, x, domain='ZZ'))]
+    >>> exponential_terms(sp.exp(-x**2) - sp.exp(x), x) is None    # (a negative weight)
+    True
+    """
+    if not S.is_Add:
+        return None
+    terms = []
+    for term in S.args:
+        a, rest = term.as_independent(x, as_Add=False)
+        h = sp.S.Zero
+        for factor in sp.Mul.make_args(rest):
+            if isinstance(factor, sp.exp):
+                h += factor.args[0]
+            elif factor is not sp.S.One:
+                return None
+        try:
+            h = sp.Poly(sp.expand(h), x)
+        except sp.PolynomialError:
+            return None
+        if not a.is_number or not all(v.is_number for v in h.all_coeffs()) or not to_arb(a) > 0:
+            return None
+        terms.append((a, h))
+    return terms
+
+
+def dominant_term(terms: list[tuple[sp.Expr, sp.Poly]]) -> int | None:
+    """The index of the term of :func:`exponential_terms` that dominates as x → ∞ (the largest h_i, compared by
+    the sign of their differences' leading coefficients, certified in balls), or None where a sign is undecided."""
+    best = 0
+    for i, (_, h) in enumerate(terms[1:], 1):
+        d = h - terms[best][1]
+        if d.is_zero:
+            continue
+        lead = to_arb(d.LC())
+        if lead > 0:
+            best = i
+        elif not lead < 0:
+            return None
+    return best
+
+
+def _factored_logs(L: sp.Expr, x: sp.Symbol) -> sp.Expr:
+    """L with each log of a sum of exponentials, log Σ a_i·e^{h_i} (:func:`exponential_terms`), written as
+    h_k + log Σ a_i·e^{h_i − h_k}, k its dominant term: the same function, equal on the real line and holomorphic
+    where the other is.
+
+    Arb evaluates the integrand on complex balls around the real line.  There e^{h_i} of a quadratic h_i spins
+    through phases as fast as x·Im z grows, and the sum's ball held 0 (so its log had no bound) unless the ball
+    was narrow: a sampled Gaussian's mixture against its component took 25 000–35 000 evaluations at 50 digits.
+    Factored, the differences h_i − h_k of equal-variance components are linear, and the same integrals take
+    900–4 300 evaluations.
+
+    >>> x = sp.Symbol("x", real=True)
+    >>> _factored_logs(2 * sp.log(sp.exp(-x**2 / 2) + 3 * sp.exp(-(x - 1)**2 / 2)) - x, x)
+    -x**2 + x + 2*log(exp(1/2 - x)/3 + 1) - 1 + 2*log(3)
+    """
+    swaps = {}
+    for g in L.atoms(sp.log):
+        terms = exponential_terms(g.args[0], x)
+        k = None if terms is None else dominant_term(terms)
+        if k is None:
+            continue
+        a_k, h_k = terms[k]
+        inner = sp.Add(*(a / a_k * sp.exp((h - h_k).as_expr()) for a, h in terms))
+        swaps[g] = sp.log(a_k) + h_k.as_expr() + sp.log(inner)
+    return sp.expand(L.xreplace(swaps), deep=False) if swaps else L
 
 
 def _exp_of(L: sp.Expr, x: sp.Symbol, powers: bool = True) -> Compiled:
@@ -45,7 +122,7 @@ def _exp_of(L: sp.Expr, x: sp.Symbol, powers: bool = True) -> Compiled:
     needs far fewer evaluations (a Cauchy pair at α = 3: within 4·10⁴ evaluations, where the powers
     exceeded them)."""
     taken, rest = [], sp.S.Zero
-    for term in sp.Add.make_args(L):
+    for term in sp.Add.make_args(_factored_logs(L, x)):
         coeff, factor = term.as_independent(x, as_Add=False)
         if powers and isinstance(factor, sp.log) and coeff.is_Integer:
             taken.append((_compile(factor.args[0], x), int(coeff)))

@@ -34,7 +34,7 @@ import math
 import sympy as sp
 from flint import acb, arb, ctx
 
-from rdpsym.derive.certified_compile import _exp_of
+from rdpsym.derive.certified_compile import _exp_of, dominant_term, exponential_terms
 from rdpsym.foundations.balls import to_arb
 from rdpsym.foundations.logs import expand_logs
 
@@ -278,39 +278,12 @@ def _log_sum_of_exponentials(c: arb, S: sp.Expr, x: sp.Symbol) -> tuple[sp.Expr,
     beyond all of them S ≤ (Σ a_i·e^{d_i} over the constant d_i + Σ a_i over the others)·e^{h},
     so c·log S ≤ c·h + c·log Σ.
     """
-    terms = []
-    for term in sp.Add.make_args(S):
-        a, rest = term.as_independent(x, as_Add=False)
-        h = sp.S.Zero
-        for factor in sp.Mul.make_args(rest):
-            if isinstance(factor, sp.exp):
-                h += factor.args[0]
-            elif factor is not sp.S.One:
-                return None
-        try:
-            h = sp.Poly(sp.expand(h), x)
-        except sp.PolynomialError:
-            return None
-        if not a.is_number or not all(v.is_number for v in h.all_coeffs()) or not to_arb(a) > 0:
-            return None
-        terms.append((to_arb(a), h))
-    if len(terms) < 2:
+    parsed = exponential_terms(S, x)
+    k = None if parsed is None else dominant_term(parsed)
+    if k is None:
         return None
-
-    def eventually_below(d: sp.Poly) -> bool | None:  # d(x) < 0 for all large x (None: undecided)
-        if d.is_zero:
-            return False
-        lead = to_arb(d.LC())
-        return True if lead < 0 else (False if lead > 0 else None)
-
-    dominant = terms[0]
-    for a, h in terms[1:]:
-        below = eventually_below(h - dominant[1])
-        if below is None:
-            return None
-        if not below and not (h - dominant[1]).is_zero:
-            dominant = (a, h)
-    a_dom, h_dom = dominant
+    terms = [(to_arb(a), h) for a, h in parsed]
+    a_dom, h_dom = terms[k]
     if c < 0:
         return h_dom.as_expr(), c * a_dom.log(), 1.0
     if not c > 0:
