@@ -17,7 +17,6 @@ The exact curve is the reference the two closed-form bounds are measured against
 
 from __future__ import annotations
 
-import math
 
 from flint import arb
 
@@ -86,6 +85,9 @@ def kov_delta(epsilon: Real, k: int, epsilon_total: Real) -> arb:
     def compute() -> arb:
         e, et = _nonnegative("epsilon", epsilon), _nonnegative("epsilon_total", epsilon_total)
         total = arb(0)
+        # C(k, l) and e^{lε} carried from one term to the next: an integer division and a product, where an
+        # exponential and a binomial of its own for each term were two thirds of the sum's time.
+        binomial, growth, rate = 1, arb(1), e.exp()
         for l in range(n + 1):
             if rational:
                 exact_arg = (n - 2 * l) * eq - etq
@@ -96,10 +98,11 @@ def kov_delta(epsilon: Real, k: int, epsilon_total: Real) -> arb:
                 arg = (n - 2 * l) * e - et
                 if arg < 0:
                     break
-            total += arb(math.comb(n, l)) * (l * e).exp() * arg.expm1().nonnegative_part()
+            total += binomial * growth * arg.expm1().nonnegative_part()
+            binomial, growth = binomial * (n - l) // (l + 1), growth * rate
         if total.is_zero():
             return arb(0)  # ε' ≥ kε: no outcome has a larger privacy loss (and e^{ε'} may overflow)
-        return total * et.exp() / (1 + e.exp()) ** n
+        return total * et.exp() / (1 + rate) ** n
 
     return _probability("delta", _adaptive("delta", compute, _is_exact(epsilon, epsilon_total)))
 
