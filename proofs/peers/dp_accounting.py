@@ -196,21 +196,27 @@ def _mixture_pair_lower(qq: fmpq, s: fmpq, a: fmpq, shifts, bins: int = 1200) ->
     the divergence of the two laws binned into ``bins`` intervals of [−L, L] and the two tails (post-processing
     never increases D_α: Mironov 2017, Prop 9's monotonicity under channels), every bin's mass in balls.
     L = (α + 12)σ + 2 covers where P^α Q^{1−α} has its mass; a bin whose masses the balls cannot tell positive
-    is left out, which only lowers the bound."""
-    order, sig, weight = arb(a), arb(s), arb(qq)
-    span = (order + 12) * sig + 2
-    edges = [None] + [-span + 2 * span * arb(i) / bins for i in range(bins + 1)] + [None]
-    noise = _bin_masses(edges, fmpq(0), sig)
-    first = _bin_masses(edges, shifts[0], sig)
-    # The edges are symmetric about 0 (−L + 2L·i/bins = −(−L + 2L·(bins − i)/bins)), so N(−m)'s mass on a bin is
-    # N(m)'s on its mirror image: shifts ±m take one set of erfc values, not two (a third of this bound's time).
-    second = first[::-1] if shifts[1] == -shifts[0] else _bin_masses(edges, shifts[1], sig)
-    total = arb(0)
-    for n, m0, m1 in zip(noise, first, second):
-        p_, q_ = (1 - weight) * n + weight * m0, (1 - weight) * n + weight * m1
-        if p_ > 0 and q_ > 0:
-            total += (order * p_.log() + (1 - order) * q_.log()).exp()
-    return total.log() / (order - 1)
+    is left out, which only lowers the bound.
+
+    Computed at 128 bits whatever the caller's precision: the ball is as certain at any precision, only wider
+    (about 10⁻³⁵ relative here, against bounds compared to 20 digits), and the 2 400 erfc of a point cost a third
+    of what they did at the atlas's 400 bits."""
+    with precision(128):
+        order, sig, weight = arb(a), arb(s), arb(qq)
+        span = (order + 12) * sig + 2
+        edges = [None] + [-span + 2 * span * arb(i) / bins for i in range(bins + 1)] + [None]
+        noise = _bin_masses(edges, fmpq(0), sig)
+        first = _bin_masses(edges, shifts[0], sig)
+        # The edges are symmetric about 0 (−L + 2L·i/bins = −(−L + 2L·(bins − i)/bins)), so N(−m)'s mass on a bin
+        # is N(m)'s on its mirror image: shifts ±m take one set of erfc values, not two (a third of this bound's
+        # time).
+        second = first[::-1] if shifts[1] == -shifts[0] else _bin_masses(edges, shifts[1], sig)
+        total = arb(0)
+        for n, m0, m1 in zip(noise, first, second):
+            p_, q_ = (1 - weight) * n + weight * m0, (1 - weight) * n + weight * m1
+            if p_ > 0 and q_ > 0:
+                total += (order * p_.log() + (1 - order) * q_.log()).exp()
+        return total.log() / (order - 1)
 
 
 def _wor_peer(qq: fmpq, s: fmpq, a: fmpq) -> arb:
