@@ -17,7 +17,6 @@ The exact curve is the reference the two closed-form bounds are measured against
 
 from __future__ import annotations
 
-
 from flint import arb
 
 from rdpsym.accounting.conversions._inputs import (
