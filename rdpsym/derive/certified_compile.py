@@ -40,13 +40,15 @@ def _integrand(kind: tuple, x: sp.Symbol, powers: bool = True) -> Compiled:
 
 def exponential_terms(S: sp.Expr, x: sp.Symbol) -> list[tuple[sp.Expr, sp.Poly]] | None:
     """[(a_i, h_i)] with S = Σ a_i·e^{h_i(x)}, each a_i a number certified positive and each h_i a polynomial in x
-    with numeric coefficients (a mixture's density: Gaussians, or 1 − q + q·e^{(2x − 1)/(2σ²)}), at least two
+    with real numeric coefficients (a mixture's density: Gaussians, or 1 − q + q·e^{(2x − 1)/(2σ²)}), at least two
     terms; None for any other S.
 
     >>> x = sp.Symbol("x", real=True)
     >>> exponential_terms(3 * sp.exp(-x**2) + sp.exp(2 * x) / 2, x)
     [(1/2, Poly(2*x, x, domain='ZZ')), (3, Poly(-x**2, x, domain='ZZ'))]
     >>> exponential_terms(sp.exp(-x**2) - sp.exp(x), x) is None    # (a negative weight)
+    True
+    >>> exponential_terms(sp.exp(x**2 + sp.I * x) + 1, x) is None  # (a complex exponent)
     True
     """
     if not S.is_Add:
@@ -64,7 +66,9 @@ def exponential_terms(S: sp.Expr, x: sp.Symbol) -> list[tuple[sp.Expr, sp.Poly]]
             h = sp.Poly(sp.expand(h), x)
         except sp.PolynomialError:
             return None
-        if not a.is_number or not all(v.is_number for v in h.all_coeffs()) or not to_arb(a) > 0:
+        # (real exponents: e^{x² + ix} would make h_k + log Σ differ from the principal log by 2πik on the line)
+        if not a.is_number or not all(v.is_number and v.is_extended_real for v in h.all_coeffs()) \
+                or not to_arb(a) > 0:
             return None
         terms.append((a, h))
     return terms
