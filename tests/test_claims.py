@@ -229,6 +229,34 @@ def test_catalogue_files_are_modules_of_the_package():
     assert set(run([path]).paths.values()) == {"mironov2017/prop05_07_mechanisms.py"}
 
 
+def test_the_randomized_response_envelope_is_the_greedy_fill_of_every_outcome():
+    # mironov-prop4's exact reference walks the likelihood-ratio layers of n-fold randomized response with each
+    # layer's count and masses carried from the last; here every one of the 2^n outcomes is listed, sorted by its
+    # ratio and filled greedily up to Q(S) = t (Neyman–Pearson), in exact rationals.
+    import itertools
+    import random
+
+    from flint import fmpq
+
+    envelope = importlib.import_module("rdpsym.catalogue.mironov2017._dp_refs").rr_envelope
+
+    def greedy(r, n, t):
+        z = (1 + r) ** n
+        outcomes = sorted(((r ** (n - sum(o)) / z, r ** sum(o) / z) for o in itertools.product((0, 1), repeat=n)),
+                          key=lambda pq: -(pq[0] / pq[1]))
+        left, mass = t, fmpq(0)
+        for p, q in outcomes:
+            if left <= q:
+                return mass + left * p / q
+            left, mass = left - q, mass + p
+        return mass
+
+    rng = random.Random(4)
+    cases = [(fmpq(rng.randint(101, 900), 100), rng.randint(1, 7), fmpq(rng.randint(0, 1000), 1000))
+             for _ in range(150)] + [(fmpq(3), 4, fmpq(1)), (fmpq(7, 5), 6, fmpq(0))]
+    assert [envelope(r, n, t) for r, n, t in cases] == [greedy(r, n, t) for r, n, t in cases]
+
+
 def test_the_claims_live_in_proofs_at_the_top_and_every_package_folder_ships():
     # The repository's layout puts the claims at the top (proofs/); the wheel carries them as rdpsym.catalogue
     # through pyproject's package-dir, whose package list is explicit: a folder missing from it would be left
