@@ -71,8 +71,10 @@ def mp(x) -> mpmath.mpf:
 
 
 def to_ball(x) -> arb:
-    """An mpmath number (from a transcription at ``DPS`` digits) as a ball that contains it."""
-    return arb(mpmath.nstr(x, DPS + 5, strip_zeros=False)) * (1 + arb(0, mpmath.mpf(10) ** (-DPS + 2)))
+    """An mpmath number (from a transcription at ``DPS`` digits) as a ball that contains it, at ``BITS`` bits
+    whatever the caller's precision."""
+    with precision(BITS):
+        return arb(mpmath.nstr(x, DPS + 5, strip_zeros=False)) * (1 + arb(0, mpmath.mpf(10) ** (-DPS + 2)))
 
 
 def ball(expr, values: dict | None = None) -> arb:
@@ -88,6 +90,9 @@ def discrete_gaussian_rdp(s, a) -> arb:
     return arb(str(derivation.evalf({}, dps=50))) + arb(0, fmpq(1, 10**40))
 
 
+# (Kept per process, truth and series alike: every peer's pair of fractional claims samples the same seeded
+# points, and each value is a ball at BITS bits whatever precision the claim's rung asks.)
+@functools.cache
 def sampled_gaussian_truth(qq: fmpq, s: fmpq, a: fmpq) -> arb:
     """D_a((1 − q)N(0, σ²) + qN(1, σ²) ‖ N(0, σ²)): rdpsym's certified ball (binomial sum at integer orders,
     certified quadrature at fractional ones; beyond/sampled_gaussian.py checks it against the definition)."""
@@ -122,6 +127,7 @@ def log_a_frac(qq, s, a, variant: str):
         return mpmath.inf
 
 
+@functools.cache
 def sampled_gaussian_peer(qq, s, a, variant: str) -> arb:
     """The peer's ε(α) = log A_α/(α − 1) from the series, as a ball around its mpmath value."""
     with mpmath.workdps(DPS):
