@@ -162,10 +162,14 @@ def _product_moment(a, b, s, steps):
     # α·log P + (1 − α)·log Q, split into its x part and its y part (the normalisers are in ``norm``).
     along_x = [(a * -abs(x) / b + (1 - a) * -abs(x - 1) / b, wx) for x, wx in xs]
     along_y = [(a * -(y**2) / (2 * s**2) + (1 - a) * -((y - 1) ** 2) / (2 * s**2), wy) for y, wy in ys]
+    # The integrand at (x, y) is e^{u(x) + v(y)} = e^{u(x)}·e^{v(y)}: one exponential per node line, one product per
+    # node (an exponential per node was nine tenths of this claim's time).  The sum is still over every node.
+    lines_x = [wx * u.exp() for u, wx in along_x]
+    lines_y = [wy * v.exp() for v, wy in along_y]
     total = arb(0)
-    for u, wx in along_x:
-        for v, wy in along_y:
-            total += wx * wy * (u + v).exp()
+    for fx in lines_x:
+        for fy in lines_y:
+            total += fx * fy
     return norm * total
 
 
