@@ -757,6 +757,22 @@ def test_gaussian_epsilon_starts_near_its_root_and_certifies_the_same_ball(monke
     assert len(asked) <= 30, len(asked)
 
 
+def test_the_gaussian_erfc_is_the_narrower_of_arbs_two_enclosures():
+    # Γ(1/2, x²)/√π was taken for every x > 1, for the wide large x where Arb's erfc loses every bit.  At a point Arb's
+    # erfc is the faster and the more accurate; where Γ(1/2, x²) of a wide x is NaN it is finite; each is kept where
+    # it is the narrower.  Every ball holds the values at the ends of x's ball.
+    from rdpsym.accounting.conversions.gaussian import _erfc
+
+    with precision(300):
+        assert _erfc(arb("7.7")).rel_accuracy_bits() >= 290  # (Γ: 201 bits)
+        assert _erfc(arb("1e6", "1e-80")).rel_accuracy_bits() >= 240  # (Arb's erfc: none)
+    with precision(64):
+        for x, low, high in ((arb(50, 30), 20, 80), (arb(5, "3.9"), "1.1", "8.9")):  # (Γ: NaN)
+            value = _erfc(x)
+            assert value.is_finite()
+            assert value.contains(arb(low).erfc()) and value.contains(arb(high).erfc())
+
+
 def test_gaussian_epsilon_of_a_ball_sigma_takes_no_guesses():
     # A reviewer's counterexample: with σ a ball near 10⁻²⁰ the guesses were undecided, and the trial points walked
     # to an erfc Arb could not bound (ConvergenceError where bisection alone gives the ball).  Balls take no guesses.
