@@ -151,9 +151,9 @@ def _product_moment(a, b, s, steps):
 
     x: pieces (−∞,0), (0,1), (1,∞) where |x| and |x − 1| are smooth (double-exponential rules);
     y: the trapezoid rule over y0 ± 15s, y0 = 1 − α the centre of the Gaussian integrand (spectrally
-    accurate for it, tail beyond 15s below e^{-100}).  The integrand e^{α·log P + (1−α)·log Q} is evaluated
-    at every (x, y); the joint log-densities' x and y terms (log P(x, y) = log Λ(x) + log N(y), the product
-    law) are tabulated once per node line.
+    accurate for it, tail beyond 15s below e^{-100}).  The integrand e^{α·log P + (1−α)·log Q} is summed over
+    every node (x, y); the joint log-densities' x and y terms (log P(x, y) = log Λ(x) + log N(y), the product
+    law) are tabulated once per node line, and so are their exponentials.
     """
     xs = _de_nodes(-1, steps, arb(0), b) + _de_nodes("tanh", steps, None, None) + _de_nodes(1, steps, arb(1), b)
     hy = arb(1) / (steps // 8)
