@@ -511,7 +511,8 @@ def test_the_wheels_workload_ships_every_builtins_derivations(tmp_path):
     out = subprocess.run([sys.executable, "-m", "rdpsym.cli.shipping", str(folder), "--no-claims"], env=env,
                          capture_output=True, text=True, check=True).stdout
     index = json.loads((folder / "index.json").read_text())
-    assert out.startswith(f"shipped {len(index['entries'])} derivations") and len(index["entries"]) >= 20
+    # (19 entries: the curves' "identically zero" checks are settled by a value before the cache is asked)
+    assert out.startswith(f"shipped {len(index['entries'])} derivations") and len(index["entries"]) >= len(REGISTRY)
     for key, digest in index["entries"].items():
         assert hashlib.sha256((folder / f"{key}.entry").read_bytes()).hexdigest() == digest
     assert not (tmp_path / "user").exists(), "the user's folder was written while shipping"
