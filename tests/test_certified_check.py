@@ -211,20 +211,21 @@ def _counting_evaluations(monkeypatch) -> list[int]:
     return counts
 
 
+#: (weight, mean) of three unit normals.
+_THREE = ((R(1, 4), -1), (R(1, 2), 0), (R(1, 4), 2))
+
+
 def _three_normals():
     """(¼N(−1, 1) + ½N(0, 1) + ¼N(2, 1), N(0, 1)); at α = 3, ∫P³Q⁻² = Σ_{ijk} w_i w_j w_k·e^{(s² − Σm²)/2}, s and
     Σm² the sum and the sum of squares of the three components' means (each term a Gaussian integral)."""
-    weights, means = (R(1, 4), R(1, 2), R(1, 4)), (-1, 0, 2)
-    P = rdpsym.Continuous(sum(w * _normal(m, 1) for w, m in zip(weights, means)), x, check=False)
+    P = rdpsym.Continuous(sum(w * _normal(m, 1) for w, m in _THREE), x, check=False)
     return P, rdpsym.Continuous(_normal(0, 1), x, check=False)
 
 
 def _three_normals_order_3() -> mpmath.mpf:
-    weights, means = (R(1, 4), R(1, 2), R(1, 4)), (-1, 0, 2)
     with mpmath.workdps(60):
         total = mpmath.fsum(mpmath.mpf(wi * wj * wk) * mpmath.exp(mpmath.mpf((mi + mj + mk) ** 2 - mi**2 - mj**2 - mk**2) / 2)
-                            for wi, mi in zip(weights, means) for wj, mj in zip(weights, means)
-                            for wk, mk in zip(weights, means))
+                            for wi, mi in _THREE for wj, mj in _THREE for wk, mk in _THREE)
         return mpmath.log(total) / 2
 
 
