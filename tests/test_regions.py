@@ -336,3 +336,16 @@ def test_a_floor_times_a_smooth_law_on_infinitely_many_cells():
         truths = {2: mpmath.log(moment), "oo": mpmath.log(c) + 1}
     for a, truth in truths.items():
         assert close(renyi_divergence_mp(P, Q, a, dps=15), truth, 15), a
+
+
+def test_a_piece_without_branches_keeps_its_density_as_it_is():
+    """Reading the regions resolves Abs, sign, Max and Piecewise at a point of each piece; a density with none of
+    them (a Gaussian's) is handed on as the same object, not rebuilt (rebuilding evaluated it again at every point
+    of a certified check), and one with a branch is resolved where it has one."""
+    from rdpsym.quadrature.branches import _resolve
+
+    gaussian = sp.exp(-(x - sp.Rational(1, 3)) ** 2 / 2) / sp.sqrt(2 * sp.pi)
+    assert _resolve(gaussian, x, sp.Integer(5)) is gaussian
+    laplace = sp.exp(-sp.Abs(x - 1)) / 2
+    assert _resolve(laplace, x, sp.Integer(5)) == sp.exp(1 - x) / 2
+    assert _resolve(laplace, x, sp.Integer(-5)) == sp.exp(x - 1) / 2
