@@ -278,6 +278,8 @@ def _essential_zero_at_an_end(integrand: tuple, x: sp.Symbol, lo: sp.Expr, hi: s
     piece (−b/x at 0: e^{−b/x}, a zero no power of the distance bounds)."""
     L = integrand[1]  # e^L, or the density e^{lp} of P·(lp − lq)
     ends = [end for end in (lo, hi) if end not in (sp.oo, -sp.oo)]
+    if not ends:
+        return False  # (the whole line: no end to read, and L's expansion, a walk of the whole tree, not made)
     return any(not term.has(sp.log) and term.xreplace({x: end}).is_finite is not True
                for term in sp.Add.make_args(sp.expand(L)) if x in term.free_symbols for end in ends)
 
