@@ -647,3 +647,55 @@ def test_an_antiderivative_with_poles_at_integer_orders_is_not_returned():
     P = rdpsym.Continuous(24 * s2**3 / (7 * (x - m1) ** 4), x, support=sp.Interval(m1 + s2, m1 + 2 * s2))
     with pytest.raises(rdpsym.RdpSymError):
         rdpsym.renyi_divergence(P, Q, alpha)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Found by a probe of families no test had seen (2026-12-04)
+# ----------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("scale, truth", [
+    # ∫ φ·log(φ/(φ/2 + φ_S/2)) by mpmath.quad at 40 digits on [−∞, −10, −3, 0, 3, 10, ∞]
+    (1000, "0.6900034278634217474395900302811922396295"),
+    (100, "0.666965974969876468158504946197038850665"),
+])
+def test_a_normal_law_against_a_mixture_with_a_far_wider_component(scale, truth):
+    """KL of N(0, 1) against ½N(0, 1) + ½N(0, S²).  The two exponentials of x² are one generator and its S²-th power
+    in SymPy's polynomials.  At S = 1000 the heuristic gcd of ``cancel`` (in ``manualintegrate``'s parts rule)
+    evaluated a polynomial of degree 10⁶ at a 30-digit point and then the result's coefficients again: GMP
+    overflowed and aborted the interpreter, no exception to catch.  At S = 100 ``powdenest``'s sign test asked for
+    the roots of a polynomial of degree 10⁴ (by ``real_roots``, then all 10⁴ complex roots by ``roots``), in a rule
+    of the engine that has no budget: no answer in 300 s.  Both are refused in rdpsym's symbolic work now
+    (rdpsym.foundations.exact_size); the answer is the definition's value, labelled numeric."""
+    answer = in_child(f"""
+N = lambda s: sp.exp(-x**2 / (2 * s**2)) / sp.sqrt(2 * sp.pi * s**2)
+d = rdpsym.renyi_divergence(rdpsym.Continuous(N(1), x), rdpsym.Continuous(N(1) / 2 + N({scale}) / 2, x), 1)
+print(d.status, mpmath.nstr(d.evalf({{}}, dps=35), 35))
+""", 2 * HANG_SECONDS)
+    status, got = answer.split()
+    assert status == "numeric", answer
+    agree(got, truth)
+
+
+def test_the_guards_refuse_a_huge_evaluation_and_a_high_sign_test_only_in_rdpsyms_work():
+    """The two guards of the test above, each alone: a sparse polynomial of degree 10⁶ evaluated at 10³⁰ (10⁷ digits)
+    and the sign of t^10000 − 3t + 1 by its derivative's roots are refused inside a time budget; outside one SymPy is
+    left as it is (a small evaluation, an ordinary sign)."""
+    from sympy.core import exprtools
+    from sympy.polys.rings import ring
+
+    from rdpsym.foundations import exact_size  # noqa: F401 - the guards are installed as it is imported
+    from rdpsym.foundations.budget import time_budget
+
+    _monotonic_sign = exprtools._monotonic_sign  # (read after the import: as SymPy's own callers read it)
+
+    R_, u, v = ring("u, v", sp.ZZ)
+    f = u**10**6 + v
+    t = sp.Symbol("t", positive=True)
+    with time_budget(HANG_SECONDS):
+        with pytest.raises(rdpsym.NoClosedFormError, match="degree 1000000"):
+            f.evaluate(u, 10**30)
+        assert _monotonic_sign(t**10000 - 3 * t + 1) is None
+        assert _monotonic_sign(t**3 + 1) == 1
+    assert str((u**3 + v).evaluate(u, 2)) == "v + 8"
+    assert _monotonic_sign(t**3 + 1) == 1

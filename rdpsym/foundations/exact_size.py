@@ -45,8 +45,10 @@ from __future__ import annotations
 import math
 
 import sympy as sp
+from sympy.core import exprtools
 from sympy.core.numbers import Integer, Rational
 from sympy.functions.combinatorial.factorials import binomial, factorial
+from sympy.polys.rings import PolyElement
 
 from rdpsym.foundations.arithmetic import MAX_DERIVED_POWER_DIGITS
 from rdpsym.foundations.budget import in_budget
@@ -58,6 +60,8 @@ from rdpsym.foundations.precision import in_symbolic_work
 MAX_BUILT_DIGITS = MAX_DERIVED_POWER_DIGITS
 #: The largest degree of a SymPy polynomial built in the same blocks (its dense list has degree + 1 entries).
 MAX_DENSE_DEGREE = 100_000
+#: The largest degree of a polynomial whose real roots SymPy is let isolate in the same blocks (degree 500: ~2 s).
+MAX_ROOT_DEGREE = 500
 #: A rational power n^(p/q) is refused the same way when SymPy's simplification of it (extracting perfect powers)
 #: may build a number of more digits than this: it raises the part of n it could not factor to a power up to
 #: q − 1 and factors that again, and a primality test on a number of thousands of digits is one C call no budget
@@ -151,8 +155,100 @@ def _guard_polynomials() -> None:
     sp.Poly._from_dict = classmethod(_from_dict)
 
 
+def _guard_ring_evaluation() -> None:
+    """A sparse polynomial evaluated at a number, f(a) in one generator, refused in the same blocks when a^n (n its
+    degree in that generator) would have more than :data:`MAX_BUILT_DIGITS` digits.
+
+    SymPy's heuristic gcd (``cancel``, met in ``manualintegrate``'s parts rule) evaluates a polynomial at a point
+    above its coefficients' size, then the result's coefficients at a point above theirs, one generator after
+    another.  Two exponentials of x² with scales 1 and 1000 are generators whose powers reach 10⁶: a normal law
+    against a mixture with a component 1000 times wider built numbers of 10¹² bits there, and GMP aborted the
+    whole process ("overflow in mpz type"), no exception to catch."""
+    evaluate = PolyElement.evaluate
+
+    def guarded(f, x, a=None):
+        if _active() and a is not None and not isinstance(x, list):
+            size = _magnitude(a)
+            if size is not None and size > 1:
+                i = f.ring.index(x)
+                n = max((monom[i] for monom in f.itermonoms()), default=0)
+                digits = n * math.log10(size)
+                if digits > MAX_BUILT_DIGITS:
+                    raise NoClosedFormError(f"a polynomial of degree {n} evaluated at a number of about "
+                                            f"{math.log10(size):.0f} digits has about {digits:.0e} digits, more than "
+                                            f"{MAX_BUILT_DIGITS}: not built")
+        return evaluate(f, x, a)
+
+    PolyElement.evaluate = guarded
+
+
+def _guard_real_roots() -> None:
+    """The real roots of a polynomial of degree above :data:`MAX_ROOT_DEGREE` refused in the same blocks.
+
+    SymPy isolates them in pure Python, in time growing about as the degree squared and more (degree 400: 1.4 s;
+    10⁴: about half an hour), and asks for them where nobody wrote a polynomial: an assumption query's sign test
+    (``_monotonic_sign``, met in ``powdenest``) of a polynomial in t = e^{x²/c}.  A normal law against a mixture with
+    a component 100 times wider has one of degree 10⁴ there, inside a rule of the engine that has no budget, and
+    the derivation never returned."""
+    real_roots = sp.Poly.real_roots
+
+    def guarded(f, *args, **kwargs):
+        if _active() and f.degree() > MAX_ROOT_DEGREE:
+            raise NoClosedFormError(f"the real roots of a polynomial of degree {f.degree()}, more than "
+                                    f"{MAX_ROOT_DEGREE}: not isolated")
+        return real_roots(f, *args, **kwargs)
+
+    sp.Poly.real_roots = guarded
+
+
+def _guard_sign_test() -> None:
+    """SymPy's sign test of an expression in one symbol (``_monotonic_sign``, behind ``is_positive`` and the like)
+    answers "unknown" in the same blocks where the expression holds a power of that symbol above
+    :data:`MAX_ROOT_DEGREE`, instead of finding the roots of its derivative: by ``real_roots``, or by ``roots``, which
+    for t^(10⁴) − c builds all 10⁴ complex roots.  "Unknown" (None) is an answer its callers take; the work is not."""
+    sign = exprtools._monotonic_sign
+
+    def guarded(e):
+        if _active() and isinstance(e, sp.Expr) and _holds_a_high_power(e):
+            return None
+        return sign(e)
+
+    exprtools._monotonic_sign = guarded
+
+
+def _holds_a_high_power(e: sp.Expr) -> bool:
+    """Whether ``e``, in one free symbol, has a factor (something in that symbol)^n with |n| > MAX_ROOT_DEGREE.
+
+    >>> t = sp.Symbol("t", positive=True)
+    >>> _holds_a_high_power(t**10000 - 3 * t), _holds_a_high_power((t + 1)**600 / 2), _holds_a_high_power(t**3 + 1)
+    (True, True, False)
+    """
+    free = e.free_symbols
+    if len(free) != 1:
+        return False
+    (x,) = free
+    for term in sp.Add.make_args(e):
+        for factor in sp.Mul.make_args(term):
+            base, exponent = factor.as_base_exp()
+            if exponent.is_Integer and abs(int(exponent)) > MAX_ROOT_DEGREE and base.has(x):
+                return True
+    return False
+
+
+def _magnitude(a) -> int | None:
+    """The larger of |numerator| and denominator of an integer or rational ``a`` (Python's, gmpy2's or SymPy's
+    ground types), or None for any other kind of value (an element of a ring of polynomials)."""
+    try:
+        return max(abs(int(a.numerator)), abs(int(a.denominator)))
+    except (AttributeError, TypeError, ValueError):
+        return None
+
+
 _guard_power(Integer)
 _guard_power(Rational)
 _guard_factorial()
 _guard_binomial()
 _guard_polynomials()
+_guard_ring_evaluation()
+_guard_real_roots()
+_guard_sign_test()
