@@ -699,3 +699,31 @@ def test_the_guards_refuse_a_huge_evaluation_and_a_high_sign_test_only_in_rdpsym
         assert _monotonic_sign(t**3 + 1) == 1
     assert str((u**3 + v).evaluate(u, 2)) == "v + 8"
     assert _monotonic_sign(t**3 + 1) == 1
+
+
+@pytest.mark.parametrize("order, truth", [(sp.oo, sp.oo), (2, sp.oo), (1, sp.oo), (sp.Rational(1, 2), None)])
+def test_a_binomial_pmf_written_on_all_the_naturals_is_zero_past_n(order, truth):
+    """Geometric(1/2) against binomial(4, k)/16 with the support written k ≥ 0: SymPy's binomial(4, k) is 0 from
+    k = 5 on, so P > 0 = Q there and D_α = ∞ for α ≥ 1.  At α = ∞ the supremum was read over the outcomes 0…4 only
+    and came out log 8, labelled numeric; at α = 2 and 1 the quadrature evaluated binomial as Γ(5)/(Γ(k + 1)Γ(5 − k))
+    at k = 5, Γ's pole, and a ValueError left rdpsym.  The support is cut to 0…4 where a binomial coefficient of a
+    whole number is a factor of the pmf, and the numeric routes evaluate binomial as mpmath's (0 past n).
+    Below 1 the sum is over 0…4: D_½ = −2·log Σ √(P·Q), each term exact."""
+    G = rdpsym.Discrete(R(1, 2) ** (k + 1), k, support=sp.Range(0, sp.oo))
+    B = rdpsym.Discrete(sp.binomial(4, k) / 16, k, support=sp.Range(0, sp.oo))
+    assert B.support == sp.Range(0, 5)
+    d = rdpsym.renyi_divergence(G, B, order)
+    if truth is None:
+        truth = -2 * sp.log(sum(sp.sqrt(R(1, 2) ** (j + 1) * sp.binomial(4, j) / 16) for j in range(5)))
+    agree(value(d), "oo" if truth == sp.oo else str(sp.N(truth, 40)))
+
+
+def test_a_binomial_term_of_a_mixture_is_evaluated_as_zero_past_n():
+    """The numeric routes' compiled pmf evaluates C(4, k) as 0 from k = 5 on (mpmath's binomial), as SymPy's
+    binomial(4, 5) is: a mixture's binomial term cannot cut the support, and Γ(5 − k)'s pole raised a ValueError."""
+    from rdpsym.foundations.precision import private_context
+    from rdpsym.quadrature.compile import compile_expr
+
+    with private_context(30) as ctx:
+        f = compile_expr(sp.binomial(4, k) / 32 + R(1, 2) ** (k + 2), k, ctx)
+        assert [f(ctx.mpf(j)) for j in (2, 5, 7)] == [R(6, 32) + R(1, 16), R(1, 128), R(1, 512)]

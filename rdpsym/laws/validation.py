@@ -55,6 +55,44 @@ from rdpsym.quadrature.integrate import integrate_pieces
 oo = sp.oo
 
 
+def within_binomial_range(pmf: sp.Expr, var: sp.Symbol, support: sp.Range) -> sp.Range:
+    """``support`` cut to the outcomes where the pmf's binomial factors can be nonzero: C(n, a) with n a whole number
+    is 0 at every integer a < 0 or a > n.
+
+    SymPy knows it (binomial(4, 5) is 0), but a support read as written, k ≥ 0 for binomial(4, k)/16, holds outcomes
+    where Q is 0 and no route looked for them: Geometric(1/2) against it at α = ∞ was the supremum over the
+    outcomes 0…4, log 8, where P > 0 = Q from k = 5 on makes it ∞; at α = 2 the quadrature met Γ's pole there.
+    Only a factor of the whole pmf cuts it (a mixture's binomial term vanishing leaves the other terms), and only
+    a ± k + c with c an integer, whose range is read exactly.
+
+    >>> k = sp.Symbol("k", integer=True)
+    >>> within_binomial_range(sp.binomial(4, k) / 16, k, sp.Range(0, sp.oo))
+    Range(0, 5, 1)
+    >>> within_binomial_range(sp.binomial(6, 7 - k) * sp.Rational(1, 64), k, sp.Range(-10, 10))
+    Range(1, 8, 1)
+    >>> within_binomial_range(sp.binomial(4, k) / 32 + sp.Rational(1, 2)**(k + 2), k, sp.Range(0, sp.oo))
+    Range(0, oo, 1)
+    """
+    lo, hi = support.inf, support.sup
+    for factor in sp.Mul.make_args(pmf):
+        base, exponent = factor.as_base_exp()
+        if not (isinstance(base, sp.binomial) and exponent.is_positive):
+            continue
+        n, a = base.args
+        slope, offset = a.coeff(var), a.subs(var, 0)
+        if not (n.is_Integer and n >= 0 and slope in (1, -1) and offset.is_Integer and a == slope * var + offset):
+            continue
+        # 0 ≤ slope·k + offset ≤ n
+        low, high = (-offset, n - offset) if slope == 1 else (offset - n, offset)
+        lo, hi = sp.Max(lo, low), sp.Min(hi, high)
+    if (lo, hi) == (support.inf, support.sup):
+        return support
+    if lo > hi:
+        raise DensityError(must("pmf", "positive somewhere on its support",
+                                f"{pmf}, whose binomial coefficients are 0 at every outcome of {support}"))
+    return sp.Range(lo, hi + 1)
+
+
 def written(expr: sp.Expr, var: sp.Symbol, name: str) -> sp.Expr:
     """``expr`` as a density of ``var`` can be written: derivatives taken, or a :class:`DensityError`
     naming what cannot be a density's formula, before any work starts.

@@ -111,6 +111,8 @@ def bind(function: Callable, ctx) -> Callable:
             namespace[_POWER.name] = _power(ctx)
         if _LOG_ERFC.name in function.__code__.co_names:
             namespace[_LOG_ERFC.name] = _log_erfc(ctx)
+        if _BINOMIAL.name in function.__code__.co_names:
+            namespace[_BINOMIAL.name] = ctx.binomial
         unknown = [name for name in function.__code__.co_names if name not in namespace and not hasattr(builtins, name)]
         if unknown:  # a function SymPy prints by its own name, unknown to mpmath: a NameError at the first node
             raise NoClosedFormError(f"{', '.join(unknown)} cannot be evaluated numerically (mpmath has no such "
@@ -158,6 +160,9 @@ _POWER_BITS = 64
 
 #: log erfc(w), compiled by :func:`_log_erfc` (in a fast log-density: :func:`fast_log`).
 _LOG_ERFC = sp.Function("rdpsym_log_erfc")
+#: C(n, k), compiled as mpmath's binomial: 0 at an integer k > n ≥ 0 (and k < 0), as SymPy's own binomial(4, 5) is,
+#: where SymPy's printer writes Γ(n + 1)/(Γ(k + 1)·Γ(n − k + 1)) and Γ's pole there raised a ValueError out of rdpsym.
+_BINOMIAL = sp.Function("rdpsym_binomial")
 
 
 def _log_erfc(ctx) -> Callable:
@@ -251,6 +256,8 @@ def compile_expr(expr: sp.Expr, var: sp.Symbol, ctx) -> Callable:
     """
     # 1 + erf(w) as erfc(−w): the same numbers, without the cancellation that makes it 0 once w < −6 at 15 digits;
     # k·(1 ± cos u) as 2k·cos²(u/2) or 2k·sin²(u/2), for the same reason next to its zeros (_half_angle)
+    if expr.has(sp.binomial):
+        expr = expr.replace(sp.binomial, _BINOMIAL)
     folded, constants = _fold(_integer_orders(_half_angles(stable_erf(expr))), var)
     f = bind(_lambdify(folded, var, len(constants)), ctx)
     with ctx.extraprec(20):
