@@ -200,3 +200,13 @@ def test_a_skew_normal_law_is_a_law_at_every_value_of_its_shape():
     assert Continuous(phi * (1 + sp.erf(shape * x / sp.sqrt(2))), x).every_value
     with pytest.raises(DensityError, match="nonnegative"):
         Continuous(phi * (1 + 2 * sp.erf(x / sp.sqrt(2))), x)
+
+
+@pytest.mark.parametrize("table", [{0: sp.Rational(1, 2) + sp.Rational(1, 10**20), 1: sp.Rational(1, 2)},
+                                   {0: sp.Rational(1, 2) - sp.Rational(1, 10**25), 1: sp.Rational(1, 2)}])
+def test_an_exact_table_that_misses_one_by_a_hair_is_not_a_law(table):
+    """Exact probabilities sum to 1 exactly or the table is refused: 1 + 10⁻²⁰ was within the numeric tolerance of
+    10⁻²⁰ and accepted (its D₂ against a fair coin came out "checked" 2·10⁻²⁰), and 1 − 10⁻²⁵ was accepted only for
+    its divergence to fail later, blaming the integration (a probe)."""
+    with pytest.raises(rdpsym.DensityError, match="sum to 1"):
+        rdpsym.Discrete(table)

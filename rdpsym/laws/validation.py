@@ -488,11 +488,12 @@ def _exp_log_as_power(expr: sp.Expr) -> sp.Expr:
 
 
 def check_normalised(total: sp.Expr, discrete: bool) -> bool:
-    """Reject a total mass that is definitely not 1 (to 10⁻²⁰, for a number); whether it was shown to be 1."""
+    """Reject a total mass that is definitely not 1 (exactly, for a rational; to 10⁻²⁰, for another number); whether
+    it was shown to be 1.  (A table of 1/2 + 10⁻²⁰ and 1/2 was within 10⁻²⁰ and called a law: a probe.)"""
     what = "sum" if discrete else "integrate"
     if total.is_number:
         value = sympy_float(total, 30)
-        if abs(value - 1) > sp.Float("1e-20"):
+        if abs(value - 1) > sp.Float("1e-20") or (total.is_Rational and total != 1):
             shown = total if not total.is_Float else sp.nsimplify(value)
             if shown.is_Rational and _is_decimal(shown):
                 shown = _decimal_string(shown)  # a float table reads back as its decimals
