@@ -210,3 +210,17 @@ def test_an_exact_table_that_misses_one_by_a_hair_is_not_a_law(table):
     its divergence to fail later, blaming the integration (a probe)."""
     with pytest.raises(rdpsym.DensityError, match="sum to 1"):
         rdpsym.Discrete(table)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: Continuous(sp.Symbol("x", positive=True), sp.Symbol("x", positive=True), sp.Interval(-1, 1)),
+    lambda: Discrete(sp.Rational(1, 7), sp.Symbol("k", integer=True, nonnegative=True), sp.Range(-3, 4)),
+])
+def test_a_variable_declared_positive_on_a_support_that_is_not_is_refused(make):
+    """x declared positive with the pdf x on [−1, 1]: SymPy's assumptions, not the support, made x "nonnegative", so
+    the law was accepted and its D₂ against the uniform law came out checked, log(4/3), for a function negative on
+    half its support (a probe).  The declaration must hold on the support; an undecided end (a symbol) passes."""
+    with pytest.raises(DensityError, match="assumptions hold on the support"):
+        make()
+    m = sp.Symbol("m", real=True)
+    assert Continuous(1, sp.Symbol("x", positive=True), sp.Interval(m, m + 1)).support == sp.Interval(m, m + 1)

@@ -51,7 +51,7 @@ from rdpsym.engine.series import canonical
 from rdpsym.foundations.errors import DensityError, NoClosedFormError, ParameterError, WrongType, must, quoted
 from rdpsym.foundations.reading import exact, value_for
 from rdpsym.foundations.symbols import Parameter, has_declared, in_positive_form
-from rdpsym.laws.validation import Validity, check_pieces, check_table, within_binomial_range, written
+from rdpsym.laws.validation import Validity, check_pieces, check_table, variable_covers, within_binomial_range, written
 
 oo = sp.oo
 
@@ -237,6 +237,7 @@ class Continuous(Density):
         object.__setattr__(self, "support", as_support(self.support, False))
         if not isinstance(self.support, sp.Interval) or self.support.measure == 0:
             raise DensityError(must("support", "a SymPy Interval of positive length", self.support))
+        variable_covers(self.var, self.support)
         var = self.var
         pdf = canonical(exact(self.pdf, "pdf", {self.var.name: self.var}))  # normalisers such as Σ e^{−j²} in one form
         pdf = written(pdf, var, "pdf")
@@ -330,6 +331,7 @@ class Discrete(Density):
         support = as_support(self.support, True) if self.support is not None else sp.Range(0, oo)
         if not isinstance(support, sp.Range) or support.step != 1 or support.is_empty:
             raise DensityError(must("support", "a non-empty SymPy Range with step 1", quoted(support)))
+        variable_covers(self.var, support)
         var = self.var
         pmf = canonical(exact(self.pmf, "pmf", {self.var.name: self.var}))  # normalisers such as Σ e^{−j²} in one form
         pmf = written(pmf, var, "pmf")

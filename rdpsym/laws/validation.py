@@ -55,6 +55,28 @@ from rdpsym.quadrature.integrate import integrate_pieces
 oo = sp.oo
 
 
+def variable_covers(var: sp.Symbol, support: sp.Set, name: str = "var") -> None:
+    """Refuse a variable whose declared sign the support contradicts: with x declared positive, a pdf x on [−1, 1]
+    was "nonnegative" by x's assumption and accepted, and its D₂ against the uniform law came out checked, while
+    it is negative on half its support (a probe).  SymPy reasons from the declaration, not from the support.
+
+    >>> x = sp.Symbol("x", positive=True)
+    >>> variable_covers(x, sp.Interval(0, 1))
+    >>> variable_covers(x, sp.Interval(-1, 1))
+    Traceback (most recent call last):
+    ...
+    rdpsym.foundations.errors.DensityError: var must be a symbol whose assumptions hold on the support \
+Interval(-1, 1) (declare it without a sign: real=True, or integer=True); got x, declared positive.
+    """
+    for kind, holds in (("positive", sp.Interval.open(0, sp.oo)), ("nonnegative", sp.Interval(0, sp.oo)),
+                        ("negative", sp.Interval.open(-sp.oo, 0)), ("nonpositive", sp.Interval(-sp.oo, 0))):
+        # (the interior: a closed end at 0 is a null set; an end SymPy cannot place, a symbol's, is not refused)
+        region = support.interior if isinstance(support, sp.Interval) else support  # (a Range: its integers)
+        if var.assumptions0.get(kind) and region.is_subset(holds) is False:
+            raise DensityError(must(name, f"a symbol whose assumptions hold on the support {support} (declare it "
+                                          "without a sign: real=True, or integer=True)", f"{var}, declared {kind}"))
+
+
 def within_binomial_range(pmf: sp.Expr, var: sp.Symbol, support: sp.Range) -> sp.Range:
     """``support`` cut to the outcomes where the pmf's binomial factors can be nonzero: C(n, a) with n a whole number
     is 0 at every integer a < 0 or a > n.
