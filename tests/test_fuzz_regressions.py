@@ -701,16 +701,26 @@ def test_the_guards_refuse_a_huge_evaluation_and_a_high_sign_test_only_in_rdpsym
     assert _monotonic_sign(t**3 + 1) == 1
 
 
+SPELLINGS_OF_BINOMIAL_4 = {  # C(4, k)/16, written as a user may
+    "binomial": sp.binomial(4, k) / 16,
+    "factorials": 24 / (sp.factorial(k) * sp.factorial(4 - k)) / 16,
+    "falling factorial": sp.ff(4, k) / sp.factorial(k) / 16,
+    "gammas": 24 / (sp.gamma(k + 1) * sp.gamma(5 - k)) / 16,
+}
+
+
+@pytest.mark.parametrize("spelling", sorted(SPELLINGS_OF_BINOMIAL_4))
 @pytest.mark.parametrize("order, truth", [(sp.oo, sp.oo), (2, sp.oo), (1, sp.oo), (sp.Rational(1, 2), None)])
-def test_a_binomial_pmf_written_on_all_the_naturals_is_zero_past_n(order, truth):
+def test_a_binomial_pmf_written_on_all_the_naturals_is_zero_past_n(order, truth, spelling):
     """Geometric(1/2) against binomial(4, k)/16 with the support written k ≥ 0: SymPy's binomial(4, k) is 0 from
     k = 5 on, so P > 0 = Q there and D_α = ∞ for α ≥ 1.  At α = ∞ the supremum was read over the outcomes 0…4 only
     and came out log 8, labelled numeric; at α = 2 and 1 the quadrature evaluated binomial as Γ(5)/(Γ(k + 1)Γ(5 − k))
     at k = 5, Γ's pole, and a ValueError left rdpsym.  The support is cut to 0…4 where a binomial coefficient of a
-    whole number is a factor of the pmf, and the numeric routes evaluate binomial as mpmath's (0 past n).
+    whole number is a factor of the pmf, and the numeric routes evaluate binomial as mpmath's (0 past n).  So is it
+    where the factor is 1/(4 − k)!, 1/Γ(5 − k) or the falling factorial (4)_k (a reviewer's spellings).
     Below 1 the sum is over 0…4: D_½ = −2·log Σ √(P·Q), each term exact."""
     G = rdpsym.Discrete(R(1, 2) ** (k + 1), k, support=sp.Range(0, sp.oo))
-    B = rdpsym.Discrete(sp.binomial(4, k) / 16, k, support=sp.Range(0, sp.oo))
+    B = rdpsym.Discrete(SPELLINGS_OF_BINOMIAL_4[spelling], k, support=sp.Range(0, sp.oo))
     assert B.support == sp.Range(0, 5)
     d = rdpsym.renyi_divergence(G, B, order)
     if truth is None:
@@ -727,3 +737,14 @@ def test_a_binomial_term_of_a_mixture_is_evaluated_as_zero_past_n():
     with private_context(30) as ctx:
         f = compile_expr(sp.binomial(4, k) / 32 + R(1, 2) ** (k + 2), k, ctx)
         assert [f(ctx.mpf(j)) for j in (2, 5, 7)] == [R(6, 32) + R(1, 16), R(1, 128), R(1, 512)]
+        # C(k + 2, k) at negative k is 0 in SymPy, where mpmath's C(−3, −5) is the limit 6 (a reviewer's case)
+        g = compile_expr(sp.binomial(k + 2, k) / 2 ** (k + 3), k, ctx)
+        assert [g(ctx.mpf(j)) for j in range(-5, 3)] == [sp.binomial(j + 2, j) / 2 ** (j + 3) for j in range(-5, 3)]
+
+
+def test_a_symbolic_support_is_not_cut_by_a_binomial_factor():
+    """The support is cut only where its ends are numbers: binomial(4, k)/16 on {m, …, m + 4} (m a symbol) is a law
+    only at m = 0, which its mass check says; the cut, comparing m with 4, raised a TypeError (a reviewer's case)."""
+    m = sp.Symbol("m", integer=True, positive=True)
+    assert rdpsym.Discrete(sp.binomial(4, k) / 16, k, support=sp.Range(m, m + 5), check=False).support == \
+        sp.Range(m, m + 5)

@@ -51,7 +51,7 @@ from rdpsym.engine.series import canonical
 from rdpsym.foundations.errors import DensityError, NoClosedFormError, ParameterError, WrongType, must, quoted
 from rdpsym.foundations.reading import exact, value_for
 from rdpsym.foundations.symbols import Parameter, has_declared, in_positive_form
-from rdpsym.laws.validation import Validity, check_pieces, check_table, variable_covers, within_binomial_range, written
+from rdpsym.laws.validation import Validity, check_pieces, check_table, variable_covers, within_nonzero_factors, written
 
 oo = sp.oo
 
@@ -340,7 +340,7 @@ class Discrete(Density):
             pmf, var = pmf.xreplace({var: integer}), integer
         object.__setattr__(self, "pmf", pmf)
         object.__setattr__(self, "var", var)
-        object.__setattr__(self, "support", within_binomial_range(pmf, var, support))
+        object.__setattr__(self, "support", within_nonzero_factors(pmf, var, support))
         if self.check:
             self._validate()
 

@@ -77,42 +77,66 @@ Interval(-1, 1) (declare it without a sign: real=True, or integer=True); got x, 
                                           "without a sign: real=True, or integer=True)", f"{var}, declared {kind}"))
 
 
-def within_binomial_range(pmf: sp.Expr, var: sp.Symbol, support: sp.Range) -> sp.Range:
-    """``support`` cut to the outcomes where the pmf's binomial factors can be nonzero: C(n, a) with n a whole number
-    is 0 at every integer a < 0 or a > n.
+def within_nonzero_factors(pmf: sp.Expr, var: sp.Symbol, support: sp.Range) -> sp.Range:
+    """``support`` cut to the outcomes where every factor of the pmf that vanishes on a half-line of integers can be
+    nonzero: C(n, a) with n a whole number (0 at every integer a < 0 or a > n), the falling factorial (n)_a (0 at
+    a > n), 1/a! (0 at a < 0) and 1/Γ(a) (0 at a ≤ 0), for a = ±k + c with c an integer.
 
-    SymPy knows it (binomial(4, 5) is 0), but a support read as written, k ≥ 0 for binomial(4, k)/16, holds outcomes
-    where Q is 0 and no route looked for them: Geometric(1/2) against it at α = ∞ was the supremum over the
-    outcomes 0…4, log 8, where P > 0 = Q from k = 5 on makes it ∞; at α = 2 the quadrature met Γ's pole there.
-    Only a factor of the whole pmf cuts it (a mixture's binomial term vanishing leaves the other terms), and only
-    a ± k + c with c an integer, whose range is read exactly.
+    SymPy knows these zeros (binomial(4, 5) is 0, and so is 1/(4 − 5)!), but a support read as written, k ≥ 0 for
+    binomial(4, k)/16, holds outcomes where Q is 0 and no route looked for them: Geometric(1/2) against it at α = ∞
+    was the supremum over the outcomes 0…4, log 8, where P > 0 = Q from k = 5 on makes it ∞; at α = 2 the
+    quadrature met Γ's pole there.  Only a factor of the whole pmf cuts it (a mixture's term vanishing leaves the
+    others), and only a support with numbers for ends (a symbolic one is left as written).
 
     >>> k = sp.Symbol("k", integer=True)
-    >>> within_binomial_range(sp.binomial(4, k) / 16, k, sp.Range(0, sp.oo))
+    >>> within_nonzero_factors(sp.binomial(4, k) / 16, k, sp.Range(0, sp.oo))
     Range(0, 5, 1)
-    >>> within_binomial_range(sp.binomial(6, 7 - k) * sp.Rational(1, 64), k, sp.Range(-10, 10))
+    >>> within_nonzero_factors(sp.Rational(3, 2) / (sp.factorial(k) * sp.factorial(4 - k)), k, sp.Range(0, sp.oo))
+    Range(0, 5, 1)
+    >>> within_nonzero_factors(sp.binomial(6, 7 - k) * sp.Rational(1, 64), k, sp.Range(-10, 10))
     Range(1, 8, 1)
-    >>> within_binomial_range(sp.binomial(4, k) / 32 + sp.Rational(1, 2)**(k + 2), k, sp.Range(0, sp.oo))
+    >>> within_nonzero_factors(sp.binomial(4, k) / 32 + sp.Rational(1, 2)**(k + 2), k, sp.Range(0, sp.oo))
     Range(0, oo, 1)
     """
+    if support.free_symbols:
+        return support
     lo, hi = support.inf, support.sup
     for factor in sp.Mul.make_args(pmf):
         base, exponent = factor.as_base_exp()
-        if not (isinstance(base, sp.binomial) and exponent.is_positive):
+        allowed = _nonzero_arguments(base, exponent)
+        if allowed is None:
             continue
-        n, a = base.args
+        (low, high), counted = allowed, (sp.binomial, sp.FallingFactorial)  # (their argument a comes second)
+        a = base.args[-1] if isinstance(base, counted) else base.args[0]
         slope, offset = a.coeff(var), a.subs(var, 0)
-        if not (n.is_Integer and n >= 0 and slope in (1, -1) and offset.is_Integer and a == slope * var + offset):
+        if not (slope in (1, -1) and offset.is_Integer and a == slope * var + offset):
             continue
-        # 0 ≤ slope·k + offset ≤ n
-        low, high = (-offset, n - offset) if slope == 1 else (offset - n, offset)
-        lo, hi = sp.Max(lo, low), sp.Min(hi, high)
+        # low ≤ slope·k + offset ≤ high
+        if slope == 1:
+            lo, hi = sp.Max(lo, low - offset), sp.Min(hi, high - offset)
+        else:
+            lo, hi = sp.Max(lo, offset - high), sp.Min(hi, offset - low)
     if (lo, hi) == (support.inf, support.sup):
         return support
     if lo > hi:
         raise DensityError(must("pmf", "positive somewhere on its support",
-                                f"{pmf}, whose binomial coefficients are 0 at every outcome of {support}"))
+                                f"{pmf}, which has a factor 0 at every outcome of {support}"))
     return sp.Range(lo, hi + 1)
+
+
+def _nonzero_arguments(base: sp.Expr, exponent: sp.Expr) -> tuple | None:
+    """The integers (low, high) where ``base**exponent`` of a factor can be nonzero, as a condition on the argument
+    a (of C(n, a), 1/a!, 1/Γ(a)), or None for a factor with no such zeros."""
+    if isinstance(base, sp.binomial) and exponent.is_positive and base.args[0].is_Integer and base.args[0] >= 0:
+        return sp.S.Zero, base.args[0]
+    if isinstance(base, sp.FallingFactorial) and exponent.is_positive and base.args[0].is_Integer \
+            and base.args[0] >= 0:  # (n)_a = n(n − 1)…(n − a + 1): 0 from a = n + 1 on
+        return -sp.oo, base.args[0]
+    if isinstance(base, sp.factorial) and exponent.is_negative:
+        return sp.S.Zero, sp.oo
+    if isinstance(base, sp.gamma) and exponent.is_negative:
+        return sp.S.One, sp.oo
+    return None
 
 
 def written(expr: sp.Expr, var: sp.Symbol, name: str) -> sp.Expr:

@@ -112,7 +112,7 @@ def bind(function: Callable, ctx) -> Callable:
         if _LOG_ERFC.name in function.__code__.co_names:
             namespace[_LOG_ERFC.name] = _log_erfc(ctx)
         if _BINOMIAL.name in function.__code__.co_names:
-            namespace[_BINOMIAL.name] = ctx.binomial
+            namespace[_BINOMIAL.name] = lambda n, k: ctx.zero if ctx.isint(k) and k < 0 else ctx.binomial(n, k)
         unknown = [name for name in function.__code__.co_names if name not in namespace and not hasattr(builtins, name)]
         if unknown:  # a function SymPy prints by its own name, unknown to mpmath: a NameError at the first node
             raise NoClosedFormError(f"{', '.join(unknown)} cannot be evaluated numerically (mpmath has no such "
@@ -160,8 +160,9 @@ _POWER_BITS = 64
 
 #: log erfc(w), compiled by :func:`_log_erfc` (in a fast log-density: :func:`fast_log`).
 _LOG_ERFC = sp.Function("rdpsym_log_erfc")
-#: C(n, k), compiled as mpmath's binomial: 0 at an integer k > n ≥ 0 (and k < 0), as SymPy's own binomial(4, 5) is,
-#: where SymPy's printer writes Γ(n + 1)/(Γ(k + 1)·Γ(n − k + 1)) and Γ's pole there raised a ValueError out of rdpsym.
+#: C(n, k), compiled as mpmath's binomial: 0 at an integer k > n ≥ 0, as SymPy's own binomial(4, 5) is, where SymPy's
+#: printer writes Γ(n + 1)/(Γ(k + 1)·Γ(n − k + 1)) and Γ's pole there raised a ValueError out of rdpsym; and 0 at every
+#: integer k < 0, as SymPy's is (mpmath's C(−3, −5) is the limit 6).
 _BINOMIAL = sp.Function("rdpsym_binomial")
 
 
