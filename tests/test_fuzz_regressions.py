@@ -748,3 +748,13 @@ def test_a_symbolic_support_is_not_cut_by_a_binomial_factor():
     m = sp.Symbol("m", integer=True, positive=True)
     assert rdpsym.Discrete(sp.binomial(4, k) / 16, k, support=sp.Range(m, m + 5), check=False).support == \
         sp.Range(m, m + 5)
+
+
+def test_a_pmf_by_parity_is_refused_by_rdpsym_not_by_sympy():
+    """½ on the even outcomes of {0, …, 3}, written Piecewise((1/2, Eq(Mod(k, 2), 0)), (0, True)): reading its pieces
+    asked ``sympy.solve`` where Mod(k, 2) = 0, and SymPy's NotImplementedError left rdpsym from the law's constructor
+    (a probe).  It is rdpsym's refusal now, naming the equation; the definition's value is for a law built unchecked
+    (``renyi_divergence_mp``)."""
+    pmf = sp.Piecewise((R(1, 2), sp.Eq(sp.Mod(k, 2), 0)), (0, True))
+    with pytest.raises(rdpsym.RdpSymError, match="Mod"):
+        rdpsym.Discrete(pmf, k, support=sp.Range(0, 4))

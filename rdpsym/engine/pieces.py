@@ -108,7 +108,14 @@ def _real_roots(u: sp.Expr, var: sp.Symbol) -> list[sp.Expr]:
     if poly is not None and poly.degree() == 1:
         a, b = poly.all_coeffs()
         return [sp.simplify(-b / a)]
-    roots = sp.solve(u, var)
+    try:
+        roots = sp.solve(u, var)
+    except NoClosedFormError:
+        raise
+    except NotImplementedError as exc:
+        # (Mod(k, 2) = 0, a Piecewise of even and odd outcomes: SymPy has no algorithm; said as rdpsym's refusal, which
+        # the numeric routes take, not SymPy's NotImplementedError out of rdpsym (a probe))
+        raise NoClosedFormError(f"cannot find where {u} = 0 ({exc})") from exc
     return [r for r in roots if r.is_extended_real is not False]
 
 
