@@ -35,7 +35,7 @@ from rdpsym.engine.pieces import (
     piece_point,
     probe_points,
 )
-from rdpsym.engine.steps import integrate_exp_steps
+from rdpsym.engine.steps import _linear, integrate_exp_steps
 from rdpsym.engine.sums import sum_exp
 from rdpsym.foundations.budget import budgeted, can_budget, time_budget
 from rdpsym.foundations.disk_cache import persistent
@@ -68,10 +68,11 @@ def variable_covers(var: sp.Symbol, support: sp.Set, name: str = "var") -> None:
     rdpsym.foundations.errors.DensityError: var must be a symbol whose assumptions hold on the support \
 Interval(-1, 1) (declare it without a sign: real=True, or integer=True); got x, declared positive.
     """
+    # (an Interval's interior: a closed end at 0 is a null set; a Range: its integers; an end SymPy cannot place, a
+    # symbol's, is not refused)
+    region = support.interior if isinstance(support, sp.Interval) else support
     for kind, holds in (("positive", sp.Interval.open(0, sp.oo)), ("nonnegative", sp.Interval(0, sp.oo)),
                         ("negative", sp.Interval.open(-sp.oo, 0)), ("nonpositive", sp.Interval(-sp.oo, 0))):
-        # (the interior: a closed end at 0 is a null set; an end SymPy cannot place, a symbol's, is not refused)
-        region = support.interior if isinstance(support, sp.Interval) else support  # (a Range: its integers)
         if var.assumptions0.get(kind) and region.is_subset(holds) is False:
             raise DensityError(must(name, f"a symbol whose assumptions hold on the support {support} (declare it "
                                           "without a sign: real=True, or integer=True)", f"{var}, declared {kind}"))
@@ -102,15 +103,11 @@ def within_nonzero_factors(pmf: sp.Expr, var: sp.Symbol, support: sp.Range) -> s
         return support
     lo, hi = support.inf, support.sup
     for factor in sp.Mul.make_args(pmf):
-        base, exponent = factor.as_base_exp()
-        allowed = _nonzero_arguments(base, exponent)
-        if allowed is None:
+        nonzero = _nonzero_arguments(*factor.as_base_exp())
+        line = None if nonzero is None else _linear(nonzero[0], var)
+        if line is None or line[0] not in (1, -1) or not line[1].is_Integer:
             continue
-        (low, high), counted = allowed, (sp.binomial, sp.FallingFactorial)  # (their argument a comes second)
-        a = base.args[-1] if isinstance(base, counted) else base.args[0]
-        slope, offset = a.coeff(var), a.subs(var, 0)
-        if not (slope in (1, -1) and offset.is_Integer and a == slope * var + offset):
-            continue
+        (slope, offset), (_, low, high) = line, nonzero
         # low ≤ slope·k + offset ≤ high
         if slope == 1:
             lo, hi = sp.Max(lo, low - offset), sp.Min(hi, high - offset)
@@ -125,17 +122,17 @@ def within_nonzero_factors(pmf: sp.Expr, var: sp.Symbol, support: sp.Range) -> s
 
 
 def _nonzero_arguments(base: sp.Expr, exponent: sp.Expr) -> tuple | None:
-    """The integers (low, high) where ``base**exponent`` of a factor can be nonzero, as a condition on the argument
-    a (of C(n, a), 1/a!, 1/Γ(a)), or None for a factor with no such zeros."""
-    if isinstance(base, sp.binomial) and exponent.is_positive and base.args[0].is_Integer and base.args[0] >= 0:
-        return sp.S.Zero, base.args[0]
-    if isinstance(base, sp.FallingFactorial) and exponent.is_positive and base.args[0].is_Integer \
-            and base.args[0] >= 0:  # (n)_a = n(n − 1)…(n − a + 1): 0 from a = n + 1 on
-        return -sp.oo, base.args[0]
+    """(a, low, high) for a factor ``base**exponent`` that is nonzero at an integer argument a only where
+    low ≤ a ≤ high (C(n, a) and (n)_a with n a whole number, 1/a!, 1/Γ(a)); None for any other factor."""
+    whole = base.args[0].is_Integer and base.args[0] >= 0 if base.args else False
+    if isinstance(base, sp.binomial) and exponent.is_positive and whole:
+        return base.args[1], sp.S.Zero, base.args[0]
+    if isinstance(base, sp.FallingFactorial) and exponent.is_positive and whole:
+        return base.args[1], -sp.oo, base.args[0]  # (n)_a = n(n − 1)…(n − a + 1): 0 from a = n + 1 on
     if isinstance(base, sp.factorial) and exponent.is_negative:
-        return sp.S.Zero, sp.oo
+        return base.args[0], sp.S.Zero, sp.oo
     if isinstance(base, sp.gamma) and exponent.is_negative:
-        return sp.S.One, sp.oo
+        return base.args[0], sp.S.One, sp.oo
     return None
 
 
