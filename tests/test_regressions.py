@@ -102,6 +102,31 @@ def test_pmf_with_a_zero_probability_outcome():
         Discrete(sp.Abs(k - 2) / sp.Integer(5), k, support=sp.Range(0, 5))
 
 
+def test_a_pmf_whose_terms_cancel_to_zero_at_odd_outcomes_is_a_law_with_its_divergences():
+    """A geometric law on the even numbers written by parity, (1 + (−1)^k)/2 · 8/9 · (1/3)^k (a probe): its value at
+    an odd k is exactly 0 but rounds to ±10⁻³³, so the law was refused as negative at k = 1, and once built its D₂
+    raised a raw TypeError from the sum's scan.  Against Q(k) = 2^−(k+1): D₂ = log(128/77), D_∞ = log(16/9),
+    D_{1/2} and the reverse D_{1/100}(Q‖P) by mpmath's own sums over the even k; D_α(Q‖P) = ∞ for α ≥ 1."""
+    P = Discrete((1 + (-1) ** k) / 2 * R(8, 9) * R(1, 3) ** k, k, support=sp.Range(0, sp.oo))
+    Q = Discrete(R(1, 2) ** (k + 1), k, support=sp.Range(0, sp.oo))
+    with mpmath.workdps(40):
+        def even_sum(a, p_side=True):  # Σ over k = 2j of P^a Q^(1−a) (or Q^a P^(1−a))
+            p, q = (lambda j: R(8, 9) / 9**j), (lambda j: R(1, 2 ** (2 * j + 1)))
+            first, second = (p, q) if p_side else (q, p)
+            a = mpmath.mpf(a)
+            return mpmath.log(mpmath.nsum(lambda j: mpmath.mpf(first(int(j))) ** a * mpmath.mpf(second(int(j))) ** (1 - a),
+                                          [0, mpmath.inf])) / (a - 1)
+
+        assert close(renyi_divergence(P, Q, 2).evalf(), mpmath.log(mpmath.mpf(128) / 77))
+        assert close(renyi_divergence(P, Q, sp.oo).evalf(), mpmath.log(mpmath.mpf(16) / 9))
+        assert close(renyi_divergence_mp(P, Q, R(1, 2), dps=30), even_sum(mpmath.mpf(1) / 2), 25)
+        assert close(renyi_divergence_mp(Q, P, R(1, 100), dps=30), even_sum(mpmath.mpf(1) / 100, p_side=False), 25)
+    assert renyi_divergence_mp(Q, P, 2, dps=30) == mpmath.inf
+    # A pmf that is below 0 at the odd outcomes is still refused there.
+    with pytest.raises(DensityError, match="nonnegative"):
+        Discrete((1 + 2 * (-1) ** k) * R(2, 3) * R(1, 3) ** k, k, support=sp.Range(0, sp.oo))
+
+
 def test_series_whose_mass_starts_far_out():
     Po = lambda lam: Discrete(sp.exp(-lam) * sp.Integer(lam) ** k / sp.factorial(k), k, support=sp.Range(0, sp.oo))  # noqa: E731
     # D_2 of Poissons = (λ1²/λ2 − 2λ1 + λ2) = (λ1 − λ2)²/λ2.

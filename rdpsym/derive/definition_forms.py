@@ -17,7 +17,8 @@ import functools
 import mpmath
 import sympy as sp
 
-from rdpsym.foundations.errors import ConvergenceError
+from rdpsym.foundations.budget import budgeted
+from rdpsym.foundations.errors import ConvergenceError, NoClosedFormError
 from rdpsym.foundations.numbers import Infinity, exact_mpf
 from rdpsym.foundations.precision import private_context, sympy_evalf_guard
 from rdpsym.laws.densities import Density, Discrete
@@ -133,6 +134,28 @@ def _combined_log(lp, lq, a, ctx):
 _CANCELLED_BITS = 10
 
 
+def _exact_zeros(log_f, D: Discrete, ctx):
+    """``log_f``, the log of D's pmf, with a value that is not real at an outcome k (the pmf rounded below 0 there)
+    read again from the exact pmf: −∞ where it is exactly 0.  A sum that cancels at some outcomes rounds to noise
+    of either sign there: (1 + (−1)^k)/2 · 8/9 · (1/3)^k, a geometric law on the even numbers, is ±10⁻³³ at odd k,
+    and its D₂ raised a raw TypeError from the sum's scan (a probe).  Any other value is left as it is (the sum
+    refuses a term that is not real)."""
+    mpf = ctx.mpf
+
+    def log_at(k):
+        value = log_f(k)
+        if type(value) is mpf or not isinstance(k, int):
+            return value
+        try:
+            exact_value = budgeted(lambda: D.expr.xreplace({D.var: sp.Integer(k)}), "a pmf at an outcome",
+                                   seconds=0.5)
+        except NoClosedFormError:
+            return value
+        return ctx.ninf if exact_value.is_zero is True else value
+
+    return log_at
+
+
 class _Setting:
     """P and Q compiled for one context: log-densities (checked fast forms), log-ratios per piece."""
 
@@ -152,8 +175,11 @@ class _Setting:
     def logs(self, reflect_at=None, direction=-1):
         """log P and log Q in t, or in t = e − x when reflected at e (t = x − e with ``direction`` +1)."""
         P, Q, ctx = self.P, self.Q, self.ctx
-        return (log_function(P.expr, P.var, self.fP, self.probes_P, self.discrete, ctx, reflect_at, direction),
+        logs = (log_function(P.expr, P.var, self.fP, self.probes_P, self.discrete, ctx, reflect_at, direction),
                 log_function(Q.expr, Q.var, self.fQ, self.probes_Q, self.discrete, ctx, reflect_at, direction))
+        if self.discrete and reflect_at is None:
+            return tuple(_exact_zeros(log_f, D, ctx) for log_f, D in zip(logs, (P, Q)))
+        return logs
 
     def recentred(self, kind):
         """The integrand of ``kind`` (an order α ≠ 1, "KL", or ("near", α)) about an exact centre c, as the

@@ -71,8 +71,16 @@ MAX_ROOT_DIGITS = 2000
 _FACTORED_WHOLE = 2**30
 
 def _power_digits(base: Rational, exponent: Integer) -> float:
-    """About how many digits base**exponent has (base a Rational other than 0 and ±1, exponent an Integer)."""
-    return abs(int(exponent.p)) * max(math.log10(abs(int(base.p))), math.log10(int(base.q)))
+    """About how many digits base**exponent has (base a Rational other than 0 and ±1, exponent an Integer); ∞ for an
+    exponent beyond a float's range (3^(2⁴⁰⁹⁶ − 1), a pmf read exactly at the sum's last scanned outcome).
+
+    >>> _power_digits(Rational(1, 3), Integer(2) ** 4096 - 1), round(_power_digits(Integer(10), Integer(-5)))
+    (inf, 5)
+    """
+    n = abs(int(exponent.p))
+    if n.bit_length() > 1000:
+        return math.inf
+    return n * max(math.log10(abs(int(base.p))), math.log10(int(base.q)))
 
 
 def _active() -> bool:

@@ -52,7 +52,10 @@ def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx, hints: tuple = ()):
 
     def log_size(d):
         if log_form is not None:
-            return term.log_abs(start + step * d)
+            size = term.log_abs(start + step * d)
+            # (a log that is not real, log|v| + iπ: a term rounded below 0, the noise of one that is exactly 0 —
+            # 4(−1)^k/9 + 4/9 at k = 1 — or a negative pmf, which the sum below refuses; its size is log|v|)
+            return size if type(size) is ctx.mpf else ctx.re(size)
         v = abs(term(start + step * d))
         return ctx.log(v) if v != 0 else ctx.ninf
 
@@ -93,6 +96,9 @@ def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx, hints: tuple = ()):
         def scaled(d):
             log_value, sign = log_form(start + step * d)
             e = log_value - shift
+            if type(e) is not ctx.mpf and sign != 0:  # (a term below 0: a pmf's exact zeros are −∞ by now)
+                raise ConvergenceError(f"the series' term at k = {start + step * d} is not a real number ≥ 0 "
+                                       f"(its log is {ctx.nstr(log_value, 8)})")
             return sign * ctx.exp(e) if sign != 0 and e > cutoff else ctx.zero
     else:
         def scaled(d):
