@@ -404,7 +404,7 @@ def main(argv: list[str] | None = None) -> int:
     # 4. Summary.
     mp_text = ", ".join(f"{m} {r['warm_cpu_median_ms']:.3g} ms (cold {r['cold_cpu_ms']:.3g})"
                         for m, r in mp.items())
-    summary = (f"Table II: {cold['table2_cpu_s']:.2f} s CPU cold (goal < 3 s); "
+    summary = (f"Table II: {cold['table2_cpu_s']:.2f} s CPU cold (issue 26's goal < 0.5 s); "
                f"naive sympy.integrate: {summary_naive}; renyi_divergence_mp@50 digits: {mp_text}")
     print("\n" + summary)
     figures["summary"] = summary
