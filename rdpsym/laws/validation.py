@@ -409,11 +409,11 @@ def _not_below_zero(b: sp.Expr, var: sp.Symbol, point: sp.Expr) -> bool:
     (1 + (−1)^k)/2 · 8/9 · (1/3)^k, a geometric law on the even numbers, read −3.7·10⁻³³ at k = 1 and was refused
     (a probe).  Anything neither shows (a ball that keeps 0 at 2 048 bits, a value SymPy cannot sign) stays refused.
     """
+    point = sp.Integer(point) if isinstance(point, int) else point
     try:
-        at = to_arb(point)
         for bits in (128, 512, 2048):
             with precision(bits):
-                value = to_arb(b, {var: at})
+                value = to_arb(b, {var: to_arb(point)})
             if value < 0:
                 return False
             if value >= 0:
