@@ -559,11 +559,15 @@ def test_an_accountant_s_order_one_is_checked_as_its_kl_and_repeated_orders_once
     """dp_accounting takes orders [1, 1.5, 2, 3] and [2, 2, 3] as they are; verify refused both (a probe): order 1
     was "not an order", and a repeated one "a list with duplicates" for the ε check.  Order 1 is now checked against
     the KL divergence (Mironov 2017, Definition 3's α → 1), where the curve has one (else said in a note, with the
-    peer's value there: dp_accounting's NaN for a sampled Gaussian), and the ε is sought over the orders above 1,
-    each once."""
+    peer's value there; dp_accounting's NaN for a sampled Gaussian is invalid all the same), and the ε is sought over
+    the orders above 1, each once."""
     g = rdpsym.gaussian(2)
     below = rdpsym.verify(g, orders=[1], rdp=[0.1])
     assert below.orders[0].direction == V.BELOW and below.unsafe  # KL = 1/8
+    # a negative value at an order rdpsym does not certify is no bound either
+    sampled = rdpsym.sampled_gaussian(q=sp.Rational(1, 100), sigma=sp.Rational(11, 10))
+    negative = rdpsym.verify(sampled, orders=[1, 2], rdp=[-1e-3, 1.0])
+    assert [c.direction for c in negative.orders] == [V.INVALID, V.ABOVE] and negative.verdict == "unsafe", negative
     dpa = pytest.importorskip("dp_accounting")
     from dp_accounting.rdp import RdpAccountant
     for orders, event, notes in [([1, 1.5, 2, 3], dpa.GaussianDpEvent(2.0), 0), ([2, 2, 3], dpa.GaussianDpEvent(2.0), 0),
@@ -574,7 +578,36 @@ def test_an_accountant_s_order_one_is_checked_as_its_kl_and_repeated_orders_once
             accountant.compose(event, 10)
             eps = accountant.get_epsilon(1e-5)
         v = rdpsym.verify(accountant, rdp=list(accountant._rdp), epsilon=eps, delta=1e-5, peer="dp-accounting")
-        assert v.verdict != "unsafe" and len(v.notes) == notes, v
-        assert len(v.orders) == len(orders) - notes
+        assert len(v.notes) == notes and len(v.orders) == len(orders), v
         if notes:
+            # no certified KL for a sampled Gaussian, but a NaN is no bound at any value: invalid, not only a note
+            # (it was "conservative": a probe)
             assert "order 1 (the KL divergence; the peer gave nan) not checked" in v.notes[0]
+            one = v.orders[0]
+            assert one.direction == V.INVALID and one.certified is None and v.verdict == "unsafe", v
+            assert "α = 1: peer nan, certified none (not certified at this order)" in str(v)
+        else:
+            assert v.verdict != "unsafe", v
+
+
+def test_an_opacus_accountant_keeps_a_float32_step_apart_from_float64_ones():
+    """NumPy 2 compares np.float32(0.01) == 0.01 in float32 (True), so OpacusAccountant merged 999 float64 steps into
+    one float32 entry, and its cache took a float64 history (or δ) for the float32 one it had answered: a certified ε
+    of steps not taken, below the truth by 7·10⁻⁸ relative (a probe).  Steps and cache keys are compared by the exact
+    values they hold."""
+    np = pytest.importorskip("numpy")
+    taken = rdpsym.OpacusAccountant(dps=20)
+    taken.step(noise_multiplier=np.float32(1.1), sample_rate=np.float32(0.01))
+    for _ in range(9):
+        taken.step(noise_multiplier=1.1, sample_rate=0.01)
+    assert taken.history == [(np.float32(1.1), np.float32(0.01), 1), (1.1, 0.01, 9)]
+    assert [type(v) for v in taken.history[1][:2]] == [float, float]
+    cached = rdpsym.OpacusAccountant(dps=20)
+    cached.history = [(np.float32(1.1), np.float32(0.01), 10)]
+    float32_eps = cached.get_epsilon(1e-5)
+    cached.history = [(1.1, 0.01, 10)]
+    float64_eps = cached.get_epsilon(1e-5)
+    fresh = rdpsym.OpacusAccountant(dps=20)
+    fresh.history = [(1.1, 0.01, 10)]
+    assert float64_eps == fresh.get_epsilon(1e-5) != float32_eps
+    assert cached.get_epsilon(np.float32(1e-5)) != float64_eps  # δ = 1e-5 in float32 is another δ

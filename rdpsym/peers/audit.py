@@ -276,7 +276,8 @@ def _defect(title: str, inputs: dict, told, peer_name: str, *, rdp=None, orders=
     check = v.epsilon if v.epsilon is not None else max(v.orders, key=lambda c: (c.unsafe, not c.safe, c.relative))
     with precision(bits_for(dps + 10)):
         certified = check.certified
-        shown = "inf" if certified == math.inf or not isinstance(certified, arb) else upper_decimal(certified, 16)
+        shown = "none" if certified is None else "inf" if certified == math.inf or not isinstance(certified, arb) \
+            else upper_decimal(certified, 16)
     why = cause if cause and check.direction not in (EXACT,) else check.cause
     return Defect(title, tuple(inputs.items()), float(check.peer), shown, check.relative, check.direction, why, note,
                   check.within_rounding, atlas)

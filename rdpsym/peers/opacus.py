@@ -168,7 +168,9 @@ class OpacusAccountant:
         ``get_epsilon``, as ``history[0]``, after a checkpoint could have saved it; a probe)."""
         nonnegative_parameter(noise_multiplier, "noise_multiplier")
         probability_parameter(sample_rate, "sample_rate", closed=True)
-        if self.history and self.history[-1][:2] == (noise_multiplier, sample_rate):
+        # (by the exact values: NumPy 2 compares np.float32(0.01) == 0.01 in float32, True, and merged a float64 step
+        # into a float32 entry, so the certified ε was of steps not taken; a probe)
+        if self.history and _exactly(self.history[-1][:2]) == _exactly((noise_multiplier, sample_rate)):
             sigma, q, n = self.history.pop()
             self.history.append((sigma, q, n + 1))
         else:
@@ -260,7 +262,7 @@ class OpacusAccountant:
         """The certified ε at ``delta`` (an :class:`~rdpsym.accounting.api.AccountingResult`), cached per history."""
         orders = self.orders if orders is None else orders
         # everything the answer depends on: a conversion or dps set after the first call is not the cached one's
-        key = (tuple(map(tuple, self.history)), delta, repr(orders), self.conversion, self.dps)
+        key = (tuple(map(_exactly, self.history)), _exactly((delta,)), repr(orders), self.conversion, self.dps)
         if self._cache is None or self._cache[0] != key:
             r = api.epsilon(self.curve(), delta=delta, orders=orders, conversion=self.conversion, dps=self.dps)
             self._cache = (key, r)
@@ -327,3 +329,9 @@ def register_with_opacus(force: bool = True) -> type:
 
 __all__ = ["MECHANISM", "MECHANISM_LIKE_OPACUS", "OpacusAccountant", "OpacusLikeAccountant", "float_up",
            "from_opacus", "register_with_opacus"]
+
+
+def _exactly(values) -> tuple:
+    """``values`` as the exact numbers they hold, for comparing (floats of any width as rationals: NumPy's float32
+    equals a Python float in float32, where their values differ)."""
+    return tuple(held(v) for v in values)

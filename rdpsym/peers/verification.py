@@ -41,7 +41,7 @@ class OrderCheck(_Verdicts):
 
     order: object  # fmpq or math.inf
     peer: float
-    certified: object  # Enclosure, or Infinite (with its reason)
+    certified: object  # Enclosure, Infinite (with its reason), or None where rdpsym has no certified value (a NaN told)
     error: float  # peer − certified (midpoint), as the nearest float; ±inf beyond float64 (or with ∞ involved)
     relative: float  # |error| / |certified|, the upper end of its ball as a float; inf when unbounded; never NaN
     direction: str

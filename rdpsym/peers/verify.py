@@ -474,8 +474,8 @@ def verify(told: object, *, orders: object = None, rdp: Sequence | None = None, 
         certified = _certified_at(curve, grid, dps, notes, values)
         with precision(bits_for(dps + 10)):
             certified = [c if c is None or isinstance(c, Infinite) else Enclosure(c, dps) for c in certified]
-            checks = tuple(_order_check(peer, curve, o, v, c)
-                           for o, v, c in zip(grid, values, certified) if c is not None)
+            checks = tuple(_order_check(peer, curve, o, v, c) if c is not None else _never_a_bound(o, v)
+                           for o, v, c in zip(grid, values, certified) if c is not None or not v >= 0)
     eps_check = None
     if d is not None:
         # over the orders above 1 (a conversion divides by α − 1), each once: dp_accounting takes [2, 2, 3] as it is
@@ -487,6 +487,15 @@ def verify(told: object, *, orders: object = None, rdp: Sequence | None = None, 
         by_order = {_key(c.order): c for c in checks}
         eps_check = _epsilon_check(peer, curve, peer_eps, d, eps_orders, conversion, dps, by_order, told)
     return Verification(peer, curve.label, dps, checks, eps_check, tuple(notes))
+
+
+def _never_a_bound(order: object, peer: float) -> OrderCheck:
+    """A peer's value that is no RDP bound whatever the certified value (which rdpsym could not give here): NaN, or
+    below 0 (a divergence is ≥ 0, Mironov 2017, Proposition 8's setting).  dp_accounting's NaN at order 1 for a
+    sampled Gaussian was only a note, and the verdict "conservative" (a probe)."""
+    if math.isnan(peer):
+        return OrderCheck(order, peer, None, math.inf, math.inf, INVALID, "NaN (not a bound at any value)")
+    return OrderCheck(order, peer, None, -math.inf, math.inf, INVALID, "negative RDP (not a bound at any value)")
 
 
 #: The order 1 among a peer's orders: its RDP there is the KL divergence (Mironov 2017, Definition 3's α → 1).

@@ -40,6 +40,8 @@ def _certified(value: object, dps: int) -> str:
     """A certified value as ``[lower, upper]`` (its ends rounded outward), ``inf`` or ``inf (reason)``."""
     if isinstance(value, Infinite):
         return f"inf ({value.reason})"
+    if value is None:
+        return "none (not certified at this order)"
     if not isinstance(value, arb):
         return "inf"
     with precision(bits_for(dps + 10)):
@@ -88,7 +90,8 @@ def _check_json(c: OrderCheck | EpsilonCheck, dps: int) -> dict:
             ends = [lower_decimal(certified, dps), upper_decimal(certified, dps)]
     else:
         ends = None
-    out = {"peer": repr(c.peer), "certified": ends if ends else "inf", "error": repr(c.error),
+    out = {"peer": repr(c.peer), "certified": ends if ends else None if certified is None else "inf",
+           "error": repr(c.error),
            "relative_error": repr(c.relative), "direction": c.direction, "within_rounding": c.within_rounding,
            "unsafe": c.unsafe, "cause": c.cause}
     if isinstance(certified, Infinite):
