@@ -169,3 +169,18 @@ def test_randomized_response_that_tells_the_bit_is_read_as_non_private():
         assert V.verify(mechanism, orders=ORDERS, rdp=told, peer="autodp").verdict == "agrees"
     with pytest.raises(rdpsym.ParameterError, match=r"RandresponseMechanism.params\['p'\] must be in the closed"):
         rdpsym.from_autodp(zoo.RandresponseMechanism(p=1.5))
+
+
+@pytest.mark.parametrize("make, field", [
+    (lambda: zoo.GaussianMechanism(0.0), r"GaussianMechanism.params\['sigma'\]"),
+    (lambda: zoo.LaplaceMechanism(b=0.0), r"LaplaceMechanism.params\['b'\]"),
+    (lambda: zoo.NoisyGD_Mechanism(__import__("numpy").array([1.0, 0.0])), r"NoisyGD_Mechanism.params\['sigma_list'\]\[1\]"),
+])
+def test_a_scale_of_zero_is_refused_by_the_field_that_holds_it(make, field):
+    """autodp's own mechanisms fail on a scale of 0 (an AssertionError, a ZeroDivisionError); rdpsym refused it as
+    "sigma must be positive", naming no field of the object it was given (a probe)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (NoisyGD's 1/0 in NumPy)
+        mechanism = make()
+    with pytest.raises(rdpsym.foundations.errors.ParameterError, match=f"^{field} must be positive"):
+        rdpsym.from_autodp(mechanism)

@@ -40,7 +40,7 @@ from fractions import Fraction
 
 from rdpsym.accounting.curve import RdpCurve
 from rdpsym.foundations.errors import ParameterError, must
-from rdpsym.foundations.reading import integer, nonnegative_parameter, probability_parameter
+from rdpsym.foundations.reading import integer, positive_parameter, probability_parameter
 from rdpsym.laws.mechanisms import (
     exponential_mechanism,
     gaussian,
@@ -88,6 +88,12 @@ def _flag(value: object) -> bool | None:
     return None
 
 
+def _scale(params: dict, name: str, key: str) -> object:
+    """A noise scale of ``params`` read by its field's name (``GaussianMechanism.params['sigma'] must be positive``,
+    where the law's own reader said only "sigma"; a probe).  0 is refused, as autodp's own mechanisms fail on it."""
+    return positive_parameter(params[key], f"{name}.params[{key!r}]")
+
+
 def _whole(count: object) -> object:
     """A count autodp keeps as a whole float (``coeff=100.0``: epochs·n/batch computed in floats, which autodp takes as
     it is) as that integer; anything else unchanged, for the reader to refuse with the field's name (100.5 steps)."""
@@ -109,9 +115,9 @@ def from_autodp(mechanism: object) -> RdpCurve:
     if name in _OPAQUE:
         raise UnsupportedPeerObject(f"{name} is not supported: {_OPAQUE[name]}")
     if name in ("GaussianMechanism", "ExactGaussianMechanism"):
-        return gaussian(sigma=_params(mechanism, name, ("sigma",))["sigma"]).curve()
+        return gaussian(sigma=_scale(_params(mechanism, name, ("sigma",)), name, "sigma")).curve()
     if name == "LaplaceMechanism":
-        return laplace(scale=_params(mechanism, name, ("b",))["b"]).curve()
+        return laplace(scale=_scale(_params(mechanism, name, ("b",)), name, "b")).curve()
     if name == "RandresponseMechanism":
         p = probability_parameter(_params(mechanism, name, ("p",))["p"], f"{name}.params['p']", closed=True)
         # p = 0 or 1 tells the bit (or its negation) outright: ∞ at every order, as autodp says and as rdpsym reads
@@ -133,26 +139,26 @@ def from_autodp(mechanism: object) -> RdpCurve:
         if poisson is None:
             raise ParameterError(must(f"{name}.params['PoissonSampling']", "True or False", shown(flag)))
         if poisson:
-            one = sampled_gaussian(q=p["prob"], sigma=p["sigma"]).curve()
+            one = sampled_gaussian(q=p["prob"], sigma=_scale(p, name, "sigma")).curve()
         else:
             # autodp samples a fixed fraction without replacement (Wang–Balle–Kasiviswanathan 2019), whose bound is
             # for substituting a record: that moves the clipped sum by up to 2C, so the Gaussian has sensitivity 2,
             # as rdpsym reads dp_accounting's SampledWithoutReplacementDpEvent (autodp's own curve takes 1: below
             # the truth, as `verify` says).  One batch, one reading, whichever peer it comes from.
-            inner = gaussian(sigma=p["sigma"], sensitivity=2)
+            inner = gaussian(sigma=_scale(p, name, "sigma"), sensitivity=2)
             one = public("sampled_without_replacement")(inner, p["prob"]).curve()
         return _times(one, k)
     if name == "ComposedGaussianMechanism":
         p = _params(mechanism, name, ("sigma", "coeff"))
         k = integer(_whole(p["coeff"]), f"{name}.params['coeff']", minimum=0)
-        return _times(gaussian(sigma=p["sigma"]).curve(), k)
+        return _times(gaussian(sigma=_scale(p, name, "sigma")).curve(), k)
     if name == "NoisyGD_Mechanism":
         sigmas = _params(mechanism, name, ("sigma_list",))["sigma_list"]
         if getattr(sigmas, "ndim", None) == 0 or isinstance(sigmas, (int, float, Fraction)):
             sigmas = [sigmas]  # one step (autodp takes a number, or a 0-d array, as a list of one)
         if isinstance(sigmas, (str, bytes)) or not hasattr(sigmas, "__iter__"):
             raise ParameterError(must(f"{name}.params['sigma_list']", "a list of noise multipliers", shown(sigmas)))
-        values = [nonnegative_parameter(s, f"{name}.params['sigma_list'][{i}]") for i, s in enumerate(sigmas)]
+        values = [positive_parameter(s, f"{name}.params['sigma_list'][{i}]") for i, s in enumerate(sigmas)]
         curves = [gaussian(sigma=s).curve() for s in values]
         return sum(curves) if curves else RdpCurve((), label="no steps")
     params = getattr(mechanism, "params", None)
