@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import sympy as sp
+from flint import arb
 
 import rdpsym
 from rdpsym.claims import (
@@ -26,9 +27,11 @@ from rdpsym.claims import (
     Verdict,
     alpha,
 )
+from rdpsym.claims.finite import ball
 from rdpsym.claims.loading import catalogue_path, claim_files, load
 from rdpsym.claims.runner import check, run
 from rdpsym.cli.main import main
+from rdpsym.foundations.balls import to_arb
 from rdpsym.foundations.errors import ParameterError
 from rdpsym.foundations.record import Failure
 
@@ -613,6 +616,31 @@ def test_a_claim_false_only_far_past_the_edges_is_refuted(lhs, rhs, where):
     claim = Claim("far", "", "", "", (AtMost(lhs, rhs, "false far away"),), Verdict.REFUTED, Domain({_t: where}))
     result = claim.check()
     assert result.verdict is Verdict.REFUTED and result.steps[0].counterexample, str(result)
+
+
+@pytest.mark.parametrize("lhs, rhs", [(_t, 10**40), (1 / _t, 10**40)])
+def test_a_predicate_false_only_far_past_the_edges_is_refuted_too(lhs, rhs):
+    """A probe of the claims engine: Holds(t ≤ 10⁴⁰) on t > 0 was checked where AtMost(t, 10⁴⁰) was refuted (and
+    Laplace's D_α ≤ (1 − 10⁻²⁰)/λ alike): a predicate was never tried at the far points."""
+    def below(point):
+        return to_arb(lhs, {_t: ball(point[_t])}), "<=", arb(rhs)
+
+    claim = Claim("far", "", "", "", (Holds("t <= 10^40", below, "false far away"),), Verdict.REFUTED,
+                  Domain({_t: sp.Interval.open(0, sp.oo)}))
+    result = claim.check()
+    assert result.verdict is Verdict.REFUTED and result.steps[0].counterexample, str(result)
+
+
+def test_a_predicate_s_failure_counts_only_at_the_highest_precision():
+    """A predicate may round a side outward itself (δ_Gauss at the lower end of an ε ball), so a wide ball can fail
+    it where the statement holds: Balle et al.'s conversion at σ = 10¹⁰⁰ failed at 256 bits by 2⁻²⁵⁷ and held at
+    1 024.  Here the radius of 1/3 as a ball: above 2⁻⁵⁰⁰ at 256 bits, below it at 1 024."""
+    def radius(point):
+        return arb((arb(1) / 3).rad()), "<=", arb(2) ** -500
+
+    claim = Claim("rungs", "", "", "", (Holds("rad(1/3) <= 2^-500", radius, "at the highest precision"),),
+                  Verdict.CHECKED, Domain({_t: sp.Interval.open(0, 1)}))
+    assert claim.check().verdict is Verdict.CHECKED
 
 
 def test_a_true_claim_is_not_refuted_by_points_where_it_cannot_be_evaluated():

@@ -24,6 +24,7 @@ import rdpsym
 from rdpsym.claims import AtMost, Claim, Domain, Equal, Holds, Verdict, alpha, symbolic
 from rdpsym.claims.finite import ball, max_ratio, rational, renyi
 from rdpsym.foundations.balls import precision, to_arb
+from rdpsym.foundations.errors import Undecided
 from rdpsym.laws.guarantees import bounded_range_form
 
 from ..mironov2017._dp_refs import pure_dp_pair, pure_dp_shapes
@@ -58,13 +59,19 @@ def _below_br(point):
 def _two_point_at_optimum(point):
     """The Bernoulli pair with Q-mass q ≈ q* on the upper ratio e^t, ratios e^t and e^{t−ε}, e^ε = r.
 
-    q is q* rounded to a rational of 2^-300: D_α differs from the supremum by O((q − q*)²).
+    q is q* rounded to a rational of 300 significant bits: D_α differs from the supremum by O((q − q*)²).  Where q*
+    is below 2^−10⁵ (α ≈ 10¹⁰⁰ at a far point) no such rational is built: the point is undecided, not a failure
+    (rounded to a grid of 2^−300, q was 0 there, and the pair's D_α 0: a true claim failed).
     """
     with precision(ctx.prec + GUARD_BITS):
         R, a = rational(point[r]), ball(point[alpha])
         lo, hi = (-(a * arb(R).log())).exp(), 1 / arb(R)  # e^{−αε}, e^{−ε}
         q_star = (a * (1 - hi) * lo - (1 - lo) * hi) / ((1 - a) * (1 - lo) * (1 - hi))
-        q = fmpq(int((q_star * 2**300).mid().floor().unique_fmpz()), 2**300)
+        if not q_star > arb(2) ** -100_000:
+            raise Undecided(f"q* = {q_star.str(5)} is too small for the pair's exact probabilities")
+        mantissa, exponent = q_star.mid().man_exp()  # q* ≈ 2^(exponent + bits of the mantissa)
+        bits = 300 + max(0, -(int(exponent) + int(mantissa).bit_length()))
+        q = fmpq(int((q_star * arb(2) ** bits).mid().floor().unique_fmpz()), 2**bits)
         top = 1 / (q + (1 - q) / R)  # e^t
         P, Q = (q * top, (1 - q) * top / R), (q, 1 - q)
         d, bound = renyi(P, Q, point[alpha]), _br(a, arb(R).log())

@@ -34,7 +34,7 @@ from rdpsym.foundations import operations
 from rdpsym.foundations.balls import InfiniteValue, OutsideDomain, Undecided, precision, to_arb
 from rdpsym.foundations.budget import time_budget
 from rdpsym.foundations.disk_cache import persistent
-from rdpsym.foundations.errors import ClaimError
+from rdpsym.foundations.errors import ClaimError, RdpSymError
 from rdpsym.foundations.precision import DECISION_RUNGS
 from rdpsym.foundations.reading import exact
 from rdpsym.foundations.record import (
@@ -281,7 +281,12 @@ def _check_step(step: Step, domain: Domain) -> Step:
     """The step, checked: its status and evidence set, callable sides replaced by their values."""
     _domain_within_assumptions(domain)
     if isinstance(step, Holds):
-        status, evidence = _check_numeric(domain, step.compare)
+        # The far points too: a predicate checked only at the edges' samples took t ≤ 10⁴⁰ on t > 0, and Laplace's
+        # D_α ≤ (1 − 10⁻²⁰)/λ, as checked, where AtMost refuted both at α, t = 10³⁰⁺ (a probe of the claims engine).
+        # A predicate's failure counts only at the highest precision: a predicate may round one side outward itself
+        # (δ_Gauss at the lower end of an ε ball), so a wider ball can fail it where the statement holds (Balle et
+        # al.'s conversion at σ = 10¹⁰⁰ failed at 256 bits by 2⁻²⁵⁷ and held at 1 024).
+        status, evidence = _check_numeric(domain, step.compare, far=True, confirm_failures=True)
         return dataclasses.replace(step, status=status, evidence=evidence)
     lhs, rhs = exact(_resolve(step.lhs), "the left side"), exact(_resolve(step.rhs), "the right side")
     status, evidence = _check_relation(step, lhs, rhs, domain)
@@ -442,25 +447,25 @@ def _ball(x) -> arb:
 
 
 def _check_numeric(domain: Domain, compare, rungs: tuple[int, ...] = DECISION_RUNGS,
-                   far: bool = False) -> tuple[Status, tuple]:
+                   far: bool = False, confirm_failures: bool = False) -> tuple[Status, tuple]:
     """Decide ``compare(point)`` at every sample point in balls, at the precisions ``rungs`` in turn: refuted at
     the first certified failure, checked when every point is decided, unknown when some point stays undecided at
     the highest precision.  ``far``: the domain's far points too (:meth:`Domain.far_points`), where only a
     certified failure counts (a refutation, with its counterexample); an undecided or undefined far point is
-    not a sample point."""
+    not a sample point.  ``confirm_failures``: a failure is a refutation only at the last of ``rungs``."""
     points = domain.points()
     if not points:
         return Status.UNKNOWN, (NoPoints(),)
     for point in domain.far_points() if far else ():
         try:
-            decided, _, sides = _decided_at(compare, point, rungs)
-        except (ArithmeticError, ValueError, TypeError):  # (a far point no side can be evaluated at)
+            decided, _, sides = _decided_at(compare, point, rungs, confirm_failures)
+        except (ArithmeticError, ValueError, TypeError, RdpSymError):  # (a far point no side can be evaluated at)
             continue
         if decided is False:
             return Status.REFUTED, (_counterexample(point, sides, len(points)),)
     undecided, undefined, first_undecided = 0, 0, None
     for point in points:
-        decided, defined, sides = _decided_at(compare, point, rungs)
+        decided, defined, sides = _decided_at(compare, point, rungs, confirm_failures)
         undefined += not defined
         if decided is False:
             return Status.REFUTED, (_counterexample(point, sides, len(points)),)
@@ -471,10 +476,10 @@ def _check_numeric(domain: Domain, compare, rungs: tuple[int, ...] = DECISION_RU
     return (Status.UNKNOWN if undecided else Status.CHECKED), (sampled,)
 
 
-def _decided_at(compare, point: dict, rungs: tuple[int, ...]) -> tuple:
+def _decided_at(compare, point: dict, rungs: tuple[int, ...], confirm_failures: bool = False) -> tuple:
     """(whether ``compare`` holds at ``point``, decided in balls at the first of ``rungs`` that decides it, or None;
     whether the sides were defined at the last rung tried (not an OutsideDomain); the sides and relation that
-    decided it)."""
+    decided it).  With ``confirm_failures``, a failure decides only at the last rung."""
     decided, defined, sides = None, True, None
     for bits in rungs:
         with precision(bits):
@@ -491,7 +496,7 @@ def _decided_at(compare, point: dict, rungs: tuple[int, ...]) -> tuple:
                 break
             except Undecided:
                 decided, defined = None, True
-        if decided is not None:
+        if decided is not None and not (decided is False and confirm_failures and bits != rungs[-1]):
             break
     return decided, defined, sides
 
