@@ -259,6 +259,27 @@ def test_uniform_laws_with_four_free_ends_derive_by_their_overlap():
     assert close(half.evalf({m1: 0, h1: R(1, 2), m2: R(1, 2), h2: R(1, 2)}), 2 * mpmath.log(2))
 
 
+@pytest.mark.parametrize("width, truth", [
+    (1, lambda a, b: mpmath.log(1 - b) / (a - 1)),  # U(0, 1) ‖ U(b, b + 1): the overlap [b, 1], p = q = 1
+    (2, lambda a, b: mpmath.log((1 - b) * mpmath.mpf(2) ** (a - 1)) / (a - 1)),  # Q = U(b, b + 2): q = 1/2
+])
+def test_uniform_laws_shifted_by_a_symbol_are_finite_below_one_while_they_overlap(width, truth):
+    """U(0, 1) against U(b, b + 1), b > 0, at a symbolic α (a probe): ∞ for α > 1 (P sticks out of Q's support), and
+    that ∞ was extended to every order because the check below 1 had drawn b = 5/2, 6/5 and 2 only, where the laws
+    are disjoint; for α < 1 and b < 1 the divergence is log(1 − b)/(α − 1) (2·log 2 at α = b = ½).  An ∞ above 1 is
+    now never extended: the orders below 1 are derived on their own."""
+    b = sp.Symbol("b", positive=True)
+    P = Continuous(sp.Integer(1), x, support=sp.Interval(0, 1))
+    Q = Continuous(1 / sp.Integer(width), x, support=sp.Interval(b, b + width))
+    d = renyi_divergence(P, Q, rdpsym.alpha)
+    assert str(d.status) in ("checked", "proved")
+    with mpmath.workdps(40):
+        for a, bv in [(R(1, 2), R(1, 2)), (R(1, 10), R(9, 10)), (R(999, 1000), R(1, 100))]:
+            assert close(d.evalf({rdpsym.alpha: a, b: bv}), truth(mpmath.mpf(a), mpmath.mpf(bv)))
+        for a, bv in [(R(1, 2), R(3, 2)), (2, R(1, 2)), (R(1, 2), width + 1)]:  # disjoint below 1; above 1
+            assert d.evalf({rdpsym.alpha: a, b: bv}) == mpmath.inf
+
+
 def test_cauchy_laws_derive_at_every_order_through_the_legendre_function():
     # Was NoClosedFormError at α, 1 and ∞.  Nielsen–Okamura (arXiv:2101.12459): with
     # A = ((m1 − m2)² + g1² + g2²)/(2 g1 g2), ∫ P^α Q^{1−α} = P_{α−1}(A) (Laplace's integral), KL = log((1 + A)/2),

@@ -38,23 +38,34 @@ def _every_order(order: sp.Symbol, above: Derivation, check: Callable, derive_be
     returned for α > 1 only, as its hypothesis says, and the evidence says why.
     """
     low = _hypotheses(order, below_one=True)
+    if above.result == sp.oo:
+        # ∞ for every α > 1 says only that P is not absolutely continuous w.r.t. Q; below 1 the divergence is ∞ only
+        # where P ⊥ Q, which no condition of this result draws for the check's samples to find: two uniform laws
+        # shifted by b > 0 are ∞ above 1, and log(1 − b)/(α − 1) below 1 while b < 1, where the check's three
+        # points (b = 5/2, 6/5, 2) had all been ∞ too, and ∞ was returned, checked, for every order (a probe).
+        return _derived_below(order, above, derive_below, "the result for α > 1 is ∞")
     try:
         covered = check(above.result, low)
     except NotVerified as exc:
         note = NotChecked("the orders 0 < α < 1", f"the result could not be checked there: {exc}")
         return dataclasses.replace(above, evidence=(*above.evidence, note))
     except VerificationError as disagreement:
-        try:
-            below = derive_below()
-        except NoClosedFormError as exc:
-            note = NotChecked("the orders 0 < α < 1", f"the form for α > 1 does not hold there ({disagreement}), "
-                                                      f"and none was derived for them: {exc}")
-            return dataclasses.replace(above, evidence=(*above.evidence, note))
-        if not below.is_closed_form:
-            note = NotChecked("the orders 0 < α < 1", f"the form for α > 1 does not hold there ({disagreement})")
-            return dataclasses.replace(above, evidence=(*above.evidence, note))
-        return _joined(order, below, above)
+        return _derived_below(order, above, derive_below, f"the form for α > 1 does not hold there ({disagreement})")
     return dataclasses.replace(above, hypotheses=(sp.Ne(order, 1),), evidence=(*above.evidence, *covered))
+
+
+def _derived_below(order: sp.Symbol, above: Derivation, derive_below: Callable, why: str) -> Derivation:
+    """The orders below 1 derived on their own (``why``: the result for α > 1 was not extended to them) and joined
+    with ``above``; or ``above`` for α > 1 only, its evidence saying why, where no closed form is derived below 1."""
+    try:
+        below = derive_below()
+    except NoClosedFormError as exc:
+        note = NotChecked("the orders 0 < α < 1", f"{why}, and none was derived for them: {exc}")
+        return dataclasses.replace(above, evidence=(*above.evidence, note))
+    if not below.is_closed_form:
+        note = NotChecked("the orders 0 < α < 1", why)
+        return dataclasses.replace(above, evidence=(*above.evidence, note))
+    return _joined(order, below, above)
 
 
 def _joined(order: sp.Symbol, below: Derivation, above: Derivation) -> Derivation:
