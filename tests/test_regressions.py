@@ -1586,3 +1586,32 @@ def test_a_gaussian_mixture_at_a_non_integer_order_is_not_handed_to_sympy_integr
     moment = mpmath.quad(lambda z: p(z) ** a * mpmath.npdf(z, 0, 1) ** (1 - a), [-mpmath.inf, -4, 0, 1, 5, mpmath.inf])
     assert close(d.result, mpmath.log(moment) / (a - 1))
 
+
+
+def test_a_condition_at_an_order_next_to_one_is_decided_without_building_its_exact_power():
+    """Geometric(p1) against Geometric(p2) at a symbolic α, evaluated at α = 1 − 10⁻⁸, p1 = 10⁻⁶, p2 = ½ (a probe):
+    deciding the condition (1 − p2)^α > (1 − p1)^α·(1 − p2) exactly built (999999/10⁶)^(99999999/10⁸), whose
+    radicand SymPy raises to powers of about 10⁸: no answer in minutes.  The power is refused and the condition
+    decided in balls.  The value is the geometric series' closed form (690741.1526808998966996…, at 300 digits)."""
+    p1, p2 = rdpsym.parameter("p1", 0, 1), rdpsym.parameter("p2", 0, 1)
+    law = lambda p: Discrete(p * (1 - p) ** k, k, support=sp.Range(0, sp.oo))  # noqa: E731
+    d = renyi_divergence(law(p1), law(p2), rdpsym.alpha)
+    a, q1, q2 = 1 - R(1, 10**8), R(1, 10**6), R(1, 2)
+    with mpmath.workdps(60):
+        A, P1, P2 = (mpmath.mpf(v.p) / v.q for v in (a, q1, q2))
+        truth = mpmath.log(P1**A * P2 ** (1 - A) / (1 - (1 - P1) ** A * (1 - P2) ** (1 - A))) / (A - 1)
+    assert close(d.evalf({rdpsym.alpha: a, p1: q1, p2: q2}, dps=40), truth)
+
+
+def test_a_nested_result_is_read_down_to_its_inner_branch_at_a_boundary():
+    """Laplace(0, b1) against Laplace(m, b2), m real, at a symbolic α (a probe): the result is Piecewise on m ≠ 0 with
+    the convergence condition inside each branch; at α/b1 + (1 − α)/b2 = 0 exactly (α = 2, b1 = 2, b2 = 1) evalf took
+    the outer branch and evaluated the inner Piecewise's finite form there: "0/0", an error where the value is ∞."""
+    m = sp.Symbol("m", real=True)
+    b1, b2 = sp.symbols("b1 b2", positive=True)
+    laplace = lambda mu, b: Continuous(sp.exp(-sp.Abs(x - mu) / b) / (2 * b), x)  # noqa: E731
+    d = renyi_divergence(laplace(0, b1), laplace(m, b2), rdpsym.alpha)
+    for at in (2, 0):
+        assert d.evalf({rdpsym.alpha: 2, b1: 2, b2: 1, m: at}) == mpmath.inf
+    inside = {rdpsym.alpha: R(3, 2), b1: 2, b2: 1, m: 2}
+    assert close(d.evalf(inside), renyi_divergence_mp(laplace(0, 2), laplace(2, 1), R(3, 2), dps=40))

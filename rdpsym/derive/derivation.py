@@ -112,10 +112,14 @@ class Derivation:
             if hypothesis.subs(given) is sp.false:
                 shown = ", ".join(f"{s} = {v}" for s, v in given.items() if s in hypothesis.free_symbols)
                 raise DomainError(must("values", f"within the derivation's hypothesis {hypothesis}", shown))
-        branch = branch_at(self.result, given)
-        if branch is None:
-            raise ConvergenceError(f"the result's branch cannot be decided at {given}")
-        expr = self.result.args[branch][0] if isinstance(self.result, sp.Piecewise) else self.result
+        expr = self.result
+        while True:  # (down a nested Piecewise: a Laplace pair's inner ∞ at α/b₁ + (1 − α)/b₂ = 0 was read as 0/0)
+            branch = branch_at(expr, given)
+            if branch is None:
+                raise ConvergenceError(f"the result's branch cannot be decided at {given}")
+            if not isinstance(expr, sp.Piecewise):
+                break
+            expr = expr.args[branch][0]
         order = self.order if isinstance(self.order, sp.Symbol) else None
         try:
             value = closed_value(expr, given, dps + 5, order_symbol=order)

@@ -32,7 +32,7 @@ from rdpsym.foundations.errors import (
     VerificationError,
 )
 from rdpsym.foundations.numbers import exact_mpf, shorten
-from rdpsym.foundations.precision import BITS_PER_DIGIT, arb_rungs, private_context, sympy_float
+from rdpsym.foundations.precision import BITS_PER_DIGIT, arb_rungs, private_context, sympy_evalf_guard, sympy_float
 
 
 def shown(point: dict) -> str:
@@ -78,7 +78,12 @@ def decide(condition: sp.Basic, point: dict) -> bool | None:
     try:
         # Every value at once: subs puts them in one at a time and asks SymPy's assumptions about each relation
         # half substituted (is α·σ₁² − α·σ₂² − σ₁² > 0 with only α known?), a twentieth of the textbook table's CPU.
-        truth = condition.xreplace(values)
+        # Under rdpsym's size guards: an exact power SymPy would build through 10⁸ digits is refused, and the
+        # condition decided in balls ((1 − p₂)^α > (1 − p₁)^α(1 − p₂) at α = 1 − 10⁻⁸, p₂ = 1 − 10⁻⁶: a probe).
+        with sympy_evalf_guard():
+            truth = condition.xreplace(values)
+    except NoClosedFormError:
+        return _decided_in_balls(condition, values)
     except (TypeError, ValueError):
         # A relation between non-real numbers (log(1 − t) at t > 1) somewhere in it: subs evaluates an Or, And, Not
         # or Piecewise part by part and lets a part that settles it decide (t > 2 in t > 2 ∨ √(1 − t) < 1 at t = 3).
@@ -114,6 +119,35 @@ def decide(condition: sp.Basic, point: dict) -> bool | None:
     if isinstance(truth, (sp.StrictLessThan, sp.LessThan)):
         return not positive
     return isinstance(truth, sp.Ne)  # a gap clearly away from 0: Ne holds, Eq does not
+
+
+def _decided_in_balls(condition: sp.Basic, values: dict) -> bool | None:
+    """``condition`` at ``values`` decided in Arb balls (at 128, then 512 bits): each relation by the sign of
+    lhs − rhs, None where a ball holds 0 or cannot be evaluated."""
+    if isinstance(condition, (sp.And, sp.Or)):
+        parts = [_decided_in_balls(c, values) for c in condition.args]
+        if isinstance(condition, sp.And):
+            return False if False in parts else (None if None in parts else True)
+        return True if True in parts else (None if None in parts else False)
+    if isinstance(condition, sp.Not):
+        inner = _decided_in_balls(condition.args[0], values)
+        return None if inner is None else not inner
+    if not isinstance(condition, sp.core.relational.Relational):
+        return None
+    for bits in (128, 512):
+        try:
+            with precision(bits):
+                gap = to_arb(condition.lhs - condition.rhs, values)
+        except (ArithmeticError, ValueError, TypeError):
+            return None
+        if gap > 0 or gap < 0:
+            positive = bool(gap > 0)
+            if isinstance(condition, (sp.StrictGreaterThan, sp.GreaterThan)):
+                return positive
+            if isinstance(condition, (sp.StrictLessThan, sp.LessThan)):
+                return not positive
+            return isinstance(condition, sp.Ne)
+    return None
 
 
 #: Arb precisions tried for a value: from the digits asked for, doubled up to 256 times (a few thousand bits

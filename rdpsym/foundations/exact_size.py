@@ -83,6 +83,30 @@ def _power_digits(base: Rational, exponent: Integer) -> float:
     return n * max(math.log10(abs(int(base.p))), math.log10(int(base.q)))
 
 
+def _radical_digits(base: Rational, expt: Rational) -> float:
+    """The digits of the radicand SymPy builds for n^(p/q), n a factor of ``base`` below 2³⁰ (factored whole): the
+    primes k^e of n raised to (e·p mod q) before the q-th root is taken.  (999999/10⁶)^(99999999/10⁸), a condition
+    of a geometric pair at α = 1 − 10⁻⁸, built 2 and 5 to powers of about 10⁸ (no answer in minutes; a probe),
+    where 2^(1/10⁸) builds 2 alone.
+
+    >>> _radical_digits(Rational(999999, 10**6), Rational(99999999, 10**8)) > 10**7
+    True
+    >>> [round(_radical_digits(b, e), 2) for b, e in [(Integer(2), Rational(1, 10**8)), (Integer(2), Rational(-1000001,
+    ...  10**6)), (Integer(12), Rational(3 * 10**30 - 1, 10**30))]]
+    [0.3, 0.3, 0.48]
+    """
+    digits, q = 0.0, int(expt.q)
+    for n, p in ((abs(int(base.p)), int(expt.p)), (int(base.q), -int(expt.p))):  # (SymPy: p^e · q^(−e))
+        # SymPy's Integer._eval_power: a prime whose leftover power shares a factor with q becomes a root of its own
+        # (2^(2·(3·10³⁰ − 1)) in 12^(3 − 10⁻³⁰) is 2^5·2^(…/…)); the others are multiplied into one radicand, raised
+        # to their leftover powers over the gcd of those powers
+        left = {k: (e * p) % q for k, e in sp.factorint(n).items()}
+        joined = {k: v for k, v in left.items() if v and math.gcd(v, q) == 1}
+        shared = math.gcd(*joined.values()) if joined else 1
+        digits += sum(v // shared * math.log10(k) for k, v in joined.items())
+    return digits
+
+
 def _active() -> bool:
     return in_budget() or in_symbolic_work()
 
@@ -111,9 +135,11 @@ def _guard_power(cls) -> None:
             digits = _power_digits(self, Integer(abs(expt.p) // expt.q))
             if digits > MAX_BUILT_DIGITS:
                 _refuse(f"{self}**({expt})", digits)
-        if (isinstance(expt, Rational) and expt.q > 1 and max(abs(int(self.p)), int(self.q)) > _FACTORED_WHOLE
+        if (isinstance(expt, Rational) and expt.q > 1 and self not in (sp.S.Zero, sp.S.One, sp.S.NegativeOne)
                 and _active()):
             digits = _power_digits(self, Integer(expt.q - 1))
+            if digits > MAX_ROOT_DIGITS and max(abs(int(self.p)), int(self.q)) <= _FACTORED_WHOLE:
+                digits = _radical_digits(self, expt)  # (factored whole: what SymPy will build, exactly)
             if digits > MAX_ROOT_DIGITS:
                 raise NoClosedFormError(f"{self}**({expt}) would be simplified through numbers of about "
                                         f"{digits:.0e} digits, more than {MAX_ROOT_DIGITS}: not built")
