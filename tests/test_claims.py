@@ -649,3 +649,22 @@ def test_a_true_claim_is_not_refuted_by_points_where_it_cannot_be_evaluated():
     claim = Claim("exp", "", "", "", (AtLeast(sp.exp(_t), 1 + _t, "convexity"),), Verdict.CHECKED,
                   Domain({_t: sp.Interval.open(0, sp.oo)}))
     assert claim.check().verdict in (Verdict.CHECKED, Verdict.PROVED)
+
+
+def test_finite_laws_with_partial_supports_have_their_divergence_below_one():
+    """A probe: Mironov's Props 8 and 9 on P = (½, ½, 0), Q = (½, 0, ½) at α in (0, 1) came out unknown with
+    "fmpq division by zero": an outcome with q = 0 contributes p^α·0 = 0 below 1, and D_½ = 2·log 2."""
+    from flint import fmpq
+
+    from rdpsym.claims.finite import renyi
+
+    half = fmpq(1, 2)
+    P, Q = (half, half, fmpq(0)), (half, fmpq(0), half)
+
+    def nonnegative(point):
+        return renyi(P, Q, point[alpha]), ">=", arb(0)
+
+    claim = Claim("prop8", "", "", "", (Holds("D_α ≥ 0", nonnegative, "Prop 8"),), Verdict.CHECKED,
+                  Domain({alpha: sp.Interval.open(0, 1)}))
+    assert claim.check().verdict is Verdict.CHECKED
+    assert renyi(P, Q, half).overlaps(2 * arb(2).log())
