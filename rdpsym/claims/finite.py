@@ -31,6 +31,7 @@ import sympy as sp
 from flint import arb, fmpq
 
 from rdpsym.foundations.balls import to_fmpq
+from rdpsym.foundations.errors import Undecided
 
 __all__ = [
     "Pmf",
@@ -187,10 +188,14 @@ def renyi(p: Pmf, q: Pmf, order) -> arb | object:
                 total += arb(a) * arb(a / b).log()
         return total
     a = ball(order)
-    # α − 1 formed exactly for a rational order: near α = 1 it is all that is left.
+    # α − 1 formed exactly for a rational order: near α = 1 it is all that is left, and its sign decides which side
+    # of 1 the order is on (a ball of α = 1 + 10⁻¹⁰⁰ at 256 bits holds 1: it was read as below 1).
     am1 = a - 1 if isinstance(order, arb) else arb(rational(order) - 1)
-    if a > 1 and any(x > 0 and y == 0 for x, y in zip(p, q)):
-        return sp.oo
+    if am1 > 0:
+        if any(x > 0 and y == 0 for x, y in zip(p, q)):
+            return sp.oo
+    elif not am1 < 0:
+        raise Undecided(f"the order {order} is not known to be above or below 1 at this precision")
     # Σ p^α q^(1−α) − 1 = Σ_{p>0} p·expm1((α−1)·log(p/q)) (because Σ_{p>0} p = 1): every term is
     # O(α − 1), so nothing cancels at order one and log1p(·)/(α − 1) keeps its digits as α → 1.
     # Below 1 an outcome with q = 0 contributes p^α·0 = 0: its term is p·(0 − 1) = −p (α − 1 < 0 sends the log to
