@@ -564,10 +564,11 @@ def test_an_accountant_s_order_one_is_checked_as_its_kl_and_repeated_orders_once
     g = rdpsym.gaussian(2)
     below = rdpsym.verify(g, orders=[1], rdp=[0.1])
     assert below.orders[0].direction == V.BELOW and below.unsafe  # KL = 1/8
-    # a negative value at an order rdpsym does not certify is no bound either
+    # a negative value or a NaN at an order rdpsym does not certify is no bound either
     sampled = rdpsym.sampled_gaussian(q=sp.Rational(1, 100), sigma=sp.Rational(11, 10))
-    negative = rdpsym.verify(sampled, orders=[1, 2], rdp=[-1e-3, 1.0])
-    assert [c.direction for c in negative.orders] == [V.INVALID, V.ABOVE] and negative.verdict == "unsafe", negative
+    for told in (-1e-3, float("nan")):
+        invalid = rdpsym.verify(sampled, orders=[1, 2], rdp=[told, 1.0])
+        assert [c.direction for c in invalid.orders] == [V.INVALID, V.ABOVE] and invalid.verdict == "unsafe", invalid
     dpa = pytest.importorskip("dp_accounting")
     from dp_accounting.rdp import RdpAccountant
     for orders, event, notes in [([1, 1.5, 2, 3], dpa.GaussianDpEvent(2.0), 0), ([2, 2, 3], dpa.GaussianDpEvent(2.0), 0),

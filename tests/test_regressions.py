@@ -1615,3 +1615,18 @@ def test_a_nested_result_is_read_down_to_its_inner_branch_at_a_boundary():
         assert d.evalf({rdpsym.alpha: 2, b1: 2, b2: 1, m: at}) == mpmath.inf
     inside = {rdpsym.alpha: R(3, 2), b1: 2, b2: 1, m: 2}
     assert close(d.evalf(inside), renyi_divergence_mp(laplace(0, 2), laplace(2, 1), R(3, 2), dps=40))
+
+
+def test_a_condition_whose_exact_power_is_refused_is_decided_part_by_part():
+    """A reviewer's cases: once a part of a condition is too large to build exactly, the other parts keep their exact
+    answers (Eq, ≥ and Ne at their boundary), and the refused part is decided in balls; a part neither decides is
+    None, never a hang (the fallback through subs had no guard)."""
+    from rdpsym.derive.values import decide
+
+    a, m, p = sp.Symbol("a", positive=True), sp.Symbol("m", real=True), sp.Symbol("p", positive=True)
+    big = R(999999, 10**6) ** a > R(1, 2)  # (999999/10⁶)^(99999999/10⁸): a radicand of about 10⁸ digits
+    at = {a: 1 - R(1, 10**8), m: 1, p: R(1, 10**6)}
+    assert decide(sp.And(sp.Eq(m, 1), big), at) is True
+    assert decide(sp.And(m >= 1, big), at) is True
+    assert decide(sp.Or(sp.Ne(m, 1), sp.Not(big)), at) is False
+    assert decide(sp.And(sp.log(p - 1) < 0, (1 - p) ** a > R(1, 2)), at) in (None, False)

@@ -285,7 +285,9 @@ def _check_step(step: Step, domain: Domain) -> Step:
         # D_α ≤ (1 − 10⁻²⁰)/λ, as checked, where AtMost refuted both at α, t = 10³⁰⁺ (a probe of the claims engine).
         # A predicate's failure counts only at the highest precision: a predicate may round one side outward itself
         # (δ_Gauss at the lower end of an ε ball), so a wider ball can fail it where the statement holds (Balle et
-        # al.'s conversion at σ = 10¹⁰⁰ failed at 256 bits by 2⁻²⁵⁷ and held at 1 024).
+        # al.'s conversion at σ = 10¹⁰⁰ failed at 256 bits by 2⁻²⁵⁷ and held at 1 024).  A failure at 1 024 bits is
+        # as certain as the predicate is rigorous: one that returns its sides as balls over the whole input ball
+        # (overlap: undecided) is; one that compares rounded ends is not, and its author must say so.
         status, evidence = _check_numeric(domain, step.compare, far=True, confirm_failures=True)
         return dataclasses.replace(step, status=status, evidence=evidence)
     lhs, rhs = exact(_resolve(step.lhs), "the left side"), exact(_resolve(step.rhs), "the right side")

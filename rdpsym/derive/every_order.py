@@ -18,7 +18,7 @@ import sympy as sp
 from rdpsym.derive.derivation import Derivation
 from rdpsym.derive.steps import _OPENING_STEPS, _equals
 from rdpsym.engine.context import Hypotheses
-from rdpsym.foundations.errors import NoClosedFormError, NotVerified, VerificationError
+from rdpsym.foundations.errors import NotVerified, RdpSymError, VerificationError
 from rdpsym.foundations.record import ByCases, Case, NotChecked, weakest
 
 
@@ -30,7 +30,8 @@ def _hypotheses(order, below_one: bool) -> Hypotheses:
 def _every_order(order: sp.Symbol, above: Derivation, check: Callable, derive_below: Callable) -> Derivation:
     """A symbolic order is a Rényi order in (0, 1) ∪ (1, ∞): the result derived for α > 1, extended below 1.
 
-    The result for α > 1 is first checked against the definition at orders in (0, 1); where it
+    A result ∞ for α > 1 is never extended: the orders below 1 are derived on their own (:func:`_derived_below`).
+    Any other result for α > 1 is first checked against the definition at orders in (0, 1); where it
     holds there too (the Gaussian's αΔ²/(2σ²), Mironov's Laplace and randomized-response forms) it is
     returned for every α ≠ 1.  Where it does not (an exponential law against a half-normal one is ∞
     for α > 1 but finite below 1), the orders below 1 are derived on their own and the two results
@@ -59,7 +60,7 @@ def _derived_below(order: sp.Symbol, above: Derivation, derive_below: Callable, 
     with ``above``; or ``above`` for α > 1 only, its evidence saying why, where no closed form is derived below 1."""
     try:
         below = derive_below()
-    except NoClosedFormError as exc:
+    except RdpSymError as exc:  # (no closed form, a check that failed or did not converge below 1: α > 1 only)
         note = NotChecked("the orders 0 < α < 1", f"{why}, and none was derived for them: {exc}")
         return dataclasses.replace(above, evidence=(*above.evidence, note))
     if not below.is_closed_form:

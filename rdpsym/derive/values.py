@@ -20,7 +20,8 @@ from collections.abc import Callable
 import mpmath
 import sympy as sp
 
-from rdpsym.foundations.balls import precision, stable_erf, to_arb
+import rdpsym.foundations.exact_size  # noqa: F401 - decide relies on its size guards (installed on import)
+from rdpsym.foundations.balls import decide_in_balls, precision, stable_erf, to_arb
 from rdpsym.foundations.budget import budgeted
 from rdpsym.foundations.errors import (
     InfiniteValue,
@@ -83,12 +84,15 @@ def decide(condition: sp.Basic, point: dict) -> bool | None:
         with sympy_evalf_guard():
             truth = condition.xreplace(values)
     except NoClosedFormError:
-        return _decided_in_balls(condition, values)
+        return _decided_by_parts(condition, values)
     except (TypeError, ValueError):
         # A relation between non-real numbers (log(1 − t) at t > 1) somewhere in it: subs evaluates an Or, And, Not
         # or Piecewise part by part and lets a part that settles it decide (t > 2 in t > 2 ∨ √(1 − t) < 1 at t = 3).
         try:
-            truth = condition.subs(values)
+            with sympy_evalf_guard():
+                truth = condition.subs(values)
+        except NoClosedFormError:
+            return _decided_by_parts(condition, values)
         except TypeError:  # the relation decides: not a valid point
             return False
     if truth in (sp.true, sp.false):
@@ -121,32 +125,33 @@ def decide(condition: sp.Basic, point: dict) -> bool | None:
     return isinstance(truth, sp.Ne)  # a gap clearly away from 0: Ne holds, Eq does not
 
 
-def _decided_in_balls(condition: sp.Basic, values: dict) -> bool | None:
-    """``condition`` at ``values`` decided in Arb balls (at 128, then 512 bits): each relation by the sign of
-    lhs − rhs, None where a ball holds 0 or cannot be evaluated."""
+def _decided_by_parts(condition: sp.Basic, values: dict) -> bool | None:
+    """``condition`` at ``values`` where substituting the whole was refused (an exact power too large to build): its
+    And, Or and Not parts one by one, each relation exactly where the guards let it be, else in Arb balls at 128 and
+    512 bits (:meth:`rdpsym.foundations.balls._Evaluator.decide`); None where neither decides."""
     if isinstance(condition, (sp.And, sp.Or)):
-        parts = [_decided_in_balls(c, values) for c in condition.args]
+        parts = [_decided_by_parts(c, values) for c in condition.args]
         if isinstance(condition, sp.And):
             return False if False in parts else (None if None in parts else True)
         return True if True in parts else (None if None in parts else False)
     if isinstance(condition, sp.Not):
-        inner = _decided_in_balls(condition.args[0], values)
+        inner = _decided_by_parts(condition.args[0], values)
         return None if inner is None else not inner
-    if not isinstance(condition, sp.core.relational.Relational):
-        return None
+    try:
+        with sympy_evalf_guard():
+            exact_truth = condition.xreplace(values)
+        if exact_truth in (sp.true, sp.false):
+            return bool(exact_truth)
+    except (NoClosedFormError, TypeError, ValueError):
+        pass
     for bits in (128, 512):
         try:
             with precision(bits):
-                gap = to_arb(condition.lhs - condition.rhs, values)
-        except (ArithmeticError, ValueError, TypeError):
+                return decide_in_balls(condition, values)
+        except Undecided:
+            continue
+        except (ArithmeticError, TypeError, ValueError):  # (NotCertifiable is a TypeError)
             return None
-        if gap > 0 or gap < 0:
-            positive = bool(gap > 0)
-            if isinstance(condition, (sp.StrictGreaterThan, sp.GreaterThan)):
-                return positive
-            if isinstance(condition, (sp.StrictLessThan, sp.LessThan)):
-                return not positive
-            return isinstance(condition, sp.Ne)
     return None
 
 

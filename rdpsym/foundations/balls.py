@@ -128,6 +128,20 @@ def to_arb(expr: object, values: dict | None = None) -> arb:
     return _Evaluator(values or {}).eval(stable_erf(expr) if isinstance(expr, sp.Basic) else exact(expr, "expression"))
 
 
+def decide_in_balls(condition: object, values: dict | None = None) -> bool:
+    """Whether a SymPy condition (relations joined by And, Or, Not) holds at ``values``, decided in Arb balls at the
+    current precision: :class:`~rdpsym.foundations.errors.Undecided` where a relation's balls overlap (an exact gap
+    of 0 decides Eq, Ne, ≤ and ≥), :class:`~rdpsym.foundations.errors.NotCertifiable` for a part balls cannot
+    evaluate.
+
+    >>> a = sp.Symbol("a", positive=True)
+    >>> with precision(128):
+    ...     decide_in_balls(sp.Rational(999999, 10**6) ** a > sp.Rational(1, 2), {a: 1 - sp.Rational(1, 10**8)})
+    True
+    """
+    return _Evaluator(values or {}).decide(condition)
+
+
 def _power(b: arb, n: int) -> arb:
     """b^n for an integer n ≥ 0: python-flint's ``b ** n`` is NaN for a ball that contains 0 ((x − y)² at x = y, a
     probe of the claims engine: a true identity was "undefined" there), so such a ball is raised by squaring, |b| for

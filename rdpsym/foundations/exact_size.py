@@ -86,14 +86,17 @@ def _power_digits(base: Rational, exponent: Integer) -> float:
 def _radical_digits(base: Rational, expt: Rational) -> float:
     """The digits of the radicand SymPy builds for n^(p/q), n a factor of ``base`` below 2³⁰ (factored whole): the
     primes k^e of n raised to (e·p mod q) before the q-th root is taken.  (999999/10⁶)^(99999999/10⁸), a condition
-    of a geometric pair at α = 1 − 10⁻⁸, built 2 and 5 to powers of about 10⁸ (no answer in minutes; a probe),
-    where 2^(1/10⁸) builds 2 alone.
+    of a geometric pair at α = 1 − 10⁻⁸, built 3^99999997·7^99999999·… from 999999 = 3³·7·11·13·37 (no answer in
+    minutes; a probe), where 2^(1/10⁸) builds 2 alone.  A perfect power, which SymPy reads through its root, is
+    counted as its factors: an overestimate, the safe side.
 
     >>> _radical_digits(Rational(999999, 10**6), Rational(99999999, 10**8)) > 10**7
     True
     >>> [round(_radical_digits(b, e), 2) for b, e in [(Integer(2), Rational(1, 10**8)), (Integer(2), Rational(-1000001,
-    ...  10**6)), (Integer(12), Rational(3 * 10**30 - 1, 10**30))]]
-    [0.3, 0.3, 0.48]
+    ...  10**6)), (Integer(12), Rational(3 * 10**30 - 1, 10**30)), (Rational(1, 6), Rational(7, 10**6))]]
+    [0.3, 0.3, 0.48, 0.78]
+    >>> _radical_digits(Rational(24, 25), 1 - Rational(1, 10**400))
+    inf
     """
     digits, q = 0.0, int(expt.q)
     for n, p in ((abs(int(base.p)), int(expt.p)), (int(base.q), -int(expt.p))):  # (SymPy: p^e · q^(−e))
@@ -103,7 +106,11 @@ def _radical_digits(base: Rational, expt: Rational) -> float:
         left = {k: (e * p) % q for k, e in sp.factorint(n).items()}
         joined = {k: v for k, v in left.items() if v and math.gcd(v, q) == 1}
         shared = math.gcd(*joined.values()) if joined else 1
-        digits += sum(v // shared * math.log10(k) for k, v in joined.items())
+        for k, v in joined.items():
+            power = v // shared
+            if power.bit_length() > 1000:  # (beyond a float: 24^(1 − 10⁻⁴⁰⁰) joins 2 and 3 at powers of 10⁴⁰⁰)
+                return math.inf
+            digits += power * math.log10(k)
     return digits
 
 
@@ -139,7 +146,7 @@ def _guard_power(cls) -> None:
                 and _active()):
             digits = _power_digits(self, Integer(expt.q - 1))
             if digits > MAX_ROOT_DIGITS and max(abs(int(self.p)), int(self.q)) <= _FACTORED_WHOLE:
-                digits = _radical_digits(self, expt)  # (factored whole: what SymPy will build, exactly)
+                digits = _radical_digits(self, expt)  # (factored whole: what SymPy will build)
             if digits > MAX_ROOT_DIGITS:
                 raise NoClosedFormError(f"{self}**({expt}) would be simplified through numbers of about "
                                         f"{digits:.0e} digits, more than {MAX_ROOT_DIGITS}: not built")

@@ -424,7 +424,8 @@ def _not_below_zero(b: sp.Expr, var: sp.Symbol, point: sp.Expr) -> bool:
         exact_value = budgeted(lambda: b.xreplace({var: point}), "a density at a point", seconds=1.0)
     except NoClosedFormError:
         return False
-    return exact_value.is_nonnegative is True
+    # (exact only without Floats: with one, xreplace is a 15-digit evaluation whose rounding could read +10⁻¹⁷)
+    return not exact_value.has(sp.Float) and exact_value.is_nonnegative is True
 
 
 def _nonnegative_on(b: sp.Expr, var: sp.Symbol, piece: Piece, discrete: bool) -> bool:

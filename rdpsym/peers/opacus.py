@@ -327,11 +327,12 @@ def register_with_opacus(force: bool = True) -> type:
     return OpacusAccountant
 
 
-__all__ = ["MECHANISM", "MECHANISM_LIKE_OPACUS", "OpacusAccountant", "OpacusLikeAccountant", "float_up",
-           "from_opacus", "register_with_opacus"]
-
-
 def _exactly(values) -> tuple:
     """``values`` as the exact numbers they hold, for comparing (floats of any width as rationals: NumPy's float32
     equals a Python float in float32, where their values differ)."""
     return tuple(held(v) for v in values)
+
+
+__all__ = ["MECHANISM", "MECHANISM_LIKE_OPACUS", "OpacusAccountant", "OpacusLikeAccountant", "float_up",
+           "from_opacus", "register_with_opacus"]
+
