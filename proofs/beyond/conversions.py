@@ -15,8 +15,10 @@
   checks that rdpsym's implementations agree.
 """
 
+import functools
+
 import sympy as sp
-from flint import arb
+from flint import arb, ctx
 
 import rdpsym
 from rdpsym import alpha
@@ -78,8 +80,14 @@ def _balle_gaussian(point):
     return gaussian_delta_any(e, ball(point[sigma])), "<=", ball(point[delta])
 
 
+@functools.lru_cache(maxsize=512)
+def _exact_epsilon(d, s, bits: int) -> arb:
+    """The exact Gaussian ε(δ; σ) (a certified bisection), once per point and precision: two steps ask for it."""
+    return gaussian_epsilon(d, s)
+
+
 def _exact_vs_balle(point):
-    exact = gaussian_epsilon(rational(point[delta]), rational(point[sigma]))
+    exact = _exact_epsilon(rational(point[delta]), rational(point[sigma]), ctx.prec)
     e = balle_epsilon(rational(point[alpha]), _gaussian_curve(point), rational(point[delta]))
     return exact, "<=", e.max(arb(0))
 
@@ -91,7 +99,7 @@ def _balle_vs_mironov(point):
 
 def _exact_vs_zcdp(point):
     s = ball(point[sigma])
-    exact = gaussian_epsilon(rational(point[delta]), rational(point[sigma]))
+    exact = _exact_epsilon(rational(point[delta]), rational(point[sigma]), ctx.prec)
     return exact, "<=", zcdp_epsilon(1 / (2 * s * s), rational(point[delta]))
 
 
