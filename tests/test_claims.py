@@ -674,3 +674,13 @@ def test_finite_laws_with_partial_supports_have_their_divergence_below_one():
 
     with precision(256):
         assert renyi(P, Q, 1 + fmpq(1, 10**100)) == sp.oo and renyi(P, Q, 1 - fmpq(1, 10**100)).is_finite()
+
+
+def test_a_domain_over_a_union_is_refused_by_name():
+    """A probe: Domain({t: Union(...)}) was taken, and its claim came out unknown with "'Union' object has no
+    attribute 'left_open'"."""
+    union = sp.Union(sp.Interval(0, 1), sp.Interval(2, 3))
+    with pytest.raises(ClaimError, match=r"^the domain of t must be an Interval, a Range or a FiniteSet .*got "
+                                         r"Union\(Interval\(0, 1\), Interval\(2, 3\)\)"):
+        Domain({_t: union})
+    assert Domain({_t: sp.FiniteSet(1, 2)}).points() and Domain({_t: sp.S.Reals}).points()

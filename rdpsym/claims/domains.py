@@ -19,6 +19,8 @@ from fractions import Fraction
 
 import sympy as sp
 
+from rdpsym.foundations.errors import ClaimError, must
+
 #: Offsets from a finite end of an interval: the edges where bounds get tight.
 _NEAR = tuple(sp.Rational(1, 10**k) for k in (30, 12, 6, 3, 1))
 #: Values towards an infinite end.
@@ -163,6 +165,14 @@ class Domain:
     where: Callable[[dict], bool] | None = None
     samples: int = 120
     seed: int = 2017
+
+    def __post_init__(self) -> None:
+        # (a Union was taken, and the claim came out unknown with "'Union' object has no attribute 'left_open'": a
+        # probe of the claims engine)
+        for symbol, values in self.variables.items():
+            if not isinstance(values, (sp.Interval, sp.Range, sp.FiniteSet)):
+                raise ClaimError(must(f"the domain of {symbol}", "an Interval, a Range or a FiniteSet (a union: one "
+                                      "claim, or one step, per part)", values))
 
     def points(self) -> list[dict]:
         """The sample points (a fresh list of fresh dicts: a step's compare may not change another's points)."""
