@@ -80,7 +80,7 @@ def decide(condition: sp.Basic, point: dict) -> bool | None:
         # Every value at once: subs puts them in one at a time and asks SymPy's assumptions about each relation
         # half substituted (is α·σ₁² − α·σ₂² − σ₁² > 0 with only α known?), a twentieth of the textbook table's CPU.
         # Under rdpsym's size guards: an exact power SymPy would build through 10⁸ digits is refused, and the
-        # condition decided in balls ((1 − p₂)^α > (1 − p₁)^α(1 − p₂) at α = 1 − 10⁻⁸, p₂ = 1 − 10⁻⁶: a probe).
+        # condition decided in balls ((1 − p₂)^α > (1 − p₁)^α(1 − p₂) at α = 1 − 10⁻⁸, p₁ = 10⁻⁶: a probe).
         with sympy_evalf_guard():
             truth = condition.xreplace(values)
     except NoClosedFormError:
