@@ -17,8 +17,8 @@ import functools
 import mpmath
 import sympy as sp
 
-from rdpsym.foundations.budget import budgeted
-from rdpsym.foundations.errors import ConvergenceError, NoClosedFormError
+from rdpsym.foundations.errors import ConvergenceError
+from rdpsym.foundations.exact_size import exact_at
 from rdpsym.foundations.numbers import Infinity, exact_mpf
 from rdpsym.foundations.precision import private_context, sympy_evalf_guard
 from rdpsym.laws.densities import Density, Discrete
@@ -146,12 +146,8 @@ def _exact_zeros(log_f, D: Discrete, ctx):
         value = log_f(k)
         if type(value) is mpf or not isinstance(k, int):
             return value
-        try:
-            exact_value = budgeted(lambda: D.expr.xreplace({D.var: sp.Integer(k)}), "a pmf at an outcome",
-                                   seconds=0.5)
-        except NoClosedFormError:
-            return value
-        return ctx.ninf if exact_value.is_zero is True else value
+        exact_value = exact_at(D.expr, D.var, sp.Integer(k), seconds=0.5)
+        return ctx.ninf if exact_value is not None and exact_value.is_zero is True else value
 
     return log_at
 

@@ -97,14 +97,8 @@ def decide(condition: sp.Basic, point: dict) -> bool | None:
             return False
     if truth in (sp.true, sp.false):
         return bool(truth)
-    if isinstance(truth, (sp.And, sp.Or)):
-        parts = [decide(c, {}) for c in truth.args]
-        if isinstance(truth, sp.And):
-            return False if False in parts else (None if None in parts else True)
-        return True if True in parts else (None if None in parts else False)
-    if isinstance(truth, sp.Not):
-        inner = decide(truth.args[0], {})
-        return None if inner is None else not inner
+    if isinstance(truth, (sp.And, sp.Or, sp.Not)):
+        return _connective(truth, lambda part: decide(part, {}))
     if not isinstance(truth, sp.core.relational.Relational):
         return None
     signs = []
@@ -129,14 +123,8 @@ def _decided_by_parts(condition: sp.Basic, values: dict) -> bool | None:
     """``condition`` at ``values`` where substituting the whole was refused (an exact power too large to build): its
     And, Or and Not parts one by one, each relation exactly where the guards let it be, else in Arb balls at 128 and
     512 bits (:meth:`rdpsym.foundations.balls._Evaluator.decide`); None where neither decides."""
-    if isinstance(condition, (sp.And, sp.Or)):
-        parts = [_decided_by_parts(c, values) for c in condition.args]
-        if isinstance(condition, sp.And):
-            return False if False in parts else (None if None in parts else True)
-        return True if True in parts else (None if None in parts else False)
-    if isinstance(condition, sp.Not):
-        inner = _decided_by_parts(condition.args[0], values)
-        return None if inner is None else not inner
+    if isinstance(condition, (sp.And, sp.Or, sp.Not)):
+        return _connective(condition, lambda part: _decided_by_parts(part, values))
     try:
         with sympy_evalf_guard():
             exact_truth = condition.xreplace(values)
@@ -153,6 +141,18 @@ def _decided_by_parts(condition: sp.Basic, values: dict) -> bool | None:
         except (ArithmeticError, TypeError, ValueError):  # (NotCertifiable is a TypeError)
             return None
     return None
+
+
+def _connective(condition: sp.Basic, decide_part: Callable[[sp.Basic], bool | None]) -> bool | None:
+    """An And, Or or Not of parts decided three ways (None: undecided): False and True settle an And and an Or
+    whatever the undecided parts are."""
+    if isinstance(condition, sp.Not):
+        inner = decide_part(condition.args[0])
+        return None if inner is None else not inner
+    parts = [decide_part(c) for c in condition.args]
+    if isinstance(condition, sp.And):
+        return False if False in parts else (None if None in parts else True)
+    return True if True in parts else (None if None in parts else False)
 
 
 #: Arb precisions tried for a value: from the digits asked for, doubled up to 256 times (a few thousand bits

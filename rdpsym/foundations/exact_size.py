@@ -51,7 +51,7 @@ from sympy.functions.combinatorial.factorials import binomial, factorial
 from sympy.polys.rings import PolyElement
 
 from rdpsym.foundations.arithmetic import MAX_DERIVED_POWER_DIGITS
-from rdpsym.foundations.budget import in_budget
+from rdpsym.foundations.budget import budgeted, in_budget
 from rdpsym.foundations.errors import NoClosedFormError
 from rdpsym.foundations.precision import in_symbolic_work
 
@@ -112,6 +112,22 @@ def _radical_digits(base: Rational, expt: Rational) -> float:
                 return math.inf
             digits += power * math.log10(k)
     return digits
+
+
+def exact_at(expr: sp.Expr, var: sp.Symbol, point: sp.Expr, seconds: float = 1.0) -> sp.Expr | None:
+    """``expr`` at ``var`` = ``point`` as SymPy's exact value, within a time budget (so under this module's size
+    guards); None where it is refused, or not exact (it holds a Float: xreplace then evaluates to 15 digits, whose
+    rounding could read +10⁻¹⁷ for 0).
+
+    >>> k = sp.Symbol("k", integer=True)
+    >>> exact_at((1 + (-1) ** k) / 2 * sp.Rational(8, 9) / 3**k, k, sp.Integer(1)), exact_at(k / 2, k, sp.Float(0.5))
+    (0, None)
+    """
+    try:
+        value = budgeted(lambda: expr.xreplace({var: point}), "an expression at a point", seconds=seconds)
+    except NoClosedFormError:
+        return None
+    return None if value.has(sp.Float) else value
 
 
 def _active() -> bool:

@@ -47,6 +47,7 @@ from rdpsym.foundations.errors import (
     SymbolicTimeout,
     must,
 )
+from rdpsym.foundations.exact_size import exact_at
 from rdpsym.foundations.numbers import exact_mpf
 from rdpsym.foundations.precision import private_context, sympy_evalf_guard, sympy_float
 from rdpsym.quadrature.compile import compile_expr, log_function, to_mpf
@@ -420,12 +421,8 @@ def _not_below_zero(b: sp.Expr, var: sp.Symbol, point: sp.Expr) -> bool:
                 return True
     except (ArithmeticError, ValueError, TypeError):  # (NotCertifiable is a TypeError: a function Arb lacks)
         pass
-    try:
-        exact_value = budgeted(lambda: b.xreplace({var: point}), "a density at a point", seconds=1.0)
-    except NoClosedFormError:
-        return False
-    # (exact only without Floats: with one, xreplace is a 15-digit evaluation whose rounding could read +10⁻¹⁷)
-    return not exact_value.has(sp.Float) and exact_value.is_nonnegative is True
+    exact_value = exact_at(b, var, point)
+    return exact_value is not None and exact_value.is_nonnegative is True
 
 
 def _nonnegative_on(b: sp.Expr, var: sp.Symbol, piece: Piece, discrete: bool) -> bool:

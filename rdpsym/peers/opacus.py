@@ -335,4 +335,3 @@ def _exactly(values) -> tuple:
 
 __all__ = ["MECHANISM", "MECHANISM_LIKE_OPACUS", "OpacusAccountant", "OpacusLikeAccountant", "float_up",
            "from_opacus", "register_with_opacus"]
-

@@ -159,6 +159,8 @@ _IN_RANGE = "a value in float64's range (the peer's float as it prints: inf, -in
 
 # ---------------------------------------------------------------- one order
 def _order_check(peer_name: str, curve: RdpCurve, order: object, peer: float, certified: object) -> OrderCheck:
+    """The peer's value at one order against the certified one (None where rdpsym has none: only a NaN or a value
+    below 0 is judged then, and both are invalid at any value)."""
     def check(error: float, relative: float, direction: str, cause: str, within: bool = False) -> OrderCheck:
         return OrderCheck(order, peer, certified, error, relative, direction, cause, within)
 
@@ -474,7 +476,9 @@ def verify(told: object, *, orders: object = None, rdp: Sequence | None = None, 
         certified = _certified_at(curve, grid, dps, notes, values)
         with precision(bits_for(dps + 10)):
             certified = [c if c is None or isinstance(c, Infinite) else Enclosure(c, dps) for c in certified]
-            checks = tuple(_order_check(peer, curve, o, v, c) if c is not None else _never_a_bound(o, v)
+            # (an order with no certified value is still checked where the peer's value is no bound at any value, a
+            # NaN or one below 0: dp_accounting's NaN at order 1 of a sampled Gaussian was only a note; a probe)
+            checks = tuple(_order_check(peer, curve, o, v, c)
                            for o, v, c in zip(grid, values, certified) if c is not None or not v >= 0)
     eps_check = None
     if d is not None:
@@ -487,15 +491,6 @@ def verify(told: object, *, orders: object = None, rdp: Sequence | None = None, 
         by_order = {_key(c.order): c for c in checks}
         eps_check = _epsilon_check(peer, curve, peer_eps, d, eps_orders, conversion, dps, by_order, told)
     return Verification(peer, curve.label, dps, checks, eps_check, tuple(notes))
-
-
-def _never_a_bound(order: object, peer: float) -> OrderCheck:
-    """A peer's value that is no RDP bound whatever the certified value (which rdpsym could not give here): NaN, or
-    below 0 (a divergence is ≥ 0, Mironov 2017, Proposition 8's setting).  dp_accounting's NaN at order 1 for a
-    sampled Gaussian was only a note, and the verdict "conservative" (a probe)."""
-    if math.isnan(peer):
-        return OrderCheck(order, peer, None, math.inf, math.inf, INVALID, "NaN (not a bound at any value)")
-    return OrderCheck(order, peer, None, -math.inf, math.inf, INVALID, "negative RDP (not a bound at any value)")
 
 
 #: The order 1 among a peer's orders: its RDP there is the KL divergence (Mironov 2017, Definition 3's α → 1).
