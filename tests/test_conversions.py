@@ -757,6 +757,24 @@ def test_gaussian_epsilon_starts_near_its_root_and_certifies_the_same_ball(monke
     assert len(asked) <= 30, len(asked)
 
 
+def test_gaussian_epsilon_whose_balls_are_wide_near_the_root_closes_in_from_the_bracket(monkeypatch):
+    # At σ = 10⁻¹⁰⁰⁰ and 1 024 bits, εσ and 1/(2σ) cancel over 3 300 bits: δ(ε) is a ball from 0 to 1 within 10⁻⁴ of
+    # the root, and its midpoints give no slope to estimate the balls' resolution from.  Stepping out from the last bit
+    # took 2 022 evaluations of δ(ε) (0.8 s, most of `gaussian-conversion-loss` in `rdpsym check`); halving steps in
+    # from the bracket's ends certify the same ball.  Its ends are certified, and it holds μ²/2 − 1, μ = 1/σ (at
+    # δ = ½, t = εσ − μ/2 is within 10⁻¹⁰⁰⁰ of 0).
+    from rdpsym.accounting.conversions import gaussian
+
+    sigma = fmpq(1, 10**1000)
+    real, asked = gaussian.gaussian_delta, []
+    monkeypatch.setattr(gaussian, "gaussian_delta", lambda *a: asked.append(a) or real(*a))
+    with precision(1024):
+        eps = C.gaussian_epsilon(fmpq(1, 2), sigma)
+        assert eps.contains(fmpq(10**2000, 2) - 1) and eps.rad() <= eps.mid() / 2**12
+        assert real(eps.lower(), sigma) > fmpq(1, 2) and real(eps.upper(), sigma) <= fmpq(1, 2)
+    assert len(asked) <= 60, len(asked)
+
+
 def test_the_gaussian_erfc_is_the_narrower_of_arbs_two_enclosures():
     # Γ(1/2, x²)/√π was taken for every x > 1, for the wide large x where Arb's erfc loses every bit.  At a point Arb's
     # erfc is the faster and the more accurate; where Γ(1/2, x²) of a wide x is NaN it is finite; each is kept where

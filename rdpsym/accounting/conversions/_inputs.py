@@ -349,13 +349,13 @@ def _bisect_decreasing(name: str, f: Callable[[fmpq], arb], target: arb,
             return ((m - goal) / goal).log1p() if m > 0 else None
         return m - goal
 
-    def resolution(value: arb) -> arb:  # how far x* may be from a point whose value is ``value``
+    def resolution(value: arb) -> arb | None:  # how far x* may be from a point whose value is ``value`` (None: unknown)
         a, b = guide(v_lo), guide(v)  # (the ends' own values: Illinois halves g_lo, g_hi)
         if a is None or b is None:
-            return arb(0)
+            return None
         slope = abs(b - a) / arb(hi - lo) * (goal if on_log else 1)  # in f's units (d log f = df/f)
         r = (value.rad() + target.rad()) / slope
-        return r if r.is_finite() else arb(0)
+        return r if r.is_finite() else None
 
     g_lo, g_hi = guide(v_lo), guide(v)
     kept = 0  # +1 / −1: which end the last steps kept (Illinois halves the kept end's value)
@@ -393,15 +393,18 @@ def _bisect_decreasing(name: str, f: Callable[[fmpq], arb], target: arb,
 
 
 def _close_in(f: Callable[[fmpq], arb], target: arb, x: fmpq, lo: fmpq, hi: fmpq, bits: int,
-              resolution: arb) -> tuple[fmpq, fmpq]:
+              resolution: arb | None) -> tuple[fmpq, fmpq]:
     """The bracket [lo, hi] narrowed to certified ends either side of ``x`` (where f(x) ≈ target).
 
     Trial points x ± step, the step doubling from a quarter of ``resolution`` — how far x* may lie
     from x given the balls' radii and the slope of f, a guide only — or from the precision's last
     bit, whichever is larger: where the balls are wide (inexact inputs), starting at the last bit
     would cost about an evaluation a bit.  Every certified comparison moves an end, on either side
-    of x: a point above the target raises lo, one below lowers hi.
+    of x: a point above the target raises lo, one below lowers hi.  Where the resolution is unknown
+    (``None``: the balls' midpoints give no slope), :func:`_close_in_from_the_ends` instead.
     """
+    if resolution is None:
+        return _close_in_from_the_ends(f, target, x, lo, hi, bits)
     step = (x if x > 0 else hi) / fmpz(2) ** bits  # (at x = 0, the last bit of the bracket's scale)
     guide = _midpoint_rational(resolution / 4)
     if guide is not None and guide > step:
@@ -417,6 +420,33 @@ def _close_in(f: Callable[[fmpq], arb], target: arb, x: fmpq, lo: fmpq, hi: fmpq
                 elif v.upper() <= target.lower():
                     hi = point
         step *= 2
+    return lo, hi
+
+
+def _close_in_from_the_ends(f: Callable[[fmpq], arb], target: arb, x: fmpq, lo: fmpq, hi: fmpq,
+                            bits: int) -> tuple[fmpq, fmpq]:
+    """:func:`_close_in` where the balls' resolution is unknown: steps halving from the bracket's ends toward ``x``,
+    each side stopping at its first point the comparison cannot decide (closer in, f's ball overlaps the target
+    at least as much: f is monotone and its balls' widths change slowly), or at the precision's last bit.
+
+    Such balls are wide: the Gaussian's δ(ε) at σ = 10⁻¹⁰⁰⁰ and 1 024 bits holds [0, 1] within 10⁻⁴ of its root
+    (ε σ and 1/(2σ) cancel over 3 300 bits), and stepping out from the last bit cost two evaluations a bit of the
+    precision there (2 022, 0.8 s) for the bracket this finds in about thirty.
+    """
+    floor = (x if x > 0 else hi) / fmpz(2) ** bits
+    for side in (1, -1):
+        step = ((hi - x) if side == 1 else (x - lo)) / 2
+        while step > floor:
+            point = x + side * step
+            if lo < point < hi:
+                v = f(point)
+                if v.lower() > target.upper():
+                    lo = point
+                elif v.upper() <= target.lower():
+                    hi = point
+                else:
+                    break
+            step /= 2
     return lo, hi
 
 
