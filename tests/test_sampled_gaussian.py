@@ -250,6 +250,13 @@ def test_a_grid_that_ends_short_of_its_tail_bound_is_an_rdpsym_error(q, sigma, o
         rdp_values(q, sigma, [order], 30)
 
 
+def test_a_step_too_coarse_for_its_error_bound_names_the_order_and_the_way_out():
+    """A probe: at σ = 10⁻³⁰ the order 5/2 was refused with "quadrature step 2.84752e-59 too coarse for sigma=1e-30"
+    alone, where its neighbours' messages name the order and say that integer orders are exact sums."""
+    with pytest.raises(ConvergenceError, match=r"order 5/2 .*too coarse.*integer orders are exact sums"):
+        rdp_values(Q(1, 100), Q(1, 10**30), [Q(5, 2)], 20)
+
+
 def test_tiny_sigma_at_a_fractional_order_refuses_instead_of_hanging(watchdog):
     """σ = 10⁻³⁰: the analytic strip has half-width πσ², the grid would need ~10³² points."""
     with watchdog(60, "sigma = 1e-30"), pytest.raises(ConvergenceError, match=r"grid points .* for the fractional order\(s\) 3/2; integer orders are exact"):

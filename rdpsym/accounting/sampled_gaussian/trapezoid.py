@@ -311,7 +311,10 @@ def _frac_group(q: fmpq, sigma: fmpq, fl: _Floats, group: list[_Order], target: 
             # A − 1 ≤ I_h + κ(A + 1 + 2αq), I_h ≤ S + left + right.
             extra = 1 + 2 * a * qa
             if not kappa < 1:
-                raise ConvergenceError(f"quadrature step {h} too coarse for sigma={sigma}.")
+                raise ConvergenceError(
+                    f"the certified quadrature at order {o.alpha} (q={q}, sigma={sigma}): its step {float(h):.3g} is "
+                    "too coarse for its error bound: sigma is too small for this fractional order; integer orders "
+                    "are exact sums (orders=[2, 3, ..., inf]).")
             a_up = 1 + (ssum.upper() + left + right + kappa * (1 + extra)) / (1 - kappa)
             err = kappa * (a_up + extra)
             upper = ssum + left + right + err
