@@ -32,7 +32,14 @@ import mpmath
 import sympy as sp
 
 from rdpsym.derive.certified import METHOD as CERTIFIED
-from rdpsym.derive.sampling import MAX_TRIES, boundary_orders, points_past_boundaries, sample_points, strata
+from rdpsym.derive.sampling import (
+    MAX_TRIES,
+    boundary_orders,
+    far_values,
+    points_past_boundaries,
+    sample_points,
+    strata,
+)
 from rdpsym.derive.values import a_denominator_vanishes, branch_at, closed_value, shown
 from rdpsym.engine.context import Hypotheses
 from rdpsym.foundations.balls import precision
@@ -66,8 +73,9 @@ class Check:
     """
 
     def __init__(self, P, Q, order, claimed: sp.Basic, hyp: Hypotheses, seed: int, params: set,
-                 points: int = POINTS):
+                 points: int = POINTS, far: bool = False):
         self.P, self.Q, self.order, self.claimed, self.hyp, self.seed = P, Q, order, claimed, hyp, seed
+        self.far = far  # also tried far out in each parameter, for a disagreement only (probe_far)
         self.order_symbol = order if isinstance(order, sp.Symbol) else None
         free = claimed.free_symbols if isinstance(claimed, sp.Basic) else set()
         self.params = sorted(set(params) | (free - {self.order_symbol}), key=lambda s: s.name)
@@ -146,7 +154,33 @@ class Check:
                     self.in_part[part.name].append(point[self.order_symbol])
         self.check_boundaries()
         self.seek_branches()
+        self.probe_far()
         return self.finish(tried)
+
+    def probe_far(self) -> None:
+        """With ``far``: the result at each parameter's :func:`~rdpsym.derive.sampling.far_values`, the others at the
+        first agreeing point's values, for a disagreement only (raised as any other): a point that agrees, or
+        whose definition does not converge, leaves the evidence as it was."""
+        if not (self.far and self.evidence and self.params):
+            return
+        values = dict(self.evidence[0].point)
+        kept = (list(self.evidence), list(self.in_branch), self.part)
+        self.seeking = True
+        try:
+            for symbol in self.params:
+                for far in far_values(symbol, values):
+                    try:
+                        point = {s: value_for(s, v) for s, v in {**values, symbol: far}.items()}
+                    except ParameterError:
+                        continue
+                    branch = branch_at(self.claimed, point)
+                    if branch is not None:
+                        self.part = None
+                        self.check_at(point, branch)
+        finally:
+            self.seeking = False
+            self.evidence[:], self.in_branch[:] = kept[0], kept[1]
+            self.part = kept[2]
 
     def seek_branches(self) -> None:
         """A point in each branch that no sampled point fell in, sought on and past the boundaries its conditions

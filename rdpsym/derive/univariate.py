@@ -54,6 +54,7 @@ from rdpsym.foundations.record import (
     AtTheOrder,
     ByCases,
     Case,
+    ExpectationOfLogRatio,
     FromDefinition,
     NoClosedForm,
     NotChecked,
@@ -243,6 +244,15 @@ def _derive(P: Density, Q: Density, order, reference, unchecked: tuple = (), bel
     return _derive_with(P, Q, order, reference, unchecked, tables, below_one=below_one)
 
 
+def _kl_past_a_divergent_moment(steps) -> bool:
+    """Whether the result is a KL found where the moment diverges above order 1: as E_P[log P − log Q] term by term,
+    or as the moment's derivative at 1 from below.  Such a form is finite only where P's moments are, which it does
+    not say (a zeta law against a geometric one: ζ(5a) continued past its series, for E_P[k] = ∞); its check also
+    tries each parameter far out (:meth:`~rdpsym.derive.check_loop.Check.probe_far`)."""
+    return any(isinstance(step.rule, ExpectationOfLogRatio)
+               or (isinstance(step.rhs, sp.Limit) and str(step.rhs.args[-1]) == "-") for step in steps)
+
+
 def _derive_with(P: Density, Q: Density, order, reference, unchecked: tuple, tables,
                  numeric_fallback: bool = True, uniform: bool = False, below_one: bool = False) -> Derivation:
     """D_order(P‖Q) from the densities' expressions (``tables`` None) or from their tables; with ``uniform``,
@@ -306,8 +316,8 @@ def _derive_with(P: Density, Q: Density, order, reference, unchecked: tuple, tab
     # A disagreement is an error, never a fallback to the definition's value: which of the two is wrong is
     # not known (a numeric supremum once said ∞ where the derived log(19/3) was right).
     try:
-        checked = [] if _FAMILY_OF_NUMBERS.get() else check_against_definition(P, Q, order, result, conditions, hyp,
-                                                                                changes=tuple(changes))
+        checked = [] if _FAMILY_OF_NUMBERS.get() else check_against_definition(
+            P, Q, order, result, conditions, hyp, changes=tuple(changes), far=_kl_past_a_divergent_moment(steps))
     except NotVerified as exc:
         if not numeric:
             raise

@@ -51,6 +51,7 @@ def check_against_definition(
     hyp: Hypotheses,
     seed: int = 20170224,
     changes: tuple = (),
+    far: bool = False,
 ) -> list:
     """Compare the result ``closed_form`` with the definition at sampled points; return the evidence.
 
@@ -68,11 +69,15 @@ def check_against_definition(
     from the raw pdfs, and each must integrate to 1 in t (to the digits compared)
     before the value is used, which checks the map and its Jacobian.  Where the
     quadrature in x does not settle (power-law tails), t = log(x − l) is tried too.
+
+    ``far``: the result is also tried at each parameter far past the sampling pools (1/20 and 20 for a positive
+    one: :func:`~rdpsym.derive.sampling.far_values`), where only a disagreement counts (a KL that is finite only
+    where a moment of P is).
     """
     claimed = closed_form
     if conditions and not isinstance(closed_form, sp.Piecewise) and closed_form != sp.oo:
         claimed = sp.Piecewise((closed_form, sp.And(*conditions)), (sp.oo, True))
-    return OneDimensionalCheck(P, Q, order, claimed, hyp, seed, changes).run()
+    return OneDimensionalCheck(P, Q, order, claimed, hyp, seed, changes, far).run()
 
 
 class OneDimensionalCheck(Check):
@@ -81,8 +86,8 @@ class OneDimensionalCheck(Check):
     :func:`~rdpsym.derive.definition.univariate_divergence_mp`, in the derivation's change of variables first."""
 
     def __init__(self, P: Density, Q: Density, order, claimed: sp.Basic, hyp: Hypotheses, seed: int,
-                 changes: tuple = ()):
-        super().__init__(P, Q, order, claimed, hyp, seed, P.parameters | Q.parameters)
+                 changes: tuple = (), far: bool = False):
+        super().__init__(P, Q, order, claimed, hyp, seed, P.parameters | Q.parameters, far=far)
         # The derivation's changes of variables, for the check's quadrature (the better-behaved integrand), but
         # not one whose inverse is the inverse error function (t = Φ(x)): mpmath's erfinv at every node made a
         # skew-normal law's check 30 s, where the definition in x takes 2.
