@@ -305,6 +305,16 @@ def tidy_kl(expr: sp.Expr) -> sp.Expr:
     return out
 
 
+def _factored_in_time(expr: sp.Expr) -> sp.Expr:
+    """:func:`_factored`, or ``expr`` as it is where SymPy's factoring takes longer than :data:`TIDY_SECONDS`: two
+    Poisson laws of symbolic rates at α = 1000 have λ₁^1000·λ₂^(−999) in the numerator, whose Zassenhaus factoring ran
+    for minutes (a probe)."""
+    try:
+        return budgeted(lambda: _factored(expr), "factoring the result", seconds=TIDY_SECONDS)
+    except NoClosedFormError:
+        return expr
+
+
 def _cancel_logs(expr: sp.Expr, order: sp.Expr | None = None) -> sp.Expr:
     """Cancel the rational part; keep log terms grouped by their argument.
 
@@ -313,7 +323,7 @@ def _cancel_logs(expr: sp.Expr, order: sp.Expr | None = None) -> sp.Expr:
     whichever is shorter.
     """
     logs, rest = group_logs(expand_outside_logs(expr))
-    out = sp.factor(sp.cancel(sp.together(rest)))
+    out = _factored_in_time(sp.cancel(sp.together(rest)))
     if order is not None and order.free_symbols:
         numerator = sp.collect(sp.expand(sp.Add(*[_times(t, order - 1) for t in sp.Add.make_args(rest)]),
                                          power_exp=False), order)
@@ -321,7 +331,7 @@ def _cancel_logs(expr: sp.Expr, order: sp.Expr | None = None) -> sp.Expr:
             over = sp.Mul(numerator, sp.Pow(order - 1, -1), evaluate=False)
             if sp.count_ops(over) < sp.count_ops(out):
                 out = over
-    logs = {g: sp.factor(sp.cancel(sp.together(c))) for g, c in logs.items()}
+    logs = {g: _factored_in_time(sp.cancel(sp.together(c))) for g, c in logs.items()}
     logs = {g: c for g, c in logs.items() if c != 0}
     grouped = _split_by_order(logs, order) if isinstance(order, sp.Symbol) and len(logs) >= 2 else None
     if grouped is not None and sp.count_ops(grouped) < sp.count_ops(sp.Add(*[c * g for g, c in logs.items()])):

@@ -273,6 +273,60 @@ def _guard_sign_test() -> None:
     exprtools._monotonic_sign = guarded
 
 
+#: The most bits of an integer whose primality SymPy is let test in the same blocks (a strong probable-prime test is
+#: modular powers of that size: 0.5 s at 2 000 digits, 8 s at 5 000, a minute at 10 000, each one C call).
+MAX_PRIME_TEST_BITS = 10_000
+
+
+def _guard_primality() -> None:
+    """An integer of more than :data:`MAX_PRIME_TEST_BITS` bits is not tested for primality in the same blocks: the
+    question raises :class:`~rdpsym.foundations.errors.NoClosedFormError`, as when a budget is spent.
+
+    ``powsimp`` asks whether the bases it combines are composite: the numerator of (1 + 10⁻³⁰)^2000, 60 000 digits,
+    from two Gaussian laws of standard deviations 1 and 1 + 10⁻³⁰ at α = 1000, was one modular power after another
+    for minutes, where the budget around it could not land (a probe).  ("Unknown" is no answer here: SymPy then asks
+    whether it is composite, which asks whether it is prime.)"""
+    test = Integer._eval_is_prime
+
+    def _eval_is_prime(self):
+        if _active() and abs(int(self.p)).bit_length() > MAX_PRIME_TEST_BITS:
+            raise NoClosedFormError(f"the primality of an integer of {abs(int(self.p)).bit_length()} bits, more than "
+                                    f"{MAX_PRIME_TEST_BITS}: not tested")
+        return test(self)
+
+    Integer._eval_is_prime = _eval_is_prime
+    for cls in (Integer, *_subclasses(Integer)):  # (SymPy's assumptions call the handlers each class collected)
+        if cls._prop_handler.get("prime") is test:
+            cls._prop_handler["prime"] = _eval_is_prime
+
+
+def _subclasses(cls) -> list:
+    """Every subclass of ``cls`` (One, Zero, ...: each keeps its own table of assumption handlers)."""
+    return [c for sub in cls.__subclasses__() for c in (sub, *_subclasses(sub))]
+
+
+def _guard_common_radicals() -> None:
+    """``Add.as_content_primitive(radical=True)`` (``factor_terms``, behind ``cancel`` and ``simplify``) looks for a
+    radical common to a sum's terms by raising each integer base b of b^(p/q) to p in Python's integers, outside
+    :class:`~sympy.core.numbers.Integer`'s own power and its guard.  In the same blocks, a sum holding such a power
+    that would have more than :data:`MAX_BUILT_DIGITS` digits is searched without radicals: 2^(1 + 10⁻³⁰), from a
+    table of two outcomes at α = 1 + 10⁻³⁰, was 2^(10³⁰ + 1) built in one C call (a derivation's polish never
+    returned; a probe)."""
+    primitive = sp.Add.as_content_primitive
+
+    def as_content_primitive(self, radical=False, clear=True):
+        if radical and _active() and any(
+                isinstance(f, sp.Pow) and f.base.is_Integer and f.exp.is_Rational and abs(f.exp.p) > 1
+                and f.base not in (sp.S.Zero, sp.S.One, sp.S.NegativeOne)
+                and _power_digits(f.base, Integer(f.exp.p)) > MAX_BUILT_DIGITS
+                for term in self.args for f in sp.Mul.make_args(term)):
+            radical = False
+        return primitive(self, radical=radical, clear=clear)
+
+    as_content_primitive.__doc__ = primitive.__doc__
+    sp.Add.as_content_primitive = as_content_primitive
+
+
 def _holds_a_high_power(e: sp.Expr) -> bool:
     """Whether ``e``, in one free symbol, holds (something in that symbol)^n with |n| > MAX_ROOT_DEGREE anywhere.
     (Anywhere: refused below the top, real_roots' own guard is a NotImplementedError to ``_monotonic_sign``, which then
@@ -308,3 +362,5 @@ _guard_polynomials()
 _guard_ring_evaluation()
 _guard_real_roots()
 _guard_sign_test()
+_guard_primality()
+_guard_common_radicals()
