@@ -23,6 +23,7 @@ from rdpsym.foundations.errors import NoClosedFormError, SymbolicTimeout
 from rdpsym.foundations.logs import expand_logs
 from rdpsym.foundations.precision import _context_free, sympy_evalf_guard, sympy_float
 from rdpsym.quadrature.reflected import _log1p_near_zero
+from rdpsym.quadrature.series import sums_summed
 
 #: CPU seconds SymPy may take to write a log-density as a sum (the fast path is then skipped).
 LOG_EXPANSION_SECONDS = 2.0
@@ -66,9 +67,11 @@ def to_mpf(value: object, ctx):
         if v is not None and isinstance(v, ctx.mpf):
             return +v
     number = sympy_float(value, digits)
-    if not number.is_Float:
+    if not number.is_Float and value.has(sp.Sum):  # (SymPy's evalf of Σ_j e^{−200 j²} gives up: summed here)
+        number = sympy_float(sums_summed(value, ctx, compile_expr), digits)
+    if not (number.is_Float or number.is_Rational):  # (a Rational: log(1/Σ) with Σ = 1.0 to the last digit)
         raise TypeError(f"not a real number: {value}")
-    return ctx.mpf(number._mpf_)
+    return ctx.mpf(number._mpf_) if number.is_Float else to_mpf(number, ctx)
 
 
 def constant_function(value: sp.Expr, ctx) -> Callable | None:
@@ -78,17 +81,13 @@ def constant_function(value: sp.Expr, ctx) -> Callable | None:
     context (erf, loggamma, ...); SymPy's own handlers of +, ×, powers, exp
     and log evaluate those adaptively instead.
     """
-    if _simple_evalf(value):
+    if _context_free(value):
         return None
     try:
         code = _lambdify_constant(value)
     except (TypeError, NameError, SyntaxError, KeyError, AttributeError):
         return None
     return bind(code, ctx)
-
-
-def _simple_evalf(value: sp.Expr) -> bool:
-    return _context_free(value)
 
 
 @functools.lru_cache(maxsize=512)
@@ -326,10 +325,9 @@ def log_expression(expr: sp.Expr) -> sp.Expr:
 
 @functools.lru_cache(maxsize=512)
 def _log_expression(expr: sp.Expr) -> sp.Expr:
-    # A positive constant factor's log is kept whole, one number rounded once (expand_logs guards SymPy's
-    # forced expansion, which never returns on log(−1/log(3/5))).  Only of a product: of a sum,
-    # as_independent(as_Mul=True) splits the terms as if they were factors
-    # (log(2x/7 + 6/7) came out as log(6/7) + log(2x/7), a wrong certified ball for a linear pdf).
+    # A positive constant factor's log is kept whole, one number rounded once (expand_logs guards SymPy's forced
+    # expansion, which never returns on log(−1/log(3/5))).  Only of a product: of a sum, as_independent(as_Mul=True)
+    # splits the terms as if they were factors (log(2x/7 + 6/7) came out as log(6/7) + log(2x/7), a wrong ball).
     if isinstance(expr, sp.Piecewise):
         # branch by branch: the log of a whole Piecewise was no expansion at all, and log(pdf(t)) then evaluated 3^k
         # and k! at the series' far k (a zero-inflated Poisson pmf, Piecewise at k = 0: 60 s to no answer; a probe)
