@@ -414,13 +414,20 @@ def _close_in(f: Callable[[fmpq], arb], target: arb, x: fmpq, lo: fmpq, hi: fmpq
             break
         for point in (x + step, x - step):
             if lo < point < hi:
-                v = f(point)
-                if v.lower() > target.upper():
-                    lo = point
-                elif v.upper() <= target.lower():
-                    hi = point
+                lo, hi, _ = _moved(f, target, point, lo, hi)
         step *= 2
     return lo, hi
+
+
+def _moved(f: Callable[[fmpq], arb], target: arb, point: fmpq, lo: fmpq, hi: fmpq) -> tuple[fmpq, fmpq, bool]:
+    """The bracket with ``point`` as a new end where the comparison of f(point) with the target is certified (above
+    it: lo; at or below it: hi), and whether it was."""
+    v = f(point)
+    if v.lower() > target.upper():
+        return point, hi, True
+    if v.upper() <= target.lower():
+        return lo, point, True
+    return lo, hi, False
 
 
 def _close_in_from_the_ends(f: Callable[[fmpq], arb], target: arb, x: fmpq, lo: fmpq, hi: fmpq,
@@ -439,12 +446,8 @@ def _close_in_from_the_ends(f: Callable[[fmpq], arb], target: arb, x: fmpq, lo: 
         while step > floor:
             point = x + side * step
             if lo < point < hi:
-                v = f(point)
-                if v.lower() > target.upper():
-                    lo = point
-                elif v.upper() <= target.lower():
-                    hi = point
-                else:
+                lo, hi, decided = _moved(f, target, point, lo, hi)
+                if not decided:
                     break
             step /= 2
     return lo, hi
