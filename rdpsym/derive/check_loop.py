@@ -26,6 +26,7 @@ and how the definition is evaluated there is a subclass's:
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 
 import mpmath
@@ -176,7 +177,8 @@ class Check:
                     branch = branch_at(self.claimed, point)
                     if branch is not None:
                         self.part = None
-                        self.check_at(point, branch)
+                        with contextlib.suppress(NotVerified):  # (not evaluable there: no disagreement)
+                            self.check_at(point, branch)
         finally:
             self.seeking = False
             self.evidence[:], self.in_branch[:] = kept[0], kept[1]

@@ -132,8 +132,10 @@ def _expectation(log_p: sp.Expr, p: sp.Expr, term: sp.Expr, var: sp.Symbol, lo, 
         # With its convergence conditions: conds="none" dropped them, and E_P[x] of a Pareto law of shape 5a came
         # out 5a/(5a − 1) for every a (∞ for a ≤ 1/5), a KL returned `checked` at −5.69 where it is ∞ (a probe).
         found = sp.integrate(p * term, (var, lo, hi), conds="piecewise")
-        if isinstance(found, sp.Piecewise):
-            found = next((value for value, condition in found.args if Hypotheses().holds(condition) is True), None)
+        if isinstance(found, sp.Piecewise):  # the first branch that holds, past only branches that cannot
+            decided = [Hypotheses().holds(condition) for _, condition in found.args]
+            first = next((i for i, d in enumerate(decided) if d is not False), None)
+            found = found.args[first][0] if first is not None and decided[first] is True else None
         if found is None or found.has(sp.Piecewise, sp.Integral):
             raise NoClosedFormError(f"E_P[{term}] converges only under a condition") from exc
         return found
