@@ -274,8 +274,9 @@ def _guard_sign_test() -> None:
 
 
 #: The most bits of an integer whose primality SymPy is let test in the same blocks (a strong probable-prime test is
-#: modular powers of that size: 0.5 s at 2 000 digits, 8 s at 5 000, a minute at 10 000, each one C call).
-MAX_PRIME_TEST_BITS = 10_000
+#: modular powers of that size: 0.5 s at 2 000 digits, 8 s at 5 000, a minute at 10 000, each one C call; a Binomial
+#: table's derivation asks it of a 7 000-digit integer, and is left to).
+MAX_PRIME_TEST_BITS = 30_000
 
 
 def _guard_primality() -> None:
