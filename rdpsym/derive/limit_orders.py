@@ -204,8 +204,9 @@ def _kl_from_moment(P, Q, M, a, side: str, changes) -> tuple:
         derivative = _at_one(sp.diff(I, a), a, side)
         kl = tidy_kl(derivative if is_zero(at_1 - 1, Hypotheses()) else derivative / at_1)
     moment_of = sp.Function("I")
-    steps.append(_equals(1, sp.Limit(sp.log(moment_of(alpha)) / (alpha - 1), alpha, 1, side), LHopital()))
-    steps.append(_equals(1, sp.Subs(sp.Derivative(moment_of(alpha), alpha), alpha, 1) / moment_of(1), LHopital()))
+    rule = LHopital(from_below=side == "-")
+    steps.append(_equals(1, sp.Limit(sp.log(moment_of(alpha)) / (alpha - 1), alpha, 1, side), rule))
+    steps.append(_equals(1, sp.Subs(sp.Derivative(moment_of(alpha), alpha), alpha, 1) / moment_of(1), rule))
     steps.append(_equals(1, kl, DifferentiateMoment()))
     return kl, (), steps, I
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import sympy as sp
@@ -106,14 +106,27 @@ def _pool(symbol: sp.Symbol, unit: bool = False, given: dict | None = None) -> l
 
 def _inside(symbol: Parameter, given: dict, unit: bool) -> list[sp.Expr]:
     """Values inside a declared interval, its ends read at the values already drawn."""
+    return list(_in_interval(symbol, given, _INSIDE, _UNIT if unit else _POSITIVE, _REAL))
+
+
+def _in_interval(symbol: Parameter, given: dict, fractions: Sequence, offsets: Sequence,
+                 real: Sequence) -> tuple[sp.Expr, ...]:
+    """A declared interval read at the values already drawn: ``fractions`` of the way between two finite ends,
+    ``offsets`` from the one finite end (inwards), or ``real`` values where neither end is finite.  (One reading
+    for the sampling pools and the far values, which differ only in the pools.)
+
+    >>> lo = sp.Symbol("lo", positive=True)
+    >>> _in_interval(Parameter("hi", lo, sp.oo), {lo: sp.Integer(2)}, (), (1, 5), ())
+    (3, 7)
+    """
     a, b = (end.xreplace(given) for end in (symbol.lower, symbol.upper))
     if a.is_finite and b.is_finite:
-        return [a + (b - a) * u for u in _INSIDE]
+        return tuple(a + (b - a) * u for u in fractions)
     if a.is_finite:
-        return [a + v for v in (_UNIT if unit else _POSITIVE)]
+        return tuple(a + v for v in offsets)
     if b.is_finite:
-        return [b - v for v in (_UNIT if unit else _POSITIVE)]
-    return _REAL
+        return tuple(b - v for v in offsets)
+    return tuple(real)
 
 
 #: Values far out in a parameter's domain where a result is only tried for a disagreement (:func:`far_values`).
@@ -138,14 +151,7 @@ def far_values(symbol: sp.Symbol, given: dict) -> tuple[sp.Expr, ...]:
     if symbol.is_integer:
         return ()
     if isinstance(symbol, Parameter):
-        lo, hi = (end.xreplace(given) for end in (symbol.lower, symbol.upper))
-        if lo.is_finite and hi.is_finite:
-            return tuple(lo + (hi - lo) * u for u in _FAR_INSIDE)
-        if lo.is_finite:
-            return tuple(lo + v for v in _FAR_POSITIVE)
-        if hi.is_finite:
-            return tuple(hi - v for v in _FAR_POSITIVE)
-        return _FAR_REAL
+        return _in_interval(symbol, given, _FAR_INSIDE, _FAR_POSITIVE, _FAR_REAL)
     if symbol.is_positive or symbol.is_nonnegative:
         return _FAR_POSITIVE
     return _FAR_REAL

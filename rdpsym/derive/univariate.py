@@ -56,6 +56,7 @@ from rdpsym.foundations.record import (
     Case,
     ExpectationOfLogRatio,
     FromDefinition,
+    LHopital,
     NoClosedForm,
     NotChecked,
     NotShownEqual,
@@ -250,7 +251,7 @@ def _kl_past_a_divergent_moment(steps) -> bool:
     not say (a zeta law against a geometric one: ζ(5a) continued past its series, for E_P[k] = ∞); its check also
     tries each parameter far out (:meth:`~rdpsym.derive.check_loop.Check.probe_far`)."""
     return any(isinstance(step.rule, ExpectationOfLogRatio)
-               or (isinstance(step.rhs, sp.Limit) and str(step.rhs.args[-1]) == "-") for step in steps)
+               or (isinstance(step.rule, LHopital) and step.rule.from_below) for step in steps)
 
 
 def _derive_with(P: Density, Q: Density, order, reference, unchecked: tuple, tables,

@@ -131,7 +131,10 @@ class TakeLogarithm(Rule):
 
 @dataclass(frozen=True)
 class LHopital(Rule):
-    """D_1 = lim_{α→1} log I(α)/(α − 1) = I′(1)/I(1) by l'Hôpital's rule, as I(1) = 1 (P normalises)."""
+    """D_1 = lim_{α→1} log I(α)/(α − 1) = I′(1)/I(1) by l'Hôpital's rule, as I(1) = 1 (P normalises);
+    ``from_below``: the limit α → 1⁻, of a moment derived for 0 < α < 1 where it is ∞ above 1."""
+
+    from_below: bool = False
 
 
 @dataclass(frozen=True)
