@@ -45,6 +45,22 @@ def test_group_privacy_transform_and_its_order_restriction():
         inner.group(0)
 
 
+@pytest.mark.parametrize("mechanism, limit", [
+    (lambda: rdpsym.discrete_laplace(scale=2), sp.Rational(1, 2)),  # ε(∞) = Δ/t
+    (lambda: rdpsym.k_randomized_response(k=5, epsilon=1), sp.Integer(1)),
+])
+def test_a_large_group_reads_its_inner_curve_at_the_scaled_order(mechanism, limit):
+    """Group 2^c at order 4 asks the inner curve for order 2^(c+2): its sum's exponent then needs c more bits than the
+    rungs give (a probe: "not reached within 688 bits" from c = 687 on).  3^c·ε(2^(c+2)) is within 10⁻²⁰⁰ of
+    3^c·ε(∞) there, as ε(α) − ε(∞) = O(1/α) (each sum is dominated by its largest ratio)."""
+    curve = mechanism().curve()
+    for c in (687, 3321):
+        value = curve.group(c).value(4, dps=20)
+        with mpmath.workdps(40):
+            assert abs(value / (3**c * mpmath.mpf(limit.p) / limit.q) - 1) < mpmath.mpf(10) ** -19, (c, value)
+    assert rdpsym.epsilon(curve.group(1000), delta=sp.Rational(1, 10**5), dps=20).value > 0
+
+
 def test_infinite_orders_carry_their_reason_and_are_not_dropped():
     c = rdpsym.gaussian(sigma=1).curve()
     r = rdpsym.epsilon(c, delta=1e-5, orders="mironov", conversion="mironov", dps=20)

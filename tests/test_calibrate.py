@@ -125,6 +125,19 @@ def test_bound_that_meets_the_target_and_unreachable_targets():
                          bounds=(1, 2), dps=15)
 
 
+def test_a_bracket_end_without_a_finite_epsilon_is_printed_as_such(capsys, tmp_path):
+    """tv-kl gives ε = ∞ where the total variation exceeds δ, so the end that fails has no finite ε: printing the
+    (right) calibration raised "the closed form is +oo here" and the command exited 2 (a probe).  σ ≥ 1/√(2·log(1/(1 −
+    δ²))) = 70710.678… (TV of the Gaussian pair ≤ √(1 − e^{−KL}), KL = 1/(2σ²), Pinsker–Bretagnolle–Huber)."""
+    c = rdpsym.calibrate("gaussian", epsilon=1, delta=sp.Rational(1, 10**5), conversion="tv-kl")
+    low, high = sorted(c.bracket)
+    assert low <= Fraction("70710.678118654") <= high and c.beyond.enclosure == math.inf
+    assert "does not: ε = ∞ > 1" in str(c)
+    assert main(["calibrate", "--mechanism", "gaussian", "--epsilon", "1", "--delta", "1e-5", "--conversion", "tv-kl",
+                 "--json", str(tmp_path / "c.json")]) == 0
+    assert "ε = ∞" in capsys.readouterr().out and (tmp_path / "c.json").exists()
+
+
 @pytest.mark.parametrize(("kwargs", "message"), [
     ({"epsilon": 0}, "epsilon must be a number > 0"),
     ({"epsilon": 1, "delta": 1}, "delta must be in the open interval"),

@@ -304,7 +304,14 @@ class RdpCurve:
                      retry=(Undecided,),
                      further=lambda out, bits: (_only_small(out, bits, dps) or _next_to_one(orders, bits, dps)
                                                 or bits < bits_for(dps) + 4 * self._extreme_bits()
-                                                or _far_out(orders, bits, dps)))
+                                                or _far_out(orders, bits, dps, self._order_scale_bits())))
+
+    def _order_scale_bits(self) -> int:
+        """log₂ of the factor by which a component multiplies the orders it is asked for before its inner curve
+        sees them: c for group privacy (3^c·ε(2^c·α)), summed through nested groups.  A discrete Laplace curve's
+        group 2^687 was "not reached within 688 bits" at order 4, its inner sum taken at order 2^689 (a probe)."""
+        return max((comp.c + comp.inner._order_scale_bits() for _, comp in self.merged_terms
+                    if isinstance(comp, GroupPrivacy)), default=0)
 
     def _extreme_bits(self) -> int:
         """Bits of the most extreme exact number in the curve's components (|log₂ x| of their parameters and closed
@@ -463,17 +470,18 @@ def _next_to_one(orders: list, bits: int, dps: int) -> bool:
     return bits < bits_for(dps + max((digits_next_to_one(a) for a in orders), default=0))
 
 
-def _far_out(orders: list, bits: int, dps: int) -> bool:
+def _far_out(orders: list, bits: int, dps: int, scale_bits: int = 0) -> bool:
     """Whether an order is so large that more bits than ``bits`` are needed past it: a closed form's exponent α·log p
     holds log₂α bits before its point, and its error in Arb is α times log p's; log(Σ pᵢ^α qᵢ^{1−α})/(α − 1) is
     resolved only once that error is below 1 (k-ary randomized response and a Poisson-sampled one at α = 10³⁰⁰ were
     "not reached within 952 bits" at 30 digits, where 2 048 resolve them; a probe).  Asked once the rungs are spent.
+    ``scale_bits``: the orders reach the inner curve multiplied by 2^scale_bits (group privacy).
 
     >>> _far_out([fmpq(10**300)], 952, 30), _far_out([fmpq(10**300)], 2048, 30), _far_out([fmpq(3, 2)], 952, 30)
     (True, False, False)
     """
     largest = max((int(a.p).bit_length() - int(a.q).bit_length() for a in orders if isinstance(a, fmpq)), default=0)
-    return bits < bits_for(dps) + largest
+    return bits < bits_for(dps) + largest + scale_bits
 
 
 def _merge(terms: tuple) -> tuple:

@@ -7,6 +7,7 @@ their certified ε (rounded up for the feasible end, its enclosure's lower end f
 from __future__ import annotations
 
 import decimal
+import math
 from fractions import Fraction
 
 from rdpsym.accounting.calibrate import Calibration
@@ -48,9 +49,12 @@ def calibration_text(c: Calibration) -> str:
     lines.append(f"  meets (ε, δ) = ({c.target_epsilon}, {c.delta}): certified ε = {r.value} ≤ {c.target_epsilon} "
                  f"({'' if r.order is None else f'order {r.order}, '}conversion {r.conversion}, rounded up)")
     if c.beyond is not None:
-        with precision(bits_for(c.beyond.dps + 10)):
-            low = lower_decimal(c.beyond.enclosure, min(c.beyond.dps, 12))
-        lines.append(f"  {c.parameter} = {_decimal(c.bracket[0])} does not: certified ε ≥ {low} > {c.target_epsilon}")
+        if c.beyond.enclosure == math.inf:  # no finite ε at that end (tv-kl, where the total variation exceeds δ)
+            shown = "ε = ∞"
+        else:
+            with precision(bits_for(c.beyond.dps + 10)):
+                shown = f"certified ε ≥ {lower_decimal(c.beyond.enclosure, min(c.beyond.dps, 12))}"
+        lines.append(f"  {c.parameter} = {_decimal(c.bracket[0])} does not: {shown} > {c.target_epsilon}")
         lines.append(f"  bracket [{_decimal(min(c.bracket))}, {_decimal(max(c.bracket))}], relative width "
                      f"{float(c.relative_gap):.2g}{' (the optimum is inside)' if c.monotone else ''}")
     lines.append(f"  {c.evaluations} certified evaluations")
