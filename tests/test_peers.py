@@ -296,6 +296,27 @@ def test_a_discrete_event_under_substitution_has_its_sensitivity_doubled_like_a_
     assert alone == rdpsym.discrete_laplace(scale=1, sensitivity=1).curve()
 
 
+@pytest.mark.parametrize("before", [True, False])
+def test_a_tree_with_sampling_without_replacement_reads_every_event_under_substitution(before):
+    """A bare tree that holds a SampledWithoutReplacementDpEvent is under substitution throughout (a tree mixing
+    relations is refused), so its plain Gaussian and Laplace events have sensitivity 2 too, read before or after
+    the sampled one.  They were read at 1: D₂ = 5 where sampling all 10 records of 10 is the Gaussian itself,
+    2 × α·2²/(2σ²) = 8 (a probe), and D_∞ = 3 for the Laplace pair, where 2/b + 2/b = 4."""
+    def tree(plain, sampled):
+        return dpa.ComposedDpEvent([plain, sampled] if before else [sampled, plain])
+
+    g = tree(dpa.GaussianDpEvent(1.0), dpa.SampledWithoutReplacementDpEvent(10, 10, dpa.GaussianDpEvent(1.0)))
+    assert rdpsym.from_dp_event(g) == 2 * rdpsym.gaussian(sigma=1, sensitivity=2).curve()
+    laplace = tree(dpa.LaplaceDpEvent(1.0), dpa.SampledWithoutReplacementDpEvent(10, 10, dpa.LaplaceDpEvent(1.0)))
+    assert rdpsym.from_dp_event(laplace).value(sp.oo) == 4
+    half = tree(dpa.GaussianDpEvent(1.0), dpa.SampledWithoutReplacementDpEvent(10, 5, dpa.GaussianDpEvent(1.0)))
+    want = rdpsym.gaussian(sigma=1, sensitivity=2).curve() + rdpsym.sampled_without_replacement(
+        rdpsym.gaussian(sigma=1, sensitivity=2), sp.Rational(1, 2)).curve()
+    assert rdpsym.from_dp_event(half).values([2, 5], dps=20) == want.values([2, 5], dps=20)
+    alone = dpa.ComposedDpEvent([dpa.GaussianDpEvent(1.0), dpa.PoissonSampledDpEvent(1, dpa.GaussianDpEvent(1.0))])
+    assert rdpsym.from_dp_event(alone) == 2 * rdpsym.gaussian(sigma=1).curve()  # adding or removing: C itself
+
+
 def test_a_sampled_event_with_no_release_inside_costs_nothing():
     # Found by an independent probe: Σ σᵢ⁻² = 0 raised ZeroDivisionError.
     for event in (dpa.PoissonSampledDpEvent(0.05, dpa.SelfComposedDpEvent(dpa.GaussianDpEvent(2.0), 0)),

@@ -46,6 +46,8 @@ accounted for adding or removing a record, sampling without replacement for
 substituting one (as dp_accounting's accountants require), so a tree holding
 both is refused; an accountant's own ``neighboring_relation`` counts too
 (``REPLACE_ONE`` is substitution, ``ADD_OR_REMOVE_ONE`` adding or removing).
+A tree holding a ``SampledWithoutReplacementDpEvent`` is under substitution
+throughout: its other events, before or after that one, are read under it too.
 Under substitution a Gaussian or Laplace event's noise multiplier is against
 the contribution bound C of dp_event.py's convention (‖v_i‖ ≤ C), and replacing
 a record moves the sum by up to 2C: its mechanism has sensitivity 2, as
@@ -145,6 +147,13 @@ _NO_COST = _Special("no cost")
 _NON_PRIVATE = _Special("non-private")
 
 
+@dataclass(frozen=True)
+class _Unfixed:
+    """A leaf read before the tree's neighbouring relation was known, as it reads at shift 1 (``at_one``)."""
+
+    at_one: object
+
+
 @dataclass
 class _Ledger:
     """What a walk found: each distinct leaf with its total count, and the relations sampling fixed."""
@@ -154,8 +163,12 @@ class _Ledger:
     visited: int = 0
     #: each leaf object read once per walk and shift (by identity: a list holding one event object many times)
     leaves: dict = field(default_factory=dict)
-    #: The sum's largest move, in units of the contribution bound C, outside sampling: 2 under substitution.
-    shift: int = 1
+    #: The sum's largest move, in units of the contribution bound C, outside sampling: 2 under substitution.  None
+    #: until something fixes it (an accountant's declared relation, or the walk's end): a leaf read before a
+    #: SampledWithoutReplacementDpEvent later in the tree puts the tree under substitution is read again then.
+    shift: int | None = None
+    #: leaves read while the shift was not fixed, as read at shift 1, each with one event that gave it
+    unfixed: dict = field(default_factory=dict)
     #: dp_accounting's REPLACE_SPECIAL: a record replaced by a special one (randomized response's pair is a row
     #: against the special value's uniform row; a sum moves by C, as when a record is added or removed).
     special: bool = False
@@ -164,8 +177,24 @@ class _Ledger:
         shift = self.shift if shift is None else shift
         key = (id(event), shift)
         if key not in self.leaves:
-            self.leaves[key] = (event, _leaf(event, name, shift, self.special))  # kept alive: its id stays its own
+            leaf = _leaf(event, name, shift or 1, self.special)
+            if shift is None and leaf not in (_NO_COST, _NON_PRIVATE):  # (neither depends on the shift)
+                self.unfixed.setdefault(leaf, (event, name))
+                leaf = _Unfixed(leaf)
+            self.leaves[key] = (event, leaf)  # kept alive: its id stays its own
         return self.leaves[key][1]
+
+    def fix_shift(self) -> None:
+        """The shift outside sampling, once the whole tree is read: 2 if it is under substitution (a
+        SampledWithoutReplacementDpEvent anywhere), else 1; every leaf read before that is read at it."""
+        if self.shift is None:
+            self.shift = 2 if SUBSTITUTION in self.relations else 1
+        counts, self.counts = self.counts, {}
+        for leaf, k in counts.items():
+            if isinstance(leaf, _Unfixed):
+                event, name = self.unfixed[leaf.at_one]
+                leaf = leaf.at_one if self.shift == 1 else _leaf(event, name, self.shift, self.special)
+            self.counts[leaf] = self.counts.get(leaf, 0) + k
 
     def add(self, leaf: object, k: int) -> None:
         if leaf is not _NO_COST and k:
@@ -204,6 +233,7 @@ class _Ledger:
                                  f"{r2!r}; rdpsym composes curves of one relation (account them separately)")
 
     def curve(self) -> RdpCurve:
+        self.fix_shift()
         curves = []
         for leaf, k in self.counts.items():
             c = public("non_private")().curve() if leaf is _NON_PRIVATE else _as_curve(leaf)
@@ -231,7 +261,7 @@ def from_dp_event(event: object) -> RdpCurve:
     relation = {"REPLACE_ONE": SUBSTITUTION, "ADD_OR_REMOVE_ONE": ADD_REMOVE}.get(declared or "")
     if relation is not None:
         ledger.relation(relation, f"{kind(event)}.neighboring_relation")
-        ledger.shift = 2 if relation == SUBSTITUTION else 1
+        ledger.shift = 2 if relation == SUBSTITUTION else 1  # (else fixed when the tree is read: _Ledger.fix_shift)
     ledger.special = declared == "REPLACE_SPECIAL"
     _walk(_event_of(event), 1, ledger, "the event", ())
     return ledger.curve()
