@@ -284,3 +284,44 @@ def test_an_epsilon_below_the_truth_over_many_distinct_steps_is_judged_without_t
         accountant.step(noise_multiplier=0.8 + i / 1000, sample_rate=0.01)
     v = rdpsym.verify(accountant, delta=1e-5, epsilon=0.5, peer="opacus")
     assert v.verdict == "unsafe" and f"for a curve of {V.MAX_TERMS_SEARCHED + 8} terms" in v.epsilon.cause, v
+
+
+def test_arrays_and_tensors_of_orders_are_read_as_lists_and_anything_else_is_named():
+    """NumPy's and PyTorch's vectors are lists of orders; a 0-d array or a matrix is refused naming the argument (a
+    probe: "iteration over a 0-d array", "truth value of an array … ambiguous" and "got tensor(2.)" for a valid
+    order escaped), and orders below 1 are refused when the accountant is built, not at its first ε."""
+    import numpy as np
+    import torch
+
+    g = rdpsym.gaussian(sigma=2)
+    assert rdpsym.verify(g, orders=np.array([2.0, 3.0]), rdp=np.array([0.25, 0.375])).verdict == "agrees"
+    assert rdpsym.verify(g, orders=torch.tensor([2.0, 3.0]), rdp=[0.25, 0.375]).verdict == "agrees"
+    assert rdpsym.epsilon(g, delta=1e-5, orders=torch.tensor([2.0, 4.0])).order == 4
+    refused = [
+        ("orders must be a list of orders.* a 0-d array", dict(orders=np.array(2.0), rdp=np.array(0.25))),
+        ("orders must be a list of orders.* a 0-d array", dict(orders=torch.tensor(2.0), rdp=[0.25])),
+        ("rdp must be a list of the peer's RDP values; got a 0-d array", dict(orders=[2], rdp=np.array(0.25))),
+        ("orders must be .* an array of shape 1×2", dict(orders=np.array([[2.0, 3.0]]), rdp=[0.25, 0.375])),
+    ]
+    for message, kwargs in refused:
+        with pytest.raises(ParameterError, match=message):
+            rdpsym.verify(g, **kwargs)
+    with pytest.raises(ParameterError, match="orders must be .*got array"):
+        rdpsym.epsilon(g, delta=1e-5, orders=[np.array([2.0, 3.0])])
+    with pytest.raises(ParameterError, match="orders must be .* an array of shape 1×2"):
+        rdpsym.OpacusAccountant(orders=np.array([[2.0, 3.0]]))
+    with pytest.raises(ParameterError, match="orders must be .*got 0.5"):
+        rdpsym.OpacusAccountant(orders=[0.5])
+    with pytest.raises(ParameterError, match="alphas must be .*got 0.5"):
+        rdpsym.OpacusAccountant().get_privacy_spent(delta=1e-5, alphas=[0.5, 2])
+
+
+def test_orders_taken_from_a_peers_accountant_are_named_as_its_own():
+    from dp_accounting import dp_event
+    from dp_accounting.rdp import rdp_privacy_accountant
+
+    accountant = rdp_privacy_accountant.RdpAccountant(orders=[0.5, 2])
+    accountant.compose(dp_event.GaussianDpEvent(1.0))
+    with pytest.raises(ParameterError, match=r"RdpAccountant._orders, the orders the peer's accountant holds: order "
+                                             r"must be a number > 1 or inf; got 0.5"):
+        rdpsym.verify(accountant, delta=1e-5, epsilon=3.0)

@@ -56,7 +56,7 @@ from rdpsym.foundations.errors import (
 )
 from rdpsym.foundations.numbers import Digits, decimal_mpf
 from rdpsym.foundations.precision import arb_rungs, bits_for, climb, digits_next_to_one
-from rdpsym.foundations.reading import INFINITY_WORDS, integer
+from rdpsym.foundations.reading import INFINITY_WORDS, integer, listed
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.symbols import alpha
 
@@ -71,6 +71,8 @@ def parse_order(order: object) -> fmpq | float:
         return order
     if isinstance(order, sp.Rational) and order.p > order.q:  # exact already (q > 0): no reader, no comparisons
         return fmpq(int(order.p), int(order.q))
+    if getattr(order, "ndim", 0):  # (an array compared with ∞ below is NumPy's "truth value … ambiguous")
+        raise WrongType(must("order", "a number > 1 or inf", f"an array of shape {tuple(order.shape)}"))
     if order in (sp.oo, float("inf")) or (isinstance(order, str) and order.strip().lower() in INFINITY_WORDS):
         return float("inf")
     try:
@@ -435,9 +437,7 @@ def _kl_limit(component: Component) -> sp.Expr | Infinite:
 
 def _order_list(orders: object) -> list:
     """``orders`` as a list (a list, a tuple, any iterable but text), or an error naming them."""
-    if isinstance(orders, (str, bytes)) or not hasattr(orders, "__iter__"):
-        raise WrongType(must("orders", "a list of orders (numbers > 1, or inf)", quoted(orders)))
-    return list(orders)
+    return listed(orders, "orders", "a list of orders (numbers > 1, or inf)")
 
 
 class _Said:

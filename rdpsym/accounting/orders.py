@@ -17,14 +17,13 @@ curve is ∞ at α = ∞ (the Gaussian) that order never wins.
 from __future__ import annotations
 
 import collections
-import itertools
 from fractions import Fraction
 
 from flint import fmpq
 
 from rdpsym.accounting.curve import parse_order
 from rdpsym.foundations.errors import ParameterError, must, quoted
-from rdpsym.foundations.reading import comma_separated, exact
+from rdpsym.foundations.reading import comma_separated, exact, listed
 
 #: Mironov 2017 §VII: "we suggest ... 1.5, 1.75, 2, 2.5, 3, 4, 5, 6, 8, 16, 32, 64, +∞".
 MIRONOV = tuple([fmpq(3, 2), fmpq(7, 4), fmpq(2), fmpq(5, 2)] + [fmpq(k) for k in (3, 4, 5, 6, 8, 16, 32, 64)]
@@ -92,12 +91,8 @@ def resolve(orders: object = None, name: str = "orders", continuous: bool = Fals
         if orders.count(",") >= MAX_ORDERS:
             raise ParameterError(must(name, f"at most {MAX_ORDERS} orders", f"{orders.count(',') + 1}"))
         items = comma_separated(orders, name, "orders")  # '2,,3' is a typo, not the orders 2 and 3 (a probe)
-    else:
-        try:
-            # an iterator is read up to one past the ceiling, never to its end (it may have none)
-            items = list(itertools.islice(iter(orders), MAX_ORDERS + 1))
-        except TypeError:
-            raise ParameterError(must(name, valid(continuous), quoted(orders))) from None
+    else:  # (an iterator is read up to one past the ceiling, never to its end: it may have none)
+        items = listed(orders, name, valid(continuous), MAX_ORDERS)
     if len(items) > MAX_ORDERS:
         given = len(orders) if hasattr(orders, "__len__") else f"more than {MAX_ORDERS}"
         raise ParameterError(must(name, f"a list of at most {MAX_ORDERS} orders", given))

@@ -25,6 +25,7 @@ the parameter, what it must be, and the value given.
 
 from __future__ import annotations
 
+import itertools
 import math
 import numbers
 import re
@@ -71,7 +72,12 @@ def _numpy_scalar(value: object) -> object:
     long double keeps the digits NumPy prints for it, which float64 would round.
     """
     dtype = getattr(value, "dtype", None)
-    if dtype is None or type(value).__module__.split(".")[0] != "numpy" or getattr(value, "ndim", 0) != 0:
+    library = str(getattr(type(value), "__module__", None) or "").split(".")[0]  # (SymPy's f = Function("f"): None)
+    if library == "torch" and type(value).__name__ in ("Tensor", "Parameter") and getattr(value, "ndim", None) == 0:
+        # A PyTorch scalar (Opacus's accountants hold and return them): the Python number it holds, a float32
+        # as the float64 it equals, as for NumPy below.  ("got tensor(2.)" was the message for a valid order.)
+        return value.item()
+    if dtype is None or library != "numpy" or getattr(value, "ndim", 0) != 0:
         return value
     kind = getattr(dtype, "kind", "")
     if kind == "b":
@@ -84,6 +90,36 @@ def _numpy_scalar(value: object) -> object:
         shown = str(value[()] if hasattr(value, "shape") and value.shape == () else value)
         return Decimal(shown) if shown not in ("nan", "inf", "-inf") else float(shown)
     return value
+
+
+def listed(values: object, name: str, valid: str, limit: int | None = None) -> list:
+    """The items of a list argument (a list, a tuple, a NumPy or PyTorch vector, any iterable but text), at most
+    ``limit`` + 1 of them if a limit is given (an iterator is then never read to its end: it may have none); a
+    scalar, a 0-d array or a
+    matrix is an error naming ``name`` (NumPy's "iteration over a 0-d array" and "truth value of an array is
+    ambiguous" escaped from the readers of orders: a probe).
+
+    >>> listed((2, 3), "orders", "a list of orders", 10), listed(iter(range(100)), "orders", "a list", 3)
+    ([2, 3], [0, 1, 2, 3])
+    >>> listed(2, "orders", "a list of orders", 10)
+    Traceback (most recent call last):
+    ...
+    rdpsym.foundations.errors.WrongType: orders must be a list of orders; got 2.
+    """
+    ndim = getattr(values, "ndim", None)
+    if isinstance(ndim, int) and hasattr(values, "shape"):  # an array (NumPy, PyTorch, JAX …)
+        if ndim == 0:
+            raise WrongType(must(name, valid, "a 0-d array (a single value: put it in a list)"))
+        if ndim != 1:
+            raise WrongType(must(name, valid, f"an array of shape {'×'.join(str(n) for n in tuple(values.shape))}"))
+        if callable(getattr(values, "tolist", None)):
+            values = values.tolist()  # its numbers as Python's, read as such
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise WrongType(must(name, valid, quoted(values)))
+    try:
+        return list(iter(values) if limit is None else itertools.islice(iter(values), limit + 1))
+    except TypeError:
+        raise WrongType(must(name, valid, quoted(values))) from None
 
 
 def exact(value: object, name: str, parameters: Mapping[str, sp.Symbol] | None = None) -> sp.Expr:

@@ -44,6 +44,7 @@ from flint import arb
 
 from rdpsym.accounting import api
 from rdpsym.accounting.curve import RdpCurve
+from rdpsym.accounting.orders import resolve
 from rdpsym.foundations.balls import bits_for, precision, upper_decimal
 from rdpsym.foundations.errors import ParameterError, RdpSymError, must
 from rdpsym.foundations.reading import dps as read_dps
@@ -155,6 +156,8 @@ class OpacusAccountant:
 
     def __init__(self, orders: object = None, conversion: str = api.DEFAULT_CONVERSION, dps: int = 30):
         self.history: list = []
+        if not (isinstance(orders, str) and orders == "continuous"):
+            resolve(orders, continuous=True)  # checked now, not at the first get_epsilon (orders [0.5]: a probe)
         self.orders = orders
         api.conversion_name(conversion)  # checked now, not at the first get_epsilon
         self.conversion = conversion
@@ -214,6 +217,8 @@ class OpacusAccountant:
         NaN for the first and a ``TypeError`` for the second (a probe)."""
         if not self.history:
             open_probability(delta, "delta")
+            if alphas is not None and not (isinstance(alphas, str) and alphas == "continuous"):
+                resolve(alphas, "alphas", continuous=True)  # (was (0.0, 0.0) at alphas=[0.5, 2]: a probe)
             return 0.0, 0.0
         r = self.result(delta, orders=alphas if alphas is not None else self.orders)
         if r.enclosure == math.inf or r.order is None:

@@ -48,7 +48,6 @@ is the certified comparison the verdicts use.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -64,7 +63,7 @@ from rdpsym.foundations.balls import bits_for, precision, upper_decimal
 from rdpsym.foundations.errors import ParameterError, RdpSymError, must
 from rdpsym.foundations.numbers import Enclosure
 from rdpsym.foundations.reading import dps as read_dps
-from rdpsym.foundations.reading import integer, number, open_probability
+from rdpsym.foundations.reading import integer, listed, number, open_probability
 from rdpsym.laws.mechanisms import Guarantee, Mechanism
 from rdpsym.peers._reading import kind, read_optional, reads_peer_objects, shown
 from rdpsym.peers.autodp import from_autodp
@@ -300,7 +299,7 @@ def _over(orders: object) -> str:
 
 
 @reads_peer_objects("reading the peer accountant's orders")
-def _told_orders(told: object) -> list | None:
+def _told_orders(told: object) -> tuple[list, str] | None:
     """The orders a peer's accountant takes its ε over: a dp_accounting ``RdpAccountant``'s (``_orders``, given
     when it was built), an Opacus ``RDPAccountant``'s ``DEFAULT_ALPHAS``; None for anything else.  The certified
     ε is sought over the same ones: judged over rdpsym's default grid, the ε of an accountant built with orders
@@ -310,15 +309,16 @@ def _told_orders(told: object) -> list | None:
     one without 1); the whole check was refused over it (a probe)."""
     name = kind(told)
     if name == "RdpAccountant" and hasattr(told, "compose"):
-        orders = read_optional(told, "_orders", name)
+        field = "_orders"
     elif name == "RDPAccountant" and hasattr(told, "history"):
-        orders = read_optional(told, "DEFAULT_ALPHAS", name)
+        field = "DEFAULT_ALPHAS"
     else:
         return None
-    if isinstance(orders, (str, bytes)) or not hasattr(orders, "__iter__"):
+    orders = read_optional(told, field, name)
+    if orders is None:
         return None
-    read = list(itertools.islice(iter(orders), MAX_ORDERS + 1))
-    return read
+    where = f"{name}.{field}"
+    return listed(orders, where, "a list of orders", MAX_ORDERS), where
 
 
 def _is_one(order: object) -> bool:
@@ -443,14 +443,18 @@ def verify(told: object, *, orders: object = None, rdp: Sequence | None = None, 
     # an order 1 is the KL divergence where the peer gave RDP there or its accountant holds it (the ε passes over
     # it below); in orders= given for an ε alone it is refused by the ε's reading of its orders, as any outside (1, ∞]
     keep_one = rdp is not None or orders is None
+    source = "orders"
     if orders is None:
-        orders = _told_orders(told)
+        orders, source = _told_orders(told) or (None, source)
     if orders is not None and not isinstance(orders, str):
-        if not hasattr(orders, "__iter__"):
-            raise ParameterError(must("orders", "a list of orders, a grid name, or 'continuous'", shown(orders)))
         # (never read to the end)
-        grid = [_ONE if keep_one and _is_one(o) else parse_order(o)
-                for o in itertools.islice(iter(orders), MAX_ORDERS + 1)]
+        items = listed(orders, source, "a list of orders, a grid name, or 'continuous'", MAX_ORDERS)
+        try:
+            grid = [_ONE if keep_one and _is_one(o) else parse_order(o) for o in items]
+        except ParameterError as exc:
+            if source == "orders":
+                raise
+            raise ParameterError(f"{source}, the orders the peer's accountant holds: {exc}") from None
         if len(grid) > MAX_ORDERS:
             raise ParameterError(must("orders", f"a list of at most {MAX_ORDERS} orders", "more"))
         if not grid:
@@ -458,9 +462,8 @@ def verify(told: object, *, orders: object = None, rdp: Sequence | None = None, 
     if rdp is not None:
         if not grid:
             raise ParameterError(must("orders", "the list of orders the peer's rdp values are at", shown(orders)))
-        if isinstance(rdp, (str, bytes)) or not hasattr(rdp, "__iter__"):
-            raise ParameterError(must("rdp", "a list of the peer's RDP values", shown(rdp)))
-        values = [peer_float(v, f"rdp[{i}]") for i, v in enumerate(itertools.islice(iter(rdp), len(grid) + 1))]
+        values = [peer_float(v, f"rdp[{i}]")
+                  for i, v in enumerate(listed(rdp, "rdp", "a list of the peer's RDP values", len(grid)))]
         if len(values) != len(grid):
             raise ParameterError(must("rdp", f"one value per order ({len(grid)})", f"{len(values)} values"))
     d = None
