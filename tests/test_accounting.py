@@ -61,6 +61,30 @@ def test_a_large_group_reads_its_inner_curve_at_the_scaled_order(mechanism, limi
     assert rdpsym.epsilon(curve.group(1000), delta=sp.Rational(1, 10**5), dps=20).value > 0
 
 
+def test_a_delta_that_no_order_bounds_is_one_and_says_so():
+    """Every order's RDP is ∞: δ = 1 (true of every mechanism), named as no order's bound.  The note was "best of :
+    best gave the least δ at order None ( there)" and the text said "from the exact (ε, δ) curve" (a probe)."""
+    for curve, orders in ((rdpsym.non_private().curve(), None), (rdpsym.gaussian(sigma=1).curve(), ["inf"])):
+        r = rdpsym.delta(curve, epsilon=1, orders=orders)
+        assert r.value == 1 and r.order is None and r.published() == "1.00000"
+        assert r.notes == ("no order gives a bound (the RDP value is ∞ at each; per_order says why): δ = 1, the bound "
+                           "every mechanism meets",)
+        assert "at no order" in str(r) and "exact (ε, δ) curve" not in str(r) and "best of" not in str(r)
+
+
+def test_messages_show_the_value_given_and_the_range_in_full(capsys):
+    """Three messages a probe found wanting: a 1000-character δ quoted by its first characters was then read as a
+    number ("got '1.00000e-75...'", which is not the value given); a mechanism without parameters listed none ("must
+    be one of  for non-private"); an order past the ceiling was told what an order is but not how large it may be."""
+    nines = "1/" + "9" * 999
+    assert main(["epsilon", "--mechanism", "gaussian", "--set", "sigma=2", "--delta", nines]) == 2
+    assert f"got '{nines[:77]}...'" in capsys.readouterr().err
+    assert main(["epsilon", "--mechanism", "non-private", "--set", "x=1", "--delta", "1e-5"]) == 2
+    assert "--set NAME must be absent: non-private takes no parameters; got 'x'." in capsys.readouterr().err
+    assert main(["epsilon", "--mechanism", "gaussian", "--set", "sigma=2", "--delta", "1e-5", "--orders", "10^1001"]) == 2
+    assert "each at most 10^1000 or inf" in capsys.readouterr().err
+
+
 def test_infinite_orders_carry_their_reason_and_are_not_dropped():
     c = rdpsym.gaussian(sigma=1).curve()
     r = rdpsym.epsilon(c, delta=1e-5, orders="mironov", conversion="mironov", dps=20)
@@ -117,9 +141,9 @@ def test_delta_and_epsilon_are_consistent():
     (dict(delta=1e-5, orders=[]), "non-empty"),
     (dict(delta=1e-5, orders=[2, 2.0]), "duplicates"),
     (dict(delta=1e-5, orders=[1, 2]), r"^orders must be a grid name \(mironov, dp-accounting, opacus, continuous\) "
-                                      r"or a non-empty list of orders in \(1, ∞\] such as 1.5,2,inf "
+                                      r"or a non-empty list of orders in \(1, ∞\], each at most 10\^1000 or inf, such as 1.5,2,inf "
                                       r"\(α = 1 is the KL divergence, not an RDP order\); got 1\.$"),
-    (dict(delta=1e-5, orders=[0.5, 2]), r"^orders must be .* in \(1, ∞\] .*; got 0\.5\.$"),
+    (dict(delta=1e-5, orders=[0.5, 2]), r"^orders must be .* in \(1, ∞\], .*; got 0\.5\.$"),
     (dict(delta=1e-5, orders="fast"), r"^orders must be .*; got 'fast'\.$"),
     (dict(delta=1e-5, conversion="rdp"), "conversion must be"),
     (dict(delta=1e-5, dps=2), "dps must be"),
@@ -493,10 +517,10 @@ def test_epsilon_command_considers_infinity_by_default(capsys):
 @pytest.mark.parametrize("argv, message", [
     (["epsilon", "--orders", "0.5,2", "--delta", "1e-5"],
      "--orders must be a grid name (mironov, dp-accounting, opacus, continuous) or a non-empty list of orders in "
-     "(1, ∞] such as 1.5,2,inf; got 0.5."),
+     "(1, ∞], each at most 10^1000 or inf, such as 1.5,2,inf; got 0.5."),
     (["delta", "--orders", "1,2", "--epsilon", "1"],
-     "--orders must be a grid name (mironov, dp-accounting, opacus) or a non-empty list of orders in (1, ∞] such as "
-     "1.5,2,inf (α = 1 is the KL divergence, not an RDP order); got 1."),
+     "--orders must be a grid name (mironov, dp-accounting, opacus) or a non-empty list of orders in (1, ∞], each at "
+     "most 10^1000 or inf, such as 1.5,2,inf (α = 1 is the KL divergence, not an RDP order); got 1."),
     (["delta", "--orders", "continuous", "--epsilon", "1"],
      "--orders must be a grid name or a list for delta (continuous is for epsilon); got continuous."),
     (["epsilon", "--delta", "2"], "--delta must be in the open interval (0, 1); got 2."),

@@ -335,7 +335,7 @@ def test_infinite_conversion_points_are_left_out():
     (lambda m: budget_curves([]), "curves must be a non-empty list"),
     (lambda m: budget_curves("gaussian"), "curves must be a list of curves or mechanisms"),
     (lambda m: budget_curves([m, 3]), r"curves\[1\] must be an RdpCurve or an object with .curve\(\)"),
-    (lambda m: budget_curves([m], orders=[0.5]), r"^orders must be a grid name .* in \(1, ∞\] .*; got 0\.5\.$"),
+    (lambda m: budget_curves([m], orders=[0.5]), r"^orders must be a grid name .* in \(1, ∞\], .*; got 0\.5\.$"),
     (lambda m: budget_curves([m], orders=[2, 2.0]), "orders must be a list without duplicates"),
     (lambda m: budget_curves([m], steps=0), "steps must be an integer >= 1; got 0"),
     (lambda m: budget_curves([m], dps=2), r"dps must be an integer in \[5, 1000\]; got 2"),
@@ -599,5 +599,5 @@ def test_a_bad_order_names_the_option(tmp_path, capsys, kind, names):
     out = tmp_path / "z.png"
     assert run_cli(["plot", "gaussian:sigma=1", "--kind", kind, "--orders", "0.5,2", "-o", str(out)]) == 2
     assert capsys.readouterr().err == (f"rdpsym: error: --orders must be a grid name ({names}) or a non-empty list of "
-                                       "orders in (1, ∞] such as 1.5,2,inf; got 0.5.\n")
+                                       "orders in (1, ∞], each at most 10^1000 or inf, such as 1.5,2,inf; got 0.5.\n")
     assert list(tmp_path.iterdir()) == []

@@ -80,6 +80,8 @@ CONVERSIONS = {"best": "best", "mironov": "mironov", "bbghs": "bbghs", "balle": 
 
 #: The default conversion of :func:`epsilon` and :func:`delta`.
 DEFAULT_CONVERSION = "best"
+#: The conversion a δ is said to come from when no order gives a bound (δ = 1).
+NO_ORDER = "none"
 
 #: Range of ``orders="continuous"``.
 CONTINUOUS_RANGE = (fmpq(1001, 1000), fmpq(10**4))
@@ -503,6 +505,10 @@ def _result(kind, found, balls, how, given, dps, c) -> AccountingResult:
     if ball == math.inf:
         return AccountingResult(kind, mpmath.inf, None, math.inf, how, given, dps, c.certified, rows)
     notes: tuple = ()
+    if order is None:  # no order gives a bound: δ = 1, which holds for every mechanism ("best of : …": a probe)
+        notes = ("no order gives a bound (the RDP value is ∞ at each; per_order says why): δ = 1, the bound every "
+                 "mechanism meets",)
+        return AccountingResult(kind, mpmath.mpf(1), None, ball, NO_ORDER, given, dps, c.certified, rows, None, notes)
     with precision(bits_for(dps + 10)):
         if how == "best":
             others = [f"{n} {_shown(v, dps)}" for n, v, _ in found.alternatives if n != name]

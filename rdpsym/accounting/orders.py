@@ -23,7 +23,7 @@ from flint import fmpq
 
 from rdpsym.accounting.curve import parse_order
 from rdpsym.foundations.errors import ParameterError, must, quoted
-from rdpsym.foundations.reading import comma_separated, exact, listed
+from rdpsym.foundations.reading import MAX_MAGNITUDE, comma_separated, exact, listed
 
 #: Mironov 2017 §VII: "we suggest ... 1.5, 1.75, 2, 2.5, 3, 4, 5, 6, 8, 16, 32, 64, +∞".
 MIRONOV = tuple([fmpq(3, 2), fmpq(7, 4), fmpq(2), fmpq(5, 2)] + [fmpq(k) for k in (3, 4, 5, 6, 8, 16, 32, 64)]
@@ -54,7 +54,9 @@ _KNOWN = {len(g): g for g in (DP_ACCOUNTING, OPACUS)}
 def valid(continuous: bool = False, kl: bool = False) -> str:
     """What ``orders`` may be, for messages (``kl``: say why α = 1 is not one)."""
     names = ", ".join([*GRIDS, "continuous"] if continuous else GRIDS)
-    return (f"a grid name ({names}) or a non-empty list of orders in (1, ∞] such as 1.5,2,inf"
+    # (the ceiling is said: 10^1001 was told only what an order is, not how large it may be; a probe)
+    return (f"a grid name ({names}) or a non-empty list of orders in (1, ∞], each at most 10^{MAX_MAGNITUDE} or inf, "
+            "such as 1.5,2,inf"
             + (" (α = 1 is the KL divergence, not an RDP order)" if kl else ""))
 
 
@@ -124,6 +126,6 @@ def _order(item: object, name: str, continuous: bool):
         shown = item.strip() if isinstance(item, str) else item
         try:  # read by the one reader (bounded: Fraction("1e999999999") would build the number)
             one = exact(shown, name) == 1
-        except ParameterError:  # not a number at all: shown quoted, as typed
+        except ParameterError:  # not a number at all, or past the ceiling: shown quoted, as typed
             one, shown = False, quoted(shown)
         raise ParameterError(must(name, valid(continuous, kl=bool(one)), shown)) from None

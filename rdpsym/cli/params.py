@@ -63,7 +63,9 @@ def read_assignments(items: Iterable[str] | None, declared: Declaration, option:
         parameter = declared.parameter(key)
         if parameter is None and key not in extra:
             what = f"a parameter of {declared.name}" if where else f"{option} NAME"
-            valid = f"one of {', '.join(allowed)}" + ("" if where else f" for {declared.name}")
+            # (a mechanism without parameters: "must be one of  for non-private" listed nothing; a probe)
+            valid = (f"one of {', '.join(allowed)}" if allowed else f"absent: {declared.name} takes no parameters") + \
+                ("" if where or not allowed else f" for {declared.name}")
             raise ParameterError(must(what, valid, quoted(key) + (f" in {where}" if where else "")))
         names.setdefault(parameter.name if parameter is not None else key, []).append(value.strip())
     for name, values in names.items():

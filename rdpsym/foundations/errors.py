@@ -25,8 +25,11 @@ SHORT_DIGITS = 20
 MAX_MESSAGE = 1000
 
 # A decimal number in running text (not part of a word: "x2" or "0x7f" are left alone, but after an underscore
-# it is shortened: D_1000…0, an order as a subscript), optionally a fraction p/q of two integers.
-_NUMBER = re.compile(r"(?<![^\W_])(?<!\.)(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?:/(\d+)(?!\.\d|\d))?(?![\w])")
+# it is shortened: D_1000…0, an order as a subscript), optionally a fraction p/q of two integers; not one cut off
+# by "..." or "…" (a long value quoted by its first characters: 1/999…9 of 999 nines, cut to 77 characters, was
+# shortened to "1.00000e-75", a number other than the one given; a probe).
+_NUMBER = re.compile(r"(?<![^\W_])(?<!\.)(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?:/(\d+)(?!\.\d|\d))?(?![\w])"
+                     r"(?!\.\.\.|…)")
 
 
 def _significant(text: str) -> int:

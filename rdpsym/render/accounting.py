@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from rdpsym.accounting.api import AccountingResult
+from rdpsym.accounting.api import NO_ORDER, AccountingResult
 from rdpsym.accounting.components import Infinite
 from rdpsym.foundations.balls import bits_for, lower_decimal, precision, upper_decimal
 
@@ -60,7 +60,9 @@ def result_text(r: AccountingResult, certified: bool = True) -> str:
 
 def _where(r: AccountingResult) -> str:
     """Where a finite value comes from: an order, or an exact (ε, δ) curve (no order: Balle–Wang's)."""
-    return "from the exact (ε, δ) curve" if r.order is None else f"at order {shown(r.order)}"
+    if r.order is None:
+        return "at no order" if r.conversion == NO_ORDER else "from the exact (ε, δ) curve"
+    return f"at order {shown(r.order)}"
 
 
 def result_latex(r: AccountingResult) -> str:
