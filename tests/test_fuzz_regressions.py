@@ -868,3 +868,28 @@ l1, l2 = sp.symbols("l1 l2", positive=True)
 print(_cancel_logs((l1**1000 * l2**-999 - 1000 * l1 + 999 * l2) / 999, sp.Integer(1000)))
 """, HANG_SECONDS)
     assert answer == "(l1**1000 - 1000*l1*l2**999 + 999*l2**1000)/(999*l2**999)", answer
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Found by a probe of families no test had seen (2026-12-04, evening)
+# ----------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("q", [
+    sp.Piecewise((R(3, 2), x < R(2, 3)), (0, True)),
+    sp.Piecewise((R(3, 2), x < R(1, 3)), (0, x < R(2, 3)), (R(3, 2), True)),
+], ids=["zero-at-the-end", "zero-in-the-middle"])
+def test_a_law_constant_where_it_is_positive_and_zero_elsewhere_gives_infinity_above_order_one(q):
+    """U(0, 1) against a Q that is 3/2 on two thirds of it and 0 on the rest: ∞ at every α ≥ 1 (P > 0 = Q on a third),
+    and log(3/2) at α = 1/2 (−2·log((2/3)·√(3/2))).  The definition integrated the piece beside the gap first and
+    read Q's 0 branch at their common end: "the integrand is e^+inf times its largest value" at α = 3/2, 2 and
+    37/10, and the symbolic order was not verified; renyi_divergence_mp raised the same."""
+    P = rdpsym.Continuous(sp.S(1), x, support=sp.Interval(0, 1))
+    Q = rdpsym.Continuous(q, x, support=sp.Interval(0, 1))
+    for order in (R(3, 2), 2, R(37, 10)):
+        assert rdpsym.renyi_divergence(P, Q, order).result == sp.oo
+        assert rdpsym.renyi_divergence_mp(P, Q, order) == mpmath.inf
+    d = rdpsym.renyi_divergence(P, Q, alpha)
+    assert d.evalf({alpha: 3}) == mpmath.inf
+    agree(value(d, {alpha: R(1, 2)}), "0.40546510810816438197801311546434913657199042346249")
+    agree(rdpsym.renyi_divergence_mp(P, Q, R(1, 2)), "0.40546510810816438197801311546434913657199042346249")

@@ -77,15 +77,19 @@ def integrate_pieces(pairs: Iterable, var: sp.Symbol, integrand: Callable, ctx, 
     (:func:`rdpsym.quadrature.cells._lattice_integral`).  A piece
     flagged ``cell`` is one such cell: the integrand is read only strictly inside it (its ends are jumps).
     """
+    pairs = list(pairs)
+    if check_support:
+        # A piece where P > 0 = Q makes the whole integral ∞ whatever the others are: said before any of them is
+        # integrated (a piece beside it was integrated first and read Q's 0 branch at their common end: "e^+inf
+        # times its largest value" for Q = 3/2 on (0, 2/3), 0 on (2/3, 1); a probe).
+        for pair in pairs:
+            if pair.p != 0 and pair.q == 0:
+                _say(reasons, f"P > 0 = Q on ({pair.lo}, {pair.hi})")
+                return ctx.inf
     total = ctx.mpf(0)
     for pair in pairs:
         lo, hi, bp, bq = pair.lo, pair.hi, pair.p, pair.q
-        if bp == 0:
-            continue
-        if bq == 0:
-            if check_support:
-                _say(reasons, f"P > 0 = Q on ({lo}, {hi})")
-                return ctx.inf
+        if bp == 0 or bq == 0:  # (P > 0 = Q was said above where the support is checked; else it adds nothing)
             continue
         if getattr(pair, "lattice", None) is not None and not discrete:
             value = _lattice_integral(pair, var, integrand, ctx, order, check_support, reasons, recentred)
