@@ -15,6 +15,7 @@ and two strict cases that are one formula in |E| are written with ``Abs``.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 
 import sympy as sp
@@ -101,9 +102,18 @@ def split(P, Q, order, quantity: sp.Expr, derive: Callable, depth: int):
             if not d.is_closed_form:
                 raise NoClosedFormError(f"no closed form in the case {case.condition}")
         except NoClosedFormError as exc:
-            raise NoClosedFormError(f"in the case {case.condition}: {exc}") from exc
+            raise NoClosedFormError(f"in the case {case.condition}: {_in_parameters(exc, case)}") from exc
         out.append((case, d))
     return out
+
+
+def _in_parameters(exc: NoClosedFormError, case: Parametrisation) -> str:
+    """Why a case had no closed form, in the parameters the user gave: its δ written as what it stands for, without
+    the advice on giving values that each level added ("give _delta values" named a placeholder; a probe)."""
+    text = getattr(exc, "reason", None) or str(exc)
+    if case.delta is None:
+        return text
+    return re.sub(rf"(?<![\w]){re.escape(str(case.delta))}(?![\w])", f"({case.back})", text)
 
 
 def back(expr, case: Parametrisation):

@@ -373,13 +373,16 @@ def _numeric_fallback(P, Q, order, steps, why: str, as_family: bool = True) -> D
         if specialised is not None:
             return specialised
     if P.parameters | Q.parameters or isinstance(order, sp.Symbol):
-        free = sorted(str(s) for s in P.parameters | Q.parameters)
+        # (a case of a split stands for a parameter by a Dummy δ: never named as one to give a value to)
+        free = sorted(str(s) for s in P.parameters | Q.parameters if not isinstance(s, sp.Dummy))
         if isinstance(order, sp.Symbol):
             free.append(str(order))
-        raise NoClosedFormError(
-            f"no closed form for D_{order}(P‖Q): {why}. For a numeric value give "
-            f"{', '.join(free)} values: renyi_divergence_mp(P, Q, order, values={{...}})."
-        )
+        reason = f"no closed form for D_{order}(P‖Q): {why}"
+        advice = (f". For a numeric value give {', '.join(free)} values: renyi_divergence_mp(P, Q, order, "
+                  "values={...}).") if free else "."
+        error = NoClosedFormError(reason + advice)
+        error.reason = reason  # without the advice: what an enclosing case split quotes (cases.split)
+        raise error
     dps = 50
     value = univariate_divergence_mp(P, Q, order, dps=dps)
     steps.append(_equals(order, sp.Float(value, dps) if value != oo else oo, Numeric(dps, why), Status.NUMERIC))
