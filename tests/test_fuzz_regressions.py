@@ -911,3 +911,17 @@ def test_a_case_split_that_finds_no_closed_form_speaks_in_the_users_parameters()
     assert "_delta" not in message and "in the case 1/2 - c > 0" in message
     assert message.count("For a numeric value give") == 1 and message.endswith(
         "For a numeric value give c values: renyi_divergence_mp(P, Q, order, values={...}).")
+
+
+def test_a_value_taken_as_a_limit_names_its_point_when_it_is_refused():
+    """Zipf laws of symbolic exponents evaluated at s₁ = 1/2 (no law there: ζ(1/2) < 0): the form was tried again as
+    its limit, an expression with the point already in it, and the refusal read "not a real number at : …" (a
+    probe).  It names the point given."""
+    k, s1, s2 = sp.Symbol("k", integer=True), *sp.symbols("s1 s2", positive=True)
+
+    def zipf(s):
+        return rdpsym.Discrete(k ** (-s) / sp.zeta(s), k, support=sp.Range(1, sp.oo))
+
+    d = rdpsym.renyi_divergence(zipf(s1), zipf(s2), alpha)
+    with pytest.raises(rdpsym.RdpSymError, match="at α = 3/10, s₁ = 1/2, s₂ = 3:"):
+        d.evalf({s1: R(1, 2), s2: 3, alpha: R(3, 10)})

@@ -194,7 +194,7 @@ def closed_value(expr: sp.Expr, point: dict, dps: int, where: Callable[[], str] 
         if limit is None:
             raise VerificationError(f"the closed form is 0/0 at {at} (a denominator vanishes there) and has no "
                                     "limit rdpsym could take; renyi_divergence_mp evaluates the definition there")
-        return closed_value(limit, {}, dps, where)
+        return closed_value(limit, {}, dps, lambda: at)  # (the point, not the empty one left)
     ball = _closed_ball(expr, point, dps)
     if ball is not None:
         return ball
@@ -204,7 +204,7 @@ def closed_value(expr: sp.Expr, point: dict, dps: int, where: Callable[[], str] 
         limit = _removable(expr, point, order_symbol)
         if limit is None:
             raise
-        return closed_value(limit, {}, dps, where)
+        return closed_value(limit, {}, dps, lambda: at)  # (the point, not the empty one left)
 
 
 def _limits_taken(expr: sp.Expr, point: dict, at: str) -> sp.Expr:
