@@ -577,12 +577,37 @@ def test_a_domain_outside_its_symbols_assumptions_is_refused_and_a_ball_containi
     wrong = Claim("assumed", "", "", "", (Equal(sp.sqrt(xp**2), xp, ""),), Verdict.CHECKED,
                   Domain({xp: sp.Interval(-5, 5)})).check()
     assert wrong.verdict is Verdict.UNKNOWN and "declared positive" in str(wrong.steps[0].evidence[0])
-    edge = Claim("edge", "", "", "", (AtLeast(xp, 0, ""),), Verdict.CHECKED, Domain({xp: sp.Interval(0, 5)})).check()
-    assert edge.verdict in (Verdict.CHECKED, Verdict.PROVED)  # a sign's closure: z → 0⁺ is allowed
+    x0 = sp.Symbol("x", nonnegative=True)
+    edge = Claim("edge", "", "", "", (AtLeast(x0, 0, ""),), Verdict.CHECKED, Domain({x0: sp.Interval(0, 5)})).check()
+    assert edge.verdict in (Verdict.CHECKED, Verdict.PROVED)
     x, y = sp.symbols("x y", real=True)
     square = Claim("square", "", "", "", (Step((x - y) ** 2, ">", 0, "false at x = y"),), Verdict.REFUTED,
                    Domain({x: sp.Interval(-2, 2), y: sp.Interval(-2, 2)})).check()
     assert square.verdict is Verdict.REFUTED
+
+
+def test_a_domain_that_holds_a_value_its_symbols_assumption_excludes_is_refused_at_a_strict_edge_too():
+    """A probe of hidden claims: a positive μ on [0, 1] made D_∞ of N(0, σ²) against N(μ, σ²) ∞ when the claim was
+    built, and it was proved, though at μ = 0 (in the domain) the laws are equal and D_∞ = 0; an even n on Range(0, 10)
+    made (−1)^n 1, and a nonzero z on [−1, 1] made sign(z)² 1: both proved.  Each is unknown with the reason now; the
+    same claims on domains the assumptions hold on are decided as before."""
+    mu, sigma = sp.Symbol("mu", positive=True), sp.Symbol("sigma", positive=True)
+    n, z = sp.Symbol("n", integer=True, even=True), sp.Symbol("z", real=True, nonzero=True)
+
+    def verdict(step, variables):
+        result = Claim("c", "", "", "", (step,), Verdict.REFUTED, Domain(variables)).check()
+        return result.verdict, str(result.steps[0].evidence[0])
+
+    infinite = Equal(lambda: rdpsym.gaussian(sigma=sigma, sensitivity=mu).rdp(sp.oo).result, sp.oo, "")
+    for step, wide, narrow in [
+        (infinite, {mu: sp.Interval(0, 1), sigma: sp.Interval.open(0, sp.oo)},
+         {mu: sp.Interval.Lopen(0, 1), sigma: sp.Interval.open(0, sp.oo)}),
+        (Equal((-1) ** n, 1, ""), {n: sp.Range(0, 10)}, {n: sp.Range(0, 10, 2)}),
+        (Equal(sp.sign(z) ** 2, 1, ""), {z: sp.Interval(-1, 1)}, {z: sp.Interval(1, 2)}),
+    ]:
+        status, why = verdict(step, wide)
+        assert status is Verdict.UNKNOWN and "is not shown to hold only such values" in why, why
+        assert verdict(step, narrow)[0] is Verdict.PROVED
 
 
 def test_a_holds_steps_relation_is_read_at_every_point_not_only_where_it_fails():

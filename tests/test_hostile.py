@@ -152,6 +152,26 @@ def test_a_worker_that_dies_costs_its_file_or_claim_only(tmp_path):
     assert [f.problem for f in report.failures] == ["the worker process ended (exit status 3) while loading"]
 
 
+def test_a_claim_too_deep_to_send_from_the_worker_costs_itself_only(tmp_path):
+    """A side nested 300 deep exceeded pickle's recursion as the worker sent the claim, before the claim's own ceiling
+    on nesting was read: the RecursionError ended the worker, and `rdpsym check` lost every other claim and its report
+    (a probe).  The claim is unknown with the reason; the rest are checked."""
+    (tmp_path / "deep.py").write_text(textwrap.dedent("""
+        import sympy as sp
+        from rdpsym.claims import AtMost, Claim, Domain, Verdict
+        x = sp.Symbol("x", real=True)
+        deep = x
+        for _ in range(300):
+            deep = sp.Pow(deep + 1, sp.Rational(1, 2), evaluate=False)
+        CLAIMS = [Claim("deep", "", "", "", (AtMost(deep, 2, ""),), Verdict.CHECKED, Domain({x: sp.Interval(0, 1)})),
+                  Claim("after", "", "", "", (AtMost(x, 2, ""),), Verdict.CHECKED, Domain({x: sp.Interval(0, 1)}))]
+    """))
+    report = run([tmp_path], timeout=60)
+    assert [(r.claim.id, r.verdict) for r in report.results] == [("deep", rdpsym.Status.UNKNOWN),
+                                                                  ("after", rdpsym.Status.CHECKED)]
+    assert "could not be sent from the worker process (RecursionError" in str(report.results[0].steps[0].evidence[0])
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
 def test_a_fifo_named_like_a_claim_file_is_not_read(tmp_path, watchdog):
     """A FIFO ``fifo.py`` in a claims folder blocked the worker's read until the wall-clock backstop, 20 times the

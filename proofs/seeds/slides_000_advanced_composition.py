@@ -213,10 +213,11 @@ CLAIMS = [
         steps=(Holds("i.i.d. two-point R ∈ [−α, α], β = E R: Pr[Σ R_i > nβ + zα√n] ≤ e^{−z²/2}", _azuma_corrected,
                      "exact binomial law (two-point laws are the extremal case of Hoeffding's lemma)"),),
         expected=Verdict.CHECKED,
-        domain=Domain({a_: POSITIVE, z: sp.Interval(0, 6), h1: sp.Interval.Lopen(0, 1), h2: sp.Interval.Lopen(0, 1),
+        domain=Domain({a_: POSITIVE, z: sp.Interval.Lopen(0, 6), h1: sp.Interval.Lopen(0, 1), h2: sp.Interval.Lopen(0, 1),
                        pi_: UNIT}, objects={"n": SMALL_COUNTS}, samples=60),
         note="Checked in exact rationals on sums of i.i.d. two-point variables in [−α, α] with β their mean (the "
-             "largest allowed), n ≤ 200. A martingale theorem checked on independent sums only: CHECKED.",
+             "largest allowed), n ≤ 200, z in (0, 6] (z = 0 bounds a probability by 1). A martingale theorem checked "
+             "on independent sums only: CHECKED.",
     ),
     Claim(
         id="slides-azuma-small-alpha",
@@ -226,7 +227,7 @@ CLAIMS = [
         steps=(Holds("i.i.d. two-point R ∈ [−α, α]: Pr[Σ R_i > nβ + z√(nα)] ≤ e^{−z²/2}", _azuma_printed_small,
                      "√(nα) ≥ α√n for α ≤ 1, then the corrected bound"),),
         expected=Verdict.CHECKED,
-        domain=Domain({a_: sp.Interval.Lopen(0, 1), z: sp.Interval(0, 6), h1: sp.Interval.Lopen(0, 1),
+        domain=Domain({a_: sp.Interval.Lopen(0, 1), z: sp.Interval.Lopen(0, 6), h1: sp.Interval.Lopen(0, 1),
                        h2: sp.Interval.Lopen(0, 1), pi_: UNIT}, objects={"n": SMALL_COUNTS}, samples=40),
         note="How the slide's proof survives: it applies the inequality with α = ε ≤ 1. Exact rationals: CHECKED.",
     ),

@@ -175,7 +175,13 @@ def _worker(fd: int, files, claims, skip, start: int, before_check) -> None:
             for k in range(start, len(claims)):
                 # The template goes pickled inside the message: the supervisor unpickles it only if the check is
                 # stopped (rebuilding a claim's SymPy sides was a tenth of a warm `rdpsym check` in the supervisor).
-                template = dumps_as_built(ClaimResult(claims[k], Status.UNKNOWN, claims[k].steps, 0.0))
+                try:
+                    template = dumps_as_built(ClaimResult(claims[k], Status.UNKNOWN, claims[k].steps, 0.0))
+                except Exception as exc:  # noqa: BLE001 - a claim that cannot be sent costs itself only
+                    unsent = _unsent(claims[k], exc)
+                    _send(pipe, ("start", k, claims[k].id, dumps_as_built(unsent)))
+                    _send(pipe, ("result", k, unsent))
+                    continue
                 _send(pipe, ("start", k, claims[k].id, template))
                 _send(pipe, ("result", k, claims[k].check()))
             _send(pipe, ("done",))
@@ -196,6 +202,19 @@ def _send(pipe, message: tuple) -> None:
         data = pickle.dumps(_unpicklable(message, exc))
     pipe.write(_HEADER.pack(len(data)) + data)
     pipe.flush()
+
+
+def _unsent(claim: Claim, exc: Exception) -> ClaimResult:
+    """A claim whose sides do not pickle, so cannot go to the supervisor, as unknown with the reason; its sides are
+    left out.  (An expression nested 199 deep exceeded pickle's recursion before the claim's own ceiling on nesting
+    was read, and the RecursionError ended the worker: the run lost every claim after it, and its report; a probe.)"""
+    why = (f"could not be sent from the worker process ({type(exc).__name__}: {exc}); Claim.check() in-process says "
+           "why its sides are refused")
+    evidence = (Failure(why),)
+    unknown = dict(status=Status.UNKNOWN, evidence=evidence)
+    steps = tuple(dataclasses.replace(s, compare=None, **unknown) if hasattr(s, "compare") else
+                  dataclasses.replace(s, lhs=None, rhs=None, **unknown) for s in claim.steps)
+    return ClaimResult(dataclasses.replace(claim, steps=steps), Status.UNKNOWN, steps, 0.0)
 
 
 def _unpicklable(message: tuple, exc: Exception) -> tuple:
