@@ -709,3 +709,18 @@ def test_a_domain_over_a_union_is_refused_by_name():
                                          r"Union\(Interval\(0, 1\), Interval\(2, 3\)\)"):
         Domain({_t: union})
     assert Domain({_t: sp.FiniteSet(1, 2)}).points() and Domain({_t: sp.S.Reals}).points()
+
+
+def test_a_domain_and_a_predicate_that_cannot_be_used_are_named():
+    """A probe: Domain(samples=0) still said "checked" on two corner points, samples=2.5 and seed="abc" were taken,
+    and a Holds predicate returning None came back as "TypeError: cannot unpack non-iterable NoneType object"."""
+    x = sp.Symbol("x", real=True)
+    for kwargs, message in [(dict(samples=0), "samples must be an integer from 1 to 100000; got 0"),
+                            (dict(samples=2.5), "samples must be an integer from 1 to 100000; got 2.5"),
+                            (dict(seed="abc"), "seed must be an integer; got 'abc'")]:
+        with pytest.raises(ClaimError, match=re.escape(message)):
+            Domain({x: sp.Interval(0, 1)}, **kwargs)
+    nothing = Claim("none", "", "", "", (Holds("x ? x", lambda p: None, "returns nothing"),), Verdict.CHECKED,
+                    Domain({x: sp.Interval(0, 1)})).check()
+    assert nothing.verdict is Verdict.UNKNOWN
+    assert "compare(point) must be a tuple (lhs, relation, rhs); got None" in str(nothing.steps[0].evidence[0])

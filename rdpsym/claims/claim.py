@@ -34,7 +34,7 @@ from rdpsym.foundations import operations
 from rdpsym.foundations.balls import InfiniteValue, OutsideDomain, Undecided, precision, to_arb
 from rdpsym.foundations.budget import time_budget
 from rdpsym.foundations.disk_cache import persistent
-from rdpsym.foundations.errors import ClaimError, RdpSymError
+from rdpsym.foundations.errors import ClaimError, RdpSymError, must, shorten
 from rdpsym.foundations.precision import DECISION_RUNGS
 from rdpsym.foundations.reading import exact
 from rdpsym.foundations.record import (
@@ -514,7 +514,11 @@ def _decided_at(compare, point: dict, rungs: tuple[int, ...], confirm_failures: 
     for bits in rungs:
         with precision(bits):
             try:
-                lhs, rel, rhs = compare(point)
+                returned = compare(point)
+                if not (isinstance(returned, (tuple, list)) and len(returned) == 3):  # ("cannot unpack": a probe)
+                    raise ClaimError(must("a Holds step's compare(point)", "a tuple (lhs, relation, rhs)",
+                                          shorten(repr(returned))))
+                lhs, rel, rhs = returned
                 rel = Relation.parse(rel).value  # ("!=" from a Holds step: named, not a KeyError or "unknown")
                 decided, defined, sides = _decide(lhs, rel, rhs), True, (lhs, rel, rhs)
             except _NotDefinedYet:

@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from rdpsym.foundations.errors import ClaimError, must
+from rdpsym.foundations.errors import ClaimError, must, quoted
 
 #: Offsets from a finite end of an interval: the edges where bounds get tight.
 _NEAR = tuple(sp.Rational(1, 10**k) for k in (30, 12, 6, 3, 1))
@@ -146,6 +146,10 @@ def _draw(lo, hi, rng: random.Random):
     return mag if rng.random() < 0.5 else -mag
 
 
+#: The most sample points a domain may ask for (each is one evaluation of every step on it).
+MAX_SAMPLES = 100_000
+
+
 @dataclass(frozen=True)
 class Domain:
     """Where a claim's hypotheses hold, and how to sample it adversarially.
@@ -167,6 +171,11 @@ class Domain:
     seed: int = 2017
 
     def __post_init__(self) -> None:
+        # (samples=0 still said "checked", on its two corner points, and 2.5 or a seed "abc" were taken: a probe)
+        if isinstance(self.samples, bool) or not isinstance(self.samples, int) or not 1 <= self.samples <= MAX_SAMPLES:
+            raise ClaimError(must("samples", f"an integer from 1 to {MAX_SAMPLES}", quoted(self.samples)))
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise ClaimError(must("seed", "an integer", quoted(self.seed)))
         # (a Union was taken, and the claim came out unknown with "'Union' object has no attribute 'left_open'": a
         # probe of the claims engine)
         for symbol, values in self.variables.items():
