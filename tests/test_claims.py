@@ -724,3 +724,23 @@ def test_a_domain_and_a_predicate_that_cannot_be_used_are_named():
                     Domain({x: sp.Interval(0, 1)})).check()
     assert nothing.verdict is Verdict.UNKNOWN
     assert "compare(point) must be a tuple (lhs, relation, rhs); got None" in str(nothing.steps[0].evidence[0])
+
+
+def test_a_relation_that_fails_on_a_small_set_the_points_missed_is_found_by_a_search():
+    """A probe of hidden claims: log x < x − 1 on (1/3, 5) fails at x = 1 only, and D₂ < D₃ of randomized response on
+    (1/10, 1) at p = 1/2 only (both 0 there); sampled, both were checked.  A local search from the narrowest points,
+    and for a strict relation at the sample points made simple fractions, refutes them with the exact counterexample;
+    the true statements beside them (≤ in both) stay checked."""
+    x, p = sp.Symbol("x", positive=True), sp.Symbol("p", positive=True)
+
+    def rr(a):
+        return sp.log(p**a * (1 - p) ** (1 - a) + (1 - p) ** a * p ** (1 - a)) / (a - 1)
+
+    R = sp.Rational
+    for lhs, rhs, variables, at in [(sp.log(x), x - 1, {x: sp.Interval.open(R(1, 3), 5)}, {x: 1}),
+                                    (rr(2), rr(3), {p: sp.Interval.open(R(1, 10), 1)}, {p: R(1, 2)})]:
+        strict = Claim("strict", "", "", "", (Step(lhs, "<", rhs, ""),), Verdict.REFUTED, Domain(variables)).check()
+        assert strict.verdict is Verdict.REFUTED and dict(strict.steps[0].evidence[0].point) == at
+        weak = Claim("weak", "", "", "", (Step(lhs, "<=", rhs, "", symbolic=False),), Verdict.CHECKED,
+                     Domain(variables)).check()
+        assert weak.verdict is Verdict.CHECKED

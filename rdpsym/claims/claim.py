@@ -30,6 +30,7 @@ from flint import arb, ctx, fmpq
 
 from rdpsym.claims import prover
 from rdpsym.claims.domains import Domain
+from rdpsym.claims.search import BUDGET, SHARE, STARTS, gap, margin, nearest_failure, simple_points, starts
 from rdpsym.foundations import operations
 from rdpsym.foundations.balls import InfiniteValue, OutsideDomain, Undecided, precision, to_arb
 from rdpsym.foundations.budget import time_budget
@@ -493,7 +494,7 @@ def _check_numeric(domain: Domain, compare, rungs: tuple[int, ...] = DECISION_RU
             continue
         if decided is False:
             return Status.REFUTED, (_counterexample(point, sides, len(points)),)
-    undecided, undefined, first_undecided = 0, 0, None
+    undecided, undefined, first_undecided, narrow, relations = 0, 0, None, [], set()
     for point in points:
         decided, defined, sides = _decided_at(compare, point, rungs, confirm_failures)
         undefined += not defined
@@ -502,8 +503,53 @@ def _check_numeric(domain: Domain, compare, rungs: tuple[int, ...] = DECISION_RU
         if decided is None:
             undecided += 1
             first_undecided = first_undecided or point
+        elif sides is not None and (m := margin(sides)) is not None:
+            narrow.append((m, gap(sides), point))
+            relations.add(sides[1])
+    strict = any(r in ("<", ">") for r in relations)
+    first = starts(narrow, strict) if narrow else []
+    if first or strict:  # where the relation held most narrowly, a local search for a failure set the points missed
+        found = _searched(domain, compare, first, rungs, confirm_failures, strict)
+        if found is not None:
+            return Status.REFUTED, (_counterexample(found[0], found[1], len(points)),)
     sampled = Sampled(len(points), undecided, undefined, point_items(first_undecided or {}), DECISION_RUNGS[-1])
     return (Status.UNKNOWN if undecided else Status.CHECKED), (sampled,)
+
+
+def _searched(domain: Domain, compare, narrow: list, rungs: tuple[int, ...], confirm_failures: bool,
+              strict: bool = False) -> tuple | None:
+    """(a point, its sides) where ``compare`` fails, found by :func:`~rdpsym.claims.search.nearest_failure` from the
+    ``narrow`` points (the starts, narrowest first), and for a ``strict`` relation at the sample points made simple
+    fractions (:func:`~rdpsym.claims.search.simple_points`), at the lowest of ``rungs`` and certified at all of
+    them; None if none is found."""
+    variables = {s: w for s, w in domain.variables.items() if isinstance(w, (sp.Interval, sp.Range))}
+    if not variables:
+        return None
+
+    def decide(point: dict) -> tuple:
+        try:
+            return _decided_at(compare, point, (min(rungs),))
+        except (ArithmeticError, ValueError, TypeError, RdpSymError):  # (a point no side can be evaluated at)
+            return None, False, None
+
+    allowed = domain.where or (lambda point: True)
+    points = domain.points()
+    budget = min(BUDGET, max(STARTS * 2, int(len(points) * SHARE)))
+    point = nearest_failure(variables, narrow, decide, lambda p: bool(_quietly(allowed, p)), budget)
+    if point is None and strict:
+        point = next((p for p in simple_points(points, variables, most=budget // 3)
+                      if _quietly(allowed, p) and decide(p)[0] is False), None)
+    if point is None:
+        return None
+    decided, _, sides = _decided_at(compare, point, rungs, confirm_failures)
+    return (point, sides) if decided is False else None
+
+
+def _quietly(condition, point: dict):
+    try:
+        return condition(point)
+    except Exception:  # noqa: BLE001 - the domain's own condition, a user's code: a point it cannot read is not taken
+        return False
 
 
 def _decided_at(compare, point: dict, rungs: tuple[int, ...], confirm_failures: bool = False) -> tuple:

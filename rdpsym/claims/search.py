@@ -1,0 +1,239 @@
+"""Sharpening a sampled check: a local search from the sample points where an inequality held most narrowly.
+
+Sample points drawn coordinate by coordinate miss a failure set that is small: log x < x − 1 on (1/3, 5) fails at
+x = 1 only, D₂ < D₃ of randomized response at p = 1/2 only (both sides 0), and Mironov's Proposition 3 with its
+log(1/δ) term scaled by 0.9, checked against the Gaussian's exact δ, only near the curve α − 1 ≈ σ·√(1.8·log(1/δ)):
+each was reported checked (a probe of hidden claims).  Two searches follow the sampled check, within a share of its
+evaluations:
+
+* from the points where the relation's margin (the log-ratio of its sides, or their relative difference where a side
+  is not positive) is least, a pattern search, one coordinate at a time with steps that shrink, then the simplest
+  fractions near where it started and ended (x = 1 above);
+* for a strict relation, which fails where its sides are equal, also from the point where they are closest, and at
+  the sample points with every coordinate made the nearest integer or half (p = 1/2 above).
+
+Only a failure certified at the caller's precisions counts, so a true claim's status is never changed by a search.
+What a search does not reach stays a sampled check's limit: the scaled Proposition 3 is refuted at one seed of the
+domain and still checked at another, whose narrowest points lie far from its failure curve.
+
+The coordinates are those in which the sample points are drawn: a finite interval linearly (in log scale where its
+ends are positive and far apart), a half-line as log(distance to its end), the real line as asinh; a Range by its
+integers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+import mpmath
+import sympy as sp
+from flint import arb, fmpq
+
+#: How many of the narrowest sample points a search starts from, and the evaluations it may spend in all (at most:
+#: the caller gives a share of its sample points, so a search costs a fraction of the check it sharpens).
+STARTS = 3
+BUDGET = 90
+#: The search's evaluations per sample point of the check (one in eight: `rdpsym check` took 70 % longer with 90 a
+#: step, 30 % with one in four).
+SHARE = 1 / 8
+#: A start is tried only where the margin is below this (a log-ratio of 1: the sides within a factor e).
+NARROW = 1.0
+#: The least decrease of the margin a move must make to be taken (relative above 1): a search that crawled along
+#: a ridge of equal margins spent its whole budget there.
+_GAIN = 1e-3
+#: The steps of the pattern search in each coordinate, largest first.
+_STEPS = (1.0, 0.25, 1 / 16, 1 / 256, 1 / 4096)
+
+
+def margin(sides: tuple) -> float | None:
+    """How far ``(lhs, relation, rhs)`` is from failing: log(rhs/lhs) for ``<=`` with both sides positive (the other
+    way round for ``>=``), else their difference relative to their size; None for ``=`` or sides that are not
+    finite numbers.
+
+    >>> margin((arb(1), "<=", arb(2))) > 0, margin((arb(3), "<=", arb(2))) < 0, margin((arb(1), "=", arb(1)))
+    (True, True, None)
+    """
+    lhs, relation, rhs = sides
+    if relation not in ("<=", "<", ">=", ">"):
+        return None
+    if relation in (">=", ">"):
+        lhs, rhs = rhs, lhs
+    try:
+        low, high = (x if isinstance(x, arb) else arb(x) if isinstance(x, (int, fmpq)) else None for x in (lhs, rhs))
+    except (TypeError, ValueError):
+        return None
+    if low is None or high is None or not (low.is_finite() and high.is_finite()):
+        return None
+    if low > 0 and high > 0:
+        return float((high.log() - low.log()).mid())
+    size = abs(low.mid()) + abs(high.mid())
+    return float(((high - low) / size).mid()) if size != 0 else None
+
+
+def gap(sides: tuple) -> float:
+    """|rhs − lhs| (∞ where it is not a finite number): where a strict relation fails by equality (D₂ < D₃ of
+    randomized response at p = 1/2, where both are 0), the margin's ratio stays away from 0 and this does not."""
+    lhs, _, rhs = sides
+    try:
+        d = (rhs if isinstance(rhs, arb) else arb(rhs)) - (lhs if isinstance(lhs, arb) else arb(lhs))
+    except (TypeError, ValueError):
+        return float("inf")
+    return float(abs(d.mid())) if d.is_finite() else float("inf")
+
+
+def starts(sampled: list[tuple[float, float, dict]], strict: bool) -> list[tuple[dict, float]]:
+    """The points a search starts from, with their margins, of the sampled ``(margin, gap, point)`` where the
+    relation held: the
+    :data:`STARTS` − 1 with the least margins below :data:`NARROW`, and for a ``strict`` relation (which fails where
+    its sides are equal) the one with the least gap."""
+    by_margin = [(p, m) for m, _, p in sorted(sampled, key=lambda s: s[0]) if m < NARROW][:STARTS - 1]
+    if not strict:
+        return by_margin
+    m, _, least_gap = min(sampled, key=lambda s: s[1])
+    return by_margin + ([(least_gap, m)] if all(least_gap is not p for p, _ in by_margin) else [])
+
+
+def nearest_failure(variables: dict, starts: list[tuple[dict, float]], decide: Callable[[dict], tuple],
+                    allowed: Callable[[dict], bool], budget: int = BUDGET) -> dict | None:
+    """A point where ``decide(point)`` (``(decided, defined, sides)`` as the sampled check reads a point) says the
+    relation fails, sought from each of the ``starts`` (a point and its margin) with an equal share of ``budget``
+    evaluations; None if none is found.  ``variables``: the domain's numeric variables and their sets;
+    ``allowed(point)``: the domain's own condition on a point."""
+    for start, at_start in starts:
+        found = _from(start, at_start, variables, decide, allowed, budget // max(1, len(starts)))
+        if found is not None:
+            return found
+    return None
+
+
+def _from(start: dict, at_start: float, variables: dict, decide: Callable[[dict], tuple],
+          allowed: Callable[[dict], bool], budget: int) -> dict | None:
+    """The pattern search from one point, then the simplest fractions near where it started and where it ended."""
+    spent = 0
+
+    def fails(point: dict) -> tuple[bool, float | None]:
+        nonlocal spent
+        spent += 1
+        decided, defined, sides = decide(point)
+        return decided is False, margin(sides) if decided and defined and sides is not None else None
+
+    coordinates = {s: _coordinate(where, start[s]) for s, where in variables.items() if s in start}
+    coordinates = {s: c for s, c in coordinates.items() if c is not None}
+    here, best = dict(start), at_start
+    for step in _STEPS:
+        moved = True
+        while moved and spent < budget // 2:
+            moved = False
+            for symbol, (to_value, t) in list(coordinates.items()):
+                for sign in (1, -1):
+                    value = to_value(t + sign * step)
+                    if value is None or value == here[symbol] or variables[symbol].contains(value) is not sp.true:
+                        continue
+                    point = {**here, symbol: value}
+                    if not allowed(point):
+                        continue
+                    failed, m = fails(point)
+                    if failed:
+                        return point
+                    if m is not None and m < best - _GAIN * max(1.0, abs(best)):  # (no crawl along a ridge)
+                        here, best, moved = point, m, True
+                        coordinates[symbol] = (to_value, t + sign * step)
+                        break
+                if moved or spent >= budget // 2:
+                    break
+    # A relation tight at a simple number (log x < x − 1 fails at x = 1 only) is approached by the steps but never
+    # met: the coordinates are tried as the simplest fractions near them.
+    for point in [*_simplest_near(start, variables), *(_simplest_near(here, variables) if here != start else [])]:
+        if spent >= budget:
+            return None
+        if allowed(point) and fails(point)[0]:
+            return point
+    return None
+
+
+def simple_points(points: list[dict], variables: dict, most: int = 30) -> list[dict]:
+    """Distinct points whose every coordinate is a sampled point's, made the nearest fraction of denominator 1 or 2
+    (at most ``most``): a strict relation that fails by equality does so at such a point more often than not (D₂ <
+    D₃ of randomized response fails at p = 1/2 only, where both are 0, away from where its sides are closest)."""
+    out: list[dict] = []
+    for point in points:
+        simple = dict(point)
+        for symbol, where in variables.items():
+            value = point.get(symbol)
+            if isinstance(value, sp.Rational):
+                for d in (2, 1):
+                    f = Fraction(int(value.p), int(value.q)).limit_denominator(d)
+                    near = sp.Rational(f.numerator, f.denominator)
+                    if where.contains(near) is sp.true:
+                        simple[symbol] = near
+                        break
+        if simple != point and simple not in out:
+            out.append(simple)
+            if len(out) >= most:
+                break
+    return out
+
+
+#: The denominators of the simple fractions a point's coordinates are tried as.
+_DENOMINATORS = (1, 2, 3, 4, 6, 10, 100)
+
+
+def _simplest_near(point: dict, variables: dict) -> list[dict]:
+    """``point`` with one coordinate, then all of them, replaced by the nearest fraction of each of
+    :data:`_DENOMINATORS` (those inside the variable's set and different from it), nearest first."""
+    singles, together = [], dict(point)
+    for symbol, where in variables.items():
+        value = point.get(symbol)
+        if not isinstance(value, sp.Rational):
+            continue
+        exact = Fraction(int(value.p), int(value.q))
+        options = sorted({exact.limit_denominator(d) for d in _DENOMINATORS} - {exact}, key=lambda f: abs(f - exact))
+        options = [sp.Rational(f.numerator, f.denominator) for f in options]
+        options = [v for v in options if where.contains(v) is sp.true]
+        singles += [{**point, symbol: v} for v in options]
+        if options:
+            together[symbol] = options[0]
+    return ([together] if together != point else []) + singles
+
+
+def _coordinate(where: sp.Set, value: sp.Expr) -> tuple[Callable[[float], sp.Rational | None], float] | None:
+    """(from a coordinate to an exact value of ``where``, the coordinate of ``value``), or None for a set that is not
+    searched (a finite set of values)."""
+    if isinstance(where, sp.Range):
+        return (lambda t: sp.Integer(round(t)) if abs(t) < 1e15 else None), float(value)
+    if not isinstance(where, sp.Interval):
+        return None
+    lo, hi = where.start, where.end
+    v = mpmath.mpf(sp.Float(value, 30))
+    if lo.is_finite and hi.is_finite:
+        a, b = (mpmath.mpf(sp.Float(e, 30)) for e in (lo, hi))
+        if a > 0 and b / a > 100:  # a long interval of positive values: searched in log scale, as it is drawn
+            return _exact(lambda t: mpmath.exp(t)), float(mpmath.log(v))
+        return _exact(lambda t: a + (b - a) * t), float((v - a) / (b - a))
+    if lo.is_finite:
+        a = mpmath.mpf(sp.Float(lo, 30))
+        return (_exact(lambda t: a + mpmath.exp(t)), float(mpmath.log(v - a))) if v > a else None
+    if hi.is_finite:
+        b = mpmath.mpf(sp.Float(hi, 30))
+        return (_exact(lambda t: b - mpmath.exp(t)), float(mpmath.log(b - v))) if v < b else None
+    return _exact(mpmath.sinh), float(mpmath.asinh(v))
+
+
+def _exact(f: Callable) -> Callable[[float], sp.Rational | None]:
+    """``f`` at a coordinate, as the exact rational its 30-digit value is (None past what a float holds)."""
+    def to_value(t: float) -> sp.Rational | None:
+        with mpmath.workdps(30):
+            try:
+                v = f(mpmath.mpf(t))
+            except (OverflowError, ValueError):
+                return None
+            if not mpmath.isfinite(v) or abs(v) > mpmath.mpf(10) ** 300:
+                return None
+            v = mpmath.mpf(v)
+            man, exp = int(v.man), int(v.exp)  # (its binary value, exactly)
+            return sp.Integer(man * 2**exp) if exp >= 0 else sp.Rational(man, 2**-exp)
+    return to_value
+
+
+__all__ = ["BUDGET", "NARROW", "SHARE", "STARTS", "gap", "margin", "nearest_failure", "simple_points", "starts"]
