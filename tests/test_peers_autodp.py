@@ -184,3 +184,20 @@ def test_a_scale_of_zero_is_refused_by_the_field_that_holds_it(make, field):
         mechanism = make()
     with pytest.raises(rdpsym.foundations.errors.ParameterError, match=f"^{field} must be positive"):
         rdpsym.from_autodp(mechanism)
+
+
+def test_an_autodp_field_out_of_range_is_named_as_autodp_names_it():
+    """A probe: PureDP_Mechanism(eps=inf) was refused as "epsilon must be …", zCDP_Mechanism(xi=−0.1) as "xi must be …",
+    and a PyTorch prob as "q must be a number …": rdpsym's names for them, not the fields the user set."""
+    import torch
+
+    with pytest.raises(rdpsym.ParameterError, match=r"^PureDP_Mechanism.params\['eps'\] \(rdpsym's epsilon\) must"):
+        rdpsym.from_autodp(zoo.PureDP_Mechanism(eps=float("inf")))
+    with pytest.raises(rdpsym.ParameterError, match=r"^zCDP_Mechanism.params\['xi'\] \(rdpsym's xi\) must"):
+        rdpsym.from_autodp(zoo.zCDP_Mechanism(rho=0.1, xi=-0.1))
+    sampled = zoo.SubsampleGaussianMechanism({"prob": 0.1, "sigma": 1.0, "coeff": 10})
+    sampled.params["prob"] = torch.tensor(0.5)  # a PyTorch scalar reads as the number it holds
+    assert rdpsym.from_autodp(sampled) == 10 * rdpsym.sampled_gaussian(q=sp.Rational(1, 2), sigma=1).curve()
+    sampled.params["prob"] = 1.5
+    with pytest.raises(rdpsym.ParameterError, match=r"^SubsampleGaussianMechanism.params\['prob'\] \(rdpsym's q\)"):
+        rdpsym.from_autodp(sampled)

@@ -35,6 +35,7 @@ and any mechanism built directly from an RDP function (a closure).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from fractions import Fraction
 
@@ -94,6 +95,20 @@ def _scale(params: dict, name: str, key: str) -> object:
     return positive_parameter(params[key], f"{name}.params[{key!r}]")
 
 
+@contextlib.contextmanager
+def _fields(name: str, **fields: str):
+    """An error of rdpsym's reader about its parameter ``ours`` said of the autodp field it came from, ``fields`` being
+    {ours: theirs} ("q must be …" for ``SubsampleGaussianMechanism.params['prob']``: a probe)."""
+    try:
+        yield
+    except ParameterError as exc:
+        text = str(exc)
+        for ours, theirs in fields.items():
+            if text.startswith(f"{ours} must"):
+                raise type(exc)(f"{name}.params[{theirs!r}] (rdpsym's {ours}){text[len(ours):]}") from None
+        raise
+
+
 def _whole(count: object) -> object:
     """A count autodp keeps as a whole float (``coeff=100.0``: epochs·n/batch computed in floats, which autodp takes as
     it is) as that integer; anything else unchanged, for the reader to refuse with the field's name (100.5 steps)."""
@@ -124,12 +139,15 @@ def from_autodp(mechanism: object) -> RdpCurve:
         # dp_accounting's RandomizedResponseDpEvent(noise_parameter=0) (it was refused, naming p only: a probe)
         return non_private().curve() if p in (0, 1) else randomized_response(p).curve()
     if name == "PureDP_Mechanism":
-        return pure_dp(_params(mechanism, name, ("eps",))["eps"]).curve()
+        with _fields(name, epsilon="eps"):
+            return pure_dp(_params(mechanism, name, ("eps",))["eps"]).curve()
     if name == "ExponentialMechanism":
-        return exponential_mechanism(_params(mechanism, name, ("eps",))["eps"]).curve()
+        with _fields(name, epsilon="eps"):
+            return exponential_mechanism(_params(mechanism, name, ("eps",))["eps"]).curve()
     if name in ("zCDP_Mechanism", "DiscreteGaussianMechanism"):
         p = _params(mechanism, name, ("rho",))
-        return zcdp(rho=p["rho"], xi=p.get("xi", 0)).curve()
+        with _fields(name, rho="rho", xi="xi"):
+            return zcdp(rho=p["rho"], xi=p.get("xi", 0)).curve()
     if name in ("SubsampleGaussianMechanism", "NoisySGD_Mechanism"):
         steps = "coeff" if name == "SubsampleGaussianMechanism" else "niter"
         p = _params(mechanism, name, ("prob", "sigma", steps))
@@ -139,14 +157,16 @@ def from_autodp(mechanism: object) -> RdpCurve:
         if poisson is None:
             raise ParameterError(must(f"{name}.params['PoissonSampling']", "True or False", shown(flag)))
         if poisson:
-            one = sampled_gaussian(q=p["prob"], sigma=_scale(p, name, "sigma")).curve()
+            with _fields(name, q="prob"):
+                one = sampled_gaussian(q=p["prob"], sigma=_scale(p, name, "sigma")).curve()
         else:
             # autodp samples a fixed fraction without replacement (Wang–Balle–Kasiviswanathan 2019), whose bound is
             # for substituting a record: that moves the clipped sum by up to 2C, so the Gaussian has sensitivity 2,
             # as rdpsym reads dp_accounting's SampledWithoutReplacementDpEvent (autodp's own curve takes 1: below
             # the truth, as `verify` says).  One batch, one reading, whichever peer it comes from.
             inner = gaussian(sigma=_scale(p, name, "sigma"), sensitivity=2)
-            one = public("sampled_without_replacement")(inner, p["prob"]).curve()
+            with _fields(name, q="prob"):
+                one = public("sampled_without_replacement")(inner, p["prob"]).curve()
         return _times(one, k)
     if name == "ComposedGaussianMechanism":
         p = _params(mechanism, name, ("sigma", "coeff"))
