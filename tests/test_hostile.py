@@ -155,7 +155,9 @@ def test_a_worker_that_dies_costs_its_file_or_claim_only(tmp_path):
 def test_a_claim_too_deep_to_send_from_the_worker_costs_itself_only(tmp_path):
     """A side nested 300 deep exceeded pickle's recursion as the worker sent the claim, before the claim's own ceiling
     on nesting was read: the RecursionError ended the worker, and `rdpsym check` lost every other claim and its report
-    (a probe).  The claim is unknown with the reason; the rest are checked."""
+    (a probe).  The claim is checked in the worker as in-process (unknown: past the ceiling on nesting) and its result
+    sent without its sides; the rest are checked.  A claim whose sides do not pickle at all (a function class made in
+    the claim file) is checked too, and its verdict sent without them (a review)."""
     (tmp_path / "deep.py").write_text(textwrap.dedent("""
         import sympy as sp
         from rdpsym.claims import AtMost, Claim, Domain, Verdict
@@ -163,13 +165,18 @@ def test_a_claim_too_deep_to_send_from_the_worker_costs_itself_only(tmp_path):
         deep = x
         for _ in range(300):
             deep = sp.Pow(deep + 1, sp.Rational(1, 2), evaluate=False)
+        class Local(sp.Symbol):  # (a class of this file: pickle cannot find it by name in the supervisor)
+            pass
+
+        y = Local("y", real=True)
         CLAIMS = [Claim("deep", "", "", "", (AtMost(deep, 2, ""),), Verdict.CHECKED, Domain({x: sp.Interval(0, 1)})),
-                  Claim("after", "", "", "", (AtMost(x, 2, ""),), Verdict.CHECKED, Domain({x: sp.Interval(0, 1)}))]
+                  Claim("after", "", "", "", (AtMost(x, 2, ""),), Verdict.CHECKED, Domain({x: sp.Interval(0, 1)})),
+                  Claim("unpicklable", "", "", "", (AtMost(y, 2, ""),), Verdict.CHECKED, Domain({y: sp.Interval(0, 1)}))]
     """))
     report = run([tmp_path], timeout=60)
-    assert [(r.claim.id, r.verdict) for r in report.results] == [("deep", rdpsym.Status.UNKNOWN),
-                                                                  ("after", rdpsym.Status.CHECKED)]
-    assert "could not be sent from the worker process (RecursionError" in str(report.results[0].steps[0].evidence[0])
+    assert [(r.claim.id, r.verdict) for r in report.results] == [
+        ("deep", rdpsym.Status.UNKNOWN), ("after", rdpsym.Status.CHECKED), ("unpicklable", rdpsym.Status.CHECKED)]
+    assert "nested more than 200 deep" in str(report.results[0].steps[0].evidence[0])
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")

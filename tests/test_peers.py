@@ -317,6 +317,19 @@ def test_a_tree_with_sampling_without_replacement_reads_every_event_under_substi
     assert rdpsym.from_dp_event(alone) == 2 * rdpsym.gaussian(sigma=1).curve()  # adding or removing: C itself
 
 
+def test_events_alike_at_one_shift_and_not_at_the_other_are_read_apart():
+    """A zCDP event of ρ = 1/2 and a discrete Gaussian one in two dimensions of Δ = σ = 1 (zCDP of ρ = Δ²/(2σ²)) are one
+    leaf under adding or removing, and not under substitution, where the second's Δ doubles: both were read again
+    from the first (D₂ = 2, under the truth 1 + 4; a review).  Each is read at both shifts when first met."""
+    from dp_accounting.dp_event import ZCDpEvent
+
+    discrete = type("DiscreteGaussianDpEvent", (), {"sigma": 1.0, "sensitivity": 1, "dimension": 2})()
+    substituted = dpa.SampledWithoutReplacementDpEvent(10, 10, dpa.NoOpDpEvent())
+    for order in ([ZCDpEvent(0.5), discrete, substituted], [substituted, discrete, ZCDpEvent(0.5)]):
+        assert rdpsym.from_dp_event(dpa.ComposedDpEvent(order)).value(2) == 5
+    assert rdpsym.from_dp_event(dpa.ComposedDpEvent([ZCDpEvent(0.5), discrete])).value(2) == 2
+
+
 def test_a_sampled_event_with_no_release_inside_costs_nothing():
     # Found by an independent probe: Σ σᵢ⁻² = 0 raised ZeroDivisionError.
     for event in (dpa.PoissonSampledDpEvent(0.05, dpa.SelfComposedDpEvent(dpa.GaussianDpEvent(2.0), 0)),

@@ -325,3 +325,17 @@ def test_orders_taken_from_a_peers_accountant_are_named_as_its_own():
     with pytest.raises(ParameterError, match=r"RdpAccountant._orders, the orders the peer's accountant holds: order "
                                              r"must be a number > 1 or inf; got 0.5"):
         rdpsym.verify(accountant, delta=1e-5, epsilon=3.0)
+
+
+def test_orders_given_as_a_generator_or_a_huge_array_are_read_once_and_within_the_ceiling():
+    """An OpacusAccountant read its orders' generator to check them, then kept the spent generator ("got an empty
+    list" at get_epsilon: a review); a NumPy vector of 10⁹ orders was copied whole before the ceiling refused it."""
+    import numpy as np
+
+    from rdpsym.accounting.orders import resolve
+
+    accountant = rdpsym.OpacusAccountant(orders=(a for a in [2, 4, 8, 16, 32]))
+    accountant.step(noise_multiplier=1.0, sample_rate=0.01)
+    assert accountant.get_epsilon(1e-5) == accountant.get_epsilon(1e-5) > 0
+    with pytest.raises(ParameterError, match="at most 10000 orders"):
+        resolve(np.broadcast_to(np.float64(2.0), (10**9,)))  # (a view: no memory, and never copied whole now)

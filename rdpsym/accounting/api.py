@@ -505,7 +505,7 @@ def _result(kind, found, balls, how, given, dps, c) -> AccountingResult:
     if ball == math.inf:
         return AccountingResult(kind, mpmath.inf, None, math.inf, how, given, dps, c.certified, rows)
     notes: tuple = ()
-    if order is None:  # no order gives a bound: δ = 1, which holds for every mechanism ("best of : …": a probe)
+    if order is None and kind == "delta":  # no order gives a bound: δ = 1, which every mechanism meets (a probe)
         notes = ("no order gives a bound (the RDP value is ∞ at each; per_order says why): δ = 1, the bound every "
                  "mechanism meets",)
         return AccountingResult(kind, mpmath.mpf(1), None, ball, NO_ORDER, given, dps, c.certified, rows, None, notes)

@@ -29,7 +29,7 @@ import sympy as sp
 from flint import arb, ctx, fmpq
 
 from rdpsym.claims import prover
-from rdpsym.claims.domains import Domain
+from rdpsym.claims.domains import Domain, domain_within_assumptions
 from rdpsym.claims.search import BUDGET, SHARE, STARTS, gap, margin, nearest_failure, simple_points, starts
 from rdpsym.foundations import operations
 from rdpsym.foundations.balls import InfiniteValue, OutsideDomain, Undecided, precision, to_arb
@@ -251,64 +251,9 @@ def _resolve(x):
     return x() if callable(x) and not isinstance(x, sp.Basic) else x
 
 
-#: A symbol's assumptions as the sets of values they allow (SymPy simplifies with them on entry: √(x²) is x for a
-#: positive x).  A sign's set is open where the assumption is strict: a positive μ on [0, 1] made D_∞ of N(0, σ²)
-#: against N(μ, σ²) ∞, proved, where at μ = 0 it is 0 (a probe); ``even``, ``odd`` and ``prime`` simplified
-#: (−1)^n to 1 on Range(0, 10).  None: no SymPy set says it; such an assumption is allowed only on a finite domain
-#: whose every value has it.
-_n = sp.Dummy("n", integer=True)
-_ASSUMED = (("positive", sp.Interval.open(0, sp.oo)), ("nonnegative", sp.Interval(0, sp.oo)),
-            ("negative", sp.Interval.open(-sp.oo, 0)), ("nonpositive", sp.Interval(-sp.oo, 0)),
-            ("nonzero", sp.Union(sp.Interval.open(-sp.oo, 0), sp.Interval.open(0, sp.oo))),
-            ("integer", sp.S.Integers), ("rational", sp.S.Rationals), ("real", sp.S.Reals),
-            ("even", sp.ImageSet(sp.Lambda(_n, 2 * _n), sp.S.Integers)),
-            ("odd", sp.ImageSet(sp.Lambda(_n, 2 * _n + 1), sp.S.Integers)),
-            ("prime", None), ("composite", None), ("zero", sp.FiniteSet(0)))
-#: The most values of a finite domain read one by one for an assumption no SymPy set says.
-_FINITE_READ = 10_000
-
-
-def _domain_within_assumptions(domain: Domain) -> None:
-    """Refuse a domain that holds values its symbol's assumptions exclude: `sqrt(x**2) = x` with x declared positive
-    was proved on all the reals, and |α| = α on [−3, 3] with rdpsym's own α (a probe of the claims engine).  The
-    domain must be shown inside each assumption's set: one SymPy cannot place is refused too."""
-    for symbol, where in domain.variables.items():
-        if not isinstance(symbol, sp.Symbol) or not isinstance(where, sp.Set):
-            continue
-        for assumption, values in _ASSUMED:
-            if getattr(symbol, f"is_{assumption}") and not _within(where, values, assumption):
-                raise ClaimError(f"{symbol} is declared {assumption}, so SymPy simplifies with it (√(x²) = x for a "
-                                 f"positive x, (−1)^n = 1 for an even n), but its domain {where} is not shown to hold "
-                                 "only such values: declare it with the assumptions its domain has (nonnegative=True "
-                                 "on [0, ∞)), or narrow the domain")
-
-
-def _within(where: sp.Set, values: sp.Set | None, assumption: str) -> bool:
-    """Whether every value of ``where`` has ``assumption`` (``values``: the set it allows), where that can be shown."""
-    if isinstance(where, sp.Range) and assumption in ("even", "odd") and where.size != 0:
-        # (SymPy calls Range(2, ∞, 2) not a subset of the even integers)
-        end = where.inf if where.inf.is_finite else where.sup
-        return where.step % 2 == 0 and end % 2 == (0 if assumption == "even" else 1)
-    if values is not None:
-        inside = _is_subset(where, values)
-        if inside is not None:
-            return bool(inside)
-    if isinstance(where, sp.Range) and where.size.is_Integer and where.size <= _FINITE_READ or \
-            isinstance(where, sp.FiniteSet) and len(where) <= _FINITE_READ:
-        return all(getattr(sp.S(v), f"is_{assumption}") for v in where)
-    return False
-
-
-@functools.lru_cache(maxsize=512)
-def _is_subset(where: sp.Set, values: sp.Set) -> bool | None:
-    """``where.is_subset(values)``, kept: every step of a claim asks it of the same domain (SymPy intersects the
-    sets each time)."""
-    return where.is_subset(values)
-
-
 def _check_step(step: Step, domain: Domain) -> Step:
     """The step, checked: its status and evidence set, callable sides replaced by their values."""
-    _domain_within_assumptions(domain)
+    domain_within_assumptions(domain)
     if isinstance(step, Holds):
         # The far points too: a predicate checked only at the edges' samples took t ≤ 10⁴⁰ on t > 0, and Laplace's
         # D_α ≤ (1 − 10⁻²⁰)/λ, as checked, where AtMost refuted both at α, t = 10³⁰⁺ (a probe of the claims engine).
@@ -526,11 +471,11 @@ def _searched(domain: Domain, compare, narrow: list, rungs: tuple[int, ...], con
     if not variables:
         return None
 
-    def decide(point: dict) -> tuple:
+    def decide(point: dict, at: tuple[int, ...] = (min(rungs),), confirm: bool = False) -> tuple:
         try:
-            return _decided_at(compare, point, (min(rungs),))
-        except (ArithmeticError, ValueError, TypeError, RdpSymError):  # (a point no side can be evaluated at)
-            return None, False, None
+            return _decided_at(compare, point, at, confirm)
+        except Exception:  # noqa: BLE001 - a point the sides cannot be read at is not a point: a search changes a
+            return None, False, None  # status only by a certified failure (a predicate raising at x = 1: a review)
 
     allowed = domain.where or (lambda point: True)
     points = domain.points()
@@ -541,7 +486,7 @@ def _searched(domain: Domain, compare, narrow: list, rungs: tuple[int, ...], con
                       if _quietly(allowed, p) and decide(p)[0] is False), None)
     if point is None:
         return None
-    decided, _, sides = _decided_at(compare, point, rungs, confirm_failures)
+    decided, _, sides = decide(point, rungs, confirm_failures)
     return (point, sides) if decided is False else None
 
 

@@ -237,3 +237,75 @@ class Domain:
             if self.where is None or self.where(point):
                 out.append(point)
         return out
+
+
+#: A symbol's assumptions as the sets of values they allow (SymPy simplifies with them on entry: √(x²) is x for a
+#: positive x).  A sign's set is open where the assumption is strict: a positive μ on [0, 1] made D_∞ of N(0, σ²)
+#: against N(μ, σ²) ∞, proved, where at μ = 0 it is 0 (a probe); ``even``, ``odd`` and ``prime`` simplified
+#: (−1)^n to 1 on Range(0, 10).  None: no SymPy set says it; such an assumption is allowed only on a finite domain
+#: whose every value has it.
+_n = sp.Dummy("n", integer=True)
+_ASSUMED = (("positive", sp.Interval.open(0, sp.oo)), ("nonnegative", sp.Interval(0, sp.oo)),
+            ("negative", sp.Interval.open(-sp.oo, 0)), ("nonpositive", sp.Interval(-sp.oo, 0)),
+            ("nonzero", sp.Union(sp.Interval.open(-sp.oo, 0), sp.Interval.open(0, sp.oo))),
+            ("integer", sp.S.Integers), ("rational", sp.S.Rationals), ("real", sp.S.Reals),
+            ("even", sp.ImageSet(sp.Lambda(_n, 2 * _n), sp.S.Integers)),
+            ("odd", sp.ImageSet(sp.Lambda(_n, 2 * _n + 1), sp.S.Integers)),
+            ("prime", None), ("composite", None), ("zero", sp.FiniteSet(0)))
+#: Facts every number of a domain has (a domain is a set of finite real numbers), which SymPy derives from the others.
+_IMPLIED = frozenset({"commutative", "complex", "finite", "hermitian"})
+#: The most values of a finite domain read one by one for an assumption no SymPy set says.
+_FINITE_READ = 10_000
+
+
+def domain_within_assumptions(domain: Domain) -> None:
+    """Refuse a domain that holds values its symbol's assumptions exclude: `sqrt(x**2) = x` with x declared positive
+    was proved on all the reals, and |α| = α on [−3, 3] with rdpsym's own α (a probe of the claims engine).  The
+    domain must be shown inside each assumption's set: one SymPy cannot place is refused too."""
+    sets = dict(_ASSUMED)
+    for symbol, where in domain.variables.items():
+        if not isinstance(symbol, sp.Symbol) or not isinstance(where, sp.Set):
+            continue
+        for fact, holds in sorted(symbol.assumptions0.items(), key=_said_first):
+            # An extended sign is the sign on a domain of finite numbers; a fact with no set here (imaginary,
+            # irrational, …) is never shown to hold (an extended_positive y on [−3, 3] proved |y| = y: a review).
+            assumption = fact.removeprefix("extended_")
+            if holds is not True or fact in _IMPLIED or (fact == "algebraic" and symbol.is_rational):
+                continue
+            if assumption not in sets or not _within(where, sets[assumption], assumption):
+                raise ClaimError(f"{symbol} is declared {fact}, so SymPy simplifies with it (√(x²) = x for a "
+                                 f"positive x, (−1)^n = 1 for an even n), but its domain {where} is not shown to hold "
+                                 "only such values: declare it with the assumptions its domain has (nonnegative=True "
+                                 "on [0, ∞)), or narrow the domain")
+
+
+def _said_first(item: tuple) -> tuple:
+    """The order facts are compared in, so a refusal names the one the user wrote (positive, not the extended
+    nonnegativity SymPy derives from it): the table's order, its extended forms after it, then the rest."""
+    fact = item[0]
+    names = [name for name, _ in _ASSUMED]
+    base = fact.removeprefix("extended_")
+    return (fact != base, names.index(base) if base in names else len(names), fact)
+
+
+def _within(where: sp.Set, values: sp.Set | None, assumption: str) -> bool:
+    """Whether every value of ``where`` has ``assumption`` (``values``: the set it allows), where that can be shown."""
+    if isinstance(where, sp.Range) and assumption in ("even", "odd") and where.size != 0:
+        # (SymPy calls Range(2, ∞, 2) not a subset of the even integers)
+        end = where.inf if where.inf.is_finite else where.sup
+        return (where.size == 1 or where.step % 2 == 0) and end % 2 == (0 if assumption == "even" else 1)
+    if values is not None:
+        inside = _is_subset(where, values)
+        if inside is not None:
+            return bool(inside)
+    if isinstance(where, sp.Range) and where.size.is_Integer and where.size <= _FINITE_READ or \
+            isinstance(where, sp.FiniteSet) and len(where) <= _FINITE_READ:
+        return all(getattr(sp.S(v), f"is_{assumption}") for v in where)
+    return False
+
+
+@functools.lru_cache(maxsize=512)
+def _is_subset(where: sp.Set, values: sp.Set) -> bool | None:
+    """``where.is_subset(values)``, kept: every step of a claim asks it of the same domain (SymPy intersects the
+    sets each time)."""
+    return where.is_subset(values)

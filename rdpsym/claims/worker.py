@@ -25,6 +25,7 @@ import warnings
 from pathlib import Path
 
 from rdpsym.claims.claim import Claim, ClaimResult
+from rdpsym.claims.domains import Domain
 from rdpsym.claims.limits import _CpuMeter, _death, _Limit, _stop, _TimedOut
 from rdpsym.claims.loading import LoadFailure, _Loader, _relative, load
 from rdpsym.derive.derivation import dumps_as_built
@@ -175,13 +176,11 @@ def _worker(fd: int, files, claims, skip, start: int, before_check) -> None:
             for k in range(start, len(claims)):
                 # The template goes pickled inside the message: the supervisor unpickles it only if the check is
                 # stopped (rebuilding a claim's SymPy sides was a tenth of a warm `rdpsym check` in the supervisor).
+                unchecked = ClaimResult(claims[k], Status.UNKNOWN, claims[k].steps, 0.0)
                 try:
-                    template = dumps_as_built(ClaimResult(claims[k], Status.UNKNOWN, claims[k].steps, 0.0))
-                except Exception as exc:  # noqa: BLE001 - a claim that cannot be sent costs itself only
-                    unsent = _unsent(claims[k], exc)
-                    _send(pipe, ("start", k, claims[k].id, dumps_as_built(unsent)))
-                    _send(pipe, ("result", k, unsent))
-                    continue
+                    template = dumps_as_built(unchecked)
+                except Exception as exc:  # noqa: BLE001 - sides that do not pickle: the template goes without them
+                    template = dumps_as_built(_without_sides(unchecked, f"could not be sent ({type(exc).__name__})"))
                 _send(pipe, ("start", k, claims[k].id, template))
                 _send(pipe, ("result", k, claims[k].check()))
             _send(pipe, ("done",))
@@ -204,24 +203,34 @@ def _send(pipe, message: tuple) -> None:
     pipe.flush()
 
 
-def _unsent(claim: Claim, exc: Exception) -> ClaimResult:
-    """A claim whose sides do not pickle, so cannot go to the supervisor, as unknown with the reason; its sides are
-    left out.  (An expression nested 199 deep exceeded pickle's recursion before the claim's own ceiling on nesting
-    was read, and the RecursionError ended the worker: the run lost every claim after it, and its report; a probe.)"""
-    why = (f"could not be sent from the worker process ({type(exc).__name__}: {exc}); Claim.check() in-process says "
-           "why its sides are refused")
-    evidence = (Failure(why),)
-    unknown = dict(status=Status.UNKNOWN, evidence=evidence)
-    steps = tuple(dataclasses.replace(s, compare=None, **unknown) if hasattr(s, "compare") else
-                  dataclasses.replace(s, lhs=None, rhs=None, **unknown) for s in claim.steps)
-    return ClaimResult(dataclasses.replace(claim, steps=steps), Status.UNKNOWN, steps, 0.0)
+def _without_sides(result: ClaimResult, why: str | None = None) -> ClaimResult:
+    """``result`` with its sides, predicates and domains left out, so that it pickles (its statuses and evidence kept;
+    with ``why``, unknown with that reason instead).  An expression nested 300 deep exceeded pickle's recursion as
+    the worker sent its claim, before the claim's own ceiling on nesting was read, and the RecursionError ended the
+    worker: the run lost every claim after it, and its report (a probe)."""
+    lost = () if why is None else (Failure(f"the worker process's result {why}"),)
+
+    def bare(step):
+        kept = dict(status=Status.UNKNOWN, evidence=lost) if why is not None else {}
+        if hasattr(step, "compare"):
+            return dataclasses.replace(step, compare=None, domain=None, **kept)
+        return dataclasses.replace(step, lhs=None, rhs=None, domain=None, **kept)
+
+    steps = tuple(bare(s) for s in result.steps)
+    claim = dataclasses.replace(result.claim, steps=steps, domain=Domain())
+    return ClaimResult(claim, Status.UNKNOWN if why is not None else result.verdict, steps, result.seconds)
 
 
 def _unpicklable(message: tuple, exc: Exception) -> tuple:
     if message[0] == "result":
-        template = ClaimResult(message[2].claim, Status.UNKNOWN, message[2].claim.steps, 0.0)
-        return ("result", message[1], _stopped(pickle.loads(pickle.dumps(template)),
-                                               f"could not be sent back ({type(exc).__name__}: {exc})"))
+        # The verdict and its evidence without the sides, if that pickles; else unknown, saying why.
+        for why in (None, f"could not be sent back ({type(exc).__name__}: {exc})"):
+            try:
+                sent = _without_sides(message[2], why)
+                pickle.dumps(sent)
+                return ("result", message[1], sent)
+            except Exception:  # noqa: BLE001 - the evidence itself may not pickle: the second reading drops it
+                continue
     if message[0] == "error":
         return ("error", ClaimError(str(message[1])))
     raise exc

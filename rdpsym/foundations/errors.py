@@ -25,11 +25,11 @@ SHORT_DIGITS = 20
 MAX_MESSAGE = 1000
 
 # A decimal number in running text (not part of a word: "x2" or "0x7f" are left alone, but after an underscore
-# it is shortened: D_1000…0, an order as a subscript), optionally a fraction p/q of two integers; not one cut off
-# by "..." or "…" (a long value quoted by its first characters: 1/999…9 of 999 nines, cut to 77 characters, was
-# shortened to "1.00000e-75", a number other than the one given; a probe).
-_NUMBER = re.compile(r"(?<![^\W_])(?<!\.)(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?:/(\d+)(?!\.\d|\d))?(?![\w])"
-                     r"(?!\.\.\.|…)")
+# it is shortened: D_1000…0, an order as a subscript), optionally a fraction p/q of two integers.  One cut off by
+# "..." or "…" is not a value (a long value quoted by its first characters: 1/999…9 of 999 nines, cut to 77
+# characters, was shortened to "1.00000e-75", a number other than the one given; a probe): :func:`_short` keeps
+# its first digits only.
+_NUMBER = re.compile(r"(?<![^\W_])(?<!\.)(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?:/(\d+)(?!\.\d|\d))?(?![\w])")
 
 
 def _significant(text: str) -> int:
@@ -38,6 +38,12 @@ def _significant(text: str) -> int:
 
 
 def _short(match: re.Match) -> str:
+    rest = match.string[match.end():match.end() + 3]
+    if rest.startswith(("...", "…")) or re.match(r"[./]\d", rest):
+        # A number cut off (a long value quoted by its first characters), or the part of one the regex backtracked
+        # to: not a value, so not read as one; its first digits, marked as a prefix.
+        text = match.group(0)
+        return text if len(text) <= SHORT_DIGITS else text[:SHORT_DIGITS // 2] + "…"
     number, denominator = match.group(1), match.group(2)
     if _significant(number) <= SHORT_DIGITS and (denominator is None or len(denominator) <= SHORT_DIGITS):
         return match.group(0)

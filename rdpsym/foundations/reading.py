@@ -112,8 +112,8 @@ def listed(values: object, name: str, valid: str, limit: int | None = None) -> l
             raise WrongType(must(name, valid, "a 0-d array (a single value: put it in a list)"))
         if ndim != 1:
             raise WrongType(must(name, valid, f"an array of shape {'×'.join(str(n) for n in tuple(values.shape))}"))
-        if callable(getattr(values, "tolist", None)):
-            values = values.tolist()  # its numbers as Python's, read as such
+        if callable(getattr(values, "tolist", None)):  # its numbers as Python's, read as such (no more than asked)
+            values = (values if limit is None else values[:limit + 1]).tolist()
     if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
         raise WrongType(must(name, valid, quoted(values)))
     try:

@@ -149,9 +149,20 @@ _NON_PRIVATE = _Special("non-private")
 
 @dataclass(frozen=True)
 class _Unfixed:
-    """A leaf read before the tree's neighbouring relation was known, as it reads at shift 1 (``at_one``)."""
+    """A leaf read before the tree's neighbouring relation was known, as it reads at shift 1 and at shift 2: two
+    events alike at one shift may differ at the other (a zCDP event and a discrete Gaussian one of ρ = Δ²/(2σ²)
+    read as one leaf at shift 1 were both read again from the first: a review)."""
 
     at_one: object
+    at_two: object
+
+
+@dataclass(frozen=True)
+class _Refused:
+    """A reading at shift 2 that was refused: raised if the tree is under substitution."""
+
+    message: str
+    kind: type
 
 
 @dataclass
@@ -167,8 +178,6 @@ class _Ledger:
     #: until something fixes it (an accountant's declared relation, or the walk's end): a leaf read before a
     #: SampledWithoutReplacementDpEvent later in the tree puts the tree under substitution is read again then.
     shift: int | None = None
-    #: leaves read while the shift was not fixed, as read at shift 1, each with one event that gave it
-    unfixed: dict = field(default_factory=dict)
     #: dp_accounting's REPLACE_SPECIAL: a record replaced by a special one (randomized response's pair is a row
     #: against the special value's uniform row; a sum moves by C, as when a record is added or removed).
     special: bool = False
@@ -179,8 +188,11 @@ class _Ledger:
         if key not in self.leaves:
             leaf = _leaf(event, name, shift or 1, self.special)
             if shift is None and leaf not in (_NO_COST, _NON_PRIVATE):  # (neither depends on the shift)
-                self.unfixed.setdefault(leaf, (event, name))
-                leaf = _Unfixed(leaf)
+                try:  # read at both shifts now, where the error names its place in the tree
+                    at_two = _leaf(event, name, 2, self.special)
+                except ParameterError as exc:  # (raised only if the tree turns out to be under substitution)
+                    at_two = _Refused(str(exc), type(exc))
+                leaf = _Unfixed(leaf, at_two)
             self.leaves[key] = (event, leaf)  # kept alive: its id stays its own
         return self.leaves[key][1]
 
@@ -192,8 +204,9 @@ class _Ledger:
         counts, self.counts = self.counts, {}
         for leaf, k in counts.items():
             if isinstance(leaf, _Unfixed):
-                event, name = self.unfixed[leaf.at_one]
-                leaf = leaf.at_one if self.shift == 1 else _leaf(event, name, self.shift, self.special)
+                leaf = leaf.at_one if self.shift == 1 else leaf.at_two
+                if isinstance(leaf, _Refused):
+                    raise leaf.kind(leaf.message)
             self.counts[leaf] = self.counts.get(leaf, 0) + k
 
     def add(self, leaf: object, k: int) -> None:

@@ -156,8 +156,12 @@ class OpacusAccountant:
 
     def __init__(self, orders: object = None, conversion: str = api.DEFAULT_CONVERSION, dps: int = 30):
         self.history: list = []
-        if not (isinstance(orders, str) and orders == "continuous"):
-            resolve(orders, continuous=True)  # checked now, not at the first get_epsilon (orders [0.5]: a probe)
+        if orders is not None and not isinstance(orders, str):
+            # read now, not at the first get_epsilon (orders [0.5]: a probe), and kept as read (a generator is read
+            # once: a review)
+            orders = resolve(orders, continuous=True)
+        elif orders not in (None, "continuous"):
+            resolve(orders, continuous=True)
         self.orders = orders
         api.conversion_name(conversion)  # checked now, not at the first get_epsilon
         self.conversion = conversion

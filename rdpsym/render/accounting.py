@@ -59,7 +59,8 @@ def result_text(r: AccountingResult, certified: bool = True) -> str:
 
 
 def _where(r: AccountingResult) -> str:
-    """Where a finite value comes from: an order, or an exact (ε, δ) curve (no order: Balle–Wang's)."""
+    """Where a finite value comes from: an order, an exact (ε, δ) curve (no order: Balle–Wang's), or no order at all
+    (δ = 1 where every order's RDP is ∞)."""
     if r.order is None:
         return "at no order" if r.conversion == NO_ORDER else "from the exact (ε, δ) curve"
     return f"at order {shown(r.order)}"
