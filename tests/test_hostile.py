@@ -179,6 +179,42 @@ def test_a_claim_too_deep_to_send_from_the_worker_costs_itself_only(tmp_path):
     assert "nested more than 200 deep" in str(report.results[0].steps[0].evidence[0])
 
 
+def test_classes_and_objects_a_claim_file_makes_do_not_cost_the_run_or_a_refutation(tmp_path):
+    """A probe: a subclass of Claim made in a claim file ended the worker (its template did not pickle, and neither did
+    the template without sides, which kept the subclass), losing every claim of the run; a counterexample holding an
+    object of a class from the file lost its refutation ("could not be sent back"); CLAIMS as a generator was read
+    empty by the loader's own check, and the file reported no claim and no error."""
+    (tmp_path / "a_sub.py").write_text(textwrap.dedent("""
+        import sympy as sp
+        from dataclasses import dataclass
+        from rdpsym.claims import AtMost, Claim, Domain, Holds, Verdict
+        x = sp.Symbol("x", real=True)
+
+        class MyClaim(Claim):
+            pass
+
+        @dataclass(frozen=True)
+        class Law:
+            p: float
+
+        CLAIMS = [MyClaim("sub", "", "", "", (AtMost(x, 2, ""),), Verdict.CHECKED, Domain({x: sp.Interval(0, 1)})),
+                  Claim("law", "", "", "", (Holds("p <= 1/4", lambda pt: (pt["law"].p, "<=", 0.25), ""),),
+                        Verdict.REFUTED, Domain({x: sp.Interval(0, 1)}, objects={"law": lambda rng, i: Law(0.5)}))]
+    """))
+    (tmp_path / "b_generator.py").write_text(textwrap.dedent("""
+        import sympy as sp
+        from rdpsym.claims import AtMost, Claim, Domain, Verdict
+        x = sp.Symbol("x", real=True)
+        CLAIMS = (Claim(f"g{i}", "", "", "", (AtMost(x, 2, ""),), Verdict.PROVED, Domain({x: sp.Interval(0, 1)}))
+                  for i in range(2))
+    """))
+    report = run([tmp_path], timeout=60)
+    assert [(r.claim.id, r.verdict) for r in report.results] == [("sub", rdpsym.Status.CHECKED),
+                                                                  ("law", rdpsym.Status.REFUTED)]
+    assert "law=Law(p=0.5)" in str(report.results[1].steps[0].evidence[0])
+    assert [f.problem for f in report.failures] == ["CLAIMS must be a non-empty list of Claim, found generator"]
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
 def test_a_fifo_named_like_a_claim_file_is_not_read(tmp_path, watchdog):
     """A FIFO ``fifo.py`` in a claims folder blocked the worker's read until the wall-clock backstop, 20 times the

@@ -97,6 +97,9 @@ def load(path: Path) -> list[Claim] | LoadFailure:
         claims = [module.CLAIM]
     if claims is None:
         return LoadFailure(path, "defines neither CLAIMS (a list of Claim) nor CLAIM")
+    if not isinstance(claims, (list, tuple)):
+        # (a generator was read by the test below and the file then had no claims, silently; 5 ended the worker)
+        return LoadFailure(path, f"CLAIMS must be a non-empty list of Claim, found {type(claims).__name__}")
     bad = [c for c in claims if not isinstance(c, Claim)]
     if bad or not claims:
         found = type(bad[0]).__name__ if bad else "an empty list"

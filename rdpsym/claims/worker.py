@@ -24,7 +24,7 @@ import traceback
 import warnings
 from pathlib import Path
 
-from rdpsym.claims.claim import Claim, ClaimResult
+from rdpsym.claims.claim import Claim, ClaimResult, Holds, Step
 from rdpsym.claims.domains import Domain
 from rdpsym.claims.limits import _CpuMeter, _death, _Limit, _stop, _TimedOut
 from rdpsym.claims.loading import LoadFailure, _Loader, _relative, load
@@ -180,7 +180,7 @@ def _worker(fd: int, files, claims, skip, start: int, before_check) -> None:
                 try:
                     template = dumps_as_built(unchecked)
                 except Exception as exc:  # noqa: BLE001 - sides that do not pickle: the template goes without them
-                    template = dumps_as_built(_without_sides(unchecked, f"could not be sent ({type(exc).__name__})"))
+                    template = pickle.dumps(_without_sides(unchecked, f"could not be sent ({type(exc).__name__})"))
                 _send(pipe, ("start", k, claims[k].id, template))
                 _send(pipe, ("result", k, claims[k].check()))
             _send(pipe, ("done",))
@@ -204,21 +204,41 @@ def _send(pipe, message: tuple) -> None:
 
 
 def _without_sides(result: ClaimResult, why: str | None = None) -> ClaimResult:
-    """``result`` with its sides, predicates and domains left out, so that it pickles (its statuses and evidence kept;
-    with ``why``, unknown with that reason instead).  An expression nested 300 deep exceeded pickle's recursion as
-    the worker sent its claim, before the claim's own ceiling on nesting was read, and the RecursionError ended the
-    worker: the run lost every claim after it, and its report (a probe)."""
+    """``result`` as rdpsym's own classes with its sides, predicates and domains left out, so that it pickles (its
+    statuses kept, and its evidence with what does not pickle written as text; with ``why``, unknown with that reason
+    instead).  An expression nested 300 deep exceeded pickle's recursion as the worker sent its claim, and the
+    RecursionError ended the worker and the run with it; so did a subclass of Claim or Step made in the claim file,
+    and a counterexample holding one of its objects lost the refutation (probes)."""
     lost = () if why is None else (Failure(f"the worker process's result {why}"),)
 
     def bare(step):
-        kept = dict(status=Status.UNKNOWN, evidence=lost) if why is not None else {}
-        if hasattr(step, "compare"):
-            return dataclasses.replace(step, compare=None, domain=None, **kept)
-        return dataclasses.replace(step, lhs=None, rhs=None, domain=None, **kept)
+        status, evidence = (Status.UNKNOWN, lost) if why is not None else \
+            (step.status, tuple(_sendable(e) for e in step.evidence))
+        if isinstance(step, Holds):
+            return Holds(step.describe, None, step.rule, None, step.latex, status, evidence)
+        kept = {f.name: getattr(step, f.name) for f in dataclasses.fields(Step) if f.init}
+        return Step(**{**kept, "lhs": None, "rhs": None, "domain": None, "status": status, "evidence": evidence})
 
     steps = tuple(bare(s) for s in result.steps)
-    claim = dataclasses.replace(result.claim, steps=steps, domain=Domain())
+    kept = {f.name: getattr(result.claim, f.name) for f in dataclasses.fields(Claim) if f.init}
+    claim = Claim(**{**kept, "steps": steps, "domain": Domain()})
     return ClaimResult(claim, Status.UNKNOWN if why is not None else result.verdict, steps, result.seconds)
+
+
+def _sendable(value: object) -> object:
+    """``value`` if it pickles; else a record of rdpsym's with each field that does not written as text (a tuple item
+    by item: a counterexample's point)."""
+    try:
+        pickle.dumps(value)
+        return value
+    except Exception:  # noqa: BLE001 - anything a claim file made
+        pass
+    if dataclasses.is_dataclass(value) and not isinstance(value, type) and type(value).__module__.startswith("rdpsym."):
+        return dataclasses.replace(value, **{f.name: _sendable(getattr(value, f.name))
+                                             for f in dataclasses.fields(value) if f.init})
+    if isinstance(value, tuple):
+        return tuple(_sendable(v) for v in value)
+    return str(value)
 
 
 def _unpicklable(message: tuple, exc: Exception) -> tuple:
