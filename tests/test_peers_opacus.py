@@ -339,3 +339,19 @@ def test_orders_given_as_a_generator_or_a_huge_array_are_read_once_and_within_th
     assert accountant.get_epsilon(1e-5) == accountant.get_epsilon(1e-5) > 0
     with pytest.raises(ParameterError, match="at most 10000 orders"):
         resolve(np.broadcast_to(np.float64(2.0), (10**9,)))  # (a view: no memory, and never copied whole now)
+
+
+def test_orders_that_cannot_be_read_are_named_and_an_endless_list_is_refused():
+    """A probe: a curve's values read an endless iterator of orders until memory ran out; a PyTorch tensor on the meta
+    device raised its own NotImplementedError; bytearray(b"23") was read as the orders 50 and 51."""
+    import itertools
+
+    import torch
+
+    curve = rdpsym.gaussian(sigma=2).curve()
+    with pytest.raises(ParameterError, match="orders must be a list of at most 10000 orders; got more than 10000"):
+        curve.values(itertools.count(2))
+    with pytest.raises(ParameterError, match=r"got an array whose values cannot be read \(NotImplementedError\)"):
+        rdpsym.epsilon(curve, delta=1e-5, orders=torch.empty(3, device="meta"))
+    with pytest.raises(ParameterError, match=r"got bytearray\(b'23'\)"):
+        rdpsym.epsilon(curve, delta=1e-5, orders=bytearray(b"23"))

@@ -56,7 +56,7 @@ from rdpsym.foundations.errors import (
 )
 from rdpsym.foundations.numbers import Digits, decimal_mpf
 from rdpsym.foundations.precision import arb_rungs, bits_for, climb, digits_next_to_one
-from rdpsym.foundations.reading import INFINITY_WORDS, integer, listed
+from rdpsym.foundations.reading import INFINITY_WORDS, MAX_ORDERS, integer, listed
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.symbols import alpha
 
@@ -437,7 +437,10 @@ def _kl_limit(component: Component) -> sp.Expr | Infinite:
 
 def _order_list(orders: object) -> list:
     """``orders`` as a list (a list, a tuple, any iterable but text), or an error naming them."""
-    return listed(orders, "orders", "a list of orders (numbers > 1, or inf)")
+    items = listed(orders, "orders", "a list of orders (numbers > 1, or inf)", MAX_ORDERS)
+    if len(items) > MAX_ORDERS:  # (an endless iterator was read until memory ran out: a probe)
+        raise ParameterError(must("orders", f"a list of at most {MAX_ORDERS} orders", f"more than {MAX_ORDERS}"))
+    return items
 
 
 class _Said:

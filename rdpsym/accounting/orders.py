@@ -23,7 +23,7 @@ from flint import fmpq
 
 from rdpsym.accounting.curve import parse_order
 from rdpsym.foundations.errors import ParameterError, must, quoted
-from rdpsym.foundations.reading import MAX_MAGNITUDE, comma_separated, exact, listed
+from rdpsym.foundations.reading import MAX_MAGNITUDE, MAX_ORDERS, comma_separated, exact, listed
 
 #: Mironov 2017 §VII: "we suggest ... 1.5, 1.75, 2, 2.5, 3, 4, 5, 6, 8, 16, 32, 64, +∞".
 MIRONOV = tuple([fmpq(3, 2), fmpq(7, 4), fmpq(2), fmpq(5, 2)] + [fmpq(k) for k in (3, 4, 5, 6, 8, 16, 32, 64)]
@@ -42,10 +42,6 @@ GRIDS = {"mironov": MIRONOV, "dp-accounting": DP_ACCOUNTING, "opacus": OPACUS}
 DEFAULT = DP_ACCOUNTING + (float("inf"),)
 
 
-#: The most orders a list may hold (README, "Ceilings"): every order is a certified evaluation of the curve
-#: and of the conversion (dp_accounting's grid has 156; a plot draws 200); a million would take hours.
-#: ``orders="continuous"`` searches the whole interval instead.
-MAX_ORDERS = 10_000
 
 #: The named grids of exact orders only, by length (each length is one grid's).
 _KNOWN = {len(g): g for g in (DP_ACCOUNTING, OPACUS)}
@@ -96,7 +92,7 @@ def resolve(orders: object = None, name: str = "orders", continuous: bool = Fals
     else:  # (an iterator is read up to one past the ceiling, never to its end: it may have none)
         items = listed(orders, name, valid(continuous), MAX_ORDERS)
     if len(items) > MAX_ORDERS:
-        given = len(orders) if hasattr(orders, "__len__") else f"more than {MAX_ORDERS}"
+        given = f"more than {MAX_ORDERS}"  # (not len(orders): a foreign __len__ may say anything, or raise)
         raise ParameterError(must(name, f"a list of at most {MAX_ORDERS} orders", given))
     if not items:
         raise ParameterError(must(name, valid(continuous), "an empty list"))

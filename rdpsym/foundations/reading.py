@@ -92,12 +92,17 @@ def _numpy_scalar(value: object) -> object:
     return value
 
 
+#: The most orders a list may hold (README, "Ceilings"): every order is a certified evaluation of the curve
+#: and of the conversion (dp_accounting's grid has 156; a plot draws 200); a million would take hours.
+#: ``orders="continuous"`` searches the whole interval instead.
+MAX_ORDERS = 10_000
+
+
 def listed(values: object, name: str, valid: str, limit: int | None = None) -> list:
     """The items of a list argument (a list, a tuple, a NumPy or PyTorch vector, any iterable but text), at most
     ``limit`` + 1 of them if a limit is given (an iterator is then never read to its end: it may have none); a
-    scalar, a 0-d array or a
-    matrix is an error naming ``name`` (NumPy's "iteration over a 0-d array" and "truth value of an array is
-    ambiguous" escaped from the readers of orders: a probe).
+    scalar, a 0-d array, a matrix or text is an error naming ``name`` (NumPy's "iteration over a 0-d array" and
+    "truth value of an array is ambiguous" escaped from the readers of orders: a probe).
 
     >>> listed((2, 3), "orders", "a list of orders", 10), listed(iter(range(100)), "orders", "a list", 3)
     ([2, 3], [0, 1, 2, 3])
@@ -113,8 +118,13 @@ def listed(values: object, name: str, valid: str, limit: int | None = None) -> l
         if ndim != 1:
             raise WrongType(must(name, valid, f"an array of shape {'×'.join(str(n) for n in tuple(values.shape))}"))
         if callable(getattr(values, "tolist", None)):  # its numbers as Python's, read as such (no more than asked)
-            values = (values if limit is None else values[:limit + 1]).tolist()
-    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+            try:
+                values = (values if limit is None else values[:limit + 1]).tolist()
+            except Exception as exc:  # noqa: BLE001 - foreign code (a PyTorch tensor on the meta device has no values)
+                raise WrongType(must(name, valid, f"an array whose values cannot be read ({type(exc).__name__})")) \
+                    from None
+    # (bytes-likes are text: bytearray(b"23") was read as the orders 50 and 51; a probe)
+    if isinstance(values, (str, bytes, bytearray, memoryview)) or not hasattr(values, "__iter__"):
         raise WrongType(must(name, valid, quoted(values)))
     try:
         return list(iter(values) if limit is None else itertools.islice(iter(values), limit + 1))
