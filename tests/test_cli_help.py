@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 
 import pytest
@@ -119,3 +120,19 @@ def test_output_piped_while_the_spinner_draws_stays_on_standard_output(capsys):
         print(r"\documentclass{article}")
     assert capsys.readouterr().out == "\\documentclass{article}\n"
     assert "documentclass" not in "".join(terminal.text)
+
+
+def test_a_reader_that_closes_the_pipe_ends_the_command_quietly(tmp_path):
+    """``rdpsym table2 | head -1``: the pipe closed under the command printed a BrokenPipeError traceback (a probe).
+    The command ends quietly with the status of an output not written."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from rdpsym.cli.main import main\n"
+            "sys.exit(main(['epsilon', '--mechanism', 'gaussian', '--set', 'sigma=2', '--delta', '1e-5']))")
+    reader = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              env={**os.environ, "RDPSYM_CACHE_DIR": str(tmp_path)})
+    reader.stdout.close()  # (closed before the command writes: its first print meets a broken pipe)
+    _, err = reader.communicate(timeout=300)
+    assert b"Traceback" not in err and b"BrokenPipeError" not in err, err.decode()[-2000:]
+    assert reader.returncode == 3

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Iterable
 
 import rdpsym
 from rdpsym.cli.help import SUMMARIES, Parser, finish
-from rdpsym.cli.output import BAD_INPUT, STATUSES
+from rdpsym.cli.output import BAD_INPUT, OUTPUT_FAILED, STATUSES
 from rdpsym.cli.progress import working
 from rdpsym.foundations.errors import RdpSymError
 from rdpsym.foundations.termination import sigterm_exits
@@ -91,6 +92,11 @@ def main(argv: list[str] | None = None) -> int:
         except RdpSymError as exc:
             print(f"rdpsym: error: {exc}", file=sys.stderr)
             return BAD_INPUT
+        except BrokenPipeError:
+            # The reader of standard output closed it (``rdpsym table2 | head -1``): the rest is not wanted, and
+            # Python's flush of stdout at exit must not raise again (a traceback was printed; a probe).
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return OUTPUT_FAILED
 
 
 if __name__ == "__main__":  # pragma: no cover
