@@ -763,3 +763,26 @@ def test_a_point_the_search_cannot_read_is_not_a_point():
     claim = Claim("raises", "", "", "", (Holds("log x ≤ x − 1", compare, ""),), Verdict.CHECKED,
                   Domain({x: sp.Interval.open(sp.Rational(1, 3), 5)}))
     assert claim.check().verdict is Verdict.CHECKED
+
+
+@pytest.mark.parametrize("seed", range(2017, 2022))
+def test_a_strict_relation_failing_at_a_simple_number_is_refuted_at_any_seed(seed):
+    """A probe: cosh x > 1 and eˣ > 1 + x on [−3, 5] (false at x = 0) were checked at 10 seeds of 10, x² > 0 and
+    (n − 4)² > 0 at several: the search tried the nearest fractions first (−4/97) and ran out before 0, and where one
+    side is 0 its margin did not move.  The simplest fractions come first now, and a side of 0 is measured by the
+    other's size."""
+    x, n = sp.Symbol("x", real=True), sp.Symbol("n", integer=True)
+    for lhs, rhs, variables in [(sp.cosh(x), 1, {x: sp.Interval(-3, 5)}), (sp.exp(x), 1 + x, {x: sp.Interval(-3, 5)}),
+                                (x**2, 0, {x: sp.Interval(-3, 5)}), ((n - 4) ** 2, 0, {n: sp.Range(-100, 100)})]:
+        step = Step(lhs, ">", rhs, "", symbolic=False)
+        assert Claim("c", "", "", "", (step,), Verdict.REFUTED, Domain(variables, seed=seed)).check().verdict \
+            is Verdict.REFUTED, (lhs, seed)
+
+
+def test_an_odd_symbol_on_odd_numbers_across_zero_is_not_refused_as_zero():
+    """A probe: an odd o on Range(−∞, 3, 2) was refused as "declared nonzero" (SymPy derives that from odd, and
+    cannot place the Range in ℝ ∖ {0}), so the true (−1)^o = −1 was unknown."""
+    o = sp.Symbol("o", odd=True)
+    for where in (sp.Range(-sp.oo, 3, 2), sp.Range(-10**6 - 1, 10**6, 2)):
+        claim = Claim("odd", "", "", "", (Equal((-1) ** o, -1, ""),), Verdict.PROVED, Domain({o: where}))
+        assert claim.check().verdict is Verdict.PROVED

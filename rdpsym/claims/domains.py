@@ -294,6 +294,8 @@ def _within(where: sp.Set, values: sp.Set | None, assumption: str) -> bool:
         # (SymPy calls Range(2, ∞, 2) not a subset of the even integers)
         end = where.inf if where.inf.is_finite else where.sup
         return (where.size == 1 or where.step % 2 == 0) and end % 2 == (0 if assumption == "even" else 1)
+    if assumption == "nonzero":  # (SymPy cannot place the odd numbers of Range(−∞, 3, 2) in ℝ ∖ {0}: a probe)
+        return where.contains(0) is sp.false
     if values is not None:
         inside = _is_subset(where, values)
         if inside is not None:

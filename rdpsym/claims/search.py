@@ -68,6 +68,8 @@ def margin(sides: tuple) -> float | None:
         return None
     if low > 0 and high > 0:
         return float((high.log() - low.log()).mid())
+    if low.is_zero() or high.is_zero():  # (x² > 0: the relative difference is 1 wherever x ≠ 0, and no step moves)
+        return float((high - low).mid())
     size = abs(low.mid()) + abs(high.mid())
     return float(((high - low) / size).mid()) if size != 0 else None
 
@@ -119,6 +121,13 @@ def _from(start: dict, at_start: float, variables: dict, decide: Callable[[dict]
         decided, defined, sides = decide(point)
         return decided is False, margin(sides) if decided and defined and sides is not None else None
 
+    # A relation tight at a simple number (log x < x − 1 fails at x = 1 only, cosh x > 1 at 0) is approached by steps
+    # but never met: the simplest fractions near the start are tried first, and near where the steps end.
+    tried = []
+    for point in _simplest_near(start, variables)[:max(1, budget // 3)]:
+        tried.append(point)
+        if allowed(point) and fails(point)[0]:
+            return point
     coordinates = {s: _coordinate(where, start[s]) for s, where in variables.items() if s in start}
     coordinates = {s: c for s, c in coordinates.items() if c is not None}
     here, best = dict(start), at_start
@@ -143,12 +152,10 @@ def _from(start: dict, at_start: float, variables: dict, decide: Callable[[dict]
                         break
                 if moved or spent >= budget // 2:
                     break
-    # A relation tight at a simple number (log x < x − 1 fails at x = 1 only) is approached by the steps but never
-    # met: the coordinates are tried as the simplest fractions near them.
-    for point in [*_simplest_near(start, variables), *(_simplest_near(here, variables) if here != start else [])]:
+    for point in _simplest_near(here, variables) if here != start else ():
         if spent >= budget:
             return None
-        if allowed(point) and fails(point)[0]:
+        if point not in tried and allowed(point) and fails(point)[0]:
             return point
     return None
 
@@ -181,21 +188,23 @@ _DENOMINATORS = (1, 2, 3, 4, 6, 10, 100)
 
 
 def _simplest_near(point: dict, variables: dict) -> list[dict]:
-    """``point`` with one coordinate, then all of them, replaced by the nearest fraction of each of
-    :data:`_DENOMINATORS` (those inside the variable's set and different from it), nearest first."""
+    """``point`` with all its coordinates, then one at a time, replaced by the nearest fraction of each of
+    :data:`_DENOMINATORS` (those inside the variable's set and different from it), simplest first; no point twice
+    (with one variable, all at once is one at a time)."""
     singles, together = [], dict(point)
     for symbol, where in variables.items():
         value = point.get(symbol)
         if not isinstance(value, sp.Rational):
             continue
         exact = Fraction(int(value.p), int(value.q))
-        options = sorted({exact.limit_denominator(d) for d in _DENOMINATORS} - {exact}, key=lambda f: abs(f - exact))
+        options = sorted({exact.limit_denominator(d) for d in _DENOMINATORS} - {exact}, key=lambda f: f.denominator)
         options = [sp.Rational(f.numerator, f.denominator) for f in options]
         options = [v for v in options if where.contains(v) is sp.true]
         singles += [{**point, symbol: v} for v in options]
         if options:
             together[symbol] = options[0]
-    return ([together] if together != point else []) + singles
+    out = [together] if together != point else []
+    return out + [p for p in singles if p not in out]
 
 
 def _coordinate(where: sp.Set, value: sp.Expr) -> tuple[Callable[[float], sp.Rational | None], float] | None:
