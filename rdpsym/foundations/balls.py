@@ -363,7 +363,7 @@ class _Quoted:
     >>> str(OutsideDomain(_Quoted("log of a number <= 0", sp.log(-sp.Symbol("x")))))
     'log of a number <= 0: log(-x)'
     >>> str(OutsideDomain(_Quoted("log of a number <= 0", sp.log(sp.Symbol("x") - sp.Rational(10**40 + 1, 3)))))
-    'log of a number <= 0: log(x - 3.33333e+39)'
+    'log of a number <= 0: log(x - 3.33333…e+39)'
     """
 
     __slots__ = ("text", "expr")

@@ -10,13 +10,13 @@ number of more than :data:`SHORT_DIGITS` significant digits is shown to 6
 :data:`MAX_MESSAGE` characters is cut in the middle.
 
 >>> str(ParameterError("sigma must be positive; got -" + "1" * 600 + "."))
-'sigma must be positive; got -1.11111e+599.'
+'sigma must be positive; got -1.11111…e+599.'
 """
 
 from __future__ import annotations
 
 import re
-from decimal import MAX_EMAX, MIN_EMIN, Context, Decimal
+from decimal import MAX_EMAX, MIN_EMIN, ROUND_DOWN, Context, Decimal, Inexact
 
 #: Numbers with more significant digits than this are shortened in messages (to 6 digits); a float's
 #: repr (at most 17) and the exact values users type are shown whole.
@@ -47,20 +47,24 @@ def _short(match: re.Match) -> str:
     number, denominator = match.group(1), match.group(2)
     if _significant(number) <= SHORT_DIGITS and (denominator is None or len(denominator) <= SHORT_DIGITS):
         return match.group(0)
-    context = Context(prec=6, Emax=MAX_EMAX, Emin=MIN_EMIN)
+    # Cut toward zero, and marked "…" where digits were cut: rounded to nearest, 5·10²³ − 1 showed as 5.00000e+23 and
+    # 1 − 10⁻³⁰ as 1.00000, values on the other side of a bound the message names (a probe).
+    context = Context(prec=6, rounding=ROUND_DOWN, Emax=MAX_EMAX, Emin=MIN_EMIN)
     try:
         value = context.divide(Decimal(number), Decimal(denominator)) if denominator else context.plus(Decimal(number))
     except (ArithmeticError, ValueError):  # decimal's Overflow and InvalidOperation among them
         return match.group(0)
     text = f"{value:.6g}" if abs(value.adjusted()) < 10**6 else str(value)
-    return text + ("…" if "e" not in text and "E" not in text else "")
+    if not context.flags[Inexact]:
+        return text
+    return text.replace("e", "…e", 1).replace("E", "…E", 1) if "e" in text or "E" in text else text + "…"
 
 
 def shorten(message: str) -> str:
     """``message`` with long numbers shown to 6 significant digits, and cut to :data:`MAX_MESSAGE` characters.
 
     >>> shorten("got 0.33333333333333333333333333333, 0.1, 100000000000000000000000/3 and x1234567890123456789012")
-    'got 0.333333…, 0.1, 3.33333e+22 and x1234567890123456789012'
+    'got 0.333333…, 0.1, 3.33333…e+22 and x1234567890123456789012'
     >>> shorten("D_1000000000000000000000000000000 did not settle")
     'D_1.00000e+30 did not settle'
     """
