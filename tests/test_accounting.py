@@ -681,3 +681,12 @@ def test_a_published_delta_is_never_above_one():
     # δ just below 1 (10⁸ Gaussian compositions at ε = 1) rounded up to 6 digits was published as 1.00000000001
     r = rdpsym.delta(rdpsym.gaussian(1).curve() * 10**8, epsilon=1, conversion="optimal", dps=20)
     assert r.published(12) == "1" and r.enclosure.lower() <= 1
+
+
+def test_an_infinite_order_and_a_conversion_that_gives_nothing_are_said_as_they_are():
+    """A probe: the LaTeX of a result at α = ∞ read "(\\alpha = inf)"; ε = ∞ from tv-kl, whose RDP is finite at every
+    order and whose TV bound gives nothing at this δ, was said to be "every order is infinite"."""
+    at_infinity = rdpsym.epsilon(rdpsym.pure_dp(1).curve(), delta=1e-5, orders=["inf"])
+    assert r"(\alpha = \infty)" in at_infinity._repr_latex_()
+    nothing = str(rdpsym.epsilon(rdpsym.gaussian(sigma=1), 1e-5, conversion="tv-kl"))
+    assert nothing.startswith("ε = inf  (δ = 1/100000): no order gives a finite bound") and "every order is" not in nothing

@@ -44,7 +44,8 @@ def result_text(r: AccountingResult, certified: bool = True) -> str:
     name, other = _names(r)
     given = f"{other} = {shown(r.given)}"
     if r.enclosure == math.inf:
-        lines = [f"{name} = inf  ({given}): every order is infinite"]
+        # (not "every order is infinite": with tv-kl the RDP is finite and the conversion gives nothing; a probe)
+        lines = [f"{name} = inf  ({given}): no order gives a finite bound"]
         lines += [f"  order {shown(o.order)}: {o.reason}" for o in r.per_order]
         return "\n".join(lines)
     lines = [f"{name} = {r.value}",
@@ -70,7 +71,8 @@ def result_latex(r: AccountingResult) -> str:
     """The guarantee as display math: ``(\\varepsilon, \\delta)`` with the published, upward-rounded value."""
     name, other = (r"\varepsilon", r"\delta") if r.kind == "epsilon" else (r"\delta", r"\varepsilon")
     value = r"\infty" if r.enclosure == math.inf else r.published(min(r.dps, 12))
-    at = "" if r.order is None else rf" \quad (\alpha = {shown(r.order)})"
+    order = "" if r.order is None else r"\infty" if r.order == math.inf else shown(r.order)  # (not "inf": a probe)
+    at = rf" \quad (\alpha = {order})" if order else ""
     return rf"$\displaystyle {name} \le {value} \quad \text{{at }} {other} = {shown(r.given)}{at}$"
 
 
