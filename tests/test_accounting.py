@@ -690,3 +690,11 @@ def test_an_infinite_order_and_a_conversion_that_gives_nothing_are_said_as_they_
     assert r"(\alpha = \infty)" in at_infinity._repr_latex_()
     nothing = str(rdpsym.epsilon(rdpsym.gaussian(sigma=1), 1e-5, conversion="tv-kl"))
     assert nothing.startswith("ε = inf  (δ = 1/100000): no order gives a finite bound") and "every order is" not in nothing
+
+
+@pytest.mark.parametrize("p, delta", [("9/10", "4/5"), ("3/5", "1/5")])
+def test_randomized_response_at_delta_two_p_minus_one_is_zero_by_its_exact_profile(p, delta):
+    """ε = log((p − δ)/(1 − p)) = 0 exactly at δ = 2p − 1; the ball around 0 that the logarithm gives was never narrow
+    enough, and the exact profile was passed over for the RDP route's 0.2315 (p = 9/10; a probe)."""
+    r = rdpsym.epsilon(rdpsym.randomized_response(p=p).curve(), delta=delta, dps=15)
+    assert r.value == 0 and r.conversion == "exact-profile"

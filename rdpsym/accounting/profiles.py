@@ -119,11 +119,22 @@ def _profile(mu, pure, kind: str, given: fmpq) -> Exact:
         p = to_arb(max(value, 1 - value))
         if kind == "delta":
             ball = p - g.exp() * (1 - p)
-        else:  # δ at or above p′ (there p′ − δ ≤ 0) is reached at ε = 0
+        elif _at_least(given, 2 * max(value, 1 - value) - 1):
+            # δ ≥ 2p′ − 1 is reached at ε = 0, decided exactly: at δ = 2p′ − 1 the logarithm below is a ball around 0
+            # that no precision narrows, and the exact profile was passed over for a looser bound (a probe)
+            ball = arb(0)
+        else:  # (above p′, where p′ − δ ≤ 0, ε = 0 too)
             ball = ((p - g) / (1 - p)).log() if g < p else arb(0)
         what = (f"one randomized response, p = {value}: its exact profile δ(ε) = p′ − e^ε·(1 − p′), "
                 "p′ = max(p, 1 − p)")
     return Exact(_clamped(ball), EXACT_PROFILE, what)
+
+
+def _at_least(given: fmpq, bound) -> bool:
+    """``given`` ≥ ``bound``, exactly (a SymPy rational, or anything else: then False, and the balls decide)."""
+    if not isinstance(bound, sp.Rational):
+        return False
+    return given >= fmpq(int(bound.p), int(bound.q))
 
 
 def _pure_pair(curve: RdpCurve) -> tuple | None:
