@@ -239,7 +239,7 @@ class RdpCurve:
 
     def balls(self, orders: Sequence) -> list:
         """A ball (or :class:`Infinite`) per order, at the current Arb precision."""
-        orders = [parse_order(a) for a in _order_list(orders)]
+        orders = [parse_order(a) for a in _order_list(orders, most=None)]
         total: list | None = None
         for w, comp in self.merged_terms:
             values = cached_balls(comp, orders)
@@ -435,11 +435,14 @@ def _kl_limit(component: Component) -> sp.Expr | Infinite:
                             "in α to take the limit of): derive it from the laws, rdpsym.renyi_divergence(P, Q, 1)")
 
 
-def _order_list(orders: object) -> list:
-    """``orders`` as a list (a list, a tuple, any iterable but text), or an error naming them."""
-    items = listed(orders, "orders", "a list of orders (numbers > 1, or inf)", MAX_ORDERS)
-    if len(items) > MAX_ORDERS:  # (an endless iterator was read until memory ran out: a probe)
-        raise ParameterError(must("orders", f"a list of at most {MAX_ORDERS} orders", f"more than {MAX_ORDERS}"))
+def _order_list(orders: object, most: int | None = MAX_ORDERS) -> list:
+    """``orders`` as a list (a list, a tuple, any iterable but text), or an error naming them; at most ``most`` (the
+    user's ceiling, for the values and enclosures asked of a curve: an endless iterator was read until memory ran
+    out, a probe).  ``balls`` takes any number: a subsampled curve asks its inner curve for every integer order up to
+    its own (50 000 for α = 50 000)."""
+    items = listed(orders, "orders", "a list of orders (numbers > 1, or inf)", most)
+    if most is not None and len(items) > most:
+        raise ParameterError(must("orders", f"a list of at most {most} orders", f"more than {most}"))
     return items
 
 
