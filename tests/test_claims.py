@@ -773,10 +773,16 @@ def test_a_strict_relation_failing_at_a_simple_number_is_refuted_at_any_seed(see
     other's size."""
     x, n = sp.Symbol("x", real=True), sp.Symbol("n", integer=True)
     for lhs, rhs, variables in [(sp.cosh(x), 1, {x: sp.Interval(-3, 5)}), (sp.exp(x), 1 + x, {x: sp.Interval(-3, 5)}),
-                                (x**2, 0, {x: sp.Interval(-3, 5)}), ((n - 4) ** 2, 0, {n: sp.Range(-100, 100)})]:
+                                (x**2, 0, {x: sp.Interval(-3, 5)}), ((n - 4) ** 2, 0, {n: sp.Range(-100, 100)}),
+                                # equal at 1/3, which balls cannot show (not a binary number): decided exactly
+                                (sp.Abs(x - sp.Rational(1, 3)), 0, {x: sp.Interval(0, 1)}),
+                                ((3 * x - 1) ** 2, 0, {x: sp.Interval(0, 1)})]:
         step = Step(lhs, ">", rhs, "", symbolic=False)
         assert Claim("c", "", "", "", (step,), Verdict.REFUTED, Domain(variables, seed=seed)).check().verdict \
             is Verdict.REFUTED, (lhs, seed)
+        weak = Step(lhs, ">=", rhs, "", symbolic=False)  # (true: the search changes nothing)
+        assert Claim("c", "", "", "", (weak,), Verdict.CHECKED, Domain(variables, seed=seed)).check().verdict \
+            is Verdict.CHECKED, (lhs, seed)
 
 
 def test_an_odd_symbol_on_odd_numbers_across_zero_is_not_refused_as_zero():

@@ -275,7 +275,11 @@ def _check_relation(step: Step, lhs: sp.Expr, rhs: sp.Expr, domain: Domain) -> t
     # one can only refute it, and is tried after only where the highest leaves the point undecided.  (One
     # evaluation a point instead of two for every identity that holds.)
     rungs = (DECISION_RUNGS[-1], *DECISION_RUNGS[:-1]) if step.relation == "=" else DECISION_RUNGS
-    status, sampled = _check_numeric(domain, lambda p: (_at(lhs, p), step.relation, _at(rhs, p)), rungs, far=True)
+    # A strict relation fails where its sides are equal, which balls cannot show at a point that is not a binary
+    # number (|x − 1/3| > 0 at 1/3): there the sides are compared exactly too.
+    equal = functools.partial(_exactly_equal, lhs, rhs) if step.relation in ("<", ">") else None
+    status, sampled = _check_numeric(domain, lambda p: (_at(lhs, p), step.relation, _at(rhs, p)), rungs, far=True,
+                                     equal=equal)
     if status is Status.REFUTED:
         if proof:
             found = sampled[0]
@@ -422,8 +426,18 @@ def _ball(x) -> arb:
     return x if isinstance(x, arb) else arb(x) if isinstance(x, (int, fmpq)) else to_arb(x)
 
 
+def _exactly_equal(lhs: sp.Expr, rhs: sp.Expr, point: dict) -> bool:
+    """Whether the sides are the same number at ``point`` by SymPy's own evaluation (no simplification)."""
+    values = {s: v for s, v in point.items() if isinstance(s, sp.Symbol)}
+    try:
+        return (lhs - rhs).xreplace(values) == 0
+    except Exception:  # noqa: BLE001 - a side SymPy cannot evaluate there: not shown equal
+        return False
+
+
 def _check_numeric(domain: Domain, compare, rungs: tuple[int, ...] = DECISION_RUNGS,
-                   far: bool = False, confirm_failures: bool = False) -> tuple[Status, tuple]:
+                   far: bool = False, confirm_failures: bool = False,
+                   equal: Callable[[dict], bool] | None = None) -> tuple[Status, tuple]:
     """Decide ``compare(point)`` at every sample point in balls, at the precisions ``rungs`` in turn: refuted at
     the first certified failure, checked when every point is decided, unknown when some point stays undecided at
     the highest precision.  ``far``: the domain's far points too (:meth:`Domain.far_points`), where only a
@@ -443,6 +457,8 @@ def _check_numeric(domain: Domain, compare, rungs: tuple[int, ...] = DECISION_RU
     for point in points:
         decided, defined, sides = _decided_at(compare, point, rungs, confirm_failures)
         undefined += not defined
+        if decided is None and sides is not None and equal is not None and equal(point):
+            decided = False  # (a strict relation, its sides exactly equal here)
         if decided is False:
             return Status.REFUTED, (_counterexample(point, sides, len(points)),)
         if decided is None:
@@ -454,7 +470,7 @@ def _check_numeric(domain: Domain, compare, rungs: tuple[int, ...] = DECISION_RU
     strict = any(r in ("<", ">") for r in relations)
     first = starts(narrow, strict) if narrow else []
     if first or strict:  # where the relation held most narrowly, a local search for a failure set the points missed
-        found = _searched(domain, compare, first, rungs, confirm_failures, strict)
+        found = _searched(domain, compare, first, rungs, confirm_failures, strict, equal)
         if found is not None:
             return Status.REFUTED, (_counterexample(found[0], found[1], len(points)),)
     sampled = Sampled(len(points), undecided, undefined, point_items(first_undecided or {}), DECISION_RUNGS[-1])
@@ -462,7 +478,7 @@ def _check_numeric(domain: Domain, compare, rungs: tuple[int, ...] = DECISION_RU
 
 
 def _searched(domain: Domain, compare, narrow: list, rungs: tuple[int, ...], confirm_failures: bool,
-              strict: bool = False) -> tuple | None:
+              strict: bool = False, equal: Callable[[dict], bool] | None = None) -> tuple | None:
     """(a point, its sides) where ``compare`` fails, found by :func:`~rdpsym.claims.search.nearest_failure` from the
     ``narrow`` points (the starts, narrowest first), and for a ``strict`` relation at the sample points made simple
     fractions (:func:`~rdpsym.claims.search.simple_points`), at the lowest of ``rungs`` and certified at all of
@@ -473,7 +489,10 @@ def _searched(domain: Domain, compare, narrow: list, rungs: tuple[int, ...], con
 
     def decide(point: dict, at: tuple[int, ...] = (min(rungs),), confirm: bool = False) -> tuple:
         try:
-            return _decided_at(compare, point, at, confirm)
+            decided, defined, sides = _decided_at(compare, point, at, confirm)
+            if decided is None and sides is not None and equal is not None and equal(point):
+                return False, True, sides  # (sides exactly equal where a strict relation is asked)
+            return decided, defined, sides
         except Exception:  # noqa: BLE001 - a point the sides cannot be read at is not a point: a search changes a
             return None, False, None  # status only by a certified failure (a predicate raising at x = 1: a review)
 

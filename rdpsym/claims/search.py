@@ -124,7 +124,7 @@ def _from(start: dict, at_start: float, variables: dict, decide: Callable[[dict]
     # A relation tight at a simple number (log x < x − 1 fails at x = 1 only, cosh x > 1 at 0) is approached by steps
     # but never met: the simplest fractions near the start are tried first, and near where the steps end.
     tried = []
-    for point in _simplest_near(start, variables)[:max(1, budget // 3)]:
+    for point in _simplest_near(start, variables)[:_SNAPS]:
         tried.append(point)
         if allowed(point) and fails(point)[0]:
             return point
@@ -183,21 +183,26 @@ def simple_points(points: list[dict], variables: dict, most: int = 30) -> list[d
     return out
 
 
+#: How many of the simplest fractions near a start are tried (before its share of the budget is looked at: 0, 1/2
+#: and 1/3 near 0.35, where |x − 1/3| > 0 fails).
+_SNAPS = 3
 #: The denominators of the simple fractions a point's coordinates are tried as.
 _DENOMINATORS = (1, 2, 3, 4, 6, 10, 100)
 
 
 def _simplest_near(point: dict, variables: dict) -> list[dict]:
     """``point`` with all its coordinates, then one at a time, replaced by the nearest fraction of each of
-    :data:`_DENOMINATORS` (those inside the variable's set and different from it), simplest first; no point twice
-    (with one variable, all at once is one at a time)."""
+    :data:`_DENOMINATORS` (those inside the variable's set, different from it, and near it: within its size below 1,
+    a tenth of it above), simplest first; no point twice (with one variable, all at once is one at a time)."""
     singles, together = [], dict(point)
     for symbol, where in variables.items():
         value = point.get(symbol)
         if not isinstance(value, sp.Rational):
             continue
         exact = Fraction(int(value.p), int(value.q))
-        options = sorted({exact.limit_denominator(d) for d in _DENOMINATORS} - {exact}, key=lambda f: f.denominator)
+        near = abs(exact) / 10 if abs(exact) > 1 else max(abs(exact), Fraction(1, 10))  # (not a far one: 1/2 from 0.35)
+        options = sorted({f for f in (exact.limit_denominator(d) for d in _DENOMINATORS) if 0 < abs(f - exact) <= near},
+                         key=lambda f: f.denominator)
         options = [sp.Rational(f.numerator, f.denominator) for f in options]
         options = [v for v in options if where.contains(v) is sp.true]
         singles += [{**point, symbol: v} for v in options]
