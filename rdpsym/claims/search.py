@@ -6,13 +6,15 @@ log(1/δ) term scaled by 0.9, checked against the Gaussian's exact δ, only near
 each was reported checked (a probe of hidden claims).  Two searches follow the sampled check, within a share of its
 evaluations:
 
-* from the points where the relation's margin (the log-ratio of its sides, or their relative difference where a side
-  is not positive) is least, a pattern search, one coordinate at a time with steps that shrink, then the simplest
-  fractions near where it started and ended (x = 1 above);
+* from the points where the relation's margin (the log-ratio of its sides, their relative difference where a side is
+  not positive, the other's size where one is 0) is least: the simplest fractions near the point (x = 1 above), a
+  pattern search, one coordinate at a time with steps that shrink, and the simplest fractions near where it ended;
 * for a strict relation, which fails where its sides are equal, also from the point where they are closest, and at
   the sample points with every coordinate made the nearest integer or half (p = 1/2 above).
 
-Only a failure certified at the caller's precisions counts, so a true claim's status is never changed by a search.
+Only a failure certified at the caller's precisions counts (for a strict relation between SymPy sides, sides SymPy
+evaluates as the same number, where balls cannot tell: |x − 1/3| > 0 at 1/3), so a true claim's status is never
+changed by a search.
 What a search does not reach stays a sampled check's limit: the scaled Proposition 3 is refuted at one seed of the
 domain and still checked at another, whose narrowest points lie far from its failure curve.
 
@@ -112,7 +114,8 @@ def nearest_failure(variables: dict, starts: list[tuple[dict, float]], decide: C
 
 def _from(start: dict, at_start: float, variables: dict, decide: Callable[[dict], tuple],
           allowed: Callable[[dict], bool], budget: int) -> dict | None:
-    """The pattern search from one point, then the simplest fractions near where it started and where it ended."""
+    """From one point: the simplest fractions near it, the pattern search, then the simplest fractions near where the
+    steps ended."""
     spent = 0
 
     def fails(point: dict) -> tuple[bool, float | None]:
