@@ -355,3 +355,17 @@ def test_orders_that_cannot_be_read_are_named_and_an_endless_list_is_refused():
         rdpsym.epsilon(curve, delta=1e-5, orders=torch.empty(3, device="meta"))
     with pytest.raises(ParameterError, match=r"got bytearray\(b'23'\)"):
         rdpsym.epsilon(curve, delta=1e-5, orders=bytearray(b"23"))
+
+
+def test_a_long_double_answer_float64_cannot_hold_is_refused_not_rounded():
+    """A probe: a peer's RDP 0.25 − 2⁻⁶⁰ as a NumPy long double was read as the float64 0.25 and judged to agree with
+    the certified 0.25, though it is below it.  It is refused, naming the answer; one float64 holds is read."""
+    import numpy as np
+
+    g = rdpsym.gaussian(sigma=2)
+    below = np.longdouble(0.25) - np.longdouble(2) ** -60
+    if below == np.longdouble(0.25):  # (a platform whose long double is float64: nothing to refuse)
+        pytest.skip("long double is float64 here")
+    with pytest.raises(ParameterError, match=r"^rdp\[0\] must be a value float64 holds exactly"):
+        rdpsym.verify(g, orders=[2], rdp=[below])
+    assert rdpsym.verify(g, orders=[2], rdp=[np.longdouble(0.25)]).verdict == "agrees"

@@ -134,6 +134,11 @@ prints: inf, -inf and nan are spelled so); got '1e400'.
         f = float(value)
         if (math.isinf(f) or f == 0) and not math.isnan(f) and not value == f:  # a long double beyond float64
             raise ParameterError(must(name, _IN_RANGE, shown(value)))
+        if not math.isnan(f) and not value == f:  # (compared as long doubles: exactly)
+            # A long double float64 cannot hold: rounded, 0.25 − 2⁻⁶⁰ was read as 0.25 and judged equal to the
+            # certified 0.25, though the peer's own value is below it (a probe).
+            raise ParameterError(must(name, "a value float64 holds exactly (rdpsym judges a peer's float64 answers, "
+                                      "and does not round a long double into one)", shown(value)))
         return f
     if isinstance(value, str):
         text = value.strip().lower()
