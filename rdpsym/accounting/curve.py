@@ -440,10 +440,7 @@ def _order_list(orders: object, most: int | None = MAX_ORDERS) -> list:
     user's ceiling, for the values and enclosures asked of a curve: an endless iterator was read until memory ran
     out, a probe).  ``balls`` takes any number: a subsampled curve asks its inner curve for every integer order up to
     its own (50 000 for α = 50 000)."""
-    items = listed(orders, "orders", "a list of orders (numbers > 1, or inf)", most)
-    if most is not None and len(items) > most:
-        raise ParameterError(must("orders", f"a list of at most {most} orders", f"more than {most}"))
-    return items
+    return listed(orders, "orders", "a list of orders (numbers > 1, or inf)", most, "orders")
 
 
 class _Said:

@@ -62,10 +62,7 @@ def margin(sides: tuple) -> float | None:
         return None
     if relation in (">=", ">"):
         lhs, rhs = rhs, lhs
-    try:
-        low, high = (x if isinstance(x, arb) else arb(x) if isinstance(x, (int, fmpq)) else None for x in (lhs, rhs))
-    except (TypeError, ValueError):
-        return None
+    low, high = _ball(lhs), _ball(rhs)
     if low is None or high is None or not (low.is_finite() and high.is_finite()):
         return None
     if low > 0 and high > 0:
@@ -79,12 +76,16 @@ def margin(sides: tuple) -> float | None:
 def gap(sides: tuple) -> float:
     """|rhs − lhs| (∞ where it is not a finite number): where a strict relation fails by equality (D₂ < D₃ of
     randomized response at p = 1/2, where both are 0), the margin's ratio stays away from 0 and this does not."""
-    lhs, _, rhs = sides
-    try:
-        d = (rhs if isinstance(rhs, arb) else arb(rhs)) - (lhs if isinstance(lhs, arb) else arb(lhs))
-    except (TypeError, ValueError):
+    low, high = _ball(sides[0]), _ball(sides[2])
+    if low is None or high is None:
         return float("inf")
+    d = high - low
     return float(abs(d.mid())) if d.is_finite() else float("inf")
+
+
+def _ball(x: object) -> arb | None:
+    """A side as the sampled check compares it (a ball, or an exact int or fmpq), else None."""
+    return x if isinstance(x, arb) else arb(x) if isinstance(x, (int, fmpq)) else None
 
 
 def starts(sampled: list[tuple[float, float, dict]], strict: bool) -> list[tuple[dict, float]]:
@@ -174,8 +175,7 @@ def simple_points(points: list[dict], variables: dict, most: int = 30) -> list[d
             value = point.get(symbol)
             if isinstance(value, sp.Rational):
                 for d in (2, 1):
-                    f = Fraction(int(value.p), int(value.q)).limit_denominator(d)
-                    near = sp.Rational(f.numerator, f.denominator)
+                    near = _nearest(value, d)
                     if where.contains(near) is sp.true:
                         simple[symbol] = near
                         break
@@ -202,17 +202,25 @@ def _simplest_near(point: dict, variables: dict) -> list[dict]:
         value = point.get(symbol)
         if not isinstance(value, sp.Rational):
             continue
-        exact = Fraction(int(value.p), int(value.q))
-        near = abs(exact) / 10 if abs(exact) > 1 else max(abs(exact), Fraction(1, 10))  # (not a far one: 1/2 from 0.35)
-        options = sorted({f for f in (exact.limit_denominator(d) for d in _DENOMINATORS) if 0 < abs(f - exact) <= near},
-                         key=lambda f: f.denominator)
-        options = [sp.Rational(f.numerator, f.denominator) for f in options]
+        near = abs(value) / 10 if abs(value) > 1 else max(abs(value), sp.Rational(1, 10))  # (not 1/2 from 0.35)
+        options = sorted({f for f in (_nearest(value, d) for d in _DENOMINATORS) if 0 < abs(f - value) <= near},
+                         key=lambda f: f.q)
         options = [v for v in options if where.contains(v) is sp.true]
         singles += [{**point, symbol: v} for v in options]
         if options:
             together[symbol] = options[0]
     out = [together] if together != point else []
     return out + [p for p in singles if p not in out]
+
+
+def _nearest(value: sp.Rational, denominator: int) -> sp.Rational:
+    """The fraction nearest ``value`` whose denominator is at most ``denominator``.
+
+    >>> _nearest(sp.Rational(35, 100), 3), _nearest(sp.Rational(-41, 1000), 1)
+    (1/3, 0)
+    """
+    f = Fraction(int(value.p), int(value.q)).limit_denominator(denominator)
+    return sp.Rational(f.numerator, f.denominator)
 
 
 def _coordinate(where: sp.Set, value: sp.Expr) -> tuple[Callable[[float], sp.Rational | None], float] | None:

@@ -92,24 +92,22 @@ def _numpy_scalar(value: object) -> object:
     return value
 
 
-#: The most orders a list may hold (README, "Ceilings"): every order is a certified evaluation of the curve
-#: and of the conversion (dp_accounting's grid has 156; a plot draws 200); a million would take hours.
-#: ``orders="continuous"`` searches the whole interval instead.
+#: The most orders a list may hold (README, "Ceilings"): each is a certified evaluation of the curve and the conversion
+#: (dp_accounting's grid has 156; a plot draws 200; a million take hours; ``orders="continuous"`` searches instead).
 MAX_ORDERS = 10_000
 
 
-def listed(values: object, name: str, valid: str, limit: int | None = None) -> list:
+def listed(values: object, name: str, valid: str, most: int | None = None, what: str | None = None) -> list:
     """The items of a list argument (a list, a tuple, a NumPy or PyTorch vector, any iterable but text), at most
-    ``limit`` + 1 of them if a limit is given (an iterator is then never read to its end: it may have none); a
-    scalar, a 0-d array, a matrix or text is an error naming ``name`` (NumPy's "iteration over a 0-d array" and
-    "truth value of an array is ambiguous" escaped from the readers of orders: a probe).
+    ``most`` + 1 (an endless iterator is never read to its end); with ``what``, more is an error naming the ceiling.
+    A scalar, a 0-d array, a matrix or text is an error naming ``name`` (NumPy's own errors escaped: a probe).
 
     >>> listed((2, 3), "orders", "a list of orders", 10), listed(iter(range(100)), "orders", "a list", 3)
     ([2, 3], [0, 1, 2, 3])
-    >>> listed(2, "orders", "a list of orders", 10)
+    >>> listed(itertools.count(2), "orders", "a list of orders", 10, "orders")
     Traceback (most recent call last):
     ...
-    rdpsym.foundations.errors.WrongType: orders must be a list of orders; got 2.
+    rdpsym.foundations.errors.ParameterError: orders must be a list of at most 10 orders; got more than 10.
     """
     ndim = getattr(values, "ndim", None)
     if isinstance(ndim, int) and hasattr(values, "shape"):  # an array (NumPy, PyTorch, JAX …)
@@ -119,17 +117,19 @@ def listed(values: object, name: str, valid: str, limit: int | None = None) -> l
             raise WrongType(must(name, valid, f"an array of shape {'×'.join(str(n) for n in tuple(values.shape))}"))
         if callable(getattr(values, "tolist", None)):  # its numbers as Python's, read as such (no more than asked)
             try:
-                values = (values if limit is None else values[:limit + 1]).tolist()
+                values = (values if most is None else values[:most + 1]).tolist()
             except Exception as exc:  # noqa: BLE001 - foreign code (a PyTorch tensor on the meta device has no values)
-                raise WrongType(must(name, valid, f"an array whose values cannot be read ({type(exc).__name__})")) \
-                    from None
-    # (bytes-likes are text: bytearray(b"23") was read as the orders 50 and 51; a probe)
-    if isinstance(values, (str, bytes, bytearray, memoryview)) or not hasattr(values, "__iter__"):
+                unread = f"an array whose values cannot be read ({type(exc).__name__})"
+                raise WrongType(must(name, valid, unread)) from None
+    if isinstance(values, (str, bytes, bytearray, memoryview)) or not hasattr(values, "__iter__"):  # (b"23": 50, 51)
         raise WrongType(must(name, valid, quoted(values)))
     try:
-        return list(iter(values) if limit is None else itertools.islice(iter(values), limit + 1))
+        items = list(iter(values) if most is None else itertools.islice(iter(values), most + 1))
     except TypeError:
         raise WrongType(must(name, valid, quoted(values))) from None
+    if what is not None and most is not None and len(items) > most:  # (not len(values): a foreign __len__ may lie)
+        raise ParameterError(must(name, f"a list of at most {most} {what}", f"more than {most}"))
+    return items
 
 
 def exact(value: object, name: str, parameters: Mapping[str, sp.Symbol] | None = None) -> sp.Expr:

@@ -156,12 +156,11 @@ class OpacusAccountant:
 
     def __init__(self, orders: object = None, conversion: str = api.DEFAULT_CONVERSION, dps: int = 30):
         self.history: list = []
-        if orders is not None and not isinstance(orders, str):
-            # read now, not at the first get_epsilon (orders [0.5]: a probe), and kept as read (a generator is read
-            # once: a review)
-            orders = resolve(orders, continuous=True)
-        elif orders not in (None, "continuous"):
-            resolve(orders, continuous=True)
+        if orders is not None and not (isinstance(orders, str) and orders == "continuous"):  # (an array: no ==)
+            # read now, not at the first get_epsilon (orders [0.5]: a probe); a list is kept as read (a generator is
+            # read once: a review), a grid's name as given (explain() names it)
+            resolved = resolve(orders, continuous=True)
+            orders = orders if isinstance(orders, str) else resolved
         self.orders = orders
         api.conversion_name(conversion)  # checked now, not at the first get_epsilon
         self.conversion = conversion

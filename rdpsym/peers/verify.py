@@ -323,7 +323,7 @@ def _told_orders(told: object) -> tuple[list, str] | None:
     if orders is None:
         return None
     where = f"{name}.{field}"
-    return listed(orders, where, "a list of orders", MAX_ORDERS), where
+    return listed(orders, where, "a list of orders", MAX_ORDERS, "orders"), where
 
 
 def _is_one(order: object) -> bool:
@@ -453,15 +453,13 @@ def verify(told: object, *, orders: object = None, rdp: Sequence | None = None, 
         orders, source = _told_orders(told) or (None, source)
     if orders is not None and not isinstance(orders, str):
         # (never read to the end)
-        items = listed(orders, source, "a list of orders, a grid name, or 'continuous'", MAX_ORDERS)
+        items = listed(orders, source, "a list of orders, a grid name, or 'continuous'", MAX_ORDERS, "orders")
         try:
             grid = [_ONE if keep_one and _is_one(o) else parse_order(o) for o in items]
         except ParameterError as exc:
             if source == "orders":
                 raise
             raise ParameterError(f"{source}, the orders the peer's accountant holds: {exc}") from None
-        if len(grid) > MAX_ORDERS:
-            raise ParameterError(must("orders", f"a list of at most {MAX_ORDERS} orders", "more"))
         if not grid:
             raise ParameterError(must("orders", "a non-empty list", "an empty one"))
     if rdp is not None:
