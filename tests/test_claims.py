@@ -792,3 +792,24 @@ def test_an_odd_symbol_on_odd_numbers_across_zero_is_not_refused_as_zero():
     for where in (sp.Range(-sp.oo, 3, 2), sp.Range(-10**6 - 1, 10**6, 2)):
         claim = Claim("odd", "", "", "", (Equal((-1) ** o, -1, ""),), Verdict.PROVED, Domain({o: where}))
         assert claim.check().verdict is Verdict.PROVED
+
+
+def test_membership_by_comparison_is_sympys_contains_on_every_kind_of_domain():
+    """The claims engine asks whether a value lies in a domain thousands of times a run (edges, far points, the
+    search's moves): by comparisons for rationals in Intervals, integers in Ranges and FiniteSets, SymPy's
+    ``contains`` otherwise.  Both must agree everywhere, open and closed ends, infinite ends, steps of either sign,
+    empty Ranges and irrational ends included."""
+    from rdpsym.claims.domains import _contains
+
+    R = sp.Rational
+    domains = [sp.Interval(0, 1), sp.Interval.open(0, 1), sp.Interval.Lopen(-2, R(1, 3)), sp.Interval.Ropen(-sp.oo, 5),
+               sp.Interval(R(1, 2), sp.oo), sp.Interval(0, sp.pi), sp.Range(0, 10), sp.Range(1, sp.oo, 2),
+               sp.Range(-sp.oo, 3, 2), sp.Range(10, 0, -3), sp.Range(5, sp.oo, 5), sp.Range(0, 0),
+               sp.FiniteSet(1, R(1, 2), 3)]
+    values = [sp.Integer(i) for i in range(-12, 13)] + [R(1, 3), R(-1, 2), R(1, 2), R(7, 2), R(10**20, 3),
+                                                        R(1, 10**300), sp.Integer(10) ** 1000]
+    for where in domains:
+        for value in values:
+            told = where.contains(value)
+            assert _contains(where, value) is (True if told is sp.true else False if told is sp.false else None), \
+                (where, value)

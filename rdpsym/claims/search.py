@@ -32,6 +32,8 @@ import mpmath
 import sympy as sp
 from flint import arb, fmpq
 
+from rdpsym.claims.domains import holds_value
+
 #: How many of the narrowest sample points a search starts from, and about the most evaluations it may spend (the
 #: caller gives a share of its sample points, so a search costs a fraction of the check it sharpens; a pattern
 #: search may pass its share by a move or two, and a strict relation's simple points add up to a third of it).
@@ -142,7 +144,7 @@ def _from(start: dict, at_start: float, variables: dict, decide: Callable[[dict]
             for symbol, (to_value, t) in list(coordinates.items()):
                 for sign in (1, -1):
                     value = to_value(t + sign * step)
-                    if value is None or value == here[symbol] or variables[symbol].contains(value) is not sp.true:
+                    if value is None or value == here[symbol] or not holds_value(variables[symbol], value):
                         continue
                     point = {**here, symbol: value}
                     if not allowed(point):
@@ -176,7 +178,7 @@ def simple_points(points: list[dict], variables: dict, most: int = 30) -> list[d
             if isinstance(value, sp.Rational):
                 for d in (2, 1):
                     near = _nearest(value, d)
-                    if where.contains(near) is sp.true:
+                    if holds_value(where, near):
                         simple[symbol] = near
                         break
         if simple != point and simple not in out:
@@ -205,7 +207,7 @@ def _simplest_near(point: dict, variables: dict) -> list[dict]:
         near = abs(value) / 10 if abs(value) > 1 else max(abs(value), sp.Rational(1, 10))  # (not 1/2 from 0.35)
         options = sorted({f for f in (_nearest(value, d) for d in _DENOMINATORS) if 0 < abs(f - value) <= near},
                          key=lambda f: f.q)
-        options = [v for v in options if where.contains(v) is sp.true]
+        options = [v for v in options if holds_value(where, v)]
         singles += [{**point, symbol: v} for v in options]
         if options:
             together[symbol] = options[0]
