@@ -204,9 +204,11 @@ def _simplest_near(point: dict, variables: dict) -> list[dict]:
         value = point.get(symbol)
         if not isinstance(value, sp.Rational):
             continue
-        near = abs(value) / 10 if abs(value) > 1 else max(abs(value), sp.Rational(1, 10))  # (not 1/2 from 0.35)
-        options = sorted({f for f in (_nearest(value, d) for d in _DENOMINATORS) if 0 < abs(f - value) <= near},
-                         key=lambda f: f.q)
+        exact = Fraction(int(value.p), int(value.q))  # (in Fractions: SymPy's arithmetic was most of this search)
+        near = abs(exact) / 10 if abs(exact) > 1 else max(abs(exact), Fraction(1, 10))  # (not 1/2 from 0.35)
+        found = {f for f in (exact.limit_denominator(d) for d in _DENOMINATORS) if 0 < abs(f - exact) <= near}
+        options = [sp.Rational(f.numerator, f.denominator)
+                   for f in sorted(found, key=lambda f: (f.denominator, abs(f - exact), f))]
         options = [v for v in options if holds_value(where, v)]
         singles += [{**point, symbol: v} for v in options]
         if options:
