@@ -796,9 +796,9 @@ def test_an_odd_symbol_on_odd_numbers_across_zero_is_not_refused_as_zero():
 
 def test_membership_by_comparison_is_sympys_contains_on_every_kind_of_domain():
     """The claims engine asks whether a value lies in a domain thousands of times a run (edges, far points, the
-    search's moves): by comparisons for rationals in Intervals, integers in Ranges and FiniteSets, SymPy's
-    ``contains`` otherwise.  Both must agree everywhere, open and closed ends, infinite ends, steps of either sign,
-    empty Ranges and irrational ends included."""
+    search's moves): by comparisons for rationals in Intervals and FiniteSets, SymPy's ``contains`` otherwise.
+    Both must agree everywhere: open and closed ends, infinite and irrational ends, Ranges of steps of either sign,
+    empty ones, Floats, π and numbers of a thousand digits included."""
     from rdpsym.claims.domains import _contains
 
     R = sp.Rational
@@ -807,7 +807,10 @@ def test_membership_by_comparison_is_sympys_contains_on_every_kind_of_domain():
                sp.Range(-sp.oo, 3, 2), sp.Range(10, 0, -3), sp.Range(5, sp.oo, 5), sp.Range(0, 0),
                sp.FiniteSet(1, R(1, 2), 3)]
     values = [sp.Integer(i) for i in range(-12, 13)] + [R(1, 3), R(-1, 2), R(1, 2), R(7, 2), R(10**20, 3),
-                                                        R(1, 10**300), sp.Integer(10) ** 1000]
+                                                        R(1, 10**300), sp.Integer(10) ** 1000, sp.Integer(10) ** 1000
+                                                        + R(1, 2), sp.Float(0.5), sp.pi, sp.pi - R(1, 10**30)]
+    domains += [sp.FiniteSet(sp.Float(0.5), 2), sp.FiniteSet(sp.pi, 1), sp.Interval(sp.sqrt(2), sp.oo),
+                sp.Interval(0, sp.Integer(10) ** 1000)]
     for where in domains:
         for value in values:
             told = where.contains(value)
