@@ -816,3 +816,36 @@ def test_membership_by_comparison_is_sympys_contains_on_every_kind_of_domain():
             told = where.contains(value)
             assert _contains(where, value) is (True if told is sp.true else False if told is sp.false else None), \
                 (where, value)
+
+
+def test_a_range_with_a_step_is_sampled_and_searched_on_its_own_members():
+    """A probe: the sample points of Range(10, 0, −3) = {10, 7, 4, 1} held 9 (drawn as any integer between the ends),
+    so cos(2πm/3) = −1/2, true on the whole domain, was refuted at m = 9; an even k on Range(0, ∞, 2) was refuted at
+    k = 3.  Every point is a member now, and a false claim on a stepped Range is still refuted."""
+    m = sp.Symbol("m")
+    k = sp.Symbol("k", integer=True, even=True, nonnegative=True)
+    third = Equal(sp.cos(2 * sp.pi * m / 3), sp.Rational(-1, 2), "")
+    for where in (sp.Range(10, 0, -3), sp.Range(1, 300, 3), sp.Range(-sp.oo, 2, 3)):
+        domain = Domain({m: where})
+        assert all(p[m] in where for p in domain.points() + domain.far_points()), where
+        assert Claim("a", "", "", "", (third,), Verdict.CHECKED, domain).check().verdict is Verdict.CHECKED, where
+    assert Claim("b", "", "", "", (third,), Verdict.REFUTED, Domain({m: sp.Range(1, 300, 2)})).check().verdict \
+        is Verdict.REFUTED
+    even = Holds("k is even", lambda p: (p[k] % 2, "=", 0), "")
+    assert Claim("c", "", "", "", (even,), Verdict.CHECKED, Domain({k: sp.Range(0, sp.oo, 2)})).check().verdict \
+        is Verdict.CHECKED
+
+
+def test_a_relation_tight_at_an_irrational_end_is_decided_exactly_there():
+    """A probe: x ≤ π on [0, π] was unknown (the search's start point 0.999…·π raised TypeError, and at x = π the
+    balls cannot tell π ≤ π); the sides are compared exactly where balls cannot decide: equal sides satisfy ≤,
+    fail <."""
+    x = sp.Symbol("x", real=True)
+    for end in (sp.pi, sp.sqrt(2)):
+        domain = Domain({x: sp.Interval(1, end)})
+        assert Claim("d", "", "", "", (AtMost(x, end, ""),), Verdict.CHECKED, domain).check().verdict \
+            is Verdict.CHECKED, end
+        assert Claim("e", "", "", "", (Step(x, "<", end, "", symbolic=False),), Verdict.REFUTED,
+                     domain).check().verdict is Verdict.REFUTED, end
+        assert Claim("f", "", "", "", (AtMost(x, end - sp.Rational(1, 10**6), ""),), Verdict.REFUTED,
+                     domain).check().verdict is Verdict.REFUTED, end

@@ -275,9 +275,9 @@ def _check_relation(step: Step, lhs: sp.Expr, rhs: sp.Expr, domain: Domain) -> t
     # one can only refute it, and is tried after only where the highest leaves the point undecided.  (One
     # evaluation a point instead of two for every identity that holds.)
     rungs = (DECISION_RUNGS[-1], *DECISION_RUNGS[:-1]) if step.relation == "=" else DECISION_RUNGS
-    # A strict relation fails where its sides are equal, which balls cannot show at a point that is not a binary
-    # number (|x − 1/3| > 0 at 1/3): there the sides are compared exactly too.
-    equal = functools.partial(_exactly_equal, lhs, rhs) if step.relation in ("<", ">") else None
+    # Where balls cannot decide, the sides may be exactly equal at a point that is not a binary number: a strict
+    # relation fails there (|x − 1/3| > 0 at 1/3), any other holds (x ≤ π at π was unknown: a probe).
+    equal = functools.partial(_exactly_equal, lhs, rhs)
     status, sampled = _check_numeric(domain, lambda p: (_at(lhs, p), step.relation, _at(rhs, p)), rungs, far=True,
                                      equal=equal)
     if status is Status.REFUTED:
@@ -427,12 +427,20 @@ def _ball(x) -> arb:
 
 
 def _exactly_equal(lhs: sp.Expr, rhs: sp.Expr, point: dict) -> bool:
-    """Whether the sides are the same number at ``point`` by SymPy's own evaluation (no simplification)."""
+    """Whether the sides are the same number at ``point`` by SymPy's own evaluation (no simplification), within
+    :data:`_EXACT_SECONDS` (exact powers at a point of a thousand digits need not end soon)."""
     values = {s: v for s, v in point.items() if isinstance(s, sp.Symbol)}
-    try:
-        return (lhs - rhs).xreplace(values) == 0
-    except Exception:  # noqa: BLE001 - a side SymPy cannot evaluate there: not shown equal
-        return False
+    found: list[bool] = []
+    with time_budget(_EXACT_SECONDS, "the sides compared exactly at a point", absorb=True):
+        try:
+            found.append((lhs - rhs).xreplace(values) == 0)
+        except Exception:  # noqa: BLE001 - a side SymPy cannot evaluate there: not shown equal
+            found.append(False)
+    return bool(found and found[0])
+
+
+#: CPU seconds SymPy may take to show a claim's sides exactly equal at a point the balls left undecided.
+_EXACT_SECONDS = 2.0
 
 
 def _check_numeric(domain: Domain, compare, rungs: tuple[int, ...] = DECISION_RUNGS,
@@ -458,7 +466,7 @@ def _check_numeric(domain: Domain, compare, rungs: tuple[int, ...] = DECISION_RU
         decided, defined, sides = _decided_at(compare, point, rungs, confirm_failures)
         undefined += not defined
         if decided is None and sides is not None and equal is not None and equal(point):
-            decided = False  # (a strict relation, its sides exactly equal here)
+            decided = sides[1] not in ("<", ">")  # (the sides exactly equal here)
         if decided is False:
             return Status.REFUTED, (_counterexample(point, sides, len(points)),)
         if decided is None:
@@ -470,7 +478,9 @@ def _check_numeric(domain: Domain, compare, rungs: tuple[int, ...] = DECISION_RU
     strict = any(r in ("<", ">") for r in relations)
     first = starts(narrow, strict) if narrow else []
     if first or strict:  # where the relation held most narrowly, a local search for a failure set the points missed
-        found = _searched(domain, compare, first, rungs, confirm_failures, strict, equal)
+        # (sides found equal mean a failure only to a strict relation: the search's many low-precision points are
+        # compared exactly only then)
+        found = _searched(domain, compare, first, rungs, confirm_failures, strict, equal if strict else None)
         if found is not None:
             return Status.REFUTED, (_counterexample(found[0], found[1], len(points)),)
     sampled = Sampled(len(points), undecided, undefined, point_items(first_undecided or {}), DECISION_RUNGS[-1])
@@ -491,7 +501,7 @@ def _searched(domain: Domain, compare, narrow: list, rungs: tuple[int, ...], con
         try:
             decided, defined, sides = _decided_at(compare, point, at, confirm)
             if decided is None and sides is not None and equal is not None and equal(point):
-                return False, True, sides  # (sides exactly equal where a strict relation is asked)
+                return sides[1] not in ("<", ">"), True, sides  # (the sides exactly equal here)
             return decided, defined, sides
         except Exception:  # noqa: BLE001 - a point the sides cannot be read at is not a point: a search changes a
             return None, False, None  # status only by a certified failure (a predicate raising at x = 1: a review)

@@ -86,12 +86,25 @@ def reach_values(interval) -> list:
 
 def _integer_edges(r: sp.Range) -> list[sp.Integer]:
     lo, hi = r.inf, r.sup
-    out = {lo, lo + 1, lo + 2} if lo.is_finite else {sp.Integer(-(10**6)), sp.Integer(-1)}
+    step = abs(r.step)
+    out = {lo, lo + step, lo + 2 * step} if lo.is_finite else {sp.Integer(-(10**6)), sp.Integer(-1)}
     if hi.is_finite:
-        out |= {hi, hi - 1, (lo + hi) // 2 if lo.is_finite else hi - 10}
+        out |= {hi, hi - step, lo + step * ((hi - lo) // step // 2) if lo.is_finite else hi - 10 * step}
     else:
-        out |= {lo + 10, lo + 1000, lo + 10**6} if lo.is_finite else {sp.Integer(0), sp.Integer(10**6)}
-    return sorted(v for v in out if v in r)
+        out |= {lo + 10 * step, lo + 1000 * step, lo + 10**6 * step} if lo.is_finite else \
+            {sp.Integer(0), sp.Integer(10**6)}
+    return sorted(v for v in {_member_near(r, v) for v in out} if v in r)
+
+
+def _member_near(r: sp.Range, v: sp.Integer) -> sp.Integer:
+    """The member of the Range ``r`` nearest ``v`` on its lattice (one end plus a multiple of its step), ``v`` itself
+    for a step of 1.
+
+    >>> _member_near(sp.Range(1, 30, 3), sp.Integer(9)), _member_near(sp.Range(-sp.oo, 3, 2), sp.Integer(-6))
+    (10, -5)
+    """
+    anchor, step = (r.inf if r.inf.is_finite else r.sup), abs(r.step)
+    return anchor + step * ((v - anchor + step // 2) // step)
 
 
 def random_value(interval, rng: random.Random) -> sp.Rational:
@@ -100,9 +113,17 @@ def random_value(interval, rng: random.Random) -> sp.Rational:
     if isinstance(interval, sp.FiniteSet):
         return rng.choice(sorted(interval))
     if isinstance(interval, sp.Range):
-        lo = int(interval.inf) if interval.inf.is_finite else -(10**6)
-        hi = int(interval.sup) if interval.sup.is_finite else lo + 10 ** rng.randint(1, 6)
-        return sp.Integer(rng.randint(lo, hi))
+        # A member: one end plus a multiple of the step (drawn as any integer between the ends, the points of
+        # Range(10, 0, −3) held 9, outside the domain, where a true claim was refuted: a probe).
+        step = abs(int(interval.step))
+        if interval.inf.is_finite:
+            lo = int(interval.inf)
+            span = int(interval.sup) - lo if interval.sup.is_finite else 10 ** rng.randint(1, 6)
+        else:  # from the member nearest −10⁶ (or the last one, if below it) up to the last one
+            hi = int(interval.sup)
+            lo = hi - step * max(0, (hi + 10**6) // step)
+            span = hi - lo
+        return sp.Integer(lo + step * rng.randint(0, span // step))
     ends = (_end(interval.inf), _end(interval.sup))
     value = _draw(*ends, rng)
     return sp.Rational(value) if isinstance(value, Fraction) else value

@@ -230,24 +230,34 @@ def _nearest(value: sp.Rational, denominator: int) -> sp.Rational:
 def _coordinate(where: sp.Set, value: sp.Expr) -> tuple[Callable[[float], sp.Rational | None], float] | None:
     """(from a coordinate to an exact value of ``where``, the coordinate of ``value``), or None for a set that is not
     searched (a finite set of values)."""
-    if isinstance(where, sp.Range):
-        return (lambda t: sp.Integer(round(t)) if abs(t) < 1e15 else None), float(value)
+    if isinstance(where, sp.Range):  # in steps of the Range, from one of its ends (Range(1, 30, 3): 1 + 3t)
+        anchor, size = (where.inf if where.inf.is_finite else where.sup), abs(where.step)
+        return (lambda t: anchor + size * int(round(t)) if abs(t) < 1e15 else None), float((value - anchor) / size)
     if not isinstance(where, sp.Interval):
         return None
     lo, hi = where.start, where.end
-    v = mpmath.mpf(sp.Float(value, 30))
+    v = _mpf(value)  # (a start may be irrational: 0.999…·π on [0, π] raised TypeError, and the claim was unknown)
     if lo.is_finite and hi.is_finite:
-        a, b = (mpmath.mpf(sp.Float(e, 30)) for e in (lo, hi))
+        a, b = (_mpf(e) for e in (lo, hi))
         if a > 0 and b / a > 100:  # a long interval of positive values: searched in log scale, as it is drawn
             return _exact(lambda t: mpmath.exp(t)), float(mpmath.log(v))
         return _exact(lambda t: a + (b - a) * t), float((v - a) / (b - a))
     if lo.is_finite:
-        a = mpmath.mpf(sp.Float(lo, 30))
+        a = _mpf(lo)
         return (_exact(lambda t: a + mpmath.exp(t)), float(mpmath.log(v - a))) if v > a else None
     if hi.is_finite:
-        b = mpmath.mpf(sp.Float(hi, 30))
+        b = _mpf(hi)
         return (_exact(lambda t: b - mpmath.exp(t)), float(mpmath.log(b - v))) if v < b else None
     return _exact(mpmath.sinh), float(mpmath.asinh(v))
+
+
+def _mpf(value: sp.Expr) -> mpmath.mpf:
+    """A real SymPy number (rational, or irrational as π·999/1000) as a 30-digit mpf.
+
+    >>> float(_mpf(sp.pi * sp.Rational(999, 1000)))
+    3.1384510609362035
+    """
+    return mpmath.mpf(sp.Float(sp.N(value, 30), 30))
 
 
 def _exact(f: Callable) -> Callable[[float], sp.Rational | None]:
