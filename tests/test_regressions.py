@@ -1630,3 +1630,19 @@ def test_a_condition_whose_exact_power_is_refused_is_decided_part_by_part():
     assert decide(sp.And(m >= 1, big), at) is True
     assert decide(sp.Or(sp.Ne(m, 1), sp.Not(big)), at) is False
     assert decide(sp.And(sp.log(p - 1) < 0, (1 - p) ** a > R(1, 2)), at) in (None, False)
+
+
+def test_the_supremum_of_a_pmf_on_the_even_integers_reads_the_outcomes_it_charges():
+    """A probe: P with mass 2^−(j+1) at k = 2j against Geometric(1/3) has P/Q = 1.5·(9/8)^j at k = 2j, so D_∞ = ∞;
+    the integer scan read log(P/Q) = −∞ at its odd points (10⁶ − 1 among them), saw no rise, and returned the largest
+    value it happened to read, 42926.67…, labelled numeric.  Against an even law (0/0 at odd outcomes) the check
+    called the right ∞ wrong.  Where P is 0 at a scan point, its neighbours are read."""
+    N0 = sp.Range(0, sp.oo)
+    evens = Discrete((1 + (-1) ** k) / 2 * R(1, 2) ** (k / 2 + 1), k, support=N0)
+    geometric = Discrete(R(1, 3) * R(2, 3) ** k, k, support=N0)
+    faster = Discrete((1 + (-1) ** k) / 2 * R(3, 4) * R(1, 4) ** (k / 2), k, support=N0)
+    assert renyi_divergence(evens, geometric, sp.oo).result == sp.oo
+    assert renyi_divergence_mp(evens, geometric, sp.oo, dps=30) == mpmath.inf
+    assert renyi_divergence(evens, faster, sp.oo).result == sp.oo  # P/Q = (2/3)·2^j at k = 2j
+    d = renyi_divergence(faster, evens, sp.oo)  # P/Q = (3/2)·2^−j: its largest value at k = 0
+    assert d.status.value in ("proved", "checked") and sp.simplify(d.result - sp.log(R(3, 2))) == 0
