@@ -139,6 +139,17 @@ def test_a_claim_file_that_loops_at_import_or_in_a_step_times_out(tmp_path, caps
     assert re.search(r"after\s+proved\s+proved", out), out  # the claim after the one stopped still ran
 
 
+def test_a_claim_file_that_recurses_a_million_frames_deep_is_named_by_its_line(tmp_path, capsys, watchdog):
+    """A probe: its RecursionError's traceback, about 10⁶ frames, had each frame's file resolved on the disk before
+    the error could be placed: 120 CPU seconds, then "timed out while loading" instead of the error and its line."""
+    (tmp_path / "deep.py").write_text("import sys\nsys.setrecursionlimit(10**6)\n\n\ndef r(n):\n    return r(n + 1)"
+                                      "\n\n\nr(0)\n")
+    with watchdog(120, "rdpsym check with --timeout 30"):
+        assert main(["check", str(tmp_path), "--quiet", "--timeout", "30"]) == 1
+    out = capsys.readouterr().out
+    assert re.search(r"deep\.py\s+LOAD ERROR.*RecursionError at line 6: maximum recursion depth", out), out
+
+
 def test_a_worker_that_dies_costs_its_file_or_claim_only(tmp_path):
     (tmp_path / "exits.py").write_text("import os\nos._exit(3)\n")
     (tmp_path / "good.py").write_text(textwrap.dedent("""
