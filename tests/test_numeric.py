@@ -6,6 +6,8 @@ and an mpmath quadrature of the definition written in this file.
 
 from __future__ import annotations
 
+import re
+
 import mpmath
 import pytest
 import sympy as sp
@@ -124,6 +126,18 @@ def test_disagreeing_precisions_raise_convergence_error(monkeypatch):
     assert calls[0] >= 30 and calls[1] > calls[0]
     # One retry with the ~20 lacking digits added, then the error.
     assert len(calls) == 4 and calls[2] - calls[1] >= 20 and calls[3] == calls[2] + 20
+
+
+def test_values_that_did_not_settle_are_shown_to_the_digit_they_differ_in(monkeypatch):
+    """A probe: "D_37/10 did not settle: 0.77367799947750062444 at 124 digits vs 0.77367799947750062444 at 144
+    digits": two values differing past their 20th digit were printed to 20, the same (and every message's numbers are
+    cut to 6).  The message says how many digits they agree to, how far apart they are, and how many were asked."""
+    with mpmath.workdps(60):
+        fake, _ = _fake([mpmath.mpf(2) / 3, mpmath.mpf(2) / 3 * (1 + mpmath.mpf(10) ** -25)])
+    monkeypatch.setattr(rdpsym.derive.definition, "_at_precision", fake)
+    with pytest.raises(ConvergenceError, match="to the 30 digits asked") as e:
+        rdpsym.renyi_divergence_mp(*rdpsym.laplace(1).pair, 2, dps=30)
+    assert re.search(r"which agree to 2[45] digits \(they differ by 6\.\de-26\)", str(e.value)), str(e.value)
 
 
 def test_disagreement_just_above_the_requested_digits_is_caught(monkeypatch):
