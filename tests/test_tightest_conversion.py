@@ -211,3 +211,14 @@ def test_mironov_never_wins_against_bbghs_at_the_same_order():
     with precision(128):
         for a in (fmpq(11, 10), 2, 10, 1000):
             assert balle_epsilon(a, 1, fmpq(1, 10**5)) < mironov_epsilon(a, 1, fmpq(1, 10**5))
+
+
+def test_an_order_whose_optimal_delta_is_not_certified_says_why():
+    """A probe: at ε = 2000 for the Gaussian of σ = 1, the optimal conversion's solver reaches no certified point at
+    the orders 62 to 1024 (δ there below 10⁻¹⁰⁰⁰⁰); their δ = 1 came with an empty reason (a ball for "nothing" was
+    read as the order's bound).  ε already said why; δ says it too."""
+    result = rdpsym.delta(rdpsym.gaussian(sigma=1).curve(), epsilon=2000, orders="dp-accounting",
+                          conversion="optimal")
+    ones = [row for row in result.per_order if row.bound == 1]
+    assert ones and all(row.reason for row in ones), [row for row in ones if not row.reason][:2]
+    assert any("did not reach a certified point" in row.reason for row in ones)

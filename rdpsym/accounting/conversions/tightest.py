@@ -366,7 +366,8 @@ def _add_optimal(rows: list, given: arb, kind: str, best: arb | None) -> None:
     pair's terms (:func:`~rdpsym.accounting.conversions.optimal_estimates.witness_terms`) otherwise, empty where there
     are none (an order that is a ball)."""
     g = float(given.mid())
-    nothing = math.inf if kind == "epsilon" else arb(1)
+    # (not a ball: :func:`_pick` reads a ball as the order's bound and drops its reason; δ = 1 said nothing of why)
+    nothing = math.inf if kind == "epsilon" else 1.0
     above = None if best is None else _threshold(best, kind)
     candidates = []
     for i, row in enumerate(rows):
