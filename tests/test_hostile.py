@@ -471,6 +471,7 @@ def test_a_fifo_a_device_and_a_link_are_written_into_never_replaced(tmp_path, ca
     (lambda: rdpsym.renyi_divergence_mp(*rdpsym.laplace(2).pair, 2, values=float("nan")), "values"),
     (lambda: rdpsym.laplace(sp.Symbol("b", positive=True)).rdp(2).evalf(float("nan")), "values"),
     (lambda: rdpsym.gaussian(2).curve() + 1, r"a term of a composition \(curve \+ curve\)"),
+    (lambda: rdpsym.gaussian(2).curve() * rdpsym.laplace(1).curve(), r"the steps of a repetition \(k \* curve\)"),
     (lambda: rdpsym.gaussian(2).curve().values(3.0), "orders"),
     (lambda: rdpsym.gaussian(2).curve().group(10**400), r"c \(group size 2\^c\)"),
     (lambda: rdpsym.epsilon(rdpsym.gaussian(2).curve(), 1e-5, conversion=["bbghs"]), "conversion"),

@@ -179,8 +179,11 @@ class RdpCurve:
         return self + other  # the same error as curve + other
 
     def __mul__(self, k: object) -> RdpCurve:
-        if isinstance(k, RdpCurve) or isinstance(k, float):
-            return NotImplemented if isinstance(k, RdpCurve) else self._not_steps(k)
+        if isinstance(k, RdpCurve):  # (NotImplemented gave Python's bare "unsupported operand" TypeError: a probe)
+            raise WrongType(must("the steps of a repetition (k * curve)", "a positive integer (a composition is "
+                                 "curve + curve)", "an RdpCurve"))
+        if isinstance(k, float):
+            self._not_steps(k)
         try:
             k = integer(k, "steps", minimum=1)  # an int, or a NumPy integer
         except ParameterError:
