@@ -20,6 +20,7 @@ import sympy as sp
 from flint import arb, fmpq
 
 import rdpsym
+from rdpsym.accounting.calibrate import noise_parameter
 from rdpsym.cli.main import main
 from rdpsym.foundations.errors import ParameterError
 
@@ -238,3 +239,12 @@ def test_a_grid_of_targets_shares_its_certified_points_and_each_is_certified_on_
         assert c.target_epsilon == e
         assert c.epsilon.enclosure.upper() <= A(e) < c.beyond.enclosure.lower()
         assert abs(c.value - single.value) <= 2 * Fraction(1, 10**6) * single.value
+
+
+def test_a_built_in_is_calibrated_in_its_own_noise_parameter_by_default():
+    """A probe: calibrate("laplace", epsilon=0.5, delta=1e-6) was refused, "parameter must be one of scale, …; got
+    'sigma'", a parameter the caller had not named (the API's default was σ for every family; the CLI's, the
+    family's noise).  Both read the family's noise now: Laplace's scale, 1/ε = 2 for pure ε = 0.5."""
+    c = rdpsym.calibrate("laplace", epsilon=0.5, delta=1e-6, dps=15)
+    assert c.published(6) == "2"
+    assert noise_parameter("laplace") == "scale" and noise_parameter("zcdp") == "rho"

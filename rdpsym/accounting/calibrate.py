@@ -49,7 +49,7 @@ from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import exact, integer, rational
 from rdpsym.laws.mechanisms import REGISTRY
 
-__all__ = ["DIRECTIONS", "Calibration", "calibrate"]
+__all__ = ["DIRECTIONS", "Calibration", "calibrate", "noise_parameter"]
 
 #: How ε moves when a built-in parameter grows, and why (a parameter not listed needs ``direction=``).
 DIRECTIONS = {
@@ -166,7 +166,17 @@ def _fraction(x: object, name: str) -> Fraction:
     return Fraction(int(q.p), int(q.q))
 
 
-def _family(family: object, parameter: str, fixed: dict, steps: int) -> tuple[Callable[[object], RdpCurve], str]:
+def noise_parameter(family: str) -> str | None:
+    """The parameter a built-in is calibrated in by default: its noise (σ, the scale), else its budget (ε, ρ).
+
+    >>> noise_parameter("laplace"), noise_parameter("sampled-gaussian"), noise_parameter("zcdp")
+    ('scale', 'sigma', 'rho')
+    """
+    names = [p.name for p in REGISTRY[family].parameters]
+    return next((n for n in ("sigma", "scale", "epsilon", "rho") if n in names), None)
+
+
+def _family(family: object, parameter: str | None, fixed: dict, steps: int) -> tuple[Callable[[object], RdpCurve], str]:
     """(x ↦ curve, the parameter's canonical name): for a built-in by name, or the caller's function."""
     if isinstance(family, str):
         if family not in REGISTRY:
@@ -175,6 +185,12 @@ def _family(family: object, parameter: str, fixed: dict, steps: int) -> tuple[Ca
         declared = REGISTRY[family]
         names = {p.name: p.name for p in declared.parameters}
         names.update({a: p.name for p in declared.parameters for a in p.aliases})
+        # (by default its noise: "sigma" was the default for every family, and calibrate("laplace", …) was refused
+        # for a parameter the caller had not named: a probe)
+        parameter = noise_parameter(family) if parameter is None else parameter
+        if parameter is None:
+            raise ParameterError(must("parameter", "one of " + ", ".join([*names, "steps"]) + f" for {family}",
+                                      "none"))
         if parameter != "steps" and parameter not in names:
             raise ParameterError(must("parameter", "one of " + ", ".join([*names, "steps"]) + f" for {family}",
                                       repr(parameter)))
@@ -210,7 +226,7 @@ def _family(family: object, parameter: str, fixed: dict, steps: int) -> tuple[Ca
             raise ParameterError(must("family(x)", "an RdpCurve, a Mechanism or a Guarantee", type(c).__name__))
         return c * steps if steps != 1 else c
 
-    return make_user, parameter
+    return make_user, parameter or "sigma"  # (a function's parameter is σ unless named: its default bounds)
 
 
 def _sym(x):
@@ -301,16 +317,17 @@ def _decide(result: api.AccountingResult, target: Fraction) -> bool | None:
     return None
 
 
-def calibrate(family: object, epsilon: object, delta: object, *, parameter: str = "sigma", fixed: dict | None = None,
-              steps: object = 1, direction: str | None = None, bounds: tuple | None = None,
+def calibrate(family: object, epsilon: object, delta: object, *, parameter: str | None = None,
+              fixed: dict | None = None, steps: object = 1, direction: str | None = None, bounds: tuple | None = None,
               tolerance: object = Fraction(1, 10**6), orders: object = None, conversion: str = api.DEFAULT_CONVERSION,
               dps: object = 30) -> Calibration:
     """The value of ``parameter`` closest to the optimum that meets (ε, δ), certified on both sides.
 
     ``family``: a built-in mechanism's name (``"sampled-gaussian"``, ``"gaussian"``, …) with the other
     parameters in ``fixed`` (``{"q": 256/60000}``), composed ``steps`` times; or a function ``x ↦`` curve,
-    Mechanism or Guarantee (then give ``direction``).  ``parameter``: the built-in's parameter to solve for,
-    or ``"steps"`` (the most steps).  ``direction``: ``"decreasing"`` (ε falls as the parameter grows: noise;
+    Mechanism or Guarantee (then give ``direction``).  ``parameter``: the built-in's parameter to solve for
+    (by default its noise, σ or the scale, else its budget, ε or ρ: :func:`noise_parameter`), or ``"steps"`` (the
+    most steps).  ``direction``: ``"decreasing"`` (ε falls as the parameter grows: noise;
     the smallest value is sought) or ``"increasing"`` (the largest value is sought); for built-ins it comes
     from :data:`DIRECTIONS`.  ``bounds``: the range searched (default :data:`DEFAULT_BOUNDS`).
     ``tolerance``: relative width of the final bracket (steps are exact).  ``orders``, ``conversion``: as

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 
 from rdpsym.accounting import api
+from rdpsym.accounting.calibrate import noise_parameter
 from rdpsym.accounting.calibration_grid import MAX_CALIBRATIONS, calibrate_many
 from rdpsym.accounting.orders import resolve
 from rdpsym.cli import params
@@ -48,8 +49,7 @@ def _read(args) -> list[dict]:
     declared = REGISTRY[args.mechanism]
     fixed = params.read_assignments(args.set, declared)
     names = [p.name for p in declared.parameters]
-    # By default the noise (σ, Laplace's scale), else the budget parameter of a guarantee (ε, ρ).
-    solve = args.solve or next((n for n in ("sigma", "scale", "epsilon", "rho") if n in names), None)
+    solve = args.solve or noise_parameter(args.mechanism)
     if solve is None:
         raise ParameterError(must("--solve", f"the parameter to calibrate (one of {', '.join(names)}, steps)", "none"))
     if solve != "steps" and declared.parameter(solve) is None:
