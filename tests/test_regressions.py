@@ -1643,6 +1643,14 @@ def test_the_supremum_of_a_pmf_on_the_even_integers_reads_the_outcomes_it_charge
     faster = Discrete((1 + (-1) ** k) / 2 * R(3, 4) * R(1, 4) ** (k / 2), k, support=N0)
     assert renyi_divergence(evens, geometric, sp.oo).result == sp.oo
     assert renyi_divergence_mp(evens, geometric, sp.oo, dps=30) == mpmath.inf
+    # The series Σ P^α Q^{1−α}: its terms at k = 2j have ratio 2^−α·(9/4)^{α−1}, above 1 from α ≈ 6.88 on.  The
+    # summation's scan (offsets 2^j − 1, all odd) read only zeros and summed until its limit of terms at α = 7
+    # (ConvergenceError); below, its value is the geometric series' in closed form.
+    assert renyi_divergence_mp(evens, geometric, 7, dps=20) == mpmath.inf
+    with mpmath.workdps(30):
+        ratio = mpmath.mpf(2) ** -6 * (mpmath.mpf(4) / 9) ** -5
+        truth = mpmath.log(mpmath.mpf(2) ** -6 * 3 ** 5 / (1 - ratio)) / 5
+    assert abs(renyi_divergence_mp(evens, geometric, 6, dps=20) - truth) < mpmath.mpf(10) ** -18 * truth
     assert renyi_divergence(evens, faster, sp.oo).result == sp.oo  # P/Q = (2/3)·2^j at k = 2j
     d = renyi_divergence(faster, evens, sp.oo)  # P/Q = (3/2)·2^−j: its largest value at k = 0
     assert d.status.value in ("proved", "checked") and sp.simplify(d.result - sp.log(R(3, 2))) == 0

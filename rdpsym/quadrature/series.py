@@ -5,6 +5,7 @@ Everything runs with the mpmath context ``ctx`` handed in and at its precision.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import sympy as sp
@@ -193,7 +194,7 @@ def _scan(log_size, far: int | None, hints: list[int]) -> tuple[list[int], list,
     # Every offset is scanned: terms that fall for a while may rise again for good (Σ P^α Q^{1−α} of a
     # geometric law against a Poisson one at α = 1000 fall from e^6997 to e^−7585 at k = 21, then grow like
     # ((k−1)!)^999: D = ∞), and a scan that stopped "well past the largest term" summed the first twenty.
-    sizes = [log_size(d) for d in offsets]
+    offsets, sizes = _charged_offsets(log_size, offsets, far)
     peak = max(range(len(sizes)), key=lambda i: sizes[i])
     if far is None and peak == len(offsets) - 1:
         return None
@@ -203,6 +204,30 @@ def _scan(log_size, far: int | None, hints: list[int]) -> tuple[list[int], list,
     modes = [_ternary_max(log_size, offsets[max(peak - 1, 0)], offsets[min(peak + 1, len(sizes) - 1)]),
              *_local_maxima(log_size, offsets, sizes, far)]
     return offsets, sizes, modes
+
+
+#: How many offsets past a scanned one whose term is 0 are read instead (a pmf on the even integers, or on one
+#: residue modulo 3): the scan's offsets 2^j − 1 are odd, and on such a law it read only zeros, never saw the terms
+#: grow, and summed them until its limit (ConvergenceError where D_7 is ∞: a probe).
+_NEIGHBOURS = 3
+
+
+def _charged_offsets(log_size, offsets: list[int], far: int | None) -> tuple[list[int], list]:
+    """The offsets with each whose term is 0 (log size −∞) moved to the first of the next :data:`_NEIGHBOURS` whose
+    term is not (kept where none is), and their log sizes, in increasing order."""
+    read = {}
+    for d in offsets:
+        size = log_size(d)
+        for j in range(1, _NEIGHBOURS + 1) if size == -math.inf else ():
+            if far is not None and d + j > far:
+                break
+            other = log_size(d + j)
+            if other != -math.inf:
+                d, size = d + j, other
+                break
+        read[d] = size
+    ordered = sorted(read)
+    return ordered, [read[d] for d in ordered]
 
 
 def _local_maxima(log_size, offsets: list[int], sizes: list, far: int | None) -> list[int]:
