@@ -1651,6 +1651,13 @@ def test_the_supremum_of_a_pmf_on_the_even_integers_reads_the_outcomes_it_charge
         ratio = mpmath.mpf(2) ** -6 * (mpmath.mpf(4) / 9) ** -5
         truth = mpmath.log(mpmath.mpf(2) ** -6 * 3 ** 5 / (1 - ratio)) / 5
     assert abs(renyi_divergence_mp(evens, geometric, 6, dps=20) - truth) < mpmath.mpf(10) ** -18 * truth
+    # A law on the even integers whose odd terms evaluate to rounding noise: the sum of its mass stopped only after 20
+    # terms each no larger than the one before, so every even term "grew" from the noise before it, the sum ran to
+    # its limit of terms, and this valid pmf (its mass exactly 1) was refused.  D₂ against the geometric law:
+    # log Σ_j (⅔·3^−j)² / (⅓·(⅔)^{2j}) = log(4/3 · Σ_j 4^−j) = log(16/9).
+    thirds = Discrete((1 + (-1) ** k) / 2 * R(2, 3) * R(1, 3) ** (k / 2), k, support=N0)
+    with mpmath.workdps(30):
+        assert abs(renyi_divergence_mp(thirds, geometric, 2, dps=20) - mpmath.log(mpmath.mpf(16) / 9)) < 1e-18
     assert renyi_divergence(evens, faster, sp.oo).result == sp.oo  # P/Q = (2/3)·2^j at k = 2j
     d = renyi_divergence(faster, evens, sp.oo)  # P/Q = (3/2)·2^−j: its largest value at k = 0
     assert d.status.value in ("proved", "checked") and sp.simplify(d.result - sp.log(R(3, 2))) == 0

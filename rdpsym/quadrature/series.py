@@ -278,7 +278,7 @@ def _reach(log_size, mode: int, direction: int, far: int | None, level) -> int:
 def _sum_direction(term, k0: int, step: int, end: int | None, scale, ctx):
     """Σ term(d) from offset k0 in direction ``step`` until ``end`` or until the terms are negligible."""
     eps = ctx.mpf(10) ** (-ctx.dps - 10)
-    total, small_run, previous = ctx.mpf(0), 0, None
+    total, small_run, recent = ctx.mpf(0), 0, []
     for i in range(MAX_TERMS):
         k = k0 + step * i
         if end is not None and (k - end) * step > 0:
@@ -286,11 +286,14 @@ def _sum_direction(term, k0: int, step: int, end: int | None, scale, ctx):
         t = term(k)
         total += t
         size = abs(t)  # KL terms P·log(P/Q) may be negative
-        if size <= eps * (abs(total) + abs(scale)) and (previous is None or size <= previous):
+        # Not growing: no larger than the largest of the last few terms, not the last one alone (a pmf on the even
+        # integers has a 0 (or rounding noise) between two terms, and each term "grew" from it: the sum of a valid
+        # pmf ran to its limit of terms and the law was refused: a probe)
+        if size <= eps * (abs(total) + abs(scale)) and (not recent or size <= max(recent)):
             small_run += 1
             if small_run >= 20:
                 return total
         else:
             small_run = 0
-        previous = size
+        recent = [*recent[-_NEIGHBOURS:], size]
     raise ConvergenceError(f"the series did not converge within {MAX_TERMS} terms of its largest term")
