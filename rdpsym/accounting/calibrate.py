@@ -188,12 +188,9 @@ def _family(family: object, parameter: str | None, fixed: dict, steps: int) -> t
         # (by default its noise: "sigma" was the default for every family, and calibrate("laplace", …) was refused
         # for a parameter the caller had not named: a probe)
         parameter = noise_parameter(family) if parameter is None else parameter
-        if parameter is None:
+        if parameter is None or (parameter != "steps" and parameter not in names):
             raise ParameterError(must("parameter", "one of " + ", ".join([*names, "steps"]) + f" for {family}",
-                                      "none"))
-        if parameter != "steps" and parameter not in names:
-            raise ParameterError(must("parameter", "one of " + ", ".join([*names, "steps"]) + f" for {family}",
-                                      repr(parameter)))
+                                      "none" if parameter is None else repr(parameter)))
         canonical = "steps" if parameter == "steps" else names[parameter]
         others = {}
         for key, value in fixed.items():

@@ -41,8 +41,6 @@ GRIDS = {"mironov": MIRONOV, "dp-accounting": DP_ACCOUNTING, "opacus": OPACUS}
 #: The orders used when none are named (``orders=None``): dp_accounting's grid and α = ∞.
 DEFAULT = DP_ACCOUNTING + (float("inf"),)
 
-
-
 #: The named grids of exact orders only, by length (each length is one grid's).
 _KNOWN = {len(g): g for g in (DP_ACCOUNTING, OPACUS)}
 

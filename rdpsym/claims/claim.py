@@ -443,6 +443,14 @@ def _exactly_equal(lhs: sp.Expr, rhs: sp.Expr, point: dict) -> bool:
 _EXACT_SECONDS = 2.0
 
 
+def _exactly_decided(decided: bool | None, sides: tuple | None, point: dict, equal: Callable[[dict], bool] | None):
+    """``decided``; or, where the balls left it undecided and ``equal`` shows the sides exactly equal at ``point``, a
+    strict relation fails and any other holds."""
+    if decided is None and sides is not None and equal is not None and equal(point):
+        return sides[1] not in ("<", ">")
+    return decided
+
+
 def _check_numeric(domain: Domain, compare, rungs: tuple[int, ...] = DECISION_RUNGS,
                    far: bool = False, confirm_failures: bool = False,
                    equal: Callable[[dict], bool] | None = None) -> tuple[Status, tuple]:
@@ -465,8 +473,7 @@ def _check_numeric(domain: Domain, compare, rungs: tuple[int, ...] = DECISION_RU
     for point in points:
         decided, defined, sides = _decided_at(compare, point, rungs, confirm_failures)
         undefined += not defined
-        if decided is None and sides is not None and equal is not None and equal(point):
-            decided = sides[1] not in ("<", ">")  # (the sides exactly equal here)
+        decided = _exactly_decided(decided, sides, point, equal)
         if decided is False:
             return Status.REFUTED, (_counterexample(point, sides, len(points)),)
         if decided is None:
@@ -500,9 +507,8 @@ def _searched(domain: Domain, compare, narrow: list, rungs: tuple[int, ...], con
     def decide(point: dict, at: tuple[int, ...] = (min(rungs),), confirm: bool = False) -> tuple:
         try:
             decided, defined, sides = _decided_at(compare, point, at, confirm)
-            if decided is None and sides is not None and equal is not None and equal(point):
-                return sides[1] not in ("<", ">"), True, sides  # (the sides exactly equal here)
-            return decided, defined, sides
+            exact = _exactly_decided(decided, sides, point, equal)
+            return exact, defined or (decided is None and exact is not None), sides
         except Exception:  # noqa: BLE001 - a point the sides cannot be read at is not a point: a search changes a
             return None, False, None  # status only by a certified failure (a predicate raising at x = 1: a review)
 

@@ -33,6 +33,7 @@ import sympy as sp
 from flint import arb, fmpq
 
 from rdpsym.claims.domains import holds_value
+from rdpsym.quadrature.compile import to_mpf
 
 #: How many of the narrowest sample points a search starts from, and about the most evaluations it may spend (the
 #: caller gives a share of its sample points, so a search costs a fraction of the check it sharpens; a pattern
@@ -236,28 +237,19 @@ def _coordinate(where: sp.Set, value: sp.Expr) -> tuple[Callable[[float], sp.Rat
     if not isinstance(where, sp.Interval):
         return None
     lo, hi = where.start, where.end
-    v = _mpf(value)  # (a start may be irrational: 0.999…·π on [0, π] raised TypeError, and the claim was unknown)
+    v = to_mpf(value, mpmath.mp)  # (a start may be irrational: 0.999…·π on [0, π] raised TypeError in Float())
     if lo.is_finite and hi.is_finite:
-        a, b = (_mpf(e) for e in (lo, hi))
+        a, b = (to_mpf(e, mpmath.mp) for e in (lo, hi))
         if a > 0 and b / a > 100:  # a long interval of positive values: searched in log scale, as it is drawn
             return _exact(lambda t: mpmath.exp(t)), float(mpmath.log(v))
         return _exact(lambda t: a + (b - a) * t), float((v - a) / (b - a))
     if lo.is_finite:
-        a = _mpf(lo)
+        a = to_mpf(lo, mpmath.mp)
         return (_exact(lambda t: a + mpmath.exp(t)), float(mpmath.log(v - a))) if v > a else None
     if hi.is_finite:
-        b = _mpf(hi)
+        b = to_mpf(hi, mpmath.mp)
         return (_exact(lambda t: b - mpmath.exp(t)), float(mpmath.log(b - v))) if v < b else None
     return _exact(mpmath.sinh), float(mpmath.asinh(v))
-
-
-def _mpf(value: sp.Expr) -> mpmath.mpf:
-    """A real SymPy number (rational, or irrational as π·999/1000) as a 30-digit mpf.
-
-    >>> float(_mpf(sp.pi * sp.Rational(999, 1000)))
-    3.1384510609362035
-    """
-    return mpmath.mpf(sp.Float(sp.N(value, 30), 30))
 
 
 def _exact(f: Callable) -> Callable[[float], sp.Rational | None]:

@@ -216,13 +216,17 @@ def _without_sides(result: ClaimResult, why: str | None = None) -> ClaimResult:
             (step.status, tuple(_sendable(e) for e in step.evidence))
         if isinstance(step, Holds):
             return Holds(step.describe, None, step.rule, None, step.latex, status, evidence)
-        kept = {f.name: getattr(step, f.name) for f in dataclasses.fields(Step) if f.init}
-        return Step(**{**kept, "lhs": None, "rhs": None, "domain": None, "status": status, "evidence": evidence})
+        return _as_own(Step, step, lhs=None, rhs=None, domain=None, status=status, evidence=evidence)
 
     steps = tuple(bare(s) for s in result.steps)
-    kept = {f.name: getattr(result.claim, f.name) for f in dataclasses.fields(Claim) if f.init}
-    claim = Claim(**{**kept, "steps": steps, "domain": Domain()})
+    claim = _as_own(Claim, result.claim, steps=steps, domain=Domain())
     return ClaimResult(claim, Status.UNKNOWN if why is not None else result.verdict, steps, result.seconds)
+
+
+def _as_own(cls: type, value: object, **changes: object) -> object:
+    """``value`` rebuilt as rdpsym's own ``cls`` (not a subclass a claim file made, which the parent cannot unpickle)
+    from its fields, with ``changes``."""
+    return cls(**{**{f.name: getattr(value, f.name) for f in dataclasses.fields(cls) if f.init}, **changes})
 
 
 def _sendable(value: object) -> object:

@@ -206,25 +206,40 @@ def _scan(log_size, far: int | None, hints: list[int]) -> tuple[list[int], list,
     return offsets, sizes, modes
 
 
-#: How many offsets past a scanned one whose term is 0 are read instead (a pmf on the even integers, or on one
-#: residue modulo 3): the scan's offsets 2^j − 1 are odd, and on such a law it read only zeros, never saw the terms
-#: grow, and summed them until its limit (ConvergenceError where D_7 is ∞: a probe).
-_NEIGHBOURS = 3
+#: How many outcomes past a scanned one where P is 0 a scan reads instead (a pmf on the even integers, or on one
+#: residue modulo 3).  The series' scan offsets 2^j − 1 are odd: on such a law it read only zero terms, never saw
+#: them grow, and summed until its limit (ConvergenceError where D_7 is ∞); the supremum's integer scan read
+#: log(P/Q) = −∞ there and returned a finite D_∞ where it is ∞ (probes).  The sum's test that its terms stopped
+#: growing compares with that many terms before the last.
+NEIGHBOURS = 3
+
+
+def charged_neighbour(read: Callable, t: int, step: int, charged: Callable[[object], bool],
+                      lo: object = None, hi: object = None) -> tuple | None:
+    """``(u, read(u))`` for the first u of t + step, t + 2·step, … (:data:`NEIGHBOURS` of them, inside [lo, hi])
+    whose value ``charged`` accepts; None if there is none.
+
+    >>> charged_neighbour(lambda k: 0 if k % 2 else 2.0 ** -k, 3, 1, lambda v: v != 0)
+    (4, 0.0625)
+    """
+    for j in range(1, NEIGHBOURS + 1):
+        u = t + step * j
+        if (lo is not None and u < lo) or (hi is not None and u > hi):
+            return None
+        value = read(u)
+        if charged(value):
+            return u, value
+    return None
 
 
 def _charged_offsets(log_size, offsets: list[int], far: int | None) -> tuple[list[int], list]:
-    """The offsets with each whose term is 0 (log size −∞) moved to the first of the next :data:`_NEIGHBOURS` whose
+    """The offsets with each whose term is 0 (log size −∞) moved to the first of the next :data:`NEIGHBOURS` whose
     term is not (kept where none is), and their log sizes, in increasing order."""
     read = {}
     for d in offsets:
         size = log_size(d)
-        for j in range(1, _NEIGHBOURS + 1) if size == -math.inf else ():
-            if far is not None and d + j > far:
-                break
-            other = log_size(d + j)
-            if other != -math.inf:
-                d, size = d + j, other
-                break
+        found = charged_neighbour(log_size, d, 1, lambda v: v != -math.inf, hi=far) if size == -math.inf else None
+        d, size = found or (d, size)
         read[d] = size
     ordered = sorted(read)
     return ordered, [read[d] for d in ordered]
@@ -295,5 +310,5 @@ def _sum_direction(term, k0: int, step: int, end: int | None, scale, ctx):
                 return total
         else:
             small_run = 0
-        recent = [*recent[-_NEIGHBOURS:], size]
+        recent = [*recent[-NEIGHBOURS:], size]
     raise ConvergenceError(f"the series did not converge within {MAX_TERMS} terms of its largest term")

@@ -19,7 +19,7 @@ from rdpsym.quadrature.divergent import LIMIT_FAILURES
 from rdpsym.quadrature.locate import locate
 from rdpsym.quadrature.scans import golden_max, hill_at_seed, scan_points
 from rdpsym.quadrature.seeds import critical_seeds
-from rdpsym.quadrature.series import _ternary_max
+from rdpsym.quadrature.series import _ternary_max, charged_neighbour
 
 oo = sp.oo
 
@@ -252,7 +252,7 @@ def _rises_outward(r, pts: list, values: list, end, sign: int, ctx, exact: bool,
             t = int(ctx.nint(t))
         w = r(t)
         if integer and _uncharged(w, ctx):  # an outcome P does not charge: its neighbours are read instead
-            t, w = _charged_near(r, t, -sign, ctx)
+            t, w = charged_neighbour(r, t, -sign, lambda u: not _uncharged(u, ctx)) or (t, ctx.ninf)
         pts.append(t)
         values.append(w)
         if not ctx.isfinite(w):
@@ -374,41 +374,21 @@ def _integer_hills(r, pts: list, values: list, ctx):
     return best
 
 
-#: How many outcomes past a scan point where P is 0 the integer scan reads instead (a pmf on the even integers, or
-#: on one residue modulo 3): read at outcomes P does not charge, log(P/Q) is −∞, and such points hid a ratio growing
-#: without bound on the others (D_∞ of a law on the even integers against a geometric one was returned finite,
-#: from the largest value the scan happened to read: a probe).
-_NEIGHBOURS = 3
-
-
 def _charged(r, pts: list, values: list, a, b, ctx) -> tuple[list, list]:
-    """The integer scan with each point where P is 0 moved to the nearest of its next :data:`_NEIGHBOURS` outcomes
-    in [a, b] where it is not (−∞ there where none is), in increasing order, no outcome twice."""
+    """The integer scan with each point where P is 0 moved to the nearest of its next
+    :data:`~rdpsym.quadrature.series.NEIGHBOURS` outcomes in [a, b] where it is not (−∞ there where none is), in
+    increasing order, no outcome twice."""
     read = dict(zip(pts, values))
     for t, v in zip(pts, values):
         if _uncharged(v, ctx):
             read[t] = ctx.ninf  # (0/0 where Q is 0 too: an outcome neither law charges adds nothing to the supremum)
-            for sign in (1, -1):
-                u, w = _charged_near(r, t, sign, ctx, a, b)
-                if not _uncharged(w, ctx):
-                    del read[t]
-                    read[u] = w
-                    break
+            found = charged_neighbour(r, t, 1, lambda w: not _uncharged(w, ctx), a, b) or \
+                charged_neighbour(r, t, -1, lambda w: not _uncharged(w, ctx), a, b)
+            if found is not None:
+                del read[t]
+                read[found[0]] = found[1]
     order = sorted(read)
     return order, [read[t] for t in order]
-
-
-def _charged_near(r, t: int, sign: int, ctx, a=None, b=None) -> tuple:
-    """(u, log(P/Q) at u) for the first u of t + sign, t + 2·sign, … (:data:`_NEIGHBOURS` of them, inside [a, b])
-    where P is not 0; (t, −∞) if there is none."""
-    for j in range(1, _NEIGHBOURS + 1):
-        u = t + sign * j
-        if (a is not None and u < a) or (b is not None and u > b):
-            break
-        w = r(u)
-        if not _uncharged(w, ctx):
-            return u, w
-    return t, ctx.ninf
 
 
 def _uncharged(value, ctx) -> bool:
