@@ -82,6 +82,19 @@ def _interrupter() -> tuple[threading.Lock, threading.Thread]:
     return gate, helper
 
 
+#: Rounds of an interrupt raised as a block ends: at least the first, and more, up to the second, until one has
+#: landed at the budget's exit.  The helper thread must be scheduled while the long step runs; on a machine whose
+#: cores are all busy (the suite's other worker) it was not, in three rounds of three, and every interrupt landed
+#: after the block: the test failed without testing anything.
+_ROUNDS = (3, 30)
+
+
+def _at_the_exit(landings: list) -> bool:
+    """Whether an interrupt landed as a block ended: at the entry of its budget's ``__exit__``, or in the
+    unregistration it calls."""
+    return "__exit__" in landings or "remove" in landings
+
+
 def _interrupt_as_the_block_ends(seconds: float, absorb: bool) -> str:
     """Open a budget whose body ends in a long C-level step while another thread raises ``Interrupt`` in this
     one; where the interrupt landed (the innermost frame's function)."""
@@ -103,8 +116,10 @@ def test_an_exception_landing_as_a_budgets_exit_is_entered_leaves_no_timeout_beh
     # could unregister the budget), the with statement raises it, the caller handles it and goes on -- and,
     # before the fix, the budget's timeout was raised into the caller's own work once its 0.2 s were spent.
     with watchdog(120, "interrupts at the block's end"):
-        landings = [_interrupt_as_the_block_ends(0.2, absorb=True) for _ in range(3)]
-        assert "__exit__" in landings or "remove" in landings, landings  # (what the test is about)
+        landings = []
+        while len(landings) < _ROUNDS[1] and (len(landings) < _ROUNDS[0] or not _at_the_exit(landings)):
+            landings.append(_interrupt_as_the_block_ends(0.2, absorb=True))
+        assert _at_the_exit(landings), landings  # (what the test is about)
         try:
             _burn(0.2 * 3 + 10 * RETRY_SECONDS)
         except SymbolicTimeout as exc:
@@ -118,7 +133,9 @@ def test_a_block_left_by_an_exception_at_its_exit_in_a_frame_that_goes_on_raises
     # entry of the same statement, which replaces the registration the skipped __exit__ left.
     landings, surfaced = [], []
     with watchdog(120, "a frame that goes on"):
-        for round_ in range(3):
+        round_ = 0
+        while round_ < _ROUNDS[1] and (round_ < _ROUNDS[0] or not _at_the_exit(landings)):
+            round_ += 1
             gate, helper = _interrupter()
             try:
                 with time_budget(0.2, "the same statement", absorb=True):
@@ -132,7 +149,7 @@ def test_a_block_left_by_an_exception_at_its_exit_in_a_frame_that_goes_on_raises
                 _burn(0.2 + 5 * RETRY_SECONDS)  # in this frame, after the block
             except SymbolicTimeout as exc:
                 surfaced.append((round_, str(exc)))
-    assert "__exit__" in landings or "remove" in landings, landings
+    assert _at_the_exit(landings), landings
     assert not surfaced, surfaced
     assert not _mine()
 
