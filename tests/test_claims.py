@@ -749,6 +749,31 @@ def test_a_relation_that_fails_on_a_small_set_the_points_missed_is_found_by_a_se
         assert weak.verdict is Verdict.CHECKED
 
 
+@pytest.mark.parametrize("case", ["integer", "root", "periodic", "kink", "far period"])
+def test_a_relation_failing_at_one_exact_point_is_refuted_there(case):
+    """A probe of the claims engine: (n − 500)² ≥ 1 on the naturals, (x − √2)² > 0 on (0, 3), sin x ≤ 1 − 10⁻⁴⁰ on ℝ and
+    |x − π| > 10⁻³⁰ on [3, 4] were each checked (58 to 67 points, none at 500, √2, π/2 or π).  The kinks, zeros and
+    critical points of lhs − rhs are solved for exactly and decided as sample points are; the true statements beside
+    them stay checked."""
+    x, n = sp.Symbol("x", real=True), sp.Symbol("n", integer=True)
+    R = sp.Rational
+    false, true, variables, at = {
+        "integer": (AtLeast((n - 500) ** 2, 1, ""), AtLeast((n - 500) ** 2, 0, ""), {n: sp.Range(0, sp.oo)}, 500),
+        "root": (Step((x - sp.sqrt(2)) ** 2, ">", 0, ""), AtLeast((x - sp.sqrt(2)) ** 2, 0, ""),
+                 {x: sp.Interval.open(0, 3)}, sp.sqrt(2)),
+        "periodic": (AtMost(sp.sin(x), 1 - R(1, 10**40), ""), AtMost(sp.sin(x), 1, ""), {x: sp.Interval(-sp.oo, sp.oo)},
+                     sp.pi / 2),
+        "kink": (Step(sp.Abs(x - sp.pi), ">", R(1, 10**30), ""), AtLeast(sp.Abs(x - sp.pi), 0, ""),
+                 {x: sp.Interval(3, 4)}, sp.pi),
+        "far period": (Step(sp.sin(x), "<", 1, ""), AtMost(sp.sin(x), 1, ""), {x: sp.Interval(1000, 1010)},
+                       sp.pi * 637 / 2),
+    }[case]
+    refuted = Claim("false", "", "", "", (false,), Verdict.REFUTED, Domain(variables)).check()
+    assert refuted.verdict is Verdict.REFUTED
+    assert list(refuted.steps[0].counterexample.values()) == [at]
+    assert Claim("true", "", "", "", (true,), Verdict.CHECKED, Domain(variables)).check().verdict is not Verdict.REFUTED
+
+
 def test_a_point_the_search_cannot_read_is_not_a_point():
     """The search after a sampled check reaches points the samples did not: a predicate that raises there (here
     NotImplementedError at x = 1, which the pattern search and the simple fractions reach) made a true claim unknown

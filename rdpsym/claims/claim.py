@@ -29,6 +29,7 @@ import sympy as sp
 from flint import arb, ctx, fmpq
 
 from rdpsym.claims import prover
+from rdpsym.claims.critical import tight_failure
 from rdpsym.claims.domains import Domain, domain_within_assumptions
 from rdpsym.claims.search import BUDGET, SHARE, STARTS, gap, margin, nearest_failure, simple_points, starts
 from rdpsym.foundations import operations
@@ -286,6 +287,10 @@ def _check_relation(step: Step, lhs: sp.Expr, rhs: sp.Expr, domain: Domain) -> t
             return Status.UNKNOWN, (Contradiction(proof, found.point), found)
         return status, sampled
     if not proof:
+        tight = tight_failure(lhs, step.relation, rhs, domain, functools.partial(
+            _failure_at, lhs, step.relation, rhs, rungs, equal)) if step.symbolic else None
+        if tight is not None:
+            return Status.REFUTED, (_counterexample(*tight, len(domain.points())),)
         return status, sampled
     sample = sampled[0] if sampled and isinstance(sampled[0], Sampled) else None
     undefined = sample.undefined if sample is not None else 0
@@ -296,6 +301,16 @@ def _check_relation(step: Step, lhs: sp.Expr, rhs: sp.Expr, domain: Domain) -> t
     # A proof does not outrank sample points where the sides could not be evaluated
     # (e.g. a square root of a negative number): the hypotheses may be wrong.
     return Status.UNKNOWN, (Proof(proof), *sampled)
+
+
+def _failure_at(lhs: sp.Expr, relation: str, rhs: sp.Expr, rungs: tuple[int, ...], equal: Callable[[dict], bool],
+                point: dict) -> tuple | None:
+    """The sides at ``point`` where the relation fails there (decided as a sample point is), else None."""
+    try:
+        decided, _, sides = _decided_at(lambda p: (_at(lhs, p), relation, _at(rhs, p)), point, rungs)
+    except Exception:  # noqa: BLE001 - a side not defined at this value (a log at its zero): not a failure
+        return None
+    return sides if _exactly_decided(decided, sides, point, equal) is False else None
 
 
 def _prove(lhs, relation, rhs, domain: Domain) -> str | None:

@@ -1,0 +1,160 @@
+"""The exact points where an inequality in one variable is tightest: its kinks, its zeros, its critical points.
+
+Sample points and the local search (:mod:`rdpsym.claims.search`) approach a failure set of measure zero but do not
+land on it: (x − √2)² > 0 fails at √2 only, sin x ≤ 1 − 10⁻⁴⁰ at π/2 + 2kπ only, |x − π| > 10⁻³⁰ at π only, and
+(n − 500)² ≥ 1 at the one integer 500; each was reported checked (a probe of the claims engine).  Where the difference
+of the sides, d = lhs − rhs, is a SymPy expression in one of the domain's variables, it is largest or smallest where
+d′ = 0, it turns where d = 0, and it has a kink where an ``Abs``, ``sign``, ``Heaviside``, ``Max``/``Min`` or a
+``Piecewise`` condition switches.  Those points are solved for exactly (SymPy's ``solveset`` on the domain's hull,
+within a CPU budget), periodic families by their members in the domain, and for a ``Range`` rounded to its members
+on both sides.  :func:`tight_values` only finds the points; the claim decides each as it does a sample point (in
+balls, or by SymPy's exact equality for a strict relation), so a true claim's status cannot change here.
+
+What stays a sampled check's limit: a claim in several variables (its failure set is a curve, not a point), a side
+that is not a SymPy expression (a :class:`~rdpsym.claims.claim.Holds` step), and equations SymPy cannot solve in the
+budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import sympy as sp
+
+from rdpsym.claims.domains import Domain, holds_value
+from rdpsym.foundations.budget import time_budget
+
+#: CPU seconds SymPy may take to solve for one relation's points (its kinks, zeros and critical points together).
+SECONDS = 1.0
+#: The most values tried for one relation (a periodic family in a long interval has many members).
+MOST = 24
+#: Members taken of a periodic family on each side of the domain's middle, or of 0 on the whole line.
+_PERIODS = 3
+
+
+def tight_failure(lhs: sp.Expr, relation: str, rhs: sp.Expr, domain: Domain,
+                  failure_at: Callable[[dict], tuple | None]) -> tuple[dict, tuple] | None:
+    """(a point, its sides) where an inequality in one of the domain's numeric variables fails at one of its
+    :func:`tight_values` (``failure_at(point)``: the sides where the relation fails there, as a sample point is
+    decided, else None), the other variables at the domain's first sample point; None where it fails at none.
+
+    >>> x = sp.Symbol("x", real=True)
+    >>> fails = lambda p: ("sides",) if p[x] ** 2 - 2 == 0 else None  # (x² − 2)² > 0: decided exactly at √2
+    >>> tight_failure((x**2 - 2) ** 2, ">", sp.S.Zero, Domain({x: sp.Interval(0, 3)}), fails)
+    ({x: sqrt(2)}, ('sides',))
+    """
+    numeric = {s for s, w in domain.variables.items() if isinstance(w, (sp.Interval, sp.Range))}
+    free = (lhs.free_symbols | rhs.free_symbols) & numeric
+    points = domain.points()
+    if relation not in ("<", "<=", ">", ">=") or len(free) != 1 or not points:
+        return None
+    (variable,) = free
+    allowed = domain.where or (lambda point: True)
+    for value in tight_values(lhs - rhs, variable, domain.variables[variable]):
+        point = {**points[0], variable: value}
+        try:
+            if not allowed(point):
+                continue
+        except Exception:  # noqa: BLE001 - the domain's own condition, a user's code: a point it cannot read is not taken
+            continue
+        sides = failure_at(point)
+        if sides is not None:
+            return point, sides
+    return None
+
+
+def tight_values(d: sp.Expr, variable: sp.Symbol, where: sp.Set) -> list[sp.Expr]:
+    """Exact values of ``variable`` in ``where`` (an ``Interval`` or ``Range``) at which ``d`` has a kink, a zero or a
+    critical point, as far as SymPy solves for them within :data:`SECONDS` (at most :data:`MOST`, kinks first).
+
+    >>> x, n = sp.Symbol("x", real=True), sp.Symbol("n", integer=True)
+    >>> tight_values((x - sp.sqrt(2)) ** 2, x, sp.Interval.open(0, 3))
+    [sqrt(2)]
+    >>> tight_values(sp.Abs(x - sp.pi) - sp.Rational(1, 10), x, sp.Interval(3, 4))
+    [pi, -1/10 + pi, 1/10 + pi]
+    >>> tight_values((n - 500) ** 2 - 1, n, sp.Range(0, sp.oo))
+    [499, 501, 500]
+    """
+    if not isinstance(where, (sp.Interval, sp.Range)) or where.is_empty:
+        return []
+    t = sp.Dummy("t", real=True)  # (solved over the reals: an integer variable's equation too, rounded after)
+    d = d.xreplace({variable: t})
+    hull = sp.Interval(where.inf, where.sup)
+    found: list[sp.Expr] = []
+    with time_budget(SECONDS, "the points where a claim's relation is tightest", absorb=True):
+        for target in [*_kinks(d, t), d, sp.diff(d, t)]:
+            for value in _members(sp.solveset(target, t, hull), hull):
+                found.extend(v for v in _in(value, where) if v not in found)
+            if len(found) >= MOST:
+                break
+    return found[:MOST]
+
+
+def _kinks(d: sp.Expr, t: sp.Symbol) -> list[sp.Expr]:
+    """The expressions whose zeros are the switch points of ``d``: Abs, sign and Heaviside arguments, differences of
+    Max/Min arguments, and the two sides of each Piecewise condition's relations."""
+    out: list[sp.Expr] = []
+    for atom in d.atoms(sp.Abs, sp.sign, sp.Heaviside):
+        out.append(atom.args[0])
+    for atom in d.atoms(sp.Max, sp.Min):
+        out.extend(a - b for i, a in enumerate(atom.args) for b in atom.args[i + 1:])
+    for atom in d.atoms(sp.Piecewise):
+        for _, condition in atom.args:
+            if isinstance(condition, sp.Basic):
+                out.extend(r.lhs - r.rhs for r in condition.atoms(sp.core.relational.Relational))
+    return [e for e in out if t in e.free_symbols]
+
+
+def _members(solved: sp.Set, hull: sp.Interval) -> list[sp.Expr]:
+    """Real numbers of a solution set inside ``hull``: a finite set's, a union's, an intersection's with an interval,
+    a periodic family's (an ``ImageSet`` linear in its integer); none of a set SymPy left unsolved."""
+    if isinstance(solved, sp.FiniteSet):
+        return [v for v in solved.args if v.is_number and v.is_extended_real is True and hull.contains(v) is sp.true]
+    if isinstance(solved, sp.Union):
+        return [v for part in solved.args for v in _members(part, hull)]
+    if isinstance(solved, sp.Intersection):
+        sets = [s for s in solved.args if not isinstance(s, sp.Interval)]
+        intervals = [s for s in solved.args if isinstance(s, sp.Interval)]
+        if len(sets) != 1:
+            return []
+        inside = hull
+        for interval in intervals:
+            inside = inside.intersect(interval)
+        return _members(sets[0], inside) if isinstance(inside, sp.Interval) else []
+    if isinstance(solved, sp.Complement):
+        return [v for v in _members(solved.args[0], hull) if solved.args[1].contains(v) is sp.false]
+    if isinstance(solved, sp.ImageSet):
+        return _periodic(solved, hull)
+    return []
+
+
+def _periodic(family: sp.ImageSet, hull: sp.Interval) -> list[sp.Expr]:
+    """Members a·n + b (n an integer) of ``family`` inside ``hull``, about :data:`_PERIODS` on each side of the hull's
+    middle (of 0 on the whole line), nearest it first."""
+    if len(family.base_sets) != 1 or family.base_sets[0] != sp.S.Integers:
+        return []
+    (n,), expr = family.lamda.variables, family.lamda.expr
+    a, b = sp.expand(expr).coeff(n, 1), sp.expand(expr).coeff(n, 0)
+    if sp.expand(expr - a * n - b) != 0 or not (a.is_number and b.is_number and a.is_nonzero):
+        return []
+    lo, hi = hull.inf, hull.sup
+    middle = (lo + hi) / 2 if lo.is_finite and hi.is_finite else lo if lo.is_finite else hi if hi.is_finite else 0
+    centre = int(sp.floor(((middle - b) / a).evalf(30) + sp.S.Half))  # (the member nearest the middle)
+    steps = sorted(range(-_PERIODS, _PERIODS + 2), key=abs)  # nearest the middle first: 0, ±1, ±2, …
+    members = (a * (centre + k) + b for k in steps)
+    return [v for v in members if hull.contains(v) is sp.true]
+
+
+def _in(value: sp.Expr, where: sp.Set) -> list[sp.Expr]:
+    """``value`` where it is a member of ``where``; of a Range, its members on both sides of it."""
+    if isinstance(where, sp.Range):
+        anchor, step = (where.inf if where.inf.is_finite else where.sup), abs(where.step)
+        steps = (value - anchor) / step
+        candidates = [value] if steps.is_integer else [anchor + step * sp.floor(steps),
+                                                       anchor + step * sp.ceiling(steps)]
+    else:
+        candidates = [value]
+    return [v for v in candidates if holds_value(where, v)]
+
+
+__all__ = ["MOST", "SECONDS", "tight_failure", "tight_values"]
