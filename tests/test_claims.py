@@ -714,6 +714,25 @@ def test_a_domain_over_a_union_is_refused_by_name():
     assert Domain({_t: sp.FiniteSet(1, 2)}).points() and Domain({_t: sp.S.Reals}).points()
 
 
+def test_an_empty_domain_and_one_bounded_by_another_variable_are_refused_by_name():
+    """A probe: Domain({n: Range(5, 5)}) was taken, and its claim came out unknown with "NotImplementedError:
+    (EmptySet)._inf"; x in [0, y] was taken, and x ≤ y (true) and x ≤ 1 (false) both came out unknown with "cannot
+    determine truth value of Relational"."""
+    x, y, n = sp.Symbol("x", real=True), sp.Symbol("y", positive=True), sp.Symbol("n", integer=True)
+    for domain, message in [({n: sp.Range(5, 5)}, "the domain of n must be a set with at least one value"),
+                            ({x: sp.Interval(3, 1)}, "the domain of x must be a set with at least one value"),
+                            ({y: sp.Interval.open(0, sp.oo), x: sp.Interval(0, y)},
+                             "the domain of x must be a set with numeric ends (a bound that depends on y is a "
+                             "condition on the point"),
+                            ({n: sp.Range(0, y)}, "the domain of n must be a set with numeric ends")]:
+        with pytest.raises(ClaimError, match=re.escape(message)):
+            Domain(domain)
+    bounded = Domain({y: sp.Interval.open(0, 10), x: sp.Interval(0, 10)}, where=lambda p: p[x] <= p[y])
+    assert Claim("x<=y", "", "", "", (AtMost(x, y, ""),), Verdict.CHECKED, bounded).check().verdict is not \
+        Verdict.REFUTED
+    assert Claim("x<=1", "", "", "", (AtMost(x, 1, ""),), Verdict.REFUTED, bounded).check().verdict is Verdict.REFUTED
+
+
 def test_a_domain_and_a_predicate_that_cannot_be_used_are_named():
     """A probe: Domain(samples=0) still said "checked" on two corner points, samples=2.5 and seed="abc" were taken,
     and a Holds predicate returning None came back as "TypeError: cannot unpack non-iterable NoneType object"."""

@@ -190,9 +190,18 @@ class Domain:
         # (a Union was taken, and the claim came out unknown with "'Union' object has no attribute 'left_open'": a
         # probe of the claims engine)
         for symbol, values in self.variables.items():
+            if values is sp.S.EmptySet or isinstance(values, sp.Range) and values.is_empty:
+                raise ClaimError(must(f"the domain of {symbol}", "a set with at least one value (a claim on an "
+                                      "empty domain says nothing)", values))
             if not isinstance(values, (sp.Interval, sp.Range, sp.FiniteSet)):
                 raise ClaimError(must(f"the domain of {symbol}", "an Interval, a Range or a FiniteSet (a union: one "
                                       "claim, or one step, per part)", values))
+            # (an end that is another variable, x in [0, y], was taken and every claim on it came out unknown with
+            # "cannot determine truth value of Relational"; an empty Range with "(EmptySet)._inf": a probe)
+            if values.free_symbols:
+                names = ", ".join(sorted(map(str, values.free_symbols)))
+                raise ClaimError(must(f"the domain of {symbol}", f"a set with numeric ends (a bound that depends on "
+                                      f"{names} is a condition on the point, given as where=lambda p: ...)", values))
 
     def points(self) -> list[dict]:
         """The sample points (a fresh list of fresh dicts: a step's compare may not change another's points)."""
