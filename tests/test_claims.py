@@ -432,6 +432,47 @@ def test_latex_report_compiles(compile_latex):
     assert compile_latex(tex, "report").stat().st_size > 10_000
 
 
+def test_claim_math_that_cannot_typeset_is_refused_by_claim_and_field_and_math_that_can_compiles(tmp_path,
+                                                                                                   compile_latex):
+    """A probe: a hypothesis "x in [0, 1] (100% of cases)" passed the check before any work, the claim was proved, and
+    only pdflatex then failed ("Missing $ inserted", naming neither claim nor field); so did a statement
+    ``\\frac{1}{2``.  Author math is read for what pdflatex refuses before any claim is checked; what it accepts
+    (``$`` inside ``\\text``, escaped specials, an environment's ``&``, a step's own ``&=``) compiles."""
+    from rdpsym.render.claims import check_typesetting, report_latex
+
+    x = sp.Symbol("x", real=True)
+
+    def claim(statement=r"x^2 \ge 0", hypotheses=(r"x \in [0, 1]",), latex=r"x^2 &\ge 0", reason="square"):
+        return Claim("typeset-me", "A title", "nowhere", statement, (AtLeast(x**2, 0, reason, latex=latex),),
+                     Verdict.PROVED, Domain({x: sp.Interval(0, 1)}), hypotheses=hypotheses)
+
+    for kwargs, message in [
+        (dict(hypotheses=("x in [0, 1] (100% of cases)",)), "its hypothesis 1: an unescaped %"),
+        (dict(statement=r"\frac{1}{2"), "its statement: a { that is never closed"),
+        (dict(statement=r"a} \le b"), "its statement: a } with no { before it"),
+        (dict(statement=r"x \le y $z$"), "its statement: an unescaped $"),
+        (dict(statement=r"a & b"), "its statement: an & outside an environment"),
+        (dict(statement=r"\begin{cases} a \end{matrix}"), r"its statement: an \end{matrix} that ends no"),
+        (dict(latex="x^2 \\ge 0 \\"), "its step 1's latex: a lone backslash at the end"),
+        (dict(reason=r"since $x_{1$ is small"), "its step 1's reason: a { that is never closed"),
+        (dict(statement="a\n\n b"), "its statement: a blank line"),
+    ]:
+        with pytest.raises(ClaimError, match="^claim typeset-me: " + re.escape(message)):
+            check_typesetting([claim(**kwargs)])
+    statement = r"\text{$k$-fold, 100\% of } \begin{cases} a & b \end{cases} \{x\} \#"
+    reason, latex, hypothesis = r"as $\frac{1}{2} \le 1$ says", r"x^2 &\ge 0", r"x \in [0, 1]"
+    check_typesetting([claim(statement=statement, reason=reason)])
+    path = tmp_path / "typeset_claims.py"
+    path.write_text("import sympy as sp\nfrom rdpsym.claims import AtLeast, Claim, Domain, Verdict\n"
+                    "x = sp.Symbol('x', real=True)\n"
+                    f"CLAIMS = [Claim('typeset-me', 'A title', 'nowhere', {statement!r}, "
+                    f"(AtLeast(x**2, 0, {reason!r}, latex={latex!r}),), "
+                    f"Verdict.PROVED, Domain({{x: sp.Interval(0, 1)}}), hypotheses=({hypothesis!r},))]\n")
+    report = run([path])
+    assert [r.verdict for r in report.results] == [Verdict.PROVED]
+    compile_latex(report_latex(report), "accepted")
+
+
 def test_report_numbers_read_as_they_are():
     from fractions import Fraction
 

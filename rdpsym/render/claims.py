@@ -32,7 +32,7 @@ from rdpsym.render.derivation import RELATION_LATEX
 from rdpsym.render.documents import preamble
 from rdpsym.render.latex import paper_latex
 from rdpsym.render.layout import DISPLAY_CHARACTERS, break_display
-from rdpsym.render.prose import math, reason_latex, text
+from rdpsym.render.prose import check_math, math, reason_latex, text
 from rdpsym.render.reasons import evidence_text, point_text, rule_latex, rule_text
 
 __all__ = ["check_typesetting", "claim_result_markdown", "claim_result_text", "report_json", "report_latex",
@@ -412,5 +412,8 @@ def check_typesetting(claims: list[Claim]) -> None:
         for where, value in claim.strings().items():
             try:
                 (math if where in maths else reason_latex)(value)
+                spans = [value] if where in maths else value.split("$")[1::2] if value.count("$") % 2 == 0 else []
+                for span in spans:
+                    check_math(math(span), aligned=where.endswith("latex"))
             except NoLatexForm as exc:
                 raise ClaimError(f"claim {claim.id}: its {where}: {exc}") from None

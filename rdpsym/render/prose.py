@@ -423,6 +423,63 @@ def math(s: str) -> str:
     return "".join(out)
 
 
+def check_math(s: str, aligned: bool = False) -> None:
+    """Refuse (:class:`NoLatexForm`) author-written math that cannot typeset where rdpsym's reports set it, as pdflatex
+    would refuse it later with a message naming neither the claim nor the field (a probe: a hypothesis "x in [0, 1]
+    (100% of cases)" reached the .tex, whose % commented out the closing $): an unescaped ``%``, ``#`` or ``$``,
+    braces or ``\\begin``/``\\end`` that do not pair, a blank line, a lone backslash at the end, and ``&`` outside
+    an environment unless the math is an ``aligned`` row.  A ``$`` inside ``\\text{...}`` is math within its text.
+
+    >>> check_math(r"\\frac{1}{2} \\le 100\\% \\text{ of all $x$ in } \\{x\\}")
+    >>> check_math(r"\\frac{1}{2")
+    Traceback (most recent call last):
+    ...
+    rdpsym.foundations.errors.NoLatexForm: a { that is never closed in the LaTeX math '\\\\frac{1}{2'
+    """
+    groups: list[bool] = []  # the open braces, each whether it is a text-mode group (\\text{...}), where $ is math
+    environments: list[str] = []
+    problem, i = None, 0
+    while i < len(s) and problem is None:
+        c = s[i]
+        if c == "\\":
+            found = re.match(r"\\(begin|end)\s*\{([^{}]*)\}", s[i:])
+            if found:
+                if found[1] == "begin":
+                    environments.append(found[2])
+                elif not environments or environments.pop() != found[2]:
+                    problem = f"an \\end{{{found[2]}}} that ends no \\begin{{{found[2]}}}"
+                i += found.end()
+                continue
+            text_group = re.match(r"\\(text[a-z]*|mbox|intertext)\s*\{", s[i:])
+            if text_group:
+                groups.append(True)
+                i += text_group.end()
+                continue
+            if i + 1 == len(s):
+                problem = "a lone backslash at the end"
+            i += 2  # (an escaped character, \\% or \\{, or a control word's first letter)
+            continue
+        if c == "{":
+            groups.append(False)
+        elif c == "}" and not groups:
+            problem = "a } with no { before it"
+        elif c == "}":
+            groups.pop()
+        elif c in "%#" or (c == "$" and not any(groups)):
+            problem = f"an unescaped {c} (write \\{c}" + (", or no $ at all: this is math already)" if c == "$" else ")")
+        elif c == "&" and not environments and not aligned:
+            problem = "an & outside an environment (an alignment tab has no place here)"
+        i += 1
+    if problem is None and groups:
+        problem = "a { that is never closed"
+    if problem is None and environments:
+        problem = f"a \\begin{{{environments[-1]}}} that is never ended"
+    if problem is None and re.search(r"\n[ \t]*\n", s):
+        problem = "a blank line (a paragraph cannot end inside math)"
+    if problem is not None:
+        raise NoLatexForm(f"{problem} in the LaTeX math {s!r}")
+
+
 def reason_latex(reason: str) -> str:
     """A step's reason: plain text, with ``$...$`` spans kept as (author-written) math.
 
