@@ -183,6 +183,27 @@ def test_swapping_opacus_rdp_for_rdpsym_bbghs_keeps_opacus_epsilon():
 
 
 
+def test_get_epsilon_takes_opacus_alphas_and_nothing_else():
+    """A probe: get_epsilon(delta, *args, **kwargs) dropped every argument, so alphas=[2, 3] gave the default orders'
+    ε (2.13) where Opacus's RDPAccountant gives 4.83, alphas=[0.5] was taken, and a misspelt keyword was silent."""
+    from opacus.accountants import RDPAccountant
+
+    theirs, ours = RDPAccountant(), rdpsym.OpacusLikeAccountant(dps=20)
+    for accountant in (theirs, ours):
+        accountant.step(noise_multiplier=1.0, sample_rate=0.1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (Opacus: "Optimal order is the largest alpha")
+        expected = theirs.get_epsilon(1e-5, alphas=[2, 3])
+    got = ours.get_epsilon(1e-5, alphas=[2, 3])
+    assert expected <= got <= expected * (1 + 1e-12) and got > ours.get_epsilon(1e-5)
+    assert ours.get_epsilon(1e-5, [2, 3]) == got  # (positional, as Opacus's signature allows)
+    for accountant in (ours, rdpsym.OpacusLikeAccountant()):  # after a step and before any
+        with pytest.raises(ParameterError, match="^alphas must be .*got 0.5"):
+            accountant.get_epsilon(1e-5, alphas=[0.5])
+    with pytest.raises(TypeError, match="unexpected keyword argument 'delt'"):
+        ours.get_epsilon(1e-5, delt="x")
+
+
 def test_explain_names_an_order_of_infinity_or_none():
     # Found by an independent probe: q = 0 (ε = 0, order ∞) raised OverflowError, σ = 0 (ε = ∞, no order) TypeError.
     free = rdpsym.OpacusAccountant()

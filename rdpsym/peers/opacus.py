@@ -182,18 +182,15 @@ class OpacusAccountant:
         else:
             self.history.append((noise_multiplier, sample_rate, 1))
 
-    def get_epsilon(self, delta: float, *args, **kwargs) -> float:
-        """ε at ``delta`` spent so far: certified, rounded up to a float (0 before any step).
+    def get_epsilon(self, delta: float, alphas: object = None) -> float:
+        """ε at ``delta`` spent so far: certified, rounded up to a float (0 before any step); ``alphas``, as in Opacus's
+        ``RDPAccountant.get_epsilon``, are the orders searched (default: this accountant's).  It took any arguments
+        and dropped them, so ``alphas=[2, 3]`` gave the default orders' ε, not Opacus's (a probe).
 
         Which conversion and order gave it: :meth:`result` (its ``conversion`` and ``order``), or
         :meth:`explain`.
         """
-        if not self.history:
-            # read as after a step: "__import__(...)", NaN and 2 are refused before any step too (a probe)
-            open_probability(delta, "delta")
-            return 0.0
-        r = self.result(delta)
-        return math.inf if r.enclosure == math.inf else float_up(r.enclosure)
+        return self.get_privacy_spent(delta=delta, alphas=alphas)[0]
 
     def explain(self, delta: float) -> str:
         """One line: ε at ``delta``, the conversion and the order that gave it, and the orders searched.
@@ -218,10 +215,10 @@ class OpacusAccountant:
         The order is None where none gives ε: ε = ∞ at every order, or ε from an exact (ε, δ) profile, which is no
         RDP conversion (one sampled Gaussian at sample rate 1 is a Gaussian mechanism: Balle–Wang 2018).  It was
         NaN for the first and a ``TypeError`` for the second (a probe)."""
+        if alphas is not None and not (isinstance(alphas, str) and alphas == "continuous"):
+            resolve(alphas, "alphas", continuous=True)  # (was (0.0, 0.0) at alphas=[0.5, 2] before a step: a probe)
         if not self.history:
             open_probability(delta, "delta")
-            if alphas is not None and not (isinstance(alphas, str) and alphas == "continuous"):
-                resolve(alphas, "alphas", continuous=True)  # (was (0.0, 0.0) at alphas=[0.5, 2]: a probe)
             return 0.0, 0.0
         r = self.result(delta, orders=alphas if alphas is not None else self.orders)
         if r.enclosure == math.inf or r.order is None:
