@@ -147,6 +147,10 @@ def test_a_bracket_end_without_a_finite_epsilon_is_printed_as_such(capsys, tmp_p
     ({"epsilon": 1, "tolerance": 2}, "tolerance must be in"),
     ({"epsilon": 1, "conversion": "exact"}, "conversion must be one of"),
     ({"epsilon": 1, "bounds": (2, 1)}, "bounds must be a pair with low < high"),
+    # (a probe: taken, and the search named its own midpoint, "sigma must be positive; got -3")
+    ({"epsilon": 1, "bounds": (-1, 10)}, r"bounds\[0\] must be a value sigma can take; got -1: sigma must be positive"),
+    ({"epsilon": 1, "parameter": "q", "fixed": {"sigma": 1.1}, "bounds": (0.001, 2)},
+     r"bounds\[1\] must be a value q can take; got 2: q must be in the closed interval \[0, 1\]"),
     ({"epsilon": 1, "direction": "up"}, "direction must be"),
 ])
 def test_bad_input_is_refused_before_any_work(kwargs, message):

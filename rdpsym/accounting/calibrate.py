@@ -364,6 +364,12 @@ def calibrate(family: object, epsilon: object, delta: object, *, parameter: str 
         raise ParameterError(must("direction", "'decreasing' or 'increasing'", repr(direction)))
     monotone = known is not None and known[0] == direction
     lo, hi = _bounds(bounds, canonical, family)
+    for i, end in enumerate((lo, hi)):  # (bounds of (−1, 10) were taken, and a search that reached −3 named σ = −3)
+        try:
+            make(end)
+        except ParameterError as exc:
+            raise ParameterError(f"bounds[{i}] must be a value {canonical} can take; got {end}: "
+                                 f"{exc}") from None
     search = _Search(make, canonical, d, orders, conversion, max(15, min(dps, 30)))
     value, other, other_result = _search(search, target, lo, hi, direction, tol, canonical == "steps")
     final = search(value, dps)
