@@ -120,6 +120,22 @@ def test_a_float32_is_read_as_the_value_it_holds_not_the_decimal_numpy_prints():
         assert abs(curve.value(2, dps=30) - truth) <= mpmath.mpf(10) ** -29 * truth
 
 
+def test_a_subnormal_float_is_read_as_the_value_it_holds():
+    """A probe: GaussianDpEvent(5e-324) holds σ = 2⁻¹⁰⁷⁴ = 4.94·10⁻³²⁴, but σ was read as the 5·10⁻³²⁴ it prints as, and
+    the published ε (2.0000001·10⁶⁴⁶) was 2.4 % below the truth for the σ the event holds.  A subnormal float holds
+    fewer digits than were typed: it is read at its binary value, by every reader of floats."""
+    from rdpsym.foundations.balls import to_fmpq
+
+    dp_event = pytest.importorskip("dp_accounting.dp_event")
+    held = sp.Rational(1, 2**1074)
+    assert exact(5e-324, "sigma") == held and exact(np.float64(-1e-310), "x") == -sp.Rational(Fraction(1e-310))
+    assert to_fmpq(5e-324) == fmpq(1, 2**1074) and exact(2.2250738585072014e-308, "x") == sp.Rational(
+        "2.2250738585072014e-308")  # (the least normal float: read as typed)
+    published = rdpsym.epsilon(rdpsym.from_dp_event(dp_event.GaussianDpEvent(5e-324)), delta=1e-5, dps=20).published(8)
+    with mpmath.workdps(30):  # ε ≥ D_α at α → 1 is about 1/(2σ²) = 2^2147
+        assert mpmath.mpf(published) >= mpmath.mpf(2) ** 2147
+
+
 def test_numpy_scalars_are_accepted_wherever_a_number_is():
     assert rdpsym.gaussian(sigma=np.float64(2)).parameters["sigma"] == 2
     assert rdpsym.laplace(scale=np.int64(3), sensitivity=np.float32(0.5)).parameters["scale"] == 3

@@ -34,7 +34,7 @@ from rdpsym.foundations.errors import (  # noqa: F401 - raised here
 )
 from rdpsym.foundations.precision import BITS_PER_DIGIT, bits_for  # noqa: F401 - re-exported with the balls
 from rdpsym.foundations.reading import dps as read_dps
-from rdpsym.foundations.reading import exact, rational
+from rdpsym.foundations.reading import exact, float_as_typed, rational
 
 #: Held by the thread inside a :func:`precision` block (re-entrant: blocks nest).  It is
 #: :data:`rdpsym.foundations.precision.NUMERIC_LOCK`, the lock SymPy's evalf runs under too (see there why one).
@@ -89,7 +89,7 @@ def to_fmpq(value: object, name: str = "value") -> fmpq:
     if isinstance(value, fmpq):
         return value
     if type(value) is float and math.isfinite(value):  # (a NumPy float subclass goes to the reader)
-        value = Fraction(repr(value))  # exact decimal parse, without SymPy (conversions call this per input)
+        value = float_as_typed(value)  # an exact decimal parse, without SymPy (conversions call this per input)
     if isinstance(value, Fraction):
         return fmpq(value.numerator, value.denominator)
     if isinstance(value, sp.Rational):

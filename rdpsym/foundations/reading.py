@@ -8,8 +8,9 @@ into an exact SymPy object (or, for the accounting layer, an exact ``fmpq``):
 * ``float`` (and NumPy float scalars, a float32 first widened to the float64 it
   equals) as the decimal it prints as: ``1.1`` is 11/10, not the binary double
   1.100000000000000088817841970012523...  That is what a user who types 1.1
-  means, and it keeps every later step exact.  (A probability in a peer
-  accountant's object is read as the value it holds: :mod:`rdpsym.peers._reading`);
+  means, and it keeps every later step exact.  (A subnormal float, which holds fewer digits than were typed, and a
+  probability in a peer accountant's object are read as the values they hold:
+  :func:`~rdpsym.foundations.scalars.float_as_typed`, :mod:`rdpsym.peers._reading`);
 * ``Fraction``, ``Decimal``, python-flint ``fmpq``/``fmpz``, exactly;
 * an mpmath ``mpf`` at its exact binary value (it is a computed binary
   number, not a typed decimal);
@@ -51,45 +52,13 @@ from rdpsym.foundations.arithmetic import (
     size_problem,
 )
 from rdpsym.foundations.errors import DomainError, ParameterError, WrongType, must, quoted
+from rdpsym.foundations.scalars import float_as_typed, numpy_scalar
 
 #: What a number may be given as, for messages.
 NUMBER = "a number (such as 2, 0.5, 1/3, 1e-5 or sqrt(2)/2)"
 NOT_NAN = "a number, not NaN"
 ANY = "a number or a SymPy expression"
 WITHIN = "a value within rdpsym's input ceilings (README: Ceilings)"
-
-
-def _numpy_scalar(value: object) -> object:
-    """A NumPy scalar (or 0-d array) as the Python number it stands for; anything else unchanged.
-
-    NumPy is not imported: a value is recognised by its ``dtype``.  A float
-    scalar is read like a Python float, as the shortest decimal of the float64 it
-    equals: a float16 or float32 is first widened to float64, which holds it
-    exactly.  ``numpy.float32(1.3)`` is then
-    1.2999999523162842 (within 10⁻¹⁷ of the float it holds), the σ a peer
-    accountant computes with and the noise its mechanism adds; read as the 1.3 NumPy prints, the RDP was 7·10⁻⁸
-    relative below the event's and the certified ε below the truth (a probe).  A
-    long double keeps the digits NumPy prints for it, which float64 would round.
-    """
-    dtype = getattr(value, "dtype", None)
-    library = str(getattr(type(value), "__module__", None) or "").split(".")[0]  # (SymPy's f = Function("f"): None)
-    if library == "torch" and type(value).__name__ in ("Tensor", "Parameter") and getattr(value, "ndim", None) == 0:
-        # A PyTorch scalar (Opacus's accountants hold and return them): the Python number it holds, a float32
-        # as the float64 it equals, as for NumPy below.  ("got tensor(2.)" was the message for a valid order.)
-        return value.item()
-    if dtype is None or library != "numpy" or getattr(value, "ndim", 0) != 0:
-        return value
-    kind = getattr(dtype, "kind", "")
-    if kind == "b":
-        return bool(value)
-    if kind in "iu":
-        return int(value)
-    if kind == "f":
-        if getattr(dtype, "itemsize", 16) <= 8:
-            return float(value)  # exact: float16, float32 and float64 values are all float64 values
-        shown = str(value[()] if hasattr(value, "shape") and value.shape == () else value)
-        return Decimal(shown) if shown not in ("nan", "inf", "-inf") else float(shown)
-    return value
 
 
 #: The most orders a list may hold (README, "Ceilings"): each is a certified evaluation of the curve and the conversion
@@ -157,7 +126,7 @@ def exact(value: object, name: str, parameters: Mapping[str, sp.Symbol] | None =
 
 
 def _read(value: object, name: str, parameters: Mapping[str, sp.Symbol] | None) -> sp.Expr:
-    value = _numpy_scalar(value)
+    value = numpy_scalar(value)
     if isinstance(value, bool):  # True == 1 in Python: a bool is a mistake, never silently 1 or 0
         raise WrongType(must(name, ANY, repr(value)))
     problem = _size_before_reading(value)
@@ -168,7 +137,8 @@ def _read(value: object, name: str, parameters: Mapping[str, sp.Symbol] | None) 
             raise ParameterError(must(name, NOT_NAN, value))
         if value in (float("inf"), float("-inf")):
             return sp.oo if value > 0 else -sp.oo
-        return sp.Rational(repr(value))
+        typed = float_as_typed(value)
+        return sp.Rational(typed.numerator, typed.denominator)
     if isinstance(value, numbers.Integral):
         return sp.Integer(int(value))
     if isinstance(value, Decimal):
@@ -320,7 +290,7 @@ def integer(value: object, name: str, minimum: int | None = None) -> int:
     ...
     rdpsym.foundations.errors.ParameterError: --steps must be an integer >= 1, written in at most 20 characters; got ...
     """
-    value = _numpy_scalar(value)
+    value = numpy_scalar(value)
     valid = "an integer" + (f" >= {minimum}" if minimum is not None else "")
     if isinstance(value, str):
         text = value.strip()
