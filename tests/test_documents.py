@@ -239,7 +239,18 @@ def test_table2_document(tmp_path, compile_latex):
 AWKWARD_PROSE = ["x^{a$b}", r"e^{\foo}", "x_{#1}", "x^{50%}", "x_{a&b}", "f^(x_{1)}", "x^{y}^{z}", "x^{a_}",
                  "p^{a^}", r"x_{\}", "https://example.com/a_b?q=1&r=2", "a_", "x^", "^{unbalanced", "e^{a_{b}}",
                  "α_{β_γ}", "1.5e3x", "$5", "D_α(P‖Q) ≤ e^{(α−1)ε}", "1e-30 and 1.845e-3175369652305910",
-                 "lhs <= rhs, oo", "K'' and 'quoted' and δ′", "(α-1), [-3, 10], ε-DP, k-fold", "~ 5 %"]
+                 "lhs <= rhs, oo", "K'' and 'quoted' and δ′", "(α-1), [-3, 10], ε-DP, k-fold", "~ 5 %",
+                 "__import__('os').system('x')", "a_b_c", "__init__ and _private"]
+
+
+def test_code_in_prose_keeps_its_characters():
+    """A probe: ``__import__('os').system('x')`` in a title came out as ``\\_$_{\\mathrm{import}}$\\_$_{'os'}$...``,
+    words made subscripts and the parentheses gone.  A name with a leading underscore or two underscores is code."""
+    from rdpsym.render.prose import text
+
+    assert text("__import__('os').system('x')").startswith(r"\texttt{\_\allowbreak{}\_\allowbreak{}import")
+    assert "(`os')" in text("__import__('os')") and text("a_b_c") == r"\texttt{a\_\allowbreak{}b\_\allowbreak{}c}"
+    assert text("P_0, max_x and D_alpha(P||Q)") == r"$P_{0}$, $\max_{x}$ and $D_{\mathrm{alpha}}$(P||Q)"
 
 
 def test_any_prose_typesets(compile_latex):

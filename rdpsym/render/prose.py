@@ -269,15 +269,20 @@ _OPERATORS = {"max": r"\max", "min": r"\min", "sup": r"\sup", "inf": r"\inf", "l
               "log": r"\log", "exp": r"\exp", "Pr": r"\Pr", "argmax": r"\operatorname{argmax}"}
 #: What a script may sit on: an operator word, a number, or one letter (TeX's reading).
 _SCRIPT_BASE = re.compile(rf"({'|'.join(sorted(_OPERATORS, key=len, reverse=True))}|\d+(?:\.\d+)?|[^\W\d_])(?=[_^])")
-_CODE = re.compile(r"[A-Za-z0-9]+(?:[._][A-Za-z0-9]+)+")
+_CODE = re.compile(r"_*[A-Za-z0-9]+(?:[._]+[A-Za-z0-9]+)*_*")
 
 
 def _code_name(chars: str, i: int) -> str | None:
     """The code name starting at ``chars[i]`` (``log_moment``, ``004_41b8.txt``), or None.
 
     A name is code when it has an underscore between two parts of two or more
-    characters, or dots between words (``sympy.limit``, ``statements.md``);
-    ``max_x``, ``P_0`` and ``E_P`` are math, ``e.g.`` and ``l.122`` are text.
+    characters, two underscores or more (``a_b_c``), a leading underscore (``__init__``, ``_private``), or dots
+    between words (``sympy.limit``, ``statements.md``); ``max_x``, ``P_0`` and ``E_P`` are math, ``e.g.`` and
+    ``l.122`` are text.  (``__import__('os')`` was set as scripts, ``\\_$_{\\mathrm{import}}$\\_$_{'os'}$``, its
+    parentheses gone: a probe.)
+
+    >>> [_code_name(s, 0) for s in ("__import__('os')", "a_b_c", "_private.", "P_0", "x_ and")]
+    ['__import__', 'a_b_c', '_private', None, None]
     """
     if i > 0 and (chars[i - 1].isalnum() or chars[i - 1] in "._"):
         return None
@@ -285,12 +290,17 @@ def _code_name(chars: str, i: int) -> str | None:
     if not m:
         return None
     name = m.group().rstrip(".")
-    parts = re.split(r"[._]", name)
-    seps = re.findall(r"[._]", name)
-    underscored = any(sep == "_" and len(parts[k]) >= 2 and len(parts[k + 1]) >= 2 for k, sep in enumerate(seps))
+    core = name.strip("_")
+    parts = re.split(r"[._]+", core)
+    seps = re.findall(r"[._]+", core)
+    underscored = any("_" in sep and len(parts[k]) >= 2 and len(parts[k + 1]) >= 2 for k, sep in enumerate(seps))
+    private = name.startswith("_") and len(core) >= 2 and core[0].isalpha()
     # module.function, Class.method, file.md: every part a word of two or more characters
-    dotted = "_" not in seps and all(len(part) >= 2 and part[0].isalpha() for part in parts)
-    return name if underscored or dotted else None
+    dotted = all(sep == "." for sep in seps) and bool(seps) and all(len(part) >= 2 and part[0].isalpha()
+                                                                   for part in parts)
+    if underscored or private or name.count("_") >= 2 or dotted:
+        return name if private else name if not name.endswith("_") else None
+    return None
 
 
 def _script_base(pairs: list, chars: str, i: int) -> tuple[str | None, int]:
