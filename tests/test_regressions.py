@@ -325,6 +325,29 @@ def test_cauchy_laws_at_a_large_order_answer_and_never_raise_mpmaths_own_error()
         renyi_divergence(C(0), C(1), a).evalf({a: R(100001, 2)})
 
 
+def test_a_law_with_no_closed_form_and_strong_end_singularities_gets_the_certified_definition():
+    """A probe: a semicircle law against a triangular one at α = 37/10 has P^α Q^{1−α} ~ (1 − |x|)^{−0.85} at both ends
+    and no closed form; the numeric answer, mpmath's tanh-sinh of the definition, did not settle (124 digits against
+    144 agreed to 20) and the call raised.  The numeric fallback takes Arb's certified quadrature first, where it
+    applies: its ball's midpoint, labelled numeric and said so.  The truth: 1 − |x| = t²⁰ makes the integrand smooth."""
+    from rdpsym.foundations.record import FromDefinition
+
+    a = R(37, 10)
+    P = Continuous(2 / sp.pi * sp.sqrt(1 - x**2), x, support=sp.Interval(-1, 1))
+    Q = Continuous(1 - sp.Abs(x), x, support=sp.Interval(-1, 1))
+    d = renyi_divergence(P, Q, a)
+    mpmath.mp.dps = 60
+    A = mpmath.mpf(37) / 10
+
+    def smooth(t):  # the integrand on (0, 1) at x = 1 − t²⁰, Jacobian 20·t¹⁹ included
+        u = t**20
+        return (2 / mpmath.pi * mpmath.sqrt(u * (2 - u))) ** A * u ** (1 - A) * 20 * t**19
+
+    truth = mpmath.log(2 * mpmath.quad(smooth, [0, mpmath.mpf(1) / 2, 1])) / (A - 1)
+    assert d.status == "numeric" and close(d.evalf(), truth, digits=48)
+    assert any(isinstance(e, FromDefinition) and e.method == "certified quadrature (Arb)" for e in d.evidence)
+
+
 def test_von_mises_and_inverse_gaussian_laws_derive():
     # Were NoClosedFormError: Bessel's integral over one period, ∫ e^{a cos x + b sin x} = 2π I₀(√(a² + b²)), and
     # the generalised inverse Gaussian integral ∫_0^∞ x^{ν−1} e^{−β/x − γx} = 2(β/γ)^{ν/2} K_ν(2√(βγ)).

@@ -411,6 +411,8 @@ def _evidence(e: Evidence, w: _Words) -> str:  # noqa: C901 - one sentence per k
     if isinstance(e, NotChecked):
         return w.words(f"not checked: {e.what}" + (f" ({e.why})" if e.why else ""))
     if isinstance(e, FromDefinition):
+        if e.method:
+            return w.words(f"value from the definition by {e.method}, a ball narrower than its {e.dps} digits")
         return w.words("value from the definition, agreeing at two precisions")
     if isinstance(e, Proof):
         return w.words(f"sympy: {e.method}")
