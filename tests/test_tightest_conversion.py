@@ -106,6 +106,20 @@ def _ratio(v: arb) -> tuple[int, int]:
     return (int(m) * 2 ** int(e), 1) if e >= 0 else (int(m), 2 ** -int(e))
 
 
+def test_the_witness_lower_bound_in_a_note_is_rounded_down():
+    """A probe: the note "no conversion of this order's (α, r) alone gives less than 2.16571182879" was rounded up,
+    above the certified ε 2.165711828787… it stood beside: a false statement by 10⁻¹¹.  A lower bound is rounded
+    down."""
+    import re
+    from decimal import Decimal
+
+    for mechanism, order in ((rdpsym.gaussian(2), 9.6), (rdpsym.gaussian(3), 20)):
+        r = rdpsym.epsilon(mechanism, delta=1e-5, orders=[order], conversion="optimal", dps=30)
+        (note,) = [n for n in r.notes if "witness pair" in n]
+        bound = Decimal(re.search(r"gives less than (\S+) ", note)[1])
+        assert bound <= Decimal(r.enclosure.lower().str(40, radius=False)), note
+
+
 def test_closed_forms_where_the_optimum_is_known():
     with precision(128):
         # δ ≥ 1/α: ε = r + log(1 − δ), attained by P = (1, 0), Q = (e^{−r}, 1 − e^{−r}).

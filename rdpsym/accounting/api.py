@@ -63,6 +63,7 @@ from rdpsym.accounting.rows import LazyRows
 from rdpsym.foundations import operations
 from rdpsym.foundations.balls import (
     bits_for,
+    lower_decimal,
     precision,
     upper_decimal,
 )
@@ -516,7 +517,7 @@ def _result(kind, found, balls, how, given, dps, c) -> AccountingResult:
                       f"{'ε' if kind == 'epsilon' else 'δ'} at order {order} ({'; '.join(others)} there)",)
         if found.gap is not None:
             notes += (f"optimal conversion at order {order}: a witness pair shows no conversion of this order's "
-                      f"(α, r) alone gives less than {upper_decimal(ball.upper() - found.gap, 12)} "
+                      f"(α, r) alone gives less than {lower_decimal(ball.upper() - found.gap, 12)} "
                       f"(gap {upper_decimal(found.gap, 3)})",)
         if not _narrow(ball, dps):
             notes += (f"the best orders tie within the balls; the enclosure is {upper_decimal(ball.rad(), 3)} wide",)
