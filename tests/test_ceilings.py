@@ -342,6 +342,22 @@ def test_a_json_event_with_dunder_keys_is_read_as_its_public_fields(tmp_path, ca
     assert "certified 0.25" in capsys.readouterr().out
 
 
+def test_a_json_event_with_a_number_no_float_holds_or_a_repeated_key_is_refused(tmp_path, capsys):
+    """A probe: a noise multiplier of 1e-400 was read as 0.0, and the Gaussian event judged non-private (RDP ∞, where
+    it is 10⁸⁰⁰); {"noise_multiplier": 2, "noise_multiplier": 0.5} was read as σ = 1/2, silently.  An event held
+    floats: a number no float holds is refused as 1e400 is, and so is a repeated key; a subnormal is a float."""
+    f = tmp_path / "event.json"
+    for body, message in [('"noise_multiplier": 1e-400', "numbers a float holds (0, or 4.9e-324 ≤ |x| ≤ 1.8e308); "
+                                                          "got 1e-400"),
+                          ('"noise_multiplier": 2, "noise_multiplier": 0.5', "each key once; got 'noise_multiplier' "
+                                                                               "twice")]:
+        f.write_text('{"class_name": "GaussianDpEvent", ' + body + "}")
+        assert main(["verify", "--event", str(f), "--orders", "2", "--rdp", "0.25"]) == 2
+        assert message in capsys.readouterr().err
+    f.write_text('{"class_name": "GaussianDpEvent", "noise_multiplier": 0.0, "__note__": 1e-310}')
+    assert main(["verify", "--event", str(f), "--orders", "2", "--rdp", "0.25"]) != 2
+
+
 def test_a_root_whose_whole_part_is_too_large_is_not_built(watchdog):
     """A probe: N(0, 1) against N(3, 4) at α = 10¹⁰ gave no answer in 100 s: SymPy took the whole part 2^(5·10⁹)
     out of 4^(10¹⁰/4), one C call no budget stops.  That power is now refused like an integer power of as many

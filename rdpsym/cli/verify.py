@@ -23,6 +23,7 @@ import json
 import math
 import os
 import stat
+from decimal import Decimal
 
 from rdpsym.cli import params
 from rdpsym.cli.help import SUMMARIES
@@ -91,12 +92,21 @@ def _load(path: str, option: str) -> object:
         raise ParameterError(must(option, "a readable JSON file", f"{path!r} ({exc.__class__.__name__})")) from None
     def number(written: str) -> float:  # 1e400 would be read as inf, and refused later as "oo", not as written
         value = float(written)
-        if math.isinf(value):
-            raise ParameterError(must(option, "numbers within the float range (|x| ≤ 1.8e308)", written))
+        # (and 1e-400 as 0.0: a Gaussian event's noise multiplier of 1e-400 was judged non-private, its RDP ∞ where
+        # it is 10⁸⁰⁰; a probe.  A peer's event held floats, and no float holds either.)
+        if math.isinf(value) or (value == 0 and Decimal(written) != 0):
+            raise ParameterError(must(option, "numbers a float holds (0, or 4.9e-324 ≤ |x| ≤ 1.8e308)", written))
         return value
 
+    def unique(pairs: list) -> dict:  # ({"sigma": 2, "sigma": 0.5} was read as σ = 1/2, silently: a probe)
+        keys = [key for key, _ in pairs]
+        repeated = next((key for i, key in enumerate(keys) if key in keys[:i]), None)
+        if repeated is not None:
+            raise ParameterError(must(option, "JSON objects with each key once", f"{repeated!r} twice"))
+        return dict(pairs)
+
     try:
-        return json.loads(text, parse_float=number)
+        return json.loads(text, parse_float=number, object_pairs_hook=unique)
     except ParameterError:
         raise
     except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError; so is a 5000-digit integer
