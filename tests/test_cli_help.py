@@ -136,3 +136,19 @@ def test_a_reader_that_closes_the_pipe_ends_the_command_quietly(tmp_path):
     _, err = reader.communicate(timeout=300)
     assert b"Traceback" not in err and b"BrokenPipeError" not in err, err.decode()[-2000:]
     assert reader.returncode == 3
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
+@pytest.mark.parametrize("command", [["table2"], ["--version"]])
+def test_an_output_that_cannot_be_written_is_said_once_with_its_status(tmp_path, command):
+    """A probe: ``rdpsym table2 > /dev/full`` (and every command but one, ``--version`` too) printed an OSError traceback
+    and exited 1, the status of a result not as required; 3 is an output not written."""
+    import subprocess
+    import sys
+
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run([sys.executable, "-m", "rdpsym", *command], stdout=full, stderr=subprocess.PIPE,
+                              env={**os.environ, "RDPSYM_CACHE_DIR": str(tmp_path)}, timeout=300)
+    err = done.stderr.decode()
+    assert "Traceback" not in err and done.returncode == 3, err[-2000:]
+    assert err == "rdpsym: error: the output could not be written (No space left on device)\n"

@@ -18,6 +18,7 @@ the user can fix is one line, ``rdpsym: error: <what> must be <range>; got
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import sys
@@ -78,25 +79,57 @@ def build_parser(commands: Iterable[str] = tuple(COMMANDS)) -> argparse.Argument
     return parser
 
 
+#: The errors of a write that cannot go on: no space, a quota, an I/O error, a file too large.
+_WRITE_FAILURES = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG})
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run one command; its exit status (see :data:`rdpsym.cli.output.STATUSES`)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     # The command is the first word that is not an option (the top level has only --help and --version).
     typed = next((word for word in argv if not word.startswith("-")), None)
-    args = build_parser([typed] if typed in COMMANDS else []).parse_args(argv)
-    # SIGTERM ends the command as Ctrl-C does, through every finally: workers stopped, no output half written
-    with sigterm_exits():
-        try:
+    try:
+        # (--help and --version print as they are parsed: their output can fail to be written too)
+        args = build_parser([typed] if typed in COMMANDS else []).parse_args(argv)
+        # SIGTERM ends the command as Ctrl-C does, through every finally: workers stopped, no output half written
+        with sigterm_exits():
             with working(args.command):
-                return args.run(args)
-        except RdpSymError as exc:
-            print(f"rdpsym: error: {exc}", file=sys.stderr)
-            return BAD_INPUT
-        except BrokenPipeError:
-            # The reader of standard output closed it (``rdpsym table2 | head -1``): the rest is not wanted, and
-            # Python's flush of stdout at exit must not raise again (a traceback was printed; a probe).
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            return OUTPUT_FAILED
+                status = args.run(args)
+        if sys.stdout is not None:
+            sys.stdout.flush()  # (here, where a full disk is said; at exit it was a traceback)
+        return status
+    except RdpSymError as exc:
+        print(f"rdpsym: error: {exc}", file=sys.stderr)
+        return BAD_INPUT
+    except BrokenPipeError:
+        # The reader of standard output closed it (``rdpsym table2 | head -1``): the rest is not wanted, and
+        # Python's flush of stdout at exit must not raise again (a traceback was printed; a probe).
+        _stdout_to_devnull()
+        return OUTPUT_FAILED
+    except OSError as exc:
+        return _write_failed(exc)
+    except SystemExit as exc:  # argparse's exit after --help (or a usage error): what it printed is flushed here
+        try:
+            if sys.stdout is not None:
+                sys.stdout.flush()
+        except OSError as failure:
+            return _write_failed(failure)
+        raise exc from None
+
+
+def _write_failed(exc: OSError) -> int:
+    """Standard output could not be written (``rdpsym table2 > /dev/full``: a traceback and status 1, which means "a
+    result is not as required"; a probe): said once, and the flush at exit not tried again."""
+    if exc.errno not in _WRITE_FAILURES:
+        raise exc
+    print(f"rdpsym: error: the output could not be written ({exc.strerror})", file=sys.stderr)
+    _stdout_to_devnull()
+    return OUTPUT_FAILED
+
+
+def _stdout_to_devnull() -> None:
+    if sys.stdout is not None:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 if __name__ == "__main__":  # pragma: no cover
