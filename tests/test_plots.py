@@ -255,6 +255,16 @@ def test_zero_values_are_left_out_of_a_log_axis():
     fig.savefig(__import__("io").BytesIO(), format="png")
 
 
+def test_a_log_axis_with_nothing_above_zero_is_refused_by_name(tmp_path, capsys):
+    """A probe: randomized response at p = 1/2 (ε = 0 at every order) and ε(δ) of a Gaussian at δ ≥ 0.9 on a log axis
+    raised matplotlib's "Data cannot be log-scaled" as a traceback; with a value above 0 the zeros are left out."""
+    zero = rdpsym.sampled_gaussian(q=0, sigma=1).curve()
+    with pytest.raises(ParameterError, match="yscale must be 'linear' where every value plotted is 0"):
+        budget_curves([zero], orders=[2, 4], yscale="log")
+    assert main(["plot", "randomized-response:p=1/2", "--yscale", "log", "-o", str(tmp_path / "x.png")]) == 2
+    assert "yscale must be 'linear'" in capsys.readouterr().err and not (tmp_path / "x.png").exists()
+
+
 def test_default_orders():
     grid = default_orders()
     assert len(grid) == 289 and grid[0] == rdpsym.accounting.curve.fmpq(101, 100)

@@ -58,6 +58,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import integer
 from rdpsym.render.plot_data import (
@@ -115,6 +116,11 @@ def _draw(ax: Axes, data: list[CurveData], grids: list[Sequence], yscale: str) -
     import matplotlib
     import numpy as np
 
+    if yscale == "log" and not any(y > 0 for d in data for y in d.y) and \
+            not any(d.asymptote is not None and d.asymptote > 0 for d in data):
+        # (randomized response at p = 1/2, ε = 0 everywhere: matplotlib's ValueError, a traceback; a probe)
+        raise ParameterError(must("yscale", "'linear' where every value plotted is 0 (a log axis has nothing to "
+                                  "show)", "'log'"))
     colours = matplotlib.rcParams["axes.prop_cycle"].by_key().get("color", ["C0"])
     index = -1
     for d, grid in zip(data, grids):
