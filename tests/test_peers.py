@@ -74,8 +74,8 @@ def test_dp_sgd_poisson_event_agrees_at_integer_orders_and_records_the_fractiona
     q, sigma, steps = 0.01, 1.1, 10_000
     event = dpa.SelfComposedDpEvent(dpa.PoissonSampledDpEvent(q, dpa.GaussianDpEvent(sigma)), steps)
     curve = rdpsym.from_dp_event(event)
-    # a probability as the value the float holds, a noise multiplier as its decimal (rdpsym/peers/_reading.py)
-    assert curve == rdpsym.sampled_gaussian(q=held(q), sigma=sp.Rational(11, 10)).curve() * steps
+    # every float as the value it holds, which dp_accounting computes with (rdpsym/peers/_reading.py)
+    assert curve == rdpsym.sampled_gaussian(q=held(q), sigma=held(sigma)).curve() * steps
     v = rdpsym.verify(event, orders=ORDERS, rdp=peer_rdp(event, ORDERS), peer="dp-accounting")
     by_order = {float(c.order): c for c in v.orders}
     for a in (2.0, 3.0, 8.0, 10.0, 32.0):  # integer orders: the peer is accurate to float64
@@ -245,13 +245,36 @@ def test_bad_fields_and_mixed_relations_are_clear_errors():
 
 
 @needs("sampled_without_replacement")
+def test_a_noise_multiplier_is_read_as_the_float_the_peer_computes_with():
+    """A probe: σ = 1.1 was read as 11/10 while a peer computes with 1.100000000000000088…; at q = 2.6·10⁻¹⁸⁴,
+    α = 1024 the sampled Gaussian's RDP moves 9.4·10⁻¹² relative between the two, and the correctly rounded RDP of
+    the event was called UNSAFE ("float64 error accumulated"), as an event, an Opacus history and an autodp mechanism.
+    The truth: the binomial expansion (Mironov–Talwar–Zhang 2019) at q and σ exactly as the floats hold them."""
+    import math
+
+    import mpmath
+
+    q, sigma, order = math.exp(-422.72), 1.1, 1024
+    event = dpa.PoissonSampledDpEvent(q, dpa.GaussianDpEvent(sigma))
+    with mpmath.workdps(100):
+        Q, S = mpmath.mpf(q), mpmath.mpf(sigma)  # (exact: a float is a binary number)
+        moment = mpmath.fsum(mpmath.binomial(order, k) * (1 - Q) ** (order - k) * Q**k * mpmath.exp(k * (k - 1) / (2 * S**2))
+                             for k in range(order + 1))
+        truth = mpmath.log(moment) / (order - 1)
+    peer = float(truth)  # a peer that is right: the truth, correctly rounded
+    v = rdpsym.verify(event, orders=[order], rdp=[peer], peer="a right peer")
+    (c,) = v.orders
+    assert v.verdict == "agrees" and c.direction != "below", str(v)
+    assert mpmath.mpf(c.certified.lower().str(40, radius=False)) <= truth <= mpmath.mpf(c.certified.upper().str(40, radius=False))
+
+
 def test_dp_sgd_with_fixed_size_batches_is_substitution_sampling():
     # Substituting a record moves the clipped sum by up to 2C (dp_event.py: ‖v_i‖ ≤ C), so the inner Gaussian has
     # sensitivity 2; dp_accounting's RDP accountant takes 1 and is below the truth (atlas: dpa-wor-gaussian-event).
     batch, n, steps = 256, 60_000, 100
     event = dpa.SelfComposedDpEvent(dpa.SampledWithoutReplacementDpEvent(n, batch, dpa.GaussianDpEvent(1.1)), steps)
     curve = rdpsym.from_dp_event(event)
-    expected = rdpsym.sampled_without_replacement(rdpsym.gaussian(sp.Rational(11, 10), sensitivity=2),
+    expected = rdpsym.sampled_without_replacement(rdpsym.gaussian(held(1.1), sensitivity=2),
                                                   sp.Rational(batch, n))
     assert curve == expected.curve() * steps
     orders = [2.0, 3.0, 8.0]
@@ -503,8 +526,8 @@ def test_gaussians_composed_inside_a_sample_keep_their_noise_to_every_digit(s):
 
     g = dpa.GaussianDpEvent(float(s))
     curve = from_dp_event(dpa.PoissonSampledDpEvent(0.5, dpa.ComposedDpEvent([g, g])))
-    with mpmath.workdps(80):  # rdpsym reads a float by its shortest decimal: s as written
-        want = _sampled_gaussian_d2(mpmath.mpf("0.5"), 2 / mpmath.mpf(s) ** 2, 40)
+    with mpmath.workdps(80):  # rdpsym reads a peer's float as the value it holds, as the peer computes with it
+        want = _sampled_gaussian_d2(mpmath.mpf("0.5"), 2 / mpmath.mpf(float(s)) ** 2, 40)
     got = curve.value(2, dps=40)
     with mpmath.workdps(60):
         assert abs(got - want) <= mpmath.mpf(10) ** -38 * abs(want), (got, want)

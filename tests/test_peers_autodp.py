@@ -22,7 +22,8 @@ from autodp import transformer_zoo  # noqa: E402
 
 
 def test_autodp_mechanisms_read_by_their_params():
-    assert rdpsym.from_autodp(zoo.GaussianMechanism(sigma=1.1)) == rdpsym.gaussian(sp.Rational(11, 10)).curve()
+    # (every float as the value it holds, which autodp computes with: rdpsym/peers/_reading.py)
+    assert rdpsym.from_autodp(zoo.GaussianMechanism(sigma=1.1)) == rdpsym.gaussian(sp.Rational(*(1.1).as_integer_ratio())).curve()
     assert rdpsym.from_autodp(zoo.LaplaceMechanism(b=2.0)) == rdpsym.laplace(2).curve()
     assert rdpsym.from_autodp(zoo.RandresponseMechanism(p=0.75)) == \
         rdpsym.randomized_response(sp.Rational(3, 4)).curve()
@@ -34,7 +35,8 @@ def test_autodp_mechanisms_read_by_their_params():
     assert rdpsym.from_autodp(zoo.DiscreteGaussianMechanism(sigma=2.0)).closed_form == rdpsym.alpha / 8
     sub = zoo.SubsampleGaussianMechanism({"prob": 0.01, "sigma": 1.1, "coeff": 100})
     assert rdpsym.from_autodp(sub) == \
-        rdpsym.sampled_gaussian(q=sp.Rational(*(0.01).as_integer_ratio()), sigma=1.1).curve() * 100
+        rdpsym.sampled_gaussian(q=sp.Rational(*(0.01).as_integer_ratio()),
+                                sigma=sp.Rational(*(1.1).as_integer_ratio())).curve() * 100
     assert rdpsym.from_autodp(zoo.ComposedGaussianMechanism({"sigma": 2.0, "coeff": 4})).closed_form == \
         rdpsym.alpha / 2
 
@@ -54,7 +56,7 @@ def test_a_batch_without_replacement_is_read_alike_from_autodp_and_dp_accounting
         ours_value, theirs_value = ours.value(order, dps=30), theirs.value(order, dps=30)
         assert abs(ours_value - theirs_value) <= 1e-15 * theirs_value
     q = sp.Rational(*(0.01).as_integer_ratio())  # autodp's probability, as the float holds it
-    wor = rdpsym.sampled_without_replacement(rdpsym.gaussian(sp.Rational(11, 10), sensitivity=2), q)
+    wor = rdpsym.sampled_without_replacement(rdpsym.gaussian(sp.Rational(*(1.1).as_integer_ratio()), sensitivity=2), q)
     assert ours == wor.curve() * 3
 
 

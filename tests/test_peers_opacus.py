@@ -44,8 +44,8 @@ def test_a_real_opacus_history_and_the_known_dp_sgd_defect():
     # Recorded defect (Opacus 1.6, q = 0.01, σ = 1.1, 10⁴ steps, δ = 1e-5): ε 1.3e-10 below the certified
     # value (unsafe), because its fractional-order series stops at terms below e^-30 (α = 4.7).
     accountant = opacus_history()
-    held_q = sp.Rational(*(0.01).as_integer_ratio())  # a sample rate is read as the value the float holds
-    assert rdpsym.from_opacus(accountant) == rdpsym.sampled_gaussian(q=held_q, sigma=1.1).curve() * 10_000
+    held_q, held_sigma = (sp.Rational(*v.as_integer_ratio()) for v in (0.01, 1.1))  # as the floats hold them
+    assert rdpsym.from_opacus(accountant) == rdpsym.sampled_gaussian(q=held_q, sigma=held_sigma).curve() * 10_000
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         eps = accountant.get_epsilon(delta=1e-5)
@@ -131,7 +131,7 @@ def test_registered_with_opacus_a_privacy_engine_accounts_with_it():
             optimizer.step()
     steps = sum(n for _, _, n in engine.accountant.history)
     assert steps >= 1 and engine.accountant.history[0][1] == 16 / 64
-    expected = rdpsym.epsilon(rdpsym.sampled_gaussian(q=sp.Rational(1, 4), sigma=sp.Rational(11, 10)).curve()
+    expected = rdpsym.epsilon(rdpsym.sampled_gaussian(q=sp.Rational(1, 4), sigma=sp.Rational(*(1.1).as_integer_ratio())).curve()
                               * steps, delta=1e-5, dps=30)
     assert engine.get_epsilon(1e-5) == rdpsym.peers.opacus.float_up(expected.enclosure)
 

@@ -115,8 +115,8 @@ def test_a_float32_is_read_as_the_value_it_holds_not_the_decimal_numpy_prints():
     assert exact(np.array(np.float16(0.1)), "x") == sp.Rational(repr(float(np.float16(0.1))))
     curve = rdpsym.from_dp_event(dp_event.GaussianDpEvent(np.float32(1.3)))
     with mpmath.workdps(40):
-        # α/(2σ²) at α = 2, σ as held (its float64's shortest decimal, as every float is read)
-        truth = mpmath.mpf(2) / (2 * mpmath.mpf("1.2999999523162842") ** 2)
+        # α/(2σ²) at α = 2, σ as the event holds it (every float of a peer's object is read at its binary value)
+        truth = mpmath.mpf(2) / (2 * mpmath.mpf(float(np.float32(1.3))) ** 2)
         assert abs(curve.value(2, dps=30) - truth) <= mpmath.mpf(10) ** -29 * truth
 
 

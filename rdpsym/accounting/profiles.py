@@ -75,6 +75,10 @@ def gaussian_shift(curve: RdpCurve) -> sp.Expr | None:
         total += weight * shift**2
     if not total.is_positive:
         return None
+    if total.is_Rational and max(int(total.p).bit_length(), int(total.q).bit_length()) > 256:
+        # (Σ 1/σᵢ² over a hundred floats σᵢ held at their binary values is a rational of thousands of digits, whose
+        # square root SymPy tries to simplify by extracting squares: 4 s for 100 events; Arb takes the root as it is)
+        return sp.Pow(total, sp.S.Half, evaluate=False)
     try:
         return sp.sqrt(total)
     except (OverflowError, ValueError):  # SymPy's root of a rational of thousands of digits (500 distinct σ's)
@@ -107,7 +111,10 @@ def _profile(mu, pure, kind: str, given: fmpq) -> Exact:
     if mu is not None:
         ball = gaussian_epsilon(given, 1, to_arb(mu)) if kind == "epsilon" else \
             gaussian_delta(given, 1, to_arb(mu)).nonnegative_part()
-        return Exact(ball, BALLE_WANG, f"exactly the Gaussian pair N(0, 1) vs N(μ, 1), μ = {mu}: its exact "
+        # (μ² of a hundred floats' σᵢ is a rational of thousands of digits: written as its value, not its digits)
+        long = any(max(int(r.p).bit_length(), int(r.q).bit_length()) > 256 for r in mu.atoms(sp.Rational))
+        shown = f"{to_arb(mu).mid().str(20, radius=False)}…" if long else str(mu)
+        return Exact(ball, BALLE_WANG, f"exactly the Gaussian pair N(0, 1) vs N(μ, 1), μ = {shown}: its exact "
                                        "(ε, δ) curve (Balle–Wang 2018, Thm 8)")
     name, value = pure
     g = arb(given)

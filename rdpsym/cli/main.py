@@ -28,7 +28,7 @@ import rdpsym
 from rdpsym.cli.help import SUMMARIES, Parser, finish
 from rdpsym.cli.output import BAD_INPUT, OUTPUT_FAILED, STATUSES
 from rdpsym.cli.progress import working
-from rdpsym.foundations.errors import RdpSymError
+from rdpsym.foundations.errors import ParameterError, RdpSymError, must
 from rdpsym.foundations.termination import sigterm_exits
 
 #: Every subcommand and the module that reads its options and runs it (``register(subparsers)`` sets
@@ -91,6 +91,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         # (--help and --version print as they are parsed: their output can fail to be written too)
         args = build_parser([typed] if typed in COMMANDS else []).parse_args(argv)
+        # (derive --latex - --json - wrote both documents one after the other on stdout, one unreadable file: a probe)
+        to_stdout = [f"--{name}" for name in ("latex", "json", "markdown") if getattr(args, name, None) == "-"]
+        if len(to_stdout) > 1:
+            raise ParameterError(must("the outputs", "at most one written to standard output (-)",
+                                      " and ".join(to_stdout)))
         # SIGTERM ends the command as Ctrl-C does, through every finally: workers stopped, no output half written
         with sigterm_exits():
             with working(args.command):

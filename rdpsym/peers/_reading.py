@@ -4,18 +4,16 @@ A peer's object (a dp_accounting ``DpEvent``, an Opacus accountant, an autodp
 mechanism) is recognised by the name of its class and read through the fields
 its library documents, so rdpsym needs none of those libraries installed to
 accept their objects, and imports none of them at ``import rdpsym``.  Every
-number read goes through the one reader (:mod:`rdpsym.foundations.reading`).  A
-noise scale (σ, b, ρ, ε) is read like a float a user types, as the decimal it
-prints as (``1.1`` is 11/10): that is within 10⁻¹⁶ relative of the float, and
-so is the RDP, inside the float64 rounding every verdict allows.  A probability
-(randomized response's p, a sampling rate) is read as the binary value it holds
-(:func:`held`), which the peer computes with: RDP depends on 1 − p near p = 1,
-where the decimal's 10⁻¹⁶ is not small.  autodp's
-``RandresponseMechanism(p=0.999999999999)`` holds 1 − p = 9.99977…·10⁻¹³; read
-as 10⁻¹² its certified RDP was 2·10⁻⁵ relative off the mechanism's, and autodp's
-right value was called unsafe (a probe).  (Held values everywhere would put
-53-bit denominators into exact sums: 500 distinct Gaussian events then took
-330 s instead of 4.)
+number read goes through the one reader (:mod:`rdpsym.foundations.reading`).
+Every float of a peer's object -- a probability, a sampling rate, a noise scale
+σ, b, ρ or ε -- is read as the binary value it holds (:func:`held`), which the
+peer computes with: the question rdpsym certifies is the one the peer was asked.
+A user's typed 1.1 means 11/10; a peer's σ = 1.1 is 1.100000000000000088…, and
+RDP magnifies the difference: autodp's ``RandresponseMechanism(p=0.999999999999)``
+holds 1 − p = 9.99977…·10⁻¹³, and read as 10⁻¹² its certified RDP was 2·10⁻⁵
+relative off; a sampled Gaussian at σ = 1.1, q = 2.6·10⁻¹⁸⁴, α = 1024 moves by
+9.4·10⁻¹² relative between the two readings of σ, and dp_accounting's correctly
+rounded value was called unsafe (probes).
 
 The factories of the mechanisms a peer's vocabulary names are looked up on the
 public API (``rdpsym.<name>``) when they are used, by :func:`public`: the

@@ -63,8 +63,6 @@ _OPAQUE = {
 }
 
 
-#: The params that are probabilities: read as the values they hold (:func:`~rdpsym.peers._reading.held`).
-_PROBABILITIES = ("p", "prob")
 
 
 def _params(mechanism: object, name: str, needed: tuple[str, ...]) -> dict:
@@ -75,8 +73,9 @@ def _params(mechanism: object, name: str, needed: tuple[str, ...]) -> dict:
     if missing:
         raise UnsupportedPeerObject(f"{name}.params lacks {', '.join(missing)} (has {', '.join(map(str, params))}): "
                                     "its parameters cannot be read")
-    # a probability as the value it holds (see rdpsym.peers._reading.held); everything else as it is
-    return {k: held(v) if k in _PROBABILITIES else v for k, v in params.items()}
+    # every float as the value it holds, which autodp computes with (see rdpsym.peers._reading); an integral one (a
+    # count, coeff = 100.0) is that integer already, and a count's reader takes it as such
+    return {k: v if isinstance(v, float) and v.is_integer() else held(v) for k, v in params.items()}
 
 
 def _flag(value: object) -> bool | None:

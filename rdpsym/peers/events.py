@@ -434,7 +434,7 @@ def _inverse_variance(event: object, k: int, where: str, ledger: _Ledger, path: 
     """Σ k·σᵢ⁻² over the Gaussian events of a composition (∞ if some σᵢ = 0), or None if it holds another event."""
     name = kind(event)
     if name == "GaussianDpEvent":
-        s = nonnegative_parameter(read_field(event, "noise_multiplier", name), f"{name}.noise_multiplier")
+        s = nonnegative_parameter(read_number(event, "noise_multiplier", name), f"{name}.noise_multiplier")
         return sp.oo if s == 0 else k / s**2
     if name == "SelfComposedDpEvent":
         path = ledger.enter(event, path, where)
@@ -461,15 +461,15 @@ def _leaf(event: object, name: str, shift: int = 1, special: bool = False):
     if name == "NonPrivateDpEvent":
         return _NON_PRIVATE
     if name == "GaussianDpEvent":
-        s = nonnegative_parameter(read_field(event, "noise_multiplier", name), f"{name}.noise_multiplier")
+        s = nonnegative_parameter(read_number(event, "noise_multiplier", name), f"{name}.noise_multiplier")
         return _NON_PRIVATE if s == 0 else gaussian(sigma=s, sensitivity=shift)
     if name == "LaplaceDpEvent":
-        b = nonnegative_parameter(read_field(event, "noise_multiplier", name), f"{name}.noise_multiplier")
+        b = nonnegative_parameter(read_number(event, "noise_multiplier", name), f"{name}.noise_multiplier")
         return _NON_PRIVATE if b == 0 else laplace(scale=b, sensitivity=shift)
     if name == "RandomizedResponseDpEvent":
         return _randomized_response(event, name, special)
     if name == "DiscreteLaplaceDpEvent":
-        a = nonnegative_parameter(read_field(event, "noise_parameter", name), f"{name}.noise_parameter")
+        a = nonnegative_parameter(read_number(event, "noise_parameter", name), f"{name}.noise_parameter")
         sensitivity = integer(read_field(event, "sensitivity", name), f"{name}.sensitivity", minimum=0)
         if sensitivity == 0:
             return _NO_COST

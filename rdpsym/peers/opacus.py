@@ -91,8 +91,8 @@ def from_opacus(accountant_or_history: object) -> RdpCurve:
 
     ``accountant_or_history``: an Opacus accountant (any with a ``history``),
     or its history itself.  σ = 0 is non-private (∞ at every order); q = 0
-    costs nothing.  A sample rate is read as the binary value it holds, which Opacus computes with, and a noise
-    multiplier as the decimal it prints as (:func:`~rdpsym.peers._reading.held`).
+    costs nothing.  The sample rate and the noise multiplier are read as the binary values they hold, which Opacus
+    computes with (:func:`~rdpsym.peers._reading.held`).
     """
     totals: dict = {}  # (σ, q) read exactly → total steps: 4·10⁴ alternating entries are two terms
     read: dict = {}  # an entry's numbers as given → as read: a million entries of two pairs are read twice
@@ -100,7 +100,7 @@ def from_opacus(accountant_or_history: object) -> RdpCurve:
         given = (type(sigma), sigma, type(q), q, type(steps), steps) if all(map(_plain, (sigma, q, steps))) else None
         exact = read.get(given) if given is not None else None
         if exact is None:
-            exact = (nonnegative_parameter(sigma, f"history[{i}] noise_multiplier"),
+            exact = (nonnegative_parameter(held(sigma), f"history[{i}] noise_multiplier"),
                      probability_parameter(held(q), f"history[{i}] sample_rate", closed=True),
                      integer(steps, f"history[{i}] steps", minimum=0))
             if given is not None:

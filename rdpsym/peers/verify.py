@@ -48,6 +48,7 @@ is the certified comparison the verdicts use.
 
 from __future__ import annotations
 
+import collections
 import math
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -462,6 +463,9 @@ def verify(told: object, *, orders: object = None, rdp: Sequence | None = None, 
             raise ParameterError(f"{source}, the orders the peer's accountant holds: {exc}") from None
         if not grid:
             raise ParameterError(must("orders", "a non-empty list", "an empty one"))
+        repeated = sorted(o for o, n in collections.Counter(map(str, grid)).items() if n > 1)  # (exact: p/q, oo)
+        if repeated and source == "orders":  # (orders 2,2 with two RDP values was taken: which is the peer's? a probe)
+            raise ParameterError(must("orders", "a list without duplicates", f"duplicates {', '.join(repeated)}"))
     if rdp is not None:
         if not grid:
             raise ParameterError(must("orders", "the list of orders the peer's rdp values are at", shown(orders)))
