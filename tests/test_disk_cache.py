@@ -282,6 +282,20 @@ def test_rdpsym_cache_shows_and_clears(cache):
     assert cleared["removed"] == shown["entries"] and cleared["entries"] == 0
 
 
+def test_rdpsym_cache_refuses_a_cache_folder_that_is_a_file(tmp_path, monkeypatch, capsys):
+    """A probe: RDPSYM_CACHE_DIR naming a regular file was shown as an empty folder, and --clear "removed 0 entries",
+    with status 0 both times: nothing said that nothing is kept."""
+    from rdpsym.cli.main import main
+
+    path = tmp_path / "a-file"
+    path.write_text("not a folder")
+    monkeypatch.setenv(disk_cache.ENVIRONMENT, str(path))
+    for args in (["cache"], ["cache", "--clear"], ["cache", "--json"]):
+        assert main(args) == 2
+        assert "RDPSYM_CACHE_DIR must be a folder (or off)" in capsys.readouterr().err
+    assert path.read_text() == "not a folder"
+
+
 def _modules_after(code: str) -> set:
     out = subprocess.run([sys.executable, "-c", code + "\nimport sys; print(' '.join(sys.modules))"],
                          capture_output=True, text=True, check=True).stdout

@@ -15,6 +15,7 @@ import json
 from rdpsym.cli.help import SUMMARIES
 from rdpsym.cli.output import OK
 from rdpsym.foundations import disk_cache
+from rdpsym.foundations.errors import ParameterError, must
 
 
 def register(sub) -> None:
@@ -25,6 +26,11 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    chosen = disk_cache.folder()
+    if chosen is not None and chosen.exists() and not chosen.is_dir():
+        # (a regular file was shown as an empty folder, and --clear "removed 0 entries" with status 0: a probe)
+        raise ParameterError(must(disk_cache.ENVIRONMENT, "a folder (or off)", f"{str(chosen)!r}, which is not a "
+                                  "folder: rdpsym keeps nothing there"))
     removed = disk_cache.clear() if args.clear else None
     state = disk_cache.describe()
     if removed is not None:
