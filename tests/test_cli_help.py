@@ -152,3 +152,13 @@ def test_an_output_that_cannot_be_written_is_said_once_with_its_status(tmp_path,
     err = done.stderr.decode()
     assert "Traceback" not in err and done.returncode == 3, err[-2000:]
     assert err == "rdpsym: error: the output could not be written (No space left on device)\n"
+
+
+def test_at_most_one_output_goes_to_standard_output(capsys):
+    """A probe: ``derive gaussian --latex - --json -`` wrote both documents one after the other on standard output, one
+    file neither reader can read; refused before any work."""
+    for args, named in [(["derive", "gaussian", "--latex", "-", "--json", "-"], "--latex and --json"),
+                        (["check", "proofs/mironov2017", "--json", "-", "--markdown", "-"], "--json and --markdown")]:
+        assert main(args) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and f"at most one written to standard output (-); got {named}" in err
