@@ -268,6 +268,13 @@ def test_a_noise_multiplier_is_read_as_the_float_the_peer_computes_with():
     assert mpmath.mpf(c.certified.lower().str(40, radius=False)) <= truth <= mpmath.mpf(c.certified.upper().str(40, radius=False))
 
 
+def test_orders_given_twice_to_verify_are_refused():
+    """A probe: verify --orders 2,2 with two RDP values was taken (which is the peer's?); the ε route refused it."""
+    for orders in ([2, 2], [1.5, "3/2"], [2, 2.0]):
+        with pytest.raises(ParameterError, match="orders must be a list without duplicates; got duplicates"):
+            rdpsym.verify(rdpsym.gaussian(2), orders=orders, rdp=[0.25, 0.25])
+
+
 def test_dp_sgd_with_fixed_size_batches_is_substitution_sampling():
     # Substituting a record moves the clipped sum by up to 2C (dp_event.py: ‖v_i‖ ≤ C), so the inner Gaussian has
     # sensitivity 2; dp_accounting's RDP accountant takes 1 and is below the truth (atlas: dpa-wor-gaussian-event).
