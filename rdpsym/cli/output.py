@@ -30,13 +30,15 @@ from rdpsym.render.pdf import LatexLayoutWarning, compile_pdf
 OK = 0
 #: The mathematics did not come out as required (a claim below its expected status, a cell not proved).
 NOT_AS_EXPECTED = 1
-#: The input was refused before any work (a ParameterError or another RdpSymError), or argparse's usage error.
+#: The input was refused before any work (a ParameterError), argparse's usage error, or the work stopped with another
+#: RdpSymError saying why (a definition that does not converge).
 BAD_INPUT = 2
 #: The work was done, but at least one output could not be written (the others were).
 OUTPUT_FAILED = 3
 
 STATUSES = (f"exit status: {OK} done; {NOT_AS_EXPECTED} a result is not as required (check, table2); "
-            f"{BAD_INPUT} the input was refused before any work; {OUTPUT_FAILED} an output could not be "
+            f"{BAD_INPUT} the input was refused before any work, or the work stopped with rdpsym's error saying why; "
+            f"{OUTPUT_FAILED} an output could not be "
             "written (every other output was)")
 
 
