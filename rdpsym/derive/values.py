@@ -293,8 +293,10 @@ def _removable(expr: sp.Expr, point: dict, order_symbol: sp.Symbol | None) -> sp
         return None
     try:
         limit = budgeted(lambda: sp.limit(inner, order_symbol, point[order_symbol]), "the limit at a removable point")
-    except (NoClosedFormError, NotImplementedError, ValueError, TypeError, mpmath.libmp.NoConvergence):
-        return None  # (SymPy's limit evaluates the form too: mpmath's series of P_ν at ν = 5·10⁴ did not converge)
+    except (NoClosedFormError, NotImplementedError, ValueError, TypeError, AttributeError, mpmath.libmp.NoConvergence):
+        # (SymPy's limit evaluates the form too: mpmath's series of P_ν at ν = 5·10⁴ did not converge; and its limit
+        # of a ₂F₁ raised AttributeError: 'TupleArg' object has no attribute '_eval_is_meromorphic')
+        return None
     # Not SymPy's assumptions on the value: they depend on the process's hash order, and said "not real" of
     # −2·log(2000001·e^{−1/2000000}/2000000), the Laplace mechanism's D_{1/2} at σ = 10⁶, in some processes (a probe).
     # The value's own evaluation (closed_value) refuses one that is not a real number.

@@ -32,6 +32,7 @@ from rdpsym.foundations.errors import (  # noqa: F401 - raised here
     must,
     shorten,
 )
+from rdpsym.foundations.legendre import legendre_p_above_one
 from rdpsym.foundations.precision import BITS_PER_DIGIT, bits_for  # noqa: F401 - re-exported with the balls
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import exact, float_as_typed, rational
@@ -305,7 +306,7 @@ class _Evaluator:
             # P_ν(z), z ≥ 1 (the Cauchy laws' A): Arb's type 3, real there; −1 < z < 1: type 2.
             n, z = (self.eval(a) for a in e.args)
             if z >= 1:
-                return z.legendre_p(n, 0, type=3)
+                return legendre_p_above_one(n, z)
             if z > -1 and z < 1:
                 return z.legendre_p(n, 0, type=2)
             raise Undecided(_Quoted("Legendre function at an argument not certified on one side of 1", e))
