@@ -8,6 +8,7 @@ checked at its values as before, and a value that makes it no law is refused.
 
 from __future__ import annotations
 
+import mpmath
 import pytest
 import sympy as sp
 
@@ -224,3 +225,29 @@ def test_a_variable_declared_positive_on_a_support_that_is_not_is_refused(make):
         make()
     m = sp.Symbol("m", real=True)
     assert Continuous(1, sp.Symbol("x", positive=True), sp.Interval(m, m + 1)).support == sp.Interval(m, m + 1)
+
+
+def test_a_density_switching_with_a_periodic_function_is_read_at_every_switch_or_refused():
+    """A probe: a density switching where sin(1/x) > 0 on [0, 1] (infinitely often near 0) was read as switching at
+    1/π only: one with mass 1.08 was accepted and its D_∞ against the uniform law came out "checked" and wrong, and
+    one of mass 1 refused.  SymPy's solve lists one period's zeros (sin x = 0 at 0 and π), so |sin x| on [0, 10] was
+    read as sin x on (π, 10) and refused as negative at 4.1.  Every switch in the support is read now (solveset), and
+    a density switching infinitely often is refused, saying so."""
+    from rdpsym.foundations.errors import NoClosedFormError
+
+    x = sp.Symbol("x", real=True)
+    half = sp.Rational(1, 2)
+    oscillating = sp.Piecewise((3 * half, sp.sin(1 / x) > 0), (half, True))
+    for mass in (3 * half - 1 / sp.pi, 3 * half - sp.log(2) / sp.pi):  # (the second is the true mass)
+        with pytest.raises(NoClosedFormError, match=r"switches where sin\(1/x\) = 0, at infinitely many points"):
+            Continuous(oscillating / mass, x, support=sp.Interval(0, 1))
+    c = 7 + sp.cos(10)  # ∫_0^10 |sin x| dx
+    P = Continuous(sp.Abs(sp.sin(x)) / c, x, support=sp.Interval(0, 10))
+    assert [(p.lo, p.hi) for p in P.pieces()] == [(0, sp.pi), (sp.pi, 2 * sp.pi), (2 * sp.pi, 3 * sp.pi), (3 * sp.pi, 10)]
+    U = Continuous(sp.Rational(1, 10), x, support=sp.Interval(0, 10))
+    with mpmath.workdps(40):
+        C = 7 + mpmath.cos(10)
+        truth = mpmath.log(10 * mpmath.quad(lambda t: mpmath.sin(t) ** 2, [0, 10]) / C**2)  # D₂ = log ∫ P²/U
+    d = rdpsym.renyi_divergence(P, U, 2)
+    assert d.status == "checked" and abs(d.evalf(dps=40) - truth) < mpmath.mpf(10) ** -35
+    assert Continuous(sp.Piecewise((2, sp.sin(2 * sp.pi * x) > 0), (0, True)), x, support=sp.Interval(0, 1)).pieces()[0].hi == half

@@ -57,8 +57,9 @@ class PiecePair:
     q: sp.Expr
 
 
-def breakpoints(expr: sp.Expr, var: sp.Symbol) -> list[sp.Expr]:
-    """The real points where ``expr`` may be non-smooth in ``var``.
+def breakpoints(expr: sp.Expr, var: sp.Symbol, lo: sp.Expr = -sp.oo, hi: sp.Expr = sp.oo) -> list[sp.Expr]:
+    """The real points where ``expr`` may be non-smooth in ``var`` (a switch of a periodic function's sign: those in
+    [lo, hi], every one of them, or :class:`NoClosedFormError` where they are infinitely many).
 
     >>> import sympy as sp
     >>> x = sp.Symbol("x", real=True)
@@ -88,7 +89,7 @@ def breakpoints(expr: sp.Expr, var: sp.Symbol) -> list[sp.Expr]:
             switches.append(base)
     points: list[sp.Expr] = []
     for u in switches:
-        for root in _real_roots(u, var):
+        for root in _real_roots(u, var, lo, hi):
             if not any(_same(root, p) for p in points):
                 points.append(root)
     return points
@@ -103,11 +104,19 @@ def _common_factors_out(expr: sp.Expr) -> sp.Expr:
         return expr
 
 
-def _real_roots(u: sp.Expr, var: sp.Symbol) -> list[sp.Expr]:
+#: The functions whose zeros come in infinite families (``solve`` lists one period's: sin x = 0 at 0 and π only).
+_PERIODIC = (sp.sin, sp.cos, sp.tan, sp.cot, sp.sec, sp.csc)
+#: The most switch points a density may have on its support.
+MOST_SWITCHES = 1000
+
+
+def _real_roots(u: sp.Expr, var: sp.Symbol, lo: sp.Expr = -sp.oo, hi: sp.Expr = sp.oo) -> list[sp.Expr]:
     poly = sp.Poly(u, var) if u.is_polynomial(var) else None
     if poly is not None and poly.degree() == 1:
         a, b = poly.all_coeffs()
         return [sp.simplify(-b / a)]
+    if any(f.has(var) for f in u.atoms(*_PERIODIC)):
+        return _periodic_roots(u, var, lo, hi)
     try:
         roots = sp.solve(u, var)
     except NoClosedFormError:
@@ -117,6 +126,57 @@ def _real_roots(u: sp.Expr, var: sp.Symbol) -> list[sp.Expr]:
         # the numeric routes take, not SymPy's NotImplementedError out of rdpsym (a probe))
         raise NoClosedFormError(f"cannot find where {u} = 0 ({exc})") from exc
     return [r for r in roots if r.is_extended_real is not False]
+
+
+def _periodic_roots(u: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> list[sp.Expr]:
+    """Every zero of ``u`` (a periodic function of ``var`` in it) in [lo, hi], by ``solveset``; a
+    :class:`NoClosedFormError` where they are infinitely many or SymPy cannot list them.  ``solve`` gave one period's
+    zeros: |sin x| on [0, 10] was read as sin x on (π, 10) and refused as negative at 4.1, and a density switching
+    where sin(1/x) > 0 (infinitely often near 0) was read as switching at 1/π only, its mass and its D_∞ wrong (a
+    probe)."""
+    hull = sp.Interval(lo, hi)
+    solved = budgeted(lambda: sp.solveset(u, var, hull), "the zeros of a switch of the density", seconds=2.0)
+    found = _listed(solved, hull)
+    if found is None:
+        raise NoClosedFormError(f"the density switches where {u} = 0, at infinitely many points of {hull} or at points "
+                                f"SymPy cannot list ({str(solved)[:200]}): rdpsym reads densities that switch finitely "
+                                "often")
+    return found
+
+
+def _listed(solved: sp.Set, hull: sp.Interval) -> list[sp.Expr] | None:
+    """The real numbers of ``solved`` in ``hull``, all of them (at most :data:`MOST_SWITCHES`), or None."""
+    if isinstance(solved, sp.FiniteSet):
+        return [v for v in solved.args if v.is_extended_real is not False]
+    if solved is sp.S.EmptySet:
+        return []
+    if isinstance(solved, sp.Range):  # (solveset's integers: sin(2πx) = 0 on [0, 1] at Range(0, 2) and 1/2)
+        return list(solved) if solved.is_finite_set and solved.size <= MOST_SWITCHES else None
+    if isinstance(solved, sp.Union):
+        parts = [_listed(part, hull) for part in solved.args]
+        return None if None in parts else [v for part in parts for v in part]
+    if isinstance(solved, sp.Intersection):
+        intervals = [s for s in solved.args if isinstance(s, sp.Interval)]
+        rest = [s for s in solved.args if not isinstance(s, sp.Interval)]
+        inside = hull
+        for interval in intervals:
+            inside = inside.intersect(interval)
+        if len(rest) != 1 or not isinstance(inside, sp.Interval):
+            return None if len(rest) != 1 else []
+        return _listed(rest[0], inside)
+    if isinstance(solved, sp.ImageSet) and solved.base_sets == (sp.S.Integers,):
+        (n,), expr = solved.lamda.variables, solved.lamda.expr
+        a, b = sp.expand(expr).coeff(n, 1), sp.expand(expr).coeff(n, 0)
+        if sp.expand(expr - a * n - b) != 0 or not (a.is_number and b.is_number and a.is_nonzero):
+            return None  # (1/(nπ): zeros that gather at 0)
+        if not (hull.inf.is_finite and hull.sup.is_finite):
+            return None
+        first, last = sorted(((hull.inf - b) / a, (hull.sup - b) / a), key=lambda v: float(v))
+        start, stop = int(sp.ceiling(first)), int(sp.floor(last))
+        if stop - start >= MOST_SWITCHES:
+            return None
+        return [a * k + b for k in range(start, stop + 1)]
+    return None
 
 
 def _same(a: sp.Expr, b: sp.Expr) -> bool:

@@ -115,7 +115,7 @@ class Density:
         piece of its own, [c, c], so every other piece holds one branch; a
         switch at a non-integer c starts a piece at ⌈c⌉.
         """
-        points = breakpoints(self.expr, self.var)
+        points = breakpoints(self.expr, self.var, self.lo, self.hi)
         if not self.discrete:
             return points
         starts: list[sp.Expr] = []
