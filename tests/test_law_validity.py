@@ -251,3 +251,15 @@ def test_a_density_switching_with_a_periodic_function_is_read_at_every_switch_or
     d = rdpsym.renyi_divergence(P, U, 2)
     assert d.status == "checked" and abs(d.evalf(dps=40) - truth) < mpmath.mpf(10) ** -35
     assert Continuous(sp.Piecewise((2, sp.sin(2 * sp.pi * x) > 0), (0, True)), x, support=sp.Interval(0, 1)).pieces()[0].hi == half
+
+
+def test_a_complex_valued_density_is_refused():
+    """A probe: Continuous(1 + i·sin(2πx)) on [0, 1] was taken (its mass is 1, and its sign test passed), and failed
+    only later, in the quadrature, with "the integrand is not a real number at x = 0.5"."""
+    x = sp.Symbol("x", real=True)
+    for pdf in (1 + sp.I * sp.sin(2 * sp.pi * x), sp.exp(sp.I * x) / 2 + sp.Rational(1, 2)):
+        with pytest.raises(DensityError, match="the density must be real-valued"):
+            Continuous(pdf, x, support=sp.Interval(0, 1))
+    k = sp.Symbol("k", integer=True)
+    with pytest.raises(DensityError, match="the density must be real-valued"):
+        Discrete(sp.exp(sp.I * k) / 4 + sp.Rational(1, 4), k, support=sp.Range(0, 2))

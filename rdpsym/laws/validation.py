@@ -217,6 +217,8 @@ def check_pieces(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, disc
     no ``parameters`` are left (with parameters, an undecided mass passes).
     Returns what was established (:class:`Validity`).
     """
+    if expr.has(sp.I) and expr.is_extended_real is not True:  # (1 + i·sin 2πx on [0, 1] was taken: a probe)
+        raise DensityError(must("the density", "real-valued (no I in it, unless SymPy shows the whole real)", expr))
     total = sp.S.Zero
     signs_proved = True
     for piece in pieces:
