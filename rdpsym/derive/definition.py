@@ -201,6 +201,11 @@ def _settle(P: Density, Q: Density, tables, order: sp.Expr, dps: int, ctx,
             break
         lacking = lacking_digits(first, second, dps)
         if not retry or lacking is None or wp + SECOND_RUNG + lacking > ceiling:
+            if first == 0 and second == 0:  # ("0.0 at 41 digits vs 0.0 at 61 digits" read as a contradiction: a probe)
+                raise ConvergenceError(
+                    f"D_{order} came out 0 at {wp} and at {wp + SECOND_RUNG} working digits: the laws may be equal "
+                    "almost everywhere (rdpsym did not show them equal as written) or D may be below what those "
+                    "digits resolve; the two are not told apart")
             raise ConvergenceError(
                 f"D_{order} did not settle to the {dps} digits asked: {_short(first, ctx)} at {wp} digits vs "
                 f"{_short(second, ctx)} at {wp + SECOND_RUNG} digits{_told_apart(first, second, ctx)}"
