@@ -26,7 +26,7 @@ restore it).  Every step is one Poisson-subsampled Gaussian.
 >>> acc.history, len(acc)
 ([(1.1, 0.01, 100)], 1)
 >>> acc.get_epsilon(delta=1e-5)                 # the best certified conversion (here: the optimal one)
-0.9074810775331942
+0.907481077533194
 >>> OpacusAccountant(conversion="bbghs").history == []  # Opacus's own conversion, when comparing with it
 True
 """
@@ -198,7 +198,7 @@ class OpacusAccountant:
         >>> acc = OpacusLikeAccountant(dps=20)
         >>> acc.step(noise_multiplier=1.1, sample_rate=0.01)
         >>> acc.explain(1e-5)
-        'epsilon = 0.7751031255879709 at delta = 1e-05: conversion bbghs, order 12, orders opacus (certified, ...)'
+        'epsilon = 0.7751031255879706 at delta = 1e-05: conversion bbghs, order 12, orders opacus (certified, ...)'
         """
         if not self.history:
             open_probability(delta, "delta")
