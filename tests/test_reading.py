@@ -52,6 +52,12 @@ def test_text_that_would_run_code_is_refused_and_runs_nothing(tmp_path, index):
         rdpsym.Continuous(payload, x)
     with pytest.raises(ParameterError):
         rdpsym.Discrete({0: payload, 1: "1/2"})
+    # (SymPy's Matrix sympifies a string entry: a mean of [payload, 0] ran it and became 0; a probe)
+    for mean, covariance, named in [([payload, 0], sp.eye(2), r"mean\[0\]"), ([0, 0], [[payload, 0], [0, 1]],
+                                                                                   r"covariance\[0\]\[0\]"),
+                                    (payload, sp.eye(2), "mean"), ([0, 0], (payload,), r"covariance\[0\]")]:
+        with pytest.raises(ParameterError, match=f"^{named} must be"):
+            rdpsym.MultivariateNormal(mean, covariance)
     assert not target.exists()
 
 

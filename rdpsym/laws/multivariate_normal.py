@@ -18,7 +18,7 @@ import sympy as sp
 
 from rdpsym.engine.context import Hypotheses
 from rdpsym.engine.quadratic import positive_definite, tidy_signs
-from rdpsym.foundations.errors import DensityError, ParameterError, must
+from rdpsym.foundations.errors import DensityError, ParameterError, must, quoted
 from rdpsym.foundations.reading import exact
 from rdpsym.laws.densities import parameter_values
 from rdpsym.laws.joint import Joint, _read_variables, _twins
@@ -50,11 +50,39 @@ def _entries(value: sp.MatrixSymbol, covariance: bool) -> sp.ImmutableMatrix:
 def _matrix(value: object, name: str) -> sp.ImmutableMatrix:
     if isinstance(value, sp.MatrixSymbol):
         return _entries(value, covariance=name == "covariance")
+    if not isinstance(value, sp.MatrixBase):
+        # Each entry through rdpsym's reader before SymPy sees it: sp.ImmutableMatrix sympifies a string entry, that
+        # is, evaluates it ("__import__('os').system(...)" as a mean ran, and became 0; a probe).
+        value = _rows(value, name)
     try:
         m = sp.ImmutableMatrix(value)
     except (TypeError, ValueError, sp.SympifyError):
-        raise ParameterError(must(name, "a SymPy Matrix (or a list of rows)", repr(value))) from None
+        raise ParameterError(must(name, "a SymPy Matrix (or a list of rows)", quoted(value))) from None
     return m.applyfunc(lambda e: exact(e, name))
+
+
+#: The most entries a mean or a covariance given as lists may have.
+_MOST_ENTRIES = 10_000
+
+
+def _rows(value: object, name: str) -> list:
+    """A list (of rows) given as Python or NumPy sequences, every entry read exactly (:func:`exact`): never text."""
+    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
+        value = value.tolist()  # (a NumPy array: nested lists of Python numbers)
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
+        raise ParameterError(must(name, "a SymPy Matrix (or a list of rows)", quoted(value)))
+    if len(value) > _MOST_ENTRIES:
+        raise ParameterError(must(name, f"at most {_MOST_ENTRIES} entries", f"{len(value)} rows"))
+    out = []
+    for i, row in enumerate(value):
+        if isinstance(row, (list, tuple)) or (hasattr(row, "tolist") and getattr(row, "ndim", 0) > 0):
+            row = list(row.tolist() if hasattr(row, "tolist") else row)
+            if len(row) * len(value) > _MOST_ENTRIES:
+                raise ParameterError(must(name, f"at most {_MOST_ENTRIES} entries", f"rows of {len(row)}"))
+            out.append([exact(e, f"{name}[{i}][{j}]") for j, e in enumerate(row)])
+        else:
+            out.append(exact(row, f"{name}[{i}]"))
+    return out
 
 
 @dataclass(frozen=True, eq=False)
