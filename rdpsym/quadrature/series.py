@@ -91,7 +91,17 @@ def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx, hints: tuple = ()):
     mode = max(modes, key=log_size)
     peak_log = log_size(mode)
     drop = peak_log - (ctx.dps + 10) * ctx.ln10
-    right, left = (_reach(log_size, mode, direction, far, drop) for direction in (1, -1))
+    try:
+        right, left = (_reach(log_size, mode, direction, far, drop) for direction in (1, -1))
+    except _NoDrop as never:
+        # Terms that keep their size to k ~ 2^4096 (P³/Q² of two zeta laws at α = 3: the constant ζ(3)²/ζ(2)³; a pmf of
+        # floors against a geometric law: 1/8 and 1/4 in turn): the series diverges.  Their doubling went on to
+        # numbers of thousands of digits, 160 s of CPU before an answer (a probe).
+        value = term(start + step * never.offset)
+        if log_form is None and not value > 0:
+            raise ConvergenceError(f"the series' terms do not tend to 0 (at k = {start + step * never.offset} the "
+                                   f"term is {ctx.nstr(value, 8)}): it has no sum") from None
+        return ctx.inf
     # Offsets the scan found above the drop but away from the largest term: a second group of terms (a mixture
     # of Poisson(1) and Poisson(1000)), which a sum outward from the largest one stops short of.
     # (_reach counts the steps to the first term below the drop, or past the end: the window is open.)
@@ -270,14 +280,24 @@ def _ternary_max(log_size, low: int, high: int) -> int:
     return max(range(low, high + 1), key=log_size)
 
 
+class _NoDrop(Exception):  # noqa: N818 - a signal inside this module, not an error
+    """The terms did not fall below the level by an offset of 2^4096 (``offset``): they do not tend to 0."""
+
+    def __init__(self, offset: int):
+        self.offset = offset
+
+
 def _reach(log_size, mode: int, direction: int, far: int | None, level) -> int:
-    """How many terms from ``mode`` toward ``direction`` until log_size < level (or the series ends)."""
+    """How many terms from ``mode`` toward ``direction`` until log_size < level (or the series ends); :class:`_NoDrop`
+    where they are still above it 2^4096 terms away (as far as the scan looks: :data:`_EXPONENTS`)."""
     end = (far if far is not None else None) if direction > 0 else 0
     d = 1
     while True:
         k = mode + direction * d
         if (end is not None and (k - end) * direction >= 0) or log_size(k) < level:
             break
+        if d > 2 ** _EXPONENTS[-1]:
+            raise _NoDrop(direction * d)
         d *= 2
     low, high = d // 2, d
     while high - low > 1:
