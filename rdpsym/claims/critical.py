@@ -23,6 +23,7 @@ import sympy as sp
 
 from rdpsym.claims.domains import Domain, holds_value
 from rdpsym.foundations.budget import time_budget
+from rdpsym.foundations.errors import SymbolicTimeout
 
 #: CPU seconds SymPy may take to solve for one relation's points (its kinks, zeros and critical points together).
 SECONDS = 1.0
@@ -83,8 +84,14 @@ def tight_values(d: sp.Expr, variable: sp.Symbol, where: sp.Set) -> list[sp.Expr
     found: list[sp.Expr] = []
     with time_budget(SECONDS, "the points where a claim's relation is tightest", absorb=True):
         for target in [*_kinks(d, t), d, sp.diff(d, t)]:
-            for value in _members(sp.solveset(target, t, hull), hull):
-                found.extend(v for v in _in(value, where) if v not in found)
+            try:  # over the reals, filtered here: SymPy's intersection of a periodic family with a long interval
+                # lists it, and raised OverflowError on [0, 10²⁰] (a review)
+                values = [v for value in _members(sp.solveset(target, t, sp.S.Reals), hull) for v in _in(value, where)]
+            except SymbolicTimeout:
+                raise
+            except Exception:  # noqa: BLE001 - SymPy failing on one equation: no points from it, the claim unchanged
+                continue
+            found.extend(v for v in values if v not in found)
             if len(found) >= MOST:
                 break
     return found[:MOST]
@@ -148,7 +155,8 @@ def _periodic(family: sp.ImageSet, hull: sp.Interval) -> list[sp.Expr]:
 def _in(value: sp.Expr, where: sp.Set) -> list[sp.Expr]:
     """``value`` where it is a member of ``where``; of a Range, its members on both sides of it."""
     if isinstance(where, sp.Range):
-        anchor, step = (where.inf if where.inf.is_finite else where.sup), abs(where.step)
+        anchor = where.inf if where.inf.is_finite else where.sup if where.sup.is_finite else sp.S.Zero
+        step = abs(where.step)
         steps = (value - anchor) / step
         candidates = [value] if steps.is_integer else [anchor + step * sp.floor(steps),
                                                        anchor + step * sp.ceiling(steps)]
