@@ -251,6 +251,18 @@ def test_code_in_prose_keeps_its_characters():
     assert text("__import__('os').system('x')").startswith(r"\texttt{\_\allowbreak{}\_\allowbreak{}import")
     assert "(`os')" in text("__import__('os')") and text("a_b_c") == r"\texttt{a\_\allowbreak{}b\_\allowbreak{}c}"
     assert text("P_0, max_x and D_alpha(P||Q)") == r"$P_{0}$, $\max_{x}$ and $D_{\mathrm{alpha}}$(P||Q)"
+    assert text("(x+1)_ab") == r"(x+1)$_{\mathrm{ab}}$"  # (a script on a bracket, not a private name: a review)
+
+
+def test_text_mode_commands_are_named_one_by_one_in_the_math_check():
+    """A review: ``\\text[a-z]*`` took ``\\textstyle{$x$}`` for text (pdflatex then failed on its $) and left out
+    ``\\hbox{$x$}`` (refused, though valid)."""
+    from rdpsym.foundations.errors import NoLatexForm
+    from rdpsym.render.prose import check_math
+
+    check_math(r"\hbox{$x$} + \textbf{$y$} + \mbox{$z$}")
+    with pytest.raises(NoLatexForm, match="unescaped"):
+        check_math(r"\textstyle{$x$}")
 
 
 def test_any_prose_typesets(compile_latex):

@@ -290,6 +290,8 @@ def _code_name(chars: str, i: int) -> str | None:
     if not m:
         return None
     name = m.group().rstrip(".")
+    if name.startswith("_") and i > 0 and chars[i - 1] in ")]}":
+        return None  # a script on a bracket, (x+1)_ab: not a private name (a review)
     core = name.strip("_")
     parts = re.split(r"[._]+", core)
     seps = re.findall(r"[._]+", core)
@@ -433,6 +435,11 @@ def math(s: str) -> str:
     return "".join(out)
 
 
+#: The commands whose argument is text, where a $ is math again (\\textstyle and \\textcolor are not among them).
+_TEXT_MODE = re.compile(r"\\(text|textrm|textit|textbf|textsf|texttt|textup|textsc|textnormal|mbox|hbox|intertext)"
+                        r"\s*\{")
+
+
 def check_math(s: str, aligned: bool = False) -> None:
     """Refuse (:class:`NoLatexForm`) author-written math that cannot typeset where rdpsym's reports set it, as pdflatex
     would refuse it later with a message naming neither the claim nor the field (a probe: a hypothesis "x in [0, 1]
@@ -460,10 +467,10 @@ def check_math(s: str, aligned: bool = False) -> None:
                     problem = f"an \\end{{{found[2]}}} that ends no \\begin{{{found[2]}}}"
                 i += found.end()
                 continue
-            text_group = re.match(r"\\(text[a-z]*|mbox|intertext)\s*\{", s[i:])
+            text_group = _TEXT_MODE.match(s, i)
             if text_group:
                 groups.append(True)
-                i += text_group.end()
+                i = text_group.end()
                 continue
             if i + 1 == len(s):
                 problem = "a lone backslash at the end"
