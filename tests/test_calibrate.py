@@ -139,6 +139,13 @@ def test_a_bracket_end_without_a_finite_epsilon_is_printed_as_such(capsys, tmp_p
     assert "ε = ∞" in capsys.readouterr().out and (tmp_path / "c.json").exists()
 
 
+def test_an_end_of_zero_is_the_open_end_of_a_positive_parameter():
+    """A review: bounds=(0, 10) for σ worked (the search moves towards 0 by factors, never onto it), and the check that
+    each end is a value σ can take refused it."""
+    c = rdpsym.calibrate("gaussian", epsilon=1, delta=1e-5, bounds=(0, 10), dps=15)
+    assert 0 < c.value < 10
+
+
 @pytest.mark.parametrize(("kwargs", "message"), [
     ({"epsilon": 0}, "epsilon must be a number > 0"),
     ({"epsilon": 1, "delta": 1}, "delta must be in the open interval"),

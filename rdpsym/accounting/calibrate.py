@@ -368,6 +368,8 @@ def calibrate(family: object, epsilon: object, delta: object, *, parameter: str 
         try:
             make(end)
         except ParameterError as exc:
+            if end == 0:
+                continue  # the open end of a positive parameter: the search moves towards it by factors, never onto it
             raise ParameterError(f"bounds[{i}] must be a value {canonical} can take; got {end}: "
                                  f"{exc}") from None
     search = _Search(make, canonical, d, orders, conversion, max(15, min(dps, 30)))
