@@ -121,4 +121,4 @@ def test_cli_verify_reads_events_and_histories_from_json(tmp_path, capsys):
     huge = tmp_path / "huge.json"  # JSON reads 1e400 as inf: refused as written, not as "oo" further on
     huge.write_text('{"class_name": "GaussianDpEvent", "noise_multiplier": 1e400}')
     assert main(["verify", "--event", str(huge), "--orders", "2", "--rdp", "0.1"]) == 2
-    assert "--event must be numbers a float holds (0, or 4.9e-324 ≤ |x| ≤ 1.8e308); got 1e400" in capsys.readouterr().err
+    assert "--event must be numbers a float holds (0, or about 5e-324 to 1.8e308 in size); got 1e400" in capsys.readouterr().err

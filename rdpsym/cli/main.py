@@ -125,8 +125,8 @@ def main(argv: list[str] | None = None) -> int:
 def _write_failed(exc: OSError) -> int:
     """Standard output could not be written (``rdpsym table2 > /dev/full``: a traceback and status 1, which means "a
     result is not as required"; a probe): said once, and the flush at exit not tried again."""
-    if exc.errno not in _WRITE_FAILURES:
-        raise exc
+    if exc.errno not in _WRITE_FAILURES or exc.filename is not None:
+        raise exc  # (a file named in the error is not standard output: a cache or a temporary file, said as itself)
     print(f"rdpsym: error: the output could not be written ({exc.strerror})", file=sys.stderr)
     _stdout_to_devnull()
     return OUTPUT_FAILED

@@ -95,14 +95,15 @@ def _load(path: str, option: str) -> object:
         # (and 1e-400 as 0.0: a Gaussian event's noise multiplier of 1e-400 was judged non-private, its RDP ∞ where
         # it is 10⁸⁰⁰; a probe.  A peer's event held floats, and no float holds either.)
         if math.isinf(value) or (value == 0 and Decimal(written) != 0):
-            raise ParameterError(must(option, "numbers a float holds (0, or 4.9e-324 ≤ |x| ≤ 1.8e308)", written))
+            raise ParameterError(must(option, "numbers a float holds (0, or about 5e-324 to 1.8e308 in size)", written))
         return value
 
     def unique(pairs: list) -> dict:  # ({"sigma": 2, "sigma": 0.5} was read as σ = 1/2, silently: a probe)
-        keys = [key for key, _ in pairs]
-        repeated = next((key for i, key in enumerate(keys) if key in keys[:i]), None)
-        if repeated is not None:
-            raise ParameterError(must(option, "JSON objects with each key once", f"{repeated!r} twice"))
+        seen: set = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ParameterError(must(option, "JSON objects with each key once", f"{key!r} twice"))
+            seen.add(key)
         return dict(pairs)
 
     try:

@@ -205,8 +205,8 @@ def numpy_kind(value: object) -> str | None:
 
 
 def read_number(obj: object, name: str, where: str) -> object:
-    """``obj.name`` as :func:`read_field` reads it, a float as the value it holds (:func:`held`): for a peer's
-    probabilities (the module's docstring says why)."""
+    """``obj.name`` as :func:`read_field` reads it, a float as the value it holds (:func:`held`), as every float of a
+    peer's object is read (the module's docstring says why)."""
     return held(read_field(obj, name, where))
 
 

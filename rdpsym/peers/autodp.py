@@ -74,8 +74,8 @@ def _params(mechanism: object, name: str, needed: tuple[str, ...]) -> dict:
         raise UnsupportedPeerObject(f"{name}.params lacks {', '.join(missing)} (has {', '.join(map(str, params))}): "
                                     "its parameters cannot be read")
     # every float as the value it holds, which autodp computes with (see rdpsym.peers._reading); an integral one (a
-    # count, coeff = 100.0) is that integer already, and a count's reader takes it as such
-    return {k: v if isinstance(v, float) and v.is_integer() else held(v) for k, v in params.items()}
+    # count, coeff = 100.0; a σ of 1e23) as the integer it is exactly, which a count's reader takes
+    return {k: int(v) if isinstance(v, float) and v.is_integer() else held(v) for k, v in params.items()}
 
 
 def _flag(value: object) -> bool | None:

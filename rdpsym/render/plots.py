@@ -116,11 +116,11 @@ def _draw(ax: Axes, data: list[CurveData], grids: list[Sequence], yscale: str) -
     import matplotlib
     import numpy as np
 
-    if yscale == "log" and not any(y > 0 for d in data for y in d.y) and \
+    if yscale == "log" and not any(0 < y < float("inf") for d in data for y in d.y) and \
             not any(d.asymptote is not None and d.asymptote > 0 for d in data):
         # (randomized response at p = 1/2, ε = 0 everywhere: matplotlib's ValueError, a traceback; a probe)
-        raise ParameterError(must("yscale", "'linear' where every value plotted is 0 (a log axis has nothing to "
-                                  "show)", "'log'"))
+        raise ParameterError(must("yscale", "'linear' where no finite value above 0 is plotted (a log axis has "
+                                  "nothing to show)", "'log'"))
     colours = matplotlib.rcParams["axes.prop_cycle"].by_key().get("color", ["C0"])
     index = -1
     for d, grid in zip(data, grids):
