@@ -666,3 +666,12 @@ def test_a_joint_density_on_a_wedge_is_a_law_and_its_divergence_is_summed_across
     Q = rdpsym.Continuous(sp.Piecewise((sp.Rational(3, 2), x < y), (sp.Rational(1, 2), True)), (x, y), support=unit)
     d = rdpsym.renyi_divergence(P, Q, 2)  # P/Q = 4/3 wherever P > 0: every order gives log(4/3)
     assert d.status == Status.NUMERIC and abs(sp.N(d.result, 30) - sp.N(sp.log(sp.Rational(4, 3)), 30)) < 1e-25
+
+
+def test_a_joint_support_bounded_by_another_variable_is_refused_by_name():
+    """A probe: support=(Interval(0, 1), Interval(0, x)) was refused as "the density must integrate to 1 over its
+    support; got 2*x", though 2 on that triangle does; the support is a product of sets, and the message says so."""
+    x, y = sp.symbols("x y", real=True)
+    with pytest.raises(DensityError, match=r"the support of y must be a set free of the other variables .* as a "
+                                           r"Piecewise\); got Interval\(0, x\)"):
+        rdpsym.Continuous(sp.Integer(2), (x, y), support=(sp.Interval(0, 1), sp.Interval(0, x)))

@@ -118,6 +118,12 @@ class Joint(Law):
         object.__setattr__(self, "pdf", pdf)
         object.__setattr__(self, "variables", variables)
         object.__setattr__(self, "support", _support_sets(self.support, len(variables), self.discrete))
+        bound = [(v, s) for v, s in zip(variables, self.support) if s.free_symbols & set(variables)]
+        if bound:  # (x in [0, 1], y in [0, x] was refused as "must integrate to 1; got 2x": a probe)
+            v, s = bound[0]
+            raise DensityError(must(f"the support of {v}", "a set free of the other variables (the support is a "
+                                    "product of sets; a region such as y < x is written in the density, as a "
+                                    "Piecewise)", s))
         if self.check:
             self._check()
 
