@@ -263,3 +263,24 @@ def test_a_complex_valued_density_is_refused():
     k = sp.Symbol("k", integer=True)
     with pytest.raises(DensityError, match="the density must be real-valued"):
         Discrete(sp.exp(sp.I * k) / 4 + sp.Rational(1, 4), k, support=sp.Range(0, 2))
+
+
+def test_the_periodic_switch_reading_keeps_what_worked_and_reads_finite_pmfs_by_their_values():
+    """A review of the periodic switches: with a parameter in the switch or the support SymPy's solveset raised
+    TypeError (the derivation's case split had answered); a joint region x < sin y was refused (its switch, solved
+    with x free, has infinitely many zeros over ℝ); (e^{ix} + e^{−ix})/2 is cos x, a real density; and a pmf switching
+    where cos(πk) > 0 (SymPy's (−1)^k > 0, no switch) was read as 1/4 at every k, a mass of 1/2 taken as checked."""
+    from rdpsym.engine.context import UndecidedSign
+    from rdpsym.foundations.errors import NoClosedFormError
+
+    x, y = sp.Symbol("x", real=True), sp.Symbol("y", real=True)
+    m = sp.Symbol("m", positive=True)
+    with pytest.raises((UndecidedSign, NoClosedFormError)):
+        Continuous(sp.Abs(sp.sin(x - m)) / 4, x, support=sp.Interval(0, 2 * sp.pi))
+    rdpsym.Joint(sp.Piecewise((1, x < sp.sin(y)), (0, True)), (x, y), support=(sp.Interval(0, 1), sp.Interval(0, sp.pi / 2)))
+    Continuous((1 + (sp.exp(sp.I * x) + sp.exp(-sp.I * x)) / 2) / (2 * sp.pi), x, support=sp.Interval(-sp.pi, sp.pi))
+    k = sp.Symbol("k", integer=True)
+    even = sp.cos(sp.pi * k) > 0
+    with pytest.raises(DensityError, match="must sum to 1 over its support; got 1/2"):
+        Discrete(sp.Piecewise((sp.Rational(1, 4), even), (0, True)), k, support=sp.Range(0, 4))
+    Discrete(sp.Piecewise((sp.Rational(1, 3), k**2 < 3), (0, True)), k, support=sp.Range(-3, 4))  # (was "got 0")

@@ -374,3 +374,14 @@ def test_a_series_whose_terms_keep_their_size_is_infinite_at_once():
     for P, Q, order in ((zeta(2), zeta(3), 3), (floors, geometric, 2)):
         d = rdpsym.renyi_divergence(P, Q, order)
         assert d.result == sp.oo and d.status in ("checked", "proved"), d
+
+
+def test_a_series_of_signed_terms_that_do_not_tend_to_zero_has_no_sum():
+    """A review: after the constant-terms fix, Σ (−1)^k and Σ cos k came out +∞; they have no sum."""
+    from rdpsym.quadrature.series import sum_range
+
+    with mpmath.workdps(30):
+        for term in (lambda k: mpmath.mpf(-1) ** k, lambda k: mpmath.cos(k)):
+            with pytest.raises(ConvergenceError, match="do not tend to 0 and change sign"):
+                sum_range(term, sp.Integer(0), sp.oo, mpmath.mp)
+        assert sum_range(lambda k: mpmath.mpf(1) / 3, sp.Integer(0), sp.oo, mpmath.mp) == mpmath.inf

@@ -1,15 +1,13 @@
 """Definitions: probability densities and mass functions as SymPy expressions.
 
-A :class:`Continuous` density is a pdf on an interval; a :class:`Discrete`
-one is a pmf on an integer range, or a finite table ``{outcome: probability}``.
-Parameters are SymPy symbols with assumptions (``Symbol("s", positive=True)``)
-or exact numbers; a Python float is read as the decimal it prints as.
+A :class:`Continuous` density is a pdf on an interval; a :class:`Discrete` one is a pmf on an integer range, or a
+finite table ``{outcome: probability}``. Parameters are SymPy symbols with assumptions (``Symbol("s",
+positive=True)``) or exact numbers; a Python float is read as the decimal it prints as.
 
-Both check at construction that the density is nonnegative and normalises
-(:mod:`rdpsym.laws.validation`, handed the expression and its pieces),
-raising :class:`~rdpsym.foundations.errors.DensityError` only when that is *definitely*
-false (symbolic parameters that cannot be decided pass, and are checked again
-numerically wherever the density is evaluated at values).
+Both check at construction that the density is nonnegative and normalises (:mod:`rdpsym.laws.validation`, handed the
+expression and its pieces), raising :class:`~rdpsym.foundations.errors.DensityError` only when that is *definitely*
+false (symbolic parameters that cannot be decided pass, and are checked again numerically wherever the density is
+evaluated at values).
 
 This module is the bottom of the laws: the other kinds of law are built on
 these densities and import them (:mod:`rdpsym.laws.atoms`,
@@ -51,7 +49,16 @@ from rdpsym.engine.series import canonical
 from rdpsym.foundations.errors import DensityError, NoClosedFormError, ParameterError, WrongType, must, quoted
 from rdpsym.foundations.reading import exact, value_for
 from rdpsym.foundations.symbols import Parameter, has_declared, in_positive_form
-from rdpsym.laws.validation import Validity, check_pieces, check_table, variable_covers, within_nonzero_factors, written
+from rdpsym.laws.validation import (
+    Validity,
+    check_pieces,
+    check_real,
+    check_table,
+    variable_covers,
+    within_nonzero_factors,
+    written,
+)
+from rdpsym.quadrature.regions import TABLE_OUTCOMES
 
 oo = sp.oo
 
@@ -165,6 +172,10 @@ class Density:
         """Check the density (nonnegative, normalising); what was established (falsy: the mass undecided)."""
         if self.discrete and self.table is not None:
             return check_table(self.table)
+        check_real(self.expr)
+        outcomes = finite_outcomes(self.lo, self.hi) if self.discrete and not self.parameters else None
+        if outcomes is not None and len(outcomes) <= TABLE_OUTCOMES:  # value by value (a switch at cos πk > 0 was lost)
+            return check_table({k: self.expr.subs(self.var, k) for k in outcomes})
         return check_pieces(self.expr, self.var, self.pieces(), discrete=self.discrete, lo=self.lo, hi=self.hi,
                             parameters=self.parameters)
 

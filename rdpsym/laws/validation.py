@@ -1,20 +1,17 @@
 """Validation of a density at construction: nonnegative, and normalised.
 
-:mod:`rdpsym.laws.densities` calls this on every density it builds (unless
-``check=False``), raising :class:`~rdpsym.foundations.errors.DensityError` only
-when a property is *definitely* false: symbolic parameters that cannot be
-decided pass, and are checked again numerically wherever the density is
-evaluated at values.  The mass is found in closed form by the engine's rules
-when it can be, else (no parameters left) by quadrature.
+:mod:`rdpsym.laws.densities` calls this on every density it builds (unless ``check=False``), raising
+:class:`~rdpsym.foundations.errors.DensityError` only when a property is *definitely* false: symbolic parameters
+that cannot be decided pass, and are checked again numerically wherever the density is evaluated at values. The mass
+is found in closed form by the engine's rules when it can be, else (no parameters left) by quadrature.
 
-What a check established is a :class:`Validity`: a law with parameters whose every branch SymPy's
-assumptions show nonnegative and whose mass is exactly 1 in closed form is a law at *every* value its
-parameters' assumptions allow, so a copy at such values needs no check of its own (the check of a
-derivation evaluates its laws at many sample points; a point check solved for the density's critical
-points, about a third of a Beta pair's derivation).
+What a check established is a :class:`Validity`: a law with parameters whose every branch SymPy's assumptions show
+nonnegative and whose mass is exactly 1 in closed form is a law at *every* value its parameters' assumptions allow,
+so a copy at such values needs no check of its own (the check of a derivation evaluates its laws at many sample
+points; a point check solved for the density's critical points, about a third of a Beta pair's derivation).
 
-It works on the expression, the variable and the pieces a density hands in,
-never on the density classes: densities imports this module, not the reverse.
+It works on the expression, the variable and the pieces a density hands in, never on the density classes: densities
+imports this module, not the reverse.
 """
 
 from __future__ import annotations
@@ -26,7 +23,7 @@ from collections.abc import Mapping, Sequence
 import mpmath
 import sympy as sp
 
-from rdpsym.engine.context import Hypotheses
+from rdpsym.engine.context import SYMPY_FAILURES, Hypotheses
 from rdpsym.engine.pieces import (
     Piece,
     PiecePair,
@@ -205,6 +202,20 @@ class Validity(enum.IntEnum):
     EVERY_VALUE = 2
 
 
+def check_real(expr: sp.Expr) -> None:
+    """Refuse a density with I in it unless SymPy shows its imaginary part 0 (its variables real) within a second:
+    1 + i·sin 2πx on [0, 1] was taken (a probe); (e^{ix} + e^{−ix})/2 is cos x, and real (a review)."""
+    if not expr.has(sp.I) or expr.is_extended_real is True:
+        return
+    try:
+        zero = budgeted(lambda: sp.simplify(sp.im(sp.expand_complex(expr))) == 0, "the imaginary part of a density",
+                        seconds=1.0)
+    except (NoClosedFormError, *SYMPY_FAILURES):
+        zero = False
+    if not zero:
+        raise DensityError(must("the density", "real-valued (no I in it, unless SymPy shows the whole real)", expr))
+
+
 # A mass shown to be 1 is read back in every later process (rdpsym.foundations.disk_cache); a refusal never is.
 @persistent("density check", keep=lambda validity: validity >= Validity.SHOWN, returns=Validity)
 @sympy_evalf_guard.serialized  # SymPy sets mpmath's global precision as it evaluates: one thread at a time
@@ -217,8 +228,7 @@ def check_pieces(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, disc
     no ``parameters`` are left (with parameters, an undecided mass passes).
     Returns what was established (:class:`Validity`).
     """
-    if expr.has(sp.I) and expr.is_extended_real is not True:  # (1 + i·sin 2πx on [0, 1] was taken: a probe)
-        raise DensityError(must("the density", "real-valued (no I in it, unless SymPy shows the whole real)", expr))
+    check_real(expr)
     total = sp.S.Zero
     signs_proved = True
     for piece in pieces:

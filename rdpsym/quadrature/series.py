@@ -96,11 +96,16 @@ def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx, hints: tuple = ()):
     except _NoDrop as never:
         # Terms that keep their size to k ~ 2^4096 (P³/Q² of two zeta laws at α = 3: the constant ζ(3)²/ζ(2)³; a pmf of
         # floors against a geometric law: 1/8 and 1/4 in turn): the series diverges.  Their doubling went on to
-        # numbers of thousands of digits, 160 s of CPU before an answer (a probe).
-        value = term(start + step * never.offset)
-        if log_form is None and not value > 0:
-            raise ConvergenceError(f"the series' terms do not tend to 0 (at k = {start + step * never.offset} the "
-                                   f"term is {ctx.nstr(value, 8)}): it has no sum") from None
+        # numbers of thousands of digits, 160 s of CPU before an answer (a probe).  +∞ for terms positive wherever
+        # they are looked at; a series of signed terms that do not tend to 0 ((−1)^k, cos k) has no sum (a review).
+        far_k = mode + never.offset
+        looked = [far_k + j for j in range(-8, 9)] + [mode + direction * 2**j for j in range(0, 64, 7)
+                                                       for direction in (1, -1)]
+        signs = [(log_form(start + step * d)[1] if log_form is not None else ctx.sign(term(start + step * d)))
+                 for d in looked if d >= 0]
+        if not all(sign > 0 for sign in signs):
+            raise ConvergenceError(f"the series' terms do not tend to 0 and change sign (near k = "
+                                   f"{start + step * far_k}): it has no sum") from None
         return ctx.inf
     # Offsets the scan found above the drop but away from the largest term: a second group of terms (a mixture
     # of Poisson(1) and Poisson(1000)), which a sum outward from the largest one stops short of.
@@ -296,7 +301,7 @@ def _reach(log_size, mode: int, direction: int, far: int | None, level) -> int:
         k = mode + direction * d
         if (end is not None and (k - end) * direction >= 0) or log_size(k) < level:
             break
-        if d > 2 ** _EXPONENTS[-1]:
+        if end is None and d > 2 ** _EXPONENTS[-1]:  # (a finite range ends: its sum is its terms')
             raise _NoDrop(direction * d)
         d *= 2
     low, high = d // 2, d
