@@ -750,14 +750,18 @@ def test_a_symbolic_support_is_not_cut_by_a_binomial_factor():
         sp.Range(m, m + 5)
 
 
-def test_a_pmf_by_parity_is_refused_by_rdpsym_not_by_sympy():
+def test_a_pmf_by_parity_is_read_by_its_values_not_refused_by_sympy():
     """½ on the even outcomes of {0, …, 3}, written Piecewise((1/2, Eq(Mod(k, 2), 0)), (0, True)): reading its pieces
     asked ``sympy.solve`` where Mod(k, 2) = 0, and SymPy's NotImplementedError left rdpsym from the law's constructor
-    (a probe).  It is rdpsym's refusal now, naming the equation; the definition's value is for a law built unchecked
-    (``renyi_divergence_mp``)."""
+    (a probe); then it was rdpsym's refusal.  A pmf on at most 400 outcomes is checked value by value now (a review):
+    this one is a law, and against the uniform law on {0, …, 3} its D_α is log 2 at every order (P/Q is 2 or 0)."""
     pmf = sp.Piecewise((R(1, 2), sp.Eq(sp.Mod(k, 2), 0)), (0, True))
-    with pytest.raises(rdpsym.RdpSymError, match="Mod"):
-        rdpsym.Discrete(pmf, k, support=sp.Range(0, 4))
+    P = rdpsym.Discrete(pmf, k, support=sp.Range(0, 4))
+    uniform = rdpsym.Discrete(R(1, 4), k, support=sp.Range(0, 4))
+    for order in (2, 1, sp.oo):
+        assert rdpsym.renyi_divergence(P, uniform, order).result == sp.log(2), order
+    with pytest.raises(rdpsym.RdpSymError, match="sum to 1"):  # (and a parity pmf that is no law is refused)
+        rdpsym.Discrete(pmf / 2, k, support=sp.Range(0, 4))
 
 
 # ------------------------------------------------------------------------------------------------------------
