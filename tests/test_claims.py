@@ -926,6 +926,18 @@ def test_a_range_with_a_step_is_sampled_and_searched_on_its_own_members():
         is Verdict.CHECKED
 
 
+def test_a_claim_on_all_the_integers_is_sampled_and_decided():
+    """A review: on Range(−∞, ∞) every point was built from the anchor ∞ (∞ − ∞), and each claim came out unknown with
+    "did not evaluate to a bool"; its lattice counts from 0 now."""
+    n = sp.Symbol("n", integer=True)
+    domain = Domain({n: sp.Range(-sp.oo, sp.oo)})
+    assert all(p[n].is_Integer for p in domain.points() + domain.far_points())
+    assert Claim("sq", "", "", "", (AtLeast(n**2, 0, "", symbolic=False),), Verdict.CHECKED, domain).check().verdict \
+        is Verdict.CHECKED
+    refuted = Claim("tight", "", "", "", (AtLeast((n - 500) ** 2, 1, ""),), Verdict.REFUTED, domain).check()
+    assert refuted.verdict is Verdict.REFUTED and refuted.steps[0].counterexample == {n: 500}
+
+
 def test_a_relation_tight_at_an_irrational_end_is_decided_exactly_there():
     """A probe: x ≤ π on [0, π] was unknown (the search's start point 0.999…·π raised TypeError, and at x = π the
     balls cannot tell π ≤ π); the sides are compared exactly where balls cannot decide: equal sides satisfy ≤,

@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import sympy as sp
 
-from rdpsym.claims.domains import Domain, holds_value
+from rdpsym.claims.domains import Domain, holds_value, range_anchor
 from rdpsym.foundations.budget import time_budget
 from rdpsym.foundations.errors import SymbolicTimeout
 
@@ -155,8 +155,7 @@ def _periodic(family: sp.ImageSet, hull: sp.Interval) -> list[sp.Expr]:
 def _in(value: sp.Expr, where: sp.Set) -> list[sp.Expr]:
     """``value`` where it is a member of ``where``; of a Range, its members on both sides of it."""
     if isinstance(where, sp.Range):
-        anchor = where.inf if where.inf.is_finite else where.sup if where.sup.is_finite else sp.S.Zero
-        step = abs(where.step)
+        anchor, step = range_anchor(where), abs(where.step)
         steps = (value - anchor) / step
         candidates = [value] if steps.is_integer else [anchor + step * sp.floor(steps),
                                                        anchor + step * sp.ceiling(steps)]

@@ -103,8 +103,14 @@ def _member_near(r: sp.Range, v: sp.Integer) -> sp.Integer:
     >>> _member_near(sp.Range(1, 30, 3), sp.Integer(9)), _member_near(sp.Range(-sp.oo, 3, 2), sp.Integer(-6))
     (10, -5)
     """
-    anchor, step = (r.inf if r.inf.is_finite else r.sup), abs(r.step)
+    anchor, step = range_anchor(r), abs(r.step)
     return anchor + step * ((v - anchor + step // 2) // step)
+
+
+def range_anchor(r: sp.Range) -> sp.Integer:
+    """A member of the Range ``r`` its lattice is counted from: an end, or 0 for all the integers (Range(−∞, ∞) took
+    ∞ as its anchor, and every point of a claim on it was ∞ − ∞: unknown, "did not evaluate to a bool"; a review)."""
+    return r.inf if r.inf.is_finite else r.sup if r.sup.is_finite else sp.S.Zero
 
 
 def random_value(interval, rng: random.Random) -> sp.Rational:
@@ -116,6 +122,8 @@ def random_value(interval, rng: random.Random) -> sp.Rational:
         # A member: one end plus a multiple of the step (drawn as any integer between the ends, the points of
         # Range(10, 0, −3) held 9, outside the domain, where a true claim was refuted: a probe).
         step = abs(int(interval.step))
+        if not (interval.inf.is_finite or interval.sup.is_finite):  # all the integers (of a step): within ±10⁶
+            return sp.Integer(step * rng.randint(-(10**6) // step, 10**6 // step))
         if interval.inf.is_finite:
             lo = int(interval.inf)
             span = int(interval.sup) - lo if interval.sup.is_finite else 10 ** rng.randint(1, 6)

@@ -32,7 +32,7 @@ import mpmath
 import sympy as sp
 from flint import arb, fmpq
 
-from rdpsym.claims.domains import holds_value
+from rdpsym.claims.domains import holds_value, range_anchor
 from rdpsym.quadrature.compile import to_mpf
 
 #: How many of the narrowest sample points a search starts from, and about the most evaluations it may spend (the
@@ -232,7 +232,7 @@ def _coordinate(where: sp.Set, value: sp.Expr) -> tuple[Callable[[float], sp.Rat
     """(from a coordinate to an exact value of ``where``, the coordinate of ``value``), or None for a set that is not
     searched (a finite set of values)."""
     if isinstance(where, sp.Range):  # in steps of the Range, from one of its ends (Range(1, 30, 3): 1 + 3t)
-        anchor, size = (where.inf if where.inf.is_finite else where.sup), abs(where.step)
+        anchor, size = range_anchor(where), abs(where.step)
         return (lambda t: anchor + size * int(round(t)) if abs(t) < 1e15 else None), float((value - anchor) / size)
     if not isinstance(where, sp.Interval):
         return None
