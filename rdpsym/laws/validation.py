@@ -226,9 +226,9 @@ def check_pieces(expr: sp.Expr, var: sp.Symbol, pieces: Sequence[Piece], *, disc
     Every nonzero branch must be nonnegative on its piece, and the masses must
     add up to 1: in closed form when each piece has one, else numerically when
     no ``parameters`` are left (with parameters, an undecided mass passes).
-    Returns what was established (:class:`Validity`).
+    Returns what was established (:class:`Validity`); a density with I in it was refused before
+    (:func:`check_real`, which the density's check calls first).
     """
-    check_real(expr)
     total = sp.S.Zero
     signs_proved = True
     for piece in pieces:
