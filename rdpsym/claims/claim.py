@@ -29,7 +29,7 @@ import sympy as sp
 from flint import arb, ctx, fmpq
 
 from rdpsym.claims import prover
-from rdpsym.claims.critical import tight_failure
+from rdpsym.claims.critical import singular_points, tight_failure
 from rdpsym.claims.domains import Domain, domain_within_assumptions
 from rdpsym.claims.search import BUDGET, SHARE, STARTS, gap, margin, nearest_failure, simple_points, starts
 from rdpsym.foundations import operations
@@ -280,7 +280,7 @@ def _check_relation(step: Step, lhs: sp.Expr, rhs: sp.Expr, domain: Domain) -> t
     # relation fails there (|x − 1/3| > 0 at 1/3), any other holds (x ≤ π at π was unknown: a probe).
     equal = functools.partial(_exactly_equal, lhs, rhs)
     status, sampled = _check_numeric(domain, lambda p: (_at(lhs, p), step.relation, _at(rhs, p)), rungs, far=True,
-                                     equal=equal)
+                                     equal=equal, extra=singular_points((lhs, rhs), domain) if step.symbolic else ())
     if status is Status.REFUTED:
         if proof:
             found = sampled[0]
@@ -468,12 +468,14 @@ def _exactly_decided(decided: bool | None, sides: tuple | None, point: dict, equ
 
 def _check_numeric(domain: Domain, compare, rungs: tuple[int, ...] = DECISION_RUNGS,
                    far: bool = False, confirm_failures: bool = False,
-                   equal: Callable[[dict], bool] | None = None) -> tuple[Status, tuple]:
+                   equal: Callable[[dict], bool] | None = None, extra: list[dict] | tuple = ()) -> tuple[Status, tuple]:
     """Decide ``compare(point)`` at every sample point in balls, at the precisions ``rungs`` in turn: refuted at
     the first certified failure, checked when every point is decided, unknown when some point stays undecided at
     the highest precision.  ``far``: the domain's far points too (:meth:`Domain.far_points`), where only a
     certified failure counts (a refutation, with its counterexample); an undecided or undefined far point is
-    not a sample point.  ``confirm_failures``: a failure is a refutation only at the last of ``rungs``."""
+    not a sample point.  ``confirm_failures``: a failure is a refutation only at the last of ``rungs``.
+    ``extra``: points of the domain decided as sample points after them (the sides' singular points and their
+    neighbours, :func:`~rdpsym.claims.critical.singular_points`)."""
     points = domain.points()
     if not points:
         return Status.UNKNOWN, (NoPoints(),)
@@ -485,6 +487,7 @@ def _check_numeric(domain: Domain, compare, rungs: tuple[int, ...] = DECISION_RU
         if decided is False:
             return Status.REFUTED, (_counterexample(point, sides, len(points)),)
     undecided, undefined, first_undecided, narrow, relations = 0, 0, None, [], set()
+    points = [*points, *extra]
     for point in points:
         decided, defined, sides = _decided_at(compare, point, rungs, confirm_failures)
         undefined += not defined

@@ -10,7 +10,14 @@ within a CPU budget), periodic families by their members in the domain, and for 
 on both sides.  :func:`tight_values` only finds the points; the claim decides each as it does a sample point (in
 balls, or by SymPy's exact equality for a strict relation), so a true claim's status cannot change here.
 
-What stays a sampled check's limit: a claim in several variables (its failure set is a curve, not a point), a side
+The points where a side is singular are another such set: log(α)/(α − π) ≤ 30 fails only on (π, π + 0.038) and is
+undefined at π, α/(2(α − 3)) ≤ 10⁶ only within 1.5·10⁻⁷ of 3, tan x ≤ 10⁶ beside π/2, and (x² − 1)/(x − 1) = x + 1
+is undefined at x = 1; each was reported checked or proved (a probe).  :func:`singular_points` gives the exact
+singular values of one variable (SymPy's ``singularities``: poles, logarithms' zeros, tan's poles) in the domain and
+points just beside them; the claim decides them as sample points, so a side undefined there leaves the claim unknown
+(as a sample point where a side cannot be evaluated does) and a failure beside a pole refutes it.
+
+What stays a sampled check's limit: a claim whose failure set in several variables is a curve, not a point, a side
 that is not a SymPy expression (a :class:`~rdpsym.claims.claim.Holds` step), and equations SymPy cannot solve in the
 budget.
 """
@@ -20,15 +27,20 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import sympy as sp
+from sympy.calculus.singularities import singularities
 
 from rdpsym.claims.domains import Domain, holds_value, range_anchor
 from rdpsym.foundations.budget import time_budget
+from rdpsym.foundations.disk_cache import persistent
 from rdpsym.foundations.errors import SymbolicTimeout
 
 #: CPU seconds SymPy may take to solve for one relation's points (its kinks, zeros and critical points together).
 SECONDS = 1.0
 #: The most values tried for one relation (a periodic family in a long interval has many members).
 MOST = 24
+#: How far beside a singular value its neighbours are taken: a pole's failure set is that narrow where the bound is
+#: large (α/(2(α − 3)) ≤ 10⁶ fails within 1.5·10⁻⁷ of 3); 10⁻⁶⁴ reaches a bound of 10⁶³ beside a simple pole.
+BESIDE = tuple(sp.Rational(1, 10**k) for k in (3, 8, 16, 32, 64))
 #: Members taken of a periodic family on each side of the domain's middle, or of 0 on the whole line.
 _PERIODS = 3
 
@@ -53,10 +65,7 @@ def tight_failure(lhs: sp.Expr, relation: str, rhs: sp.Expr, domain: Domain,
     allowed = domain.where or (lambda point: True)
     for value in tight_values(lhs - rhs, variable, domain.variables[variable]):
         point = {**points[0], variable: value}
-        try:
-            if not allowed(point):
-                continue
-        except Exception:  # noqa: BLE001 - the domain's own condition, a user's code: a point it cannot read is not taken
+        if not _allows(allowed, point):
             continue
         sides = failure_at(point)
         if sides is not None:
@@ -95,6 +104,96 @@ def tight_values(d: sp.Expr, variable: sp.Symbol, where: sp.Set) -> list[sp.Expr
             if len(found) >= MOST:
                 break
     return found[:MOST]
+
+
+def singular_points(sides: tuple[sp.Expr, ...], domain: Domain) -> list[dict]:
+    """Points of ``domain`` at and beside the exact values of one numeric variable where a side is singular
+    (:func:`singular_values`, the other variables kept as symbols), the other variables at the domain's first
+    sample point (a value that depends on them is taken where their values there are small rationals: SymPy's
+    exact arithmetic on 10³⁰-sized edges did not finish); a Range's members on both sides of the value; at most
+    :data:`MOST` for each variable.
+
+    >>> a = sp.Symbol("alpha", positive=True)
+    >>> [p[a] for p in singular_points((sp.log(a) / (a - sp.pi), sp.S(30)), Domain({a: sp.Interval.open(1, 10)}))][:3]
+    [pi, -1/1000 + pi, 1/1000 + pi]
+    """
+    numeric = {s: w for s, w in domain.variables.items() if isinstance(w, (sp.Interval, sp.Range))}
+    free = set().union(*(e.free_symbols for e in sides)) & numeric.keys()
+    points = domain.points()
+    if not free or not points:
+        return []
+    allowed = domain.where or (lambda point: True)
+    found: list[dict] = []
+    for variable in sorted(free, key=str):
+        where = numeric[variable]
+        small = {s: points[0][s] for s in free - {variable} if _small(points[0][s])}
+        taken = 0
+        for value in singular_values(tuple(e for e in sides if variable in e.free_symbols), variable,
+                                     sp.Interval(where.inf, where.sup)):
+            if not value.free_symbols <= small.keys():
+                continue
+            value = value.xreplace(small)
+            for v in [*_in(value, where), *_beside(value, where)] if value.is_number else ():
+                point = {**points[0], variable: v}
+                if taken < MOST and point not in found and _allows(allowed, point):
+                    found.append(point)
+                    taken += 1
+    return found
+
+
+def singular_values(sides: tuple[sp.Expr, ...], variable: sp.Symbol, hull: sp.Interval) -> list[sp.Expr]:
+    """Exact values of ``variable`` in ``hull`` where a side is not defined: a pole, a logarithm's zero, a zero of
+    tan's cosine, as far as SymPy's ``singularities`` finds them in :data:`SECONDS` (a periodic family by its members
+    nearest the hull's middle); a value that depends on the sides' other symbols is given as it is.
+
+    >>> x, s = sp.Symbol("x", real=True), sp.Symbol("s", positive=True)
+    >>> singular_values((sp.tan(x), (x**2 - 1) / (x - 1), sp.log(x) / (x - s)), x, sp.Interval(0, 2))
+    [pi/2, 1, 0, s]
+    """
+    return list(_singular_values(tuple(sides), variable, hull)[0])
+
+
+@persistent("singular values", keep=lambda found: found[1], returns=tuple)
+def _singular_values(sides: tuple[sp.Expr, ...], variable: sp.Symbol, hull: sp.Interval) -> tuple[tuple, bool]:
+    """(the values, whether SymPy finished within :data:`SECONDS`): kept by rdpsym's cache of derivations, since
+    SymPy's search is the same for the same sides, and the catalogue's claims ask it at every run."""
+    t = sp.Dummy("t", real=True)
+    found: list[sp.Expr] = []
+    with time_budget(SECONDS, "the points where a claim's side is singular", absorb=True) as budget:
+        for side in sides:
+            try:
+                solved = singularities(side.xreplace({variable: t}), t)
+                values = _members(solved, hull)
+                if isinstance(solved, sp.FiniteSet):  # (a pole at another variable's value: α = s)
+                    values += [v for v in solved.args if v.free_symbols and t not in v.free_symbols]
+            except SymbolicTimeout:
+                raise
+            except Exception:  # noqa: BLE001 - SymPy failing on one side: no points from it, the claim unchanged
+                continue
+            found.extend(v for v in values if v not in found)
+    return tuple(found[:MOST]), not budget.spent
+
+
+def _small(value) -> bool:
+    """A rational of at most 12 digits above and below (a value SymPy's exact arithmetic handles at once)."""
+    return isinstance(value, sp.Rational) and abs(value.p) < 10**12 and value.q < 10**12
+
+
+def _beside(value: sp.Expr, where: sp.Set) -> list[sp.Expr]:
+    """Points of ``where`` just beside ``value``: :data:`BESIDE` away on each side, or a Range's next members."""
+    if isinstance(where, sp.Range):
+        step = abs(where.step)
+        candidates = [value - step, value + step] if ((value - range_anchor(where)) / step).is_integer else []
+    else:
+        candidates = [value + sign * h for h in BESIDE for sign in (-1, 1)]
+    return [v for v in candidates if holds_value(where, v)]
+
+
+def _allows(condition: Callable[[dict], object], point: dict) -> bool:
+    try:
+        return bool(condition(point))
+    except Exception:  # noqa: BLE001 - the domain's own condition, a user's code: a point it cannot read is not taken
+        return False
 
 
 def _kinks(d: sp.Expr, t: sp.Symbol) -> list[sp.Expr]:
@@ -164,4 +263,4 @@ def _in(value: sp.Expr, where: sp.Set) -> list[sp.Expr]:
     return [v for v in candidates if holds_value(where, v)]
 
 
-__all__ = ["MOST", "SECONDS", "tight_failure", "tight_values"]
+__all__ = ["BESIDE", "MOST", "SECONDS", "singular_points", "singular_values", "tight_failure", "tight_values"]
