@@ -951,3 +951,42 @@ def test_a_relation_tight_at_an_irrational_end_is_decided_exactly_there():
                      domain).check().verdict is Verdict.REFUTED, end
         assert Claim("f", "", "", "", (AtMost(x, end - sp.Rational(1, 10**6), ""),), Verdict.REFUTED,
                      domain).check().verdict is Verdict.REFUTED, end
+
+
+@pytest.mark.parametrize("case", ["pole", "simple pole", "tan", "pole at a third"])
+def test_a_relation_failing_beside_a_pole_is_refuted_there(case):
+    """A probe: log(α)/(α − π) ≤ 30 on (1, 10), α/(2(α − 3)) ≤ 10⁶ on (1, ∞), tan x ≤ 10⁶ on [0, 1.6] and
+    1/(x − 1/3) ≤ 10⁶ on [0, 1] were checked: each fails only next to a pole (within 0.038 of π, 1.5·10⁻⁷ of 3), which
+    no sample point nor the search reached.  The sides' singular points are solved for and the points beside them
+    decided; the same sides under a bound they meet away from the pole stay checked."""
+    a, x = sp.Symbol("alpha", positive=True), sp.Symbol("x", real=True)
+    R = sp.Rational
+    side, bound, variable, where, near = {
+        "pole": (sp.log(a) / (a - sp.pi), 30, a, sp.Interval.open(1, 10), sp.pi),
+        "simple pole": (a / (2 * (a - 3)), 10**6, a, sp.Interval.open(1, sp.oo), 3),
+        "tan": (sp.tan(x), 10**6, x, sp.Interval(0, R(16, 10)), sp.pi / 2),
+        "pole at a third": (1 / (x - R(1, 3)), 10**6, x, sp.Interval(0, 1), R(1, 3)),
+    }[case]
+    refuted = Claim("pole", "", "", "", (AtMost(side, bound, ""),), Verdict.REFUTED, Domain({variable: where})).check()
+    assert refuted.verdict is Verdict.REFUTED
+    (found,) = refuted.steps[0].counterexample.values()
+    assert 0 < abs(found - near) < R(1, 100)
+    away = Domain({variable: sp.Interval(near + 1, near + 2)})
+    assert Claim("away", "", "", "", (AtMost(side, bound, ""),), Verdict.CHECKED, away).check().verdict \
+        is not Verdict.REFUTED
+
+
+def test_a_side_undefined_at_a_point_of_the_domain_leaves_a_proved_identity_unknown():
+    """A probe: (x² − 1)/(x − 1) = x + 1 on [0, 3] and (x² − π²)/(x − π) = x + π on [0, 10] were proved (SymPy cancels
+    the factor), though the left side is 0/0 at x = 1 and x = π: as at a sample point where a side is undefined, the
+    proof does not outrank the point; on a domain without the point the identity is proved."""
+    x = sp.Symbol("x", real=True)
+    for lhs, rhs, where, at in [((x**2 - 1) / (x - 1), x + 1, sp.Interval(0, 3), 1),
+                                ((x**2 - sp.pi**2) / (x - sp.pi), x + sp.pi, sp.Interval(0, 10), sp.pi)]:
+        result = Claim("removable", "", "", "", (Equal(lhs, rhs, ""),), Verdict.CHECKED, Domain({x: where})).check()
+        assert result.verdict is Verdict.UNKNOWN
+        sampled = next(e for e in result.steps[0].evidence if type(e).__name__ == "Sampled")
+        assert sampled.undefined == 1 and dict(sampled.example) == {x: at}
+        clear = Domain({x: sp.Interval(at + 1, at + 2)})
+        assert Claim("clear", "", "", "", (Equal(lhs, rhs, ""),), Verdict.PROVED, clear).check().verdict \
+            is Verdict.PROVED

@@ -279,8 +279,9 @@ def _check_relation(step: Step, lhs: sp.Expr, rhs: sp.Expr, domain: Domain) -> t
     # Where balls cannot decide, the sides may be exactly equal at a point that is not a binary number: a strict
     # relation fails there (|x − 1/3| > 0 at 1/3), any other holds (x ≤ π at π was unknown: a probe).
     equal = functools.partial(_exactly_equal, lhs, rhs)
+    at, beside = singular_points((lhs, rhs), domain) if step.symbolic else ((), ())
     status, sampled = _check_numeric(domain, lambda p: (_at(lhs, p), step.relation, _at(rhs, p)), rungs, far=True,
-                                     equal=equal, extra=singular_points((lhs, rhs), domain) if step.symbolic else ())
+                                     equal=equal, extra=at, beside=beside)
     if status is Status.REFUTED:
         if proof:
             found = sampled[0]
@@ -468,18 +469,19 @@ def _exactly_decided(decided: bool | None, sides: tuple | None, point: dict, equ
 
 def _check_numeric(domain: Domain, compare, rungs: tuple[int, ...] = DECISION_RUNGS,
                    far: bool = False, confirm_failures: bool = False,
-                   equal: Callable[[dict], bool] | None = None, extra: list[dict] | tuple = ()) -> tuple[Status, tuple]:
+                   equal: Callable[[dict], bool] | None = None, extra: list[dict] | tuple = (),
+                   beside: list[dict] | tuple = ()) -> tuple[Status, tuple]:
     """Decide ``compare(point)`` at every sample point in balls, at the precisions ``rungs`` in turn: refuted at
     the first certified failure, checked when every point is decided, unknown when some point stays undecided at
     the highest precision.  ``far``: the domain's far points too (:meth:`Domain.far_points`), where only a
     certified failure counts (a refutation, with its counterexample); an undecided or undefined far point is
     not a sample point.  ``confirm_failures``: a failure is a refutation only at the last of ``rungs``.
-    ``extra``: points of the domain decided as sample points after them (the sides' singular points and their
-    neighbours, :func:`~rdpsym.claims.critical.singular_points`)."""
+    ``extra``: points of the domain decided as sample points after them, ``beside``: points decided as far points
+    (the sides' singular points, and the points beside them: :func:`~rdpsym.claims.critical.singular_points`)."""
     points = domain.points()
     if not points:
         return Status.UNKNOWN, (NoPoints(),)
-    for point in domain.far_points() if far else ():
+    for point in [*(domain.far_points() if far else ()), *beside]:
         try:
             decided, _, sides = _decided_at(compare, point, rungs, confirm_failures)
         except (ArithmeticError, ValueError, TypeError, RdpSymError):  # (a far point no side can be evaluated at)

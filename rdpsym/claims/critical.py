@@ -106,24 +106,28 @@ def tight_values(d: sp.Expr, variable: sp.Symbol, where: sp.Set) -> list[sp.Expr
     return found[:MOST]
 
 
-def singular_points(sides: tuple[sp.Expr, ...], domain: Domain) -> list[dict]:
-    """Points of ``domain`` at and beside the exact values of one numeric variable where a side is singular
-    (:func:`singular_values`, the other variables kept as symbols), the other variables at the domain's first
-    sample point (a value that depends on them is taken where their values there are small rationals: SymPy's
-    exact arithmetic on 10³⁰-sized edges did not finish); a Range's members on both sides of the value; at most
-    :data:`MOST` for each variable.
+def singular_points(sides: tuple[sp.Expr, ...], domain: Domain) -> tuple[list[dict], list[dict]]:
+    """(points of ``domain`` at, and points just beside, the exact values of one numeric variable where a side is
+    singular (:func:`singular_values`, the other variables kept as symbols)), the other variables at the domain's
+    first sample point (a value that depends on them is taken where their values there are small rationals: SymPy's
+    exact arithmetic on 10³⁰-sized edges did not finish); beside: :data:`BESIDE` away, or a Range's next members;
+    at most :data:`MOST` for each variable.  The points at are sample points (a side undefined there leaves the
+    claim unknown); the points beside count only by a certified failure, as far points do (both sides of a true
+    claim near 0 together, ε = 10⁻⁶⁴ beside sinh ε's zero, are not decided at 1 024 bits).
 
     >>> a = sp.Symbol("alpha", positive=True)
-    >>> [p[a] for p in singular_points((sp.log(a) / (a - sp.pi), sp.S(30)), Domain({a: sp.Interval.open(1, 10)}))][:3]
-    [pi, -1/1000 + pi, 1/1000 + pi]
+    >>> at, beside = singular_points((sp.log(a) / (a - sp.pi), sp.S(30)), Domain({a: sp.Interval.open(1, 10)}))
+    >>> [p[a] for p in at], [p[a] for p in beside][:2]
+    ([pi], [-1/1000 + pi, 1/1000 + pi])
     """
     numeric = {s: w for s, w in domain.variables.items() if isinstance(w, (sp.Interval, sp.Range))}
     free = set().union(*(e.free_symbols for e in sides)) & numeric.keys()
     points = domain.points()
     if not free or not points:
-        return []
+        return [], []
     allowed = domain.where or (lambda point: True)
-    found: list[dict] = []
+    at: list[dict] = []
+    beside: list[dict] = []
     for variable in sorted(free, key=str):
         where = numeric[variable]
         small = {s: points[0][s] for s in free - {variable} if _small(points[0][s])}
@@ -133,12 +137,14 @@ def singular_points(sides: tuple[sp.Expr, ...], domain: Domain) -> list[dict]:
             if not value.free_symbols <= small.keys():
                 continue
             value = value.xreplace(small)
-            for v in [*_in(value, where), *_beside(value, where)] if value.is_number else ():
+            if not value.is_number:
+                continue
+            for v, into in [*((v, at) for v in _in(value, where)), *((v, beside) for v in _beside(value, where))]:
                 point = {**points[0], variable: v}
-                if taken < MOST and point not in found and _allows(allowed, point):
-                    found.append(point)
+                if taken < MOST and point not in at + beside and _allows(allowed, point):
+                    into.append(point)
                     taken += 1
-    return found
+    return at, beside
 
 
 def singular_values(sides: tuple[sp.Expr, ...], variable: sp.Symbol, hull: sp.Interval) -> list[sp.Expr]:
