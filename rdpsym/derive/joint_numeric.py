@@ -82,15 +82,37 @@ def numeric_block(p, q, order, dps: int) -> mpmath.mpf:
     if tables is not None:
         return renyi_divergence_mp_1d(*tables, order, dps)
     jp, jq = p.joint(), q.joint().renamed(p.joint().variables)
-    if not jp.discrete and all(s == sp.Interval(-oo, oo) for s in jp.support + jq.support):
+    value = None
+    if not jp.discrete and all(s == sp.Interval(-oo, oo) for s in jp.support + jq.support) and \
+            _log_quadratic(jp) and _log_quadratic(jq):
         try:
-            return _diagonalised(jp, jq, order, dps)
+            value = _diagonalised(jp, jq, order, dps)
         except _NotQuadratic:
             pass
-    if len(jp.variables) == 2:
-        return _within_ceiling(lambda: _nested(jp, jq, order, dps), order)
-    raise NoClosedFormError(f"no numeric route for a joint block of dimension {len(jp.variables)} that neither "
-                            "separates nor is Gaussian")
+    if value is None and len(jp.variables) == 2:
+        value = _within_ceiling(lambda: _nested(jp, jq, order, dps), order)
+    if value is None:
+        raise NoClosedFormError(f"no numeric route for a joint block of dimension {len(jp.variables)} that neither "
+                                "separates nor is Gaussian")
+    if value < 0:  # a divergence is ≥ 0: below it only by the rounding of a value that is 0 to the digits asked
+        if value < -mpmath.mpf(10) ** -dps:
+            raise ConvergenceError(f"D_{order} of a joint block from the definition came out negative "
+                                   f"({mpmath.nstr(value, 15)}): not a value")
+        value = mpmath.mpf(0)
+    return value
+
+
+def _log_quadratic(j: Joint) -> bool:
+    """Whether log of the joint density is a polynomial of degree at most 2 in its variables, read from its
+    expression (the Gaussian route's precondition): a density that is Gaussian on the grid the fit reads but not
+    between (φ·(1 + sin(4π(x + y))/2), whose factor is 1 at every k/4) or only inside a ball (a Huber law) was
+    integrated as a Gaussian, to values near 0 and below it (a probe)."""
+    log = None
+    with time_budget(2.0, "whether a joint density is log-quadratic", absorb=True):
+        log = sp.expand(sp.expand_log(sp.log(j.pdf), force=True))
+    if log is None or not log.is_polynomial(*j.variables):
+        return False
+    return sp.Poly(log, *j.variables).total_degree() <= 2
 
 
 def _within_ceiling(compute, order) -> mpmath.mpf:
@@ -219,29 +241,60 @@ def _vertex(c, g, H, wp):
     return value
 
 
+def _zero_factors(j: Joint) -> list[sp.Expr]:
+    """The density's polynomial factors of degree at most 2 in each variable: where one vanishes inside the region,
+    P^α Q^{1−α} has a kink or a singularity (|x − y| from Q = 6(x − y)² at α = 1/2), which the quadrature splits at
+    as at a switch (its curves solved in closed form).  Unsplit, D_{1/2} of the uniform square against 6(x − y)²
+    settled at two precisions on 0.4054705…, where it is 0.4054651… (a probe)."""
+    factors = [f.base if f.is_Pow and f.exp.is_positive else f for f in sp.Mul.make_args(j.pdf)]
+    return [g for g in factors if g.free_symbols & set(j.variables) and g.is_polynomial(*j.variables)
+            and all(sp.degree(g, v) <= 2 for v in j.variables)]
+
+
+def _vanishes_around(f, x, y) -> bool:
+    """Whether ``f`` is 0 at the four points diagonally 2⁻⁴⁰·(1 + |·|) away from (x, y) as well (a zero set with
+    an interior there, not a curve through the point)."""
+    hx, hy = (mpmath.ldexp(1 + abs(v), -40) for v in (x, y))
+    return all(f(x + sx * hx, y + sy * hy) == 0 for sx in (-1, 1) for sy in (-1, 1))
+
+
 @sympy_evalf_guard.serialized  # mpmath's global precision: one thread at a time
 def _nested(jp: Joint, jq: Joint, order, dps: int) -> mpmath.mpf:
     """Two variables: the definition by nested one-dimensional quadrature (summation), at two precisions."""
     def at(wp):
         with mpmath.workdps(wp):
             fp, fq = (mpmath_function(jp.variables, j.pdf) for j in (jp, jq))
+            zeros = [*_zero_factors(jp), *_zero_factors(jq)]
+            split_at = [mpmath_function(jp.variables, g) for g in zeros]
             a = to_mpf(order, mpmath.mp) if order is not oo else mpmath.inf
             if a == mpmath.inf:
                 raise NoClosedFormError("D_∞ of a joint block that neither separates nor is Gaussian")
 
             def integrand(x, y):
                 p, q = fp(x, y), fq(x, y)
-                if p == 0:
+                if p == 0 or (q == 0 and a < 1):  # (P^α Q^{1−α} is 0 where Q is, below order 1)
                     return mpmath.mpf(0)
-                if q == 0:
-                    return mpmath.inf
+                if q == 0:  # ∞ where Q vanishes around the node (P has mass where Q has none); a zero of Q on a
+                    # curve (6(x − y)² at a node on x = y) is only a singularity of the integrand: decided below
+                    if _vanishes_around(fq, x, y):
+                        return mpmath.inf
+                    if not any(g(x, y) == 0 for g in split_at):  # (on a curve split at: a node next to an end of
+                        null_zeros.append((x, y))                 # its piece, where the quadrature's weight is tiny)
+                    return mpmath.mpf(0)
                 return p * mpmath.log(p / q) if a == 1 else p**a * q ** (1 - a)
+
+            null_zeros: list = []
 
             if jp.discrete:
                 ranges = [[to_mpf(s.inf, mpmath.mp), to_mpf(s.sup, mpmath.mp)] for s in jp.support]  # (no .end)
                 value = mpmath.nsum(lambda j, k: integrand(int(j), int(k)), *ranges)
-            else:  # split where either density is not smooth (their sum has every kink of both)
-                value = nested_quad(integrand, jp.pdf + jq.pdf, jp.variables, jp.support)
+            else:  # split where either density is not smooth (their sum has every kink of both) or vanishes
+                value = nested_quad(integrand, jp.pdf + jq.pdf + sum(map(sp.Abs, zeros)), jp.variables, jp.support)
+            if null_zeros and not mpmath.isinf(value):
+                raise ConvergenceError(
+                    f"D_{order} of a joint block: Q vanishes where P does not at the quadrature's node "
+                    f"{tuple(mpmath.nstr(v, 10) for v in null_zeros[0])}, on a set of measure zero; whether the "
+                    "singularity there is integrable is not decided by nested quadrature")
             return value if a == 1 else mpmath.log(value) / (a - 1)
 
     near = digits_next_to_one(order)  # the log of a moment 1 + (α − 1)·KL
