@@ -385,3 +385,20 @@ def test_a_series_of_signed_terms_that_do_not_tend_to_zero_has_no_sum():
             with pytest.raises(ConvergenceError, match="do not tend to 0 and change sign"):
                 sum_range(term, sp.Integer(0), sp.oo, mpmath.mp)
         assert sum_range(lambda k: mpmath.mpf(1) / 3, sp.Integer(0), sp.oo, mpmath.mp) == mpmath.inf
+
+
+def test_a_series_whose_largest_term_lies_past_the_scan_is_not_infinite():
+    """A probe: Σ P^α Q^{1−α} of Poisson(3) against Poisson(1/2) at α = 1600 peaks at k ≈ 10¹²⁴¹, past the scan's last
+    offset 2⁴⁰⁹⁶ ≈ 10¹²³³; "still growing there" was read as divergence, and +∞ returned "agreeing at two precisions"
+    for a finite D (and a correct closed form refused at α = 2000).  Terms growing ever more slowly there are not
+    summed (no answer, said so); terms growing like k², 2^k or k! are +∞ as before."""
+    from rdpsym.quadrature.series import sum_range
+
+    k = sp.Symbol("k", integer=True)
+    poisson = lambda rate: rdpsym.Discrete(sp.exp(-rate) * rate**k / sp.factorial(k), k,  # noqa: E731
+                                           support=sp.Range(0, sp.oo))
+    with pytest.raises(ConvergenceError, match="ever more slowly"):
+        rdpsym.renyi_divergence_mp(poisson(3), poisson(sp.Rational(1, 2)), 1600, dps=30)
+    with mpmath.workdps(30):
+        for term in (lambda j: mpmath.mpf(j) ** 2, lambda j: mpmath.mpf(2) ** j, lambda j: mpmath.factorial(j)):
+            assert sum_range(term, sp.Integer(0), sp.oo, mpmath.mp) == mpmath.inf

@@ -227,11 +227,11 @@ class Check:
             raise self.skipped[0][0]  # too few points agree besides the ones skipped: not verified
         if not self.evidence:
             raise NotVerified(
-                f"no valid parameter point found to check {shorten(str(self.claimed))} against the definition "
+                f"no valid parameter point found to check {shorten(self.claimed)} against the definition "
                 f"(tried {tried}); give the parameters values")
         if not self.in_branch[0] and len(self.branches) > 1:
             raise NotVerified(
-                f"no sampled point fell in the first branch of {shorten(str(self.claimed))} "
+                f"no sampled point fell in the first branch of {shorten(self.claimed)} "
                 f"({self.branches[0][1]}): it was not checked")
         notes = [note for _, note in self.skipped]
         for part, orders in self.in_part.items():
@@ -276,7 +276,7 @@ class Check:
             if ball is not None:
                 if not _in_ball(closed, ball):
                     raise VerificationError(
-                        f"closed form {shorten(str(self.claimed))} disagrees with the definition at {where()}: "
+                        f"closed form {shorten(self.claimed)} disagrees with the definition at {where()}: "
                         f"{mpmath.nstr(closed, 25)} is outside the certified {ball.str(25, radius=True)}")
                 self.evidence.append(self.agreed(items, AGREE_DIGITS, None, CERTIFIED))
                 self.after(Pp, Qp)
@@ -286,11 +286,11 @@ class Check:
             return False
         if mpmath.isinf(closed) and not mpmath.isinf(numeric):
             raise VerificationError(
-                f"the result {shorten(str(self.claimed))} says ∞ at {where()}, but the definition is finite "
+                f"the result {shorten(self.claimed)} says ∞ at {where()}, but the definition is finite "
                 f"there: {mpmath.nstr(numeric, 25)}")
         if not _agree(closed, numeric):
             raise VerificationError(
-                f"closed form {shorten(str(self.claimed))} disagrees with the definition at {where()}: "
+                f"closed form {shorten(self.claimed)} disagrees with the definition at {where()}: "
                 f"{mpmath.nstr(closed, 25)} vs {mpmath.nstr(numeric, 25)}")
         self.evidence.append(self.agreed(items, None if mpmath.isinf(numeric) else AGREE_DIGITS, integrated_in))
         self.after(Pp, Qp)
@@ -302,7 +302,7 @@ class Check:
         full = where()
         brief = self.where(point, at, Pp, Qp, True)
         said = f"did not converge at {full}" if full != brief else "did not converge"
-        failure = NotVerified(f"could not verify at {brief}: the definition {said}: {shorten(str(exc))}")
+        failure = NotVerified(f"could not verify at {brief}: the definition {said}: {shorten(exc)}")
         if self.seeking:
             return None, None  # a point sought for a branch is not one of the sample: not counted (a review)
         if not (self.params or self.order_symbol is not None):
@@ -314,10 +314,10 @@ class Check:
             # A part of the orders where the definition does not converge: given up, and said so; the result
             # must still agree at POINTS points in the others, and in every branch.
             self.given_up[self.part] = (f"the definition did not converge at {MAX_SKIPPED + 1} sampled points "
-                                        f"there (last at {brief}: {shorten(str(exc), 120)})")
+                                        f"there (last at {brief}: {shorten(exc, 120)})")
             return None, None
         self.skipped.append((failure, NotChecked(f"the definition at {brief}",
-                                                 f"it did not converge ({shorten(str(exc), 120)})")))
+                                                 f"it did not converge ({shorten(exc, 120)})")))
         return None, None
 
 
@@ -370,4 +370,4 @@ def _where(point: dict, order_symbol, at, P: Density, Q: Density, sampled: bool)
 
 def _density_text(D: Density) -> str:
     table = getattr(D, "table", None)
-    return shorten(str(table) if table is not None else f"{D.expr} on {D.support}")
+    return shorten(table if table is not None else f"{D.expr} on {D.support}")

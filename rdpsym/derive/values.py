@@ -59,7 +59,7 @@ def branch_at(result: sp.Basic, point: dict) -> int | None:
             return None
         if truth:
             return index
-    raise VerificationError(f"the result {shorten(str(result))} is undefined at {shown(point)}: no branch holds")
+    raise VerificationError(f"the result {shorten(result)} is undefined at {shown(point)}: no branch holds")
 
 
 def decide(condition: sp.Basic, point: dict) -> bool | None:
@@ -218,7 +218,7 @@ def _limits_taken(expr: sp.Expr, point: dict, at: str) -> sp.Expr:
             value = limit
         if value.has(sp.Limit) or not value.is_number:
             raise NotVerified(f"the closed form cannot be evaluated at {at}: a limit in it stays unevaluated "
-                              f"({shorten(str(limit))})")
+                              f"({shorten(limit)})")
         return value
 
     return expr.subs(point).replace(lambda e: isinstance(e, sp.Limit), take)
@@ -268,7 +268,7 @@ def _by_sympy(expr: sp.Expr, point: dict, dps: int, at: str) -> mpmath.mpf:
             raise NotVerified(f"the closed form could not be evaluated at {at}: "
                               f"{shorten(sp.sstr(value, order='none'))}")
         if value.is_extended_real is False or value.is_finite is False:
-            raise VerificationError(f"the closed form is not a real number at {at}: {shorten(str(expr))} = "
+            raise VerificationError(f"the closed form is not a real number at {at}: {shorten(expr)} = "
                                     f"{shorten(sp.sstr(value, order='none'))}")
         if not (value.is_extended_real and value.is_finite):  # SymPy cannot tell (an integral left in the form: the
             # KL of an arcsine law against a triangular one was an error, not the definition's value: a probe)

@@ -123,15 +123,26 @@ def decimal_mpf(text: str, dps: int, up: bool = False) -> mpmath.mpf:
     return mpmath.mp.make_mpf(from_str(text, dps_to_prec(dps), round_ceiling if up else round_nearest))
 
 
-def shorten(text: str, digits: int = 5) -> str:
-    """``text`` with every long number in it written to ``digits`` significant digits, for messages.
+def shorten(text: object, digits: int = 5) -> str:
+    """``text`` (or an object's ``str``) with every long number in it written to ``digits`` significant digits, for
+    messages.
 
     A 600-digit number buries the message around it; an integer or decimal
-    with more than ``digits`` + 7 digits is shortened (``1e+300``, ``0.33333``).
+    with more than ``digits`` + 7 digits is shortened (``1e+300``, ``0.33333``).  An object whose ``str`` Python
+    refuses (an integer of more than 4 300 digits: a Poisson pair's closed form at order 10⁴, whose message was a
+    raw ValueError, a probe) is shown by its value to ``digits`` digits.
 
     >>> shorten(f"sigma = {10**300}, x = 1/{3 * 10**40}, q = 0.333333333333333333333333333")
     'sigma = 1e+300, x = 1/3e+40, q = 0.33333'
+    >>> import sympy as sp
+    >>> shorten(sp.Rational(2**20000 + 1, 3))
+    '1.3268e+6020'
     """
+    if not isinstance(text, str):
+        try:
+            text = str(text)
+        except ValueError:  # (Python's limit on an integer's decimal digits)
+            text = _value_text(text, digits)
     def short(match: re.Match) -> str:
         number = match.group(0)
         if len(number.replace(".", "").replace("-", "").lstrip("0")) <= digits + 7:
@@ -146,6 +157,14 @@ def shorten(text: str, digits: int = 5) -> str:
         return f"{mantissa}e{exponent:+d}"
 
     return re.sub(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])", short, text)
+
+
+def _value_text(value: object, digits: int) -> str:
+    """``value`` to ``digits`` digits where its exact text is too long for Python to write."""
+    try:
+        return sp.sstr(sp.sympify(value, strict=True).evalf(digits))
+    except (ValueError, TypeError, sp.SympifyError):
+        return f"a {type(value).__name__} too long to write"
 
 
 class Digits(mpmath.mpf):

@@ -85,8 +85,12 @@ def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx, hints: tuple = ()):
         return ctx.log(v) if v != 0 else ctx.ninf
 
     scan = _scan(log_size, far, [(k - start) * step for k in hints])
-    if scan is None:
-        return ctx.inf  # still growing at k ~ 2^4096: the terms do not tend to 0
+    if scan is None:  # still growing at k ~ 2^4096
+        if _growth_slowing(log_size):
+            raise ConvergenceError(
+                f"the series' terms still grow at k ≈ 2^{_EXPONENTS[-1]} but ever more slowly: its largest term lies "
+                "beyond what is summed here")
+        return ctx.inf  # the terms do not tend to 0
     offsets, sizes, modes = scan
     mode = max(modes, key=log_size)
     peak_log = log_size(mode)
@@ -126,7 +130,7 @@ def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx, hints: tuple = ()):
         if tail is not None:
             return tail
         raise ConvergenceError(
-            f"the series' mass spans about {shorten(str(right + left), 3)} terms, more than the {MAX_TERMS} it may "
+            f"the series' mass spans about {shorten(right + left, 3)} terms, more than the {MAX_TERMS} it may "
             "sum one by one")
     shift = ctx.zero
     if log_form is not None:
@@ -197,6 +201,18 @@ def largest_terms(log_term, lo: sp.Expr, hi: sp.Expr) -> tuple[int, ...]:
     far = None if (hi is oo or lo is -oo) else abs(int(hi) - int(lo))
     scan = _scan(lambda d: log_term(start + step * d), far, [])
     return () if scan is None else tuple(start + step * d for d in dict.fromkeys(scan[2]))
+
+
+def _growth_slowing(log_size) -> bool:
+    """Whether terms still growing at the scan's last offset grow by ever less per term there: their log size per
+    term, log|t_k|/k, falls by more than 1 between the last two offsets.  So a Poisson pair's terms at α = 1600,
+    λ₁^{αk}λ₂^{(1−α)k}/k! (log|t_k|/k ≈ c − log k), which peak at k ≈ 10¹²⁴¹, past 2⁴⁰⁹⁶ ≈ 10¹²³³: their sum is
+    finite, and +∞ "agreeing at two precisions" was returned for it, and a correct closed form refused at α = 2000 (a
+    probe).  Terms growing geometrically or faster (log|t_k|/k not falling) or like a power of k (log|t_k|/k ≈ 0 at
+    both) are +∞ as before."""
+    (j0, j1) = _EXPONENTS[-2:]
+    k0, k1 = 2**j0 - 1, 2**j1 - 1
+    return log_size(k1) / k1 < log_size(k0) / k0 - 1
 
 
 def _scan(log_size, far: int | None, hints: list[int]) -> tuple[list[int], list, list[int]] | None:
