@@ -11,6 +11,7 @@ import json
 
 import pytest
 
+import rdpsym
 from rdpsym.cli.main import main
 from rdpsym.foundations.errors import ParameterError
 from rdpsym.peers import audit as A
@@ -122,3 +123,36 @@ def test_cli_verify_reads_events_and_histories_from_json(tmp_path, capsys):
     huge.write_text('{"class_name": "GaussianDpEvent", "noise_multiplier": 1e400}')
     assert main(["verify", "--event", str(huge), "--orders", "2", "--rdp", "0.1"]) == 2
     assert "--event must be numbers a float holds (0, or about 5e-324 to 1.8e308 in size); got 1e400" in capsys.readouterr().err
+
+
+def test_a_peers_float_orders_are_read_at_the_binary_value_it_computed_at():
+    """A probe: an RdpAccountant's order 18.4 was read as 92/5, where the peer computes at the float
+    18.39999999999999857…; on the sampled Gaussian's steep curve that moved the certified value 89 ulp, so dp_accounting's
+    correctly rounded RDP was judged unsafe, and at 28.1 one 70 ulp below the truth passed as conservative."""
+    from dp_accounting import dp_event
+    from dp_accounting.rdp import rdp_privacy_accountant
+
+    accountant = rdp_privacy_accountant.RdpAccountant(orders=[18.4])
+    accountant.compose(dp_event.PoissonSampledDpEvent(1e-6, dp_event.GaussianDpEvent(0.8)))
+    agreed = rdpsym.verify(accountant, rdp=[0.0009632211809882169], peer="dp-accounting")
+    assert agreed.verdict == "agrees"
+    (check,) = agreed.orders
+    assert (int(check.order.p), int(check.order.q)) == (18.4).as_integer_ratio()
+    accountant = rdp_privacy_accountant.RdpAccountant(orders=[28.1])
+    accountant.compose(dp_event.PoissonSampledDpEvent(1e-6, dp_event.GaussianDpEvent(1.0)))
+    below = rdpsym.verify(accountant, rdp=[2.1218884207896784e-05], peer="dp-accounting")
+    assert below.verdict == "unsafe" and below.orders[0].direction == "below"
+    assert "α = 28.1 (the float64 28.10000000000000142108547152020037174224853515625)" in str(below)
+
+
+def test_a_peers_known_looser_series_is_named_only_for_an_answer_it_could_explain():
+    """A probe: an RDP 6·10⁶ times the certified value at a fractional order was put down to dp_accounting's |C(α,k)|
+    series (and to autodp's interpolation), which is named by the peer and the direction alone and not recomputed;
+    it is named, as the likely cause, only within twice the certified value."""
+    m = rdpsym.sampled_gaussian(q=0.01, sigma=1.1)
+    for peer in ("dp-accounting", "autodp"):
+        (far,) = rdpsym.verify(m, orders=[2.5], rdp=[1000.0], peer=peer).orders
+        assert "a different formula or lost digits" in far.cause, peer
+        certified = float(far.certified.mid())
+        (near,) = rdpsym.verify(m, orders=[2.5], rdp=[certified * 1.01], peer=peer).orders
+        assert near.cause.startswith("likely"), (peer, near.cause)

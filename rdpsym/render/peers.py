@@ -8,8 +8,10 @@ decimal rounded up; a peer's numbers are shown as the floats they are
 from __future__ import annotations
 
 import math
+from decimal import Decimal
+from fractions import Fraction
 
-from flint import arb
+from flint import arb, fmpq
 
 from rdpsym.accounting.components import Infinite
 from rdpsym.foundations.balls import bits_for, lower_decimal, precision, upper_decimal
@@ -33,7 +35,21 @@ def _shown_direction(c: object) -> str:
 
 
 def _order(order: object) -> str:
-    return "inf" if order == math.inf else str(order)
+    """An order as a report writes it: a float's exact binary value (a peer's float order, :func:`rdpsym.verify`
+    reads it so) as the float prints, with the exact value beside it; any other as the exact rational.
+
+    >>> from flint import fmpq
+    >>> _order(fmpq(2589569785738035, 140737488355328)), _order(fmpq(3, 2)), _order(math.inf)
+    ('18.4 (the float64 18.39999999999999857891452847979962825775146484375)', '3/2', 'inf')
+    """
+    if order == math.inf:
+        return "inf"
+    exact = Fraction(int(order.p), int(order.q)) if isinstance(order, fmpq) else None
+    if exact is not None and exact.denominator > 2**20 and exact.denominator & (exact.denominator - 1) == 0:
+        held = float(exact)
+        if Fraction(held) == exact:
+            return f"{held!r} (the float64 {Decimal(held)})"
+    return str(order)
 
 
 def _certified(value: object, dps: int) -> str:
