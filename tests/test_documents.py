@@ -367,3 +367,28 @@ def test_wide_results_are_broken_within_the_margins(name, compile_latex):
         compile_latex(tex, name)
     wide = [str(w.message) for w in caught if issubclass(w.category, LatexLayoutWarning)]
     assert not wide, wide[0]
+
+
+def test_author_math_that_programs_tex_is_refused_and_pdflatex_reads_nothing_outside_its_folder(tmp_path,
+                                                                                                  compile_latex):
+    """A probe: a claim's statement ``x \\le 1 \\input{/etc/passwd} \\immediate\\write18{...}`` went verbatim into the
+    report, and the PDF held /etc/passwd; ``\\global\\let\\textbf\\phantom`` in one claim hid a later claim's
+    "refuted".  Author math may not use TeX's file input and output, definitions or hooks (nor ``@`` names, nor
+    ``^^``, which spells any of them); and pdflatex runs without shell escape, opening no file outside its folder."""
+    from rdpsym.foundations.errors import NoLatexForm
+    from rdpsym.render.prose import check_math
+
+    for hostile in (r"x \le 1 \input{/etc/passwd}", r"\immediate\write18{touch pwned}", r"\global\let\textbf\phantom",
+                    r"^^5cinput{/etc/passwd}", r"\makeatletter", r"\@tempa", r"\def\x{1}", r"\catcode`\%=12"):
+        with pytest.raises(NoLatexForm):
+            check_math(hostile)
+    for fine in (r"\frac{1}{2} \le \text{the end}", r"\begin{cases} 1 & x > 0 \end{cases}", r"\mathcal{N}(0, \sigma^2)"):
+        check_math(fine)
+    tex = tmp_path / "reads.tex"
+    tex.write_text("\\documentclass{article}\\begin{document}\\input{/etc/passwd}\\end{document}")
+    with pytest.raises(LatexError):
+        compile_pdf(tex)
+    tex.write_text("\\documentclass{article}\\begin{document}\\immediate\\write18{touch " + str(tmp_path / "pwned")
+                   + "}x\\end{document}")
+    compile_pdf(tex)
+    assert not (tmp_path / "pwned").exists()

@@ -10,6 +10,7 @@ log, and warns (:class:`LatexLayoutWarning`) when a line runs past the margin.
 from __future__ import annotations
 
 import math
+import os
 import re
 import shutil
 import signal
@@ -95,8 +96,13 @@ def _run_pdflatex(exe: str, tex_path: Path, folder: Path, timeout: float) -> str
     ``WALL_FACTOR`` times as many seconds of wall-clock time.  Where no limit can be set on another
     process's CPU time (``resource.prlimit`` is Linux's), the limit is ``timeout`` seconds of wall-clock time.
     """
-    process = subprocess.Popen([exe, "-interaction=nonstopmode", "-halt-on-error", "doc.tex"], cwd=folder,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace")
+    # No shell escape, and TeX may open files only below the document's folder (kpathsea's paranoid mode; its own
+    # packages it finds by its search): author math is checked for \\input, \\write18 and the like first
+    # (render.prose.check_math), and this holds where a check is ever missed.
+    environment = {**os.environ, "openin_any": "p", "openout_any": "p", "shell_escape": "f"}
+    process = subprocess.Popen([exe, "-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"],
+                               cwd=folder, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               errors="replace")
     limited = _limit_cpu(process.pid, timeout)
     wall = WALL_FACTOR * timeout if limited else timeout
     try:

@@ -440,12 +440,39 @@ _TEXT_MODE = re.compile(r"\\(text|textrm|textit|textbf|textsf|texttt|textup|text
                         r"\s*\{")
 
 
+#: Control words author math may not use: TeX's file input and output, shell escape, definitions, catcode and
+#: expansion tricks, and the hooks that run code later.  A claim's statement carrying ``\\input{/etc/passwd}`` put
+#: the file into the report's PDF, and ``\\global\\let\\textbf\\phantom`` hid a later claim's "refuted" (a probe).
+#: Names with ``@`` (LaTeX's internals) are refused too, and ``^^`` (TeX's character codes, which can spell any of
+#: these).
+FORBIDDEN_CONTROL_WORDS = frozenset({
+    "input", "include", "includeonly", "InputIfFileExists", "IfFileExists", "endinput", "openin", "openout", "read",
+    "readline", "write", "immediate", "closein", "closeout", "message", "special", "shipout", "output", "def", "edef",
+    "gdef", "xdef", "let", "futurelet", "global", "long", "outer", "protected", "csname", "endcsname", "expandafter",
+    "noexpand", "scantokens", "catcode", "lccode", "uccode", "mathcode", "delcode", "sfcode", "lowercase", "uppercase",
+    "newcommand", "renewcommand", "providecommand", "DeclareRobustCommand", "DeclareMathOperator", "newenvironment",
+    "renewenvironment", "newcount", "newtoks", "newread", "newwrite", "usepackage", "RequirePackage",
+    "documentclass", "makeatletter", "makeatother", "afterassignment", "aftergroup", "everypar", "everymath",
+    "everydisplay", "everyhbox", "everyvbox", "everyjob", "everycr", "everyeof", "errhelp", "errmessage",
+    "pdfshellescape", "directlua", "jobname", "batchmode", "nonstopmode", "scrollmode", "errorstopmode", "AtBeginDocument",
+    "AtEndDocument", "begingroup", "endgroup", "bgroup", "egroup", "chardef", "mathchardef", "countdef", "toksdef",
+    "showthe", "show", "end", "dump",
+})
+
+
 def check_math(s: str, aligned: bool = False) -> None:
     """Refuse (:class:`NoLatexForm`) author-written math that cannot typeset where rdpsym's reports set it, as pdflatex
     would refuse it later with a message naming neither the claim nor the field (a probe: a hypothesis "x in [0, 1]
     (100% of cases)" reached the .tex, whose % commented out the closing $): an unescaped ``%``, ``#`` or ``$``,
     braces or ``\\begin``/``\\end`` that do not pair, a blank line, a lone backslash at the end, and ``&`` outside
     an environment unless the math is an ``aligned`` row.  A ``$`` inside ``\\text{...}`` is math within its text.
+    Math is not a program: a control word of :data:`FORBIDDEN_CONTROL_WORDS`, one with ``@``, and ``^^`` are refused.
+
+    >>> check_math(r"x \\le 1 \\input{/etc/passwd}")
+    Traceback (most recent call last):
+    ...
+    rdpsym.foundations.errors.NoLatexForm: \\input (TeX's file input and output, definitions and hooks have no place \
+in a report's math) in the LaTeX math 'x \\\\le 1 \\\\input{/etc/passwd}'
 
     >>> check_math(r"\\frac{1}{2} \\le 100\\% \\text{ of all $x$ in } \\{x\\}")
     >>> check_math(r"\\frac{1}{2")
@@ -459,6 +486,12 @@ def check_math(s: str, aligned: bool = False) -> None:
     while i < len(s) and problem is None:
         c = s[i]
         if c == "\\":
+            word = re.match(r"\\([A-Za-z@]+)", s[i:])
+            if word and (word[1] in FORBIDDEN_CONTROL_WORDS and not re.match(r"\\end\s*\{", s[i:])
+                         or "@" in word[1]):
+                problem = (f"\\{word[1]} (TeX's file input and output, definitions and hooks have no place in a "
+                           "report's math)")
+                break
             found = re.match(r"\\(begin|end)\s*\{([^{}]*)\}", s[i:])
             if found:
                 if found[1] == "begin":
@@ -491,6 +524,8 @@ def check_math(s: str, aligned: bool = False) -> None:
         problem = "a { that is never closed"
     if problem is None and environments:
         problem = f"a \\begin{{{environments[-1]}}} that is never ended"
+    if problem is None and "^^" in s:
+        problem = "^^ (TeX's notation for a character by its code, which can spell any control word)"
     if problem is None and re.search(r"\n[ \t]*\n", s):
         problem = "a blank line (a paragraph cannot end inside math)"
     if problem is not None:
