@@ -99,3 +99,20 @@ def test_supports_ordered_by_the_interval_give_the_answer_without_cases():
     split = rdpsym.renyi_divergence(rdpsym.Continuous(1 / wide, x, support=sp.Interval(0, wide)), unit, 2)
     assert isinstance(split.result, sp.Piecewise) and split.result.subs(wide, R(3, 2)) == sp.oo
     assert split.result.subs(wide, R(1, 2)) == sp.log(2)
+
+
+def test_an_order_declared_in_an_interval_is_derived_and_checked_inside_it():
+    """A probe: an order t = parameter("t", 0, 1) was checked at t = 7, and the correct −t·log 2/(t − 1) of U(0, 2)
+    against U(0, 1) refused as disagreeing with the definition there; with t in (2, 3) the correct ∞ was refused at
+    t = 11/10.  An order declared on one side of 1 is derived there alone, and checked at orders inside its interval."""
+    x = sp.Symbol("x", real=True)
+    wide = rdpsym.Continuous(sp.S(1) / 2, x, support=sp.Interval(0, 2))
+    unit = rdpsym.Continuous(sp.S(1), x, support=sp.Interval(0, 1))
+    root = rdpsym.Continuous(1 / (2 * sp.sqrt(x)), x, support=sp.Interval(0, 1))
+    t = rdpsym.parameter("t", 0, 1)
+    below = rdpsym.renyi_divergence(wide, unit, t)
+    assert below.status == "checked" and sp.simplify(below.result + t * sp.log(2) / (t - 1)) == 0
+    assert all(0 < dict(e.point)[t] < 1 for e in below.evidence if type(e).__name__ == "AgreesWithDefinition")
+    between = rdpsym.parameter("t", 2, 3)
+    above = rdpsym.renyi_divergence(root, unit, between)
+    assert above.status == "checked" and above.result == sp.oo

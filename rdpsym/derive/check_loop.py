@@ -81,7 +81,7 @@ class Check:
         free = claimed.free_symbols if isinstance(claimed, sp.Basic) else set()
         self.params = sorted(set(params) | (free - {self.order_symbol}), key=lambda s: s.name)
         self.points = points
-        self.parts = strata(hyp.below_one, integer=self.order_symbol.is_integer is True) \
+        self.parts = strata(hyp.below_one, integer=self.order_symbol.is_integer is True, order=self.order_symbol) \
             if self.order_symbol is not None else ()
         self.branches = claimed.args if isinstance(claimed, sp.Piecewise) else ((claimed, sp.true),)
         self.in_branch = [0] * len(self.branches)

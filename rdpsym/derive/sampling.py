@@ -62,11 +62,57 @@ INTEGERS_ABOVE_ONE = (
 )
 
 
-def strata(below_one: bool, integer: bool = False) -> tuple[Stratum, ...]:
-    """The parts of (0, 1) (``below_one``) or of (1, ∞) a symbolic order is checked in (``integer``: its integers)."""
+def strata(below_one: bool, integer: bool = False, order: sp.Symbol | None = None) -> tuple[Stratum, ...]:
+    """The parts of (0, 1) (``below_one``) or of (1, ∞) a symbolic order is checked in (``integer``: its integers);
+    for an order declared with an interval (``rdpsym.parameter("t", 0, 1)``), only their orders inside it, or
+    points drawn inside it where none of theirs is.  An order t ∈ (0, 1) was checked at t = 7, and its correct
+    result refused as disagreeing with the definition there (a probe).
+
+    >>> from rdpsym.foundations.symbols import parameter
+    >>> [(part.name, part.orders) for part in strata(False, order=parameter("t", 1, 3))]
+    [('1 < α < 2', (11/10, 3/2, 1001/1000)), ('2 ≤ α ≤ 10', (2, 5/2))]
+    >>> strata(False, order=parameter("t", 0, 1))
+    ()
+    """
     if integer:
-        return () if below_one else INTEGERS_ABOVE_ONE
-    return BELOW_ONE if below_one else ABOVE_ONE
+        parts = () if below_one else INTEGERS_ABOVE_ONE
+    else:
+        parts = BELOW_ONE if below_one else ABOVE_ONE
+    within = _order_interval(order)
+    if within is None:
+        return parts
+    within = within.intersect(sp.Interval.open(0, 1) if below_one else sp.Interval.open(1, sp.oo))
+    if within.is_empty or not isinstance(within, sp.Interval):
+        return ()
+    kept = tuple(Stratum(part.name, orders) for part in parts
+                 if (orders := tuple(o for o in part.orders if within.contains(o) is sp.true)))
+    if kept or integer:
+        return kept
+    a, b = within.inf, within.sup
+    inside = tuple(a + (b - a) * u for u in _INSIDE) if b.is_finite else tuple(a + v for v in _POSITIVE if v > 0)
+    return (Stratum(f"{sp.sstr(a)} < α < {sp.sstr(b)}", inside[:4]),)
+
+
+def order_sides(order: object) -> tuple[bool, bool]:
+    """(whether a symbolic order may lie below 1, whether above 1): both, unless it was declared with an interval
+    on one side of 1.
+
+    >>> from rdpsym.foundations.symbols import parameter
+    >>> order_sides(parameter("t", 0, 1)), order_sides(parameter("t", 2, sp.oo)), order_sides(sp.Symbol("a"))
+    ((True, False), (False, True), (True, True))
+    """
+    within = _order_interval(order)
+    if within is None:
+        return True, True
+    return (not within.intersect(sp.Interval.open(0, 1)).is_empty,
+            not within.intersect(sp.Interval.open(1, sp.oo)).is_empty)
+
+
+def _order_interval(order: object) -> sp.Interval | None:
+    """A parameter order's declared interval where its ends are numbers; None for any other order."""
+    if not isinstance(order, Parameter) or not (sp.S(order.lower).is_number and sp.S(order.upper).is_number):
+        return None
+    return order.interval
 
 
 #: Where inside a declared interval (a, b) a parameter is drawn: a + (b − a)·u.
@@ -168,7 +214,7 @@ def sample_points(symbols: list[sp.Symbol], order_symbol: sp.Symbol | None, seed
     """
     rng = random.Random(seed)
     ordered = _in_dependency_order(symbols)
-    parts = strata(below_one, integer=order_symbol is not None and order_symbol.is_integer is True)
+    parts = strata(below_one, integer=order_symbol is not None and order_symbol.is_integer is True, order=order_symbol)
     start = rng.randrange(len(parts)) if parts else 0
     for drawn in itertools.count():
         point: dict = {}
@@ -264,5 +310,5 @@ def _roots(rel, symbol: sp.Symbol, values: dict) -> list[sp.Rational]:
         return []
 
 
-__all__ = ["ABOVE_ONE", "BELOW_ONE", "MAX_TRIES", "WIDE_TRIES", "Stratum", "boundary_orders",
+__all__ = ["ABOVE_ONE", "BELOW_ONE", "MAX_TRIES", "WIDE_TRIES", "Stratum", "boundary_orders", "order_sides",
            "points_past_boundaries", "sample_points", "strata"]

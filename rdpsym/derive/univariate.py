@@ -36,6 +36,7 @@ from rdpsym.derive.every_order import _every_order, _hypotheses
 from rdpsym.derive.finite_order import _finite, _uniform, _uniform_ends
 from rdpsym.derive.limit_orders import _derivatives_written_out, _kl, _sup
 from rdpsym.derive.polish import _elementary_integrals, _literature_logs, _polish, _principal_values, _tidy_piecewise
+from rdpsym.derive.sampling import order_sides
 from rdpsym.derive.steps import _OPENING_STEPS, _definition_step, _density_steps, _equals
 from rdpsym.derive.verify import check_against_definition, is_zero
 from rdpsym.engine.context import SYMPY_FAILURES, Hypotheses, UndecidedSign, simplify_condition, tidy_condition
@@ -91,11 +92,14 @@ def univariate_divergence(P: Density, Q: Density, order: object = alpha, *,
         raise DomainError(must("order", f"a symbol that is not a parameter of P or Q (rename {order} in the densities)",
                                order))
     unchecked = _check_laws(P, Q)
+    below, above = order_sides(order)
+    if not above:  # (an order declared in an interval below 1: derived there alone, as the orders below 1 are)
+        return _within_the_laws(_derive_by_cases(P, Q, order, reference, unchecked, depth=0, below_one=True), P, Q)
     try:
         derived = _derive_by_cases(P, Q, order, reference, unchecked, depth=0)
     except ConvergenceError as exc:
         derived = _through_every_order(P, Q, order, reference, exc)
-    if isinstance(order, sp.Symbol) and not is_integer_order(order):  # an integer order has none below 1
+    if below and isinstance(order, sp.Symbol) and not is_integer_order(order):  # an integer order has none below 1
         derived = _every_order(order, derived,
                                lambda result, low: check_against_definition(P, Q, order, result, (), low),
                                lambda: _derive_by_cases(P, Q, order, None, unchecked, depth=0, below_one=True))
