@@ -156,3 +156,24 @@ def test_a_peers_known_looser_series_is_named_only_for_an_answer_it_could_explai
         certified = float(far.certified.mid())
         (near,) = rdpsym.verify(m, orders=[2.5], rdp=[certified * 1.01], peer=peer).orders
         assert near.cause.startswith("likely"), (peer, near.cause)
+
+
+def test_cli_verify_refuses_an_event_field_it_does_not_read(tmp_path, capsys):
+    """A probe: --event {"class_name": "ZCDpEvent", "rho": 0.1, "Xi": 0.5} was verified as ξ = 0 and a Gaussian's
+    "sensitivity": 5 dropped, both AGREES: a field rdpsym's reading never asks for is refused, named; so are names
+    that are not a DpEvent's (dunders), which were dropped."""
+    cases = {"misspelt": {"class_name": "ZCDpEvent", "rho": 0.1, "Xi": 0.5},
+             "foreign": {"class_name": "GaussianDpEvent", "noise_multiplier": 2.0, "sensitivity": 5},
+             "nested": {"class_name": "SelfComposedDpEvent", "count": 2,
+                        "event": {"class_name": "GaussianDpEvent", "noise_multiplier": 2.0, "sigma": 1}},
+             "dunder": {"class_name": "GaussianDpEvent", "noise_multiplier": 2.0, "__class__": 5}}
+    for name, event in cases.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(event))
+        assert main(["verify", "--event", str(path), "--orders", "2", "--rdp", "0.25"]) == 2, name
+        err = capsys.readouterr().err
+        assert {"misspelt": "'Xi'", "foreign": "'sensitivity'", "nested": "event.event", "dunder": "'__class__'"}[
+            name] in err, err
+    fine = tmp_path / "fine.json"
+    fine.write_text(json.dumps({"class_name": "ZCDpEvent", "rho": 0.1, "xi": 0.5}))
+    assert main(["verify", "--event", str(fine), "--orders", "2", "--rdp", "0.7"]) in (0, 1)

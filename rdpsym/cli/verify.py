@@ -33,6 +33,7 @@ from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.reading import comma_separated
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.laws.mechanisms import REGISTRY
+from rdpsym.peers.events import from_dp_event
 from rdpsym.peers.verify import verify
 from rdpsym.render.peers import verification_json, verification_text
 
@@ -43,16 +44,38 @@ MAX_FILE_BYTES = 50_000_000
 
 
 class JsonEvent:
-    """A dp_accounting event read from JSON: its ``class_name`` and fields, as ``to_named_tuple()`` gives them."""
+    """A dp_accounting event read from JSON: its ``class_name`` and fields, as ``to_named_tuple()`` gives them.  It
+    remembers which fields were read (:meth:`unread`): a field rdpsym's reading of the event never asks for is a
+    misspelling or a field the event does not have, and is refused, not dropped (a probe: ``{"class_name":
+    "ZCDpEvent", "rho": 0.1, "Xi": 0.5}`` was read as ξ = 0, and a Gaussian's ``"sensitivity": 5`` ignored)."""
 
     def __init__(self, class_name: str, fields: dict):
         self.class_name = class_name
         self._fields = ("class_name", *fields)
+        self._read: set[str] = set()
         for k, v in fields.items():
             setattr(self, k, v)
 
+    def __getattribute__(self, name: str):
+        if not name.startswith("_") and name in object.__getattribute__(self, "_fields"):
+            object.__getattribute__(self, "_read").add(name)
+        return object.__getattribute__(self, name)
+
+    def unread(self, where: str = "event") -> list[tuple[str, str, list[str]]]:
+        """(where, field, the fields read beside it) of every field of this event and the events inside it that was
+        never read."""
+        fields, read = object.__getattribute__(self, "_fields")[1:], object.__getattribute__(self, "_read")
+        out = [(where, k, sorted(read - {"class_name"})) for k in fields if k not in read]
+        for k in fields:
+            value = object.__getattribute__(self, k)
+            for i, inner in enumerate(value if isinstance(value, list) else [value]):
+                if isinstance(inner, JsonEvent):
+                    out += inner.unread(f"{where}.{k}" + (f"[{i}]" if isinstance(value, list) else ""))
+        return out
+
     def __repr__(self) -> str:
-        return f"{self.class_name}({', '.join(f'{k}={getattr(self, k)!r}' for k in self._fields[1:])})"
+        fields = object.__getattribute__(self, "_fields")[1:]
+        return f"{self.class_name}({', '.join(f'{k}={object.__getattribute__(self, k)!r}' for k in fields)})"
 
 
 def _event(value: object, where: str, depth: int = 0) -> object:
@@ -63,9 +86,12 @@ def _event(value: object, where: str, depth: int = 0) -> object:
             raise ParameterError(must(f"--event {where}", "an object with a \"class_name\" (such as "
                                       "\"GaussianDpEvent\")", json.dumps(value)[:80]))
         # dp_accounting's fields are public names: "__class__", "__dict__" or "_fields" would rewrite the object
+        odd = [k for k in value if not (isinstance(k, str) and k.isidentifier() and not k.startswith("_"))]
+        if odd:
+            raise ParameterError(must(f"--event {where}", "fields named as a DpEvent's are (public identifiers)",
+                                      repr(odd[0])))
         fields = {k: _event(v, f"{where}.{k}", depth + 1) for k, v in value.items()
-                  if k not in ("class_name", "module_name") and isinstance(k, str) and k.isidentifier()
-                  and not k.startswith("_")}
+                  if k not in ("class_name", "module_name")}
         return JsonEvent(value["class_name"], fields)
     if isinstance(value, list):
         return [_event(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value)]
@@ -130,7 +156,13 @@ def _told(args) -> tuple[object, int]:
         if not isinstance(event, dict):  # a list was read as an Opacus history, and the message named that
             raise ParameterError(must("--event", "a JSON object with a \"class_name\" (a DpEvent's to_named_tuple)",
                                       f"a JSON {type(event).__name__}"))
-        return _event(event, "event"), args.steps
+        told = _event(event, "event")
+        from_dp_event(told)  # (what rdpsym reads of it, and refuses)
+        for where, field, read in told.unread():
+            raise ParameterError(must(f"--event {where}", "fields the event has, as rdpsym reads them (here "
+                                      f"{', '.join(read) or 'none'})", f"also {field!r}: a misspelling, or a field "
+                                      "the event does not have"))
+        return told, args.steps
     history = _load(args.history, "--history")
     if not isinstance(history, list):
         raise ParameterError(must("--history", "a JSON list of [noise_multiplier, sample_rate, steps]",
