@@ -116,3 +116,14 @@ def test_an_order_declared_in_an_interval_is_derived_and_checked_inside_it():
     between = rdpsym.parameter("t", 2, 3)
     above = rdpsym.renyi_divergence(root, unit, between)
     assert above.status == "checked" and above.result == sp.oo
+
+
+def test_evalf_refuses_a_value_for_a_symbol_the_derivation_does_not_have():
+    """A probe: evalf({'sigma': 1, 'alpha': 2, 'foo': 3}) passed over 'foo' (a misspelt name is computed without its
+    value); a law's parameter that the result lost (μ of a shift) is still accepted."""
+    x, mu, s = sp.Symbol("x", real=True), sp.Symbol("mu", real=True), sp.Symbol("sigma", positive=True)
+    normal = lambda m: rdpsym.Continuous(sp.exp(-(x - m) ** 2 / (2 * s**2)) / (sp.sqrt(2 * sp.pi) * s), x)  # noqa: E731
+    d = rdpsym.renyi_divergence(normal(mu), normal(mu + 1), rdpsym.alpha)
+    assert d.evalf({"sigma": 1, "alpha": 2, "mu": 3}) == d.evalf({"sigma": 1, "alpha": 2}) == 1
+    with pytest.raises(ParameterError, match="got also 'foo'"):
+        d.evalf({"sigma": 1, "alpha": 2, "foo": 3})

@@ -101,9 +101,14 @@ class Derivation:
         known = self.result.free_symbols | {s for h in self.hypotheses for s in h.free_symbols}
         if isinstance(self.order, sp.Symbol):
             known.add(self.order)
+        steps = {s for step in self.steps for side in (step.lhs, step.rhs) if isinstance(side, sp.Basic)
+                 for s in side.free_symbols}  # (the laws' parameters a result lost: μ of a Gaussian shift)
         for key, value in (values or {}).items():
-            symbol = next((s for s in known if s == key or s.name == str(key)), None)
-            if symbol is not None:
+            symbol = next((s for s in known | steps if s == key or s.name == str(key)), None)
+            if symbol is None:  # (a misspelt name was passed over, and the value computed without it: a probe)
+                names = ", ".join(sorted({str(s) for s in known | steps}))
+                raise ParameterError(must("values", f"keyed by the derivation's symbols ({names})", f"also {key!r}"))
+            if symbol in known:
                 given[symbol] = value_for(symbol, value)
         missing = sorted(str(s) for s in self.result.free_symbols - set(given))
         if missing:
