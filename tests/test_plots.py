@@ -611,3 +611,11 @@ def test_a_bad_order_names_the_option(tmp_path, capsys, kind, names):
     assert capsys.readouterr().err == (f"rdpsym: error: --orders must be a grid name ({names}) or a non-empty list of "
                                        "orders in (1, ∞], each at most 10^1000 or inf, such as 1.5,2,inf; got 0.5.\n")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_figure_too_large_to_draw_is_refused_before_any_work(tmp_path, capsys):
+    """A probe: --size 30x30 --dpi 2000 (each allowed on its own) is a 60 000² image, 14 GB of RGBA; it was accepted
+    and ended in a MemoryError traceback.  Their product is bounded, named, before any work."""
+    out = tmp_path / "big.png"
+    assert main(["plot", "gaussian:sigma=1", "--output", str(out), "--size", "30x30", "--dpi", "2000"]) == 2
+    assert "--size and --dpi" in capsys.readouterr().err and not out.exists()

@@ -118,8 +118,18 @@ def _summary(d, kind: str) -> str:
     return line
 
 
+#: The most pixels a figure may have (10⁸: 400 MB of RGBA while it is drawn).  Each of --size and --dpi was checked on
+#: its own, so 30x30 inches at 2000 dpi, a 60 000² image (14 GB), was accepted and ended in MemoryError (a probe).
+MAX_PIXELS = 10**8
+
+
 def run(args) -> int:
     path, fmt = _output(args.output)
+    pixels = args.size[0] * args.dpi * args.size[1] * args.dpi
+    if pixels > MAX_PIXELS:
+        asked = f"{args.size[0]:g}x{args.size[1]:g} at {args.dpi} dpi: {pixels:.3g} pixels"
+        raise ParameterError(must("--size and --dpi", f"an image of at most {MAX_PIXELS:.0e} pixels (width × height "
+                                  "× dpi²)", asked))
     budget = args.kind == "budget"
     wrong = [flag for flag, given in (("--deltas", args.deltas is not None), ("--conversion", args.conversion),
                                       ("--exact", args.exact)) if given and budget]
