@@ -42,6 +42,7 @@ from rdpsym.foundations.numbers import Digits, rounded_mpf
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import value_for
 from rdpsym.foundations.record import Status, Step
+from rdpsym.foundations.symbols import alpha as ALPHA
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,7 @@ class Derivation:
             known.add(self.order)
         steps = {s for step in self.steps for side in (step.lhs, step.rhs) if isinstance(side, sp.Basic)
                  for s in side.free_symbols}  # (the laws' parameters a result lost: μ of a Gaussian shift)
+        steps.add(ALPHA)  # (rdpsym's order symbol, given with the values of a result at a numeric order)
         for key, value in (values or {}).items():
             symbol = next((s for s in known | steps if s == key or s.name == str(key)), None)
             if symbol is None:  # (a misspelt name was passed over, and the value computed without it: a probe)
