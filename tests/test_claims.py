@@ -990,3 +990,24 @@ def test_a_side_undefined_at_a_point_of_the_domain_leaves_a_proved_identity_unkn
         clear = Domain({x: sp.Interval(at + 1, at + 2)})
         assert Claim("clear", "", "", "", (Equal(lhs, rhs, ""),), Verdict.PROVED, clear).check().verdict \
             is Verdict.PROVED
+
+
+def test_check_refuses_a_path_that_is_not_a_claim_file_before_any_work(tmp_path, capsys):
+    """A probe: ``rdpsym check /nonexistent.py`` and a .txt file were reported as failed loads with status 1 after the
+    run (bad input is refused before any work, status 2), and the progress bar was written to a stderr that is not a
+    terminal."""
+    from rdpsym.cli.main import main
+
+    other = tmp_path / "notaclaim.txt"
+    other.write_text("x")
+    for given in (str(tmp_path / "nonexistent.py"), str(other)):
+        assert main(["check", given]) == 2, given
+        captured = capsys.readouterr()
+        assert "PATH must be an existing claim file" in captured.err and "[" not in captured.err.split("error")[0]
+    claim = tmp_path / "one.py"
+    claim.write_text("import sympy as sp\nfrom rdpsym.claims import Claim, Domain, Verdict, AtMost\n"
+                     "x = sp.Symbol('x', real=True)\n"
+                     "CLAIM = Claim('one', 't', 's', 'x', (AtMost(x, 2, 'r'),), Verdict.CHECKED, "
+                     "Domain({x: sp.Interval(0, 1)}))\n")
+    assert main(["check", str(claim)]) == 0
+    assert "/1" not in capsys.readouterr().err  # (no progress bar: stderr is not a terminal here)

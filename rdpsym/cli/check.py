@@ -16,6 +16,7 @@ from rdpsym.claims.runner import DEFAULT_TIMEOUT, time_limit
 from rdpsym.claims.runner import run as run_claims
 from rdpsym.cli.help import SUMMARIES
 from rdpsym.cli.output import NOT_AS_EXPECTED, OK, Outputs, check_latex, check_path, console
+from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.render.claims import check_typesetting, report_json, report_latex, report_markdown
 
 
@@ -49,12 +50,18 @@ def progress_bar(stream=sys.stderr):
 
 
 def run(args: argparse.Namespace) -> int:
+    for given in args.paths:  # (a path that is not there was a failed load and status 1, after the run: a probe)
+        path = Path(given)
+        if not path.exists() or (path.is_file() and path.suffix != ".py"):
+            raise ParameterError(must("PATH", "an existing claim file (*.py) or folder of them",
+                                      f"{given!r}" + ("" if path.exists() else " (no such file or folder)")))
     latex = check_latex(args.latex, args.pdf)
     json_path = check_path(args.json, "--json")
     markdown = check_path(args.markdown, "--markdown")
     timeout = time_limit(args.timeout if args.timeout is not None else DEFAULT_TIMEOUT, "--timeout")
     # A claim whose strings cannot be typeset is refused once every file is loaded, before any check.
-    report = run_claims([Path(p) for p in args.paths] or None, None if args.quiet else progress_bar(), timeout,
+    shown = not args.quiet and getattr(sys.stderr, "isatty", lambda: False)()  # (nothing when piped: the README)
+    report = run_claims([Path(p) for p in args.paths] or None, progress_bar() if shown else None, timeout,
                         before_check=check_typesetting if latex is not None else None)
     print(report, file=console(latex, json_path, markdown))
     outputs = Outputs()
