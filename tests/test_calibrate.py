@@ -259,3 +259,12 @@ def test_a_built_in_is_calibrated_in_its_own_noise_parameter_by_default():
     c = rdpsym.calibrate("laplace", epsilon=0.5, delta=1e-6, dps=15)
     assert c.published(6) == "2"
     assert noise_parameter("laplace") == "scale" and noise_parameter("zcdp") == "rho"
+
+
+def test_a_tolerance_finer_than_a_float_is_reached_when_the_digits_allow_it():
+    """A probe: σ of the Gaussian at (1, 10⁻⁵) with tolerance 10⁻⁴⁰ and 60 digits stopped at a relative width of
+    1.6·10⁻¹⁶ (the interpolation's points are floats in log space) and the note blamed 30 digits.  A bracket narrower
+    than a float's spacing is halved exactly, and the search works at the digits the tolerance needs."""
+    c = rdpsym.calibrate("gaussian", epsilon=1, delta=Fraction(1, 10**5), tolerance=Fraction(1, 10**40), dps=60)
+    assert c.relative_gap is not None and c.relative_gap <= Fraction(1, 10**40)
+    assert not any("could not tell" in note for note in c.notes)

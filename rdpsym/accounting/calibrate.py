@@ -372,7 +372,10 @@ def calibrate(family: object, epsilon: object, delta: object, *, parameter: str 
                 continue  # the open end of a positive parameter: the search moves towards it by factors, never onto it
             raise ParameterError(f"bounds[{i}] must be a value {canonical} can take; got {end}: "
                                  f"{exc}") from None
-    search = _Search(make, canonical, d, orders, conversion, max(15, min(dps, 30)))
+    # (30 digits, or enough for the tolerance where the caller's digits allow: at 30, a tolerance of 10⁻⁴⁰ with
+    # --dps 60 could not be reached, and the note blamed 30 digits)
+    search = _Search(make, canonical, d, orders, conversion,
+                     max(15, min(dps, max(30, -floor_log10(tol) + 8 if 0 < tol < 1 else 30))))
     value, other, other_result = _search(search, target, lo, hi, direction, tol, canonical == "steps")
     final = search(value, dps)
     if _decide(final, target) is not True:
@@ -470,6 +473,11 @@ def _search(search: _Search, target: Fraction, lo, hi, direction: str, tol: Frac
         t = lg - fg * (lg - lb) / (fg - fb) if fg != fb else (lg + lb) / 2
         if not math.isfinite(t):  # (the interpolation only proposes a point: the balls decide it)
             t = (lg + lb) / 2
+        if not discrete and abs(gx - bx) < abs(gx) * _FLOAT_WIDTH:
+            # A bracket narrower than a float's spacing: the interpolation's points in log space are floats, and
+            # kept 1/1024 off the ends the bracket hardly shrank (a tolerance of 10⁻⁴⁰ stopped at 1.6·10⁻¹⁶, a
+            # probe): halved exactly from here.
+            t = math.nan
         x = _inside(gx, bx, t, tol, discrete)
         r = search(x)
         verdict = _decide(r, target)
@@ -486,6 +494,10 @@ def _search(search: _Search, target: Fraction, lo, hi, direction: str, tol: Frac
         else:
             break
     return good[0], bad[0], bad[2]
+
+
+#: A bracket's relative width below which its points are halved exactly, not interpolated in floats.
+_FLOAT_WIDTH = Fraction(1, 10**12)
 
 
 def _start(lo, hi, canonical: str, discrete: bool):
