@@ -705,21 +705,21 @@ def test_nested_quadrature_reads_zeros_of_q_by_the_order_and_the_set_they_lie_on
     S = rdpsym.Continuous(sp.S(1), (x, y), support=square)
     T = rdpsym.Continuous(sp.Piecewise((2, y < x), (0, True)), (x, y), support=square)
     for a in (sp.Rational(1, 2), sp.Rational(1, 3)):
-        assert abs(rdpsym.renyi_divergence_mp(S, T, a, dps=20) - a * mpmath.log(2) / (1 - a)) < mpmath.mpf(10) ** -19
-    assert rdpsym.renyi_divergence_mp(S, T, 2, dps=20) == mpmath.inf
+        assert abs(rdpsym.renyi_divergence_mp(S, T, a, dps=15) - a * mpmath.log(2) / (1 - a)) < mpmath.mpf(10) ** -14
+    assert rdpsym.renyi_divergence_mp(S, T, 2, dps=15) == mpmath.inf
     derived = rdpsym.renyi_divergence(S, T, sp.Rational(1, 2))
     assert abs(derived.evalf() - mpmath.log(2)) < mpmath.mpf(10) ** -19
     diagonal = rdpsym.Continuous(6 * (x - y) ** 2, (x, y), support=square)
     truths = {sp.Rational(1, 2): -2 * mpmath.log(mpmath.sqrt(6) / 3), 1: 3 - mpmath.log(6)}
     for a, truth in truths.items():
-        assert abs(rdpsym.renyi_divergence_mp(S, diagonal, a, dps=20) - truth) < mpmath.mpf(10) ** -19, a
+        assert abs(rdpsym.renyi_divergence_mp(S, diagonal, a, dps=15) - truth) < mpmath.mpf(10) ** -14, a
 
 
 def test_nested_quadrature_splits_where_a_curves_square_root_ends():
     """A probe: a Huber-like density on ℝ² (Gaussian inside the circle r = 4, e^{8 − 4r} outside, normalised exactly)
     integrated to 1 − 5.1·10⁻¹⁰ and was refused with a hint about floats in the density: the inner integral's ends
     y = ±√(16 − x²) stop being real at x = ±4, where the outer integrand is not smooth and was not split.  The disc's
-    area is π to 20 digits now; a mass that is not 1 is said to be the quadrature's, at two precisions."""
+    area is π to 20 digits now; a mass that is not 1 is said to be the quadrature's (read twice where it is near 1)."""
     from rdpsym.laws.joint import nested_quad
 
     x, y = sp.symbols("x y", real=True)
@@ -728,5 +728,5 @@ def test_nested_quadrature_splits_where_a_curves_square_root_ends():
     with mpmath.workdps(25):
         area = nested_quad(lambda a, b: mpmath.mpf(1) if a * a + b * b <= 1 else mpmath.mpf(0), disc, (x, y), square)
         assert abs(area - mpmath.pi) < mpmath.mpf(10) ** -20
-    with pytest.raises(DensityError, match="nested quadrature, at 20 and 30 digits"):
+    with pytest.raises(DensityError, match="by nested quadrature"):
         rdpsym.Continuous(disc / 3, (x, y), support=square)

@@ -279,15 +279,15 @@ def check_joint(expr: sp.Expr, variables: tuple, sets: tuple, discrete: bool) ->
         return
     mass = numeric_mass(expr, variables, sets, discrete, dps=20)
     if abs(mass - 1) > mpmath.mpf(10) ** -20:
-        # Not 1 at 20 digits: a law the quadrature read wrong, or no law.  Read again at 30 digits: where the two
-        # disagree the quadrature did not settle (a valid Huber-like density on ℝ², Gaussian inside a circle, came
-        # out 1 − 5.1·10⁻¹⁰ and was refused with a hint about floats in the density: a probe).
-        again = numeric_mass(expr, variables, sets, discrete, dps=30)
+        # Not 1 at 20 digits: a law the quadrature read wrong, or no law.  Near 1, read again at 30 digits: where the
+        # two disagree the quadrature did not settle (a valid Huber-like density on ℝ², Gaussian inside a circle,
+        # came out 1 − 5.1·10⁻¹⁰ and was refused with a hint about floats in the density: a probe).
+        again = numeric_mass(expr, variables, sets, discrete, dps=30) if abs(mass - 1) < 1e-6 else mass
         if abs(again - mass) > mpmath.mpf(10) ** -18:
             raise ConvergenceError(f"the density's mass by nested quadrature did not settle ({mpmath.nstr(mass, 15)} "
                                    f"vs {mpmath.nstr(again, 15)}): pass check=False to skip the check")
         raise DensityError(f"the density must integrate to 1 over its support; got {mpmath.nstr(again, 25)} "
-                           "(nested quadrature, at 20 and 30 digits).")
+                           "(by nested quadrature).")
 
 
 def product_outcomes(sets: tuple, limit: int = 4096) -> list | None:
