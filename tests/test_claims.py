@@ -1011,3 +1011,40 @@ def test_check_refuses_a_path_that_is_not_a_claim_file_before_any_work(tmp_path,
                      "Domain({x: sp.Interval(0, 1)}))\n")
     assert main(["check", str(claim)]) == 0
     assert "/1" not in capsys.readouterr().err  # (no progress bar: stderr is not a terminal here)
+
+
+@pytest.mark.parametrize("case", ["two variables", "two variables, removable", "gamma", "beta", "Ei", "sin(1/x)",
+                                  "degree 7", "where", "x gamma(x)"])
+def test_poles_sympys_singularities_does_not_find_are_found(case):
+    """A second probe: a pole at another variable's value (x = s, s in (1, 2), read at the first sample point
+    1 + 10⁻³⁰), poles of Γ, B and Ei, the zeros of sin(1/x), the roots of x²⁰ − 3x + 1 (SymPy's search ran out of
+    time) and x⁷ − x − 1 (no certified evaluation of CRootOf: unknown) and a pole a ``where`` excludes with a failure within 10⁻⁷⁰ of it: false claims checked, undefined ones
+    proved.  The other variables are taken at simple values, and poles are sought in denominators, in the gamma
+    family's arguments and among a polynomial's numeric roots too."""
+    x, s = sp.Symbol("x", real=True), sp.Symbol("s", positive=True)
+    R = sp.Rational
+    two = Domain({x: sp.Interval(0, 3), s: sp.Interval.open(1, 2)})
+    near_zero = Domain({x: sp.Interval(R(-1, 3), R(1, 2))})
+    step, domain, verdict = {
+        "two variables": (AtMost(1 / (x - s), 10**6, ""), two, Verdict.REFUTED),
+        "two variables, removable": (Equal((x**2 - s**2) / (x - s), x + s, ""), two, Verdict.UNKNOWN),
+        "gamma": (AtMost(sp.gamma(x), 10**6, ""), near_zero, Verdict.REFUTED),
+        "beta": (AtMost(sp.beta(x, 1), 10**6, ""), near_zero, Verdict.REFUTED),
+        "Ei": (AtLeast(sp.Ei(x), -20, ""), near_zero, Verdict.REFUTED),
+        "sin(1/x)": (AtMost(1 / sp.sin(1 / x), 10**6, ""), Domain({x: sp.Interval(R(1, 10), R(1, 2))}),
+                     Verdict.REFUTED),
+        "degree 7": (AtMost(1 / (x**7 - x - 1), 10**6, ""), Domain({x: sp.Interval(1, 2)}), Verdict.REFUTED),
+        "where": (AtMost(1 / (x - 1), 10**70, ""), Domain({x: sp.Interval(0, 3)}, where=lambda p: p[x] != 1),
+                  Verdict.REFUTED),
+        "x gamma(x)": (Equal(x * sp.gamma(x), sp.gamma(x + 1), ""), near_zero, Verdict.UNKNOWN),
+    }[case]
+    assert Claim("pole", "", "", "", (step,), verdict, domain).check().verdict is verdict
+
+
+def test_a_piecewise_condition_ne_is_decided_by_a_ball_that_excludes_equality():
+    """A probe: sin(x)/x for x ≠ 0 (else 1) ≤ 1 on [−1, 2] was unknown: Ne(x, 0) at x = −1 + 10⁻³⁰ was decided only
+    for an exact ball."""
+    x = sp.Symbol("x", real=True)
+    sinc = sp.Piecewise((sp.sin(x) / x, sp.Ne(x, 0)), (1, True))
+    assert Claim("sinc", "", "", "", (AtMost(sinc, 1, ""),), Verdict.CHECKED,
+                 Domain({x: sp.Interval(-1, 2)})).check().verdict is Verdict.CHECKED

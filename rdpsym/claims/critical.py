@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import mpmath
 import sympy as sp
 from sympy.calculus.singularities import singularities
 
@@ -39,8 +40,10 @@ SECONDS = 1.0
 #: The most values tried for one relation (a periodic family in a long interval has many members).
 MOST = 24
 #: How far beside a singular value its neighbours are taken: a pole's failure set is that narrow where the bound is
-#: large (α/(2(α − 3)) ≤ 10⁶ fails within 1.5·10⁻⁷ of 3); 10⁻⁶⁴ reaches a bound of 10⁶³ beside a simple pole.
-BESIDE = tuple(sp.Rational(1, 10**k) for k in (3, 8, 16, 32, 64))
+#: large (α/(2(α − 3)) ≤ 10⁶ fails within 1.5·10⁻⁷ of 3); 10⁻²⁵⁶ reaches a bound of 10²⁵⁵ beside a simple pole.
+BESIDE = tuple(sp.Rational(1, 10**k) for k in (3, 8, 16, 32, 64, 128, 256))
+#: The poles of the gamma family searched for, n = 0, −1, …, −(GAMMA_POLES − 1), where the argument is linear.
+GAMMA_POLES = 64
 #: Members taken of a periodic family on each side of the domain's middle, or of 0 on the whole line.
 _PERIODS = 3
 
@@ -126,11 +129,15 @@ def singular_points(sides: tuple[sp.Expr, ...], domain: Domain) -> tuple[list[di
     if not free or not points:
         return [], []
     allowed = domain.where or (lambda point: True)
+    # The other variables at simple values inside their domains, where the domain allows that point: a pole at
+    # x = s with s in (1, 2) was missed when s was read at the first sample point, 1 + 10⁻³⁰ (a probe).
+    simple = {**points[0], **{s: _simple(numeric[s]) for s in free}}
+    base = simple if None not in simple.values() and _allows(allowed, simple) else points[0]
     at: list[dict] = []
     beside: list[dict] = []
     for variable in sorted(free, key=str):
         where = numeric[variable]
-        small = {s: points[0][s] for s in free - {variable} if _small(points[0][s])}
+        small = {s: base[s] for s in free - {variable} if _small(base[s])}
         taken = 0
         for value in singular_values(tuple(e for e in sides if variable in e.free_symbols), variable,
                                      sp.Interval(where.inf, where.sup)):
@@ -140,11 +147,24 @@ def singular_points(sides: tuple[sp.Expr, ...], domain: Domain) -> tuple[list[di
             if not value.is_number:
                 continue
             for v, into in [*((v, at) for v in _in(value, where)), *((v, beside) for v in _beside(value, where))]:
-                point = {**points[0], variable: v}
+                point = {**base, variable: v}
                 if taken < MOST and point not in at + beside and _allows(allowed, point):
                     into.append(point)
                     taken += 1
     return at, beside
+
+
+def _simple(where: sp.Set) -> sp.Rational | None:
+    """A short rational inside ``where`` (an Interval or a Range): near its middle, one in from its one finite end,
+    or 1/2 on the whole line; None where none is found."""
+    if isinstance(where, sp.Range):
+        candidates = [range_anchor(where)]
+    else:
+        lo, hi = where.inf, where.sup
+        middle = (lo + hi) / 2 if lo.is_finite and hi.is_finite else lo + 1 if lo.is_finite else \
+            hi - 1 if hi.is_finite else sp.S.Half
+        candidates = [sp.Rational(str(sp.N(middle, 4))), sp.Rational(str(sp.N(middle, 12)))]
+    return next((c for c in candidates if c.is_Rational and _small(c) and holds_value(where, c)), None)
 
 
 def singular_values(sides: tuple[sp.Expr, ...], variable: sp.Symbol, hull: sp.Interval) -> list[sp.Expr]:
@@ -167,17 +187,69 @@ def _singular_values(sides: tuple[sp.Expr, ...], variable: sp.Symbol, hull: sp.I
     found: list[sp.Expr] = []
     with time_budget(SECONDS, "the points where a claim's side is singular", absorb=True) as budget:
         for side in sides:
-            try:
-                solved = singularities(side.xreplace({variable: t}), t)
-                values = _members(solved, hull)
-                if isinstance(solved, sp.FiniteSet):  # (a pole at another variable's value: α = s)
-                    values += [v for v in solved.args if v.free_symbols and t not in v.free_symbols]
-            except SymbolicTimeout:
-                raise
-            except Exception:  # noqa: BLE001 - SymPy failing on one side: no points from it, the claim unchanged
-                continue
-            found.extend(v for v in values if v not in found)
+            side = side.xreplace({variable: t})
+            for search in (_polynomial_poles, _gamma_poles, _sympys_singularities, _denominator_zeros):
+                try:
+                    values = search(side, t, hull)
+                except SymbolicTimeout:
+                    raise
+                except Exception:  # noqa: BLE001 - SymPy failing on one side: no points from it, the claim unchanged
+                    continue
+                found.extend(v for v in values if v not in found)
     return tuple(found[:MOST]), not budget.spent
+
+
+def _sympys_singularities(side: sp.Expr, t: sp.Symbol, hull: sp.Interval) -> list[sp.Expr]:
+    """SymPy's ``singularities`` in ``hull``; and a pole at another variable's value (α = s), as it is."""
+    solved = singularities(side, t)
+    values = _members(solved, hull)
+    if isinstance(solved, sp.FiniteSet):
+        values += [v for v in solved.args if v.free_symbols and t not in v.free_symbols]
+    return values
+
+
+def _denominator_zeros(side: sp.Expr, t: sp.Symbol, hull: sp.Interval) -> list[sp.Expr]:
+    """The real zeros in ``hull`` of the side's denominator (1/sin(1/x): SymPy's ``singularities`` did not look)."""
+    denominator = sp.denom(sp.together(side))
+    return _members(sp.solveset(denominator, t, sp.S.Reals), hull) if denominator.has(t) else []
+
+
+def _polynomial_poles(side: sp.Expr, t: sp.Symbol, hull: sp.Interval) -> list[sp.Expr]:
+    """Rational approximations, to about 60 digits, of the real roots in ``hull`` of the side's denominator where it
+    is a polynomial of degree above 4 with rational coefficients (1/(x²⁰ − 3x + 1): SymPy's ``singularities`` ran
+    past the budget, and its exact roots, CRootOf, have no certified evaluation, nor a quick one of 60 digits):
+    points whose neighbours decide a pole.  mpmath's roots need not be certified here: each point is decided in
+    balls where it is."""
+    denominator = sp.denom(sp.together(side))
+    if not denominator.is_polynomial(t) or sp.degree(denominator, t) <= 4 or denominator.free_symbols != {t}:
+        return []
+    coefficients = sp.Poly(denominator, t).all_coeffs()
+    if not all(c.is_Rational for c in coefficients):
+        return []
+    with mpmath.workdps(70):
+        roots = mpmath.polyroots([mpmath.mpf(c.p) / c.q for c in coefficients], maxsteps=200, extraprec=200)
+        real = [sp.Rational(mpmath.nstr(mpmath.re(r), 62, strip_zeros=False)) for r in roots
+                if abs(mpmath.im(r)) < mpmath.mpf(10) ** -50]
+    return [r for r in real if hull.contains(r) is sp.true]
+
+
+def _gamma_poles(side: sp.Expr, t: sp.Symbol, hull: sp.Interval) -> list[sp.Expr]:
+    """Where an argument of Γ, log Γ, ψ, ψ⁽ⁿ⁾ or B, linear in the variable, is 0, −1, −2, … (:data:`GAMMA_POLES` of
+    them), and where one of Ei's or li's is 0 (1): poles SymPy's ``singularities`` does not know (Γ(x) ≤ 10⁶ on
+    [−1/3, 1/2] was checked: a probe)."""
+    arguments = [g.args[-1] for g in side.atoms(sp.gamma, sp.loggamma, sp.digamma, sp.polygamma)]
+    arguments += [a for g in side.atoms(sp.beta) for a in g.args]
+    values = []
+    for u in arguments:
+        a, b = sp.Poly(u, t).all_coeffs() if u.is_polynomial(t) and sp.degree(u, t) == 1 else (None, None)
+        if a is None or not (a.is_number and b.is_number):
+            continue
+        values += [(-n - b) / a for n in range(GAMMA_POLES)]
+    values += [root for g in side.atoms(sp.Ei) for root in sp.solveset(g.args[0], t, sp.S.Reals)
+               if isinstance(root, sp.Expr)] if side.has(sp.Ei) else []
+    values += [root for g in side.atoms(sp.li) for root in sp.solveset(g.args[0] - 1, t, sp.S.Reals)
+               if isinstance(root, sp.Expr)] if side.has(sp.li) else []
+    return [v for v in values if v.is_number and hull.contains(v) is sp.true]
 
 
 def _small(value) -> bool:
@@ -248,7 +320,12 @@ def _periodic(family: sp.ImageSet, hull: sp.Interval) -> list[sp.Expr]:
     (n,), expr = family.lamda.variables, family.lamda.expr
     a, b = sp.expand(expr).coeff(n, 1), sp.expand(expr).coeff(n, 0)
     if sp.expand(expr - a * n - b) != 0 or not (a.is_number and b.is_number and a.is_nonzero):
-        return []
+        # Not linear in n (1/(2πn): the zeros of sin(1/x)): its members for |n| ≤ 256 that fall in the hull, at
+        # most 2·_PERIODS + 2 of them
+        lo, hi = float(hull.inf), float(hull.sup)  # (a float's test first: SymPy's contains is slow with π)
+        members = (expr.xreplace({n: k}) for k in sorted(range(-256, 257), key=abs))
+        near = (v for v in members if v.is_number and v.is_finite and lo - 1e-9 <= float(v) <= hi + 1e-9)
+        return [v for v in near if hull.contains(v) is sp.true][:2 * _PERIODS + 2]
     lo, hi = hull.inf, hull.sup
     middle = (lo + hi) / 2 if lo.is_finite and hi.is_finite else lo if lo.is_finite else hi if hi.is_finite else 0
     centre = int(sp.floor(((middle - b) / a).evalf(30) + sp.S.Half))  # (the member nearest the middle)
