@@ -61,13 +61,13 @@ def tight_failure(lhs: sp.Expr, relation: str, rhs: sp.Expr, domain: Domain,
     """
     numeric = {s for s, w in domain.variables.items() if isinstance(w, (sp.Interval, sp.Range))}
     free = (lhs.free_symbols | rhs.free_symbols) & numeric
-    points = domain.points()
-    if relation not in ("<", "<=", ">", ">=") or len(free) != 1 or not points:
+    first = domain.first_point()
+    if relation not in ("<", "<=", ">", ">=") or len(free) != 1 or first is None:
         return None
     (variable,) = free
     allowed = domain.where or (lambda point: True)
     for value in tight_values(lhs - rhs, variable, domain.variables[variable]):
-        point = {**points[0], variable: value}
+        point = {**first, variable: value}
         if not _allows(allowed, point):
             continue
         sides = failure_at(point)
@@ -125,14 +125,14 @@ def singular_points(sides: tuple[sp.Expr, ...], domain: Domain) -> tuple[list[di
     """
     numeric = {s: w for s, w in domain.variables.items() if isinstance(w, (sp.Interval, sp.Range))}
     free = set().union(*(e.free_symbols for e in sides)) & numeric.keys()
-    points = domain.points()
-    if not free or not points:
+    first = domain.first_point()
+    if not free or first is None or not any(_may_be_singular(e) for e in sides):
         return [], []
     allowed = domain.where or (lambda point: True)
     # The other variables at simple values inside their domains, where the domain allows that point: a pole at
     # x = s with s in (1, 2) was missed when s was read at the first sample point, 1 + 10⁻³⁰ (a probe).
-    simple = {**points[0], **{s: _simple(numeric[s]) for s in free}}
-    base = simple if None not in simple.values() and _allows(allowed, simple) else points[0]
+    simple = {**first, **{s: _simple(numeric[s]) for s in free}}
+    base = simple if None not in simple.values() and _allows(allowed, simple) else first
     at: list[dict] = []
     beside: list[dict] = []
     for variable in sorted(free, key=str):
@@ -152,6 +152,24 @@ def singular_points(sides: tuple[sp.Expr, ...], domain: Domain) -> tuple[list[di
                     into.append(point)
                     taken += 1
     return at, beside
+
+
+#: The functions with singular points at finite arguments (besides negative powers): a side without any of them, nor
+#: a negative power of an expression in a variable, has none, and is not searched (a catalogue run asks for ~600).
+_SINGULAR_FUNCTIONS = (sp.log, sp.tan, sp.cot, sp.sec, sp.csc, sp.tanh, sp.coth, sp.csch, sp.sech, sp.gamma,
+                       sp.loggamma, sp.digamma, sp.polygamma, sp.beta, sp.factorial, sp.binomial, sp.RisingFactorial,
+                       sp.FallingFactorial, sp.harmonic, sp.uppergamma, sp.lowergamma, sp.expint, sp.Ei, sp.li, sp.Li,
+                       sp.Ci, sp.Chi, sp.zeta, sp.polylog, sp.lerchphi, sp.atanh, sp.acoth, sp.asec, sp.acsc,
+                       sp.asech, sp.acsch, sp.erfinv, sp.erfcinv, sp.LambertW)
+
+
+def _may_be_singular(e: sp.Expr) -> bool:
+    """Whether ``e`` holds a function of :data:`_SINGULAR_FUNCTIONS`, a power with a negative (or symbolic) exponent
+    of an expression in a variable, or anything SymPy's own classes may hide one in (a Piecewise, an undefined
+    function)."""
+    if e.atoms(*_SINGULAR_FUNCTIONS, sp.Piecewise, sp.core.function.AppliedUndef):
+        return True
+    return any(p.base.free_symbols and not (p.exp.is_number and p.exp.is_nonnegative) for p in e.atoms(sp.Pow))
 
 
 def _simple(where: sp.Set) -> sp.Rational | None:

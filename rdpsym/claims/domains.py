@@ -215,6 +215,11 @@ class Domain:
         """The sample points (a fresh list of fresh dicts: a step's compare may not change another's points)."""
         return [dict(point) for point in self._points]
 
+    def first_point(self) -> dict | None:
+        """The first sample point (a fresh dict), or None: what the exact-point searches build on, without copying
+        every point as :meth:`points` does (2 % of a catalogue run)."""
+        return dict(self._points[0]) if self._points else None
+
     @functools.cached_property
     def _points(self) -> list[dict]:
         """Drawn once per domain, not once per step that checks on it (the same seeded points each time): the
