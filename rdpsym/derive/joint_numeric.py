@@ -241,21 +241,46 @@ def _vertex(c, g, H, wp):
     return value
 
 
-def _zero_factors(j: Joint) -> list[sp.Expr]:
-    """The density's polynomial factors of degree at most 2 in each variable: where one vanishes inside the region,
-    P^α Q^{1−α} has a kink or a singularity (|x − y| from Q = 6(x − y)² at α = 1/2), which the quadrature splits at
-    as at a switch (its curves solved in closed form).  Unsplit, D_{1/2} of the uniform square against 6(x − y)²
-    settled at two precisions on 0.4054705…, where it is 0.4054651… (a probe)."""
-    factors = [f.base if f.is_Pow and f.exp.is_positive else f for f in sp.Mul.make_args(j.pdf)]
-    return [g for g in factors if g.free_symbols & set(j.variables) and g.is_polynomial(*j.variables)
-            and all(sp.degree(g, v) <= 2 for v in j.variables)]
+def _zero_factors(j: Joint) -> list[tuple[sp.Expr, int]]:
+    """The density's polynomial factors g^m of degree at most 2 in each variable (g, m): where one vanishes inside
+    the region, P^α Q^{1−α} has a kink or a singularity (|x − y| from Q = 6(x − y)² at α = 1/2), which the quadrature
+    splits at as at a switch (its curves solved in closed form).  Unsplit, D_{1/2} of the uniform square against
+    6(x − y)² settled at two precisions on 0.4054705…, where it is 0.4054651… (a probe)."""
+    found: list[tuple[sp.Expr, int]] = []
+    for f in sp.Mul.make_args(j.pdf):
+        g, m = (f.base, f.exp) if f.is_Pow and f.exp.is_Integer and f.exp > 0 else (f, sp.S.One)
+        g = g.args[0] if isinstance(g, sp.Abs) else g  # (|x − y| vanishes where x − y does, to the first order)
+        if g.free_symbols & set(j.variables) and g.is_polynomial(*j.variables) and \
+                all(sp.degree(g, v) <= 2 for v in j.variables):
+            found.append((g, int(m)))
+    return found
 
 
-def _vanishes_around(f, x, y) -> bool:
-    """Whether ``f`` is 0 at the four points diagonally 2⁻⁴⁰·(1 + |·|) away from (x, y) as well (a zero set with
-    an interior there, not a curve through the point)."""
+def _inside(support: tuple):
+    """A test of whether a point (mpmath numbers) lies in the product of sets ``support`` (intervals or ranges)."""
+    ends = [(to_mpf(s.inf, mpmath.mp), to_mpf(s.sup, mpmath.mp), bool(getattr(s, "left_open", False)),
+             bool(getattr(s, "right_open", False))) for s in support]
+
+    def test(*point) -> bool:
+        return all((lo < v if lo_open else lo <= v) and (v < hi if hi_open else v <= hi)
+                   for v, (lo, hi, lo_open, hi_open) in zip(point, ends))
+
+    return test
+
+
+class _Diverges(Exception):  # noqa: N818 - a signal inside this module, not an error
+    """The integrand is infinite on a set the integral cannot ignore: the definition is +∞."""
+
+
+def _vanishes_around(f, inside, x, y) -> bool:
+    """Whether ``f`` is 0 at every one of eight points about 2⁻⁴⁰·(1 + |·|) from (x, y), in four directions of slopes
+    ±1/3 and ±3, that lies ``inside`` P's support (at least two of them): a zero set with an interior there, not a
+    curve through the point (no line holds more than two of them; the diagonal neighbours had stayed on x = y)."""
     hx, hy = (mpmath.ldexp(1 + abs(v), -40) for v in (x, y))
-    return all(f(x + sx * hx, y + sy * hy) == 0 for sx in (-1, 1) for sy in (-1, 1))
+    steps = [(sx * hx, sy * hy / 3) for sx in (-1, 1) for sy in (-1, 1)] + \
+        [(sx * hx / 3, sy * hy) for sx in (-1, 1) for sy in (-1, 1)]
+    around = [(x + dx, y + dy) for dx, dy in steps if inside(x + dx, y + dy)]
+    return len(around) >= 2 and all(f(*point) == 0 for point in around)
 
 
 @sympy_evalf_guard.serialized  # mpmath's global precision: one thread at a time
@@ -263,9 +288,15 @@ def _nested(jp: Joint, jq: Joint, order, dps: int) -> mpmath.mpf:
     """Two variables: the definition by nested one-dimensional quadrature (summation), at two precisions."""
     def at(wp):
         with mpmath.workdps(wp):
-            fp, fq = (mpmath_function(jp.variables, j.pdf) for j in (jp, jq))
+            fp, raw_q = (mpmath_function(jp.variables, j.pdf) for j in (jp, jq))
+            inside_p, inside_q = _inside(jp.support), _inside(jq.support)
+
+            def fq(x, y):  # Q is 0 off its own support (its expression is not Q there: a probe found P's mass on
+                return raw_q(x, y) if inside_q(x, y) else mpmath.mpf(0)  # [0, 2]² ∖ [0, 1]² read as finite)
+
             zeros = [*_zero_factors(jp), *_zero_factors(jq)]
-            split_at = [mpmath_function(jp.variables, g) for g in zeros]
+            split_at = [mpmath_function(jp.variables, g) for g, _ in zeros]
+            of_q = [(mpmath_function(jp.variables, g), m) for g, m in _zero_factors(jq)]
             a = to_mpf(order, mpmath.mp) if order is not oo else mpmath.inf
             if a == mpmath.inf:
                 raise NoClosedFormError("D_∞ of a joint block that neither separates nor is Gaussian")
@@ -274,10 +305,17 @@ def _nested(jp: Joint, jq: Joint, order, dps: int) -> mpmath.mpf:
                 p, q = fp(x, y), fq(x, y)
                 if p == 0 or (q == 0 and a < 1):  # (P^α Q^{1−α} is 0 where Q is, below order 1)
                     return mpmath.mpf(0)
+                if q == 0 and jp.discrete:  # (an outcome where Q has no mass and P has: ∞ from order 1 on; a review)
+                    raise _Diverges
                 if q == 0:  # ∞ where Q vanishes around the node (P has mass where Q has none); a zero of Q on a
                     # curve (6(x − y)² at a node on x = y) is only a singularity of the integrand: decided below
-                    if _vanishes_around(fq, x, y):
-                        return mpmath.inf
+                    if _vanishes_around(fq, inside_p, x, y):
+                        raise _Diverges
+                    # On the zero set of a factor g^m of Q's, with P > 0 there: Q ≤ C·dist^m near it, so the integrand
+                    # is at least c·dist^{−m(α−1)}, not integrable once m(α − 1) ≥ 1, on a curve (a tube) as at an
+                    # isolated zero (where |g| ≤ C·r²).  Nested quadrature spent its whole minute there (a review).
+                    if a > 1 and any(g(x, y) == 0 and m * (a - 1) >= 1 for g, m in of_q):
+                        raise _Diverges
                     if not any(g(x, y) == 0 for g in split_at):  # (on a curve split at: a node next to an end of
                         null_zeros.append((x, y))                 # its piece, where the quadrature's weight is tiny)
                     return mpmath.mpf(0)
@@ -285,11 +323,17 @@ def _nested(jp: Joint, jq: Joint, order, dps: int) -> mpmath.mpf:
 
             null_zeros: list = []
 
-            if jp.discrete:
-                ranges = [[to_mpf(s.inf, mpmath.mp), to_mpf(s.sup, mpmath.mp)] for s in jp.support]  # (no .end)
-                value = mpmath.nsum(lambda j, k: integrand(int(j), int(k)), *ranges)
-            else:  # split where either density is not smooth (their sum has every kink of both) or vanishes
-                value = nested_quad(integrand, jp.pdf + jq.pdf + sum(map(sp.Abs, zeros)), jp.variables, jp.support)
+            try:  # (∞ said at once: mpmath's sums and quadratures went on for 10 s with infinite terms)
+                if jp.discrete:
+                    ranges = [[to_mpf(s.inf, mpmath.mp), to_mpf(s.sup, mpmath.mp)] for s in jp.support]  # (no .end)
+                    value = mpmath.nsum(lambda j, k: integrand(int(j), int(k)), *ranges)
+                else:  # split where either density is not smooth (their sum has every kink of both) or vanishes
+                    edges = sum(sp.Abs(v - end) for v, own, other in zip(jp.variables, jp.support, jq.support)
+                                for end in (other.inf, other.sup) if end.is_finite and own.inf < end < own.sup)
+                    value = nested_quad(integrand, jp.pdf + jq.pdf + sum(sp.Abs(g) for g, _ in zeros) + edges,
+                                        jp.variables, jp.support)
+            except _Diverges:
+                return mpmath.inf
             if null_zeros and not mpmath.isinf(value):
                 raise ConvergenceError(
                     f"D_{order} of a joint block: Q vanishes where P does not at the quadrature's node "
