@@ -399,6 +399,11 @@ def test_a_series_whose_largest_term_lies_past_the_scan_is_not_infinite():
                                            support=sp.Range(0, sp.oo))
     with pytest.raises(ConvergenceError, match="ever more slowly"):
         rdpsym.renyi_divergence_mp(poisson(3), poisson(sp.Rational(1, 2)), 1600, dps=30)
+    # (a second probe: Poisson(10) against a COM-Poisson law at α = 1.999, terms x^k/(k!)^{0.001}: log|t_k|/k falls
+    # by only 0.71 between the last offsets, and a first threshold of 1 called the finite sum ∞)
+    com = rdpsym.Discrete(1 / (sp.factorial(k) ** 2 * sp.besseli(0, 2)), k, support=sp.Range(0, sp.oo))
+    with pytest.raises(ConvergenceError, match="ever more slowly"):
+        rdpsym.renyi_divergence_mp(poisson(10), com, sp.Rational(1999, 1000))
     with mpmath.workdps(30):
         for term in (lambda j: mpmath.mpf(j) ** 2, lambda j: mpmath.mpf(2) ** j, lambda j: mpmath.factorial(j)):
             assert sum_range(term, sp.Integer(0), sp.oo, mpmath.mp) == mpmath.inf

@@ -177,3 +177,8 @@ def test_cli_verify_refuses_an_event_field_it_does_not_read(tmp_path, capsys):
     fine = tmp_path / "fine.json"
     fine.write_text(json.dumps({"class_name": "ZCDpEvent", "rho": 0.1, "xi": 0.5}))
     assert main(["verify", "--event", str(fine), "--orders", "2", "--rdp", "0.7"]) in (0, 1)
+    # (a review: the event inside a sampling of probability 0 is never read, and its real fields are no misspelling)
+    free = tmp_path / "free.json"
+    free.write_text(json.dumps({"class_name": "PoissonSampledDpEvent", "sampling_probability": 0.0,
+                                "event": {"class_name": "GaussianDpEvent", "noise_multiplier": 1.0}}))
+    assert main(["verify", "--event", str(free), "--orders", "2", "--rdp", "0"]) == 0

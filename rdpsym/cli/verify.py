@@ -43,6 +43,25 @@ MAX_DEPTH = 64
 MAX_FILE_BYTES = 50_000_000
 
 
+#: dp_accounting's event classes (0.6) and their fields, as ``to_named_tuple()`` writes them: a field of the class is
+#: tolerated where rdpsym's reading never asks for it (an event inside a Poisson sampling of probability 0, which
+#: costs nothing whatever it is: a review); any other is refused.  A class not listed here: every field must be read.
+DP_EVENT_FIELDS = {
+    "ComposedDpEvent": ("events",), "DiscreteLaplaceDpEvent": ("noise_parameter", "sensitivity"),
+    "GaussianDpEvent": ("noise_multiplier",), "LaplaceDpEvent": ("noise_multiplier",),
+    "MixtureOfGaussiansDpEvent": ("standard_deviation", "sensitivities", "sampling_probs"), "NoOpDpEvent": (),
+    "NonPrivateDpEvent": (), "PoissonSampledDpEvent": ("sampling_probability", "event"),
+    "RandomizedResponseDpEvent": ("noise_parameter", "num_buckets"),
+    "RepeatAndSelectDpEvent": ("event", "mean", "shape"),
+    "SampledWithReplacementDpEvent": ("source_dataset_size", "sample_size", "event"),
+    "SampledWithoutReplacementDpEvent": ("source_dataset_size", "sample_size", "event"),
+    "SelfComposedDpEvent": ("event", "count"), "SingleEpochTreeAggregationDpEvent": ("noise_multiplier", "step_counts"),
+    "TruncatedSubsampledGaussianDpEvent": ("dataset_size", "sampling_probability", "truncated_batch_size",
+                                           "noise_multiplier"),
+    "UnsupportedDpEvent": (), "ZCDpEvent": ("rho", "xi"),
+}
+
+
 class JsonEvent:
     """A dp_accounting event read from JSON: its ``class_name`` and fields, as ``to_named_tuple()`` gives them.  It
     remembers which fields were read (:meth:`unread`): a field rdpsym's reading of the event never asks for is a
@@ -65,7 +84,9 @@ class JsonEvent:
         """(where, field, the fields read beside it) of every field of this event and the events inside it that was
         never read."""
         fields, read = object.__getattribute__(self, "_fields")[1:], object.__getattribute__(self, "_read")
-        out = [(where, k, sorted(read - {"class_name"})) for k in fields if k not in read]
+        known = DP_EVENT_FIELDS.get(object.__getattribute__(self, "class_name"))
+        kept = read if known is None else set(known)
+        out = [(where, k, sorted(kept - {"class_name"})) for k in fields if k not in kept]
         for k in fields:
             value = object.__getattribute__(self, k)
             for i, inner in enumerate(value if isinstance(value, list) else [value]):
@@ -159,7 +180,7 @@ def _told(args) -> tuple[object, int]:
         told = _event(event, "event")
         from_dp_event(told)  # (what rdpsym reads of it, and refuses)
         for where, field, read in told.unread():
-            raise ParameterError(must(f"--event {where}", "fields the event has, as rdpsym reads them (here "
+            raise ParameterError(must(f"--event {where}", "fields the event has (here "
                                       f"{', '.join(read) or 'none'})", f"also {field!r}: a misspelling, or a field "
                                       "the event does not have"))
         return told, args.steps

@@ -112,6 +112,9 @@ class Derivation:
                 raise ParameterError(must("values", f"keyed by the derivation's symbols ({names})", f"also {key!r}"))
             if symbol in known:
                 given[symbol] = value_for(symbol, value)
+            elif symbol == ALPHA and not isinstance(self.order, sp.Symbol) and value_for(ALPHA, value) != self.order:
+                raise ParameterError(must("values", f"without an order other than the derivation's ({self.order})",
+                                          f"alpha = {value}"))  # (order 3 asked of the order-2 result: a review)
         missing = sorted(str(s) for s in self.result.free_symbols - set(given))
         if missing:
             raise ParameterError(f"values must give every parameter; missing: {', '.join(missing)}.")

@@ -86,7 +86,7 @@ def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx, hints: tuple = ()):
 
     scan = _scan(log_size, far, [(k - start) * step for k in hints])
     if scan is None:  # still growing at k ~ 2^4096
-        if _growth_slowing(log_size):
+        if _growth_slowing(log_size, ctx):
             raise ConvergenceError(
                 f"the series' terms still grow at k ≈ 2^{_EXPONENTS[-1]} but ever more slowly: its largest term lies "
                 "beyond what is summed here")
@@ -203,16 +203,18 @@ def largest_terms(log_term, lo: sp.Expr, hi: sp.Expr) -> tuple[int, ...]:
     return () if scan is None else tuple(start + step * d for d in dict.fromkeys(scan[2]))
 
 
-def _growth_slowing(log_size) -> bool:
+def _growth_slowing(log_size, ctx) -> bool:
     """Whether terms still growing at the scan's last offset grow by ever less per term there: their log size per
-    term, log|t_k|/k, falls by more than 1 between the last two offsets.  So a Poisson pair's terms at α = 1600,
-    λ₁^{αk}λ₂^{(1−α)k}/k! (log|t_k|/k ≈ c − log k), which peak at k ≈ 10¹²⁴¹, past 2⁴⁰⁹⁶ ≈ 10¹²³³: their sum is
-    finite, and +∞ "agreeing at two precisions" was returned for it, and a correct closed form refused at α = 2000 (a
-    probe).  Terms growing geometrically or faster (log|t_k|/k not falling) or like a power of k (log|t_k|/k ≈ 0 at
-    both) are +∞ as before."""
+    term, log|t_k|/k, falls between the last two offsets by more than the working precision can blur.  So a
+    Poisson pair's terms at α = 1600, λ₁^{αk}λ₂^{(1−α)k}/k! (log|t_k|/k ≈ c − log k), which peak at k ≈ 10¹²⁴¹, past
+    2⁴⁰⁹⁶ ≈ 10¹²³³: their sum is finite, and +∞ "agreeing at two precisions" was returned for it, and a correct closed
+    form refused at α = 2000 (a probe); and x^k/(k!)^{0.001}, whose log|t_k|/k falls by only 0.71 there (a second
+    probe: a first threshold of 1 called its finite sum ∞).  Terms growing geometrically or faster (log|t_k|/k not
+    falling) or like a power of k (log|t_k|/k ≈ 10⁻¹²³⁰ at both) are +∞ as before."""
     (j0, j1) = _EXPONENTS[-2:]
     k0, k1 = 2**j0 - 1, 2**j1 - 1
-    return log_size(k1) / k1 < log_size(k0) / k0 - 1
+    before, after = log_size(k0) / k0, log_size(k1) / k1
+    return after < before - ctx.mpf(10) ** (-(ctx.dps // 2)) * max(1, abs(before))
 
 
 def _scan(log_size, far: int | None, hints: list[int]) -> tuple[list[int], list, list[int]] | None:

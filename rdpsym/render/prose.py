@@ -455,8 +455,7 @@ FORBIDDEN_CONTROL_WORDS = frozenset({
     "documentclass", "makeatletter", "makeatother", "afterassignment", "aftergroup", "everypar", "everymath",
     "everydisplay", "everyhbox", "everyvbox", "everyjob", "everycr", "everyeof", "errhelp", "errmessage",
     "pdfshellescape", "directlua", "jobname", "batchmode", "nonstopmode", "scrollmode", "errorstopmode", "AtBeginDocument",
-    "AtEndDocument", "begingroup", "endgroup", "bgroup", "egroup", "chardef", "mathchardef", "countdef", "toksdef",
-    "showthe", "show", "end", "dump",
+    "AtEndDocument", "chardef", "mathchardef", "countdef", "toksdef", "showthe", "show", "end", "dump",
 })
 
 
@@ -488,7 +487,7 @@ in a report's math) in the LaTeX math 'x \\\\le 1 \\\\input{/etc/passwd}'
         if c == "\\":
             word = re.match(r"\\([A-Za-z@]+)", s[i:])
             if word and (word[1] in FORBIDDEN_CONTROL_WORDS and not re.match(r"\\end\s*\{", s[i:])
-                         or "@" in word[1]):
+                         or ("@" in word[1] and word[1] != "@")):  # (\@, the space factor's control symbol, is text)
                 problem = (f"\\{word[1]} (TeX's file input and output, definitions and hooks have no place in a "
                            "report's math)")
                 break
