@@ -334,10 +334,15 @@ def test_verify_reads_only_a_regular_json_file_of_bounded_size(tmp_path, capsys)
     assert "4300 digits" in capsys.readouterr().err
 
 
-def test_a_json_event_with_dunder_keys_is_read_as_its_public_fields(tmp_path, capsys):
+def test_a_json_event_with_dunder_keys_is_refused_and_never_rewrites_the_object(tmp_path, capsys):
+    """Dunder keys could rewrite the event object ("__class__", "__dict__", "_fields"); they were dropped, and are
+    refused now, as every key that is not one of the event's fields is (a probe: a misspelt "Xi" read as ξ = 0)."""
     f = tmp_path / "event.json"
     f.write_text('{"class_name": "GaussianDpEvent", "noise_multiplier": 2.0, "__class__": "x", "__dict__": {},'
                  ' "_fields": 3}')
+    assert main(["verify", "--event", str(f), "--orders", "2", "--rdp", "0.25"]) == 2
+    assert "public identifiers" in capsys.readouterr().err
+    f.write_text('{"class_name": "GaussianDpEvent", "noise_multiplier": 2.0}')
     assert main(["verify", "--event", str(f), "--orders", "2", "--rdp", "0.25"]) == 0
     assert "certified 0.25" in capsys.readouterr().out
 
@@ -354,7 +359,7 @@ def test_a_json_event_with_a_number_no_float_holds_or_a_repeated_key_is_refused(
         f.write_text('{"class_name": "GaussianDpEvent", ' + body + "}")
         assert main(["verify", "--event", str(f), "--orders", "2", "--rdp", "0.25"]) == 2
         assert message in capsys.readouterr().err
-    f.write_text('{"class_name": "GaussianDpEvent", "noise_multiplier": 0.0, "__note__": 1e-310}')
+    f.write_text('{"class_name": "GaussianDpEvent", "noise_multiplier": 1e-310}')  # (a subnormal is read)
     assert main(["verify", "--event", str(f), "--orders", "2", "--rdp", "0.25"]) != 2
 
 

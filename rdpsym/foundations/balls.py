@@ -348,10 +348,8 @@ class _Evaluator:
                 return False
             if op in ("<", "<=") and (d > 0 or (op == "<" and d >= 0)):
                 return False
-            if op in ("==", "!=") and d.is_exact():
-                return (d == 0) == (op == "==")
-            if op in ("==", "!=") and (d > 0 or d < 0):  # (a ball that excludes 0: the sides differ, exactly or not;
-                return op == "!="  # Ne(x, 0) at x = −1 + 10⁻³⁰ was undecided, and a true claim unknown: a probe)
+            if op in ("==", "!=") and (d.is_exact() or d > 0 or d < 0):  # (a ball that excludes 0 decides too: Ne(x, 0)
+                return (d == 0) == (op == "==")  # at x = −1 + 10⁻³⁰ was undecided, and a true claim unknown: a probe)
             raise Undecided(_Quoted("cannot decide with balls of this precision", cond))
         raise NotCertifiable(f"no certified decision for {_short(cond)}")
 
