@@ -13,8 +13,9 @@ balls, or by SymPy's exact equality for a strict relation), so a true claim's st
 The points where a side is singular are another such set: log(α)/(α − π) ≤ 30 fails only on (π, π + 0.038) and is
 undefined at π, α/(2(α − 3)) ≤ 10⁶ only within 1.5·10⁻⁷ of 3, tan x ≤ 10⁶ beside π/2, and (x² − 1)/(x − 1) = x + 1
 is undefined at x = 1; each was reported checked or proved (a probe).  :func:`singular_points` gives the exact
-singular values of one variable (SymPy's ``singularities``: poles, logarithms' zeros, tan's poles) in the domain and
-points just beside them; the claim decides them as sample points, so a side undefined there leaves the claim unknown
+singular values of one variable (SymPy's ``singularities``: poles, logarithms' zeros, tan's poles; a denominator's
+zeros; the gamma family's poles; a polynomial denominator's real roots) in the domain and points just beside them;
+the claim decides them as sample points, so a side undefined there leaves the claim unknown
 (as a sample point where a side cannot be evaluated does) and a failure beside a pole refutes it.
 
 What stays a sampled check's limit: a claim whose failure set in several variables is a curve, not a point, a side
@@ -111,9 +112,10 @@ def tight_values(d: sp.Expr, variable: sp.Symbol, where: sp.Set) -> list[sp.Expr
 
 def singular_points(sides: tuple[sp.Expr, ...], domain: Domain) -> tuple[list[dict], list[dict]]:
     """(points of ``domain`` at, and points just beside, the exact values of one numeric variable where a side is
-    singular (:func:`singular_values`, the other variables kept as symbols)), the other variables at the domain's
-    first sample point (a value that depends on them is taken where their values there are small rationals: SymPy's
-    exact arithmetic on 10³⁰-sized edges did not finish); beside: :data:`BESIDE` away, or a Range's next members;
+    singular (:func:`singular_values`, the other variables kept as symbols)), the other variables at short rationals
+    inside their domains (:func:`_simple`; the first sample point where the domain's condition refuses them), a value
+    that depends on them taken only where they are short rationals (SymPy's exact arithmetic on 10³⁰-sized edges did
+    not finish); beside: :data:`BESIDE` away, or a Range's next members;
     at most :data:`MOST` for each variable.  The points at are sample points (a side undefined there leaves the
     claim unknown); the points beside count only by a certified failure, as far points do (both sides of a true
     claim near 0 together, ε = 10⁻⁶⁴ beside sinh ε's zero, are not decided at 1 024 bits).
@@ -244,10 +246,11 @@ def _polynomial_poles(side: sp.Expr, t: sp.Symbol, hull: sp.Interval) -> list[sp
     coefficients = sp.Poly(denominator, t).all_coeffs()
     if not all(c.is_Rational for c in coefficients):
         return []
-    with mpmath.workdps(70):
-        roots = mpmath.polyroots([mpmath.mpf(c.p) / c.q for c in coefficients], maxsteps=200, extraprec=200)
-        real = [sp.Rational(mpmath.nstr(mpmath.re(r), 62, strip_zeros=False)) for r in roots
-                if abs(mpmath.im(r)) < mpmath.mpf(10) ** -50]
+    ctx = mpmath.MPContext()  # (its own precision: mpmath's global one is shared by threads)
+    ctx.dps = 70
+    roots = ctx.polyroots([ctx.mpf(c.p) / c.q for c in coefficients], maxsteps=200, extraprec=200)
+    real = [sp.Rational(ctx.nstr(ctx.re(r), 62, strip_zeros=False)) for r in roots
+            if abs(ctx.im(r)) < ctx.mpf(10) ** -50]
     return [r for r in real if hull.contains(r) is sp.true]
 
 
