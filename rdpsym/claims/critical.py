@@ -208,9 +208,16 @@ def _singular_values(sides: tuple[sp.Expr, ...], variable: sp.Symbol, hull: sp.I
     with time_budget(SECONDS, "the points where a claim's side is singular", absorb=True) as budget:
         for side in sides:
             side = side.xreplace({variable: t})
-            for search in (_polynomial_poles, _gamma_poles, _sympys_singularities, _denominator_zeros):
+            try:  # (one denominator for the two searches that read it)
+                denominator = sp.denom(sp.together(side))
+            except SymbolicTimeout:
+                raise
+            except Exception:  # noqa: BLE001 - SymPy failing on one side: the searches that need it find nothing
+                denominator = sp.S.One
+            for search, of in ((_polynomial_poles, denominator), (_gamma_poles, side), (_sympys_singularities, side),
+                               (_denominator_zeros, denominator)):
                 try:
-                    values = search(side, t, hull)
+                    values = search(of, t, hull)
                 except SymbolicTimeout:
                     raise
                 except Exception:  # noqa: BLE001 - SymPy failing on one side: no points from it, the claim unchanged
@@ -228,19 +235,17 @@ def _sympys_singularities(side: sp.Expr, t: sp.Symbol, hull: sp.Interval) -> lis
     return values
 
 
-def _denominator_zeros(side: sp.Expr, t: sp.Symbol, hull: sp.Interval) -> list[sp.Expr]:
-    """The real zeros in ``hull`` of the side's denominator (1/sin(1/x): SymPy's ``singularities`` did not look)."""
-    denominator = sp.denom(sp.together(side))
+def _denominator_zeros(denominator: sp.Expr, t: sp.Symbol, hull: sp.Interval) -> list[sp.Expr]:
+    """The real zeros in ``hull`` of a side's denominator (1/sin(1/x): SymPy's ``singularities`` did not look)."""
     return _members(sp.solveset(denominator, t, sp.S.Reals), hull) if denominator.has(t) else []
 
 
-def _polynomial_poles(side: sp.Expr, t: sp.Symbol, hull: sp.Interval) -> list[sp.Expr]:
-    """Rational approximations, to about 60 digits, of the real roots in ``hull`` of the side's denominator where it
+def _polynomial_poles(denominator: sp.Expr, t: sp.Symbol, hull: sp.Interval) -> list[sp.Expr]:
+    """Rational approximations, to about 60 digits, of the real roots in ``hull`` of a side's denominator where it
     is a polynomial of degree above 4 with rational coefficients (1/(x²⁰ − 3x + 1): SymPy's ``singularities`` ran
     past the budget, and its exact roots, CRootOf, have no certified evaluation, nor a quick one of 60 digits):
     points whose neighbours decide a pole.  mpmath's roots need not be certified here: each point is decided in
     balls where it is."""
-    denominator = sp.denom(sp.together(side))
     if not denominator.is_polynomial(t) or sp.degree(denominator, t) <= 4 or denominator.free_symbols != {t}:
         return []
     coefficients = sp.Poly(denominator, t).all_coeffs()

@@ -286,6 +286,8 @@ def _vanishes_around(f, inside, x, y) -> bool:
 @sympy_evalf_guard.serialized  # mpmath's global precision: one thread at a time
 def _nested(jp: Joint, jq: Joint, order, dps: int) -> mpmath.mpf:
     """Two variables: the definition by nested one-dimensional quadrature (summation), at two precisions."""
+    factors_p, factors_q = _zero_factors(jp), _zero_factors(jq)  # (SymPy's reading: once, not at each precision)
+
     def at(wp):
         with mpmath.workdps(wp):
             fp, raw_q = (mpmath_function(jp.variables, j.pdf) for j in (jp, jq))
@@ -294,9 +296,9 @@ def _nested(jp: Joint, jq: Joint, order, dps: int) -> mpmath.mpf:
             def fq(x, y):  # Q is 0 off its own support (its expression is not Q there: a probe found P's mass on
                 return raw_q(x, y) if inside_q(x, y) else mpmath.mpf(0)  # [0, 2]² ∖ [0, 1]² read as finite)
 
-            zeros = [*_zero_factors(jp), *_zero_factors(jq)]
+            zeros = [*factors_p, *factors_q]
             split_at = [mpmath_function(jp.variables, g) for g, _ in zeros]
-            of_q = [(mpmath_function(jp.variables, g), m) for g, m in _zero_factors(jq)]
+            of_q = [(mpmath_function(jp.variables, g), m) for g, m in factors_q]
             a = to_mpf(order, mpmath.mp) if order is not oo else mpmath.inf
             if a == mpmath.inf:
                 raise NoClosedFormError("D_∞ of a joint block that neither separates nor is Gaussian")
