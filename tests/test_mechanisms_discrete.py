@@ -158,6 +158,34 @@ def test_k_randomized_response_is_the_definition(k, e):
         assert_close(values[-1], mp(e))
 
 
+
+def _special_pair_definition(k, e, a, forward):
+    """D_a of a value's row (e^ε/(e^ε + k − 1) on it, the rest spread) against the uniform row, or the reverse."""
+    with mpmath.workdps(70):
+        e, a = mp(e), mpmath.inf if a == sp.oo else mp(a)
+        p = mpmath.exp(e) / (mpmath.exp(e) + k - 1)
+        row, uniform = [p, 1 - p], [mpmath.mpf(1) / k, mpmath.mpf(k - 1) / k]
+        P, Q = (row, uniform) if forward else (uniform, row)
+        if a == mpmath.inf:
+            return max(mpmath.log(u / v) for u, v in zip(P, Q))
+        if a == 1:
+            return sum(u * mpmath.log(u / v) for u, v in zip(P, Q))
+        return mpmath.log(sum(u**a * v ** (1 - a) for u, v in zip(P, Q))) / (a - 1)
+
+
+@pytest.mark.parametrize("k, e, order", [(3, 20, 2), (2, 1, 1), (2, 1, sp.oo), (3, 2, R(5, 2)), (4, R(1, 2), 3)])
+def test_the_rdp_of_a_pair_not_known_to_dominate_its_reverse_is_the_larger_direction(k, e, order):
+    """A probe: k-ary randomized response against the special value's uniform row gave D(P‖Q) = log 3 at order 2
+    (k = 3, ε = 20), labelled checked, where the reverse direction, and the mechanism's curve, is 18.5."""
+    m = rdpsym.k_randomized_response(k, e, relation="replace-special")
+    d = m.rdp(order)
+    truth = max(_special_pair_definition(k, e, order, True), _special_pair_definition(k, e, order, False))
+    assert d.status in (rdpsym.Status.PROVED, rdpsym.Status.CHECKED)
+    assert_close(d.evalf(dps=60), truth, 50)
+    if order != 1:
+        assert_close(m.curve().value(order, dps=55), truth, 50)
+    assert str(d).startswith(f"max(D_{order}(P||Q), D_{order}(Q||P)) = ")
+
 def test_k_randomized_response_with_two_values_is_randomized_response():
     e = R(7, 10)
     ours = rdpsym.k_randomized_response(2, e).curve().values(ORDERS + ["inf"], dps=50)

@@ -117,25 +117,20 @@ def rdp_curve(obj: Mechanism | Guarantee) -> RdpCurve:
     computed = _computed(mechanism, label)
     if computed is not None:
         return curve(computed, label)
-    pairs = [mechanism]
-    if not mechanism.symmetric:
-        # Adjacency is symmetric: without an argument that D_α(P‖Q) dominates, take both.
-        pairs.append(dataclasses.replace(mechanism, pair=mechanism.pair[::-1], reference=None))
-    directions = [_derived(m) for m in pairs]
-    for derivation, _ in directions:
-        if not derivation.is_closed_form:
-            raise NoClosedFormError(f"{label}: no closed form in α; evaluate orders with rdpsym.renyi_divergence_mp")
-    form = sp.Max(*[d.result for d, _ in directions]) if len(directions) > 1 else directions[0][0].result
+    # Adjacency is symmetric: where D_α(P‖Q) is not argued to dominate, .rdp takes the larger of both directions.
+    derivation, at_infinity = _derived(mechanism)
+    if not derivation.is_closed_form:
+        raise NoClosedFormError(f"{label}: no closed form in α; evaluate orders with rdpsym.renyi_divergence_mp")
+    form = derivation.result
     # D_∞ is an order of the default grid: only a closed form may stand there.  A numeric D_∞ (the
     # definition's supremum by scanning, a lower estimate) could understate ε, so it is taken as ∞,
     # which never wins a conversion.
-    d_inf = [d.result if d.is_closed_form else sp.oo for _, d in directions]
-    at_inf = sp.Max(*d_inf) if len(d_inf) > 1 else d_inf[0]
-    proved = all(d.status == "proved" and (i.status == "proved" or i.result == sp.oo) for d, i in directions)
+    at_inf = at_infinity.result if at_infinity.is_closed_form else sp.oo
+    proved = derivation.status == "proved" and (at_infinity.status == "proved" or at_infinity.result == sp.oo)
     # Balls around a closed form are certified only if the closed form itself is proved; one
     # that was only checked numerically is labelled so.  (α−1)·D_α of a pair is a cumulant
     # generating function, convex, and so is a max of two: convexity is used only when proved.
-    source = "derived (" + ", ".join(str(d.status) for d, _ in directions) + ")"
+    source = f"derived ({derivation.status})"
     # The Gaussian mechanism made by its factory is the pair N(0, σ²) vs N(Δ, σ²) in its worst direction (in
     # d dimensions too, after a rotation: Mironov 2017, Prop 7), i.e. N(0, 1) vs N(Δ/σ, 1) at every order.
     shift = pure = None
@@ -151,20 +146,18 @@ def rdp_curve(obj: Mechanism | Guarantee) -> RdpCurve:
         pure = ("randomized-response", mechanism.parameters["p"])
     return curve(ClosedForm(label, form, at_inf, source, convex=proved, certified=proved, gaussian_shift=shift,
                             pure_pair=pure,
-                            at_one=functools.partial(_kl_from_laws, tuple(pairs), label)), label)
+                            at_one=functools.partial(_kl_from_laws, mechanism, label)), label)
 
 
-def _kl_from_laws(pairs: tuple, label: str) -> sp.Expr:
-    """The curve's value at α = 1 derived from the laws (the larger direction's KL divergence, a checked closed
-    form), for a closed form whose limit α → 1⁺ SymPy cannot take (an erf of α·μ)."""
-    values = []
-    for mechanism in pairs:
-        derivation = mechanism.rdp(1)
-        if not derivation.is_closed_form:
-            raise NoClosedFormError(f"{label}: no closed form at order 1 (the KL divergence is "
-                                    f"{derivation.status}); evaluate it with rdpsym.renyi_divergence_mp(P, Q, 1)")
-        values.append(derivation.result)
-    return sp.Max(*values) if len(values) > 1 else values[0]
+def _kl_from_laws(mechanism: Mechanism, label: str) -> sp.Expr:
+    """The curve's value at α = 1 derived from the laws (the KL divergence, of the larger direction where the
+    pair is not known to dominate its reverse: a checked closed form), for a closed form whose limit α → 1⁺
+    SymPy cannot take (an erf of α·μ)."""
+    derivation = mechanism.rdp(1)
+    if not derivation.is_closed_form:
+        raise NoClosedFormError(f"{label}: no closed form at order 1 (the KL divergence is "
+                                f"{derivation.status}); evaluate it with rdpsym.renyi_divergence_mp(P, Q, 1)")
+    return derivation.result
 
 
 def _computed(mechanism: Mechanism, label: str):

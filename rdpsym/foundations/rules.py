@@ -162,7 +162,7 @@ class PieceSuprema(Rule):
 
 @dataclass(frozen=True)
 class Largest(Rule):
-    """The largest of several values (``of``: "suprema", "log-ratios", "outcomes")."""
+    """The largest of several values (``of``: "suprema", "log-ratios", "outcomes", "directions")."""
 
     of: str = "suprema"
 

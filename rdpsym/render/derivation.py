@@ -28,7 +28,7 @@ import sympy as sp
 
 from rdpsym.derive.derivation import Derivation
 from rdpsym.foundations.notation import PieceSum
-from rdpsym.foundations.record import Diverges, Published, Relation, Step
+from rdpsym.foundations.record import Diverges, Largest, Published, Relation, Step
 from rdpsym.render.latex import divergence_latex, paper_latex
 from rdpsym.render.layout import DISPLAY_CHARACTERS, INDENT, display_width, fit
 from rdpsym.render.reasons import evidence_latex, evidence_text, rule_latex, rule_text
@@ -255,10 +255,19 @@ def infinite_because(d: Derivation) -> Diverges | None:
     return next((s.rule for s in reversed(d.steps) if isinstance(s.rule, Diverges)), None)
 
 
+def _of_both_directions(d: Derivation) -> sp.Expr | None:
+    """max(D(P‖Q), D(Q‖P)) where the result is the larger direction (a mechanism's pair not known to dominate
+    its reverse: :func:`rdpsym.derive.divergence.mechanism_rdp`), else None."""
+    last = d.steps[-1] if d.steps else None
+    return last.lhs if last is not None and last.rule == Largest("directions") else None
+
+
 def derivation_text(d: Derivation) -> str:
     """A terminal rendering: the result, its status, its conditions and the evidence."""
     result = mpmath.nstr(d.result, 50) if isinstance(d.result, mpmath.mpf) else sp.sstr(d.result)
-    lines = [f"D_{sp.sstr(d.order)}(P||Q) = {result}", f"  status: {d.status}"]
+    order = sp.sstr(d.order)
+    of = f"max(D_{order}(P||Q), D_{order}(Q||P))" if _of_both_directions(d) is not None else f"D_{order}(P||Q)"
+    lines = [f"{of} = {result}", f"  status: {d.status}"]
     lines += [f"  condition: {sp.sstr(c)} (else oo)" for c in d.conditions]
     lines += [f"  hypothesis: {sp.sstr(h)}" for h in d.hypotheses]
     why = infinite_because(d)
@@ -271,7 +280,9 @@ def derivation_text(d: Derivation) -> str:
 def derivation_markdown(d: Derivation) -> str:
     """Markdown for Jupyter: the result as display math, then the status and the evidence."""
     result = _number(d.result) or paper_latex(d.result)
-    lines = [rf"$${divergence_latex(d.order)} = {result}$$", "", f"**{d.status}**", ""]
+    both = _of_both_directions(d)
+    of = paper_latex(both) if both is not None else divergence_latex(d.order)
+    lines = [rf"$${of} = {result}$$", "", f"**{d.status}**", ""]
     lines += [f"- {evidence_latex(e)}" for e in d.evidence]
     return "\n".join(lines)
 

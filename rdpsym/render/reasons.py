@@ -183,7 +183,9 @@ def _rule(rule: Rule, w: _Words) -> str:  # noqa: C901 - one sentence per kind o
                        "or an end of the interval)")
     if isinstance(rule, Largest):
         return w.words({"suprema": "the largest of the suprema", "log-ratios": "the larger of the log-ratios",
-                        "outcomes": "maximum over the outcomes"}.get(rule.of, f"the largest of the {rule.of}"))
+                        "outcomes": "maximum over the outcomes",
+                        "directions": "the larger of the two directions (adjacent inputs come in either order)",
+                        }.get(rule.of, f"the largest of the {rule.of}"))
     if isinstance(rule, Diverges):
         return _diverges(rule, w)
     if isinstance(rule, Simplified):
