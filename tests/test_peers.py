@@ -130,6 +130,22 @@ def test_an_accountant_whose_orders_include_one_is_judged_over_the_others_as_the
     assert verdicts[0] == verdicts[1] and verdicts[0][0] == "agrees", verdicts
 
 
+
+def test_an_epsilon_of_zero_from_the_order_infinity_is_put_down_to_the_peers_nan_there():
+    """A probe: dp_accounting with ∞ among its orders answers ε = 0 (its conversion at ∞ is NaN, which np.argmin
+    picks and max(0, ·) makes 0); the verdict was right, its cause asked for the per-order RDP already given."""
+    accountant = rdp_accountant.RdpAccountant(orders=[2, 3, math.inf])
+    accountant.compose(dpa.GaussianDpEvent(1.0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # the peer's own ∞/∞
+        epsilon = accountant.get_epsilon(1e-5)
+    assert epsilon == 0
+    for orders, rdp in ((None, None), ([2, 3, math.inf], list(accountant._rdp))):
+        v = rdpsym.verify(accountant, orders=orders, rdp=rdp, delta=1e-5, epsilon=epsilon, peer="dp-accounting")
+        assert v.verdict == "unsafe" and v.epsilon.direction == V.BELOW
+        assert v.epsilon.cause.startswith("the order ∞ among the peer's orders"), v.epsilon.cause
+        assert "NaN" in v.epsilon.cause and "per order" not in v.epsilon.cause
+
 def test_a_composed_gaussian_and_laplace_pipeline_agrees_with_the_peer():
     pipeline = dpa.ComposedDpEvent([
         dpa.GaussianDpEvent(2.0), dpa.LaplaceDpEvent(1.0),

@@ -220,7 +220,7 @@ def _cause(peer: str, curve: RdpCurve, order: object, c: Comparison, within: boo
     # The looser series of a peer's are named only as the likely cause, and only for an answer within twice the
     # certified value: they are not recomputed here, and a value 6·10⁶ times too high was put down to them (a probe).
     looser = fractional and k and direction == ABOVE and c.within(_TWICE)
-    if looser and peer in ("dp-accounting", "dp_accounting"):
+    if looser and peer in _DP_ACCOUNTING:
         return ("likely |C(α,k)| summed in MTZ's fractional-order series (Mironov–Talwar–Zhang 2019, Sec. 3.3, with "
                 "absolute binomial coefficients): a valid, looser upper bound (the peer's series is not recomputed "
                 "here)")
@@ -276,6 +276,8 @@ def _epsilon_check(peer_name: str, curve: RdpCurve, peer: float, delta: fmpq, or
             return check(error, relative, VALID_OTHER, other, within)
     if within:
         cause = "float64 rounding (within 64 ulp)"
+    elif direction == BELOW and peer == 0 and peer_name in _DP_ACCOUNTING and _holds_infinity(orders):
+        cause = _NAN_AT_INFINITY
     else:
         at = by_order.get(_key(r.order))
         if at is not None and at.direction != EXACT:
@@ -300,6 +302,20 @@ def _epsilon_check(peer_name: str, curve: RdpCurve, peer: float, delta: fmpq, or
                          f"{method}, not from an RDP conversion: rdpsym certifies only upper bounds on this "
                          "mechanism's ε, so an ε below them is neither confirmed nor refuted", within)
     return check(error, relative, direction, cause, within)
+
+
+_DP_ACCOUNTING = ("dp-accounting", "dp_accounting")
+
+#: dp_accounting's ``compute_epsilon`` with ∞ among its orders (checked against its source, 0.6): at α = ∞ its
+#: r + log1p(−1/α) − log(δα)/(α − 1) is NaN, np.argmin returns a NaN's index, and max(0, NaN) is 0 (a probe).
+_NAN_AT_INFINITY = ("the order ∞ among the peer's orders: dp_accounting's conversion there, r − log(δ·α)/(α − 1), "
+                    "is ∞/∞ = NaN; its np.argmin returns the NaN's index and max(0, NaN) is 0, whatever the other "
+                    "orders give (leave ∞ out of the orders)")
+
+
+def _holds_infinity(orders: object) -> bool:
+    """Whether an order list (as :func:`api.epsilon` takes it) has the order ∞."""
+    return isinstance(orders, (list, tuple)) and any(o == math.inf for o in orders)
 
 
 def _over(orders: object) -> str:
