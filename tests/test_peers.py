@@ -15,6 +15,7 @@ import subprocess
 import sys
 import warnings
 
+import mpmath
 import pytest
 import sympy as sp
 
@@ -305,6 +306,35 @@ def test_dp_sgd_with_fixed_size_batches_is_substitution_sampling():
     v = rdpsym.verify(event, orders=orders, rdp=peer, peer="dp-accounting")
     assert v.unsafe and all(c.relative > 0.9 for c in v.orders)  # the peer is below the truth by 92 % and more
 
+
+
+def test_below_an_upper_bound_only_is_unsafe_only_below_an_actual_pairs_divergence():
+    """A probe: sampling without replacement has no exact curve (Wang–Balle–Kasiviswanathan's bounds), and every
+    peer value below the bound was "unsafe", though a tighter valid bound lies there too.  Below the divergence of
+    an actual pair of neighbouring datasets (the Poisson pair, rdpsym.peers.bounds) it is unsafe; between that and
+    the bound it is not decided."""
+    from flint import arb
+
+    from rdpsym.peers.bounds import actual_pair_divergence
+
+    wor = rdpsym.sampled_without_replacement(rdpsym.gaussian(1, sensitivity=2), sp.Rational(1, 100))
+    with mpmath.workdps(40):  # the actual pair at order 2: log(1 + q²(e^{Δ²/σ²} − 1)), Δ = 2, σ = 1
+        pair = mpmath.log(1 + mpmath.mpf(1) / 10**4 * mpmath.expm1(4))
+    low, bound = actual_pair_divergence(wor.curve(), 2), wor.curve().enclosure(2, dps=30)
+    assert low.overlaps(arb(mpmath.nstr(pair, 35))) and low.upper() < bound.lower()
+    between, under = float((low + bound).mid() / 2), float(pair) / 2
+    checks = [rdpsym.verify(wor, orders=[2], rdp=[value]).orders[0] for value in (between, under)]
+    assert checks[0].direction == V.NOT_DECIDED and "upper bound only" in checks[0].cause
+    assert checks[1].direction == V.BELOW and checks[1].unsafe and "actual pair" in checks[1].cause
+    assert rdpsym.verify(wor, orders=[2], rdp=[between]).verdict == "not decided"
+    half = float(rdpsym.epsilon(wor.curve(), delta=sp.Rational(1, 10**5), dps=20).value) / 2
+    e = rdpsym.verify(wor, delta=1e-5, epsilon=half).epsilon  # its conversions of upper bounds only
+    assert e.direction == V.NOT_DECIDED and "upper bound only" in e.cause
+    # A chord between integer orders of a subsampled mechanism: an upper bound with no actual pair known
+    sampled = rdpsym.poisson_sampled(rdpsym.zcdp(sp.Rational(1, 2)), sp.Rational(1, 10))
+    chord = sampled.curve().enclosure(sp.Rational(5, 2), dps=30)
+    c = rdpsym.verify(sampled, orders=[2.5], rdp=[float(chord.mid()) * 0.999]).orders[0]
+    assert c.direction == V.NOT_DECIDED and "chord" in c.cause
 
 def test_an_accountants_neighbouring_relation_is_read():
     # Found by an independent probe: PLDAccountant(REPLACE_ONE) doubles the Gaussian's sensitivity and rdpsym read

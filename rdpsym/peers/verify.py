@@ -68,6 +68,7 @@ from rdpsym.foundations.reading import integer, listed, number, open_probability
 from rdpsym.laws.mechanisms import Guarantee, Mechanism
 from rdpsym.peers._reading import kind, read_optional, reads_peer_objects, shown
 from rdpsym.peers.autodp import from_autodp
+from rdpsym.peers.bounds import below_a_bound, bounded_somewhere
 from rdpsym.peers.comparison import (
     ABOVE,
     ACCUMULATED,
@@ -187,6 +188,8 @@ def _order_check(peer_name: str, curve: RdpCurve, order: object, peer: float, ce
     within = c.within(ROUNDING_Q)
     if c.direction == EXACT:
         return check(c.error_float, c.relative_float, EXACT, "exact", within)
+    if c.direction == BELOW and not within and (judged := below_a_bound(curve, order, peer)):
+        return check(c.error_float, c.relative_float, *judged)  # rdpsym's value there an upper bound only (a probe)
     return check(c.error_float, c.relative_float, c.direction, _cause(peer_name, curve, order, c, within), within)
 
 
@@ -301,6 +304,9 @@ def _epsilon_check(peer_name: str, curve: RdpCurve, peer: float, delta: fmpq, or
                          f"below every RDP conversion rdpsym certifies ({other}), but the peer's ε comes from its "
                          f"{method}, not from an RDP conversion: rdpsym certifies only upper bounds on this "
                          "mechanism's ε, so an ε below them is neither confirmed nor refuted", within)
+    if direction == BELOW and not within and (bound := bounded_somewhere(curve, r.per_order)):
+        return check(error, relative, NOT_DECIDED, f"{cause}; but rdpsym's RDP is an upper bound only at some orders "
+                     f"({bound}): an ε below its conversions is neither confirmed nor refuted", within)
     return check(error, relative, direction, cause, within)
 
 

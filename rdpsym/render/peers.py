@@ -23,7 +23,7 @@ __all__ = ["audit_json", "audit_text", "verification_json", "verification_text"]
 #: How each direction reads in a report.
 _DIRECTION = {"exact": "exact", "above": "above (safe)", "below": "BELOW (unsafe)", "invalid": "INVALID",
               "valid (another conversion)": "valid (another conversion)", "bounds hold": "bounds hold",
-              "not decided": "not decided (below the RDP route, which bounds from above only)"}
+              "not decided": "not decided (below a value that bounds from above only)"}
 
 
 def _shown_direction(c: object) -> str:

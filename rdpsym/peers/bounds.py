@@ -1,0 +1,110 @@
+"""Where rdpsym's RDP at an order is an upper bound only: what a peer's lower answer there can be told.
+
+Some curves are not exact at every order: sampling without replacement (Wang–Balle–Kasiviswanathan 2019's
+bounds), the fractional orders of a subsampled mechanism (a chord between integer orders), the long orders past
+:data:`~rdpsym.accounting.subsampling.LONG_ORDERS`.  Their ``how`` says "upper bound".  A peer's value below
+such a bound is not shown unsafe by it: a tighter valid bound lies there too (a probe).  It is unsafe only below
+a certified *lower* bound: the divergence of an actual pair of neighbouring datasets.
+
+For sampling without replacement of the Gaussian or Laplace mechanism (a sum query with additive noise of
+sensitivity Δ under substitution) such a pair is known: n − 1 records equal to x and the last x or x', |x − x'| = Δ.
+A sample of m = q·n records holds the changed record with probability q, and the sum of the others is the same
+in every sample, so the outputs are Q₀ and (1 − q)Q₀ + qP₀ for the noise's pair (P₀, Q₀): the pair of Poisson
+subsampling, in both directions (the datasets may be swapped).  Its divergence is rdpsym's exact curve of the
+Poisson-sampled mechanism (the sampled Gaussian of Mironov–Talwar–Zhang 2019; the Laplace mixture), where that
+curve is exact at the order.  k steps on the same datasets give k times it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from flint import arb
+
+from rdpsym.accounting.components import ClosedForm, Infinite
+from rdpsym.accounting.curve import RdpCurve
+from rdpsym.accounting.subsampling import WithoutReplacement
+from rdpsym.foundations.balls import lower_decimal
+from rdpsym.laws.additive_noise import laplace
+from rdpsym.laws.subsampled import poisson_sampled, sampled_gaussian
+from rdpsym.peers.comparison import BELOW, NOT_DECIDED, ROUNDING_Q, compare
+
+
+def upper_bound_only(curve: RdpCurve, order: object) -> str:
+    """How the curve's value at ``order`` is obtained, for the first component whose value there is an upper bound
+    only (its :meth:`~rdpsym.accounting.curve.RdpCurve.how`), or '' where every component's value is exact.
+
+    >>> import rdpsym
+    >>> upper_bound_only(rdpsym.gaussian(2).curve(), 3)
+    ''
+    >>> wor = rdpsym.sampled_without_replacement(rdpsym.gaussian(2), 0.1).curve()
+    >>> upper_bound_only(wor, 3)[:80]
+    'sampled-without-replacement(gaussian(sigma=2, sensitivity=1), q=1/10): upper bou'
+    """
+    if order == 1:
+        return ""  # (the KL divergence: a curve has it from its closed forms, or not at all)
+    for line in curve.how(order):
+        _, _, text = line.partition(": ")
+        if text.startswith("upper bound"):
+            return line
+    return ""
+
+
+def actual_pair_divergence(curve: RdpCurve, order: object, dps: int = 30) -> arb | None:
+    """A certified lower bound on the RDP at ``order`` of k × (sampling without replacement of a Gaussian or a
+    Laplace mechanism): k times the divergence of the actual pair of the module's docstring; None for any other
+    curve, or where the Poisson-sampled curve is not exact at ``order``.
+
+    >>> import rdpsym
+    >>> wor = rdpsym.sampled_without_replacement(rdpsym.gaussian(1), 0.01).curve()
+    >>> low = actual_pair_divergence(wor, 2)                         # log(1 + q²(e^{Δ²/σ²} − 1))
+    >>> round(float(low.mid()), 15), float(wor.enclosure(2).mid()) > float(low.mid())
+    (0.000171813422075, True)
+    """
+    if len(curve.merged_terms) != 1:
+        return None
+    steps, component = curve.merged_terms[0]
+    if not isinstance(component, WithoutReplacement) or len(component.inner.merged_terms) != 1:
+        return None
+    weight, inner = component.inner.merged_terms[0]
+    if weight != 1 or not isinstance(inner, ClosedForm):
+        return None
+    if inner.gaussian_shift is not None:
+        poisson = sampled_gaussian(component.q, 1 / inner.gaussian_shift).curve()
+    elif inner.pure_pair is not None and inner.pure_pair[0] == "laplace":
+        poisson = poisson_sampled(laplace(1 / inner.pure_pair[1]), component.q).curve()
+    else:
+        return None
+    if upper_bound_only(poisson, order) or not all(line.partition(": ")[2].startswith("exact")
+                                                   for line in poisson.how(order)):
+        return None
+    value = poisson.enclosure(order, dps)
+    return None if isinstance(value, Infinite) else value * int(steps)
+
+
+def below_a_bound(curve: RdpCurve, order: object, peer: float) -> tuple[str, str] | None:
+    """(direction, cause) for a peer's value below rdpsym's at ``order``, where rdpsym's is an upper bound only:
+    below an actual pair's divergence (:func:`actual_pair_divergence`) it is unsafe, else not decided; None where
+    rdpsym's value there is exact."""
+    bound = upper_bound_only(curve, order)
+    if not bound:
+        return None
+    low = actual_pair_divergence(curve, order)
+    if low is not None and (c := compare(peer, low)).direction == BELOW and not c.within(ROUNDING_Q):
+        return BELOW, (f"below the divergence of an actual pair of neighbouring datasets, {lower_decimal(low, 6)} "
+                       f"(rdpsym.peers.bounds), as well as rdpsym's upper bound ({bound})")
+    between = f"; the truth is at least {lower_decimal(low, 6)}, an actual pair's" if low is not None else ""
+    return NOT_DECIDED, (f"below rdpsym's value, which is an upper bound only at this order ({bound}){between}: a "
+                         "value below it is neither confirmed nor refuted")
+
+
+def bounded_somewhere(curve: RdpCurve, orders: Sequence) -> str:
+    """The first account of an upper bound (:func:`upper_bound_only`) among the curve's values at ``orders`` (each
+    an order, or a record with its ``order``), or '' where all are exact."""
+    for order in orders:
+        if bound := upper_bound_only(curve, getattr(order, "order", order)):
+            return bound
+    return ""
+
+
+__all__ = ["actual_pair_divergence", "below_a_bound", "bounded_somewhere", "upper_bound_only"]
