@@ -45,6 +45,7 @@ from rdpsym.derive.certified_compile import Compiled, _integrand, _NaN
 from rdpsym.derive.certified_ends import _DEPTH_LIMIT, _end_cut, _reciprocal, _tail_at, _tail_cut, rational_powers
 from rdpsym.foundations.balls import precision, to_arb
 from rdpsym.foundations.errors import NotCertifiable, SymbolicTimeout
+from rdpsym.foundations.logs import expanded
 from rdpsym.foundations.precision import bits_for, sympy_evalf_guard
 from rdpsym.laws.densities import Continuous, Density
 from rdpsym.quadrature.compile import log_expression
@@ -122,7 +123,7 @@ def _certified(P: Density, Q: Density, order: sp.Expr, digits: int) -> arb | Non
                                 for eps in (sp.Rational(1, 4), sp.Rational(1, 32), sp.Rational(1, 256)))
             pieces.append((pair.lo, pair.hi, ("KL", lp, lq), options, log_scale_only))
         else:
-            L = sp.expand(order * lp + (1 - order) * lq)
+            L = expanded(order * lp + (1 - order) * lq)
             pieces.append((pair.lo, pair.hi, ("exp", L), ((L,),), False))
     if not pieces:
         return None
@@ -160,7 +161,7 @@ def _certified(P: Density, Q: Density, order: sp.Expr, digits: int) -> arb | Non
 
 def _kl_bounds(lp: sp.Expr, lq: sp.Expr, eps: sp.Rational) -> tuple[sp.Expr, sp.Expr]:
     """The logs of the two terms of |P·r| ≤ (P^{1+ε}Q^{−ε} + P^{1−ε}Q^{ε})/ε, r = log P − log Q."""
-    return tuple(sp.expand((1 + s * eps) * lp - s * eps * lq + sp.log(1 / eps)) for s in (1, -1))
+    return tuple(expanded((1 + s * eps) * lp - s * eps * lq + sp.log(1 / eps)) for s in (1, -1))
 
 
 class _OnDemand(Sequence):
@@ -281,7 +282,7 @@ def _essential_zero_at_an_end(integrand: tuple, x: sp.Symbol, lo: sp.Expr, hi: s
     if not ends:
         return False  # (the whole line: no end to read, and L's expansion, a walk of the whole tree, not made)
     return any(not term.has(sp.log) and term.xreplace({x: end}).is_finite is not True
-               for term in sp.Add.make_args(sp.expand(L)) if x in term.free_symbols for end in ends)
+               for term in sp.Add.make_args(expanded(L)) if x in term.free_symbols for end in ends)
 
 
 def _with_reciprocal_ends(integrand: tuple, options: tuple, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr,

@@ -36,7 +36,7 @@ from flint import acb, arb, ctx
 
 from rdpsym.derive.certified_compile import _exp_of, dominant_term, exponential_terms
 from rdpsym.foundations.balls import to_arb
-from rdpsym.foundations.logs import expand_logs
+from rdpsym.foundations.logs import expand_logs, expanded
 
 #: Bisection depth of one ``acb.integral`` call (Arb's own limit): an end cut is made only where the
 #: bisections toward the end stay within it.
@@ -58,7 +58,7 @@ def _end_cut(L: sp.Expr, x: sp.Symbol, end: sp.Expr, inward: int, piece: tuple, 
     ∫_segment e^L ≤ sup_segment e^{rest} · Π|u_j|^{c_j} · ε^{c+1}/(c+1).
     """
     singular, rest, scale = sp.S.Zero, sp.S.Zero, sp.S.One
-    for term in sp.Add.make_args(sp.expand(L)):
+    for term in sp.Add.make_args(expanded(L)):
         coeff, factor = term.as_independent(x, as_Add=False)
         if isinstance(factor, sp.log) and not coeff.is_Integer:
             g = factor.args[0]
@@ -177,7 +177,7 @@ def _tail_shape_at(L: sp.Expr, x: sp.Symbol, start: sp.Expr, bits: int) -> tuple
     poly = sp.S.Zero
     K, C = arb(0), arb(0)
     floor = max(1.0, float(start) if start.is_number else 1.0)
-    for term in sp.Add.make_args(sp.expand(L)):
+    for term in sp.Add.make_args(expanded(L)):
         if x not in term.free_symbols:
             poly += term
             continue
@@ -257,7 +257,7 @@ def rational_powers(g: sp.Expr, x: sp.Symbol) -> dict | None:
     {0: 1, 5/2: c}
     """
     powers: dict = {}
-    for term in sp.Add.make_args(sp.expand(g)):
+    for term in sp.Add.make_args(expanded(g)):
         c, power = term.as_independent(x, as_Add=False)
         r = sp.S.Zero if power == 1 else sp.S.One if power == x else \
             power.exp if power.is_Pow and power.base == x and power.exp.is_Rational else None
