@@ -255,7 +255,7 @@ def infinite_because(d: Derivation) -> Diverges | None:
     return next((s.rule for s in reversed(d.steps) if isinstance(s.rule, Diverges)), None)
 
 
-def _of_both_directions(d: Derivation) -> sp.Expr | None:
+def of_both_directions(d: Derivation) -> sp.Expr | None:
     """max(D(P‖Q), D(Q‖P)) where the result is the larger direction (a mechanism's pair not known to dominate
     its reverse: :func:`rdpsym.derive.divergence.mechanism_rdp`), else None."""
     last = d.steps[-1] if d.steps else None
@@ -266,7 +266,7 @@ def derivation_text(d: Derivation) -> str:
     """A terminal rendering: the result, its status, its conditions and the evidence."""
     result = mpmath.nstr(d.result, 50) if isinstance(d.result, mpmath.mpf) else sp.sstr(d.result)
     order = sp.sstr(d.order)
-    of = f"max(D_{order}(P||Q), D_{order}(Q||P))" if _of_both_directions(d) is not None else f"D_{order}(P||Q)"
+    of = f"max(D_{order}(P||Q), D_{order}(Q||P))" if of_both_directions(d) is not None else f"D_{order}(P||Q)"
     lines = [f"{of} = {result}", f"  status: {d.status}"]
     lines += [f"  condition: {sp.sstr(c)} (else oo)" for c in d.conditions]
     lines += [f"  hypothesis: {sp.sstr(h)}" for h in d.hypotheses]
@@ -280,7 +280,7 @@ def derivation_text(d: Derivation) -> str:
 def derivation_markdown(d: Derivation) -> str:
     """Markdown for Jupyter: the result as display math, then the status and the evidence."""
     result = _number(d.result) or paper_latex(d.result)
-    both = _of_both_directions(d)
+    both = of_both_directions(d)
     of = paper_latex(both) if both is not None else divergence_latex(d.order)
     lines = [rf"$${of} = {result}$$", "", f"**{d.status}**", ""]
     lines += [f"- {evidence_latex(e)}" for e in d.evidence]

@@ -20,7 +20,7 @@ import sympy as sp
 from rdpsym.derive.table2 import Cell
 from rdpsym.foundations.errors import WrongType, must, quoted
 from rdpsym.foundations.record import Status
-from rdpsym.render.derivation import derivation_body, display, infinite_because
+from rdpsym.render.derivation import derivation_body, display, infinite_because, of_both_directions
 from rdpsym.render.latex import divergence_latex, paper_latex
 from rdpsym.render.layout import break_display, display_width
 from rdpsym.render.prose import text
@@ -61,7 +61,8 @@ def derivation_document(d, title: str, setting: str = "", symbol_names: dict | N
     the result evaluated at given parameters, printed after it.
     """
     settings = {"symbol_names": symbol_names or {}}
-    divergence = divergence_latex(d.order, **settings)
+    both = of_both_directions(d)  # a mechanism's pair not known to dominate its reverse: the larger direction
+    divergence = paper_latex(both, **settings) if both is not None else divergence_latex(d.order, **settings)
     shown = "∞" if d.order is sp.oo else "α" if d.order.is_Symbol else sp.sstr(d.order)
     parts = [preamble(title, f"Rényi divergence at order {shown}")]
     parts.append("\\section*{Setting}\n" + (setting + "\n\n" if setting else ""))
