@@ -687,6 +687,24 @@ def test_a_claim_false_only_far_past_the_edges_is_refuted(lhs, rhs, where):
     assert result.verdict is Verdict.REFUTED and result.steps[0].counterexample, str(result)
 
 
+@pytest.mark.parametrize(("step", "where"), [
+    # false for α in (2.2·10¹³, 2.3·10²⁸): no sample there, critical points SymPy cannot solve
+    (AtLeast((sp.log(_t) - 48) ** 2 + sp.sin(sp.log(_t)) / 10, 300, "r"), sp.Interval.open(1, sp.oo)),
+    (AtMost(_t * sp.exp(-_t / 10**20) + sp.log(_t), 10**19, "r"), sp.Interval.open(1, sp.oo)),  # (1.1e19, 3.6e20)
+    # a Piecewise jump whose failing side is open: at √2 the point itself, e⁰ = 1 > 1/2, up to √2 + 6.9·10⁻⁸
+    (AtMost(sp.Piecewise((0, _t < sp.sqrt(2)), (sp.exp(-10**7 * (_t - sp.sqrt(2))), True)), sp.Rational(1, 2), "r"),
+     sp.Interval(0, 3)),
+    # x + 10⁻⁹ > x on [7/5, 7/5 + 10⁻⁶) only: x < 7/5 undecided in balls at 7/5 itself
+    (AtMost(sp.Piecewise((_t, _t < sp.Rational(7, 5)), (_t + sp.Rational(1, 10**9), _t < sp.Rational(1400001, 10**6)),
+                         (_t, True)), _t, "r"), sp.Interval(0, 3)),
+])
+def test_a_claim_false_on_a_narrow_set_the_samples_step_over_is_refuted(step, where):
+    """A probe: these were checked.  The far points are a ladder without wide gaps (10¹⁵ … 10¹⁰⁰⁰), and each switch
+    point of an Abs, Max, Min or Piecewise condition is tried beside itself too, for a certified failure."""
+    claim = Claim("narrow", "", "", "", (step,), Verdict.REFUTED, Domain({_t: where}))
+    result = claim.check()
+    assert result.verdict is Verdict.REFUTED and result.steps[0].counterexample, str(result)
+
 @pytest.mark.parametrize("lhs, rhs", [(_t, 10**40), (1 / _t, 10**40)])
 def test_a_predicate_false_only_far_past_the_edges_is_refuted_too(lhs, rhs):
     """A probe of the claims engine: Holds(t ≤ 10⁴⁰) on t > 0 was checked where AtMost(t, 10⁴⁰) was refuted (and

@@ -67,13 +67,18 @@ def tight_failure(lhs: sp.Expr, relation: str, rhs: sp.Expr, domain: Domain,
         return None
     (variable,) = free
     allowed = domain.where or (lambda point: True)
-    for value in tight_values(lhs - rhs, variable, domain.variables[variable]):
-        point = {**first, variable: value}
-        if not _allows(allowed, point):
-            continue
-        sides = failure_at(point)
-        if sides is not None:
-            return point, sides
+    where = domain.variables[variable]
+    switches, others = _tight(lhs - rhs, variable, where)
+    # Beside a switch point too (:data:`BESIDE` away): a jump's failing side may be open, or the point itself
+    # undecided in balls (x < 7/5 at 7/5 + 0); a Piecewise jump at √2 to e^{−10⁷(x − √2)} > 1/2 was checked (a probe).
+    for value, near in [*((v, True) for v in switches), *((v, False) for v in others)]:
+        for at in [value, *(_beside(value, where) if near else ())]:
+            point = {**first, variable: at}
+            if not _allows(allowed, point):
+                continue
+            sides = failure_at(point)
+            if sides is not None:
+                return point, sides
     return None
 
 
@@ -89,14 +94,23 @@ def tight_values(d: sp.Expr, variable: sp.Symbol, where: sp.Set) -> list[sp.Expr
     >>> tight_values((n - 500) ** 2 - 1, n, sp.Range(0, sp.oo))
     [499, 501, 500]
     """
+    switches, others = _tight(d, variable, where)
+    return [*switches, *others]
+
+
+def _tight(d: sp.Expr, variable: sp.Symbol, where: sp.Set) -> tuple[list[sp.Expr], list[sp.Expr]]:
+    """:func:`tight_values` as (the switch points of Abs, sign, Heaviside, Max, Min and Piecewise conditions, the
+    zeros and critical points that are not among them)."""
     if not isinstance(where, (sp.Interval, sp.Range)) or where.is_empty:
-        return []
+        return [], []
     t = sp.Dummy("t", real=True)  # (solved over the reals: an integer variable's equation too, rounded after)
     d = d.xreplace({variable: t})
     hull = sp.Interval(where.inf, where.sup)
     found: list[sp.Expr] = []
+    kinks = _kinks(d, t)
+    switches = 0  # how many of ``found`` are switch points (the kinks' zeros come first)
     with time_budget(SECONDS, "the points where a claim's relation is tightest", absorb=True):
-        for target in [*_kinks(d, t), d, sp.diff(d, t)]:
+        for i, target in enumerate([*kinks, d, sp.diff(d, t)]):
             try:  # over the reals, filtered here: SymPy's intersection of a periodic family with a long interval
                 # lists it, and raised OverflowError on [0, 10²⁰] (a review)
                 values = [v for value in _members(sp.solveset(target, t, sp.S.Reals), hull) for v in _in(value, where)]
@@ -105,9 +119,12 @@ def tight_values(d: sp.Expr, variable: sp.Symbol, where: sp.Set) -> list[sp.Expr
             except Exception:  # noqa: BLE001 - SymPy failing on one equation: no points from it, the claim unchanged
                 continue
             found.extend(v for v in values if v not in found)
+            if i < len(kinks):
+                switches = len(found)
             if len(found) >= MOST:
                 break
-    return found[:MOST]
+    found = found[:MOST]
+    return found[:switches], found[switches:]
 
 
 def singular_points(sides: tuple[sp.Expr, ...], domain: Domain) -> tuple[list[dict], list[dict]]:

@@ -56,12 +56,14 @@ def edge_values(interval) -> list[sp.Rational]:
 
 
 #: Values far past the edges, where a claim is only tried for a certified failure (:meth:`Domain.far_points`).
-_FAR_REACH = tuple(sp.Integer(10) ** k for k in (30, 100, 300, 1000))
-_NEAR_REACH = tuple(sp.Rational(1, 10**k) for k in (100, 300, 1000))
+#: A ladder without wide gaps: a claim false for α in (1.1·10¹⁹, 3.6·10²⁰) (orders and δ's scales live there) was
+#: checked when the reach began at 10³⁰ (a probe).
+_FAR_REACH = tuple(sp.Integer(10) ** k for k in (15, 18, 20, 24, 30, 45, 70, 100, 200, 300, 500, 1000))
+_NEAR_REACH = tuple(sp.Rational(1, 10**k) for k in (45, 70, 100, 200, 300, 500, 1000))
 
 
 def reach_values(interval) -> list:
-    """Values of ``interval`` far past :func:`edge_values`: 10³⁰ … 10¹⁰⁰⁰ toward an infinite end, 10⁻¹⁰⁰ … 10⁻¹⁰⁰⁰
+    """Values of ``interval`` far past :func:`edge_values`: 10¹⁵ … 10¹⁰⁰⁰ toward an infinite end, 10⁻⁴⁵ … 10⁻¹⁰⁰⁰
     from an open finite one.  "t ≤ 10⁴⁰ for every t > 0" held at every edge (the farthest is 10¹²) and was reported
     checked (a probe).
 
