@@ -379,10 +379,15 @@ def test_author_math_that_programs_tex_is_refused_and_pdflatex_reads_nothing_out
     from rdpsym.render.prose import check_math
 
     for hostile in (r"x \le 1 \input{/etc/passwd}", r"\immediate\write18{touch pwned}", r"\global\let\textbf\phantom",
-                    r"^^5cinput{/etc/passwd}", r"\makeatletter", r"\@tempa", r"\def\x{1}", r"\catcode`\%=12"):
+                    r"^^5cinput{/etc/passwd}", r"\makeatletter", r"\@tempa", r"\def\x{1}", r"\catcode`\%=12",
+                    # the same under names a list of words misses (a probe read a file through the first two)
+                    r"x \le 1 \UseName{input}{/etc/passwd}", r"\text{\pdffiledump length 12 {/etc/passwd}}",
+                    r"\NewCommandCopy\a\textbf", r"\ExplSyntaxOn", r"\globaldefs=1", r"\AddToHook{x}{y}",
+                    r"\begin{filecontents}{x.tex}\end{filecontents}"):
         with pytest.raises(NoLatexForm):
             check_math(hostile)
-    for fine in (r"\frac{1}{2} \le \text{the end}", r"\begin{cases} 1 & x > 0 \end{cases}", r"\mathcal{N}(0, \sigma^2)"):
+    for fine in (r"\frac{1}{2} \le \text{the end}", r"\begin{cases} 1 & x > 0 \end{cases}", r"\mathcal{N}(0, \sigma^2)",
+                 r"\operatorname{arg\,max}_\alpha \bullet \left( \mathbb{E} \right)"):
         check_math(fine)
     tex = tmp_path / "reads.tex"
     tex.write_text("\\documentclass{article}\\begin{document}\\input{/etc/passwd}\\end{document}")

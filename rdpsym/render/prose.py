@@ -459,13 +459,35 @@ FORBIDDEN_CONTROL_WORDS = frozenset({
 })
 
 
+#: Parts of a control word's name that reach files, the engine or definitions under names the list above cannot
+#: enumerate: pdfTeX's file primitives (``\pdffiledump``), LaTeX's ``\UseName{input}`` (which builds ``\input`` from
+#: letters), command copies, hooks and expl3 (a probe read a file through the first two).
+_FORBIDDEN_PARTS = ("input", "include", "file", "dump", "csname", "usename", "expandargs", "commandcopy", "expl",
+                    "globaldefs", "hook", "catcode", "openin", "openout", "readline", "scantokens", "write", "lua",
+                    "shellescape", "jobname")
+_FORBIDDEN_STARTS = ("pdf", "every", "after", "new", "renew", "provide", "declare", "use", "def", "gdef", "xdef")
+
+
+def forbidden_control_word(word: str) -> bool:
+    """Whether author math may not hold the control word ``\\word``: one of :data:`FORBIDDEN_CONTROL_WORDS`, or one
+    whose name holds a part of :data:`_FORBIDDEN_PARTS` or starts as one of :data:`_FORBIDDEN_STARTS` (any case).
+
+    >>> [forbidden_control_word(w) for w in ("frac", "UseName", "pdffiledump", "NewCommandCopy", "operatorname")]
+    [False, True, True, True, False]
+    """
+    low = word.lower()
+    return word in FORBIDDEN_CONTROL_WORDS or any(part in low for part in _FORBIDDEN_PARTS) \
+        or low.startswith(_FORBIDDEN_STARTS)
+
+
 def check_math(s: str, aligned: bool = False) -> None:
     """Refuse (:class:`NoLatexForm`) author-written math that cannot typeset where rdpsym's reports set it, as pdflatex
     would refuse it later with a message naming neither the claim nor the field (a probe: a hypothesis "x in [0, 1]
     (100% of cases)" reached the .tex, whose % commented out the closing $): an unescaped ``%``, ``#`` or ``$``,
     braces or ``\\begin``/``\\end`` that do not pair, a blank line, a lone backslash at the end, and ``&`` outside
     an environment unless the math is an ``aligned`` row.  A ``$`` inside ``\\text{...}`` is math within its text.
-    Math is not a program: a control word of :data:`FORBIDDEN_CONTROL_WORDS`, one with ``@``, and ``^^`` are refused.
+    Math is not a program: a control word :func:`forbidden_control_word` names, one with ``@``, an environment that
+    writes files (``filecontents``) or reads raw text (``verbatim``), and ``^^`` are refused.
 
     >>> check_math(r"x \\le 1 \\input{/etc/passwd}")
     Traceback (most recent call last):
@@ -486,12 +508,15 @@ in a report's math) in the LaTeX math 'x \\\\le 1 \\\\input{/etc/passwd}'
         c = s[i]
         if c == "\\":
             word = re.match(r"\\([A-Za-z@]+)", s[i:])
-            if word and (word[1] in FORBIDDEN_CONTROL_WORDS and not re.match(r"\\end\s*\{", s[i:])
+            if word and (forbidden_control_word(word[1]) and not re.match(r"\\end\s*\{", s[i:])
                          or ("@" in word[1] and word[1] != "@")):  # (\@, the space factor's control symbol, is text)
                 problem = (f"\\{word[1]} (TeX's file input and output, definitions and hooks have no place in a "
                            "report's math)")
                 break
             found = re.match(r"\\(begin|end)\s*\{([^{}]*)\}", s[i:])
+            if found and found[1] == "begin" and any(part in found[2].lower() for part in ("file", "verbatim")):
+                problem = f"\\begin{{{found[2]}}} (an environment that writes a file or reads its text raw)"
+                break
             if found:
                 if found[1] == "begin":
                     environments.append(found[2])
