@@ -147,6 +147,21 @@ def test_an_epsilon_of_zero_from_the_order_infinity_is_put_down_to_the_peers_nan
         assert v.epsilon.cause.startswith("the order ∞ among the peer's orders"), v.epsilon.cause
         assert "NaN" in v.epsilon.cause and "per order" not in v.epsilon.cause
 
+
+def test_an_epsilon_below_the_rdp_conversions_is_unsafe_only_from_an_rdp_accountant():
+    """A probe: `rdpsym verify --mechanism sampled-gaussian --set q=0.01 --set sigma=1 --steps 1000 --delta 1e-5
+    --epsilon 1.8282436455855091` (dp_accounting's PLD ε; prv_accountant's bracket is (1.818, 1.838)) was UNSAFE for
+    being below rdpsym's least RDP conversion, 2.1008: an upper bound.  Only an RDP accountant's ε is shown wrong
+    there (its per-order RDP given, or the accountant itself)."""
+    sampled = rdpsym.sampled_gaussian(q=sp.Rational(1, 100), sigma=1)
+    told = rdpsym.verify(sampled, steps=1000, delta=1e-5, epsilon=1.8282436455855091, peer="dp-accounting")
+    assert told.verdict == "not decided" and told.epsilon.direction == V.NOT_DECIDED
+    assert "nothing says the peer's ε comes from an RDP conversion" in told.epsilon.cause
+    accountant = rdp_accountant.RdpAccountant()
+    accountant.compose(dpa.PoissonSampledDpEvent(0.01, dpa.GaussianDpEvent(1.0)), 1000)
+    from_rdp = rdpsym.verify(accountant, delta=1e-5, epsilon=1.8282436455855091, peer="dp-accounting")
+    assert from_rdp.verdict == "unsafe" and from_rdp.epsilon.direction == V.BELOW
+
 def test_a_composed_gaussian_and_laplace_pipeline_agrees_with_the_peer():
     pipeline = dpa.ComposedDpEvent([
         dpa.GaussianDpEvent(2.0), dpa.LaplaceDpEvent(1.0),
@@ -329,7 +344,7 @@ def test_below_an_upper_bound_only_is_unsafe_only_below_an_actual_pairs_divergen
     assert rdpsym.verify(wor, orders=[2], rdp=[between]).verdict == "not decided"
     half = float(rdpsym.epsilon(wor.curve(), delta=sp.Rational(1, 10**5), dps=20).value) / 2
     e = rdpsym.verify(wor, delta=1e-5, epsilon=half).epsilon  # its conversions of upper bounds only
-    assert e.direction == V.NOT_DECIDED and "upper bound only" in e.cause
+    assert e.direction == V.NOT_DECIDED and "neither confirmed nor refuted" in e.cause
     # A chord between integer orders of a subsampled mechanism: an upper bound with no actual pair known
     sampled = rdpsym.poisson_sampled(rdpsym.zcdp(sp.Rational(1, 2)), sp.Rational(1, 10))
     chord = sampled.curve().enclosure(sp.Rational(5, 2), dps=30)

@@ -290,7 +290,7 @@ def _epsilon_check(peer_name: str, curve: RdpCurve, peer: float, delta: fmpq, or
             cause = "float64 error accumulated over the computation (within 1e-9 relative)"
         else:
             cause = f"{direction} by {c.relative_text()} relative (give the peer's RDP per order to locate the cause)"
-    if direction == BELOW and not within and name != api.DEFAULT_CONVERSION:
+    if direction == BELOW and not within:
         how, other = _least_certified(curve, delta, peer, dps)
         if how == VALID_OTHER:
             return check(error, relative, VALID_OTHER, f"{other}; below the {name} conversion's: {cause}", within)
@@ -299,11 +299,16 @@ def _epsilon_check(peer_name: str, curve: RdpCurve, peer: float, delta: fmpq, or
         if how:
             cause = f"{cause}; {other}"
         method = _not_an_rdp_conversion(told)
-        if method and how == "below":
+        if how == "below" and (method or not (by_order or _told_orders(told))):
+            # An RDP conversion's ε is an upper bound: below all of them, only an RDP accountant's ε is shown wrong
+            # (a PLD or PRV ε, from the command line too, was "UNSAFE": a probe).
+            said = (f"the peer's ε comes from its {method}, not from an RDP conversion" if method else
+                    "nothing says the peer's ε comes from an RDP conversion (its RDP per order, or its accountant, "
+                    "would)")
             return check(error, relative, NOT_DECIDED,
-                         f"below every RDP conversion rdpsym certifies ({other}), but the peer's ε comes from its "
-                         f"{method}, not from an RDP conversion: rdpsym certifies only upper bounds on this "
-                         "mechanism's ε, so an ε below them is neither confirmed nor refuted", within)
+                         f"below every RDP conversion rdpsym certifies ({other}), but {said}: rdpsym certifies only "
+                         "upper bounds on this mechanism's ε, so an ε below them is neither confirmed nor refuted",
+                         within)
     if direction == BELOW and not within and (bound := bounded_somewhere(curve, r.per_order)):
         return check(error, relative, NOT_DECIDED, f"{cause}; but rdpsym's RDP is an upper bound only at some orders "
                      f"({bound}): an ε below its conversions is neither confirmed nor refuted", within)
