@@ -464,7 +464,7 @@ def _search(search: _Search, target: Fraction, lo, hi, direction: str, tol: Frac
         else:
             x = _towards(x, good_end, Fraction(1) + tol, discrete)  # within the balls of the target: step aside
     lt = _ln(target)
-    side, fg, fb = 0, good[1] - lt, bad[1] - lt
+    side, fg, fb = 0, _good_side(good[1] - lt), bad[1] - lt
     for _ in range(400):
         gx, bx = good[0], bad[0]
         if (abs(gx - bx) <= 1) if discrete else (abs(gx - bx) <= tol * abs(gx)):
@@ -482,7 +482,7 @@ def _search(search: _Search, target: Fraction, lo, hi, direction: str, tol: Frac
         r = search(x)
         verdict = _decide(r, target)
         if verdict is True:
-            good, fg = (x, _log(r), r), _log(r) - lt
+            good, fg = (x, _log(r), r), _good_side(_log(r) - lt)
             if side == 1:
                 fb /= 2
             side = 1
@@ -552,6 +552,13 @@ def _power_of_ten(v: Fraction) -> bool:
 
 #: log ε of a result at ε ≤ 0 (as before: the log of the least float), for the interpolation only.
 _LOG_ZERO = -745.0
+
+
+def _good_side(f: float) -> float:
+    """log ε − log target at a point that meets the target, as the interpolation needs it: below 0.  A point at
+    ε = 0 reads log ε as :data:`_LOG_ZERO`, which is above a target below e^{−745}: ε = 10⁻⁵⁰⁰ then had both ends
+    of its bracket on one side, and ran 410 certified evaluations (90 s) to a bracket 62 % wide (a probe)."""
+    return f if f <= 1 else _LOG_ZERO
 
 
 def _log(r: api.AccountingResult) -> float:

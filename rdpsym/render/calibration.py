@@ -38,6 +38,15 @@ def _decimal(x) -> str:
     return f"{d:.12g}"
 
 
+def _short(x) -> str:
+    """An exact target as it was given when short (1/100000), else 12 digits (ε = 10⁻⁵⁰⁰ printed 500 zeros twice).
+
+    >>> _short(Fraction(1, 10**5)), _short(Fraction(1, 10**500))
+    ('1/100000', '1e-500')
+    """
+    return str(x) if len(str(x)) <= 40 else _decimal(x)
+
+
 def calibration_text(c: Calibration) -> str:
     """What ``rdpsym calibrate`` prints."""
     r = c.epsilon
@@ -46,7 +55,8 @@ def calibration_text(c: Calibration) -> str:
     if c.rounded is not None and c.rounded_epsilon is not None:
         lines.append(f"  publish {c.parameter} {side} {c.published(6)}: certified there too, ε ≤ "
                      f"{c.rounded_epsilon.published(12)}")
-    lines.append(f"  meets (ε, δ) = ({c.target_epsilon}, {c.delta}): certified ε = {r.value} ≤ {c.target_epsilon} "
+    target = _short(c.target_epsilon)
+    lines.append(f"  meets (ε, δ) = ({target}, {_short(c.delta)}): certified ε = {r.value} ≤ {target} "
                  f"({'' if r.order is None else f'order {r.order}, '}conversion {r.conversion}, rounded up)")
     if c.beyond is not None:
         if c.beyond.enclosure == math.inf:  # no finite ε at that end (tv-kl, where the total variation exceeds δ)
@@ -54,7 +64,7 @@ def calibration_text(c: Calibration) -> str:
         else:
             with precision(bits_for(c.beyond.dps + 10)):
                 shown = f"certified ε ≥ {lower_decimal(c.beyond.enclosure, min(c.beyond.dps, 12))}"
-        lines.append(f"  {c.parameter} = {_decimal(c.bracket[0])} does not: {shown} > {c.target_epsilon}")
+        lines.append(f"  {c.parameter} = {_decimal(c.bracket[0])} does not: {shown} > {_short(c.target_epsilon)}")
         lines.append(f"  bracket [{_decimal(min(c.bracket))}, {_decimal(max(c.bracket))}], relative width "
                      f"{float(c.relative_gap):.2g}{' (the optimum is inside)' if c.monotone else ''}")
     lines.append(f"  {c.evaluations} certified evaluations")
