@@ -668,6 +668,18 @@ def test_the_tv_kl_branch_uses_the_curves_kl_at_order_one():
     assert rdpsym.epsilon(c, delta="0.069", conversion="tv-kl", dps=20).value == mpmath.inf  # KL does not reach it
 
 
+
+def test_delta_takes_the_tv_kl_branch_at_order_one_as_epsilon_does():
+    """A probe: epsilon(conversion="tv-kl") found ε = 0 at order 1 (the Gaussian σ = 100: KL = 1/(2σ²), TV ≤
+    √(1 − e^(−KL)) = 0.0070710…), while delta at ε = 0 stopped at the grid's order 11/10 (0.0074161)."""
+    c = rdpsym.gaussian(sigma=100).curve()
+    r = rdpsym.delta(c, epsilon=0, conversion="tv-kl", dps=30)
+    assert r.order == 1 and r.conversion == "tv-kl" and "Bretagnolle" in r.notes[0]
+    with mpmath.workdps(40):
+        tv = mpmath.sqrt(-mpmath.expm1(-mpmath.mpf(1) / 20000))
+        assert tv <= r.value <= tv * (1 + mpmath.mpf(10) ** -25)
+    assert rdpsym.epsilon(c, delta=r.value, conversion="tv-kl", dps=30).value == 0  # the two directions agree
+
 def test_tv_kl_over_continuous_orders_of_a_curve_finite_at_infinity_answers():
     # Found by a probe: the conversion gives nothing at α = ∞, whose "enclosure" was a float ∞ that the search
     # then read as a ball (AttributeError 'float' object has no attribute 'upper').

@@ -55,7 +55,7 @@ import mpmath
 from flint import arb, fmpq
 
 from rdpsym.accounting import conversions as conv
-from rdpsym.accounting import profiles
+from rdpsym.accounting import order_one, profiles
 from rdpsym.accounting.components import Infinite
 from rdpsym.accounting.curve import RdpCurve, parse_order
 from rdpsym.accounting.orders import resolve
@@ -286,36 +286,25 @@ def _rdp_epsilon(c: RdpCurve, d: fmpq, grid: tuple, default: bool, how: str, dps
     return _kl_wins(result, c, d, balls) if how in ("best", "tv-kl") else result
 
 
-#: The KL is tried only where the grid's least RDP value is within this factor of what TV/KL needs: D_α ≥ KL, and
-#: near α = 1 D_α is close to it; the limit α → 1 of a new closed form costs SymPy ~0.1 s, too much for every call.
-_KL_REACH = 2
-
-
 def _kl_wins(result: AccountingResult, c: RdpCurve, d: fmpq, balls: list) -> AccountingResult:
-    """ε = 0 at order 1 where the curve's KL certifies it and no order of the grid did: α = 1 is the one order
-    the TV/KL branch gains from (Bretagnolle–Huber: TV ≤ √(1 − e^{−KL}), and KL ≤ D_α for every α; every other
-    conversion divides log(1/δ) by α − 1, ∞ at α = 1).  A curve without a KL on it is left as it is, and so is
-    one whose least RDP value on the grid is beyond :data:`_KL_REACH` times TV/KL's threshold −log(1 − δ²)."""
+    """ε = 0 at order 1 where the curve's KL certifies it and no order of the grid did (:mod:`.order_one`)."""
     if result.enclosure != math.inf and result.enclosure.upper() <= 0:
         return result
-    with precision(bits_for(result.dps + 10)):
-        reach = -_KL_REACH * (1 - arb(d) ** 2).log()
-        if not any(isinstance(b, arb) and b.lower() <= reach for b in balls):
-            return result
-    try:
-        kl = c.kl_enclosure(result.dps + 3)
-    except RdpSymError:
-        return result  # no closed form to take the limit of (the subsampled Gaussian): the grid's answer stands
-    if not isinstance(kl, arb):
+    note = order_one.zero_epsilon(c, d, balls, result.dps)
+    if note is None:
         return result
-    with precision(bits_for(result.dps + 10)):
-        tv = (1 - (-kl).exp()).sqrt()
-        if not tv.upper() <= arb(d):
-            return result
-        note = (f"tv-kl at order 1: the curve's KL ≤ {upper_decimal(kl, 12)} gives TV ≤ √(1 − e^(−KL)) ≤ "
-                f"{upper_decimal(tv, 6)} ≤ δ (Bretagnolle–Huber): (0, δ)-DP; no order of the grid gives 0")
     return dataclasses.replace(result, value=_up("0", result.dps), order=1, enclosure=arb(0), conversion="tv-kl",
                                gap=None, notes=(note, *(f"the grid: {n}" for n in result.notes)))
+
+
+def _kl_delta_wins(result: AccountingResult, c: RdpCurve, balls: list) -> AccountingResult:
+    """δ = √(1 − e^{−KL}) at order 1 where it is below the grid's δ (:mod:`.order_one`)."""
+    found = order_one.kl_delta(c, result.enclosure, balls, result.dps)
+    if found is None:
+        return result
+    tv, note = found
+    return dataclasses.replace(result, value=_up(upper_decimal(tv, result.dps), result.dps), order=1, enclosure=tv,
+                               conversion="tv-kl", gap=None, notes=(note, *(f"the grid: {n}" for n in result.notes)))
 
 
 def _screened_balls(c: RdpCurve, d: fmpq, grid: tuple, default: bool, how: str, dps: int) -> list:
@@ -439,6 +428,8 @@ def delta(curve: RdpCurve | Mechanism | Guarantee, epsilon: object, orders: obje
     with precision(bits_for(dps + 10) + _exponent_bits(e, grid)):
         found = conv.tightest_delta(list(zip(grid, balls)), e, how)
     result = _result("delta", found, balls, how, e, dps, c)
+    if how in ("best", "tv-kl"):
+        result = _kl_delta_wins(result, c, balls)
     return _exact_wins(result, c, e, how == "best" and orders is None)
 
 
