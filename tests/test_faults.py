@@ -25,10 +25,14 @@ resource = pytest.importorskip("resource")  # POSIX only
 
 
 def _run_limited(code: str, limit_bytes: int, cwd: Path) -> subprocess.CompletedProcess:
-    """Run ``code`` in a fresh Python whose files may not grow past ``limit_bytes``."""
+    """Run ``code`` in a fresh Python whose files may not grow past ``limit_bytes``.
+
+    With ``-B``: a module it imports first would have its bytecode cached by a write the limit cuts short, which
+    CPython does not check (``importlib``'s atomic write keeps a short ``write``), and every later process that
+    imports the module reads "marshal data too short" (it broke the notebooks of a run whose sources had changed)."""
     prefix = f"import resource; resource.setrlimit(resource.RLIMIT_FSIZE, ({limit_bytes}, {limit_bytes}))\n"
-    return subprocess.run([sys.executable, "-c", prefix + textwrap.dedent(code)], cwd=cwd, capture_output=True,
-                          text=True, timeout=300)
+    return subprocess.run([sys.executable, "-B", "-c", prefix + textwrap.dedent(code)], cwd=cwd,
+                          capture_output=True, text=True, timeout=300)
 
 
 def _good_pair(folder: Path) -> tuple[str, str]:
