@@ -454,9 +454,8 @@ _EXACT_BITS = 1 << 16
 
 
 def _round_decimal(x: arb, digits: int, up: bool) -> str:
-    """The endpoint ``x.upper()`` (``up``) or ``x.lower()`` rounded outward to ``digits`` significant digits, read at
-    bits enough for them (at 53 bits, Arb's outward rounding made a 30-digit δ's last 14 digits noise)."""
-    with precision(max(ctx.prec, int(digits * 3.33) + 64)):
+    """The endpoint ``x.upper()`` (``up``) or ``x.lower()`` rounded outward to ``digits`` significant digits."""
+    with precision(max(ctx.prec, int(digits * 3.33) + 64)):  # (read at 53 bits, 14 of 30 digits were noise)
         end = x.upper() if up else x.lower()
     if not end.is_finite():
         return "inf" if end > 0 else "-inf"
