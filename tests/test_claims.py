@@ -680,7 +680,7 @@ _t = sp.Symbol("t", real=True)
 ])
 def test_a_claim_false_only_far_past_the_edges_is_refuted(lhs, rhs, where):
     """A probe: "t ≤ 10⁴⁰ for every t > 0" held at every edge sampled (the farthest is 10¹²) and was reported checked.
-    Points far past the edges (10³⁰ … 10¹⁰⁰⁰, 10⁻¹⁰⁰ … 10⁻¹⁰⁰⁰) are tried for a certified failure, with its
+    Points far past the edges (10¹⁵ … 10¹⁰⁰⁰, 10⁻⁵⁰ … 10⁻¹⁰⁰⁰) are tried for a certified failure, with its
     counterexample."""
     claim = Claim("far", "", "", "", (AtMost(lhs, rhs, "false far away"),), Verdict.REFUTED, Domain({_t: where}))
     result = claim.check()

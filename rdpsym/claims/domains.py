@@ -58,12 +58,12 @@ def edge_values(interval) -> list[sp.Rational]:
 #: Values far past the edges, where a claim is only tried for a certified failure (:meth:`Domain.far_points`).
 #: A ladder without wide gaps: a claim false for α in (1.1·10¹⁹, 3.6·10²⁰) (orders and δ's scales live there) was
 #: checked when the reach began at 10³⁰ (a probe).
-_FAR_REACH = tuple(sp.Integer(10) ** k for k in (15, 18, 20, 24, 30, 45, 70, 100, 200, 300, 500, 1000))
-_NEAR_REACH = tuple(sp.Rational(1, 10**k) for k in (45, 70, 100, 200, 300, 500, 1000))
+_FAR_REACH = tuple(sp.Integer(10) ** k for k in (15, 20, 25, 30, 50, 100, 300, 1000))
+_NEAR_REACH = tuple(sp.Rational(1, 10**k) for k in (50, 100, 300, 1000))
 
 
 def reach_values(interval) -> list:
-    """Values of ``interval`` far past :func:`edge_values`: 10¹⁵ … 10¹⁰⁰⁰ toward an infinite end, 10⁻⁴⁵ … 10⁻¹⁰⁰⁰
+    """Values of ``interval`` far past :func:`edge_values`: 10¹⁵ … 10¹⁰⁰⁰ toward an infinite end, 10⁻⁵⁰ … 10⁻¹⁰⁰⁰
     from an open finite one.  "t ≤ 10⁴⁰ for every t > 0" held at every edge (the farthest is 10¹²) and was reported
     checked (a probe).
 
@@ -246,7 +246,13 @@ class Domain:
     def far_points(self) -> list[dict]:
         """Points with one variable (or all at once) far past its edges (:func:`reach_values`), the others at their
         middle edge value: tried only for a certified failure, since a true claim's sides may not be evaluable
-        there (none for a domain with non-numeric samples)."""
+        there (none for a domain with non-numeric samples).  A fresh list of fresh dicts, as :meth:`points`."""
+        return [dict(point) for point in self._far_points]
+
+    @functools.cached_property
+    def _far_points(self) -> list[dict]:
+        """Made once per domain, not once per step (building 10¹⁰⁰⁰ and its neighbours each time was 3 % of a
+        catalogue run)."""
         if self.objects or not self.variables:
             return []
         names = list(self.variables)
