@@ -387,7 +387,7 @@ def test_author_math_that_programs_tex_is_refused_and_pdflatex_reads_nothing_out
         with pytest.raises(NoLatexForm):
             check_math(hostile)
     for fine in (r"\frac{1}{2} \le \text{the end}", r"\begin{cases} 1 & x > 0 \end{cases}", r"\mathcal{N}(0, \sigma^2)",
-                 r"\operatorname{arg\,max}_\alpha \bullet \left( \mathbb{E} \right)"):
+                 r"\operatorname{arg\,max}_\alpha \bullet \left( \mathbb{E} \right) \hookrightarrow \uparrow"):
         check_math(fine)
     tex = tmp_path / "reads.tex"
     tex.write_text("\\documentclass{article}\\begin{document}\\input{/etc/passwd}\\end{document}")

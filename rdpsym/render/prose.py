@@ -474,9 +474,12 @@ def forbidden_control_word(word: str) -> bool:
 
     >>> [forbidden_control_word(w) for w in ("frac", "UseName", "pdffiledump", "NewCommandCopy", "operatorname")]
     [False, True, True, True, False]
+    >>> forbidden_control_word("hookrightarrow"), forbidden_control_word("AddToHook")
+    (False, True)
     """
     low = word.lower()
-    return word in FORBIDDEN_CONTROL_WORDS or any(part in low for part in _FORBIDDEN_PARTS) \
+    arrow = low.endswith("arrow")  # (\hookrightarrow is an arrow, not a hook; a name no package defines is an error)
+    return word in FORBIDDEN_CONTROL_WORDS or (not arrow and any(part in low for part in _FORBIDDEN_PARTS)) \
         or low.startswith(_FORBIDDEN_STARTS)
 
 
