@@ -28,16 +28,18 @@ import pytest
 import stored_values
 from hypothesis import HealthCheck, Phase, settings
 
-# No cache of derivations across tests or runs (rdpsym.foundations.disk_cache): a test sees the work done, not a
-# replay of another test's, whatever the developer's own RDPSYM_CACHE_DIR; commands the tests start inherit it.
-# tests/test_disk_cache.py turns it on in folders of its own.
+# No cache of derivations across runs (rdpsym.foundations.disk_cache), whatever the developer's own
+# RDPSYM_CACHE_DIR: outside a test (collection) it is off; each test turns it on in the run's own folder below, or
+# off (_derivations_shared_by_the_run).  tests/test_disk_cache.py turns it on in folders of its own.
 os.environ["RDPSYM_CACHE_DIR"] = "off"
 
-#: The textbook table's derivations are shared by the run's processes (tests/textbook_families.derived turns
-#: the cache on in this folder around each one): each pair is derived once per run, not once per xdist worker
-#: that meets it (test_textbook and test_documents ask for the same 200 derivations); so are the claim
-#: catalogue's (test_claims checks its folders in different processes, on the same built-in curves). A folder
-#: of this run only: made by the first process (xdist's workers inherit the variable) and removed by it at the end.
+#: The run's derivations are shared by its tests and processes (issue 26: keep the checks, lose the repetition):
+#: each derivation (with its check against the definition), law check, proof attempt and claim's SymPy step is done
+#: once per run, by the first test that needs it, and read back by the others, in either xdist worker -- the
+#: gaussian's and laplace's pairs were derived again by every test that asked (the cache was off: 476 s for the
+#: README's test command, 414 s with the folder, in one hour).  A folder of this run only: made by the first
+#: process (xdist's workers inherit the variable) and removed by it at the end.  Commands the tests start inherit
+#: the test's setting.
 SHARED_DERIVATIONS = "RDPSYM_TEST_DERIVATIONS"
 _made_here: list[str] = []
 
@@ -49,6 +51,8 @@ def pytest_configure(config):
     if stored_values.recording() and distributed:  # (each xdist worker would write a part of a store)
         raise pytest.UsageError(f"{stored_values.RECORD}=1 records the stored reference values in one process: "
                                 "run with -n 0")
+    config.addinivalue_line("markers", "fresh_derivations: derive anew, without the run's shared derivations "
+                                       "(a test about the work itself: budgets, counts, failures on the way)")
     if SHARED_DERIVATIONS not in os.environ:
         _made_here.append(tempfile.mkdtemp(prefix="rdpsym-test-derivations-"))
         os.environ[SHARED_DERIVATIONS] = _made_here[0]
@@ -87,6 +91,17 @@ settings.register_profile("dev", parent=_DEFAULT, deadline=None)
 # "ci" on CI (the CI variable set) and, by default, everywhere else too, so that a
 # local run reproduces CI exactly; HYPOTHESIS_PROFILE=dev (or any registered name) overrides.
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or "ci")
+
+
+@pytest.fixture(autouse=True)
+def _derivations_shared_by_the_run(request):
+    """The run's folder of derivations for the test (see :data:`SHARED_DERIVATIONS`), or none for a test that
+    patches anything (it asks for ``monkeypatch``: what it patches must be what runs, not a replay of the unpatched
+    code) or is marked ``fresh_derivations`` (it is about the work itself: budgets, counts, failures on the way)."""
+    fresh = "monkeypatch" in request.fixturenames or request.node.get_closest_marker("fresh_derivations")
+    os.environ["RDPSYM_CACHE_DIR"] = "off" if fresh else os.environ[SHARED_DERIVATIONS]
+    yield
+    os.environ["RDPSYM_CACHE_DIR"] = "off"
 
 
 @pytest.fixture(autouse=True)
