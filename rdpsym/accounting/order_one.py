@@ -8,6 +8,8 @@ beside their grid (dp_accounting's ``compute_epsilon`` has the same branch: Tens
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flint import arb, fmpq
 
 from rdpsym.accounting.curve import RdpCurve
@@ -19,9 +21,9 @@ from rdpsym.foundations.errors import RdpSymError
 KL_REACH = 2
 
 
-def _tv(c: RdpCurve, dps: int) -> tuple[arb, arb] | None:
-    """(the curve's KL, √(1 − e^{−KL})) as balls, or None for a curve without a KL on it (no closed form to take
-    the limit of: the subsampled Gaussian)."""
+def _tv_where(c: RdpCurve, dps: int, fits: Callable[[arb], bool]) -> tuple[arb, arb] | None:
+    """(the curve's KL, √(1 − e^{−KL})) as balls where ``fits(TV)``, or None there and for a curve without a KL on it
+    (no closed form to take the limit of: the subsampled Gaussian)."""
     try:
         kl = c.kl_enclosure(dps + 3)
     except RdpSymError:
@@ -29,7 +31,13 @@ def _tv(c: RdpCurve, dps: int) -> tuple[arb, arb] | None:
     if not isinstance(kl, arb):
         return None
     with precision(bits_for(dps + 10)):
-        return kl, (1 - (-kl).exp()).sqrt()
+        tv = (1 - (-kl).exp()).sqrt()
+        return (kl, tv) if fits(tv) else None
+
+
+def _said(kl: arb, tv: arb) -> str:
+    return (f"tv-kl at order 1: the curve's KL ≤ {upper_decimal(kl, 12)} gives TV ≤ √(1 − e^(−KL)) ≤ "
+            f"{upper_decimal(tv, 6)}")
 
 
 def zero_epsilon(c: RdpCurve, d: fmpq, balls: list, dps: int) -> str | None:
@@ -39,15 +47,10 @@ def zero_epsilon(c: RdpCurve, d: fmpq, balls: list, dps: int) -> str | None:
         reach = -KL_REACH * (1 - arb(d) ** 2).log()
         if not any(isinstance(b, arb) and b.lower() <= reach for b in balls):
             return None
-    found = _tv(c, dps)
+    found = _tv_where(c, dps, lambda tv: tv.upper() <= arb(d))
     if found is None:
         return None
-    kl, tv = found
-    with precision(bits_for(dps + 10)):
-        if not tv.upper() <= arb(d):
-            return None
-        return (f"tv-kl at order 1: the curve's KL ≤ {upper_decimal(kl, 12)} gives TV ≤ √(1 − e^(−KL)) ≤ "
-                f"{upper_decimal(tv, 6)} ≤ δ (Bretagnolle–Huber): (0, δ)-DP; no order of the grid gives 0")
+    return _said(*found) + " ≤ δ (Bretagnolle–Huber): (0, δ)-DP; no order of the grid gives 0"
 
 
 def kl_delta(c: RdpCurve, below: object, balls: list, dps: int) -> tuple[arb, str] | None:
@@ -62,16 +65,11 @@ def kl_delta(c: RdpCurve, below: object, balls: list, dps: int) -> tuple[arb, st
         guess = (1 - (-least / KL_REACH).exp()).sqrt()
         if isinstance(below, arb) and not guess.lower() < below.upper():
             return None
-    found = _tv(c, dps)
+    found = _tv_where(c, dps, lambda tv: not isinstance(below, arb) or tv.upper() < below.upper())
     if found is None:
         return None
-    kl, tv = found
-    with precision(bits_for(dps + 10)):
-        if isinstance(below, arb) and not tv.upper() < below.upper():
-            return None
-        return tv, (f"tv-kl at order 1: the curve's KL ≤ {upper_decimal(kl, 12)} gives TV ≤ √(1 − e^(−KL)) ≤ "
-                    f"{upper_decimal(tv, 6)}, (0, δ)-DP and so (ε, δ)-DP at every ε (Bretagnolle–Huber), below "
-                    "every order of the grid")
+    return found[1], _said(*found) + (", (0, δ)-DP and so (ε, δ)-DP at every ε (Bretagnolle–Huber), below every "
+                                       "order of the grid")
 
 
 __all__ = ["KL_REACH", "kl_delta", "zero_epsilon"]
