@@ -186,6 +186,21 @@ def test_the_rdp_of_a_pair_not_known_to_dominate_its_reverse_is_the_larger_direc
         assert_close(m.curve().value(order, dps=55), truth, 50)
     assert str(d).startswith(f"max(D_{order}(P||Q), D_{order}(Q||P)) = ")
 
+
+def test_the_larger_direction_of_a_pair_with_conditions_is_evaluated_at_a_condition_boundary():
+    """A review: the two directions' Piecewise results in a Max were evaluated branch by branch inside it, and where
+    one direction's condition fails (exponential rates 1 and 3 at α = 3/2: α·λ₁ − α·λ₂ + λ₂ = 0) its finite branch
+    was 0/0, a VerificationError.  The conditions fold into one Piecewise: ∞ there, the larger direction elsewhere."""
+    x, l1, l2 = sp.Symbol("x", real=True), sp.Symbol("l1", positive=True), sp.Symbol("l2", positive=True)
+    law = lambda rate: rdpsym.Continuous(rate * sp.exp(-rate * x), x, support=sp.Interval(0, sp.oo))  # noqa: E731
+    d = rdpsym.Mechanism("exponentials", {}, (law(l1), law(l2))).rdp()
+    assert d.evalf({l1: 1, l2: 3, rdpsym.alpha: R(3, 2)}) == mpmath.inf
+    with mpmath.workdps(50):
+        a = mpmath.mpf(5) / 4
+        truth = max(mpmath.log(3) + mpmath.log(3 / (3 * a + 1 - a)) / (a - 1),  # D(Exp(1)‖Exp(3)), D(Exp(3)‖Exp(1))
+                    -mpmath.log(3) + mpmath.log(1 / (a + 3 - 3 * a)) / (a - 1))
+        assert abs(d.evalf({l1: 1, l2: 3, rdpsym.alpha: R(5, 4)}) - truth) < mpmath.mpf(10) ** -45
+
 def test_k_randomized_response_with_two_values_is_randomized_response():
     e = R(7, 10)
     ours = rdpsym.k_randomized_response(2, e).curve().values(ORDERS + ["inf"], dps=50)

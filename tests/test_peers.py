@@ -161,6 +161,23 @@ def test_an_epsilon_below_the_rdp_conversions_is_unsafe_only_from_an_rdp_account
     accountant.compose(dpa.PoissonSampledDpEvent(0.01, dpa.GaussianDpEvent(1.0)), 1000)
     from_rdp = rdpsym.verify(accountant, delta=1e-5, epsilon=1.8282436455855091, peer="dp-accounting")
     assert from_rdp.verdict == "unsafe" and from_rdp.epsilon.direction == V.BELOW
+    # the peer's orders say it converts RDP too (a review)
+    grid = rdpsym.verify(sampled, steps=1000, orders=[2, 3, 4, 8, 16, 32], delta=1e-5, epsilon=1.0,
+                         peer="dp-accounting")
+    assert grid.verdict == "unsafe" and grid.epsilon.direction == V.BELOW
+
+
+def test_an_rdp_accountants_epsilon_below_what_lower_bounds_of_its_rdp_give_is_unsafe():
+    """A review: dp_accounting's ε for sampling without replacement (its RDP below an actual pair's, atlas:
+    dpa-wor-gaussian-event) was "not decided" for rdpsym's RDP being an upper bound there.  The conversion of certified
+    lower bounds on the RDP (actual pairs' divergences) is above the peer's ε: unsafe."""
+    accountant = rdp_accountant.RdpAccountant(orders=[2, 3, 4, 8, 16, 32],
+                                              neighboring_relation=dpa.NeighboringRelation.REPLACE_ONE)
+    accountant.compose(dpa.SelfComposedDpEvent(dpa.SampledWithoutReplacementDpEvent(60000, 256,
+                                                                                    dpa.GaussianDpEvent(1.1)), 100))
+    epsilon = accountant.get_epsilon(1e-5)
+    v = rdpsym.verify(accountant, delta=1e-5, epsilon=epsilon, peer="dp-accounting")
+    assert v.verdict == "unsafe" and v.epsilon.direction == V.BELOW and "lower bounds" in v.epsilon.cause
 
 def test_a_composed_gaussian_and_laplace_pipeline_agrees_with_the_peer():
     pipeline = dpa.ComposedDpEvent([

@@ -558,7 +558,7 @@ def _good_side(f: float) -> float:
     """log ε − log target at a point that meets the target, as the interpolation needs it: below 0.  A point at
     ε = 0 reads log ε as :data:`_LOG_ZERO`, which is above a target below e^{−745}: ε = 10⁻⁵⁰⁰ then had both ends
     of its bracket on one side, and ran 410 certified evaluations (90 s) to a bracket 62 % wide (a probe)."""
-    return f if f <= 1 else _LOG_ZERO
+    return f if f <= 0 else _LOG_ZERO
 
 
 def _log(r: api.AccountingResult) -> float:

@@ -18,6 +18,8 @@ one way.  A symbolic order's result is extended below 1 by
 
 from __future__ import annotations
 
+import dataclasses
+
 import mpmath
 import sympy as sp
 
@@ -33,7 +35,7 @@ from rdpsym.foundations.notation import P as P_
 from rdpsym.foundations.notation import Q as Q_
 from rdpsym.foundations.notation import RenyiDivergence
 from rdpsym.foundations.precision import sympy_evalf_guard
-from rdpsym.foundations.record import Because, Largest, Step, weakest
+from rdpsym.foundations.record import Because, Diverges, Largest, Step, weakest
 from rdpsym.foundations.statuses import Status
 from rdpsym.foundations.symbols import alpha
 from rdpsym.laws.atoms import has_atoms
@@ -111,18 +113,27 @@ def mechanism_rdp(mechanism, order: object = alpha) -> Derivation:
     return _larger_direction(forward, renyi_divergence(Q, P, order))
 
 
-def _larger_direction(forward: Derivation, reverse: Derivation) -> Derivation:
-    """max(D(P‖Q), D(Q‖P)) as one derivation: the forward chain, the reverse direction's value, their maximum.
 
-    Its status is the weaker of the two; a numeric direction makes the maximum a number (both at 50 digits)."""
+#: How the reverse direction's step is justified.
+REVERSE = "the same derivation with the two laws exchanged"
+
+
+def _larger_direction(forward: Derivation, reverse: Derivation) -> Derivation:
+    """max(D(P‖Q), D(Q‖P)) as one derivation: the forward chain, the reverse direction's value (and why it is ∞, where
+    it says so), their maximum.  Its status is the weaker of the two; a numeric direction makes the maximum a number
+    (the other evaluated at 50 digits).  Conditions are folded into one Piecewise, Piecewise((max, both hold), (∞,
+    True)): a Max of two Piecewise was evaluated branch by branch inside it, and at a point where one direction's
+    condition fails its finite branch was 0/0 (a review)."""
     status = weakest((forward.status, reverse.status))
     if isinstance(forward.result, mpmath.mpf) or isinstance(reverse.result, mpmath.mpf):
         result = max(forward.evalf(dps=50), reverse.evalf(dps=50))
     else:
-        result = sp.Max(forward.result, reverse.result)
+        result = sp.piecewise_fold(sp.Max(forward.result, reverse.result))
     order = forward.order
     both = sp.Max(RenyiDivergence(P_, Q_, order), RenyiDivergence(Q_, P_, order), evaluate=False)
-    steps = (*forward.steps,
+    diverges = [dataclasses.replace(step, lhs=RenyiDivergence(Q_, P_, order))
+                for step in reverse.steps if isinstance(step.rule, Diverges)][-1:]
+    steps = (*forward.steps, *diverges,
              Step(RenyiDivergence(Q_, P_, order), "=", reverse.result, Because(REVERSE), reverse.status),
              Step(both, "=", result, Largest("directions"), status))
     closed = sp.Max(forward.closed_form, reverse.closed_form) \
@@ -132,6 +143,3 @@ def _larger_direction(forward: Derivation, reverse: Derivation) -> Derivation:
                       hypotheses=tuple(dict.fromkeys((*forward.hypotheses, *reverse.hypotheses))),
                       evidence=(*forward.evidence, *reverse.evidence))
 
-
-#: How the reverse direction's step is justified.
-REVERSE = "the same derivation with the two laws exchanged"

@@ -148,7 +148,8 @@ class Mechanism:
         return "  \n".join(lines)
 
     def rdp(self, order: object = alpha) -> Any:  # a Derivation (rdpsym.derive), provided through the operations
-        """The mechanism's RDP at ``order``: D_order(P‖Q) for the worst-case pair (a Derivation).
+        """The mechanism's RDP at ``order``: D_order(P‖Q) for the worst-case pair (a Derivation); where the factory
+        has not argued that D(P‖Q) dominates D(Q‖P) (``symmetric`` false), the larger of the two directions.
 
         Provided by :mod:`rdpsym.derive.divergence` (see :data:`rdpsym.foundations.operations.rdp`).
 

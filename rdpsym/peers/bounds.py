@@ -13,6 +13,9 @@ in every sample, so the outputs are Q₀ and (1 − q)Q₀ + qP₀ for the noise
 subsampling, in both directions (the datasets may be swapped).  Its divergence is rdpsym's exact curve of the
 Poisson-sampled mechanism (the sampled Gaussian of Mironov–Talwar–Zhang 2019; the Laplace mixture), where that
 curve is exact at the order.  k steps on the same datasets give k times it.
+
+At α = ∞ a subsampled curve's value, log(1 + q(e^{ε_∞} − 1)), is read as exact (its ``how`` says neither): the pair
+above attains it (or ∞ where the inner ε_∞ is ∞).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from collections.abc import Sequence
 
 from flint import arb
 
+from rdpsym.accounting import api
 from rdpsym.accounting.components import ClosedForm, Infinite
 from rdpsym.accounting.curve import RdpCurve
 from rdpsym.accounting.subsampling import WithoutReplacement
@@ -98,6 +102,23 @@ def below_a_bound(curve: RdpCurve, order: object, peer: float) -> tuple[str, str
                          "value below it is neither confirmed nor refuted")
 
 
+def epsilon_from_lower_bounds(curve: RdpCurve, per_order: Sequence, delta: object, conversion: str,
+                              dps: int) -> arb | None:
+    """The least ε ``conversion`` gives at δ over the orders of ``per_order`` (an ε's rows) from certified lower
+    bounds on the RDP: the value itself where it is exact, an actual pair's divergence where rdpsym's value is an
+    upper bound only (:func:`actual_pair_divergence`), else 0.  An RDP accountant whose RDP is at least the truth at
+    every order answers at least this (every conversion grows with the RDP), so an ε below it is unsafe; None where
+    no finite ε comes out."""
+    orders, lows = [], []
+    for row in per_order:
+        exact = not upper_bound_only(curve, row.order)
+        low = row.rdp if exact else actual_pair_divergence(curve, row.order, dps)
+        orders.append(row.order)
+        lows.append(low if low is not None else arb(0))
+    found = api.epsilon_from_balls(curve, tuple(orders), lows, delta, conversion, dps)
+    return found.enclosure if isinstance(found.enclosure, arb) and found.enclosure.is_finite() else None
+
+
 def bounded_somewhere(curve: RdpCurve, orders: Sequence) -> str:
     """The first account of an upper bound (:func:`upper_bound_only`) among the curve's values at ``orders`` (each
     an order, or a record with its ``order``), or '' where all are exact."""
@@ -107,4 +128,5 @@ def bounded_somewhere(curve: RdpCurve, orders: Sequence) -> str:
     return ""
 
 
-__all__ = ["actual_pair_divergence", "below_a_bound", "bounded_somewhere", "upper_bound_only"]
+__all__ = ["actual_pair_divergence", "below_a_bound", "bounded_somewhere", "epsilon_from_lower_bounds",
+           "upper_bound_only"]

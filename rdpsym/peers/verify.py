@@ -56,7 +56,7 @@ from fractions import Fraction
 from flint import arb, fmpq
 
 from rdpsym.accounting import api, profiles
-from rdpsym.accounting.components import Infinite, SampledGaussian
+from rdpsym.accounting.components import Infinite
 from rdpsym.accounting.conversions.rdp_dp import kl_delta
 from rdpsym.accounting.curve import RdpCurve, parse_order
 from rdpsym.accounting.orders import MAX_ORDERS
@@ -68,7 +68,8 @@ from rdpsym.foundations.reading import integer, listed, number, open_probability
 from rdpsym.laws.mechanisms import Guarantee, Mechanism
 from rdpsym.peers._reading import kind, read_optional, reads_peer_objects, shown
 from rdpsym.peers.autodp import from_autodp
-from rdpsym.peers.bounds import below_a_bound, bounded_somewhere
+from rdpsym.peers.bounds import below_a_bound, bounded_somewhere, epsilon_from_lower_bounds
+from rdpsym.peers.causes import DP_ACCOUNTING, NAN_AT_INFINITY, holds_infinity, why
 from rdpsym.peers.comparison import (
     ABOVE,
     ACCUMULATED,
@@ -190,7 +191,7 @@ def _order_check(peer_name: str, curve: RdpCurve, order: object, peer: float, ce
         return check(c.error_float, c.relative_float, EXACT, "exact", within)
     if c.direction == BELOW and not within and (judged := below_a_bound(curve, order, peer)):
         return check(c.error_float, c.relative_float, *judged)  # rdpsym's value there an upper bound only (a probe)
-    return check(c.error_float, c.relative_float, c.direction, _cause(peer_name, curve, order, c, within), within)
+    return check(c.error_float, c.relative_float, c.direction, why(peer_name, curve, order, c, within), within)
 
 
 def _negative_error(peer: float, certified: object) -> float:
@@ -198,50 +199,6 @@ def _negative_error(peer: float, certified: object) -> float:
     if peer == -math.inf or not isinstance(certified, arb) or not certified.is_finite():
         return -math.inf
     return compare(peer, certified).error_float
-
-
-def _sampled_gaussian_weight(curve: RdpCurve) -> int | None:
-    """The count k when the curve is k × one subsampled Gaussian (the case known peer formulas are about)."""
-    if len(curve.terms) == 1 and isinstance(curve.terms[0][1], SampledGaussian):
-        return int(curve.terms[0][0])
-    return None
-
-
-#: Within a relative error of 1 (twice the certified value): where a peer's looser fractional-order series may be
-#: named as the likely cause of an answer above the certified value.
-_TWICE = fmpq(1)
-
-
-def _cause(peer: str, curve: RdpCurve, order: object, c: Comparison, within: bool) -> str:
-    """Why a peer's RDP differs: rounding, accumulated error, or a formula known to give this error (every
-    threshold decided in balls: a cause is named only when the balls certify it)."""
-    if within:
-        return "float64 rounding (within 64 ulp)"
-    direction = c.direction
-    fractional = order != math.inf and not fmpq(order).q == 1
-    k = _sampled_gaussian_weight(curve)
-    # The looser series of a peer's are named only as the likely cause, and only for an answer within twice the
-    # certified value: they are not recomputed here, and a value 6·10⁶ times too high was put down to them (a probe).
-    looser = fractional and k and direction == ABOVE and c.within(_TWICE)
-    if looser and peer in _DP_ACCOUNTING:
-        return ("likely |C(α,k)| summed in MTZ's fractional-order series (Mironov–Talwar–Zhang 2019, Sec. 3.3, with "
-                "absolute binomial coefficients): a valid, looser upper bound (the peer's series is not recomputed "
-                "here)")
-    if looser and peer in ("autodp",):
-        return ("likely the fractional order bounded from the neighbouring integer orders (autodp's interpolation): "
-                "a valid, looser upper bound (not recomputed here)")
-    if fractional and k and peer in ("opacus", "prv-accountant", "prv_accountant") and direction == BELOW:
-        # The implied absolute error in A_α = exp((α − 1)·ε/k) ≈ 1: within a few terms of e^{−30}.
-        with precision(c.bits):
-            implied = abs(c.error) / k * (arb(fmpq(order)) - 1)
-            if implied <= 64 * arb(-30).exp():
-                return (f"MTZ's fractional-order series stopped once its terms fall below e^-30 ≈ 9.4e-14 in "
-                        f"absolute size (an absolute error of {float(implied.upper()):.2g} in A_α, large relative "
-                        "to A_α − 1)")
-    if c.within(ACCUMULATED_Q):
-        return "float64 error accumulated over the computation (within 1e-9 relative)"
-    side = "above" if direction == ABOVE else "below"
-    return f"{side} by {c.relative_text()} relative: a different formula or lost digits"
 
 
 # ---------------------------------------------------------------- ε at δ
@@ -279,8 +236,8 @@ def _epsilon_check(peer_name: str, curve: RdpCurve, peer: float, delta: fmpq, or
             return check(error, relative, VALID_OTHER, other, within)
     if within:
         cause = "float64 rounding (within 64 ulp)"
-    elif direction == BELOW and peer == 0 and peer_name in _DP_ACCOUNTING and _holds_infinity(orders):
-        cause = _NAN_AT_INFINITY
+    elif direction == BELOW and peer == 0 and peer_name in DP_ACCOUNTING and holds_infinity(orders):
+        cause = NAN_AT_INFINITY
     else:
         at = by_order.get(_key(r.order))
         if at is not None and at.direction != EXACT:
@@ -299,34 +256,28 @@ def _epsilon_check(peer_name: str, curve: RdpCurve, peer: float, delta: fmpq, or
         if how:
             cause = f"{cause}; {other}"
         method = _not_an_rdp_conversion(told)
-        if how == "below" and (method or not (by_order or _told_orders(told))):
+        in_rdp = not method and bool(by_order or isinstance(orders, list) or _told_orders(told))
+        if how == "below" and not in_rdp:
             # An RDP conversion's ε is an upper bound: below all of them, only an RDP accountant's ε is shown wrong
             # (a PLD or PRV ε, from the command line too, was "UNSAFE": a probe).
             said = (f"the peer's ε comes from its {method}, not from an RDP conversion" if method else
-                    "nothing says the peer's ε comes from an RDP conversion (its RDP per order, or its accountant, "
-                    "would)")
+                    "nothing says the peer's ε comes from an RDP conversion (its orders, its RDP per order, or its "
+                    "accountant, would)")
             return check(error, relative, NOT_DECIDED,
                          f"below every RDP conversion rdpsym certifies ({other}), but {said}: rdpsym certifies only "
                          "upper bounds on this mechanism's ε, so an ε below them is neither confirmed nor refuted",
                          within)
     if direction == BELOW and not within and (bound := bounded_somewhere(curve, r.per_order)):
+        # rdpsym's RDP an upper bound only at some orders: an RDP accountant's ε is shown low only below the ε of
+        # certified lower bounds on its RDP (a review: dp_accounting's WOR ε was rightly unsafe)
+        low = epsilon_from_lower_bounds(curve, r.per_order, _fraction(delta), conversion, dps) if in_rdp else None
+        if low is not None and (d := compare(peer, low)).direction == BELOW and not d.within(ROUNDING_Q):
+            return check(error, relative, BELOW, f"{cause}; below {upper_decimal(low, 6)}, what the conversion gives "
+                         "from certified lower bounds on the RDP (rdpsym.peers.bounds): its RDP is below the truth "
+                         "at its best order", within)
         return check(error, relative, NOT_DECIDED, f"{cause}; but rdpsym's RDP is an upper bound only at some orders "
                      f"({bound}): an ε below its conversions is neither confirmed nor refuted", within)
     return check(error, relative, direction, cause, within)
-
-
-_DP_ACCOUNTING = ("dp-accounting", "dp_accounting")
-
-#: dp_accounting's ``compute_epsilon`` with ∞ among its orders (checked against its source, 0.6): at α = ∞ its
-#: r + log1p(−1/α) − log(δα)/(α − 1) is NaN, np.argmin returns a NaN's index, and max(0, NaN) is 0 (a probe).
-_NAN_AT_INFINITY = ("the order ∞ among the peer's orders: dp_accounting's conversion there, r − log(δ·α)/(α − 1), "
-                    "is ∞/∞ = NaN; its np.argmin returns the NaN's index and max(0, NaN) is 0, whatever the other "
-                    "orders give (leave ∞ out of the orders)")
-
-
-def _holds_infinity(orders: object) -> bool:
-    """Whether an order list (as :func:`api.epsilon` takes it) has the order ∞."""
-    return isinstance(orders, (list, tuple)) and any(o == math.inf for o in orders)
 
 
 def _over(orders: object) -> str:

@@ -21,7 +21,7 @@ def _exact(x) -> str:
     return "none" if x is None else str(x)
 
 
-def _decimal(x) -> str:
+def _decimal(x, rounding: str = decimal.ROUND_HALF_EVEN) -> str:
     """12 significant digits, at any magnitude the reader allows (10^±1000: a float overflows past 1.8·10^308).
 
     >>> _decimal(Fraction(10) ** 500 / 3), _decimal(Fraction(1, 3))
@@ -33,18 +33,19 @@ def _decimal(x) -> str:
         return str(x)
     f = Fraction(x)
     with decimal.localcontext() as ctx:
-        ctx.prec, ctx.Emax, ctx.Emin = 12, 10**6, -(10**6)
+        ctx.prec, ctx.Emax, ctx.Emin, ctx.rounding = 12, 10**6, -(10**6), rounding
         d = decimal.Decimal(f.numerator) / decimal.Decimal(f.denominator)
     return f"{d:.12g}"
 
 
 def _short(x) -> str:
-    """An exact target as it was given when short (1/100000), else 12 digits (ε = 10⁻⁵⁰⁰ printed 500 zeros twice).
+    """An exact target as it was given when short (1/100000), else 12 digits rounded up, so that "certified ε ≤ it"
+    stays true as printed (ε = 10⁻⁵⁰⁰ printed 500 zeros twice).
 
-    >>> _short(Fraction(1, 10**5)), _short(Fraction(1, 10**500))
-    ('1/100000', '1e-500')
+    >>> _short(Fraction(1, 10**5)), _short(Fraction(1, 10**500)), _short(1 + Fraction(1, 10**45))
+    ('1/100000', '1e-500', '1.00000000001')
     """
-    return str(x) if len(str(x)) <= 40 else _decimal(x)
+    return str(x) if len(str(x)) <= 40 else _decimal(x, decimal.ROUND_CEILING)
 
 
 def calibration_text(c: Calibration) -> str:

@@ -478,7 +478,8 @@ def forbidden_control_word(word: str) -> bool:
     (False, True)
     """
     low = word.lower()
-    arrow = low.endswith("arrow")  # (\hookrightarrow is an arrow, not a hook; a name no package defines is an error)
+    # (\hookrightarrow is an arrow and \lhook a glyph, not hooks; a name no package defines is an error, not a program)
+    arrow = low.endswith("arrow") or low in ("lhook", "rhook")
     return word in FORBIDDEN_CONTROL_WORDS or (not arrow and any(part in low for part in _FORBIDDEN_PARTS)) \
         or low.startswith(_FORBIDDEN_STARTS)
 
