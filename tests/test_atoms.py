@@ -190,3 +190,31 @@ def test_a_numeric_density_part_next_to_one_keeps_its_digits(k):
             lambda t: (3 * (t + mpmath.mpf(1) / 2) / 4) ** a * ((t + 1) / 3) ** (1 - a), [0, 1])
         expected = mpmath.log(moment) / (a - 1)
         assert abs(d.evalf(dps=40) / expected - 1) < mpmath.mpf(10) ** -40
+
+
+@pytest.mark.parametrize("k", [10, 30, 100])
+def test_a_divergence_far_smaller_than_the_masses_keeps_its_digits(k):
+    """A probe: an atom of 1/2 + 10⁻³⁰ at 1/3 beside a uniform part, against 1/2 and 1/2: the moment is within 10⁻⁶⁰
+    of 1, and D₂ = log(1 + 4·10⁻⁶⁰) came out 0.0, the KL 3.7·10⁻⁶⁰ for 2·10⁻⁶⁰, at 20 digits asked for; at
+    10⁻¹⁰⁰ every order was 0.0.  The sum is taken again at the digits its cancellation costs."""
+    e = R(1, 10**k)
+    P = rdpsym.Continuous((HALF + e) * sp.DiracDelta(x - R(1, 3)) + (HALF - e), x, support=sp.Interval(0, 1))
+    Q = rdpsym.Continuous(HALF * sp.DiracDelta(x - R(1, 3)) + HALF, x, support=sp.Interval(0, 1))
+    with mpmath.workdps(3 * k + 50):
+        E = mpmath.mpf(e.p) / e.q
+        truths = {2: mpmath.log(1 + 4 * E**2), 1: (HALF + E) * mpmath.log(1 + 2 * E) + (HALF - E) * mpmath.log(1 - 2 * E),
+                  HALF: -2 * mpmath.log(mpmath.sqrt((HALF + E) / 2) + mpmath.sqrt((HALF - E) / 2))}
+        for order, truth in truths.items():
+            value = rdpsym.renyi_divergence_mp(P, Q, order, dps=20)
+            assert abs(value / truth - 1) < mpmath.mpf(10) ** -19, (order, value, truth)
+
+
+def test_an_order_next_to_zero_keeps_its_digits_beside_an_atom():
+    """A probe: an atom of 1/2 and a uniform part of 1/2 against the uniform law, at α = 10⁻⁴⁰: α·log 2/(1 − α) came
+    out 0.0 (the moment within 10⁻⁴⁰ of 1)."""
+    A = rdpsym.Continuous(HALF * sp.DiracDelta(x - R(1, 3)) + HALF, x, support=sp.Interval(0, 1))
+    U = rdpsym.Continuous(sp.S(1), x, support=sp.Interval(0, 1))
+    a = R(1, 10**40)
+    with mpmath.workdps(80):
+        truth = (mpmath.mpf(a.p) / a.q) * mpmath.log(2) / (1 - mpmath.mpf(a.p) / a.q)
+        assert abs(rdpsym.renyi_divergence_mp(A, U, a, dps=20) / truth - 1) < mpmath.mpf(10) ** -19

@@ -404,3 +404,18 @@ def test_poisson_subsampled_discrete_gaussian_at_alpha_two_is_exact_at_any_scale
         s = mpmath.mpf(sigma.p) / sigma.q
         want = 1 / s**2 + mpmath.log(q**2 + (1 - q**2) * mpmath.exp(-1 / s**2))  # log(1 − q² + q²e^{1/σ²}), stably
         assert abs(got - want) <= mpmath.mpf(10) ** -23 * abs(want)
+
+
+def test_poisson_sampling_of_a_pair_not_known_symmetric_takes_the_pair_both_ways_round():
+    """A probe: the inner guarantee of a hand-made Mechanism holds for its pair both ways round, and its curve says so
+    (∞ at order 2), but .rdp(2) took the Poisson mixture of the pair one way only: 0.014889, checked.  With Q₀ as the
+    output holding the record, D₂(0.9·P₀ + 0.1·Q₀ ‖ P₀) = ∞ (Q₀ has an outcome P₀ lacks), and D_½ = log(100/94)."""
+    P0 = rdpsym.Discrete({0: sp.Rational(1, 2), 1: sp.Rational(1, 2)})
+    Q0 = rdpsym.Discrete({0: sp.Rational(1, 5), 1: sp.Rational(1, 5), 2: sp.Rational(3, 5)})
+    m = rdpsym.poisson_sampled(rdpsym.Mechanism("hand-made", {}, (P0, Q0)), q=sp.Rational(1, 10))
+    assert m.rdp(2).result == sp.oo and m.curve().value(2) == mpmath.inf
+    half = m.rdp(sp.Rational(1, 2))
+    # the four directions by hand: the largest is D_½((1 − q)P₀ + qQ₀ ‖ P₀) = −2·log Σ √(r·p) = log(100/94)
+    with mpmath.workdps(50):
+        assert abs(half.evalf(dps=40) - mpmath.log(mpmath.mpf(100) / 94)) < mpmath.mpf(10) ** -38
+    assert half.status in (rdpsym.Status.PROVED, rdpsym.Status.CHECKED)

@@ -407,3 +407,11 @@ def test_a_series_whose_largest_term_lies_past_the_scan_is_not_infinite():
     with mpmath.workdps(30):
         for term in (lambda j: mpmath.mpf(j) ** 2, lambda j: mpmath.mpf(2) ** j, lambda j: mpmath.factorial(j)):
             assert sum_range(term, sp.Integer(0), sp.oo, mpmath.mp) == mpmath.inf
+
+
+@pytest.mark.parametrize("seconds", [-1, 0, float("nan"), float("inf"), True, "5"])
+def test_a_time_ceiling_that_is_no_number_of_seconds_is_refused_before_any_work(seconds):
+    """A probe: seconds=-1 (or NaN) was accepted, and the definition then "did not finish within -1 s"."""
+    P, Q = rdpsym.gaussian(1).pair
+    with pytest.raises(rdpsym.ParameterError, match="seconds must be a positive finite number"):
+        rdpsym.renyi_divergence_mp(P, Q, 2, seconds=seconds)

@@ -94,6 +94,10 @@ def univariate_divergence_mp(
     within the time ceiling :data:`DEFINITION_SECONDS` (or ``seconds``).  ``against``: a closed form's value being
     checked (the module docstring: a first precision that agrees with it needs no second)."""
     dps = read_dps(dps)
+    # (read before any work: −1 or NaN ran to "did not finish within −1 s"; a probe)
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                                or not 0 < seconds < float("inf")):
+        raise ParameterError(must("seconds", "a positive finite number of CPU seconds", repr(seconds)))
     seconds = DEFINITION_SECONDS if seconds is None else float(seconds)
     budget = time_budget(seconds, "the definition")
     try:

@@ -266,7 +266,9 @@ def derivation_text(d: Derivation) -> str:
     """A terminal rendering: the result, its status, its conditions and the evidence."""
     result = mpmath.nstr(d.result, 50) if isinstance(d.result, mpmath.mpf) else sp.sstr(d.result)
     order = sp.sstr(d.order)
-    of = f"max(D_{order}(P||Q), D_{order}(Q||P))" if of_both_directions(d) is not None else f"D_{order}(P||Q)"
+    both = of_both_directions(d)
+    of = f"D_{order}(P||Q)" if both is None else \
+        "max(" + ", ".join(f"D_{order}({a.args[0]}||{a.args[1]})" for a in both.args) + ")"
     lines = [f"{of} = {result}", f"  status: {d.status}"]
     lines += [f"  condition: {sp.sstr(c)} (else oo)" for c in d.conditions]
     lines += [f"  hypothesis: {sp.sstr(h)}" for h in d.hypotheses]
