@@ -118,7 +118,8 @@ class Mechanism:
     reference: Reference | None = None
     worst_case: str = ""
     #: D_α(P‖Q) ≥ D_α(Q‖P) at every order, argued in the factory (adjacency is symmetric, so
-    #: otherwise a curve takes the larger of the two directions).
+    #: otherwise ``rdp`` and the curve take the larger of the two directions).  A Mechanism you build
+    #: with ``symmetric=True`` asserts it: rdpsym derives D(P‖Q) alone and does not check the claim.
     symmetric: bool = False
     neighbouring: str = ""
     source: Citation | None = None
