@@ -344,16 +344,13 @@ def test_catalogue_folder_reaches_its_expected_statuses_and_its_report_stays_wit
     One folder a test, as ``rdpsym check`` runs them: the folder's files in one worker process, which derives the
     built-ins they share once, and one report compiled (three pdflatex passes for its contents).  One file a test
     was a fork and a compile each: 67 s of the suite's time where ``rdpsym check`` takes about 25 s.  The
-    derivations are shared with the run's other processes (tests/textbook_families.py): the peers' files use the
+    derivations are shared with the run's other tests and processes (tests/conftest.py): the peers' files use the
     paper's Gaussian and Laplace curves.  The checks of the claims' points are never replayed."""
-    from textbook_families import _run_shared_cache
-
     from rdpsym.render.claims import report_latex
     from rdpsym.render.pdf import LatexLayoutWarning
 
     files = [f for f in CATALOGUE if _folder(f) == folder]
-    with _run_shared_cache():
-        report = run(files)
+    report = run(files)
     assert [(f.path.name, f.problem) for f in report.failures] == []
     checked = {Path(report.paths[r.claim.id]).name for r in report.results}
     assert {f.name for f in files} <= checked, f"no claim checked from {sorted({f.name for f in files} - checked)}"

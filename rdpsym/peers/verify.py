@@ -9,8 +9,12 @@ same conversion) and reports, per order and for ε:
 
 * the certified value (an Arb ball) and the peer's error, peer − certified;
 * its **direction**: ``exact`` (inside the ball), ``above`` (conservative,
-  safe), ``below`` (the peer claims more privacy than holds: **unsafe**), or
-  ``invalid`` (NaN, a negative divergence);
+  safe), ``below`` (the peer claims more privacy than holds: **unsafe**),
+  ``invalid`` (NaN, a negative divergence), or ``not decided`` (below a value
+  rdpsym certifies only as an upper bound -- sampling without replacement's
+  bounds, a chord between integer orders, an RDP conversion's ε for a peer not
+  known to convert RDP -- and not below a certified lower bound:
+  :mod:`rdpsym.peers.bounds`);
 * its **cause**: float64 rounding (within 64 ulp), float64 error accumulated
   by a long computation (within 10⁻⁹ relative), a known formula of the peer
   (dp_accounting sums |C(α,k)| in MTZ's fractional-order series; Opacus and
