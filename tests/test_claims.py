@@ -702,6 +702,28 @@ def test_a_claim_false_on_a_narrow_set_the_samples_step_over_is_refuted(step, wh
     result = claim.check()
     assert result.verdict is Verdict.REFUTED and result.steps[0].counterexample, str(result)
 
+_sigma = sp.Symbol("sigma", positive=True)
+_G = _t / (2 * _sigma**2)
+
+
+@pytest.mark.parametrize("step", [
+    # false on α in (2, 2.001) for every σ (at α = 4001/2000, σ = 1 the right side is 1.00025 − 2.5·10⁻⁷)
+    AtMost(_G, _G + (_t - 2) * (_t - sp.Rational(2001, 1000)) * _sigma, "r"),
+    AtMost(_G, _G + sp.Abs(_t - 3) - sp.Rational(1, 10**6), "r"),  # within 10⁻⁶ of α = 3, for every σ
+    AtMost(_G, sp.Piecewise((_G - sp.Rational(1, 10**10), sp.Eq(_t, 3)), (_G, True)), "r"),  # at α = 3 only
+    AtMost(_G, sp.Piecewise((_G, _t < sp.Rational(31, 10)), (_G * (1 - sp.Rational(1, 10**9)),
+                                                            _t < sp.Rational(3101, 1000)), (_G, True)), "r"),
+])
+def test_a_claim_in_two_variables_false_on_a_line_or_strip_across_the_other_is_refuted(step):
+    """A probe: each of these fails on a set of α (a strip, a kink's neighbourhood, a point, a Piecewise's narrow
+    piece) for every σ, and was checked: the search for the tightest points ran for claims in one variable only.
+    Each variable is now searched in turn, the others held at short rationals."""
+    claim = Claim("line", "", "", "", (step,), Verdict.REFUTED,
+                  Domain({_t: sp.Interval.open(1, sp.oo), _sigma: sp.Interval.open(0, sp.oo)}, samples=60))
+    result = claim.check()
+    assert result.verdict is Verdict.REFUTED and result.steps[0].counterexample, str(result)
+
+
 @pytest.mark.parametrize("lhs, rhs", [(_t, 10**40), (1 / _t, 10**40)])
 def test_a_predicate_false_only_far_past_the_edges_is_refuted_too(lhs, rhs):
     """A probe of the claims engine: Holds(t ≤ 10⁴⁰) on t > 0 was checked where AtMost(t, 10⁴⁰) was refuted (and

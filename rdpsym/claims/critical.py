@@ -51,35 +51,51 @@ _PERIODS = 3
 
 def tight_failure(lhs: sp.Expr, relation: str, rhs: sp.Expr, domain: Domain,
                   failure_at: Callable[[dict], tuple | None]) -> tuple[dict, tuple] | None:
-    """(a point, its sides) where an inequality in one of the domain's numeric variables fails at one of its
-    :func:`tight_values` (``failure_at(point)``: the sides where the relation fails there, as a sample point is
-    decided, else None), the other variables at the domain's first sample point; None where it fails at none.
+    """(a point, its sides) where an inequality fails at one of its :func:`tight_values` (``failure_at(point)``: the
+    sides where the relation fails there, as a sample point is decided, else None); None where it fails at none.
+
+    In one numeric variable, the other variables at the domain's first sample point.  In several, each variable in
+    turn at the points where a part of the difference in that variable alone is tightest (:func:`_tight` with
+    ``alone``: a switch of an Abs or a Piecewise condition in it, a zero or critical point of its factors in it), the
+    others at short rationals inside their domains as :func:`singular_points` takes them: a failure set that is a
+    line or a strip across the other variables (α = 3 for every σ, α in (2, 2.001) for every σ) was checked where σ
+    was a variable too (a probe).  A failure set on a curve in several variables is not searched.
 
     >>> x = sp.Symbol("x", real=True)
     >>> fails = lambda p: ("sides",) if p[x] ** 2 - 2 == 0 else None  # (x² − 2)² > 0: decided exactly at √2
     >>> tight_failure((x**2 - 2) ** 2, ">", sp.S.Zero, Domain({x: sp.Interval(0, 3)}), fails)
     ({x: sqrt(2)}, ('sides',))
     """
-    numeric = {s for s, w in domain.variables.items() if isinstance(w, (sp.Interval, sp.Range))}
-    free = (lhs.free_symbols | rhs.free_symbols) & numeric
+    numeric = {s: w for s, w in domain.variables.items() if isinstance(w, (sp.Interval, sp.Range))}
+    free = sorted((lhs.free_symbols | rhs.free_symbols) & numeric.keys(), key=str)
     first = domain.first_point()
-    if relation not in ("<", "<=", ">", ">=") or len(free) != 1 or first is None:
+    if relation not in ("<", "<=", ">", ">=") or not free or first is None:
         return None
-    (variable,) = free
     allowed = domain.where or (lambda point: True)
-    where = domain.variables[variable]
-    switches, others = _tight(lhs - rhs, variable, where)
-    # Beside a switch point too (:data:`BESIDE` away): a jump's failing side may be open, or the point itself
-    # undecided in balls (x < 7/5 at 7/5 + 0); a Piecewise jump at √2 to e^{−10⁷(x − √2)} > 1/2 was checked (a probe).
-    for value, near in [*((v, True) for v in switches), *((v, False) for v in others)]:
-        for at in [value, *(_beside(value, where) if near else ())]:
-            point = {**first, variable: at}
-            if not _allows(allowed, point):
-                continue
-            sides = failure_at(point)
-            if sides is not None:
-                return point, sides
+    base = first if len(free) == 1 else _base_point(first, free, numeric, allowed)
+    for variable in free:
+        where = numeric[variable]
+        switches, others, _ = _tight(lhs - rhs, variable, where, alone=len(free) > 1)
+        # Beside a switch point too (:data:`BESIDE` away): a jump's failing side may be open, or the point itself
+        # undecided in balls (x < 7/5 at 7/5 + 0); a Piecewise jump at √2 to e^{−10⁷(x − √2)} > 1/2 was checked (a
+        # probe).
+        for value, near in [*((v, True) for v in switches), *((v, False) for v in others)]:
+            for at in [value, *(_beside(value, where) if near else ())]:
+                point = {**base, variable: at}
+                if not _allows(allowed, point):
+                    continue
+                sides = failure_at(point)
+                if sides is not None:
+                    return point, sides
     return None
+
+
+def _base_point(first: dict, free: list[sp.Symbol], numeric: dict, allowed: Callable[[dict], object]) -> dict:
+    """The point the exact-point searches hold the other variables at: ``free``'s variables at short rationals
+    inside their domains (:func:`_simple`), the rest as at the first sample point; the first sample point itself
+    where a variable has no such rational or the domain's condition refuses that point."""
+    simple = {**first, **{s: _simple(numeric[s]) for s in free}}
+    return simple if None not in simple.values() and _allows(allowed, simple) else first
 
 
 def tight_values(d: sp.Expr, variable: sp.Symbol, where: sp.Set) -> list[sp.Expr]:
@@ -94,23 +110,35 @@ def tight_values(d: sp.Expr, variable: sp.Symbol, where: sp.Set) -> list[sp.Expr
     >>> tight_values((n - 500) ** 2 - 1, n, sp.Range(0, sp.oo))
     [499, 501, 500]
     """
-    switches, others = _tight(d, variable, where)
+    switches, others, _ = _tight(d, variable, where)
     return [*switches, *others]
 
 
-def _tight(d: sp.Expr, variable: sp.Symbol, where: sp.Set) -> tuple[list[sp.Expr], list[sp.Expr]]:
+@persistent("tight values", keep=lambda found: found[2], returns=tuple)
+def _tight(d: sp.Expr, variable: sp.Symbol, where: sp.Set, alone: bool = False) -> tuple[tuple, tuple, bool]:
     """:func:`tight_values` as (the switch points of Abs, sign, Heaviside, Max, Min and Piecewise conditions, the
-    zeros and critical points that are not among them)."""
+    zeros and critical points that are not among them, whether SymPy finished within :data:`SECONDS`): kept by
+    rdpsym's cache of derivations, the catalogue's claims asking the same at every run.  With ``alone`` (``d`` has
+    other variables), only the parts of ``d`` in ``variable`` alone: the switches whose condition holds no other
+    symbol, and the zeros and critical points of the product of ``d``'s factors in ``variable`` alone (the others'
+    values do not move them; SymPy solving the whole of a derivation's difference for one of its variables took
+    seconds a claim, and 120 s for one of the catalogue's, at points beside p = 1/2 it could not decide)."""
     if not isinstance(where, (sp.Interval, sp.Range)) or where.is_empty:
-        return [], []
+        return (), (), True
     t = sp.Dummy("t", real=True)  # (solved over the reals: an integer variable's equation too, rounded after)
     d = d.xreplace({variable: t})
     hull = sp.Interval(where.inf, where.sup)
     found: list[sp.Expr] = []
     kinks = _kinks(d, t)
+    if alone:
+        kinks = [k for k in kinks if k.free_symbols == {t}]
+        own = sp.Mul(*(f for f in sp.Mul.make_args(sp.factor_terms(d)) if f.free_symbols == {t}))
+        functions = [own, sp.diff(own, t)] if own.has(t) else []
+    else:
+        functions = [d, sp.diff(d, t)]
     switches = 0  # how many of ``found`` are switch points (the kinks' zeros come first)
-    with time_budget(SECONDS, "the points where a claim's relation is tightest", absorb=True):
-        for i, target in enumerate([*kinks, d, sp.diff(d, t)]):
+    with time_budget(SECONDS, "the points where a claim's relation is tightest", absorb=True) as budget:
+        for i, target in enumerate([*kinks, *functions]):
             try:  # over the reals, filtered here: SymPy's intersection of a periodic family with a long interval
                 # lists it, and raised OverflowError on [0, 10²⁰] (a review)
                 values = [v for value in _members(sp.solveset(target, t, sp.S.Reals), hull) for v in _in(value, where)]
@@ -124,7 +152,7 @@ def _tight(d: sp.Expr, variable: sp.Symbol, where: sp.Set) -> tuple[list[sp.Expr
             if len(found) >= MOST:
                 break
     found = found[:MOST]
-    return found[:switches], found[switches:]
+    return tuple(found[:switches]), tuple(found[switches:]), not budget.spent
 
 
 def singular_points(sides: tuple[sp.Expr, ...], domain: Domain) -> tuple[list[dict], list[dict]]:
