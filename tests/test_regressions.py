@@ -1721,3 +1721,31 @@ def test_a_closed_form_sympy_cannot_call_real_is_not_verified_and_the_definition
     d = renyi_divergence(arcsine, triangle, 1)
     assert d.status.value == "numeric"
     assert abs(d.evalf({}, dps=25) - mpmath.mpf("1.4078080913937655652")) < mpmath.mpf(10) ** -18
+
+
+def test_a_geometric_pair_at_a_closed_end_of_its_parameter_is_its_value_or_refused():
+    """A probe: geometric laws p₁(1 − p₁)^k against p₂(1 − p₂)^k with p₂ in (0, 1]: the convergence condition,
+    multiplied through by (1 − p₂)^α, read 0 > 0 at p₂ = 1, and the result, checked, was ∞ there for every α in
+    (0, 1), where Q is a point mass at 0 and D_α = α·log p₁/(α − 1) (log 3 at p₁ = 1/3, α = 1/2).  The checks now
+    try each parameter's closed ends: the result is that value there, or the order is refused."""
+    from rdpsym.foundations.errors import RdpSymError
+
+    p1, p2 = rdpsym.parameter("p1", 0, 1), rdpsym.parameter("p2", 0, 1, closed="upper")
+    geometric = lambda p: Discrete(p * (1 - p) ** k, k, support=sp.Range(0, sp.oo))  # noqa: E731
+    d = renyi_divergence(geometric(p1), geometric(p2), rdpsym.alpha)
+    for order, truth in ((R(1, 2), mpmath.log(3)), (R(1, 4), mpmath.log(3) / 3), (R(3, 2), mpmath.inf)):
+        try:
+            value = d.evalf({p1: R(1, 3), p2: 1, rdpsym.alpha: order}, dps=30)
+        except RdpSymError:
+            continue
+        assert value == truth or abs(value - truth) < mpmath.mpf(10) ** -25, (order, value)
+
+
+def test_a_pmf_with_a_power_of_zero_is_a_law_with_its_divergences():
+    """0^k on k ≥ 0 (a geometric law's p(1 − p)^k at p = 1: the point mass at 0) raised TypeError from the series
+    rule's convergence test (log 0 = zoo; a probe); it is a law, and the definition gives its divergences."""
+    point = Discrete(0**k, k, support=sp.Range(0, sp.oo))
+    P = Discrete(R(1, 3) * R(2, 3) ** k, k, support=sp.Range(0, sp.oo))
+    mpmath.mp.dps = 30
+    assert abs(renyi_divergence(P, point, R(1, 2)).evalf(dps=30) - mpmath.log(3)) < mpmath.mpf(10) ** -25
+    assert renyi_divergence(P, point, R(3, 2)).evalf(dps=30) == mpmath.inf

@@ -36,6 +36,7 @@ from rdpsym.derive.certified import METHOD as CERTIFIED
 from rdpsym.derive.sampling import (
     MAX_TRIES,
     boundary_orders,
+    closed_ends,
     far_values,
     points_past_boundaries,
     sample_points,
@@ -159,30 +160,41 @@ class Check:
         return self.finish(tried)
 
     def probe_far(self) -> None:
-        """With ``far``: the result at each parameter's :func:`~rdpsym.derive.sampling.far_values`, the others at the
-        first agreeing point's values, for a disagreement only (raised as any other): a point that agrees, or
-        whose definition does not converge, leaves the evidence as it was."""
-        if not (self.far and self.evidence and self.params):
+        """The result at each parameter's closed ends (:func:`~rdpsym.derive.sampling.closed_ends`), and with
+        ``far`` at its :func:`~rdpsym.derive.sampling.far_values`, the others at an agreeing point's values (the
+        first, and the first at another order), for a disagreement only (raised as any other): a point that
+        agrees, or whose definition does not converge, leaves the evidence as it was."""
+        if not (self.evidence and self.params):
             return
-        values = dict(self.evidence[0].point)
+        bases = [dict(self.evidence[0].point)]
+        if self.order_symbol is not None:
+            bases += [p for p in (dict(e.point) for e in self.evidence[1:2])
+                      if p.get(self.order_symbol) != bases[0].get(self.order_symbol)]
         kept = (list(self.evidence), list(self.in_branch), self.part)
         self.seeking = True
         try:
-            for symbol in self.params:
-                for far in far_values(symbol, values):
-                    try:
-                        point = {s: value_for(s, v) for s, v in {**values, symbol: far}.items()}
-                    except ParameterError:
-                        continue
-                    branch = branch_at(self.claimed, point)
-                    if branch is not None:
-                        self.part = None
-                        with contextlib.suppress(NotVerified):  # (not evaluable there: no disagreement)
-                            self.check_at(point, branch)
+            for i, values in enumerate(bases):
+                for symbol in self.params:
+                    ends = closed_ends(symbol, values)
+                    for value in [*ends, *(far_values(symbol, values) if self.far and i == 0 else ())]:
+                        self._probe({**values, symbol: value})
         finally:
             self.seeking = False
             self.evidence[:], self.in_branch[:] = kept[0], kept[1]
             self.part = kept[2]
+
+    def _probe(self, values: dict) -> None:
+        """:meth:`probe_far`'s check at one point: a disagreement raises; a point outside the parameters' domains,
+        in no branch, or where the definition cannot be evaluated, is passed over."""
+        try:
+            point = {s: value_for(s, v) for s, v in values.items()}
+        except ParameterError:
+            return
+        branch = branch_at(self.claimed, point)
+        if branch is not None:
+            self.part = None
+            with contextlib.suppress(NotVerified):  # (not evaluable there: no disagreement)
+                self.check_at(point, branch)
 
     def seek_branches(self) -> None:
         """A point in each branch that no sampled point fell in, sought on and past the boundaries its conditions

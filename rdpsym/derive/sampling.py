@@ -203,6 +203,21 @@ def far_values(symbol: sp.Symbol, given: dict) -> tuple[sp.Expr, ...]:
     return _FAR_REAL
 
 
+def closed_ends(symbol: sp.Symbol, given: dict) -> tuple[sp.Expr, ...]:
+    """The finite ends a :class:`Parameter`'s declared interval includes, read at the values ``given``; none for any
+    other symbol.  The pools draw inside an interval only, and a form that holds inside may not hold at a closed
+    end: a geometric pair's condition, multiplied through by (1 − p₂)^{1−α}, read 0 > 0 at p₂ = 1 of (0, 1], and the
+    result was ∞ there for α < 1, where the divergence is α·log p₁/(α − 1) (checked: a probe).
+
+    >>> closed_ends(Parameter("p", 0, 1, right_open=False), {}), closed_ends(sp.Symbol("s", positive=True), {})
+    ((1,), ())
+    """
+    if not isinstance(symbol, Parameter):
+        return ()
+    ends = ((symbol.lower, symbol.left_open), (symbol.upper, symbol.right_open))
+    return tuple(v for v in (end.xreplace(given) for end, is_open in ends if not is_open) if v.is_finite)
+
+
 def sample_points(symbols: list[sp.Symbol], order_symbol: sp.Symbol | None, seed: int,
                   below_one: bool = False) -> Iterator[tuple[dict, Stratum | None]]:
     """An endless, seeded stream of ({symbol: exact value}, stratum): the order, if symbolic, drawn from each

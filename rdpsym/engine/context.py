@@ -205,12 +205,16 @@ def tidy_condition(condition: sp.Basic, hyp: Hypotheses) -> sp.Basic:
         product = _log_product(E)
         if product is not None:  # Σ c·log u ⋈ 0  ⟺  Π u^c ⋈ 1
             num, den = sp.fraction(sp.together(product))
-            arguments = {g.args[0] for g in E.atoms(sp.log)}
-            if hyp.is_positive(den) or all(  # a product of powers of the logs' (positive) arguments
-                    (f.base if isinstance(f, sp.Pow) else f) in arguments or f.is_positive
-                    for f in sp.Mul.make_args(den)):  # u/v ⋈ 1  ⟺  u ⋈ v
+            # u/v ⋈ 1 ⟺ u ⋈ v only where v > 0: a log's argument may vanish at a closed end of its parameter's
+            # interval (log(1 − p₂) at p₂ = 1 of (0, 1] is −∞, and the condition still reads), where multiplying
+            # through by (1 − p₂)^α gave 0 > 0 and a geometric pair's finite divergence ∞ (a probe)
+            if hyp.is_positive(den) or all(
+                    f.is_positive or hyp.is_positive(f.base if isinstance(f, sp.Pow) else f) is True
+                    for f in sp.Mul.make_args(den)):
                 return kind(num, den) if den != 1 else _relation(kind, num - 1)
-            return _relation(kind, product - 1)
+            # Π u^c ⋈ 1 as it stands, each base's powers in one (u^{−α}·u is u^{1−α}: 0 at u = 0 for α < 1, where
+            # the two factors are ∞·0)
+            return kind(sp.powsimp(product, combine="exp"), 1)
     return _relation(kind, E)
 
 

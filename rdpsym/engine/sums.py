@@ -41,6 +41,10 @@ def sum_exp(L: sp.Expr, k: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses)
     >>> sum_exp(-k*sp.log(2), k, 1, sp.oo, Hypotheses()).value
     1
     """
+    if L.has(sp.zoo, sp.nan):
+        # A term 0^k (a geometric law's p(1 − p)^k at p = 1) has log 0 = zoo in its logarithm: no rule reads it, and
+        # the comparisons that decide convergence raised TypeError (a probe); the sum is left to the numeric route.
+        raise NoClosedFormError(f"the logarithm of the terms, {L}, is not finite")
     lo, hi = sp.S(lo), sp.S(hi)
     short = lo.is_number and hi.is_number and lo.is_finite and hi.is_finite and hi - lo < DIRECT_TERMS
     if short:
