@@ -215,7 +215,7 @@ def closed_ends(symbol: sp.Symbol, given: dict) -> tuple[sp.Expr, ...]:
     if not isinstance(symbol, Parameter):
         return ()
     ends = ((symbol.lower, symbol.left_open), (symbol.upper, symbol.right_open))
-    return tuple(v for v in (end.xreplace(given) for end, is_open in ends if not is_open) if v.is_finite)
+    return tuple(v for v in (sp.S(end).xreplace(given) for end, is_open in ends if not is_open) if v.is_finite)
 
 
 def sample_points(symbols: list[sp.Symbol], order_symbol: sp.Symbol | None, seed: int,
