@@ -107,6 +107,18 @@ def test_steps_of_a_gaussian_are_counted_by_its_exact_curve():
     assert c.beyond.enclosure.overlaps(six.enclosure) and six.enclosure.lower() > 5
 
 
+def test_steps_are_certified_to_the_digits_asked():
+    """A probe: calibrating the steps of the TF Privacy tutorial's sampled Gaussian at 40 digits printed ε =
+    2.999996305306559813…, right to 16 digits (an upper bound all the same): one step's balls were multiplied by k at
+    flint's default 53 bits.  ε now has the digits asked: 2.99999630530655974323970135841436986… (rdpsym.epsilon of
+    the k-fold curve, and the probe's own quadrature of the definition)."""
+    c = rdpsym.calibrate("sampled-gaussian", epsilon=3, delta=1e-5, fixed={"q": "256/60000", "sigma": "1.1"},
+                         parameter="steps", conversion="bbghs", orders="dp-accounting", dps=40)
+    assert c.value == 18338
+    assert c.epsilon.enclosure.rad() < arb(10) ** -40
+    assert c.epsilon.enclosure.overlaps(arb("2.99999630530655974323970135841436986043 +/- 1e-38"))
+
+
 def test_a_function_family_and_its_assumption():
     c = rdpsym.calibrate(lambda s: rdpsym.zcdp(rho=1 / (2 * s**2)), epsilon=1, delta=1e-5, direction="decreasing",
                          bounds=(Fraction(1, 10), 100), dps=20)
