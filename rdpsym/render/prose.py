@@ -456,6 +456,11 @@ FORBIDDEN_CONTROL_WORDS = frozenset({
     "everydisplay", "everyhbox", "everyvbox", "everyjob", "everycr", "everyeof", "errhelp", "errmessage",
     "pdfshellescape", "directlua", "jobname", "batchmode", "nonstopmode", "scrollmode", "errorstopmode", "AtBeginDocument",
     "AtEndDocument", "chardef", "mathchardef", "countdef", "toksdef", "showthe", "show", "end", "dump",
+    # conditionals and loops (``\\iffalse`` in one claim and ``\\fi`` in a later one hid the claim between, refuted,
+    # from the PDF: a probe), alignments, boxes kept out of sight, implicit braces and links that run programs
+    "fi", "else", "or", "unless", "loop", "repeat", "halign", "valign", "noalign", "omit", "span", "setbox", "unhbox",
+    "unvbox", "unhcopy", "unvcopy", "lastbox", "vsplit", "bgroup", "egroup", "begingroup", "endgroup", "vadjust",
+    "insert", "mark", "marks", "href", "nolinkurl",
 })
 
 
@@ -464,7 +469,7 @@ FORBIDDEN_CONTROL_WORDS = frozenset({
 #: letters), command copies, hooks and expl3 (a probe read a file through the first two).
 _FORBIDDEN_PARTS = ("input", "include", "file", "dump", "csname", "usename", "expandargs", "commandcopy", "expl",
                     "globaldefs", "hook", "catcode", "openin", "openout", "readline", "scantokens", "write", "lua",
-                    "shellescape", "jobname")
+                    "shellescape", "jobname", "hyper", "url")
 _FORBIDDEN_STARTS = ("pdf", "every", "after", "new", "renew", "provide", "declare", "use", "def", "gdef", "xdef")
 
 
@@ -476,12 +481,15 @@ def forbidden_control_word(word: str) -> bool:
     [False, True, True, True, False]
     >>> forbidden_control_word("hookrightarrow"), forbidden_control_word("AddToHook")
     (False, True)
+    >>> [forbidden_control_word(w) for w in ("iffalse", "ifx", "iff", "fi", "Box", "mbox", "setbox")]
+    [True, True, False, True, False, False, True]
     """
     low = word.lower()
     # (\hookrightarrow is an arrow and \lhook a glyph, not hooks; a name no package defines is an error, not a program)
     arrow = low.endswith("arrow") or low in ("lhook", "rhook")
+    conditional = low.startswith("if") and low != "iff"  # (\iff is ⟺)
     return word in FORBIDDEN_CONTROL_WORDS or (not arrow and any(part in low for part in _FORBIDDEN_PARTS)) \
-        or low.startswith(_FORBIDDEN_STARTS)
+        or low.startswith(_FORBIDDEN_STARTS) or conditional
 
 
 def check_math(s: str, aligned: bool = False) -> None:
@@ -496,8 +504,8 @@ def check_math(s: str, aligned: bool = False) -> None:
     >>> check_math(r"x \\le 1 \\input{/etc/passwd}")
     Traceback (most recent call last):
     ...
-    rdpsym.foundations.errors.NoLatexForm: \\input (TeX's file input and output, definitions and hooks have no place \
-in a report's math) in the LaTeX math 'x \\\\le 1 \\\\input{/etc/passwd}'
+    rdpsym.foundations.errors.NoLatexForm: \\input (TeX's file input and output, definitions, conditionals and hooks \
+have no place in a report's math) in the LaTeX math 'x \\\\le 1 \\\\input{/etc/passwd}'
 
     >>> check_math(r"\\frac{1}{2} \\le 100\\% \\text{ of all $x$ in } \\{x\\}")
     >>> check_math(r"\\frac{1}{2")
@@ -507,6 +515,7 @@ in a report's math) in the LaTeX math 'x \\\\le 1 \\\\input{/etc/passwd}'
     """
     groups: list[bool] = []  # the open braces, each whether it is a text-mode group (\\text{...}), where $ is math
     environments: list[str] = []
+    delimiters: list[int] = []  # the open \\left's, each at the depth of braces it was opened at
     problem, i = None, 0
     while i < len(s) and problem is None:
         c = s[i]
@@ -514,9 +523,18 @@ in a report's math) in the LaTeX math 'x \\\\le 1 \\\\input{/etc/passwd}'
             word = re.match(r"\\([A-Za-z@]+)", s[i:])
             if word and (forbidden_control_word(word[1]) and not re.match(r"\\end\s*\{", s[i:])
                          or ("@" in word[1] and word[1] != "@")):  # (\@, the space factor's control symbol, is text)
-                problem = (f"\\{word[1]} (TeX's file input and output, definitions and hooks have no place in a "
-                           "report's math)")
+                problem = (f"\\{word[1]} (TeX's file input and output, definitions, conditionals and hooks have no "
+                           "place in a report's math)")
                 break
+            if word and word[1] in ("left", "right"):
+                # \left and \right pair within one group, as TeX pairs them (an unpaired \left( passed and failed
+                # pdflatex after every claim was checked: a probe)
+                if word[1] == "left":
+                    delimiters.append(len(groups))
+                elif not delimiters or delimiters.pop() != len(groups):
+                    problem = "a \\right with no \\left before it in its group"
+                i += word.end()
+                continue
             found = re.match(r"\\(begin|end)\s*\{([^{}]*)\}", s[i:])
             if found and found[1] == "begin" and any(part in found[2].lower() for part in ("file", "verbatim")):
                 problem = f"\\begin{{{found[2]}}} (an environment that writes a file or reads its text raw)"
@@ -541,6 +559,8 @@ in a report's math) in the LaTeX math 'x \\\\le 1 \\\\input{/etc/passwd}'
             groups.append(False)
         elif c == "}" and not groups:
             problem = "a } with no { before it"
+        elif c == "}" and delimiters and delimiters[-1] == len(groups):
+            problem = "a \\left that its group ends before its \\right"
         elif c == "}":
             groups.pop()
         elif c in "%#" or (c == "$" and not any(groups)):
@@ -550,6 +570,8 @@ in a report's math) in the LaTeX math 'x \\\\le 1 \\\\input{/etc/passwd}'
         i += 1
     if problem is None and groups:
         problem = "a { that is never closed"
+    if problem is None and delimiters:
+        problem = "a \\left with no \\right after it"
     if problem is None and environments:
         problem = f"a \\begin{{{environments[-1]}}} that is never ended"
     if problem is None and "^^" in s:
