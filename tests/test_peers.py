@@ -368,6 +368,22 @@ def test_below_an_upper_bound_only_is_unsafe_only_below_an_actual_pairs_divergen
     c = rdpsym.verify(sampled, orders=[2.5], rdp=[float(chord.mid()) * 0.999]).orders[0]
     assert c.direction == V.NOT_DECIDED and "chord" in c.cause
 
+def test_randomized_response_where_a_record_is_added_or_removed_is_refused():
+    """A probe: PoissonSampledDpEvent(0.2, RandomizedResponseDpEvent(0.4, 3)) was read as Poisson-sampled k-RR with the
+    substitution pair (one record's value against another's), a curve of no stated relation: Poisson sampling is
+    accounted for adding or removing a record, where randomized response's pair has no meaning.  dp_accounting's RDP
+    accountant refuses randomized response under ADD_OR_REMOVE_ONE (and any Poisson-sampled event but Gaussians);
+    rdpsym refuses it by name.  Under REPLACE_SPECIAL, and alone, it is read as before."""
+    rr = dpa.RandomizedResponseDpEvent(0.4, 3)
+    for event in (dpa.PoissonSampledDpEvent(0.2, rr), dpa.PoissonSampledDpEvent(1, rr),
+                  dpa.ComposedDpEvent([dpa.PoissonSampledDpEvent(0.2, dpa.GaussianDpEvent(1.0)), rr])):
+        with pytest.raises(UnsupportedPeerObject, match="randomized response .* adding or removing a record"):
+            rdpsym.from_dp_event(event)
+    special = rdp_accountant.RdpAccountant(neighboring_relation=dpa.NeighboringRelation.REPLACE_SPECIAL)
+    special.compose(rr)
+    assert rdpsym.from_dp_event(special).value(2) > 0 and rdpsym.from_dp_event(rr).value(2) > 0
+
+
 def test_an_accountants_neighbouring_relation_is_read():
     # Found by an independent probe: PLDAccountant(REPLACE_ONE) doubles the Gaussian's sensitivity and rdpsym read
     # only its ledger (ε 1.99 where 4.377 is right).  REPLACE_ONE is substitution: sensitivity 2 for Gaussian and

@@ -150,7 +150,8 @@ def from_autodp(mechanism: object) -> RdpCurve:
     if name in ("SubsampleGaussianMechanism", "NoisySGD_Mechanism"):
         steps = "coeff" if name == "SubsampleGaussianMechanism" else "niter"
         p = _params(mechanism, name, ("prob", "sigma", steps))
-        k = integer(_whole(p[steps]), f"{name}.params[{steps!r}]", minimum=0)
+        # (read from autodp's own params: the value shown where it is refused is the one given, 50.5, not 101/2)
+        k = integer(_whole(mechanism.params[steps]), f"{name}.params[{steps!r}]", minimum=0)
         flag = p.get("PoissonSampling", True)
         poisson = _flag(flag)
         if poisson is None:
@@ -169,7 +170,7 @@ def from_autodp(mechanism: object) -> RdpCurve:
         return _times(one, k)
     if name == "ComposedGaussianMechanism":
         p = _params(mechanism, name, ("sigma", "coeff"))
-        k = integer(_whole(p["coeff"]), f"{name}.params['coeff']", minimum=0)
+        k = integer(_whole(mechanism.params["coeff"]), f"{name}.params['coeff']", minimum=0)
         return _times(gaussian(sigma=_scale(p, name, "sigma")).curve(), k)
     if name == "NoisyGD_Mechanism":
         sigmas = _params(mechanism, name, ("sigma_list",))["sigma_list"]

@@ -181,8 +181,13 @@ class _Ledger:
     #: dp_accounting's REPLACE_SPECIAL: a record replaced by a special one (randomized response's pair is a row
     #: against the special value's uniform row; a sum moves by C, as when a record is added or removed).
     special: bool = False
+    #: Where the first randomized-response event is: its pair (one record's value against another's) is a
+    #: substitution's, with no meaning where a record is added or removed (outside REPLACE_SPECIAL).
+    randomized_response: str | None = None
 
-    def leaf(self, event: object, name: str, shift: int | None = None):
+    def leaf(self, event: object, name: str, shift: int | None = None, where: str = ""):
+        if name == "RandomizedResponseDpEvent" and self.randomized_response is None:
+            self.randomized_response = where or name
         shift = self.shift if shift is None else shift
         key = (id(event), shift)
         if key not in self.leaves:
@@ -199,6 +204,15 @@ class _Ledger:
     def fix_shift(self) -> None:
         """The shift outside sampling, once the whole tree is read: 2 if it is under substitution (a
         SampledWithoutReplacementDpEvent anywhere), else 1; every leaf read before that is read at it."""
+        if ADD_REMOVE in self.relations and self.randomized_response is not None and not self.special:
+            # (dp_accounting's RDP accountant refuses it too: randomized response under ADD_OR_REMOVE_ONE, and any
+            # Poisson-sampled event but Gaussians; a probe had rdpsym read Poisson-sampled RR with the substitution
+            # pair, a curve of no stated relation)
+            raise UnsupportedPeerObject(
+                f"{self.randomized_response}: randomized response is accounted for substituting one record's value "
+                f"(or, under REPLACE_SPECIAL, for replacing it with a special one), and {self.relations[ADD_REMOVE]} "
+                "is accounted for adding or removing a record, where randomized response's pair has no meaning; "
+                "rdpsym does not read it there")
         if self.shift is None:
             self.shift = 2 if SUBSTITUTION in self.relations else 1
         counts, self.counts = self.counts, {}
@@ -350,7 +364,7 @@ def _walk(event: object, k: int, ledger: _Ledger, where: str, path: tuple) -> No
         _sampled(read_field(event, "event", name), sp.Rational(m, n), "without replacement", k, ledger, name, path)
         return
     try:
-        leaf = ledger.leaf(event, name)
+        leaf = ledger.leaf(event, name, where=where)
     except UnsupportedPeerObject as exc:  # said where it is in the tree: "ComposedDpEvent.events[1]: str is ..."
         raise UnsupportedPeerObject(f"{where}: {exc}") from None
     ledger.add(leaf, k)
@@ -386,7 +400,7 @@ def _sampled(inner: object, q: sp.Rational, how: str, k: int, ledger: _Ledger, w
                 "SampledWithoutReplacementDpEvent"):
         raise UnsupportedPeerObject(f"{where}: sampling a {name} that is not made of Gaussian events only; rdpsym "
                                     "subsamples one mechanism (or Gaussians, which compose into one)")
-    leaf = ledger.leaf(inner, name, shift)
+    leaf = ledger.leaf(inner, name, shift, where=f"{where}.event")
     if leaf is _NO_COST:
         return
     if leaf is _NON_PRIVATE:  # the sample itself may be released: ∞ whenever a record can be in it
