@@ -48,6 +48,10 @@ both is refused; an accountant's own ``neighboring_relation`` counts too
 (``REPLACE_ONE`` is substitution, ``ADD_OR_REMOVE_ONE`` adding or removing).
 A tree holding a ``SampledWithoutReplacementDpEvent`` is under substitution
 throughout: its other events, before or after that one, are read under it too.
+Randomized response is a substitution's pair (one record's value against
+another's, or against REPLACE_SPECIAL's special value): where a record is added
+or removed (Poisson sampling, or an accountant's ``ADD_OR_REMOVE_ONE``) it is
+refused, as dp_accounting refuses it.
 Under substitution a Gaussian or Laplace event's noise multiplier is against
 the contribution bound C of dp_event.py's convention (‖v_i‖ ≤ C), and replacing
 a record moves the sum by up to 2C: its mechanism has sensitivity 2, as
