@@ -56,11 +56,26 @@ DISCRETE_LAPLACE_EXACT_MAX = 2000
 
 
 def _label(name: str, parameters: dict) -> str:
+    """A curve's label: its mechanism's name and parameters, a long rational shown by its first 20 digits.
+
+    >>> _label("gaussian", {"sigma": 1 / sp.sqrt(sp.Rational(5, 4)) + sp.Rational(1, 10**60)})[:40]
+    'gaussian(sigma=0.89442719099991587856…)'
+    """
     if "mechanism" in parameters:  # a subsampled mechanism: the inner one by its own label
         inner = parameters["mechanism"]
-        rest = ", ".join(f"{k}={v}" for k, v in parameters.items() if k != "mechanism")
+        rest = ", ".join(f"{k}={_shown(v)}" for k, v in parameters.items() if k != "mechanism")
         return f"{name}({_label(inner.name, inner.parameters)}, {rest})"
-    return f"{name}({', '.join(f'{k}={v}' for k, v in parameters.items())})"
+    return f"{name}({', '.join(f'{k}={_shown(v)}' for k, v in parameters.items())})"
+
+
+def _shown(value: object) -> str:
+    """A parameter as a label shows it: as it is, or a number written in more than 40 characters by its first 20
+    digits and "…" (a σ of 1/√1.25 read from a composition of Gaussians, rounded down to 1 030 digits, filled a
+    verification's headline; a probe).  The curve's terms keep the exact value."""
+    text = str(value)
+    if len(text) > 40 and isinstance(value, sp.Basic) and value.is_number and not value.free_symbols:
+        return f"{sp.N(value, 20)}…"
+    return text
 
 
 def _free_symbols(name: str, value: object) -> set:
