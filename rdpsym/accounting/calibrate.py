@@ -10,14 +10,14 @@ any function ``x ↦ curve`` — and returns a :class:`Calibration` with a certi
   parameter (a fact for every built-in parameter listed in :data:`DIRECTIONS`; stated by the caller
   otherwise), the optimum lies between the two, so the value is within ``relative_gap`` of it.
 
-The search needs no float accountant and never trusts one: every comparison with the target is decided by
-certified balls (``rdpsym.epsilon``'s enclosure), and a point the balls cannot place (ε within 10^−dps of
-the target) is neither taken as feasible nor as infeasible.  The value returned is the shortest decimal in
-the bracket's feasible part that the balls certify (σ = 1.0938 rather than 1.09374551…).
+The search needs no float accountant and never trusts one: every comparison with the target is decided by certified
+balls (``rdpsym.epsilon``'s enclosure), and a point they cannot place (ε within 10^−dps of the target) is neither
+feasible nor infeasible.  The value returned is the shortest decimal in the bracket's feasible part that the balls
+certify (σ = 1.0938 rather than 1.09374551…).
 
-Peers compared in ``tests/test_calibrate.py`` and ``benchmarks/bench_calibrate.py``: Opacus's
-``get_noise_multiplier`` (bisection on its float RDP accountant, ``epsilon_tolerance`` 0.01 by default)
-and dp_accounting's ``calibrate_dp_mechanism`` (Brent's method on its float accountant, tol 10⁻⁶).
+Peers compared in ``tests/test_calibrate.py`` and ``benchmarks/bench_calibrate.py``: Opacus's ``get_noise_multiplier``
+(bisection on its float RDP accountant, ``epsilon_tolerance`` 0.01 by default) and dp_accounting's
+``calibrate_dp_mechanism`` (Brent's method on its float accountant, tol 10⁻⁶).
 
 A family given as a function (here the Gaussian's curve α/(2σ²), as ρ-zCDP with ρ = 1/(2σ²)) states its
 direction; the result says the distance to the optimum rests on it:
@@ -282,16 +282,12 @@ class _Search:
                 bad = (x, _log(result), result)
         return good, bad
 
-    def _steps(self, k: int, dps: int) -> api.AccountingResult:
-        # ε of k steps from one step's balls × k: the curve is evaluated once (k-fold composition, Prop 1).
+    def _steps(self, k: int, dps: int) -> api.AccountingResult:  # one step's balls × k (Prop 1): one evaluation
         if self._base is None or self._base[0] < dps:
-            one = self.make(1)
-            grid = resolve(self.orders, continuous=False)
+            one, grid = self.make(1), resolve(self.orders, continuous=False)
             self._base = (dps, one, grid, api._balls(one, grid, self.orders is None, dps + 8))
         _, one, grid, balls = self._base
-        # (the product at the digits asked, and more: at flint's default 53 bits, ε printed to 40 digits was right
-        # to 16, a valid upper bound all the same; a probe)
-        with precision(bits_for(dps + 8) + k.bit_length()):
+        with precision(bits_for(dps + 8) + k.bit_length()):  # (at 53 bits, 40 digits printed were right to 16)
             composed = [b if not isinstance(b, arb) else b * k for b in balls]
         return api.epsilon_from_balls(one * k, grid, composed, self.delta, self.conversion, dps,
                                       exact_profile=self.orders is None)
