@@ -710,3 +710,17 @@ def test_randomized_response_at_delta_two_p_minus_one_is_zero_by_its_exact_profi
     enough, and the exact profile was passed over for the RDP route's 0.2315 (p = 9/10; a probe)."""
     r = rdpsym.epsilon(rdpsym.randomized_response(p=p).curve(), delta=delta, dps=15)
     assert r.value == 0 and r.conversion == "exact-profile"
+
+
+def test_curves_of_two_neighbouring_relations_do_not_compose():
+    """A probe: a Poisson-sampled curve (inputs that differ by adding or removing one record) plus one sampled
+    without replacement (one replaced record) was accounted, and its ε certified: a composition valid under neither
+    relation, which from_dp_event and dp_accounting refuse.  Curves of one relation, or with mechanisms that fix
+    none, compose as before."""
+    g = rdpsym.gaussian(sigma=2)
+    poisson = rdpsym.poisson_sampled(g, q=sp.Rational(1, 10)).curve()
+    fixed = rdpsym.sampled_without_replacement(g, q=sp.Rational(1, 10)).curve()
+    for compose in (lambda: poisson + fixed, lambda: fixed + g.curve() + 3 * poisson, lambda: sum([poisson, fixed])):
+        with pytest.raises(ParameterError, match="mix two neighbouring relations"):
+            compose()
+    assert (poisson + g.curve() + 2 * poisson).value(2) > 0 and (fixed + g.curve()).value(2) > 0

@@ -165,8 +165,17 @@ class RdpCurve:
         if not isinstance(other, RdpCurve):
             raise WrongType(must("a term of a composition (curve + curve)", "an RdpCurve (mechanism.curve())",
                                  type(other).__name__))
+        relations = dict(_relations(self))
+        for relation, name in _relations(other).items():
+            relations.setdefault(relation, name)
+        if len(relations) > 1:
+            (r1, n1), (r2, n2) = relations.items()
+            raise ParameterError(f"the curves mix two neighbouring relations: {n1} holds for inputs that {r1}, {n2} "
+                                 f"for inputs that {r2}; rdpsym composes curves of one relation (account them "
+                                 "separately)")
         out = RdpCurve(self.terms + other.terms, max(self.min_order, other.min_order),
                        f"{self.label} + {other.label}")
+        object.__setattr__(out, "_relations", relations)
         known = self.__dict__.get("_merged")
         if known is not None:  # merging the merged terms merges the terms (first-seen order is kept)
             object.__setattr__(out, "_merged", _merge(known + other.merged_terms))
@@ -505,6 +514,29 @@ def _merge(terms: tuple) -> tuple:
         except TypeError:  # unhashable: kept as it is
             order.append((w, comp))
     return tuple(c if isinstance(c, tuple) else (weights[c], c) for c in order)
+
+
+#: The neighbouring relation a subsampled mechanism's curve holds for, by the start of its component's name: the
+#: sampling fixes it.  Other mechanisms' curves hold for whatever relation their sensitivity was stated for.
+_SAMPLED_RELATIONS = (("poisson-sampled", "differ by adding or removing one record"),
+                      ("sampled-gaussian", "differ by adding or removing one record"),
+                      ("sampled-without-replacement", "differ in one replaced record"))
+
+
+def _relations(c: RdpCurve) -> dict:
+    """{relation: the name of a term that fixes it} of a curve's subsampled terms (kept on the curve: a sum of ten
+    thousand events reads each term once).  A Poisson-sampled curve plus one sampled without replacement was
+    accounted and certified, a composition valid under neither relation (a probe; from_dp_event refused it)."""
+    known = c.__dict__.get("_relations")
+    if known is None:
+        known = {}
+        for _, component in c.terms:
+            name = getattr(component, "name", "")
+            for start, relation in _SAMPLED_RELATIONS:
+                if name.startswith(start):
+                    known.setdefault(relation, name)
+        object.__setattr__(c, "_relations", known)
+    return known
 
 
 def curve(component: Component, label: str | None = None) -> RdpCurve:
