@@ -720,7 +720,8 @@ def test_curves_of_two_neighbouring_relations_do_not_compose():
     g = rdpsym.gaussian(sigma=2)
     poisson = rdpsym.poisson_sampled(g, q=sp.Rational(1, 10)).curve()
     fixed = rdpsym.sampled_without_replacement(g, q=sp.Rational(1, 10)).curve()
-    for compose in (lambda: poisson + fixed, lambda: fixed + g.curve() + 3 * poisson, lambda: sum([poisson, fixed])):
+    for compose in (lambda: poisson + fixed, lambda: fixed + g.curve() + 3 * poisson, lambda: sum([poisson, fixed]),
+                    lambda: poisson.group(1) + fixed):  # (inside group privacy too: a review)
         with pytest.raises(ParameterError, match="mix two neighbouring relations"):
             compose()
     assert (poisson + g.curve() + 2 * poisson).value(2) > 0 and (fixed + g.curve()).value(2) > 0

@@ -531,6 +531,10 @@ def _relations(c: RdpCurve) -> dict:
     if known is None:
         known = {}
         for _, component in c.terms:
+            if isinstance(component, GroupPrivacy):  # (group privacy of a subsampled curve: a review)
+                for relation, name in _relations(component.inner).items():
+                    known.setdefault(relation, name)
+                continue
             name = getattr(component, "name", "")
             for start, relation in _SAMPLED_RELATIONS:
                 if name.startswith(start):

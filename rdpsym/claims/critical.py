@@ -25,7 +25,8 @@ budget.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import itertools
+from collections.abc import Callable, Iterator
 
 import mpmath
 import sympy as sp
@@ -132,13 +133,9 @@ def _tight(d: sp.Expr, variable: sp.Symbol, where: sp.Set, alone: bool = False) 
     kinks = _kinks(d, t)
     if alone:
         kinks = [k for k in kinks if k.free_symbols == {t}]
-        own = sp.Mul(*(f for f in sp.Mul.make_args(sp.factor_terms(d)) if f.free_symbols == {t}))
-        functions = [own, sp.diff(own, t)] if own.has(t) else []
-    else:
-        functions = [d, sp.diff(d, t)]
     switches = 0  # how many of ``found`` are switch points (the kinks' zeros come first)
     with time_budget(SECONDS, "the points where a claim's relation is tightest", absorb=True) as budget:
-        for i, target in enumerate([*kinks, *functions]):
+        for i, target in enumerate(itertools.chain(kinks, _functions(d, t, alone))):
             try:  # over the reals, filtered here: SymPy's intersection of a periodic family with a long interval
                 # lists it, and raised OverflowError on [0, 10²⁰] (a review)
                 values = [v for value in _members(sp.solveset(target, t, sp.S.Reals), hull) for v in _in(value, where)]
@@ -153,6 +150,17 @@ def _tight(d: sp.Expr, variable: sp.Symbol, where: sp.Set, alone: bool = False) 
                 break
     found = found[:MOST]
     return tuple(found[:switches]), tuple(found[switches:]), not budget.spent
+
+
+def _functions(d: sp.Expr, t: sp.Symbol, alone: bool) -> Iterator[sp.Expr]:
+    """The functions whose zeros are :func:`_tight`'s zeros and critical points, made as they are asked for (within
+    its budget): ``d`` and ``d′``; with ``alone``, the product of ``d``'s factors in ``t`` alone and its derivative."""
+    if alone:
+        d = sp.Mul(*(f for f in sp.Mul.make_args(sp.factor_terms(d)) if f.free_symbols == {t}))
+        if not d.has(t):
+            return
+    yield d
+    yield sp.diff(d, t)
 
 
 def singular_points(sides: tuple[sp.Expr, ...], domain: Domain) -> tuple[list[dict], list[dict]]:
@@ -178,8 +186,7 @@ def singular_points(sides: tuple[sp.Expr, ...], domain: Domain) -> tuple[list[di
     allowed = domain.where or (lambda point: True)
     # The other variables at simple values inside their domains, where the domain allows that point: a pole at
     # x = s with s in (1, 2) was missed when s was read at the first sample point, 1 + 10⁻³⁰ (a probe).
-    simple = {**first, **{s: _simple(numeric[s]) for s in free}}
-    base = simple if None not in simple.values() and _allows(allowed, simple) else first
+    base = _base_point(first, sorted(free, key=str), numeric, allowed)
     at: list[dict] = []
     beside: list[dict] = []
     for variable in sorted(free, key=str):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 
 import sympy as sp
 
+from rdpsym.foundations.budget import budgeted, can_budget
 from rdpsym.foundations.errors import NoClosedFormError
 from rdpsym.foundations.symbols import in_positive_form
 
@@ -140,8 +141,23 @@ class Hypotheses:
         return None
 
 
+#: CPU seconds SymPy may take to factor an expression whose sign is asked: a binomial pair at α = 999/1000 with p in
+#: [0, 1] had SymPy factor a polynomial of degree about 2000, unbounded (minutes; a probe).
+SIGN_SECONDS = 1.0
+
+
 def _decide_rational(e: sp.Expr) -> bool | None:
-    """Try the sign of numerator and denominator separately after ``together``."""
+    """Try the sign of numerator and denominator separately after ``together`` (None where SymPy does not finish
+    within :data:`SIGN_SECONDS`)."""
+    if not can_budget():
+        return _decide_rational_now(e)
+    try:
+        return budgeted(lambda: _decide_rational_now(e), "deciding a sign", seconds=SIGN_SECONDS)
+    except NoClosedFormError:
+        return None
+
+
+def _decide_rational_now(e: sp.Expr) -> bool | None:
     num, den = sp.fraction(sp.factor(sp.together(e)))
     if den.is_positive and num.is_positive is not None:
         return num.is_positive
@@ -204,18 +220,26 @@ def tidy_condition(condition: sp.Basic, hyp: Hypotheses) -> sp.Basic:
     if E.has(sp.log) and not E.has(sp.exp):
         product = _log_product(E)
         if product is not None:  # Σ c·log u ⋈ 0  ⟺  Π u^c ⋈ 1
+            # Each base's powers in one first: u^{−α}·u is u^{1−α}.  Then u/v ⋈ 1 ⟺ u ⋈ v where v > 0, and where v
+            # vanishes too if u does not (u/0 is +∞, and u ⋈ 0 reads the same): a log's argument may vanish at a
+            # closed end of its parameter's interval (log(1 − p₂) at p₂ = 1 of (0, 1]), where a base in both u and v
+            # gave 0 ⋈ 0 (multiplying through by (1 − p₂)^α read 0 > 0, and a geometric pair's finite divergence
+            # was ∞ there: a probe).
+            product = sp.powsimp(product, combine="exp")
             num, den = sp.fraction(sp.together(product))
-            # u/v ⋈ 1 ⟺ u ⋈ v only where v > 0: a log's argument may vanish at a closed end of its parameter's
-            # interval (log(1 − p₂) at p₂ = 1 of (0, 1] is −∞, and the condition still reads), where multiplying
-            # through by (1 − p₂)^α gave 0 > 0 and a geometric pair's finite divergence ∞ (a probe)
-            if hyp.is_positive(den) or all(
-                    f.is_positive or hyp.is_positive(f.base if isinstance(f, sp.Pow) else f) is True
-                    for f in sp.Mul.make_args(den)):
+            arguments = {g.args[0] for g in E.atoms(sp.log)}
+            shared = _bases(num) & _bases(den)
+            if not shared and (hyp.is_positive(den) or all(  # a product of powers of the logs' (positive) arguments
+                    (f.base if isinstance(f, sp.Pow) else f) in arguments or f.is_positive
+                    for f in sp.Mul.make_args(den))):  # u/v ⋈ 1  ⟺  u ⋈ v
                 return kind(num, den) if den != 1 else _relation(kind, num - 1)
-            # Π u^c ⋈ 1 as it stands, each base's powers in one (u^{−α}·u is u^{1−α}: 0 at u = 0 for α < 1, where
-            # the two factors are ∞·0)
-            return kind(sp.powsimp(product, combine="exp"), 1)
+            return kind(product, 1)
     return _relation(kind, E)
+
+
+def _bases(e: sp.Expr) -> set:
+    """The bases of a product's factors (a power's base, any other factor itself)."""
+    return {f.base if isinstance(f, sp.Pow) else f for f in sp.Mul.make_args(e)}
 
 
 _FLIP = {sp.StrictGreaterThan: sp.StrictLessThan, sp.StrictLessThan: sp.StrictGreaterThan,

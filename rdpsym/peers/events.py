@@ -51,7 +51,8 @@ throughout: its other events, before or after that one, are read under it too.
 Randomized response is a substitution's pair (one record's value against
 another's, or against REPLACE_SPECIAL's special value): where a record is added
 or removed (Poisson sampling, or an accountant's ``ADD_OR_REMOVE_ONE``) it is
-refused, as dp_accounting refuses it.
+refused, as dp_accounting refuses it; Poisson-sampled randomized response is
+refused under ``REPLACE_SPECIAL`` too.
 Under substitution a Gaussian or Laplace event's noise multiplier is against
 the contribution bound C of dp_event.py's convention (‖v_i‖ ≤ C), and replacing
 a record moves the sum by up to 2C: its mechanism has sensitivity 2, as
@@ -404,6 +405,10 @@ def _sampled(inner: object, q: sp.Rational, how: str, k: int, ledger: _Ledger, w
                 "SampledWithoutReplacementDpEvent"):
         raise UnsupportedPeerObject(f"{where}: sampling a {name} that is not made of Gaussian events only; rdpsym "
                                     "subsamples one mechanism (or Gaussians, which compose into one)")
+    if how == "poisson" and name == "RandomizedResponseDpEvent":  # (under REPLACE_SPECIAL too: a review)
+        raise UnsupportedPeerObject(f"{where}.event: Poisson sampling of randomized response is not read: its pair is "
+                                    "a record's value against another's (or a special one's), not a record added or "
+                                    "removed (dp_accounting refuses it too)")
     leaf = ledger.leaf(inner, name, shift, where=f"{where}.event")
     if leaf is _NO_COST:
         return
