@@ -366,13 +366,14 @@ def test_a_json_event_with_a_number_no_float_holds_or_a_repeated_key_is_refused(
 def test_a_root_whose_whole_part_is_too_large_is_not_built(watchdog):
     """A probe: N(0, 1) against N(3, 4) at α = 10¹⁰ gave no answer in 100 s: SymPy took the whole part 2^(5·10⁹)
     out of 4^(10¹⁰/4), one C call no budget stops.  That power is now refused like an integer power of as many
-    digits, and the derivation falls back to the labelled numeric value (Gil–Alajaji's closed form for two
+    digits; the derivation then finds the closed form in another shape, checked against the definition (since signs
+    are decided within a CPU budget), or falls back to the labelled numeric value (Gil–Alajaji's closed form for two
     Gaussians: αm²/(2σ²_α) + log(σ_α/(σ₁^{1−α}σ₂^α))/(1 − α), σ²_α = ασ₂² + (1 − α)σ₁²)."""
     x = sp.Symbol("x", real=True)
     N = lambda m, s: rdpsym.Continuous(sp.exp(-(x - m) ** 2 / (2 * s**2)) / sp.sqrt(2 * sp.pi * s**2), x)  # noqa: E731
     with watchdog(120, "N(0, 1) vs N(3, 4) at 10^10"):
         d = rdpsym.renyi_divergence(N(0, 1), N(3, 2), 10**10)
-    assert d.status == "numeric"
+    assert d.status in ("checked", "numeric")
     with mpmath.workdps(80):
         a = mpmath.mpf(10) ** 10
         s2 = a * 4 + (1 - a)

@@ -389,13 +389,14 @@ def test_author_math_that_programs_tex_is_refused_and_pdflatex_reads_nothing_out
     # a conditional in one claim and its \fi in a later one hid the claim between (refuted) from the PDF, and these
     # failed pdflatex after every claim was checked (a probe)
     for hostile in (r"x \iffalse", r"\fi y", r"\ifx a b \else c \fi", r"\loop x \repeat", r"\halign{#\cr}",
-                    r"\href{run:ls}{x}", r"\setbox0\hbox\bgroup", r"\egroup", r"\left( x", r"x \right)",
-                    r"{\left( x} \right)"):
+                    r"\href{run:ls}{x}", r"\url{run:ls}", r"\hyperlink{a}{b}", r"\setbox0\hbox\bgroup", r"\egroup",
+                    r"\left( x", r"x \right)", r"{\left( x} \right)"):
         with pytest.raises(NoLatexForm):
             check_math(hostile)
     for fine in (r"\frac{1}{2} \le \text{the end}", r"\begin{cases} 1 & x > 0 \end{cases}", r"\mathcal{N}(0, \sigma^2)",
                  r"\operatorname{arg\,max}_\alpha \bullet \left( \mathbb{E} \right) \hookrightarrow \uparrow",
-                 r"a \iff b \quad \Box \boxed{x} \left\{ x \middle| y \right. \leftarrow \bigl( x \bigr)"):
+                 r"a \iff b \quad \Box \boxed{x} \left\{ x \middle| y \right. \leftarrow \bigl( x \bigr)",
+                 r"a \curlyvee b \curlywedge c \curlyeqprec d"):
         check_math(fine)
     tex = tmp_path / "reads.tex"
     tex.write_text("\\documentclass{article}\\begin{document}\\input{/etc/passwd}\\end{document}")
