@@ -191,7 +191,7 @@ class Check:
             point = {s: value_for(s, v) for s, v in values.items()}
         except ParameterError:
             return
-        if any(isinstance(s, Parameter) and s.contains(v, point) is False for s, v in point.items()):
+        if not _within_domains(point):
             return  # (another parameter's interval ends at this one: μ in (−s, s) drawn for s = 1, and s at 1/10)
         try:
             branch = branch_at(self.claimed, point)
@@ -347,6 +347,11 @@ class Check:
         self.skipped.append((failure, NotChecked(f"the definition at {brief}",
                                                  f"it did not converge ({shorten(exc, 120)})")))
         return None, None
+
+
+def _within_domains(point: dict) -> bool:
+    """Whether no declared parameter of ``point`` lies outside its interval, the interval's ends read at the point."""
+    return not any(isinstance(s, Parameter) and s.contains(v, point) is False for s, v in point.items())
 
 
 def _in_ball(closed: mpmath.mpf, ball) -> bool:
