@@ -765,3 +765,12 @@ def test_nested_quadrature_reads_q_off_its_support_and_splits_at_a_constant_curv
     assert abs(rdpsym.renyi_divergence_mp(P, Q, sp.Rational(1, 2), dps=15) - mpmath.log(8)) < mpmath.mpf(10) ** -14
     for order in (sp.Rational(1, 2), 1, 3):  # (the other way round: log 8 at every order)
         assert abs(rdpsym.renyi_divergence_mp(Q, P, order, dps=15) - mpmath.log(8)) < mpmath.mpf(10) ** -14
+
+
+def test_an_infinite_entry_of_a_mean_or_covariance_is_refused_by_its_place():
+    """A probe: MultivariateNormal([inf, 0], I) was taken, and its divergence failed later with "SymPy cannot tell
+    whether nan is a real number", naming no parameter.  An infinite entry is refused where it is given."""
+    with pytest.raises(ParameterError, match=r"mean\[0\] must be a finite number; got inf"):
+        rdpsym.MultivariateNormal([float("inf"), 0], sp.eye(2))
+    with pytest.raises(ParameterError, match=r"covariance\[1\]\[1\] must be a finite number; got inf"):
+        rdpsym.MultivariateNormal([0, 0], [[1, 0], [0, sp.oo]])

@@ -58,7 +58,12 @@ def _matrix(value: object, name: str) -> sp.ImmutableMatrix:
         m = sp.ImmutableMatrix(value)
     except (TypeError, ValueError, sp.SympifyError):
         raise ParameterError(must(name, "a SymPy Matrix (or a list of rows)", quoted(value))) from None
-    return m.applyfunc(lambda e: exact(e, name))
+    m = m.applyfunc(lambda e: exact(e, name))
+    for (i, j), e in zip(((i, j) for i in range(m.rows) for j in range(m.cols)), m):
+        if e.has(sp.oo, -sp.oo, sp.zoo):  # (a mean of ∞ was taken, and failed later as "nan": a probe)
+            where = f"{name}[{i}][{j}]" if name == "covariance" else f"{name}[{max(i, j)}]"
+            raise ParameterError(must(where, "a finite number", {sp.oo: "inf", -sp.oo: "-inf"}.get(e, e)))
+    return m
 
 
 #: The most entries a mean or a covariance given as lists may have.
