@@ -59,6 +59,7 @@ from rdpsym.foundations.precision import arb_rungs, bits_for, climb, digits_next
 from rdpsym.foundations.reading import INFINITY_WORDS, MAX_ORDERS, integer, listed
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.symbols import alpha
+from rdpsym.laws.subsampled import SAMPLING_RELATIONS
 
 
 def parse_order(order: object) -> fmpq | float:
@@ -516,13 +517,6 @@ def _merge(terms: tuple) -> tuple:
     return tuple(c if isinstance(c, tuple) else (weights[c], c) for c in order)
 
 
-#: The neighbouring relation a subsampled mechanism's curve holds for, by the start of its component's name: the
-#: sampling fixes it.  Other mechanisms' curves hold for whatever relation their sensitivity was stated for.
-_SAMPLED_RELATIONS = (("poisson-sampled", "differ by adding or removing one record"),
-                      ("sampled-gaussian", "differ by adding or removing one record"),
-                      ("sampled-without-replacement", "differ in one replaced record"))
-
-
 def _relations(c: RdpCurve) -> dict:
     """{relation: the name of a term that fixes it} of a curve's subsampled terms (kept on the curve: a sum of ten
     thousand events reads each term once).  A Poisson-sampled curve plus one sampled without replacement was
@@ -535,8 +529,10 @@ def _relations(c: RdpCurve) -> dict:
                 for relation, name in _relations(component.inner).items():
                     known.setdefault(relation, name)
                 continue
+            # (a subsampled mechanism's component is named by it: the sampling fixes the relation; other curves
+            # hold for whatever relation their sensitivity was stated for)
             name = getattr(component, "name", "")
-            for start, relation in _SAMPLED_RELATIONS:
+            for start, relation in SAMPLING_RELATIONS.items():
                 if name.startswith(start):
                     known.setdefault(relation, name)
         object.__setattr__(c, "_relations", known)

@@ -63,8 +63,14 @@ def _inner(mechanism: object, what: str) -> Mechanism | Guarantee:
     return mechanism
 
 
-#: The subsampled mechanisms by the neighbouring relation their curves hold for.
-_ADD_REMOVE, _SUBSTITUTION = ("poisson-sampled", "sampled-gaussian"), ("sampled-without-replacement",)
+#: The neighbouring relations subsampling fixes, as "inputs that …" reads them.
+ADDED_OR_REMOVED, REPLACED = "differ by adding or removing one record", "differ in one replaced record"
+#: The relation each subsampled mechanism's curve holds for, by the mechanism's name (which its curve's component
+#: names start with: :func:`rdpsym.accounting.curve` refuses to compose two relations by it).
+SAMPLING_RELATIONS = {"poisson-sampled": ADDED_OR_REMOVED, "sampled-gaussian": ADDED_OR_REMOVED,
+                      "sampled-without-replacement": REPLACED}
+_ADD_REMOVE = tuple(name for name, relation in SAMPLING_RELATIONS.items() if relation == ADDED_OR_REMOVED)
+_SUBSTITUTION = tuple(name for name, relation in SAMPLING_RELATIONS.items() if relation == REPLACED)
 
 
 def _same_relation(inner: Mechanism | Guarantee, what: str, needed: str, other: tuple) -> None:
@@ -114,7 +120,7 @@ def poisson_sampled(mechanism: Mechanism | Guarantee, q: object) -> Mechanism | 
     every ε-DP pair (Kairouz, Oh, Viswanath).
     """
     inner = _inner(mechanism, "poisson_sampled")
-    _same_relation(inner, "poisson_sampled", "differ by adding or removing one record", _SUBSTITUTION)
+    _same_relation(inner, "poisson_sampled", ADDED_OR_REMOVED, _SUBSTITUTION)
     qq = probability_parameter(q, "q", closed=True)
     if isinstance(inner, Mechanism) and inner.name == "gaussian" and inner == gaussian(**inner.parameters):
         # MTZ's analysis is for sensitivity 1; σ/Δ is the same mechanism up to scaling the output.
@@ -154,7 +160,7 @@ def sampled_without_replacement(mechanism: Mechanism | Guarantee, q: object) -> 
     without the record, enters), so it is a :class:`Guarantee`.
     """
     inner = _inner(mechanism, "sampled_without_replacement")
-    _same_relation(inner, "sampled_without_replacement", "differ in one replaced record", _ADD_REMOVE)
+    _same_relation(inner, "sampled_without_replacement", REPLACED, _ADD_REMOVE)
     qq = probability_parameter(q, "q", closed=True)
     relation = (f"replace one record (substitution; the dataset size n is public); a sample of m = q·n records "
                 f"is drawn uniformly without replacement and the inner mechanism runs on it (inner relation: "
