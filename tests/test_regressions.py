@@ -1792,3 +1792,48 @@ def test_the_closed_end_check_keeps_to_the_parameters_domains_and_passes_over_wh
     P = Discrete({0: p, 1: r, 2: 1 - p - r})
     d = renyi_divergence(P, Discrete({i: R(1, 3) for i in range(3)}), sp.oo)
     assert d.status.value == "checked" and d.result == sp.Max(sp.log(3 * p), sp.log(3 * r), sp.log(3 - 3 * p - 3 * r))
+
+
+def test_a_value_outside_an_interval_whose_end_is_another_parameter_is_refused_by_evalf():
+    # l₁/2 < l₂ < l₁: D_∞ = log(l₁/l₂) holds there only.  evalf read l₂ = 3 at l₁ = 1 and returned
+    # log(1/3) < 0, a negative divergence from a checked result (a probe); the truth at (1, 3) is ∞.
+    l1 = rdpsym.parameter("l1", 1, 3, closed="both")
+    l2 = rdpsym.parameter("l2", l1 / 2, l1)
+    P = Continuous(l1 * sp.exp(-l1 * x), x, support=sp.Interval(0, sp.oo))
+    Q = Continuous(l2 * sp.exp(-l2 * x), x, support=sp.Interval(0, sp.oo))
+    d = renyi_divergence(P, Q, sp.oo)
+    with pytest.raises(rdpsym.ParameterError, match=r"l2 must be in its declared interval .*got 3"):
+        d.evalf({l1: 1, l2: 3})
+    assert close(d.evalf({l1: 2, l2: R(3, 2)}), mpmath.log(mpmath.mpf(4) / 3))
+    # An end that is a number excludes a value whatever the other end is (l₂ = 100 against [l₁, 4)).
+    l3 = rdpsym.parameter("l3", l1, 4, closed="lower")
+    assert l3.contains(sp.Integer(100)) is False
+    assert l3.contains(sp.Integer(2)) is None
+    assert l3.contains(sp.Integer(2), {l1: sp.Integer(1)}) is True
+
+
+def test_a_kl_of_pmfs_equal_on_an_infinite_tail_sums_the_terms_where_they_differ():
+    # P moves mass between k = 0 and 1 of a geometric Q and equals it from k = 2 on: every KL term there is 0,
+    # and the summation read a series of zeros as "terms that do not tend to 0 and change sign" (a probe).
+    Q = Discrete(R(1, 2) ** (k + 1), k, support=sp.Range(0, sp.oo))
+    P = Discrete(sp.Piecewise((R(5, 8), sp.Eq(k, 0)), (R(1, 8), sp.Eq(k, 1)), (R(1, 2) ** (k + 1), True)), k,
+                 support=sp.Range(0, sp.oo))
+    forward = R(5, 8) * mpmath.log(mpmath.mpf(5) / 4) + R(1, 8) * mpmath.log(mpmath.mpf(1) / 2)
+    backward = R(1, 2) * mpmath.log(mpmath.mpf(4) / 5) + R(1, 4) * mpmath.log(2)
+    assert close(renyi_divergence_mp(P, Q, 1, 40), forward)
+    assert close(renyi_divergence_mp(Q, P, 1, 40), backward)
+    assert close(renyi_divergence(P, Q, 1).evalf(dps=40), forward)
+    # The same law written twice (one a Piecewise with its 0 off the support) is 0 by the definition too.
+    same = Discrete(sp.Piecewise((R(1, 2) ** (k + 1), k >= 0), (0, True)), k, support=sp.Range(0, sp.oo))
+    assert renyi_divergence_mp(same, Q, 1) == 0
+
+
+@pytest.mark.parametrize("shift, order", [(R(1, 10**40), 2), (R(1, 10**40), 1), (R(1, 10**60), R(1, 2))])
+def test_the_definition_counts_the_mass_of_q_where_p_is_zero_in_its_form_without_cancellation(shift, order):
+    # P = Exp(1) shifted by t against Exp(1): D_α = t at every order (∫ P^α Q^{1−α} = e^{(α−1)t}).  The form without
+    # cancellation counted Q's mass on (0, t), where P = 0, as 0: the KL came out 5·10⁻⁸¹ at t = 10⁻⁴⁰, D_2 10⁻¹²⁰ at
+    # t = 10⁻⁶⁰, or a raw TypeError at the second precision (a probe).
+    P = Continuous(sp.exp(-(x - shift)), x, support=sp.Interval(shift, sp.oo))
+    Q = Continuous(sp.exp(-x), x, support=sp.Interval(0, sp.oo))
+    value, expected = renyi_divergence_mp(P, Q, order, 15), mpmath.mpf(shift.p) / shift.q
+    assert abs(value - expected) <= expected * mpmath.mpf(10) ** -13  # (relative: close() is absolute below 1)

@@ -197,6 +197,9 @@ def _settle(P: Density, Q: Density, tables, order: sp.Expr, dps: int, ctx,
         if confirmed is not None:
             return exact_mpf(confirmed)  # the definition's own value: the closed form only vouched for it
     second = at_precision(P, Q, tables, order, wp + SECOND_RUNG)
+    if second is None:  # (the near form: its laws' masses are not 1 to that precision; it raised a TypeError)
+        raise ConvergenceError(f"D_{order} cancels, and its form without cancellation does not apply at "
+                               f"{wp + SECOND_RUNG} digits (the laws' masses do not add up to 1 there)")
     if mpmath.isinf(first) and first == second:
         return second if isinstance(second, Infinity) else first  # +∞, with the reason found
     for retry in (True, False):
@@ -220,6 +223,9 @@ def _settle(P: Density, Q: Density, tables, order: sp.Expr, dps: int, ctx,
             wp = wp + SECOND_RUNG + lacking
             first = at_precision(P, Q, tables, order, wp)
         second = at_precision(P, Q, tables, order, wp + SECOND_RUNG)
+    if second is None:  # (the near form: its laws' masses are not 1 to that precision; it raised a TypeError)
+        raise ConvergenceError(f"D_{order} cancels, and its form without cancellation does not apply at "
+                               f"{wp + SECOND_RUNG} digits (the laws' masses do not add up to 1 there)")
     # D_α ≥ 0 (Mironov Prop 8): a negative value that both precisions agree on is a
     # quadrature that missed part of the integrand the same way twice.
     if value < 0:

@@ -13,6 +13,7 @@ this route's own reading of the supports (:func:`definition_regions`,
 from __future__ import annotations
 
 import functools
+from dataclasses import replace
 
 import mpmath
 import sympy as sp
@@ -72,6 +73,10 @@ def _direct(P: Density, Q: Density, tables: tuple | None, order: sp.Expr, ctx, r
                 return combined(t), 1
         return LogForm(parts, ctx)
 
+    if a == 1:  # P·log(P/Q) is exactly 0 on a piece where the two branches are one expression: a series of
+        # such terms, all 0, never falls below the level its summation stops at (a pmf equal to Q on an
+        # infinite tail: "the terms do not tend to 0", a probe)
+        pairs = [pair for pair in pairs if pair.p == 0 or pair.p != pair.q]
     value = integrate_pieces(pairs, P.var, integrand_at(), ctx, discrete=setting.discrete, order=order,
                              check_support=a >= 1, reflected=integrand_at, reasons=setting.reasons,
                              recentred=setting.recentred("KL" if a == 1 else order))
@@ -261,17 +266,22 @@ def _near_at_precision(P: Density, Q: Density, tables: tuple | None, order: sp.E
             if pair.p == 0 and pair.q == 0:
                 continue
             fP, fQ = (LogForm(lambda t, f=f: (f(t), 1), ctx) for f in (setting.lP, setting.lQ))
+            # Each law's mass on the piece, as a pair of that law with itself: integrate_pieces passes over a
+            # piece where either branch is 0, so Q's mass where P = 0 was read as 0 (a Q-only piece (0, 10⁻⁴⁰) of
+            # a shifted exponential: D_2 came out 10⁻⁸⁰ where it is 10⁻⁴⁰; a probe).
             if pair.p != 0:
-                mass = integrate_pieces([pair], P.var, fP, ctx, discrete=discrete, order=sp.S.One)
+                mass = integrate_pieces([replace(pair, q=pair.p)], P.var, fP, ctx, discrete=discrete,
+                                        order=sp.S.One)
                 masses["P"] += mass
                 if pair.q == 0:
                     masses["P only"] += mass
             if pair.q != 0:
-                mass = integrate_pieces([pair], P.var, fQ, ctx, discrete=discrete, order=sp.S.One)
+                mass = integrate_pieces([replace(pair, p=pair.q)], P.var, fQ, ctx, discrete=discrete,
+                                        order=sp.S.One)
                 masses["Q"] += mass
                 if pair.p == 0:
                     masses["Q only"] += mass
-            if pair.p != 0 and pair.q != 0:
+            if pair.p != 0 and pair.q != 0 and pair.p != pair.q:  # (where they are equal, r = 0 and ψ(r) = φ(r) = 0)
                 r = setting.ratio(pair)
                 shared += integrate_pieces([pair], P.var, LogForm(psi_near(setting.lQ, r, a, ctx), ctx), ctx,
                                            discrete=discrete, order=order, recentred=setting.recentred(("near", a)))

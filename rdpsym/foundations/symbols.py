@@ -104,15 +104,15 @@ class Parameter(sp.Symbol):
                                       value))
 
     def contains(self, value: sp.Expr, given: dict | None = None) -> bool | None:
-        """Whether ``value`` lies in the interval (its ends evaluated at ``given``); None when an end is not a
-        number there."""
+        """Whether ``value`` lies in the interval (its ends evaluated at ``given``): False as soon as one end that
+        is a number there excludes it (l₂ = 100 against [l₁, 4) with l₁ unknown: a probe), None when it may lie
+        in it but an end is not a number there."""
         a, b = (end.xreplace(given or {}) for end in (self.lower, self.upper))
-        if not (a.is_number and b.is_number):
-            return None
-        above = (value > a) if self.left_open else (value >= a)
-        below = (value < b) if self.right_open else (value <= b)
-        both = sp.And(above, below)
-        return bool(both) if both in (sp.true, sp.false) else None
+        above = sp.sympify((value > a) if self.left_open else (value >= a)) if a.is_number else None
+        below = sp.sympify((value < b) if self.right_open else (value <= b)) if b.is_number else None
+        if sp.false in (above, below):
+            return False
+        return True if above is sp.true and below is sp.true else None
 
 
 def parameter(name: str, lower: object = -oo, upper: object = oo, *, closed: str = "") -> Parameter:
