@@ -184,7 +184,7 @@ def close(value, truth, dps):
     if truth == mpmath.inf:
         return mpmath.isinf(value) and value > 0
     with mpmath.workdps(dps + 20):
-        return abs(value - truth) <= mpmath.mpf(10) ** (1 - dps) * max(1, abs(truth))
+        return abs(value - truth) <= mpmath.mpf(10) ** (1 - dps) * (abs(truth) or 1)  # (relative: not absolute below 1)
 
 
 def check(P, Q, truths, dps=30):
