@@ -430,7 +430,10 @@ def delta(curve: RdpCurve | Mechanism | Guarantee, epsilon: object, orders: obje
     result = _result("delta", found, balls, how, e, dps, c)
     if how in ("best", "tv-kl"):
         result = _kl_delta_wins(result, c, balls)
-    return _exact_wins(result, c, e, how == "best" and orders is None)
+    result = _exact_wins(result, c, e, how == "best" and orders is None)
+    if result.value > 1:  # a ball across 1 rounded up past it (optimal, tv-kl: 1.0000000000000000001; a probe):
+        result = dataclasses.replace(result, value=mpmath.mpf(1))  # every mechanism is (ε, 1)-DP
+    return result
 
 
 def _exact_wins(result: AccountingResult, c: RdpCurve, given: fmpq, asked: bool) -> AccountingResult:
