@@ -133,6 +133,23 @@ def test_user_density_document_compiles(compile_latex):
         compile_latex(tex)
 
 
+def test_a_tables_outcome_labels_are_set_as_text_never_read_as_tex(compile_latex):
+    """A probe: string outcomes of a Discrete table reached the LaTeX raw (``\\immediate\\write18{...}``, a label
+    that closes the align block)."""
+    from rdpsym.render.documents import derivation_document
+
+    labels = (r"\immediate\write18{touch pwned}", r"\input{/etc/passwd}", r"a}\end{align*}\begin{align*}{", "50% & #1")
+    R = sp.Rational
+    P = rdpsym.Discrete(dict(zip(labels, (R(1, 4), R(1, 4), R(1, 4), R(1, 4)))))
+    Q = rdpsym.Discrete(dict(zip(labels, (R(1, 2), R(1, 6), R(1, 6), R(1, 6)))))
+    d = rdpsym.renyi_divergence(P, Q, 2)
+    tex = d.latex()
+    for control in (r"\immediate", r"\write18", r"\input", r"\end{align*}\begin"):
+        assert control not in tex
+    assert r"\textbackslash{}input\{/etc/passwd\}" in tex
+    compile_latex(derivation_document(d, "A table with hostile labels"))
+
+
 def test_compile_errors_quote_the_tex_error(tmp_path, compile_latex):
     bad = tmp_path / "bad.tex"
     bad.write_text("\\documentclass{article}\\begin{document}$\\frac{1}$\\end{document}")

@@ -35,6 +35,7 @@ from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.notation import P, Q, RenyiDivergence, RenyiMoment
 from rdpsym.foundations.reading import exact
 from rdpsym.foundations.symbols import alpha
+from rdpsym.render.prose import text
 
 __all__ = ["PaperPrinter", "paper_latex"]
 
@@ -60,6 +61,10 @@ def _order_weight(factor: sp.Expr, order: sp.Symbol) -> int:
     return 0
 
 
+#: Characters TeX reads as commands, groups, math shifts, comments, parameters, alignment or scripts' shorthand.
+_TEX_ACTIVE = frozenset("\\{}$%#&^~")
+
+
 class PaperPrinter(LatexPrinter):
     """SymPy's LaTeX printer with the typography of the RDP papers (see the module docstring).
 
@@ -77,6 +82,13 @@ class PaperPrinter(LatexPrinter):
             return self._order_symbol
         named = [s for s in expr.free_symbols if s.name == alpha.name]
         return named[0] if named else None
+
+    def _print_Symbol(self, expr, style="plain"):
+        # A name holding a character TeX reads as structure (a table's outcome label "\input{…}" or
+        # "a}\end{align*}…") is set as escaped text, never as TeX: it reached the document raw (a probe).
+        if any(c in _TEX_ACTIVE or c.isspace() for c in expr.name):
+            return rf"\text{{{text(' '.join(expr.name.split()))}}}"
+        return super()._print_Symbol(expr, style)
 
     # exp, log ---------------------------------------------------------------------------
     def _print_ExpBase(self, expr, exp=None):
