@@ -1838,3 +1838,19 @@ def test_the_definition_counts_the_mass_of_q_where_p_is_zero_in_its_form_without
     Q = Continuous(sp.exp(-x), x, support=sp.Interval(0, sp.oo))
     value, expected = renyi_divergence_mp(P, Q, order, 15), mpmath.mpf(shift.p) / shift.q
     assert abs(value - expected) <= expected * mpmath.mpf(10) ** -13  # (relative: close() is absolute below 1)
+
+
+def test_the_conditions_of_a_moment_finite_on_part_of_the_orders_say_where_it_is_finite():
+    # Inverse-gamma IG(2, 1) against IG(3, 2): with y = 1/x, Gamma(2, 1) against Gamma(3, 2), whose integrand
+    # ∝ y^{2−α} e^{−(2−α)y} is finite iff α < 2.  The Bessel-K rule's moment was Piecewise((…, α < 2), (∞, True))
+    # under the condition α ≠ 2 alone, and `conditions` said finite for every α ≠ 2 (a probe).
+    IG = lambda a, b: Continuous(b**a / sp.gamma(a) * x ** (-a - 1) * sp.exp(-b / x), x,  # noqa: E731
+                                 support=sp.Interval(0, sp.oo))
+    d = renyi_divergence(IG(2, 1), IG(3, 2), rdpsym.alpha)
+    finite = sp.And(*d.conditions)
+    for order, expected in ((R(3, 2), True), (R(19, 10), True), (2, False), (R(5, 2), False), (3, False), (4, False)):
+        assert finite.subs(rdpsym.alpha, order) == expected, order
+    assert d.evalf({rdpsym.alpha: R(5, 2)}) == mpmath.inf
+    # D_{3/2} by the definition: 2^{2−2α} Γ(3−α) (2−α)^{α−3}, the Gamma pair's moment.
+    a = mpmath.mpf(3) / 2
+    assert close(d.evalf({rdpsym.alpha: R(3, 2)}), mpmath.log(2 ** (2 - 2 * a) * mpmath.gamma(3 - a) * (2 - a) ** (a - 3)) / (a - 1))

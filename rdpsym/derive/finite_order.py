@@ -89,15 +89,29 @@ def _finite(P, Q, order, hyp, tables, changes: list | None = None) -> tuple:
         steps.append(_equals(order, oo, Diverges("singular", for_orders_above_one=False)))
         return oo, (), steps, M.value
     I = collect_exp(M.value) if isinstance(M.value, sp.Add) else M.value
+    I, conditions = _finiteness_lifted(I, M.conditions)
     tidied = erf_identities(I)
     if tidied is not I:  # erfc z + erfc(−z) = 2: two half-line pieces of one Gaussian
         z = sp.Symbol("z")
         steps.append(Step(RenyiMoment(P_, Q_, order, P.var, discrete=False, pointwise=False), "=", tidied,
                           ByIdentity(sp.Eq(sp.erfc(z), 1 - sp.erf(z), evaluate=False))))
         I = tidied
-    D = powers_from_logs(divergence_from_moment(I, order, _positive_under(M.conditions, hyp, M.positive_factors)))
+    D = powers_from_logs(divergence_from_moment(I, order, _positive_under(conditions, hyp, M.positive_factors)))
     steps.append(_equals(order, D, TakeLogarithm(order)))
-    return D, M.conditions, steps, I
+    return D, conditions, steps, I
+
+
+def _finiteness_lifted(I: sp.Expr, conditions: tuple) -> tuple[sp.Expr, tuple]:
+    """A moment written Piecewise((v₁, c₁), …, (vₙ, cₙ), (∞, True)) as the moment where it is finite, with
+    c₁ ∨ … ∨ cₙ among the conditions: they are where the divergence is finite (an inverse-gamma pair's Bessel-K
+    rule gave log(Piecewise((…, α < 2), (∞, True)))/(α − 1) under the condition α ≠ 2 alone, so ``conditions``
+    said "finite for every α ≠ 2"; a probe).  Any other moment is returned as it is."""
+    if not isinstance(I, sp.Piecewise) or len(I.args) < 2 or I.args[-1].expr != oo or I.args[-1].cond != sp.true:
+        return I, conditions
+    finite = I.args[:-1]
+    where = sp.Or(*(branch.cond for branch in finite))
+    value = finite[0].expr if len(finite) == 1 else sp.Piecewise(*finite[:-1], (finite[-1].expr, True))
+    return value, (*conditions, where) if where is not sp.true else conditions
 
 
 def _positive_under(conditions: tuple, hyp: Hypotheses, factors: frozenset = frozenset()):
