@@ -226,7 +226,11 @@ def test_randomized_response_zcdp_and_no_ops():
     v = rdpsym.verify(rr, orders=ORDERS, rdp=peer_rdp(rr, ORDERS, dpa.NeighboringRelation.REPLACE_ONE))
     assert all(c.relative < 1e-13 for c in v.orders)
     assert rdpsym.from_dp_event(dpa.RandomizedResponseDpEvent(1.0, 5)).closed_form == 0
-    assert rdpsym.from_dp_event(dpa.ZCDpEvent(0.5, 0.1)).closed_form == sp.Rational(1, 10) + rdpsym.alpha / 2
+    # ρ and ξ as the floats hold them, as every other float of a peer's object: 0.1 is a little above 1/10, and
+    # reading its decimal certified ρα = 0.2 below the RDP of the object handed in (a probe)
+    held = sp.Rational(*(0.1).as_integer_ratio())
+    assert rdpsym.from_dp_event(dpa.ZCDpEvent(0.5, 0.1)).closed_form == held + rdpsym.alpha / 2
+    assert rdpsym.from_dp_event(dpa.ZCDpEvent(0.1)).closed_form == held * rdpsym.alpha
     assert rdpsym.from_dp_event(dpa.ZCDpEvent(0.0, 0.25)).closed_form == sp.Rational(1, 4)
     assert rdpsym.from_dp_event(dpa.NoOpDpEvent()).balls([2])[0] == 0
     assert rdpsym.from_dp_event(dpa.PoissonSampledDpEvent(0.0, dpa.GaussianDpEvent(1.0))).closed_form == 0

@@ -102,6 +102,7 @@ from rdpsym.peers._reading import (
     UnsupportedPeerObject,
     call_method,
     count,
+    held,
     kind,
     public,
     read_field,
@@ -501,18 +502,18 @@ def _leaf(event: object, name: str, shift: int = 1, special: bool = False):
     if name == "DiscreteGaussianDpEvent":
         return _discrete_gaussian(event, name, shift)
     if name == "ZCDpEvent":
-        rho = nonnegative_parameter(read_field(event, "rho", name), f"{name}.rho")
-        xi = nonnegative_parameter(read_optional(event, "xi", name, 0), f"{name}.xi")
+        rho = nonnegative_parameter(read_number(event, "rho", name), f"{name}.rho")
+        xi = nonnegative_parameter(held(read_optional(event, "xi", name, 0)), f"{name}.xi")
         return _NO_COST if rho == 0 and xi == 0 else zcdp(rho=rho, xi=xi)  # (ρ = 0: ξ at every order)
     if name == "EpsilonDeltaDpEvent":
-        eps = nonnegative_parameter(read_field(event, "epsilon", name), f"{name}.epsilon")
+        eps = nonnegative_parameter(read_number(event, "epsilon", name), f"{name}.epsilon")
         delta = nonnegative_parameter(read_field(event, "delta", name), f"{name}.delta")
         if delta != 0:
             raise UnsupportedPeerObject(f"{name} with delta = {delta} > 0: an (ε, δ)-DP guarantee with δ > 0 bounds "
                                         "no Rényi divergence of any order; rdpsym reads it with δ = 0 only")
         return _NO_COST if eps == 0 else pure_dp(eps)
     if name in ("ExponentialMechanismDpEvent", "PermuteAndFlipDpEvent"):
-        eps = nonnegative_parameter(read_field(event, "epsilon", name), f"{name}.epsilon")
+        eps = nonnegative_parameter(read_number(event, "epsilon", name), f"{name}.epsilon")
         if eps == 0:
             return _NO_COST
         # The exponential mechanism is ε-bounded-range (Cesar–Rogers 2021); permute-and-flip is ε-DP
@@ -550,8 +551,8 @@ def _randomized_response(event: object, name: str, special: bool = False):
 
 
 def _discrete_gaussian(event: object, name: str, shift: int = 1):
-    sigma = nonnegative_parameter(read_field(event, "sigma", name), f"{name}.sigma")
-    sensitivity = shift * nonnegative_parameter(read_optional(event, "sensitivity", name, 1),
+    sigma = nonnegative_parameter(read_number(event, "sigma", name), f"{name}.sigma")
+    sensitivity = shift * nonnegative_parameter(held(read_optional(event, "sensitivity", name, 1)),
                                                 f"{name}.sensitivity")
     dimension = read_optional(event, "dimension", name)
     if sensitivity == 0:
