@@ -1854,3 +1854,17 @@ def test_the_conditions_of_a_moment_finite_on_part_of_the_orders_say_where_it_is
     # D_{3/2} by the definition: 2^{2−2α} Γ(3−α) (2−α)^{α−3}, the Gamma pair's moment.
     a = mpmath.mpf(3) / 2
     assert close(d.evalf({rdpsym.alpha: R(3, 2)}), mpmath.log(2 ** (2 - 2 * a) * mpmath.gamma(3 - a) * (2 - a) ** (a - 3)) / (a - 1))
+
+
+@pytest.mark.parametrize("zero", [1 / sp.sqrt(2), R(1, 3)], ids=["irrational", "rational"])
+def test_a_q_vanishing_inside_the_support_is_infinite_by_the_definition_at_every_order_from_two(zero):
+    # U(0, 1) against |x − c|/Z: ∫ |x − c|^{1−α} diverges for α ≥ 2.  The definition said +∞ at 2 and 3 but
+    # "did not settle" (or "a power this close to −1" for an exponent of −31.5) at 10 to 100 (a probe).
+    Z = (zero**2 + (1 - zero) ** 2) / 2
+    P = Continuous(sp.Integer(1), x, support=sp.Interval(0, 1))
+    Q = Continuous(sp.Abs(x - zero) / Z, x, support=sp.Interval(0, 1))
+    for order in (2, 10, 30, 100):
+        assert renyi_divergence_mp(P, Q, order, 20) == mpmath.inf, order
+    c, z = mpmath.mpf(sp.N(zero, 50)), mpmath.mpf(sp.N(Z, 50))  # below 2 the value: ∫ (|x − c|/Z)^{1−α}
+    expected = mpmath.log(z ** (R(3, 2) - 1) * (c ** R(1, 2) + (1 - c) ** R(1, 2)) / R(1, 2)) / R(1, 2)
+    assert close(renyi_divergence_mp(P, Q, R(3, 2), 30), expected, digits=28)

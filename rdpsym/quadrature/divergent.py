@@ -335,8 +335,12 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable
                 length = max(length, _scale_free_length(lo, hi, end, ctx))
             exponent = exponent_at(end, sign, length, 0)
             exact = end_integrable is not None and not infinite
-            if exponent is None and singular_here and exact and end_integrable(end, -sign) is False:
-                # a singular end the working precision cannot read at all (9·(x − 1/3)² at 10 digits): the exact power
+            if (exponent is None or singular_here or not integrable(exponent, infinite)) and exact \
+                    and end_integrable(end, -sign) is False:
+                # The exact power says it where the reads cannot: an end the working precision cannot read at all
+                # (9·(x − 1/3)² at 10 digits), or one the mass was recentred next to (|x − 1/√2|^{1−α} at α = 10 to
+                # 100: "did not settle", "a power this close to −1" for −31.5, "e^1236 times its largest value";
+                # a probe)
                 return f"the integrand's exact power at {end} is below −1: it is not integrable there"
             if exponent is None or integrable(exponent, infinite):
                 continue
