@@ -1085,3 +1085,42 @@ def test_a_piecewise_condition_ne_is_decided_by_a_ball_that_excludes_equality():
     sinc = sp.Piecewise((sp.sin(x) / x, sp.Ne(x, 0)), (1, True))
     assert Claim("sinc", "", "", "", (AtMost(sinc, 1, ""),), Verdict.CHECKED,
                  Domain({x: sp.Interval(-1, 2)})).check().verdict is Verdict.CHECKED
+
+
+@pytest.mark.parametrize("difference, bound, interval, fails_on", [
+    # |D_α − 1/2| of the Laplace mechanism (λ = 1, Prop 6) is below 1/100 on (1.411, 1.489) only
+    (sp.Abs(1 / (alpha - 1) * sp.log(alpha / (2 * alpha - 1) * sp.exp(alpha - 1)
+                                     + (alpha - 1) / (2 * alpha - 1) * sp.exp(-alpha)) - sp.Rational(1, 2)),
+     sp.Rational(1, 100), sp.Interval.open(1, sp.oo), (1.411, 1.4886)),
+    # |e^α − α³ − 5| < 3 on [4.596, 4.742] only, where no sample of (1, ∞) falls
+    (sp.Abs(sp.exp(alpha) - alpha**3 - 5), 3, sp.Interval.open(1, sp.oo), (4.5959, 4.7414)),
+    (sp.Abs(sp.exp(alpha) - alpha**3 - 5), sp.Rational(1, 100), sp.Interval(1, 10), (4.672, 4.676)),
+], ids=["laplace-near-one-half", "exp-cubic-on-a-half-line", "exp-cubic-on-an-interval"])
+def test_a_one_variable_claim_false_on_an_interval_no_exact_point_names_is_refuted_in_a_valley(difference, bound,
+                                                                                                interval, fails_on):
+    """A probe: SymPy cannot solve for these claims' tightest points, the samples crowd the ends and the far values,
+    and the search from the narrowest points starts only below a log-ratio of 1: each was checked."""
+    c = Claim("valley", "", "", "", (AtLeast(difference, bound, "false in a valley"),), Verdict.REFUTED,
+              Domain({alpha: interval}))
+    r = c.check()
+    assert r.verdict == Verdict.REFUTED
+    (at,) = r.steps[0].counterexample.values()
+    assert fails_on[0] < at < fails_on[1]
+
+
+def test_a_proof_attempt_whose_sign_queries_grow_without_end_is_cut_short_and_the_claim_refuted(watchdog,
+                                                                                                 monkeypatch):
+    """A probe: SymPy's sign query on −log((α − 1)/α) + log(α)/(α − 1) − 10⁻³ (Mironov's conversion ε less Balle et
+    al.'s) isolated the roots of a polynomial it built, unbudgeted: 24 GB of memory, or 70 s of CPU and a
+    RecursionError, before the numeric check began.  Each query now has the steps' budget, and an attempt in all
+    :data:`prover.ATTEMPT_SECONDS` (shortened here; the claim is refuted by its points, at α ≈ 10¹⁵)."""
+    from rdpsym.claims import prover
+
+    monkeypatch.setattr(prover, "SECONDS", 0.5)
+    monkeypatch.setattr(prover, "ATTEMPT_SECONDS", 2.0)
+    c = Claim("conversions", "", "", "", (AtLeast(-sp.log((alpha - 1) / alpha) + sp.log(alpha) / (alpha - 1),
+                                                  sp.Rational(1, 1000), "false for large orders"),),
+              Verdict.REFUTED, Domain({alpha: sp.Interval.open(1, sp.oo)}))
+    with watchdog(60, "the claim's check"):
+        r = c.check()
+    assert r.verdict == Verdict.REFUTED

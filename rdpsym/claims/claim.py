@@ -28,10 +28,9 @@ from dataclasses import dataclass, field
 import sympy as sp
 from flint import arb, ctx, fmpq
 
-from rdpsym.claims import prover
+from rdpsym.claims import prover, search
 from rdpsym.claims.critical import singular_points, tight_failure
 from rdpsym.claims.domains import Domain, domain_within_assumptions
-from rdpsym.claims.search import BUDGET, SHARE, STARTS, gap, margin, nearest_failure, simple_points, starts
 from rdpsym.foundations import operations
 from rdpsym.foundations.balls import InfiniteValue, OutsideDomain, Undecided, precision, to_arb
 from rdpsym.foundations.budget import time_budget
@@ -344,8 +343,8 @@ def _prove_now(lhs, relation, rhs, variables: dict) -> str | None:
         return None
     diff, _ = prover.substitute_domains(diff, variables)
     if relation == "=":
-        return "simplifies to 0" if prover.prove_zero(diff) else None
-    if relation in ("<=", ">=") and prover.prove_nonnegative(diff):
+        return "simplifies to 0" if prover.attempt(prover.prove_zero, diff) else None
+    if relation in ("<=", ">=") and prover.attempt(prover.prove_nonnegative, diff):
         return "difference nonnegative under the hypotheses"
     return None
 
@@ -499,15 +498,16 @@ def _check_numeric(domain: Domain, compare, rungs: tuple[int, ...] = DECISION_RU
         if decided is None:
             undecided += 1
             first_undecided = first_undecided or point
-        elif sides is not None and (m := margin(sides)) is not None:
-            narrow.append((m, gap(sides), point))
+        elif sides is not None and (m := search.margin(sides)) is not None:
+            narrow.append((m, search.gap(sides), point))
             relations.add(sides[1])
     strict = any(r in ("<", ">") for r in relations)
-    first = starts(narrow, strict) if narrow else []
-    if first or strict:  # where the relation held most narrowly, a local search for a failure set the points missed
-        # (sides found equal mean a failure only to a strict relation: the search's many low-precision points are
-        # compared exactly only then)
-        found = _searched(domain, compare, first, rungs, confirm_failures, strict, equal if strict else None)
+    first = search.starts(narrow, strict) if narrow else []
+    valleys = narrow if len(domain.variables) == 1 else []  # (one variable: the margin's valleys along it)
+    if first or strict or valleys:  # where the relation held most narrowly, a local search for a failure set the
+        # points missed (sides found equal mean a failure only to a strict relation: the search's many
+        # low-precision points are compared exactly only then)
+        found = _searched(domain, compare, first, rungs, confirm_failures, strict, equal if strict else None, valleys)
         if found is not None:
             return Status.REFUTED, (_counterexample(found[0], found[1], len(points)),)
     sampled = Sampled(len(points), undecided, undefined, point_items(first_undecided or {}), DECISION_RUNGS[-1])
@@ -515,11 +515,12 @@ def _check_numeric(domain: Domain, compare, rungs: tuple[int, ...] = DECISION_RU
 
 
 def _searched(domain: Domain, compare, narrow: list, rungs: tuple[int, ...], confirm_failures: bool,
-              strict: bool = False, equal: Callable[[dict], bool] | None = None) -> tuple | None:
+              strict: bool = False, equal: Callable[[dict], bool] | None = None, valleys: list = ()) -> tuple | None:
     """(a point, its sides) where ``compare`` fails, found by :func:`~rdpsym.claims.search.nearest_failure` from the
-    ``narrow`` points (the starts, narrowest first), and for a ``strict`` relation at the sample points made simple
-    fractions (:func:`~rdpsym.claims.search.simple_points`), at the lowest of ``rungs`` and certified at all of
-    them; None if none is found."""
+    ``narrow`` points (the starts, narrowest first), for a ``strict`` relation at the sample points made simple
+    fractions (:func:`~rdpsym.claims.search.simple_points`), and in the valleys of the margin of the sampled
+    ``(margin, gap, point)`` of ``valleys`` along the one variable (:func:`~rdpsym.claims.search.valley_failure`), at
+    the lowest of ``rungs`` and certified at all of them; None if none is found."""
     variables = {s: w for s, w in domain.variables.items() if isinstance(w, (sp.Interval, sp.Range))}
     if not variables:
         return None
@@ -534,11 +535,13 @@ def _searched(domain: Domain, compare, narrow: list, rungs: tuple[int, ...], con
 
     allowed = domain.where or (lambda point: True)
     points = domain.points()
-    budget = min(BUDGET, max(STARTS * 2, int(len(points) * SHARE)))
-    point = nearest_failure(variables, narrow, decide, lambda p: bool(_quietly(allowed, p)), budget)
+    budget = min(search.BUDGET, max(search.STARTS * 2, int(len(points) * search.SHARE)))
+    point = search.nearest_failure(variables, narrow, decide, lambda p: bool(_quietly(allowed, p)), budget)
     if point is None and strict:
-        point = next((p for p in simple_points(points, variables, most=budget // 3)
+        point = next((p for p in search.simple_points(points, variables, most=budget // 3)
                       if _quietly(allowed, p) and decide(p)[0] is False), None)
+    if point is None and valleys:
+        point = search.valley_failure(valleys, variables, decide, lambda p: bool(_quietly(allowed, p)))
     if point is None:
         return None
     decided, _, sides = decide(point, rungs, confirm_failures)

@@ -25,6 +25,7 @@ integers.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from fractions import Fraction
 
@@ -48,6 +49,14 @@ NARROW = 1.0
 #: The least decrease of the margin a move must make to be taken (relative above 1): a search that crawled along
 #: a ridge of equal margins spent its whole budget there.
 _GAIN = 1e-3
+#: How many of the margin's lowest valleys along one variable are searched (:func:`valley_failure`), and the
+#: evaluations they share.
+VALLEYS = 2
+VALLEY_BUDGET = 24
+#: The points of the even grid of the coordinate that :func:`valley_failure` adds to the samples, and how far from 0
+#: a logarithmic coordinate's grid reaches (e^±6: α − 1 from 0.0025 to 400 on (1, ∞)).
+GRID = 24
+MIDDLE = 6.0
 #: The steps of the pattern search in each coordinate, largest first.
 _STEPS = (1.0, 0.25, 1 / 16, 1 / 256, 1 / 4096)
 
@@ -167,6 +176,92 @@ def _from(start: dict, at_start: float, variables: dict, decide: Callable[[dict]
     return None
 
 
+def valley_failure(sampled: list[tuple[float, float, dict]], variables: dict, decide: Callable[[dict], tuple],
+                   allowed: Callable[[dict], bool], budget: int = VALLEY_BUDGET) -> dict | None:
+    """In one variable, a point where ``decide`` says the relation fails, sought in the valleys of its margin: the
+    sampled ``(margin, gap, point)`` ordered along the variable's search coordinate, and at each of the
+    :data:`VALLEYS` lowest local minima a golden-section search between its two neighbours (an equal share of
+    ``budget`` evaluations each).  A failure set that is an interval inside the domain, away from every sample and
+    from every point SymPy can solve for, is found where the margin dips towards it: |D_α − 1/2| ≥ 1/100 for the
+    Laplace mechanism (λ = 1) fails on (1.411, 1.489) only, and |e^α − α³ − 5| ≥ 3 on [4.60, 4.74] only; both were
+    checked, the search from the narrowest points starting only below :data:`NARROW` (a probe).  None where it
+    finds none (or there is not exactly one variable)."""
+    if len(variables) != 1 or len(sampled) < 3:
+        return None
+    (symbol, where), = variables.items()
+    found = [(c, m) for m, _, point in sampled if (c := _coordinate(where, point.get(symbol, sp.nan))) is not None]
+    if len(found) < 3 or not isinstance(where, sp.Interval):
+        return None
+    to_value = found[0][0][0]
+    line = sorted((t, m) for (_, t), m in found)
+    # The samples crowd the ends and the far values (none between α = 2.97 and 11 on (1, ∞)): an even grid of the
+    # coordinate between the sampled ones adds the interior's valleys.
+    low, high = line[0][0], line[-1][0]
+    if where.start.is_infinite or where.end.is_infinite or _logarithmic(where):  # (a log or asinh coordinate: the
+        low, high = max(low, -MIDDLE), min(high, MIDDLE)  # far values' decades hold no valley of their own)
+    try:
+        grid = [(t, _margin_at(t, symbol, where, to_value, decide, allowed))
+                for t in (low + (high - low) * (k + 0.5) / GRID for k in range(GRID))]
+    except _Failed as failed:
+        return failed.point
+    line = sorted(line + grid)
+    # (strictly below its left neighbour: a run of equal margins, the points 1 + 10⁻ᵏ beside an end, is one valley)
+    valleys = sorted((m, i) for i, (_, m) in enumerate(line)
+                     if (i == 0 or m < line[i - 1][1]) and (i == len(line) - 1 or m <= line[i + 1][1]))
+    for _, i in valleys[:VALLEYS]:
+        low, high = line[max(i - 1, 0)][0], line[min(i + 1, len(line) - 1)][0]
+        point = _golden(low, high, symbol, where, to_value, decide, allowed, budget // VALLEYS)
+        if point is not None:
+            return point
+    return None
+
+
+def _golden(low: float, high: float, symbol, where, to_value, decide, allowed, most: int) -> dict | None:
+    """A golden-section search of the margin on the coordinate interval (low, high): the failing point it meets,
+    else None after ``most`` evaluations."""
+    ratio = (5**0.5 - 1) / 2
+
+    def at(t: float) -> float:
+        return _margin_at(t, symbol, where, to_value, decide, allowed)
+
+    try:
+        a, b = low, high
+        c, d = b - ratio * (b - a), a + ratio * (b - a)
+        fc, fd = at(c), at(d)
+        for _ in range(max(0, most - 2)):
+            if fc <= fd:
+                b, d, fd = d, c, fc
+                c = b - ratio * (b - a)
+                fc = at(c)
+            else:
+                a, c, fc = c, d, fd
+                d = a + ratio * (b - a)
+                fd = at(d)
+    except _Failed as failed:
+        return failed.point
+    return None
+
+
+def _margin_at(t: float, symbol, where, to_value, decide, allowed) -> float:
+    """The margin at coordinate t (∞ where it has none); :class:`_Failed` where the relation fails there."""
+    value = to_value(t)
+    if value is None or not holds_value(where, value):
+        return math.inf
+    point = {symbol: value}
+    if not allowed(point):
+        return math.inf
+    decided, defined, sides = decide(point)
+    if decided is False:
+        raise _Failed(point)
+    m = margin(sides) if decided and defined and sides is not None else None
+    return math.inf if m is None else m
+
+
+class _Failed(Exception):  # noqa: N818 - a signal inside this module, not an error
+    def __init__(self, point: dict):
+        self.point = point
+
+
 def simple_points(points: list[dict], variables: dict, most: int = 30) -> list[dict]:
     """Distinct points whose every coordinate is a sampled point's, made the nearest fraction of denominator 1 or 2
     (at most ``most``): a strict relation that fails by equality does so at such a point more often than not (D₂ <
@@ -240,7 +335,7 @@ def _coordinate(where: sp.Set, value: sp.Expr) -> tuple[Callable[[float], sp.Rat
     v = to_mpf(value, mpmath.mp)  # (a start may be irrational: 0.999…·π on [0, π] raised TypeError in Float())
     if lo.is_finite and hi.is_finite:
         a, b = (to_mpf(e, mpmath.mp) for e in (lo, hi))
-        if a > 0 and b / a > 100:  # a long interval of positive values: searched in log scale, as it is drawn
+        if _logarithmic(where):  # a long interval of positive values: searched in log scale, as it is drawn
             return _exact(lambda t: mpmath.exp(t)), float(mpmath.log(v))
         return _exact(lambda t: a + (b - a) * t), float((v - a) / (b - a))
     if lo.is_finite:
@@ -250,6 +345,12 @@ def _coordinate(where: sp.Set, value: sp.Expr) -> tuple[Callable[[float], sp.Rat
         b = to_mpf(hi, mpmath.mp)
         return (_exact(lambda t: b - mpmath.exp(t)), float(mpmath.log(b - v))) if v < b else None
     return _exact(mpmath.sinh), float(mpmath.asinh(v))
+
+
+def _logarithmic(where: sp.Interval) -> bool:
+    """Whether a finite interval is searched in log scale: positive values, its ends more than 100 times apart."""
+    a, b = where.start, where.end
+    return bool(a.is_finite and b.is_finite and a > 0 and b / a > 100)
 
 
 def _exact(f: Callable) -> Callable[[float], sp.Rational | None]:
@@ -268,4 +369,5 @@ def _exact(f: Callable) -> Callable[[float], sp.Rational | None]:
     return to_value
 
 
-__all__ = ["BUDGET", "NARROW", "SHARE", "STARTS", "gap", "margin", "nearest_failure", "simple_points", "starts"]
+__all__ = ["BUDGET", "NARROW", "SHARE", "STARTS", "gap", "margin", "nearest_failure", "simple_points", "starts",
+           "valley_failure"]
