@@ -300,6 +300,9 @@ def test_reference_api_reads_its_dps_too(tmp_path):
     (["reference", "--quick", "--out", "{tmp}/locked/refs"], "--out"),
     (["reference", "--quick", "--out", "{tmp}/refs-with-a-folder"], "--out"),
     (["audit", "dp-accounting", "--json", "{tmp}/a-folder"], "--json"),
+    # A folder the permissions allow (to root) where no file can be made: the whole check ran first (a probe)
+    (["check", "{tmp}/claims", "--json", "/proc/version"], "--json"),
+    (["reference", "--quick", "--out", "/proc/rdpsym-refs"], "--out"),
     (["epsilon", "--mechanism", "gaussian", "--set", "sigma=1", "--delta", "1e-5"], None),  # writes no file
 ])
 def test_an_output_that_cannot_be_written_is_refused_before_any_work(argv, option, tmp_path, capsys, monkeypatch):

@@ -77,6 +77,15 @@ def check_path(path: str | None, option: str, suffixes: tuple[str, ...] = ()) ->
             # into; a regular file is replaced whole)
             raise ParameterError(must(option, "a regular file, a character device such as /dev/null, or a FIFO",
                                       f"{path!r} (a block device or a socket)"))
+        if not (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
+            # A regular file is replaced by a new file made beside it: a folder the permissions allow may still
+            # refuse one (/proc, /sys: "--json /proc/version" ran the whole check, then failed; a probe).
+            try:
+                with tempfile.NamedTemporaryFile(dir=folder, prefix=".rdpsym-probe-"):
+                    pass
+            except OSError as exc:
+                raise ParameterError(must(option, "a file in a folder where files can be made",
+                                          f"{path!r} ({exc.strerror} in {str(folder)!r})")) from None
     except OSError as exc:  # a name too long, a loop of links: the system's reason
         raise ParameterError(must(option, "a file name the system accepts", f"{path!r} ({exc.strerror})")) from None
     return p
@@ -113,6 +122,11 @@ def check_folder(path: str, option: str) -> Path:
         if not os.access(existing, os.W_OK | os.X_OK):
             raise ParameterError(must(option, "a folder you can write to", f"{path!r} ({str(existing)!r} is not "
                                                                           "writable)"))
+        try:  # (what the permissions allow, /proc may still refuse: see check_path)
+            os.rmdir(tempfile.mkdtemp(dir=existing, prefix=".rdpsym-probe-"))
+        except OSError as exc:
+            raise ParameterError(must(option, "a folder where files can be made",
+                                      f"{path!r} ({exc.strerror} in {str(existing)!r})")) from None
     except OSError as exc:
         raise ParameterError(must(option, "a folder name the system accepts", f"{path!r} ({exc.strerror})")) from None
     return p
