@@ -774,3 +774,17 @@ def test_an_infinite_entry_of_a_mean_or_covariance_is_refused_by_its_place():
         rdpsym.MultivariateNormal([float("inf"), 0], sp.eye(2))
     with pytest.raises(ParameterError, match=r"covariance\[1\]\[1\] must be a finite number; got inf"):
         rdpsym.MultivariateNormal([0, 0], [[1, 0], [0, sp.oo]])
+
+
+def test_a_mixture_of_planar_gaussians_that_differ_in_one_coordinate_separates_into_the_one_dimensional_pair(watchdog):
+    """A probe: (1 − q)·N((0, 0), I) + q·N((1, 0), I) against N((0, 0), I) at α = 2 went to the nested quadrature's
+    60 s ceiling; the sum is e^{−y²/2} times a mixture in x, and D_2 is the sampled Gaussian's log(1 + q²(e − 1))."""
+    q = sp.Rational(1, 5)
+    g = lambda m: sp.exp(-((x - m) ** 2 + y**2) / 2) / (2 * sp.pi)  # noqa: E731
+    with watchdog(120, "the planar mixture's D_2"):
+        d = rdpsym.renyi_divergence(rdpsym.Continuous((1 - q) * g(0) + q * g(1), (x, y)),
+                                    rdpsym.Continuous(g(0), (x, y)), 2)
+    with mpmath.workdps(40):
+        expected = mpmath.log(1 + mpmath.mpf(1) / 25 * (mpmath.e - 1))
+        assert d.status in (Status.CHECKED, Status.PROVED)
+        assert abs(d.evalf(dps=40) - expected) < mpmath.mpf(10) ** -38

@@ -85,6 +85,27 @@ def _pieces(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> tuple[sp.Expr, sp.
     return constant, exponent_constant, pieces
 
 
+def _factored_sums(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> sp.Expr:
+    """``expr`` with each factor that is a sum in several of ``variables`` written as a product where its terms share
+    factors (their exponentials' powers split, the common ones taken out): a mixture of two planar Gaussians that
+    differ in x only, (1 − q)·e^{−(x² + y²)/2} + q·e^{−((x − 1)² + y²)/2}, is e^{−y²/2} times a sum in x, and read as
+    one joint block it went to the nested quadrature's 60 s ceiling (a probe).  A factor that stays a sum, or that
+    would not be smaller in its variables' links, is left as it is."""
+    wanted = set(variables)
+    out = []
+    for factor in sp.Mul.make_args(expr):
+        if isinstance(factor, sp.Add) and len(factor.free_symbols & wanted) > 1 and len(factor.args) <= _MOST_TERMS:
+            factored = sp.factor_terms(sp.expand(factor, power_exp=True, mul=False, multinomial=False, log=False))
+            if isinstance(factored, sp.Mul):
+                factor = factored
+        out.append(factor)
+    return sp.Mul(*out)
+
+
+#: The most terms of a sum :func:`_factored_sums` tries to factor (a mixture's components).
+_MOST_TERMS = 64
+
+
 def separate(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> tuple[sp.Expr, list[tuple[tuple, sp.Expr]]]:
     """``expr = constant · Π_k factor_k(block_k)`` with the finest blocks of ``variables``.
 
@@ -95,7 +116,7 @@ def separate(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> tuple[sp.Expr, li
     of its own with factor 1 (a uniform coordinate).
     """
     variables = tuple(variables)
-    constant, exponent_constant, pieces = _pieces(expr, variables)
+    constant, exponent_constant, pieces = _pieces(_factored_sums(expr, variables), variables)
     constant *= sp.exp(exponent_constant)
     parent = {v: v for v in variables}
 
