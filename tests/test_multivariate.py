@@ -788,3 +788,14 @@ def test_a_mixture_of_planar_gaussians_that_differ_in_one_coordinate_separates_i
         expected = mpmath.log(1 + mpmath.mpf(1) / 25 * (mpmath.e - 1))
         assert d.status in (Status.CHECKED, Status.PROVED)
         assert abs(d.evalf(dps=40) - expected) < mpmath.mpf(10) ** -38
+
+
+def test_the_names_rdpsym_and_users_give_symbols_are_typeset_as_tex_and_only_table_labels_as_text():
+    """A review: setting every name with a TeX character as text (to keep a table's labels from reaching the
+    document raw) also turned the multivariate Gaussian's ΔΜ (a MatrixSymbol named \\\\Delta\\\\mu) and a user's
+    x_{1} into escaped text."""
+    P = MultivariateNormal([0, 0], [[2, 0], [0, 1]])
+    Q = MultivariateNormal([1, 0], [[1, 0], [0, 1]])
+    tex = rdpsym.renyi_divergence(P, Q, rdpsym.alpha).latex()
+    assert r"\Delta\mu" in tex and "textbackslash" not in tex
+    assert rdpsym.render.latex.paper_latex(sp.Symbol("x_{1}")) == "x_{1}"

@@ -177,7 +177,7 @@ def _settle(P: Density, Q: Density, tables, order: sp.Expr, dps: int, ctx,
             # Cheaper (or only possible) without the cancellation: the near form, at this precision.
             near = _near_value(P, Q, tables, order, wp, first, size, guard, ctx)
             if near is not None:
-                at_precision, first = _near_at_precision, near
+                at_precision, first = _near_or_refused, near
                 break
         if needed > ceiling:
             shown = "0" if first == 0 else ctx.nstr(ctx.convert(first), 5)
@@ -197,9 +197,6 @@ def _settle(P: Density, Q: Density, tables, order: sp.Expr, dps: int, ctx,
         if confirmed is not None:
             return exact_mpf(confirmed)  # the definition's own value: the closed form only vouched for it
     second = at_precision(P, Q, tables, order, wp + SECOND_RUNG)
-    if second is None:  # (the near form: its laws' masses are not 1 to that precision; it raised a TypeError)
-        raise ConvergenceError(f"D_{order} cancels, and its form without cancellation does not apply at "
-                               f"{wp + SECOND_RUNG} digits (the laws' masses do not add up to 1 there)")
     if mpmath.isinf(first) and first == second:
         return second if isinstance(second, Infinity) else first  # +∞, with the reason found
     for retry in (True, False):
@@ -223,9 +220,6 @@ def _settle(P: Density, Q: Density, tables, order: sp.Expr, dps: int, ctx,
             wp = wp + SECOND_RUNG + lacking
             first = at_precision(P, Q, tables, order, wp)
         second = at_precision(P, Q, tables, order, wp + SECOND_RUNG)
-    if second is None:  # (the near form: its laws' masses are not 1 to that precision; it raised a TypeError)
-        raise ConvergenceError(f"D_{order} cancels, and its form without cancellation does not apply at "
-                               f"{wp + SECOND_RUNG} digits (the laws' masses do not add up to 1 there)")
     # D_α ≥ 0 (Mironov Prop 8): a negative value that both precisions agree on is a
     # quadrature that missed part of the integrand the same way twice.
     if value < 0:
@@ -275,6 +269,17 @@ def _near_value(P, Q, tables, order, wp, first, size, guard, ctx):
     if abs(size(near) - size(first)) > ctx.mpf(10) ** (guard - wp) * 10 ** _SLACK:
         return None
     return near
+
+
+def _near_or_refused(P, Q, tables, order, wp: int):
+    """The near form at ``wp`` digits, once the value is read in it: where it does not apply at a higher precision
+    (the laws' masses not 1 to it), a ConvergenceError; its None went on into the comparison of the two precisions,
+    a raw TypeError (a probe)."""
+    value = _near_at_precision(P, Q, tables, order, wp)
+    if value is None:
+        raise ConvergenceError(f"D_{order} cancels, and its form without cancellation does not apply at {wp} digits "
+                               "(the laws' masses do not add up to 1 there)")
+    return value
 
 
 #: Digits of cancellation beyond which the near form is used instead of more working digits.

@@ -42,8 +42,8 @@ from rdpsym.foundations.numbers import Digits, rounded_mpf
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import value_for
 from rdpsym.foundations.record import Status, Step
-from rdpsym.foundations.symbols import Parameter
 from rdpsym.foundations.symbols import alpha as ALPHA
+from rdpsym.foundations.symbols import check_intervals
 
 
 @dataclass(frozen=True)
@@ -116,9 +116,7 @@ class Derivation:
             elif symbol == ALPHA and not isinstance(self.order, sp.Symbol) and value_for(ALPHA, value) != self.order:
                 raise ParameterError(must("values", f"without an order other than the derivation's ({self.order})",
                                           f"alpha = {value}"))  # (order 3 asked of the order-2 result: a review)
-        for symbol, value in given.items():  # intervals whose ends involve other parameters (l₁/2 < l₂ < l₁): a
-            if isinstance(symbol, Parameter):  # value outside gave a negative D_∞ from a checked result (a probe)
-                symbol.check_value(value, given)
+        check_intervals(given)  # (intervals whose ends involve other parameters)
         missing = sorted(str(s) for s in self.result.free_symbols - set(given))
         if missing:
             raise ParameterError(f"values must give every parameter; missing: {', '.join(missing)}.")

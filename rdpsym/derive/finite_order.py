@@ -97,7 +97,9 @@ def _finite(P, Q, order, hyp, tables, changes: list | None = None) -> tuple:
                           ByIdentity(sp.Eq(sp.erfc(z), 1 - sp.erf(z), evaluate=False))))
         I = tidied
     D = powers_from_logs(divergence_from_moment(I, order, _positive_under(conditions, hyp, M.positive_factors)))
-    steps.append(_equals(order, D, TakeLogarithm(order)))
+    lifted = conditions[len(M.conditions):]  # (the moment's own finiteness, said with the logarithm's step)
+    shown = sp.Piecewise((D, sp.And(*lifted)), (oo, True)) if lifted else D
+    steps.append(_equals(order, shown, TakeLogarithm(order)))
     return D, conditions, steps, I
 
 

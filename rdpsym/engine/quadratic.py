@@ -35,6 +35,8 @@ from dataclasses import dataclass
 import sympy as sp
 
 from rdpsym.engine.context import Hypotheses
+from rdpsym.foundations.budget import budgeted
+from rdpsym.foundations.errors import NoClosedFormError
 
 oo = sp.oo
 
@@ -95,15 +97,21 @@ def _factored_sums(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> sp.Expr:
     out = []
     for factor in sp.Mul.make_args(expr):
         if isinstance(factor, sp.Add) and len(factor.free_symbols & wanted) > 1 and len(factor.args) <= _MOST_TERMS:
-            factored = sp.factor_terms(sp.expand(factor, power_exp=True, mul=False, multinomial=False, log=False))
+            try:
+                factored = budgeted(lambda f=factor: sp.factor_terms(
+                    sp.expand(f, power_exp=True, mul=False, multinomial=False, log=False)),
+                    "a joint density's sum factored", FACTOR_SECONDS)
+            except NoClosedFormError:  # (out of time: read as it is)
+                factored = factor
             if isinstance(factored, sp.Mul):
                 factor = factored
         out.append(factor)
     return sp.Mul(*out)
 
 
-#: The most terms of a sum :func:`_factored_sums` tries to factor (a mixture's components).
+#: The most terms of a sum :func:`_factored_sums` tries to factor (a mixture's components), and its CPU seconds.
 _MOST_TERMS = 64
+FACTOR_SECONDS = 1.0
 
 
 def separate(expr: sp.Expr, variables: Sequence[sp.Symbol]) -> tuple[sp.Expr, list[tuple[tuple, sp.Expr]]]:

@@ -246,17 +246,22 @@ class Shifted(_Notation):
         return super().__new__(cls, law, shift)
 
 
+class OutcomeLabel(sp.Symbol):
+    """An outcome of a table that is a label, not a number: a symbol of that name, never parsed, and typeset as text
+    (a label such as ``\\input{…}`` reached the LaTeX raw as a symbol's name; a probe)."""
+
+
 def _outcome(key: object) -> sp.Basic:
-    """An outcome as a SymPy object; a label that is not a number becomes a symbol of that name (never parsed)."""
+    """An outcome as a SymPy object; a label that is not a number becomes an :class:`OutcomeLabel` of that name."""
     if isinstance(key, sp.Basic):
         return key
     if isinstance(key, int) and not isinstance(key, bool):
         return sp.Integer(key)
-    return sp.Symbol(str(key))
+    return OutcomeLabel(str(key))
 
 
-__all__ = ["DensityAt", "KLExpectation", "LogRatio", "OutcomeTable", "P", "PieceSum", "Q", "RenyiDivergence",
-           "RenyiMoment", "SupLogRatio", "omega"]
+__all__ = ["DensityAt", "KLExpectation", "LogRatio", "OutcomeLabel", "OutcomeTable", "P", "PieceSum", "Q",
+           "RenyiDivergence", "RenyiMoment", "SupLogRatio", "omega"]
 # Several variables (rdpsym.derive.multivariate).
 __all__ += ["Coordinates", "Det", "IntegralOverSpace", "JointMoment", "Linear", "Norm", "NormalLaw", "ProductLaw",
             "QuadraticForm", "Shifted", "Trace"]

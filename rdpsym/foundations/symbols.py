@@ -108,11 +108,22 @@ class Parameter(sp.Symbol):
         is a number there excludes it (l₂ = 100 against [l₁, 4) with l₁ unknown: a probe), None when it may lie
         in it but an end is not a number there."""
         a, b = (end.xreplace(given or {}) for end in (self.lower, self.upper))
-        above = sp.sympify((value > a) if self.left_open else (value >= a)) if a.is_number else None
-        below = sp.sympify((value < b) if self.right_open else (value <= b)) if b.is_number else None
+        try:
+            above = sp.sympify((value > a) if self.left_open else (value >= a)) if a.is_number else None
+            below = sp.sympify((value < b) if self.right_open else (value <= b)) if b.is_number else None
+        except TypeError:  # (a value that is not real: no order to compare by; the readers refuse it by name)
+            return None
         if sp.false in (above, below):
             return False
         return True if above is sp.true and below is sp.true else None
+
+
+def check_intervals(values: dict) -> None:
+    """Refuse a value outside its parameter's declared interval, the ends read at the other ``values`` (r < 1 − p;
+    l₂ = 3 against l₁/2 < l₂ < l₁ at l₁ = 1 gave a negative D_∞ from a checked result; a probe)."""
+    for symbol, value in values.items():
+        if isinstance(symbol, Parameter):
+            symbol.check_value(value, values)
 
 
 def parameter(name: str, lower: object = -oo, upper: object = oo, *, closed: str = "") -> Parameter:
@@ -221,5 +232,5 @@ def sign_by_intervals(expr: sp.Expr) -> int | None:
     return 1 if positive_by_intervals(expr) else -1 if positive_by_intervals(-expr) else None
 
 
-__all__ = ["Parameter", "alpha", "has_declared", "in_positive_form", "parameter", "positive_by_intervals",
-           "sign_by_intervals"]
+__all__ = ["Parameter", "alpha", "check_intervals", "has_declared", "in_positive_form", "parameter",
+           "positive_by_intervals", "sign_by_intervals"]

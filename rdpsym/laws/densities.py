@@ -48,7 +48,7 @@ from rdpsym.engine.pieces import (
 from rdpsym.engine.series import canonical
 from rdpsym.foundations.errors import DensityError, NoClosedFormError, ParameterError, WrongType, must, quoted
 from rdpsym.foundations.reading import exact, value_for
-from rdpsym.foundations.symbols import Parameter, has_declared, in_positive_form
+from rdpsym.foundations.symbols import Parameter, check_intervals, has_declared, in_positive_form
 from rdpsym.laws.validation import (
     Validity,
     check_pieces,
@@ -504,9 +504,7 @@ def parameter_values(values: Mapping | None, densities: tuple[Density, ...]) -> 
             known = ", ".join(sorted(by_name)) or "none"
             raise ParameterError(must("values", f"keyed by the parameters ({known})", quoted(key)))
         out[symbol] = value_for(symbol, value)
-    for symbol, value in out.items():  # intervals whose ends involve other parameters (r < 1 − p)
-        if isinstance(symbol, Parameter):
-            symbol.check_value(value, out)
+    check_intervals(out)  # (intervals whose ends involve other parameters)
     return out
 
 

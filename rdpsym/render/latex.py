@@ -61,10 +61,6 @@ def _order_weight(factor: sp.Expr, order: sp.Symbol) -> int:
     return 0
 
 
-#: Characters TeX reads as commands, groups, math shifts, comments, parameters, alignment or scripts' shorthand.
-_TEX_ACTIVE = frozenset("\\{}$%#&^~")
-
-
 class PaperPrinter(LatexPrinter):
     """SymPy's LaTeX printer with the typography of the RDP papers (see the module docstring).
 
@@ -83,12 +79,10 @@ class PaperPrinter(LatexPrinter):
         named = [s for s in expr.free_symbols if s.name == alpha.name]
         return named[0] if named else None
 
-    def _print_Symbol(self, expr, style="plain"):
-        # A name holding a character TeX reads as structure (a table's outcome label "\input{…}" or
-        # "a}\end{align*}…") is set as escaped text, never as TeX: it reached the document raw (a probe).
-        if any(c in _TEX_ACTIVE or c.isspace() for c in expr.name):
-            return rf"\text{{{text(' '.join(expr.name.split()))}}}"
-        return super()._print_Symbol(expr, style)
+    def _print_OutcomeLabel(self, expr, style="plain"):
+        # A table's label is set as escaped text, never as TeX: "\input{…}" or "a}\end{align*}…" reached the
+        # document raw as a symbol's name (a probe).
+        return rf"\text{{{text(' '.join(expr.name.split()))}}}"
 
     # exp, log ---------------------------------------------------------------------------
     def _print_ExpBase(self, expr, exp=None):
