@@ -1124,3 +1124,26 @@ def test_a_proof_attempt_whose_sign_queries_grow_without_end_is_cut_short_and_th
     with watchdog(60, "the claim's check"):
         r = c.check()
     assert r.verdict == Verdict.REFUTED
+
+
+def test_half_lines_are_drawn_in_whole_decades_and_integers_up_to_the_far_values(monkeypatch):
+    """A probe: draws on a half-line were an end plus 10^j·(1 + u), the lower 30 % of each decade (α − 1 never in
+    (21, 101)), and a bump failing on α in (30.7, 37.9), behind two lower decoy valleys, was checked; integers were
+    drawn up to 10⁶ only, and a claim false on about 10⁸ integers near 5·10⁸ was checked.  (The proof attempt, which
+    finds nothing here, is cut to half a second: this test is about the points.)"""
+    from rdpsym.claims import prover
+
+    monkeypatch.setattr(prover, "ATTEMPT_SECONDS", 0.5)
+    R = sp.Rational
+    T = sp.log(alpha - 1)
+    bumps = 1 / (1 + 100 * (T - R(7, 2)) ** 2) + R(2, 5) / (1 + T**2) + R(2, 5) / (1 + (T + 3) ** 2)
+    c = Claim("decoys", "", "", "", (AtMost(bumps, R(1, 2) + alpha / 10**9, "false near α = 34"),), Verdict.REFUTED,
+              Domain({alpha: sp.Interval.open(1, sp.oo)}))
+    (at,) = c.check().steps[0].counterexample.values()
+    assert 30.7 < at < 37.9
+    n = sp.Symbol("n", integer=True, positive=True)
+    c = Claim("integers", "", "", "", (AtMost(1 / (1 + 100 * (sp.log(n) - 20) ** 2), R(1, 2) + n / 10**12,
+                                              "false near n = 4.9·10⁸"),), Verdict.REFUTED,
+              Domain({n: sp.Range(1, sp.oo)}))
+    (at,) = c.check().steps[0].counterexample.values()
+    assert 4.3e8 < at < 5.5e8

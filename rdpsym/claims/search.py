@@ -51,12 +51,12 @@ NARROW = 1.0
 _GAIN = 1e-3
 #: How many of the margin's lowest valleys along one variable are searched (:func:`valley_failure`), and the
 #: evaluations they share.
-VALLEYS = 2
-VALLEY_BUDGET = 24
+VALLEYS = 3
+VALLEY_BUDGET = 36
 #: The points of the even grid of the coordinate that :func:`valley_failure` adds to the samples, and how far from 0
-#: a logarithmic coordinate's grid reaches (e^±6: α − 1 from 0.0025 to 400 on (1, ∞)).
-GRID = 24
-MIDDLE = 6.0
+#: a logarithmic coordinate's grid reaches (e^±9: α − 1 from 0.00012 to 8100 on (1, ∞)).
+GRID = 48
+MIDDLE = 9.0
 #: The steps of the pattern search in each coordinate, largest first.
 _STEPS = (1.0, 0.25, 1 / 16, 1 / 256, 1 / 4096)
 
@@ -189,16 +189,19 @@ def valley_failure(sampled: list[tuple[float, float, dict]], variables: dict, de
     if len(variables) != 1 or len(sampled) < 3:
         return None
     (symbol, where), = variables.items()
-    found = [(c, m) for m, _, point in sampled if (c := _coordinate(where, point.get(symbol, sp.nan))) is not None]
-    if len(found) < 3 or not isinstance(where, sp.Interval):
+    if not isinstance(where, (sp.Interval, sp.Range)):
+        return None
+    found = [(c, m) for m, _, point in sampled if (c := _valley_coordinate(where, point[symbol])) is not None]
+    if len(found) < 3:
         return None
     to_value = found[0][0][0]
     line = sorted((t, m) for (_, t), m in found)
     # The samples crowd the ends and the far values (none between α = 2.97 and 11 on (1, ∞)): an even grid of the
     # coordinate between the sampled ones adds the interior's valleys.
     low, high = line[0][0], line[-1][0]
-    if where.start.is_infinite or where.end.is_infinite or _logarithmic(where):  # (a log or asinh coordinate: the
-        low, high = max(low, -MIDDLE), min(high, MIDDLE)  # far values' decades hold no valley of their own)
+    if isinstance(where, sp.Interval) and (where.start.is_infinite or where.end.is_infinite):
+        low, high = max(low, -MIDDLE), min(high, MIDDLE)  # (a log or asinh coordinate about an end or 0: the far
+        # values' decades hold no valley of their own; a long finite interval's log v is read whole)
     try:
         grid = [(t, _margin_at(t, symbol, where, to_value, decide, allowed))
                 for t in (low + (high - low) * (k + 0.5) / GRID for k in range(GRID))]
@@ -214,6 +217,23 @@ def valley_failure(sampled: list[tuple[float, float, dict]], variables: dict, de
         if point is not None:
             return point
     return None
+
+
+def _valley_coordinate(where: sp.Set, value: sp.Expr) -> tuple[Callable[[float], sp.Rational | None], float] | None:
+    """:func:`_coordinate`, but a Range with an infinite end is read in log scale, log(1 + distance from its end): its
+    integers are drawn and reached up to 10¹⁵, and an even grid in steps of 1 would see none of a claim false on
+    about 10⁸ integers near 5·10⁸ (a probe)."""
+    if not isinstance(where, sp.Range) or (where.inf.is_finite and where.sup.is_finite):
+        return _coordinate(where, value)
+    anchor, step, sign = range_anchor(where), abs(where.step), 1 if where.inf.is_finite else -1
+    distance = abs(int(value - anchor))
+
+    def to_value(t: float) -> sp.Integer | None:
+        if not -1 < t < 40:  # (past e⁴⁰ ≈ 2·10¹⁷: beyond what the check reaches)
+            return None
+        return anchor + sign * step * int(round(math.expm1(t) / step))
+
+    return to_value, math.log1p(distance)
 
 
 def _golden(low: float, high: float, symbol, where, to_value, decide, allowed, most: int) -> dict | None:
