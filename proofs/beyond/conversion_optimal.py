@@ -101,8 +101,8 @@ def _never_worse(point):
     o, d = rational(point[alpha]), rational(point[delta])
     rr = _gaussian_curve(point)
     b, balle = optimal_epsilon(o, rr, d), balle_epsilon(o, rr, d)
-    if b is None:  # (no certified point: the default then uses Balle et al.'s value itself)
-        return arb(balle.upper()), "<=", arb(balle.upper())
+    if b is None or b.regime == "balle":  # (no certified point, or the optimum is Balle et al.'s dual point: the
+        return arb(balle.upper()), "<=", arb(balle.upper())  # value is theirs)
     # (the balls, not their upper ends: at α = 10¹⁰⁰⁰ both are r = 5·10⁹⁹⁹ to within 10⁶⁹¹ at 1 024 bits, and the
     # upper ends, rounded apart, failed a true claim at a far point)
     return b.value, "<=", balle
