@@ -1868,3 +1868,20 @@ def test_a_q_vanishing_inside_the_support_is_infinite_by_the_definition_at_every
     c, z = mpmath.mpf(sp.N(zero, 50)), mpmath.mpf(sp.N(Z, 50))  # below 2 the value: ∫ (|x − c|/Z)^{1−α}
     expected = mpmath.log(z ** (R(3, 2) - 1) * (c ** R(1, 2) + (1 - c) ** R(1, 2)) / R(1, 2)) / R(1, 2)
     assert close(renyi_divergence_mp(P, Q, R(3, 2), 30), expected, digits=28)
+
+
+def test_a_law_that_is_no_law_on_part_of_its_parameters_declared_interval_is_refused_not_checked():
+    # 1 + 4t(2x − 1)³ on [0, 1] is negative at x = 0 for t > 1/4; with t declared in (0, 2) D_2 was checked as
+    # log(16t² + 7) − log 7 and evalf gave log(23/7) at t = 1, the check having passed over the points where the law
+    # is none (a probe).  Declared where it is a law, the same pair derives.
+    U = Continuous(sp.S.One, x, support=sp.Interval(0, 1))
+    cubic = lambda t: Continuous(1 + 4 * t * (2 * x - 1) ** 3, x, support=sp.Interval(0, 1))  # noqa: E731
+    with pytest.raises(DensityError, match=r"not probability laws at t = .*declare each parameter's interval"):
+        renyi_divergence(cubic(rdpsym.parameter("t", 0, 2)), U, 2)
+    t = rdpsym.parameter("t", 0, R(1, 4))
+    d = renyi_divergence(cubic(t), U, 2)
+    assert close(d.evalf({t: R(1, 5)}), mpmath.log(1 + 16 * mpmath.mpf(1) / 25 / 7))
+    v = rdpsym.parameter("v", 0, 2)  # a geometric law (1 − v)·v^k: no law for v ≥ 1
+    with pytest.raises(DensityError, match="not probability laws at v ="):
+        renyi_divergence(Discrete((1 - v) * v**k, k, support=sp.Range(0, sp.oo)),
+                         Discrete(R(1, 2) ** (k + 1), k, support=sp.Range(0, sp.oo)), 2)

@@ -229,7 +229,14 @@ class WholeLawsCheck(Check):
         try:
             return tuple(law.subs({s: v for s, v in point.items() if s in law.parameters}) if law.parameters else law
                          for law in (self.P, self.Q))
-        except (DensityError, ParameterError):
+        except DensityError as exc:
+            if not self.params:
+                raise
+            error = self.not_laws(point, exc)
+            if error is None:
+                return None
+            raise error from None
+        except ParameterError:
             if not self.params:
                 raise
             return None  # not a law at this point: another is drawn

@@ -89,7 +89,14 @@ class _JointCheck(Check):
     def laws_at(self, point: dict):
         try:
             return tuple(_at(law, point) for law in (self.P, self.Q))
-        except (DensityError, ParameterError):
+        except DensityError as exc:
+            if not self.params:
+                raise
+            error = self.not_laws(point, exc)
+            if error is None:
+                return None
+            raise error from None
+        except ParameterError:
             if not self.params:
                 raise
             return None

@@ -75,6 +75,7 @@ from rdpsym.foundations.record import (
 )
 from rdpsym.foundations.symbols import alpha
 from rdpsym.laws.densities import Density, align_pair
+from rdpsym.laws.law_conditions import law_conditions
 from rdpsym.laws.references import Reference
 
 oo = sp.oo
@@ -137,30 +138,13 @@ def _through_every_order(P: Density, Q: Density, order, reference, failure: Conv
                       evidence=(*general.evidence, note), reference=general.reference)
 
 
-def _nonnegative(v: sp.Expr) -> sp.Basic:
-    """v ≥ 0, as a bound on its one parameter where v is linear in it (1 − p ≥ 0 is p ≤ 1)."""
-    if len(v.free_symbols) == 1:
-        (s,) = v.free_symbols
-        poly = v.as_poly(s)
-        if poly is not None and poly.degree() == 1 and all(c.is_number for c in poly.all_coeffs()):
-            c, b = poly.all_coeffs()
-            return sp.Le(s, -b / c) if c.is_negative else sp.Ge(s, -b / c)
-    return sp.Ge(v, 0)
-
-
 def _within_the_laws(derived: Derivation, P: Density, Q: Density) -> Derivation:
     """``derived`` with the conditions under which P and Q are laws among its hypotheses: each probability of
     a finite table, and each base of a power in the outcome (the 1 − p of (1 − p)^k·p), that SymPy cannot
     tell is nonnegative is ≥ 0.  Its result is a formula only there:
     {0: p, 1: 1 − p} against {0: q, 1: 1 − q} gives log(p²/q + (1 − p)²/(1 − q)), which at p = 2 is log 10
     for two "laws" with a probability −1; evalf now refuses p = 2 by name."""
-    tables = [getattr(law, "table", None) for law in (P, Q)]
-    values = [v for table in tables if table is not None for v in table.values()]
-    # ... and each base of a power in the outcome, (1 − p) in the geometric law's (1 − p)^k·p
-    values += [b.base for law, table in zip((P, Q), tables) if table is None for b in law.expr.atoms(sp.Pow)
-               if b.exp.has(law.var) and not b.base.has(law.var)]
-    conditions = [_nonnegative(v) for v in values if v.free_symbols and v.is_nonnegative is not True]
-    conditions = [c for c in dict.fromkeys(conditions) if c is not sp.true and c not in derived.hypotheses]
+    conditions = [c for c in law_conditions(P, Q) if c not in derived.hypotheses]
     if not conditions:
         return derived
     return dataclasses.replace(derived, hypotheses=(*derived.hypotheses, *conditions))

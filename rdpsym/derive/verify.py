@@ -99,10 +99,13 @@ class OneDimensionalCheck(Check):
         try:
             Pp = P.subs({s: v for s, v in point.items() if s in P.parameters})
             Qp = Q.subs({s: v for s, v in point.items() if s in Q.parameters})
-        except DensityError:
+        except DensityError as exc:
             if not self.params:
                 raise  # nothing to resample: the density itself is invalid
-            return None
+            error = self.not_laws(point, exc)
+            if error is None:
+                return None
+            raise error from None
         if self.params and not self.same_law and same_law(Pp, Qp):
             # P = Q at this point (λ₁ = λ₂): D = 0 exactly, which tests nothing, and a closed form's
             # cancellation there is at the working precision's noise; another point tests more.
