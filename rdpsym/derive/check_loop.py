@@ -98,19 +98,26 @@ class Check:
 
     # -- what a kind of law provides
 
+    def outside_the_laws(self, point: dict) -> bool:
+        """Whether one of the laws' own conditions fails at the point (:func:`~rdpsym.laws.law_conditions.
+        law_conditions`: a table's probability, a power's base or a sum's weight ≥ 0): the result is stated under
+        them, and such a point is passed over (q = 6/5 of a Poisson-sampled Laplace pair with q only positive)."""
+        if not hasattr(self, "_law_conditions"):
+            self._law_conditions = law_conditions(self.P, self.Q)
+        return any(c.xreplace(point) is sp.false for c in self._law_conditions)
 
     def not_laws(self, point: dict, exc: Exception) -> DensityError | None:
         """The error for a point the parameters' domains allow where a law is not one (``exc``), and the laws'
-        own conditions hold (:func:`~rdpsym.laws.law_conditions.law_conditions`: the result is stated under them,
-        and a point where they fail is passed over: None): the result would be claimed there.  Such points were
-        all passed over, and 1 + 4t(2x − 1)³ on [0, 1] with t in (0, 2), negative at x = 0 for t > 1/4, got a
-        checked D_2 and a value at t = 1 (a probe)."""
-        if any(c.xreplace(point) is sp.false for c in law_conditions(self.P, self.Q)):
+        own conditions hold (a point where they fail is passed over: None, see :meth:`outside_the_laws`): the
+        result would be claimed there.  Such points were all passed over, and 1 + 4t(2x − 1)³ on [0, 1] with t in
+        (0, 2), negative at x = 0 for t > 1/4, got a checked D_2 and a value at t = 1 (a probe)."""
+        if self.outside_the_laws(point):
             return None
-        shown = ", ".join(f"{s} = {v}" for s, v in point.items() if s in self.params)
-        return DensityError(f"the laws are not probability laws at {shown}, which the parameters' declared domains "
+        named = ", ".join(f"{s} = {v}" for s, v in point.items() if s in self.params)
+        return DensityError(f"the laws are not probability laws at {named}, which the parameters' declared domains "
                             f"allow ({exc}); declare each parameter's interval where the densities are laws "
                             "(rdpsym.parameter)")
+
     def laws_at(self, point: dict):
         """The two laws with the point's parameter values, or None where they are not valid laws."""
         raise NotImplementedError
@@ -297,7 +304,7 @@ class Check:
 
     def check_at(self, point: dict, branch: int) -> bool:
         """Check the result at one point (in the given branch); whether it agreed (False: not a usable point)."""
-        laws = self.laws_at(point)
+        laws = None if self.outside_the_laws(point) else self.laws_at(point)
         if laws is None:
             return False
         Pp, Qp = laws

@@ -14,22 +14,41 @@ import sympy as sp
 
 
 def law_conditions(P: object, Q: object) -> tuple:
-    """The conditions (SymPy relations) under which the one-variable laws ``P`` and ``Q`` are laws: each probability
-    of a finite table, and each base of a power in the outcome, that SymPy cannot tell is nonnegative is ≥ 0, as a
-    bound on its one parameter where it is linear in it.  None for laws of other kinds.
+    """The conditions (SymPy relations) under which the laws ``P`` and ``Q`` are laws: each probability of a finite
+    table, each base of a power in the outcome, and each weight of a sum of terms (a mixture's w and 1 − w) that
+    SymPy cannot tell is nonnegative is ≥ 0, as a bound on its one parameter where it is linear in it; the factors of
+    a product law are read each.  A weight's condition may be narrower than where the sum is a law: the result is
+    then stated on less than it holds on, never on more.  (A sampled Gaussian's (1 − q)·N(0, 1) + q·N(1, 1) with q
+    only positive is a law for q ≤ 1 alone.)
 
     >>> import rdpsym
     >>> p = sp.Symbol("p", positive=True)
     >>> law_conditions(rdpsym.Discrete({0: p, 1: 1 - p}), rdpsym.Discrete({0: sp.Rational(1, 2), 1: sp.Rational(1, 2)}))
     (p <= 1,)
     """
-    laws = [law for law in (P, Q) if hasattr(law, "expr") and hasattr(law, "var")]
-    tables = [getattr(law, "table", None) for law in laws]
-    values = [v for table in tables if table is not None for v in table.values()]
-    values += [b.base for law, table in zip(laws, tables) if table is None for b in law.expr.atoms(sp.Pow)
-               if b.exp.has(law.var) and not b.base.has(law.var)]
-    conditions = [_nonnegative(v) for v in values if v.free_symbols and v.is_nonnegative is not True]
+    values = [v for law in (P, Q) for one in _factors(law) for v in _signed_parts(one)]
+    conditions = [_nonnegative(v) for v in values if v.free_symbols and v.is_nonnegative is None]
     return tuple(c for c in dict.fromkeys(conditions) if c is not sp.true)
+
+
+def _factors(law: object) -> list:
+    """The one-variable laws of a product law (its blocks, each read again), or the law itself."""
+    blocks = getattr(law, "blocks", None)
+    if callable(blocks) and not hasattr(law, "var"):
+        return [one for part, _ in blocks() for one in _factors(part)]
+    return [law] if hasattr(law, "expr") and hasattr(law, "var") else []
+
+
+def _signed_parts(law) -> list[sp.Expr]:
+    """A table's probabilities, or the bases of the powers in the outcome and the weights of the terms of a pmf or
+    pdf (the factors of each term free of the variable)."""
+    table = getattr(law, "table", None)
+    if table is not None:
+        return list(table.values())
+    bases = [b.base for b in law.expr.atoms(sp.Pow) if b.exp.has(law.var) and not b.base.has(law.var)]
+    terms = sp.Add.make_args(law.expr) if not isinstance(law.expr, sp.Piecewise) else ()
+    weights = [term.as_independent(law.var, as_Add=False)[0] for term in terms] if len(terms) > 1 else []
+    return bases + weights
 
 
 def _nonnegative(v: sp.Expr) -> sp.Basic:
