@@ -1885,3 +1885,18 @@ def test_a_law_that_is_no_law_on_part_of_its_parameters_declared_interval_is_ref
     with pytest.raises(DensityError, match="not probability laws at v ="):
         renyi_divergence(Discrete((1 - v) * v**k, k, support=sp.Range(0, sp.oo)),
                          Discrete(R(1, 2) ** (k + 1), k, support=sp.Range(0, sp.oo)), 2)
+
+
+def test_a_sum_whose_weight_is_only_positive_is_stated_where_the_weight_makes_it_a_law():
+    # A review of the refusal above: sampled_gaussian(q) with q only positive, and a mixture w·N(0, 1) + (1 − w)·N(1, 1),
+    # were refused ("not probability laws at q = 5/2"); before, their results were stated for q > 1 too.  The weights'
+    # conditions are now the results' hypotheses.
+    q, w = sp.Symbol("q", positive=True), sp.Symbol("w", positive=True)
+    d = rdpsym.sampled_gaussian(q, 1).rdp(2)
+    assert d.hypotheses == (q <= 1,) and d.status.value == "checked"
+    assert close(d.evalf({q: R(1, 5)}), mpmath.log(1 + (mpmath.e - 1) / 25))
+    N = lambda m: sp.exp(-((x - m) ** 2) / 2) / sp.sqrt(2 * sp.pi)  # noqa: E731
+    d = renyi_divergence(Continuous(w * N(0) + (1 - w) * N(1), x), Continuous(N(0), x), 2)
+    assert sp.Le(w, 1) in d.hypotheses
+    with pytest.raises(DomainError):
+        d.evalf({w: 3})

@@ -57,6 +57,8 @@ VALLEY_BUDGET = 36
 #: a logarithmic coordinate's grid reaches (e^±9: α − 1 from 0.00012 to 8100 on (1, ∞)).
 GRID = 48
 MIDDLE = 9.0
+#: How far a Range with an infinite end is searched for valleys, in its coordinate log(1 + distance): to 10¹⁵.
+INTEGER_REACH = math.log1p(1e15)
 #: The steps of the pattern search in each coordinate, largest first.
 _STEPS = (1.0, 0.25, 1 / 16, 1 / 256, 1 / 4096)
 
@@ -202,6 +204,8 @@ def valley_failure(sampled: list[tuple[float, float, dict]], variables: dict, de
     if isinstance(where, sp.Interval) and (where.start.is_infinite or where.end.is_infinite):
         low, high = max(low, -MIDDLE), min(high, MIDDLE)  # (a log or asinh coordinate about an end or 0: the far
         # values' decades hold no valley of their own; a long finite interval's log v is read whole)
+    elif isinstance(where, sp.Range) and not (where.inf.is_finite and where.sup.is_finite):
+        high = max(high, INTEGER_REACH)  # (the draws stop at 10⁶; the far values begin at 10¹⁵)
     try:
         grid = [(t, _margin_at(t, symbol, where, to_value, decide, allowed))
                 for t in (low + (high - low) * (k + 0.5) / GRID for k in range(GRID))]
