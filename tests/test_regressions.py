@@ -1900,3 +1900,13 @@ def test_a_sum_whose_weight_is_only_positive_is_stated_where_the_weight_makes_it
     assert sp.Le(w, 1) in d.hypotheses
     with pytest.raises(DomainError):
         d.evalf({w: 3})
+
+
+def test_a_closed_form_sympys_evalf_fails_on_is_not_verified_and_the_definition_answers():
+    # Laplace(0, 1) against Cauchy(0, 1) at order 7/3: SymPy derives a form with a complex log of a hypergeometric and
+    # Bessel sum, and its own evalf raised "TypeError: cannot unpack non-iterable Mul object" inside the check (a
+    # probe).  The definition answers, labelled numeric (mpmath quadrature at 40 digits: 0.16970300629197091098…).
+    P = Continuous(sp.exp(-sp.Abs(x)) / 2, x, support=sp.Reals)
+    Q = Continuous(1 / (sp.pi * (1 + x**2)), x, support=sp.Reals)
+    d = renyi_divergence(P, Q, R(7, 3))
+    assert close(d.evalf(dps=30), mpmath.mpf("0.1697030062919709109808763204333820239292"), digits=28)
