@@ -107,11 +107,14 @@ class Check:
         return any(c.xreplace(point) is sp.false for c in self._law_conditions)
 
     def not_laws(self, point: dict, exc: Exception) -> DensityError | None:
-        """The error for a point the parameters' domains allow where a law is not one (``exc``), and the laws'
-        own conditions hold (a point where they fail is passed over: None, see :meth:`outside_the_laws`): the
-        result would be claimed there.  Such points were all passed over, and 1 + 4t(2x − 1)³ on [0, 1] with t in
-        (0, 2), negative at x = 0 for t > 1/4, got a checked D_2 and a value at t = 1 (a probe)."""
-        if self.outside_the_laws(point):
+        """The error for a point the parameters' declared intervals (:func:`rdpsym.parameter`) allow where a law is
+        not one (``exc``), and the laws' own conditions hold (a point where they fail is passed over: None, see
+        :meth:`outside_the_laws`): the result would be claimed there.  Such points were all passed over, and
+        1 + 4t(2x − 1)³ on [0, 1] with t in (0, 2), negative at x = 0 for t > 1/4, got a checked D_2 and a value at
+        t = 1 (a probe)."""
+        if self.outside_the_laws(point) or not all(isinstance(s, Parameter) for s in self.params):
+            # (a parameter with SymPy's assumptions alone, a geometric law's positive a of (1 − a)·a^(k−1), is
+            # read as a law where it is one, as before: its assumptions are not a declared interval)
             return None
         named = ", ".join(f"{s} = {v}" for s, v in point.items() if s in self.params)
         return DensityError(f"the laws are not probability laws at {named}, which the parameters' declared domains "

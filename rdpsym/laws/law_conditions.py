@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import sympy as sp
 
+from rdpsym.laws.independent import Independent
+
 
 def law_conditions(P: object, Q: object) -> tuple:
     """The conditions (SymPy relations) under which the laws ``P`` and ``Q`` are laws: each probability of a finite
@@ -26,29 +28,44 @@ def law_conditions(P: object, Q: object) -> tuple:
     >>> law_conditions(rdpsym.Discrete({0: p, 1: 1 - p}), rdpsym.Discrete({0: sp.Rational(1, 2), 1: sp.Rational(1, 2)}))
     (p <= 1,)
     """
-    values = [v for law in (P, Q) for one in _factors(law) for v in _signed_parts(one)]
-    conditions = [_nonnegative(v) for v in values if v.free_symbols and v.is_nonnegative is None]
+    laws = [one for law in (P, Q) for one in _factors(law)]
+    values = [v for one in laws for v in _probabilities_and_bases(one)]
+    conditions = [_nonnegative(v) for v in values if v.free_symbols and v.is_nonnegative is not True]
+    # A sum's weights only where linear in one parameter (w, 1 − w): a weight 1/√(2πσ²)·… of a σ only real
+    # gave "√(…)·σ ≥ 0", a hypothesis that bounds nothing.
+    weights = [w for one in laws for w in _weights(one) if w.free_symbols and w.is_nonnegative is None]
+    conditions += [b for b in map(_linear_bound, weights) if b is not None]
     return tuple(c for c in dict.fromkeys(conditions) if c is not sp.true)
 
 
 def _factors(law: object) -> list:
     """The one-variable laws of a product law (its blocks, each read again), or the law itself."""
-    blocks = getattr(law, "blocks", None)
-    if callable(blocks) and not hasattr(law, "var"):
-        return [one for part, _ in blocks() for one in _factors(part)]
+    if isinstance(law, Independent):  # (its blocks are other laws; a Joint's blocks are itself)
+        return [one for part, _ in law.blocks() for one in _factors(part) if part is not law]
     return [law] if hasattr(law, "expr") and hasattr(law, "var") else []
 
 
-def _signed_parts(law) -> list[sp.Expr]:
-    """A table's probabilities, or the bases of the powers in the outcome and the weights of the terms of a pmf or
-    pdf (the factors of each term free of the variable)."""
+def _probabilities_and_bases(law) -> list[sp.Expr]:
+    """A table's probabilities, or the bases of the powers in the outcome of a pmf or pdf."""
     table = getattr(law, "table", None)
     if table is not None:
         return list(table.values())
-    bases = [b.base for b in law.expr.atoms(sp.Pow) if b.exp.has(law.var) and not b.base.has(law.var)]
-    terms = sp.Add.make_args(law.expr) if not isinstance(law.expr, sp.Piecewise) else ()
-    weights = [term.as_independent(law.var, as_Add=False)[0] for term in terms] if len(terms) > 1 else []
-    return bases + weights
+    return [b.base for b in law.expr.atoms(sp.Pow) if b.exp.has(law.var) and not b.base.has(law.var)]
+
+
+def _weights(law) -> list[sp.Expr]:
+    """The weights of a pmf's or pdf's terms, where it is a sum of several (each term's factors free of the
+    variable)."""
+    if getattr(law, "table", None) is not None or isinstance(law.expr, sp.Piecewise):
+        return []
+    terms = sp.Add.make_args(law.expr)
+    return [term.as_independent(law.var, as_Add=False)[0] for term in terms] if len(terms) > 1 else []
+
+
+def _linear_bound(v: sp.Expr) -> sp.Basic | None:
+    """v ≥ 0 as a bound on its one parameter where v is linear in it, else None."""
+    bound = _nonnegative(v)
+    return bound if isinstance(bound, sp.Rel) and bound.lhs.is_Symbol and bound.rhs.is_number else None
 
 
 def _nonnegative(v: sp.Expr) -> sp.Basic:
