@@ -35,6 +35,7 @@ from flint import arb, fmpq
 
 from rdpsym.claims.domains import holds_value, range_anchor
 from rdpsym.quadrature.compile import to_mpf
+from rdpsym.quadrature.scans import golden_max
 
 #: How many of the narrowest sample points a search starts from, and about the most evaluations it may spend (the
 #: caller gives a share of its sample points, so a search costs a fraction of the check it sharpens; a pattern
@@ -49,10 +50,9 @@ NARROW = 1.0
 #: The least decrease of the margin a move must make to be taken (relative above 1): a search that crawled along
 #: a ridge of equal margins spent its whole budget there.
 _GAIN = 1e-3
-#: How many of the margin's lowest valleys along one variable are searched (:func:`valley_failure`), and the
-#: evaluations they share.
+#: How many of the margin's lowest valleys along one variable are searched (:func:`valley_failure`; about 15
+#: evaluations each).
 VALLEYS = 3
-VALLEY_BUDGET = 36
 #: The points of the even grid of the coordinate that :func:`valley_failure` adds to the samples, and how far from 0
 #: a logarithmic coordinate's grid reaches (e^±9: α − 1 from 0.00012 to 8100 on (1, ∞)).
 GRID = 48
@@ -179,12 +179,12 @@ def _from(start: dict, at_start: float, variables: dict, decide: Callable[[dict]
 
 
 def valley_failure(sampled: list[tuple[float, float, dict]], variables: dict, decide: Callable[[dict], tuple],
-                   allowed: Callable[[dict], bool], budget: int = VALLEY_BUDGET) -> dict | None:
+                   allowed: Callable[[dict], bool]) -> dict | None:
     """In one variable, a point where ``decide`` says the relation fails, sought in the valleys of its margin: the
     sampled ``(margin, gap, point)`` ordered along the variable's search coordinate, and at each of the
-    :data:`VALLEYS` lowest local minima a golden-section search between its two neighbours (an equal share of
-    ``budget`` evaluations each).  A failure set that is an interval inside the domain, away from every sample and
-    from every point SymPy can solve for, is found where the margin dips towards it: |D_α − 1/2| ≥ 1/100 for the
+    :data:`VALLEYS` lowest local minima a golden-section search between its two neighbours.  A failure set that is
+    an interval inside the domain, away from every sample and from every point SymPy can solve for, is found where
+    the margin dips towards it: |D_α − 1/2| ≥ 1/100 for the
     Laplace mechanism (λ = 1) fails on (1.411, 1.489) only, and |e^α − α³ − 5| ≥ 3 on [4.60, 4.74] only; both were
     checked, the search from the narrowest points starting only below :data:`NARROW` (a probe).  None where it
     finds none (or there is not exactly one variable)."""
@@ -217,7 +217,7 @@ def valley_failure(sampled: list[tuple[float, float, dict]], variables: dict, de
                      if (i == 0 or m < line[i - 1][1]) and (i == len(line) - 1 or m <= line[i + 1][1]))
     for _, i in valleys[:VALLEYS]:
         low, high = line[max(i - 1, 0)][0], line[min(i + 1, len(line) - 1)][0]
-        point = _golden(low, high, symbol, where, to_value, decide, allowed, budget // VALLEYS)
+        point = _golden(low, high, symbol, where, to_value, decide, allowed)
         if point is not None:
             return point
     return None
@@ -240,27 +240,13 @@ def _valley_coordinate(where: sp.Set, value: sp.Expr) -> tuple[Callable[[float],
     return to_value, math.log1p(distance)
 
 
-def _golden(low: float, high: float, symbol, where, to_value, decide, allowed, most: int) -> dict | None:
-    """A golden-section search of the margin on the coordinate interval (low, high): the failing point it meets,
-    else None after ``most`` evaluations."""
-    ratio = (5**0.5 - 1) / 2
-
-    def at(t: float) -> float:
-        return _margin_at(t, symbol, where, to_value, decide, allowed)
-
+def _golden(low: float, high: float, symbol, where, to_value, decide, allowed) -> dict | None:
+    """A golden-section search of the margin on the coordinate interval (low, high), to a thousandth of it (about
+    15 evaluations; :func:`rdpsym.quadrature.scans.golden_max` of the margin's negative): the failing point it
+    meets, else None.  (The search coordinates are already logarithmic where a variable spans decades: no anchor.)"""
     try:
-        a, b = low, high
-        c, d = b - ratio * (b - a), a + ratio * (b - a)
-        fc, fd = at(c), at(d)
-        for _ in range(max(0, most - 2)):
-            if fc <= fd:
-                b, d, fd = d, c, fc
-                c = b - ratio * (b - a)
-                fc = at(c)
-            else:
-                a, c, fc = c, d, fd
-                d = a + ratio * (b - a)
-                fd = at(d)
+        golden_max(lambda t: -_margin_at(float(t), symbol, where, to_value, decide, allowed), mpmath.mpf(low),
+                   mpmath.mpf(high), mpmath.mpf(low), mpmath.mp, digits=3)
     except _Failed as failed:
         return failed.point
     return None

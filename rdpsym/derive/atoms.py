@@ -35,10 +35,8 @@ from rdpsym.derive.values import shown
 from rdpsym.engine.context import Hypotheses
 from rdpsym.foundations.errors import (
     ConvergenceError,
-    DensityError,
     DomainError,
     NoClosedFormError,
-    ParameterError,
     VerificationError,
     must,
 )
@@ -226,20 +224,9 @@ class WholeLawsCheck(Check):
         super().__init__(P, Q, order, claimed, hyp, SEED, P.parameters | Q.parameters)
 
     def laws_at(self, point: dict):
-        try:
-            return tuple(law.subs({s: v for s, v in point.items() if s in law.parameters}) if law.parameters else law
-                         for law in (self.P, self.Q))
-        except DensityError as exc:
-            if not self.params:
-                raise
-            error = self.not_laws(point, exc)
-            if error is None:
-                return None
-            raise error from None
-        except ParameterError:
-            if not self.params:
-                raise
-            return None  # not a law at this point: another is drawn
+        return self.laws_or_passed_over(point, lambda: tuple(
+            law.subs({s: v for s, v in point.items() if s in law.parameters}) if law.parameters else law
+            for law in (self.P, self.Q)))
 
     def definition(self, Pp, Qp, at, closed, point: dict, where):
         return divergence_mp(Pp, Qp, at, dps=AGREE_DIGITS + 5), None

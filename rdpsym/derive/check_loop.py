@@ -125,6 +125,24 @@ class Check:
         """The two laws with the point's parameter values, or None where they are not valid laws."""
         raise NotImplementedError
 
+    def laws_or_passed_over(self, point: dict, read: Callable[[], tuple]):
+        """``read()`` (the two laws at the point), None where they are no laws there and the point is passed over
+        (a parameter out of its interval, or what :meth:`not_laws` passes over), :meth:`not_laws`'s error
+        otherwise; without parameters, the error itself (nothing to resample)."""
+        try:
+            return read()
+        except DensityError as exc:
+            if not self.params:
+                raise
+            error = self.not_laws(point, exc)
+            if error is None:
+                return None
+            raise error from None
+        except ParameterError:
+            if not self.params:
+                raise
+            return None
+
     def definition(self, Pp, Qp, at, closed, point: dict, where: Callable[[], str]):
         """(the definition's value at the point, the change of variables it was integrated in), or (None, None)
         for a point skipped because the definition did not converge there (said in the evidence)."""

@@ -24,7 +24,7 @@ from rdpsym.derive.values import shown
 from rdpsym.derive.verify import is_zero
 from rdpsym.engine.context import Hypotheses
 from rdpsym.foundations.balls import precision
-from rdpsym.foundations.errors import ConvergenceError, DensityError, ParameterError, VerificationError
+from rdpsym.foundations.errors import ConvergenceError, VerificationError
 from rdpsym.foundations.precision import bits_for
 from rdpsym.foundations.record import AgreesByRoute
 from rdpsym.laws.densities import Density
@@ -87,19 +87,7 @@ class _JointCheck(Check):
         self.route = _route(blocks)
 
     def laws_at(self, point: dict):
-        try:
-            return tuple(_at(law, point) for law in (self.P, self.Q))
-        except DensityError as exc:
-            if not self.params:
-                raise
-            error = self.not_laws(point, exc)
-            if error is None:
-                return None
-            raise error from None
-        except ParameterError:
-            if not self.params:
-                raise
-            return None
+        return self.laws_or_passed_over(point, lambda: tuple(_at(law, point) for law in (self.P, self.Q)))
 
     def certified(self, Pp, Qp, at):
         """The definition as a certified ball where every block that differs is one coordinate the certified
