@@ -184,10 +184,10 @@ def valley_failure(sampled: list[tuple[float, float, dict]], variables: dict, de
     sampled ``(margin, gap, point)`` ordered along the variable's search coordinate, and at each of the
     :data:`VALLEYS` lowest local minima a golden-section search between its two neighbours.  A failure set that is
     an interval inside the domain, away from every sample and from every point SymPy can solve for, is found where
-    the margin dips towards it: |D_α − 1/2| ≥ 1/100 for the
-    Laplace mechanism (λ = 1) fails on (1.411, 1.489) only, and |e^α − α³ − 5| ≥ 3 on [4.60, 4.74] only; both were
-    checked, the search from the narrowest points starting only below :data:`NARROW` (a probe).  None where it
-    finds none (or there is not exactly one variable)."""
+    the margin dips towards it: |D_α − 1/2| ≥ 1/100 for the Laplace mechanism (λ = 1) fails on (1.411, 1.489)
+    only, and |e^α − α³ − 5| ≥ 3 on [4.60, 4.74] only; both were checked, the search from the narrowest points
+    starting only below :data:`NARROW` (a probe).  None where it finds none (or there is not exactly one
+    variable)."""
     if len(variables) != 1 or len(sampled) < 3:
         return None
     (symbol, where), = variables.items()
@@ -225,8 +225,8 @@ def valley_failure(sampled: list[tuple[float, float, dict]], variables: dict, de
 
 def _valley_coordinate(where: sp.Set, value: sp.Expr) -> tuple[Callable[[float], sp.Rational | None], float] | None:
     """:func:`_coordinate`, but a Range with an infinite end is read in log scale, log(1 + distance from its end): its
-    integers are drawn and reached up to 10¹⁵, and an even grid in steps of 1 would see none of a claim false on
-    about 10⁸ integers near 5·10⁸ (a probe)."""
+    integers are drawn up to 10⁶ and reached from 10¹⁵, and an even grid in steps of 1 would see none of a claim
+    false on about 10⁸ integers near 5·10⁸ (a probe)."""
     if not isinstance(where, sp.Range) or (where.inf.is_finite and where.sup.is_finite):
         return _coordinate(where, value)
     anchor, step, sign = range_anchor(where), abs(where.step), 1 if where.inf.is_finite else -1
@@ -243,7 +243,7 @@ def _valley_coordinate(where: sp.Set, value: sp.Expr) -> tuple[Callable[[float],
 def _golden(low: float, high: float, symbol, where, to_value, decide, allowed) -> dict | None:
     """A golden-section search of the margin on the coordinate interval (low, high), to a thousandth of it (about
     15 evaluations; :func:`rdpsym.quadrature.scans.golden_max` of the margin's negative): the failing point it
-    meets, else None.  (The search coordinates are already logarithmic where a variable spans decades: no anchor.)"""
+    meets, else None."""
     try:
         golden_max(lambda t: -_margin_at(float(t), symbol, where, to_value, decide, allowed), mpmath.mpf(low),
                    mpmath.mpf(high), mpmath.mpf(low), mpmath.mp, digits=3)

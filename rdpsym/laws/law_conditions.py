@@ -3,9 +3,10 @@
 A finite table's probabilities and the base of a power in the outcome (the 1 − p of (1 − p)^k·p) that SymPy cannot
 tell are nonnegative bound where a derivation's result is a divergence of laws at all: {0: p, 1: 1 − p} against
 {0: q, 1: 1 − q} gives log(p²/q + (1 − p)²/(1 − q)), which at p = 2 is log 10 for two "laws" with a probability −1.
-The derivation states its result under them (:func:`rdpsym.derive.univariate`), and its check against the
-definition passes over the points where they fail (:meth:`rdpsym.derive.check_loop.Check.not_laws`), while a point
-where they hold and a law is still none is an error.
+The one-variable derivation states its result under them (:mod:`rdpsym.derive.univariate`), and every check against
+the definition passes over the points where they fail (:meth:`rdpsym.derive.check_loop.Check.outside_the_laws`); a
+point where they hold, inside the parameters' declared intervals (:func:`rdpsym.parameter`), where a law is still
+none is an error (:meth:`~rdpsym.derive.check_loop.Check.not_laws`).
 """
 
 from __future__ import annotations
