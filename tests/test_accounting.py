@@ -696,7 +696,7 @@ def test_a_published_delta_is_never_above_one():
     # Nor the value itself: a ball across 1 rounded up to 20 digits gave 1.0000000000000000001 (a probe).
     for conversion in ("optimal", "tv-kl"):
         near_one = rdpsym.delta(rdpsym.gaussian(sigma=0.05).curve(), epsilon=1, conversion=conversion, dps=20)
-        assert near_one.value <= 1 and near_one.enclosure.upper() >= 1 - 10**-20, conversion
+        assert near_one.value <= 1 and near_one.enclosure.upper() >= 1 - arb(10) ** -20, conversion
 
 
 def test_an_infinite_order_and_a_conversion_that_gives_nothing_are_said_as_they_are():

@@ -79,6 +79,7 @@ class Check:
                  points: int = POINTS, far: bool = False):
         self.P, self.Q, self.order, self.claimed, self.hyp, self.seed = P, Q, order, claimed, hyp, seed
         self.far = far  # also tried far out in each parameter, for a disagreement only (probe_far)
+        self.law_conditions = law_conditions(P, Q)  # (the laws' own: see outside_the_laws)
         self.order_symbol = order if isinstance(order, sp.Symbol) else None
         free = claimed.free_symbols if isinstance(claimed, sp.Basic) else set()
         self.params = sorted(set(params) | (free - {self.order_symbol}), key=lambda s: s.name)
@@ -102,9 +103,7 @@ class Check:
         """Whether one of the laws' own conditions fails at the point (:func:`~rdpsym.laws.law_conditions.
         law_conditions`: a table's probability, a power's base or a sum's weight ≥ 0): the result is stated under
         them, and such a point is passed over (q = 6/5 of a Poisson-sampled Laplace pair with q only positive)."""
-        if not hasattr(self, "_law_conditions"):
-            self._law_conditions = law_conditions(self.P, self.Q)
-        return any(c.xreplace(point) is sp.false for c in self._law_conditions)
+        return any(c.xreplace(point) is sp.false for c in self.law_conditions)
 
     def not_laws(self, point: dict, exc: Exception) -> DensityError | None:
         """The error for a point the parameters' declared intervals (:func:`rdpsym.parameter`) allow where a law is

@@ -109,13 +109,22 @@ class Parameter(sp.Symbol):
         in it but an end is not a number there."""
         a, b = (end.xreplace(given or {}) for end in (self.lower, self.upper))
         try:
-            above = sp.sympify((value > a) if self.left_open else (value >= a)) if a.is_number else None
-            below = sp.sympify((value < b) if self.right_open else (value <= b)) if b.is_number else None
+            above = _truth((value > a) if self.left_open else (value >= a)) if a.is_number else None
+            below = _truth((value < b) if self.right_open else (value <= b)) if b.is_number else None
         except TypeError:  # (a value that is not real: no order to compare by; the readers refuse it by name)
             return None
-        if sp.false in (above, below):
+        if False in (above, below):
             return False
-        return True if above is sp.true and below is sp.true else None
+        return True if above and below else None
+
+
+def _truth(relation: object) -> bool | None:
+    """A comparison's outcome (a Python bool, SymPy's true or false) as a bool; None for a relation left open."""
+    if relation is True or relation is sp.true:
+        return True
+    if relation is False or relation is sp.false:
+        return False
+    return None
 
 
 def check_intervals(values: dict) -> None:
