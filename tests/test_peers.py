@@ -591,6 +591,37 @@ def test_verify_checks_its_inputs_first():
     assert v.orders[0].direction == V.BELOW and v.unsafe
     assert "UNSAFE" in str(v) and v.as_dict()["verdict"] == "unsafe"
     assert isinstance(rdpsym.verify(g, orders=["inf"], rdp=[math.inf]).orders[0].certified, rdpsym.Infinite)
+    # A probe: a mapping was read as its keys (rdp={2: 0.25}: the value 2, "above by 7 relative"), and True as order 1
+    with pytest.raises(ParameterError, match=r"^rdp must .*a mapping \(dict; its keys would be read"):
+        rdpsym.verify(g, orders=[2], rdp={2: 0.25})
+    with pytest.raises(ParameterError, match="^orders must .*a mapping"):
+        rdpsym.verify(g, orders={2: 0.25}, rdp=[0.25])
+    with pytest.raises(ParameterError, match="True"):
+        rdpsym.verify(g, orders=[True], rdp=[0.1])
+    with pytest.raises(ParameterError, match="ComposedDpEvent.events must be a list of events; got dict"):
+        rdpsym.from_dp_event(dpa.ComposedDpEvent(events={dpa.GaussianDpEvent(1.0): 1}))
+
+
+def test_an_event_is_read_under_the_relation_its_accountant_used():
+    """A probe: an event carries no neighbouring relation; `Accounted` gives it the accountant's, as the accountant
+    itself does (the command line's --neighboring-relation).  dp_accounting's RDP of RR under REPLACE_SPECIAL at α = 2
+    is log(7/4) (the row (5/8, 1/8, 1/8, 1/8) against the uniform law), exact; read alone, log(17/5)."""
+    from rdpsym.peers.events import Accounted
+
+    rr = dpa.RandomizedResponseDpEvent(0.5, 4)
+    special, alone = rdpsym.from_dp_event(Accounted(rr, "REPLACE_SPECIAL")), rdpsym.from_dp_event(rr)
+    with mpmath.workdps(40):
+        assert abs(special.value(2, dps=30) - mpmath.log(mpmath.mpf(7) / 4)) < 1e-29
+        assert abs(alone.value(2, dps=30) - mpmath.log(mpmath.mpf(17) / 5)) < 1e-29
+    special = dpa.NeighboringRelation.REPLACE_SPECIAL  # dp_accounting's enum, read by its name
+    assert rdpsym.from_dp_event(Accounted(rr, special)) == rdpsym.from_dp_event(Accounted(rr, "REPLACE_SPECIAL"))
+    g = dpa.GaussianDpEvent(2.0)
+    assert rdpsym.from_dp_event(Accounted(g, "REPLACE_ONE")) == rdpsym.gaussian(sigma=2, sensitivity=2).curve()
+    assert rdpsym.from_dp_event(Accounted(g, "ADD_OR_REMOVE_ONE")) == rdpsym.gaussian(sigma=2).curve()
+    with pytest.raises(ParameterError, match="^neighboring_relation must be one of ADD_OR_REMOVE_ONE, REPLACE_ONE, "
+                                             "REPLACE_SPECIAL; got 'replace-one'"):
+        Accounted(g, "replace-one")
+    assert "vs-special" in rdpsym.k_randomized_response(4, noise=0.5, relation="replace-special").curve().label
 
 
 def test_five_hundred_distinct_gaussians_get_their_exact_curve():

@@ -182,3 +182,42 @@ def test_cli_verify_refuses_an_event_field_it_does_not_read(tmp_path, capsys):
     free.write_text(json.dumps({"class_name": "PoissonSampledDpEvent", "sampling_probability": 0.0,
                                 "event": {"class_name": "GaussianDpEvent", "noise_multiplier": 1.0}}))
     assert main(["verify", "--event", str(free), "--orders", "2", "--rdp", "0"]) == 0
+    # (a probe: the development tree's events rdpsym reads had their real fields called misspellings there too)
+    for inner in ({"class_name": "DiscreteGaussianDpEvent", "sigma": 1.0, "sensitivity": 1, "dimension": 1},
+                  {"class_name": "ExponentialMechanismDpEvent", "epsilon": 1.0},
+                  {"class_name": "EpsilonDeltaDpEvent", "epsilon": 1.0, "delta": 0.0}):
+        free.write_text(json.dumps({"class_name": "PoissonSampledDpEvent", "sampling_probability": 0.0,
+                                    "event": inner}))
+        assert main(["verify", "--event", str(free), "--orders", "2", "--rdp", "0"]) == 0, inner
+
+
+def test_cli_verify_reads_an_event_under_the_relation_its_accountant_used(tmp_path, capsys):
+    """A probe: dp_accounting's RDP of randomized response is for REPLACE_SPECIAL (a bucket's row against the
+    special value's uniform row), exact, and `verify --event` had no way to say the relation: it compared it with
+    the substitution's curve and called it unsafe.  --neighboring-relation says it; the report names which curve."""
+    path = tmp_path / "rr.json"
+    path.write_text(json.dumps({"class_name": "RandomizedResponseDpEvent", "noise_parameter": 0.5, "num_buckets": 4}))
+    # dp_accounting's RdpAccountant([2, 3, 8], neighboring_relation=REPLACE_SPECIAL) composed with that event:
+    told = ["--event", str(path), "--orders", "2,3,8",
+            "--rdp", "0.5596157879354229,0.6931471805599454,0.8491484534062657"]
+    assert main(["verify", *told, "--neighboring-relation", "REPLACE_SPECIAL"]) == 0
+    out = capsys.readouterr().out
+    assert "k-randomized-response-vs-special(k=4" in out and "AGREES" in out, out
+    assert main(["verify", *told]) == 1  # (read alone: a bucket for another, log(17/5) at α = 2, which it is below)
+    out = capsys.readouterr().out
+    assert "k-randomized-response(k=4" in out and "UNSAFE" in out, out
+    # Under REPLACE_ONE a Gaussian's noise is against 2C: α/(2σ²) with σ = 2 is below the truth, α/(2·(σ/2)²)
+    gauss = tmp_path / "g.json"
+    gauss.write_text(json.dumps({"class_name": "GaussianDpEvent", "noise_multiplier": 2.0}))
+    assert main(["verify", "--event", str(gauss), "--orders", "2", "--rdp", "0.25"]) == 0
+    assert main(["verify", "--event", str(gauss), "--orders", "2", "--rdp", "0.25",
+                 "--neighboring-relation", "REPLACE_ONE"]) == 1
+    assert main(["verify", "--event", str(gauss), "--orders", "2", "--rdp", "1",
+                 "--neighboring-relation", "REPLACE_ONE"]) == 0
+    capsys.readouterr()
+    # only with --event (a history and a mechanism state their own), and only dp_accounting's names
+    assert main(["verify", "--mechanism", "gaussian", "--set", "sigma=2", "--orders", "2", "--rdp", "0.25",
+                 "--neighboring-relation", "REPLACE_ONE"]) == 2
+    assert "--neighboring-relation must be given with --event" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["verify", "--event", str(gauss), "--orders", "2", "--rdp", "1", "--neighboring-relation", "ONE"])

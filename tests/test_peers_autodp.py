@@ -138,6 +138,15 @@ def test_a_whole_float_count_is_taken_as_autodp_takes_it():
     half.params = {"prob": 0.5, "sigma": 2.0, "coeff": 100.5}
     with pytest.raises(rdpsym.ParameterError, match=r"coeff'\] must be an integer >= 0; got 100\.5\."):
         rdpsym.from_autodp(half)  # (the value as given: it was shown as Fraction(201, 2), a probe)
+    # (any float type: NumPy's float32 100.0 was refused, a probe; a dict of σ's was read as its keys)
+    import numpy as np
+
+    half.params["coeff"] = np.float32(100.0)
+    assert rdpsym.from_autodp(half) == rdpsym.from_autodp(sub)
+    gd = type("NoisyGD_Mechanism", (), {})()
+    gd.params = {"sigma_list": {1.0: 2.0}}
+    with pytest.raises(rdpsym.ParameterError, match=r"sigma_list'\] must be a list"):
+        rdpsym.from_autodp(gd)
 
 
 def test_a_mechanism_with_no_privacy_cost_is_read_and_autodp_s_nan_is_reported():

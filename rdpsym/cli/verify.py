@@ -8,7 +8,8 @@
 What the peer was told is one of: a built-in mechanism (``--mechanism``,
 ``--set``, ``--steps``), a dp_accounting event as JSON (``--event FILE``: the
 fields of ``DpEvent.to_named_tuple()``, each event a dict with its
-``class_name``, nested events as dicts), or an Opacus history as JSON
+``class_name``, nested events as dicts; ``--neighboring-relation`` names the
+relation of the accountant that read it, which the JSON does not carry), or an Opacus history as JSON
 (``--history FILE``: a list of ``[noise_multiplier, sample_rate, steps]``).
 JSON is read by the standard library's parser and every number by rdpsym's
 one reader: nothing is evaluated.  The exit status is 1 when any answer is
@@ -33,7 +34,7 @@ from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.reading import comma_separated
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.laws.mechanisms import REGISTRY
-from rdpsym.peers.events import from_dp_event
+from rdpsym.peers.events import NEIGHBORING_RELATIONS, Accounted, from_dp_event
 from rdpsym.peers.verify import verify
 from rdpsym.render.peers import verification_json, verification_text
 
@@ -48,6 +49,10 @@ MAX_FILE_BYTES = 50_000_000
 #: costs nothing whatever it is: a review); any other is refused.  A class not listed here: every field must be read.
 DP_EVENT_FIELDS = {
     "ComposedDpEvent": ("events",), "DiscreteLaplaceDpEvent": ("noise_parameter", "sensitivity"),
+    # (of its development tree, which rdpsym reads: their fields were called misspellings where the event was never
+    # read, inside a sampling of probability 0, a probe)
+    "DiscreteGaussianDpEvent": ("sigma", "sensitivity", "dimension"), "EpsilonDeltaDpEvent": ("epsilon", "delta"),
+    "ExponentialMechanismDpEvent": ("epsilon",), "PermuteAndFlipDpEvent": ("epsilon",),
     "GaussianDpEvent": ("noise_multiplier",), "LaplaceDpEvent": ("noise_multiplier",),
     "MixtureOfGaussiansDpEvent": ("standard_deviation", "sensitivities", "sampling_probs"), "NoOpDpEvent": (),
     "NonPrivateDpEvent": (), "PoissonSampledDpEvent": ("sampling_probability", "event"),
@@ -167,6 +172,9 @@ def _told(args) -> tuple[object, int]:
     if len(given) != 1:
         raise ParameterError(must("what the peer was told", "exactly one of --mechanism, --event, --history",
                                   ", ".join(given) or "none"))
+    if args.neighboring_relation and not args.event:
+        raise ParameterError(must("--neighboring-relation", "given with --event (an Opacus history and a built-in "
+                                  "mechanism state theirs)", "given with " + given[0]))
     if args.mechanism:
         declared = REGISTRY[args.mechanism]
         return params.build(declared, params.read_assignments(args.set, declared)), args.steps
@@ -177,11 +185,13 @@ def _told(args) -> tuple[object, int]:
         if not isinstance(event, dict):  # a list was read as an Opacus history, and the message named that
             raise ParameterError(must("--event", "a JSON object with a \"class_name\" (a DpEvent's to_named_tuple)",
                                       f"a JSON {type(event).__name__}"))
-        told = _event(event, "event")
+        read = _event(event, "event")
+        # (a JSON event carries no neighbouring relation: its accountant had one, which --neighboring-relation says)
+        told = Accounted(read, args.neighboring_relation) if args.neighboring_relation else read
         from_dp_event(told)  # (what rdpsym reads of it, and refuses)
-        for where, field, read in told.unread():
+        for where, field, fields in read.unread():
             raise ParameterError(must(f"--event {where}", "fields the event has (here "
-                                      f"{', '.join(read) or 'none'})", f"also {field!r}: a misspelling, or a field "
+                                      f"{', '.join(fields) or 'none'})", f"also {field!r}: a misspelling, or a field "
                                       "the event does not have"))
         return told, args.steps
     history = _load(args.history, "--history")
@@ -216,6 +226,10 @@ def register(sub) -> None:
     p.add_argument("--mechanism", choices=sorted(REGISTRY), help="what the peer was told: a built-in mechanism")
     p.add_argument("--set", action="append", metavar="NAME=VALUE", help="a parameter of --mechanism, e.g. sigma=1.1")
     p.add_argument("--event", metavar="FILE", help="what the peer was told: a dp_accounting event as JSON")
+    p.add_argument("--neighboring-relation", choices=NEIGHBORING_RELATIONS,
+                   help="the neighbouring relation of the accountant that read --event (dp_accounting's "
+                        "NeighboringRelation; a DpEvent carries none, and it changes the curve: REPLACE_SPECIAL "
+                        "for randomized response, REPLACE_ONE doubles a Gaussian's or Laplace's sensitivity)")
     p.add_argument("--history", metavar="FILE", help="what the peer was told: an Opacus history as JSON")
     p.add_argument("--steps", type=steps, default=1, help="k-fold composition (default 1)")
     p.add_argument("--orders", help="the orders the peer used, e.g. '1.5,2,4.7' (or a grid name for --epsilon)")

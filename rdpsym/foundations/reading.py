@@ -92,6 +92,9 @@ def listed(values: object, name: str, valid: str, most: int | None = None, what:
                 raise WrongType(must(name, valid, unread)) from None
     if isinstance(values, (str, bytes, bytearray, memoryview)) or not hasattr(values, "__iter__"):  # (b"23": 50, 51)
         raise WrongType(must(name, valid, quoted(values)))
+    if isinstance(values, Mapping):  # (iterated, a dict is its keys: rdp={2: 0.25} was read as the value 2, a probe)
+        raise WrongType(must(name, valid, f"a mapping ({type(values).__name__}; its keys would be read: give its "
+                                          "values as a list)"))
     try:
         items = list(iter(values) if most is None else itertools.islice(iter(values), most + 1))
     except TypeError:

@@ -161,7 +161,9 @@ def k_randomized_response(k: object, epsilon: object = None, *, noise: object = 
         raise ParameterError(must("relation", "'replace-one' or 'replace-special'", repr(relation)))
     one = relation == "replace-one"
     special = "replace one value by a special value whose answer is uniform (dp_accounting's REPLACE_SPECIAL)"
-    return Mechanism("k-randomized-response", {"k": sp.Integer(kk), "epsilon": e},
+    # (named apart: the two relations' curves differ, and a report on either names the one it is about)
+    return Mechanism("k-randomized-response" if one else "k-randomized-response-vs-special",
+                     {"k": sp.Integer(kk), "epsilon": e},
                      LazyPair(_k_randomized_response_pair, sp.Integer(kk), e, relation), None,
                      "the rows of two distinct values" if one else "a value's row vs the special value's uniform row",
                      one, "replace one value by another (any two of the k values)" if one else special,

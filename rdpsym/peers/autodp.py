@@ -36,6 +36,8 @@ and any mechanism built directly from an RDP function (a closure).
 from __future__ import annotations
 
 import contextlib
+import math
+import numbers
 from collections.abc import Mapping
 from fractions import Fraction
 
@@ -111,7 +113,9 @@ def _fields(name: str, **fields: str):
 def _whole(count: object) -> object:
     """A count autodp keeps as a whole float (``coeff=100.0``: epochs·n/batch computed in floats, which autodp takes as
     it is) as that integer; anything else unchanged, for the reader to refuse with the field's name (100.5 steps)."""
-    if isinstance(count, float) and count.is_integer():
+    # (any float type: autodp took NumPy's float32 100.0 as it takes 100.0, and rdpsym refused it, a probe)
+    if isinstance(count, numbers.Real) and not isinstance(count, numbers.Integral) and math.isfinite(count) \
+            and count == int(count):
         return int(count)
     return count
 
@@ -176,7 +180,7 @@ def from_autodp(mechanism: object) -> RdpCurve:
         sigmas = _params(mechanism, name, ("sigma_list",))["sigma_list"]
         if getattr(sigmas, "ndim", None) == 0 or isinstance(sigmas, (int, float, Fraction)):
             sigmas = [sigmas]  # one step (autodp takes a number, or a 0-d array, as a list of one)
-        if isinstance(sigmas, (str, bytes)) or not hasattr(sigmas, "__iter__"):
+        if isinstance(sigmas, (str, bytes, Mapping)) or not hasattr(sigmas, "__iter__"):  # (a dict: its keys)
             raise ParameterError(must(f"{name}.params['sigma_list']", "a list of noise multipliers", shown(sigmas)))
         values = [positive_parameter(s, f"{name}.params['sigma_list'][{i}]") for i, s in enumerate(sigmas)]
         curves = [gaussian(sigma=s).curve() for s in values]

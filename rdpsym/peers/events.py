@@ -64,7 +64,10 @@ it is doubled too (dp_accounting's accountants refuse these events there).
 
 A ledger is read too: anything with a ``ledger`` property (dp_accounting's
 accountants) or a ``build()`` method (``DpEventBuilder``), and the named
-tuples of ``DpEvent.to_named_tuple()``.
+tuples of ``DpEvent.to_named_tuple()``.  An event alone says no relation:
+:class:`Accounted` pairs it with the one its accountant used (what
+``rdpsym verify --event FILE --neighboring-relation NAME`` does), so a JSON
+event is read as the accountant read it.
 
 Identical events anywhere in the tree are counted once with their total count,
 so a ledger of ten thousand steps is one term of the curve.
@@ -80,7 +83,7 @@ alpha/2
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -278,6 +281,46 @@ def _as_curve(leaf: object) -> RdpCurve:
     return leaf if isinstance(leaf, RdpCurve) else leaf.curve()
 
 
+#: dp_accounting's ``NeighboringRelation`` names, as an accountant declares them.
+NEIGHBORING_RELATIONS = ("ADD_OR_REMOVE_ONE", "REPLACE_ONE", "REPLACE_SPECIAL")
+
+
+@dataclass(frozen=True)
+class Accounted:
+    """An event with the neighbouring relation its accountant used, read as that accountant's ledger is.
+
+    A ``DpEvent`` carries no relation (``to_named_tuple()`` has none): its accountant does.  Read alone, randomized
+    response is the substitution's pair and a Gaussian has sensitivity 1; an accountant of ``REPLACE_SPECIAL`` read
+    a row against the special value's uniform row, one of ``REPLACE_ONE`` a Gaussian of sensitivity 2 (a probe: the
+    command line called dp_accounting's exact REPLACE_SPECIAL values unsafe, with no way to say the relation).
+
+    >>> RandomizedResponseDpEvent = type("RandomizedResponseDpEvent", (), {})
+    >>> rr = RandomizedResponseDpEvent(); rr.noise_parameter, rr.num_buckets = 0.5, 4
+    >>> from_dp_event(Accounted(rr, "REPLACE_SPECIAL")).value(2, dps=15)  # log(7/4): dp_accounting's value
+    mpf('0.559615787935423')
+    >>> from_dp_event(rr).value(2, dps=15)                                 # log(17/5): a bucket for another
+    mpf('1.22377543162212')
+    """
+
+    ledger: object
+    #: one of :data:`NEIGHBORING_RELATIONS`, or dp_accounting's enum member of that name
+    neighboring_relation: object
+
+    def __post_init__(self):
+        name = getattr(self.neighboring_relation, "name", self.neighboring_relation)
+        if name not in NEIGHBORING_RELATIONS:
+            raise ParameterError(must("neighboring_relation", "one of " + ", ".join(NEIGHBORING_RELATIONS),
+                                      repr(self.neighboring_relation)))
+        object.__setattr__(self, "neighboring_relation", _Relation(name))
+
+
+@dataclass(frozen=True)
+class _Relation:
+    """A relation by its name, as dp_accounting's enum members are read (``.name``)."""
+
+    name: str
+
+
 @reads_peer_objects("reading the dp_accounting event")
 def from_dp_event(event: object) -> RdpCurve:
     """The RDP curve of a dp_accounting ``DpEvent`` (or ledger), every count honoured; see the module's table.
@@ -305,7 +348,7 @@ def _declared_relation(obj: object) -> str | None:
     if kind(obj).endswith("DpEvent"):
         return None
     declared = read_optional(obj, "neighboring_relation", kind(obj))
-    name = getattr(declared, "name", None) if declared is not None else None
+    name = getattr(declared, "name", None) if declared is not None else None  # (Accounted's too: a _Relation)
     return name if isinstance(name, str) else None
 
 
@@ -325,7 +368,7 @@ def _event_of(obj: object) -> object:
 def _events(event: object, name: str) -> Iterable:
     """A ``ComposedDpEvent``'s events, read defensively (a foreign iterator may raise while it is iterated)."""
     events = read_field(event, "events", name)
-    if isinstance(events, (str, bytes)) or not isinstance(events, Iterable):
+    if isinstance(events, (str, bytes, Mapping)) or not isinstance(events, Iterable):  # (a dict: its keys, a probe)
         raise ParameterError(must(f"{name}.events", "a list of events", type(events).__name__))
     iterator = iter(events)
     while True:
@@ -560,10 +603,13 @@ def _discrete_gaussian(event: object, name: str, shift: int = 1):
     if sigma == 0:
         return _NON_PRIVATE
     if dimension is not None and integer(dimension, f"{name}.dimension", minimum=1) == 1:
+        if not sensitivity.is_integer:  # (named here: the law's own reader names its argument, "sensitivity")
+            raise ParameterError(must(f"{name}.sensitivity", "a whole number (the discrete Gaussian adds integer "
+                                      "noise to an integer query)", sensitivity / shift))
         return public("discrete_gaussian")(sigma=sigma, sensitivity=sensitivity)
     # Several or unknown dimensions: Δ²/(2σ²)-zCDP holds in every dimension (Canonne–Kamath–Steinke
     # 2020, arXiv:2004.00010, Theorem 15), and is what dp_accounting accounts.
     return zcdp(rho=sensitivity**2 / (2 * sigma**2))
 
 
-__all__ = ["ADD_REMOVE", "SUBSTITUTION", "UnsupportedPeerObject", "from_dp_event"]
+__all__ = ["ADD_REMOVE", "NEIGHBORING_RELATIONS", "SUBSTITUTION", "Accounted", "UnsupportedPeerObject", "from_dp_event"]

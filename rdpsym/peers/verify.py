@@ -338,6 +338,8 @@ def _held_order(order: object) -> object:
 
 def _is_one(order: object) -> bool:
     """Whether an accountant's order is the number 1 (anything unreadable is left for the order reader to name)."""
+    if isinstance(order, bool):  # (True is no order: the order reader refuses it, as every reader refuses a bool)
+        return False
     try:
         return float(order) == 1.0
     except (TypeError, ValueError, OverflowError):
