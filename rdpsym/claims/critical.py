@@ -67,28 +67,73 @@ def tight_failure(lhs: sp.Expr, relation: str, rhs: sp.Expr, domain: Domain,
     >>> tight_failure((x**2 - 2) ** 2, ">", sp.S.Zero, Domain({x: sp.Interval(0, 3)}), fails)
     ({x: sqrt(2)}, ('sides',))
     """
-    numeric = {s: w for s, w in domain.variables.items() if isinstance(w, (sp.Interval, sp.Range))}
+    numeric = {s: w for s, w in domain.variables.items() if _searchable(w)}
     free = sorted((lhs.free_symbols | rhs.free_symbols) & numeric.keys(), key=str)
     first = domain.first_point()
     if relation not in ("<", "<=", ">", ">=") or not free or first is None:
         return None
     allowed = domain.where or (lambda point: True)
     base = first if len(free) == 1 else _base_point(first, free, numeric, allowed)
+    tried: list[dict] = []
+
+    def fails(values: dict) -> tuple[dict, tuple] | None:
+        point = {**base, **values}
+        if point in tried or not _allows(allowed, point):
+            return None
+        tried.append(point)
+        sides = failure_at(point)
+        return None if sides is None else (point, sides)
+
+    tightest = {}
     for variable in free:
         where = numeric[variable]
         switches, others, _ = _tight(lhs - rhs, variable, where, alone=len(free) > 1)
+        tightest[variable] = [*switches, *others]
         # Beside a switch point too (:data:`BESIDE` away): a jump's failing side may be open, or the point itself
         # undecided in balls (x < 7/5 at 7/5 + 0); a Piecewise jump at √2 to e^{−10⁷(x − √2)} > 1/2 was checked (a
         # probe).
         for value, near in [*((v, True) for v in switches), *((v, False) for v in others)]:
             for at in [value, *(_beside(value, where) if near else ())]:
-                point = {**base, variable: at}
-                if not _allows(allowed, point):
-                    continue
-                sides = failure_at(point)
-                if sides is not None:
-                    return point, sides
+                if found := fails({variable: at}):
+                    return found
+        # Between two neighbouring tight values (or a tight value and an end): a relation that fails only between two
+        # zeros, (x − √2)(x − √2 − 10⁻²⁰)·e^{sin x} ≥ 0, or (n − N)(n − N − 2) ≥ 0 at N + 1, was checked where each zero
+        # itself holds (a probe)
+        for at in _between(tightest[variable], where):
+            if found := fails({variable: at}):
+                return found
+    # Every variable at one of its own tight values at once: a failure at a single point of the plane, (x − √2)² +
+    # (y − √3)² ≥ 10⁻⁴⁰, is missed with the others held at short rationals (a probe)
+    if len(free) > 1 and all(tightest.values()):
+        for values in itertools.islice(itertools.product(*(tightest[v][:_COMBINED] for v in free)), MOST * 4):
+            if found := fails(dict(zip(free, values))):
+                return found
     return None
+
+
+#: The tight values of each variable combined with the others' (their products, at most 4·MOST points).
+_COMBINED = 6
+
+
+def _searchable(where: object) -> bool:
+    """An Interval, a Range, or a finite set of real numbers: a variable whose tight values can be solved for."""
+    if isinstance(where, sp.FiniteSet):
+        return bool(where) and all(v.is_number and v.is_extended_real for v in where)
+    return isinstance(where, (sp.Interval, sp.Range))
+
+
+def _between(values: list[sp.Expr], where: sp.Set) -> list[sp.Expr]:
+    """Points of ``where`` halfway between neighbouring ``values`` (and between the first or last and a finite end of
+    ``where``), in order; of a Range or a finite set, its members nearest each halfway point."""
+    ends = [e for e in (where.inf, where.sup) if e.is_finite]
+    try:
+        ordered = sorted({*values, *ends}, key=lambda v: sp.Float(v.evalf(60), 60))
+    except (TypeError, ValueError):  # (a value that does not evaluate to a real number: no order among them)
+        return []
+    out: list[sp.Expr] = []
+    for a, b in itertools.pairwise(ordered):
+        out.extend(v for v in _in((a + b) / 2, where) if v not in out and v not in values)
+    return out[:MOST]
 
 
 def _base_point(first: dict, free: list[sp.Symbol], numeric: dict, allowed: Callable[[dict], object]) -> dict:
@@ -124,7 +169,7 @@ def _tight(d: sp.Expr, variable: sp.Symbol, where: sp.Set, alone: bool = False) 
     symbol, and the zeros and critical points of the product of ``d``'s factors in ``variable`` alone (the others'
     values do not move them; SymPy solving the whole of a derivation's difference for one of its variables took
     seconds a claim, and 120 s for one of the catalogue's, at points beside p = 1/2 it could not decide)."""
-    if not isinstance(where, (sp.Interval, sp.Range)) or where.is_empty:
+    if not _searchable(where) or where.is_empty:
         return (), (), True
     t = sp.Dummy("t", real=True)  # (solved over the reals: an integer variable's equation too, rounded after)
     d = d.xreplace({variable: t})
@@ -156,6 +201,12 @@ def _functions(d: sp.Expr, t: sp.Symbol, alone: bool) -> Iterator[sp.Expr]:
     """The functions whose zeros are :func:`_tight`'s zeros and critical points, made as they are asked for (within
     its budget): ``d`` and ``d′``; with ``alone``, the product of ``d``'s factors in ``t`` alone and its derivative."""
     if alone:
+        # The critical points of the terms in t alone, where no other term holds t: d's critical points in t whatever
+        # the others are ((x − √2)² + (y − √3)²: x = √2 for every y)
+        terms = sp.Add.make_args(d)
+        additive = sp.Add(*(e for e in terms if e.free_symbols == {t}))
+        if additive.has(t) and not any(t in e.free_symbols for e in terms if e.free_symbols != {t}):
+            yield sp.diff(additive, t)
         d = sp.Mul(*(f for f in sp.Mul.make_args(sp.factor_terms(d)) if f.free_symbols == {t}))
         if not d.has(t):
             return
@@ -340,6 +391,10 @@ def _beside(value: sp.Expr, where: sp.Set) -> list[sp.Expr]:
     if isinstance(where, sp.Range):
         step = abs(where.step)
         candidates = [value - step, value + step] if ((value - range_anchor(where)) / step).is_integer else []
+    elif isinstance(where, sp.FiniteSet):  # its next members
+        members = sorted(where)
+        i = members.index(value) if value in members else None
+        candidates = [] if i is None else members[max(i - 1, 0):i] + members[i + 1:i + 2]
     else:
         candidates = [value + sign * h for h in BESIDE for sign in (-1, 1)]
     return [v for v in candidates if holds_value(where, v)]
@@ -419,6 +474,10 @@ def _in(value: sp.Expr, where: sp.Set) -> list[sp.Expr]:
         steps = (value - anchor) / step
         candidates = [value] if steps.is_integer else [anchor + step * sp.floor(steps),
                                                        anchor + step * sp.ceiling(steps)]
+    elif isinstance(where, sp.FiniteSet):  # its members nearest the value, below and above
+        below = [v for v in where if (v <= value) == sp.true]
+        above = [v for v in where if (v >= value) == sp.true]
+        candidates = ([max(below)] if below else []) + ([min(above)] if above else [])
     else:
         candidates = [value]
     return [v for v in candidates if holds_value(where, v)]
