@@ -619,3 +619,16 @@ def test_a_figure_too_large_to_draw_is_refused_before_any_work(tmp_path, capsys)
     out = tmp_path / "big.png"
     assert main(["plot", "gaussian:sigma=1", "--output", str(out), "--size", "30x30", "--dpi", "2000"]) == 2
     assert "--size and --dpi" in capsys.readouterr().err and not out.exists()
+
+
+@pytest.mark.parametrize("sigma, first, last", [("1e-1000", "5.05000e+1999", "1.60000e+2001"),
+                                                ("1e1000", "5.05000e-2001", "1.60000e-1999")])
+def test_values_no_float_holds_are_written_out_not_said_as_inf_or_zero(tmp_path, capsys, sigma, first, last):
+    """A probe: `rdpsym plot gaussian:sigma=1e-1000` summed up ε(α) = α/(2σ²) = 5·10¹⁹⁹⁹ as "≈ inf", and σ = 10¹⁰⁰⁰'s
+    5·10⁻²⁰⁰¹ as "≈ 0": finite values said as ∞ with no reason.  They are written out and said not drawn."""
+    assert main(["plot", f"gaussian:sigma={sigma}", "--max-order", "32", "--output", str(tmp_path / "p.png")]) == 0
+    out = capsys.readouterr().out
+    assert f"ε(α) = {first} at α = 1.01 … {last} at α = 32, beyond a float's range: not drawn" in out, out
+    assert "inf" not in out and "≈ 0" not in out
+    (d,) = budget_data([rdpsym.gaussian(sigma=sp.Integer(10) ** int(sigma[2:]))], orders=[2, "inf"])
+    assert d.x == () and d.beyond[0][0] == 2.0 and d.asymptote is None

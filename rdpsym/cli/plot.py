@@ -100,13 +100,20 @@ def _count(n: int, noun: str) -> str:
 
 
 def _summary(d, kind: str) -> str:
-    if not d.x:
-        return f"  {d.legend}: nothing finite to draw"
     var, val = ("α", "ε(α)") if kind == "budget" else ("δ", "ε(δ)")
+    beyond = ""
+    if d.beyond:  # (finite values no float holds: written out, never as the float's inf or 0)
+        (x0, v0), (x1, v1) = d.beyond[0], d.beyond[-1]
+        beyond = f"{val} = {v0} at {var} = {x0:g}" + (f" … {v1} at {var} = {x1:g}" if len(d.beyond) > 1 else "") + \
+            f", beyond a float's range: not drawn ({_count(len(d.beyond), 'point')})"
+    if not d.x:
+        return f"  {d.legend}: " + (beyond or "nothing finite to draw")
     line = f"  {d.label}: {val} ≈ {d.y[0]:.6g} at {var} = {d.x[0]:g}"
     if len(d.x) > 1:
         line += f" … {d.y[-1]:.6g} at {var} = {d.x[-1]:g}"
     line += f" ({_count(len(d.x), 'point')})"
+    if beyond:
+        line += f"; {beyond}"
     if d.asymptote is not None:
         line += f"; ε(∞) ≈ {d.asymptote:.6g}"
     if d.infinite:

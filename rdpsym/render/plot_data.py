@@ -83,6 +83,8 @@ class CurveData:
     with the reason (not drawn).  ``asymptote`` is ε(∞) when finite (budget
     curves), ``orders`` the order that gives each ε(δ) (conversion curves).
     ``kind`` is ``"rdp"``, ``"conversion"`` or ``"exact"`` (the Gaussian's exact curve).
+    ``beyond`` lists the abscissae whose finite value no float holds (ε(α) = 5·10¹⁹⁹⁹ at σ = 10⁻¹⁰⁰⁰, or 10⁻²⁰⁰¹),
+    with the value written out: not drawn, and never said as the float's ∞ or 0.
     """
 
     label: str
@@ -94,6 +96,7 @@ class CurveData:
     orders: tuple = ()
     kind: str = "rdp"
     note: str = ""
+    beyond: tuple = ()
 
     @property
     def legend(self) -> str:
@@ -199,6 +202,18 @@ def _fmt(x: float) -> str:
     return f"{x:.4g}"
 
 
+def _drawable(value) -> float | None:
+    """A finite, nonzero certified value (an Arb ball) as the float a plot draws, or None where no float holds it
+    (overflow to ∞, or underflow to 0: the summary said "≈ inf" for ε = 5·10¹⁹⁹⁹, a probe)."""
+    f = float(value.mid())
+    return f if math.isfinite(f) and (f != 0 or value.mid() == 0) else None
+
+
+def _written(value) -> str:
+    """A certified value written out to 6 digits, at any magnitude."""
+    return value.mid().str(6, radius=False)
+
+
 # --------------------------------------------------------------------------- data
 
 
@@ -251,25 +266,29 @@ def budget_data(curves, orders=None, *, steps: int = 1, dps: int = 30) -> list[C
     for label, _, c in _build(named, steps):
         balls = c.enclosures(grid, dps)
         at_infinity = balls[-1] if grid[-1] == math.inf else api.at_infinity(c, dps)
-        x, y, exact_x, infinite = [], [], [], []
+        x, y, exact_x, infinite, beyond = [], [], [], [], []
         for a, v in zip(grid, balls):
             if isinstance(v, Infinite):
                 infinite.append((_float(a), v.reason))
+            elif a != math.inf and _drawable(v) is None:
+                beyond.append((_float(a), _written(v)))
             elif a != math.inf:
                 x.append(_float(a))
-                y.append(float(v.mid()))
+                y.append(_drawable(v))
                 exact_x.append(a)
-        asymptote = None if isinstance(at_infinity, Infinite) else float(at_infinity.mid())
+        asymptote = None if isinstance(at_infinity, Infinite) else _drawable(at_infinity)
         finite_grid = [a for a in grid if a != math.inf]
         where = _where_infinite(c, finite_grid, {a for a, v in zip(grid, balls)
                                                  if a != math.inf and isinstance(v, Infinite)})
         notes = [where] if where else []
         if asymptote is not None:
             notes.append(f"ε(∞) = {_fmt(asymptote)}, dashed")
+        elif not isinstance(at_infinity, Infinite):
+            notes.append(f"ε(∞) = {_written(at_infinity)}, beyond a float's range: not drawn")
         elif grid[-1] == math.inf and finite_grid:  # ∞ was asked for: say the curve is ∞ there
             notes.append("ε(∞) = ∞")
         out.append(CurveData(label, tuple(x), tuple(y), tuple(exact_x), tuple(infinite), asymptote, (), "rdp",
-                             "; ".join(notes)))
+                             "; ".join(notes), tuple(beyond)))
     return out
 
 
