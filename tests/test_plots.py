@@ -430,6 +430,7 @@ def test_cli_max_order(tmp_path, capsys):
     (["gaussian:sigma=x", "-o", "{tmp}/c.png"], "'gaussian:sigma=x': sigma must be a number"),
     (["gaussian:sig=1", "-o", "{tmp}/c.png"], "a parameter of gaussian must be one of sigma, sensitivity, Delta; got 'sig'"),
     (["gaussian:sigma", "-o", "{tmp}/c.png"], "the parameters of 'gaussian' must be NAME=VALUE pairs"),
+    (["laplace:scale=1,,sensitivity=2", "-o", "{tmp}/c.png"], "the parameters of 'laplace' must be NAME=VALUE pairs"),
     (["sampled-gaussian:q=0.01", "-o", "{tmp}/c.png"], "'sampled-gaussian:q=0.01' must be given sigma"),
     (["randomized-response:p=1", "-o", "{tmp}/c.png"], "p must be in the open interval (0, 1); got 1."),
     (["gaussian:sigma=1", "--exact", "-o", "{tmp}/c.png"], "--exact must be used with --kind epsilon-delta only"),

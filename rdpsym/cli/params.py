@@ -101,8 +101,8 @@ def parse_spec(spec: str) -> tuple[str, list[str]]:
     name = name.strip()
     if name not in REGISTRY:
         raise ParameterError(must("MECHANISM", f"one of {', '.join(REGISTRY)} (then :NAME=VALUE,...)", quoted(spec)))
-    sets = [s.strip() for s in rest.split(",") if s.strip()]
-    for s in sets:
+    sets = [s.strip() for s in rest.split(",")] if rest.strip() else []
+    for s in sets:  # (an empty entry too, as --orders refuses one: "scale=1,,sensitivity=2" was taken, a probe)
         if "=" not in s:
             raise ParameterError(must(f"the parameters of {name!r}", "NAME=VALUE pairs separated by commas",
                                       repr(spec)))
