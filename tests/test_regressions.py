@@ -1313,19 +1313,26 @@ def test_a_closed_form_at_its_removable_0_over_0_order_is_its_limit():
     assert abs(value - renyi_divergence(P, Q, R(1, 2)).evalf(dps=40)) < mpmath.mpf(10) ** -38
 
 
-def test_a_closed_form_0_over_0_in_its_parameters_is_refused_where_it_is_0_over_0():
+def test_a_closed_form_0_over_0_in_its_parameters_is_its_limit_there():
     """Log-logistic laws of symbolic scales a₁, a₂ (shape b): the KL b(a₁^b + a₂^b)·log(a₁/a₂)/(a₁^b − a₂^b) − 2 is 0/0
-    at a₁ = a₂, where evalf returned −2 (and D_{3/2} 19.41) with the status checked, for a truth of 0 (a probe).
-    There is no order to take a limit in: refused, with where to get the value; nearby it is the value."""
+    at a₁ = a₂, where evalf returned −2 (and D_{3/2} 19.41) with the status checked, for a truth of 0 (a probe); then
+    it was refused, and two Lomax laws' KL and D_{1/2}, which divide by (l₁ − l₂)², likewise (a probe: "a divergence
+    of identical laws is exactly 0").  The value there is the limit in a parameter, the same from both sides; nearby
+    it is the form's value."""
     a1, a2, b = sp.symbols("a1 a2 b", positive=True)
     ll = lambda a: (b / a) * (x / a) ** (b - 1) / (1 + (x / a) ** b) ** 2  # noqa: E731
     P = Continuous(ll(a1), x, support=sp.Interval(0, sp.oo))
     Q = Continuous(ll(a2), x, support=sp.Interval(0, sp.oo))
     kl = renyi_divergence(P, Q, 1)
-    with pytest.raises(rdpsym.RdpSymError, match="0/0"):
-        kl.evalf({a1: 2, a2: 2, b: 3})
+    assert kl.evalf({a1: 2, a2: 2, b: 3}) == 0
     near = kl.evalf({a1: 2, a2: 2 + R(1, 10**20), b: 3}, dps=30)
     assert 0 < near < mpmath.mpf(10) ** -40
+    l1, l2 = sp.symbols("l1 l2", positive=True)
+    lomax = lambda s: Continuous(2 / s * (1 + x / s) ** -3, x, support=sp.Interval(0, sp.oo))  # noqa: E731
+    for order in (1, R(1, 2)):
+        d = renyi_divergence(lomax(l1), lomax(l2), order)
+        assert d.evalf({l1: 1, l2: 1}) == 0 and d.evalf({l1: 3, l2: 3}) == 0
+        assert 0 < d.evalf({l1: 1, l2: 1 + R(1, 10**30)}) < mpmath.mpf(10) ** -59  # (second order in l₂ − l₁)
 
 
 @pytest.mark.parametrize("scales, order", [((2, R(3, 2)), R(16, 7)), ((2, 1), R(4, 3)), ((3, 1), R(9, 8))])

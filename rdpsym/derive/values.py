@@ -289,18 +289,33 @@ def _by_sympy(expr: sp.Expr, point: dict, dps: int, at: str) -> mpmath.mpf:
 
 
 def _removable(expr: sp.Expr, point: dict, order_symbol: sp.Symbol | None) -> sp.Expr | None:
-    """The limit of ``expr`` at the point's order when it is finite and real there (a removable 0/0), else None."""
-    if order_symbol is None or order_symbol not in point or order_symbol not in expr.free_symbols:
-        return None
-    rest = {s: v for s, v in point.items() if s != order_symbol}
+    """The limit of ``expr`` at the point's order when it is finite and real there (a removable 0/0), else None; where
+    the order gives none, the limit in one of the laws' parameters, the others at the point's values, the same from
+    both sides (two Lomax laws' KL divides by (l₁ − l₂)²: at l₁ = l₂ the laws are one, the limit 0, and the value was
+    refused as having none, a probe)."""
+    moving = [s for s in sorted(set(point) & expr.free_symbols, key=str) if s != order_symbol]
+    if order_symbol is not None and order_symbol in point and order_symbol in expr.free_symbols:
+        moving.insert(0, order_symbol)
+    for symbol in moving:
+        limit = _limit_in(expr, point, symbol, "+" if symbol == order_symbol else "+-")
+        if limit is not None:
+            return limit
+    return None
+
+
+def _limit_in(expr: sp.Expr, point: dict, symbol: sp.Symbol, direction: str) -> sp.Expr | None:
+    """The limit of ``expr`` as ``symbol`` tends to its value at ``point`` (the others at theirs), where it is a finite
+    real number; else None."""
+    rest = {s: v for s, v in point.items() if s != symbol}
     inner = expr.subs(rest) if rest else expr
-    if inner.free_symbols != {order_symbol}:
+    if inner.free_symbols != {symbol}:
         return None
     try:
-        limit = budgeted(lambda: sp.limit(inner, order_symbol, point[order_symbol]), "the limit at a removable point")
+        limit = budgeted(lambda: sp.limit(inner, symbol, point[symbol], direction), "the limit at a removable point")
     except (NoClosedFormError, NotImplementedError, ValueError, TypeError, AttributeError, mpmath.libmp.NoConvergence):
         # (SymPy's limit evaluates the form too: mpmath's series of P_ν at ν = 5·10⁴ did not converge; and its limit
-        # of a ₂F₁ raised AttributeError: 'TupleArg' object has no attribute '_eval_is_meromorphic')
+        # of a ₂F₁ raised AttributeError: 'TupleArg' object has no attribute '_eval_is_meromorphic'; from two sides
+        # that differ, ValueError)
         return None
     # Not SymPy's assumptions on the value: they depend on the process's hash order, and said "not real" of
     # −2·log(2000001·e^{−1/2000000}/2000000), the Laplace mechanism's D_{1/2} at σ = 10⁶, in some processes (a probe).
