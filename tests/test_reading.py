@@ -166,7 +166,10 @@ def test_number_rational_and_integer_narrow_the_reading():
     with pytest.raises(ParameterError, match="q must be a finite rational"):
         rational("sqrt(2)", "q")
     assert integer(np.int64(4), "k", minimum=1) == 4 and integer(" 12 ", "k") == 12
-    for bad in (3.0, "3.5", "1e3", True, "x"):
+    # (text in scientific notation is read exactly, as every decimal is: "1e3" is the integer 1000, and `--steps 1e12`
+    # was refused where the Python API takes 10**12, a probe; "2.5e0" is no integer)
+    assert integer("1e3", "k") == 1000 and integer("2.5E3", "k") == 2500
+    for bad in (3.0, "3.5", "2.5e0", "1e-3", True, "x"):
         with pytest.raises(ParameterError, match="k must be an integer"):
             integer(bad, "k")
     with pytest.raises(ParameterError, match="k must be an integer >= 1; got 0."):

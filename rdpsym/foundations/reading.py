@@ -281,13 +281,15 @@ def comma_separated(text: str, name: str, what: str = "") -> list[str]:
 
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")
+#: An integer in scientific notation, "1e12" or "2.5E3" (read exactly, and only where its value is a whole number).
+_SCIENTIFIC_INTEGER = re.compile(r"[+-]?[0-9]+(\.[0-9]*)?[eE]\+?[0-9]+")
 
 
 def integer(value: object, name: str, minimum: int | None = None) -> int:
     """An integer (``3``, ``"3"``, ``numpy.int64(3)``), at least ``minimum``; ``3.0`` and ``True`` are refused.
 
-    >>> integer("12", "--steps", minimum=1)
-    12
+    >>> integer("12", "--steps", minimum=1), integer("1e12", "--steps", minimum=1)
+    (12, 1000000000000)
     >>> integer("1" + "0" * 30, "--steps", minimum=1)
     Traceback (most recent call last):
     ...
@@ -297,12 +299,12 @@ def integer(value: object, name: str, minimum: int | None = None) -> int:
     valid = "an integer" + (f" >= {minimum}" if minimum is not None else "")
     if isinstance(value, str):
         text = value.strip()
-        if not _INTEGER.fullmatch(text):
+        if not (_INTEGER.fullmatch(text) or _SCIENTIFIC_INTEGER.fullmatch(text)):
             raise ParameterError(must(name, valid, _quoted(value)))
         if len(text) > MAX_INTEGER_TEXT:
             raise ParameterError(must(name, f"{valid}, written in at most {MAX_INTEGER_TEXT} characters",
                                       _quoted(value)))
-        value = int(text)
+        value = _scientific(text, name, valid) if _SCIENTIFIC_INTEGER.fullmatch(text) else int(text)
     if isinstance(value, bool) or not isinstance(value, (numbers.Integral, fmpz)):
         raise ParameterError(must(name, valid, _shown(value)))
     value = int(value)
@@ -311,6 +313,16 @@ def integer(value: object, name: str, minimum: int | None = None) -> int:
     if minimum is not None and value < minimum:
         raise ParameterError(must(name, f"an integer >= {minimum}", value))
     return value
+
+
+def _scientific(text: str, name: str, valid: str) -> int:
+    """An integer written as "1e12" (its exponent bounded before the integer is built: "1e999999999" is refused)."""
+    exact = Decimal(text)
+    if exact.adjusted() > MAX_MAGNITUDE:
+        raise ParameterError(must(name, f"{valid}, at most 10^{MAX_MAGNITUDE} in size", _quoted(text)))
+    if exact != exact.to_integral_value():  # ("2.5e0" is no count)
+        raise ParameterError(must(name, valid, _quoted(text)))
+    return int(exact)
 
 
 #: The longest integer :func:`integer` reads from text (a count of steps, copies or workers).
