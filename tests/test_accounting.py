@@ -747,3 +747,11 @@ def test_curves_of_two_neighbouring_relations_do_not_compose():
         with pytest.raises(ParameterError, match="mix two neighbouring relations"):
             compose()
     assert (poisson + g.curve() + 2 * poisson).value(2) > 0 and (fixed + g.curve()).value(2) > 0
+
+
+def test_the_exact_gaussian_curve_of_a_huge_composition_is_resolved():
+    """A probe: 10⁶⁰⁰ to 10⁹⁹⁹ Gaussian steps (σ = 2) were answered by Mironov's conversion, 1.375·10⁵⁹⁹, 10 % above the
+    exact ε ≈ μ²/2 = 1.25·10⁵⁹⁹, without a word: e^ε·Φ(…) needs ε to units, the digits of μ² besides those asked for,
+    and the precisions tried stopped at 688 bits.  (Where a profile is still not resolved, a note says so.)"""
+    r = rdpsym.epsilon(rdpsym.gaussian(sigma=2).curve() * 10**600, delta=1e-5, dps=10)
+    assert r.conversion == "balle-wang" and r.published(10) == "1.250000001E+599"

@@ -444,6 +444,8 @@ def _exact_wins(result: AccountingResult, c: RdpCurve, given: fmpq, asked: bool)
     exact = profiles.exact_value(c, result.kind, given, result.dps) if asked else None
     if exact is None:
         return result
+    if isinstance(exact, profiles.Unreached):
+        return dataclasses.replace(result, notes=(*result.notes, exact.reason))
     with precision(bits_for(result.dps + 10)):
         if result.enclosure != math.inf and not exact.ball.upper() < result.enclosure.upper():
             return result

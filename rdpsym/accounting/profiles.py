@@ -85,12 +85,21 @@ def gaussian_shift(curve: RdpCurve) -> sp.Expr | None:
         return sp.Pow(total, sp.S.Half, evaluate=False)
 
 
-def exact_value(curve: RdpCurve, kind: str, given: fmpq, dps: int) -> Exact | None:
+@dataclasses.dataclass(frozen=True)
+class Unreached:
+    """A curve with an exact profile whose value the precisions tried did not give (the RDP route answers, and says
+    so: 10⁹⁹⁹ Gaussian steps were answered by Mironov's conversion, 10 % above the exact ε, without a word; a probe)."""
+
+    reason: str
+
+
+def exact_value(curve: RdpCurve, kind: str, given: fmpq, dps: int) -> Exact | Unreached | None:
     """The certified least ε at δ = ``given`` (``kind`` "epsilon") or least δ at ε = ``given`` ("delta") of a curve
     whose exact profile is known (a composition of Gaussians; one Laplace mechanism or randomized response), to
-    ``dps`` digits; None for any other curve, or where the precision rdpsym tries does not give those digits (the
-    RDP route answers then).  The profiles' terms cancel: Balle–Wang's two Φ's at σ = 10⁶, ε = 10¹², where one
-    precision gave a ball [−3.9·10⁻ᴺ, 4.7·10⁻ᴺ] reported as 40 digits, 3.9·10⁴ times the truth (a probe)."""
+    ``dps`` digits; None for any other curve, :class:`Unreached` where the precision rdpsym tries does not give
+    those digits (the RDP route answers then).  The profiles' terms cancel: Balle–Wang's two Φ's at σ = 10⁶,
+    ε = 10¹², where one precision gave a ball [−3.9·10⁻ᴺ, 4.7·10⁻ᴺ] reported as 40 digits, 3.9·10⁴ times the truth
+    (a probe)."""
     mu = gaussian_shift(curve)
     pure = _pure_pair(curve) if mu is None else None
     if mu is None and pure is None:
@@ -100,10 +109,22 @@ def exact_value(curve: RdpCurve, kind: str, given: fmpq, dps: int) -> Exact | No
         with precision(bits):
             return _profile(mu, pure, kind, given)
 
+    # ε of μ = 10⁵⁰⁰ is about μ²/2, and e^ε·Φ(…) needs ε to units: the digits of μ² besides those asked for (10⁶⁰⁰
+    # Gaussian steps were not resolved within 688 bits, and Mironov's conversion answered, 10 % above; a probe)
+    extra = 0 if mu is None else _digits_of_square(mu)
     try:
-        return climb(at, lambda e: holds_digits(e.ball, dps), arb_rungs(dps + 10), f"the exact {kind} to {dps} digits")
-    except ConvergenceError:
-        return None
+        return climb(at, lambda e: holds_digits(e.ball, dps), arb_rungs(dps + 10 + extra),
+                     f"the exact {kind} to {dps} digits")
+    except ConvergenceError as exc:
+        return Unreached(f"the curve's exact profile ({'Balle–Wang' if mu is not None else pure[0]}) was not resolved "
+                         f"to {dps} digits ({exc}); the RDP route answers")
+
+
+def _digits_of_square(mu: sp.Expr) -> int:
+    """The decimal digits of μ² above the units (0 for μ ≤ 1)."""
+    with precision(64):
+        square = to_arb(mu) ** 2
+        return 0 if not square > 10 else int(float((square.log() / arb(10).log()).upper())) + 1
 
 
 def _profile(mu, pure, kind: str, given: fmpq) -> Exact:
