@@ -579,6 +579,17 @@ def test_a_curve_at_order_one_is_the_kl_divergence_of_its_laws(make):
     assert m.curve().enclosure(1, dps=30).overlaps(arb(mpmath.nstr(kl, 40)))
 
 
+@pytest.mark.parametrize("k", [80, 300, 1000])
+def test_a_curve_s_kl_too_small_for_the_rungs_is_resolved_past_them(k):
+    """A probe: the Laplace curve's KL at scale 10³⁰⁰, 1/b + e^{−1/b} − 1 = 5·10⁻⁶⁰¹, was "not reached within 688 bits"
+    at 20 digits, where its D₂ (10⁻⁶⁰⁰) was resolved: the KL climbs past the rungs as the other orders do."""
+    v = rdpsym.laplace(scale=sp.Integer(10) ** k).curve().value(1, dps=20)
+    with mpmath.workdps(2 * k + 40):
+        t = mpmath.mpf(10) ** -k
+        truth = t + mpmath.expm1(-t)
+        assert abs(v - truth) <= truth * mpmath.mpf(10) ** -19
+
+
 def test_a_curve_without_a_closed_form_says_where_its_kl_is():
     with pytest.raises(rdpsym.NoClosedFormError, match=r"not on its curve .*rdpsym\.renyi_divergence\(P, Q, 1\)"):
         rdpsym.sampled_gaussian(q=sp.Rational(1, 100), sigma=1).curve().value(1)
