@@ -101,6 +101,21 @@ def test_supports_ordered_by_the_interval_give_the_answer_without_cases():
     assert split.result.subs(wide, R(1, 2)) == sp.log(2)
 
 
+@pytest.mark.parametrize("order", [2, 1])
+def test_a_case_split_keeps_the_interval_of_the_parameter_it_splits(order):
+    """A probe: two triangular laws on [0, 1], modes 1/2 and c ∈ (0, 1) declared: the split on the sign of c − 1/2
+    wrote c = 1/2 + δ with δ > 0 only, and could not place the kink 1/2 + δ inside (0, 1): refused, asking for sign
+    assumptions the user had given.  δ now carries the interval (0, 1/2); each case is derived and checked, and the
+    value at c = 3/4 and c = 1/4 (equal, by symmetry) is the one derived at those numbers."""
+    c = rdpsym.parameter("c", 0, 1)
+    tri = lambda m: rdpsym.Continuous(sp.Piecewise((2 * x / m, x < m), (2 * (1 - x) / (1 - m), True)), x,  # noqa: E731
+                                      support=sp.Interval(0, 1))
+    d = rdpsym.renyi_divergence(tri(R(1, 2)), tri(c), order)
+    assert d.status == rdpsym.Status.CHECKED and "delta" not in str(d.result)
+    at = rdpsym.renyi_divergence(tri(R(1, 2)), tri(R(3, 4)), order).evalf(dps=30)
+    assert abs(d.evalf({c: R(3, 4)}, dps=30) - at) < 1e-28 and abs(d.evalf({c: R(1, 4)}, dps=30) - at) < 1e-28
+
+
 def test_an_order_declared_in_an_interval_is_derived_and_checked_inside_it():
     """A probe: an order t = parameter("t", 0, 1) was checked at t = 7, and the correct −t·log 2/(t − 1) of U(0, 2)
     against U(0, 1) refused as disagreeing with the definition there; with t in (2, 3) the correct ∞ was refused at

@@ -23,6 +23,7 @@ import sympy as sp
 from rdpsym.engine.context import Hypotheses
 from rdpsym.foundations.errors import NoClosedFormError
 from rdpsym.foundations.record import AgreesWithDefinition, Step, point_items
+from rdpsym.foundations.symbols import Parameter, parameter
 
 #: Nested splits allowed (each case may itself need one), and the most cases one result may have.
 MAX_DEPTH = 3
@@ -74,9 +75,29 @@ def parametrise(quantity: sp.Expr, sign: int, forbidden: set, depth: int = 0) ->
         return Parametrisation(s, s0, None, None, condition)
     # Named by the nesting depth: a case inside a case has two δ's, and the densities' parameters are
     # read by name (two Dummies both named "delta" were one name for two parameters).
-    delta = sp.Dummy(f"delta{depth}" if depth else "delta", positive=True, integer=s.is_integer or None)
+    delta = _declared_delta(s, s0, sign * a, depth) or \
+        sp.Dummy(f"delta{depth}" if depth else "delta", positive=True, integer=s.is_integer or None)
     value = s0 + sign * delta / a
     return Parametrisation(s, value, delta, sign * a * (s - s0), condition)
+
+
+def _declared_delta(s: sp.Symbol, s0: sp.Expr, k: sp.Expr, depth: int) -> Parameter | None:
+    """The case's δ = k·(s − s₀) > 0 as a parameter in the interval ``s``'s declared interval gives it, where ``s``
+    was made by :func:`rdpsym.parameter` with numeric ends (and s₀, k are numbers); None otherwise.  As a bare positive
+    symbol δ lost the interval: two triangular laws' modes 1/2 and c ∈ (0, 1), in the case c > 1/2, could not place
+    the point 1/2 + δ inside (0, 1), and the pair was refused asking for what the user had given (a probe)."""
+    if not (isinstance(s, Parameter) and not s.is_integer and s.lower.is_number and s.upper.is_number
+            and s0.is_number and k.is_number and k.is_nonzero):
+        return None
+    ends = [(k * (s.lower - s0), s.left_open), (k * (s.upper - s0), s.right_open)]
+    (lower, lower_open), (upper, upper_open) = ends if k.is_positive else ends[::-1]
+    if upper is not sp.oo and not upper > 0:
+        return None  # (the case is empty: no δ > 0 in the interval; the split's own derivation says so)
+    if lower in (sp.oo, -sp.oo) or lower <= 0:
+        lower, lower_open = sp.S.Zero, True
+    closed = {(True, True): "", (True, False): "upper", (False, True): "lower", (False, False): "both"}
+    # (named as the Dummy would be, with a leading underscore: never a parameter the user is asked to give)
+    return parameter(f"_delta{depth}" if depth else "_delta", lower, upper, closed=closed[lower_open, upper_open])
 
 
 def split(P, Q, order, quantity: sp.Expr, derive: Callable, depth: int):

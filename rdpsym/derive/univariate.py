@@ -375,7 +375,8 @@ def _numeric_fallback(P, Q, order, steps, why: str, as_family: bool = True) -> D
             return specialised
     if P.parameters | Q.parameters or isinstance(order, sp.Symbol):
         # (a case of a split stands for a parameter by a Dummy δ: never named as one to give a value to)
-        free = sorted(str(s) for s in P.parameters | Q.parameters if not isinstance(s, sp.Dummy))
+        free = sorted(str(s) for s in P.parameters | Q.parameters
+                      if not (isinstance(s, sp.Dummy) or s.name.startswith("_delta")))
         if isinstance(order, sp.Symbol):
             free.append(str(order))
         reason = f"no closed form for D_{order}(P‖Q): {why}"
