@@ -291,3 +291,12 @@ def test_a_target_below_the_least_float_is_bracketed_as_any_other():
     assert low < 39894.23 < high and (high - low) / high < 1e-5 and c.evaluations < 60
     text = str(c)
     assert "1e-500" in text and "0" * 100 not in text
+
+
+def test_the_end_beyond_the_target_is_shown_above_it(capsys):
+    """A probe: "scale = 0.999980000300 does not: certified ε ≥ 1.00000000000 > 1" showed no excess at 12 digits (the
+    value is 1.00000000000014): the lower bound is written to as many digits as show it above the target."""
+    assert main(["calibrate", "--mechanism", "laplace", "--epsilon", "1", "--delta", "1e-5"]) == 0
+    line = next(s for s in capsys.readouterr().out.splitlines() if "does not" in s)
+    shown = line.split("certified ε ≥ ")[1].split(" > ")[0]
+    assert Fraction(shown) > 1, line

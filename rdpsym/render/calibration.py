@@ -63,14 +63,24 @@ def calibration_text(c: Calibration) -> str:
         if c.beyond.enclosure == math.inf:  # no finite ε at that end (tv-kl, where the total variation exceeds δ)
             shown = "ε = ∞"
         else:
-            with precision(bits_for(c.beyond.dps + 10)):
-                shown = f"certified ε ≥ {lower_decimal(c.beyond.enclosure, min(c.beyond.dps, 12))}"
+            shown = f"certified ε ≥ {_beyond(c.beyond.enclosure, c.beyond.dps, c.target_epsilon)}"
         lines.append(f"  {c.parameter} = {_decimal(c.bracket[0])} does not: {shown} > {_short(c.target_epsilon)}")
         lines.append(f"  bracket [{_decimal(min(c.bracket))}, {_decimal(max(c.bracket))}], relative width "
                      f"{float(c.relative_gap):.2g}{' (the optimum is inside)' if c.monotone else ''}")
     lines.append(f"  {c.evaluations} certified evaluations")
     lines += [f"  note: {n}" for n in c.notes]
     return "\n".join(lines)
+
+
+def _beyond(enclosure, dps: int, target: Fraction) -> str:
+    """The certified lower bound of an ε beyond the target, to 12 digits or as many more (up to ``dps``) as show it
+    above the target: "certified ε ≥ 1.00000000000 > 1" showed no excess at 12 digits (1.00000000000014; a probe)."""
+    with precision(bits_for(dps + 10)):
+        for digits in range(min(dps, 12), dps + 1):
+            text = lower_decimal(enclosure, digits)
+            if Fraction(decimal.Decimal(text)) > target:
+                break
+    return text
 
 
 def calibration_json(c: Calibration) -> dict:
