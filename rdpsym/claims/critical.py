@@ -60,7 +60,10 @@ def tight_failure(lhs: sp.Expr, relation: str, rhs: sp.Expr, domain: Domain,
     ``alone``: a switch of an Abs or a Piecewise condition in it, a zero or critical point of its factors in it), the
     others at short rationals inside their domains as :func:`singular_points` takes them: a failure set that is a
     line or a strip across the other variables (α = 3 for every σ, α in (2, 2.001) for every σ) was checked where σ
-    was a variable too (a probe).  A failure set on a curve in several variables is not searched.
+    was a variable too (a probe).  Then, in each variable, the points halfway between neighbouring tight values (and
+    the domain's finite ends), and, in several, every variable at one of its own tight values at once.  A variable's
+    domain may also be a finite set of numbers (its members nearest each value).  A failure set on a curve in several
+    variables is not searched.
 
     >>> x = sp.Symbol("x", real=True)
     >>> fails = lambda p: ("sides",) if p[x] ** 2 - 2 == 0 else None  # (x² − 2)² > 0: decided exactly at √2
