@@ -29,7 +29,7 @@ import sympy as sp
 from flint import arb, ctx, fmpq
 
 from rdpsym.claims import prover, search
-from rdpsym.claims.critical import singular_points, tight_failure
+from rdpsym.claims.critical import UNDECIDED, singular_points, tight_failure
 from rdpsym.claims.domains import Domain, domain_within_assumptions
 from rdpsym.foundations import operations
 from rdpsym.foundations.balls import InfiniteValue, OutsideDomain, Undecided, precision, to_arb
@@ -287,10 +287,18 @@ def _check_relation(step: Step, lhs: sp.Expr, rhs: sp.Expr, domain: Domain) -> t
             return Status.UNKNOWN, (Contradiction(proof, found.point), found)
         return status, sampled
     if not proof:
+        undecided: list[dict] = []
         tight = tight_failure(lhs, step.relation, rhs, domain, functools.partial(
-            _failure_at, lhs, step.relation, rhs, rungs, equal)) if step.symbolic else None
+            _failure_at, lhs, step.relation, rhs, rungs, equal), undecided) if step.symbolic else None
         if tight is not None:
             return Status.REFUTED, (_counterexample(*tight, len(domain.points())),)
+        if undecided and status is Status.CHECKED and isinstance(sampled[0], Sampled):
+            # (a point between two exact zeros the balls cannot decide: as a sample point left undecided)
+            found = sampled[0]
+            return Status.UNKNOWN, (dataclasses.replace(found, points=found.points + len(undecided),
+                                                        undecided=found.undecided + len(undecided),
+                                                        example=found.example or point_items(undecided[0]),
+                                                        bits=DEEPER_RUNGS[-1]), *sampled[1:])
         return status, sampled
     sample = sampled[0] if sampled and isinstance(sampled[0], Sampled) else None
     undefined = sample.undefined if sample is not None else 0
@@ -303,14 +311,22 @@ def _check_relation(step: Step, lhs: sp.Expr, rhs: sp.Expr, domain: Domain) -> t
     return Status.UNKNOWN, (Proof(proof), *sampled)
 
 
+#: The precisions a point between two exact zeros is decided at (:func:`~rdpsym.claims.critical.tight_failure`): the
+#: relation is tightest there, and 1 024 bits left the sign of a product of 10⁻⁸⁰¹ open.
+DEEPER_RUNGS = (*DECISION_RUNGS, 4096)
+
+
 def _failure_at(lhs: sp.Expr, relation: str, rhs: sp.Expr, rungs: tuple[int, ...], equal: Callable[[dict], bool],
-                point: dict) -> tuple | None:
-    """The sides at ``point`` where the relation fails there (decided as a sample point is), else None."""
+                point: dict, deeper: bool = False) -> tuple | str | None:
+    """The sides at ``point`` where the relation fails there (decided as a sample point is, with ``deeper`` at
+    :data:`DEEPER_RUNGS` too), :data:`~rdpsym.claims.critical.UNDECIDED` where it stays undecided, else None."""
     try:
-        decided, _, sides = _decided_at(lambda p: (_at(lhs, p), relation, _at(rhs, p)), point, rungs)
+        decided, defined, sides = _decided_at(lambda p: (_at(lhs, p), relation, _at(rhs, p)), point,
+                                              tuple(sorted({*rungs, *DEEPER_RUNGS})) if deeper else rungs)
     except Exception:  # noqa: BLE001 - a side not defined at this value (a log at its zero): not a failure
         return None
-    return sides if _exactly_decided(decided, sides, point, equal) is False else None
+    exact = _exactly_decided(decided, sides, point, equal)
+    return sides if exact is False else UNDECIDED if exact is None and defined else None
 
 
 def _prove(lhs, relation, rhs, domain: Domain) -> str | None:

@@ -50,10 +50,19 @@ GAMMA_POLES = 64
 _PERIODS = 3
 
 
+#: What ``failure_at`` returns at a point its balls could not decide.
+UNDECIDED = "undecided"
+
+
 def tight_failure(lhs: sp.Expr, relation: str, rhs: sp.Expr, domain: Domain,
-                  failure_at: Callable[[dict], tuple | None]) -> tuple[dict, tuple] | None:
+                  failure_at: Callable[..., tuple | str | None],
+                  undecided: list | None = None) -> tuple[dict, tuple] | None:
     """(a point, its sides) where an inequality fails at one of its :func:`tight_values` (``failure_at(point)``: the
-    sides where the relation fails there, as a sample point is decided, else None); None where it fails at none.
+    sides where the relation fails there, as a sample point is decided, :data:`UNDECIDED` where the balls cannot
+    decide, else None); None where it fails at none.  A halfway point (below) is asked with ``deeper=True`` (more
+    bits), and one still undecided is added to ``undecided``: the relation is as tight there as the balls can see,
+    and the claim is not checked (the zeros √2 and √2 + 10⁻⁴⁰⁰ of a product, whose sign between them needs 2 700 bits,
+    were "checked, undecided = 0"; a probe).
 
     In one numeric variable, the other variables at the domain's first sample point.  In several, each variable in
     turn at the points where a part of the difference in that variable alone is tightest (:func:`_tight` with
@@ -66,7 +75,7 @@ def tight_failure(lhs: sp.Expr, relation: str, rhs: sp.Expr, domain: Domain,
     variables is not searched.
 
     >>> x = sp.Symbol("x", real=True)
-    >>> fails = lambda p: ("sides",) if p[x] ** 2 - 2 == 0 else None  # (x² − 2)² > 0: decided exactly at √2
+    >>> fails = lambda p, deeper=False: ("sides",) if p[x] ** 2 - 2 == 0 else None  # (x² − 2)² > 0: exactly at √2
     >>> tight_failure((x**2 - 2) ** 2, ">", sp.S.Zero, Domain({x: sp.Interval(0, 3)}), fails)
     ({x: sqrt(2)}, ('sides',))
     """
@@ -79,12 +88,16 @@ def tight_failure(lhs: sp.Expr, relation: str, rhs: sp.Expr, domain: Domain,
     base = first if len(free) == 1 else _base_point(first, free, numeric, allowed)
     tried: list[dict] = []
 
-    def fails(values: dict) -> tuple[dict, tuple] | None:
+    def fails(values: dict, halfway: bool = False) -> tuple[dict, tuple] | None:
         point = {**base, **values}
         if point in tried or not _allows(allowed, point):
             return None
         tried.append(point)
-        sides = failure_at(point)
+        sides = failure_at(point, deeper=True) if halfway else failure_at(point)
+        if sides == UNDECIDED:
+            if halfway and undecided is not None:
+                undecided.append(point)
+            return None
         return None if sides is None else (point, sides)
 
     tightest = {}
@@ -103,7 +116,7 @@ def tight_failure(lhs: sp.Expr, relation: str, rhs: sp.Expr, domain: Domain,
         # zeros, (x − √2)(x − √2 − 10⁻²⁰)·e^{sin x} ≥ 0, or (n − N)(n − N − 2) ≥ 0 at N + 1, was checked where each zero
         # itself holds (a probe)
         for at in _between(tightest[variable], where):
-            if found := fails({variable: at}):
+            if found := fails({variable: at}, halfway=True):
                 return found
     # Every variable at one of its own tight values at once: a failure at a single point of the plane, (x − √2)² +
     # (y − √3)² ≥ 10⁻⁴⁰, is missed with the others held at short rationals (a probe)
@@ -111,7 +124,40 @@ def tight_failure(lhs: sp.Expr, relation: str, rhs: sp.Expr, domain: Domain,
         for values in itertools.islice(itertools.product(*(tightest[v][:_COMBINED] for v in free)), MOST * 4):
             if found := fails(dict(zip(free, values))):
                 return found
+    # The difference's critical points in all its variables at once, where it is a polynomial in them: (x − √2)² +
+    # (y − √3)² + (x − √2)(y − √3) ≥ 10⁻⁴⁰ has no tight value in either variable alone (a probe)
+    if len(free) > 1:
+        for values in _joint_critical(lhs - rhs, free, numeric):
+            if found := fails(values):
+                return found
     return None
+
+
+#: The most variables whose joint critical points are solved for.
+_JOINT = 3
+
+
+def _joint_critical(d: sp.Expr, free: list[sp.Symbol], where: dict) -> list[dict]:
+    """The points of the domains ``where`` at which every partial derivative of ``d`` in ``free`` vanishes, where ``d``
+    is a polynomial in at most :data:`_JOINT` of them, as far as SymPy solves the system within :data:`SECONDS` (of a
+    Range or a finite set, the members nearest each coordinate); at most :data:`MOST`."""
+    if len(free) > _JOINT or not d.is_polynomial(*free):
+        return []
+    solutions: list[dict] = []
+    with time_budget(SECONDS, "the joint critical points of a claim's relation", absorb=True):
+        try:
+            solutions = sp.solve([sp.diff(d, v) for v in free], free, dict=True)
+        except SymbolicTimeout:
+            raise
+        except Exception:  # noqa: BLE001 - SymPy failing on the system: no points from it, the claim unchanged
+            solutions = []
+    out: list[dict] = []
+    for solution in solutions:
+        if set(solution) != set(free) or not all(v.is_number and v.is_extended_real for v in solution.values()):
+            continue  # (a family of solutions, or a complex one)
+        choices = [_in(solution[v], where[v]) for v in free]
+        out.extend(dict(zip(free, values)) for values in itertools.product(*choices))
+    return out[:MOST]
 
 
 #: The tight values of each variable combined with the others' (their products, at most 4·MOST points).
@@ -486,4 +532,5 @@ def _in(value: sp.Expr, where: sp.Set) -> list[sp.Expr]:
     return [v for v in candidates if holds_value(where, v)]
 
 
-__all__ = ["BESIDE", "MOST", "SECONDS", "singular_points", "singular_values", "tight_failure", "tight_values"]
+__all__ = ["BESIDE", "MOST", "SECONDS", "UNDECIDED", "singular_points", "singular_values", "tight_failure",
+           "tight_values"]
