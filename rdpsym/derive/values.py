@@ -15,6 +15,7 @@ Both the check against the definition (:mod:`rdpsym.derive.verify`) and a user's
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
 import mpmath
@@ -296,19 +297,31 @@ def _removable(expr: sp.Expr, point: dict, order_symbol: sp.Symbol | None) -> sp
     moving = [s for s in sorted(set(point) & expr.free_symbols, key=str) if s != order_symbol]
     if order_symbol is not None and order_symbol in point and order_symbol in expr.free_symbols:
         moving.insert(0, order_symbol)
+    def direction(symbol: sp.Symbol) -> str:
+        return "+" if symbol == order_symbol else "+-"
+
     for symbol in moving:
-        limit = _limit_in(expr, point, symbol, "+" if symbol == order_symbol else "+-")
+        limit = _limit_in(expr, point, symbol, direction(symbol))
         if limit is not None:
             return limit
+    # 0/0 in two of them at once (two Lomax laws of one scale at α = 1/3 divide by (l₁ − l₂)²·(9α² − 9α + 2)):
+    # the limit in one, the other kept, then in the other (a probe)
+    for first, second in itertools.permutations(moving[:3], 2):
+        inner = _limit_in(expr, point, first, direction(first), keep=second)
+        if inner is not None and inner.free_symbols == {second}:
+            limit = _limit_in(inner, {second: point[second]}, second, direction(second))
+            if limit is not None:
+                return limit
     return None
 
 
-def _limit_in(expr: sp.Expr, point: dict, symbol: sp.Symbol, direction: str) -> sp.Expr | None:
-    """The limit of ``expr`` as ``symbol`` tends to its value at ``point`` (the others at theirs), where it is a finite
-    real number; else None."""
-    rest = {s: v for s, v in point.items() if s != symbol}
+def _limit_in(expr: sp.Expr, point: dict, symbol: sp.Symbol, direction: str,
+              keep: sp.Symbol | None = None) -> sp.Expr | None:
+    """The limit of ``expr`` as ``symbol`` tends to its value at ``point`` (the others at theirs, but ``keep``), where
+    it is a finite real number (with ``keep``: an expression in it alone); else None."""
+    rest = {s: v for s, v in point.items() if s not in (symbol, keep)}
     inner = expr.subs(rest) if rest else expr
-    if inner.free_symbols != {symbol}:
+    if inner.free_symbols != {symbol} | ({keep} if keep is not None else set()):
         return None
     try:
         limit = budgeted(lambda: sp.limit(inner, symbol, point[symbol], direction), "the limit at a removable point")
@@ -320,7 +333,8 @@ def _limit_in(expr: sp.Expr, point: dict, symbol: sp.Symbol, direction: str) -> 
     # Not SymPy's assumptions on the value: they depend on the process's hash order, and said "not real" of
     # −2·log(2000001·e^{−1/2000000}/2000000), the Laplace mechanism's D_{1/2} at σ = 10⁶, in some processes (a probe).
     # The value's own evaluation (closed_value) refuses one that is not a real number.
-    if not limit.is_number or limit.has(sp.Limit, sp.nan, sp.zoo, sp.oo, -sp.oo):
+    if limit.has(sp.Limit, sp.nan, sp.zoo, sp.oo, -sp.oo) or not (
+            limit.is_number or (keep is not None and limit.free_symbols == {keep})):
         return None
     return limit
 
