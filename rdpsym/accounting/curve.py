@@ -196,7 +196,9 @@ class RdpCurve:
             self._not_steps(k)
         try:
             k = integer(k, "steps", minimum=1)  # an int, or a NumPy integer
-        except ParameterError:
+        except ParameterError as exc:
+            if "in size" in str(exc):  # (its own reason: 10^1001 steps is a positive integer, past the ceiling)
+                raise
             self._not_steps(k)
         out = RdpCurve(tuple((w * k, c) for w, c in self.terms), self.min_order, f"{k} × ({self.label})")
         known = self.__dict__.get("_merged")

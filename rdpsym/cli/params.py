@@ -41,7 +41,9 @@ def steps(value: str) -> int:
         valid += f", written in at most {MAX_INTEGER_TEXT} characters"
     try:
         return integer(value, "--steps", minimum=1)
-    except ParameterError:
+    except ParameterError as exc:
+        if "in size" in str(exc):  # (its own reason: '1e1001' is a positive integer, past the ceiling)
+            raise argparse.ArgumentTypeError(shorten(str(exc))) from None
         raise argparse.ArgumentTypeError(shorten(must("--steps", valid, quoted(value)))) from None
 
 

@@ -148,6 +148,10 @@ def _load(path: str, option: str) -> object:
         # it is 10⁸⁰⁰; a probe.  A peer's event held floats, and no float holds either.)
         if math.isinf(value) or (value == 0 and Decimal(written) != 0):
             raise ParameterError(must(option, "numbers a float holds (0, or about 5e-324 to 1.8e308 in size)", written))
+        # (a whole number written "1e3" is that integer where the float holds it exactly: a count of 1e3 was refused
+        # as "1000.0", where --steps 1e3 is read; a probe)
+        if "." not in written and value.is_integer() and Decimal(written) == int(value):
+            return int(value)
         return value
 
     def unique(pairs: list) -> dict:  # ({"sigma": 2, "sigma": 0.5} was read as σ = 1/2, silently: a probe)

@@ -308,7 +308,8 @@ def integer(value: object, name: str, minimum: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, (numbers.Integral, fmpz)):
         raise ParameterError(must(name, valid, _shown(value)))
     value = int(value)
-    if value.bit_length() > MAX_MAGNITUDE / math.log10(2):
+    # (by the bits first, then exactly: 9·10⁹⁹⁹ was refused as more than 10^1000, a probe)
+    if value.bit_length() > MAX_MAGNITUDE / math.log10(2) and abs(value) > 10**MAX_MAGNITUDE:
         raise ParameterError(must(name, f"{valid}, at most 10^{MAX_MAGNITUDE} in size", _shown(value)))
     if minimum is not None and value < minimum:
         raise ParameterError(must(name, f"an integer >= {minimum}", value))
