@@ -221,3 +221,19 @@ def test_cli_verify_reads_an_event_under_the_relation_its_accountant_used(tmp_pa
     assert "--neighboring-relation must be given with --event" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["verify", "--event", str(gauss), "--orders", "2", "--rdp", "1", "--neighboring-relation", "ONE"])
+
+
+def test_cli_verify_reads_whole_numbers_written_in_scientific_notation(tmp_path, capsys):
+    """A review: a JSON count written 1e3 was refused as "1000.0" (every JSON number became a float), where
+    --steps 1e3 is read; and --steps 1e1001 was "must be a positive integer"."""
+    event = tmp_path / "e.json"
+    event.write_text('{"class_name": "SelfComposedDpEvent", "count": 1e3, '
+                     '"event": {"class_name": "GaussianDpEvent", "noise_multiplier": 2}}')
+    assert main(["verify", "--event", str(event), "--orders", "2", "--rdp", "250"]) == 0
+    history = tmp_path / "h.json"
+    history.write_text("[[1.1, 0.01, 1e2]]")
+    assert main(["verify", "--history", str(history), "--orders", "2", "--rdp", "1"]) == 0
+    assert "100 ×" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["epsilon", "--mechanism", "gaussian", "--set", "sigma=2", "--steps", "1e1001", "--delta", "1e-5"])
+    assert "at most 10^1000 in size" in capsys.readouterr().err

@@ -169,6 +169,10 @@ def test_number_rational_and_integer_narrow_the_reading():
     # (text in scientific notation is read exactly, as every decimal is: "1e3" is the integer 1000, and `--steps 1e12`
     # was refused where the Python API takes 10**12, a probe; "2.5e0" is no integer)
     assert integer("1e3", "k") == 1000 and integer("2.5E3", "k") == 2500
+    # (the ceiling as it says: 9·10⁹⁹⁹ was refused as "at most 10^1000", a review)
+    assert integer("9e999", "k") == 9 * 10**999 and integer(10**1000, "k") == 10**1000
+    with pytest.raises(ParameterError, match=r"at most 10\^1000 in size"):
+        integer(10**1000 + 1, "k")
     for bad in (3.0, "3.5", "2.5e0", "1e-3", True, "x"):
         with pytest.raises(ParameterError, match="k must be an integer"):
             integer(bad, "k")
