@@ -370,3 +370,15 @@ def test_a_complex_value_for_a_declared_interval_and_a_huge_total_count_are_refu
         event = dpa.SelfComposedDpEvent(event, 10**999)
     with pytest.raises(ParameterError, match=r"at most 10\^1000; got about 10\^499"):
         rdpsym.from_dp_event(event)
+
+
+def test_a_table_whose_outcomes_hold_a_parameter_is_refused():
+    """A probe: {m: 1/2, m + 1: 1/2} against {0: 1/2, 1: 1/2} was read with outcomes compared as labels, disjoint
+    whatever m: D_{1/2} = ∞, checked, where at m = 0 the laws are one (0) and at m = 1 it is 2·log 2."""
+    m = sp.Symbol("m", integer=True, nonnegative=True)
+    with pytest.raises(rdpsym.DensityError, match=r"^a table's outcomes must be numbers or text labels, without "
+                                                  r"parameters .*; got m\."):
+        rdpsym.Discrete({m: sp.Rational(1, 2), m + 1: sp.Rational(1, 2)})
+    k = sp.Symbol("k", integer=True)
+    shifted = rdpsym.Discrete(sp.Rational(1, 2), k, support=sp.Range(m, m + 2))  # (the way to write it)
+    assert shifted.parameters == {m}
