@@ -799,3 +799,22 @@ def test_the_names_rdpsym_and_users_give_symbols_are_typeset_as_tex_and_only_tab
     tex = rdpsym.renyi_divergence(P, Q, rdpsym.alpha).latex()
     assert r"\Delta\mu" in tex and "textbackslash" not in tex
     assert rdpsym.render.latex.paper_latex(sp.Symbol("x_{1}")) == "x_{1}"
+
+
+@pytest.mark.parametrize("k", [25, 100])
+def test_the_definition_of_an_ill_conditioned_gaussian_pair_is_resolved_not_infinite(k):
+    """A probe: variances 10⁻²⁵ and 1 against 2·10⁻²⁵ and 1 gave +∞ from the definition (no reason), even at α = 1/2:
+    a Hessian eigenvalue below 10^(−wp/2) of the largest was read as 0.  The digits are raised until each eigenvalue
+    is resolved.  The truth: −½·log(3/4) at α = 2, and 0.0588915178281917272690… at α = 1/2 (the Gaussian formula);
+    a correlation 1 − 10⁻³⁰ with a unit shift, D₂ = α·μᵀΣ⁻¹μ/2 = 5·10²⁹."""
+    v = sp.Rational(1, 10**k)
+    P, Q = rdpsym.MultivariateNormal([0, 0], sp.diag(v, 1)), rdpsym.MultivariateNormal([0, 0], sp.diag(2 * v, 1))
+    with mpmath.workdps(40):
+        assert abs(rdpsym.renyi_divergence_mp(P, Q, 2, dps=20) + mpmath.log(mpmath.mpf(3) / 4) / 2) < 1e-19
+        half = mpmath.log(2) / 2 - mpmath.log(mpmath.mpf(4) / 3)  # log(σ₂/σ₁) + log(σ₂²/σ_α²)/(2(α − 1)), σ_α² = 3v/2
+        assert abs(rdpsym.renyi_divergence_mp(P, Q, sp.Rational(1, 2), dps=20) - half) < 1e-19
+    r = 1 - sp.Rational(1, 10**30)
+    S = sp.Matrix([[1, r], [r, 1]])
+    shifted = rdpsym.renyi_divergence_mp(rdpsym.MultivariateNormal([0, 0], S), rdpsym.MultivariateNormal([1, 0], S), 2,
+                                         dps=20)
+    assert abs(shifted - mpmath.mpf("5e29")) < mpmath.mpf("5e10")
