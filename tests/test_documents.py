@@ -150,6 +150,25 @@ def test_a_tables_outcome_labels_are_set_as_text_never_read_as_tex(compile_latex
     compile_latex(derivation_document(d, "A table with hostile labels"))
 
 
+@pytest.mark.parametrize("name", [r"\input{secret}", r"\immediate\write18{touch pwned}n", "b%", "b#", "b}", "σ",
+                                  "ψ_1", "b\u2603"])
+def test_a_parameters_name_is_set_as_text_never_read_as_tex(name, compile_latex):
+    r"""A probe: parameter names reached the LaTeX raw: \input{secret} read the file when compiled, and b%, b#, b} or σ
+    broke pdflatex.  A name SymPy prints as TeX by itself (sigma_1) keeps its print; any other is escaped text."""
+    from rdpsym.render.documents import derivation_document
+
+    x = sp.Symbol("x", real=True)
+    b = sp.Symbol(name, positive=True)
+    P = rdpsym.Continuous(sp.exp(-x), x, support=sp.Interval(0, sp.oo))
+    Q = rdpsym.Continuous(b * sp.exp(-b * x), x, support=sp.Interval(0, sp.oo))
+    d = rdpsym.renyi_divergence(P, Q, 2)
+    tex = d.latex()
+    for control in (r"\input", r"\immediate", r"\write18"):
+        assert control not in tex
+    compile_latex(derivation_document(d, "A hostile parameter name"))
+    assert r"\sigma_{1}" in rdpsym.render.latex.paper_latex(sp.Symbol("sigma_1"))
+
+
 def test_compile_errors_quote_the_tex_error(tmp_path, compile_latex):
     bad = tmp_path / "bad.tex"
     bad.write_text("\\documentclass{article}\\begin{document}$\\frac{1}$\\end{document}")

@@ -116,7 +116,7 @@ def _lines(latex: str) -> str:
 
 def _domain_latex(claim: Claim) -> list[str]:
     """The domain's variables as hypotheses, ``\\alpha \\in (1, \\infty)``."""
-    return [f"{sp.latex(s)} \\in {sp.latex(iv)}" for s, iv in claim.domain.variables.items()]
+    return [f"{paper_latex(s)} \\in {paper_latex(iv)}" for s, iv in claim.domain.variables.items()]
 
 
 def _relation_latex(step: Step) -> str:
@@ -220,7 +220,7 @@ def _name_latex(k) -> str:
     name = k.name if isinstance(k, sp.Symbol) else str(k)
     stem = name.rstrip("'")
     if isinstance(k, sp.Symbol) or _GREEK_WORD.fullmatch(stem):
-        return sp.latex(sp.Symbol(stem)) + "'" * (len(name) - len(stem))
+        return paper_latex(sp.Symbol(stem)) + "'" * (len(name) - len(stem))
     return rf"\mathit{{{text(name)}}}"
 
 

@@ -25,19 +25,41 @@ does.  :class:`PaperPrinter` changes only presentation, never the expression:
 
 from __future__ import annotations
 
+import re
+
 import sympy as sp
 from sympy.core.function import AppliedUndef
 from sympy.printing.latex import LatexPrinter
 from sympy.printing.precedence import PRECEDENCE
 
 from rdpsym.foundations.arithmetic import size_problem
-from rdpsym.foundations.errors import ParameterError, must
+from rdpsym.foundations.errors import NoLatexForm, ParameterError, must
 from rdpsym.foundations.notation import P, Q, RenyiDivergence, RenyiMoment
 from rdpsym.foundations.reading import exact
 from rdpsym.foundations.symbols import alpha
 from rdpsym.render.prose import text
 
 __all__ = ["PaperPrinter", "paper_latex"]
+
+
+#: A symbol's name that SymPy's printer turns into TeX by itself (σ₁ from "sigma_1", x' from "x'").
+_PLAIN_NAME = re.compile(r"_?[A-Za-z][A-Za-z0-9_]*'*")
+
+
+def name_text(name: str) -> str:
+    r"""A symbol's name as text inside ``\text{}``: escaped, its Unicode typeset where LaTeX has it, any other
+    character by its code point (never raw).
+
+    >>> print(name_text("b%"), name_text("σ2"), name_text(r"\input{x}"))
+    b\% $\sigma$2 \textbackslash{}input\{x\}
+    """
+    out = []
+    for c in name:
+        try:
+            out.append(text(c))
+        except NoLatexForm:
+            out.append(f"U+{ord(c):04X}")
+    return "".join(out)
 
 
 def _short_exponent(arg: sp.Expr) -> bool:
@@ -78,6 +100,14 @@ class PaperPrinter(LatexPrinter):
             return self._order_symbol
         named = [s for s in expr.free_symbols if s.name == alpha.name]
         return named[0] if named else None
+
+    def _print_Symbol(self, expr, style="plain"):
+        # A name SymPy prints as TeX (letters, digits, underscores, primes) as SymPy prints it; any other is set as
+        # escaped text: a parameter named "\input{secret}" was written raw (and read the file when compiled), and
+        # "b%", "b}" or "σ" broke pdflatex (a probe)
+        if _PLAIN_NAME.fullmatch(expr.name):
+            return super()._print_Symbol(expr, style)
+        return rf"\text{{{name_text(expr.name)}}}"
 
     def _print_OutcomeLabel(self, expr, style="plain"):
         # A table's label is set as escaped text, never as TeX: "\input{…}" or "a}\end{align*}…" reached the
