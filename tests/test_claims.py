@@ -453,6 +453,9 @@ def test_claim_math_that_cannot_typeset_is_refused_by_claim_and_field_and_math_t
         (dict(latex="x^2 \\ge 0 \\"), "its step 1's latex: a lone backslash at the end"),
         (dict(reason=r"since $x_{1$ is small"), "its step 1's reason: a { that is never closed"),
         (dict(statement="a\n\n b"), "its statement: a blank line"),
+        # (a probe: pdflatex failed on both after every claim was checked)
+        (dict(reason="the empty math $$ here"), "its step 1's reason: the math $$ is empty"),
+        (dict(reason="a lone script $^$ there"), "its step 1's reason: the math $^$ is empty or ends with a script"),
     ]:
         with pytest.raises(ClaimError, match="^claim typeset-me: " + re.escape(message)):
             check_typesetting([claim(**kwargs)])

@@ -414,6 +414,10 @@ def check_typesetting(claims: list[Claim]) -> None:
                 (math if where in maths else reason_latex)(value)
                 spans = [value] if where in maths else value.split("$")[1::2] if value.count("$") % 2 == 0 else []
                 for span in spans:
+                    # (an empty $$ is display math to TeX, and a script with nothing after it, $^$, is missing its
+                    # argument: both passed here and failed pdflatex after every claim was checked; a probe)
+                    if not span.strip() or span.rstrip().endswith(("^", "_")):
+                        raise NoLatexForm(f"the math ${span}$ is empty or ends with a script that has no argument")
                     check_math(math(span), aligned=where.endswith("latex"))
             except NoLatexForm as exc:
                 raise ClaimError(f"claim {claim.id}: its {where}: {exc}") from None
