@@ -237,3 +237,12 @@ def test_cli_verify_reads_whole_numbers_written_in_scientific_notation(tmp_path,
     with pytest.raises(SystemExit):
         main(["epsilon", "--mechanism", "gaussian", "--set", "sigma=2", "--steps", "1e1001", "--delta", "1e-5"])
     assert "at most 10^1000 in size" in capsys.readouterr().err
+
+
+def test_json_to_standard_output_is_the_json_alone(capsys):
+    """A probe: `--json -` wrote the text report and then the JSON on standard output for calibrate, verify and audit
+    (epsilon, delta, derive and check wrote the JSON alone)."""
+    for argv in (["verify", "--mechanism", "gaussian", "--set", "sigma=2", "--orders", "2", "--rdp", "0.25"],
+                 ["calibrate", "--mechanism", "gaussian", "--epsilon", "1", "--delta", "1e-5", "--dps", "10"]):
+        assert main([*argv, "--json", "-"]) == 0
+        json.loads(capsys.readouterr().out)

@@ -96,7 +96,8 @@ def run_audit(args) -> int:
     dps = read_dps(args.dps, "--dps")
     out = check_path(args.json, "--json")
     report = audit(args.peer, grid=args.grid, dps=dps)
-    print(audit_text(report))
+    if out is None or str(out) != "-":  # (--json -: the JSON alone on standard output, as epsilon's)
+        print(audit_text(report))
     outputs = Outputs()
     outputs.text("--json", out, json.dumps(audit_json(report), indent=2))
     return outputs.status(OK)
@@ -147,5 +148,6 @@ def register(sub) -> None:
     au.add_argument("--grid", choices=["small", "full"], default="small",
                     help="small (default): a few mechanisms and orders; full: every mechanism and order of the audit")
     au.add_argument("--dps", default="40", help="digits of the certified values compared with (default 40)")
-    au.add_argument("--json", metavar="FILE", help="also write the report as JSON (- for stdout)")
+    au.add_argument("--json", metavar="FILE", help="also write the report as JSON (- for standard output, instead "
+                                                   "of the text)")
     au.set_defaults(run=run_audit)

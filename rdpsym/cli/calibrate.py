@@ -88,7 +88,8 @@ def run(args) -> int:
     out = check_path(args.json, "--json")
     with executor_from(args.workers, args.scheduler) as executor:
         results = calibrate_many(requests, executor)
-    print("\n\n".join(calibration_text(c) for c in results))
+    if out is None or str(out) != "-":  # (--json -: the JSON alone on standard output, as epsilon's)
+        print("\n\n".join(calibration_text(c) for c in results))
     outputs = Outputs()
     data = [calibration_json(c) for c in results]
     outputs.text("--json", out, json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=False))
@@ -112,6 +113,7 @@ def register(sub) -> None:
     p.add_argument("--conversion", default=api.DEFAULT_CONVERSION, choices=list(api.CONVERSIONS),
                    help="as rdpsym epsilon (default best; bbghs to match dp_accounting and Opacus)")
     p.add_argument("--dps", default="30", help="digits of the certified ε reported (default 30)")
-    p.add_argument("--json", metavar="FILE", help="also write the result(s) as JSON")
+    p.add_argument("--json", metavar="FILE", help="also write the result(s) as JSON (- for standard output, instead "
+                                                  "of the text)")
     add_sweep_options(p)
     p.set_defaults(run=run)

@@ -219,7 +219,8 @@ def run_verify(args) -> int:
         orders = args.orders.strip()
     report = verify(told, orders=orders, rdp=_list(args.rdp, "--rdp"), delta=args.delta, epsilon=args.epsilon, steps=k,
                     peer=args.peer, conversion=args.conversion, dps=dps)
-    print(verification_text(report))
+    if out is None or str(out) != "-":  # (--json -: the JSON alone on standard output, as epsilon's)
+        print(verification_text(report))
     outputs = Outputs()
     outputs.text("--json", out, json.dumps(verification_json(report), indent=2, ensure_ascii=False))
     return outputs.status(NOT_AS_EXPECTED if any(c.unsafe for c in report.checks) else OK)
@@ -245,5 +246,6 @@ def register(sub) -> None:
     p.add_argument("--conversion", default="bbghs", choices=["mironov", "bbghs", "balle"],
                    help="the peer's RDP → (ε, δ) conversion (default bbghs, as dp_accounting and Opacus)")
     p.add_argument("--dps", default="30", help="significant digits of the certified values (default 30)")
-    p.add_argument("--json", metavar="FILE", help="also write the report as JSON")
+    p.add_argument("--json", metavar="FILE", help="also write the report as JSON (- for standard output, instead of "
+                                                  "the text)")
     p.set_defaults(run=run_verify)
