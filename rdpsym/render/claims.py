@@ -327,9 +327,22 @@ def report_markdown(report: Report) -> str:
         if len(files) > 1:
             out += ["", f"### {path}", ""] if out else [f"### {path}", ""]
         out += ["| source | claim | file | status | why not proved |", "|---|---|---|---|---|"]
-        out += [f"| {_cell(r.claim.source)} | `{r.claim.id}` | {path} | {r.verdict} | {_cell(why_not_proved(r))} |"
-                for r in results]
+        out += [f"| {_cell(r.claim.source)} | {_code_cell(r.claim.id)} | {_cell(path)} | {r.verdict} | "
+                f"{_cell(why_not_proved(r))} |" for r in results]
     return "\n".join(out)
+
+
+def _code_cell(text: str) -> str:
+    r"""Text as a code span in one Markdown table cell: its ``|`` escaped (GitHub splits a cell there even inside
+    code), fenced by more backticks than it holds (an id with a backtick closed its span: a probe).
+
+    >>> _code_cell("a|b"), _code_cell("x`y")
+    ('`a\\|b`', '`` x`y ``')
+    """
+    text = " ".join(text.replace("|", r"\|").splitlines())
+    run = max((len(m) for m in re.findall("`+", text)), default=0)
+    fence = "`" * (run + 1)
+    return f"{fence} {text} {fence}" if run else f"{fence}{text}{fence}"
 
 
 def _cell(text: str) -> str:
