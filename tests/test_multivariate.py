@@ -818,3 +818,15 @@ def test_the_definition_of_an_ill_conditioned_gaussian_pair_is_resolved_not_infi
     shifted = rdpsym.renyi_divergence_mp(rdpsym.MultivariateNormal([0, 0], S), rdpsym.MultivariateNormal([1, 0], S), 2,
                                          dps=20)
     assert abs(shifted - mpmath.mpf("5e29")) < mpmath.mpf("5e10")
+
+
+def test_d_infinity_of_normals_with_a_symbolic_variance_is_refused_cleanly_not_a_type_error():
+    """A probe: D_∞ of N(0, diag(s, 1)) against N(0, I) raised SymPy's TypeError ("Invalid NaN comparison") while the
+    cases of the supremum were built.  Refused as no closed form; the numbers derive (s = 1/2: log √2)."""
+    s = sp.Symbol("s", positive=True)
+    with pytest.raises(rdpsym.NoClosedFormError):
+        rdpsym.renyi_divergence(rdpsym.MultivariateNormal([0, 0], sp.diag(s, 1)),
+                                rdpsym.MultivariateNormal([0, 0], sp.eye(2)), sp.oo)
+    half = rdpsym.renyi_divergence(rdpsym.MultivariateNormal([0, 0], sp.diag(sp.Rational(1, 2), 1)),
+                                   rdpsym.MultivariateNormal([0, 0], sp.eye(2)), sp.oo)
+    assert sp.simplify(half.result - sp.log(2) / 2) == 0

@@ -28,6 +28,7 @@ from rdpsym.engine.quadratic import (
     positive_definite,
     tidy_signs,
 )
+from rdpsym.foundations.errors import NoClosedFormError
 from rdpsym.foundations.notation import (
     Coordinates,
     DensityAt,
@@ -399,7 +400,10 @@ def _gaussian_sup(g: GaussianPair, hyp: Hypotheses, names: tuple, steps: list, h
                         "+")
     pd = sp.And(*[positive_condition(m, hyp) for m in leading_minors(M)])
     not_psd = sp.Or(*[positive_condition(-m, hyp) for m in _principal_minors(M)])
-    value = sp.Piecewise((best, pd), (oo, not_psd), (boundary, True))
+    try:
+        value = sp.Piecewise((best, pd), (oo, not_psd), (boundary, True))
+    except TypeError as exc:  # (SymPy comparing a NaN while it tidies the conditions: diag(s, 1) against I; a probe)
+        raise NoClosedFormError(f"D_∞: the cases of the supremum could not be stated ({exc})") from exc
     steps.append(Step(D, "=", value, QuadraticSupremum("cases")))
     return Part(value, (), steps, Status.PROVED, hypotheses=hypotheses)
 
