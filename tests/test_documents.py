@@ -442,3 +442,11 @@ def test_author_math_that_programs_tex_is_refused_and_pdflatex_reads_nothing_out
                    + "}x\\end{document}")
     compile_pdf(tex)
     assert not (tmp_path / "pwned").exists()
+
+
+def test_a_layout_warning_names_the_users_file_not_the_scratch_one(tmp_path, capsys, compile_latex):
+    """A probe: the warning (and a pdflatex error) named /tmp/rdpsym-latex-…/d.tex, a folder gone by then."""
+    out = tmp_path / "d.tex"
+    assert main(["derive", "gaussian", "--order", "1", "--set", "sigma=1e-300", "--latex", str(out), "--pdf"]) == 0
+    err = capsys.readouterr().err
+    assert f"rdpsym: warning: {out}: 1 line(s) run past the right margin" in err and "rdpsym-latex-" not in err

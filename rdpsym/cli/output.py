@@ -22,7 +22,7 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
-from rdpsym.foundations.errors import ParameterError, RdpSymError, must
+from rdpsym.foundations.errors import LatexError, ParameterError, RdpSymError, must
 from rdpsym.foundations.files import is_special, replace_file, replace_together
 from rdpsym.render.pdf import LatexLayoutWarning, compile_pdf
 
@@ -204,12 +204,15 @@ class Outputs:
                 draft.write_text(text, encoding="utf-8")
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always", LatexLayoutWarning)
-                    built = compile_pdf(draft)
+                    try:
+                        built = compile_pdf(draft)
+                    except LatexError as exc:  # (named by the user's file: the scratch folder is gone; a probe)
+                        raise LatexError(str(exc).replace(str(draft), str(path))) from None
                 replace_together({path: text, pdf_path: lambda p: shutil.copyfile(built, p)})
             print(f"wrote {path}")
             print(f"wrote {pdf_path}")
             for w in caught:  # the PDF is written; say where its layout is off, without a Python traceback
-                print(f"rdpsym: warning: {w.message}", file=sys.stderr)
+                print(f"rdpsym: warning: {str(w.message).replace(str(draft), str(path))}", file=sys.stderr)
 
         if self.write("--pdf", build):
             return
