@@ -1333,6 +1333,10 @@ def test_a_closed_form_0_over_0_in_its_parameters_is_its_limit_there():
         d = renyi_divergence(lomax(l1), lomax(l2), order)
         assert d.evalf({l1: 1, l2: 1}) == 0 and d.evalf({l1: 3, l2: 3}) == 0
         assert 0 < d.evalf({l1: 1, l2: 1 + R(1, 10**30)}) < mpmath.mpf(10) ** -59  # (second order in l₂ − l₁)
+    # 0/0 in the order and a parameter at once (a review): at a symbolic order the form divides by (l₁ − l₂)² and by
+    # 9α² − 9α + 2, both 0 at α = 1/3, l₁ = l₂; the limit in l₁ (α kept), then in α
+    d = renyi_divergence(lomax(l1), lomax(l2), rdpsym.alpha)
+    assert d.evalf({l1: 1, l2: 1, rdpsym.alpha: R(1, 3)}) == 0 and d.evalf({l1: 2, l2: 2, rdpsym.alpha: 2}) == 0
 
 
 @pytest.mark.parametrize("scales, order", [((2, R(3, 2)), R(16, 7)), ((2, 1), R(4, 3)), ((3, 1), R(9, 8))])
