@@ -56,6 +56,7 @@ from flint import arb, fmpq
 
 from rdpsym.accounting import conversions as conv
 from rdpsym.accounting import order_one, profiles
+from rdpsym.accounting.brackets import Anchor, bracket
 from rdpsym.accounting.components import Infinite
 from rdpsym.accounting.curve import RdpCurve, parse_order
 from rdpsym.accounting.orders import resolve
@@ -366,12 +367,12 @@ def _coarse_balls(c: RdpCurve, d: fmpq, grid: tuple, default: bool, how: str) ->
     for i, ball in zip(direct, at):
         balls[i] = ball
     with precision(bits_for(SCREEN_DPS + 10)):
-        known = [_Anchor(a, balls[i]) for a, i in anchors]
+        known = [Anchor(a, balls[i]) for a, i in anchors]
         unsettled, bracketed, k = [], [], 0
         for a, i in between:
             while known[k + 1].order < a:
                 k += 1
-            balls[i] = _bracket(arb(a), known[k - 1] if k else None, known[k], known[k + 1])
+            balls[i] = bracket(arb(a), known[k - 1] if k else None, known[k], known[k + 1])
             (bracketed if balls[i] is not None else unsettled).append(i)
     if unsettled:  # a neighbour not a finite ball (∞): certified directly
         for i, ball in zip(unsettled, c.enclosures([grid[i] for i in unsettled], SCREEN_DPS + 3)):
@@ -380,29 +381,6 @@ def _coarse_balls(c: RdpCurve, d: fmpq, grid: tuple, default: bool, how: str) ->
     for i, ball in zip(wanted, c.enclosures([grid[i] for i in wanted], SCREEN_DPS + 3)):
         balls[i] = ball
     return balls
-
-
-class _Anchor:
-    """A certified order of a bracket: the order, ε's ball and g = (α − 1)ε's (None where ε is not a finite ball)."""
-
-    def __init__(self, order: fmpq, ball):
-        self.order, self.at = order, arb(order)
-        finite = isinstance(ball, arb) and ball.is_finite()
-        self.ball = ball if finite else None
-        self.g = (self.at - 1) * ball if finite else None
-
-
-def _bracket(t: arb, left: _Anchor | None, low: _Anchor, high: _Anchor) -> arb | None:
-    """A certified ball for ε at the order t from the certified orders ``low`` < t < ``high`` (and ``left`` below
-    ``low``, or None) of a curve whose g = (α − 1)ε is convex; None where one of them is not a finite ball."""
-    if low.ball is None or high.ball is None or (left is not None and left.ball is None):
-        return None
-    lower = low.ball.lower()  # ε is non-decreasing
-    if left is not None:  # the secant of g through left and low, extended to t, lies below g
-        slope = (low.g.lower() - left.g.upper()) / (low.at - left.at)
-        lower = lower.max(((low.g.lower() + slope * (t - low.at)) / (t - 1)).lower())
-    chord = (low.g.upper() * (high.at - t) + high.g.upper() * (t - low.at)) / (high.at - low.at)
-    return arb(0).max(lower).union((chord / (t - 1)).upper())
 
 
 def delta(curve: RdpCurve | Mechanism | Guarantee, epsilon: object, orders: object = None,

@@ -34,7 +34,8 @@ from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.reading import comma_separated
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.laws.mechanisms import REGISTRY
-from rdpsym.peers.events import NEIGHBORING_RELATIONS, Accounted, from_dp_event
+from rdpsym.peers.events import from_dp_event
+from rdpsym.peers.relations import NEIGHBORING_RELATIONS, Accounted
 from rdpsym.peers.verify import verify
 from rdpsym.render.peers import verification_json, verification_text
 

@@ -509,16 +509,11 @@ def parameter_values(values: Mapping | None, densities: tuple[Density, ...]) -> 
 
 
 def _outcome(key: object) -> object:
-    if isinstance(key, float):
+    if isinstance(key, (float, int)) and not isinstance(key, bool):
         return exact(key, "outcome")
-    if isinstance(key, int) and not isinstance(key, bool):
-        return sp.Integer(key)
-    if isinstance(key, sp.Basic) and key.free_symbols:
-        # (outcomes are compared as labels: {m: 1/2, m + 1: 1/2} against {0: 1/2, 1: 1/2} had disjoint supports
-        # whatever m, and D_{1/2} = ∞ was checked, where at m = 0 the laws are one; a probe)
+    if isinstance(key, sp.Basic) and key.free_symbols:  # (compared as labels, m and 0 were disjoint: ∞, a probe)
         raise DensityError(must("a table's outcomes", "numbers or text labels, without parameters (a law shifted by "
-                                "a parameter is a pmf on a Range: Discrete(pmf, k, support=Range(m, m + 2)))",
-                                quoted(key)))
+                                "a parameter is a pmf on a Range: Discrete(pmf, k, support=Range(m, m + 2)))", key))
     return key
 
 
