@@ -42,8 +42,31 @@ from rdpsym.render.prose import text
 __all__ = ["PaperPrinter", "paper_latex"]
 
 
-#: A symbol's name that SymPy's printer turns into TeX by itself (σ₁ from "sigma_1", x' from "x'").
-_PLAIN_NAME = re.compile(r"_?[A-Za-z][A-Za-z0-9_]*'*")
+#: The characters of a name SymPy may print as TeX (with its braces balanced and only :data:`_SAFE_COMMANDS`).
+_TEX_NAME = re.compile(r"[A-Za-z0-9_^{}\\', ]+")
+#: The TeX commands a name may hold: Greek letters and accents (rdpsym's own ΔΜ is "\Delta\mu"); never \input,
+#: \write18, \def, \catcode or any other.
+_SAFE_COMMANDS = frozenset(
+    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi pi varpi rho "
+    "varrho sigma varsigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi "
+    "Psi Omega bar hat tilde dot ddot vec check breve mathrm mathbf mathit mathcal mathsf prime ell".split())
+
+
+def _tex_safe(name: str) -> bool:
+    """Whether a symbol's name is TeX SymPy may print as it is: letters, digits, scripts and balanced braces, and no
+    command but a Greek letter or an accent (``x_{1}``, ``\\Delta\\mu``, ``sigma_1``; not ``\\input{x}``, ``b%``
+    or ``σ``)."""
+    if not _TEX_NAME.fullmatch(name) or any(not c.isascii() for c in name):
+        return False
+    depth = 0
+    for c in name:
+        depth += {"{": 1, "}": -1}.get(c, 0)
+        if depth < 0:
+            return False
+    if depth:
+        return False
+    commands = re.findall(r"\\([A-Za-z]*)", name)
+    return all(c in _SAFE_COMMANDS for c in commands)
 
 
 def name_text(name: str) -> str:
@@ -105,7 +128,7 @@ class PaperPrinter(LatexPrinter):
         # A name SymPy prints as TeX (letters, digits, underscores, primes) as SymPy prints it; any other is set as
         # escaped text: a parameter named "\input{secret}" was written raw (and read the file when compiled), and
         # "b%", "b}" or "σ" broke pdflatex (a probe)
-        if _PLAIN_NAME.fullmatch(expr.name):
+        if _tex_safe(expr.name):
             return super()._print_Symbol(expr, style)
         return rf"\text{{{name_text(expr.name)}}}"
 
