@@ -58,7 +58,7 @@ def _show(r: api.AccountingResult, args) -> int:
     """The result as text on the console; ``--json`` (a bare ``--json`` or ``-``: standard output instead of
     the text) as JSON."""
     out = check_path(args.json, "--json")
-    if out is None or str(out) != "-":
+    if Outputs.console_text(out):
         print(result_text(r, args.certified))
     outputs = Outputs()
     outputs.text("--json", out, lambda: json.dumps(result_json(r), indent=2, ensure_ascii=False))
@@ -96,7 +96,7 @@ def run_audit(args) -> int:
     dps = read_dps(args.dps, "--dps")
     out = check_path(args.json, "--json")
     report = audit(args.peer, grid=args.grid, dps=dps)
-    if out is None or str(out) != "-":  # (--json -: the JSON alone on standard output, as epsilon's)
+    if Outputs.console_text(out):
         print(audit_text(report))
     outputs = Outputs()
     outputs.text("--json", out, json.dumps(audit_json(report), indent=2))

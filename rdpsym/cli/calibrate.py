@@ -88,7 +88,7 @@ def run(args) -> int:
     out = check_path(args.json, "--json")
     with executor_from(args.workers, args.scheduler) as executor:
         results = calibrate_many(requests, executor)
-    if out is None or str(out) != "-":  # (--json -: the JSON alone on standard output, as epsilon's)
+    if Outputs.console_text(out):
         print("\n\n".join(calibration_text(c) for c in results))
     outputs = Outputs()
     data = [calibration_json(c) for c in results]

@@ -162,6 +162,11 @@ class Outputs:
             self.failed.append(option)
             return False
 
+    @staticmethod
+    def console_text(json_path: Path | str | None) -> bool:
+        """Whether a command's text report goes to the console: not where ``--json -`` writes the JSON there."""
+        return json_path is None or str(json_path) != "-"
+
     def text(self, option: str, path: Path | None, content: str | Callable[[], str]) -> bool:
         """Write ``content`` to ``path`` (``-``: standard output) and say so.  ``content`` may be a function
         that builds it: it is called only when the output is asked for (a report costs seconds to typeset)."""

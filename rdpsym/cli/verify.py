@@ -220,7 +220,7 @@ def run_verify(args) -> int:
         orders = args.orders.strip()
     report = verify(told, orders=orders, rdp=_list(args.rdp, "--rdp"), delta=args.delta, epsilon=args.epsilon, steps=k,
                     peer=args.peer, conversion=args.conversion, dps=dps)
-    if out is None or str(out) != "-":  # (--json -: the JSON alone on standard output, as epsilon's)
+    if Outputs.console_text(out):
         print(verification_text(report))
     outputs = Outputs()
     outputs.text("--json", out, json.dumps(verification_json(report), indent=2, ensure_ascii=False))

@@ -205,19 +205,15 @@ def _diagonalised(jp: Joint, jq: Joint, order, dps: int) -> mpmath.mpf:
                 return value
         raise ConvergenceError(f"D_{order} of a Gaussian block: its Hessian's eigenvalues are not resolved at "
                                f"{8 * wp} digits (condition number past 10^{4 * wp})")
-    with mpmath.workdps(wp):
+    with mpmath.workdps(wp):  # (order 1 or ∞)
         lp, lq = _log_density(jp), _log_density(jq)
-        a = to_mpf(order, mpmath.mp) if order is not oo else mpmath.inf
-        if a == 1 or a == mpmath.inf:
-            cp, gp, Hp = _fit(lp, d)
-            ch, gh, Hh = _fit(lambda x: lp(x) - lq(x), d)
-            if a == 1:
-                Sigma = Hp ** -1
-                mu = Sigma * gp
-                value = ch + (gh.T * mu)[0] - (mu.T * Hh * mu)[0] / 2 - sum((Hh * Sigma)[i, i] for i in range(d)) / 2
-                return +value
+        ch, gh, Hh = _fit(lambda x: lp(x) - lq(x), d)
+        if order is oo:
             return _vertex(ch, gh, Hh, wp)
-    raise AssertionError("orders other than 1 and ∞ are integrated by _gaussian_integral")
+        cp, gp, Hp = _fit(lp, d)
+        Sigma = Hp ** -1
+        mu = Sigma * gp
+        return +(ch + (gh.T * mu)[0] - (mu.T * Hh * mu)[0] / 2 - sum((Hh * Sigma)[i, i] for i in range(d)) / 2)
 
 
 def _gaussian_integral(jp: Joint, jq: Joint, order, d: int, wp: int) -> mpmath.mpf | None:

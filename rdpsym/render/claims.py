@@ -339,7 +339,7 @@ def _code_cell(text: str) -> str:
     >>> _code_cell("a|b"), _code_cell("x`y")
     ('`a\\|b`', '`` x`y ``')
     """
-    text = " ".join(text.replace("|", r"\|").splitlines())
+    text = _cell(text)
     run = max((len(m) for m in re.findall("`+", text)), default=0)
     fence = "`" * (run + 1)
     return f"{fence} {text} {fence}" if run else f"{fence}{text}{fence}"
