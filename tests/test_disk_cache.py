@@ -228,6 +228,50 @@ def test_the_key_reads_a_parameters_interval_and_the_code(cache, counted, monkey
     assert len(counted) == 3
 
 
+def test_an_undefined_functions_assumptions_and_a_users_function_class_are_read_by_the_key(cache):
+    """A probe: ``Function("f", positive=True)`` and ``Function("f")`` had one key, so the proof that f(x) ≥ 0 made for
+    the positive f was replayed for the plain one; a user's ``Function`` subclass (its own ``eval``) is code no key
+    reads: such a step is not kept at all."""
+    y = sp.Symbol("y", real=True)
+    attempt = claim_module._proof_attempt
+    positive, plain = sp.Function("f", positive=True), sp.Function("f")
+    assert attempt(positive(y), ">=", sp.S.Zero, {y: sp.Interval(0, 1)})[0] is not None
+    disk_cache._memory.clear()  # as a new process starts
+    assert attempt(plain(y), ">=", sp.S.Zero, {y: sp.Interval(0, 1)})[0] is None
+    assert disk_cache._canonical(positive(y)) != disk_cache._canonical(plain(y))
+    assert disk_cache._canonical(plain(y)) == disk_cache._canonical(sp.Function("f")(y))
+
+    class h(sp.Function):  # noqa: N801 - a user's function, as SymPy's docs write them
+        @classmethod
+        def eval(cls, arg):
+            return None
+
+    with pytest.raises(disk_cache._NotReadable):
+        disk_cache._canonical(h(y))
+
+
+def test_clear_removes_what_is_in_the_entries_folder_and_replaces_a_damaged_key(cache):
+    """A probe: an entry's path that was a folder made ``rdpsym cache --clear`` raise IsADirectoryError, and a damaged
+    key turned the cache off for good without a word (``rdpsym cache`` looked normal, --clear kept the key)."""
+    P, Q = _exponentials()
+    rdpsym.renyi_divergence(P, Q, 2)
+    entries = _entry_files(cache)
+    entries[0].unlink()
+    entries[0].mkdir()
+    (cache / "secret").write_bytes(b"short")
+    env = {**os.environ, disk_cache.ENVIRONMENT: str(cache)}
+    shown = subprocess.run([sys.executable, "-m", "rdpsym", "cache"], env=env, capture_output=True, text=True,
+                           check=True).stdout
+    assert f"warning: the key {cache / 'secret'} is damaged" in shown
+    cleared = json.loads(subprocess.run([sys.executable, "-m", "rdpsym", "cache", "--clear", "--json"], env=env,
+                                        capture_output=True, text=True, check=True).stdout)
+    assert cleared["removed"] == len(entries) and cleared["entries"] == 0 and cleared["key"] is None
+    assert not (cache / "secret").exists()
+    disk_cache._memory.clear()
+    rdpsym.renyi_divergence(P, Q, 2)  # kept again, under a new key
+    assert _entry_files(cache) and len((cache / "secret").read_bytes()) == 32
+
+
 def test_only_closed_forms_are_kept(cache):
     # no closed form: the numeric answer is not kept (a later process may find the closed form).  (D_{1/3} of
     # an Epanechnikov law against N(0, 1), the numeric example here before, is a closed form since Kummer's function

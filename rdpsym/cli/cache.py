@@ -46,4 +46,6 @@ def run(args: argparse.Namespace) -> int:
     print(f"folder:  {state['folder']}  (set {disk_cache.ENVIRONMENT} to move it, or to off)")
     print(f"entries: {state['entries']}, {state['bytes'] / 1e6:.2f} MB")
     print(f"shipped: {state['shipped_note']}")
+    if state["key"] is not None:
+        print(f"warning: {state['key']}")
     return OK

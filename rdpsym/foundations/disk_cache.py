@@ -70,6 +70,7 @@ import json
 import os
 import pickle
 import secrets
+import shutil
 import stat
 import sys
 import tempfile
@@ -84,6 +85,7 @@ import mpmath
 import platformdirs
 import sympy as sp
 import sympy.parsing.sympy_parser as sympy_parser
+from sympy.core.function import UndefinedFunction
 
 from rdpsym.foundations.files import replace_file
 
@@ -163,9 +165,9 @@ def _replayable(value: object, returns: type | tuple[type, ...], keep: Callable[
 
 
 def describe() -> dict:
-    """Where the cache is and what it holds: ``{"folder", "entries", "bytes", "shipped", "shipped_note"}`` (folder
-    None: turned off; ``shipped``: how many derivations shipped with the wheel this installation uses, and
-    ``shipped_note`` what is said of them)."""
+    """Where the cache is and what it holds: ``{"folder", "entries", "bytes", "shipped", "shipped_note", "key"}``
+    (folder None: turned off; ``shipped``: how many derivations shipped with the wheel this installation uses, and
+    ``shipped_note`` what is said of them; ``key``: None, or why the folder's key keeps the cache from working)."""
     root = folder()
     entries = list(_entries(root)) if root is not None else []
     size = 0
@@ -176,7 +178,23 @@ def describe() -> dict:
             pass
     shipped, said = _shipped() if root is not None else ({}, "off")
     return {"folder": None if root is None else str(root), "entries": len(entries), "bytes": size,
-            "shipped": len(shipped), "shipped_note": said}
+            "shipped": len(shipped), "shipped_note": said, "key": _key_state(root)}
+
+
+def _key_state(root: Path | None) -> str | None:
+    """What :func:`describe` says of the folder's HMAC key: None where all is well (or nothing is kept), else why
+    nothing is read or written there (a damaged key turned the cache off without a word: a probe)."""
+    if root is None or not root.is_dir():
+        return None
+    path = root / "secret"
+    try:
+        if len(_read_regular(path, 32)) == 32:
+            return None
+    except FileNotFoundError:
+        return None  # made by the first process that keeps an entry
+    except OSError:
+        pass
+    return f"the key {path} is damaged: nothing is kept or read until it is replaced (--clear replaces it)"
 
 
 def clear() -> int:
@@ -187,10 +205,19 @@ def clear() -> int:
     removed = 0
     for path in list(_entries(root)) if root is not None else []:
         try:
-            path.unlink()
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path)  # (not an entry rdpsym wrote: --clear raised IsADirectoryError on it, a probe)
+            else:
+                path.unlink()
             removed += 1
         except FileNotFoundError:  # another process cleared it first
             pass
+    if _key_state(root) is not None:  # a damaged key: the next entry kept makes a new one
+        key = root / "secret"
+        if key.is_dir() and not key.is_symlink():
+            shutil.rmtree(key)
+        else:
+            key.unlink(missing_ok=True)
     return removed
 
 
@@ -214,9 +241,9 @@ def _canonical(obj) -> object:
     if isinstance(obj, sp.Symbol):
         return _canonical_symbol(obj)
     if isinstance(obj, sp.Basic):
-        return (_class_name(type(obj)), _canonical(obj._hashable_content()))
+        return (_canonical_class(type(obj)), _canonical(obj._hashable_content()))
     if isinstance(obj, type) and issubclass(obj, sp.Basic):  # an undefined function's class, f in f(x)
-        return ("class", _class_name(obj), obj.__name__)
+        return ("class", _canonical_class(obj))
     if obj is None or isinstance(obj, (bool, int, str)):
         return (type(obj).__name__, obj)
     if hasattr(type(obj), "__index__") and not isinstance(obj, float):  # gmpy's mpz in a Float's mantissa
@@ -243,7 +270,22 @@ def _canonical_symbol(symbol: sp.Symbol) -> tuple:
     """A symbol's :func:`_canonical` form, kept: its twenty assumptions sorted and spelt out took 75 µs, for each
     of the ~20 symbols of a proof attempt's key (3/4 of the key's time).  Equal symbols (same class, name and
     assumptions: SymPy compares a Symbol by exactly the content read here) have the same form."""
-    return (_class_name(type(symbol)), _canonical(symbol._hashable_content()))
+    return (_canonical_class(type(symbol)), _canonical(symbol._hashable_content()))
+
+
+@functools.lru_cache(maxsize=1024)
+def _canonical_class(cls: type) -> object:
+    """A SymPy class as a key reads it: SymPy's and rdpsym's by their qualified names (their code is in the
+    fingerprint); an undefined function (``Function("f", positive=True)``) by its name and everything it was
+    declared with, assumptions included -- SymPy's f(x) with and without them are different expressions, and a
+    proof that f(x) ≥ 0 made for the positive f was replayed for the plain one (a probe); any other class (a user's
+    ``class h(Function)`` with its own ``eval``) is code no key can read: such a call is not kept."""
+    if isinstance(cls, UndefinedFunction):
+        declared = {**getattr(cls, "_kwargs", {}), **getattr(cls, "_extra_kwargs", {})}
+        return ("undefined function", cls.__name__, _canonical(declared), repr(cls.nargs))
+    if not (cls.__module__ or "").startswith(("sympy.", "rdpsym.")):
+        raise _NotReadable(cls)
+    return _class_name(cls)
 
 
 def _plain_fields(law) -> tuple:
