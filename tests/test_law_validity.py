@@ -284,3 +284,18 @@ def test_the_periodic_switch_reading_keeps_what_worked_and_reads_finite_pmfs_by_
     with pytest.raises(DensityError, match="must sum to 1 over its support; got 1/2"):
         Discrete(sp.Piecewise((sp.Rational(1, 4), even), (0, True)), k, support=sp.Range(0, 4))
     Discrete(sp.Piecewise((sp.Rational(1, 3), k**2 < 3), (0, True)), k, support=sp.Range(-3, 4))  # (was "got 0")
+
+
+def test_the_numeric_route_checks_a_law_built_without_its_check():
+    """A probe: renyi_divergence_mp took {0: 3/2, 1: −1/2} built with check=False and returned log(9/2), the sum over
+    its positive entry, where renyi_divergence refused it by name."""
+    coin = Discrete({0: sp.Rational(1, 2), 1: sp.Rational(1, 2)})
+    negative = Discrete({0: sp.Rational(3, 2), 1: -sp.Rational(1, 2)}, check=False)
+    with pytest.raises(DensityError, match=r"P is not a probability law \(built with check=False\).*nonnegative"):
+        rdpsym.renyi_divergence_mp(negative, coin, 2)
+    with pytest.raises(DensityError, match=r"Q is not a probability law \(built with check=False\)"):
+        rdpsym.renyi_divergence_mp(coin, Discrete({0: sp.Rational(1, 2), 1: sp.Rational(2, 3)}, check=False), 2)
+    fair = Discrete({0: sp.Rational(3, 4), 1: sp.Rational(1, 4)}, check=False)  # a law: its value, as before
+    with mpmath.workdps(40):
+        assert mpmath.almosteq(rdpsym.renyi_divergence_mp(fair, coin, 2, dps=30), mpmath.log(mpmath.mpf(5) / 4),
+                               mpmath.mpf(10) ** -28)

@@ -1921,3 +1921,25 @@ def test_a_closed_form_sympys_evalf_fails_on_is_not_verified_and_the_definition_
     Q = Continuous(1 / (sp.pi * (1 + x**2)), x, support=sp.Reals)
     d = renyi_divergence(P, Q, R(7, 3))
     assert close(d.evalf(dps=30), mpmath.mpf("0.1697030062919709109808763204333820239292"), digits=28)
+
+
+def test_a_piecewise_pmf_on_the_negative_integers_is_summed_with_exact_powers():
+    """A probe: a two-sided geometric pmf written as a Piecewise, (1/3)·2^k for k < 0, raised a raw OverflowError
+    ("int too large to convert to float") from the definition at every finite order: the Piecewise's branches were
+    compiled unfolded, 3^k as Python's int power at the series' far k.  The values by exact geometric sums:
+    D₂ = log(4/3) (Σ_{k≥0} (2/9)(3/4)^k + Σ_{k<0} (4/9)·2^k = 8/9 + 4/9), and for the one-sided pair log(21/16)."""
+    kk = sp.Symbol("k", integer=True)
+    half, third = R(1, 2), R(1, 3)
+    P = Discrete(sp.Piecewise((third * half**kk, kk >= 0), (third * 2**kk, True)), kk, support=sp.Integers)
+    Q = Discrete(sp.Piecewise((half * third**kk, kk >= 0), (R(1, 4) * 2**kk, True)), kk, support=sp.Integers)
+    d = rdpsym.renyi_divergence(P, Q, 2)
+    assert d.result == sp.log(R(4, 3)) and str(d.status) == "checked"
+    with mpmath.workdps(40):  # KL: k < 0 carries mass 1/3 at P/Q = 4/3; k ≥ 0 summed term by term
+        p, q = (lambda j: mpmath.mpf(1) / 3 / mpmath.mpf(2) ** j), (lambda j: mpmath.mpf(1) / 2 / mpmath.mpf(3) ** j)
+        kl = mpmath.nsum(lambda j: p(j) * mpmath.log(p(j) / q(j)), [0, mpmath.inf]) \
+            + mpmath.log(mpmath.mpf(4) / 3) / 3
+    assert mpmath.almosteq(rdpsym.renyi_divergence_mp(P, Q, 1, dps=30), kl, mpmath.mpf(10) ** -28)
+    P3 = Discrete(sp.Piecewise((half, sp.Eq(kk, 0)), (2**kk / 2, True)), kk, support=sp.Range(-sp.oo, 1))
+    Q3 = Discrete(sp.Piecewise((third, sp.Eq(kk, 0)), (R(4, 3) * third ** (-kk), True)), kk, support=sp.Range(-sp.oo, 1))
+    assert mpmath.almosteq(rdpsym.renyi_divergence_mp(P3, Q3, 2, dps=30), mpmath.log(mpmath.mpf(21) / 16),
+                           mpmath.mpf(10) ** -28)

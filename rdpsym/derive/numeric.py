@@ -21,6 +21,7 @@ import mpmath
 from rdpsym.derive.atoms import divergence_mp
 from rdpsym.derive.definition import univariate_divergence_mp
 from rdpsym.derive.joint_numeric import joint_divergence_mp
+from rdpsym.derive.univariate import check_unvalidated_laws
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.laws.atoms import has_atoms
 from rdpsym.laws.densities import Density
@@ -55,4 +56,8 @@ def renyi_divergence_mp(
         return joint_divergence_mp(P, Q, order, dps, values)
     if has_atoms(P, Q):  # point masses beside a density: rdpsym.derive.atoms
         return divergence_mp(P, Q, order, read_dps(dps), values)
+    if not values:
+        # laws built with check=False are checked as renyi_divergence checks them (at given values, their copies at
+        # those values are): {0: 3/2, 1: −1/2} against a fair coin gave log(9/2), its positive entry's sum (a probe)
+        check_unvalidated_laws(P, Q)
     return univariate_divergence_mp(P, Q, order, dps, values, seconds=seconds)

@@ -93,7 +93,7 @@ def univariate_divergence(P: Density, Q: Density, order: object = alpha, *,
     if isinstance(order, sp.Symbol) and order in P.parameters | Q.parameters:
         raise DomainError(must("order", f"a symbol that is not a parameter of P or Q (rename {order} in the densities)",
                                order))
-    unchecked = _check_laws(P, Q)
+    unchecked = check_unvalidated_laws(P, Q)
     below, above = order_sides(order)
     if not above:  # (an order declared in an interval below 1: derived there alone, as the orders below 1 are)
         return _within_the_laws(_derive_by_cases(P, Q, order, reference, unchecked, depth=0, below_one=True), P, Q)
@@ -161,7 +161,7 @@ def _within_the_laws(derived: Derivation, P: Density, Q: Density) -> Derivation:
 
 
 
-def _check_laws(P: Density, Q: Density) -> tuple:
+def check_unvalidated_laws(P: Density, Q: Density) -> tuple:
     """Check laws built with ``check=False`` (no value is a divergence of inputs that are not laws).
 
     A law that is definitely not one (negative somewhere, mass ≠ 1) is a :class:`DensityError`;

@@ -304,6 +304,10 @@ def _fold(expr: sp.Expr, var: sp.Symbol) -> tuple[sp.Expr, tuple]:
                 return e
             constants.append(e)
             return sp.Symbol(f"_c{len(constants) - 1}")
+        if isinstance(e, sp.Piecewise):
+            # each branch (its pairs are no Expr, and were left whole: 3^k of (1/3)^(−k) on the negative integers
+            # was Python's int power, "int too large to convert to float" on a series' scan; a probe)
+            return sp.Piecewise(*((fold(value), condition) for value, condition in e.args), evaluate=False)
         if not e.args or isinstance(e, sp.core.relational.Relational):
             return e
         return e.func(*[fold(a) if isinstance(a, sp.Expr) else a for a in e.args])
