@@ -301,3 +301,25 @@ def test_an_epsilon_dp_guarantee_of_a_tiny_epsilon_has_its_curve():
     curve = rdpsym.pure_dp(sp.Rational(1, 10**400)).curve()
     assert abs(curve.value(2, dps=15) / mpmath.mpf("1e-800") - 1) < 1e-12
     assert abs(curve.value(sp.oo, dps=15) / mpmath.mpf("1e-400") - 1) < 1e-12
+
+
+def test_a_kl_whose_mass_lies_closer_to_an_end_than_the_quadrature_reads_is_refused_not_misread():
+    """A probe: two gamma laws of shape 10⁻⁵⁰ (rates 1 and 2) hold all but 10⁻⁴⁷ of P's mass below x = e⁻¹⁰⁰⁰.  The
+    definition's KL came out E_P[x] = 10⁻⁵⁰ at every precision, missing the constant a·log ½ of log(P/Q) on that
+    mass (the KL is 10⁻⁵⁰·(1 − log 2)), and the correct closed form was called a disagreement.  Now the definition
+    refuses (P's mass as read is not 1), and the closed form is never refuted by it."""
+    x = sp.Symbol("x", real=True)
+    a = R(1, 10**50)
+
+    def gamma_law(rate):
+        return rdpsym.Continuous(rate**a * x ** (a - 1) * sp.exp(-rate * x) / sp.gamma(a), x,
+                                 support=sp.Interval(0, sp.oo))
+
+    with pytest.raises(ConvergenceError):
+        renyi_divergence_mp(gamma_law(1), gamma_law(2), 1, dps=30)
+    try:
+        d = rdpsym.renyi_divergence(gamma_law(1), gamma_law(2), 1)
+    except ConvergenceError:
+        return  # (no value: never a wrong one)
+    with mpmath.workdps(60):
+        assert mpmath.almosteq(d.evalf(dps=30), mpmath.mpf(a.p) / a.q * (1 - mpmath.log(2)), mpmath.mpf(10) ** -28)
