@@ -415,3 +415,17 @@ def test_a_time_ceiling_that_is_no_number_of_seconds_is_refused_before_any_work(
     P, Q = rdpsym.gaussian(1).pair
     with pytest.raises(rdpsym.ParameterError, match="seconds must be a positive finite number"):
         rdpsym.renyi_divergence_mp(P, Q, 2, seconds=seconds)
+
+
+def test_a_series_of_numbers_no_route_sums_is_a_convergence_error_not_a_raw_type_error():
+    """A probe: the discrete Gaussian at σ = 10⁵ raised ``TypeError: not a real number: Sum(exp(−j²/20000000000), …)``
+    out of renyi_divergence_mp and rdp(2): its normaliser's mass spans more terms than a series may add one by one,
+    and the constant was then said to be no real number."""
+    from rdpsym.foundations.precision import private_context
+    from rdpsym.quadrature.compile import to_mpf
+
+    j = sp.Symbol("j", integer=True)
+    with private_context(30) as ctx:
+        with pytest.raises(ConvergenceError, match="could not be summed"):
+            to_mpf(sp.Sum(sp.exp(-j**2 / 20000000000), (j, -sp.oo, sp.oo)), ctx)
+        assert mpmath.almosteq(to_mpf(sp.Sum(sp.exp(-200 * j**2), (j, -sp.oo, sp.oo)), ctx), 1, mpmath.mpf(10) ** -25)

@@ -19,8 +19,9 @@ from mpmath.libmp import from_rational, round_nearest
 
 from rdpsym.foundations.balls import stable_erf
 from rdpsym.foundations.budget import Unsettled, settled_cache, time_budget
-from rdpsym.foundations.errors import NoClosedFormError, SymbolicTimeout
+from rdpsym.foundations.errors import ConvergenceError, NoClosedFormError, SymbolicTimeout
 from rdpsym.foundations.logs import expand_logs
+from rdpsym.foundations.numbers import shorten
 from rdpsym.foundations.precision import _context_free, sympy_evalf_guard, sympy_float
 from rdpsym.quadrature.reflected import _log1p_near_zero
 from rdpsym.quadrature.series import sums_summed
@@ -69,6 +70,11 @@ def to_mpf(value: object, ctx):
     number = sympy_float(value, digits)
     if not number.is_Float and value.has(sp.Sum):  # (SymPy's evalf of Σ_j e^{−200 j²} gives up: summed here)
         number = sympy_float(sums_summed(value, ctx, compile_expr), digits)
+        if not (number.is_Float or number.is_Rational):
+            # a series of numbers no route sums (Σ_j e^{−j²/(2·10¹⁰)}, a discrete Gaussian's normaliser at σ = 10⁵:
+            # its mass spans more terms than one is allowed to add) is a series that did not converge here, never
+            # "not a real number" (a raw TypeError out of the law's derivation; a probe)
+            raise ConvergenceError(f"the series in {shorten(value)} could not be summed to {digits} digits")
     if not (number.is_Float or number.is_Rational):  # (a Rational: log(1/Σ) with Σ = 1.0 to the last digit)
         raise TypeError(f"not a real number: {value}")
     return ctx.mpf(number._mpf_) if number.is_Float else to_mpf(number, ctx)
