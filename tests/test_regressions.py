@@ -1943,3 +1943,19 @@ def test_a_piecewise_pmf_on_the_negative_integers_is_summed_with_exact_powers():
     Q3 = Discrete(sp.Piecewise((third, sp.Eq(kk, 0)), (R(4, 3) * third ** (-kk), True)), kk, support=sp.Range(-sp.oo, 1))
     assert mpmath.almosteq(rdpsym.renyi_divergence_mp(P3, Q3, 2, dps=30), mpmath.log(mpmath.mpf(21) / 16),
                            mpmath.mpf(10) ** -28)
+
+
+def test_a_vanishing_denominator_in_a_branch_the_point_is_not_in_is_no_zero_over_zero():
+    """A probe: the beta family's D_∞ holds (a₁ − a₂)·log((a₁ − a₂)/(a₁ − a₂ + b₁ − b₂)) in its branch for a₁ > a₂
+    and b₁ > b₂; at equal laws (a₁ = a₂, b₁ = b₂) its evalf said "0/0 … has no limit rdpsym could take", where the
+    point is in another branch and the value is 0 (the derivation at those numbers gives 0, checked)."""
+    a1, a2, b1, b2 = sp.symbols("a1 a2 b1 b2", positive=True)
+
+    def beta_law(a, b):
+        return Continuous(x ** (a - 1) * (1 - x) ** (b - 1) / sp.beta(a, b), x, support=sp.Interval(0, 1))
+
+    d = renyi_divergence(beta_law(a1, b1), beta_law(a2, b2), sp.oo)
+    for value in (1, 2, R(7, 3)):
+        assert d.evalf({a1: value, a2: value, b1: value, b2: value}) == 0
+    with mpmath.workdps(40):
+        assert mpmath.almosteq(d.evalf({a1: 2, a2: 2, b1: 3, b2: 2}), mpmath.log(2), mpmath.mpf(10) ** -30)

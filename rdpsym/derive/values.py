@@ -188,6 +188,8 @@ def closed_value(expr: sp.Expr, point: dict, dps: int, where: Callable[[], str] 
     if point and expr.has(sp.Limit):
         expr, point = _limits_taken(expr, point, at), {}
     if a_denominator_vanishes(expr, point):
+        expr = _branches_taken(expr, point)  # (0/0 in a branch the point is not in is no 0/0 of the value)
+    if a_denominator_vanishes(expr, point):
         # 0/0 written into the form (log((64^α − 8)/(7·8^α·(2α − 1)))/(α − 1), two log-logistic laws, at α = 1/2):
         # evaluated numerically its two residues gave −18.98 at both precisions, a negative divergence with the
         # status checked (a probe).  The limit there is the value, or there is none.
@@ -206,6 +208,27 @@ def closed_value(expr: sp.Expr, point: dict, dps: int, where: Callable[[], str] 
         if limit is None:
             raise
         return closed_value(limit, {}, dps, lambda: at)  # (the point, not the empty one left)
+
+
+def _branches_taken(expr: sp.Expr, point: dict) -> sp.Expr:
+    """``expr`` with each Piecewise whose conditions ``point`` decides replaced by the branch the point is in.  The
+    beta family's D_∞ holds (a₁ − a₂)/(a₁ − a₂ + b₁ − b₂) in a branch for a₁ > a₂ and b₁ > b₂: at equal laws it is
+    0/0 where the value is that of another branch, 0, and the form was refused there (a probe).
+
+    >>> a, b = sp.symbols("a b", positive=True)
+    >>> _branches_taken(sp.Piecewise((sp.log(a - b) / (a**2 - b**2), a > b), (0, True)), {a: 1, b: 1})
+    0
+    """
+    def taken(piecewise: sp.Piecewise) -> sp.Expr:
+        for value, condition in piecewise.args:
+            decided = condition.xreplace(point) if isinstance(condition, sp.Basic) else condition
+            if decided is sp.true:
+                return value
+            if decided is not sp.false:
+                return piecewise  # undecided at the point: kept whole
+        return piecewise
+
+    return expr.replace(lambda e: isinstance(e, sp.Piecewise), taken)
 
 
 def _limits_taken(expr: sp.Expr, point: dict, at: str) -> sp.Expr:
