@@ -108,8 +108,11 @@ def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx, hints: tuple = ()):
         signs = [(log_form(start + step * d)[1] if log_form is not None else ctx.sign(term(start + step * d)))
                  for d in looked if d >= 0]
         if not all(sign > 0 for sign in signs):
-            raise ConvergenceError(f"the series' terms do not tend to 0 and change sign (near k = "
-                                   f"{start + step * far_k}): it has no sum") from None
+            # (said as read: the KL terms of a discrete Laplace pair of scale 10⁵⁰ are differences that cancel below
+            # the working precision far out, and "it has no sum" was said of a series that has one; a probe)
+            raise ConvergenceError(f"the series' terms, as read at the working precision, neither fall below its "
+                                   f"level nor keep their sign (near k = {start + step * far_k}): no sum was found "
+                                   "(a series of signed terms that do not tend to 0 has none)") from None
         return ctx.inf
     # Offsets the scan found above the drop but away from the largest term: a second group of terms (a mixture
     # of Poisson(1) and Poisson(1000)), which a sum outward from the largest one stops short of.
