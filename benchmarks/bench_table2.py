@@ -63,6 +63,7 @@ def child_table2(_spec: dict) -> dict:
     c0, w0 = time.process_time(), time.perf_counter()
     import mpmath
 
+    import rdpsym.derive.divergence  # noqa: F401 - the derivation's modules, which ``import rdpsym`` loads lazily
     import rdpsym.derive.table2
     from rdpsym.laws.mechanisms import Mechanism
 
