@@ -1959,3 +1959,13 @@ def test_a_vanishing_denominator_in_a_branch_the_point_is_not_in_is_no_zero_over
         assert d.evalf({a1: value, a2: value, b1: value, b2: value}) == 0
     with mpmath.workdps(40):
         assert mpmath.almosteq(d.evalf({a1: 2, a2: 2, b1: 3, b2: 2}), mpmath.log(2), mpmath.mpf(10) ** -30)
+    # (a review) a condition the point cannot decide (it holds the vanishing denominator) leaves its Piecewise whole:
+    # rdpsym's own refusal, not SymPy's TypeError
+    from rdpsym.derive.values import closed_value
+    from rdpsym.foundations.errors import VerificationError
+
+    a, b = sp.symbols("a b", positive=True)
+    with pytest.raises(VerificationError, match="0/0"):
+        closed_value(sp.Piecewise((sp.log(1 + (a - b) ** 2) / (a - b), 1 / (a - b) > 0), (sp.log(2), True)),
+                     {a: sp.Integer(1), b: sp.Integer(1)}, 15)
+

@@ -221,7 +221,10 @@ def _branches_taken(expr: sp.Expr, point: dict) -> sp.Expr:
     """
     def taken(piecewise: sp.Piecewise) -> sp.Expr:
         for value, condition in piecewise.args:
-            decided = condition.xreplace(point) if isinstance(condition, sp.Basic) else condition
+            try:
+                decided = condition.xreplace(point) if isinstance(condition, sp.Basic) else condition
+            except (TypeError, ValueError):  # (a condition on a vanishing denominator: zoo compared; a review)
+                return piecewise
             if decided is sp.true:
                 return value
             if decided is not sp.false:

@@ -101,6 +101,10 @@ class DensityError(RdpSymError, ValueError):
     """A pdf or pmf is negative somewhere, does not normalise, or is malformed."""
 
 
+class MassOffByRounding(DensityError):
+    """A density whose mass is within 10⁻⁹ of 1 but not 1: a decimal number in it (a normaliser known numerically)."""
+
+
 class NoClosedFormError(RdpSymError, NotImplementedError):
     """No closed form was found; callers may fall back to the definition."""
 

@@ -24,14 +24,7 @@ import mpmath
 import sympy as sp
 
 from rdpsym.engine.context import SYMPY_FAILURES, Hypotheses
-from rdpsym.engine.pieces import (
-    Piece,
-    PiecePair,
-    finite_outcomes,
-    log_of,
-    piece_point,
-    probe_points,
-)
+from rdpsym.engine.pieces import Piece, PiecePair, finite_outcomes, log_of, piece_point, probe_points
 from rdpsym.engine.steps import _linear, integrate_exp_steps
 from rdpsym.engine.sums import sum_exp
 from rdpsym.foundations.balls import precision, to_arb
@@ -40,6 +33,7 @@ from rdpsym.foundations.disk_cache import persistent
 from rdpsym.foundations.errors import (
     ConvergenceError,
     DensityError,
+    MassOffByRounding,
     NoClosedFormError,
     SymbolicTimeout,
     must,
@@ -581,7 +575,8 @@ def check_normalised(total: sp.Expr, discrete: bool) -> bool:
                 # 1 + 2·10⁻¹⁶: a float in the density (gamma((3 + 1)/2) is gamma(2.0) in Python), read exactly
                 hint = (f" (1 {'+' if value > 1 else '-'} {sp.Float(abs(value - 1), 2)}: a floating-point number in "
                         "the density? Write its constants exactly, e.g. sp.Rational(3, 2) or sp.S(3)/2)")
-            raise DensityError(f"the density must {what} to 1 over its support; got {shown}{hint}.")
+            raise (MassOffByRounding if hint else DensityError)(f"the density must {what} to 1 over its support; got "
+                                                                f"{shown}{hint}.")
         return True
     if sp.simplify(total - 1) == 0:
         return True

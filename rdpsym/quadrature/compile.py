@@ -69,8 +69,9 @@ def to_mpf(value: object, ctx):
             return +v
     number = sympy_float(value, digits)
     if not number.is_Float and value.has(sp.Sum):  # (SymPy's evalf of Σ_j e^{−200 j²} gives up: summed here)
-        number = sympy_float(sums_summed(value, ctx, compile_expr), digits)
-        if not (number.is_Float or number.is_Rational):
+        summed = sums_summed(value, ctx, compile_expr)
+        number = sympy_float(summed, digits)
+        if not (number.is_Float or number.is_Rational) and summed.has(sp.Sum):
             # a series of numbers no route sums (Σ_j e^{−j²/(2·10¹⁰)}, a discrete Gaussian's normaliser at σ = 10⁵:
             # its mass spans more terms than one is allowed to add) is a series that did not converge here, never
             # "not a real number" (a raw TypeError out of the law's derivation; a probe)
