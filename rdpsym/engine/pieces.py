@@ -122,7 +122,13 @@ def _real_roots(u: sp.Expr, var: sp.Symbol, lo: sp.Expr = -sp.oo, hi: sp.Expr = 
         # cases of such a switch are the derivation's, as before: a review)
         return _periodic_roots(u, var, lo, hi)
     try:
-        roots = sp.solve(u, var)
+        if var.is_integer:
+            # a pmf's switch lies between integers (k² < 5 at √5): solved in an integer k, it had no root, the pmf
+            # was read as its first branch at every k, and a law of mass 1 as one of mass 0 (a suite's law)
+            real = sp.Dummy("switch", real=True)
+            roots = [r.xreplace({real: var}) for r in sp.solve(u.xreplace({var: real}), real)]
+        else:
+            roots = sp.solve(u, var)
     except NoClosedFormError:
         raise
     except NotImplementedError as exc:

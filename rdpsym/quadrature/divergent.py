@@ -225,6 +225,20 @@ def integrable_at_end(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr, en
     return found
 
 
+def end_power(f: sp.Expr, var: sp.Symbol, end: sp.Expr, inward: int) -> sp.Expr | None:
+    """The exact power c of |x − end| that ``f`` behaves like at the finite ``end`` (log f / log|x − end| → c, read
+    as :func:`integrable_at_end` reads it, within a time budget), or None where SymPy cannot tell."""
+    t = sp.Dummy("t", positive=True)
+    with sympy_evalf_guard(), time_budget(2.0, "the power of a density at an end", absorb=True):
+        try:
+            log_f = expand_logs(sp.log(f.subs(var, end + inward * t)))
+            read = power_of_t(log_f, t)
+            return read if read is not None else sp.limit(log_f / sp.log(t), t, 0, "+")
+        except LIMIT_FAILURES:
+            return None
+    return None
+
+
 def power_of_t(log_f: sp.Expr, t: sp.Symbol) -> sp.Expr | None:
     """c when ``log_f`` = c·log t + R(t) with R tending to a finite real limit as t → 0⁺, read term by term; else None.
 
