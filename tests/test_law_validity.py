@@ -305,3 +305,14 @@ def test_the_numeric_route_checks_a_law_built_without_its_check():
     N0, N1 = (Continuous(shift * sp.exp(-(x - m) ** 2 / 2), x, check=False) for m in (0, 1))
     assert mpmath.almosteq(rdpsym.renyi_divergence_mp(N0, N1, 1, dps=15), mpmath.mpf(1) / 2, mpmath.mpf(10) ** -13)
 
+
+
+def test_a_pmf_switching_between_integers_is_read_piece_by_piece():
+    """A pmf whose switch lies between two integers (k² < 5: between 2 and 3) was read as its first branch at every k:
+    SymPy solves k² = 5 in an integer k to nothing.  A law of mass 1 was refused as "got 0" (or "got oo"), and only
+    check=False let it through.  Switches are solved over the reals."""
+    P = Discrete(sp.Piecewise((0, k**2 < 5), (sp.Rational(1, 2) ** (k - 2), True)), k, support=sp.Range(0, sp.oo))
+    Q = Discrete(sp.Rational(1, 2) ** (k + 1), k, support=sp.Range(0, sp.oo))
+    d = rdpsym.renyi_divergence(P, Q, 2)
+    assert d.result == sp.log(8) and str(d.status) in ("proved", "checked")  # P/Q = 8 wherever P > 0
+    Discrete(sp.Piecewise((sp.Rational(1, 4), k**2 < 5), (sp.Rational(1, 2) ** k, True)), k, support=sp.Range(0, sp.oo))
