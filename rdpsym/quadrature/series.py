@@ -40,7 +40,12 @@ def sums_summed(value: sp.Expr, ctx, compile_term: Callable) -> sp.Expr:
                 continue
             try:
                 total = sum_range(compile_term(s.function, j, ctx), lo, hi, ctx)
-            except (ConvergenceError, TypeError, ValueError, ZeroDivisionError):
+            except ConvergenceError as exc:
+                # a series of numbers no route sums (a discrete Gaussian's normaliser at σ = 10⁵ spans more terms than
+                # a series may add) did not converge here: it was left, and said to be "not a real number", a raw
+                # TypeError out of the law's derivation (a probe)
+                raise ConvergenceError(f"the series {shorten(s)} in a constant could not be summed: {exc}") from None
+            except (TypeError, ValueError, ZeroDivisionError):
                 continue
             if isinstance(total, ctx.mpf) and ctx.isfinite(total):
                 summed[s] = sp.Float(total, int(ctx.prec * 0.302) + 5)
