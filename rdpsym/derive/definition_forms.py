@@ -104,19 +104,9 @@ def _mass_where_read(P: Density, ctx) -> None:
     misses and the KL does not need (Student-t laws of ν = 1/10: 1 − 2·10⁻⁸; a shared tail x^{−1.01}: 0.91; a
     review).  Mass the quadrature cannot see is missing at any precision: it is read once per law, at
     :data:`_MASS_DIGITS` digits."""
-    try:
-        mass = _mass_as_read(P)
-    except ConvergenceError:
-        # The mass's own reading refuses a finite end where P's power is within 10⁻³ of −1; the KL's reaches further
-        # (a·x^(a − 1) at a = 10⁻³: its KL 1 − log 2 is computed).  Refused only where P's exact power there is
-        # within 10⁻⁶ of −1: mass no substitution reaches (10⁻⁵⁰ − 1 for the gamma laws above).
-        if _mass_beyond_reach(P):
-            raise
-        return
-    if not abs(mass - 1) <= _MASS_MISSED:
-        raise ConvergenceError(
-            f"P's mass as the quadrature reads it is {mpmath.nstr(mass, 8)}, not 1: P has mass closer to an end than "
-            "the quadrature resolves, and ∫P·log(P/Q) would miss log(P/Q) on it")
+    verdict = _mass_verdict(P)
+    if verdict is not None:
+        raise ConvergenceError(verdict)
 
 
 #: Digits P's mass is read at by :func:`_mass_where_read`, and how far from 1 a mass read may lie.
@@ -125,8 +115,20 @@ _MASS_MISSED = mpmath.mpf(1) / 2
 
 
 @functools.lru_cache(maxsize=256)
-def _mass_as_read(P: Density) -> mpmath.mpf:
-    return law_mass(P, _MASS_DIGITS)
+def _mass_verdict(P: Density) -> str | None:
+    """Why P's mass as read refuses its KL (see :func:`_mass_where_read`), or None; kept per law, refusal included
+    (read again at each precision of each call, a law whose mass reading refuses cost a quarter more in the suite)."""
+    try:
+        mass = law_mass(P, _MASS_DIGITS)
+    except ConvergenceError as exc:
+        # The mass's own reading refuses a finite end where P's power is within 10⁻³ of −1; the KL's reaches further
+        # (a·x^(a − 1) at a = 10⁻³: its KL 1 − log 2 is computed).  Refused only where P's exact power there is
+        # within 10⁻⁶ of −1: mass no substitution reaches (10⁻⁵⁰ − 1 for the gamma laws above).
+        return str(exc) if _mass_beyond_reach(P) else None
+    if not abs(mass - 1) <= _MASS_MISSED:
+        return (f"P's mass as the quadrature reads it is {mpmath.nstr(mass, 8)}, not 1: P has mass closer to an end "
+                "than the quadrature resolves, and ∫P·log(P/Q) would miss log(P/Q) on it")
+    return None
 
 
 def _mass_beyond_reach(P: Density) -> bool:
