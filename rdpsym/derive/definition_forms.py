@@ -83,7 +83,7 @@ def _direct(P: Density, Q: Density, tables: tuple | None, order: sp.Expr, ctx, r
                              recentred=setting.recentred("KL" if a == 1 else order))
     if a == 1:
         if value != ctx.inf and not setting.discrete:
-            _mass_where_read(P, ctx)
+            _mass_where_read(P)
         return value
     if value == ctx.inf:
         return ctx.inf
@@ -94,7 +94,7 @@ def _direct(P: Density, Q: Density, tables: tuple | None, order: sp.Expr, ctx, r
     return ctx.log(value) / (a - 1)
 
 
-def _mass_where_read(P: Density, ctx) -> None:
+def _mass_where_read(P: Density) -> None:
     """Refuse a KL whose P has mass where the quadrature does not read: ∫ P·log(P/Q) then misses the constant part
     of log(P/Q) on that mass.  Two gamma laws of shape 10⁻⁵⁰ (rates 1 and 2) hold all but 10⁻⁴⁷ of P's mass below
     x = e⁻¹⁰⁰⁰, where P·log(P/Q) ~ (a·log ½)·P; the integrand read nothing singular at 0, and the KL came out

@@ -189,13 +189,11 @@ def integrable_at_end(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr, en
     budget = time_budget(2.0, "the power of the integrand at an end", absorb=True)
     with sympy_evalf_guard(), budget:
         try:
-            def log_at(f):  # log f at end ± t, as a sum of logarithms
-                return expand_logs(sp.log(f.subs(var, end + inward * t)))
+            def log_at(f):
+                return _log_at_end(f, var, end, inward, t)
 
             def power(f):
-                log_f = log_at(f)
-                read = power_of_t(log_f, t)
-                return read if read is not None else sp.limit(log_f / sp.log(t), t, 0, "+")
+                return _power_at_end(f, var, end, inward, t)
 
             if order == 1:
                 c, of_q = power(p), power(q)
@@ -228,15 +226,24 @@ def integrable_at_end(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr, en
 def end_power(f: sp.Expr, var: sp.Symbol, end: sp.Expr, inward: int) -> sp.Expr | None:
     """The exact power c of |x − end| that ``f`` behaves like at the finite ``end`` (log f / log|x − end| → c, read
     as :func:`integrable_at_end` reads it, within a time budget), or None where SymPy cannot tell."""
-    t = sp.Dummy("t", positive=True)
     with sympy_evalf_guard(), time_budget(2.0, "the power of a density at an end", absorb=True):
         try:
-            log_f = expand_logs(sp.log(f.subs(var, end + inward * t)))
-            read = power_of_t(log_f, t)
-            return read if read is not None else sp.limit(log_f / sp.log(t), t, 0, "+")
+            return _power_at_end(f, var, end, inward, sp.Dummy("t", positive=True))
         except LIMIT_FAILURES:
             return None
     return None
+
+
+def _log_at_end(f: sp.Expr, var: sp.Symbol, end: sp.Expr, inward: int, t: sp.Symbol) -> sp.Expr:
+    """log f at end ± t, as a sum of logarithms."""
+    return expand_logs(sp.log(f.subs(var, end + inward * t)))
+
+
+def _power_at_end(f: sp.Expr, var: sp.Symbol, end: sp.Expr, inward: int, t: sp.Symbol) -> sp.Expr:
+    """The limit of log f / log t as t → 0⁺ at end ± t: read term by term (:func:`power_of_t`), else SymPy's limit."""
+    log_f = _log_at_end(f, var, end, inward, t)
+    read = power_of_t(log_f, t)
+    return read if read is not None else sp.limit(log_f / sp.log(t), t, 0, "+")
 
 
 def power_of_t(log_f: sp.Expr, t: sp.Symbol) -> sp.Expr | None:
