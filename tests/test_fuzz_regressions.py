@@ -929,3 +929,46 @@ def test_a_value_taken_as_a_limit_names_its_point_when_it_is_refused():
     d = rdpsym.renyi_divergence(zipf(s1), zipf(s2), alpha)
     with pytest.raises(rdpsym.RdpSymError, match="at α = 3/10, s₁ = 1/2, s₂ = 3:"):
         d.evalf({s1: R(1, 2), s2: 3, alpha: R(3, 10)})
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Work spent where no answer can come (the suite's profile, 2026-12-05)
+# ------------------------------------------------------------------------------------------------------------
+
+
+def test_a_removable_limit_is_sought_only_in_a_symbol_the_form_is_defined_around(monkeypatch):
+    """The truncated Pareto's form h^s/s·₁F₁(s; s + 1; Bh), s = 1 − 4α, has a pole at α = 2 for every value of the laws'
+    parameters: SymPy's limits in m₁ and s₂ (alone, and each with α kept) cannot remove it, and took 33 s of CPU before
+    the value was refused.  They are not taken; the limit in α is, and 0/0 in two parameters at once (two Lomax laws
+    of one scale divide by (l₁ − l₂)²·(9α² − 9α + 2)) is still its limit."""
+    from rdpsym.derive import values
+
+    m, s, l1, l2 = sp.symbols("m s l1 l2", positive=True)
+    sought: list = []
+    taken = values._limit_in
+    monkeypatch.setattr(values, "_limit_in", lambda expr, point, symbol, direction, keep=None: (
+        sought.append((symbol, keep)), taken(expr, point, symbol, direction, keep))[1])
+    pole = s**3 * sp.hyper([1 - 4 * alpha], [2 - 4 * alpha], -m) / (1 - 4 * alpha) + m
+    assert values._removable(pole, {alpha: 2, m: R(5, 2), s: R(6, 5)}, alpha) is None
+    assert sought and all(symbol == alpha for symbol, _ in sought), sought
+    both = (sp.exp((l1 - l2) * (3 * alpha - 1)) - 1) / ((l1 - l2) * (3 * alpha - 1))
+    assert values._removable(both, {alpha: R(1, 3), l1: 2, l2: 2}, alpha) == 1
+
+
+def test_the_integrals_left_in_a_result_are_given_up_at_the_first_that_is_not_done(monkeypatch):
+    """A result is kept with its integrals done only if every one is: the arcsine law's KL against a triangular law
+    left four integrals of log t/√(t(1 − t)), and SymPy's integrate tried the other three for 16 s after the first
+    had failed.  The first that stays an integral ends the attempt."""
+    from rdpsym.derive import polish
+
+    t = sp.Symbol("t", positive=True)
+    tried: list = []
+    done = polish._done
+    monkeypatch.setattr(polish, "_done", lambda integral: (tried.append(integral), done(integral))[1])
+    hopeless = [sp.Integral(sp.log(t + n) / sp.sqrt(t * (1 - t)) * sp.exp(sp.sin(t)), (t, 0, R(1, 2)))
+                for n in range(1, 4)]
+    assert polish._elementary_integrals(sp.Add(*hopeless) + sp.Symbol("c")).has(sp.Integral)
+    assert len(tried) == 1
+    tried.clear()
+    easy = sp.Integral((1 - t) * sp.log(t), (t, R(1, 4), 1)) + sp.Integral(t * sp.log(t), (t, R(1, 4), 1))
+    assert not polish._elementary_integrals(easy).has(sp.Integral) and len(tried) == 2

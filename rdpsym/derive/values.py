@@ -363,11 +363,13 @@ _OFFSETS = {"+": (sp.Rational(1, 997), sp.Rational(1, 2003)), "+-": (sp.Rational
 def _singular_near(expr: sp.Expr, point: dict, moved: dict[sp.Symbol, str]) -> bool:
     """Whether ``expr`` is singular (a pole: a division by zero, or an infinite or undefined value) at each of the
     points near ``point`` where the ``moved`` symbols are off their values (:data:`_OFFSETS`, in their directions),
-    by SymPy's evalf at 15 and 45 digits (they disagree at a pole).  A form that cannot be evaluated there for another reason is not called singular:
-    this only spares limits that cannot exist (a limit in a symbol the form is undefined around).
+    by SymPy's evalf at 15 and 45 digits (they disagree at a pole).  A form that cannot be evaluated there for another
+    reason is not called singular: this only spares limits that cannot exist (in a symbol the form is undefined
+    around).
 
     >>> a, b = sp.symbols("a b", positive=True)
-    >>> _singular_near(1 / (a - 2) + b, {a: 2, b: 1}, {b: "+-"}), _singular_near(1 / (a - 2) + b, {a: 2, b: 1}, {a: "+"})
+    >>> f = 1 / (a - 2) + b
+    >>> _singular_near(f, {a: 2, b: 1}, {b: "+-"}), _singular_near(f, {a: 2, b: 1}, {a: "+"})
     (True, False)
     """
     for offsets in zip(*(_OFFSETS[direction] for direction in moved.values())):
