@@ -115,8 +115,19 @@ def log_shape(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypothese
         if c.has(x):
             return None
         u = g.args[0]
-        if not u.is_polynomial(x) or sp.Poly(u, x).degree() != 1:
+        if not u.is_polynomial(x) or sp.Poly(u, x).degree() < 1:
             return None
+        if sp.Poly(u, x).degree() > 1:
+            # log(1 − x²) on (−1, 0), a semicircle law's: Σ m·log|x − r| over u's rational roots, each on the side of
+            # the piece (u > 0 there), so that the Beta rules read it; SymPy's integrate spent its budget on it
+            factors = _linear_factors(u, x, lo, hi, hyp)
+            if factors is None:
+                return None
+            constant, roots = factors
+            rest += c * sp.log(constant)
+            for key, multiplicity in roots:
+                logs[key] = logs.get(key, sp.S.Zero) + c * multiplicity
+            continue
         s, u0 = sp.Poly(u, x).all_coeffs()
         positive = hyp.is_positive(s)
         if positive is None:
@@ -131,6 +142,30 @@ def log_shape(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypothese
         return None
     kept = tuple((c, r, side) for (r, side), c in logs.items() if hyp.is_zero(c) is not True)
     return LogShape(kept, *abc)
+
+
+def _linear_factors(u: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses) -> tuple | None:
+    """|u| on (lo, hi) as k·Π|x − r|^m: (k > 0, [((r, side), m), …]) with side +1 where the piece lies right of r, −1
+    left of it; None unless u factors into linear factors over the rationals with every root off the open piece."""
+    lc, factors = sp.factor_list(u, x)
+    constant, roots = abs(lc), []
+    for f, m in factors:
+        poly = sp.Poly(f, x)
+        if poly.degree() != 1 or not lc.is_Rational:
+            return None
+        s, u0 = poly.all_coeffs()
+        if not (s.is_Rational and u0.is_Rational):
+            return None
+        r = -u0 / s
+        if (lo - r).is_zero or hyp.is_positive(lo - r):
+            side = 1
+        elif (hi - r).is_zero or hyp.is_positive(r - hi):
+            side = -1
+        else:
+            return None
+        constant *= abs(s) ** m
+        roots.append(((r, side), m))
+    return constant, roots
 
 
 @dataclass(frozen=True)
