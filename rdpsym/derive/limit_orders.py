@@ -17,7 +17,7 @@ import sympy as sp
 from rdpsym.derive.moments import moment, sup_log_ratio
 from rdpsym.derive.steps import _equals, _moment_steps, _whole_support
 from rdpsym.derive.verify import is_zero
-from rdpsym.engine.beyond import powers_of_distinct_quadratics
+from rdpsym.engine.beyond import log_of_a_gaussian_mixture, powers_of_distinct_quadratics
 from rdpsym.engine.context import Hypotheses
 from rdpsym.engine.integrals import integrate_exp
 from rdpsym.engine.pieces import log_of
@@ -129,6 +129,8 @@ def _expectation(log_p: sp.Expr, p: sp.Expr, term: sp.Expr, var: sp.Symbol, lo, 
             # E_P[log q₂] of a Student t law against another: the t-derivative of an Appell-type integral.
             # (Not so the polynomial shapes: E_P[x²] of P ∝ e^{−x⁴} is a Γ value where ∫ e^{−x⁴ + t·x²} is none.)
             raise BeyondSymPy(f"E_P[{term}] is the derivative in t of an Appell-type integral") from exc
+        if log_of_a_gaussian_mixture(term, var):
+            raise BeyondSymPy(f"E_P[{term}] is a Gaussian mixture's cross-entropy, which has no closed form") from exc
         # With its convergence conditions: conds="none" dropped them, and E_P[x] of a Pareto law of shape 5a came
         # out 5a/(5a − 1) for every a (∞ for a ≤ 1/5), a KL returned `checked` at −5.69 where it is ∞ (a probe).
         found = sp.integrate(p * term, (var, lo, hi), conds="piecewise")

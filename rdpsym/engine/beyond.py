@@ -256,4 +256,27 @@ def polynomial_exponent(term, x) -> sp.Poly | None:
         return None
 
 
-__all__ = ["beyond_sympy", "polynomial_exponent", "powers_of_distinct_quadratics"]
+def log_of_a_gaussian_mixture(term: sp.Expr, x: sp.Symbol) -> bool:
+    """Whether ``term`` holds the logarithm of a sum in which two terms are exponentials of quadratics in x with
+    different x² coefficients (the log-density of a mixture of normal laws of different variances): its expectation
+    under a normal law, the cross-entropy of a Gaussian mixture, has no closed form, and SymPy's integrate spent its
+    whole budget on it, then the family of the numbers another (a normal law against ½N(0, 1) + ½N(0, 100²)).
+
+    >>> x, s = sp.Symbol("x", real=True), sp.Symbol("s", positive=True)
+    >>> log_of_a_gaussian_mixture(sp.log(sp.exp(-x**2 / 2) + sp.exp(-x**2 / 200) / 10), x)
+    True
+    >>> log_of_a_gaussian_mixture(sp.log(1 + sp.exp(-x)), x), log_of_a_gaussian_mixture(sp.log(sp.exp(-x**2) + s), x)
+    (False, False)
+    """
+    for g in term.atoms(sp.log):
+        leading = set()
+        for addend in sp.Add.make_args(g.args[0]):
+            poly = polynomial_exponent(addend, x)
+            if poly is not None and poly.degree() == 2:
+                leading.add(poly.LC())
+        if len(leading) > 1:
+            return True
+    return False
+
+
+__all__ = ["beyond_sympy", "log_of_a_gaussian_mixture", "polynomial_exponent", "powers_of_distinct_quadratics"]
