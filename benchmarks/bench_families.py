@@ -91,6 +91,24 @@ F = {
     # the normal law's distribution function as a change of variables: 2 phi(x) Phi(x) against phi(x)
     "skew-normal vs normal": lambda: (Continuous(sp.exp(-x**2/2)*(1 + sp.erf(x/sp.sqrt(2)))/sp.sqrt(2*sp.pi), x),
                                       Continuous(sp.exp(-x**2/2)/sp.sqrt(2*sp.pi), x)),
+    # the same at free ends (m1, s2): the form's 1F1 has a pole at alpha = 2 for every m1, s2 (limits only in alpha)
+    "truncated pareto, free ends": lambda: (Continuous(24*s2**3/(7*(x - m1)**4), x, sp.Interval(m1 + s2, m1 + 2*s2)),
+                                            lap(0, 1)),
+    # E_P[x^2] converges only for 10 a1 > 2, the moment only below order 1 (a sign alpha's assumptions do not say)
+    "student t vs normal": lambda: (Continuous(sp.gamma((10*a1 + 1)/2)/(sp.sqrt(10*a1*sp.pi)*sp.gamma(5*a1))
+                                               * (1 + x**2/(10*a1))**(-(10*a1 + 1)/2), x),
+                                    Continuous(sp.exp(-x**2/2)/sp.sqrt(2*sp.pi), x)),
+    # log(1 - x^2) read as log(1 - x) + log(1 + x): incomplete Beta functions
+    "semicircle vs triangle": lambda: (Continuous(2*sp.sqrt(1 - x**2)/sp.pi, x, sp.Interval(-1, 1)),
+                                       Continuous(1 - sp.Abs(x), x, sp.Interval(-1, 1))),
+    # a KL whose closed form leaves integrals of log t/sqrt(t(1 - t)) that SymPy does not do
+    "arcsine vs triangle": lambda: (Continuous(1/(sp.pi*sp.sqrt(x*(1 - x))), x, sp.Interval(0, 1)),
+                                    Continuous(sp.Piecewise((4*x, x < R(1, 2)), (4 - 4*x, True)), x,
+                                               sp.Interval(0, 1))),
+    # the KL against a Gaussian mixture: E_P[log of the mixture] is a cross-entropy with no closed form
+    "normal vs gaussian mixture": lambda: (Continuous(sp.exp(-x**2/2)/sp.sqrt(2*sp.pi), x),
+                                           Continuous(sp.exp(-x**2/2)/(2*sp.sqrt(2*sp.pi))
+                                                      + sp.exp(-x**2/20000)/(200*sp.sqrt(2*sp.pi)), x)),
     # Kummer's function by Euler's integral: a power of 1 - x^2 times a Gaussian centred on [-1, 1]
     "semicircle vs normal": lambda: (Continuous(2*sp.sqrt(1 - x**2)/sp.pi, x, sp.Interval(-1, 1)),
                                      Continuous(sp.exp(-x**2/2)/sp.sqrt(2*sp.pi), x)),

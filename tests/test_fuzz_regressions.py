@@ -1008,14 +1008,22 @@ def test_the_log_of_a_polynomial_with_rational_roots_off_the_piece_is_read_as_lo
     triangular one at α = 37/10 has a closed form (incomplete Beta functions), where SymPy's integrate had spent its
     budget and the family's another (36 s of CPU, then the definition's value).  A root inside the piece, or an
     irrational one, leaves the log unread as before."""
+    from rdpsym.derive.moments import sup_piece
     from rdpsym.engine.integrals import Hypotheses, integrate_exp, log_shape
 
     c = sp.Symbol("c", positive=True)
-    shape = log_shape(c * sp.log(1 - x**2) + sp.log(4 - 4 * x), x, -1, 0, Hypotheses())
+    shape = log_shape(c * sp.log(1 - x**2) + sp.log(4 - 4 * x), x, -1, 0, Hypotheses(), factored=True)
     assert shape is not None and sorted(shape.logs, key=str) == sorted([(c + 1, 1, -1), (c, -1, 1)], key=str)
     assert sp.expand_log(shape.C - sp.log(4), force=True) == 0
-    assert log_shape(sp.log(1 - x**2), x, -2, 0, Hypotheses()) is None  # (the root −1 inside (−2, 0))
-    assert log_shape(sp.log(2 - x**2), x, 0, 1, Hypotheses()) is None   # (roots ±√2: not rational)
+    for L, lo, hi in ((sp.log(1 - x**2), -2, 0),   # (the root −1 inside (−2, 0))
+                      (sp.log(2 - x**2), 0, 1),    # (roots ±√2: not rational)
+                      (sp.log(x**2 - 1), -1, 0)):  # (x² − 1 < 0 there: no density's log; a review)
+        assert log_shape(L, x, lo, hi, Hypotheses(), factored=True) is None
+    # read after the rules that take such a log whole, which the plain reading leaves them (a review): Kummer's
+    # function of the Epanechnikov law against a normal one, and the supremum of log(1 − x²) by t = x²
+    assert log_shape(sp.log(1 - x**2), x, -1, 0, Hypotheses()) is None
+    assert integrate_exp(-x**2 + sp.log(1 - x**2) / 2, x, -1, 1, Hypotheses()).rule.startswith("Kummer's function")
+    assert sup_piece(sp.log(1 - x**2), x, -1, 0, Hypotheses(), False)[0] == 0
     # ∫_{−1}^{1} (1 − x²)^{3/2} dx = 3π/8, by the two pieces' Beta rule
     total = sum(integrate_exp(R(3, 2) * sp.log(1 - x**2), x, lo, hi, Hypotheses()).value for lo, hi in ((-1, 0), (0, 1)))
     assert abs(sp.N(total - 3 * sp.pi / 8, 40)) < 1e-35

@@ -64,6 +64,7 @@ from rdpsym.engine.integral_rules import (
     _two_binomials,
 )
 from rdpsym.engine.piece_value import PieceValue
+from rdpsym.engine.pieces import piece_point
 from rdpsym.engine.transform import substitute
 from rdpsym.foundations.budget import budgeted
 from rdpsym.foundations.errors import BeyondSymPy, NoClosedFormError
@@ -94,11 +95,14 @@ def _coefficients(L: sp.Expr, x: sp.Symbol) -> tuple[sp.Expr, sp.Expr, sp.Expr] 
     return tuple(poly.coeff_monomial(x**k) for k in (2, 1, 0))  # type: ignore[return-value]
 
 
-def log_shape(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses) -> LogShape | None:
+def log_shape(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses,
+              factored: bool = False) -> LogShape | None:
     """Read ``L`` as Σ c·log|x − r| + A x² + B x + C on (lo, hi), or None.
 
     log(s·(x − r)) is log|s| + log|x − r| with the side read from the sign of s
-    (the argument is positive on the piece); the coefficients c must be free of x.
+    (the argument is positive on the piece); the coefficients c must be free of x.  With ``factored``, also the log
+    of a polynomial with rational roots off the piece, as the logs of its factors (:func:`_linear_factors`): the
+    rules that read such a log whole (Kummer's, the supremum's substitutions) see None without it.
     """
     L = sp.expand(L)
     logs: dict[tuple, sp.Expr] = {}
@@ -118,6 +122,8 @@ def log_shape(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypothese
         if not u.is_polynomial(x) or sp.Poly(u, x).degree() < 1:
             return None
         if sp.Poly(u, x).degree() > 1:
+            if not factored:
+                return None
             # log(1 − x²) on (−1, 0), a semicircle law's: Σ m·log|x − r| over u's rational roots, each on the side of
             # the piece (u > 0 there), so that the Beta rules read it; SymPy's integrate spent its budget on it
             factors = _linear_factors(u, x, lo, hi, hyp)
@@ -147,6 +153,9 @@ def log_shape(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypothese
 def _linear_factors(u: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses) -> tuple | None:
     """|u| on (lo, hi) as k·Π|x − r|^m: (k > 0, [((r, side), m), …]) with side +1 where the piece lies right of r, −1
     left of it; None unless u factors into linear factors over the rationals with every root off the open piece."""
+    inside = piece_point(lo, hi, False)
+    if hyp.is_positive(u.subs(x, inside)) is not True:  # (the log of a density's factor is real: u > 0 on the piece)
+        return None
     lc, factors = sp.factor_list(u, x)
     constant, roots = abs(lc), []
     for f, m in factors:
@@ -258,6 +267,17 @@ def _leading_growth(i: Integrand) -> list[sp.Expr] | None:
     return [leading if end == oo or degree % 2 == 0 else -leading for end in ends]
 
 
+def _factored_logs_rule(i: Integrand) -> PieceValue | None:
+    """The rules on L's canonical form, where it has one once the logs of polynomials with rational roots off the
+    piece are read as their factors' (log(1 − x²) on (−1, 0), a semicircle law's, against a triangular law: two
+    incomplete Beta functions, where SymPy's integrate spent its budget).  After the rules that read such a log whole
+    (Kummer's function of a semicircle law against a normal one)."""
+    if i.shape is not None:
+        return None
+    shape = log_shape(i.L, i.x, i.lo, i.hi, i.hyp, factored=True)
+    return _by_shape(shape, i.lo, i.hi, i.hyp) if shape is not None else None
+
+
 def _growing_at_an_infinite_end_rule(i: Integrand) -> PieceValue | None:
     """+∞ where e^L grows without bound at an infinite end: L = c·x^d + (terms of logarithmic growth) there, c > 0
     under the hypotheses (the moment above order 1 of a Student t law against a normal one,
@@ -274,7 +294,7 @@ def _growing_at_an_infinite_end_rule(i: Integrand) -> PieceValue | None:
 #: A new rule is a function of an :class:`Integrand` returning a :class:`PieceValue` or None, added here.
 RULES = (_shape_rules, _quadratic_powers_rule, _centred_gaussian_on_a_quadratics_support_rule,
          _inverse_power_exponential_rule, _periodic_rule, _integer_powers_of_exponential_sums_rule,
-         _substitution_rule, _halves_rule, _growing_at_an_infinite_end_rule)
+         _substitution_rule, _halves_rule, _factored_logs_rule, _growing_at_an_infinite_end_rule)
 
 
 def integrate_exp(L: sp.Expr, x: sp.Symbol, lo: sp.Expr, hi: sp.Expr, hyp: Hypotheses) -> PieceValue:
