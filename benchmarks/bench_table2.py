@@ -94,7 +94,9 @@ def child_table2(_spec: dict) -> dict:
         out_cells.append({
             "mechanism": cell.mechanism, "order": cell.order_label,
             "cpu_s": cpu, "wall_s": wall, "status": str(d.status), "result": str(d.result),
-            "value_at_test_point": mpmath.nstr(d.evalf(point, dps=50), 50),
+            # (each cell given the values of its own symbols: evalf refuses a value keyed by a symbol it lacks)
+            "value_at_test_point": mpmath.nstr(d.evalf({s: v for s, v in point.items()
+                                                        if s in d.result.free_symbols}, dps=50), 50),
         })
     return {"import_cpu_s": c1 - c0, "import_wall_s": w1 - w0,
             "table2_cpu_s": c2 - c1, "table2_wall_s": w2 - w1, "cells": out_cells}
