@@ -1798,6 +1798,23 @@ def test_a_binomial_pair_with_a_closed_interval_is_derived_in_bounded_time():
     assert d.status.value == "checked" and sp.simplify(d.result - truth) == 0
 
 
+def test_a_sign_is_decided_once_whatever_constant_factor_it_is_asked_with(monkeypatch):
+    """Issue 26: the binomial pair above asked the sign of p^{999/1000} + (1 − p)^{999/1000} four times (times
+    2^{999/1000}/2, times 2^{999/1000}, alone, alone again), and SymPy spent its whole budget on each: 21.6 s of CPU on
+    a slow machine, 5.5 s now.  A sign is asked of the expression without its constant factors, and kept."""
+    from rdpsym.engine import context
+
+    calls = []
+    decide = context._decide_rational_now
+    monkeypatch.setattr(context, "_decide_rational_now", lambda e: calls.append(e) or decide(e))
+    q = sp.Dummy("q", positive=True)  # (a symbol no other test has asked about)
+    e = q ** R(1, 3) - 2 + q
+    asked = [e, 2 * e, sp.sqrt(2) * e / 3, (2 ** R(1, 3) * q ** R(1, 3) - 2 ** R(4, 3) + 2 ** R(1, 3) * q), e]
+    assert {context.Hypotheses().is_positive(a) for a in asked} == {None} and len(calls) == 1
+    assert context.Hypotheses().is_positive(-5 * e) is None and context.Hypotheses().is_positive(-e) is None and len(calls) == 2
+    assert context.Hypotheses().is_positive(-7 * (q + 1)) is False and context.Hypotheses().is_positive(3 * (q + 1) / (q + 2)) is True
+
+
 def test_the_closed_end_check_keeps_to_the_parameters_domains_and_passes_over_what_cannot_be_read():
     """A probe: trying a parameter's closed end, the check kept a value of another parameter drawn for an interval
     that end moves (μ in (−s, s) at s = 1/10), and refused the Gaussian pair with a ParameterError about μ; at the

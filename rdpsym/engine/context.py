@@ -9,6 +9,7 @@ which is exactly "0 < α < 1".
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
 
 import sympy as sp
@@ -148,7 +149,33 @@ SIGN_SECONDS = 1.0
 
 def _decide_rational(e: sp.Expr) -> bool | None:
     """Try the sign of numerator and denominator separately after ``together`` (None where SymPy does not finish
-    within :data:`SIGN_SECONDS`)."""
+    within :data:`SIGN_SECONDS`), of ``e`` without its constant factors (:func:`_without_constants`).
+
+    >>> p = sp.Symbol("p", positive=True)
+    >>> _decide_rational(-3 * sp.sqrt(2) * (p + 1) / (p + 2))
+    False
+    """
+    constant, rest = _without_constants(e)
+    if constant.is_positive:
+        return _decide_sign(rest)
+    if constant.is_negative:  # (e = |c|·(−r))
+        return _decide_sign(-rest)
+    return _decide_sign(e)
+
+
+def _without_constants(e: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+    """(c, r) with ``e`` = c·r, c the factor free of symbols (a sum's common one too), r what the sign rests on."""
+    if not e.free_symbols:
+        return sp.S.One, e
+    return sp.factor_terms(e).as_independent(*e.free_symbols, as_Add=False)
+
+
+@functools.lru_cache(maxsize=4096)
+def _decide_sign(e: sp.Expr) -> bool | None:
+    """:func:`_decide_rational_now` within :data:`SIGN_SECONDS`, kept for the process: the same sign is asked again
+    and again (the binomial pair at α = 999/1000 with p in [0, 1] asked for p^{999/1000} + (1 − p)^{999/1000} four
+    times, a constant factor apart, and SymPy spent the whole budget on each: 4 × 5 s of CPU on a slow machine).
+    (A budget of a caller's that ends the call raises through, and nothing is kept.)"""
     if not can_budget():
         return _decide_rational_now(e)
     try:
