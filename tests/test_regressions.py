@@ -359,6 +359,29 @@ def test_a_law_with_no_closed_form_and_strong_end_singularities_gets_the_certifi
     assert any(isinstance(e, FromDefinition) and e.method == "certified quadrature (Arb)" for e in d.evidence)
 
 
+def test_an_integral_of_three_non_integer_powers_of_linear_factors_is_not_handed_to_sympy(monkeypatch):
+    """Issue 26: the skewed semicircle's moment above, (1 − x)^{−0.85}(1 + x)^{1.85}(2 + x)^{3.7} on (0, 1), went to
+    sympy.integrate, which spent its whole budget (24 s of CPU on a slow machine; the test took 27 s, 3 s now): two
+    roots off the piece's ends make it a Lauricella integral, which SymPy has no function for.  Euler's integral,
+    the roots at both ends and one off them, is a ₂F₁ SymPy finds, and still goes to it."""
+    from rdpsym.engine import integrals
+    from rdpsym.engine.context import Hypotheses
+    from rdpsym.foundations.errors import BeyondSymPy
+
+    handed = []
+    monkeypatch.setattr(integrals, "_sympy_fallback", lambda L, *args: handed.append(L) or 1 / 0)
+    c1, c2, c3 = R(-17, 20), R(37, 20), R(37, 10)
+    L = c1 * sp.log(1 - x) + c2 * sp.log(1 + x) + c3 * sp.log(2 + x)
+    with pytest.raises(BeyondSymPy, match="Lauricella"):
+        integrals.integrate_exp(L, x, sp.S(0), sp.S(1), Hypotheses())
+    assert handed == []
+    for L, hi in ((c1 * sp.log(1 - x) + c2 * sp.log(1 + x) + c3 * sp.log(x), sp.S(1)),  # roots 0, 1 at the ends
+                  (c1 * sp.log(x) + c2 * sp.log(1 + x) + c3 * sp.log(2 + x) - x, sp.oo)):  # a half-line's end
+        with pytest.raises(ZeroDivisionError):
+            integrals.integrate_exp(L, x, sp.S(0), hi, Hypotheses())
+    assert len(handed) == 2
+
+
 def test_von_mises_and_inverse_gaussian_laws_derive():
     # Were NoClosedFormError: Bessel's integral over one period, ∫ e^{a cos x + b sin x} = 2π I₀(√(a² + b²)), and
     # the generalised inverse Gaussian integral ∫_0^∞ x^{ν−1} e^{−β/x − γx} = 2(β/γ)^{ν/2} K_ν(2√(βγ)).
