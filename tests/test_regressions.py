@@ -328,6 +328,19 @@ def test_cauchy_laws_at_a_large_order_answer_and_never_raise_mpmaths_own_error()
         closed_value(sp.log(sp.hyper([-a, a + 1], [1], R(-1, 4))) / a, {a: R(99999, 2)}, 40, order_symbol=a)
 
 
+def test_the_family_of_two_cauchy_laws_at_a_large_order_is_not_handed_to_sympy(monkeypatch):
+    """Issue 26: the pair above at order 20000 took 11.8 s of CPU on a slow machine, 9 s of them sympy.integrate on
+    the family rdpsym reads the laws' numbers in, (1 + x^k)^{−20000}·(1 + (x − 1)^k)^{19999} (an Appell-type
+    integral, with a symbol for the exponent 2), before the definition answered; 2.2 s now."""
+    from rdpsym.engine import integrals
+
+    handed = []
+    fallback = integrals._sympy_fallback
+    monkeypatch.setattr(integrals, "_sympy_fallback", lambda L, *args: handed.append(L) or fallback(L, *args))
+    C = lambda m: Continuous(1 / (sp.pi * (1 + (x - m) ** 2)), x)  # noqa: E731
+    assert renyi_divergence(C(0), C(1), 20000).status == "numeric" and handed == []
+
+
 def test_a_law_with_no_closed_form_and_strong_end_singularities_gets_the_certified_definition():
     """A probe: a semicircle law against a triangular one at α = 37/10 has P^α Q^{1−α} ~ (1 − |x|)^{−0.85} at both ends;
     the numeric answer, mpmath's tanh-sinh of the definition, did not settle (124 digits against 144 agreed to 20) and
