@@ -668,63 +668,6 @@ def test_a_joint_density_on_a_wedge_is_a_law_and_its_divergence_is_summed_across
     assert d.status == Status.NUMERIC and abs(sp.N(d.result, 30) - sp.N(sp.log(sp.Rational(4, 3)), 30)) < 1e-25
 
 
-@pytest.mark.parametrize(("density", "support", "mass"), [
-    (sp.exp(-y) * sp.Heaviside(y - x), "quadrant", 1),  # the wedge: a kink y = x the inner integral splits at
-    (sp.exp(-y) * sp.Heaviside(y - x) / 2, "quadrant", sp.Rational(1, 2)),
-    (6 * (x - y) ** 2, "square", 1),
-    (3 * sp.Abs(x - y), "square", 1),
-    (sp.exp(-x - y) * (1 + sp.cos(x) * sp.cos(y) / 2), "quadrant", sp.Rational(9, 8)),  # 1 + (1/2)·(1/2)²
-    (sp.exp(-(y - x) ** 2 / 2) / (sp.sqrt(2 * sp.pi) * sp.pi * (1 + x ** 2)), "plane", 1),  # N(x, 1) given Cauchy x
-    (sp.Piecewise((2, x + y < 1), (0, True)), "square", 1),  # the triangle: a kink y = 1 − x, ordered by x's interval
-], ids=["wedge", "half-wedge", "diagonal-square", "diagonal-abs", "cosine-product", "cauchy-normal", "triangle"])
-def test_a_joint_density_the_engine_integrates_has_its_exact_mass_without_nested_quadrature(density, support, mass,
-                                                                                              monkeypatch):
-    """Issue 26: the exponential wedge on the quadrant took 9 s of CPU to build (nested quadrature, 173 000
-    evaluations), and 12 s to refuse at half its mass.  Where the engine's rules give the inner integral (the outer
-    variable a parameter declared in its interval) and the outer one, the mass is that closed form, checked by
-    quadrature; the law is built, or refused with its exact mass, without nested quadrature."""
-    from rdpsym.laws import joint
-
-    sets = {"quadrant": (sp.Interval(0, sp.oo),) * 2, "square": (sp.Interval(0, 1),) * 2,
-            "plane": (sp.Interval(-sp.oo, sp.oo),) * 2}[support]
-    assert joint.iterated_mass(density, (x, y), sets) == mass
-
-    def nested(*args, **kwargs):
-        raise AssertionError("nested quadrature was run")
-
-    monkeypatch.setattr(joint, "numeric_mass", nested)
-    if mass == 1:
-        rdpsym.Continuous(density, (x, y), support=sets)
-    else:
-        with pytest.raises(DensityError, match=f"integrate to 1 over its support; got {mass}"):
-            rdpsym.Continuous(density, (x, y), support=sets)
-
-
-@pytest.mark.parametrize("wrong", ["inner", "total"])
-def test_an_iterated_mass_quadrature_disagrees_with_is_not_used(wrong, monkeypatch):
-    """The engine's closed forms are checked, never trusted: an inner integral off by a term whose integral over x
-    is 0 (so the total is still right), or a total off by 10⁻¹⁸, is found by quadrature, and the mass is left to
-    nested quadrature, which decides it."""
-    from rdpsym.laws import joint
-
-    exact = joint._exact_integral
-
-    def off(expr, x, where):
-        value = exact(expr, x, where)
-        if wrong == "inner" and expr.has(y):
-            return value + (x - sp.Rational(1, 2)) / 1000
-        return value + sp.Rational(1, 10**18) if wrong == "total" and not expr.has(y) else value
-
-    monkeypatch.setattr(joint, "_exact_integral", off)
-    square = (sp.Interval(0, 1),) * 2
-    assert joint.iterated_mass(6 * (x - y) ** 2, (x, y), square) is None
-    calls = []
-    numeric = joint.numeric_mass
-    monkeypatch.setattr(joint, "numeric_mass", lambda *args, **kwargs: calls.append(args) or numeric(*args, **kwargs))
-    rdpsym.Continuous(6 * (x - y) ** 2, (x, y), support=square)
-    assert len(calls) == 1
-
-
 def test_a_joint_support_bounded_by_another_variable_is_refused_by_name():
     """A probe: support=(Interval(0, 1), Interval(0, x)) was refused as "the density must integrate to 1 over its
     support; got 2*x", though 2 on that triangle does; the support is a product of sets, and the message says so."""

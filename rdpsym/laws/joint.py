@@ -11,8 +11,7 @@ such (:func:`rdpsym.engine.quadratic.separate`) and checked, later derived,
 one block at a time; one that does not separate is checked whole by
 :func:`check_joint`: a Gaussian by its d-dimensional integral, a finite
 discrete one by its exact sum, and anything else, when no parameters are
-left, by iterated integrals in two variables where the engine's rules give them
-(:func:`iterated_mass`, checked by quadrature), else by nested quadrature (:func:`numeric_mass`).  Kept apart from
+left, by nested quadrature (:func:`numeric_mass`).  Kept apart from
 :class:`~rdpsym.laws.independent.Independent` and
 :class:`~rdpsym.laws.multivariate_normal.MultivariateNormal`, which build a
 ``Joint`` when asked for one explicit density.
@@ -34,10 +33,9 @@ from rdpsym.engine.pieces import breakpoints, log_of, piece_point
 from rdpsym.engine.quadratic import gaussian_integral, quadratic_coefficients, separate
 from rdpsym.engine.sums import sum_exp
 from rdpsym.foundations.budget import SymbolicTimeout, time_budget
-from rdpsym.foundations.errors import ConvergenceError, DensityError, NoClosedFormError, RdpSymError, must
+from rdpsym.foundations.errors import ConvergenceError, DensityError, NoClosedFormError, must
 from rdpsym.foundations.precision import mpmath_function, sympy_evalf_guard
 from rdpsym.foundations.reading import exact
-from rdpsym.foundations.symbols import parameter
 from rdpsym.laws.densities import Continuous, Discrete, as_support, parameter_values, register_builder
 from rdpsym.laws.multivariate import Law
 from rdpsym.laws.validation import MASS_SECONDS, check_normalised
@@ -279,10 +277,6 @@ def check_joint(expr: sp.Expr, variables: tuple, sets: tuple, discrete: bool) ->
         return
     if parameters:
         return
-    exact_mass = None if discrete else iterated_mass(expr, variables, sets)
-    if exact_mass is not None:
-        check_normalised(exact_mass, False)
-        return
     mass = numeric_mass(expr, variables, sets, discrete, dps=20)
     if abs(mass - 1) > mpmath.mpf(10) ** -20:
         # Not 1 at 20 digits: a law the quadrature read wrong, or no law.  Near 1, read again at 30 digits: where the
@@ -363,93 +357,6 @@ def numeric_mass(expr: sp.Expr, variables: tuple, sets: tuple, discrete: bool, d
                                "(pass check=False to skip the check)") from None
 
 
-#: CPU seconds for the mass of a joint density by iterated integrals (the engine's rules take well under one second
-#: where they apply; nested quadrature, the way left, takes about ten on a quadrant).
-ITERATED_SECONDS = 5.0
-
-
-def iterated_mass(expr: sp.Expr, variables: tuple, sets: tuple) -> sp.Expr | None:
-    """∫∫ of a parameter-free density in two variables in closed form, one variable's integral inside the other's,
-    or None.
-
-    Each integral is the engine's, over the pieces of its variable (:func:`_exact_integral`); for the inner one the
-    outer variable is a parameter declared in its interval, which orders the kinks y = b(x) against the inner
-    set's ends.  y is tried inside first, then x.  The closed form is used only if it agrees with quadrature
-    (:func:`_agrees_with_quadrature`): the inner integral at a point inside each of its pieces, the outer one
-    whole.  None where no order gives closed forms free of conditions, a kink cannot be ordered (the disc's
-    ±√(1 − x²) in (−2, 2)), the engine's :data:`ITERATED_SECONDS` are spent, or quadrature disagrees: nested
-    quadrature then decides.  The exponential wedge e^{−y}·1{x < y} on the quadrant took nested quadrature 9 s
-    (173 000 evaluations) and takes this 0.3 s.
-
-    >>> x, y = sp.symbols("x y", real=True)
-    >>> quadrant = (sp.Interval(0, sp.oo), sp.Interval(0, sp.oo))
-    >>> iterated_mass(sp.exp(-y) * sp.Heaviside(y - x), (x, y), quadrant)
-    1
-    >>> iterated_mass(sp.exp(-y) * sp.Heaviside(y - x) / 2, (x, y), quadrant)
-    1/2
-    """
-    if len(variables) != 2:
-        return None
-    names = {v.name for v in variables}
-    with time_budget(ITERATED_SECONDS, "the density's mass by iterated integrals", absorb=True):
-        for (x, y), (x_set, y_set) in ((variables, sets), (variables[::-1], sets[::-1])):
-            declared = parameter(next(n for n in (f"_{x.name}" * k for k in range(1, 4)) if n not in names),
-                                 x_set.inf, x_set.sup)
-            try:
-                inner = _exact_integral(expr.xreplace({x: declared}), y, y_set)
-                inner = None if inner is None else inner.xreplace({declared: x})
-                total = None if inner is None else _exact_integral(inner, x, x_set)
-                if total is not None and total.is_number and \
-                        _agrees_with_quadrature(expr, inner, total, (x, y), (x_set, y_set)):
-                    return total
-            except SymbolicTimeout:  # (this budget's own ends the search quietly; an outer one goes on up)
-                raise
-            except (RdpSymError, TypeError, ValueError, ZeroDivisionError):  # (a kink the pieces cannot order, …)
-                continue
-    return None
-
-
-def _exact_integral(expr: sp.Expr, x: sp.Symbol, where: sp.Interval) -> sp.Expr | None:
-    """∫ ``expr`` dx over ``where`` by the engine's rules, piece by piece, or None (a condition, a divergence)."""
-    total = sp.S.Zero
-    for piece in Continuous(expr, x, where, check=False).pieces():
-        if piece.is_zero:
-            continue
-        L = log_of(piece.branch, x, piece_point(piece.lo, piece.hi, False))
-        value = integrate_exp(L, x, piece.lo, piece.hi, Hypotheses())
-        if value.condition is not sp.true or value.value.has(oo, -oo, sp.zoo, sp.nan):
-            return None
-        total += value.value
-    return total
-
-
-@sympy_evalf_guard.serialized  # mpmath's global precision: one thread at a time
-def _agrees_with_quadrature(expr: sp.Expr, inner: sp.Expr, total: sp.Expr, variables: tuple, sets: tuple) -> bool:
-    """Whether the closed forms of :func:`iterated_mass` agree with quadrature to 22 digits (at 30; a mass is 1
-    to 20 digits, :func:`~rdpsym.laws.validation.check_normalised`, or not a law): the inner
-    integral ∫ expr(x₀, y) dy at a point x₀ inside each piece of the inner form (at most four), and the total as
-    the quadrature of the inner form over x.  The engine is checked, never trusted, as every closed form is."""
-    x, y = variables
-    with mpmath.workdps(30):
-        tolerance = mpmath.mpf(10) ** -22
-
-        def close(exact: sp.Expr, numeric: mpmath.mpf) -> bool:
-            value = to_mpf(exact, mpmath.mp)
-            return mpmath.isfinite(numeric) and abs(value - numeric) <= tolerance * max(1, abs(value))
-
-        pieces = Continuous(inner, x, sets[0], check=False).pieces()
-        for piece in pieces[:4]:
-            at = piece_point(piece.lo, piece.hi, False)
-            section = expr.xreplace({x: at})
-            kinks = sorted({to_mpf(b, mpmath.mp) for b in breakpoints(section, y) if b.is_real and b.is_number})
-            lo, hi = (to_mpf(end, mpmath.mp) for end in (sets[1].inf, sets[1].sup))
-            ends = [lo, *(k for k in kinks if lo < k < hi), hi]
-            if not close(inner.xreplace({x: at}), mpmath.quad(mpmath_function((y,), section), ends)):
-                return False
-        ends = [to_mpf(end, mpmath.mp) for end in (sets[0].inf, *(p.hi for p in pieces[:-1]), sets[0].sup)]
-        return close(total, mpmath.quad(mpmath_function((x,), inner), ends))
-
-
 def nested_quad(f, kinks_of: sp.Expr, variables: tuple, sets: tuple) -> mpmath.mpf:
     """∫∫ f(x, y) over the rectangle ``sets`` at mpmath's working precision, the inner quadrature split where
     ``kinks_of`` is not smooth in y at the given x (the curves y = b(x) of its Piecewise conditions, |·|,
@@ -486,4 +393,4 @@ def nested_quad(f, kinks_of: sp.Expr, variables: tuple, sets: tuple) -> mpmath.m
 register_builder("joint", Joint)  # Continuous(pdf, (x, y)) and Discrete(pmf, (j, k)) build a Joint
 
 
-__all__ = ["Joint", "check_joint", "iterated_mass", "nested_quad", "numeric_mass", "product_outcomes"]
+__all__ = ["Joint", "check_joint", "nested_quad", "numeric_mass", "product_outcomes"]
