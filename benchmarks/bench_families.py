@@ -32,7 +32,7 @@ FAMILIES = """
 import sympy as sp, rdpsym
 from rdpsym import Continuous, Discrete
 x = sp.Symbol("x", real=True); k = sp.Symbol("k", integer=True); j = sp.Symbol("j", integer=True)
-y = sp.Symbol("y", real=True); pc = rdpsym.parameter("p", 0, 1, closed="both")
+pc = rdpsym.parameter("p", 0, 1, closed="both")
 P_ = lambda n: sp.Symbol(n, positive=True)
 s1, s2, m1, m2, l1, l2, a1, a2, b1, b2, kw, beta, sg, p1, p2 = (P_(n) for n in
     "s1 s2 m1 m2 l1 l2 a1 a2 b1 b2 kw beta sigma p1 p2".split())
@@ -120,9 +120,6 @@ F = {
                                          Discrete(sp.binomial(2, k)/4, k, sp.Range(0, 3))),
     # the family of the numbers at a large order, (1 + x^c)^(-20000)(1 + (x - 1)^c)^19999: at 20000
     "cauchy 0 vs 1": lambda: (Continuous(1/(sp.pi*(1 + x**2)), x), Continuous(1/(sp.pi*(1 + (x - 1)**2)), x)),
-    # a joint law's mass (the same law twice: D = 0 at once, the time is the check that it is a law)
-    "wedge on the quadrant": lambda: (lambda W: (W, W))(Continuous(sp.exp(-y)*sp.Heaviside(y - x), (x, y),
-                                                                   support=(I0, I0))),
     # Kummer's function by Euler's integral: a power of 1 - x^2 times a Gaussian centred on [-1, 1]
     "semicircle vs normal": lambda: (Continuous(2*sp.sqrt(1 - x**2)/sp.pi, x, sp.Interval(-1, 1)),
                                      Continuous(sp.exp(-x**2/2)/sp.sqrt(2*sp.pi), x)),

@@ -73,24 +73,34 @@ def powers_of_distinct_quadratics(L: sp.Expr, x: sp.Symbol) -> bool:
 
 
 def _powers_of_sums_with_powers_of_a_symbol(L: sp.Expr, x: sp.Symbol) -> str | None:
-    """Why e^L = Π S_i^{c_i}·(the rest) has no closed form SymPy finds, when two or more different sums S_i hold a
-    power of an expression in x whose exponent is an expression, (x − μ)^k + γ with k a symbol, else None.
+    """Why e^L = Π S_i^{c_i}·(the rest) has no closed form SymPy finds, when two or more different sums S_i hold
+    powers of expressions in x whose exponents are expressions, (x − μ)^k + γ with k a symbol, in two bases that are
+    not proportional (x and x − 1), and some power c_i is not a non-negative integer; else None.
 
     Such sums are the family rdpsym reads a law's numbers in (:mod:`rdpsym.derive.abstraction`): two Cauchy laws
     at order 20000 became ∫ (1 + x^k)^{−20000}·(1 + (x − 1)^k)^{19999}, on which ``sympy.integrate`` spent its whole
-    budget (9 s of CPU on a machine 4.8 times slower than the reference) before the definition answered.  The
-    rules have tried the substitutions t = x^k where one sum is alone; two sums in different bases are an
-    Appell-type integral even at k = 2 (Student t laws), and a symbol for k leaves SymPy nothing to read.
+    budget (9 s of CPU on a machine 4.8 times slower than the reference) before the definition answered.  Powers
+    that are non-negative integers expand into sums SymPy may integrate term by term ((1 + x^a)(1 + (1 − x)^a) on
+    (0, 1): Beta values), and sums in one base may cancel to a rational function of x^k: both go on to it.
 
     >>> x, k = sp.Symbol("x", real=True), sp.Symbol("k", positive=True)
     >>> _powers_of_sums_with_powers_of_a_symbol(-3 * sp.log(1 + x**k) + 2 * sp.log(1 + (x - 1)**k), x)
     'a product of powers of sums holding powers with expressions for exponents (an Appell-type integral)'
     >>> _powers_of_sums_with_powers_of_a_symbol(-3 * sp.log(1 + x**2) + 2 * sp.log(1 + (x - 1)**2), x) is None
     True
+    >>> _powers_of_sums_with_powers_of_a_symbol(sp.log(1 + x**k) + sp.log(1 + (1 - x)**k), x) is None
+    True
     """
-    sums = {g.args[0] for g in sp.expand(L).atoms(sp.log)
-            if g.args[0].is_Add and any(p.base.has(x) and not p.exp.is_number for p in g.args[0].atoms(sp.Pow))}
-    if len(sums) >= 2:
+    expanded = sp.expand(L)
+    powers, bases = [], []
+    for g in expanded.atoms(sp.log):
+        S = g.args[0]
+        found = [p.base for p in S.atoms(sp.Pow) if p.base.has(x) and not p.exp.is_number] if S.is_Add else []
+        if found:
+            powers.append(expanded.coeff(g))
+            bases.extend(found)
+    unlike = any(sp.cancel(b / bases[0]).has(x) for b in bases[1:])
+    if len(powers) >= 2 and unlike and any(not (c.is_integer and c.is_nonnegative) for c in powers):
         return "a product of powers of sums holding powers with expressions for exponents (an Appell-type integral)"
     return None
 

@@ -164,10 +164,16 @@ def _decide_rational(e: sp.Expr) -> bool | None:
 
 
 def _without_constants(e: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
-    """(c, r) with ``e`` = c·r, c the factor free of symbols (a sum's common one too), r what the sign rests on."""
+    """(c, r) with ``e`` = c·r, c the factor free of symbols (a sum's common one too, where SymPy's ``factor_terms``
+    finds it within :data:`SIGN_SECONDS`), r what the sign rests on."""
     if not e.free_symbols:
         return sp.S.One, e
-    return sp.factor_terms(e).as_independent(*e.free_symbols, as_Add=False)
+    if e.is_Add and can_budget():
+        try:  # (unbudgeted, factor_terms ran without end on (1/2)^(10³⁰ − k) − 1/3: a review)
+            e = budgeted(lambda: sp.factor_terms(e), "a sign's constant factors", seconds=SIGN_SECONDS)
+        except NoClosedFormError:
+            return sp.S.One, e
+    return e.as_independent(*e.free_symbols, as_Add=False)
 
 
 @functools.lru_cache(maxsize=4096)
