@@ -201,6 +201,12 @@ class Integrand:
         """:func:`_leading_growth`, read once: by the +∞ rule, then again by the check before SymPy."""
         return _leading_growth(self)
 
+    @functools.cached_property
+    def factored_shape(self) -> LogShape | None:
+        """L's canonical form with the logs of polynomials read as their factors' (:func:`log_shape`, ``factored``),
+        read once: by the factored rule, then again by the check before SymPy (:func:`_lauricella`)."""
+        return log_shape(self.L, self.x, self.lo, self.hi, self.hyp, factored=True)
+
 
 def _shape_rules(i: Integrand) -> PieceValue | None:
     """Gaussian, exponential, Γ and incomplete Γ, power, Beta and incomplete Beta, beta of the second kind: the
@@ -282,7 +288,7 @@ def _factored_logs_rule(i: Integrand) -> PieceValue | None:
     (Kummer's function of a semicircle law against a normal one)."""
     if i.shape is not None:
         return None
-    shape = log_shape(i.L, i.x, i.lo, i.hi, i.hyp, factored=True)
+    shape = i.factored_shape
     return _by_shape(shape, i.lo, i.hi, i.hyp) if shape is not None else None
 
 
@@ -399,7 +405,7 @@ def _lauricella(i: Integrand) -> str | None:
     >>> _lauricella(Integrand(euler, x, sp.S(0), sp.S(1), Hypotheses(), None)) is None  # (a ₂F₁)
     True
     """
-    shape = log_shape(i.L, i.x, i.lo, i.hi, i.hyp, factored=True)
+    shape = i.factored_shape
     if shape is None or i.whole_line:
         return None
     roots = [r for c, r, _ in shape.logs if c.is_integer is not True]
