@@ -2055,3 +2055,22 @@ def test_a_vanishing_denominator_in_a_branch_the_point_is_not_in_is_no_zero_over
         closed_value(sp.Piecewise((sp.log(1 + (a - b) ** 2) / (a - b), 1 / (a - b) > 0), (sp.log(2), True)),
                      {a: sp.Integer(1), b: sp.Integer(1)}, 15)
 
+
+
+def test_a_curves_kl_by_its_forms_derivative_is_sympys_limit_and_refuses_what_is_not_smooth_at_one():
+    """The value at α = 1 of a closed form r(α)/(α − 1) with r(1) = 0 is r′(1) (L'Hôpital), checked against the form
+    at 1 + 2⁻²⁰⁰ in balls; the same as SymPy's limit where SymPy takes it, and no value where the form is not smooth
+    at 1 (|α − 1|) or tends to ∞ there."""
+    from rdpsym.accounting.components import _by_derivative
+
+    a = rdpsym.alpha
+    for p in (sp.Rational(3, 4), sp.Rational(9, 10), sp.Rational(1, 1000)):
+        rr = sp.log(p**a * (1 - p) ** (1 - a) + (1 - p) ** a * p ** (1 - a)) / (a - 1)
+        ours, sympys = _by_derivative(rr), sp.limit(rr, a, 1, "+")
+        assert abs(sp.N(ours - sympys, 60)) < 1e-55, p
+        assert _by_derivative(sp.Max(rr, a / 8)) == sp.Max(ours, sp.Rational(1, 8))
+    sigma = sp.Rational(3, 2)
+    assert _by_derivative(a / (2 * sigma**2)) == 1 / (2 * sigma**2)
+    assert _by_derivative(sp.log(1 + sp.Abs(a - 1)) / (a - 1)) is None
+    assert _by_derivative(sp.log(2) / (a - 1)) is None
+    assert _by_derivative(sp.log(2 - a) / (a - 1) ** 2) is None
