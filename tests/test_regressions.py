@@ -2117,3 +2117,34 @@ def test_an_integral_kept_symbolic_is_integrated_once_per_precision(monkeypatch)
         assert (sp.exp(integral) - 1).is_extended_negative and (integral**2 + 3 * integral).is_extended_negative
         assert len(calls) == asked if again else len(calls) > asked  # (new sums: new queries, the same integrals)
         asked = len(calls)
+
+
+def test_a_sum_of_powers_of_a_parameter_in_a_closed_interval_is_positive_where_no_point_zeroes_every_term(monkeypatch):
+    """A probe: Binomial(2, p) with p in [0, 1] at α = 999/1000 asked for the sign of p^{0.999} + (1 − p)^{0.999}, and
+    SymPy factored a polynomial of degree about 2000 for its whole budget (4.9 s of CPU) to leave it undecided.  Each
+    term is ≥ 0 and vanishes at one end only, a different one: the sum is positive.  Where a point zeroes every
+    term, or a base may be negative, nothing is said; every "positive" is checked here on a grid and at the ends."""
+    import itertools
+
+    import rdpsym.engine.context as context
+    from rdpsym.foundations.symbols import positive_sum_of_powers
+
+    monkeypatch.setattr(context, "_decide_rational", lambda e: pytest.fail(f"SymPy was asked the sign of {e}"))
+    p = rdpsym.parameter("p", 0, 1, closed="both")
+    assert context.Hypotheses().is_positive(p ** R(999, 1000) + (1 - p) ** R(999, 1000)) is True
+    h = rdpsym.parameter("h", R(1, 2), 2, closed="lower")
+    parts = [p ** R(9, 10), (1 - p) ** R(1, 3), p**2, 3 * (1 - p) ** R(7, 2), sp.sqrt(2) * p, (2 - p) ** R(1, 2),
+             (p - R(1, 2)) ** 2]
+    decided = 0
+    for n in (1, 2, 3):
+        for terms in itertools.combinations(parts, n):
+            expr = sp.Add(*terms)
+            if positive_sum_of_powers(expr):
+                decided += 1
+                assert all(expr.subs(p, v) > 0 for v in [R(j, 20) for j in range(21)]), expr
+            elif all(f.subs(p, 0) == 0 for f in terms) or all(f.subs(p, 1) == 0 for f in terms):
+                assert not positive_sum_of_powers(expr)
+    assert decided >= 20
+    assert positive_sum_of_powers((2 * h - 1) ** R(1, 3) + (2 - h) ** R(1, 2) / 7)  # (h = 2 is not in the interval)
+    assert not positive_sum_of_powers((2 * h - 1) ** R(1, 3) + (h - R(1, 2)) ** 2)
+    assert not positive_sum_of_powers((p - R(1, 2)) ** R(1, 2) + 1)  # (a base negative on part of the interval)

@@ -16,7 +16,7 @@ import sympy as sp
 
 from rdpsym.foundations.budget import budgeted, can_budget
 from rdpsym.foundations.errors import NoClosedFormError
-from rdpsym.foundations.symbols import in_positive_form
+from rdpsym.foundations.symbols import in_positive_form, positive_sum_of_powers
 
 #: Exceptions SymPy's algorithms raise on inputs they cannot handle (polynomial domains, heuristics, floats
 #: of huge integers, set constructions): read as "no closed form" where they escape a derivation.
@@ -100,6 +100,8 @@ class Hypotheses:
         """True / False when the sign is decided, None when it is not."""
         e = self._shift(sp.sympify(expr, strict=True))
         answer = e.is_positive
+        if answer is None and positive_sum_of_powers(e):  # (a parameter in a closed interval: no positive form)
+            return True
         if answer is None:
             answer = _decide_rational(e)
         return answer

@@ -230,6 +230,64 @@ def positive_by_intervals(expr: sp.Expr) -> bool:
         return False
 
 
+def positive_sum_of_powers(expr: sp.Expr) -> bool:
+    """Whether ``expr`` = c·Σ cⱼ·Π bᵢ^{eᵢ} is shown positive on the interval of the one :class:`Parameter` p it holds:
+    every c, cⱼ a positive number, every eᵢ a positive number and every base linear in p and ≥ 0 on p's interval
+    (numeric ends), so that each term is ≥ 0 and vanishes only where one of its bases does; and no point of the
+    interval is a zero of every term.  A closed interval has no positive form (no single positive β covers
+    [0, 1]): Binomial(2, p) with p in [0, 1] at α = 999/1000 asked for the sign of p^{0.999} + (1 − p)^{0.999}, and
+    SymPy factored a polynomial of degree about 2000 for the whole budget (4.9 s of CPU) to leave it undecided.
+
+    >>> p = parameter("p", 0, 1, closed="both")
+    >>> positive_sum_of_powers(2 ** sp.Rational(1, 3) * (p ** sp.Rational(9, 10) + (1 - p) ** sp.Rational(9, 10)))
+    True
+    >>> positive_sum_of_powers(p ** sp.Rational(9, 10)), positive_sum_of_powers(p * (1 - p) + (2 * p - 1)**2)
+    (False, False)
+    """
+    constant, rest = expr.as_independent(*expr.free_symbols, as_Add=False)
+    if constant.is_positive is not True or len(rest.free_symbols) != 1:
+        return False
+    p, = rest.free_symbols
+    if not (isinstance(p, Parameter) and p.lower.is_number and p.upper.is_number):
+        return False
+    common = None  # the points of p's interval where every term seen so far vanishes
+    for term in sp.Add.make_args(rest):
+        zeros = _zeros_of_a_nonnegative_term(term, p)
+        if zeros is None:
+            return False
+        common = zeros if common is None else common & zeros
+    return common == set()
+
+
+def _zeros_of_a_nonnegative_term(term: sp.Expr, p: Parameter) -> set | None:
+    """The zeros in p's interval of c·Π bᵢ^{eᵢ} (c > 0, eᵢ > 0 numbers, each bᵢ linear in p and ≥ 0 there), or None
+    where the term is not of that shape or a base may be negative in the interval."""
+    coefficient, factors = term.as_coeff_mul()
+    if coefficient.is_positive is not True:
+        return None
+    zeros = set()
+    for factor in factors:
+        base, exponent = factor.as_base_exp()
+        if not factor.free_symbols:
+            if factor.is_positive is not True:
+                return None
+            continue
+        if exponent.is_number is not True or exponent.is_positive is not True or not base.is_polynomial(p) \
+                or sp.degree(base, p) != 1:
+            return None
+        a, b = sp.Poly(base, p).all_coeffs()
+        if a.is_positive is not True and a.is_negative is not True:
+            return None
+        end, is_open = (p.lower, p.left_open) if a.is_positive else (p.upper, p.right_open)
+        infimum = a * end + b  # (a linear base is least at an end: its only zero in the interval can be there)
+        if infimum.is_zero is True:
+            if not is_open:
+                zeros.add(end)
+        elif infimum.is_positive is not True:
+            return None
+    return zeros
+
+
 def sign_by_intervals(expr: sp.Expr) -> int | None:
     """1 or −1 where :func:`positive_by_intervals` shows ``expr`` or −``expr`` positive on the parameters' box, else
     None (undecided, or possibly 0).
@@ -242,4 +300,4 @@ def sign_by_intervals(expr: sp.Expr) -> int | None:
 
 
 __all__ = ["Parameter", "alpha", "check_intervals", "has_declared", "in_positive_form", "parameter",
-           "positive_by_intervals", "sign_by_intervals"]
+           "positive_by_intervals", "positive_sum_of_powers", "sign_by_intervals"]
