@@ -6,6 +6,7 @@ Run from the repository root::
     python benchmarks/bench_families.py rayleigh gumbel  # some of them
     python benchmarks/bench_families.py --orders 37/10,1 "semicircle vs triangle"  # at other orders
     python benchmarks/bench_families.py --orders 20000 "cauchy 0 vs 1"
+    python benchmarks/bench_families.py --orders 1 "curve of clipped gaussians"  # a mechanism's curve at 1
 
 Each (family, order) runs in a fresh interpreter (this script re-invoked with
 ``--child``), so SymPy's cache and mpmath's quadrature nodes do not carry over:
@@ -62,6 +63,9 @@ geo = lambda p: Discrete(p*(1-p)**(k-1), k, sp.Range(1, oo))
 # a mixture whose small component sits under the large one's tail: its series is scanned to k = 2^4096
 hidden = lambda w: Discrete(w*3000**k*sp.exp(-3000)/sp.factorial(k) + (1-w)*R(9, 100)*R(91, 100)**k, k,
                             sp.Range(0, oo))
+# N(m, 1) clipped to [0, 1]: its density inside, the tails' masses as atoms at the ends
+clip = lambda m: Continuous(sp.exp(-(x - m)**2/2)/sp.sqrt(2*sp.pi) + (1 - sp.erf(m/sp.sqrt(2)))/2*sp.DiracDelta(x)
+                            + (1 + sp.erf((m - 1)/sp.sqrt(2)))/2*sp.DiracDelta(x - 1), x, sp.Interval(0, 1))
 F = {
     "rayleigh": lambda: (ray(s1), ray(s2)),
     "rayleigh 3/2 vs 1": lambda: (ray(R(3, 2)), ray(1)),
@@ -120,6 +124,8 @@ F = {
                                          Discrete(sp.binomial(2, k)/4, k, sp.Range(0, 3))),
     # the family of the numbers at a large order, (1 + x^c)^(-20000)(1 + (x - 1)^c)^19999: at 20000
     "cauchy 0 vs 1": lambda: (Continuous(1/(sp.pi*(1 + x**2)), x), Continuous(1/(sp.pi*(1 + (x - 1)**2)), x)),
+    # a mechanism's curve, built and read at the order (its KL at 1: the limit of a form holding erf(alpha mu))
+    "curve of clipped gaussians": lambda: (clip(R(1, 2)), clip(0)),
     # Kummer's function by Euler's integral: a power of 1 - x^2 times a Gaussian centred on [-1, 1]
     "semicircle vs normal": lambda: (Continuous(2*sp.sqrt(1 - x**2)/sp.pi, x, sp.Interval(-1, 1)),
                                      Continuous(sp.exp(-x**2/2)/sp.sqrt(2*sp.pi), x)),
@@ -138,8 +144,12 @@ def _child(name: str, order: str) -> None:
     cpu, wall = time.process_time(), time.perf_counter()
     try:
         P, Q = namespace["F"][name]()
-        d = rdpsym.renyi_divergence(P, Q, wanted)
-        status, kind = str(d.status), "closed form" if d.is_closed_form else "numeric"
+        if name.startswith("curve of "):  # the mechanism's curve, built, then its value at the order (40 digits)
+            value = rdpsym.Mechanism(name, {}, (P, Q)).curve().value(wanted, dps=40)
+            status, kind = "curve", str(value)[:22]
+        else:
+            d = rdpsym.renyi_divergence(P, Q, wanted)
+            status, kind = str(d.status), "closed form" if d.is_closed_form else "numeric"
     except Exception as exc:  # noqa: BLE001 - reported, not hidden
         status, kind = "error", f"{type(exc).__name__}: {str(exc)[:80]}"
     print(json.dumps({"cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall,
