@@ -2074,13 +2074,25 @@ def test_a_curves_kl_by_its_forms_derivative_is_sympys_limit_and_refuses_what_is
     assert _by_derivative(sp.log(1 + sp.Abs(a - 1)) / (a - 1)) is None
     assert _by_derivative(sp.log(2) / (a - 1)) is None
     assert _by_derivative(sp.log(2 - a) / (a - 1) ** 2) is None
+    # A review: atan α − atan ½ − atan ⅓ is 0 at α = 1, which SymPy does not see, and its substitution dropped the
+    # 0/0 term of r′ it made; the value was 2⁻⁹⁹ off, within the check beside 1.  r′ read at 1 in balls refuses it.
+    hidden_zero = sp.atan(a) - sp.atan(sp.Rational(1, 2)) - sp.atan(sp.Rational(1, 3))
+    moment = sp.Rational(3, 4) ** a * sp.Rational(1, 4) ** (1 - a) + sp.Rational(1, 4) ** a * sp.Rational(3, 4) ** (1 - a)
+    assert _by_derivative((sp.log(moment) + sp.Integer(2) ** -100 * (a - 1) ** 2 / hidden_zero) / (a - 1)) is None
+    assert _by_derivative((sp.log(moment) + (a - 1) ** 3 / 1000) / (a - 1)) == _by_derivative(sp.log(moment) / (a - 1))
+    # and a function SymPy cannot differentiate at 1 is SymPy's limit's to take (it raised ValueError through)
+    from rdpsym.accounting.components import _limit
+
+    _limit.cache_clear()
+    with pytest.raises(rdpsym.NoClosedFormError):
+        _limit(a / 8 + sp.hermite(a - 2, sp.Rational(1, 2)) ** 2 * (a - 1) ** 2, sp.S.One)
 
 
 def test_a_derivative_of_an_incomplete_beta_in_its_parameter_is_not_handed_to_sympy(monkeypatch):
     """A probe: the arcsine law's KL against a triangular one leaves ∫ log t/√(t(1 − t)) dt on (0, 1/2) and three
-    like it; SymPy's integrate gave the first back after 6 s of CPU (the budget's), and such an integral with
-    non-integer exponents is never elementary.  An integer exponent makes it a power times a polynomial and a log,
-    which SymPy still integrates."""
+    like it; SymPy's integrate gave the first back after 6 s of CPU (the budget's), and it does not do such an
+    integral with non-integer exponents.  An integer exponent makes it a power times a polynomial and a log, which
+    SymPy still integrates."""
     from rdpsym.derive.polish import _all_done
 
     t, half = sp.Symbol("t", positive=True), R(1, 2)
@@ -2103,6 +2115,7 @@ def test_an_integral_kept_symbolic_is_integrated_once_per_precision(monkeypatch)
     integrals 114 times at 12 precisions (3.7 s of CPU); each value is kept for the integral and the precision."""
     import rdpsym.engine.series as series
 
+    series._quadrature_value.cache_clear()  # (another test's values kept in this process: none)
     calls = []
     quad = series._quad
     monkeypatch.setattr(series, "_quad", lambda *args: calls.append(args) or quad(*args))

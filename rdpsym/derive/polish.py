@@ -248,7 +248,9 @@ def _all_done(expr: sp.Expr) -> sp.Expr | None:
 def _beta_parameter_derivative(integral: sp.Integral) -> bool:
     """Whether ``integral`` is ∫ t^p·(1 − t)^q·log t dt (or log(1 − t)) with neither p nor q an integer, a derivative
     of an incomplete beta function in a parameter (how :func:`~rdpsym.derive.limit_orders._derivatives_written_out`
-    writes one): not elementary, and SymPy's integrate does not do it.  It gave the integral back after 6.0 s of CPU
+    writes one), which SymPy's integrate does not do (not elementary in general; where p + q is an integer it can be,
+    ∫ t^{−1/2}(1 − t)^{−3/2}·log t dt = 2√(t/(1 − t))·log t − 4·asin √t, but neither integrate nor manualintegrate
+    found that in 165 s: a review).  It gave the integral back after 6.0 s of CPU
     for log(t)/√(t(1 − t)) on (0, 1/2) and on (0, 1), after 4.2 s for log(1 − t)/√(t(1 − t)) on (0, 1/2) and 8.7 s
     for t^{1/3}√(1 − t)·log t there, and ran past 90 s for t^{−1/2}(1 − t)^{3/2}·log t on (1/4, 1/2) (the arcsine
     law's KL against a triangular one spent its whole budget on the first).  With an integer exponent the
