@@ -291,10 +291,10 @@ def _done(integral: sp.Integral) -> sp.Expr:
     f = integral.function.subs(v, u)
     real = not integral.has(sp.I)
     value = sp.integrate(f, (u, lo, hi))
-    if not value.has(sp.Integral) and not (value.has(sp.I) and real):
+    if _a_value(value, real):
         return value
     reflected = _reflected(f, u, lo, hi)
-    if reflected is not None and not reflected.has(sp.Integral) and not (reflected.has(sp.I) and real):
+    if reflected is not None and _a_value(reflected, real):
         return reflected
     # (imported here: loading SymPy's manualintegrate costs about 40 ms of CPU, and most derivations never get here)
     from sympy.integrals.manualintegrate import manualintegrate
@@ -303,7 +303,17 @@ def _done(integral: sp.Integral) -> sp.Expr:
     smooth = all(isinstance(g, sp.log) for g in F.atoms(sp.Function))
     if F.has(sp.Integral, sp.I, sp.Piecewise) or not smooth or sp.simplify(sp.diff(F, u) - f) != 0:
         return integral
-    return F.subs(u, hi) - F.subs(u, lo)
+    # F at an end where it is 0·log 0 (t^{1/2}·log t at 0): its limit there
+    ends = [F.subs(u, end) if not F.subs(u, end).has(sp.nan, sp.zoo) else sp.limit(F, u, end, side)
+            for end, side in ((hi, "-"), (lo, "+"))]
+    value = ends[0] - ends[1]
+    return value if _a_value(value, real) else integral
+
+
+def _a_value(value: sp.Expr, real: bool) -> bool:
+    """Whether an integral's ``value`` is one: no integral left, no nan or zoo (SymPy's ∫_0^{1/2} √t·log t dt reads
+    its antiderivative at 0 and gave nan, which the KL's form then held), and no i where the integral is real."""
+    return not value.has(sp.Integral, sp.nan, sp.zoo) and not (value.has(sp.I) and real)
 
 
 def _reflected(f: sp.Expr, u: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> sp.Expr | None:
