@@ -2181,3 +2181,25 @@ def test_a_sum_of_powers_of_a_parameter_in_a_closed_interval_is_positive_where_n
     assert positive_sum_of_powers((2 * h - 1) ** R(1, 3) + (2 - h) ** R(1, 2) / 7)  # (h = 2 is not in the interval)
     assert not positive_sum_of_powers((2 * h - 1) ** R(1, 3) + (h - R(1, 2)) ** 2)
     assert not positive_sum_of_powers((p - R(1, 2)) ** R(1, 2) + 1)  # (a base negative on part of the interval)
+
+
+@pytest.mark.parametrize("integrand, ends, expected", [
+    (lambda t: sp.exp(-t**4), (0, sp.oo), lambda: mpmath.gamma(mpmath.mpf(5) / 4)),
+    (lambda t: sp.exp(-t**2), (-sp.oo, sp.oo), lambda: mpmath.sqrt(mpmath.pi)),
+    (lambda t: sp.exp(-t**4) * t**2, (-sp.oo, 0), lambda: mpmath.gamma(mpmath.mpf(3) / 4) / 4),
+    (lambda t: sp.sqrt(1 - t) * sp.log(1 - t), (R(1, 2), 1),
+     lambda: mpmath.mpf(2) ** mpmath.mpf(-1.5) * (-2 * mpmath.log(2) / 3 - mpmath.mpf(4) / 9)),
+    (lambda t: sp.log(t) * sp.log(1 - t), (0, 1), lambda: 2 - mpmath.pi**2 / 6),
+    (lambda t: (1 - t) ** R(-2, 3), (0, 1), lambda: mpmath.mpf(3)),
+    (lambda t: 1 / sp.sqrt(sp.sqrt(2) - t), (0, sp.sqrt(2)), lambda: 2 * mpmath.mpf(2) ** 0.25),
+])
+def test_a_quadrature_reaches_an_infinite_end_and_a_logarithmic_one(integrand, ends, expected):
+    """A probe: ∫_0^∞ e^{−t⁴} dt never finished (the map t = e^{−s} over all s read e^{−t⁴} at t = e^{|s|}, |s| in the
+    thousands, and mpmath computed log 2 to match), and ∫_{1/2}^1 √(1 − t)·log(1 − t) dt was nan (1 − t read as
+    1 − (1 − u) rounds to 0 beside the end)."""
+    import rdpsym.engine.series as series
+
+    series._quadrature_value.cache_clear()
+    t = sp.Symbol("t", real=True)
+    value = series.Quadrature(integrand(t), (t, *ends)).evalf(40)
+    assert value.is_Float and close(value, expected(), digits=38)

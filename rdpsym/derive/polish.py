@@ -305,9 +305,9 @@ def _done(integral: sp.Integral) -> sp.Expr:
     if F.has(sp.Integral, sp.I, sp.Piecewise) or not smooth or sp.simplify(sp.diff(F, u) - f) != 0:
         return integral
     # F at an end where it is 0·log 0 (t^{1/2}·log t at 0): its limit there
-    ends = [F.subs(u, end) if not F.subs(u, end).has(sp.nan, sp.zoo) else sp.limit(F, u, end, side)
-            for end, side in ((hi, "-"), (lo, "+"))]
-    value = ends[0] - ends[1]
+    ends = [(F.subs(u, end), end, side) for end, side in ((hi, "-"), (lo, "+"))]
+    upper, lower = (at if not at.has(sp.nan, sp.zoo) else sp.limit(F, u, end, side) for at, end, side in ends)
+    value = upper - lower
     return value if _a_value(value, real, integral) else integral
 
 

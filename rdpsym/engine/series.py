@@ -150,11 +150,8 @@ def _quadrature_value(function: sp.Expr, t: sp.Symbol, lo: sp.Expr, hi: sp.Expr,
     four integrals 114 times at 12 precisions, 3.7 s of CPU)."""
     dps = prec_to_dps(prec) + 15
     with mpmath.workdps(dps):
-        f = sp.lambdify(t, function, modules="mpmath")
-        ends = [mpmath.inf if e is oo else -mpmath.inf if e is -oo else mpmath.mpf(sp.N(e, dps)._to_mpmath(
-            mpmath.mp.prec)) for e in (lo, hi)]
         try:
-            value = _quad(f, *ends)
+            value = _quad(function, t, lo, hi)
         except (ValueError, ZeroDivisionError, OverflowError):
             return None
     if not isinstance(value, mpmath.mpf):
@@ -172,22 +169,40 @@ def _positive_over(expr) -> bool | None:
     return None
 
 
-def _quad(f, a, b):
-    """∫_a^b f by tanh-sinh, each finite end approached as e ± e^{−s} (s → ∞).
+def _quad(function: sp.Expr, t: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> mpmath.mpf:
+    """∫_lo^hi function dt by tanh-sinh at mpmath's working precision, each finite end e approached as
+    e ± e^{−s} (s → ∞) over the unit or half-range next to it; an infinite end is mpmath's own map.
 
     Near a finite end tanh-sinh's nodes stop at about 10^{−dps} from it, which leaves out
-    ∫_0^ε t^{−2/3} ≈ ε^{1/3}: 23 digits at 70.  In s the same piece is an exponential tail.
+    ∫_0^ε t^{−2/3} ≈ ε^{1/3}: 23 digits at 70.  In s the same piece is an exponential tail.  The function
+    is read at a distance u from the end, written symbolically (log(1 − t) at t = 1 − u is log u): in
+    floating point 1 − (1 − u) is 0 once u is below the precision, and the value came out nan.  The map
+    is used only beside a finite end: over a whole infinite range its nodes at s → −∞ are t = e^{|s|} with
+    |s| in the thousands, and e^{−t⁴} there asked mpmath for log 2 to astronomically many digits (a hang).
     """
-    if mpmath.isinf(a) and mpmath.isinf(b):
-        return mpmath.quad(f, [a, 0, b])
-    if mpmath.isinf(b):
-        return mpmath.quad(lambda s: f(a + mpmath.exp(-s)) * mpmath.exp(-s), [-mpmath.inf, 0, mpmath.inf])
-    if mpmath.isinf(a):
-        return mpmath.quad(lambda s: f(b - mpmath.exp(-s)) * mpmath.exp(-s), [-mpmath.inf, 0, mpmath.inf])
-    reach = -mpmath.log((b - a) / 2)  # s where e ± e^{−s} is the middle of (a, b)
-    lower = mpmath.quad(lambda s: f(a + mpmath.exp(-s)) * mpmath.exp(-s), [reach, mpmath.inf])
-    upper = mpmath.quad(lambda s: f(b - mpmath.exp(-s)) * mpmath.exp(-s), [reach, mpmath.inf])
-    return lower + upper
+    def beside(end, sign):
+        """∫ over (end, end ± width) in s = −log u, the function read at end ± u."""
+        near = sp.lambdify(u, function.xreplace({t: end + sign * u}), modules="mpmath")
+        return lambda width: mpmath.quad(lambda s: near(mpmath.exp(-s)) * mpmath.exp(-s),
+                                         [-mpmath.log(width), mpmath.inf])
+
+    u = sp.Dummy("u", positive=True)
+    f = sp.lambdify(t, function, modules="mpmath")
+    if lo is -oo and hi is oo:
+        return mpmath.quad(f, [-mpmath.inf, 0, mpmath.inf])
+    if hi is oo:
+        start = _mpf(lo) + 1
+        return beside(lo, 1)(mpmath.mpf(1)) + mpmath.quad(f, [start, mpmath.inf])
+    if lo is -oo:
+        end = _mpf(hi) - 1
+        return mpmath.quad(f, [-mpmath.inf, end]) + beside(hi, -1)(mpmath.mpf(1))
+    half = (_mpf(hi) - _mpf(lo)) / 2
+    return beside(lo, 1)(half) + beside(hi, -1)(half)
+
+
+def _mpf(end: sp.Expr) -> mpmath.mpf:
+    """A finite end at mpmath's working precision."""
+    return mpmath.mpf(sp.N(end, mpmath.mp.dps)._to_mpmath(mpmath.mp.prec))
 
 
 def canonical(expr: sp.Expr) -> sp.Expr:
