@@ -140,7 +140,14 @@ class Quadrature(sp.Integral):
         (t, lo, hi), = self.limits
         if self.function.free_symbols - {t} or lo.free_symbols or hi.free_symbols:
             return None
-        return _quadrature_value(self.function, t, lo, hi, prec)
+        value = _quadrature_value(self.function, t, lo, hi, -(-prec // PRECISION_STEP) * PRECISION_STEP)
+        return None if value is None else sp.Float(value, prec_to_dps(prec) + 5)
+
+
+#: A Quadrature is evaluated at its precision rounded up to a multiple of this many bits, and kept: a check of the
+#: arcsine law's KL against a triangular one asked its four integrals at 34 precisions from 70 to 112 digits (72
+#: quadratures, 12 s of CPU; now 8).
+PRECISION_STEP = 128
 
 
 @functools.lru_cache(maxsize=1024)
@@ -183,8 +190,11 @@ def _quad(function: sp.Expr, t: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> mpmath.m
     def beside(end, sign):
         """∫ over (end, end ± width) in s = −log u, the function read at end ± u."""
         near = sp.lambdify(u, function.xreplace({t: end + sign * u}), modules="mpmath")
-        return lambda width: mpmath.quad(lambda s: near(mpmath.exp(-s)) * mpmath.exp(-s),
-                                         [-mpmath.log(width), mpmath.inf])
+        def in_s(s):
+            at = mpmath.exp(-s)
+            return near(at) * at
+
+        return lambda width: mpmath.quad(in_s, [-mpmath.log(width), mpmath.inf])
 
     u = sp.Dummy("u", positive=True)
     f = sp.lambdify(t, function, modules="mpmath")
