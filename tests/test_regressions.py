@@ -2193,14 +2193,35 @@ def test_a_sum_of_powers_of_a_parameter_in_a_closed_interval_is_positive_where_n
     (lambda t: sp.log(t) * sp.log(1 - t), (0, 1), lambda: 2 - mpmath.pi**2 / 6),
     (lambda t: (1 - t) ** R(-2, 3), (0, 1), lambda: mpmath.mpf(3)),
     (lambda t: 1 / sp.sqrt(sp.sqrt(2) - t), (0, sp.sqrt(2)), lambda: 2 * mpmath.mpf(2) ** 0.25),
+    (lambda t: sp.exp(-t - sp.exp(-t)), (-sp.oo, sp.oo), lambda: mpmath.mpf(1)),
+    (lambda t: sp.exp(-sp.exp(t)), (0, sp.oo), lambda: mpmath.e1(1)),
+    (lambda t: 2 ** (-(2**t)), (0, sp.oo), lambda: mpmath.e1(mpmath.log(2)) / mpmath.log(2)),
 ])
 def test_a_quadrature_reaches_an_infinite_end_and_a_logarithmic_one(integrand, ends, expected):
     """A probe: ∫_0^∞ e^{−t⁴} dt never finished (the map t = e^{−s} over all s read e^{−t⁴} at t = e^{|s|}, |s| in the
     thousands, and mpmath computed log 2 to match), and ∫_{1/2}^1 √(1 − t)·log(1 − t) dt was nan (1 − t read as
-    1 − (1 − u) rounds to 0 beside the end)."""
+    1 − (1 − u) rounds to 0 beside the end).  Then: the Gumbel density over ℝ never finished at mpmath's own nodes
+    (e^{−e^{10¹⁰⁰}} asked for log 2 to 10¹⁰⁰ bits), and 2^{−2^t} made gmpy abort the interpreter."""
     import rdpsym.engine.series as series
 
     series._quadrature_value.cache_clear()
     t = sp.Symbol("t", real=True)
     value = series.Quadrature(integrand(t), (t, *ends)).evalf(40)
     assert value.is_Float and close(value, expected(), digits=38)
+
+
+def test_a_quadrature_past_its_budget_has_no_value(monkeypatch):
+    """Whatever mpmath is asked, a Quadrature's value is given up after its CPU seconds, not waited for."""
+    import rdpsym.engine.series as series
+
+    def forever(*args):
+        while True:
+            pass
+
+    series._quadrature_value.cache_clear()
+    monkeypatch.setattr(series, "_quad", forever)
+    monkeypatch.setattr(series, "QUADRATURE_SECONDS", 0.2)
+    t = sp.Symbol("t", positive=True)
+    value = series.Quadrature(sp.exp(-(t**3)), (t, 0, sp.oo)).evalf(30)
+    series._quadrature_value.cache_clear()
+    assert not value.is_Float and value.has(sp.Integral)

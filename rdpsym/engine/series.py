@@ -35,6 +35,7 @@ import mpmath
 import sympy as sp
 from sympy.core.evalf import prec_to_dps
 
+from rdpsym.foundations.budget import time_budget
 from rdpsym.foundations.precision import mpmath_function
 
 oo = sp.oo
@@ -148,6 +149,9 @@ class Quadrature(sp.Integral):
 #: arcsine law's KL against a triangular one asked its four integrals at 34 precisions from 70 to 112 digits (72
 #: quadratures, 12 s of CPU; now 8).
 PRECISION_STEP = 128
+#: CPU seconds (the reference machine's) for one Quadrature's value; past them it has none, and the form holding it
+#: is not evaluated (an integral at 145 digits takes about 0.6 s on a slow machine).
+QUADRATURE_SECONDS = 20.0
 
 
 @functools.lru_cache(maxsize=1024)
@@ -156,12 +160,13 @@ def _quadrature_value(function: sp.Expr, t: sp.Symbol, lo: sp.Expr, hi: sp.Expr,
     evaluating it again at each query (whether the arcsine law's KL against a triangular one is real evaluated its
     four integrals 114 times at 12 precisions, 3.7 s of CPU)."""
     dps = prec_to_dps(prec) + 15
-    with mpmath.workdps(dps):
+    budget = time_budget(QUADRATURE_SECONDS, "a Quadrature's value", absorb=True)
+    with mpmath.workdps(dps), budget:
         try:
             value = _quad(function, t, lo, hi)
         except (ValueError, ZeroDivisionError, OverflowError):
             return None
-    if not isinstance(value, mpmath.mpf):
+    if budget.spent or not isinstance(value, mpmath.mpf):
         return None
     return sp.Float(value, prec_to_dps(prec) + 5)
 
@@ -189,7 +194,7 @@ def _quad(function: sp.Expr, t: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> mpmath.m
     """
     def beside(end, sign):
         """∫ over (end, end ± width) in s = −log u, the function read at end ± u."""
-        near = sp.lambdify(u, function.xreplace({t: end + sign * u}), modules="mpmath")
+        near = sp.lambdify(u, function.xreplace({t: end + sign * u}), modules=_TAME)
         def in_s(s):
             at = mpmath.exp(-s)
             return near(at) * at
@@ -197,7 +202,8 @@ def _quad(function: sp.Expr, t: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> mpmath.m
         return lambda width: mpmath.quad(in_s, [-mpmath.log(width), mpmath.inf])
 
     u = sp.Dummy("u", positive=True)
-    f = sp.lambdify(t, function, modules="mpmath")
+    function = _through_exp(function)
+    f = sp.lambdify(t, function, modules=_TAME)
     if lo is -oo and hi is oo:
         return mpmath.quad(f, [-mpmath.inf, 0, mpmath.inf])
     if hi is oo:
@@ -208,6 +214,35 @@ def _quad(function: sp.Expr, t: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> mpmath.m
         return mpmath.quad(f, [-mpmath.inf, end]) + beside(hi, -1)(mpmath.mpf(1))
     half = (_mpf(hi) - _mpf(lo)) / 2
     return beside(lo, 1)(half) + beside(hi, -1)(half)
+
+
+#: Beyond this magnitude a real exponent's exponential is not computed (see :func:`_tame_exp`).
+_EXPONENT_CEILING = mpmath.mpf(2) ** 64
+
+
+def _tame_exp(x):
+    """e^x, but 0 where x < −2⁶⁴ and +∞ where x > 2⁶⁴.
+
+    A Gumbel density e^{−t − e^{−t}} read at t = −10¹⁰⁰ (a node of mpmath's map of an infinite range) asks for
+    e^{−e^{10¹⁰⁰}}, and mpmath computes log 2 to 10¹⁰⁰ bits for it: it never finished.  Below −2⁶⁴ the value is under
+    2^{−2.6·10¹⁹}, nothing next to any term of an integral a polynomial factor can make; above +2⁶⁴ it is +∞, and a
+    product with it is nan: the integral has no value, never a wrong one.
+    """
+    if isinstance(x, mpmath.mpf) and abs(x) > _EXPONENT_CEILING:
+        return mpmath.mpf(0) if x < 0 else mpmath.inf
+    return mpmath.exp(x)
+
+
+#: lambdify's modules: mpmath's functions, the exponential tamed.
+_TAME = [{"exp": _tame_exp}, "mpmath"]
+
+
+def _through_exp(function: sp.Expr) -> sp.Expr:
+    """``function`` with each power whose exponent is not a number written as an exponential, b^e = e^{e·log b}
+    (unevaluated), so that :func:`_tame_exp` reads it: 2^{−2^t} at t = 10¹⁰⁰ made gmpy abort the interpreter
+    ("overflow in mpz type")."""
+    return function.replace(lambda e: e.is_Pow and not e.exp.is_Number,
+                            lambda e: sp.exp(e.exp * sp.log(e.base), evaluate=False))
 
 
 def _mpf(end: sp.Expr) -> mpmath.mpf:
