@@ -2143,13 +2143,14 @@ def test_an_integral_kept_symbolic_is_integrated_once_per_precision(monkeypatch)
     t = sp.Symbol("t", positive=True)
     integral = series.Quadrature(sp.log(t) * t ** R(-1, 3) * (1 - t) ** R(1, 7), (t, 0, R(2, 5)))
     first = integral.evalf(30)
-    assert integral.evalf(30) == first and len(calls) == 1
+    once = len(series.GUARD_DIGITS)  # (one quadrature per guard: the value is two that agree)
+    assert integral.evalf(30) == first and integral.evalf(20) == first.evalf(20) and len(calls) == once
     assert abs(first - sp.Integral(*integral.args).evalf(30, maxn=200)) < 1e-25
     asked = len(calls)
     for again in (False, True):
         assert (2 * integral + 1).is_extended_negative and (integral - 5).is_extended_real
         assert (sp.exp(integral) - 1).is_extended_negative and (integral**2 + 3 * integral).is_extended_negative
-        assert len(calls) == asked if again else len(calls) > asked  # (new sums: new queries, the same integrals)
+        assert len(calls) % once == 0 and (len(calls) == asked if again else len(calls) >= asked)
         asked = len(calls)
 
 
@@ -2196,8 +2197,21 @@ def test_a_sum_of_powers_of_a_parameter_in_a_closed_interval_is_positive_where_n
     (lambda t: sp.exp(-t - sp.exp(-t)), (-sp.oo, sp.oo), lambda: mpmath.mpf(1)),
     (lambda t: sp.exp(-sp.exp(t)), (0, sp.oo), lambda: mpmath.e1(1)),
     (lambda t: 2 ** (-(2**t)), (0, sp.oo), lambda: mpmath.e1(mpmath.log(2)) / mpmath.log(2)),
-])
-def test_a_quadrature_reaches_an_infinite_end_and_a_logarithmic_one(integrand, ends, expected):
+    # (a review: a ceiling of 2⁶⁴ on the tamed exponent made the first +∞ and the second nan)
+    (lambda t: sp.log(1 + sp.exp(t)) / (1 + t**2) ** 2, (-sp.oo, sp.oo),
+     lambda: mpmath.quad(lambda v: mpmath.log1p(mpmath.exp(v)) / (1 + v**2) ** 2, [-mpmath.inf, 0, mpmath.inf])),
+    (lambda t: (sp.exp(-t**2 / 2) + sp.exp(-(t - 1) ** 2 / 2)) ** 2 / (4 * sp.sqrt(2 * sp.pi) * sp.exp(-t**2 / 2)),
+     (-sp.oo, sp.oo), lambda: (3 + mpmath.e) / 4),
+    (lambda t: sp.cosh(t) * sp.exp(-t) / (1 + t**2), (0, sp.oo), lambda: (mpmath.pi / 2 + mpmath.quad(
+        lambda v: mpmath.exp(-2 * v) / (1 + v**2), [0, mpmath.inf])) / 2),
+    # kinks inside: the pieces are cut there (unsplit, 0.27777800 and 0.33362 were given to 30 digits)
+    (lambda t: sp.Abs(t - R(1, 3)), (0, 1), lambda: mpmath.mpf(5) / 18),
+    (lambda t: sp.sign(t - R(1, 3)), (0, 1), lambda: mpmath.mpf(1) / 3),
+    (lambda t: 1 / sp.sqrt(2 - t**2), (0, sp.sqrt(2)), lambda: mpmath.pi / 2),
+], ids=["exp(-t^4)", "gaussian", "t^2 exp(-t^4) on the left", "sqrt(1-t) log(1-t)", "log t log(1-t)",
+        "(1-t)^(-2/3)", "1/sqrt(sqrt2-t)", "gumbel", "exp(-e^t)", "2^(-2^t)", "softplus", "gaussian mixture squared",
+        "cosh e^-t", "abs kink", "sign jump", "1/sqrt(2-t^2)"])
+def test_a_quadrature_reaches_an_infinite_end_and_a_logarithmic_one(integrand, ends, expected, watchdog):
     """A probe: ∫_0^∞ e^{−t⁴} dt never finished (the map t = e^{−s} over all s read e^{−t⁴} at t = e^{|s|}, |s| in the
     thousands, and mpmath computed log 2 to match), and ∫_{1/2}^1 √(1 − t)·log(1 − t) dt was nan (1 − t read as
     1 − (1 − u) rounds to 0 beside the end).  Then: the Gumbel density over ℝ never finished at mpmath's own nodes
@@ -2206,8 +2220,27 @@ def test_a_quadrature_reaches_an_infinite_end_and_a_logarithmic_one(integrand, e
 
     series._quadrature_value.cache_clear()
     t = sp.Symbol("t", real=True)
-    value = series.Quadrature(integrand(t), (t, *ends)).evalf(40)
+    with watchdog(300, "the quadrature"):
+        value = series.Quadrature(integrand(t), (t, *ends)).evalf(40)
     assert value.is_Float and close(value, expected(), digits=38)
+
+
+@pytest.mark.parametrize("integrand, ends", [
+    (lambda t: sp.exp(-t**2) / ((1 + t) ** 3 * sp.erfc(t)), (0, sp.oo)),
+    (lambda t: sp.exp(-1 / t) * sp.cosh(1 / t), (0, 1)),
+], ids=["erfc at 10^45", "cosh(1/t)"])
+def test_a_quadrature_whose_integrand_mpmath_misreads_at_far_nodes_has_no_value(integrand, ends, watchdog):
+    """A review: mpmath's erfc(10⁴⁵) at 45 digits is off by a factor e^{10⁴⁵}, and the quadrature of
+    e^{−t²}/((1 + t)³·erfc t) over [0, ∞) came out 17.6 for 1.2427 (its error estimate saturates at 1); cosh(1/t) at a
+    node beside 0 ran for minutes.  Two working precisions must agree and the estimates vouch: no value, not a wrong
+    one."""
+    import rdpsym.engine.series as series
+
+    series._quadrature_value.cache_clear()
+    t = sp.Symbol("t", positive=True)
+    with watchdog(300, "the quadrature"):
+        value = series.Quadrature(integrand(t), (t, *ends)).evalf(40)
+    assert not value.is_Float and value.has(sp.Integral)
 
 
 def test_a_quadrature_past_its_budget_has_no_value(monkeypatch):
@@ -2222,6 +2255,10 @@ def test_a_quadrature_past_its_budget_has_no_value(monkeypatch):
     monkeypatch.setattr(series, "_quad", forever)
     monkeypatch.setattr(series, "QUADRATURE_SECONDS", 0.2)
     t = sp.Symbol("t", positive=True)
-    value = series.Quadrature(sp.exp(-(t**3)), (t, 0, sp.oo)).evalf(30)
+    integral = series.Quadrature(sp.exp(-(t**3)), (t, 0, sp.oo))
+    value = integral.evalf(30)
+    monkeypatch.setattr(series, "_quad", lambda *args: pytest.fail("a Quadrature given up was tried again"))
+    again = integral.evalf(60)
     series._quadrature_value.cache_clear()
-    assert not value.is_Float and value.has(sp.Integral)
+    series._GIVEN_UP.clear()
+    assert not value.is_Float and value.has(sp.Integral) and not again.is_Float

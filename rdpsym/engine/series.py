@@ -30,12 +30,15 @@ True
 from __future__ import annotations
 
 import functools
+import itertools
 
 import mpmath
 import sympy as sp
 from sympy.core.evalf import prec_to_dps
 
+from rdpsym.engine.pieces import breakpoints
 from rdpsym.foundations.budget import time_budget
+from rdpsym.foundations.errors import NoClosedFormError
 from rdpsym.foundations.precision import mpmath_function
 
 oo = sp.oo
@@ -156,19 +159,66 @@ QUADRATURE_SECONDS = 20.0
 
 @functools.lru_cache(maxsize=1024)
 def _quadrature_value(function: sp.Expr, t: sp.Symbol, lo: sp.Expr, hi: sp.Expr, prec: int) -> sp.Float | None:
-    """:meth:`Quadrature._eval_evalf`'s value, kept: SymPy's assumptions ask a sum of integrals for its sign by
-    evaluating it again at each query (whether the arcsine law's KL against a triangular one is real evaluated its
-    four integrals 114 times at 12 precisions, 3.7 s of CPU)."""
-    dps = prec_to_dps(prec) + 15
-    budget = time_budget(QUADRATURE_SECONDS, "a Quadrature's value", absorb=True)
-    with mpmath.workdps(dps), budget:
-        try:
-            value = _quad(function, t, lo, hi)
-        except (ValueError, ZeroDivisionError, OverflowError):
-            return None
-    if budget.spent or not isinstance(value, mpmath.mpf):
+    """:meth:`Quadrature._eval_evalf`'s value to ``prec`` bits, or None where it has none that mpmath's error
+    estimate vouches for (a kink between nodes: |t − 1/3| came out 0.27777800 for 5/18 unsplit), kept: SymPy's
+    assumptions ask a sum of integrals for its sign by evaluating it again at each query (whether the arcsine law's
+    KL against a triangular one is real evaluated its four integrals 114 times at 12 precisions, 3.7 s of CPU).
+
+    An integral whose value was given up after its budget is not tried again at any precision (each try would be
+    the whole budget again: SymPy asks at rising precisions)."""
+    if (function, t, lo, hi) in _GIVEN_UP:
         return None
-    return sp.Float(value, prec_to_dps(prec) + 5)
+    digits = prec_to_dps(prec)
+    budget = time_budget(QUADRATURE_SECONDS, "a Quadrature's value", absorb=True)
+    values = []
+    with budget:
+        for guard in GUARD_DIGITS:
+            with mpmath.workdps(digits + guard):
+                try:
+                    values.append(_vouched(_quad(*_prepared(function, t, lo, hi), t), digits))
+                except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+                    return None
+    if budget.spent:
+        _GIVEN_UP.add((function, t, lo, hi))
+    if budget.spent or None in values:
+        return None
+    (first, scale), (second, _) = values
+    with mpmath.workdps(digits + max(GUARD_DIGITS)):
+        if abs(first - second) > scale * mpmath.mpf(10) ** -digits:
+            return None
+    return sp.Float(first, digits + 5)
+
+
+#: The integrals whose value ran past its budget (function, variable, ends).
+_GIVEN_UP: set[tuple] = set()
+#: A Quadrature's value is computed at these many digits more than asked, and must agree: mpmath's functions at the
+#: nodes of an infinite range (t up to 10^{dps}) can be wrong beyond any error estimate: erfc(10⁴⁵) at 45 digits is
+#: off by a factor e^{10⁴⁵}, and e^{−t²}/((1 + t)³·erfc t) over [0, ∞) came out 17.6 for 1.24 (a review).
+GUARD_DIGITS = (15, 5)
+
+
+def _vouched(parts: list[tuple[mpmath.mpf, mpmath.mpf]], digits: int) -> tuple[mpmath.mpf, mpmath.mpf] | None:
+    """The sum of the quadratures' values and of their magnitudes, or None where a value is not a finite real number
+    or mpmath's error estimates do not vouch for ``digits`` digits of the sum relative to its parts (an estimate is
+    at most 1: 1 says nothing)."""
+    if not all(isinstance(v, mpmath.mpf) and mpmath.isfinite(v) and mpmath.isfinite(e) and e < 1 for v, e in parts):
+        return None
+    value, error, scale = (mpmath.fsum(x) for x in zip(*((v, e, abs(v)) for v, e in parts)))
+    return (value, scale) if error <= scale * mpmath.mpf(10) ** -digits else None
+
+
+@functools.lru_cache(maxsize=256)
+def _prepared(function: sp.Expr, t: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> tuple[sp.Expr, tuple[sp.Expr, ...]]:
+    """The integrand as :func:`_quad` reads it (:func:`_through_exp`) and the ends of its pieces: ``lo``, the points
+    inside where it may not be smooth (engine.pieces.breakpoints: |·|, sign, a Piecewise's switches, …), ``hi``."""
+    function = _through_exp(function, t)
+    try:
+        inside = breakpoints(function, t, lo, hi)
+    except NoClosedFormError:
+        inside = []
+    inside = sorted({p for p in inside if p.is_number and p.is_real and (lo is -oo or bool(p > lo))
+                     and (hi is oo or bool(p < hi))}, key=lambda p: sp.N(p, 30))
+    return function, (lo, *inside, hi)
 
 
 def _positive_over(expr) -> bool | None:
@@ -181,52 +231,62 @@ def _positive_over(expr) -> bool | None:
     return None
 
 
-def _quad(function: sp.Expr, t: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> mpmath.mpf:
-    """∫_lo^hi function dt by tanh-sinh at mpmath's working precision, each finite end e approached as
-    e ± e^{−s} (s → ∞) over the unit or half-range next to it; an infinite end is mpmath's own map.
+def _quad(function: sp.Expr, ends: tuple[sp.Expr, ...], t: sp.Symbol) -> list[tuple[mpmath.mpf, mpmath.mpf]]:
+    """∫ function dt over each piece between consecutive ``ends``, by tanh-sinh at mpmath's working precision: the
+    (value, error estimate) of each quadrature.  A finite end e of a piece is approached as e ± e^{−s} (s → ∞) over
+    the piece's half next to it (or a unit width); an infinite end is mpmath's own map.
 
     Near a finite end tanh-sinh's nodes stop at about 10^{−dps} from it, which leaves out
     ∫_0^ε t^{−2/3} ≈ ε^{1/3}: 23 digits at 70.  In s the same piece is an exponential tail.  The function
-    is read at a distance u from the end, written symbolically (log(1 − t) at t = 1 − u is log u): in
-    floating point 1 − (1 − u) is 0 once u is below the precision, and the value came out nan.  The map
-    is used only beside a finite end: over a whole infinite range its nodes at s → −∞ are t = e^{|s|} with
-    |s| in the thousands, and e^{−t⁴} there asked mpmath for log 2 to astronomically many digits (a hang).
+    is read at a distance u from the end, written symbolically: log(1 − t) at t = 1 − u is log u, where in
+    floating point 1 − (1 − u) is 0 once u is below the precision (the value came out nan); a polynomial in u is
+    expanded (2 − (√2 − u)² is 2√2·u − u², where √(2 − t²) had no value).  The map is used only beside a finite
+    end: over a whole infinite range its nodes at s → −∞ are t = e^{|s|} with |s| in the thousands, and e^{−t⁴}
+    there asked mpmath for log 2 to astronomically many digits (a hang).
     """
-    def beside(end, sign):
+    u = sp.Dummy("u", positive=True)
+
+    def beside(end, sign, width):
         """∫ over (end, end ± width) in s = −log u, the function read at end ± u."""
-        near = sp.lambdify(u, function.xreplace({t: end + sign * u}), modules=_TAME)
+        shifted = function.xreplace({t: end + sign * u}).replace(
+            lambda e: e.is_Add and e.has(u) and e.is_polynomial(u), sp.expand)  # 2 − (√2 − u)² = 2√2·u − u²
+        near = sp.lambdify(u, shifted, modules=_TAME)
+
         def in_s(s):
             at = mpmath.exp(-s)
             return near(at) * at
 
-        return lambda width: mpmath.quad(in_s, [-mpmath.log(width), mpmath.inf])
+        return mpmath.quad(in_s, [-mpmath.log(width), mpmath.inf], error=True)
 
-    u = sp.Dummy("u", positive=True)
-    function = _through_exp(function)
-    f = sp.lambdify(t, function, modules=_TAME)
-    if lo is -oo and hi is oo:
-        return mpmath.quad(f, [-mpmath.inf, 0, mpmath.inf])
-    if hi is oo:
-        start = _mpf(lo) + 1
-        return beside(lo, 1)(mpmath.mpf(1)) + mpmath.quad(f, [start, mpmath.inf])
-    if lo is -oo:
-        end = _mpf(hi) - 1
-        return mpmath.quad(f, [-mpmath.inf, end]) + beside(hi, -1)(mpmath.mpf(1))
-    half = (_mpf(hi) - _mpf(lo)) / 2
-    return beside(lo, 1)(half) + beside(hi, -1)(half)
+    f = sp.lambdify(t, function, modules=_TAME) if ends[0] is -oo or ends[-1] is oo else None
+    one = mpmath.mpf(1)
+    parts = []
+    for lo, hi in itertools.pairwise(ends):
+        if lo is -oo and hi is oo:
+            parts.append(mpmath.quad(f, [-mpmath.inf, 0, mpmath.inf], error=True))
+        elif hi is oo:
+            parts += [beside(lo, 1, one), mpmath.quad(f, [_mpf(lo) + 1, mpmath.inf], error=True)]
+        elif lo is -oo:
+            parts += [mpmath.quad(f, [-mpmath.inf, _mpf(hi) - 1], error=True), beside(hi, -1, one)]
+        else:
+            half = (_mpf(hi) - _mpf(lo)) / 2
+            parts += [beside(lo, 1, half), beside(hi, -1, half)]
+    return parts
 
 
 #: Beyond this magnitude a real exponent's exponential is not computed (see :func:`_tame_exp`).
-_EXPONENT_CEILING = mpmath.mpf(2) ** 64
+_EXPONENT_CEILING = mpmath.mpf(2) ** 4096
 
 
 def _tame_exp(x):
-    """e^x, but 0 where x < −2⁶⁴ and +∞ where x > 2⁶⁴.
+    """e^x, but 0 where x < −2⁴⁰⁹⁶ and +∞ where x > 2⁴⁰⁹⁶.
 
     A Gumbel density e^{−t − e^{−t}} read at t = −10¹⁰⁰ (a node of mpmath's map of an infinite range) asks for
-    e^{−e^{10¹⁰⁰}}, and mpmath computes log 2 to 10¹⁰⁰ bits for it: it never finished.  Below −2⁶⁴ the value is under
-    2^{−2.6·10¹⁹}, nothing next to any term of an integral a polynomial factor can make; above +2⁶⁴ it is +∞, and a
-    product with it is nan: the integral has no value, never a wrong one.
+    e^{−e^{10¹⁰⁰}}, and mpmath computes log 2 to 10¹⁰⁰ bits for it: it never finished.  Below −2⁴⁰⁹⁶ the value is
+    under 2^{−2⁴⁰⁹⁶}, nothing next to any factor the nodes can make without an exponential of an exponential (whose
+    inner exponential is tamed too: cosh and b^{f(t)} are read as exponentials, :func:`_through_exp`); above, +∞,
+    and the quadrature's value is not finite: it has none, never a wrong one.  (A ceiling of 2⁶⁴ left
+    log(1 + e^t)/(1 + t²)² at t = 10²⁰ infinite: a review.)
     """
     if isinstance(x, mpmath.mpf) and abs(x) > _EXPONENT_CEILING:
         return mpmath.mpf(0) if x < 0 else mpmath.inf
@@ -237,11 +297,12 @@ def _tame_exp(x):
 _TAME = [{"exp": _tame_exp}, "mpmath"]
 
 
-def _through_exp(function: sp.Expr) -> sp.Expr:
-    """``function`` with each power whose exponent is not a number written as an exponential, b^e = e^{e·log b}
-    (unevaluated), so that :func:`_tame_exp` reads it: 2^{−2^t} at t = 10¹⁰⁰ made gmpy abort the interpreter
-    ("overflow in mpz type")."""
-    return function.replace(lambda e: e.is_Pow and not e.exp.is_Number,
+def _through_exp(function: sp.Expr, t: sp.Symbol) -> sp.Expr:
+    """``function`` with cosh, sinh and each power of a positive base to an exponent that holds ``t`` written as
+    exponentials (b^e = e^{e·log b}, unevaluated), so that :func:`_tame_exp` reads them: 2^{−2^t} at t = 10¹⁰⁰ made
+    gmpy abort the interpreter ("overflow in mpz type"), and cosh(1/u) at u = e^{−10²⁰} ran for minutes."""
+    function = function.replace(lambda e: isinstance(e, (sp.cosh, sp.sinh)) and e.has(t), lambda e: e.rewrite(sp.exp))
+    return function.replace(lambda e: e.is_Pow and e.exp.has(t) and e.base.is_positive,
                             lambda e: sp.exp(e.exp * sp.log(e.base), evaluate=False))
 
 
