@@ -152,6 +152,9 @@ class Quadrature(sp.Integral):
 #: arcsine law's KL against a triangular one asked its four integrals at 34 precisions from 70 to 112 digits (72
 #: quadratures, 12 s of CPU; now 8).
 PRECISION_STEP = 128
+#: A finite piece wider than 2 and narrower than this is read directly between unit widths beside its ends; a wider
+#: one by the map beside each end over its half (tanh-sinh's nodes come within width·10^{−dps} of an end).
+DIRECT_WIDTH = 2**20
 #: CPU seconds (the reference machine's) for one Quadrature's value; past them it has none, and the form holding it
 #: is not evaluated (an integral at 145 digits takes about 0.6 s on a slow machine, at two precisions 1.5 s).
 QUADRATURE_SECONDS = 5.0
@@ -176,7 +179,8 @@ def _quadrature_value(function: sp.Expr, t: sp.Symbol, lo: sp.Expr, hi: sp.Expr,
             with mpmath.workdps(digits + guard):
                 try:
                     values.append(_vouched(_quad(*_prepared(function, t, lo, hi), t), digits))
-                except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+                except (ValueError, ZeroDivisionError, OverflowError, TypeError, NameError, AttributeError,
+                        NotImplementedError):  # (NameError: a function lambdify has no mpmath name for, erfcinv)
                     return None
     if budget.spent:
         _GIVEN_UP.add((function, t, lo, hi))
@@ -212,7 +216,8 @@ def _vouched(parts: list[tuple[mpmath.mpf, mpmath.mpf]], digits: int) -> mpmath.
 @functools.lru_cache(maxsize=256)
 def _prepared(function: sp.Expr, t: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> tuple[sp.Expr, tuple[sp.Expr, ...]]:
     """The integrand as :func:`_quad` reads it (:func:`_through_exp`) and the ends of its pieces: ``lo``, the points
-    inside where it may not be smooth (engine.pieces.breakpoints: |·|, sign, a Piecewise's switches, …), ``hi``."""
+    inside where it may not be smooth (engine.pieces.breakpoints: |·|, sign, a Piecewise's switches, …) and its
+    Gaussian peaks (:func:`_peaks`), ``hi``."""
     function = _through_exp(function, t)
     try:
         inside = budgeted(lambda: breakpoints(function, t, lo, hi), "the kinks of a Quadrature's integrand", 2.0)
@@ -226,7 +231,7 @@ def _prepared(function: sp.Expr, t: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> tupl
 
 def _peaks(function: sp.Expr, t: sp.Symbol) -> list[sp.Expr]:
     """The vertices of the quadratic exponents e^{a·t² + b·t + c} in ``function``: a Gaussian's peak far from the
-    others is where no node of an unsplit quadrature falls (the normaliser of ½N(0, 1) + ½N(500, 1) came out ½, the
+    others is where no node of an unsplit quadrature falls (the normaliser of ½N(0, 1) + ½N(1000, 1) came out ½, the
     two precisions and the error estimates agreeing: a review)."""
     vertices = []
     for e in function.atoms(sp.exp):
@@ -285,7 +290,8 @@ def _quad(function: sp.Expr, ends: tuple[sp.Expr, ...], t: sp.Symbol) -> list[tu
             parts += [beside(lo, 1, one), mpmath.quad(f, [_apart(lo, lo + 1)[1], mpmath.inf], error=True)]
         elif lo is -oo:
             parts += [mpmath.quad(f, [-mpmath.inf, _apart(hi - 1, hi)[0]], error=True), beside(hi, -1, one)]
-        elif bool(hi - lo > 2):  # (the map beside an end over a wide piece: 10⁻³⁷ of ½N(0, 1) + ½N(1000, 1))
+        elif bool(hi - lo > 2) and bool(hi - lo < DIRECT_WIDTH):  # (the map beside an end over a wide piece:
+            # 10⁻³⁷ of ½N(0, 1) + ½N(1000, 1); read directly over 10¹⁰⁰, the nodes never came near the ends)
             parts += [beside(lo, 1, one), mpmath.quad(f, list(_apart(lo + 1, hi - 1)), error=True), beside(hi, -1, one)]
         else:
             _apart(lo, hi)
@@ -295,11 +301,13 @@ def _quad(function: sp.Expr, ends: tuple[sp.Expr, ...], t: sp.Symbol) -> list[tu
 
 
 def _apart(lo: sp.Expr, hi: sp.Expr) -> tuple[mpmath.mpf, mpmath.mpf]:
-    """The finite ends ``lo`` < ``hi`` at the working precision, where they differ there; else ValueError (no value):
-    [10⁵⁵, 10⁵⁵ + 1] read as one point gave 0, and [lo + 1, ∞) read from lo would count (lo, lo + 1) twice."""
+    """The finite ends ``lo`` < ``hi`` at the working precision, each below 2^{prec/4} in magnitude (rounded, it is
+    then within 2^{−3·prec/4} of itself); else ValueError (no value): [10⁵⁵, 10⁵⁵ + 1] read as one point gave 0, and
+    [2²⁰⁰, 2²⁰⁰ + 2⁹⁰] read as (lo, lo + 1) + [lo + 1, hi − 1] + (hi − 1, hi) counted two unit widths twice."""
     a, b = _mpf(lo), _mpf(hi)
-    if not a < b:
-        raise ValueError("the ends of a piece are one number at this precision")
+    ceiling = mpmath.mpf(2) ** (mpmath.mp.prec // 4)
+    if not (a < b and abs(a) < ceiling and abs(b) < ceiling):
+        raise ValueError("the ends of a piece are not apart at this precision")
     return a, b
 
 
@@ -314,7 +322,8 @@ def _tame_exp(x):
     e^{−e^{10¹⁰⁰}}, and mpmath computes log 2 to 10¹⁰⁰ bits for it: it never finished.  Below −2⁴⁰⁹⁶ the value is
     under 2^{−2⁴⁰⁹⁶}, nothing next to any factor the nodes can make without an exponential of an exponential (whose
     inner exponential is tamed too: cosh and b^{f(t)} are read as exponentials, :func:`_through_exp`); above, +∞,
-    and the quadrature's value is not finite: it has none, never a wrong one.  (A ceiling of 2⁶⁴ left
+    which the integrand's arithmetic carries (1/(1 + e^x) is 0 there, as it is to any precision) or makes the
+    quadrature's value infinite or nan: then it has none, never a wrong one.  (A ceiling of 2⁶⁴ left
     log(1 + e^t)/(1 + t²)² at t = 10²⁰ infinite: a review.)
     """
     if isinstance(x, mpmath.mpf) and abs(x) > _EXPONENT_CEILING:
@@ -322,8 +331,10 @@ def _tame_exp(x):
     return mpmath.exp(x)
 
 
-#: lambdify's modules: mpmath's functions, the exponential tamed.
-_TAME = [{"exp": _tame_exp}, "mpmath"]
+#: lambdify's modules: mpmath's functions, the exponential tamed (and the regularized incomplete Beta function, which
+#: SymPy's table maps to mpmath's unregularized one: ∫_0^1 I_t(2, 3) dt came out 0.05 for 0.6, a review).
+_TAME = [{"exp": _tame_exp,
+          "betainc_regularized": lambda a, b, x1, x2: mpmath.betainc(a, b, x1, x2, regularized=True)}, "mpmath"]
 
 
 def _through_exp(function: sp.Expr, t: sp.Symbol) -> sp.Expr:
