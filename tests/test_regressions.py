@@ -2303,3 +2303,17 @@ def test_a_quadrature_has_its_value_or_none_never_a_wrong_one(integrand, ends, t
         assert value.has(sp.Integral)
     if (ends == (-sp.oo, sp.oo) and truth == 1) or integrand(t).has(sp.betainc_regularized):
         assert value.is_Float
+
+
+def test_a_density_holding_a_regularized_incomplete_beta_function_is_read_regularized():
+    """A review: SymPy's lambdify table maps betainc_regularized to mpmath's unregularized betainc, so 3·I_x(2, 1) = 3x²
+    on [0, 1] was refused as a density ("got 1/2"), and every numeric route read it half as large.  rdpsym's modules
+    for mpmath (foundations.precision.MPMATH_MODULES) read it regularized: D₂ against the uniform law is log(9/5)."""
+    from rdpsym.foundations.precision import mpmath_function
+
+    P = Continuous(3 * sp.betainc_regularized(2, 1, 0, x), x, support=sp.Interval(0, 1))
+    Q = Continuous(sp.Integer(1), x, support=sp.Interval(0, 1))
+    assert close(rdpsym.renyi_divergence_mp(P, Q, 2, dps=30), mpmath.log(mpmath.mpf(9) / 5), digits=28)
+    assert close(rdpsym.renyi_divergence(P, Q, 2).evalf({}, dps=30), mpmath.log(mpmath.mpf(9) / 5), digits=28)
+    with mpmath.workdps(30):
+        assert close(mpmath_function(x, sp.betainc_regularized(2, 3, 0, x))(mpmath.mpf(1) / 2), mpmath.mpf(11) / 16)

@@ -39,7 +39,7 @@ from sympy.core.evalf import prec_to_dps
 from rdpsym.engine.pieces import breakpoints
 from rdpsym.foundations.budget import budgeted, time_budget
 from rdpsym.foundations.errors import NoClosedFormError
-from rdpsym.foundations.precision import mpmath_function
+from rdpsym.foundations.precision import MPMATH_MODULES, mpmath_function
 
 oo = sp.oo
 
@@ -331,10 +331,9 @@ def _tame_exp(x):
     return mpmath.exp(x)
 
 
-#: lambdify's modules: mpmath's functions, the exponential tamed (and the regularized incomplete Beta function, which
-#: SymPy's table maps to mpmath's unregularized one: ∫_0^1 I_t(2, 3) dt came out 0.05 for 0.6, a review).
-_TAME = [{"exp": _tame_exp,
-          "betainc_regularized": lambda a, b, x1, x2: mpmath.betainc(a, b, x1, x2, regularized=True)}, "mpmath"]
+#: lambdify's modules: rdpsym's for mpmath (the regularized incomplete Beta function read regularized:
+#: ∫_0^1 I_t(2, 3) dt came out 0.05 for 0.6, a review), the exponential tamed.
+_TAME = [{**MPMATH_MODULES[0], "exp": _tame_exp}, *MPMATH_MODULES[1:]]
 
 
 def _through_exp(function: sp.Expr, t: sp.Symbol) -> sp.Expr:

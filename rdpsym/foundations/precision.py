@@ -438,9 +438,20 @@ def mpmath_function(variables, expr: sp.Expr) -> Callable:
 def _lambdify(variables, expr: sp.Expr) -> Callable:
     """lambdify's code for ``expr``, kept: it prints and compiles Python source each time, and a series or a joint
     pmf is evaluated again at each precision of a check (the discrete Gaussian's normaliser, at every rung)."""
-    return sp.lambdify(variables, expr, modules="mpmath")
+    return sp.lambdify(variables, expr, modules=MPMATH_MODULES)
 
 
-__all__ = ["BITS_PER_DIGIT", "CEILING_FACTOR", "DECISION_RUNGS", "GUARD_BITS", "GUARD_RUNGS", "SECOND_RUNG", "agreed",
-           "arb_rungs", "bits_for", "climb", "digits_next_to_one", "in_symbolic_work", "lacking_digits",
-           "mpmath_function", "private_context", "sympy_evalf_guard", "sympy_float"]
+def regularized_betainc(a, b, x1, x2):
+    """I_{x1}^{x2}(a, b), the regularized incomplete Beta function, at mpmath's working precision."""
+    return mpmath.betainc(a, b, x1, x2, regularized=True)
+
+
+#: lambdify's modules for mpmath.  SymPy's own table maps ``betainc_regularized`` to mpmath's unregularized
+#: ``betainc``: I_{1/2}(2, 3) was read 0.0573 for 0.6875 (a review).
+MPMATH_MODULES = [{"betainc_regularized": regularized_betainc}, "mpmath"]
+
+
+__all__ = ["BITS_PER_DIGIT", "CEILING_FACTOR", "DECISION_RUNGS", "GUARD_BITS", "GUARD_RUNGS", "MPMATH_MODULES",
+           "SECOND_RUNG", "agreed", "arb_rungs", "bits_for", "climb", "digits_next_to_one", "in_symbolic_work",
+           "lacking_digits", "mpmath_function", "private_context", "regularized_betainc", "sympy_evalf_guard",
+           "sympy_float"]

@@ -21,7 +21,7 @@ from rdpsym.foundations.balls import stable_erf
 from rdpsym.foundations.budget import Unsettled, settled_cache, time_budget
 from rdpsym.foundations.errors import NoClosedFormError, SymbolicTimeout
 from rdpsym.foundations.logs import expand_logs
-from rdpsym.foundations.precision import _context_free, sympy_evalf_guard, sympy_float
+from rdpsym.foundations.precision import MPMATH_MODULES, _context_free, sympy_evalf_guard, sympy_float
 from rdpsym.quadrature.reflected import _log1p_near_zero
 from rdpsym.quadrature.series import sums_summed
 
@@ -92,7 +92,7 @@ def constant_function(value: sp.Expr, ctx) -> Callable | None:
 
 @functools.lru_cache(maxsize=512)
 def _lambdify_constant(value: sp.Expr):
-    return sp.lambdify([], value, modules="mpmath")
+    return sp.lambdify([], value, modules=MPMATH_MODULES)
 
 
 def bind(function: Callable, ctx) -> Callable:
@@ -110,6 +110,8 @@ def bind(function: Callable, ctx) -> Callable:
             namespace[_POWER.name] = _power(ctx)
         if _LOG_ERFC.name in function.__code__.co_names:
             namespace[_LOG_ERFC.name] = _log_erfc(ctx)
+        if "betainc_regularized" in function.__code__.co_names:  # (mpmath's betainc, regularized: MPMATH_MODULES)
+            namespace["betainc_regularized"] = lambda a, b, x1, x2: ctx.betainc(a, b, x1, x2, regularized=True)
         if _BINOMIAL.name in function.__code__.co_names:
             namespace[_BINOMIAL.name] = lambda n, k: ctx.zero if ctx.isint(k) and k < 0 else ctx.binomial(n, k)
         unknown = [name for name in function.__code__.co_names if name not in namespace and not hasattr(builtins, name)]
@@ -315,7 +317,7 @@ def _fold(expr: sp.Expr, var: sp.Symbol) -> tuple[sp.Expr, tuple]:
 
 @functools.lru_cache(maxsize=256)
 def _lambdify(folded: sp.Expr, var: sp.Symbol, n: int):
-    return sp.lambdify([var, *[sp.Symbol(f"_c{i}") for i in range(n)]], folded, modules="mpmath")
+    return sp.lambdify([var, *[sp.Symbol(f"_c{i}") for i in range(n)]], folded, modules=MPMATH_MODULES)
 
 
 def log_expression(expr: sp.Expr) -> sp.Expr:
