@@ -150,7 +150,7 @@ class Quadrature(sp.Integral):
 
 #: A Quadrature is evaluated at its precision rounded up to a multiple of this many bits, and kept: a check of the
 #: arcsine law's KL against a triangular one asked its four integrals at 34 precisions from 70 to 112 digits (72
-#: quadratures, 12 s of CPU; now 8).
+#: values, 12 s of CPU; now 12 values, at three steps).
 PRECISION_STEP = 128
 #: A finite piece wider than 2 and narrower than this is read directly between unit widths beside its ends; a wider
 #: one by the map beside each end over its half (tanh-sinh's nodes come within width·10^{−dps} of an end).
