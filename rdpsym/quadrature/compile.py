@@ -110,8 +110,7 @@ def bind(function: Callable, ctx) -> Callable:
             namespace[_POWER.name] = _power(ctx)
         if _LOG_ERFC.name in function.__code__.co_names:
             namespace[_LOG_ERFC.name] = _log_erfc(ctx)
-        if "betainc_regularized" in function.__code__.co_names:  # (mpmath's betainc, regularized: MPMATH_MODULES)
-            namespace["betainc_regularized"] = lambda a, b, x1, x2: ctx.betainc(a, b, x1, x2, regularized=True)
+        namespace["betainc_regularized"] = lambda a, b, x1, x2: ctx.betainc(a, b, x1, x2, regularized=True)
         if _BINOMIAL.name in function.__code__.co_names:
             namespace[_BINOMIAL.name] = lambda n, k: ctx.zero if ctx.isint(k) and k < 0 else ctx.binomial(n, k)
         unknown = [name for name in function.__code__.co_names if name not in namespace and not hasattr(builtins, name)]
