@@ -321,8 +321,8 @@ def _a_value(value: sp.Expr, real: bool, integral: sp.Integral) -> bool:
     if integral.free_symbols or value.free_symbols:
         return True  # (checked with the whole form, against the definition)
     exact, numeric = sp.N(value, 30), Quadrature(*integral.args).evalf(30)
-    if not (isinstance(numeric, sp.Float) and numeric.is_finite):  # (no quadrature to compare with: nan where an
-        return True                                                 # end's log rounds to log 0; the form is checked)
+    if not (isinstance(numeric, sp.Float) and numeric.is_finite):  # (no quadrature mpmath vouches for: the form is
+        return True                                                 # checked whole, against the definition)
     return bool(isinstance(exact, sp.Float) and abs(exact - numeric) <= 10**-25 * max(1, abs(numeric)))
 
 
