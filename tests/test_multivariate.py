@@ -732,6 +732,21 @@ def test_nested_quadrature_splits_where_a_curves_square_root_ends():
         rdpsym.Continuous(disc / 3, (x, y), support=square)
 
 
+def test_an_inner_half_line_is_read_from_its_end_with_mpmaths_value():
+    """Nested quadrature reads an inner half-line [c, ∞) (−∞, d] from its end, on [0, ∞) (its nodes kept by mpmath, not
+    mapped again for each outer node): the values are mpmath's own quadratures' and the truths, piece by piece."""
+    from rdpsym.laws.joint import _on_fixed_intervals
+
+    inf = mpmath.inf
+    with mpmath.workdps(30):
+        tol = mpmath.mpf(10) ** -28
+        assert abs(_on_fixed_intervals(mpmath.exp, [-inf, mpmath.mpf(3) / 2]) - mpmath.exp(1.5)) < tol
+        assert abs(_on_fixed_intervals(lambda t: mpmath.exp(-t), [-2, 0, inf]) - mpmath.exp(2)) < tol
+        bump = lambda t: mpmath.exp(-((t - 1) ** 2)) / (1 + t**2)  # noqa: E731
+        for points in ([-inf, inf], [-inf, -2, 3], [-2, mpmath.mpf(1) / 3, inf], [-inf, 0, 0, 5, inf]):
+            assert abs(_on_fixed_intervals(bump, points) - mpmath.quad(bump, points)) < tol, points
+
+
 def test_nested_quadrature_decides_q_vanishing_on_a_curve_by_its_order_and_a_lattice_by_its_points():
     """A review of the zeros of Q: a discrete joint law P with mass on the diagonal, where Q = (x − y)²·…/16 has none,
     came out finite at orders 2 and 1 (the lattice's neighbours are not outcomes); and Q = 3|x − y| on the square at

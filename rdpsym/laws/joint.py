@@ -385,9 +385,29 @@ def nested_quad(f, kinks_of: sp.Expr, variables: tuple, sets: tuple) -> mpmath.m
                 continue                                         # wrong at two precisions alike: a probe)
             if isinstance(value, mpmath.mpf):
                 kinks.append(value)
-        return mpmath.quad(lambda t: f(at, t), cut(kinks, y_lo, y_hi))
+        return _on_fixed_intervals(lambda t: f(at, t), cut(kinks, y_lo, y_hi))
 
     return mpmath.quad(across, cut(outer, x_lo, x_hi))
+
+
+def _on_fixed_intervals(g, points: list) -> mpmath.mpf:
+    """``mpmath.quad(g, points)``, a piece [c, ∞) read as ∫_0^∞ g(c + s) ds and (−∞, d] as ∫_0^∞ g(d − s) ds.
+
+    mpmath keeps the nodes of an interval it has seen twice, and an inner quadrature's half-lines move with the outer
+    variable (y from x to ∞): their nodes were mapped anew for each outer node (a division and a square each), and
+    e^{−y}·1{x < y}'s mass on the quadrant took 9.2 s of CPU, 6.7 s now.  Here one addition per node, done inside the
+    quadrature's 20 guard bits as mpmath's own map is.  A finite piece is left to mpmath: mapped into ``g``'s argument
+    instead, it cost as much (and scaled outside, a narrow piece's error estimate was held to the unscaled integral's
+    digits: 1.6 times the evaluations)."""
+    total = mpmath.mpf(0)
+    for c, d in zip(points, points[1:]):
+        if mpmath.isinf(c) == mpmath.isinf(d):  # (finite, or the whole line: a fixed interval already)
+            total += mpmath.quad(g, [c, d])
+        elif mpmath.isinf(d):
+            total += mpmath.quad(lambda s, c=c: g(c + s), [0, mpmath.inf])
+        else:
+            total += mpmath.quad(lambda s, d=d: g(d - s), [0, mpmath.inf])
+    return total
 
 
 register_builder("joint", Joint)  # Continuous(pdf, (x, y)) and Discrete(pmf, (j, k)) build a Joint
