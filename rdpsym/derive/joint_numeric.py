@@ -23,13 +23,7 @@ from rdpsym.derive.joint_blocks import _at, _Both, _laws_ok, _parameters, _table
 from rdpsym.foundations.budget import SymbolicTimeout, time_budget
 from rdpsym.foundations.errors import ConvergenceError, NoClosedFormError, ParameterError
 from rdpsym.foundations.numbers import Digits
-from rdpsym.foundations.precision import (
-    MPMATH_MODULES,
-    agreed,
-    digits_next_to_one,
-    mpmath_function,
-    sympy_evalf_guard,
-)
+from rdpsym.foundations.precision import agreed, digits_next_to_one, mpmath_function, sympy_evalf_guard
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.laws.densities import Density, parameter_values
 from rdpsym.laws.joint import Joint, nested_quad
@@ -141,7 +135,7 @@ class _NotQuadratic(Exception):
 
 
 def _log_density(j: Joint):
-    f = sp.lambdify(j.variables, j.pdf, modules=MPMATH_MODULES)
+    f = mpmath_function(j.variables, j.pdf)
 
     def log(point):
         value = f(*point)

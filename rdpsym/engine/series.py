@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Callable
 
 import mpmath
 import sympy as sp
@@ -266,13 +267,9 @@ def _quad(function: sp.Expr, ends: tuple[sp.Expr, ...], t: sp.Symbol) -> list[tu
     end: over a whole infinite range its nodes at s → −∞ are t = e^{|s|} with |s| in the thousands, and e^{−t⁴}
     there asked mpmath for log 2 to astronomically many digits (a hang).
     """
-    u = sp.Dummy("u", positive=True)
-
     def beside(end, sign, width):
         """∫ over (end, end ± width) in s = −log u, the function read at end ± u."""
-        shifted = function.xreplace({t: end + sign * u}).replace(
-            lambda e: e.is_Add and e.has(u) and e.is_polynomial(u), sp.expand)  # 2 − (√2 − u)² = 2√2·u − u²
-        near = sp.lambdify(u, shifted, modules=_TAME)
+        near = _read_beside(function, t, end, sign)
 
         def in_s(s):
             at = mpmath.exp(-s)
@@ -280,7 +277,7 @@ def _quad(function: sp.Expr, ends: tuple[sp.Expr, ...], t: sp.Symbol) -> list[tu
 
         return mpmath.quad(in_s, [-mpmath.log(width), mpmath.inf], error=True)
 
-    f = sp.lambdify(t, function, modules=_TAME)
+    f = _read(function, t)
     one = mpmath.mpf(1)
     parts = []
     for lo, hi in itertools.pairwise(ends):
@@ -298,6 +295,23 @@ def _quad(function: sp.Expr, ends: tuple[sp.Expr, ...], t: sp.Symbol) -> list[tu
             half = _mpf((hi - lo) / 2)  # (exactly: at 10⁵⁵ the difference of the rounded ends was 0)
             parts += [beside(lo, 1, half), beside(hi, -1, half)]
     return parts
+
+
+@functools.lru_cache(maxsize=256)
+def _read(function: sp.Expr, t: sp.Symbol) -> Callable:
+    """The integrand compiled for mpmath (:data:`_TAME`), once: a value is asked at two working precisions and at each
+    precision step, and the compiled code reads mpmath's working precision when it runs."""
+    return sp.lambdify(t, function, modules=_TAME)
+
+
+@functools.lru_cache(maxsize=256)
+def _read_beside(function: sp.Expr, t: sp.Symbol, end: sp.Expr, sign: int) -> Callable:
+    """The integrand at ``end`` ± u as a function of u, compiled once (:func:`_read`), the shift written symbolically
+    (see :func:`_quad`) and a polynomial in u expanded: 2 − (√2 − u)² is 2√2·u − u²."""
+    u = sp.Dummy("u", positive=True)
+    shifted = function.xreplace({t: end + sign * u}).replace(
+        lambda e: e.is_Add and e.has(u) and e.is_polynomial(u), sp.expand)
+    return sp.lambdify(u, shifted, modules=_TAME)
 
 
 def _apart(lo: sp.Expr, hi: sp.Expr) -> tuple[mpmath.mpf, mpmath.mpf]:
