@@ -18,9 +18,16 @@ zeros; the gamma family's poles; a polynomial denominator's real roots) in the d
 the claim decides them as sample points, so a side undefined there leaves the claim unknown
 (as a sample point where a side cannot be evaluated does) and a failure beside a pole refutes it.
 
+Where ``solveset`` leaves an equation unsolved (a ``ConditionSet``: x·eˣ = 3, x = cos x, a Laplace mechanism's D_α =
+1/2), its zeros are found numerically, by sign changes on a grid of the hull bisected to 60 digits
+(:mod:`rdpsym.claims.numeric_zeros`); on a Range, a periodic family's members nearest its integers come first (|sin n|
+≥ 10⁻⁴ fails at 355 = 113π + 3·10⁻⁵ only, below 10⁵).  A tight value beyond the numbers the balls evaluate (10^±1000),
+or a point past the last one toward an infinite end, is counted undecided: the claim is then unknown, not checked.
+
 What stays a sampled check's limit: a claim whose failure set in several variables is a curve, not a point, a side
-that is not a SymPy expression (a :class:`~rdpsym.claims.claim.Holds` step), and equations SymPy cannot solve in the
-budget.
+that is not a SymPy expression (a :class:`~rdpsym.claims.claim.Holds` step), a zero without a sign change that SymPy
+cannot solve for and the difference's derivative does not show, a zero beyond the numeric grid's reach (10^±10 on a
+half-line), and a failure only beyond 10^±1000 where no tight value points to it.
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ import sympy as sp
 from sympy.calculus.singularities import singularities
 
 from rdpsym.claims.domains import Domain, holds_value, range_anchor
+from rdpsym.claims.numeric_zeros import numeric_zeros
 from rdpsym.foundations.budget import time_budget
 from rdpsym.foundations.disk_cache import persistent
 from rdpsym.foundations.errors import SymbolicTimeout
@@ -50,8 +58,9 @@ GAMMA_POLES = 64
 _PERIODS = 3
 
 
-#: What ``failure_at`` returns at a point its balls could not decide.
+#: What ``failure_at`` returns at a point its balls could not decide, and at one beyond the numbers they evaluate.
 UNDECIDED = "undecided"
+BEYOND_REACH = "beyond reach"
 
 
 def tight_failure(lhs: sp.Expr, relation: str, rhs: sp.Expr, domain: Domain,
@@ -59,10 +68,11 @@ def tight_failure(lhs: sp.Expr, relation: str, rhs: sp.Expr, domain: Domain,
                   undecided: list | None = None) -> tuple[dict, tuple] | None:
     """(a point, its sides) where an inequality fails at one of its :func:`tight_values` (``failure_at(point)``: the
     sides where the relation fails there, as a sample point is decided, :data:`UNDECIDED` where the balls cannot
-    decide, else None); None where it fails at none.  A halfway point (below) is asked with ``deeper=True`` (more
-    bits), and one still undecided is added to ``undecided``: the relation is as tight there as the balls can see,
-    and the claim is not checked (the zeros √2 and √2 + 10⁻⁴⁰⁰ of a product, whose sign between them needs 2 700 bits,
-    were "checked, undecided = 0"; a probe).
+    decide, :data:`BEYOND_REACH` past what they evaluate, else None); None where it fails at none.  A halfway point
+    (below) is asked with ``deeper=True`` (more bits), and one still undecided is added to ``undecided`` (as is any
+    point beyond reach): the relation is as tight there as the balls can see, and the claim is not checked (the zeros
+    √2 and √2 + 10⁻⁴⁰⁰ of a product, whose sign between them needs 2 700 bits, were "checked, undecided = 0"; a
+    probe).
 
     In one numeric variable, the other variables at the domain's first sample point.  In several, each variable in
     turn at the points where a part of the difference in that variable alone is tightest (:func:`_tight` with
@@ -94,8 +104,9 @@ def tight_failure(lhs: sp.Expr, relation: str, rhs: sp.Expr, domain: Domain,
             return None
         tried.append(point)
         sides = failure_at(point, deeper=True) if halfway else failure_at(point)
-        if sides == UNDECIDED:
-            if halfway and undecided is not None:
+        if sides in (UNDECIDED, BEYOND_REACH):
+            # (a tight value beyond reach, or a point past it, leaves the claim as open as an undecided point)
+            if (halfway or sides == BEYOND_REACH) and undecided is not None:
                 undecided.append(point)
             return None
         return None if sides is None else (point, sides)
@@ -172,14 +183,20 @@ def _searchable(where: object) -> bool:
 
 
 def _between(values: list[sp.Expr], where: sp.Set) -> list[sp.Expr]:
-    """Points of ``where`` halfway between neighbouring ``values`` (and between the first or last and a finite end of
-    ``where``), in order; of a Range or a finite set, its members nearest each halfway point."""
+    """Points of ``where`` beyond the last of ``values`` toward an infinite end of ``where`` (at twice the value, or
+    one further), then halfway between neighbouring ``values`` (and between the first or last and a finite end of
+    ``where``), in order; of a Range or a finite set, its members nearest each such point.  Beyond the last: log α ≤
+    3000 on (1, ∞) fails past its one zero e³⁰⁰⁰ only, and was reported checked (a probe)."""
     ends = [e for e in (where.inf, where.sup) if e.is_finite]
     try:
         ordered = sorted({*values, *ends}, key=lambda v: sp.Float(v.evalf(60), 60))
     except (TypeError, ValueError):  # (a value that does not evaluate to a real number: no order among them)
         return []
     out: list[sp.Expr] = []
+    if values and where.sup is sp.oo:
+        out.extend(_in(ordered[-1] + sp.Max(1, sp.Abs(ordered[-1])), where))
+    if values and where.inf is -sp.oo:
+        out.extend(v for v in _in(ordered[0] - sp.Max(1, sp.Abs(ordered[0])), where) if v not in out)
     for a, b in itertools.pairwise(ordered):
         out.extend(v for v in _in((a + b) / 2, where) if v not in out and v not in values)
     return out[:MOST]
@@ -232,11 +249,15 @@ def _tight(d: sp.Expr, variable: sp.Symbol, where: sp.Set, alone: bool = False) 
         for i, target in enumerate(itertools.chain(kinks, _functions(d, t, alone))):
             try:  # over the reals, filtered here: SymPy's intersection of a periodic family with a long interval
                 # lists it, and raised OverflowError on [0, 10²⁰] (a review)
-                values = [v for value in _members(sp.solveset(target, t, sp.S.Reals), hull) for v in _in(value, where)]
+                solved = sp.solveset(target, t, sp.S.Reals)
+                exact = _members(solved, hull, where)
             except SymbolicTimeout:
                 raise
-            except Exception:  # noqa: BLE001 - SymPy failing on one equation: no points from it, the claim unchanged
-                continue
+            except Exception:  # noqa: BLE001 - SymPy failing on one equation: its zeros are sought numerically
+                solved, exact = None, []
+            if solved is None or solved.has(sp.ConditionSet):  # (x·eˣ = 3, x = cos x: left unsolved, or in part)
+                exact += [v for v in numeric_zeros(target, t, hull, MOST) if v not in exact]
+            values = [v for value in exact for v in _in(value, where)]
             found.extend(v for v in values if v not in found)
             if i < len(kinks):
                 switches = len(found)
@@ -471,13 +492,16 @@ def _kinks(d: sp.Expr, t: sp.Symbol) -> list[sp.Expr]:
     return [e for e in out if t in e.free_symbols]
 
 
-def _members(solved: sp.Set, hull: sp.Interval) -> list[sp.Expr]:
+def _members(solved: sp.Set, hull: sp.Interval, where: sp.Set | None = None) -> list[sp.Expr]:
     """Real numbers of a solution set inside ``hull``: a finite set's, a union's, an intersection's with an interval,
-    a periodic family's (an ``ImageSet`` linear in its integer); none of a set SymPy left unsolved."""
+    a periodic family's (an ``ImageSet`` linear in its integer; with ``where`` a Range, also the members nearest its
+    integers); none of a set SymPy left unsolved."""
     if isinstance(solved, sp.FiniteSet):
         return [v for v in solved.args if v.is_number and v.is_extended_real is True and hull.contains(v) is sp.true]
-    if isinstance(solved, sp.Union):
-        return [v for part in solved.args for v in _members(part, hull)]
+    if isinstance(solved, sp.Union):  # (its parts' members taken in turn: each periodic family's first ones)
+        parts = [_members(part, hull, where) for part in solved.args]
+        taken = (v for row in itertools.zip_longest(*parts) for v in row if v is not None)
+        return list(dict.fromkeys(taken))
     if isinstance(solved, sp.Intersection):
         sets = [s for s in solved.args if not isinstance(s, sp.Interval)]
         intervals = [s for s in solved.args if isinstance(s, sp.Interval)]
@@ -486,17 +510,18 @@ def _members(solved: sp.Set, hull: sp.Interval) -> list[sp.Expr]:
         inside = hull
         for interval in intervals:
             inside = inside.intersect(interval)
-        return _members(sets[0], inside) if isinstance(inside, sp.Interval) else []
+        return _members(sets[0], inside, where) if isinstance(inside, sp.Interval) else []
     if isinstance(solved, sp.Complement):
-        return [v for v in _members(solved.args[0], hull) if solved.args[1].contains(v) is sp.false]
+        return [v for v in _members(solved.args[0], hull, where) if solved.args[1].contains(v) is sp.false]
     if isinstance(solved, sp.ImageSet):
-        return _periodic(solved, hull)
+        return _periodic(solved, hull, where)
     return []
 
 
-def _periodic(family: sp.ImageSet, hull: sp.Interval) -> list[sp.Expr]:
+def _periodic(family: sp.ImageSet, hull: sp.Interval, where: sp.Set | None = None) -> list[sp.Expr]:
     """Members a·n + b (n an integer) of ``family`` inside ``hull``, about :data:`_PERIODS` on each side of the hull's
-    middle (of 0 on the whole line), nearest it first."""
+    middle (of 0 on the whole line), nearest it first; with ``where`` a Range, then those of the first
+    :data:`_LATTICE_SCAN` members (from the hull's finite end, or about its middle) that lie nearest its integers."""
     if len(family.base_sets) != 1 or family.base_sets[0] != sp.S.Integers:
         return []
     (n,), expr = family.lamda.variables, family.lamda.expr
@@ -512,8 +537,43 @@ def _periodic(family: sp.ImageSet, hull: sp.Interval) -> list[sp.Expr]:
     middle = (lo + hi) / 2 if lo.is_finite and hi.is_finite else lo if lo.is_finite else hi if hi.is_finite else 0
     centre = int(sp.floor(((middle - b) / a).evalf(30) + sp.S.Half))  # (the member nearest the middle)
     steps = sorted(range(-_PERIODS, _PERIODS + 2), key=abs)  # nearest the middle first: 0, ±1, ±2, …
-    members = (a * (centre + k) + b for k in steps)
+    members = [a * (centre + k) + b for k in steps]
+    if isinstance(where, sp.Range):  # (those nearest its integers first: there an integer claim is tightest)
+        nearest = _nearest_the_lattice(a, b, centre, hull, where)
+        members = nearest + [v for v in members if v not in nearest]
     return [v for v in members if hull.contains(v) is sp.true]
+
+
+#: How many members of a periodic family are scanned for those nearest a Range's integers, and how many are kept.
+_LATTICE_SCAN = 4096
+_LATTICE_KEPT = _PERIODS + 1
+
+
+def _nearest_the_lattice(a: sp.Expr, b: sp.Expr, centre: int, hull: sp.Interval, where: sp.Range) -> list[sp.Expr]:
+    """The members a·k + b of a periodic family, among :data:`_LATTICE_SCAN` of them in ``hull``, that lie nearest
+    the integers of ``where``, nearest first.  Those about the hull's middle miss them: |sin n| ≥ 10⁻⁴ on n ≥ 1 fails at
+    n = 355 only below 10⁵, 355 being within 3·10⁻⁵ of 113π, and it was reported checked (a probe); the integer
+    nearest each member is tried by the caller (its Range's members on both sides)."""
+    anchor, step = range_anchor(where), abs(where.step)
+    with mpmath.workdps(30):
+        A, B = (mpmath.mpf(sp.N(e, 30)) for e in (a, b))
+        lo, hi = hull.inf, hull.sup
+        if lo.is_finite != hi.is_finite:  # a half-line: from its finite end on
+            end = lo if lo.is_finite else hi
+            upward = bool(a.is_positive) == bool(lo.is_finite)  # (k increasing moves the member away from the end)
+            k_end = ((end - b) / a).evalf(30)
+            first = int(sp.ceiling(k_end)) if upward else int(sp.floor(k_end))
+            direction = 1 if upward else -1
+            ks = [first + direction * j for j in range(_LATTICE_SCAN)]
+        else:  # the whole line, or an interval: about its middle
+            ks = [centre + j for j in range(-_LATTICE_SCAN // 2, _LATTICE_SCAN // 2)]
+
+        def distance(k: int) -> mpmath.mpf:
+            steps = (A * k + B - anchor) / step
+            return abs(steps - mpmath.nint(steps))
+
+        nearest = sorted(ks, key=distance)[:_LATTICE_KEPT]
+    return [a * k + b for k in nearest]
 
 
 def _in(value: sp.Expr, where: sp.Set) -> list[sp.Expr]:
@@ -532,5 +592,5 @@ def _in(value: sp.Expr, where: sp.Set) -> list[sp.Expr]:
     return [v for v in candidates if holds_value(where, v)]
 
 
-__all__ = ["BESIDE", "MOST", "SECONDS", "UNDECIDED", "singular_points", "singular_values", "tight_failure",
-           "tight_values"]
+__all__ = ["BESIDE", "BEYOND_REACH", "MOST", "SECONDS", "UNDECIDED", "singular_points", "singular_values",
+           "tight_failure", "tight_values"]

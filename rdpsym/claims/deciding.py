@@ -12,8 +12,9 @@ import sympy as sp
 from flint import arb, ctx, fmpq
 
 from rdpsym.claims import search
-from rdpsym.claims.critical import UNDECIDED
+from rdpsym.claims.critical import BEYOND_REACH, UNDECIDED
 from rdpsym.claims.domains import Domain
+from rdpsym.foundations.arithmetic import magnitude_problem
 from rdpsym.foundations.balls import InfiniteValue, OutsideDomain, Undecided, precision, to_arb
 from rdpsym.foundations.budget import time_budget
 from rdpsym.foundations.errors import ClaimError, RdpSymError, must, shorten
@@ -278,11 +279,14 @@ DEEPER_RUNGS = (*DECISION_RUNGS, 4096)
 def _failure_at(lhs: sp.Expr, relation: str, rhs: sp.Expr, rungs: tuple[int, ...], equal: Callable[[dict], bool],
                 point: dict, deeper: bool = False) -> tuple | str | None:
     """The sides at ``point`` where the relation fails there (decided as a sample point is, with ``deeper`` at
-    :data:`DEEPER_RUNGS` too), :data:`~rdpsym.claims.critical.UNDECIDED` where it stays undecided, else None."""
+    :data:`DEEPER_RUNGS` too), :data:`~rdpsym.claims.critical.UNDECIDED` where it stays undecided, else None;
+    :data:`~rdpsym.claims.critical.BEYOND_REACH` at a point the balls refuse to read, beyond the numbers rdpsym
+    evaluates (10^±1000): log α ≤ 3000 on (1, ∞) fails only past its zero e³⁰⁰⁰, and was reported checked (a probe)."""
     try:
         decided, defined, sides = _decided_at(lambda p: (_at(lhs, p), relation, _at(rhs, p)), point,
                                               tuple(sorted({*rungs, *DEEPER_RUNGS})) if deeper else rungs)
     except Exception:  # noqa: BLE001 - a side not defined at this value (a log at its zero): not a failure
-        return None
+        beyond = any(isinstance(v, sp.Expr) and magnitude_problem(v) is not None for v in point.values())
+        return BEYOND_REACH if beyond else None
     exact = _exactly_decided(decided, sides, point, equal)
     return sides if exact is False else UNDECIDED if exact is None and defined else None

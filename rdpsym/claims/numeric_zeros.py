@@ -1,0 +1,119 @@
+"""The zeros SymPy leaves unsolved, found numerically: sign changes on a grid of the hull, refined by bisection.
+
+``solveset`` answers x·eˣ = 3, x = cos x and the Laplace mechanism's D_α = 1/2 with a ``ConditionSet``: no value, so
+no tight point (:mod:`rdpsym.claims.critical`), and (x·eˣ − 3)² ≥ 10⁻⁴⁰ on (0, 5), |x − cos x| ≥ 10⁻⁴⁰ on (0, 1)
+and |D_α − 1/2| ≥ 10⁻⁸ on (1, ∞) were reported checked; each fails only within 10⁻²⁰ (10⁻⁸) of the zero (a probe).
+Here the function is evaluated on an even grid of the hull's search coordinate (linear, logarithmic for a long
+interval of positive values, log of the distance to the finite end of a half-line, asinh on the whole line), and
+each sign change is bisected to :data:`DIGITS` significant digits.
+
+The values are candidates only: the claim decides each as it decides a sample point (in balls, or exactly), so a
+zero placed wrongly, or a sign read wrongly at the grid's low precision, can only fail to refute a false claim,
+never refute a true one.
+"""
+
+from __future__ import annotations
+
+import mpmath
+import sympy as sp
+
+from rdpsym.foundations.precision import mpmath_function
+
+#: Points of the grid a sign change is looked for on.
+GRID = 160
+#: How far the grid reaches on a half-line or the whole line, in its logarithmic coordinate: e^±23 ≈ 10^±10.
+REACH = 23.0
+#: Significant digits a zero is bisected to (a relation that fails within 10⁻²⁰ of it is decided at such a point).
+DIGITS = 60
+#: Digits the grid's signs are read at.
+_SCAN_DIGITS = 20
+#: What evaluating a compiled expression at a point may raise where it has no real value there.
+_NO_VALUE = (ArithmeticError, ValueError, TypeError)
+
+
+def numeric_zeros(f: sp.Expr, t: sp.Symbol, hull: sp.Interval, most: int) -> list[sp.Rational]:
+    """Exact rationals within 10^−:data:`DIGITS` (relative) of up to ``most`` zeros of ``f`` (an expression in ``t``
+    alone) at which it changes sign inside ``hull``, in the order of the grid; [] for anything else.
+
+    >>> x = sp.Symbol("x", real=True)
+    >>> [sp.N(v, 15) for v in numeric_zeros(x * sp.exp(x) - 3, x, sp.Interval(0, 5), 4)]
+    [1.04990889496404]
+    >>> sp.N(sp.LambertW(3), 15)
+    1.04990889496404
+    """
+    if f.free_symbols != {t} or not hull.is_Interval:
+        return []
+    g = mpmath_function(t, f)
+    out: list[sp.Rational] = []
+    with mpmath.workdps(_SCAN_DIGITS):
+        points = _grid(hull)
+        signs = [_sign(g, x) for x in points]
+    for (x0, s0), (x1, s1) in zip(zip(points, signs), zip(points[1:], signs[1:])):
+        if s0 and s1 and s0 != s1:
+            zero = _bisected(g, x0, x1, s0)
+            if zero is not None and hull.contains(zero) is sp.true:
+                out.append(zero)
+                if len(out) >= most:
+                    break
+    return out
+
+
+def _grid(hull: sp.Interval) -> list[mpmath.mpf]:
+    """:data:`GRID` points inside ``hull`` (never its ends), evenly spaced in its search coordinate."""
+    lo, hi = hull.inf, hull.sup
+    inner = [(k + 0.5) / GRID for k in range(GRID)]
+    if lo.is_finite and hi.is_finite:
+        a, b = _mpf(lo), _mpf(hi)
+        if a > 0 and b > 100 * a:
+            return [mpmath.exp(mpmath.log(a) + (mpmath.log(b) - mpmath.log(a)) * s) for s in inner]
+        return [a + (b - a) * s for s in inner]
+    us = [-REACH + 2 * REACH * s for s in inner]
+    if lo.is_finite:
+        a = _mpf(lo)
+        return [a + mpmath.exp(u) for u in us]
+    if hi.is_finite:
+        b = _mpf(hi)
+        return [b - mpmath.exp(u) for u in reversed(us)]
+    return [mpmath.sinh(u) for u in us]
+
+
+def _mpf(value: sp.Expr) -> mpmath.mpf:
+    """A real SymPy number (an end of the hull: π, e³⁰⁰⁰) at the working precision."""
+    return mpmath.mpf(sp.N(value, mpmath.mp.dps + 5))
+
+
+def _sign(g, x: mpmath.mpf) -> int:
+    """The sign of ``g(x)`` (0 where it is 0, not a real number, or not finite)."""
+    try:
+        value = g(x)
+    except _NO_VALUE:
+        return 0
+    if not isinstance(value, mpmath.mpf) or not mpmath.isfinite(value):
+        return 0
+    return (value > 0) - (value < 0)
+
+
+def _bisected(g, x0: mpmath.mpf, x1: mpmath.mpf, s0: int) -> sp.Rational | None:
+    """The bracket (x0, x1), with ``g``'s sign ``s0`` at x0 and the other at x1, bisected to :data:`DIGITS` digits;
+    its midpoint as an exact rational (None where a sign on the way cannot be read)."""
+    with mpmath.workdps(DIGITS + 10):
+        x0, x1 = mpmath.mpf(x0), mpmath.mpf(x1)
+        tolerance = mpmath.mpf(10) ** -DIGITS
+        while abs(x1 - x0) > tolerance * max(abs(x0), abs(x1), tolerance):
+            middle = (x0 + x1) / 2
+            if middle in (x0, x1):
+                break
+            s = _sign(g, middle)
+            if s == 0:
+                return _rational(middle)
+            x0, x1 = (middle, x1) if s == s0 else (x0, middle)
+        return _rational((x0 + x1) / 2)
+
+
+def _rational(x: mpmath.mpf) -> sp.Rational:
+    """The binary value of ``x``, exactly."""
+    man, exp = int(x.man), int(x.exp)
+    return sp.Integer(man * 2**exp) if exp >= 0 else sp.Rational(man, 2**-exp)
+
+
+__all__ = ["DIGITS", "GRID", "REACH", "numeric_zeros"]
