@@ -396,3 +396,25 @@ def test_a_long_double_answer_float64_cannot_hold_is_refused_not_rounded():
     with pytest.raises(ParameterError, match=r"^rdp\[0\] must be a value float64 holds exactly"):
         rdpsym.verify(g, orders=[2], rdp=[below])
     assert rdpsym.verify(g, orders=[2], rdp=[np.longdouble(0.25)]).verdict == "agrees"
+
+
+def test_the_default_grid_leaves_out_the_orders_it_cannot_certify_and_says_so():
+    """A probe: σ = 10⁻³ at q = 10⁻⁹ made an Opacus accountant's ``get_epsilon`` (and ``epsilon`` on the default grid)
+    raise: the certified quadrature of the grid's fractional orders together would need 2·10⁷ points.  The integer
+    orders are exact sums; the default grid is rdpsym's choice, so the fractional orders are left out with the
+    reason, and the result says so.  A grid the user names is still evaluated whole (its error raised)."""
+    from rdpsym.foundations.errors import ConvergenceError
+
+    history = rdpsym.from_opacus([(1e-3, 1e-9, 5)])
+    result = rdpsym.epsilon(history, delta=1e-5)
+    integers = rdpsym.epsilon(history, delta=1e-5, orders=[o for o in rdpsym.accounting.orders.DEFAULT
+                                                            if o != math.inf and o == int(o)])
+    assert math.isfinite(result.value) and result.value == integers.value  # (the least over what could be had)
+    assert any("could not be certified are left out" in note for note in result.notes), result.notes
+    row = next(r for r in result.per_order if str(r.order) == "11/10")
+    assert "not certified" in str(row.rdp) and "grid points" in str(row.rdp)
+    accountant = rdpsym.OpacusAccountant()
+    accountant.step(noise_multiplier=1e-3, sample_rate=1e-9)
+    assert math.isfinite(accountant.get_epsilon(1e-5))
+    with pytest.raises(ConvergenceError, match="grid points"):
+        rdpsym.epsilon(history, delta=1e-5, orders=[1 + k / 10 for k in range(1, 100)])

@@ -59,6 +59,7 @@ from rdpsym.accounting import order_one, profiles
 from rdpsym.accounting.brackets import Anchor, bracket
 from rdpsym.accounting.components import Infinite
 from rdpsym.accounting.curve import RdpCurve, parse_order
+from rdpsym.accounting.grid_balls import at_infinity, grid_balls, unavailable_note
 from rdpsym.accounting.orders import resolve
 from rdpsym.accounting.rows import LazyRows
 from rdpsym.foundations import operations
@@ -68,7 +69,7 @@ from rdpsym.foundations.balls import (
     precision,
     upper_decimal,
 )
-from rdpsym.foundations.errors import ParameterError, RdpSymError, must, quoted
+from rdpsym.foundations.errors import ParameterError, must, quoted
 from rdpsym.foundations.numbers import Digits, Enclosure
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import open_probability, rational
@@ -275,7 +276,7 @@ SCREEN_DPS = 10
 def _rdp_epsilon(c: RdpCurve, d: fmpq, grid: tuple, default: bool, how: str, dps: int) -> AccountingResult:
     """:func:`epsilon` on a resolved grid, through the RDP conversions only (``default``: the default grid)."""
     screened = len(grid) > SCREEN_ABOVE and dps > SCREEN_DPS
-    balls = _screened_balls(c, d, grid, default, how, dps) if screened else _balls(c, grid, default, dps + 3)
+    balls = _screened_balls(c, d, grid, default, how, dps) if screened else grid_balls(c, grid, default, dps + 3)
     with precision(bits_for(dps + 10)):
         found = conv.tightest_epsilon_grid(grid, balls, d, how)
     result = _result("epsilon", found, balls, how, d, dps, c)
@@ -319,7 +320,7 @@ def _screened_balls(c: RdpCurve, d: fmpq, grid: tuple, default: bool, how: str, 
     keep = _candidates(grid, rough, d, how, range(len(grid)))
     if keep is None:
         return rough
-    fine = _balls(c, tuple(grid[i] for i in keep), default and keep[-1] == len(grid) - 1, dps + 3) if keep else []
+    fine = grid_balls(c, tuple(grid[i] for i in keep), default and keep[-1] == len(grid) - 1, dps + 3) if keep else []
     balls = list(rough)
     for i, ball in zip(keep, fine):
         balls[i] = ball
@@ -356,14 +357,14 @@ def _coarse_balls(c: RdpCurve, d: fmpq, grid: tuple, default: bool, how: str) ->
     like the others."""
     by_size = sorted(((fmpq(a), i) for i, a in enumerate(grid) if a != math.inf and a > 1))
     if not c.convex or len(by_size) <= 4 * SPARSE_STEP:
-        return _balls(c, grid, default, SCREEN_DPS + 3)
+        return grid_balls(c, grid, default, SCREEN_DPS + 3)
     anchors = by_size[::SPARSE_STEP] if by_size[-1] in by_size[::SPARSE_STEP] else \
         [*by_size[::SPARSE_STEP], by_size[-1]]
     anchored = {i for _, i in anchors}
     between = [(a, i) for a, i in by_size if i not in anchored]
     direct = [i for i in range(len(grid)) if i in anchored or grid[i] == math.inf or not grid[i] > 1]
     balls: list = [None] * len(grid)
-    at = _balls(c, tuple(grid[i] for i in direct), default and direct[-1] == len(grid) - 1, SCREEN_DPS + 3)
+    at = grid_balls(c, tuple(grid[i] for i in direct), default and direct[-1] == len(grid) - 1, SCREEN_DPS + 3)
     for i, ball in zip(direct, at):
         balls[i] = ball
     with precision(bits_for(SCREEN_DPS + 10)):
@@ -402,7 +403,7 @@ def delta(curve: RdpCurve | Mechanism | Guarantee, epsilon: object, orders: obje
         raise ParameterError(must("orders", "a grid name or a list for delta (continuous is for epsilon)", orders))
     grid = resolve(orders)
     c = _curve(curve)
-    balls = _balls(c, grid, orders is None, dps + 3)
+    balls = grid_balls(c, grid, orders is None, dps + 3)
     # exp((α − 1)(ε(α) − ε)) needs the bits of its exponent besides the digits asked for: at ε = 10^300
     # the exponent alone has 1000 bits, and at the usual precision the ball would be [0 ± 10^(−10^71)].
     with precision(bits_for(dps + 10) + _exponent_bits(e, grid)):
@@ -454,23 +455,6 @@ def _exponent_bits(epsilon: fmpq, grid: tuple) -> int:
     return max(0, int(size.p).bit_length() - int(size.q).bit_length())
 
 
-def _balls(c: RdpCurve, grid: tuple, default: bool, dps: int) -> list:
-    """The curve's balls on the grid.  The default grid's α = ∞ is evaluated on its own: a curve whose
-    D_∞ cannot be had (a user's closed form without a limit) is ∞ there, with the reason, and the
-    other orders still count; an ∞ the user asked for is evaluated with the rest (errors are raised)."""
-    if not default:
-        return c.enclosures(grid, dps)
-    return c.enclosures(grid[:-1], dps) + [at_infinity(c, dps)]
-
-
-def at_infinity(c: RdpCurve, dps: int):
-    """D_∞ of ``c`` as a certified ball, or :class:`Infinite` with the reason (∞, or why it is unknown)."""
-    try:
-        return c.enclosures([math.inf], dps)[0]
-    except (RdpSymError, ArithmeticError, TypeError, ValueError, NotImplementedError) as exc:
-        return Infinite(f"D_∞ could not be evaluated ({type(exc).__name__}: {exc})")
-
-
 def _result(kind, found, balls, how, given, dps, c) -> AccountingResult:
     ball, order = found.value, found.order
     # Every order's row is built when first read (str(), as_dict(), per_order): 313 balls to wrap, which cost
@@ -481,7 +465,7 @@ def _result(kind, found, balls, how, given, dps, c) -> AccountingResult:
     name = found.conversion or how
     if ball == math.inf:
         return AccountingResult(kind, mpmath.inf, None, math.inf, how, given, dps, c.certified, rows)
-    notes: tuple = ()
+    notes: tuple = unavailable_note(tuple(o.order for o in per), balls)
     if order is None and kind == "delta":  # no order gives a bound: δ = 1, which every mechanism meets (a probe)
         notes = ("no order gives a bound (the RDP value is ∞ at each; per_order says why): δ = 1, the bound every "
                  "mechanism meets",)

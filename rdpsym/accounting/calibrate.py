@@ -41,6 +41,7 @@ from flint import arb, fmpq
 
 from rdpsym.accounting import api
 from rdpsym.accounting.curve import RdpCurve
+from rdpsym.accounting.grid_balls import grid_balls
 from rdpsym.accounting.orders import resolve
 from rdpsym.foundations import operations
 from rdpsym.foundations.balls import bits_for, floor_log10, precision
@@ -112,8 +113,7 @@ class Calibration:
         """The value as a decimal of at most ``digits`` significant digits on the safe side (σ up, steps or q down).
 
         At 6 digits (:attr:`rounded`) it is certified too (:attr:`rounded_epsilon`); at other digits it is only as
-        safe as monotonicity makes it.
-        """
+        safe as monotonicity makes it."""
         return _decimal_text(_safe(self.value, self.direction, digits))
 
     def as_dict(self) -> dict:
@@ -285,7 +285,7 @@ class _Search:
     def _steps(self, k: int, dps: int) -> api.AccountingResult:  # one step's balls × k (Prop 1): one evaluation
         if self._base is None or self._base[0] < dps:
             one, grid = self.make(1), resolve(self.orders, continuous=False)
-            self._base = (dps, one, grid, api._balls(one, grid, self.orders is None, dps + 8))
+            self._base = (dps, one, grid, grid_balls(one, grid, self.orders is None, dps + 8))
         _, one, grid, balls = self._base
         with precision(bits_for(dps + 8) + k.bit_length()):  # (at 53 bits, 40 digits printed were right to 16)
             composed = [b if not isinstance(b, arb) else b * k for b in balls]
