@@ -505,3 +505,28 @@ def test_a_skew_normal_tail_is_scanned_by_the_log_of_its_erfc():
         integrand = lambda t: mpmath.npdf(t) ** a * (2 * mpmath.npdf(t) * mpmath.ncdf(2 * t)) ** (1 - a)  # noqa: E731
         want = mpmath.log(mpmath.quad(integrand, [-mpmath.inf, -5, 0, 5, mpmath.inf])) / (a - 1)
         assert abs(got - want) < mpmath.mpf(10) ** -28
+
+
+def _inverse_gaussian(mean, shape):
+    return rdpsym.Continuous(sp.sqrt(shape / (2 * sp.pi * x**3)) * sp.exp(-shape * (x - mean) ** 2 / (2 * mean**2 * x)),
+                             x, support=sp.Interval(0, sp.oo))
+
+
+def _kumaraswamy(a, b):
+    return rdpsym.Continuous(a * b * x ** (a - 1) * (1 - x**a) ** (b - 1), x, support=sp.Interval(0, 1))
+
+
+@pytest.mark.parametrize("dps", [15, 30, 40])
+@pytest.mark.parametrize("pair, order", [
+    # P²/Q = x^{−3/2}/(2√π) exactly: not integrable at 0
+    ((_inverse_gaussian(1, 1), _inverse_gaussian(1, 2)), 2),
+    # P^α·Q^{1−α} ∝ x(1 − x²)^{5/2 − α/2}: not integrable at 1 once α ≥ 7
+    ((_kumaraswamy(2, 3), _kumaraswamy(2, sp.Rational(7, 2))), 10**6),
+], ids=["inverse-gaussian-order-2", "kumaraswamy-order-1e6"])
+def test_an_integral_that_diverges_at_an_end_is_infinite_at_every_precision(pair, order, dps):
+    """A probe: these definitions are +∞, and came out +∞ at some precisions and refused at others: the inverse
+    Gaussian pair "grows like |x|^−1.5: a power this close to −1 ..." at 15 to 30 digits, its farthest read of the
+    exponent (10⁻¹⁴⁰ from 0) noise from cancellation that said "integrable"; the Kumaraswamy pair "mass narrower than
+    8 recentrings" at 15 and 30, its interior mass read before its divergent end.  A farther read now counts only if
+    it holds at twice the digits, and an end that diverges is asked for before the mass is refused."""
+    assert renyi_divergence_mp(*pair, order, dps=dps) == mpmath.inf

@@ -292,6 +292,8 @@ _PROBE_SECONDS = 1.0
 
 #: A power-law exponent read this close to −1 is −1 (divergent at either kind of end).
 _BORDERLINE = 1e-6
+#: How closely a farther read of the exponent must agree with itself at twice the digits to count.
+_REREAD_AGREEMENT = 1e-3
 
 
 def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable=None) -> str | None:
@@ -373,6 +375,16 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable
             farther = []
             for shift in (8, 16, 32, 64, 128):
                 c = exponent_at(end, sign, length, shift)
+                if c is not None:
+                    # Read again at twice the digits: 10¹²⁸ decades out, a log-density whose terms cancel past what
+                    # the working precision recovers reads as noise (the inverse Gaussian pair's P²/Q ∝ x^{−3/2}
+                    # read 0 at x = 10⁻¹⁴⁰, "integrable", at 30 digits and not at 40: D₂ was refused, with the
+                    # wrong reason, at some precisions and +∞ at others; a probe).  A read that does not hold is
+                    # no read.
+                    with ctx.workprec(2 * ctx.prec):
+                        again = exponent_at(end, sign, length, shift)
+                    if again is None or not abs(again - c) <= _REREAD_AGREEMENT:
+                        c = None
                 if c is None:
                     break
                 farther.append(c)

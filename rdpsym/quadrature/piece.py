@@ -53,6 +53,13 @@ def _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reason
     if recentred is not None and (lost or (where.mode is not None and (_unresolved(where, ctx, lo, hi)
                                                                        or _imprecise(where, ctx)))):
         if depth >= _MAX_RECENTRING:
+            # An end where the integral is +∞ makes it +∞ whatever its mass elsewhere: Kumaraswamy(2, 3) against
+            # (2, 7/2) at α = 10⁶, ∝ x(1 − x²)^{2.5 − α/2} at x = 1, was refused here at 15 and 30 digits and +∞ at
+            # 20, 25, 40 and 50 (a probe)
+            why = _diverges(log_f, lo, hi, where, ctx, end_integrable) if check_support else None
+            if why is not None:
+                _say(reasons, why)
+                return ctx.inf, ctx.zero
             near = f" near x = {ctx.nstr(where.mode, 8)}" if where.mode is not None else ""
             raise ConvergenceError(
                 f"the integrand's mass{near} is narrower than {_MAX_RECENTRING} recentrings at {ctx.dps} digits "
