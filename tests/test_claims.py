@@ -1216,12 +1216,29 @@ def test_a_zero_sympy_leaves_unsolved_is_found_numerically_and_the_claim_refuted
     assert true.check().verdict is not Verdict.REFUTED
 
 
-def test_an_integer_claim_is_tried_where_a_periodic_zero_comes_nearest_an_integer():
-    """A probe: |sin n| ≥ 10⁻⁴ for every integer n ≥ 1 fails at n = 355 (within 3·10⁻⁵ of 113π) and at 710, and was
-    reported checked: the search took the zeros kπ nearest the domain's start only.  The members of a periodic family
-    of zeros nearest a Range's integers (among its first 4 096) are tried first; the true bound 10⁻⁶ stays checked."""
-    n = sp.Symbol("n", integer=True, positive=True)
-    domain = Domain({n: sp.Range(1, sp.oo)})
+def test_a_function_the_numeric_zeros_cannot_evaluate_leaves_the_claim_as_it_was():
+    """A review: besselk(x, x) ≥ 0 on (0, ∞) (true; solveset leaves it unsolved) became unknown, mpmath's NoConvergence
+    escaping the search for its zeros; it is checked, as before.  And tan x − x changes sign at its poles too: only
+    its zeros are kept (4.493…, 7.725…, 10.904… on [0, 12])."""
+    from rdpsym.claims.numeric_zeros import numeric_zeros
+
+    claim = Claim("besselk", "", "", "", (AtLeast(sp.besselk(x_real, x_real), 0, ""),), Verdict.CHECKED,
+                  Domain({x_real: sp.Interval.open(0, sp.oo)}))
+    assert claim.check().verdict is Verdict.CHECKED
+    zeros = numeric_zeros(sp.tan(x_real) - x_real, x_real, sp.Interval(0, 12), 24)
+    with mpmath.workdps(30):
+        assert [mpmath.nstr(to_mpf(z, mpmath.mp), 6) for z in zeros] == ["4.49341", "7.72525", "10.9041"]
+
+
+@pytest.mark.parametrize("integers", [sp.Range(1, sp.oo), sp.Range(1, 10**5), sp.Range(-sp.oo, 0)],
+                         ids=["from-one", "one-to-1e5", "negative"])
+def test_an_integer_claim_is_tried_where_a_periodic_zero_comes_nearest_an_integer(integers):
+    """A probe: |sin n| ≥ 10⁻⁴ for every integer n ≥ 1 fails below 10⁴ at n = 355 (within 3·10⁻⁵ of 113π), 710 and
+    1065 only, and was reported checked: the search took the zeros kπ nearest the domain's start only (and on
+    Range(1, 10⁵), a review, those about its middle).  The members of a periodic family of zeros nearest a Range's
+    integers (4 096 of them, inward from its finite ends) are tried first; the true bound 10⁻⁶ stays checked."""
+    n = sp.Symbol("n", integer=True)
+    domain = Domain({n: integers})
     r = Claim("sin", "", "", "", (AtLeast(sp.Abs(sp.sin(n)), sp.Rational(1, 10**4), ""),), Verdict.REFUTED,
               domain).check()
     assert r.verdict is Verdict.REFUTED

@@ -530,3 +530,17 @@ def test_an_integral_that_diverges_at_an_end_is_infinite_at_every_precision(pair
     8 recentrings" at 15 and 30, its interior mass read before its divergent end.  A farther read now counts only if
     it holds at twice the digits, and an end that diverges is asked for before the mass is refused."""
     assert renyi_divergence_mp(*pair, order, dps=dps) == mpmath.inf
+
+
+def test_a_tail_that_decays_only_far_out_is_not_read_as_divergent():
+    """A review of the test above's first mend: ½N(0, 1) + ½N(0, 10⁹⁰) against ⅓N(0, 1) + ⅔N(0, 10⁹⁰) is flat out to
+    10⁴⁵, where its tail falls; the read there (|log f| ~ 10²⁹) rounded beyond an absolute tolerance at twice the
+    digits, was dropped, and the flat reads before it confirmed a divergence: D₂ = +∞ at 15 digits, where it is
+    log(3/4 + 3/8) to 15 digits (the cross terms are below 10⁻⁴⁴).  Reads now agree relatively, and one that no
+    precision settles confirms nothing."""
+    phi = [sp.exp(-x**2 / (2 * s**2)) / (s * sp.sqrt(2 * sp.pi)) for s in (1, sp.Integer(10) ** 45)]
+    P = rdpsym.Continuous(phi[0] / 2 + phi[1] / 2, x)
+    Q = rdpsym.Continuous(phi[0] / 3 + 2 * phi[1] / 3, x)
+    got = renyi_divergence_mp(P, Q, 2, dps=15)
+    with mpmath.workdps(30):
+        assert abs(got - mpmath.log(mpmath.mpf(9) / 8)) < mpmath.mpf(10) ** -14

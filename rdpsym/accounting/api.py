@@ -463,12 +463,12 @@ def _result(kind, found, balls, how, given, dps, c) -> AccountingResult:
     rows = LazyRows(lambda: tuple(OrderValue(o.order, _enclosure(b, dps), _enclosure(o.value, dps), o.reason,
                                              o.conversion) for o, b in zip(per, balls)))
     name = found.conversion or how
-    if ball == math.inf:
-        return AccountingResult(kind, mpmath.inf, None, math.inf, how, given, dps, c.certified, rows)
     notes: tuple = unavailable_note(tuple(o.order for o in per), balls)
+    if ball == math.inf:
+        return AccountingResult(kind, mpmath.inf, None, math.inf, how, given, dps, c.certified, rows, None, notes)
     if order is None and kind == "delta":  # no order gives a bound: δ = 1, which every mechanism meets (a probe)
-        notes = ("no order gives a bound (the RDP value is ∞ at each; per_order says why): δ = 1, the bound every "
-                 "mechanism meets",)
+        why = "the RDP value is ∞, or could not be had, at each" if notes else "the RDP value is ∞ at each"
+        notes += (f"no order gives a bound ({why}; per_order says why): δ = 1, the bound every mechanism meets",)
         return AccountingResult(kind, mpmath.mpf(1), None, ball, NO_ORDER, given, dps, c.certified, rows, None, notes)
     with precision(bits_for(dps + 10)):
         if how == "best":

@@ -21,8 +21,9 @@ the claim decides them as sample points, so a side undefined there leaves the cl
 Where ``solveset`` leaves an equation unsolved (a ``ConditionSet``: x·eˣ = 3, x = cos x, a Laplace mechanism's D_α =
 1/2), its zeros are found numerically, by sign changes on a grid of the hull bisected to 60 digits
 (:mod:`rdpsym.claims.numeric_zeros`); on a Range, a periodic family's members nearest its integers come first (|sin n|
-≥ 10⁻⁴ fails at 355 = 113π + 3·10⁻⁵ only, below 10⁵).  A tight value beyond the numbers the balls evaluate (10^±1000),
-or a point past the last one toward an infinite end, is counted undecided: the claim is then unknown, not checked.
+≥ 10⁻⁴ fails below 10⁴ at 355 = 113π + 3·10⁻⁵, 710 and 1065 only).  A tight value beyond the numbers the balls
+evaluate (10^±1000), or a point past the last one toward an infinite end, is counted undecided: the claim is then
+unknown, not checked.
 
 What stays a sampled check's limit: a claim whose failure set in several variables is a curve, not a point, a side
 that is not a SymPy expression (a :class:`~rdpsym.claims.claim.Holds` step), a zero without a sign change that SymPy
@@ -41,6 +42,7 @@ from sympy.calculus.singularities import singularities
 
 from rdpsym.claims.domains import Domain, holds_value, range_anchor
 from rdpsym.claims.numeric_zeros import numeric_zeros
+from rdpsym.claims.solution_sets import members
 from rdpsym.foundations.budget import time_budget
 from rdpsym.foundations.disk_cache import persistent
 from rdpsym.foundations.errors import SymbolicTimeout
@@ -54,8 +56,6 @@ MOST = 24
 BESIDE = tuple(sp.Rational(1, 10**k) for k in (3, 8, 16, 32, 64, 128, 256))
 #: The poles of the gamma family searched for, n = 0, −1, …, −(GAMMA_POLES − 1), where the argument is linear.
 GAMMA_POLES = 64
-#: Members taken of a periodic family on each side of the domain's middle, or of 0 on the whole line.
-_PERIODS = 3
 
 
 #: What ``failure_at`` returns at a point its balls could not decide, and at one beyond the numbers they evaluate.
@@ -183,10 +183,11 @@ def _searchable(where: object) -> bool:
 
 
 def _between(values: list[sp.Expr], where: sp.Set) -> list[sp.Expr]:
-    """Points of ``where`` beyond the last of ``values`` toward an infinite end of ``where`` (at twice the value, or
-    one further), then halfway between neighbouring ``values`` (and between the first or last and a finite end of
-    ``where``), in order; of a Range or a finite set, its members nearest each such point.  Beyond the last: log α ≤
-    3000 on (1, ∞) fails past its one zero e³⁰⁰⁰ only, and was reported checked (a probe)."""
+    """Points of ``where`` beyond the last of ``values`` toward an infinite end of ``where`` (v ± max(1, |v|): twice a
+    value of at least 1, one further out, 0 from a negative one), then halfway between neighbouring ``values`` (and
+    between the first or last and a finite end of ``where``), in order; of a Range or a finite set, its members
+    nearest each such point.  Beyond the last: log α ≤ 3000 on (1, ∞) fails past its one zero e³⁰⁰⁰ only, and was
+    reported checked (a probe)."""
     ends = [e for e in (where.inf, where.sup) if e.is_finite]
     try:
         ordered = sorted({*values, *ends}, key=lambda v: sp.Float(v.evalf(60), 60))
@@ -250,13 +251,18 @@ def _tight(d: sp.Expr, variable: sp.Symbol, where: sp.Set, alone: bool = False) 
             try:  # over the reals, filtered here: SymPy's intersection of a periodic family with a long interval
                 # lists it, and raised OverflowError on [0, 10²⁰] (a review)
                 solved = sp.solveset(target, t, sp.S.Reals)
-                exact = _members(solved, hull, where)
+                exact = members(solved, hull, where)
             except SymbolicTimeout:
                 raise
             except Exception:  # noqa: BLE001 - SymPy failing on one equation: its zeros are sought numerically
                 solved, exact = None, []
             if solved is None or solved.has(sp.ConditionSet):  # (x·eˣ = 3, x = cos x: left unsolved, or in part)
-                exact += [v for v in numeric_zeros(target, t, hull, MOST) if v not in exact]
+                try:
+                    exact += [v for v in numeric_zeros(target, t, hull, MOST) if v not in exact]
+                except SymbolicTimeout:
+                    raise
+                except Exception:  # noqa: BLE001 - lambdify or mpmath failing on the expression: no zeros from it
+                    pass
             values = [v for value in exact for v in _in(value, where)]
             found.extend(v for v in values if v not in found)
             if i < len(kinks):
@@ -402,7 +408,7 @@ def _singular_values(sides: tuple[sp.Expr, ...], variable: sp.Symbol, hull: sp.I
 def _sympys_singularities(side: sp.Expr, t: sp.Symbol, hull: sp.Interval) -> list[sp.Expr]:
     """SymPy's ``singularities`` in ``hull``; and a pole at another variable's value (α = s), as it is."""
     solved = singularities(side, t)
-    values = _members(solved, hull)
+    values = members(solved, hull)
     if isinstance(solved, sp.FiniteSet):
         values += [v for v in solved.args if v.free_symbols and t not in v.free_symbols]
     return values
@@ -410,7 +416,7 @@ def _sympys_singularities(side: sp.Expr, t: sp.Symbol, hull: sp.Interval) -> lis
 
 def _denominator_zeros(denominator: sp.Expr, t: sp.Symbol, hull: sp.Interval) -> list[sp.Expr]:
     """The real zeros in ``hull`` of a side's denominator (1/sin(1/x): SymPy's ``singularities`` did not look)."""
-    return _members(sp.solveset(denominator, t, sp.S.Reals), hull) if denominator.has(t) else []
+    return members(sp.solveset(denominator, t, sp.S.Reals), hull) if denominator.has(t) else []
 
 
 def _polynomial_poles(denominator: sp.Expr, t: sp.Symbol, hull: sp.Interval) -> list[sp.Expr]:
@@ -490,90 +496,6 @@ def _kinks(d: sp.Expr, t: sp.Symbol) -> list[sp.Expr]:
             if isinstance(condition, sp.Basic):
                 out.extend(r.lhs - r.rhs for r in condition.atoms(sp.core.relational.Relational))
     return [e for e in out if t in e.free_symbols]
-
-
-def _members(solved: sp.Set, hull: sp.Interval, where: sp.Set | None = None) -> list[sp.Expr]:
-    """Real numbers of a solution set inside ``hull``: a finite set's, a union's, an intersection's with an interval,
-    a periodic family's (an ``ImageSet`` linear in its integer; with ``where`` a Range, also the members nearest its
-    integers); none of a set SymPy left unsolved."""
-    if isinstance(solved, sp.FiniteSet):
-        return [v for v in solved.args if v.is_number and v.is_extended_real is True and hull.contains(v) is sp.true]
-    if isinstance(solved, sp.Union):  # (its parts' members taken in turn: each periodic family's first ones)
-        parts = [_members(part, hull, where) for part in solved.args]
-        taken = (v for row in itertools.zip_longest(*parts) for v in row if v is not None)
-        return list(dict.fromkeys(taken))
-    if isinstance(solved, sp.Intersection):
-        sets = [s for s in solved.args if not isinstance(s, sp.Interval)]
-        intervals = [s for s in solved.args if isinstance(s, sp.Interval)]
-        if len(sets) != 1:
-            return []
-        inside = hull
-        for interval in intervals:
-            inside = inside.intersect(interval)
-        return _members(sets[0], inside, where) if isinstance(inside, sp.Interval) else []
-    if isinstance(solved, sp.Complement):
-        return [v for v in _members(solved.args[0], hull, where) if solved.args[1].contains(v) is sp.false]
-    if isinstance(solved, sp.ImageSet):
-        return _periodic(solved, hull, where)
-    return []
-
-
-def _periodic(family: sp.ImageSet, hull: sp.Interval, where: sp.Set | None = None) -> list[sp.Expr]:
-    """Members a·n + b (n an integer) of ``family`` inside ``hull``, about :data:`_PERIODS` on each side of the hull's
-    middle (of 0 on the whole line), nearest it first; with ``where`` a Range, then those of the first
-    :data:`_LATTICE_SCAN` members (from the hull's finite end, or about its middle) that lie nearest its integers."""
-    if len(family.base_sets) != 1 or family.base_sets[0] != sp.S.Integers:
-        return []
-    (n,), expr = family.lamda.variables, family.lamda.expr
-    a, b = sp.expand(expr).coeff(n, 1), sp.expand(expr).coeff(n, 0)
-    if sp.expand(expr - a * n - b) != 0 or not (a.is_number and b.is_number and a.is_nonzero):
-        # Not linear in n (1/(2πn): the zeros of sin(1/x)): its members for |n| ≤ 256 that fall in the hull, at
-        # most 2·_PERIODS + 2 of them
-        lo, hi = float(hull.inf), float(hull.sup)  # (a float's test first: SymPy's contains is slow with π)
-        members = (expr.xreplace({n: k}) for k in sorted(range(-256, 257), key=abs))
-        near = (v for v in members if v.is_number and v.is_finite and lo - 1e-9 <= float(v) <= hi + 1e-9)
-        return [v for v in near if hull.contains(v) is sp.true][:2 * _PERIODS + 2]
-    lo, hi = hull.inf, hull.sup
-    middle = (lo + hi) / 2 if lo.is_finite and hi.is_finite else lo if lo.is_finite else hi if hi.is_finite else 0
-    centre = int(sp.floor(((middle - b) / a).evalf(30) + sp.S.Half))  # (the member nearest the middle)
-    steps = sorted(range(-_PERIODS, _PERIODS + 2), key=abs)  # nearest the middle first: 0, ±1, ±2, …
-    members = [a * (centre + k) + b for k in steps]
-    if isinstance(where, sp.Range):  # (those nearest its integers first: there an integer claim is tightest)
-        nearest = _nearest_the_lattice(a, b, centre, hull, where)
-        members = nearest + [v for v in members if v not in nearest]
-    return [v for v in members if hull.contains(v) is sp.true]
-
-
-#: How many members of a periodic family are scanned for those nearest a Range's integers, and how many are kept.
-_LATTICE_SCAN = 4096
-_LATTICE_KEPT = _PERIODS + 1
-
-
-def _nearest_the_lattice(a: sp.Expr, b: sp.Expr, centre: int, hull: sp.Interval, where: sp.Range) -> list[sp.Expr]:
-    """The members a·k + b of a periodic family, among :data:`_LATTICE_SCAN` of them in ``hull``, that lie nearest
-    the integers of ``where``, nearest first.  Those about the hull's middle miss them: |sin n| ≥ 10⁻⁴ on n ≥ 1 fails at
-    n = 355 only below 10⁵, 355 being within 3·10⁻⁵ of 113π, and it was reported checked (a probe); the integer
-    nearest each member is tried by the caller (its Range's members on both sides)."""
-    anchor, step = range_anchor(where), abs(where.step)
-    with mpmath.workdps(30):
-        A, B = (mpmath.mpf(sp.N(e, 30)) for e in (a, b))
-        lo, hi = hull.inf, hull.sup
-        if lo.is_finite != hi.is_finite:  # a half-line: from its finite end on
-            end = lo if lo.is_finite else hi
-            upward = bool(a.is_positive) == bool(lo.is_finite)  # (k increasing moves the member away from the end)
-            k_end = ((end - b) / a).evalf(30)
-            first = int(sp.ceiling(k_end)) if upward else int(sp.floor(k_end))
-            direction = 1 if upward else -1
-            ks = [first + direction * j for j in range(_LATTICE_SCAN)]
-        else:  # the whole line, or an interval: about its middle
-            ks = [centre + j for j in range(-_LATTICE_SCAN // 2, _LATTICE_SCAN // 2)]
-
-        def distance(k: int) -> mpmath.mpf:
-            steps = (A * k + B - anchor) / step
-            return abs(steps - mpmath.nint(steps))
-
-        nearest = sorted(ks, key=distance)[:_LATTICE_KEPT]
-    return [a * k + b for k in nearest]
 
 
 def _in(value: sp.Expr, where: sp.Set) -> list[sp.Expr]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 
+from rdpsym.foundations.errors import SymbolicTimeout
 from rdpsym.foundations.precision import mpmath_function
 
 #: Points of the grid a sign change is looked for on.
@@ -27,8 +28,6 @@ REACH = 23.0
 DIGITS = 60
 #: Digits the grid's signs are read at.
 _SCAN_DIGITS = 20
-#: What evaluating a compiled expression at a point may raise where it has no real value there.
-_NO_VALUE = (ArithmeticError, ValueError, TypeError)
 
 
 def numeric_zeros(f: sp.Expr, t: sp.Symbol, hull: sp.Interval, most: int) -> list[sp.Rational]:
@@ -51,7 +50,7 @@ def numeric_zeros(f: sp.Expr, t: sp.Symbol, hull: sp.Interval, most: int) -> lis
     for (x0, s0), (x1, s1) in zip(zip(points, signs), zip(points[1:], signs[1:])):
         if s0 and s1 and s0 != s1:
             zero = _bisected(g, x0, x1, s0)
-            if zero is not None and hull.contains(zero) is sp.true:
+            if zero is not None and hull.contains(zero) is sp.true and _falls(g, zero, x0, x1):
                 out.append(zero)
                 if len(out) >= most:
                     break
@@ -83,14 +82,21 @@ def _mpf(value: sp.Expr) -> mpmath.mpf:
 
 
 def _sign(g, x: mpmath.mpf) -> int:
-    """The sign of ``g(x)`` (0 where it is 0, not a real number, or not finite)."""
+    """The sign of ``g(x)`` (0 where it is 0, not a real number, not finite, or not evaluated)."""
+    value = _value(g, x)
+    return 0 if value is None else (value > 0) - (value < 0)
+
+
+def _value(g, x: mpmath.mpf) -> mpmath.mpf | None:
+    """``g(x)`` where it is a finite real number, else None (a besselk whose series does not converge there, a
+    function lambdify cannot print: no value, no zero)."""
     try:
         value = g(x)
-    except _NO_VALUE:
-        return 0
-    if not isinstance(value, mpmath.mpf) or not mpmath.isfinite(value):
-        return 0
-    return (value > 0) - (value < 0)
+    except SymbolicTimeout:
+        raise
+    except Exception:  # noqa: BLE001 - mpmath's NoConvergence, a NameError of lambdify's code, a complex power
+        return None
+    return value if isinstance(value, mpmath.mpf) and mpmath.isfinite(value) else None
 
 
 def _bisected(g, x0: mpmath.mpf, x1: mpmath.mpf, s0: int) -> sp.Rational | None:
@@ -108,6 +114,16 @@ def _bisected(g, x0: mpmath.mpf, x1: mpmath.mpf, s0: int) -> sp.Rational | None:
                 return _rational(middle)
             x0, x1 = (middle, x1) if s == s0 else (x0, middle)
         return _rational((x0 + x1) / 2)
+
+
+def _falls(g, zero: sp.Rational, x0: mpmath.mpf, x1: mpmath.mpf) -> bool:
+    """Whether |g| at the bisected point is below its value at both ends of the bracket: a zero, not a pole or a jump
+    the sign changed across (tan x − x: four of seven sign changes were its poles, taking places among the values a
+    claim tries; a review)."""
+    with mpmath.workdps(_SCAN_DIGITS):
+        at = _value(g, mpmath.mpf(sp.N(zero, _SCAN_DIGITS + 5)))
+        ends = [_value(g, x) for x in (x0, x1)]
+    return at is not None and None not in ends and abs(at) < min(abs(e) for e in ends)
 
 
 def _rational(x: mpmath.mpf) -> sp.Rational:

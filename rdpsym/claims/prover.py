@@ -313,8 +313,18 @@ def _by_exponentiating(expr: sp.Expr, depth: int) -> bool | None:
         target = X - sp.exp(-R / c)
     else:
         return None
-    target = _try(lambda: sp.factor(sp.expand(sp.powsimp(sp.expand(target)))))
+    # e^N of a large numeric N stands for itself while SymPy factors: as a polynomial it is E^N, and factoring α −
+    # e³⁰⁰⁰, of degree 3 000 in E, spent the proof attempt's whole budget testing primes (log α ≤ 3000: 8 s)
+    large = {f: sp.Dummy("e", positive=True) for f in target.atoms(sp.exp)
+             if f.args[0].is_number and not abs(f.args[0]) <= _LARGEST_EXPONENT}
+    target = _try(lambda: sp.factor(sp.expand(sp.powsimp(sp.expand(target))).xreplace(large)))
+    if target is not None and large:
+        target = target.xreplace({v: k for k, v in large.items()})
     return None if target is None else prove_nonnegative(target, depth - 1)
+
+
+#: The largest numeric exponent of e that :func:`_by_exponentiating` lets SymPy factor as a power of E.
+_LARGEST_EXPONENT = 64
 
 
 def _try(call, seconds: float = SECONDS):

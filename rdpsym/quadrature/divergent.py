@@ -292,8 +292,31 @@ _PROBE_SECONDS = 1.0
 
 #: A power-law exponent read this close to −1 is −1 (divergent at either kind of end).
 _BORDERLINE = 1e-6
-#: How closely a farther read of the exponent must agree with itself at twice the digits to count.
+#: How closely (relative to its size, or absolutely below 1) a farther read of the exponent must agree with itself
+#: at twice the digits to count.
 _REREAD_AGREEMENT = 1e-3
+
+
+def _held(c, read_at):
+    """The exponent ``c`` read at the working precision, if a read at twice the digits (``read_at(2)``) agrees with it;
+    else that read, if one at four times the digits agrees with it; else None.  Decades out, a log-density whose
+    terms cancel past what the working precision recovers reads as noise: the inverse Gaussian pair's P²/Q ∝ x^{−3/2}
+    read 0 at x = 10⁻¹⁴⁰, "integrable", at 30 digits and not at 40, so D₂ was refused, with the wrong reason, at some
+    precisions and +∞ at others (a probe).  A read that no precision settles confirms nothing, either way (a review:
+    dropped, it let the reads before it confirm a divergence that the dropped one, a tail 10⁴⁵ out, vetoed)."""
+    def agree(a, b) -> bool:
+        return a is not None and b is not None and abs(a - b) <= _REREAD_AGREEMENT * max(1, abs(a))
+
+    again = read_at(2)
+    if agree(c, again):
+        return c
+    return again if agree(again, read_at(4)) else None
+
+
+def _reread(ctx, exponent_at, where: tuple, factor: int):
+    """``exponent_at(*where)`` at ``factor`` times the working precision."""
+    with ctx.workprec(factor * ctx.prec):
+        return exponent_at(*where)
 
 
 def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable=None) -> str | None:
@@ -372,22 +395,18 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable
             # inside the wide one's mass, the integrand is flat) is not yet in its tail there.  A power law keeps
             # its exponent at every scale; a tail that is not one shows it decades on.  Divergence is said only
             # if the first two farther reads can be made and confirm it.
-            farther = []
+            farther, confirmed = [], True
             for shift in (8, 16, 32, 64, 128):
                 c = exponent_at(end, sign, length, shift)
-                if c is not None:
-                    # Read again at twice the digits: 10¹²⁸ decades out, a log-density whose terms cancel past what
-                    # the working precision recovers reads as noise (the inverse Gaussian pair's P²/Q ∝ x^{−3/2}
-                    # read 0 at x = 10⁻¹⁴⁰, "integrable", at 30 digits and not at 40: D₂ was refused, with the
-                    # wrong reason, at some precisions and +∞ at others; a probe).  A read that does not hold is
-                    # no read.
-                    with ctx.workprec(2 * ctx.prec):
-                        again = exponent_at(end, sign, length, shift)
-                    if again is None or not abs(again - c) <= _REREAD_AGREEMENT:
-                        c = None
                 if c is None:
                     break
+                c = _held(c, functools.partial(_reread, ctx, exponent_at, (end, sign, length, shift)))
+                if c is None:  # (a read no precision settles: this end's divergence is not confirmed)
+                    confirmed = False
+                    break
                 farther.append(c)
+            if not confirmed:
+                continue
             if len(farther) < 2 and exact and end_integrable(end, -sign) is False:
                 # Too close to e for the working precision to read twice more (an interior zero of Q at 1/3 read at
                 # 15 digits): the exact power says it, or nothing does
