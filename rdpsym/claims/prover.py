@@ -316,7 +316,7 @@ def _by_exponentiating(expr: sp.Expr, depth: int) -> bool | None:
     # e^N of a large numeric N stands for itself while SymPy factors: as a polynomial it is E^N, and factoring α −
     # e³⁰⁰⁰, of degree 3 000 in E, spent the proof attempt's whole budget testing primes (log α ≤ 3000: 8 s)
     large = {f: sp.Dummy("e", positive=True) for f in target.atoms(sp.exp)
-             if f.args[0].is_number and not abs(f.args[0]) <= _LARGEST_EXPONENT}
+             if f.args[0].is_number and f.args[0].is_extended_real and (abs(f.args[0]) > _LARGEST_EXPONENT) is sp.true}
     target = _try(lambda: sp.factor(sp.expand(sp.powsimp(sp.expand(target))).xreplace(large)))
     if target is not None and large:
         target = target.xreplace({v: k for k, v in large.items()})

@@ -406,13 +406,17 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable
                     break
                 farther.append(c)
             if not confirmed:
-                continue
-            if len(farther) < 2 and exact and end_integrable(end, -sign) is False:
-                # Too close to e for the working precision to read twice more (an interior zero of Q at 1/3 read at
-                # 15 digits): the exact power says it, or nothing does
-                farther = [exponent, exponent]
-            if len(farther) < 2 or any(integrable(c, infinite) for c in farther):
-                continue
+                # Unsettled reads: divergence is said, or the mass refused, only by the exact power at a finite end
+                # (below), and only where every read made says "not integrable" (a review: the refusal was skipped)
+                if any(integrable(c, infinite) for c in farther) or not exact or end_integrable(end, -sign) is None:
+                    continue
+            else:
+                if len(farther) < 2 and exact and end_integrable(end, -sign) is False:
+                    # Too close to e for the working precision to read twice more (an interior zero of Q at 1/3 read
+                    # at 15 digits): the exact power says it, or nothing does
+                    farther = [exponent, exponent]
+                if len(farther) < 2 or any(integrable(c, infinite) for c in farther):
+                    continue
             shown = ctx.nstr(exponent, 3)
             if infinite:
                 return f"the integrand decays like |x|^{shown} toward {end}, too slowly to be integrable"
