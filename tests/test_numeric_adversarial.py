@@ -26,6 +26,7 @@ from stored_values import recording
 import rdpsym
 import rdpsym.derive.definition
 from rdpsym import ConvergenceError, renyi_divergence_mp
+from rdpsym.quadrature.compile import to_mpf
 
 R = sp.Rational
 x = sp.Symbol("x", real=True)
@@ -532,15 +533,22 @@ def test_an_integral_that_diverges_at_an_end_is_infinite_at_every_precision(pair
     assert renyi_divergence_mp(*pair, order, dps=dps) == mpmath.inf
 
 
-def test_a_tail_that_decays_only_far_out_is_not_read_as_divergent():
-    """A review of the test above's first mend: ½N(0, 1) + ½N(0, 10⁹⁰) against ⅓N(0, 1) + ⅔N(0, 10⁹⁰) is flat out to
-    10⁴⁵, where its tail falls; the read there (|log f| ~ 10²⁹) rounded beyond an absolute tolerance at twice the
-    digits, was dropped, and the flat reads before it confirmed a divergence: D₂ = +∞ at 15 digits, where it is
-    log(3/4 + 3/8) to 15 digits (the cross terms are below 10⁻⁴⁴).  Reads now agree relatively, and one that no
-    precision settles confirms nothing."""
-    phi = [sp.exp(-x**2 / (2 * s**2)) / (s * sp.sqrt(2 * sp.pi)) for s in (1, sp.Integer(10) ** 45)]
-    P = rdpsym.Continuous(phi[0] / 2 + phi[1] / 2, x)
-    Q = rdpsym.Continuous(phi[0] / 3 + 2 * phi[1] / 3, x)
+@pytest.mark.parametrize("weights, wide, truth", [
+    ((sp.Rational(1, 2), sp.Rational(1, 3)), 45, sp.log(sp.Rational(9, 8))),
+    ((sp.Rational(2, 3), sp.Rational(1, 3)), 70, sp.log(sp.Rational(3, 2))),
+    ((sp.Rational(2, 3), sp.Rational(1, 3)), 130, sp.log(sp.Rational(3, 2))),
+], ids=["half-third-1e45", "two-thirds-1e70", "two-thirds-1e130"])
+def test_a_component_far_wider_than_the_mass_located_is_integrated(weights, wide, truth):
+    """A review: w·N(0, 1) + (1 − w)·N(0, σ²) against v·N(0, 1) + (1 − v)·N(0, σ²) is flat from the narrow mass out to
+    σ.  At σ = 10⁴⁵ (w = ½, v = ⅓) a far read of the tail, rounded beyond an absolute tolerance at twice the digits,
+    was dropped and the flat reads before it confirmed a divergence (D₂ = +∞); from σ = 10⁷⁰ to 10¹³⁰ (w = ⅔,
+    v = ⅓) tanh-sinh on [a, ∞) had no node on the wide component's mass, and D₂ came out log(4/3), where it is
+    log(3/2) (w²/v + (1 − w)²/(1 − v) to 15 digits: the cross terms are below 10⁻⁴⁴).  Reads now agree relatively,
+    one that no precision settles confirms nothing, and such a plateau is split every few decades."""
+    w, v = weights
+    phi = [sp.exp(-x**2 / (2 * s**2)) / (s * sp.sqrt(2 * sp.pi)) for s in (1, sp.Integer(10) ** wide)]
+    P = rdpsym.Continuous(w * phi[0] + (1 - w) * phi[1], x)
+    Q = rdpsym.Continuous(v * phi[0] + (1 - v) * phi[1], x)
     got = renyi_divergence_mp(P, Q, 2, dps=15)
     with mpmath.workdps(30):
-        assert abs(got - mpmath.log(mpmath.mpf(9) / 8)) < mpmath.mpf(10) ** -14
+        assert abs(got - to_mpf(truth, mpmath.mp)) < mpmath.mpf(10) ** -14

@@ -319,7 +319,8 @@ def _reread(ctx, exponent_at, where: tuple, factor: int):
         return exponent_at(*where)
 
 
-def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable=None) -> str | None:
+def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable=None,
+              plateaus: list | None = None) -> str | None:
     """Why ∫ f over (lo, hi) is +∞ by the integrand's power law at an end, or None.
 
     Toward an infinite end, f ~ t^c is integrable iff c < −1; toward a finite
@@ -330,6 +331,13 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable
     from a failure to converge.  ``end_integrable(end, inward)``, if given, is the exact verdict at a finite end
     (:func:`integrable_at_end`): a read that says "not integrable" where the exact power says integrable is a
     :class:`ConvergenceError` (the mass is beyond what the reads resolve), never ∞.
+
+    ``plateaus``, if given, receives (base, step, first, last) for an infinite end whose first read says "not
+    integrable" and a farther one "integrable": the integrand is flat, or falls slower than 1/x, from base +
+    step·10^first to somewhere before base + step·10^last, a component far wider than the mass located; the caller
+    splits the quadrature there, a few decades at a time.  ⅔N(0, 1) + ⅓N(0, σ²) against ⅓N(0, 1) + ⅔N(0, σ²) gave
+    D₂ = log(4/3) for every σ from 10⁷⁰ to 10¹³⁰, where it is log(3/2): tanh-sinh on [a, ∞) had no node on the wide
+    component's mass (a review).
     """
     def at(t):
         value = None
@@ -369,6 +377,7 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable
         # like (1 − x)⁴ ≈ 1 − 4·10⁻¹², on either side of −1.
         return c < -1 - _BORDERLINE if infinite else c > -1 + _BORDERLINE
 
+    shifts = (8, 16, 32, 64, 128)
     with ctx.workdps(max(30, ctx.dps)):
         for end, sign, length in ((lo, -1, where.lengths[0]), (hi, 1, where.lengths[1])):
             infinite = end in (oo, -oo)
@@ -396,7 +405,7 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable
             # its exponent at every scale; a tail that is not one shows it decades on.  Divergence is said only
             # if the first two farther reads can be made and confirm it.
             farther, confirmed = [], True
-            for shift in (8, 16, 32, 64, 128):
+            for shift in shifts:
                 c = exponent_at(end, sign, length, shift)
                 if c is None:
                     break
@@ -405,6 +414,10 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable
                     confirmed = False
                     break
                 farther.append(c)
+            vetoes = [i for i, c in enumerate(farther) if integrable(c, infinite)]
+            if infinite and vetoes and plateaus is not None:
+                base = where.mode if where.mode is not None else ctx.mpf(0)
+                plateaus.append((base, sign * where.far(sign), 7, 8 + shifts[vetoes[0]]))
             if not confirmed:
                 # Unsettled reads: divergence is said, or the mass refused, only by the exact power at a finite end
                 # (below), and only where every read made says "not integrable" (a review: the refusal was skipped)

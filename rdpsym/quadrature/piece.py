@@ -75,8 +75,9 @@ def _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reason
             in_u = None if end_integrable is None else (lambda e, inward: end_integrable(e + local, inward))
             return _piece(pair, g, lo - local, hi - local, [t - local for t in seeds], ctx, check_support, None,
                           reasons, recentred, absolute, log_at, depth + 1, in_u, density_modes)
+    plateaus: list = []
     if check_support:
-        why = _diverges(log_f, lo, hi, where, ctx, end_integrable)
+        why = _diverges(log_f, lo, hi, where, ctx, end_integrable, plateaus)
         if why is not None:
             _say(reasons, why)
             return ctx.inf, ctx.zero
@@ -103,8 +104,21 @@ def _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reason
             modes = density_modes() if density_modes else ()
             return [*(to_mpf(t, ctx) for t in seeds), *(m - origin for m in modes)]
 
-        part = tails + _settled_quad(f, _split_points(where, lo, hi, ctx), where, ctx, marks)
+        points = _split_points(where, lo, hi, ctx)
+        if plateaus:  # (a component far wider than the mass located: a piece every _PLATEAU_STEP decades across it)
+            inside = {t for plateau in plateaus for t in _decades(*plateau, ctx) if points[0] < t < points[-1]}
+            points = [points[0], *sorted(inside | set(points[1:-1])), points[-1]]
+        part = tails + _settled_quad(f, points, where, ctx, marks)
     return (part * ctx.exp(shift) if shift else part), log_centre
+
+
+#: Decades between the split points laid across a plateau of the integrand (:func:`_decades`).
+_PLATEAU_STEP = 4
+
+
+def _decades(base, step, first: int, last: int, ctx) -> list:
+    """base + step·10^k for k from ``first`` to ``last``, :data:`_PLATEAU_STEP` apart (``last`` included)."""
+    return [base + step * ctx.mpf(10) ** k for k in sorted({*range(first, last, _PLATEAU_STEP), last})]
 
 
 def _unresolved(where: Locus, ctx, lo: sp.Expr, hi: sp.Expr) -> bool:
