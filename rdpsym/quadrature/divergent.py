@@ -334,10 +334,11 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable
 
     ``plateaus``, if given, receives (base, step, first, last) for an infinite end whose first read says "not
     integrable" and a farther one "integrable": the integrand is flat, or falls slower than 1/x, from base +
-    step·10^first to somewhere before base + step·10^last, a component far wider than the mass located; the caller
-    splits the quadrature there, a few decades at a time.  ⅔N(0, 1) + ⅓N(0, σ²) against ⅓N(0, 1) + ⅔N(0, σ²) gave
-    D₂ = log(4/3) for every σ from 10⁷⁰ to 10¹³⁰, where it is log(3/2): tanh-sinh on [a, ∞) had no node on the wide
-    component's mass (a review).
+    step·10⁷ to somewhere before base + step·10^last, a component far wider than the mass located; the caller splits
+    the quadrature a few decades at a time from base + step·10^first (10 widths: a first piece out to 10⁷ widths
+    held the narrow hill and the plateau's start, and erred by 2·10⁻¹⁵ at σ = 10¹², both precisions alike; a
+    review).  ⅔N(0, 1) + ⅓N(0, σ²) against ⅓N(0, 1) + ⅔N(0, σ²) gave D₂ = log(4/3) for every σ from 10⁷⁰ to 10¹³⁰,
+    where it is log(3/2): tanh-sinh on [a, ∞) had no node on the wide component's mass (a review).
     """
     def at(t):
         value = None
@@ -417,7 +418,7 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable
             vetoes = [i for i, c in enumerate(farther) if integrable(c, infinite)]
             if infinite and vetoes and plateaus is not None:
                 base = where.mode if where.mode is not None else ctx.mpf(0)
-                plateaus.append((base, sign * where.far(sign), 7, 8 + shifts[vetoes[0]]))
+                plateaus.append((base, sign * where.far(sign), 1, 8 + shifts[vetoes[0]]))
             if not confirmed:
                 # Unsettled reads: divergence is said, or the mass refused, only by the exact power at a finite end
                 # (below), and only where every read made says "not integrable" (a review: the refusal was skipped)
