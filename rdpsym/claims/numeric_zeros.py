@@ -18,6 +18,7 @@ import mpmath
 import sympy as sp
 
 from rdpsym.foundations.errors import SymbolicTimeout
+from rdpsym.foundations.numbers import exact_rational
 from rdpsym.foundations.precision import mpmath_function
 
 #: Points of the grid a sign change is looked for on.
@@ -39,6 +40,8 @@ def numeric_zeros(f: sp.Expr, t: sp.Symbol, hull: sp.Interval, most: int) -> lis
     [1.04990889496404]
     >>> sp.N(sp.LambertW(3), 15)
     1.04990889496404
+    >>> [sp.N(v, 15) for v in numeric_zeros(x * sp.exp(-x) + 3, x, sp.Interval(-5, 0), 4)]  # (−W(3): signed)
+    [-1.04990889496404]
     """
     if f.free_symbols != {t} or not hull.is_Interval:
         return []
@@ -111,9 +114,9 @@ def _bisected(g, x0: mpmath.mpf, x1: mpmath.mpf, s0: int) -> sp.Rational | None:
                 break
             s = _sign(g, middle)
             if s == 0:
-                return _rational(middle)
+                return exact_rational(middle)
             x0, x1 = (middle, x1) if s == s0 else (x0, middle)
-        return _rational((x0 + x1) / 2)
+        return exact_rational((x0 + x1) / 2)
 
 
 def _falls(g, zero: sp.Rational, x0: mpmath.mpf, x1: mpmath.mpf) -> bool:
@@ -124,12 +127,6 @@ def _falls(g, zero: sp.Rational, x0: mpmath.mpf, x1: mpmath.mpf) -> bool:
         at = _value(g, mpmath.mpf(sp.N(zero, _SCAN_DIGITS + 5)))
         ends = [_value(g, x) for x in (x0, x1)]
     return at is not None and None not in ends and abs(at) < min(abs(e) for e in ends)
-
-
-def _rational(x: mpmath.mpf) -> sp.Rational:
-    """The binary value of ``x``, exactly."""
-    man, exp = int(x.man), int(x.exp)
-    return sp.Integer(man * 2**exp) if exp >= 0 else sp.Rational(man, 2**-exp)
 
 
 __all__ = ["DIGITS", "GRID", "REACH", "numeric_zeros"]
