@@ -34,6 +34,7 @@ import sympy as sp
 from flint import arb, fmpq
 
 from rdpsym.claims.domains import holds_value, range_anchor
+from rdpsym.foundations.numbers import exact_rational
 from rdpsym.quadrature.compile import to_mpf
 from rdpsym.quadrature.scans import golden_max
 
@@ -364,7 +365,11 @@ def _logarithmic(where: sp.Interval) -> bool:
 
 
 def _exact(f: Callable) -> Callable[[float], sp.Rational | None]:
-    """``f`` at a coordinate, as the exact rational its 30-digit value is (None past what a float holds)."""
+    """``f`` at a coordinate, as the exact rational its 30-digit value is (None past what a float holds).
+
+    >>> _exact(lambda t: t)(-0.75), _exact(mpmath.sinh)(-1.0) < 0
+    (-3/4, True)
+    """
     def to_value(t: float) -> sp.Rational | None:
         with mpmath.workdps(30):
             try:
@@ -373,9 +378,7 @@ def _exact(f: Callable) -> Callable[[float], sp.Rational | None]:
                 return None
             if not mpmath.isfinite(v) or abs(v) > mpmath.mpf(10) ** 300:
                 return None
-            v = mpmath.mpf(v)
-            man, exp = int(v.man), int(v.exp)  # (its binary value, exactly)
-            return sp.Integer(man * 2**exp) if exp >= 0 else sp.Rational(man, 2**-exp)
+            return exact_rational(mpmath.mpf(v))  # (its binary value exactly, sign included)
     return to_value
 
 
