@@ -319,8 +319,7 @@ def _reread(ctx, exponent_at, where: tuple, factor: int):
         return exponent_at(*where)
 
 
-def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable=None,
-              plateaus: list | None = None) -> str | None:
+def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable=None) -> str | None:
     """Why ∫ f over (lo, hi) is +∞ by the integrand's power law at an end, or None.
 
     Toward an infinite end, f ~ t^c is integrable iff c < −1; toward a finite
@@ -331,14 +330,6 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable
     from a failure to converge.  ``end_integrable(end, inward)``, if given, is the exact verdict at a finite end
     (:func:`integrable_at_end`): a read that says "not integrable" where the exact power says integrable is a
     :class:`ConvergenceError` (the mass is beyond what the reads resolve), never ∞.
-
-    ``plateaus``, if given, receives (base, step, first, last) for an infinite end whose first read says "not
-    integrable" and a farther one "integrable": the integrand is flat, or falls slower than 1/x, from base +
-    step·10⁷ to somewhere before base + step·10^last, a component far wider than the mass located; the caller splits
-    the quadrature a few decades at a time from base + step·10^first (10 widths: a first piece out to 10⁷ widths
-    held the narrow hill and the plateau's start, and erred by 2·10⁻¹⁵ at σ = 10¹², both precisions alike; a
-    review).  ⅔N(0, 1) + ⅓N(0, σ²) against ⅓N(0, 1) + ⅔N(0, σ²) gave D₂ = log(4/3) for every σ from 10⁷⁰ to 10¹³⁰,
-    where it is log(3/2): tanh-sinh on [a, ∞) had no node on the wide component's mass (a review).
     """
     def at(t):
         value = None
@@ -415,10 +406,6 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable
                     confirmed = False
                     break
                 farther.append(c)
-            vetoes = [i for i, c in enumerate(farther) if integrable(c, infinite)]
-            if infinite and vetoes and plateaus is not None:
-                base = where.mode if where.mode is not None else ctx.mpf(0)
-                plateaus.append((base, sign * where.far(sign), 1, 8 + shifts[vetoes[0]]))
             if not confirmed:
                 # Unsettled reads: divergence is said, or the mass refused, only by the exact power at a finite end
                 # (below), and only where every read made says "not integrable" (a review: the refusal was skipped)

@@ -29,6 +29,7 @@ import sympy as sp
 
 from rdpsym.foundations.errors import ConvergenceError
 from rdpsym.quadrature.compile import to_mpf
+from rdpsym.quadrature.far_mass import far_mass
 from rdpsym.quadrature.scans import _reach, curvature_at, golden_max, hill_at_seed, scan_points
 
 oo = sp.oo
@@ -74,18 +75,26 @@ class Locus:
     rising: object = None  # the farthest point scanned, if |f| still grew there (mass not located)
     ctx: object = None  # the mpmath context of the numbers above
     magnitude: object = 0  # the largest |log|f|| met on the scan (its rounding is about 10^−dps of this)
+    reach: tuple = (None, None)  # (left, right): how far from the mode a far mass reaches on that side, or None
+    #                              (:func:`~rdpsym.quadrature.far_mass.far_mass`: a component far wider than the mode's)
+    far_log_size: object = None  # the log of the far masses' largest mass per unit of log-distance, or None
 
     def far(self, sign: int):
         """The length the integrand's tail toward ``sign`` is probed in (at 10⁷, 10⁸ of it).
 
-        The e-fold width, except at a singular end: there log|f| falls by 1 within
-        10⁻¹⁵ of the end (|t|^−½), so the tail is probed from where the mass ends
-        on that side, or failing that (a power-law tail) from 1 + |mode|.
+        The e-fold width or, if farther, the distance to where the mass ends on that side; at a singular end, where
+        log|f| falls by 1 within 10⁻¹⁵ of the end (|t|^−½), that distance, or failing it (a power-law tail)
+        1 + |mode|.  Beyond a far mass (:attr:`reach`), always.
         """
+        end, reach = (self.right, self.reach[1]) if sign > 0 else (self.left, self.reach[0])
+        extent = abs(end - self.mode) if end is not None else None
         if self.singular is None:
-            return self.scale
-        end = self.right if sign > 0 else self.left
-        return abs(end - self.mode) if end is not None else 1 + abs(self.mode)
+            # (never inside the located mass: at 45 digits a plateau 10⁻⁴⁶ of the peak is mass, out to 10⁴⁶ widths,
+            # and reads 10⁷ widths out took it for a tail that does not decay)
+            length = self.scale if extent is None else max(self.scale, extent)
+        else:
+            length = extent if extent is not None else 1 + abs(self.mode)
+        return max(length, reach) if reach is not None else length
 
     @property
     def log_size(self):
@@ -93,7 +102,8 @@ class Locus:
         ctx = self.ctx
         if self.mode is None or not ctx.isfinite(self.peak) or not self.scale > 0:
             return ctx.zero
-        return self.peak + ctx.log(self.scale)
+        located = self.peak + ctx.log(self.scale)
+        return located if self.far_log_size is None else max(located, self.far_log_size)
 
     @property
     def size(self):
@@ -191,8 +201,19 @@ def locate(log_f, lo: sp.Expr, hi: sp.Expr, ctx, seeds=()) -> Locus:
     if singular is None:
         splits |= _end_splits(log_f, drop, a, b, ctx)
     magnitude = max([abs(v) for v in values if ctx.isfinite(v)] + [abs(peak)])
+    reach, far_log_size = [None, None], None
+    for side, (sign, end, mass_end) in enumerate(((-1, a, left), (1, b, right))):
+        if mass_end is None or sign * (mass_end - mode) <= 0:
+            continue  # the mass reaches the piece's end on this side (or the mode is there)
+        # (from the e-fold width, not where the mass ends: at 94 digits the KL of components of widths 10²⁰ and
+        # 2·10²⁰ beside N(0, 1) is mass from 10¹⁰ widths on, one piece out to 10²¹ that did not settle)
+        found = far_mass(log_f, mode, scale, sign, end, peak + ctx.log(scale), ctx)
+        if found is not None:
+            splits.update(found.splits)
+            reach[side] = found.reach
+            far_log_size = found.log_size if far_log_size is None else max(far_log_size, found.log_size)
     return Locus(mode, peak, left, right, scale, lengths, at_end, singular, tuple(sorted(splits)), rising, ctx,
-                 magnitude)
+                 magnitude, tuple(reach), far_log_size)
 
 
 def _end_splits(log_f, drop, a, b, ctx) -> set:

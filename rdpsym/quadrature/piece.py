@@ -75,20 +75,11 @@ def _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reason
             in_u = None if end_integrable is None else (lambda e, inward: end_integrable(e + local, inward))
             return _piece(pair, g, lo - local, hi - local, [t - local for t in seeds], ctx, check_support, None,
                           reasons, recentred, absolute, log_at, depth + 1, in_u, density_modes)
-    plateaus: list = []
     if check_support:
-        why = _diverges(log_f, lo, hi, where, ctx, end_integrable, plateaus)
+        why = _diverges(log_f, lo, hi, where, ctx, end_integrable)
         if why is not None:
             _say(reasons, why)
             return ctx.inf, ctx.zero
-    elif not lo.is_finite or not hi.is_finite:
-        # Below order 1 the integrand is at most αP + (1 − α)Q, never divergent, but a component far wider than the
-        # mass located is as unseen as above: the mixture's D_{1/2} at σ = 10⁷⁰ came out 1.504, where it is 0.1178
-        # (a review).  Only its plateaus are asked for here.
-        try:
-            _diverges(log_f, lo, hi, where, ctx, None, plateaus)
-        except ConvergenceError:
-            plateaus.clear()
     # mpmath's quadrature stops on an *absolute* error estimate (about 2^−prec), so
     # an integral of 10^−20 or of e^(10^23) would get too few or too many digits:
     # integrate f / (peak·width), whose integral is of order one, and scale back.
@@ -112,21 +103,8 @@ def _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reason
             modes = density_modes() if density_modes else ()
             return [*(to_mpf(t, ctx) for t in seeds), *(m - origin for m in modes)]
 
-        points = _split_points(where, lo, hi, ctx)
-        if plateaus:  # (a component far wider than the mass located: a piece every _PLATEAU_STEP decades across it)
-            inside = {t for plateau in plateaus for t in _decades(*plateau, ctx) if points[0] < t < points[-1]}
-            points = [points[0], *sorted(inside | set(points[1:-1])), points[-1]]
-        part = tails + _settled_quad(f, points, where, ctx, marks)
+        part = tails + _settled_quad(f, _split_points(where, lo, hi, ctx), where, ctx, marks)
     return (part * ctx.exp(shift) if shift else part), log_centre
-
-
-#: Decades between the split points laid across a plateau of the integrand (:func:`_decades`).
-_PLATEAU_STEP = 4
-
-
-def _decades(base, step, first: int, last: int, ctx) -> list:
-    """base + step·10^k for k from ``first`` to ``last``, :data:`_PLATEAU_STEP` apart (``last`` included)."""
-    return [base + step * ctx.mpf(10) ** k for k in sorted({*range(first, last, _PLATEAU_STEP), last})]
 
 
 def _unresolved(where: Locus, ctx, lo: sp.Expr, hi: sp.Expr) -> bool:
