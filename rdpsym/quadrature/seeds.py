@@ -25,7 +25,11 @@ oo = sp.oo
 @settled_cache(maxsize=1024)
 def critical_seeds(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None, lo: sp.Expr, hi: sp.Expr) -> tuple:
     """Where log p, log q, each mixture component of p and q, and the integrand's logarithm
-    α·log p + (1 − α)·log q (log p − log q at α = ∞) have zero derivative inside (lo, hi).
+    α·log p + (1 − α)·log q (log p − log q at α = ∞) have zero derivative inside (lo, hi); and where two components of
+    one mixture cross (equal), the density's log bends from one's slope to the other's there.  The KL of
+    ½N(0, 1) + ½N(0, σ²) against ½N(0, 1) + ½N(0, 4σ²) at σ = 10²⁰ is a plateau 10²⁰ wide with a step at ±9.6,
+    where the narrow component gives way; no derivative vanishes there, and tanh-sinh across the plateau missed
+    7·10⁻⁷ of the step's share at 40 and at 60 digits alike (the same degree: the same nodes), 10⁻²⁵ of D.
 
     The scan of :func:`~rdpsym.quadrature.locate.locate` starts from these, so a Gaussian at mean 10¹², a pair at
     order 10⁹ (integrand peak at 1 − α) or the far component of a mixture is found
@@ -40,7 +44,9 @@ def critical_seeds(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None
         return expand_logs(sp.log(b))
 
     def roots(L, component=False):
-        d = sp.diff(L, var)
+        return zeros(sp.diff(L, var), component)
+
+    def zeros(d, component=False):
         if not d.has(var):
             return []
         if not d.is_rational_function(var):
@@ -64,10 +70,14 @@ def critical_seeds(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None
         logs = [log_expression(p), log_expression(q)]
         if order is not None and order != 1 and p != q:
             logs.append(logs[0] - logs[1] if order is oo else order * logs[0] + (1 - order) * logs[1])
-        components = [log_of(t) for t in {*mixture_components(p, var), *mixture_components(q, var)}]
-        for L, component in [*((L, False) for L in logs), *((L, True) for L in components)]:
+        parts = [[log_of(t) for t in mixture_components(b, var)] for b in {p, q}]
+        components = {L for logs_of_b in parts for L in logs_of_b}
+        found_in = [*((roots, L, False) for L in logs), *((roots, L, True) for L in components),
+                    *((zeros, L1 - L2, False) for logs_of_b in parts if len(logs_of_b) <= _CROSSED
+                      for i, L1 in enumerate(logs_of_b) for L2 in logs_of_b[i + 1:])]
+        for solve, L, component in found_in:
             try:
-                found.update(roots(L, component))
+                found.update(solve(L, component))
             except (sp.PolynomialError, NotImplementedError, ValueError, TypeError, ZeroDivisionError):
                 continue
     with sympy_evalf_guard():
@@ -78,6 +88,10 @@ def critical_seeds(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None
     if budget.spent:
         raise Unsettled(seeds)  # the points found in time, not remembered
     return seeds
+
+
+#: Components of a mixture up to which the points where two of them cross are seeds (pairs: quadratic in this).
+_CROSSED = 6
 
 
 def _solved(d: sp.Expr, var: sp.Symbol) -> list:
