@@ -633,3 +633,15 @@ def test_values_no_float_holds_are_written_out_not_said_as_inf_or_zero(tmp_path,
     assert "inf" not in out and "≈ 0" not in out
     (d,) = budget_data([rdpsym.gaussian(sigma=sp.Integer(10) ** int(sigma[2:]))], orders=[2, "inf"])
     assert d.x == () and d.beyond[0][0] == 2.0 and d.asymptote is None
+
+
+@pytest.mark.parametrize("kind", ["budget", "epsilon-delta"])
+def test_a_huge_step_count_is_a_short_label_and_a_drawn_plot(tmp_path, capsys, kind):
+    """A probe: ``rdpsym plot ... --steps 1e100`` labelled its curve with all 101 digits of the count, the legend was
+    as wide, and matplotlib collapsed the axes ("constrained_layout not applied", an error under this suite's
+    warnings filter): the count is now 1e100 in a label."""
+    out = tmp_path / "huge.png"
+    assert run_cli(["plot", "--kind", kind, "gaussian:sigma=1", "--steps", "1e100", "--output", str(out),
+                    "--dpi", "40"]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "  1e100 × (gaussian(sigma=1, sensitivity=1))" in capsys.readouterr().out

@@ -200,7 +200,7 @@ class RdpCurve:
             if "in size" in str(exc):  # (its own reason: 10^1001 steps is a positive integer, past the ceiling)
                 raise
             self._not_steps(k)
-        out = RdpCurve(tuple((w * k, c) for w, c in self.terms), self.min_order, f"{k} × ({self.label})")
+        out = RdpCurve(tuple((w * k, c) for w, c in self.terms), self.min_order, f"{_count(k)} × ({self.label})")
         known = self.__dict__.get("_merged")
         if known is not None:
             object.__setattr__(out, "_merged", tuple((w * k, c) for w, c in known))
@@ -548,3 +548,17 @@ def _relations(c: RdpCurve) -> dict:
 def curve(component: Component, label: str | None = None) -> RdpCurve:
     """The curve of one component."""
     return RdpCurve(((1, component),), fmpq(1), label or component.name)
+
+
+def _count(k: int) -> str:
+    """A step count for a label: as it is up to 12 digits, else its digits before the trailing zeros and their count
+    (10¹⁰⁰ steps was a 101-digit label, and a plot's legend as wide: its axes collapsed to nothing, a probe).
+
+    >>> _count(1000), _count(10**100), _count(123 * 10**40), _count(3**50)
+    ('1000', '1e100', '123e40', '≈7.178980e+23')
+    """
+    text = str(k)
+    if len(text) <= 12:
+        return text
+    digits = text.rstrip("0")
+    return f"{digits}e{len(text) - len(digits)}" if len(digits) <= 12 else f"≈{k:.6e}"
