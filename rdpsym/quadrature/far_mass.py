@@ -50,7 +50,7 @@ def far_mass(log_f, mode, start, sign: int, end, log_size, ctx) -> FarMass | Non
     """The far mass of exp(log_f) on the side ``sign`` of ``mode``, scanned from the distance ``start`` (where the
     located mass ends) every :data:`_STEP` decades, up to ``end`` (a finite end of the piece, or ±∞); None if there
     is none.  Significant is above 10^−(dps + 5) of the located mass, e^``log_size``; a hill, a rise of more than
-    :data:`_RISE` e-folds from one scan point to the next.
+    :data:`_RISE` e-folds from one scan point past the first to the next.
 
     >>> import mpmath
     >>> ctx = mpmath.mp.clone()
@@ -73,7 +73,9 @@ def far_mass(log_f, mode, start, sign: int, end, log_size, ctx) -> FarMass | Non
         decades.append(k)
         sizes.append(v + ctx.log(d) if ctx.isfinite(v) else ctx.ninf)
     above = [i for i in range(1, len(sizes)) if sizes[i] > threshold]
-    if not any(sizes[i] > sizes[i - 1] + _RISE for i in above):
+    # (a rise from the second point on: the first, one e-fold width from the mode, may sit on a zero of f, as the
+    # KL integrand of Cauchy laws has one at x = 1, and the power-law tail after it "rose", split over 48 decades)
+    if not any(sizes[i] > sizes[i - 1] + _RISE for i in above if i >= 2):
         return None
     for i in {above[0], max(above, key=lambda i: sizes[i])}:
         # Read again at twice the digits: the KL integrand of Laplace laws of scale 10⁴⁰ one apart is
