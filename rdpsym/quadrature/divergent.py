@@ -324,7 +324,7 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable
 
     Toward an infinite end, f ~ t^c is integrable iff c < −1; toward a finite
     end e, f ~ |t − e|^c is integrable iff c > −1.  The exponent c is read
-    from log|f| at 10⁷ and 10⁸ times :meth:`Locus.far` from the mode (or at distances 10⁻¹²
+    from log|f| at 10⁷ and 10⁸ times :meth:`Locus.outside` from the mode (or at distances 10⁻¹²
     and 10⁻¹⁶ of the end's length scale from e).  A divergent integral has no
     settled quadrature value, so without this test "∞" could only be inferred
     from a failure to converge.  ``end_integrable(end, inward)``, if given, is the exact verdict at a finite end
@@ -349,7 +349,7 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable
         """The power-law exponent of f read at two distances from ``end``, ``shift`` decades beyond the first."""
         if end in (oo, -oo):
             base = where.mode if where.mode is not None else ctx.mpf(0)
-            d1, d2 = (where.far(sign) * ctx.mpf(10) ** (j + shift) for j in (7, 8))
+            d1, d2 = (where.outside(sign) * ctx.mpf(10) ** (j + shift) for j in (7, 8))
             t1, t2 = base + sign * d1, base + sign * d2
         else:
             base = to_mpf(end, ctx)

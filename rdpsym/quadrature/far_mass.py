@@ -24,9 +24,10 @@ from dataclasses import dataclass
 #: its width; the KL of components of widths σ and 2σ, whose log(P/Q) cancels to (x/σ)² below σ, over a third of that.
 _STEP = 4
 
-#: Decades past the located mass the scan reaches (components wider than this are not seen; a flat tail then reads
-#: as divergent, on the safe side).
+#: Decades past the e-fold width the scan reaches; on past them while the hill is significant or still rising, up to
+#: _MAX_DECADES (a component wider still reads as a tail that does not decay: +∞ from order 1 on).
 _DECADES = 200
+_MAX_DECADES = 4000
 
 #: A rise of log(f·|x − mode|) between two scan points larger than this (in e-folds) is a hill, not rounding.
 _RISE = 1
@@ -65,17 +66,21 @@ def far_mass(log_f, mode, start, sign: int, end, log_size, ctx) -> FarMass | Non
     ten = ctx.mpf(10)
     limit = abs(end - mode) if ctx.isfinite(end) else ctx.inf
     decades, sizes = [], []
-    for k in range(0, _DECADES + 1, _STEP):
+    for k in range(0, _MAX_DECADES + 1, _STEP):
         d = start * ten**k
         if d >= limit:
             break
+        if k > _DECADES and not (sizes[-1] > threshold or sizes[-1] > sizes[-2]):
+            break  # (past _DECADES only while the hill is significant or still rising: a component 10²¹⁰ wide rose
+            #        to 10²⁰⁰, and the reads past its reach called its tail integrable: log(4/3) for log(3/2))
         v = log_f(mode + sign * d)
         decades.append(k)
         sizes.append(v + ctx.log(d) if ctx.isfinite(v) else ctx.ninf)
     above = [i for i in range(1, len(sizes)) if sizes[i] > threshold]
-    # (a rise from the second point on: the first, one e-fold width from the mode, may sit on a zero of f, as the
-    # KL integrand of Cauchy laws has one at x = 1, and the power-law tail after it "rose", split over 48 decades)
-    if not any(sizes[i] > sizes[i - 1] + _RISE for i in above if i >= 2):
+    # A rise from the lowest point since the second: the first, one e-fold width from the mode, may sit on a zero of f
+    # (the KL integrand of Cauchy laws at x = 1, and the power-law tail after it "rose", split over 48 decades); and
+    # a component ∝ |x|^−0.9 rises by 0.92 e-folds in a step, by 10 over 46 decades (a review).
+    if not any(sizes[i] > min(sizes[1:i]) + _RISE for i in above if i >= 2):
         return None
     for i in {above[0], max(above, key=lambda i: sizes[i])}:
         # Read again at twice the digits: the KL integrand of Laplace laws of scale 10⁴⁰ one apart is
