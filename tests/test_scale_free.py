@@ -78,6 +78,20 @@ def test_sigma_and_lambda_of_1e40_settle(mechanism, order):
     assert agrees(renyi_divergence_mp(*pair, order, dps=30), expected, digits=30)
 
 
+def test_the_kl_of_logistic_laws_of_scale_1e40_is_not_taken_for_a_far_mass():
+    """A review: the KL integrand of logistic laws of scale 10⁴⁰ one apart keeps 10 of 50 working digits (its
+    log(P/Q) is a difference of logs near −92 that are 10⁻⁴⁰ apart), and its mass is 10⁴⁰ wide while the scan placed
+    it at 0; the far-mass scan split across it, the quadrature did not settle and the value was refused at 40 digits.
+    A far mass now counts only where its size holds to half the working digits at twice them; the definition's
+    near form answers: δ²/(6s²) = 10⁻⁸⁰/6 to the 40 digits asked."""
+    s = sp.Integer(10) ** 40
+    logistic = [sp.exp(-(x - m) / s) / (s * (1 + sp.exp(-(x - m) / s)) ** 2) for m in (0, 1)]
+    value = renyi_divergence_mp(*(rdpsym.Continuous(d, x) for d in logistic), 1, dps=40)
+    with mpmath.workdps(60):  # (the next term of the expansion in δ/s is 10⁻⁸⁰ of this one)
+        expected = mpmath.mpf(10) ** -80 / 6
+    assert agrees(value, expected, digits=38)
+
+
 def test_gaussian_of_sigma_1e300_is_verified_and_its_closed_form_not_blamed():
     d = rdpsym.gaussian(1e300).rdp(2)
     assert d.result == sp.Integer(10) ** -600 and d.status in ("proved", "checked")
