@@ -3,15 +3,16 @@
 :func:`rdpsym.quadrature.locate.locate` finds the hills of the integrand f in x.  A component 10⁷⁰ times wider
 than the one it finds is flat beside it, at 10⁻⁷⁰ of its peak, and falls off only at 10⁷⁰ widths: below the
 negligible level everywhere, yet holding a third of the mass.  It is a hill not of f but of f·|x − mode|, the mass
-per unit of log|x − mode|, and that is what :func:`far_mass` scans, every :data:`_STEP` decades out to
-:data:`_DECADES` past where the located mass ends.
+per unit of log|x − mode|, and that is what :func:`far_mass` scans, every :data:`_STEP` decades from the e-fold
+width out to :data:`_DECADES` decades (farther while the hill is significant or still rising).
 
 Before this scan, ⅔N(0, 1) + ⅓N(0, σ²) against ⅓N(0, 1) + ⅔N(0, σ²) at σ = 10⁷⁰ gave D₂ = log(4/3) (truth log(3/2))
 and +∞ past σ = 10¹³⁶; the same mixtures' KL was +∞ at σ = 10⁴⁵; a Cauchy component of scale 10⁷⁰ beside N(0, 1) was
 off by 4·10⁻³ at order 3/2; and a Gamma(½) law with an Exp(10⁷⁰) component, log(4/3) for log(3/2) (reviews of the
 wide-component family).  Three places use what it finds, through the :class:`~rdpsym.quadrature.locate.Locus`: the
 quadrature is split across the far mass, the tails are substituted beyond it, and the reads that decide whether the
-integral diverges start beyond it (:meth:`~rdpsym.quadrature.locate.Locus.far`).
+integral diverges start beyond it (:meth:`~rdpsym.quadrature.locate.Locus.far`,
+:meth:`~rdpsym.quadrature.locate.Locus.outside`).  A hill whose mass does not matter is only read past.
 
 A tail that only falls (a power law, x⁻², or an exponential) has no far mass, whatever its slope: a hill must rise.
 """
@@ -44,10 +45,11 @@ class FarMass:
 
 
 def far_mass(log_f, mode, start, sign: int, end, log_size, ctx) -> FarMass | None:
-    """The far mass of exp(log_f) on the side ``sign`` of ``mode``, scanned from the distance ``start`` (where the
-    located mass ends) every :data:`_STEP` decades, up to ``end`` (a finite end of the piece, or ±∞); None if there
-    is none.  Significant is above 10^−(dps + 5) of the located mass, e^``log_size``; a hill, a rise of more than
-    :data:`_RISE` e-folds from one scan point past the first to the next.
+    """The far mass of exp(log_f) on the side ``sign`` of ``mode``, scanned from the distance ``start`` (the e-fold
+    width) every :data:`_STEP` decades, up to ``end`` (a finite end of the piece, or ±∞); None if there is none.
+    Significant is above 10^−(dps + 5) of the located mass, e^``log_size``; a hill, a rise of more than :data:`_RISE`
+    e-folds from the lowest point since the scan's second.  A hill that rises but is nowhere significant is a
+    :class:`FarMass` with no split points, read past only.
 
     >>> import mpmath
     >>> ctx = mpmath.mp.clone()
