@@ -606,11 +606,9 @@ def _share_sum(order, weights):
     # a wide component away from the mode, narrower than the scan's steps (a review: refused, or log(4/3), 1.504)
     (_mixtures(_gaussian(1), _gaussian(_BIG**48).subs(x, x - _BIG**50)), sp.S.Reals, 2, (R(2, 3), R(1, 3))),
     (_mixtures(_gaussian(1), _gaussian(_BIG**52).subs(x, x - _BIG**54)), sp.S.Reals, R(1, 2), (R(2, 3), R(1, 3))),
-    # a wide component whose share of the integral is 10⁻⁶⁰, flat where the divergence reads went (a review: +∞)
-    (_mixtures(_gaussian(1), _gaussian(_BIG**150)), sp.S.Reals, 100, (R(2, 3), R(1, 3))),
 ], ids=["cauchy-1e70-order-3/2", "gamma-half-exp-1e70", "kl-1e45", "kl-1e100", "kl-p-mostly-wide", "order-2-1e200",
         "order-2-1e210", "order-half-1e250", "offset-1e50-width-1e48",
-        "offset-1e54-width-1e52-order-half", "order-100-negligible-1e150"])
+        "offset-1e54-width-1e52-order-half"])
 def test_a_wide_component_of_any_kind_is_integrated(densities, support, order, weights, dps):
     """Reviews of the wide-component family, after the plateau splits: each was wrong (Cauchy: 4·10⁻³ relative;
     Gamma/Exp: log(4/3) for log(3/2)), +∞ (the KL, order 2 at 10²⁰⁰) or refused.  The components do not overlap (the

@@ -38,10 +38,9 @@ _RISE = 1
 class FarMass:
     """A hill of f·|x − mode| beyond the located mass on one side."""
 
-    splits: tuple  # the points across it, every _STEP decades, from one step before it to one step beyond (none if
-    #                its mass is negligible: it is then only read past)
+    splits: tuple  # the points across it, every _STEP decades, from one step before it to one step beyond
     reach: object  # the distance from the mode beyond which it is negligible (one step past its last point)
-    log_size: object  # the log of its largest mass per unit of log-distance (None if negligible)
+    log_size: object  # the log of its largest mass per unit of log-distance
 
 
 def far_mass(log_f, mode, start, sign: int, end, log_size, ctx) -> FarMass | None:
@@ -78,17 +77,8 @@ def far_mass(log_f, mode, start, sign: int, end, log_size, ctx) -> FarMass | Non
     # A rise from the lowest point since the second: the first, one e-fold width from the mode, may sit on a zero of f
     # (the KL integrand of Cauchy laws at x = 1, and the power-law tail after it "rose", split over 48 decades); and
     # a component ∝ |x|^−0.9 rises by 0.92 e-folds in a step, by 10 over 46 decades (a review).
-    risen = [i for i in range(2, len(sizes)) if sizes[i] > min(sizes[1:i]) + _RISE]
-    if not risen:
+    if not any(sizes[i] > min(sizes[1:i]) + _RISE for i in above if i >= 2):
         return None
-    if not any(i in above for i in risen):
-        # A hill of no mass that matters here (⅔N(0, 1) + ⅓N(0, σ²) against ⅓/⅔ at order 100: the wide part is
-        # 10⁻⁶⁰ of the integral), but flat where the reads of whether the integral diverges start: past it, then
-        # (at σ = 10¹⁵⁰ they read a plateau out to 10¹³⁵ widths and said +∞; a review)
-        top = max(range(risen[0], len(sizes)), key=lambda i: sizes[i])
-        fallen = next((i for i in range(top, len(sizes)) if sizes[i] < sizes[top] - (ctx.dps + 5) * ctx.ln10),
-                      len(sizes) - 1)
-        return FarMass((), start * ten ** (decades[fallen] + _STEP), None)
     # Read again at twice the digits where it is largest, and agreeing to half the working digits: the KL integrand of
     # Laplace laws of scale 10⁴⁰ one apart is P·(|x − 1| − |x|)/λ, a difference of logs near −92 that are 10⁻⁴⁰
     # apart, all rounding noise at 40 digits, and noise of a constant size is a hill of f·|x| too; of logistic laws,

@@ -227,8 +227,7 @@ def locate(log_f, lo: sp.Expr, hi: sp.Expr, ctx, seeds=()) -> Locus:
         if found is not None:
             splits.update(found.splits)
             reach[side] = found.reach
-            if found.log_size is not None:
-                far_log_size = found.log_size if far_log_size is None else max(far_log_size, found.log_size)
+            far_log_size = found.log_size if far_log_size is None else max(far_log_size, found.log_size)
     return Locus(mode, peak, left, right, scale, lengths, at_end, singular, tuple(sorted(splits)), rising, ctx,
                  magnitude, tuple(reach), far_log_size)
 
