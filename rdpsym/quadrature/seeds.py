@@ -113,8 +113,8 @@ def _crossings(logs: list, var: sp.Symbol) -> list:
                 poly = sp.Poly(sp.expand(L1 - L2), var)
             except (sp.PolynomialError, sp.GeneratorsNeeded):
                 continue
-            if not 1 <= poly.degree() <= 2 or any(c.free_symbols for c in poly.coeffs()):
-                continue
+            if not 1 <= poly.degree() <= 2 or any(c.free_symbols or c.is_real is not True for c in poly.coeffs()):
+                continue  # (a component of negative weight has the log of a negative number: 1/9 − iπ, a CI run)
             for t in _numeric_real_roots(poly):
                 level = sp.N(L1.xreplace({var: t}), 20)
                 if all(sp.N(L.xreplace({var: t}), 20) <= level + 1 for L in logs if L is not L1 and L is not L2):
