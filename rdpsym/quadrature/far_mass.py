@@ -12,7 +12,7 @@ off by 4·10⁻³ at order 3/2; and a Gamma(½) law with an Exp(10⁷⁰) compon
 wide-component family).  Three places use what it finds, through the :class:`~rdpsym.quadrature.locate.Locus`: the
 quadrature is split across the far mass, the tails are substituted beyond it, and the reads that decide whether the
 integral diverges start beyond it (:meth:`~rdpsym.quadrature.locate.Locus.far`,
-:meth:`~rdpsym.quadrature.locate.Locus.outside`).  A hill whose mass does not matter is only read past.
+:meth:`~rdpsym.quadrature.locate.Locus.outside`).
 
 A tail that only falls (a power law, x⁻², or an exponential) has no far mass, whatever its slope: a hill must rise.
 """
@@ -47,8 +47,7 @@ def far_mass(log_f, mode, start, sign: int, end, log_size, ctx) -> FarMass | Non
     """The far mass of exp(log_f) on the side ``sign`` of ``mode``, scanned from the distance ``start`` (the e-fold
     width) every :data:`_STEP` decades, up to ``end`` (a finite end of the piece, or ±∞); None if there is none.
     Significant is above 10^−(dps + 5) of the located mass, e^``log_size``; a hill, a rise of more than :data:`_RISE`
-    e-folds from the lowest point since the scan's second.  A hill that rises but is nowhere significant is a
-    :class:`FarMass` with no split points, read past only.
+    e-folds from the lowest point since the scan's second.
 
     >>> import mpmath
     >>> ctx = mpmath.mp.clone()
