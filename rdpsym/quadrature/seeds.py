@@ -44,9 +44,7 @@ def critical_seeds(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None
         return expand_logs(sp.log(b))
 
     def roots(L, component=False):
-        return zeros(sp.diff(L, var), component)
-
-    def zeros(d, component=False):
+        d = sp.diff(L, var)
         if not d.has(var):
             return []
         if not d.is_rational_function(var):
@@ -72,10 +70,9 @@ def critical_seeds(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr | None
             logs.append(logs[0] - logs[1] if order is oo else order * logs[0] + (1 - order) * logs[1])
         parts = [[log_of(t) for t in mixture_components(b, var)] for b in {p, q}]
         components = {L for logs_of_b in parts for L in logs_of_b}
-        found_in = [*((roots, L, False) for L in logs), *((roots, L, True) for L in components)]
-        for solve, L, component in found_in:
+        for L, component in [*((L, False) for L in logs), *((L, True) for L in components)]:
             try:
-                found.update(solve(L, component))
+                found.update(roots(L, component))
             except (sp.PolynomialError, NotImplementedError, ValueError, TypeError, ZeroDivisionError):
                 continue
         for logs_of_b in parts:
