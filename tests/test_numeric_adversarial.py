@@ -606,9 +606,14 @@ def _share_sum(order, weights):
     # a wide component away from the mode, narrower than the scan's steps (a review: refused, or log(4/3), 1.504)
     (_mixtures(_gaussian(1), _gaussian(_BIG**48).subs(x, x - _BIG**50)), sp.S.Reals, 2, (R(2, 3), R(1, 3))),
     (_mixtures(_gaussian(1), _gaussian(_BIG**52).subs(x, x - _BIG**54)), sp.S.Reals, R(1, 2), (R(2, 3), R(1, 3))),
+    # wider than the 10³⁰⁴ units a node's value was weighed over: the component, 10⁻⁴⁰¹ of the peak per unit, set to 0
+    # everywhere (log(4/3); the KL 0.462 for 0.231; D_½ 1.504 for 0.118)
+    (_mixtures(_gaussian(1), _gaussian(_BIG**400)), sp.S.Reals, 2, (R(2, 3), R(1, 3))),
+    (_mixtures(_gaussian(1), _gaussian(_BIG**1000)), sp.S.Reals, 1, (R(2, 3), R(1, 3))),
+    (_mixtures(_gaussian(1), _gaussian(_BIG**500)), sp.S.Reals, R(1, 2), (R(2, 3), R(1, 3))),
 ], ids=["cauchy-1e70-order-3/2", "gamma-half-exp-1e70", "kl-1e45", "kl-1e100", "kl-p-mostly-wide", "order-2-1e200",
         "order-2-1e210", "order-half-1e250", "offset-1e50-width-1e48",
-        "offset-1e54-width-1e52-order-half"])
+        "offset-1e54-width-1e52-order-half", "order-2-1e400", "kl-1e1000", "order-half-1e500"])
 def test_a_wide_component_of_any_kind_is_integrated(densities, support, order, weights, dps):
     """Reviews of the wide-component family, after the plateau splits: each was wrong (Cauchy: 4·10⁻³ relative;
     Gamma/Exp: log(4/3) for log(3/2)), +∞ (the KL, order 2 at 10²⁰⁰) or refused.  The components do not overlap (the

@@ -75,8 +75,10 @@ def _shift_bits(shift, ctx) -> int:
 _SHIFT_BITS_IGNORED = 16
 
 
-#: Below this many e-folds under the piece's integral (beyond its dps + 30 digits), an integrand is 0.
+#: Below this many e-folds under the piece's integral (beyond its dps + 30 digits), an integrand is 0: pieces up to
+#: e^700 ≈ 10³⁰⁴ long; a longer span lowers the cutoff by its length and :data:`_SPAN_EFOLDS` more (_scaled).
 _CUTOFF_EFOLDS = 700
+_SPAN_EFOLDS = 20
 
 
 def _ceiling(ctx):
@@ -85,15 +87,22 @@ def _ceiling(ctx):
     return (ctx.dps + 30) * ctx.ln10 + _CUTOFF_EFOLDS
 
 
-def _scaled(integrand, shift, ctx, bounded: bool = True):
+def _scaled(integrand, shift, ctx, bounded: bool = True, span=None):
     """t -> integrand(t)·e^(−shift); for a :class:`LogForm`, without ever forming a value far below the piece's
     integral (exactly 0 there), and (``bounded``) refusing a value far above it.  Next to a singular end the
     integrand is unbounded by nature: there ``bounded`` is False, and the bound is applied to the substituted
-    integrand, which is bounded (:func:`rdpsym.quadrature.ends._quad_peak_at_end`)."""
+    integrand, which is bounded (:func:`rdpsym.quadrature.ends._quad_peak_at_end`).
+
+    ``span``: the longest stretch of x one node's value may be weighed over (a finite piece's length, a far mass's
+    reach), where that is more than the :data:`_CUTOFF_EFOLDS` the cutoff allows for.  A value 10⁻⁴⁰¹ of the peak is
+    negligible per unit width, not over 10⁴⁰⁰ of them: ⅔N(0, 1) + ⅓N(0, (10⁴⁰⁰)²) against ⅓/⅔ had its wide component
+    set to 0 everywhere (D₂ = log(4/3) for log(3/2), the KL 0.462 for 0.231; a component 10³⁰⁰ wide was right)."""
     if isinstance(integrand, LogForm):
         parts = integrand.parts
         cutoff = -_ceiling(ctx)
         ceiling = -cutoff if bounded else ctx.inf
+        if span is not None and span > 1:
+            cutoff -= max(0, ctx.log(span) + _SPAN_EFOLDS - _CUTOFF_EFOLDS)
         mpf, zero, exp = ctx.mpf, ctx.zero, ctx.exp  # (looked up once: this runs at every quadrature node)
         extra = _shift_bits(shift, ctx)
 

@@ -86,7 +86,7 @@ def _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reason
     shift = where.log_size
     if where.singular is not None:
         shift = max(shift, _interior_log_size(log_f, lo, hi, where, ctx))
-    f = _scaled(integrand, shift, ctx)
+    f = _scaled(integrand, shift, ctx, span=_span(where, lo, hi, ctx))
     if where.singular is not None:
         lo, hi, tails = _algebraic_tails(f, log_f, lo, hi, where, ctx)
         upper = ((lambda: _scaled(reflected(hi), shift, ctx, bounded=False)) if reflected is not None and hi is not oo
@@ -105,6 +105,16 @@ def _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reason
 
         part = tails + _settled_quad(f, _split_points(where, lo, hi, ctx), where, ctx, marks)
     return (part * ctx.exp(shift) if shift else part), log_centre
+
+
+def _span(where: Locus, lo: sp.Expr, hi: sp.Expr, ctx):
+    """The longest stretch of x a node of this piece is weighed over: its length if finite, and as far as a far mass
+    reaches from the mode (:func:`~rdpsym.quadrature.far_mass.far_mass`; the piece is split every few decades out
+    there); None where neither is known (an infinite piece's tails are substituted)."""
+    lengths = [r for r in where.reach if r is not None]
+    if lo not in (oo, -oo) and hi not in (oo, -oo):
+        lengths.append(to_mpf(hi, ctx) - to_mpf(lo, ctx))
+    return max(lengths) if lengths else None
 
 
 def _unresolved(where: Locus, ctx, lo: sp.Expr, hi: sp.Expr) -> bool:
