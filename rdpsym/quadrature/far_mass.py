@@ -38,9 +38,12 @@ _RISE = 1
 class FarMass:
     """A hill of f·|x − mode| beyond the located mass on one side."""
 
-    splits: tuple  # the points across it, every _STEP decades, from one step before it to one step beyond
-    reach: object  # the distance from the mode beyond which it is negligible (one step past its last point)
-    log_size: object  # the log of its largest mass per unit of log-distance
+    splits: tuple  # the points across it, every _STEP decades, from one step before it to one step beyond (none if
+    #                its mass is negligible: it is then only read past)
+    reach: object  # the distance from the mode beyond which it is negligible (one step past its last point; None
+    #               if it is negligible everywhere)
+    log_size: object  # the log of its largest mass per unit of log-distance (None if negligible)
+    passed: object = None  # the distance beyond which the hill has fallen (where the reads of the tail may start)
 
 
 def far_mass(log_f, mode, start, sign: int, end, log_size, ctx) -> FarMass | None:
@@ -76,8 +79,11 @@ def far_mass(log_f, mode, start, sign: int, end, log_size, ctx) -> FarMass | Non
     # A rise from the lowest point since the second: the first, one e-fold width from the mode, may sit on a zero of f
     # (the KL integrand of Cauchy laws at x = 1, and the power-law tail after it "rose", split over 48 decades); and
     # a component ∝ |x|^−0.9 rises by 0.92 e-folds in a step, by 10 over 46 decades (a review).
-    if not any(sizes[i] > min(sizes[1:i]) + _RISE for i in above if i >= 2):
+    risen = [i for i in range(2, len(sizes)) if sizes[i] > min(sizes[1:i]) + _RISE]
+    if not risen:
         return None
+    if not any(i in above for i in risen):
+        return _negligible_hill(sizes, decades, risen[0], start, ctx)
     # Read again at twice the digits where it is largest, and agreeing to half the working digits: the KL integrand of
     # Laplace laws of scale 10⁴⁰ one apart is P·(|x − 1| − |x|)/λ, a difference of logs near −92 that are 10⁻⁴⁰
     # apart, all rounding noise at 40 digits, and noise of a constant size is a hill of f·|x| too; of logistic laws,
@@ -92,7 +98,21 @@ def far_mass(log_f, mode, start, sign: int, end, log_size, ctx) -> FarMass | Non
     first, last = decades[above[0]] - _STEP, decades[above[-1]] + _STEP
     points = tuple(mode + sign * start * ten**k for k in range(max(first, 0), last + 1, _STEP)
                    if start * ten**k < limit)
-    return FarMass(points, start * ten**last, max(sizes[i] for i in above))
+    return FarMass(points, start * ten**last, max(sizes[i] for i in above), start * ten**last)
+
+
+def _negligible_hill(sizes, decades, first, start, ctx) -> FarMass | None:
+    """A hill of f·|x − mode| whose mass is negligible everywhere, read past: the reads of whether the integral
+    diverges start where it has fallen (by the negligible level's dps + 5 decades from its top), and nothing else
+    changes (no splits, no tail substituted beyond it).  ⅔N(0, 1) + ⅓N(0, σ²) against ⅓/⅔ at order 100: the wide
+    part is 10⁻⁶⁰ of the integral, flat out to σ, and at σ = 10¹⁵⁰ the reads met that plateau 10⁷ widths out and
+    said +∞ ("decays like |x|^0.0").  None if the scan did not see it fall: the reads then stay where they were.
+    (Moving the tail's substitution past it too broke two Cauchy laws at order 20 000: "no mass found".)"""
+    top = max(range(first, len(sizes)), key=lambda i: sizes[i])
+    fallen = next((i for i in range(top, len(sizes)) if sizes[i] < sizes[top] - (ctx.dps + 5) * ctx.ln10), None)
+    if fallen is None:
+        return None
+    return FarMass((), None, None, start * ctx.mpf(10) ** decades[fallen])
 
 
 __all__ = ["FarMass", "far_mass"]

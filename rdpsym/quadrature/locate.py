@@ -78,6 +78,7 @@ class Locus:
     reach: tuple = (None, None)  # (left, right): how far from the mode a far mass reaches on that side, or None
     #                              (:func:`~rdpsym.quadrature.far_mass.far_mass`: a component far wider than the mode's)
     far_log_size: object = None  # the log of the far masses' largest mass per unit of log-distance, or None
+    passed: tuple = (None, None)  # (left, right): how far from the mode a far hill, of mass or not, has fallen
 
     def far(self, sign: int):
         """The length the integrand's tail toward ``sign`` is probed in (at 10⁷, 10⁸ of it) for its power law.
@@ -103,6 +104,9 @@ class Locus:
         """
         end = self.right if sign > 0 else self.left
         length = self.far(sign)
+        passed = self.passed[sign > 0]
+        if passed is not None:
+            length = max(length, passed)  # (beyond a far hill, even one of no mass that matters: far_mass)
         return max(length, abs(end - self.mode)) if end is not None and self.mode is not None else length
 
     @property
@@ -217,7 +221,7 @@ def locate(log_f, lo: sp.Expr, hi: sp.Expr, ctx, seeds=()) -> Locus:
     if singular is None:
         splits |= _end_splits(log_f, drop, a, b, ctx)
     magnitude = max([abs(v) for v in values if ctx.isfinite(v)] + [abs(peak)])
-    reach, far_log_size = [None, None], None
+    reach, passed, far_log_size = [None, None], [None, None], None
     for side, (sign, end, mass_end) in enumerate(((-1, a, left), (1, b, right))):
         if mass_end is None or sign * (mass_end - mode) <= 0:
             continue  # the mass reaches the piece's end on this side (or the mode is there)
@@ -226,10 +230,11 @@ def locate(log_f, lo: sp.Expr, hi: sp.Expr, ctx, seeds=()) -> Locus:
         found = far_mass(log_f, mode, scale, sign, end, peak + ctx.log(scale), ctx)
         if found is not None:
             splits.update(found.splits)
-            reach[side] = found.reach
-            far_log_size = found.log_size if far_log_size is None else max(far_log_size, found.log_size)
+            reach[side], passed[side] = found.reach, found.passed
+            if found.log_size is not None:
+                far_log_size = found.log_size if far_log_size is None else max(far_log_size, found.log_size)
     return Locus(mode, peak, left, right, scale, lengths, at_end, singular, tuple(sorted(splits)), rising, ctx,
-                 magnitude, tuple(reach), far_log_size)
+                 magnitude, tuple(reach), far_log_size, tuple(passed))
 
 
 def _end_splits(log_f, drop, a, b, ctx) -> set:
