@@ -642,6 +642,38 @@ def test_a_tiny_weight_wide_component_beside_narrow_laws_of_different_means_is_r
     assert abs(got - mpmath.mpf(order) / 2) < mpmath.mpf(10) ** -14 * order
 
 
+def _laplace(s):
+    return sp.exp(-sp.Abs(x) / s) / (2 * s)
+
+
+@pytest.mark.parametrize("spread, order", [((400, 398), 1), ((500, 490), 2)], ids=["1e400-width-1e398-kl",
+                                                                                   "1e500-width-1e490-2"])
+def test_a_wide_component_far_off_the_mode_is_not_cut_off_per_unit_width(spread, order):
+    """A review: ⅔N(0, 1) + ⅓N(10⁴⁰⁰, (10³⁹⁸)²) against ⅓/⅔ is 10⁻³⁹⁸ of the peak per unit width over 10³⁹⁸ units, and
+    the quadrature's nodes out there were set to 0 (below the piece's integral per unit width, by more than the
+    700 e-folds allowed for): the KL 0.462 for 0.231, D₂ log(4/3) for log(3/2); +∞ before a negligible hill was
+    read past.  A node 10⁴⁰⁰ out is now weighed as the 10⁴⁰⁰ units it stands for."""
+    centre, width = spread
+    component = _gaussian(_BIG**width).subs(x, x - _BIG**centre)
+    P, Q = (rdpsym.Continuous(w * _gaussian(1) + (1 - w) * component, x) for w in _TWO_THIRDS)
+    got = renyi_divergence_mp(P, Q, order, dps=15)
+    with mpmath.workdps(30):
+        truth = to_mpf(_share_sum(order, _TWO_THIRDS), mpmath.mp)
+        assert abs(got - truth) < mpmath.mpf(10) ** -14 * truth
+
+
+def test_a_tail_that_turns_divergent_beyond_a_far_hill_is_read_there():
+    """A review: 10⁻³⁰⁰ of a Cauchy law in P against a Student-t₃ in Q, beside N(0, 1) and a plateau 10⁻⁶⁰·N(0,
+    (10¹⁹⁰⁰)²) in both: P²/Q ~ x⁻⁴ out to 10¹⁹⁰⁰ and ~ 10⁻³⁰⁰ beyond, so D₂ = +∞; read only beyond the far hill (at 10⁴⁶⁴),
+    the tail looked integrable, and D₂ came out 262.6 once nodes past 10³⁰⁴ were no longer set to 0."""
+    eps, d = R(1, 10**60), R(1, 10**300)
+    cauchy = 1 / (sp.pi * (1 + x**2))
+    student = 6 * sp.sqrt(3) / (sp.pi * (3 + x**2) ** 2)
+    P, Q = (rdpsym.Continuous((1 - eps - d) * _gaussian(1) + eps * _gaussian(_BIG**1900) + d * tail, x)
+            for tail in (cauchy, student))
+    assert renyi_divergence_mp(P, Q, 2, dps=15) == mpmath.inf
+
+
 def test_a_wide_kl_whose_log_ratio_cancels_has_every_digit():
     """½N(0, 1) + ½N(0, σ²) against ½N(0, 1) + ½N(0, 4σ²) at σ = 10²⁰: log(P/Q) cancels to (x/σ)² below σ, and at
     the working digits of 30 the plateau is mass out to 10²¹, one piece with a step at ±9.6 where the narrow

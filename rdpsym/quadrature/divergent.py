@@ -182,8 +182,17 @@ def integrable_at_end(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr, en
     The numeric reads of :func:`_diverges` call an exponent within 10⁻⁶ of −1 "−1": a power-function law
     10⁻⁸·x^(10⁻⁸ − 1) against 2·10⁻⁸·x^(2·10⁻⁸ − 1) has the KL 1 − log 2, its integrand ~ x^(−1 + 10⁻⁸)·log x at 0
     with all its mass below x = e^(−10⁷), and it was said +∞."""
-    if order is None or order is oo or end in (oo, -oo):
+    if order is None or order is oo:
         return None
+    if end in (oo, -oo):
+        # Toward an infinite end, only a decisive "not integrable": the integrand's logarithm tends to a finite
+        # value or +∞ (asked by _diverges beyond a far hill only, where the reads may not see the tail's last scale)
+        if order == 1:
+            return None
+        found = limit_at_an_end(lambda: order * expand_logs(sp.log(p)) + (1 - order) * expand_logs(sp.log(q)),
+                                var, end if end is -oo else sp.S.Zero, end if end is oo else sp.S.Zero,
+                                does_not_vanish, "the limit of the integrand")
+        return False if found is not None else None
     t = sp.Dummy("t", positive=True)
     found = None
     budget = time_budget(2.0, "the power of the integrand at an end", absorb=True)
@@ -319,6 +328,11 @@ def _reread(ctx, exponent_at, where: tuple, factor: int):
         return exponent_at(*where)
 
 
+#: Decades beyond the first reads of a tail that lies beyond a far hill at which it is read again (the far-mass scan
+#: reaches 4 000 decades: rdpsym.quadrature.far_mass).
+_FAR_SHIFTS = (1000, 4000)
+
+
 def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable=None) -> str | None:
     """Why ∫ f over (lo, hi) is +∞ by the integrand's power law at an end, or None.
 
@@ -390,6 +404,20 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable
                 # a probe)
                 return f"the integrand's exact power at {end} is below −1: it is not integrable there"
             if exponent is None or integrable(exponent, infinite):
+                if infinite and where.beyond_far(sign):
+                    # Read beyond a far hill, a tail can look integrable where it is not: 10⁻³⁰⁰ of a Cauchy law in P
+                    # against a Student-t₃ in Q beside a plateau N(0, (10¹⁹⁰⁰)²) gives P²/Q ~ x⁻⁴ out to 10¹⁹⁰⁰ and a
+                    # constant beyond (a review: 262.6 for +∞).  Read again as far out as a far mass is scanned for
+                    # (a power law reads the same there), and failing that, the integrand's exact limit decides.
+                    for shift in _FAR_SHIFTS:
+                        c = exponent_at(end, sign, length, shift)
+                        if c is not None and not integrable(c, infinite) and all(
+                                c2 is not None and not integrable(c2, infinite)
+                                for c2 in (exponent_at(end, sign, length, shift + k) for k in (8, 16))):
+                            return (f"the integrand decays like |x|^{ctx.nstr(c, 3)} toward {end} (read 10^{shift} "
+                                    "times beyond a far hill), too slowly to be integrable")
+                    if end_integrable is not None and end_integrable(end, -sign) is False:
+                        return f"the integrand does not tend to 0 toward {end} (its exact limit there)"
                 continue
             # Confirmed farther out (closer in, at a finite end): the mode and its width are read from the
             # integrand's largest component, and a mixture with one 10³⁰ times narrower than another (at 10⁻²³,

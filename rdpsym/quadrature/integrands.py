@@ -76,9 +76,11 @@ _SHIFT_BITS_IGNORED = 16
 
 
 #: Below this many e-folds under the piece's integral (beyond its dps + 30 digits), an integrand is 0: pieces up to
-#: e^700 ≈ 10³⁰⁴ long; a longer span lowers the cutoff by its length and :data:`_SPAN_EFOLDS` more (_scaled).
+#: e^700 ≈ 10³⁰⁴ long; a longer span lowers the cutoff by its length and :data:`_SPAN_EFOLDS` more (_scaled), and a
+#: node farther than 2^_FAR_BITS from 0 by its distance's bits beyond those.
 _CUTOFF_EFOLDS = 700
 _SPAN_EFOLDS = 20
+_FAR_BITS = 990
 
 
 def _ceiling(ctx):
@@ -103,7 +105,7 @@ def _scaled(integrand, shift, ctx, bounded: bool = True, span=None):
         ceiling = -cutoff if bounded else ctx.inf
         if span is not None and span > 1:
             cutoff -= max(0, ctx.log(span) + _SPAN_EFOLDS - _CUTOFF_EFOLDS)
-        mpf, zero, exp = ctx.mpf, ctx.zero, ctx.exp  # (looked up once: this runs at every quadrature node)
+        mpf, zero, exp, far_efolds = ctx.mpf, ctx.zero, ctx.exp, ctx.ln2  # (looked up once: run at every node)
         extra = _shift_bits(shift, ctx)
 
         def scaled_log(t):  # (log|f(t)| − shift, sign); a log that is not an mpf is handed back as it is
@@ -120,7 +122,11 @@ def _scaled(integrand, shift, ctx, bounded: bool = True, span=None):
                 # A log-density that is not real at a node (a log-normal's log(x − m) just below its end m, where
                 # rounding put the node): the integral at this precision cannot be trusted.
                 raise ConvergenceError(f"the integrand is not a real number at x = {ctx.nstr(t, 8)}: {d}")
-            if sign == 0 or not d > cutoff:
+            if sign == 0:
+                return zero
+            if not d > cutoff and not d > cutoff - far_efolds * max(0, ctx.mag(t) - _FAR_BITS):
+                # (below the cutoff per unit width, and per |t| units: a node 10⁴⁰⁰ out weighs that much; a
+                # component N(10⁴⁰⁰, (10³⁹⁸)²) at 10⁻³⁹⁸ of the peak was set to 0 where no far mass was scanned)
                 return zero
             if d > ceiling:
                 raise ConvergenceError(
