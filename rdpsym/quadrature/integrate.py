@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 
 import sympy as sp
 
@@ -41,6 +42,7 @@ from rdpsym.quadrature.divergent import (
     _series_diverges_by_limit,
     integrable_at_end,
 )
+from rdpsym.quadrature.hidden_hills import hidden_hills, holed, holed_recentred, windows
 from rdpsym.quadrature.locate import locate, log_abs
 from rdpsym.quadrature.piece import _piece
 from rdpsym.quadrature.seeds import critical_seeds, mixture_components
@@ -134,8 +136,23 @@ def integrate_pieces(pairs: Iterable, var: sp.Symbol, integrand: Callable, ctx, 
         try:
             exact_end = (functools.partial(integrable_at_end, bp, bq, var, order) if check_support else None)
             modes = functools.partial(_density_modes, bp, bq, var, lo, hi, seeds, ctx)
-            value, log_factor = _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reasons,
-                                       recentred, None, ctx.zero, 0, exact_end, modes)
+            hills = hidden_hills(pair, seeds, recentred, ctx)
+            spans = windows(pair, hills, ctx) if hills else []
+            # (a window about each hill the working precision cannot resolve is integrated recentred at its seed,
+            # first; then the piece with those windows read as 0, where the rest may be negligible beside them)
+            value, log_factor, floor = ctx.zero, ctx.zero, None
+            for a, b, hill in spans:
+                found = _recentred_piece(replace(pair, lo=a, hi=b), hill, seeds, ctx, check_support, reasons,
+                                         recentred, exact_end, modes)
+                value += found[0] * ctx.exp(found[1])
+            if spans and ctx.isfinite(value) and value != 0:  # (a KL piece's integral may be negative)
+                floor = ctx.log(abs(value)) - (ctx.dps + 10) * ctx.ln10
+            if value != ctx.inf:
+                rest, log_rest = _piece(pair, holed(integrand, spans, ctx) if spans else integrand, lo, hi, seeds,
+                                        ctx, check_support, reflected, reasons,
+                                        holed_recentred(recentred, spans, ctx) if spans else recentred, None,
+                                        ctx.zero, 0, exact_end, modes, floor)
+                value, log_factor = (value + rest * ctx.exp(log_rest), ctx.zero) if spans else (rest, log_rest)
         except (ConvergenceError, OverflowError) as exc:
             # Where the mass could not be found, the integral may be +∞ faster than any scan can follow
             # (Gumbel laws at α = 2 grow like exp(0.7·e^(−x))): the limit of its logarithm decides.
@@ -151,6 +168,15 @@ def integrate_pieces(pairs: Iterable, var: sp.Symbol, integrand: Callable, ctx, 
             return value
         total += value * ctx.exp(log_factor) if log_factor else value
     return total
+
+
+def _recentred_piece(part, hill, seeds, ctx, check_support, reasons, recentred, exact_end, modes):
+    """``_piece`` on ``part`` in u = x − seed, the hill's seed (:mod:`rdpsym.quadrature.hidden_hills`)."""
+    seed, (g, log_at) = hill
+    in_u = None if exact_end is None else (lambda e, inward: exact_end(e + seed, inward))
+    inside = [t - seed for t in seeds if (part.lo <= t) is sp.true and (t <= part.hi) is sp.true]
+    return _piece(part, g, part.lo - seed, part.hi - seed, inside, ctx, check_support, None, reasons, recentred,
+                  seed, log_at, 1, in_u, modes)
 
 
 def _density_modes(bp: sp.Expr, bq: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr, seeds: tuple, ctx) -> list:

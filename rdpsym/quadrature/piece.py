@@ -34,14 +34,18 @@ _MAX_RECENTRING = 8
 
 
 def _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reasons, recentred, centre, log_centre,
-           depth: int, end_integrable=None, density_modes=None):
+           depth: int, end_integrable=None, density_modes=None, floor=None):
     """∫ over one continuous piece (lo, hi), as (value, log factor): the integral of the original integrand is
     value·e^(log factor).  After a recentring at ``centre`` (an exact number), the integrand is f(centre + u)/
     f(centre) with log f(centre) = ``log_centre``, and the ends and seeds are in u.  ``end_integrable``: the exact
     verdict at a finite end (see :func:`~rdpsym.quadrature.divergent._diverges`), in the piece's own variable.
-    ``density_modes()``: where P and Q have their modes, in x, for a quadrature that did not settle."""
+    ``density_modes()``: where P and Q have their modes, in x, for a quadrature that did not settle.  ``floor``:
+    the log of a size below which the piece's integral is negligible (beside the windows cut out of it by
+    :mod:`rdpsym.quadrature.hidden_hills`): such a piece, or one where nothing is seen, adds 0."""
     log_f = _guarded(integrand.log_abs, ctx) if isinstance(integrand, LogForm) else log_abs(integrand, ctx)
     where = locate(log_f, lo, hi, ctx, [to_mpf(t, ctx) for t in seeds])
+    if floor is not None and (where.mode is None or where.log_size + log_centre < floor):
+        return ctx.zero, ctx.zero
     if where.rising is not None:
         raise ConvergenceError(
             f"the integrand still grows at x = {ctx.nstr(where.rising, 8)}, "
