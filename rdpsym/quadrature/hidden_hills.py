@@ -41,7 +41,7 @@ def hidden_hills(pair, seeds, recentred, ctx) -> list:
     found = []
     ends = [e for e in (pair.lo, pair.hi) if e.is_finite]  # (a kink of |x − 10¹⁰⁰| is a piece's end, not a seed)
     for seed in [*seeds, *ends]:
-        if not seed.is_real or seed.has(sp.CRootOf):
+        if not seed.is_real or seed.has(sp.CRootOf, sp.Float):  # (a centre must be exact: recentring substitutes it)
             continue
         at = to_mpf(seed, ctx)
         if not ctx.isfinite(at) or at == 0 or ctx.mag(at) <= ctx.prec // _FAR_BITS:

@@ -112,7 +112,10 @@ def _crossings(logs: list, var: sp.Symbol) -> list:
                 continue
             if not 1 <= poly.degree() <= 2 or any(c.free_symbols or c.is_real is not True for c in poly.coeffs()):
                 continue  # (a component of negative weight has the log of a negative number: 1/9 − iπ, a CI run)
-            for t in _numeric_real_roots(poly):
+            # (degree 1, the crossing of two components of one width, exactly: at 40 digits the crossing of N(10⁶⁰, 1)
+            # and N(10⁶⁰ + 5, 1) was 10⁶⁰ itself, and the recentring there read both components at one place)
+            crossed = [-poly.nth(0) / poly.nth(1)] if poly.degree() == 1 else _numeric_real_roots(poly)
+            for t in crossed:
                 level = sp.N(L1.xreplace({var: t}), 20)
                 if all(sp.N(L.xreplace({var: t}), 20) <= level + 1 for L in logs if L is not L1 and L is not L2):
                     out.append(t)
@@ -167,5 +170,7 @@ def _numeric_real_roots(poly: sp.Poly) -> list:
         out = []
         for r in found:
             if abs(ctx.im(r)) <= ctx.mpf(10) ** -30 * (1 + abs(r)):
-                out.append(sp.Float(ctx.nstr(ctx.re(r), 40), 40))
+                # exact (the binary value of the root found): a seed is also a centre to recentre at, and a Float
+                # centre of 40 digits made (x − 10⁶⁰ − 5) − (x − 10⁶⁰) vanish there
+                out.append(exact_rational(ctx.re(r)))
         return out
