@@ -728,6 +728,14 @@ def test_two_narrow_components_close_together_far_away_are_both_read(far, gap, q
         assert abs(got - truth) < mpmath.mpf(10) ** -14 * truth
 
 
+def test_a_far_component_in_p_only_makes_d_infinity_infinite():
+    """A review: ½N(0, 1) + ½N(10³⁰⁰, 1) against N(0, 1) has log(P/Q) = log(½ + ½e^(10³⁰⁰·x − 5·10⁵⁹⁹)), flat at log ½
+    out to the scan's last point (2·10⁸) and growing like 10³⁰⁰·x past 5·10²⁹⁹: D_∞ = +∞.  It came out 5·10⁵⁹⁹, the
+    log-ratio at the component's mode (a seed), which no outward read had started from."""
+    P = rdpsym.Continuous((_gaussian(1) + _gaussian(1).subs(x, x - _BIG**300)) / 2, x)
+    assert renyi_divergence_mp(P, rdpsym.Continuous(_gaussian(1), x), sp.oo, dps=15) == mpmath.inf
+
+
 def test_a_wide_kl_whose_log_ratio_cancels_has_every_digit():
     """½N(0, 1) + ½N(0, σ²) against ½N(0, 1) + ½N(0, 4σ²) at σ = 10²⁰: log(P/Q) cancels to (x/σ)² below σ, and at
     the working digits of 30 the plateau is mass out to 10²¹, one piece with a step at ±9.6 where the narrow

@@ -106,6 +106,13 @@ def _piece_sup(pair, var, log_p, log_q, ctx, discrete, ratio_for, reasons):
         if not ctx.isfinite(end) and len(pts) >= 2:
             # (a pmf's too: Skellam(1, 1) against Skellam(2, 1) has log(P/Q) = 1 − 1/(n + 1) + … at k = −n, a
             # supremum 1 that no outcome attains, and the integer scan ends at 10⁶: 0.999999 was returned)
+            outermost = max(-inward * t for t in pts)
+            beyond = [t for t in seeds if -inward * t > outermost and a < t < b]
+            if beyond:
+                # A seed past the scan (a far component's mode) is where the outward reads start: ½N(0, 1) +
+                # ½N(10³⁰⁰, 1) against N(0, 1) has log(P/Q) flat at log ½ out to the scan's 2·10⁸ and growing like
+                # 10³⁰⁰·x past 5·10²⁹⁹; D_∞ came out 5·10⁵⁹⁹, its value at the seed (a review)
+                pts, values = pts + beyond, values + [r(t) for t in beyond]
             why = _rises_outward(r, pts, values, end, -inward, ctx, exact, integer=discrete)
         elif discrete or not ctx.isfinite(end):
             why = None  # (a finite end of a pmf's range is an outcome: the scan read it)
