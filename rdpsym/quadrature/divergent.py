@@ -189,9 +189,9 @@ def integrable_at_end(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr, en
         # value or +∞ (asked by _diverges beyond a far hill only, where the reads may not see the tail's last scale)
         if order == 1:
             return None
+        lo, hi = (end, sp.S.Zero) if end is -oo else (sp.S.Zero, end)  # (limit_at_an_end reads the infinite ones)
         found = limit_at_an_end(lambda: order * expand_logs(sp.log(p)) + (1 - order) * expand_logs(sp.log(q)),
-                                var, end if end is -oo else sp.S.Zero, end if end is oo else sp.S.Zero,
-                                does_not_vanish, "the limit of the integrand")
+                                var, lo, hi, does_not_vanish, "the limit of the integrand")
         return False if found is not None else None
     t = sp.Dummy("t", positive=True)
     found = None

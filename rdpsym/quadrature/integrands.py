@@ -77,10 +77,10 @@ _SHIFT_BITS_IGNORED = 16
 
 #: Below this many e-folds under the piece's integral (beyond its dps + 30 digits), an integrand is 0: pieces up to
 #: e^700 ≈ 10³⁰⁴ long; a longer span lowers the cutoff by its length and :data:`_SPAN_EFOLDS` more (_scaled), and a
-#: node farther than 2^_FAR_BITS from 0 by its distance's bits beyond those.
+#: node farther than 2^_FAR_NODE_BITS from 0 by its distance's bits beyond those.
 _CUTOFF_EFOLDS = 700
 _SPAN_EFOLDS = 20
-_FAR_BITS = 990
+_FAR_NODE_BITS = 990
 
 
 def _ceiling(ctx):
@@ -124,7 +124,7 @@ def _scaled(integrand, shift, ctx, bounded: bool = True, span=None):
                 raise ConvergenceError(f"the integrand is not a real number at x = {ctx.nstr(t, 8)}: {d}")
             if sign == 0:
                 return zero
-            if not d > cutoff and not d > cutoff - far_efolds * max(0, ctx.mag(t) - _FAR_BITS):
+            if not d > cutoff and not d > cutoff - far_efolds * max(0, ctx.mag(t) - _FAR_NODE_BITS):
                 # (below the cutoff per unit width, and per |t| units: a node 10⁴⁰⁰ out weighs that much; a
                 # component N(10⁴⁰⁰, (10³⁹⁸)²) at 10⁻³⁹⁸ of the peak was set to 0 where no far mass was scanned)
                 return zero

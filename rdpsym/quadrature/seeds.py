@@ -93,9 +93,10 @@ _CROSSED = 6
 
 def _crossings(logs: list, var: sp.Symbol) -> list:
     """Where two of a mixture's components (their logs ``logs``) are equal and no third is larger: the density's log
-    bends there from one's slope to the other's.  Solved numerically (40 digits) where their difference is a
-    polynomial of degree ≤ 2: exact roots of six Gaussian components with irrational parameters took 3.4 s, past the
-    seeds' budget, and were lost at every precision (a review).
+    bends there from one's slope to the other's.  Where their difference is a polynomial of degree 1 (components of
+    one width), exactly; of degree 2, numerically (40 digits, each root kept as its exact binary value): exact roots
+    of six Gaussian components with irrational parameters took 3.4 s, past the seeds' budget, and were lost at every
+    precision (a review).
 
     >>> x = sp.Symbol("x", real=True)
     >>> [round(float(t), 6) for t in _crossings([-x**2 / 2, -x**2 / 8 - sp.log(2)], x)]
