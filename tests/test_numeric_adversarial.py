@@ -695,6 +695,66 @@ def test_a_tail_that_turns_divergent_beyond_a_far_hill_is_read_there():
     assert renyi_divergence_mp(P, Q, 2, dps=15) == mpmath.inf
 
 
+_CAUCHY = 1 / (sp.pi * (1 + x**2))
+_STUDENT_3 = 6 * sp.sqrt(3) / (sp.pi * (3 + x**2) ** 2)
+
+
+def _plateau_pair(plateau, weights, tail_weight):
+    """N(0, 1) + a plateau (weights[0] in P, weights[1] in Q) + a Cauchy tail in P and a Student-t₃ tail in Q."""
+    return tuple(rdpsym.Continuous((1 - w - tail_weight) * _gaussian(1) + w * plateau + tail_weight * tail, x)
+                 for w, tail in zip(weights, (_CAUCHY, _STUDENT_3)))
+
+
+@pytest.mark.parametrize("plateau", [_laplace(_BIG**1000), _laplace(_BIG**3900), _gaussian(_BIG**1999)],
+                         ids=["laplace-1e1000", "laplace-1e3900", "normal-1e1999"])
+def test_a_tail_that_falls_for_a_thousand_decades_and_then_grows_is_divergent(plateau):
+    """Stop 85 left it open: 10⁻⁶⁰ of a plateau in both laws beside Cauchy (P) and Student-t₃ (Q) tails of 10⁻³⁰⁰.  At
+    order 10, P¹⁰/Q⁹ falls like |x|^−20 past its hill, is flat on the plateau and grows like |x|^16 beyond it, so
+    D₁₀ = +∞; the far-mass scan stops 200 decades past a falling tail and saw no hill, and the reads near the mass
+    said integrable: 747.3 (Laplace(10¹⁰⁰⁰)), 3900.6 (Laplace(10³⁹⁰⁰)).  The tail is now read 10¹⁰⁰⁰ and 10⁴⁰⁰⁰ times
+    farther out, the outermost read deciding."""
+    eps = R(1, 10**60)
+    P, Q = _plateau_pair(plateau, (eps, eps), R(1, 10**300))
+    assert renyi_divergence_mp(P, Q, 10, dps=15) == mpmath.inf
+
+
+def _plateau_truth(weights, tail_weight, scale, order, dps):
+    """∫ P^α Q^(1−α) of _plateau_pair(Laplace(scale), ...) by mpmath alone, in log|x| (the plateau is 10¹⁵⁰⁰ wide)."""
+    with mpmath.workdps(dps):
+        a, b, d = mpmath.mpf(order.p) / order.q, mpmath.mpf(scale), mpmath.mpf(tail_weight)
+        cauchy, student = (lambda t: 1 / (mpmath.pi * (1 + t * t))), (
+            lambda t: 6 * mpmath.sqrt(3) / (mpmath.pi * (3 + t * t) ** 2))
+
+        def law(t, w, tail):
+            return (1 - w - d) * mpmath.npdf(t) + w * mpmath.exp(-t / b) / (2 * b) + d * tail(t)
+
+        def f(u):
+            t = mpmath.exp(u)
+            return law(t, weights[0], cauchy) ** a * law(t, weights[1], student) ** (1 - a) * t
+
+        log_b = mpmath.log(b)
+        cuts = [-80, -5, 0, 1, 2, 3, 5, 10, 20, 50, 100, 300, 700, 1000, 1400, 2000, 2500, 3000, log_b - 20, log_b - 5,
+                log_b, log_b + 5, log_b + 10, log_b + 30, log_b + 200, 6000]
+        return mpmath.log(2 * mpmath.quad(f, sorted(cuts))) / (a - 1)
+
+
+def test_a_plateau_beyond_a_falling_tail_counts_or_the_value_is_refused():
+    """A Laplace(10¹⁵⁰⁰) plateau beyond Cauchy (P) and Student-t₃ (Q) tails of 10⁻³ (2ε of it in P, ε in Q), at order
+    6/5: P^α Q^(1−α) falls like |x|^−1.6 and |x|^−2.4 for 600 decades, is flat out to 10¹⁵⁰⁴ and integrable beyond.
+    With ε = 10⁻⁵ the plateau holds 2.3·10⁻⁵ of the integral, which the far-mass scan (stopped 200 decades past the
+    falling tail) left out: D came out 4.198·10⁻⁴ for 5.347·10⁻⁴.  It is now refused; with ε = 10⁻⁶⁰ it is
+    negligible and the value stands."""
+    order, d, b = R(6, 5), R(1, 10**3), _BIG**1500
+    P, Q = _plateau_pair(_laplace(b), (R(2, 10**5), R(1, 10**5)), d)
+    with pytest.raises(ConvergenceError, match="did not locate"):
+        renyi_divergence_mp(P, Q, order, dps=15)
+    assert abs(_plateau_truth((R(2, 10**5), R(1, 10**5)), d, b, order, 20) - mpmath.mpf("5.3468e-4")) < 1e-7
+    weights = (R(2, 10**60), R(1, 10**60))
+    got = renyi_divergence_mp(*_plateau_pair(_laplace(b), weights, d), order, dps=15)
+    truth = _plateau_truth(weights, d, b, order, 25)
+    assert abs(got - truth) < mpmath.mpf(10) ** -14 * truth
+
+
 @pytest.mark.parametrize("far, gap, q_weights, order", [
     (100, 5, None, R(1, 2)), (100, 5, None, 1), (60, 5, None, 2), (60, 1, None, R(1, 2)),
     (60, 5, (R(1, 4), R(3, 4)), R(1, 2)),
