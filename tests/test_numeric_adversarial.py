@@ -683,6 +683,21 @@ def test_a_wide_component_far_off_the_mode_is_not_cut_off_per_unit_width(spread,
         assert abs(got - truth) < mpmath.mpf(10) ** -14 * truth
 
 
+@pytest.mark.parametrize("start, width, order", [(_BIG**300, 1, 1), (_BIG**300, 1, R(1, 2)),
+                                                 (-_BIG**300 - 1, 1, 1), (_BIG**60, R(1, 10**5), 1)],
+                         ids=["1e300-kl", "1e300-half", "minus-1e300-kl", "1e60-narrow-kl"])
+def test_a_uniform_component_far_out_is_integrated_over_its_own_width(start, width, order):
+    """Stop 85 left it open: ⅔N(0, 1) + ⅓U(10³⁰⁰, 10³⁰⁰ + 1) against ⅓/⅔ gave the KL 0.462 for 0.231: at 26 digits
+    the piece [10³⁰⁰, 10³⁰⁰ + 1] has no width, and it added 0.  A finite piece shorter than 2^(−prec/4) of its distance
+    from 0 is now integrated recentred at its lower end (rdpsym.quadrature.piece._too_short)."""
+    uniform = sp.Piecewise((1 / width, (x >= start) & (x <= start + width)), (0, True))
+    P, Q = (rdpsym.Continuous(w * _gaussian(1) + (1 - w) * uniform, x) for w in _TWO_THIRDS)
+    got = renyi_divergence_mp(P, Q, order, dps=15)
+    with mpmath.workdps(30):
+        truth = to_mpf(_share_sum(order, _TWO_THIRDS), mpmath.mp)
+        assert abs(got - truth) < mpmath.mpf(10) ** -14 * truth
+
+
 def test_a_tail_that_turns_divergent_beyond_a_far_hill_is_read_there():
     """A review: 10⁻³⁰⁰ of a Cauchy law in P against a Student-t₃ in Q, beside N(0, 1) and a plateau 10⁻⁶⁰·N(0,
     (10¹⁹⁰⁰)²) in both: P²/Q ~ x⁻⁴ out to 10¹⁹⁰⁰ and ~ 10⁻³⁰⁰ beyond, so D₂ = +∞; read only beyond the far hill (at 10⁴⁶⁴),
