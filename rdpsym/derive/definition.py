@@ -175,9 +175,9 @@ def _settle(P: Density, Q: Density, tables, order: sp.Expr, dps: int, ctx,
             break
         if at_precision is _at_precision and (needed - dps - guard > NEAR_DIGITS or needed > ceiling):
             # Cheaper (or only possible) without the cancellation: the near form, at this precision.
-            near = _near_value(P, Q, tables, order, wp, first, size, guard, ctx)
+            near = _near_value(P, Q, tables, order, wp, first, size, guard, ctx, dps)
             if near is not None:
-                at_precision, first = _near_or_refused, near
+                at_precision, first = functools.partial(_near_or_refused, dps=dps), near
                 break
         if needed > ceiling:
             shown = "0" if first == 0 else ctx.nstr(ctx.convert(first), 5)
@@ -257,11 +257,11 @@ def _told_apart(first, second, ctx) -> str:
     return f", which agree to {agree} digits (they differ by {ctx.nstr(abs(a - b), 2)})"
 
 
-def _near_value(P, Q, tables, order, wp, first, size, guard, ctx):
+def _near_value(P, Q, tables, order, wp, first, size, guard, ctx, dps):
     """The near form's value at ``wp`` when it applies and agrees with the direct value ``first`` to the
     direct value's absolute accuracy (10^−(wp − guard) in log I), else None."""
     try:
-        near = _near_at_precision(P, Q, tables, order, wp)
+        near = _near_at_precision(P, Q, tables, order, wp, covered=wp - dps)
     except (ConvergenceError, NoClosedFormError, ZeroDivisionError, ValueError):
         return None
     if near is None or not mpmath.isfinite(near):
@@ -271,11 +271,11 @@ def _near_value(P, Q, tables, order, wp, first, size, guard, ctx):
     return near
 
 
-def _near_or_refused(P, Q, tables, order, wp: int):
+def _near_or_refused(P, Q, tables, order, wp: int, *, dps: int):
     """The near form at ``wp`` digits, once the value is read in it: where it does not apply at a higher precision
     (the laws' masses not 1 to it), a ConvergenceError; its None went on into the comparison of the two precisions,
     a raw TypeError (a probe)."""
-    value = _near_at_precision(P, Q, tables, order, wp)
+    value = _near_at_precision(P, Q, tables, order, wp, covered=wp - dps)
     if value is None:
         raise ConvergenceError(f"D_{order} cancels, and its form without cancellation does not apply at {wp} digits "
                                "(the laws' masses do not add up to 1 there)")

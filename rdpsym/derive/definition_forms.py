@@ -309,11 +309,12 @@ class _Setting:
         return self._ratios[key]
 
 
-#: Digits of a log-ratio lost to rounding that the guard digits already cover (see _near_at_precision).
+#: Digits of a log-ratio lost to rounding beyond the covered ones that are let pass (see _near_at_precision).
 _LOST_SLACK = 5
 
 
-def _near_at_precision(P: Density, Q: Density, tables: tuple | None, order: sp.Expr, wp: int, *, raised=False):
+def _near_at_precision(P: Density, Q: Density, tables: tuple | None, order: sp.Expr, wp: int, *, covered: int = 0,
+                       raised: bool = False):
     """The definition in its *near form* at ``wp`` digits (a global-context ``mpf``), or None where it does
     not apply (α = ∞, a table, laws not normalised to the working precision).
 
@@ -328,18 +329,20 @@ def _near_at_precision(P: Density, Q: Density, tables: tuple | None, order: sp.E
     comes out at the working precision, where the direct form would need 600
     more digits.  Used when the direct value is small (:func:`~rdpsym.derive.definition._near_value`).
 
-    Where r itself cancels past what SymPy's expansion removes, the digits it loses are added to ``wp`` first
-    (:meth:`_Setting.ratio_digits_lost`): at scale 10⁴⁰ the log-ratio of two logistic laws one apart is a difference
-    of logarithms near log 2 that are 10⁻⁴⁰ apart, and its quadrature at 50 and 70 digits spun on rounding noise
-    (6.5 and 5.8 s for 8 and 9 right digits of the KL; 1.8 s for all of them at 107 digits).
+    Where r itself cancels past what SymPy's expansion removes, the digits it loses beyond the ``covered`` ones
+    (the working digits past those the caller needs) are added to ``wp`` first (:meth:`_Setting.ratio_digits_lost`):
+    at scale 10⁴⁰ the log-ratio of two logistic laws one apart is a difference of logarithms near log 2 that are
+    10⁻⁴⁰ apart, and its quadrature at 50 and 70 digits spun on rounding noise (6.5 and 5.8 s for 8 and 9 right
+    digits of the KL; 1.8 s for all of them at 107 digits).  (Adding every digit lost, uncovered or not, tripled the
+    time of Cauchy laws 10⁻²⁰ apart, which the guard digits already covered: a review.)
     """
     with private_context(wp) as ctx:
         if tables is not None:
             return _near_table(*tables, order, ctx)
         setting = _Setting(P, Q, ctx)
-        lost = 0 if raised or order is oo else setting.ratio_digits_lost()
+        lost = 0 if raised or order is oo else setting.ratio_digits_lost() - covered
         if lost > _LOST_SLACK:
-            return _near_at_precision(P, Q, tables, order, wp + lost, raised=True)
+            return _near_at_precision(P, Q, tables, order, wp + lost, covered=covered, raised=True)
         if order is oo:
             # The supremum of the log-ratio expanded symbolically piece by piece has no cancellation at all.
             if not all(getattr(setting.ratio(pair), "expanded", False)

@@ -328,18 +328,17 @@ _FAR_SHIFTS = (1000, 4000)
 
 
 def _far_verdict(exponent_at, log_mass_at, integrable, end, sign: int, length, threshold, ctx) -> str | None:
-    """Why a tail that reads integrable near the mass is not, read again :data:`_FAR_SHIFTS` decades farther out, or
-    None.  A tail can fall over a thousand decades and then turn: P = N(0, 1) + 10⁻⁶⁰·Laplace(10³⁹⁰⁰) + 10⁻³⁰⁰·Cauchy
-    against the same with a Student-t₃ for the Cauchy law, at order 10: P¹⁰/Q⁹ falls like |x|^−20 past its hill at
-    10⁹¹⁵, is flat on the Laplace plateau and grows like |x|^16 past 10³⁹⁰⁴, so D₁₀ = +∞; it came out 3900.6 (the
-    far-mass scan stops 200 decades past a falling tail, and saw no hill).  The outermost read decides, confirmed 8
-    and 16 decades beyond it.
+    """Why a tail that reads integrable beyond a far hill is not, read again :data:`_FAR_SHIFTS` decades farther out,
+    or None.  10⁻³⁰⁰ of a Cauchy law in P against a Student-t₃ in Q beside a plateau N(0, (10¹⁹⁰⁰)²) gives P²/Q ~ x⁻⁴
+    out to 10¹⁹⁰⁰ and a constant beyond (a review: 262.6 for +∞).  The outermost read decides, confirmed 8 and 16
+    decades beyond it; a read that says "not integrable" farther in but not outermost is a plateau that ends: mass
+    the far-mass scan did not reach.  ``log_mass_at(k)``, log(f·|x − mode|) at 10^k times the first reads' distance,
+    is then read every 4 decades out to the outermost read, and a hill above ``threshold`` (the negligible level)
+    refuses the value (:func:`_far_hill`).
 
-    A read that says "not integrable" farther in but not outermost is a plateau that ends: mass the far-mass scan
-    did not reach.  ``log_mass_at(k)``, log(f·|x − mode|) at 10^k times the first reads' distance, is then read every
-    4 decades out to the outermost read: a hill above ``threshold`` (the negligible level), or a read that fails, and
-    the value is refused (with a Laplace(10¹⁵⁰⁰) plateau of weight 10⁻⁵ beside Cauchy and t₃ tails of 10⁻³ at order 6/5,
-    D came out 4.198·10⁻⁴ for about 5.3·10⁻⁴); below it everywhere, the plateau does not count."""
+    Only beyond a far hill: read past every tail, the reads 10⁴⁰⁰⁰ times out met terms that cancel past any working
+    precision there (P = Laplace against Q ∝ (1 + x²)·e^(−2|x|) at order 2: α·log P + (1 − α)·log Q read 0, and
+    D₂ = log(3π/8) came out +∞; a review), and special functions whose evaluation there took 20 s a read."""
     reads = {}
     for shift in _FAR_SHIFTS:
         c = exponent_at(end, sign, length, shift)
@@ -362,13 +361,12 @@ def _far_verdict(exponent_at, log_mass_at, integrable, end, sign: int, length, t
 
 
 def _far_hill(sizes: list, threshold) -> bool:
-    """Whether the masses per unit of log-distance ``sizes`` (every 4 decades outward) hold a hill that matters: a
-    point above ``threshold`` that has risen by more than an e-fold from the lowest before it (as far_mass reads one),
-    or a point unread.  The tail falling from the located mass is the quadrature's own, however large."""
-    if any(m is None for m in sizes):
-        return True
-    lowest = sizes[0]
-    for m in sizes[1:]:
+    """Whether the masses per unit of log-distance ``sizes`` (every 4 decades outward; None where unread) hold a hill
+    that matters: a point above ``threshold`` that has risen by more than an e-fold from the lowest before it (as
+    far_mass reads one).  The tail falling from the located mass is the quadrature's own, however large."""
+    read = [m for m in sizes if m is not None]  # (a read that fails is no mass: log f = −∞, or a probe out of time)
+    lowest = read[0] if read else None
+    for m in read[1:]:
         if m > threshold and m > lowest + 1:
             return True
         lowest = min(lowest, m)
@@ -452,7 +450,7 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable
                 # a probe)
                 return f"the integrand's exact power at {end} is below −1: it is not integrable there"
             if exponent is None or integrable(exponent, infinite):
-                if infinite:
+                if infinite and where.beyond_far(sign):
                     far = _far_verdict(exponent_at, functools.partial(log_mass_at, sign), integrable, end, sign,
                                        length, where.log_size - (ctx.dps + 5) * ctx.ln10, ctx)
                     if far is not None:

@@ -109,6 +109,10 @@ class Locus:
             length = max(length, passed)  # (beyond a far hill, even one of no mass that matters: far_mass)
         return max(length, abs(end - self.mode)) if end is not None and self.mode is not None else length
 
+    def beyond_far(self, sign: int) -> bool:
+        """Whether a far hill (of mass or not) was met toward ``sign``: the reads of the tail start beyond it."""
+        return self.reach[sign > 0] is not None or self.passed[sign > 0] is not None
+
     @property
     def log_size(self):
         """log(peak × width): the order of magnitude of the piece's integral, as a logarithm (0 if unknown)."""
