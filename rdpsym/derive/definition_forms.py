@@ -287,7 +287,7 @@ class _Setting:
                     value = r(t)
                     with ctx.workprec(2 * ctx.prec):
                         again = r(t)
-                except (ZeroDivisionError, ValueError, OverflowError, TypeError):
+                except (ArithmeticError, ValueError, TypeError):
                     continue
                 if type(value) is ctx.mpf and type(again) is ctx.mpf and ctx.isfinite(value) and ctx.isfinite(again):
                     reads.append((value, again))

@@ -183,7 +183,7 @@ def integrable_at_end(p: sp.Expr, q: sp.Expr, var: sp.Symbol, order: sp.Expr, en
     10⁻⁸·x^(10⁻⁸ − 1) against 2·10⁻⁸·x^(2·10⁻⁸ − 1) has the KL 1 − log 2, its integrand ~ x^(−1 + 10⁻⁸)·log x at 0
     with all its mass below x = e^(−10⁷), and it was said +∞."""
     if order is None or order is oo or end in (oo, -oo):
-        # (An infinite end is the reads' to decide, _far_verdict: SymPy's limit there factors the laws' coefficients,
+        # (An infinite end is the reads' to decide, _diverges: SymPy's limit there factors the laws' coefficients,
         # Wang's algorithm testing numbers of a thousand digits for primality in calls no budget interrupts, 9.5 s
         # against a budget of 2 s for ⅔N(0, 1) + ⅓N(10⁵⁰⁰, (10⁴⁹⁰)²), and it decided nothing in the whole test suite.)
         return None
@@ -322,8 +322,8 @@ def _reread(ctx, exponent_at, where: tuple, factor: int):
         return exponent_at(*where)
 
 
-#: Decades beyond the first reads of a tail at which it is read again (the far-mass scan reaches 4 000 decades,
-#: rdpsym.quadrature.far_mass, and an exact number of rdpsym's input ceilings has at most 4 000 digits).
+#: Decades beyond the first reads of a tail beyond a far hill at which it is read again (the far-mass scan reaches
+#: 4 000 decades, rdpsym.quadrature.far_mass, and an exact number of rdpsym's input ceilings has at most 4 000 digits).
 _FAR_SHIFTS = (1000, 4000)
 
 

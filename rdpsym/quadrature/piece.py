@@ -125,8 +125,8 @@ def _span(where: Locus, lo: sp.Expr, hi: sp.Expr, ctx):
 def _too_short(lo: sp.Expr, hi: sp.Expr, ctx) -> bool:
     """Whether a finite piece is shorter than 2^(−prec/4) of its distance from 0: its nodes lose a quarter of the
     working digits or more, and past 2^−prec its ends are one number.  ⅔N(0, 1) + ⅓U(10³⁰⁰, 10³⁰⁰ + 1) against ⅓/⅔:
-    the piece [10³⁰⁰, 10³⁰⁰ + 1] had no width at 26 digits and added 0, the KL 0.462 for 0.231; at 10³⁰, D₂ did not
-    settle.  Integrated recentred at its lower end, u = x − lo runs over [0, hi − lo] exactly."""
+    the piece [10³⁰⁰, 10³⁰⁰ + 1] had no width at 26 digits and added 0: the KL 0.462 for 0.231.  Integrated recentred
+    at its lower end, u = x − lo runs over [0, hi − lo] exactly."""
     if lo in (oo, -oo) or hi in (oo, -oo) or lo == 0:
         return False
     far = max(abs(to_mpf(lo, ctx)), abs(to_mpf(hi, ctx)))
