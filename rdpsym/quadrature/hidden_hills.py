@@ -22,10 +22,7 @@ import sympy as sp
 from rdpsym.foundations.numbers import exact_rational
 from rdpsym.quadrature.compile import to_mpf
 from rdpsym.quadrature.integrands import LogForm
-
-#: A seed is far (worth the symbolic recentring) when the numbers at its place are coarser than 2^−(prec·3/4):
-#: beyond 2^(prec/4) in magnitude, as the recentring of piece._unresolved asks of a mode.
-_FAR_BITS = 4
+from rdpsym.quadrature.piece import RESOLUTION_BITS, resolved_width
 
 #: The recentred piece reaches |seed|·2^−(prec/8) to either side: far beyond any hill narrower than the spacing
 #: of the numbers at the seed (2^−prec of it), far inside the distance to the mass at 0.
@@ -44,15 +41,15 @@ def hidden_hills(pair, seeds, recentred, ctx) -> list:
         if not seed.is_real or seed.has(sp.CRootOf, sp.Float):  # (a centre must be exact: recentring substitutes it)
             continue
         at = to_mpf(seed, ctx)
-        if not ctx.isfinite(at) or at == 0 or ctx.mag(at) <= ctx.prec // _FAR_BITS:
-            continue
+        if not ctx.isfinite(at) or at == 0 or ctx.mag(at) <= ctx.prec // RESOLUTION_BITS:
+            continue  # (a seed this close to 0 is resolved as any: the scan sees its hill)
+        step = resolved_width(at, ctx)
         about = recentred(pair, seed)
         if about is None or not ctx.isfinite(about[1]):
             continue
-        # A hill narrower than the numbers at its place resolve (2^−(prec/4) of it, as piece._unresolved asks of a
-        # mode): the exact integrand falls by more than an e-fold within that, on each side that lies in the piece
+        # A hill narrower than the numbers at its place resolve (piece.resolved_width, as piece._unresolved asks of
+        # a mode): the exact integrand falls by more than an e-fold within that, on each side that lies in the piece
         # (the crossing of two components at 5·10²⁹⁹ is as unresolved, but a slope, not a hill).
-        step = ctx.ldexp(abs(at), -(ctx.prec // _FAR_BITS))
         sides = [side for side, end in ((-1, pair.lo), (1, pair.hi)) if seed != end]
         if sides and all(_falls(about[0], side * step, ctx) for side in sides):
             found.append((seed, about))

@@ -122,6 +122,17 @@ def _span(where: Locus, lo: sp.Expr, hi: sp.Expr, ctx):
     return max(lengths) if lengths else None
 
 
+#: A width below 2^−(prec/RESOLUTION_BITS) of its place is not resolved there (see :func:`resolved_width`).
+RESOLUTION_BITS = 4
+
+
+def resolved_width(place, ctx):
+    """The narrowest width the working precision resolves at ``place`` (an mpf): 2^(−prec/4) of |place|, where nodes
+    u from ``place`` keep three quarters of the working digits of u.  Narrower mass or pieces there are integrated
+    recentred (:func:`_unresolved`, :func:`_too_short`, :mod:`rdpsym.quadrature.hidden_hills`)."""
+    return ctx.ldexp(abs(place), -(ctx.prec // RESOLUTION_BITS))
+
+
 def _too_short(lo: sp.Expr, hi: sp.Expr, ctx) -> bool:
     """Whether a finite piece is shorter than 2^(−prec/4) of its distance from 0: its nodes lose a quarter of the
     working digits or more, and past 2^−prec its ends are one number.  ⅔N(0, 1) + ⅓U(10³⁰⁰, 10³⁰⁰ + 1) against ⅓/⅔:
@@ -129,8 +140,7 @@ def _too_short(lo: sp.Expr, hi: sp.Expr, ctx) -> bool:
     at its lower end, u = x − lo runs over [0, hi − lo] exactly."""
     if lo in (oo, -oo) or hi in (oo, -oo) or lo == 0:
         return False
-    far = max(abs(to_mpf(lo, ctx)), abs(to_mpf(hi, ctx)))
-    return to_mpf(hi - lo, ctx) < ctx.ldexp(far, -(ctx.prec // 4))
+    return to_mpf(hi - lo, ctx) < resolved_width(max(abs(to_mpf(lo, ctx)), abs(to_mpf(hi, ctx))), ctx)
 
 
 def _unresolved(where: Locus, ctx, lo: sp.Expr, hi: sp.Expr) -> bool:
@@ -148,7 +158,7 @@ def _unresolved(where: Locus, ctx, lo: sp.Expr, hi: sp.Expr) -> bool:
         place = min(ends, key=lambda e: abs(e - where.mode)) if ends else place
     if place == 0:
         return False
-    return where.scale < ctx.ldexp(abs(place), -(ctx.prec // 4))
+    return where.scale < resolved_width(place, ctx)
 
 
 def _imprecise(where: Locus, ctx) -> bool:
