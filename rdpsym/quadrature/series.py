@@ -102,12 +102,26 @@ def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx, hints: tuple = ()):
     drop = peak_log - (ctx.dps + 10) * ctx.ln10
     try:
         right, left = (_reach(log_size, mode, direction, far, drop) for direction in (1, -1))
+        # Offsets the scan found above the drop but away from the largest term: a second group of terms (a mixture
+        # of Poisson(1) and Poisson(1000)), which a sum outward from the largest one stops short of.
+        # (_reach counts the steps to the first term below the drop, or past the end: the window is open.)
+        seen = [*zip(offsets, sizes), *((d, log_size(d)) for d in modes)]
+        outside = sorted(d for d, size in seen if not mode - left < d < mode + right and size >= drop)
+        first = last = mode  # the terms summed one by one; outward from them until they are negligible
+        if outside:
+            first, last = min(mode - left + 1, *outside), max(mode + right - 1, *outside)
+            first = max(first - _reach(log_size, first, -1, far, drop) + 1, 0) if first > 0 else 0
+            last += _reach(log_size, last, 1, far, drop) - 1
+            if last - first > MAX_TERMS:
+                raise ConvergenceError(f"the series has terms that matter at k = {start + step * outside[0]}, away "
+                                       f"from its largest one (k = {start + step * mode}), more than {MAX_TERMS} "
+                                       "terms apart: not summed")
     except _NoDrop as never:
         # Terms that keep their size to k ~ 2^4096 (P³/Q² of two zeta laws at α = 3: the constant ζ(3)²/ζ(2)³; a pmf of
         # floors against a geometric law: 1/8 and 1/4 in turn): the series diverges.  Their doubling went on to
         # numbers of thousands of digits, 160 s of CPU before an answer (a probe).  +∞ for terms positive wherever
         # they are looked at; a series of signed terms that do not tend to 0 ((−1)^k, cos k) has no sum (a review).
-        far_k = mode + never.offset
+        far_k = never.offset
         looked = [far_k + j for j in range(-8, 9)] + [mode + direction * 2**j for j in range(0, 64, 7)
                                                        for direction in (1, -1)]
         signs = [(log_form(start + step * d)[1] if log_form is not None else ctx.sign(term(start + step * d)))
@@ -119,21 +133,7 @@ def sum_range(term, lo: sp.Expr, hi: sp.Expr, ctx, hints: tuple = ()):
                                    f"level nor keep their sign (near k = {start + step * far_k}): no sum was found "
                                    "(a series of signed terms that do not tend to 0 has none)") from None
         return ctx.inf
-    # Offsets the scan found above the drop but away from the largest term: a second group of terms (a mixture
-    # of Poisson(1) and Poisson(1000)), which a sum outward from the largest one stops short of.
-    # (_reach counts the steps to the first term below the drop, or past the end: the window is open.)
-    seen = [*zip(offsets, sizes), *((d, log_size(d)) for d in modes)]
-    outside = sorted(d for d, size in seen if not mode - left < d < mode + right and size >= drop)
-    first = last = mode  # the terms summed one by one; outward from them until they are negligible
-    if outside:
-        first, last = min(mode - left + 1, *outside), max(mode + right - 1, *outside)
-        first = max(first - _reach(log_size, first, -1, far, drop) + 1, 0) if first > 0 else 0
-        last += _reach(log_size, last, 1, far, drop) - 1
-        if last - first > MAX_TERMS:
-            raise ConvergenceError(f"the series has terms that matter at k = {start + step * outside[0]}, away "
-                                   f"from its largest one (k = {start + step * mode}), more than {MAX_TERMS} "
-                                   "terms apart: not summed")
-    elif right + left > MAX_TERMS:
+    if not outside and right + left > MAX_TERMS:
         tail = _algebraic_tail(term, log_size, start, step, mode, far, ctx)
         if tail is not None:
             return tail
@@ -312,7 +312,8 @@ def _ternary_max(log_size, low: int, high: int) -> int:
 
 
 class _NoDrop(Exception):  # noqa: N818 - a signal inside this module, not an error
-    """The terms did not fall below the level by an offset of 2^4096 (``offset``): they do not tend to 0."""
+    """The terms did not fall below the level 2^4096 terms from where they were followed (``offset``, counted from the
+    series' start, is where they were still above it): they do not tend to 0."""
 
     def __init__(self, offset: int):
         self.offset = offset
@@ -328,7 +329,7 @@ def _reach(log_size, mode: int, direction: int, far: int | None, level) -> int:
         if (end is not None and (k - end) * direction >= 0) or log_size(k) < level:
             break
         if end is None and d > 2 ** _EXPONENTS[-1]:  # (a finite range ends: its sum is its terms')
-            raise _NoDrop(direction * d)
+            raise _NoDrop(k)
         d *= 2
     low, high = d // 2, d
     while high - low > 1:
