@@ -274,7 +274,7 @@ def test_critical_seeds_read_the_logs_the_integrand_is_compiled_from():
     """The seeds of the supremum's search solve the derivatives of log p and log q as the compiled integrand has
     them (kept, not expanded again at every point of a check): the Gaussian's mode 3 is found; the skew-normal's
     log, 1 + erf as erfc, has no rational derivative, and its first term read as a mixture component gives 0."""
-    from rdpsym.quadrature.compile import _log_expression, log_expression
+    from rdpsym.quadrature.log_expressions import _log_expression, log_expression
     from rdpsym.quadrature.seeds import critical_seeds
 
     x = sp.Symbol("x", real=True)

@@ -18,12 +18,13 @@ from dataclasses import replace
 import mpmath
 import sympy as sp
 
-from rdpsym.foundations.errors import ConvergenceError
+from rdpsym.foundations.errors import ConvergenceError, NoClosedFormError
 from rdpsym.foundations.exact_size import exact_at
 from rdpsym.foundations.numbers import Infinity, exact_mpf
 from rdpsym.foundations.precision import private_context, sympy_evalf_guard
 from rdpsym.laws.densities import Density, Discrete
 from rdpsym.quadrature.compile import (
+    agrees_at_probes,
     compile_expr,
     fast_log,
     log_expression,
@@ -35,6 +36,7 @@ from rdpsym.quadrature.compile import (
 from rdpsym.quadrature.divergent import end_power
 from rdpsym.quadrature.integrands import LogForm
 from rdpsym.quadrature.integrate import integrate_pieces
+from rdpsym.quadrature.log_expressions import combined_log_expression
 from rdpsym.quadrature.near import log_psi, near_one, psi_near
 from rdpsym.quadrature.regions import Law, lattice_sup, law_probes, probe_points, read_regions, read_tables
 from rdpsym.quadrature.supremum import sup_log_ratio
@@ -68,7 +70,7 @@ def _direct(P: Density, Q: Density, tables: tuple | None, order: sp.Expr, ctx, r
                     return d, 1  # (not an mpf: the caller's "not a real number" ConvergenceError, not a TypeError)
                 return lp + ctx.log(abs(d)), (1 if d > 0 else -1)
         else:
-            combined = _combined_log(lp_, lq_, a, ctx)
+            combined = _combined_log(lp_, lq_, a, ctx, setting.combined_exactly(order) if reflect_at is None else None)
 
             def parts(t):  # P^α·Q^(1−α)
                 return combined(t), 1
@@ -143,11 +145,13 @@ def _mass_beyond_reach(P: Density) -> bool:
     return False
 
 
-def _combined_log(lp, lq, a, ctx):
+def _combined_log(lp, lq, a, ctx, exactly=None):
     """t -> α·log P(t) + (1 − α)·log Q(t) to the working precision, whatever the two terms cancel: at α = 10¹² the
     terms of a Gaussian pair near the mass are ~10³⁶ and their sum ~10²⁴, so at 30 digits the sum would be off
     by 10⁶ e-folds and the mass not found (the definition came out −∞).  Recomputed with the digits the
-    terms lost (t is an exact binary number: the logarithms are evaluated again, not just added).
+    terms lost (t is an exact binary number: the logarithms are evaluated again, not just added); where they lost
+    more than 4× the working bits (far in a tail), ``exactly(t)``, the sum expanded symbolically
+    (:meth:`_Setting.combined_exactly`), where there is one.
 
     This runs at every node of every quadrature of the definition (about 5 000 for a Gaussian pair at 50
     digits), so the bits lost are read off the terms' binary (mantissa, exponent, bit count) rather than by
@@ -175,11 +179,17 @@ def _combined_log(lp, lq, a, ctx):
             if not (isfinite(u) and isfinite(v)) or not (u or v):
                 return total
             lost = max(mag(abs(u)), mag(abs(v))) - (mag(total) if total != 0 else -prec)
-        if lost <= _CANCELLED_BITS or lost > 4 * prec:
+        if lost <= _CANCELLED_BITS:
+            return total
+        if lost > 4 * prec:
             # (Beyond 4× the working bits, far in a tail: a logistic pair's P²/Q tends to a constant, and at
             # x = 10⁴⁰⁰⁰ its terms cancel in 13 000 bits.  The scan there needs the sum's size, not its digits,
-            # and where the mass itself is that ill-conditioned, the integration recentres symbolically.)
-            return total
+            # and where the mass itself is that ill-conditioned, the integration recentres symbolically.  The
+            # rounded sum is not even the size where the terms cancel exactly, as Laplace(1) against
+            # Q ∝ (1 + x²)·e^(−2|x|) at α = 2 do: it read 0, a far mass of P²/Q ~ 1 at 10⁴⁰⁰⁰, and D₂ = log(3π/8)
+            # was +∞ ("decays like |x|^0.0"): the expanded sum says −log(1 + x²) + log(3/8) there.)
+            exact = exactly(t) if exactly is not None else None
+            return total if exact is None else exact
         with ctx.extraprec(int(lost) + 20):
             total = a * lp(t) + (1 - a) * lq(t)  # (1 − α at this higher precision, not the kept b)
         return +total
@@ -223,6 +233,7 @@ class _Setting:
         self.trusted = all(fast_log(D.expr, D.var, f, probes, self.discrete, ctx) is not None
                            for D, f, probes in ((P, self.fP, self.probes_P), (Q, self.fQ, self.probes_Q)))
         self._ratios: dict = {}
+        self._combined: dict = {}  # order -> combined_exactly(order)
         self.reasons: list[str] = []  # why a value is +∞, as found
 
     def logs(self, reflect_at=None, direction=-1):
@@ -233,6 +244,40 @@ class _Setting:
         if self.discrete and reflect_at is None:
             return tuple(_exact_zeros(log_f, D, ctx) for log_f, D in zip(logs, (P, Q)))
         return logs
+
+    def combined_exactly(self, order: sp.Expr):
+        """t -> α·log p(t) + (1 − α)·log q(t) from the branches' logarithms expanded as one sum on each region with
+        an infinite end (:func:`~rdpsym.quadrature.log_expressions.combined_log_expression`), checked against the two
+        logarithms at the region's probe points; None (at t) on the other regions, where no sum is written, or it is
+        not trusted.  What :func:`_combined_log` reads where the two terms cancel past any precision: far in a tail."""
+        ctx, var = self.ctx, self.P.var
+        if order in self._combined:
+            return self._combined[order]
+        reference = _combined_log(self.lP, self.lQ, to_mpf(order, ctx), ctx)
+        tails = []  # (lo, hi, compiled sum) as mpfs, on the regions with an infinite end
+        for pair in self.pairs:
+            if pair.p == 0 or pair.q == 0 or getattr(pair, "lattice", None) is not None \
+                    or (pair.lo is not -oo and pair.hi is not oo):
+                continue
+            expr = combined_log_expression(pair.p, pair.q, var, order)
+            if expr is None:
+                continue
+            try:
+                fast = compile_expr(expr, var, ctx)
+            except (TypeError, ValueError, NotImplementedError, NameError, NoClosedFormError):
+                continue
+            if agrees_at_probes(fast, reference, probe_points(pair, self.discrete), self.discrete, ctx):
+                tails.append((to_mpf(pair.lo, ctx), to_mpf(pair.hi, ctx), fast))
+
+        def exactly(t):
+            for lo, hi, fast in tails:
+                if lo < t < hi or (self.discrete and lo <= t <= hi):
+                    value = fast(t)
+                    return value if type(value) is ctx.mpf else None
+            return None
+
+        self._combined[order] = found = exactly if tails else None
+        return found
 
     def recentred(self, kind):
         """The integrand of ``kind`` (an order α ≠ 1, "KL", or ("near", α)) about an exact centre c, as the

@@ -1,4 +1,4 @@
-"""From SymPy to mpmath: fast functions of one variable, and the logarithm of a pdf.
+"""From SymPy to mpmath: fast functions of one variable, and the logarithm of a pdf compiled and checked.
 
 Every function here is written against an mpmath context ``ctx`` handed in by
 the caller (a private one, :func:`rdpsym.foundations.precision.private_context`)
@@ -18,15 +18,18 @@ import sympy as sp
 from mpmath.libmp import from_rational, round_nearest
 
 from rdpsym.foundations.balls import stable_erf
-from rdpsym.foundations.budget import Unsettled, settled_cache, time_budget
+from rdpsym.foundations.budget import time_budget
 from rdpsym.foundations.errors import NoClosedFormError, SymbolicTimeout
-from rdpsym.foundations.logs import expand_logs
-from rdpsym.foundations.precision import MPMATH_MODULES, _context_free, sympy_evalf_guard, sympy_float
+from rdpsym.foundations.precision import MPMATH_MODULES, _context_free, sympy_float
+from rdpsym.quadrature.log_expressions import (
+    LOG_EXPANSION_SECONDS,
+    half_angle,
+    log_expression,
+    log_ratio_expression,
+    shifted_expression,
+)
 from rdpsym.quadrature.reflected import _log1p_near_zero
 from rdpsym.quadrature.series import sums_summed
-
-#: CPU seconds SymPy may take to write a log-density as a sum (the fast path is then skipped).
-LOG_EXPANSION_SECONDS = 2.0
 
 oo = sp.oo
 
@@ -256,7 +259,7 @@ def compile_expr(expr: sp.Expr, var: sp.Symbol, ctx) -> Callable:
     '0.2419707245191433498'
     """
     # 1 + erf(w) as erfc(−w): the same numbers, without the cancellation that makes it 0 once w < −6 at 15 digits;
-    # k·(1 ± cos u) as 2k·cos²(u/2) or 2k·sin²(u/2), for the same reason next to its zeros (_half_angle)
+    # k·(1 ± cos u) as 2k·cos²(u/2) or 2k·sin²(u/2), for the same reason next to its zeros (half_angle)
     if expr.has(sp.binomial):
         expr = expr.replace(sp.binomial, _BINOMIAL)
     folded, constants = _fold(_integer_orders(_half_angles(stable_erf(expr))), var)
@@ -267,11 +270,11 @@ def compile_expr(expr: sp.Expr, var: sp.Symbol, ctx) -> Callable:
 
 
 def _half_angles(expr: sp.Expr) -> sp.Expr:
-    """``expr`` with every k·(1 ± cos u) written 2k·cos²(u/2) or 2k·sin²(u/2) (:func:`_half_angle`)."""
+    """``expr`` with every k·(1 ± cos u) written 2k·cos²(u/2) or 2k·sin²(u/2) (:func:`half_angle`)."""
     if not expr.has(sp.cos, sp.sin):
         return expr
-    return expr.replace(lambda e: isinstance(e, sp.Add) and _half_angle(e) is not None,
-                        lambda e: _squared_half_angle(*_half_angle(e)))
+    return expr.replace(lambda e: isinstance(e, sp.Add) and half_angle(e) is not None,
+                        lambda e: _squared_half_angle(*half_angle(e)))
 
 
 def _squared_half_angle(k: sp.Expr, u: sp.Expr, plus: bool) -> sp.Expr:
@@ -319,92 +322,7 @@ def _lambdify(folded: sp.Expr, var: sp.Symbol, n: int):
     return sp.lambdify([var, *[sp.Symbol(f"_c{i}") for i in range(n)]], folded, modules=MPMATH_MODULES)
 
 
-def log_expression(expr: sp.Expr) -> sp.Expr:
-    """log of a raw pdf as a sum, with log k! as loggamma(k + 1), and 1 + erf(w) as erfc(−w)
-    (:func:`~rdpsym.foundations.balls.stable_erf`): a skew-normal law's 1 + erf(√2·x) is 0 at any working precision
-    once x < −30, and its log −∞, where erfc(√2·|x|) is a small number with a finite log."""
-    return _log_expression(stable_erf(expr))
-
-
-@functools.lru_cache(maxsize=512)
-def _log_expression(expr: sp.Expr) -> sp.Expr:
-    # A positive constant factor's log is kept whole, one number rounded once (expand_logs guards SymPy's forced
-    # expansion, which never returns on log(−1/log(3/5))).  Only of a product: of a sum, as_independent(as_Mul=True)
-    # splits the terms as if they were factors (log(2x/7 + 6/7) came out as log(6/7) + log(2x/7), a wrong ball).
-    if isinstance(expr, sp.Piecewise):
-        # branch by branch: the log of a whole Piecewise was no expansion at all, and log(pdf(t)) then evaluated 3^k
-        # and k! at the series' far k (a zero-inflated Poisson pmf, Piecewise at k = 0: 60 s to no answer; a probe)
-        return sp.Piecewise(*((-sp.oo if e == 0 else _log_expression(e), c) for e, c in expr.args))
-    if expr.free_symbols and expr.is_Mul:
-        constant, rest = expr.as_independent(*expr.free_symbols, as_Mul=True)
-        if constant != 1 and constant.is_positive:
-            return sp.log(constant) + _log_expression(rest)
-    return expand_logs(sp.log(expr)).replace(
-        lambda e: isinstance(e, sp.log) and isinstance(e.args[0], sp.factorial),
-        lambda e: sp.loggamma(e.args[0].args[0] + 1),
-    ).replace(
-        # (log Γ(k) as loggamma: mpmath's Γ of an integer k is (k − 1)! exactly, 70 % of a Yule–Simon sum's time)
-        lambda e: isinstance(e, sp.log) and isinstance(e.args[0], sp.gamma),
-        lambda e: sp.loggamma(e.args[0].args[0]),
-    ).replace(
-        lambda e: isinstance(e, sp.log) and isinstance(e.args[0], sp.beta) and len(e.args[0].args) == 2,
-        lambda e: sp.loggamma(e.args[0].args[0]) + sp.loggamma(e.args[0].args[1]) - sp.loggamma(sum(e.args[0].args)),
-    ).replace(
-        lambda e: isinstance(e, sp.log) and isinstance(e.args[0], sp.besseli),
-        lambda e: _log_bessel_i(e.args[0]),
-    ).replace(
-        lambda e: isinstance(e, sp.log) and isinstance(e.args[0], sp.binomial),
-        lambda e: sp.loggamma(e.args[0].args[0] + 1) - sp.loggamma(e.args[0].args[1] + 1)
-        - sp.loggamma(e.args[0].args[0] - e.args[0].args[1] + 1),
-    ).replace(
-        lambda e: isinstance(e, sp.log) and _half_angle(e.args[0]) is not None,
-        lambda e: _log_half_angle(*_half_angle(e.args[0])),
-    )
-
-
-def _half_angle(e: sp.Expr) -> tuple[sp.Expr, sp.Expr, bool] | None:
-    """(k, u, plus) where ``e`` is k·(1 + cos u) (``plus``) or k·(1 − cos u), k a positive number; else None.
-    k·(1 ± sin v) is read as k·(1 ± cos(v − π/2)).
-
-    Such a factor vanishes where cos u = ∓1, and evaluated there as written it cancels to 0 before it does: a raised
-    cosine (1 + cos πx)/2 at a node 10⁻³⁰ from −1 was exactly 0 at 50 digits, its log −∞, and the KL of a
-    semicircle against it was refused; the uniform law against (1 + sin 3x)/(2π) on (−π, π) did not settle at any
-    order (probes).  As 2k·cos²(u/2) or 2k·sin²(u/2) it keeps every digit."""
-    if not isinstance(e, sp.Add) or len(e.args) != 2:
-        return None
-    constant, term = sorted(e.args, key=lambda a: a.has(sp.cos, sp.sin))
-    k, trig = term.as_coeff_Mul()
-    if not isinstance(trig, (sp.cos, sp.sin)) or not constant.is_number or not constant.is_positive:
-        return None
-    u = trig.args[0] if isinstance(trig, sp.cos) else trig.args[0] - sp.pi / 2
-    if k == constant:
-        return constant, u, True
-    if k == -constant:
-        return constant, u, False
-    return None
-
-
-def _log_half_angle(k: sp.Expr, u: sp.Expr, plus: bool) -> sp.Expr:
-    """log(k·(1 ± cos u)) = log 2k + 2·log|cos(u/2)| (+) or log 2k + 2·log|sin(u/2)| (−)."""
-    return sp.log(2 * k) + 2 * sp.log(sp.Abs((sp.cos if plus else sp.sin)(u / 2)))
-
-
-def _log_bessel_i(bessel: sp.besseli) -> sp.Expr:
-    """log I_ν(z) = ν·log(z/2) − log Γ(ν + 1) + log ₀F₁(; ν + 1; z²/4) (DLMF 10.25.2, ν ≥ 0, z > 0; an integer
-    order n read as |n|: I_{−n} = I_n, DLMF 10.27.1); log I_ν(z) as it is for any other ν or z.
-
-    A series scanned out to k = 2⁴⁰⁹⁶ (a Skellam pmf, e^{−2μ}I_{|k|}(2μ)) asks for I_k at huge orders, where
-    mpmath's besseli raises z/2 to the power k exactly (0.33 s at k = 2⁴⁰⁹⁶: 14 s of a Skellam moment); the
-    hypergeometric factor is 1 + O(z²/ν) there and costs microseconds.  Checked against log(pdf) at the probe
-    points like every fast logarithm (:func:`fast_log`)."""
-    nu, z = bessel.args
-    if not z.is_positive or not (nu.is_nonnegative or nu.is_integer):
-        return sp.log(bessel)
-    nu = nu if nu.is_nonnegative else sp.Abs(nu)
-    return nu * sp.log(z / 2) - sp.loggamma(nu + 1) + sp.log(sp.hyper((), (nu + 1,), z**2 / 4))
-
-
-def _trusted(fast: Callable, reference: Callable, probes: Iterable, discrete: bool, ctx) -> bool:
+def agrees_at_probes(fast: Callable, reference: Callable, probes: Iterable, discrete: bool, ctx) -> bool:
     """Whether ``fast`` agrees with ``reference`` (both logarithms) at every probe point, to the working
     precision (less 10 digits)."""
     tol = ctx.mpf(10) ** (-ctx.dps + 10)
@@ -489,7 +407,7 @@ def fast_log(expr: sp.Expr, var: sp.Symbol, pdf: Callable, probes: Iterable[sp.E
         p = pdf(t)
         return ctx.log(p) if isinstance(p, ctx.mpf) and p > 0 else None
 
-    return fast if _trusted(fast, reference, probes, discrete, ctx) else None
+    return fast if agrees_at_probes(fast, reference, probes, discrete, ctx) else None
 
 
 def log_function(expr: sp.Expr, var: sp.Symbol, pdf: Callable, probes: Iterable[sp.Expr], discrete: bool, ctx,
@@ -525,11 +443,11 @@ def log_ratio_function(p_expr: sp.Expr, q_expr: sp.Expr, var: sp.Symbol, log_p: 
     Checked against log_p − log_q at the ``probes``.
     """
     fallback = (lambda t: log_p(t) - log_q(t))
-    difference = _log_ratio_expression(p_expr, q_expr, var)
+    difference = log_ratio_expression(p_expr, q_expr, var)
     if difference is None:
         return fallback
     fast = compile_expr(difference, var, ctx)
-    if not _trusted(fast, fallback, probes, discrete, ctx):
+    if not agrees_at_probes(fast, fallback, probes, discrete, ctx):
         return fallback
     if discrete and _has_growing_logs(difference, var):
         # log Γ(k + 3/2) − log Γ(k + 1) − log(k + 1/4) cancels at a huge k as a log-pmf does: read with the index's
@@ -540,25 +458,6 @@ def log_ratio_function(p_expr: sp.Expr, q_expr: sp.Expr, var: sp.Symbol, log_p: 
     return fast
 
 
-@functools.lru_cache(maxsize=512)
-def _log_ratio_expression(p_expr: sp.Expr, q_expr: sp.Expr, var: sp.Symbol) -> sp.Expr | None:
-    if p_expr.is_polynomial(var) and q_expr.is_polynomial(var) and not (p_expr.has(sp.Float) or q_expr.has(sp.Float)):
-        # Two polynomial pieces that vanish together (a trapezoid against a triangle at their common end:
-        # (16/3)(1 − x) against 4(1 − x)) have their common factor cancelled exactly: computed apart, 16/3 − 16x/3
-        # at x = 1 was a rounding residue beside Q = 0, and D_∞ read +∞ where it is log(4/3) (a probe).
-        ratio = sp.cancel(p_expr / q_expr)
-        if ratio.is_number or sp.count_ops(ratio) < sp.count_ops(p_expr / q_expr):
-            p_expr, q_expr = sp.fraction(ratio)
-    difference = log_expression(p_expr) - log_expression(q_expr)
-    if difference.has(sp.zoo, sp.nan, sp.S.ComplexInfinity):
-        return None
-    try:
-        expanded = sp.expand(difference, log=False)
-    except (TypeError, ValueError, NotImplementedError, RecursionError):
-        return None
-    return expanded if sp.count_ops(expanded) <= 4 * sp.count_ops(difference) + 20 else difference
-
-
 def shifted_log(expr: sp.Expr, var: sp.Symbol, centre: sp.Expr, ctx, relative: bool = True):
     """(u -> expr(centre + u) − expr(centre), expr(centre)) compiled from the expanded substitution, or
     (u -> expr(centre + u), 0) when not ``relative``; None where SymPy cannot write it.
@@ -567,7 +466,7 @@ def shifted_log(expr: sp.Expr, var: sp.Symbol, centre: sp.Expr, ctx, relative: b
     of the mass is ~1: only the expanded difference, with the constant 10⁶⁰⁰ taken out exactly, keeps
     that change at the working precision (and u = x − centre keeps the width resolvable).
     """
-    found = _shifted_expression(expr, var, centre, relative)
+    found = shifted_expression(expr, var, centre, relative)
     if found is None:
         return None
     difference, constant = found
@@ -579,22 +478,3 @@ def shifted_log(expr: sp.Expr, var: sp.Symbol, centre: sp.Expr, ctx, relative: b
         return None    # laws at the order their integral starts to diverge; a probe): the caller's other forms
     return compile_expr(difference, var, ctx), at_centre
 
-
-@settled_cache(maxsize=256)
-def _shifted_expression(expr: sp.Expr, var: sp.Symbol, centre: sp.Expr, relative: bool):
-    found = None
-    budget = time_budget(2.0, "a recentred logarithm", absorb=True)
-    with sympy_evalf_guard(), budget:
-        moved = sp.expand(expr.xreplace({var: centre + var}), log=False)
-        if moved.has(sp.zoo, sp.nan, sp.S.ComplexInfinity):
-            return None
-        if not relative:
-            found = (moved, sp.S.Zero)
-        else:
-            constant = moved.subs(var, 0)
-            if constant.is_finite is False or constant.has(sp.zoo, sp.nan):
-                return None
-            found = (sp.expand(moved - constant, log=False), constant)
-    if budget.spent:
-        raise Unsettled(None)  # out of time: not remembered
-    return found
