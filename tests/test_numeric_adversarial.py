@@ -630,6 +630,37 @@ def test_a_wide_component_of_any_kind_is_integrated(densities, support, order, w
         assert abs(got - truth) < mpmath.mpf(10) ** (1 - dps) * abs(truth)
 
 
+def _cauchy_at(m):
+    return 1 / (sp.pi * (1 + (x - m) ** 2))
+
+
+def _student_3_at(m):
+    return 6 * sp.sqrt(3) / (sp.pi * (3 + (x - m) ** 2) ** 2)
+
+
+@pytest.mark.parametrize("component, order", [(_cauchy_at(_BIG**300), 2), (_student_3_at(_BIG**300), 1),
+                                              (_cauchy_at(_BIG**200), 100)],
+                         ids=["cauchy-1e300-order-2", "student-3-1e300-kl", "cauchy-1e200-order-100"])
+def test_a_heavy_tail_flat_on_the_way_to_its_far_component_is_a_plateau_that_ends(component, order):
+    """Reviews of stops 85 and 86: ⅔N(0, 1) + ⅓·(Cauchy or Student-t₃ of scale 1 at 10²⁰⁰ or 10³⁰⁰) against ⅓/⅔.  Toward
+    −∞ the integrand is the far component's tail, flat at about e^(−1384) out to |x| ~ 10³⁰⁰ and falling like x⁻² (x⁻⁴)
+    beyond; read flat over the 137 decades its reads reach, it was said +∞ ("decays like |x|^0.0") at orders 1, 2
+    and 100.  Its mass there is negligible and it reads integrable 10¹⁰⁰⁰ times farther out: the shares' value."""
+    P, Q = (rdpsym.Continuous(d, x) for d in _mixtures(_gaussian(1), component))
+    got = renyi_divergence_mp(P, Q, order, dps=15)
+    with mpmath.workdps(25):
+        truth = to_mpf(_share_sum(order, _TWO_THIRDS), mpmath.mp)
+        assert abs(got - truth) < mpmath.mpf(10) ** -14 * abs(truth)
+
+
+def test_a_heavy_tail_flat_on_the_way_and_not_integrable_beyond_is_divergent():
+    """The control: the same plateau, with P's far component a Cauchy law and Q's a Student-t₃ one, so that beyond
+    10³⁰⁰ P²/Q tends to a constant: +∞, read 10¹⁰⁰⁰ times farther out."""
+    P = rdpsym.Continuous(R(2, 3) * _gaussian(1) + R(1, 3) * _cauchy_at(_BIG**300), x)
+    Q = rdpsym.Continuous(R(1, 3) * _gaussian(1) + R(2, 3) * _student_3_at(_BIG**300), x)
+    assert renyi_divergence_mp(P, Q, 2, dps=15) == mpmath.inf
+
+
 @pytest.mark.parametrize("order", [2, 10])
 def test_a_tiny_weight_wide_component_beside_narrow_laws_of_different_means_is_read_past(order):
     """(1 − 10⁻⁶⁰)N(0, 1) + 10⁻⁶⁰N(0, (10³⁰⁰)²) against the same with N(1, 1): the wide component is the same in both,

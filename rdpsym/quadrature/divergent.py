@@ -361,6 +361,30 @@ def _far_verdict(exponent_at, log_mass_at, integrable, end, sign: int, length, t
     return None
 
 
+def _a_negligible_plateau(exponent_at, log_mass_at, integrable, end, sign: int, length, farthest: int,
+                          threshold) -> bool:
+    """Whether a tail that reads "not integrable" out to the farthest of its reads (``farthest`` decades beyond the
+    first) is a plateau that ends: its mass so far is negligible (log(f·|x|) there below ``threshold``) and it reads
+    integrable :data:`_FAR_SHIFTS` decades farther out.  ⅔N(0, 1) + ⅓Cauchy(10³⁰⁰, 1) against ⅓/⅔ at α = 2: toward
+    −∞ the integrand is the Cauchy component's tail, flat at e^(−1384) out to |x| ~ 10³⁰⁰ and ~ x⁻² beyond; read flat
+    over 137 decades it was said +∞ (D₂ = log(3/2); a review).  A flat read whose mass is already significant stays
+    a divergence: the integral there would be that large whatever lies beyond; and a plateau whose mass, read every 4
+    decades out to where it reads integrable, rises above ``threshold`` on the way is mass the quadrature did not
+    locate (a :class:`ConvergenceError`)."""
+    level = log_mass_at(farthest)
+    if level is None or not level < threshold:
+        return False
+    for shift in _FAR_SHIFTS:
+        c = exponent_at(end, sign, length, shift)
+        if c is not None and integrable(c, True):
+            sizes = [log_mass_at(k) for k in range(farthest, shift + 17, 4)]
+            if any(m is not None and m > threshold for m in sizes):
+                raise ConvergenceError(f"the integrand's tail toward {end} is a plateau whose mass grows past what "
+                                       "the quadrature located before it ends: mass out there that was not integrated")
+            return True
+    return False
+
+
 def _far_hill(sizes: list, threshold) -> bool:
     """Whether the masses per unit of log-distance ``sizes`` (every 4 decades outward; None where unread) hold a hill
     that matters: a point above ``threshold`` that has risen by more than an e-fold from the lowest before it (as
@@ -399,19 +423,26 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable
         return value
 
     resolved = ctx.ldexp(1, 24 - ctx.prec)  # the working precision less 24 bits (about 7 digits)
+    centre = where.mode if where.mode is not None else ctx.mpf(0)
+
+    def outside(sign):
+        """How far from the mode the mass ends toward ``sign``, but no closer than the working precision resolves at
+        the mode: a Cauchy component of scale 1 at 10³⁰⁰ read at 10⁷ and 10⁸ from it at 30 digits read its own peak
+        twice (10³⁰⁰ − 10⁷ rounds to 10³⁰⁰), a flat "|x|^0.0", and D₂ of ⅔N(0, 1) + ⅓Cauchy(10³⁰⁰, 1) against ⅓/⅔
+        was +∞ for log(3/2) (a review)."""
+        return max(where.outside(sign), abs(centre) * resolved)
 
     def log_mass_at(sign, decades):
         """log(f·d) at the distance d = 10^decades times that of the first reads toward an infinite end."""
-        d = where.outside(sign) * ctx.mpf(10) ** (7 + decades)
-        value = at((where.mode if where.mode is not None else ctx.mpf(0)) + sign * d)
+        d = outside(sign) * ctx.mpf(10) ** (7 + decades)
+        value = at(centre + sign * d)
         return None if value is None else value + ctx.log(d)
 
     def exponent_at(end, sign, length, shift):
         """The power-law exponent of f read at two distances from ``end``, ``shift`` decades beyond the first."""
         if end in (oo, -oo):
-            base = where.mode if where.mode is not None else ctx.mpf(0)
-            d1, d2 = (where.outside(sign) * ctx.mpf(10) ** (j + shift) for j in (7, 8))
-            t1, t2 = base + sign * d1, base + sign * d2
+            d1, d2 = (outside(sign) * ctx.mpf(10) ** (j + shift) for j in (7, 8))
+            t1, t2 = centre + sign * d1, centre + sign * d2
         else:
             base = to_mpf(end, ctx)
             d1, d2 = (ctx.mpf(10) ** -(j + shift) * length for j in (12, 16))
@@ -486,6 +517,9 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable
                     continue
             shown = ctx.nstr(exponent, 3)
             if infinite:
+                if _a_negligible_plateau(exponent_at, functools.partial(log_mass_at, sign), integrable, end, sign,
+                                         length, shifts[-1], where.log_size - (ctx.dps + 5) * ctx.ln10):
+                    continue
                 return f"the integrand decays like |x|^{shown} toward {end}, too slowly to be integrable"
             if exact and end_integrable(end, -sign) is True:
                 raise ConvergenceError(
