@@ -661,6 +661,18 @@ def test_a_heavy_tail_flat_on_the_way_and_not_integrable_beyond_is_divergent():
     assert renyi_divergence_mp(P, Q, 2, dps=15) == mpmath.inf
 
 
+@pytest.mark.parametrize("order", [1, 2, 10])
+def test_a_flat_tail_that_turns_divergent_past_the_first_far_read_is_divergent(order):
+    """A review of the rule above: 10⁻⁶⁰⁰ of a Cauchy law at 10³⁰⁰ in P, and in Q half of a Laplace law of scale
+    10¹⁰⁵⁰, so that P²/Q ~ x⁻⁴·e^{|x|/σ} grows without bound past 10¹⁰⁵⁰: +∞ (the KL too: P·log(P/Q) ~ 1/|x| there).  The
+    tail read flat and negligible near the mass and x⁻⁴ at 10¹⁰⁰⁷, and one read there made it a plateau that ends: log 2
+    (882.7 at order 10) for +∞.  Every far read must say integrable, each confirmed 8 and 16 decades beyond it."""
+    w = R(1, 10**600)
+    P = rdpsym.Continuous((1 - w) * _gaussian(1) + w * _cauchy_at(_BIG**300), x)
+    Q = rdpsym.Continuous(R(1, 2) * _gaussian(1) + R(1, 2) * _laplace(_BIG**1050), x)
+    assert renyi_divergence_mp(P, Q, order, dps=15) == mpmath.inf
+
+
 @pytest.mark.parametrize("order", [2, 10])
 def test_a_tiny_weight_wide_component_beside_narrow_laws_of_different_means_is_read_past(order):
     """(1 − 10⁻⁶⁰)N(0, 1) + 10⁻⁶⁰N(0, (10³⁰⁰)²) against the same with N(1, 1): the wide component is the same in both,
