@@ -83,3 +83,18 @@ def test_terms_that_stop_falling_beside_a_second_group_are_a_divergent_series_no
         assert sum_range(positive, sp.S.Zero, sp.oo, ctx) == ctx.inf
         with pytest.raises(rdpsym.ConvergenceError, match="neither fall below its level nor keep their sign"):
             sum_range(alternating, sp.S.Zero, sp.oo, ctx)
+
+
+@pytest.mark.parametrize("digits", [30, 100])
+def test_shared_terms_whose_constant_factors_differ_are_summed_before_they_are_evaluated(digits):
+    """Gumbel(0, 1) against Gumbel(μ, 1) with μ = log 2 − 10^−digits, at order 2 (a review): the log-integrand is
+    −x − μ + (e^μ − 2)·e^(−x), whose e^(−x) terms, 2·e^(−10^−digits)·e^(−x) and −2·e^(−x), SymPy's sum keeps apart; toward
+    −∞ they cancelled numerically and D₂ came out +∞ at 10⁻¹⁰⁰.  From ∫ e^(−x − c·e^(−x)) dx = 1/c:
+    D₂ = −μ − log(2 − e^μ), evaluated here by mpmath at 400 digits."""
+    mu = sp.log(2) - R(1, 10**digits)
+    P, Q = (rdpsym.Continuous(sp.exp(-(x - m) - sp.exp(-(x - m))), x) for m in (0, mu))
+    got = renyi_divergence_mp(P, Q, 2, dps=15)
+    with mpmath.workdps(400):
+        m = mpmath.log(2) - mpmath.mpf(10) ** -digits
+        want = -m - mpmath.log(2 - mpmath.exp(m))
+        assert abs(got - want) < mpmath.mpf(10) ** -14 * want, (got, want)

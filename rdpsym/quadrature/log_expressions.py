@@ -150,7 +150,7 @@ def combined_log_expression(p_expr: sp.Expr, q_expr: sp.Expr, var: sp.Symbol, or
     with sympy_evalf_guard(), budget:
         try:
             apart = [sp.expand(k * log_expression(e), log=False) for k, e in ((order, p_expr), (1 - order, q_expr))]
-            combined = apart[0] + apart[1]  # (SymPy's sum collects the terms the two share: nothing else is done)
+            combined = _collected(apart[0] + apart[1], var)
             if not combined.has(sp.zoo, sp.nan, sp.S.ComplexInfinity, sp.Piecewise) \
                     and len(sp.Add.make_args(combined)) < sum(len(sp.Add.make_args(e)) for e in apart):
                 found = combined
@@ -159,6 +159,18 @@ def combined_log_expression(p_expr: sp.Expr, q_expr: sp.Expr, var: sp.Symbol, or
     if budget.spent and found is None:
         raise Unsettled(None)  # out of time: not remembered
     return found
+
+
+def _collected(expr: sp.Expr, var: sp.Symbol) -> sp.Expr:
+    """``expr`` with its terms in the same function of ``var`` summed into one, whatever their constant factors: SymPy's
+    sum merges 2·e^(−x) with −2·e^(−x) but keeps 2·e^(−10⁻¹⁰⁰)·e^(−x) apart, and Gumbel laws at order 2 whose locations
+    differ by log 2 − 10⁻¹⁰⁰ left the two terms to cancel numerically where e^(−x) is 10⁴⁰⁰⁰ (+∞ for 228.87; a
+    review).  Summed, the coefficient 2·e^(−10⁻¹⁰⁰) − 2 is a constant, evaluated once to the working precision."""
+    groups: dict = {}
+    for term in sp.Add.make_args(expr):
+        coefficient, factor = term.as_independent(var, as_Add=False)
+        groups[factor] = groups.get(factor, sp.S.Zero) + coefficient
+    return sp.Add(*(coefficient * factor for factor, coefficient in groups.items()))
 
 
 @settled_cache(maxsize=256)
