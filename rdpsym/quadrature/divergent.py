@@ -431,9 +431,9 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable
 
     def outside(sign):
         """How far from the mode the mass ends toward ``sign``, but no closer than the working precision resolves at
-        the mode: a Cauchy component of scale 1 at 10³⁰⁰ read at 10⁷ and 10⁸ from it at 30 digits read its own peak
-        twice (10³⁰⁰ − 10⁷ rounds to 10³⁰⁰), a flat "|x|^0.0", and D₂ of ⅔N(0, 1) + ⅓Cauchy(10³⁰⁰, 1) against ⅓/⅔
-        was +∞ for log(3/2) (a review)."""
+        the mode: where the mode is a far component's (10³⁰⁰ at 30 digits), reads 10⁷ and 10⁸ widths of 1 from it
+        would round onto the mode, one number read twice, a flat "|x|^0" whatever the tail does.  (A guard: the
+        Cauchy plateau of :func:`_a_negligible_plateau` was read from the mode at 0, and mended there.)"""
         return max(where.outside(sign), abs(centre) * resolved)
 
     def log_mass_at(sign, decades):
