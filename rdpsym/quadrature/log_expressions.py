@@ -113,6 +113,8 @@ def _log_bessel_i(bessel: sp.besseli) -> sp.Expr:
 
 @functools.lru_cache(maxsize=512)
 def log_ratio_expression(p_expr: sp.Expr, q_expr: sp.Expr, var: sp.Symbol) -> sp.Expr | None:
+    """log p − log q expanded as one sum (a common polynomial factor of two polynomial branches cancelled first), or
+    None where it holds ∞ or NaN; the difference as it is where expanding would make it more than 4× longer."""
     if p_expr.is_polynomial(var) and q_expr.is_polynomial(var) and not (p_expr.has(sp.Float) or q_expr.has(sp.Float)):
         # Two polynomial pieces that vanish together (a trapezoid against a triangle at their common end:
         # (16/3)(1 − x) against 4(1 − x)) have their common factor cancelled exactly: computed apart, 16/3 − 16x/3
@@ -175,6 +177,9 @@ def _collected(expr: sp.Expr, var: sp.Symbol) -> sp.Expr:
 
 @settled_cache(maxsize=256)
 def shifted_expression(expr: sp.Expr, var: sp.Symbol, centre: sp.Expr, relative: bool):
+    """(expr(centre + u) − expr(centre), expr(centre)) expanded in u (written ``var``), or (expr(centre + u), 0)
+    when not ``relative``; None where SymPy cannot write it within a time budget (see
+    :func:`~rdpsym.quadrature.compile.shifted_log`)."""
     found = None
     budget = time_budget(2.0, "a recentred logarithm", absorb=True)
     with sympy_evalf_guard(), budget:
