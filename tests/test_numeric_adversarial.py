@@ -746,15 +746,13 @@ def test_a_tail_that_turns_divergent_beyond_a_far_hill_is_read_there():
     (10¹⁹⁰⁰)²) in both: P²/Q ~ x⁻⁴ out to 10¹⁹⁰⁰ and ~ 10⁻³⁰⁰ beyond, so D₂ = +∞; read only beyond the far hill (at 10⁴⁶⁴),
     the tail looked integrable, and D₂ came out 262.6 once nodes past 10³⁰⁴ were no longer set to 0."""
     eps, d = R(1, 10**60), R(1, 10**300)
-    cauchy = 1 / (sp.pi * (1 + x**2))
-    student = 6 * sp.sqrt(3) / (sp.pi * (3 + x**2) ** 2)
+    cauchy, student = _cauchy_at(0), _student_3_at(0)
     P, Q = (rdpsym.Continuous((1 - eps - d) * _gaussian(1) + eps * _gaussian(_BIG**1900) + d * tail, x)
             for tail in (cauchy, student))
     assert renyi_divergence_mp(P, Q, 2, dps=15) == mpmath.inf
 
 
-_CAUCHY = 1 / (sp.pi * (1 + x**2))
-_STUDENT_3 = 6 * sp.sqrt(3) / (sp.pi * (3 + x**2) ** 2)
+_CAUCHY, _STUDENT_3 = _cauchy_at(0), _student_3_at(0)
 
 
 def _plateau_pair(plateau, weights, tail_weight):
