@@ -125,13 +125,67 @@ def _crossings(logs: list, var: sp.Symbol) -> list:
 
 def _solved(d: sp.Expr, var: sp.Symbol) -> list:
     """The real zeros of a mixture component's log-derivative that is no rational function (a logistic's tanh, a
-    Laplace's sign), by SymPy's ``solveset``, where they are a few numbers; else none.  The components are where a
+    Laplace's sign), by SymPy's ``solveset``, where they are a few numbers.  The components are where a
     narrow, light feature hides from every scan: a logistic of scale 10⁻⁴ in a mixture was not seen, the law
-    refused as having mass 1/2 and, unchecked, its D_½ 0.7 % off (a probe)."""
+    refused as having mass 1/2 and, unchecked, its D_½ 0.7 % off (a probe).
+
+    Solved in the variable of each affine argument a·x + b of ``d`` (:func:`_affine_arguments`: a location family's
+    ``(x − μ)/s``), where the component is the same at any place and scale: in x, ``solveset`` rewrote
+    exp(10²⁰ − x) as a polynomial in exp(x) of degree 10²⁰ and exhausted the memory (exp(10¹⁰·x), a logistic of scale
+    10⁻¹⁰, too), so that ⅔N(0, 1) + ⅓Logistic(10²⁰, 1) was integrated without its logistic hill: D₂ log(4/3) for
+    log(3/2), its KL and D_½ off by as much, every precision agreeing (a probe).  Where the zeros in an argument's
+    variable are no few numbers (a skew normal's erfc term), the argument's own zero, the component's place, is the
+    seed: its hill's top is found from there (:func:`~rdpsym.quadrature.scans.hill_at_seed`).  A derivative with no
+    affine argument is solved in x, as it is."""
+    arguments = _affine_arguments(d, var)
+    if not arguments:
+        return _few_real_zeros(d, var)
+    found = []
+    for a, b in arguments:
+        u = sp.Dummy("u", real=True)
+        zeros = _few_real_zeros(d.xreplace({var: (u - b) / a}), u)
+        if zeros:
+            found.extend((z - b) / a for z in zeros)
+        else:
+            found.append(-b / a)
+    return found
+
+
+def _few_real_zeros(d: sp.Expr, var: sp.Symbol) -> list:
+    """The real zeros of ``d`` by ``solveset`` where they are at most 12 numbers; else none."""
     solved = sp.solveset(d, var, domain=sp.S.Reals)
     if not isinstance(solved, sp.FiniteSet) or len(solved) > 12:
         return []
     return [r for r in solved if not r.free_symbols and r.is_real]
+
+
+def _affine_arguments(d: sp.Expr, var: sp.Symbol) -> list[tuple[sp.Expr, sp.Expr]]:
+    """(a, b), a > 0, for each argument of a function or base of a power in ``d`` that is a·x + b with real numbers
+    a ≠ 0 and b, one per line a·x + b = 0 (an argument and its negative, or a multiple, are one).
+
+    >>> x = sp.Symbol("x", real=True)
+    >>> _affine_arguments(-1 + 2 * sp.exp(10 - x) / (sp.exp(10 - x) + 1), x)
+    [(1, -10)]
+    """
+    found: dict = {}
+    for node in sp.preorder_traversal(d):
+        if not (isinstance(node, sp.Function) or node.is_Pow):
+            continue
+        for arg in node.args:
+            if not (isinstance(arg, sp.Expr) and arg.has(var)):
+                continue
+            try:
+                poly = sp.Poly(arg, var)
+            except sp.PolynomialError:
+                continue
+            if poly.degree() != 1:
+                continue
+            a, b = poly.nth(1), poly.nth(0)
+            if not (a.is_extended_real and b.is_extended_real and a.is_zero is False and a.is_number and b.is_number):
+                continue
+            a, b = (a, b) if a.is_positive else (-a, -b)
+            found.setdefault(-b / a, (a, b))
+    return list(found.values())
 
 
 def mixture_components(b: sp.Expr, var: sp.Symbol) -> list[sp.Expr]:
