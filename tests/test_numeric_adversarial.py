@@ -714,6 +714,11 @@ def _logistic_at(place):
     return sp.exp(place - x) / (1 + sp.exp(place - x)) ** 2
 
 
+def _gumbel_at(place, scale):
+    z = (x - place) / scale
+    return sp.exp(-z - sp.exp(-z)) / scale
+
+
 def _skew_normal_at(place):  # shape 3: its mode is not at its place, and SymPy solves no zero of its log-derivative
     return _gaussian(1).subs(x, x - place) * sp.erfc(-3 * (x - place) / sp.sqrt(2))
 
@@ -722,14 +727,17 @@ def _skew_normal_at(place):  # shape 3: its mode is not at its place, and SymPy 
     (_logistic_at(_BIG**50), R(1, 2)),
     (_logistic_at(_BIG**50), 1),
     (_logistic_at(_BIG**50), 2),
+    (_gumbel_at(_BIG**30, 2), 2),
     (_skew_normal_at(_BIG**20), 2),
-], ids=["logistic-at-1e50-half", "logistic-at-1e50-kl", "logistic-at-1e50-2", "skew-normal-at-1e20-2"])
+], ids=["logistic-at-1e50-half", "logistic-at-1e50-kl", "logistic-at-1e50-2", "gumbel-at-1e30-2",
+        "skew-normal-at-1e20-2"])
 def test_a_far_component_whose_mode_sympy_finds_only_in_its_own_variable_is_integrated(component, order):
     """⅔N(0, 1) + ⅓·(a location law far away) against ⅓/⅔, D the shares' value.  SymPy's ``solveset`` of a logistic's
     log-derivative in x wrote exp(10⁵⁰ − x) as a polynomial of degree 10⁵⁰ (it exhausted the memory outside rdpsym's
     time budget): no seed, the component left out, D_½ 1.504 for 0.118, the KL 0.462 for 0.231, D₂ log(4/3) for
     log(3/2), every precision agreeing.  Solved in its argument's variable u = x − 10⁵⁰ it is u = 0
-    (rdpsym.quadrature.seeds).  The skew normal's zeros are no few numbers in either
+    (rdpsym.quadrature.seeds).  The Gumbel's window about its far hill met N(0, 1)'s tail rising toward the bulk and read
+    a power law at the window's edge, an interior point: D₂ +∞.  The skew normal's zeros are no few numbers in either
     variable: its place is the seed (the law was refused at construction, "got 2/3")."""
     P, Q = (rdpsym.Continuous(w * _gaussian(1) + (1 - w) * component, x) for w in _TWO_THIRDS)
     got = renyi_divergence_mp(P, Q, order, dps=15)
