@@ -598,6 +598,14 @@ def test_verify_checks_its_inputs_first():
         rdpsym.verify(g, orders={2: 0.25}, rdp=[0.25])
     with pytest.raises(ParameterError, match="True"):
         rdpsym.verify(g, orders=[True], rdp=[0.1])
+    # A probe: a set's items come in its own order, so orders={3, 2} paired 0.375 (exact at 3) with order 2: "unsafe"
+    with pytest.raises(ParameterError, match=r"^orders must .*a set \(unordered: .*give a list"):
+        rdpsym.verify(g, orders={3, 2}, rdp=[0.375, 0.25])
+    with pytest.raises(ParameterError, match=r"^rdp must .*a frozenset \(unordered"):
+        rdpsym.verify(g, orders=[2, 3], rdp=frozenset({0.375, 0.25}))
+    assert rdpsym.verify(g, orders=[3, 2], rdp=[0.375, 0.25]).verdict == "agrees"
+    # (a grid is sorted: a set of orders is read as its sorted list)
+    assert rdpsym.epsilon(g, delta=1e-5, orders={3, 2}) == rdpsym.epsilon(g, delta=1e-5, orders=[2, 3])
     with pytest.raises(ParameterError, match="ComposedDpEvent.events must be a list of events; got dict"):
         rdpsym.from_dp_event(dpa.ComposedDpEvent(events={dpa.GaussianDpEvent(1.0): 1}))
 

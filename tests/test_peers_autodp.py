@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import warnings
 
+import mpmath
 import pytest
 import sympy as sp
 
@@ -147,6 +148,22 @@ def test_a_whole_float_count_is_taken_as_autodp_takes_it():
     gd.params = {"sigma_list": {1.0: 2.0}}
     with pytest.raises(rdpsym.ParameterError, match=r"sigma_list'\] must be a list"):
         rdpsym.from_autodp(gd)
+
+
+def test_noisy_gd_s_sigmas_are_the_floats_autodp_holds_in_a_list_as_alone():
+    """A probe: NoisyGD's σ = 0.1 alone was read as the float it holds, 3602879701896397/2⁵⁵, but in a list (or an
+    array) as the decimal 1/10: D₂ = 100 exactly, where the σ autodp computes with gives 99.999999999999988897…"""
+    import numpy as np
+
+    alone = rdpsym.from_autodp(zoo.NoisyGD_Mechanism(sigma_list=np.array(0.1))).value(2, dps=25)
+    with mpmath.workdps(40):
+        held = 1 / (mpmath.mpf(3602879701896397) / 2**55) ** 2
+        for sigmas in (np.array([0.1]), np.array([0.1], dtype=np.float64)):
+            got = rdpsym.from_autodp(zoo.NoisyGD_Mechanism(sigma_list=sigmas)).value(2, dps=25)
+            assert got == alone and abs(got - held) < mpmath.mpf(10) ** -20, (sigmas, got)
+    two = rdpsym.from_autodp(zoo.NoisyGD_Mechanism(sigma_list=np.array([2.0, 3.0]))).value(2, dps=30)
+    with mpmath.workdps(40):
+        assert abs(two - mpmath.mpf(13) / 36) < mpmath.mpf(10) ** -29  # 2/(2·2²) + 2/(2·3²), exactly held
 
 
 def test_a_mechanism_with_no_privacy_cost_is_read_and_autodp_s_nan_is_reported():

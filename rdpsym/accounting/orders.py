@@ -88,7 +88,7 @@ def resolve(orders: object = None, name: str = "orders", continuous: bool = Fals
             raise ParameterError(must(name, f"at most {MAX_ORDERS} orders", f"{orders.count(',') + 1}"))
         items = comma_separated(orders, name, "orders")  # '2,,3' is a typo, not the orders 2 and 3 (a probe)
     else:  # (an iterator is read up to one past the ceiling, never to its end: it may have none)
-        items = listed(orders, name, valid(continuous), MAX_ORDERS, "orders")
+        items = listed(orders, name, valid(continuous), MAX_ORDERS, "orders", unordered=True)  # (sorted below)
     if not items:
         raise ParameterError(must(name, valid(continuous), "an empty list"))
     parsed = [_order(a, name, continuous) for a in items]

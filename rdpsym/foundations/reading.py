@@ -31,6 +31,7 @@ import math
 import numbers
 import re
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from decimal import Decimal
 from fractions import Fraction
 
@@ -66,10 +67,14 @@ WITHIN = "a value within rdpsym's input ceilings (README: Ceilings)"
 MAX_ORDERS = 10_000
 
 
-def listed(values: object, name: str, valid: str, most: int | None = None, what: str | None = None) -> list:
+def listed(values: object, name: str, valid: str, most: int | None = None, what: str | None = None,
+           unordered: bool = False) -> list:
     """The items of a list argument (a list, a tuple, a NumPy or PyTorch vector, any iterable but text), at most
     ``most`` + 1 (an endless iterator is never read to its end); with ``what``, more is an error naming the ceiling.
-    A scalar, a 0-d array, a matrix or text is an error naming ``name`` (NumPy's own errors escaped: a probe).
+    A scalar, a 0-d array, a matrix or text is an error naming ``name`` (NumPy's own errors escaped: a probe).  So is
+    a set, unless ``unordered`` (the caller sorts the items): its order is not the one written, and
+    ``verify(orders={3, 2}, rdp=[0.375, 0.25])`` paired 0.375 with order 2, a peer's exact values called "unsafe"
+    (a probe).
 
     >>> listed((2, 3), "orders", "a list of orders", 10), listed(iter(range(100)), "orders", "a list", 3)
     ([2, 3], [0, 1, 2, 3])
@@ -95,6 +100,10 @@ def listed(values: object, name: str, valid: str, most: int | None = None, what:
     if isinstance(values, Mapping):  # (iterated, a dict is its keys: rdp={2: 0.25} was read as the value 2, a probe)
         raise WrongType(must(name, valid, f"a mapping ({type(values).__name__}; its keys would be read: give its "
                                           "values as a list)"))
+    if isinstance(values, AbstractSet) and not unordered:
+        kind = type(values).__name__
+        raise WrongType(must(name, valid, f"a {kind} (unordered: its items would not come in the order written; give "
+                                          "a list)"))
     try:
         items = list(iter(values) if most is None else itertools.islice(iter(values), most + 1))
     except TypeError:

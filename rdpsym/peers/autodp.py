@@ -75,9 +75,13 @@ def _params(mechanism: object, name: str, needed: tuple[str, ...]) -> dict:
     if missing:
         raise UnsupportedPeerObject(f"{name}.params lacks {', '.join(missing)} (has {', '.join(map(str, params))}): "
                                     "its parameters cannot be read")
-    # every float as the value it holds, which autodp computes with (see rdpsym.peers._reading); an integral one (a
-    # count, coeff = 100.0; a σ of 1e23) as the integer it is exactly, which a count's reader takes
-    return {k: int(v) if isinstance(v, float) and v.is_integer() else held(v) for k, v in params.items()}
+    return {k: _held(v) for k, v in params.items()}
+
+
+def _held(value: object) -> object:
+    """A float as the value it holds, which autodp computes with (see rdpsym.peers._reading); an integral one (a
+    count, coeff = 100.0; a σ of 1e23) as the integer it is exactly, which a count's reader takes."""
+    return int(value) if isinstance(value, float) and value.is_integer() else held(value)
 
 
 def _flag(value: object) -> bool | None:
@@ -182,7 +186,9 @@ def from_autodp(mechanism: object) -> RdpCurve:
             sigmas = [sigmas]  # one step (autodp takes a number, or a 0-d array, as a list of one)
         if isinstance(sigmas, (str, bytes, Mapping)) or not hasattr(sigmas, "__iter__"):  # (a dict: its keys)
             raise ParameterError(must(f"{name}.params['sigma_list']", "a list of noise multipliers", shown(sigmas)))
-        values = [positive_parameter(s, f"{name}.params['sigma_list'][{i}]") for i, s in enumerate(sigmas)]
+        # (each σ as the float it holds, as a scalar σ is: a list's were read as their decimals, 1/σ² = 100 exactly
+        # for σ = 0.1 where autodp's σ gives 99.999999999999988…, a probe)
+        values = [positive_parameter(_held(s), f"{name}.params['sigma_list'][{i}]") for i, s in enumerate(sigmas)]
         curves = [gaussian(sigma=s).curve() for s in values]
         return sum(curves) if curves else RdpCurve((), label="no steps")
     params = getattr(mechanism, "params", None)
