@@ -82,6 +82,13 @@ def test_opacus_accountant_backed_by_rdpsym():
     for bad in ({}, None, {"history": []}):
         with pytest.raises(ParameterError, match="state_dict must be a mapping with the keys 'history' and 'mechanism'"):
             other.load_state_dict(bad)
+    # Each entry's values are read as the state loads (only its shape was: a NaN σ was loaded, saved again, and
+    # refused only at get_epsilon; a probe), and a refused state leaves the accountant as it was
+    for entry, field in (((float("nan"), 7.0, 3), r"history\[1\] noise_multiplier"),
+                         ((1.0, 7.0, 3), r"history\[1\] sample_rate"), ((1.0, 0.01, -3), r"history\[1\] steps")):
+        with pytest.raises(ParameterError, match=f"^{field} must be"):
+            other.load_state_dict({"history": [(1.0, 0.01, 1), entry], "mechanism": "rdpsym"})
+        assert other.history == acc.history
     peer = RDPAccountant()
     peer.history = list(acc.history)
     with warnings.catch_warnings():
@@ -95,7 +102,8 @@ def test_opacus_accountant_backed_by_rdpsym():
 
 @pytest.mark.parametrize("sigma, q, name", [(float("nan"), 0.01, "noise_multiplier"), (-5, 0.5, "noise_multiplier"),
                                             (1.0, 7, "sample_rate"), ("__import__('os')", 0.01, "noise_multiplier"),
-                                            (1.0, None, "sample_rate")])
+                                            (1.0, None, "sample_rate"), ("1.0", 0.01, "noise_multiplier"),
+                                            (1.0, "0.01", "sample_rate")])
 def test_a_step_is_read_when_it_is_taken(sigma, q, name):
     """A NaN σ or a rate of 7 was taken by step() and refused only at get_epsilon, as history[0] (a probe)."""
     accountant = rdpsym.OpacusAccountant()

@@ -46,7 +46,7 @@ from rdpsym.accounting import api
 from rdpsym.accounting.curve import RdpCurve
 from rdpsym.accounting.orders import resolve
 from rdpsym.foundations.balls import bits_for, precision, upper_decimal
-from rdpsym.foundations.errors import ParameterError, RdpSymError, must
+from rdpsym.foundations.errors import ParameterError, RdpSymError, WrongType, must
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import integer, nonnegative_parameter, open_probability, probability_parameter
 from rdpsym.laws.mechanisms import sampled_gaussian
@@ -100,9 +100,7 @@ def from_opacus(accountant_or_history: object) -> RdpCurve:
         given = (type(sigma), sigma, type(q), q, type(steps), steps) if all(map(_plain, (sigma, q, steps))) else None
         exact = read.get(given) if given is not None else None
         if exact is None:
-            exact = (nonnegative_parameter(held(sigma), f"history[{i}] noise_multiplier"),
-                     probability_parameter(held(q), f"history[{i}] sample_rate", closed=True),
-                     integer(steps, f"history[{i}] steps", minimum=0))
+            exact = _entry(i, sigma, q, steps)
             if given is not None:
                 read[given] = exact
         s, rate, k = exact
@@ -117,6 +115,14 @@ def from_opacus(accountant_or_history: object) -> RdpCurve:
         c = public("non_private")().curve() if s == 0 else sampled_gaussian(q=rate, sigma=s).curve()
         curves.append(c if k == 1 else c * k)
     return sum(curves) if curves else RdpCurve((), label="no steps")
+
+
+def _entry(i: int, sigma: object, q: object, steps: object) -> tuple:
+    """History entry ``i`` read: (σ, q) as the binary values they hold, the steps an integer ≥ 0; else an error naming
+    the entry's field."""
+    return (nonnegative_parameter(held(sigma), f"history[{i}] noise_multiplier"),
+            probability_parameter(held(q), f"history[{i}] sample_rate", closed=True),
+            integer(steps, f"history[{i}] steps", minimum=0))
 
 
 def _plain(value: object) -> bool:
@@ -172,6 +178,9 @@ class OpacusAccountant:
         """One optimiser step: repeats of the last (σ, q) are counted in its entry, as Opacus does.  Both are read
         here, as :func:`from_opacus` reads a history (a NaN or a rate of 7 was taken and refused only at
         ``get_epsilon``, as ``history[0]``, after a checkpoint could have saved it; a probe)."""
+        for value, name in ((noise_multiplier, "noise_multiplier"), (sample_rate, "sample_rate")):
+            if isinstance(value, (str, bytes)):  # (kept in the history, text would reach Opacus's own state: a probe)
+                raise WrongType(must(name, "a number (as Opacus takes it)", shown(value)))
         nonnegative_parameter(noise_multiplier, "noise_multiplier")
         probability_parameter(sample_rate, "sample_rate", closed=True)
         # (by the exact values: NumPy 2 compares np.float32(0.01) == 0.01 in float32, True, and merged a float64 step
@@ -255,7 +264,10 @@ class OpacusAccountant:
         if state_dict["mechanism"] != self.mechanism():
             raise ParameterError(must("state_dict['mechanism']", f"{self.mechanism()!r} (this accountant's)",
                                       shown(state_dict["mechanism"])))
-        _history(state_dict["history"])  # every entry checked before the state changes
+        # every entry read before the state changes (its shape was: a NaN σ or a rate of 7 was loaded, saved again and
+        # refused only at get_epsilon, a probe)
+        for i, entry in enumerate(_history(state_dict["history"])):
+            _entry(i, *entry)
         self.history = list(state_dict["history"])
 
     # ------------------------------------------------------------ rdpsym's view
