@@ -140,6 +140,44 @@ def test_discrete_laplace_agrees_with_the_core_derivation():
         assert_close(m.curve().value(R(5, 2), dps=40), mpmath.mpf(str(sp.N(d.result, 60))), 38)
 
 
+def _kl_sum(log_p, log_q, lo=-3000, hi=3000):
+    """Σ_k P(k)·(log P(k) − log Q(k)) over k in [lo, hi], at the current dps (the laws here are negligible past it)."""
+    return mpmath.fsum(mpmath.exp(log_p(k)) * (log_p(k) - log_q(k)) for k in range(lo, hi + 1))
+
+
+@pytest.mark.parametrize("make", [
+    lambda: rdpsym.discrete_laplace(R(3, 2)),
+    lambda: rdpsym.discrete_laplace(R(1, 3), 3),
+    lambda: rdpsym.discrete_gaussian(R(1, 2)),
+    lambda: rdpsym.discrete_gaussian(R(7, 5), 3),
+    lambda: rdpsym.k_randomized_response(4, 1),
+], ids=["laplace-3/2-1", "laplace-1/3-3", "gaussian-1/2-1", "gaussian-7/5-3", "k-rr-4-1"])
+def test_a_computed_discrete_curve_at_order_1_is_its_kl_divergence(make):
+    """A probe: the curves computed exactly at each order (no closed form in α) refused α = 1 ("not on its curve"),
+    where ``m.rdp(1)`` had the KL.  Each is now its exact KL: the discrete Laplace's E_Q[X·log X] over its atoms, the
+    discrete Gaussian's Δ²/(2σ²) (θ is even: its correction vanishes at α = 1), a finite law's Σ P·log(P/Q); here
+    against the KL summed from the pmfs."""
+    m = make()
+    got = m.curve().value(1, dps=40)
+    with mpmath.workdps(60):
+        if m.name == "k-randomized-response":
+            e = mpmath.mpf(1)
+            p, b = mpmath.exp(e) / (mpmath.exp(e) + 3), 1 / (mpmath.exp(e) + 3)
+            expected = p * mpmath.log(p / b) + b * mpmath.log(b / p)
+        else:
+            delta = int(m.parameters["sensitivity"])
+            if m.name == "discrete-laplace":
+                t = mp(m.parameters["scale"])
+                r = mpmath.exp(-1 / t)
+                log_norm = mpmath.log((1 - r) / (1 + r))
+                expected = _kl_sum(lambda k: -abs(k) / t + log_norm, lambda k: -abs(k - delta) / t + log_norm)
+            else:
+                s2 = 2 * mp(m.parameters["sigma"]) ** 2
+                log_norm = -mpmath.log(mpmath.fsum(mpmath.exp(-k * k / s2) for k in range(-3000, 3001)))
+                expected = _kl_sum(lambda k: -k * k / s2 + log_norm, lambda k: -(k - delta) ** 2 / s2 + log_norm)
+        assert_close(got, expected, 38)
+
+
 # ---------------------------------------------------------------- k-ary randomized response
 def krr_definition(k, e, a):
     with mpmath.workdps(70):

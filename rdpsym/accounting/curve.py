@@ -450,6 +450,9 @@ def _kl_limit(component: Component) -> sp.Expr | Infinite:
                 raise
             limit = component.at_one()  # the KL derived from the laws (and checked) where SymPy has no limit
         return Infinite(f"{component.name}: its closed form tends to ∞ as α → 1") if limit is sp.oo else limit
+    kl = getattr(component, "kl", None)
+    if kl is not None:  # a curve computed exactly at each order (a finite law, the discrete Laplace and Gaussian)
+        return kl()
     raise NoClosedFormError(f"the KL divergence (order 1) of {component.name} is not on its curve (no closed form "
                             "in α to take the limit of): derive it from the laws, rdpsym.renyi_divergence(P, Q, 1)")
 

@@ -124,6 +124,27 @@ class FiniteLoss(Component):
                 out = v if out is None else out.max(v)
         return out if out is not None else arb(0)
 
+    def kl(self) -> sp.Expr | Infinite:
+        """The curve's value at α = 1, exactly: Σ P·log(P/Q), the larger of the two directions unless symmetric (the
+        limit of the larger D_α, each continuous in α)."""
+        values = []
+        for i, j in [(0, 1)] if self.symmetric else [(0, 1), (1, 0)]:
+            total = sp.Integer(0)
+            for row in self.rows:
+                a, b = row[i], row[j]
+                if a == 0:
+                    continue
+                if b == 0:
+                    return Infinite(f"{self.name}: one law has mass where the other has none")
+                total += a * sp.log(a / b)
+            values.append(total)
+        if len(values) == 1 or values[0] == values[1]:
+            return values[0]
+        first, second = (to_arb(v) for v in values)
+        if first > second or second > first:
+            return values[0] if first > second else values[1]
+        return sp.Max(*values)
+
     def balls(self, orders: Sequence) -> list:
         if all(p == q for p, q in self.rows):  # the same law twice (ε = 0, one value): exactly 0
             return [arb(0) for _ in orders]
@@ -214,6 +235,12 @@ class DiscreteLaplace(_IntegerNoise):
 
     def at_infinity(self) -> arb:
         return self.sensitivity / to_arb(self.scale)
+
+    def kl(self) -> sp.Expr:
+        """The curve's value at α = 1, exactly: E_Q[X·log X] over the atoms (Q-mass, X = r^e), log X = −e/t."""
+        t, d = self.scale, self.sensitivity
+        exponents = [-d, d, *(2 * k - d for k in range(1, d))]  # (as discrete_laplace_atoms lists them)
+        return sum(m * x * (-e / t) for (m, x), e in zip(discrete_laplace_atoms(t, d), exponents, strict=True))
 
 
 # ----------------------------------------------------------------------------- the discrete Gaussian
@@ -306,6 +333,11 @@ class DiscreteGaussian(_IntegerNoise):
 
     def at_infinity(self) -> Infinite:
         return Infinite("D_∞ of the discrete Gaussian is ∞ (its privacy loss is unbounded)")
+
+    def kl(self) -> sp.Expr:
+        """The curve's value at α = 1: Δ²/(2σ²) exactly.  θ is even, so log(θ(u)/θ(0)) = O(u²) with u = |α − 1|·Δ
+        near α = 1, and the correction, that over α − 1, tends to 0."""
+        return sp.Integer(self.sensitivity) ** 2 / (2 * self.sigma**2)
 
     def how(self, order: object) -> str:
         return ("exact: αΔ²/(2σ²) plus the theta sums' log(θ((1−α)Δ)/θ(0))/(α−1), certified (0 at integer "
