@@ -402,15 +402,7 @@ def _far_hill(sizes: list, threshold) -> bool:
     return False
 
 
-#: What ``end_integrable(end, inward)`` says of an end that is no end of the integrand's piece, only of the stretch read
-#: (a window about a far hill, :mod:`rdpsym.quadrature.hidden_hills`): the integrand is finite there, so no power law
-#: read toward it makes the integral +∞.  Gumbel components at 0 and 10³⁰: the window about the far hill ends 10²⁵ from
-#: it, where N(0, 1)'s tail e^(−5·10⁵⁹) rises toward the bulk at 0 by 10³⁰ e-folds a unit; read as |x − e|^(−8·10⁴¹),
-#: "too fast to be integrable", D₂ was +∞ for log(3/2) (a probe).
-INTERIOR = "interior"
-
-
-def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable=None) -> str | None:
+def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable=None, interior=()) -> str | None:
     """Why ∫ f over (lo, hi) is +∞ by the integrand's power law at an end, or None.
 
     Toward an infinite end, f ~ t^c is integrable iff c < −1; toward a finite
@@ -420,8 +412,12 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable
     settled quadrature value, so without this test "∞" could only be inferred
     from a failure to converge.  ``end_integrable(end, inward)``, if given, is the exact verdict at a finite end
     (:func:`integrable_at_end`): a read that says "not integrable" where the exact power says integrable is a
-    :class:`ConvergenceError` (the mass is beyond what the reads resolve), never ∞; :data:`INTERIOR` at an end that is
-    none of the integrand's (nothing is read there).
+    :class:`ConvergenceError` (the mass is beyond what the reads resolve), never ∞.  ``interior``: ends that are no
+    ends of the integrand's piece, only of the stretch read (a window about a far hill,
+    :mod:`rdpsym.quadrature.hidden_hills`), where the integrand is finite: nothing is read there.  Gumbel components at
+    0 and 10³⁰: the window about the far hill ends 10²⁵ from it, where N(0, 1)'s tail e^(−5·10⁵⁹) rises toward the
+    bulk at 0 by 10³⁰ e-folds a unit; read as |x − e|^(−8·10⁴¹), "too fast to be integrable", D₂ was +∞ for log(3/2)
+    (a probe).
     """
     def at(t):
         value = None
@@ -478,7 +474,7 @@ def _diverges(log_f, lo: sp.Expr, hi: sp.Expr, where: Locus, ctx, end_integrable
     with ctx.workdps(max(30, ctx.dps)):
         for end, sign, length in ((lo, -1, where.lengths[0]), (hi, 1, where.lengths[1])):
             infinite = end in (oo, -oo)
-            if not infinite and end_integrable is not None and end_integrable(end, -sign) == INTERIOR:
+            if end in interior:
                 continue
             singular_here = not infinite and where.singular is not None and where.singular.low == (sign < 0)
             if singular_here:

@@ -35,7 +35,6 @@ from rdpsym.foundations.errors import ConvergenceError
 from rdpsym.quadrature.cells import _cell_integral, _lattice_integral
 from rdpsym.quadrature.compile import compile_expr, log_expression, to_mpf
 from rdpsym.quadrature.divergent import (
-    INTERIOR,
     _diverges_by_limit,
     _diverges_exactly,
     _outcome_only_p_has,
@@ -174,18 +173,16 @@ def integrate_pieces(pairs: Iterable, var: sp.Symbol, integrand: Callable, ctx, 
 def _recentred_piece(part, hill, seeds, ctx, check_support, reasons, recentred, exact_end, modes, ends):
     """``_piece`` on ``part`` in u = x − seed, the hill's seed (:mod:`rdpsym.quadrature.hidden_hills`).  The exact
     power is asked only at an end of the whole piece (``ends``): a window's other ends are interior points, where the
-    integrand is finite (:data:`~rdpsym.quadrature.divergent.INTERIOR`: no power law is read there), and SymPy's limit
-    there cost 1-2 s an end (the KL of ⅔N(0, 1) + ⅓N(10⁵⁰, 1) against ⅓/⅔: two thirds of its 6 s)."""
+    integrand is finite (no power law is read there: ``interior``), and SymPy's limit there cost 1-2 s an end (the KL
+    of ⅔N(0, 1) + ⅓N(10⁵⁰, 1) against ⅓/⅔: two thirds of its 6 s)."""
     seed, (g, log_at) = hill
     real = [end - seed for end in (part.lo, part.hi) if end in ends]
-
-    def in_u(e, inward):
-        if e not in real:
-            return INTERIOR
-        return None if exact_end is None else exact_end(e + seed, inward)
+    interior = tuple(end - seed for end in (part.lo, part.hi) if end not in ends)
+    in_u = None if exact_end is None or not real else (
+        lambda e, inward: exact_end(e + seed, inward) if e in real else None)
     inside = [t - seed for t in seeds if (part.lo <= t) is sp.true and (t <= part.hi) is sp.true]
     return _piece(part, g, part.lo - seed, part.hi - seed, inside, ctx, check_support, None, reasons, recentred,
-                  seed, log_at, 1, in_u, modes)
+                  seed, log_at, 1, in_u, modes, interior=interior)
 
 
 def _density_modes(bp: sp.Expr, bq: sp.Expr, var: sp.Symbol, lo: sp.Expr, hi: sp.Expr, seeds: tuple, ctx) -> list:

@@ -34,14 +34,15 @@ _MAX_RECENTRING = 8
 
 
 def _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reasons, recentred, centre, log_centre,
-           depth: int, end_integrable=None, density_modes=None, floor=None):
+           depth: int, end_integrable=None, density_modes=None, floor=None, interior=()):
     """∫ over one continuous piece (lo, hi), as (value, log factor): the integral of the original integrand is
     value·e^(log factor).  After a recentring at ``centre`` (an exact number), the integrand is f(centre + u)/
     f(centre) with log f(centre) = ``log_centre``, and the ends and seeds are in u.  ``end_integrable``: the exact
     verdict at a finite end (see :func:`~rdpsym.quadrature.divergent._diverges`), in the piece's own variable.
     ``density_modes()``: where P and Q have their modes, in x, for a quadrature that did not settle.  ``floor``:
     the log of a size below which the piece's integral is negligible (beside the windows cut out of it by
-    :mod:`rdpsym.quadrature.hidden_hills`): such a piece, or one where nothing is seen, adds 0."""
+    :mod:`rdpsym.quadrature.hidden_hills`): such a piece, or one where nothing is seen, adds 0.  ``interior``: the
+    ends (in the piece's variable) that are a window's, inside the integrand's piece, where it cannot diverge."""
     log_f = _guarded(integrand.log_abs, ctx) if isinstance(integrand, LogForm) else log_abs(integrand, ctx)
     where = locate(log_f, lo, hi, ctx, [to_mpf(t, ctx) for t in seeds])
     if floor is not None and (where.mode is None or where.log_size + log_centre < floor):
@@ -61,7 +62,7 @@ def _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reason
             # An end where the integral is +∞ makes it +∞ whatever its mass elsewhere: Kumaraswamy(2, 3) against
             # (2, 7/2) at α = 10⁶, ∝ x(1 − x²)^{2.5 − α/2} at x = 1, was refused here at 15 and 30 digits and +∞ at
             # 20, 25, 40 and 50 (a probe)
-            why = _diverges(log_f, lo, hi, where, ctx, end_integrable) if check_support else None
+            why = _diverges(log_f, lo, hi, where, ctx, end_integrable, interior) if check_support else None
             if why is not None:
                 _say(reasons, why)
                 return ctx.inf, ctx.zero
@@ -79,9 +80,10 @@ def _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reason
             local, absolute, (g, log_at) = best
             in_u = None if end_integrable is None else (lambda e, inward: end_integrable(e + local, inward))
             return _piece(pair, g, lo - local, hi - local, [t - local for t in seeds], ctx, check_support, None,
-                          reasons, recentred, absolute, log_at, depth + 1, in_u, density_modes)
+                          reasons, recentred, absolute, log_at, depth + 1, in_u, density_modes,
+                          interior=tuple(e - local for e in interior))
     if check_support:
-        why = _diverges(log_f, lo, hi, where, ctx, end_integrable)
+        why = _diverges(log_f, lo, hi, where, ctx, end_integrable, interior)
         if why is not None:
             _say(reasons, why)
             return ctx.inf, ctx.zero
