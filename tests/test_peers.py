@@ -604,6 +604,8 @@ def test_verify_checks_its_inputs_first():
     with pytest.raises(ParameterError, match=r"^rdp must .*a frozenset \(unordered"):
         rdpsym.verify(g, orders=[2, 3], rdp=frozenset({0.375, 0.25}))
     assert rdpsym.verify(g, orders=[3, 2], rdp=[0.375, 0.25]).verdict == "agrees"
+    told = {3: 0.375, 2: 0.25}  # (a dict's keys and values keep their order, in step: a review)
+    assert rdpsym.verify(g, orders=told.keys(), rdp=told.values()).verdict == "agrees"
     # (a grid is sorted: a set of orders is read as its sorted list)
     assert rdpsym.epsilon(g, delta=1e-5, orders={3, 2}) == rdpsym.epsilon(g, delta=1e-5, orders=[2, 3])
     with pytest.raises(ParameterError, match="ComposedDpEvent.events must be a list of events; got dict"):

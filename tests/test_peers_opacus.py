@@ -85,7 +85,8 @@ def test_opacus_accountant_backed_by_rdpsym():
     # Each entry's values are read as the state loads (only its shape was: a NaN σ was loaded, saved again, and
     # refused only at get_epsilon; a probe), and a refused state leaves the accountant as it was
     for entry, field in (((float("nan"), 7.0, 3), r"history\[1\] noise_multiplier"),
-                         ((1.0, 7.0, 3), r"history\[1\] sample_rate"), ((1.0, 0.01, -3), r"history\[1\] steps")):
+                         ((1.0, 7.0, 3), r"history\[1\] sample_rate"), ((1.0, 0.01, -3), r"history\[1\] steps"),
+                         (("1.0", "0.01", 3), r"history\[1\] noise_multiplier")):
         with pytest.raises(ParameterError, match=f"^{field} must be"):
             other.load_state_dict({"history": [(1.0, 0.01, 1), entry], "mechanism": "rdpsym"})
         assert other.history == acc.history

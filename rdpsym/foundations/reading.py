@@ -31,7 +31,6 @@ import math
 import numbers
 import re
 from collections.abc import Mapping
-from collections.abc import Set as AbstractSet
 from decimal import Decimal
 from fractions import Fraction
 
@@ -100,7 +99,7 @@ def listed(values: object, name: str, valid: str, most: int | None = None, what:
     if isinstance(values, Mapping):  # (iterated, a dict is its keys: rdp={2: 0.25} was read as the value 2, a probe)
         raise WrongType(must(name, valid, f"a mapping ({type(values).__name__}; its keys would be read: give its "
                                           "values as a list)"))
-    if isinstance(values, AbstractSet) and not unordered:
+    if isinstance(values, (set, frozenset)) and not unordered:  # (a dict's keys() and items() keep their order)
         kind = type(values).__name__
         raise WrongType(must(name, valid, f"a {kind} (unordered: its items would not come in the order written; give "
                                           "a list)"))

@@ -120,9 +120,17 @@ def from_opacus(accountant_or_history: object) -> RdpCurve:
 def _entry(i: int, sigma: object, q: object, steps: object) -> tuple:
     """History entry ``i`` read: (σ, q) as the binary values they hold, the steps an integer ≥ 0; else an error naming
     the entry's field."""
+    for value, field in ((sigma, "noise_multiplier"), (q, "sample_rate"), (steps, "steps")):
+        _not_text(value, f"history[{i}] {field}")
     return (nonnegative_parameter(held(sigma), f"history[{i}] noise_multiplier"),
             probability_parameter(held(q), f"history[{i}] sample_rate", closed=True),
             integer(steps, f"history[{i}] steps", minimum=0))
+
+
+def _not_text(value: object, name: str) -> None:
+    """Refuse text where Opacus keeps a number: kept in a history, it would reach Opacus's own state (a probe)."""
+    if isinstance(value, (str, bytes)):
+        raise WrongType(must(name, "a number (as Opacus takes it)", shown(value)))
 
 
 def _plain(value: object) -> bool:
@@ -178,9 +186,8 @@ class OpacusAccountant:
         """One optimiser step: repeats of the last (σ, q) are counted in its entry, as Opacus does.  Both are read
         here, as :func:`from_opacus` reads a history (a NaN or a rate of 7 was taken and refused only at
         ``get_epsilon``, as ``history[0]``, after a checkpoint could have saved it; a probe)."""
-        for value, name in ((noise_multiplier, "noise_multiplier"), (sample_rate, "sample_rate")):
-            if isinstance(value, (str, bytes)):  # (kept in the history, text would reach Opacus's own state: a probe)
-                raise WrongType(must(name, "a number (as Opacus takes it)", shown(value)))
+        _not_text(noise_multiplier, "noise_multiplier")
+        _not_text(sample_rate, "sample_rate")
         nonnegative_parameter(noise_multiplier, "noise_multiplier")
         probability_parameter(sample_rate, "sample_rate", closed=True)
         # (by the exact values: NumPy 2 compares np.float32(0.01) == 0.01 in float32, True, and merged a float64 step
