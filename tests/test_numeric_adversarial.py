@@ -746,6 +746,34 @@ def test_a_far_component_whose_mode_sympy_finds_only_in_its_own_variable_is_inte
         assert abs(got - truth) < mpmath.mpf(10) ** -14 * truth
 
 
+def test_a_skew_normal_away_from_0_is_a_law_and_its_divergence_does_not_depend_on_its_place():
+    """A probe: SN(c) (shape 3) at c = 50 or 10⁶ raised a raw TypeError as it was built.  The law's check read the sign
+    of its factor 1 + erf(3(x − c)/√2) at a point where it is erfc(106) ~ 10⁻⁴⁸⁸², which SymPy's relation could not
+    decide (engine.pieces._below_zero now reads it in Arb balls).  D₂ of SN(c) against SN(c + 1) is the same at
+    every c."""
+    def skew_normal(c):  # (written with 1 + erf, as the probe wrote it: not the erfc of _skew_normal_at)
+        return rdpsym.Continuous(_gaussian(1).subs(x, x - c) * (1 + sp.erf(3 * (x - c) / sp.sqrt(2))), x)
+
+    assert skew_normal(10**6).var == x
+    at_0, at_50 = (renyi_divergence_mp(skew_normal(c), skew_normal(c + 1), 2, dps=20) for c in (0, 50))
+    assert abs(at_50 - at_0) < mpmath.mpf(10) ** -19 * at_0
+
+
+def test_crossings_of_components_off_their_piece_are_not_compared():
+    """A probe: three components (a generalized normal e^(−|x|^(3/2)), N(−10⁶, 10⁻¹²), a Laplace law at −10⁵⁰): the
+    seeds' crossing of two components was read where a branch's x^(3/2) is complex, and compared: a raw TypeError
+    ("Invalid comparison of non-real").  The components do not overlap: D₂ is the shares' value."""
+    gn = R(3, 2) / (2 * sp.gamma(R(2, 3))) * sp.exp(-sp.Abs(x) ** R(3, 2))
+    narrow = _gaussian(R(1, 10**6)).subs(x, x + 10**6)
+    far = sp.exp(-sp.Abs((x + _BIG**50) / 1000)) / 2000
+    P = rdpsym.Continuous(R(1, 10**6) * gn + R(499999, 10**6) * narrow + R(1, 2) * far, x)
+    Q = rdpsym.Continuous(R(1, 2) * gn + R(1, 4) * narrow + R(1, 4) * far, x)
+    shares = ((R(1, 10**6), R(1, 2)), (R(499999, 10**6), R(1, 4)), (R(1, 2), R(1, 4)))
+    with mpmath.workdps(30):
+        truth = mpmath.log(sum(to_mpf(a**2 / b, mpmath.mp) for a, b in shares))
+        assert abs(renyi_divergence_mp(P, Q, 2, dps=15) - truth) < mpmath.mpf(10) ** -14 * truth
+
+
 @pytest.mark.parametrize("spread, order", [((400, 398), 1), ((500, 490), 2)], ids=["1e400-width-1e398-kl",
                                                                                    "1e500-width-1e490-2"])
 def test_a_wide_component_far_off_the_mode_is_not_cut_off_per_unit_width(spread, order):

@@ -21,8 +21,9 @@ from itertools import pairwise
 import sympy as sp
 
 from rdpsym.engine.context import UndecidedSign
+from rdpsym.foundations.balls import decide_in_balls, precision
 from rdpsym.foundations.budget import budgeted
-from rdpsym.foundations.errors import NoClosedFormError
+from rdpsym.foundations.errors import NoClosedFormError, NotCertifiable, Undecided
 from rdpsym.foundations.logs import expand_logs
 from rdpsym.foundations.symbols import has_declared, in_positive_form, sign_by_intervals
 
@@ -354,6 +355,24 @@ def resolve_branch(expr: sp.Expr, var: sp.Symbol, at: sp.Expr) -> sp.Expr:
     return replace(expr)
 
 
+def _below_zero(v: sp.Expr) -> bool:
+    """Whether a real number is below 0: by SymPy, and where SymPy cannot tell, in Arb balls (1 − erf(75√2), a skew
+    normal's factor at 50, is erfc(106) ~ 10⁻⁴⁸⁸², below what SymPy's evaluation resolves: its relation stayed
+    unevaluated and ``bool`` of it raised a TypeError out of the law's check, a probe); False where neither can."""
+    below = v < 0
+    if below in (sp.true, sp.false):
+        return bool(below)
+    try:
+        with precision(_SIGN_BITS):
+            return decide_in_balls(below)
+    except (Undecided, NotCertifiable):
+        return False
+
+
+#: Bits a sign SymPy cannot decide is read at (:func:`_below_zero`).
+_SIGN_BITS = 256
+
+
 def log_of(branch: sp.Expr, var: sp.Symbol | None = None, at: sp.Expr | None = None) -> sp.Expr:
     """``log(branch)`` as a sum of logarithms of positive factors, on one piece.
 
@@ -370,7 +389,7 @@ def log_of(branch: sp.Expr, var: sp.Symbol | None = None, at: sp.Expr | None = N
 
     def sign_at(f: sp.Expr) -> int:
         v = f.subs(var, at)
-        if v.is_negative or (v.is_number and v.is_extended_real and v < 0):
+        if v.is_negative or (v.is_number and v.is_extended_real and _below_zero(v)):
             return -1
         return 1
 

@@ -118,7 +118,10 @@ def _crossings(logs: list, var: sp.Symbol) -> list:
             crossed = [-poly.nth(0) / poly.nth(1)] if poly.degree() == 1 else _numeric_real_roots(poly)
             for t in crossed:
                 level = sp.N(L1.xreplace({var: t}), 20)
-                if all(sp.N(L.xreplace({var: t}), 20) <= level + 1 for L in logs if L is not L1 and L is not L2):
+                others = [sp.N(L.xreplace({var: t}), 20) for L in logs if L is not L1 and L is not L2]
+                if not all(v.is_extended_real for v in (level, *others)):
+                    continue  # (a crossing off the piece, where a branch's x^(3/2) is complex: a TypeError, a probe)
+                if all(v <= level + 1 for v in others):
                     out.append(t)
     return out
 
