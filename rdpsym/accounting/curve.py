@@ -368,9 +368,10 @@ class RdpCurve:
     def kl_enclosure(self, dps: int = 50) -> arb | Infinite:
         """The curve at α = 1, certified to ``dps`` digits: lim_{α→1⁺} of each closed form (the KL divergence
         where the form is the exact D_α, and a bound on it where the form bounds D_α, since D_1 ≤ D_α for every
-        α > 1: Mironov 2017, Prop 9's monotonicity).  Components without a closed form (subsampled
-        mechanisms, the discrete noises' θ-sums, a user's function) have no KL on their curve: the error says
-        to derive it from the laws, ``rdpsym.renyi_divergence(P, Q, 1)``.
+        α > 1: Mironov 2017, Prop 9's monotonicity); the exact KL of a curve computed order by order (a finite law, the
+        discrete Laplace and Gaussian).  Other components without a closed form (subsampled mechanisms, a user's
+        function) have no KL on their curve: the error says to derive it from the laws,
+        ``rdpsym.renyi_divergence(P, Q, 1)``.
 
         >>> import rdpsym
         >>> c = rdpsym.gaussian(sigma=2).curve() * 3 + rdpsym.laplace(scale=1).curve()

@@ -108,18 +108,26 @@ class FiniteLoss(Component):
     def how(self, order: object) -> str:
         return "exact: a finite sum over the outcomes of the pair"
 
+    def _directions(self) -> list | Infinite:
+        """The rows (a, b) with a ≠ 0 of each direction the curve is the larger of (P‖Q, and Q‖P unless symmetric);
+        :class:`Infinite` where a law has mass the other has not."""
+        directions = []
+        for i, j in [(0, 1)] if self.symmetric else [(0, 1), (1, 0)]:
+            rows = [(row[i], row[j]) for row in self.rows if row[i] != 0]
+            if any(b == 0 for _, b in rows):
+                return Infinite(f"{self.name}: one law has mass where the other has none")
+            directions.append(rows)
+        return directions
+
     def _at_infinity(self):
         """D_∞ = log max P/Q (and the reverse unless symmetric), the ratios simplified exactly first
         (k-ary randomized response: log e^ε = ε, not a ball around it)."""
+        directions = self._directions()
+        if isinstance(directions, Infinite):
+            return directions
         out = None
-        directions = [(0, 1)] if self.symmetric else [(0, 1), (1, 0)]
-        for i, j in directions:
-            for row in self.rows:
-                a, b = row[i], row[j]
-                if a == 0:
-                    continue
-                if b == 0:
-                    return Infinite(f"{self.name}: one law has mass where the other has none")
+        for rows in directions:
+            for a, b in rows:
                 v = to_arb(sp.log(a / b))
                 out = v if out is None else out.max(v)
         return out if out is not None else arb(0)
@@ -127,17 +135,10 @@ class FiniteLoss(Component):
     def kl(self) -> sp.Expr | Infinite:
         """The curve's value at α = 1, exactly: Σ P·log(P/Q), the larger of the two directions unless symmetric (the
         limit of the larger D_α, each continuous in α)."""
-        values = []
-        for i, j in [(0, 1)] if self.symmetric else [(0, 1), (1, 0)]:
-            total = sp.Integer(0)
-            for row in self.rows:
-                a, b = row[i], row[j]
-                if a == 0:
-                    continue
-                if b == 0:
-                    return Infinite(f"{self.name}: one law has mass where the other has none")
-                total += a * sp.log(a / b)
-            values.append(total)
+        directions = self._directions()
+        if isinstance(directions, Infinite):
+            return directions
+        values = [sp.Add(*(a * sp.log(a / b) for a, b in rows)) for rows in directions]
         if len(values) == 1 or values[0] == values[1]:
             return values[0]
         first, second = (to_arb(v) for v in values)
@@ -237,10 +238,9 @@ class DiscreteLaplace(_IntegerNoise):
         return self.sensitivity / to_arb(self.scale)
 
     def kl(self) -> sp.Expr:
-        """The curve's value at α = 1, exactly: E_Q[X·log X] over the atoms (Q-mass, X = r^e), log X = −e/t."""
-        t, d = self.scale, self.sensitivity
-        exponents = [-d, d, *(2 * k - d for k in range(1, d))]  # (as discrete_laplace_atoms lists them)
-        return sum(m * x * (-e / t) for (m, x), e in zip(discrete_laplace_atoms(t, d), exponents, strict=True))
+        """The curve's value at α = 1, exactly: E_Q[X·log X] over the atoms (Q-mass, X = r^e; log X = −e/t)."""
+        return sum(m * x * sp.expand_log(sp.log(x), force=True)
+                   for m, x in discrete_laplace_atoms(self.scale, self.sensitivity))
 
 
 # ----------------------------------------------------------------------------- the discrete Gaussian

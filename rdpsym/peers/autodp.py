@@ -75,10 +75,10 @@ def _params(mechanism: object, name: str, needed: tuple[str, ...]) -> dict:
     if missing:
         raise UnsupportedPeerObject(f"{name}.params lacks {', '.join(missing)} (has {', '.join(map(str, params))}): "
                                     "its parameters cannot be read")
-    return {k: _held(v) for k, v in params.items()}
+    return {k: _exact_number(v) for k, v in params.items()}
 
 
-def _held(value: object) -> object:
+def _exact_number(value: object) -> object:
     """A float as the value it holds, which autodp computes with (see rdpsym.peers._reading); an integral one (a
     count, coeff = 100.0; a σ of 1e23) as the integer it is exactly, which a count's reader takes."""
     return int(value) if isinstance(value, float) and value.is_integer() else held(value)
@@ -188,7 +188,8 @@ def from_autodp(mechanism: object) -> RdpCurve:
             raise ParameterError(must(f"{name}.params['sigma_list']", "a list of noise multipliers", shown(sigmas)))
         # (each σ as the float it holds, as a scalar σ is: a list's were read as their decimals, 1/σ² = 100 exactly
         # for σ = 0.1 where autodp's σ gives 99.999999999999988…, a probe)
-        values = [positive_parameter(_held(s), f"{name}.params['sigma_list'][{i}]") for i, s in enumerate(sigmas)]
+        values = [positive_parameter(_exact_number(s), f"{name}.params['sigma_list'][{i}]")
+                  for i, s in enumerate(sigmas)]
         curves = [gaussian(sigma=s).curve() for s in values]
         return sum(curves) if curves else RdpCurve((), label="no steps")
     params = getattr(mechanism, "params", None)
