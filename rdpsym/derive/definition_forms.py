@@ -30,6 +30,7 @@ from rdpsym.quadrature.compile import (
     log_expression,
     log_function,
     log_ratio_function,
+    recentred_log,
     shifted_log,
     to_mpf,
 )
@@ -287,33 +288,29 @@ class _Setting:
         if self.discrete or not self.trusted:
             return None
         ctx, var = self.ctx, self.P.var
+        if kind != "KL" and not isinstance(kind, tuple):
+            return recentred_log(lambda pair: kind * log_expression(pair.p) + (1 - kind) * log_expression(pair.q),
+                                 var, ctx)
 
         @sympy_evalf_guard.serialized
         def factory(pair, centre):
             lp_e, lq_e = log_expression(pair.p), log_expression(pair.q)
-            if kind == "KL" or isinstance(kind, tuple):
-                a = kind[1] if isinstance(kind, tuple) else None
-                base = shifted_log(lp_e if a is None else lq_e, var, centre, ctx)
-                ratio = shifted_log(lp_e - lq_e, var, centre, ctx, relative=False)
-                if base is None or ratio is None:
-                    return None
-                (lb, at), (r, _) = base, ratio
-                if a is None:
-                    def parts(u):  # P·log(P/Q) / P(c)
-                        d = r(u)
-                        return (lb(u) + ctx.log(abs(d)), (1 if d > 0 else -1)) if d != 0 else (ctx.ninf, 0)
-                else:
-                    near = psi_near(lb, r, a, ctx)
-
-                    def parts(u):  # Q·ψ(r) / Q(c)
-                        return near(u)
-                return LogForm(parts, ctx), at
-            a = kind
-            combined = shifted_log(a * lp_e + (1 - a) * lq_e, var, centre, ctx)
-            if combined is None:
+            a = kind[1] if isinstance(kind, tuple) else None
+            base = shifted_log(lp_e if a is None else lq_e, var, centre, ctx)
+            ratio = shifted_log(lp_e - lq_e, var, centre, ctx, relative=False)
+            if base is None or ratio is None:
                 return None
-            L, at = combined
-            return LogForm(lambda u: (L(u), 1), ctx), at
+            (lb, at), (r, _) = base, ratio
+            if a is None:
+                def parts(u):  # P·log(P/Q) / P(c)
+                    d = r(u)
+                    return (lb(u) + ctx.log(abs(d)), (1 if d > 0 else -1)) if d != 0 else (ctx.ninf, 0)
+            else:
+                near = psi_near(lb, r, a, ctx)
+
+                def parts(u):  # Q·ψ(r) / Q(c)
+                    return near(u)
+            return LogForm(parts, ctx), at
 
         return factory
 
