@@ -13,6 +13,7 @@ process-wide lock: see there what that guarantees across threads.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from decimal import Decimal
@@ -177,7 +178,15 @@ def stable_erf(expr: sp.Expr) -> sp.Expr:
     >>> stable_erf(sp.expand(sp.exp(-u**2) * sp.erfc(-u) / 3))
     exp(-u**2)*erfc(-u)/3
     """
-    if not isinstance(expr, sp.Basic) or not expr.has(sp.erf, sp.erfc):
+    if not isinstance(expr, sp.Basic):
+        return expr
+    return _stable_erf(expr)
+
+
+@functools.lru_cache(maxsize=4096)
+def _stable_erf(expr: sp.Basic) -> sp.Basic:
+    # (kept: a claim's side is evaluated in balls at every point and rung, and this walk was half of each evaluation)
+    if not expr.has(sp.erf, sp.erfc):
         return expr
     return expr.replace(lambda e: isinstance(e, sp.Add), _complemented)
 
