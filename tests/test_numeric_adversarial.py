@@ -818,7 +818,7 @@ def test_a_far_component_the_law_check_integrates_is_a_law_and_its_shares_are_th
     """Stop 88 left it open: ⅔N(0, 1) + ⅓sech-law(10³⁰⁰) was refused as a law, "must integrate to 1; got 2/3" (got 0
     for the component alone): the law check's quadrature had no recentring, and the far hill, narrower than the
     numbers at 10³⁰⁰ resolve, added 0.  A skew normal there still added 0 with it: recentred, its erfc(−3u/√2) became
-    2 − erfc(3u/√2), 0 on the left of its hill (rdpsym.foundations.balls.stable_erf), and at 10⁵⁰ its quadrature
+    2 − erfc(3u/√2), 0 on the left of its hill (rdpsym.foundations.erfc_forms.stable_erf), and at 10⁵⁰ its quadrature
     "did not settle".  Built, each pair's D is the shares' value."""
     _assert_the_shares(_beside_the_bulk(_far_component(name, centre)), order)
 

@@ -23,8 +23,9 @@ import mpmath
 import sympy as sp
 
 import rdpsym.foundations.exact_size  # noqa: F401 - decide relies on its size guards (installed on import)
-from rdpsym.foundations.balls import decide_in_balls, precision, stable_erf, to_arb
+from rdpsym.foundations.balls import decide_in_balls, precision, to_arb
 from rdpsym.foundations.budget import budgeted
+from rdpsym.foundations.erfc_forms import stable_erf
 from rdpsym.foundations.errors import (
     InfiniteValue,
     NoClosedFormError,

@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterable
 import sympy as sp
 from mpmath.libmp import from_rational, round_nearest
 
-from rdpsym.foundations.balls import stable_erf
 from rdpsym.foundations.budget import time_budget
+from rdpsym.foundations.erfc_forms import stable_erf
 from rdpsym.foundations.errors import NoClosedFormError, SymbolicTimeout
 from rdpsym.foundations.precision import MPMATH_MODULES, _context_free, sympy_evalf_guard, sympy_float
 from rdpsym.quadrature.integrands import LogForm

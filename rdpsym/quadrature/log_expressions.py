@@ -14,8 +14,8 @@ import functools
 
 import sympy as sp
 
-from rdpsym.foundations.balls import stable_erf
 from rdpsym.foundations.budget import Unsettled, settled_cache, time_budget
+from rdpsym.foundations.erfc_forms import stable_erf
 from rdpsym.foundations.logs import expand_logs
 from rdpsym.foundations.precision import sympy_evalf_guard
 
