@@ -148,10 +148,11 @@ def _kl_sum(log_p, log_q, lo=-3000, hi=3000):
 @pytest.mark.parametrize("make", [
     lambda: rdpsym.discrete_laplace(R(3, 2)),
     lambda: rdpsym.discrete_laplace(R(1, 3), 3),
+    lambda: rdpsym.discrete_laplace(R(3, 2), 200),
     lambda: rdpsym.discrete_gaussian(R(1, 2)),
     lambda: rdpsym.discrete_gaussian(R(7, 5), 3),
     lambda: rdpsym.k_randomized_response(4, 1),
-], ids=["laplace-3/2-1", "laplace-1/3-3", "gaussian-1/2-1", "gaussian-7/5-3", "k-rr-4-1"])
+], ids=["laplace-3/2-1", "laplace-1/3-3", "laplace-3/2-200", "gaussian-1/2-1", "gaussian-7/5-3", "k-rr-4-1"])
 def test_a_computed_discrete_curve_at_order_1_is_its_kl_divergence(make):
     """A probe: the curves computed exactly at each order (no closed form in α) refused α = 1 ("not on its curve"),
     where ``m.rdp(1)`` had the KL.  Each is now its exact KL: the discrete Laplace's E_Q[X·log X] over its atoms, the
@@ -176,6 +177,18 @@ def test_a_computed_discrete_curve_at_order_1_is_its_kl_divergence(make):
                 log_norm = -mpmath.log(mpmath.fsum(mpmath.exp(-k * k / s2) for k in range(-3000, 3001)))
                 expected = _kl_sum(lambda k: -k * k / s2 + log_norm, lambda k: -(k - delta) ** 2 / s2 + log_norm)
         assert_close(got, expected, 38)
+
+
+@pytest.mark.parametrize("scale, sensitivity", [(2, 10**6), (R(1, 1000), 10**9), (10**6, 7)],
+                         ids=["2-1e6", "1/1000-1e9", "1e6-7"])
+def test_the_discrete_laplace_kl_at_a_large_sensitivity_is_its_closed_form(scale, sensitivity):
+    """A probe: Lap_ℤ(2) at Δ = 10⁶ never returned its KL, summed atom by atom (a SymPy sum of a million terms).  The
+    KL is now (Δ − 2r(1 − r^Δ)/(1 − r²))/t; here against the curve just above order 1, which sums E_Q[X^α] in its
+    own closed form (a geometric sum: DiscreteLaplace.moment; D_α − KL is of order α − 1 = 10⁻⁴⁵).  The pmf's own
+    sum checks the closed form at Δ = 200 (test_a_computed_discrete_curve_at_order_1_is_its_kl_divergence)."""
+    curve = rdpsym.discrete_laplace(scale, sensitivity).curve()
+    assert_close(curve.value(1, dps=40), curve.value(1 + R(1, 10**45), dps=40), 38)
+
 
 
 # ---------------------------------------------------------------- k-ary randomized response
