@@ -302,3 +302,19 @@ def test_a_sought_point_outside_a_dependent_interval_is_passed_over():
     claimed = sp.Piecewise((sp.log(3 * (p**2 + r**2 + (1 - p - r) ** 2)), r < 2), (sp.oo, True))
     evidence = check_against_definition(P, Q, sp.Integer(2), claimed, (), Hypotheses(sp.Integer(2)))
     assert any("no sampled point fell in it" in str(e) for e in evidence)  # the ∞ branch: no valid law reaches it
+
+
+def test_a_number_sympys_evalf_leaves_unevaluated_is_not_verified_not_a_type_error(monkeypatch):
+    """A probe: ``discrete_gaussian(sigma=10**6).rdp(2)`` raised ``TypeError: cannot create mpf from
+    0.1666…·log(Sum(e^{−3j/5·10¹¹}·e^{−j²/2·10¹²}, (j, −∞, ∞))) − … + 5·10⁻¹³`` out of the closed form's evaluation: the
+    series spans more terms than are summed one by one, so evalf handed it back whole, real and finite by its
+    assumptions.  Such a value is not evaluable there, which is no disagreement (here with the limit lowered to 10
+    terms, so that a narrow series stands for the wide one)."""
+    from rdpsym.derive.values import NotVerified, _by_sympy
+    from rdpsym.engine import series
+
+    monkeypatch.setattr(series, "MAX_TERMS", 10)
+    wide = series.Series(sp.exp(-series.INDEX**2 / 2000), (series.INDEX, -sp.oo, sp.oo))
+    value = sp.Float(1, 30) / 6 * sp.log(wide) + sp.Float("5e-13", 30)
+    with pytest.raises(NotVerified, match="SymPy's evalf left"):
+        _by_sympy(value, {}, 30, "the point")

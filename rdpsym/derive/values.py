@@ -308,7 +308,15 @@ def _by_sympy(expr: sp.Expr, point: dict, dps: int, at: str) -> mpmath.mpf:
             # KL of an arcsine law against a triangular one was an error, not the definition's value: a probe)
             raise NotVerified(f"the closed form could not be evaluated at {at}: SymPy cannot tell whether "
                               f"{shorten(sp.sstr(value, order='none'))} is a real number")
-        values.append(exact_mpf(sp.Float(value, digits)))
+        try:
+            number = sp.Float(value, digits)
+        except (TypeError, ValueError) as exc:
+            # a number SymPy's evalf handed back unevaluated, with every assumption it asks for (log Σ_ℤ e^{−j²/2σ²} of
+            # the discrete Gaussian at σ = 10⁶, a series past its terms summed one by one): not evaluable here, where it
+            # raised a TypeError out of rdpsym (a probe)
+            raise NotVerified(f"the closed form could not be evaluated at {at}: SymPy's evalf left "
+                              f"{shorten(sp.sstr(value, order='none'))}") from exc
+        values.append(exact_mpf(number))
     first, second = values
     with private_context(dps + 10) as ctx:
         if first == second or abs(ctx.convert(first) - second) <= ctx.mpf(10) ** (5 - dps) * abs(second):
