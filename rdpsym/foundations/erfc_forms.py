@@ -41,7 +41,7 @@ def stable_erf(expr: sp.Expr) -> sp.Expr:
 
 @functools.lru_cache(maxsize=4096)
 def _stable_erf(expr: sp.Basic) -> sp.Basic:
-    # (kept: a claim's side is evaluated in balls at every point and rung, and this walk was half of each evaluation)
+    # (kept: a claim's side is read in balls at every point and rung, and the join walks every sum of it each time)
     if not expr.has(sp.erf, sp.erfc):
         return expr
     return expr.replace(lambda e: isinstance(e, sp.Add), _complemented)

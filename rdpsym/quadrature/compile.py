@@ -511,8 +511,6 @@ def shifted_log(expr: sp.Expr, var: sp.Symbol, centre: sp.Expr, ctx, relative: b
     return compile_expr(difference, var, ctx), at_centre
 
 
-
-
 def recentred_log(log_of: Callable, var: sp.Symbol, ctx) -> Callable:
     """``recentred(pair, c)`` of :func:`~rdpsym.quadrature.integrate.integrate_pieces` for the integrand e^L with
     L = ``log_of(pair)`` a logarithm written symbolically (a density's, or α·log p + (1 − α)·log q): (a LogForm of
