@@ -51,36 +51,35 @@ def _complemented(add: sp.Expr) -> sp.Expr:
     """The sum ``add`` with each pair of terms k·F·erfc(w) and −2k·F (k·F·erf(w) and ±k·F) taken together as one
     erfc, unevaluated (:func:`stable_erf`)."""
     terms = list(sp.Add.make_args(add))
-    while True:
-        plain = {}  # F -> (its number coefficient, the term): the terms with no erf or erfc
-        for term in terms:
-            if not term.has(sp.erf, sp.erfc):
-                c, factor = term.as_coeff_Mul()
-                plain.setdefault(factor, (c, term))
-        joined = None
-        for term in terms:
-            k, rest = term.as_coeff_Mul()
-            factors = sp.Mul.make_args(rest)
-            for f in factors:
-                if not isinstance(f, (sp.erf, sp.erfc)):
-                    continue
-                others = sp.Mul(*[g for g in factors if g is not f])
-                if others.has(sp.erf, sp.erfc) or others not in plain:
-                    continue
-                c, partner = plain[others]
-                if isinstance(f, sp.erfc) and c == -2 * k:  # k·F·erfc(w) − 2k·F = −k·F·(2 − erfc(w))
-                    new = -k * others * sp.erfc(-f.args[0], evaluate=False)
-                elif isinstance(f, sp.erf) and c == k:  # k·F·(1 + erf(w))
-                    new = k * others * sp.erfc(-f.args[0], evaluate=False)
-                elif isinstance(f, sp.erf) and c == -k:  # −k·F·(1 − erf(w))
-                    new = -k * others * sp.erfc(f.args[0], evaluate=False)  # (evaluated, erfc(−z) would be 2 − erfc(z))
-                else:
-                    continue
-                joined = (term, partner, new)
-                break
-            if joined:
-                break
-        if joined is None:
-            return sp.Add(*terms) if len(terms) != len(sp.Add.make_args(add)) else add
+    joined = _first_pair(terms)
+    if joined is None:
+        return add
+    while joined is not None:
         term, partner, new = joined
         terms = [t for t in terms if t is not term and t is not partner] + [new]
+        joined = _first_pair(terms)
+    return sp.Add(*terms)
+
+
+def _first_pair(terms: list) -> tuple | None:
+    """(k·F·erf(w) or k·F·erfc(w), its partner c·F, the one erfc they make) for the first such pair of ``terms``."""
+    plain = {}  # F -> (its number coefficient, the term): the terms with no erf or erfc
+    for term in terms:
+        if not term.has(sp.erf, sp.erfc):
+            c, factor = term.as_coeff_Mul()
+            plain.setdefault(factor, (c, term))
+    for term in terms:
+        k, rest = term.as_coeff_Mul()
+        factors = sp.Mul.make_args(rest)
+        for f in (f for f in factors if isinstance(f, (sp.erf, sp.erfc))):
+            others = sp.Mul(*[g for g in factors if g is not f])
+            if others.has(sp.erf, sp.erfc) or others not in plain:
+                continue
+            c, partner = plain[others]
+            if isinstance(f, sp.erfc) and c == -2 * k:  # k·F·erfc(w) − 2k·F = −k·F·(2 − erfc(w))
+                return term, partner, -k * others * sp.erfc(-f.args[0], evaluate=False)
+            if isinstance(f, sp.erf) and c == k:  # k·F·(1 + erf(w))
+                return term, partner, k * others * sp.erfc(-f.args[0], evaluate=False)
+            if isinstance(f, sp.erf) and c == -k:  # −k·F·(1 − erf(w)); (evaluated, erfc(−z) would be 2 − erfc(z))
+                return term, partner, -k * others * sp.erfc(f.args[0], evaluate=False)
+    return None
