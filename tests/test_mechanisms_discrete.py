@@ -190,7 +190,6 @@ def test_the_discrete_laplace_kl_at_a_large_sensitivity_is_its_closed_form(scale
     assert_close(curve.value(1, dps=40), curve.value(1 + R(1, 10**45), dps=40), 38)
 
 
-
 # ---------------------------------------------------------------- k-ary randomized response
 def krr_definition(k, e, a):
     with mpmath.workdps(70):
