@@ -35,7 +35,7 @@ from rdpsym.quadrature.compile import (
     to_mpf,
 )
 from rdpsym.quadrature.divergent import end_power
-from rdpsym.quadrature.integrands import LogForm
+from rdpsym.quadrature.integrands import LogForm, NumericLogForm
 from rdpsym.quadrature.integrate import integrate_pieces
 from rdpsym.quadrature.log_expressions import combined_log_expression
 from rdpsym.quadrature.near import log_psi, near_one, psi_near
@@ -310,7 +310,8 @@ class _Setting:
 
                 def parts(u):  # Q·ψ(r) / Q(c)
                     return near(u)
-            return LogForm(parts, ctx), at
+            numeric = getattr(lb, "numeric", False) or getattr(r, "numeric", False)
+            return (NumericLogForm if numeric else LogForm)(parts, ctx), at
 
         return factory
 

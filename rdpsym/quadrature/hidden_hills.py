@@ -21,7 +21,7 @@ import sympy as sp
 
 from rdpsym.foundations.numbers import exact_rational
 from rdpsym.quadrature.compile import to_mpf
-from rdpsym.quadrature.integrands import LogForm
+from rdpsym.quadrature.integrands import LogForm, NumericLogForm
 from rdpsym.quadrature.piece import RESOLUTION_BITS, resolved_width
 
 #: The recentred piece reaches |seed|·2^−(prec/8) to either side: far beyond any hill narrower than the spacing
@@ -29,13 +29,21 @@ from rdpsym.quadrature.piece import RESOLUTION_BITS, resolved_width
 _REACH_BITS = 8
 
 
-def hidden_hills(pair, seeds, recentred, ctx) -> list:
+def hidden_hills(pair, seeds, recentred, ctx, integrand=None) -> list:
     """The seeds (and finite ends) of ``pair``'s piece whose hill the working precision cannot resolve:
     [(seed, (g, log g's factor))], where ``recentred(pair, seed)`` gave the integrand about the seed.  Empty without
-    ``recentred``."""
+    ``recentred``.
+
+    A hill recentred numerically (a :class:`~rdpsym.quadrature.integrands.NumericLogForm`: SymPy could not write the
+    substitution in time) is left out where even its whole window at its peak's height is negligible beside
+    ``integrand`` (the piece's own) at the seeds the working precision resolves (:func:`_negligible`): integrated,
+    at thousands of bits, a normal component 10⁻¹¹⁰⁰ at −10¹⁰⁰⁰ took the definition past its time ceiling, where it
+    adds e^(−1276) to a value of order 1.  Before there was a numeric form, such a hill was left out unread whatever
+    its mass: a Cauchy share of ⅓ at 10³⁰⁰ among them (D_½ = 1.504 for 0.1178, see
+    :func:`~rdpsym.quadrature.compile.shifted_log`)."""
     if recentred is None:
         return []
-    found = []
+    found, level = [], _Level(integrand, seeds, ctx)
     ends = [e for e in (pair.lo, pair.hi) if e.is_finite]  # (a kink of |x − 10¹⁰⁰| is a piece's end, not a seed)
     for seed in [*seeds, *ends]:
         if not seed.is_real or seed.has(sp.CRootOf, sp.Float):  # (a centre must be exact: recentring substitutes it)
@@ -51,9 +59,47 @@ def hidden_hills(pair, seeds, recentred, ctx) -> list:
         # a mode): the exact integrand falls by more than an e-fold within that, on each side that lies in the piece
         # (the crossing of two components at 5·10²⁹⁹ is as unresolved, but a slope, not a hill).
         sides = [side for side, end in ((-1, pair.lo), (1, pair.hi)) if seed != end]
-        if sides and all(_falls(about[0], side * step, ctx) for side in sides):
+        if (sides and all(_falls(about[0], side * step, ctx) for side in sides)
+                and not _negligible(about, at, level, ctx)):
             found.append((seed, about))
     return found
+
+
+class _Level:
+    """The largest log|integrand| at the seeds the working precision resolves (near 0), read once, when first asked;
+    None where there is no such seed or integrand."""
+
+    def __init__(self, integrand, seeds, ctx):
+        self.integrand, self.seeds, self.ctx, self.read = integrand, seeds, ctx, False
+
+    def value(self):
+        if not self.read:
+            self.read, self.level = True, None
+            if self.integrand is not None:
+                logs = [v for v in map(self._log_at, self.seeds) if v is not None]
+                self.level = max(logs, default=None)
+        return self.level
+
+    def _log_at(self, seed):
+        ctx = self.ctx
+        try:
+            t = to_mpf(seed, ctx)
+            if not ctx.isfinite(t) or (t != 0 and ctx.mag(t) > ctx.prec // RESOLUTION_BITS):
+                return None
+            f = self.integrand
+            value = f.log_abs(t) if hasattr(f, "log_abs") else ctx.log(abs(f(t)))
+        except (ArithmeticError, ValueError, TypeError):
+            return None
+        return value if isinstance(value, ctx.mpf) and ctx.isfinite(value) else None
+
+
+def _negligible(about, at, level: _Level, ctx) -> bool:
+    """Whether a numerically recentred hill at ``at`` is below the piece's level by more than the digits and bits a
+    value keeps, taken over its whole window (:func:`windows`) at the height of its peak."""
+    if not isinstance(about[0], NumericLogForm) or level.value() is None:
+        return False
+    window = 2 * ctx.ldexp(abs(at), -(ctx.prec // _REACH_BITS))
+    return about[1] + ctx.log(window) < level.value() - (ctx.dps + 10) * ctx.ln10 - ctx.prec * ctx.ln2
 
 
 def _falls(g, u, ctx, below=-1) -> bool:

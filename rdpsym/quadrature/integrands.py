@@ -49,6 +49,14 @@ class LogForm:
         return sign * self.ctx.exp(log_value)
 
 
+class NumericLogForm(LogForm):
+    """A :class:`LogForm` about a centre that SymPy could not substitute in time, evaluated at the centre's bits more
+    than the working precision (:func:`rdpsym.quadrature.compile.shifted_log`): right, and costly to integrate, so
+    a hill it gives is read only where its mass may matter (:func:`rdpsym.quadrature.hidden_hills.hidden_hills`)."""
+
+    __slots__ = ()
+
+
 def _guarded(log_f, ctx):
     """log_f with evaluation errors and non-real values read as −∞ (no mass there)."""
     def h(t):

@@ -136,7 +136,7 @@ def integrate_pieces(pairs: Iterable, var: sp.Symbol, integrand: Callable, ctx, 
         try:
             exact_end = (functools.partial(integrable_at_end, bp, bq, var, order) if check_support else None)
             modes = functools.partial(_density_modes, bp, bq, var, lo, hi, seeds, ctx)
-            hills = hidden_hills(pair, seeds, recentred, ctx)
+            hills = hidden_hills(pair, seeds, recentred, ctx, integrand)
             spans = windows(pair, hills, ctx) if hills else []
             # (a window about each hill the working precision cannot resolve is integrated recentred at its seed,
             # first; then the piece with those windows read as 0, where the rest may be negligible beside them)
