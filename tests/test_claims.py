@@ -1338,3 +1338,17 @@ def test_half_lines_are_drawn_in_whole_decades_and_integers_up_to_the_far_values
     tight = Claim("tight", "", "", "", (AtMost(sp.exp(-1 / n**7), 1 - 1 / n**7 + 1 / (2 * n**14), "Taylor"),),
                   Verdict.CHECKED, Domain({n: sp.Range(1, sp.oo)}))
     assert tight.check().verdict == Verdict.CHECKED
+
+
+def test_a_side_undefined_beside_an_infinite_one_is_undefined_there_not_a_failure():
+    """A probe of the claims engine: KL ≤ χ² for a Bernoulli(½) against Bernoulli(q) on [0, 1), the KL written +∞ at
+    q = 0 by a Piecewise, where χ² = ¼/q + ¼/(1 − q) − 1 is 1/0 (a NaN ball): refuted "at q = 0 (lhs = oo, rhs =
+    nan)", a true inequality.  The point is undefined, as AtMost(5, 1/q + 10) finds it there."""
+    q, R = sp.Symbol("q", real=True), sp.Rational
+    kl = sp.Piecewise((sp.oo, sp.Eq(q, 0)), (R(1, 2) * sp.log(R(1, 2) / q) + R(1, 2) * sp.log(R(1, 2) / (1 - q)), True))
+    for lhs, rhs in [(kl, R(1, 4) / q + R(1, 4) / (1 - q) - 1), (sp.Piecewise((sp.oo, sp.Eq(q, 0)), (1 / q, True)),
+                                                               1 / q + 1)]:
+        result = Claim("kl", "", "", "", (AtMost(lhs, rhs, "true"),), Verdict.UNKNOWN,
+                       Domain({q: sp.Interval.Ropen(0, 1)})).check()
+        assert result.verdict is not Verdict.REFUTED, result.steps[0].evidence[0]
+
