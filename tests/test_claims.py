@@ -1352,3 +1352,40 @@ def test_a_side_undefined_beside_an_infinite_one_is_undefined_there_not_a_failur
                        Domain({q: sp.Interval.Ropen(0, 1)})).check()
         assert result.verdict is not Verdict.REFUTED, result.steps[0].evidence[0]
 
+
+@pytest.mark.parametrize("symbolic", [True, False])
+def test_a_tight_value_the_balls_cannot_decide_is_decided_exactly_or_at_more_bits(symbolic):
+    """A probe of the claims engine: the tight values 1/3, π and √2 were found and dropped where the balls left them
+    undecided, and these false statements were checked: a Piecewise that is 1 at x = 1/3 only (x − 1/3 = 0 is no
+    ball's to decide), one that is 5 at π, and 2 − cos(x − √2) ≥ 1 + 10⁻³²⁰ (decided at 4 096 bits, as a halfway
+    point is).  With ``symbolic=False`` the search did not run at all: a/(2(a − 3)) ≤ 10⁶ on (1, 10) and
+    (x − √2)² ≥ 10⁻⁴⁰ were checked too.  Each true neighbour stays checked (or proved)."""
+    x, a, R = sp.Symbol("x", real=True), sp.Symbol("a", real=True), sp.Rational
+    cases = [(sp.Piecewise((1, sp.Eq(x, R(1, 3))), (0, True)), "<=", 0, 1, {x: sp.Interval(0, 1)}, {x: R(1, 3)}),
+             (sp.Piecewise((0, x < sp.pi), (1, x > sp.pi), (5, True)), "<=", 1, 5, {x: sp.Interval(0, 5)}, {x: sp.pi}),
+             (2 - sp.cos(x - sp.sqrt(2)), ">=", 1 + R(1, 10**320), 1, {x: sp.Interval(0, 3)}, {x: sp.sqrt(2)}),
+             ((x - sp.sqrt(2)) ** 2, ">=", R(1, 10**40), 0, {x: sp.Interval(0, 3)}, {x: sp.sqrt(2)}),
+             (a / (2 * (a - 3)), "<=", 10**6, None, {a: sp.Interval.open(1, 10)}, None)]
+    for lhs, relation, false_bound, true_bound, variables, at in cases:
+        wrong = Claim("wrong", "", "", "", (Step(lhs, relation, false_bound, "", symbolic=symbolic),),
+                      Verdict.REFUTED, Domain(variables)).check()
+        assert wrong.verdict is Verdict.REFUTED, (lhs, wrong.steps[0].evidence[0])
+        if at is not None:
+            assert dict(wrong.steps[0].counterexample) == at
+        if true_bound is not None:
+            right = Claim("right", "", "", "", (Step(lhs, relation, true_bound, "", symbolic=symbolic),),
+                          Verdict.CHECKED, Domain(variables)).check()
+            assert right.verdict in (Verdict.CHECKED, Verdict.PROVED), (lhs, right.steps[0].evidence[0])
+
+
+def test_an_identity_whose_sides_differ_by_a_nonzero_constant_is_refuted():
+    """A probe of the claims engine: e^a = e^a + 10¹⁰⁰ on [1000, 2000] was checked (the sides agree to 2^(−512) of their
+    size, the identity's tolerance); the difference is the constant −10¹⁰⁰.  A true identity of constants SymPy does
+    not simplify (log 4 = 2·log 2) is not refuted by that reading."""
+    a = sp.Symbol("a", real=True)
+    wrong = Claim("c", "", "", "", (Equal(sp.exp(a), sp.exp(a) + 10**100, ""),), Verdict.REFUTED,
+                  Domain({a: sp.Interval(1000, 2000)})).check()
+    assert wrong.verdict is Verdict.REFUTED
+    right = Claim("c", "", "", "", (Equal(sp.log(4) + a, 2 * sp.log(2) + a, "", symbolic=False),), Verdict.CHECKED,
+                  Domain({a: sp.Interval(1000, 2000)})).check()
+    assert right.verdict is Verdict.CHECKED

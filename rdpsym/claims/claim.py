@@ -35,6 +35,7 @@ from rdpsym.claims.deciding import (
     _check_numeric,
     _counterexample,
     _exactly_equal,
+    _exactly_related,
     _failure_at,
 )
 from rdpsym.claims.domains import Domain, domain_within_assumptions
@@ -70,7 +71,8 @@ class Step(_RecordStep):
     zero-argument callables returning one (run at check time).  ``reason`` is
     the author's sentence (``$...$`` spans are math).  ``domain`` samples this
     step instead of the claim's domain; ``symbolic=False`` turns the proof
-    attempt off for steps SymPy is known not to reach; ``latex`` is how the
+    attempt off for steps SymPy is known not to reach (the search for the points where the step is tightest
+    still runs); ``latex`` is how the
     step reads in a report (the author's LaTeX math) — without it the report
     prints the two sides as evaluated, which for a callable side (an integral
     done at check time) can be a page wide.
@@ -281,7 +283,9 @@ def _check_relation(step: Step, lhs: sp.Expr, rhs: sp.Expr, domain: Domain) -> t
     # Where balls cannot decide, the sides may be exactly equal at a point that is not a binary number: a strict
     # relation fails there (|x − 1/3| > 0 at 1/3), any other holds (x ≤ π at π was unknown: a probe).
     equal = functools.partial(_exactly_equal, lhs, rhs)
-    at, beside = singular_points((lhs, rhs), domain) if step.symbolic else ((), ())
+    # (the searches for singular and tight points run whether or not a proof is tried: with ``symbolic=False``,
+    # a/(2(a − 3)) ≤ 10⁶ on (1, 10) and (x − √2)² ≥ 10⁻⁴⁰ were checked, their failures at 3 and √2 not looked for)
+    at, beside = singular_points((lhs, rhs), domain)
     status, sampled = _check_numeric(domain, lambda p: (_at(lhs, p), step.relation, _at(rhs, p)), rungs, far=True,
                                      equal=equal, extra=at, beside=beside)
     if status is Status.REFUTED:
@@ -289,10 +293,17 @@ def _check_relation(step: Step, lhs: sp.Expr, rhs: sp.Expr, domain: Domain) -> t
             found = sampled[0]
             return Status.UNKNOWN, (Contradiction(proof, found.point), found)
         return status, sampled
+    if step.relation == "=" and not proof and not (lhs - rhs).free_symbols and domain.first_point() is not None:
+        # Sides a nonzero constant apart agree to 2^(−512) wherever they are large: e^a = e^a + 10¹⁰⁰ on [1000, 2000]
+        # was checked (a probe).  SymPy's own sign of the difference refutes it, at the first sample point.
+        point = domain.first_point()
+        holds, sides = _exactly_related(lhs, "=", rhs, point)
+        if holds is False:
+            return Status.REFUTED, (_counterexample(point, sides, len(domain.points())),)
     if not proof:
         undecided: list[dict] = []
         tight = tight_failure(lhs, step.relation, rhs, domain, functools.partial(
-            _failure_at, lhs, step.relation, rhs, rungs, equal), undecided) if step.symbolic else None
+            _failure_at, lhs, step.relation, rhs, rungs, equal), undecided)
         if tight is not None:
             return Status.REFUTED, (_counterexample(*tight, len(domain.points())),)
         if undecided and status is Status.CHECKED and isinstance(sampled[0], Sampled):

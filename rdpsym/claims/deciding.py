@@ -292,4 +292,38 @@ def _failure_at(lhs: sp.Expr, relation: str, rhs: sp.Expr, rungs: tuple[int, ...
         beyond = any(isinstance(v, sp.Expr) and magnitude_problem(v) is not None for v in point.values())
         return BEYOND_REACH if beyond else None
     exact = _exactly_decided(decided, sides, point, equal)
+    if exact is None and defined and sides is None:
+        exact, sides = _exactly_related(lhs, relation, rhs, point)
+    if exact is None and defined and not deeper:
+        # (asked at more bits, as a halfway point is: 2 − cos(x − √2) ≥ 1 + 10⁻³²⁰ at √2 needs 4 096; a probe)
+        return _failure_at(lhs, relation, rhs, rungs, equal, point, deeper=True)
     return sides if exact is False else UNDECIDED if exact is None and defined else None
+
+
+def _exactly_related(lhs: sp.Expr, relation: str, rhs: sp.Expr, point: dict) -> tuple[bool | None, tuple | None]:
+    """(whether ``lhs ⋈ rhs`` holds at ``point`` by SymPy's own evaluation of both sides there, the sides), or
+    (None, None), within :data:`_EXACT_SECONDS`: for sides the balls cannot evaluate at a point that is not a binary
+    number (a Piecewise switching at x = 1/3, whose condition x − 1/3 = 0 no ball decides: ``Piecewise((1, Eq(x,
+    1/3)), (0, True)) ≤ 0`` was checked, the point found and dropped; a probe)."""
+    values = {s: v for s, v in point.items() if isinstance(s, sp.Symbol)}
+    found: list = []
+    with time_budget(_EXACT_SECONDS, "the sides evaluated exactly at a point", absorb=True):
+        try:
+            sides = (lhs.xreplace(values), rhs.xreplace(values))
+            difference = sides[0] - sides[1]
+            if all(s.is_number and s.is_extended_real for s in sides) and not difference.has(sp.nan, sp.zoo):
+                found.append((_holds_exactly(difference, relation), (sides[0], relation, sides[1])))
+        except Exception:  # noqa: BLE001 - a side SymPy cannot evaluate there: left undecided
+            pass
+    return found[0] if found and found[0][0] is not None else (None, None)
+
+
+def _holds_exactly(difference: sp.Expr, relation: str) -> bool | None:
+    """Whether lhs ⋈ rhs holds, from the sign SymPy gives lhs − rhs (None where it gives none)."""
+    if difference == 0:
+        return relation in ("=", "<=", ">=")
+    if difference.is_extended_positive:
+        return relation in (">", ">=")
+    if difference.is_extended_negative:
+        return relation in ("<", "<=")
+    return None  # (a difference SymPy cannot sign may still be 0: log 4 − 2·log 2)
