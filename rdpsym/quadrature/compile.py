@@ -24,6 +24,7 @@ from rdpsym.foundations.precision import MPMATH_MODULES, _context_free, sympy_ev
 from rdpsym.quadrature.integrands import LogForm, NumericLogForm
 from rdpsym.quadrature.log_expressions import (
     LOG_EXPANSION_SECONDS,
+    OUT_OF_TIME,
     half_angle,
     log_expression,
     log_ratio_expression,
@@ -516,15 +517,17 @@ def log_ratio_function(p_expr: sp.Expr, q_expr: sp.Expr, var: sp.Symbol, log_p: 
 def shifted_log(expr: sp.Expr, var: sp.Symbol, centre: sp.Expr, ctx, relative: bool = True):
     """(u -> expr(centre + u) − expr(centre), expr(centre)) compiled from the expanded substitution, or
     (u -> expr(centre + u), 0) when not ``relative``.  Where SymPy cannot write it in time, expr itself evaluated at
-    centre + u with more bits (:func:`_shifted_numerically`); None where expr(centre) is not a finite real number.
+    centre + u with more bits (:func:`_shifted_numerically`); None where expr is singular at the centre.
 
     For a log-density of σ = 10⁻³⁰⁰ at x ≈ 1, expr is ~10⁶⁰⁰ and its change over the width
     of the mass is ~1: only the expanded difference, with the constant 10⁶⁰⁰ taken out exactly, keeps
     that change at the working precision (and u = x − centre keeps the width resolvable).
     """
     found = shifted_expression(expr, var, centre, relative)
-    if found is None:
+    if found is OUT_OF_TIME:
         return _shifted_numerically(expr, var, centre, ctx, relative)
+    if found is None:  # (singular at the centre: a log-density's zero there, which no rounded centre may hide)
+        return None
     difference, constant = found
     if not relative:
         return compile_expr(difference, var, ctx), ctx.zero

@@ -19,8 +19,8 @@ from rdpsym.foundations.erfc_forms import stable_erf
 from rdpsym.foundations.logs import expand_logs
 from rdpsym.foundations.precision import sympy_evalf_guard
 
-__all__ = ["LOG_EXPANSION_SECONDS", "combined_log_expression", "half_angle", "log_expression", "log_ratio_expression",
-           "shifted_expression"]
+__all__ = ["LOG_EXPANSION_SECONDS", "OUT_OF_TIME", "combined_log_expression", "half_angle", "log_expression",
+           "log_ratio_expression", "shifted_expression"]
 
 #: CPU seconds SymPy may take to write a log-density as a sum (the fast path is then skipped).
 LOG_EXPANSION_SECONDS = 2.0
@@ -175,11 +175,16 @@ def _collected(expr: sp.Expr, var: sp.Symbol) -> sp.Expr:
     return sp.Add(*(coefficient * factor for factor, coefficient in groups.items()))
 
 
+#: What :func:`shifted_expression` gives where SymPy ran out of time (not remembered), unlike its None (a centre where
+#: expr is singular): only then may expr be evaluated numerically about the centre instead.
+OUT_OF_TIME = "out of time"
+
+
 @settled_cache(maxsize=256)
 def shifted_expression(expr: sp.Expr, var: sp.Symbol, centre: sp.Expr, relative: bool):
     """(expr(centre + u) − expr(centre), expr(centre)) expanded in u (written ``var``), or (expr(centre + u), 0)
-    when not ``relative``; None where SymPy cannot write it within a time budget (see
-    :func:`~rdpsym.quadrature.compile.shifted_log`)."""
+    when not ``relative``; None where expr is not finite at the centre, :data:`OUT_OF_TIME` where SymPy could not
+    write it within a time budget (see :func:`~rdpsym.quadrature.compile.shifted_log`)."""
     found = None
     budget = time_budget(2.0, "a recentred logarithm", absorb=True)
     with sympy_evalf_guard(), budget:
@@ -194,5 +199,5 @@ def shifted_expression(expr: sp.Expr, var: sp.Symbol, centre: sp.Expr, relative:
                 return None
             found = (sp.expand(moved - constant, log=False), constant)
     if budget.spent:
-        raise Unsettled(None)  # out of time: not remembered
+        raise Unsettled(OUT_OF_TIME)  # (not remembered)
     return found
