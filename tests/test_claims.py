@@ -1389,3 +1389,20 @@ def test_an_identity_whose_sides_differ_by_a_nonzero_constant_is_refuted():
     right = Claim("c", "", "", "", (Equal(sp.log(4) + a, 2 * sp.log(2) + a, "", symbolic=False),), Verdict.CHECKED,
                   Domain({a: sp.Interval(1000, 2000)})).check()
     assert right.verdict is Verdict.CHECKED
+
+
+def test_a_long_bounded_interval_is_drawn_in_all_its_decades():
+    """A probe of the claims engine: on a ∈ [2, 10⁴⁰⁰] every random draw was below 10⁹ (an end plus 10^(j + u) for j up
+    to 8), and (log(a + s) − 50)·(log(a + s) − 65) ≥ 0, false for a between about 5·10²¹ and 1.7·10²⁸, was checked.
+    The decades now reach the interval's own width; the true claim beside it stays checked."""
+    a, s = sp.Symbol("a", positive=True), sp.Symbol("s", positive=True)
+    variables = {a: sp.Interval(2, sp.Integer(10) ** 400), s: sp.Interval(1, 2)}
+    u = sp.log(a + s)
+    wrong = Claim("c", "", "", "", (AtLeast((u - 50) * (u - 65), 0, "", symbolic=False),), Verdict.REFUTED,
+                  Domain(variables)).check()
+    assert wrong.verdict is Verdict.REFUTED
+    (at,) = [v for k, v in wrong.steps[0].counterexample.items() if k == a]
+    assert 5 * 10**21 < at < 2 * 10**28
+    right = Claim("c", "", "", "", (AtLeast((u - 50) ** 2, 0, "", symbolic=False),), Verdict.CHECKED,
+                  Domain(variables)).check()
+    assert right.verdict is Verdict.CHECKED

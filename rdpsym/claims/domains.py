@@ -158,10 +158,15 @@ def _draw(lo, hi, rng: random.Random):
     def unit() -> Fraction:
         return Fraction(int(rng.random() * 2**40), 2**40)
 
-    if lo is not None and hi is not None and hi - lo <= 100:
-        u = unit()
-        return lo + (hi - lo) * u if u > 0 else lo + (hi - lo) / 2
-    mag = Fraction(10) ** rng.randint(-8, 8) * Fraction(10 ** float(unit()))  # (10^u as the double holds it)
+    top = 8
+    if lo is not None and hi is not None:
+        if hi - lo <= 100:
+            u = unit()
+            return lo + (hi - lo) * u if u > 0 else lo + (hi - lo) / 2
+        # (up to the interval's own width: on [2, 10⁴⁰⁰] every draw was below 10⁹, and a claim false for a between
+        # about 10²¹ and 10²⁸ was checked; a probe)
+        top = max(top, _decades(hi - lo))
+    mag = Fraction(10) ** rng.randint(-8, top) * Fraction(10 ** float(unit()))  # (10^u as the double holds it)
     if lo is not None and hi is not None:
         v = lo + mag
         return v if v < hi else lo + (hi - lo) * unit()
@@ -170,6 +175,13 @@ def _draw(lo, hi, rng: random.Random):
     if hi is not None:
         return hi - mag
     return mag if rng.random() < 0.5 else -mag
+
+
+def _decades(width) -> int:
+    """The decades of a positive width (a Fraction or a SymPy number): ⌈log₁₀ width⌉, read off its digits."""
+    if isinstance(width, Fraction):
+        return len(str(width.numerator // width.denominator + 1))
+    return int(sp.ceiling(sp.log(width, 10)).evalf(30)) if width.is_finite else 8
 
 
 #: The most sample points a domain may ask for (each is one evaluation of every step on it).
