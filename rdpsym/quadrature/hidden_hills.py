@@ -17,6 +17,9 @@ into pieces instead, the cut's ends met the hill's steep tail, and the reads the
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 import sympy as sp
 
 from rdpsym.foundations.numbers import exact_rational
@@ -43,7 +46,8 @@ def hidden_hills(pair, seeds, recentred, ctx, integrand=None) -> list:
     :func:`~rdpsym.quadrature.compile.shifted_log`)."""
     if recentred is None:
         return []
-    found, level = [], _Level(integrand, seeds, ctx)
+    found = []
+    level = functools.cache(lambda: _resolved_level(integrand, seeds, ctx))  # (read once, and only if asked)
     ends = [e for e in (pair.lo, pair.hi) if e.is_finite]  # (a kink of |x − 10¹⁰⁰| is a piece's end, not a seed)
     for seed in [*seeds, *ends]:
         if not seed.is_real or seed.has(sp.CRootOf, sp.Float):  # (a centre must be exact: recentring substitutes it)
@@ -65,50 +69,43 @@ def hidden_hills(pair, seeds, recentred, ctx, integrand=None) -> list:
     return found
 
 
-class _Level:
-    """The largest log|integrand| at the seeds the working precision resolves (near 0), read once, when first asked;
-    None where there is no such seed or integrand."""
-
-    def __init__(self, integrand, seeds, ctx):
-        self.integrand, self.seeds, self.ctx, self.read = integrand, seeds, ctx, False
-
-    def value(self):
-        if not self.read:
-            self.read, self.level = True, None
-            if self.integrand is not None:
-                logs = [v for v in map(self._log_at, self.seeds) if v is not None]
-                self.level = max(logs, default=None)
-        return self.level
-
-    def _log_at(self, seed):
-        ctx = self.ctx
+def _resolved_level(integrand, seeds, ctx):
+    """The largest log|integrand| at the seeds the working precision resolves (near 0), or None."""
+    logs = []
+    for seed in seeds if integrand is not None else ():
         try:
             t = to_mpf(seed, ctx)
             if not ctx.isfinite(t) or (t != 0 and ctx.mag(t) > ctx.prec // RESOLUTION_BITS):
-                return None
-            f = self.integrand
-            value = f.log_abs(t) if hasattr(f, "log_abs") else ctx.log(abs(f(t)))
+                continue
+            value = _log_abs(integrand, t, ctx)
         except (ArithmeticError, ValueError, TypeError):
-            return None
-        return value if isinstance(value, ctx.mpf) and ctx.isfinite(value) else None
+            continue
+        if isinstance(value, ctx.mpf) and ctx.isfinite(value):
+            logs.append(value)
+    return max(logs, default=None)
 
 
-def _negligible(about, at, level: _Level, ctx) -> bool:
-    """Whether a numerically recentred hill at ``at`` is below the piece's level by more than the digits and bits a
-    value keeps, taken over its whole window (:func:`windows`) at the height of its peak."""
-    if not isinstance(about[0], NumericLogForm) or level.value() is None:
+def _negligible(about, at, level: Callable, ctx) -> bool:
+    """Whether a numerically recentred hill at ``at`` is below the piece's ``level()`` by more than the digits and bits
+    a value keeps, taken over its whole window (:func:`windows`) at the height of its peak."""
+    if not isinstance(about[0], NumericLogForm) or level() is None:
         return False
     window = 2 * ctx.ldexp(abs(at), -(ctx.prec // _REACH_BITS))
-    return about[1] + ctx.log(window) < level.value() - (ctx.dps + 10) * ctx.ln10 - ctx.prec * ctx.ln2
+    return about[1] + ctx.log(window) < level() - (ctx.dps + 10) * ctx.ln10 - ctx.prec * ctx.ln2
 
 
 def _falls(g, u, ctx, below=-1) -> bool:
     """Whether the recentred integrand ``g`` (1 at u = 0) is below e^``below`` at ``u``."""
     try:
-        value = g.log_abs(u) if hasattr(g, "log_abs") else ctx.log(abs(g(u)))
+        value = _log_abs(g, u, ctx)
     except (ArithmeticError, ValueError, TypeError):
         return False
     return bool(value < below) if value == value else False
+
+
+def _log_abs(f, t, ctx):
+    """log|f(t)|, read off a :class:`~rdpsym.quadrature.integrands.LogForm` where ``f`` is one."""
+    return f.log_abs(t) if hasattr(f, "log_abs") else ctx.log(abs(f(t)))
 
 
 def windows(pair, hills, ctx) -> list:
