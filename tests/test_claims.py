@@ -1410,3 +1410,15 @@ def test_a_long_bounded_interval_is_drawn_in_all_its_decades():
     right = Claim("c", "", "", "", (AtLeast((u - 50) ** 2, 0, "", symbolic=False),), Verdict.CHECKED,
                   Domain(variables)).check()
     assert right.verdict is Verdict.CHECKED
+
+
+def test_a_branch_at_minus_infinity_is_read_as_one_at_plus_infinity_is():
+    """A probe of the claims engine: log q ≤ 0 on [0, 1], written with a Piecewise that is −∞ at q = 0, was unknown
+    ("no certified evaluation for NegativeInfinity") where its mirror with +∞ and −log q ≥ 0 was checked.  The
+    branch is read by SymPy's extended arithmetic at the point, as a +∞ one is; a false neighbour is refuted."""
+    q = sp.Symbol("q", real=True)
+    log_q = sp.Piecewise((-sp.oo, sp.Eq(q, 0)), (sp.log(q), True))
+    domain = Domain({q: sp.Interval(0, 1)})
+    assert Claim("c", "", "", "", (AtMost(log_q, 0, ""),), Verdict.CHECKED, domain).check().verdict is Verdict.CHECKED
+    assert Claim("c", "", "", "", (AtLeast(log_q, -1, ""),), Verdict.REFUTED, domain).check().verdict \
+        is Verdict.REFUTED
