@@ -17,9 +17,6 @@ into pieces instead, the cut's ends met the hill's steep tail, and the reads the
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
-
 import sympy as sp
 
 from rdpsym.foundations.numbers import exact_rational
@@ -32,22 +29,14 @@ from rdpsym.quadrature.piece import RESOLUTION_BITS, resolved_width
 _REACH_BITS = 8
 
 
-def hidden_hills(pair, seeds, recentred, ctx, integrand=None) -> list:
+def hidden_hills(pair, seeds, recentred, ctx) -> list:
     """The seeds (and finite ends) of ``pair``'s piece whose hill the working precision cannot resolve:
     [(seed, (g, log g's factor))], where ``recentred(pair, seed)`` gave the integrand about the seed.  Empty without
-    ``recentred``.
-
-    A hill recentred numerically (a :class:`~rdpsym.quadrature.integrands.NumericLogForm`: SymPy could not write the
-    substitution in time) is left out where even its whole window at its peak's height is negligible beside
-    ``integrand`` (the piece's own) at the seeds the working precision resolves (:func:`_negligible`): integrated,
-    at thousands of bits, a normal component 10⁻¹¹⁰⁰ at −10¹⁰⁰⁰ took the definition past its time ceiling, where it
-    adds e^(−1276) to a value of order 1.  Before there was a numeric form, such a hill was left out unread whatever
-    its mass: a Cauchy share of ⅓ at 10³⁰⁰ among them (D_½ = 1.504 for 0.1178, see
-    :func:`~rdpsym.quadrature.compile.shifted_log`)."""
+    ``recentred``.  A hill recentred numerically (:func:`numeric`) is integrated last, and only where it may matter
+    beside the rest (:func:`negligible_beside`)."""
     if recentred is None:
         return []
     found = []
-    level = functools.cache(lambda: _resolved_level(integrand, seeds, ctx))  # (read once, and only if asked)
     ends = [e for e in (pair.lo, pair.hi) if e.is_finite]  # (a kink of |x − 10¹⁰⁰| is a piece's end, not a seed)
     for seed in [*seeds, *ends]:
         if not seed.is_real or seed.has(sp.CRootOf, sp.Float):  # (a centre must be exact: recentring substitutes it)
@@ -63,35 +52,30 @@ def hidden_hills(pair, seeds, recentred, ctx, integrand=None) -> list:
         # a mode): the exact integrand falls by more than an e-fold within that, on each side that lies in the piece
         # (the crossing of two components at 5·10²⁹⁹ is as unresolved, but a slope, not a hill).
         sides = [side for side, end in ((-1, pair.lo), (1, pair.hi)) if seed != end]
-        if (sides and all(_falls(about[0], side * step, ctx) for side in sides)
-                and not _negligible(about, at, level, ctx)):
+        if sides and all(_falls(about[0], side * step, ctx) for side in sides):
             found.append((seed, about))
     return found
 
 
-def _resolved_level(integrand, seeds, ctx):
-    """The largest log|integrand| at the seeds the working precision resolves (near 0), or None."""
-    logs = []
-    for seed in seeds if integrand is not None else ():
-        try:
-            t = to_mpf(seed, ctx)
-            if not ctx.isfinite(t) or (t != 0 and ctx.mag(t) > ctx.prec // RESOLUTION_BITS):
-                continue
-            value = _log_abs(integrand, t, ctx)
-        except (ArithmeticError, ValueError, TypeError):
-            continue
-        if isinstance(value, ctx.mpf) and ctx.isfinite(value):
-            logs.append(value)
-    return max(logs, default=None)
+def numeric(hill) -> bool:
+    """Whether a hill's integrand was recentred numerically (a :class:`~rdpsym.quadrature.integrands.NumericLogForm`:
+    SymPy could not write the substitution in time; :func:`~rdpsym.quadrature.compile.shifted_log`)."""
+    return isinstance(hill[1][0], NumericLogForm)
 
 
-def _negligible(about, at, level: Callable, ctx) -> bool:
-    """Whether a numerically recentred hill at ``at`` is below the piece's ``level()`` by more than the digits and bits
-    a value keeps, taken over its whole window (:func:`windows`) at the height of its peak."""
-    if not isinstance(about[0], NumericLogForm) or level() is None:
+def negligible_beside(hill, lo, hi, total, ctx) -> bool:
+    """Whether a numerically recentred ``hill``, its whole window (lo, hi) at the height of its peak, is below the
+    piece's ``total`` (the rest and the other windows, integrated first) by more than the digits and bits a value keeps.
+
+    Integrated, at thousands of bits, a normal component 10⁻¹¹⁰⁰ at −10¹⁰⁰⁰ took the definition past its time ceiling,
+    where it adds e^(−1276) to a value of order 1.  Before there was a numeric form, such a hill was left out unread
+    whatever its mass: a Cauchy share of ⅓ at 10³⁰⁰ among them (D_½ = 1.504 for 0.1178).  Weighed against the
+    integrand's height at 0 instead of the rest's integral, a share of ½ at 10⁸⁰ beside N(0, 10⁻⁴⁴⁰) was left out
+    (2.079 for 0.0693; a review): a narrow mass's height is no measure of its mass."""
+    if not ctx.isfinite(total) or total == 0:
         return False
-    window = 2 * ctx.ldexp(abs(at), -(ctx.prec // _REACH_BITS))
-    return about[1] + ctx.log(window) < level() - (ctx.dps + 10) * ctx.ln10 - ctx.prec * ctx.ln2
+    width = to_mpf(hi, ctx) - to_mpf(lo, ctx)
+    return hill[1][1] + ctx.log(width) < ctx.log(abs(total)) - (ctx.dps + 10) * ctx.ln10 - ctx.prec * ctx.ln2
 
 
 def _falls(g, u, ctx, below=-1) -> bool:
@@ -162,4 +146,4 @@ def holed_recentred(recentred, spans, ctx):
     return about
 
 
-__all__ = ["hidden_hills", "holed", "holed_recentred", "windows"]
+__all__ = ["hidden_hills", "holed", "holed_recentred", "negligible_beside", "numeric", "windows"]

@@ -42,7 +42,14 @@ from rdpsym.quadrature.divergent import (
     _series_diverges_by_limit,
     integrable_at_end,
 )
-from rdpsym.quadrature.hidden_hills import hidden_hills, holed, holed_recentred, windows
+from rdpsym.quadrature.hidden_hills import (
+    hidden_hills,
+    holed,
+    holed_recentred,
+    negligible_beside,
+    numeric,
+    windows,
+)
 from rdpsym.quadrature.locate import locate, log_abs
 from rdpsym.quadrature.piece import _piece
 from rdpsym.quadrature.seeds import critical_seeds, mixture_components
@@ -136,23 +143,31 @@ def integrate_pieces(pairs: Iterable, var: sp.Symbol, integrand: Callable, ctx, 
         try:
             exact_end = (functools.partial(integrable_at_end, bp, bq, var, order) if check_support else None)
             modes = functools.partial(_density_modes, bp, bq, var, lo, hi, seeds, ctx)
-            hills = hidden_hills(pair, seeds, recentred, ctx, integrand)
+            hills = hidden_hills(pair, seeds, recentred, ctx)
             spans = windows(pair, hills, ctx) if hills else []
             # (a window about each hill the working precision cannot resolve is integrated recentred at its seed,
-            # first; then the piece with those windows read as 0, where the rest may be negligible beside them)
-            value, log_factor, floor = ctx.zero, ctx.zero, None
+            # first; then the piece with those windows read as 0, where the rest may be negligible beside them; last,
+            # the windows recentred numerically, where they may matter beside all that)
+            window = functools.partial(_window_value, pair, seeds, ctx, check_support, reasons, recentred, exact_end,
+                                       modes, (lo, hi))
+            rest = functools.partial(_rest, pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reasons,
+                                     recentred, exact_end, modes, spans)
+            value, log_factor = ctx.zero, ctx.zero
             for a, b, hill in spans:
-                found = _recentred_piece(replace(pair, lo=a, hi=b), hill, seeds, ctx, check_support, reasons,
-                                         recentred, exact_end, modes, (lo, hi))
-                value += found[0] * ctx.exp(found[1])
-            if spans and ctx.isfinite(value) and value != 0:  # (a KL piece's integral may be negative)
-                floor = ctx.log(abs(value)) - (ctx.dps + 10) * ctx.ln10
+                value += ctx.zero if numeric(hill) else window(a, b, hill)
             if value != ctx.inf:
-                rest, log_rest = _piece(pair, holed(integrand, spans, ctx) if spans else integrand, lo, hi, seeds,
-                                        ctx, check_support, reflected, reasons,
-                                        holed_recentred(recentred, spans, ctx) if spans else recentred, None,
-                                        ctx.zero, 0, exact_end, modes, floor)
-                value, log_factor = (value + rest * ctx.exp(log_rest), ctx.zero) if spans else (rest, log_rest)
+                try:
+                    value, log_factor = rest(value)
+                except ConvergenceError:
+                    if not any(numeric(hill) for _, _, hill in spans):
+                        raise
+                    # (the rest may hold nothing the windows left: then it is measured against them all, as before)
+                    value = sum((window(a, b, hill) for a, b, hill in spans), ctx.zero)
+                    value, log_factor = rest(value) if value != ctx.inf else (value, ctx.zero)
+                else:
+                    for a, b, hill in spans:
+                        if numeric(hill) and value != ctx.inf and not negligible_beside(hill, a, b, value, ctx):
+                            value += window(a, b, hill)
         except (ConvergenceError, OverflowError) as exc:
             # Where the mass could not be found, the integral may be +∞ faster than any scan can follow
             # (Gumbel laws at α = 2 grow like exp(0.7·e^(−x))): the limit of its logarithm decides.
@@ -168,6 +183,28 @@ def integrate_pieces(pairs: Iterable, var: sp.Symbol, integrand: Callable, ctx, 
             return value
         total += value * ctx.exp(log_factor) if log_factor else value
     return total
+
+
+def _rest(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reasons, recentred, exact_end, modes, spans,
+          windows_value):
+    """(value, log factor) of the piece with the windows ``spans`` read as 0, plus ``windows_value`` (their integral so
+    far), the rest negligible below 10^−(dps + 10) of that; the piece as it is without windows."""
+    if not spans:
+        return _piece(pair, integrand, lo, hi, seeds, ctx, check_support, reflected, reasons, recentred, None, ctx.zero,
+                      0, exact_end, modes, None)
+    floor = None
+    if ctx.isfinite(windows_value) and windows_value != 0:  # (a KL piece's integral may be negative)
+        floor = ctx.log(abs(windows_value)) - (ctx.dps + 10) * ctx.ln10
+    rest, log_rest = _piece(pair, holed(integrand, spans, ctx), lo, hi, seeds, ctx, check_support, reflected, reasons,
+                            holed_recentred(recentred, spans, ctx), None, ctx.zero, 0, exact_end, modes, floor)
+    return windows_value + rest * ctx.exp(log_rest), ctx.zero
+
+
+def _window_value(pair, seeds, ctx, check_support, reasons, recentred, exact_end, modes, ends, lo, hi, hill):
+    """The integral over the window (lo, hi) of ``pair``'s piece about a hidden ``hill`` (:func:`_recentred_piece`)."""
+    found = _recentred_piece(replace(pair, lo=lo, hi=hi), hill, seeds, ctx, check_support, reasons, recentred,
+                             exact_end, modes, ends)
+    return found[0] * ctx.exp(found[1])
 
 
 def _recentred_piece(part, hill, seeds, ctx, check_support, reasons, recentred, exact_end, modes, ends):
