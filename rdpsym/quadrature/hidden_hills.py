@@ -81,15 +81,10 @@ def negligible_beside(hill, lo, hi, total, ctx) -> bool:
 def _falls(g, u, ctx, below=-1) -> bool:
     """Whether the recentred integrand ``g`` (1 at u = 0) is below e^``below`` at ``u``."""
     try:
-        value = _log_abs(g, u, ctx)
+        value = g.log_abs(u) if hasattr(g, "log_abs") else ctx.log(abs(g(u)))
     except (ArithmeticError, ValueError, TypeError):
         return False
     return bool(value < below) if value == value else False
-
-
-def _log_abs(f, t, ctx):
-    """log|f(t)|, read off a :class:`~rdpsym.quadrature.integrands.LogForm` where ``f`` is one."""
-    return f.log_abs(t) if hasattr(f, "log_abs") else ctx.log(abs(f(t)))
 
 
 def windows(pair, hills, ctx) -> list:
