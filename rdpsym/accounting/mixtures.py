@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import mpmath
 import sympy as sp
-from flint import acb, arb, ctx, fmpq
+from flint import arb, ctx, fmpq
 
+from rdpsym.foundations.arb_integral import acb_integral
 from rdpsym.foundations.balls import to_arb
 
 __all__ = ["laplace_mixture_moment", "lattice_moment", "lattice_window"]
@@ -109,5 +110,5 @@ def laplace_mixture_moment(q: arb, t: arb, s: arb) -> arb:
     def integrand(u, analytic):
         return (keep + q * (2 * u - t).exp()).pow(s, analytic=analytic) * (-u).exp() / 2
 
-    middle = acb.integral(integrand, 0, t).real
+    middle = acb_integral(integrand, 0, t).real
     return ((keep + q * (-t).exp()) ** s + (-t).exp() * (keep + q * t.exp()) ** s) / 2 + middle

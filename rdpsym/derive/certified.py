@@ -39,10 +39,11 @@ import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import sympy as sp
-from flint import acb, arb
+from flint import arb
 
 from rdpsym.derive.certified_compile import Compiled, _integrand, _NaN
 from rdpsym.derive.certified_ends import _DEPTH_LIMIT, _end_cut, _reciprocal, _tail_at, _tail_cut, rational_powers
+from rdpsym.foundations.arb_integral import acb_integral
 from rdpsym.foundations.balls import precision, to_arb
 from rdpsym.foundations.errors import NotCertifiable, SymbolicTimeout
 from rdpsym.foundations.logs import expanded
@@ -521,7 +522,7 @@ def _piece_integral(f: Compiled, bounds: tuple, x: sp.Symbol, lo: sp.Expr, hi: s
             except (ZeroDivisionError, ValueError, ArithmeticError):
                 return _NaN
 
-        result = acb.integral(integrand, left, right, eval_limit=_EVAL_LIMIT, depth_limit=_DEPTH_LIMIT)
+        result = acb_integral(integrand, left, right, eval_limit=_EVAL_LIMIT, depth_limit=_DEPTH_LIMIT)
         if not result.is_finite() or not result.imag.contains(0):
             return None
         total += result.real

@@ -82,7 +82,34 @@ def _track_collection(phase: str, info: dict) -> None:
 gc.callbacks.insert(0, _track_collection)  # (first: set before any other callback or finalizer runs)
 
 
+#: Code objects on either side of a call between Python and C code that does not carry exceptions (see
+#: :func:`c_boundary`).
+_C_BOUNDARY: set = set()
+
+
+def c_boundary(function: Callable) -> Callable:
+    """Mark ``function`` as one side of a call between Python and C code that does not carry exceptions (used as a
+    decorator): a timeout never lands while it is the innermost frame.
+
+    python-flint's ``acb.integral`` calls its integrand from C and, when the integrand raises, calls it again with
+    the exception still set and raises ``SystemError`` at the end (:mod:`rdpsym.foundations.arb_integral`).  The
+    function that calls such C code and the callback it is given are both marked: a timeout raised while the C code
+    runs would land at the callback's first instruction, before its ``try`` can catch it, and one raised in the
+    callback's own instructions could land outside its ``try`` too.  It lands instead in what the callback calls in
+    Python (where the callback catches it and carries it across the C code), or once the C code has returned.
+    """
+    _C_BOUNDARY.add(function.__code__)
+    return function
+
+
+def at_c_boundary(frame) -> bool:
+    """Whether ``frame``, a thread's innermost frame, is a :func:`c_boundary` function's own."""
+    return frame is not None and frame.f_code in _C_BOUNDARY
+
+
 def _in_protected_frame(frame, ident: int) -> bool:
+    if at_c_boundary(frame):
+        return True
     frames = _stack_from(frame)
     return frames is None or _in_protected_frames(frames, ident)  # (a stack read while it changed: look again)
 
@@ -121,6 +148,8 @@ _FINALIZERS = frozenset(module.__file__ for module in (weakref, _weakrefset))
 
 
 __all__ = [
+    "at_c_boundary",
+    "c_boundary",
     "in_protected_code",
     "protect",
     "restore_at_block_end",

@@ -40,6 +40,7 @@ from rdpsym.foundations.budget_protected import (
     _importing,
     _in_protected_frames,
     _restore_block_state,
+    at_c_boundary,
     protect,
 )
 from rdpsym.foundations.errors import SymbolicTimeout
@@ -232,7 +233,7 @@ class _Watchdog:
                 return 1.0
             if budget is None:  # still entering, or a generator paused inside its block
                 return max(_PROTECTED_RETRY, min(RETRY_SECONDS, *(b.wait(cpu, wall) for b in stack)))
-            if _in_protected_frames(frames, ident):
+            if _in_protected_frames(frames, ident) or at_c_boundary(top):
                 budget.held_back = True  # for checkpoint(), in case the thread is (nearly) always there
                 return _PROTECTED_RETRY
             if top is None or not _at_landing(top):  # inside a call that let go of the interpreter lock
@@ -250,8 +251,10 @@ class _Watchdog:
 
     def _withdraw_if_misplaced(self, ident: int, budget: _Budget) -> None:
         """Look again after raising: withdraw the timeout if the thread is where it must not land."""
-        frames = _stack_from(sys._current_frames().get(ident))
-        if frames is None or _in_protected_frames(frames, ident) or budget.where(frames) is not _RUNNING:
+        top = sys._current_frames().get(ident)
+        frames = _stack_from(top)
+        if frames is None or _in_protected_frames(frames, ident) or at_c_boundary(top) or \
+                budget.where(frames) is not _RUNNING:
             _withdraw(ident)
 
 

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from flint import acb, arb, ctx
 
+from rdpsym.foundations.arb_integral import acb_integral
+
 
 def legendre_p_above_one(n: arb, z: arb) -> arb:
     """P_n(z) for z ≥ 1: Arb's ``legendre_p`` where its ball is narrow (half the working bits), else Laplace's
@@ -53,7 +55,7 @@ def _by_laplace_integral(n: arb, z: arb) -> arb:
             return acb(arb("nan"))
         return (nc * u.log()).exp()
 
-    integral = acb.integral(integrand, 0, arb.pi(), eval_limit=_EVALUATIONS)
+    integral = acb_integral(integrand, 0, arb.pi(), eval_limit=_EVALUATIONS)
     if not integral.is_finite() or not integral.imag.contains(0):
         return arb("nan")
     return w**n * integral.real / arb.pi()
