@@ -23,6 +23,7 @@ import tempfile
 import threading
 import traceback
 
+import crash_reports
 import mpmath
 import pytest
 import stored_values
@@ -51,6 +52,7 @@ def pytest_configure(config):
     if stored_values.recording() and distributed:  # (each xdist worker would write a part of a store)
         raise pytest.UsageError(f"{stored_values.RECORD}=1 records the stored reference values in one process: "
                                 "run with -n 0")
+    config.pluginmanager.register(crash_reports, "rdpsym-crash-reports")  # (a crashed worker's stacks in its report)
     config.addinivalue_line("markers", "fresh_derivations: derive anew, without the run's shared derivations "
                                        "(a test about the work itself: budgets, counts, failures on the way)")
     if SHARED_DERIVATIONS not in os.environ:
