@@ -545,7 +545,7 @@ def _shifted_numerically(expr: sp.Expr, var: sp.Symbol, centre: sp.Expr, ctx, re
     finite real number (a singular centre, as the symbolic route says by its None).
 
     P = ⅔N(0, 1) + (⅓ − 10⁻⁶⁰⁰)Cauchy(10³⁰⁰, 1) + 10⁻⁶⁰⁰N(−10²⁰⁰⁰, 1) against ⅓N(0, 1) + ⅔Cauchy(10³⁰⁰, 1): SymPy's
-    log, asked its argument's sign at the centre 10³⁰⁰, evaluated e^(−5·10³⁹⁹⁹) for seconds, the 2 s budget ran
+    log, asked its argument's sign at the centre 10³⁰⁰, evaluated e^(−5·10³⁹⁹⁹) for seconds, its budget ran
     out, and the Cauchy hill was left unread: D_½ = 1.504 for 0.1178 (a review; right in the runs whose SymPy cache
     happened to hold that sign)."""
     def compiled(bits):
