@@ -16,6 +16,7 @@ import sympy as sp
 
 from rdpsym.foundations.budget import Unsettled, settled_cache, time_budget
 from rdpsym.foundations.erfc_forms import stable_erf
+from rdpsym.foundations.errors import NoClosedFormError
 from rdpsym.foundations.logs import expand_logs
 from rdpsym.foundations.precision import sympy_evalf_guard
 
@@ -193,7 +194,10 @@ def shifted_expression(expr: sp.Expr, var: sp.Symbol, centre: sp.Expr, relative:
     found = None
     budget = time_budget(RECENTRING_SECONDS, "a recentred logarithm", absorb=True)
     with sympy_evalf_guard(), budget:
-        moved = sp.expand(expr.xreplace({var: centre + var}), log=False)
+        try:
+            moved = sp.expand(expr.xreplace({var: centre + var}), log=False)
+        except NoClosedFormError:  # a number past the size ceilings (exact_size), a call no budget could stop: as
+            return OUT_OF_TIME  # out of time (normals at 10³⁰⁰ and −10²⁰⁰⁰ built (10⁶⁰⁰)^(10⁻²⁰⁰⁰); a review)
         if moved.has(sp.zoo, sp.nan, sp.S.ComplexInfinity):
             return None
         if not relative:
