@@ -3,9 +3,10 @@
 python-flint 0.9's ``acb.integral`` calls the integrand from C and does not stop when it raises: it calls it
 again with the exception still set, and raises ``SystemError`` ("returned a result with an exception set") once
 the integration ends.  A time budget that expired inside an integrand came out as that SystemError, which the
-certified routes read as "this route does not apply", and the work went on past its deadline (a probe: a 0.2 s
-budget around an Arb integral at 2 000 bits came out as SystemError at 0.42 s of CPU, after 547 more calls of
-the integrand, each with an exception pending; the watchdog raised it again 0.1 s later).
+certified routes read as "this route does not apply", and the work went on past its deadline (probes: a 0.2 s
+budget around an Arb integral at 2 000 bits came out as SystemError at 0.42 s of CPU, and the watchdog raised it
+again 0.1 s later, into whatever ran then; an integrand that raised at its fifth call was called four more times
+with the exception pending).
 
 :func:`acb_integral` keeps the first exception the integrand raises, answers NaN for it and for every later
 call (Arb then refines nothing), and raises that exception once Arb has returned.  A timeout never lands at the
