@@ -179,7 +179,7 @@ def _collected(expr: sp.Expr, var: sp.Symbol) -> sp.Expr:
 #: CPU seconds SymPy may take to write a logarithm moved to a centre (:func:`shifted_expression`).  Of the 287
 #: recentrings the numeric-adversarial, scale-free and regression tests ask for, the slowest that SymPy wrote took
 #: 0.58 s and every other one below 0.21 s; one that runs out of time is evaluated numerically instead, so this only
-#: bounds the time spent before that (3.5 s a hill with 2 s here, stretched by this machine's slowness).
+#: bounds the time spent before that (with 2 s, 3.5 s a hill: stretched by this machine's measured slowness).
 RECENTRING_SECONDS = 1.0
 #: What :func:`shifted_expression` gives where SymPy ran out of time, unlike its None (a centre where expr is
 #: singular): only then may expr be evaluated numerically about the centre instead.
@@ -196,17 +196,17 @@ def shifted_expression(expr: sp.Expr, var: sp.Symbol, centre: sp.Expr, relative:
     with sympy_evalf_guard(), budget:
         try:
             moved = sp.expand(expr.xreplace({var: centre + var}), log=False)
+            if moved.has(sp.zoo, sp.nan, sp.S.ComplexInfinity):
+                return None
+            if not relative:
+                found = (moved, sp.S.Zero)
+            else:
+                constant = moved.subs(var, 0)
+                if constant.is_finite is False or constant.has(sp.zoo, sp.nan):
+                    return None
+                found = (sp.expand(moved - constant, log=False), constant)
         except NoClosedFormError:  # a number past the size ceilings (exact_size), a call no budget could stop: as
             return OUT_OF_TIME  # out of time (normals at 10³⁰⁰ and −10²⁰⁰⁰ built (10⁶⁰⁰)^(10⁻²⁰⁰⁰); a review)
-        if moved.has(sp.zoo, sp.nan, sp.S.ComplexInfinity):
-            return None
-        if not relative:
-            found = (moved, sp.S.Zero)
-        else:
-            constant = moved.subs(var, 0)
-            if constant.is_finite is False or constant.has(sp.zoo, sp.nan):
-                return None
-            found = (sp.expand(moved - constant, log=False), constant)
     # Out of time is remembered (not a settled_cache's Unsettled): it only sends the caller to the numeric recentring
     # (compile._shifted_numerically), exact to the working precision, so another try could at best save evaluation
     # time, at the price of another whole budget.  Each precision and seed of one divergence tried again: a far normal
