@@ -677,20 +677,6 @@ def test_a_far_hill_sympy_cannot_recentre_in_time_is_read_numerically_where_it_m
     _assert_the_shares((P, Q), R(1, 2))
 
 
-def test_far_normals_in_both_laws_that_sympy_would_write_through_huge_numbers_are_recentred_numerically():
-    """A review: ⅔N(0, 1) + (⅓ − 10⁻⁷¹⁶)·N(10³⁰⁰, 1) + 10⁻⁷¹⁶·N(−10²⁰⁰⁰, 1) against ⅓N(0, 1) + (⅔ − 10⁻⁶⁰⁰)·N(10³⁰⁰, 1)
-    + 10⁻⁶⁰⁰·N(−10²⁰⁰⁰, 1) was refused with "9.99999…e+599**(1e-2000) would be simplified through numbers of about
-    inf digits": SymPy, writing the logarithm about 10³⁰⁰, reached for a number past the size ceilings, and that
-    refusal came out of the whole divergence.  It is "out of time" now, and the hill is recentred numerically: the
-    shares' value."""
-    w, v = R(1, 10**716), R(1, 10**600)
-    normal = _gaussian(1)
-    far, farther = normal.subs(x, x - _BIG**300), normal.subs(x, x + _BIG**2000)
-    P = rdpsym.Continuous(R(2, 3) * normal + (R(1, 3) - w) * far + w * farther, x)
-    Q = rdpsym.Continuous(R(1, 3) * normal + (R(2, 3) - v) * far + v * farther, x)
-    _assert_the_shares((P, Q), R(1, 2))
-
-
 @pytest.mark.parametrize("far", ["cauchy", "laplace"])
 def test_a_numerically_recentred_hill_is_weighed_against_the_rest_s_integral_not_its_height(far):
     """A review of the test above's mend: ½N(0, (10⁻²²⁰)²) + (½ − 10⁻⁶⁰⁰)·Cauchy(10⁸⁰, 1) + 10⁻⁶⁰⁰·N(−10³⁰⁰⁰, 1) against
@@ -707,6 +693,20 @@ def test_a_numerically_recentred_hill_is_weighed_against_the_rest_s_integral_not
     with mpmath.workdps(30):
         truth = -2 * mpmath.log(mpmath.sqrt(mpmath.mpf(1) / 8) + mpmath.sqrt(mpmath.mpf(3) / 8))
         assert abs(got - truth) < mpmath.mpf(10) ** -14 * truth
+
+
+def test_far_normals_in_both_laws_that_sympy_would_write_through_huge_numbers_are_recentred_numerically():
+    """A review: ⅔N(0, 1) + (⅓ − 10⁻⁷¹⁶)·N(10³⁰⁰, 1) + 10⁻⁷¹⁶·N(−10²⁰⁰⁰, 1) against ⅓N(0, 1) + (⅔ − 10⁻⁶⁰⁰)·N(10³⁰⁰, 1)
+    + 10⁻⁶⁰⁰·N(−10²⁰⁰⁰, 1) was refused with "9.99999…e+599**(1e-2000) would be simplified through numbers of about
+    inf digits": SymPy, writing the logarithm about 10³⁰⁰, reached for a number past the size ceilings, and that
+    refusal came out of the whole divergence.  It is "out of time" now, and the hill is recentred numerically: the
+    shares' value."""
+    w, v = R(1, 10**716), R(1, 10**600)
+    normal = _gaussian(1)
+    far, farther = normal.subs(x, x - _BIG**300), normal.subs(x, x + _BIG**2000)
+    P = rdpsym.Continuous(R(2, 3) * normal + (R(1, 3) - w) * far + w * farther, x)
+    Q = rdpsym.Continuous(R(1, 3) * normal + (R(2, 3) - v) * far + v * farther, x)
+    _assert_the_shares((P, Q), R(1, 2))
 
 
 def test_a_heavy_tail_flat_on_the_way_and_not_integrable_beyond_is_divergent():

@@ -161,8 +161,9 @@ def integrate_pieces(pairs: Iterable, var: sp.Symbol, integrand: Callable, ctx, 
                 except ConvergenceError:
                     if not any(numeric(hill) for _, _, hill in spans):
                         raise
-                    # (the rest may hold nothing the windows left: then it is measured against them all, as before)
-                    value = sum((window(a, b, hill) for a, b, hill in spans), ctx.zero)
+                    # (the rest may hold nothing the windows left: then it is measured against them all, as before;
+                    # the others are in ``value`` already)
+                    value += sum((window(a, b, hill) for a, b, hill in spans if numeric(hill)), ctx.zero)
                     value, log_factor = rest(value) if value != ctx.inf else (value, ctx.zero)
                 else:
                     for a, b, hill in spans:
