@@ -135,6 +135,7 @@ def watchdog():
     @contextlib.contextmanager
     def guard(seconds: float, what: str = "the call"):
         from rdpsym.foundations.budget_protected import in_protected_code
+        from rdpsym.foundations.budget_watchdog import _withdraw
         from rdpsym.foundations.precision import close_numeric_blocks, open_numeric_blocks
 
         expired = type("WatchdogExpired", (pytest.fail.Exception,), {})
@@ -159,7 +160,7 @@ def watchdog():
         finally:
             done.set()
             timer.join()
-            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(target), None)  # none left pending
+            _withdraw(target)  # none left pending (and CPython's signal of one cleared: see _withdraw)
             close_numeric_blocks(depth)  # what an interruption left open, as a time budget does
 
     return guard

@@ -17,6 +17,8 @@ from __future__ import annotations
 import math
 import multiprocessing
 import random
+import subprocess
+import sys
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -207,6 +209,57 @@ def test_a_time_budget_fires_in_any_thread():
     for message, cpu in results:
         assert message == "a spin did not finish within 0.2 s"
         assert 0.15 < cpu < 5  # the thread's own CPU time, not the others'
+
+
+#: Budgets that fire in threads, then a trace function and a traced call; run in a process of its own, whose hang
+#: is a failure and not a test worker's end.
+_TRACED_AFTER_TIMEOUTS = """
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from rdpsym.foundations.budget import time_budget
+from rdpsym.foundations.errors import SymbolicTimeout
+
+def spin(seconds):
+    try:
+        with time_budget(seconds, "a spin"):
+            while True:
+                pass
+    except SymbolicTimeout:
+        return "stopped"
+
+with ThreadPoolExecutor(max_workers=4) as pool:
+    assert list(pool.map(spin, [0.05] * 8)) == ["stopped"] * 8
+with time_budget(5, "a block that ends in time"):  # (its end withdraws nothing: no timeout was raised)
+    pass
+
+def traced(x):
+    return x + 1
+
+calls = []
+sys.settrace(lambda frame, event, arg: calls.append(event) if frame.f_code is traced.__code__ else None)
+traced(1)
+sys.settrace(None)
+print("returned", calls)
+"""
+
+
+def test_a_trace_function_set_after_timeouts_fired_in_threads_sees_its_calls_return():
+    """CPython 3.11 keeps an interpreter-wide signal that a thread has an asynchronous exception to take; raising
+    one to withdraw it (``PyThreadState_SetAsyncExc(id, NULL)``) sets it too, and only a thread taking its own clears
+    it. Left set by the watchdog's withdrawals, it made every traced call spin for ever in its first instruction:
+    after this file's budgets, a debugger, a coverage run or any ``sys.settrace`` hung (a test of
+    ``tests/test_sympy_shared_state.py`` ran out of its 10 minutes in a worker that had run this file)."""
+    printed = _run_bounded(_TRACED_AFTER_TIMEOUTS, 120)
+    assert printed == "returned ['call']", printed
+
+
+def _run_bounded(script: str, seconds: float) -> str:
+    """What ``script`` prints in a fresh interpreter, or why it did not finish within ``seconds``."""
+    try:
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=seconds)
+    except subprocess.TimeoutExpired:
+        return f"no answer within {seconds} s: the traced call spins"
+    return done.stdout.strip() or done.stderr[-2000:]
 
 
 def test_a_budget_counts_the_threads_own_cpu_time():

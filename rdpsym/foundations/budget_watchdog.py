@@ -203,7 +203,9 @@ class _Watchdog:
                 sleep = min(sleep, self._check_thread(ident, stack))
             except _ThreadEnded:  # the thread ended inside its blocks (it cannot leave one otherwise)
                 del self.active[ident]
-                self.raised.discard(ident)
+                if ident in self.raised:  # (its timeout may have ended with it, untaken: the signal stays set)
+                    self.raised.discard(ident)
+                    _clear_the_pending_signal()
         return max(sleep, 1e-3)
 
     def _check_thread(self, ident: int, stack: list[_Budget]) -> float:
@@ -319,6 +321,39 @@ def checkpoint() -> None:
 def _withdraw(ident: int) -> None:
     """Withdraw an asynchronous exception pending for thread ``ident`` (nothing if none is)."""
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), None)
+    _clear_the_pending_signal()
+
+
+class _Unsignal(BaseException):
+    """Raised by a thread at itself, and caught, to clear the interpreter's "asynchronous exception" signal."""
+
+
+#: How many bytecodes the raise of :class:`_Unsignal` is given to land in (it lands at the first check).
+_UNSIGNAL_LOOPS = 100
+
+
+def _clear_the_pending_signal() -> None:
+    """Clear CPython 3.11's interpreter-wide signal that some thread has an asynchronous exception to take.
+
+    ``PyThreadState_SetAsyncExc`` sets that signal even to withdraw an exception, and a thread that ends with one
+    pending never takes it; only a thread taking its own clears the signal. Left set, it is harmless until a trace
+    function is set: then every traced call spins for ever in CPython's first instruction (which sees the signal,
+    finds nothing to raise and, tracing, runs itself again). After rdpsym's budgets had fired in threads, a
+    debugger, a coverage run or any ``sys.settrace`` hung at its first traced call (a test of this stop, after
+    ``tests/test_concurrency.py``). The thread here raises :class:`_Unsignal` at itself and catches it. A
+    timeout pending for another thread still lands: the watchdog raises it again at its next look (1 ms) while
+    its budget is due. Called only where no timeout is raised at the calling thread (the watchdog's own thread, or
+    protected code)."""
+    if not _ASYNC:
+        return
+    own = ctypes.c_ulong(threading.get_ident())
+    try:
+        _SET_ASYNC_EXC(own, ctypes.py_object(_Unsignal))
+        for _ in range(_UNSIGNAL_LOOPS):  # (a backward jump is a check: it lands here at once)
+            pass
+    except _Unsignal:
+        return
+    _SET_ASYNC_EXC(own, None)  # not landed (an interpreter that checks more rarely): never later, elsewhere
 
 
 _WATCHDOG = _Watchdog()
