@@ -19,7 +19,7 @@ import sympy as sp
 
 from rdpsym.foundations.errors import SymbolicTimeout
 from rdpsym.foundations.numbers import exact_rational
-from rdpsym.foundations.precision import mpmath_function
+from rdpsym.foundations.precision import mpmath_function, sympy_evalf_guard
 
 #: Points of the grid a sign change is looked for on.
 GRID = 160
@@ -47,7 +47,7 @@ def numeric_zeros(f: sp.Expr, t: sp.Symbol, hull: sp.Interval, most: int) -> lis
         return []
     g = mpmath_function(t, f)
     out: list[sp.Rational] = []
-    with mpmath.workdps(_SCAN_DIGITS):
+    with sympy_evalf_guard(), mpmath.workdps(_SCAN_DIGITS):
         points = _grid(hull)
         signs = [_sign(g, x) for x in points]
     for (x0, s0), (x1, s1) in zip(zip(points, signs), zip(points[1:], signs[1:])):
@@ -105,7 +105,7 @@ def _value(g, x: mpmath.mpf) -> mpmath.mpf | None:
 def _bisected(g, x0: mpmath.mpf, x1: mpmath.mpf, s0: int) -> sp.Rational | None:
     """The bracket (x0, x1), with ``g``'s sign ``s0`` at x0 and the other at x1, bisected to :data:`DIGITS` digits;
     its midpoint as an exact rational (None where a sign on the way cannot be read)."""
-    with mpmath.workdps(DIGITS + 10):
+    with sympy_evalf_guard(), mpmath.workdps(DIGITS + 10):
         x0, x1 = mpmath.mpf(x0), mpmath.mpf(x1)
         tolerance = mpmath.mpf(10) ** -DIGITS
         while abs(x1 - x0) > tolerance * max(abs(x0), abs(x1), tolerance):
@@ -123,7 +123,7 @@ def _falls(g, zero: sp.Rational, x0: mpmath.mpf, x1: mpmath.mpf) -> bool:
     """Whether |g| at the bisected point is below its value at both ends of the bracket: a zero, not a pole or a jump
     the sign changed across (tan x − x: four of seven sign changes were its poles, taking places among the values a
     claim tries; a review)."""
-    with mpmath.workdps(_SCAN_DIGITS):
+    with sympy_evalf_guard(), mpmath.workdps(_SCAN_DIGITS):
         at = _value(g, mpmath.mpf(sp.N(zero, _SCAN_DIGITS + 5)))
         ends = [_value(g, x) for x in (x0, x1)]
     return at is not None and None not in ends and abs(at) < min(abs(e) for e in ends)

@@ -35,6 +35,7 @@ from flint import arb, fmpq
 
 from rdpsym.claims.domains import holds_value, range_anchor
 from rdpsym.foundations.numbers import exact_rational
+from rdpsym.foundations.precision import sympy_evalf_guard
 from rdpsym.quadrature.compile import to_mpf
 from rdpsym.quadrature.scans import golden_max
 
@@ -371,7 +372,7 @@ def _exact(f: Callable) -> Callable[[float], sp.Rational | None]:
     (-3/4, True)
     """
     def to_value(t: float) -> sp.Rational | None:
-        with mpmath.workdps(30):
+        with sympy_evalf_guard(), mpmath.workdps(30):
             try:
                 v = f(mpmath.mpf(t))
             except (OverflowError, ValueError):

@@ -16,6 +16,7 @@ import mpmath
 import sympy as sp
 
 from rdpsym.claims.domains import range_anchor
+from rdpsym.foundations.precision import sympy_evalf_guard
 
 #: Members taken of a periodic family on each side of the domain's middle, or of 0 on the whole line.
 PERIODS = 3
@@ -99,10 +100,10 @@ def _nearest_the_lattice(a: sp.Expr, b: sp.Expr, centre: int, hull: sp.Interval,
         span[0 if increasing else 1] = first
     if not ends:
         ks.update(range(centre - _LATTICE_SCAN // 2, centre + _LATTICE_SCAN // 2))
-    with mpmath.workdps(80):
+    with sympy_evalf_guard(), mpmath.workdps(80):
         if span[0] <= span[1]:
             ks.update(_closest_to_the_lattice(*(mpmath.mpf(sp.N(e, 80)) for e in (a, b, anchor, step)), *span))
-    with mpmath.workdps(30):
+    with sympy_evalf_guard(), mpmath.workdps(30):
         A, B = (mpmath.mpf(sp.N(e, 30)) for e in (a, b))
         low, high = (mpmath.mpf(sp.N(e, 30)) if e.is_finite else None for e in (lo, hi))
 
