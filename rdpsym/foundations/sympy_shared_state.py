@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import sys
 import threading
 
@@ -112,4 +113,12 @@ def _install() -> None:
         meijerint._rewrite_single = _with_the_whole_table(meijerint._rewrite_single)
 
 
+def _new_locks() -> None:
+    """Fresh locks in a forked child: a lock another thread of the parent held as it forked is held for ever there."""
+    global _SIEVE_LOCK, _TABLE_LOCK
+    _SIEVE_LOCK, _TABLE_LOCK = threading.Lock(), threading.Lock()
+
+
 _install()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_new_locks)
