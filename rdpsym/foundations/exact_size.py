@@ -50,8 +50,9 @@ from sympy.core.numbers import Integer, Rational
 from sympy.functions.combinatorial.factorials import binomial, factorial
 from sympy.polys.rings import PolyElement
 
-# (sympy_shared_state mends SymPy's cache of real roots, which a timeout or a second thread could leave corrupt: on
-# import, with the guards below, wherever rdpsym's symbolic work can run)
+# (sympy_shared_state makes SymPy's shared caches whole -- its real roots, small factorials, sieve, lambdify's mpmath
+# namespace, Meijer G table -- which a timeout or a second thread could leave wrong: on import, with the guards
+# below, wherever rdpsym's symbolic work can run)
 from rdpsym.foundations import sympy_shared_state  # noqa: F401
 from rdpsym.foundations.arithmetic import MAX_DERIVED_POWER_DIGITS
 from rdpsym.foundations.budget import budgeted, in_budget
