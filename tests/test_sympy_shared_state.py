@@ -1,10 +1,12 @@
-"""SymPy's process-wide cache of real roots stays true when a read of it is stopped halfway or shared by threads
-(:mod:`rdpsym.foundations.sympy_shared_state`).
+"""SymPy's and mpmath's process-wide state stays true when an update of it is stopped halfway (a timeout lands
+between any two bytecodes) or shared by threads (:mod:`rdpsym.foundations.sympy_shared_state`,
+:class:`rdpsym.foundations.precision.sympy_evalf_guard`).
 
-SymPy's ``RealInterval.b`` flipped the cached interval's ``neg`` flag and back to read its right end; a timeout or a
-second thread between the two writes left the interval mirrored for the rest of the process, so that
+The first: SymPy's ``RealInterval.b`` flipped the cached interval's ``neg`` flag and back to read its right end; a
+timeout or a second thread between the two writes left the interval mirrored for the rest of the process, so that
 ``CRootOf(x³ − 4x + 1, 2)`` evaluated to −1.86 (not a root) and the real roots of 1 − x² were never found (the test
-worker that ran out of its 10 minutes in ``tests/test_ceilings.py``, at random).
+worker that ran out of its 10 minutes in ``tests/test_ceilings.py``, at random). The others, from a review: the small
+factorials, the sieve of primes, lambdify's mpmath namespace, the Meijer G table, mpmath's digits.
 """
 
 from __future__ import annotations
