@@ -18,13 +18,16 @@ import threading
 import mpmath
 import pytest
 import sympy as sp
+from mpmath.libmp import libmpf
 from sympy import sieve
 from sympy.integrals import meijerint
 from sympy.polys.rootisolation import RealInterval
 from sympy.polys.rootoftools import _reals_cache
 
 import rdpsym.foundations.exact_size  # noqa: F401 - rdpsym's symbolic work installs the mend with its size guards
+from rdpsym.claims.numeric_zeros import numeric_zeros
 from rdpsym.foundations.budget_watchdog import _clear_the_pending_signal
+from rdpsym.foundations.precision import sympy_evalf_guard
 
 x = sp.Symbol("x")
 #: Three real roots, one negative and two positive; a polynomial no other test asks about.
@@ -204,20 +207,19 @@ def test_a_timeout_inside_mpmath_s_precision_setter_leaves_the_global_precision_
     """mpmath's setter stores the bits, then calls prec_to_dps and stores the digits: a timeout at that call, as
     ``workdps`` put 53 bits back, left 30 digits with them, so that 1/3 printed 30 digits of a 53-bit number. The
     claims' scans on mpmath's global context leave it as it was even then."""
-    from mpmath.libmp import libmpf
-
-    from rdpsym.claims.numeric_zeros import numeric_zeros
-    from rdpsym.foundations.precision import sympy_evalf_guard
+    stopped = 0
 
     def stop_in_the_restore(frame, event, arg):
+        nonlocal stopped
         if event == "call" and frame.f_code is libmpf.prec_to_dps.__code__ and \
                 frame.f_back.f_back is not None and frame.f_back.f_back.f_code.co_name == "__exit__":
+            stopped += 1
             raise _Stopped
         return None
 
     before = mpmath.mp.prec, mpmath.mp.dps
-    for run in (lambda: _in_a_guard(sympy_evalf_guard), lambda: numeric_zeros(x * sp.exp(-x) + 3, x,
-                                                                              sp.Interval(-5, 0), 4)):
+    for run in (_thirty_digits_in_the_guard, lambda: numeric_zeros(x * sp.exp(-x) + 3, x, sp.Interval(-5, 0), 4)):
+        stopped = 0
         sys.settrace(stop_in_the_restore)
         try:
             run()
@@ -225,9 +227,10 @@ def test_a_timeout_inside_mpmath_s_precision_setter_leaves_the_global_precision_
             pass
         finally:
             sys.settrace(None)
+        assert stopped == 1  # (the stop landed where it is meant to)
         assert (mpmath.mp.prec, mpmath.mp.dps) == before
 
 
-def _in_a_guard(guard):
-    with guard(), mpmath.workdps(30):
+def _thirty_digits_in_the_guard():
+    with sympy_evalf_guard(), mpmath.workdps(30):
         pass
