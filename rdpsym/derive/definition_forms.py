@@ -30,8 +30,6 @@ from rdpsym.quadrature.compile import (
     log_expression,
     log_function,
     log_ratio_function,
-    recentred_log,
-    shifted_log,
     to_mpf,
 )
 from rdpsym.quadrature.divergent import end_power
@@ -39,6 +37,7 @@ from rdpsym.quadrature.integrands import LogForm, NumericLogForm
 from rdpsym.quadrature.integrate import integrate_pieces
 from rdpsym.quadrature.log_expressions import combined_log_expression
 from rdpsym.quadrature.near import log_psi, near_one, psi_near
+from rdpsym.quadrature.recentring import recentred_log, shifted_log
 from rdpsym.quadrature.regions import Law, lattice_sup, law_probes, probe_points, read_regions, read_tables
 from rdpsym.quadrature.supremum import sup_log_ratio
 

@@ -41,10 +41,11 @@ from rdpsym.foundations.errors import (
 from rdpsym.foundations.exact_size import exact_at
 from rdpsym.foundations.numbers import exact_mpf
 from rdpsym.foundations.precision import private_context, sympy_evalf_guard, sympy_float
-from rdpsym.quadrature.compile import compile_expr, log_function, recentred_log, to_mpf
+from rdpsym.quadrature.compile import compile_expr, log_function, to_mpf
 from rdpsym.quadrature.integrands import LogForm
 from rdpsym.quadrature.integrate import integrate_pieces
 from rdpsym.quadrature.log_expressions import log_expression
+from rdpsym.quadrature.recentring import recentred_log
 
 oo = sp.oo
 

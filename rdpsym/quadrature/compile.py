@@ -20,15 +20,12 @@ from mpmath.libmp import from_rational, round_nearest
 from rdpsym.foundations.budget import time_budget
 from rdpsym.foundations.erfc_forms import stable_erf
 from rdpsym.foundations.errors import NoClosedFormError, SymbolicTimeout
-from rdpsym.foundations.precision import MPMATH_MODULES, _context_free, sympy_evalf_guard, sympy_float
-from rdpsym.quadrature.integrands import LogForm, NumericLogForm
+from rdpsym.foundations.precision import MPMATH_MODULES, _context_free, sympy_float
 from rdpsym.quadrature.log_expressions import (
     LOG_EXPANSION_SECONDS,
-    OUT_OF_TIME,
     half_angle,
     log_expression,
     log_ratio_expression,
-    shifted_expression,
 )
 from rdpsym.quadrature.reflected import _log1p_near_zero
 from rdpsym.quadrature.series import sums_summed
@@ -512,80 +509,3 @@ def log_ratio_function(p_expr: sp.Expr, q_expr: sp.Expr, var: sp.Symbol, log_p: 
         return _with_the_index_bits(fast, ctx)
     fast.expanded = True  # computed to the working precision relative to its own size
     return fast
-
-
-def shifted_log(expr: sp.Expr, var: sp.Symbol, centre: sp.Expr, ctx, relative: bool = True):
-    """(u -> expr(centre + u) − expr(centre), expr(centre)) compiled from the expanded substitution, or
-    (u -> expr(centre + u), 0) when not ``relative``.  Where SymPy cannot write it in time, expr itself evaluated at
-    centre + u with more bits (:func:`_shifted_numerically`); None where expr is singular at the centre.
-
-    For a log-density of σ = 10⁻³⁰⁰ at x ≈ 1, expr is ~10⁶⁰⁰ and its change over the width
-    of the mass is ~1: only the expanded difference, with the constant 10⁶⁰⁰ taken out exactly, keeps
-    that change at the working precision (and u = x − centre keeps the width resolvable).
-    """
-    found = shifted_expression(expr, var, centre, relative)
-    if found is OUT_OF_TIME:
-        return _shifted_numerically(expr, var, centre, ctx, relative)
-    if found is None:  # (singular at the centre: a log-density's zero there, which no rounded centre may hide)
-        return None
-    difference, constant = found
-    if not relative:
-        return compile_expr(difference, var, ctx), ctx.zero
-    try:
-        at_centre = to_mpf(constant, ctx)
-    except TypeError:  # not real: logs of powers expanded at a centre where their base is negative (+2πi: Maxwell
-        return None    # laws at the order their integral starts to diverge; a probe): the caller's other forms
-    return compile_expr(difference, var, ctx), at_centre
-
-
-def _shifted_numerically(expr: sp.Expr, var: sp.Symbol, centre: sp.Expr, ctx, relative: bool):
-    """:func:`shifted_log` where SymPy could not write the substitution in time: ``expr`` compiled and evaluated at
-    centre + u with the bits of the centre's place and of expr's size more than the working precision, so that
-    centre + u keeps u's digits and the difference keeps the working digits; None where expr(centre) is not a
-    finite real number (a singular centre, as the symbolic route says by its None).
-
-    P = ⅔N(0, 1) + (⅓ − 10⁻⁶⁰⁰)Cauchy(10³⁰⁰, 1) + 10⁻⁶⁰⁰N(−10²⁰⁰⁰, 1) against ⅓N(0, 1) + ⅔Cauchy(10³⁰⁰, 1): SymPy's
-    log, asked its argument's sign at the centre 10³⁰⁰, evaluated e^(−5·10³⁹⁹⁹) for seconds, its budget ran
-    out, and the Cauchy hill was left unread: D_½ = 1.504 for 0.1178 (a review; right in the runs whose SymPy cache
-    happened to hold that sign)."""
-    def compiled(bits):
-        with ctx.workprec(bits):  # (the constants are folded at these bits too)
-            f, c = compile_expr(expr, var, ctx), to_mpf(centre, ctx)
-            return f, c, f(c)
-
-    try:
-        bits = ctx.prec + max(0, ctx.mag(to_mpf(centre, ctx))) + _NUMERIC_GUARD_BITS
-        f, c, at = compiled(bits)
-        if type(at) is ctx.mpf and ctx.isfinite(at) and ctx.mag(at) > _NUMERIC_GUARD_BITS:
-            bits += ctx.mag(at)  # (a large expr(centre): its size's bits are lost to the difference)
-            f, c, at = compiled(bits)
-    except (ArithmeticError, ValueError, TypeError, NotImplementedError, NameError, KeyError, NoClosedFormError):
-        return None
-    if type(at) is not ctx.mpf or not ctx.isfinite(at):
-        return None
-
-    def moved(u):
-        with ctx.workprec(bits):
-            value = f(c + u) - at if relative else f(c + u)
-        return +value
-    moved.numeric = True  # (read by the recentring factories: their integrand is a NumericLogForm)
-    return moved, (+at if relative else ctx.zero)
-
-
-#: Bits beyond the working precision and the centre's place that :func:`_shifted_numerically` evaluates with.
-_NUMERIC_GUARD_BITS = 64
-
-
-def recentred_log(log_of: Callable, var: sp.Symbol, ctx) -> Callable:
-    """``recentred(pair, c)`` of :func:`~rdpsym.quadrature.integrate.integrate_pieces` for the integrand e^L with
-    L = ``log_of(pair)`` a logarithm written symbolically (a density's, or α·log p + (1 − α)·log q): (a LogForm of
-    e^(L(c + u) − L(c)), L(c)), or None where SymPy cannot write it (:func:`shifted_log`)."""
-    @sympy_evalf_guard.serialized
-    def factory(pair, centre):
-        found = shifted_log(log_of(pair), var, centre, ctx)
-        if found is None:
-            return None
-        log_g, at = found
-        form = NumericLogForm if getattr(log_g, "numeric", False) else LogForm
-        return form(lambda u: (log_g(u), 1), ctx), at
-    return factory

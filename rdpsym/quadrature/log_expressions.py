@@ -190,7 +190,7 @@ OUT_OF_TIME = "out of time"
 def shifted_expression(expr: sp.Expr, var: sp.Symbol, centre: sp.Expr, relative: bool):
     """(expr(centre + u) − expr(centre), expr(centre)) expanded in u (written ``var``), or (expr(centre + u), 0)
     when not ``relative``; None where expr is not finite at the centre, :data:`OUT_OF_TIME` where SymPy could not
-    write it within a time budget (see :func:`~rdpsym.quadrature.compile.shifted_log`)."""
+    write it within a time budget (see :func:`~rdpsym.quadrature.recentring.shifted_log`)."""
     found = None
     budget = time_budget(RECENTRING_SECONDS, "a recentred logarithm", absorb=True)
     with sympy_evalf_guard(), budget:
@@ -208,7 +208,7 @@ def shifted_expression(expr: sp.Expr, var: sp.Symbol, centre: sp.Expr, relative:
         except NoClosedFormError:  # a number past the size ceilings (exact_size), a call no budget could stop: as
             return OUT_OF_TIME  # out of time (normals at 10³⁰⁰ and −10²⁰⁰⁰ built (10⁶⁰⁰)^(10⁻²⁰⁰⁰); a review)
     # Out of time is remembered (not a settled_cache's Unsettled): it only sends the caller to the numeric recentring
-    # (compile._shifted_numerically), exact to the working precision, so another try could at best save evaluation
+    # (recentring._shifted_numerically), exact to the working precision, so another try could at best save evaluation
     # time, at the price of another whole budget.  Each precision and seed of one divergence tried again: a far normal
     # at −10²⁰⁰⁰ beside a Cauchy hill at 10³⁰⁰ spent 4 tries, 13.5 s of the 33 s its divergence took under load.
     return OUT_OF_TIME if budget.spent else found
