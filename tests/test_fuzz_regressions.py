@@ -819,6 +819,24 @@ def test_numbers_too_large_to_test_or_raise_are_left_alone_inside_rdpsyms_work()
     assert sp.Integer(2**61 - 1).is_prime and not sp.Integer(2**61 + 1).is_prime
 
 
+@pytest.mark.parametrize("n", [2**64 + 1, -(3**100), 7**400, -5 * 10**3999], ids=["2^64+1", "-3^100", "7^400", "-5e3999"])
+def test_e_to_a_large_integer_inside_rdpsyms_work_is_its_value(n):
+    """Inside rdpsym's work, e^n for an integer n of more than 64 bits is evaluated by mpmath's exponential
+    (``exact_size``: SymPy squared e up to the power n, 1 s of CPU for e^(−5·10³⁹⁹⁹), which a recentred log-density's
+    sign test asked for at every centre; mpmath's exp takes 2 ms): e^n to the 30 digits asked, against mpmath's exp at
+    40, and as SymPy's own evaluation gives it outside (but for the largest, which takes SymPy that second)."""
+    from rdpsym.foundations import exact_size  # noqa: F401 - the guards are installed as it is imported
+    from rdpsym.foundations.budget import time_budget
+
+    with time_budget(HANG_SECONDS):
+        inside = sp.exp(sp.Integer(n)).evalf(30)
+    with mpmath.workdps(40):
+        truth = mpmath.exp(n)
+        assert abs(mpmath.mpf(inside._mpf_) / truth - 1) < mpmath.mpf(10) ** -29
+    if abs(n) < 10**1000:
+        assert sp.exp(sp.Integer(n)).evalf(30) == inside
+
+
 def test_two_gaussian_laws_at_order_1000_and_a_table_at_1_plus_1e_30_return():
     """Probes: both ran for minutes inside one C call (the two guards above); now closed forms, checked, that agree
     with the ones at a symbolic order: 9.99999999999999999999999998666·10⁻⁵⁸ for N(0, 1) against N(0, (1 + 10⁻³⁰)²)."""
