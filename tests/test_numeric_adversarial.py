@@ -695,16 +695,18 @@ def test_a_numerically_recentred_hill_is_weighed_against_the_rest_s_integral_not
         assert abs(got - truth) < mpmath.mpf(10) ** -14 * truth
 
 
-@pytest.mark.parametrize("far", ["cauchy", "laplace"])
+@pytest.mark.parametrize("far", ["cauchy", "laplace", "logistic"])
 def test_a_mixture_s_log_recentred_far_from_its_bulk_keeps_its_digits(far):
     """The test above with the negligible normal at −10³⁰⁰, where SymPy writes the log-integrand about it in time: the
     expansion cannot split a mixture's log A, so the recentred difference was log A(c + u) − log A(c), two numbers
     near −5·10²⁹⁹ subtracted at 26 digits.  For the Laplace share a mass "narrower than 8 recentrings resolve" was
-    reported at −1.5·10¹³⁶ and the divergence refused.  Such a difference is evaluated with the bits it cancels
-    (``recentring._cancelling``): the shares' value."""
+    reported at −1.5·10¹³⁶ and the divergence refused, and so for a logistic share (a review).  Such a difference is
+    evaluated with the bits it cancels (``recentring._cancelling``): the shares' value."""
     v = R(1, 10**600)
     narrow = _gaussian(R(1, 10**220))
-    share = _cauchy_at(_BIG**80) if far == "cauchy" else sp.exp(-sp.Abs(x - _BIG**80)) / 2
+    shares = {"cauchy": _cauchy_at(_BIG**80), "laplace": sp.exp(-sp.Abs(x - _BIG**80)) / 2,
+              "logistic": sp.exp(-(x - _BIG**80)) / (1 + sp.exp(-(x - _BIG**80))) ** 2}
+    share = shares[far]
     P = rdpsym.Continuous(R(1, 2) * narrow + (R(1, 2) - v) * share + v * _gaussian(1).subs(x, x + _BIG**300), x)
     Q = rdpsym.Continuous(R(1, 4) * narrow + R(3, 4) * share, x)
     got = renyi_divergence_mp(P, Q, R(1, 2), dps=15)

@@ -71,7 +71,7 @@ def _cancelling(difference: sp.Expr, var: sp.Symbol, ctx) -> bool:
         return False
     try:
         size = to_mpf(constant, ctx)
-    except TypeError:
+    except (TypeError, ValueError, ArithmeticError, NoClosedFormError):  # (not read: the numeric route, or as before)
         return True
     return not ctx.isfinite(size) or ctx.mag(size) > _CANCELLED_BITS
 
