@@ -94,12 +94,12 @@ def _shifted_numerically(expr: sp.Expr, var: sp.Symbol, centre: sp.Expr, ctx, re
 
     try:
         bits = ctx.prec + max(0, ctx.mag(to_mpf(centre, ctx))) + _NUMERIC_GUARD_BITS
-        if bits > _MOST_NUMERIC_BITS:
+        if bits > MAX_RECENTRED_BITS:
             return None
         f, c, at = compiled(bits)
         if type(at) is ctx.mpf and ctx.isfinite(at) and ctx.mag(at) > _NUMERIC_GUARD_BITS:
             bits += ctx.mag(at)  # (a large expr(centre): its size's bits are lost to the difference)
-            if bits > _MOST_NUMERIC_BITS:
+            if bits > MAX_RECENTRED_BITS:
                 return None
             f, c, at = compiled(bits)
     except (ArithmeticError, ValueError, TypeError, NotImplementedError, NameError, KeyError, NoClosedFormError):
@@ -120,7 +120,7 @@ _NUMERIC_GUARD_BITS = 64
 #: The most bits :func:`_shifted_numerically` evaluates with (a far normal's hill at −10²⁰⁰⁰ takes about 30 000):
 #: past them it answers None, as at a singular centre.  A Gumbel log-density at −6.5·10⁴¹ is −e^(6.5·10⁴¹), about
 #: −2^(9·10⁴¹): no arithmetic runs at that precision (mpmath's C arithmetic takes it as a machine integer).
-_MOST_NUMERIC_BITS = 100_000
+MAX_RECENTRED_BITS = 100_000
 
 
 def recentred_log(log_of: Callable, var: sp.Symbol, ctx) -> Callable:
