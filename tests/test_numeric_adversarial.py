@@ -677,6 +677,23 @@ def test_a_far_hill_sympy_cannot_recentre_in_time_is_read_numerically_where_it_m
     _assert_the_shares((P, Q), R(1, 2))
 
 
+def _assert_shares_beside_a_narrow_bulk(far: str, place: sp.Expr) -> None:
+    """D_½ at 15 digits of ½N(0, (10⁻²²⁰)²) + (½ − 10⁻⁶⁰⁰)·S(10⁸⁰) + 10⁻⁶⁰⁰·N(−place, 1) against ¼N(0, (10⁻²²⁰)²) +
+    ¾·S(10⁸⁰), with S the law named ``far``, checked against the shares' value −2·log(√(1/8) + √(3/8)) = 0.0693 (the
+    far normal is negligible, and the narrow bulk and S's hill do not overlap)."""
+    v = R(1, 10**600)
+    narrow = _gaussian(R(1, 10**220))
+    shares = {"cauchy": _cauchy_at(_BIG**80), "laplace": sp.exp(-sp.Abs(x - _BIG**80)) / 2,
+              "logistic": sp.exp(-(x - _BIG**80)) / (1 + sp.exp(-(x - _BIG**80))) ** 2}
+    share = shares[far]
+    P = rdpsym.Continuous(R(1, 2) * narrow + (R(1, 2) - v) * share + v * _gaussian(1).subs(x, x + place), x)
+    Q = rdpsym.Continuous(R(1, 4) * narrow + R(3, 4) * share, x)
+    got = renyi_divergence_mp(P, Q, R(1, 2), dps=15)
+    with mpmath.workdps(30):
+        truth = -2 * mpmath.log(mpmath.sqrt(mpmath.mpf(1) / 8) + mpmath.sqrt(mpmath.mpf(3) / 8))
+        assert abs(got - truth) < mpmath.mpf(10) ** -14 * truth
+
+
 @pytest.mark.parametrize("far", ["cauchy", "laplace"])
 def test_a_numerically_recentred_hill_is_weighed_against_the_rest_s_integral_not_its_height(far):
     """A review of the test above's mend: ½N(0, (10⁻²²⁰)²) + (½ − 10⁻⁶⁰⁰)·Cauchy(10⁸⁰, 1) + 10⁻⁶⁰⁰·N(−10³⁰⁰⁰, 1) against
@@ -684,15 +701,7 @@ def test_a_numerically_recentred_hill_is_weighed_against_the_rest_s_integral_not
     integrand's height at 0 (e^507, a mass 10⁻²²⁰ wide) and left out: 2.079 for −2·log(√(1/8) + √(3/8)) = 0.0693 (so
     at 47efac3 too, the hill unread).  With a Laplace law there, whose kink at 10⁸⁰ splits its hill between two
     pieces, half the share was counted (0.832).  It is weighed against the rest's integral now."""
-    v = R(1, 10**600)
-    narrow = _gaussian(R(1, 10**220))
-    share = _cauchy_at(_BIG**80) if far == "cauchy" else sp.exp(-sp.Abs(x - _BIG**80)) / 2
-    P = rdpsym.Continuous(R(1, 2) * narrow + (R(1, 2) - v) * share + v * _gaussian(1).subs(x, x + _BIG**3000), x)
-    Q = rdpsym.Continuous(R(1, 4) * narrow + R(3, 4) * share, x)
-    got = renyi_divergence_mp(P, Q, R(1, 2), dps=15)
-    with mpmath.workdps(30):
-        truth = -2 * mpmath.log(mpmath.sqrt(mpmath.mpf(1) / 8) + mpmath.sqrt(mpmath.mpf(3) / 8))
-        assert abs(got - truth) < mpmath.mpf(10) ** -14 * truth
+    _assert_shares_beside_a_narrow_bulk(far, _BIG**3000)
 
 
 @pytest.mark.parametrize("far", ["cauchy", "laplace", "logistic"])
@@ -702,17 +711,7 @@ def test_a_mixture_s_log_recentred_far_from_its_bulk_keeps_its_digits(far):
     near −5·10²⁹⁹ subtracted at 26 digits.  For the Laplace share a mass "narrower than 8 recentrings resolve" was
     reported at −1.5·10¹³⁶ and the divergence refused, and so for a logistic share (a review).  Such a difference is
     evaluated with the bits it cancels (``recentring._cancelling``): the shares' value."""
-    v = R(1, 10**600)
-    narrow = _gaussian(R(1, 10**220))
-    shares = {"cauchy": _cauchy_at(_BIG**80), "laplace": sp.exp(-sp.Abs(x - _BIG**80)) / 2,
-              "logistic": sp.exp(-(x - _BIG**80)) / (1 + sp.exp(-(x - _BIG**80))) ** 2}
-    share = shares[far]
-    P = rdpsym.Continuous(R(1, 2) * narrow + (R(1, 2) - v) * share + v * _gaussian(1).subs(x, x + _BIG**300), x)
-    Q = rdpsym.Continuous(R(1, 4) * narrow + R(3, 4) * share, x)
-    got = renyi_divergence_mp(P, Q, R(1, 2), dps=15)
-    with mpmath.workdps(30):
-        truth = -2 * mpmath.log(mpmath.sqrt(mpmath.mpf(1) / 8) + mpmath.sqrt(mpmath.mpf(3) / 8))
-        assert abs(got - truth) < mpmath.mpf(10) ** -14 * truth
+    _assert_shares_beside_a_narrow_bulk(far, _BIG**300)
 
 
 def test_far_normals_in_both_laws_that_sympy_would_write_through_huge_numbers_are_recentred_numerically():
