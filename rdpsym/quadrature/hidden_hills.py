@@ -59,7 +59,8 @@ def hidden_hills(pair, seeds, recentred, ctx) -> list:
 
 def numeric(hill) -> bool:
     """Whether a hill's integrand was recentred numerically (a :class:`~rdpsym.quadrature.integrands.NumericLogForm`:
-    SymPy could not write the substitution in time; :func:`~rdpsym.quadrature.recentring.shifted_log`)."""
+    SymPy could not write the substitution in time, or wrote a difference that cancels;
+    :func:`~rdpsym.quadrature.recentring.shifted_log`)."""
     return isinstance(hill[1][0], NumericLogForm)
 
 

@@ -50,9 +50,10 @@ class LogForm:
 
 
 class NumericLogForm(LogForm):
-    """A :class:`LogForm` about a centre that SymPy could not substitute in time, evaluated at the centre's bits more
-    than the working precision (:func:`rdpsym.quadrature.recentring.shifted_log`): right, and costly to integrate, so
-    a hill it gives is read only where its mass may matter (:func:`rdpsym.quadrature.hidden_hills.hidden_hills`)."""
+    """A :class:`LogForm` about a centre that SymPy could not substitute in time (or substituted into a difference that
+    cancels), evaluated at the centre's bits more than the working precision
+    (:func:`rdpsym.quadrature.recentring.shifted_log`): right, and costly to integrate, so a hill it gives is read only
+    where its mass may matter (:func:`rdpsym.quadrature.hidden_hills.hidden_hills`)."""
 
     __slots__ = ()
 
