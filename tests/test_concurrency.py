@@ -386,7 +386,7 @@ def test_an_interruption_right_after_a_numeric_block_took_the_lock_lets_it_go(mo
     # re-entrant lock for the thread, which went on unaware while the first other thread to compute waited
     # for ever (hostile calls from threads hung the suite).  Simulated here by a start() that is interrupted.
     def interrupted(self):
-        self.saved = mpmath.mp.prec, mpmath.mp.pretty
+        self.saved = mpmath.mp.prec, mpmath.mp.pretty, mpmath.mp.dps
         mpmath.mp.prec = 333
         raise KeyboardInterrupt
 

@@ -372,17 +372,15 @@ class sympy_evalf_guard(NumericBlock):  # noqa: N801 - a context manager
         return guarded
 
     def start(self) -> None:
-        self.saved_digits = mpmath.mp.dps
-        self.saved = mpmath.mp.prec, mpmath.mp.pretty
+        self.saved = mpmath.mp.prec, mpmath.mp.pretty, mpmath.mp.dps
 
     def finish(self) -> None:
         # (the digits too: mpmath's precision setter stores the bits, then calls prec_to_dps before it stores the
         # digits, and a timeout landing at that call inside workdps' exit left 53 bits printed as 30 digits (a
         # review); setting the bits sets the digits from them)
         saved = getattr(self, "saved", None)
-        if saved is not None and ((mpmath.mp.prec, mpmath.mp.pretty) != saved or
-                                  mpmath.mp.dps != getattr(self, "saved_digits", mpmath.mp.dps)):
-            mpmath.mp.prec, mpmath.mp.pretty = saved
+        if saved is not None and (mpmath.mp.prec, mpmath.mp.pretty, mpmath.mp.dps) != saved:
+            mpmath.mp.prec, mpmath.mp.pretty = saved[:2]
 
 
 def sympy_float(expr: sp.Expr, digits: int, subs: dict | None = None) -> sp.Expr:
