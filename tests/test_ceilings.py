@@ -21,6 +21,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import mpmath
+import numpy as np
 import pytest
 import sympy as sp
 
@@ -210,6 +211,16 @@ def test_a_field_that_raises_is_an_error_naming_the_object_and_the_field():
 
     with pytest.raises(ParameterError, match="ComposedDpEvent.events raised KeyError"):
         rdpsym.from_dp_event(_composed(BadIterator()))
+
+    # (iter() itself failing: a 0-d NumPy array is Iterable by its class and not by its shape, and an __iter__ that
+    # hands back a list; both were raw TypeErrors, a review)
+    class NotAnIterator:
+        def __iter__(self):
+            return [_gaussian(1.0)]
+
+    for refused in (np.array(0.5), NotAnIterator()):
+        with pytest.raises(ParameterError, match="ComposedDpEvent.events raised TypeError as it was iterated"):
+            rdpsym.from_dp_event(_composed(refused))
 
     class Accountant:
         @property

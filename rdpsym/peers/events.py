@@ -331,7 +331,10 @@ def _events(event: object, name: str) -> Iterable:
     events = read_field(event, "events", name)
     if isinstance(events, (str, bytes, Mapping)) or not isinstance(events, Iterable):  # (a dict: its keys, a probe)
         raise ParameterError(must(f"{name}.events", "a list of events", type(events).__name__))
-    iterator = iter(events)
+    try:  # (iter() itself fails in a foreign __iter__, or on a 0-d NumPy array, which claims to be Iterable)
+        iterator = iter(events)
+    except Exception as exc:  # noqa: BLE001 - foreign code
+        raise ParameterError(f"{name}.events raised {type(exc).__name__} as it was iterated: {exc}") from None
     while True:
         try:
             e = next(iterator)
