@@ -125,7 +125,7 @@ def decide(condition: sp.Basic, point: dict) -> bool | None:
 def _decided_by_parts(condition: sp.Basic, values: dict) -> bool | None:
     """``condition`` at ``values`` where substituting the whole was refused (an exact power too large to build): its
     And, Or and Not parts one by one, each relation exactly where the guards let it be, else in Arb balls at 128 and
-    512 bits (:meth:`rdpsym.foundations.balls._Evaluator.decide`); None where neither decides."""
+    512 bits (:func:`rdpsym.foundations.balls.decide_in_balls`); None where neither decides."""
     if isinstance(condition, (sp.And, sp.Or, sp.Not)):
         return _connective(condition, lambda part: _decided_by_parts(part, values))
     try:

@@ -22,6 +22,7 @@ import sympy as sp
 from flint import arb, ctx, fmpq
 
 from rdpsym.foundations import precision as _precision_module
+from rdpsym.foundations.ball_programs import decision, decision_once, program, run_once
 from rdpsym.foundations.erfc_forms import stable_erf
 from rdpsym.foundations.errors import (  # noqa: F401 - raised here
     ConvergenceError,
@@ -33,7 +34,6 @@ from rdpsym.foundations.errors import (  # noqa: F401 - raised here
     must,
     shorten,
 )
-from rdpsym.foundations.legendre import legendre_p_above_one
 from rdpsym.foundations.precision import BITS_PER_DIGIT, bits_for  # noqa: F401 - re-exported with the balls
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import exact, float_as_typed, rational
@@ -127,7 +127,13 @@ def to_arb(expr: object, values: dict | None = None) -> arb:
     ...     b.overlaps(arb.const_e() / 2 + arb(1) / 3), b.rel_accuracy_bits() > 90
     (True, True)
     """
-    return _Evaluator(values or {}).eval(stable_erf(expr) if isinstance(expr, sp.Basic) else exact(expr, "expression"))
+    expr = stable_erf(expr) if isinstance(expr, sp.Basic) else exact(expr, "expression")
+    balls = _balls(values)
+    if not balls:
+        return run_once(expr, balls)
+    if all(isinstance(k, sp.Symbol) for k in balls):  # (evaluated at many points: its program is kept)
+        return program(expr)(balls)
+    return run_once(*_by_symbols(expr, balls))
 
 
 def decide_in_balls(condition: object, values: dict | None = None) -> bool:
@@ -141,217 +147,23 @@ def decide_in_balls(condition: object, values: dict | None = None) -> bool:
     ...     decide_in_balls(sp.Rational(999999, 10**6) ** a > sp.Rational(1, 2), {a: 1 - sp.Rational(1, 10**8)})
     True
     """
-    return _Evaluator(values or {}).decide(condition)
+    balls = _balls(values)
+    if not balls:
+        return decision_once(condition, balls)
+    if all(isinstance(k, sp.Symbol) for k in balls):  # (decided at many points: its test is kept)
+        return decision(condition)(balls)
+    return decision_once(*_by_symbols(condition, balls))
 
 
-def _power(b: arb, n: int) -> arb:
-    """b^n for an integer n ≥ 0: python-flint's ``b ** n`` is NaN for a ball that contains 0 ((x − y)² at x = y, a
-    probe of the claims engine: a true identity was "undefined" there), so such a ball is raised by squaring, |b| for
-    an even power."""
-    if b > 0 or b < 0 or n == 0:
-        return b ** n
-    out, square = arb(1), abs(b) if n % 2 == 0 else b
-    while n:
-        if n & 1:
-            out *= square
-        square *= square
-        n >>= 1
-    return out
+def _balls(values: dict | None) -> dict:
+    return {k: (v if isinstance(v, arb) else _number(v)) for k, v in (values or {}).items()}
 
 
-#: Functions of one argument whose ball is Arb's function of the argument's ball.
-_ONE_ARGUMENT = ((sp.erf, arb.erf), (sp.erfc, arb.erfc), (sp.sinh, arb.sinh), (sp.cosh, arb.cosh),
-                 (sp.tanh, arb.tanh), (sp.sin, arb.sin), (sp.cos, arb.cos), (sp.tan, arb.tan), (sp.atan, arb.atan),
-                 (sp.Abs, abs), (sp.Ei, arb.ei))
-
-
-class _Evaluator:
-    def __init__(self, values: dict):
-        self.values = {k: (v if isinstance(v, arb) else _number(v)) for k, v in values.items()}
-
-    def eval(self, e: sp.Expr) -> arb:  # noqa: C901 - one dispatch table
-        if e in self.values:
-            return self.values[e]
-        if e.is_Integer:
-            return arb(int(e))
-        if e.is_Rational:
-            return arb(fmpq(int(e.p), int(e.q)))
-        if e.is_Float:
-            negative, m, x, _ = e._mpf_
-            return arb(-int(m) if negative else int(m)) * arb(2) ** x if m else arb(0)
-        if e is sp.oo:
-            raise InfiniteValue("the closed form is +oo here")
-        if e is sp.nan or e is sp.zoo:
-            raise NotCertifiable(f"no certified evaluation for {e} (not a number)")
-        if e is sp.pi:
-            return arb.pi()
-        if e is sp.E:
-            return arb.const_e()
-        if e.is_Add:
-            out = arb(0)
-            for a in e.args:
-                out += self.eval(a)
-            return out
-        if e.is_Mul:
-            out = arb(1)
-            for a in e.args:
-                out *= self.eval(a)
-            return out
-        if e.is_Pow:
-            base, ex = e.args
-            if ex.is_Integer:
-                b = self.eval(base)
-                return _power(b, int(ex)) if int(ex) >= 0 else 1 / _power(b, -int(ex))
-            if ex == sp.S.Half:
-                b = self.eval(base)
-                if b < 0:
-                    raise OutsideDomain(_Quoted("square root of a negative number", e))
-                if not b >= 0:
-                    raise Undecided(_Quoted("square root of a number not certified nonnegative", e))
-                return b.sqrt()
-            b, x = self.eval(base), self.eval(ex)
-            if x.is_exact() and x.is_integer():
-                # An exponent that is an integer at this point (a variable n): exact powers.
-                n = int(x.unique_fmpz())
-                return _power(b, n) if n >= 0 else 1 / _power(b, -n)
-            if b < 0 and not x.contains_integer():
-                raise OutsideDomain(_Quoted("non-integer power of a negative number", e))
-            if b < 0:  # an integer exponent whose ball is not exact yet (k + 1 at k = 10¹⁰⁰ at 256 bits): more bits
-                raise Undecided(_Quoted("power of a negative number, its exponent not certified an integer", e))
-            if not b > 0:
-                raise Undecided(_Quoted("power of a base not certified positive", e))
-            return (x * b.log()).exp()
-        if isinstance(e, sp.exp):
-            return self.eval(e.args[0]).exp()
-        if isinstance(e, sp.log):
-            a = self.eval(e.args[0])
-            if a <= 0:
-                raise OutsideDomain(_Quoted("log of a number <= 0", e))
-            if not a > 0:
-                raise Undecided(_Quoted("log of an argument not certified positive", e))
-            return a.log()
-        for cls, f in _ONE_ARGUMENT:
-            if isinstance(e, cls):
-                return f(self.eval(e.args[0]))
-        if isinstance(e, sp.gamma):
-            return self.eval(e.args[0]).gamma()  # (a pole in the ball gives a non-finite ball)
-        if isinstance(e, (sp.uppergamma, sp.lowergamma, sp.expint)):  # Γ(s, z), γ(s, z), E_s(z): the engine's
-            s, z = (self.eval(a) for a in e.args)  # incomplete gamma and exponential integral rules
-            return z.gamma_upper(s) if isinstance(e, sp.uppergamma) else \
-                z.gamma_lower(s) if isinstance(e, sp.lowergamma) else z.expint(s)
-        if isinstance(e, sp.beta):  # B(a, b) = Γ(a)Γ(b)/Γ(a + b) (one argument: B(a, a)); a Beta law's constant
-            a, b = (self.eval(v) for v in (e.args if len(e.args) == 2 else e.args * 2))
-            return a.gamma() * b.gamma() / (a + b).gamma()
-        if isinstance(e, sp.loggamma):
-            a = self.eval(e.args[0])
-            if not a > 0:  # (log Γ of a negative number is complex: SymPy's principal branch)
-                raise Undecided(_Quoted("loggamma of an argument not certified positive", e))
-            return a.lgamma()
-        if isinstance(e, sp.acosh):
-            a = self.eval(e.args[0])
-            if a < 1:
-                raise OutsideDomain(_Quoted("arccosh of a number < 1", e))
-            if not a >= 1:
-                raise Undecided(_Quoted("arccosh of an argument not certified >= 1", e))
-            return a.acosh()
-        if isinstance(e, (sp.besseli, sp.besselk)):  # I_ν(z), K_ν(z) (von Mises, generalised inverse Gaussian)
-            nu, z = (self.eval(a) for a in e.args)
-            return z.bessel_i(nu) if isinstance(e, sp.besseli) else z.bessel_k(nu)
-        if isinstance(e, sp.hyper) and len(e.ap) <= len(e.bq):
-            # ₚF_q(a; b; z), p ≤ q: a series converging for every z (₀F₁ is log I_ν's, quadrature.compile); a
-            # parameter b at a pole gives a non-finite ball.  (p = q + 1 converges only for |z| < 1: not here.)
-            a, b = [self.eval(t) for t in e.ap], [self.eval(t) for t in e.bq]
-            value = self.eval(e.argument).hypgeom(a, b)
-            if not value.is_finite():
-                raise Undecided(_Quoted("no finite ball for", e))
-            return value
-        if isinstance(e, sp.legendre):
-            # P_ν(z), z ≥ 1 (the Cauchy laws' A): Arb's type 3, real there; −1 < z < 1: type 2.
-            n, z = (self.eval(a) for a in e.args)
-            if z >= 1:
-                return legendre_p_above_one(n, z)
-            if z > -1 and z < 1:
-                return z.legendre_p(n, 0, type=2)
-            raise Undecided(_Quoted("Legendre function at an argument not certified on one side of 1", e))
-        if isinstance(e, (sp.Min, sp.Max)):
-            vals = [self.eval(a) for a in e.args]
-            out = vals[0]
-            for v in vals[1:]:
-                out = out.min(v) if isinstance(e, sp.Min) else out.max(v)
-            return out
-        if isinstance(e, sp.Piecewise):
-            for value, cond in e.args:
-                if self.decide(cond):
-                    if value is sp.oo:
-                        raise InfiniteValue(f"the closed form is +oo where {cond}" if cond is not sp.true
-                                            else "the closed form is +oo here")
-                    return self.eval(value)
-            raise Undecided(_Quoted("no Piecewise branch applies", e))
-        raise NotCertifiable(f"no certified evaluation for {type(e).__name__}: {_short(e)}")
-
-    def decide(self, cond) -> bool:
-        if cond is sp.true or cond is True:
-            return True
-        if cond is sp.false or cond is False:
-            return False
-        if isinstance(cond, sp.And):
-            return all(self.decide(c) for c in cond.args)
-        if isinstance(cond, sp.Or):
-            return any(self.decide(c) for c in cond.args)
-        if isinstance(cond, sp.Not):
-            return not self.decide(cond.args[0])
-        if isinstance(cond, sp.core.relational.Relational):
-            d = self.eval(cond.lhs - cond.rhs)
-            op = cond.rel_op
-            if op in (">", ">=") and (d > 0 or (op == ">=" and d >= 0)):
-                return True
-            if op in ("<", "<=") and (d < 0 or (op == "<=" and d <= 0)):
-                return True
-            if op in (">", ">=") and (d < 0 or (op == ">" and d <= 0)):
-                return False
-            if op in ("<", "<=") and (d > 0 or (op == "<" and d >= 0)):
-                return False
-            if op in ("==", "!=") and (d.is_exact() or d > 0 or d < 0):  # (a ball that excludes 0 decides too: Ne(x, 0)
-                return (d == 0) == (op == "==")  # at x = −1 + 10⁻³⁰ was undecided, and a true claim unknown: a probe)
-            raise Undecided(_Quoted("cannot decide with balls of this precision", cond))
-        raise NotCertifiable(f"no certified decision for {_short(cond)}")
-
-
-class _Quoted:
-    """An error message quoting an expression, printed only when it is read.
-
-    The evaluator raises :class:`Undecided` and :class:`OutsideDomain` as answers (a claim's sample point where a
-    log's argument is negative is undefined, not an error), and printing the expression into every such message
-    was a seventh of a claim check's certified evaluations.
-
-    >>> str(OutsideDomain(_Quoted("log of a number <= 0", sp.log(-sp.Symbol("x")))))
-    'log of a number <= 0: log(-x)'
-    >>> str(OutsideDomain(_Quoted("log of a number <= 0", sp.log(sp.Symbol("x") - sp.Rational(10**40 + 1, 3)))))
-    'log of a number <= 0: log(x - 3.33333…e+39)'
-    """
-
-    __slots__ = ("text", "expr")
-
-    def __init__(self, text: str, expr: object):
-        self.text, self.expr = text, expr
-
-    def __str__(self) -> str:
-        try:
-            quoted = _short(self.expr)
-        except ValueError:  # (an integer past Python's 4 300 digits of str())
-            quoted = f"an expression of {type(self.expr).__name__}"
-        return shorten(f"{self.text}: {quoted}")
-
-    def __reduce__(self):
-        return str, (str(self),)  # across processes, the message as text (the expression is not sent along)
-
-    __repr__ = __str__
-
-
-def _short(e: object) -> str:
-    """An expression as an error quotes it: cut short."""
-    text = str(e)
-    return text if len(text) <= 200 else text[:197] + "..."
+def _by_symbols(expr: sp.Basic, balls: dict) -> tuple[sp.Basic, dict]:
+    """``expr`` and ``balls`` with each key that is not a symbol (a part of the expression given a value, f(x) say)
+    made a symbol: a program reads only its symbols' values.  (For this call only: a Dummy is new each time.)"""
+    named = {k: sp.Dummy() for k in balls if not isinstance(k, sp.Symbol)}
+    return expr.xreplace(named), {named.get(k, k): v for k, v in balls.items()}
 
 
 def _number(v: object) -> arb:
@@ -361,7 +173,7 @@ def _number(v: object) -> arb:
         return arb(fmpq(int(v.p), int(v.q)))
     if isinstance(v, Fraction):
         return arb(fmpq(v.numerator, v.denominator))
-    return _Evaluator({}).eval(exact(v, "value"))
+    return run_once(exact(v, "value"))
 
 
 def upper_decimal(ball: arb, digits: int) -> str:
