@@ -112,7 +112,7 @@ def kl_direct(mechanism: str) -> sp.Expr:
     total = sp.S.Zero
     for lo, hi, sub in pieces:
         pp, qq = P.pdf.subs(sub), Q.pdf.subs(sub)
-        log_ratio = sp.expand(sp.simplify(sp.log(pp / qq)))
+        log_ratio = sp.expand(symbolic.simplify(sp.log(pp / qq)))
         # (each product expanded first: sympy.integrate then takes its elementary route, 0.1 s in all;
         # on the product it goes through Meijer G-functions, 0.4 s)
         total += sp.Add(*[symbolic.integrate(sp.expand(pp * term), (x, lo, hi)) for term in sp.Add.make_args(log_ratio)])

@@ -9,7 +9,7 @@ import sympy as sp
 from flint import arb, fmpq
 
 import rdpsym
-from rdpsym.claims import AtLeast, Claim, Domain, Equal, Holds, Verdict
+from rdpsym.claims import AtLeast, Claim, Domain, Equal, Holds, Verdict, symbolic
 from rdpsym.claims.finite import renyi
 
 from ._atlas import POSITIVE, discrete_gaussian_rdp, p, rr_rdp
@@ -38,7 +38,7 @@ def _discrete_laplace_inf():
 
 def _tail():
     """P[Z ≥ d] for Z discrete Laplace: the released key's probability (kept when c + Z ≥ T)."""
-    return sp.simplify(sp.summation(DISCRETE_LAPLACE.subs(sp.Abs(x), x), (x, d, sp.oo)))
+    return symbolic.simplify(symbolic.summation(DISCRETE_LAPLACE.subs(sp.Abs(x), x), (x, d, sp.oo)))
 
 
 def _categorical_cases(rng, i):

@@ -11,7 +11,7 @@ import sympy as sp
 from flint import arb, fmpq
 
 import rdpsym
-from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict
+from rdpsym.claims import Claim, Domain, Equal, Holds, Verdict, symbolic
 from rdpsym.claims.finite import rational
 
 from ._seeds_util import POSITIVE, Delta, eps
@@ -164,7 +164,7 @@ CLAIMS = [
         statement=r"u(x,r) = -|f(x)-r|:\ p(r) \propto e^{-\epsilon|f(x)-r|/(2\Delta f)} = "
                   r"\mathrm{Lap}(f(x), 2\Delta f/\epsilon),\ D_\infty = \epsilon/2",
         steps=(
-            Equal(lambda: 2 * sp.integrate(sp.exp(-eps * y / (2 * Delta)), (y, 0, sp.oo)), 4 * Delta / eps,
+            Equal(lambda: 2 * symbolic.integrate(sp.exp(-eps * y / (2 * Delta)), (y, 0, sp.oo)), 4 * Delta / eps,
                   "normaliser of exp(−ε|y|/(2Δ)): the density is Laplace with scale b = 2Δ/ε (1/(2b) = ε/(4Δ))"),
             Equal(lambda: rdpsym.laplace(scale=2 * Delta / eps, sensitivity=Delta).rdp(sp.oo).result, eps / 2,
                   "core derivation: the Laplace mechanism of scale 2Δ/ε is ε/2-DP"),

@@ -1,4 +1,4 @@
-"""SymPy's limit, integral and series for a claim's sides, each taken once and kept.
+"""SymPy's limit, integral, sum, series and simplification for a claim's sides, each taken once and kept.
 
 A claim's side may be SymPy's own answer to a question the core does not ask itself: Definition 3's
 α → 1 and α → ∞ limits of a derived curve, a KL integrated straight from the densities, a series at
@@ -17,6 +17,9 @@ term) is not kept.
 >>> h = sp.Symbol("h", positive=True)
 >>> limit(sp.sin(h) / h, h, 0), integrate(sp.exp(-h), (h, 0, sp.oo)), series_terms(sp.exp(h), h, 0, 3)
 (1, 1, h**2/2 + h + 1)
+>>> k = sp.Symbol("k", integer=True, nonnegative=True)
+>>> summation(sp.Rational(1, 2) ** k, (k, 0, sp.oo)), summation(h ** k / sp.factorial(k), (k, 0, sp.oo))
+(2, exp(h))
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import sympy as sp
 
 from rdpsym.foundations.disk_cache import persistent
 
-_UNEVALUATED = (sp.Limit, sp.Integral, sp.Order, sp.Subs, sp.Derivative)
+_UNEVALUATED = (sp.Limit, sp.Integral, sp.Sum, sp.Order, sp.Subs, sp.Derivative)
 
 
 def _settled(value: object) -> bool:
@@ -45,6 +48,12 @@ def integrate(expr: sp.Expr, limits: tuple) -> sp.Expr:
     return sp.integrate(expr, tuple(limits))
 
 
+@persistent("a claim's sum", keep=_settled, returns=sp.Basic)
+def summation(expr: sp.Expr, limits: tuple) -> sp.Expr:
+    """``sympy.summation(expr, (k, lo, hi))``, kept."""
+    return sp.summation(expr, tuple(limits))
+
+
 @persistent("a claim's series", keep=_settled, returns=sp.Basic)
 def series_terms(expr: sp.Expr, variable: sp.Symbol, point: sp.Expr, n: int) -> sp.Expr:
     """``sympy.series(expr, variable, point, n)`` without its O-term, kept."""
@@ -57,4 +66,4 @@ def simplify(expr: sp.Expr) -> sp.Expr:
     return sp.simplify(expr)
 
 
-__all__ = ["integrate", "limit", "series_terms", "simplify"]
+__all__ = ["integrate", "limit", "series_terms", "simplify", "summation"]
