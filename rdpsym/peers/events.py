@@ -331,9 +331,11 @@ def _events(event: object, name: str) -> Iterable:
     events = read_field(event, "events", name)
     if isinstance(events, (str, bytes, Mapping)) or not isinstance(events, Iterable):  # (a dict: its keys, a probe)
         raise ParameterError(must(f"{name}.events", "a list of events", type(events).__name__))
-    try:  # (iter() itself fails in a foreign __iter__, or on a 0-d NumPy array, which claims to be Iterable)
+    # iter() refuses a 0-d NumPy array (Iterable by its class) and an __iter__ that returns a list by a TypeError raised
+    # in C, whose last Python frame is this one: named here, not passed on as rdpsym's own error (a review)
+    try:
         iterator = iter(events)
-    except Exception as exc:  # noqa: BLE001 - foreign code
+    except TypeError as exc:
         raise ParameterError(f"{name}.events raised {type(exc).__name__} as it was iterated: {exc}") from None
     while True:
         try:
