@@ -2317,3 +2317,30 @@ def test_a_density_holding_a_regularized_incomplete_beta_function_is_read_regula
     assert close(rdpsym.renyi_divergence(P, Q, 2).evalf({}, dps=30), mpmath.log(mpmath.mpf(9) / 5), digits=28)
     with mpmath.workdps(30):
         assert close(mpmath_function(x, sp.betainc_regularized(2, 3, 0, x))(mpmath.mpf(1) / 2), mpmath.mpf(11) / 16)
+
+
+def test_a_closed_form_mpmath_refuses_to_evaluate_is_not_verified_and_the_definition_answers():
+    """A review: the KL of Lomax(3, 1) against Lomax(2, 3), which SymPy writes with the Lerch transcendent Φ(2/3, 1, 0)
+    (its first term 1/0), raised mpmath's bare ValueError "Lerch transcendent complex infinity" out of
+    renyi_divergence while the form was checked.  The form is not verified; the definition gives the value, labelled
+    numeric, and at symbolic parameters the refusal is rdpsym's NotVerified."""
+    from rdpsym.foundations.errors import NotVerified
+
+    def lomax(shape, scale):
+        return Continuous(shape / scale * (1 + x / scale) ** (-shape - 1), x, support=sp.Interval(0, sp.oo))
+
+    def kl_by_quadrature(a1, l1, a2, l2):  # ∫ p log(p/q) on [0, ∞), split where the densities bend
+        def log_density(a, lam, t):
+            return mpmath.log(mpmath.mpf(a) / lam) - (a + 1) * mpmath.log1p(t / lam)
+
+        with mpmath.workdps(50):
+            return mpmath.quad(lambda t: mpmath.exp(log_density(a1, l1, t)) * (log_density(a1, l1, t)
+                                                                             - log_density(a2, l2, t)),
+                               [0, 1, 3, 10, 100, mpmath.inf])
+
+    answer = renyi_divergence(lomax(sp.Integer(3), sp.Integer(1)), lomax(sp.Integer(2), sp.Integer(3)), 1)
+    assert answer.status.value == "numeric" and "mpmath refused a term" in str(answer)
+    assert close(answer.evalf({}, dps=40), kl_by_quadrature(3, 1, 2, 3), digits=38)
+    a, lam = sp.Symbol("a", positive=True), sp.Symbol("l", positive=True)
+    with pytest.raises(NotVerified, match="mpmath refused a term"):
+        renyi_divergence(lomax(sp.Integer(3), sp.Integer(1)), lomax(a, lam), 1)

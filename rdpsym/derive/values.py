@@ -32,6 +32,7 @@ from rdpsym.foundations.errors import (
     NotCertifiable,
     NotVerified,
     OutsideDomain,
+    RdpSymError,
     Undecided,
     VerificationError,
 )
@@ -272,6 +273,13 @@ def _by_sympy(expr: sp.Expr, point: dict, dps: int, at: str) -> mpmath.mpf:
             # of two Cauchy laws at degree 5·10⁴ or 10⁶: a probe); raised out of the check and out of evalf before
             raise NotVerified(f"the closed form cannot be evaluated at {at}: mpmath's series for it did not converge "
                               f"({exc})") from exc
+        except ValueError as exc:
+            if isinstance(exc, RdpSymError):
+                raise
+            # mpmath refusing a special function at a singular point of one term: Φ(2/3, 1, 0), the Lerch
+            # transcendent's 1/0 at a = 0, in the KL SymPy wrote for two Lomax laws (a review: "Lerch transcendent
+            # complex infinity" raised out of renyi_divergence).  Not evaluable here, as a pole below.
+            raise NotVerified(f"the closed form cannot be evaluated at {at}: mpmath refused a term ({exc})") from exc
         except ZeroDivisionError as exc:
             # a pole of one term where the whole has a finite limit: h^s/s·₁F₁(s; s + 1; Bh), an incomplete gamma
             # integral's antiderivative, at s = −1 (a truncated Pareto against a Laplace law at α = 1/2: fuzz
