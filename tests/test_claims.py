@@ -116,6 +116,45 @@ def test_monotonicity_rule_is_not_fooled_by_poles_or_kinks():
     assert prove_nonnegative(2 * t**2 - sp.Min(2, sp.exp(t) - 1)) is None
 
 
+def test_monotonicity_over_the_integers_is_an_argument_on_the_reals():
+    """A review: on n ∈ {0, 1, …} the prover writes n = t with t a nonnegative *integer*, and SymPy's simplify of the
+    derivative then took sin(2πt) for 0 and cos(2πt) for 1: f' = 0, f(0) ≥ 0, and (n − 123457)² − 1/4 −
+    (n − 123457)·sin(2πn)/π ≥ 0 (with sin 2πn written through πn/2) was proved, though it is −1/4 at n = 123457.
+    f nondecreasing on the real half-line is what bounds it at the integers: that is what is asked of SymPy."""
+    from rdpsym.claims.prover import prove_nonnegative
+
+    n = sp.Symbol("n")
+    s, c = sp.sin(sp.pi * n / 2), sp.cos(sp.pi * n / 2)
+    lhs = (n - 123457) ** 2 - sp.Rational(1, 4) - 4 * (n - 123457) * s * c * (1 - 2 * s**2) / sp.pi
+    t = sp.Symbol("t", integer=True, nonnegative=True)
+    assert prove_nonnegative(lhs.xreplace({n: t})) is None
+    result = Claim("integers", "", "", "", (AtLeast(lhs, 0, "r"),), Verdict.REFUTED,
+                   Domain({n: sp.Range(0, sp.oo)})).check()
+    assert result.verdict is Verdict.REFUTED, result
+    assert prove_nonnegative(t**2 + t) is True  # (a monotone one is still proved on the integers)
+
+
+def test_an_identity_whose_sides_differ_below_the_balls_tolerance_is_refuted_exactly():
+    """A review: an identity holds in balls where the sides agree to 2^(−512) of their size, so sides 10⁻⁴⁰⁰ of x
+    apart, or e^(−10⁴α) apart beside the Gaussian's curve, were checked; and a Holds step's two exact rationals were
+    compared as balls.  SymPy's sign of the difference at the first sample point, and the rationals themselves,
+    refute them; true identities are still checked or proved."""
+    x, sigma = sp.Symbol("x"), sp.Symbol("sigma")
+    unit = Domain({x: sp.Interval(1, 2)})
+    gaussian = Domain({alpha: sp.Interval.open(1, sp.oo), sigma: sp.Interval.open(0, sp.oo)})
+    tiny = sp.Rational(1, 10**400)
+    for step, domain in ((Equal(x, x * (1 + tiny), "r"), unit),
+                         (Equal(alpha / (2 * sigma**2) + sp.exp(-10**4 * alpha), alpha / (2 * sigma**2), "r"), gaussian),
+                         (Holds("x = x(1 + 10⁻⁴⁰⁰)", lambda p: (p[x], "=", p[x] * (1 + tiny)), "r"), unit),
+                         (Holds("x < x(1 + 10⁻⁴⁰⁰)", lambda p: (p[x] * (1 + tiny), "<", p[x]), "r"), unit)):
+        result = Claim("gap", "", "", "", (step,), Verdict.REFUTED, domain).check()
+        assert result.verdict is Verdict.REFUTED, (step, result)
+    for step in (Equal(sp.log(4 * x) - sp.log(x), 2 * sp.log(2), "r"),
+                 Holds("x = 2x/2", lambda p: (p[x], "=", 2 * p[x] / 2), "r")):
+        result = Claim("true", "", "", "", (step,), Verdict.CHECKED, unit).check()
+        assert result.verdict in (Verdict.PROVED, Verdict.CHECKED), (step, result)
+
+
 def test_factor_is_not_tried_on_a_polynomial_of_huge_degree_in_a_power(monkeypatch):
     """1 − e^{100(−α/(5(α+1)) − 1)/(ε+1)} is, to sympy.factor, a polynomial of degrees 20 and 100 in two powers of e
     (a catalogue claim's step): factoring it did not finish in 100 s, and ran out the rewrite's budget at every

@@ -293,9 +293,11 @@ def _check_relation(step: Step, lhs: sp.Expr, rhs: sp.Expr, domain: Domain) -> t
             found = sampled[0]
             return Status.UNKNOWN, (Contradiction(proof, found.point), found)
         return status, sampled
-    if step.relation == "=" and not proof and not (lhs - rhs).free_symbols and domain.first_point() is not None:
+    if step.relation == "=" and not proof and domain.first_point() is not None:
         # Sides a nonzero constant apart agree to 2^(−512) wherever they are large: e^a = e^a + 10¹⁰⁰ on [1000, 2000]
-        # was checked (a probe).  SymPy's own sign of the difference refutes it, at the first sample point.
+        # was checked (a probe); and sides apart by less than 2^(−512) of their size anywhere: x = x·(1 + 10⁻⁴⁰⁰),
+        # α/(2σ²) + e^(−10⁴α) = α/(2σ²) were checked (a review).  SymPy's own sign of the difference, evaluated
+        # exactly at the first sample point, refutes them (it says nothing where it cannot tell the sign).
         point = domain.first_point()
         holds, sides = _exactly_related(lhs, "=", rhs, point)
         if holds is False:

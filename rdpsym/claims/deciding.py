@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from fractions import Fraction
 
 import sympy as sp
 from flint import arb, ctx, fmpq
@@ -90,6 +91,10 @@ def _decide(lhs, relation: str, rhs) -> bool | None:
         finite_is_smaller = (a is None and b == float("inf")) or (b is None and a == float("-inf"))
         return {"=": False, "<=": finite_is_smaller, "<": finite_is_smaller,
                 ">=": not finite_is_smaller, ">": not finite_is_smaller}[relation]
+    exact = _rational(lhs), _rational(rhs)
+    if None not in exact:  # (two rationals are compared as they are: x = x·(1 + 10⁻⁴⁰⁰) from a Holds step was "equal
+        a, b = exact  # to 2^(−512)" in balls, and checked; a review)
+        return {"=": a == b, "<=": a <= b, ">=": a >= b, "<": a < b, ">": a > b}[relation]
     lhs, rhs = _ball(lhs), _ball(rhs)
     if lhs.is_nan() or rhs.is_nan():
         raise _NotDefinedYet("a side evaluates to NaN")
@@ -115,6 +120,19 @@ def _decide(lhs, relation: str, rhs) -> bool | None:
         return True
     if d < 0 or (relation in ("<", ">") and d <= 0 and d.is_exact()):
         return False
+    return None
+
+
+def _rational(x) -> fmpq | None:
+    """``x`` as an exact fraction if it is an integer or a rational (Python's, python-flint's or SymPy's), else None."""
+    if isinstance(x, fmpq):
+        return x
+    if isinstance(x, int) and not isinstance(x, bool):
+        return fmpq(x)
+    if isinstance(x, sp.Rational):
+        return fmpq(int(x.p), int(x.q))
+    if isinstance(x, Fraction):
+        return fmpq(x.numerator, x.denominator)
     return None
 
 

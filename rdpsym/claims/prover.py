@@ -260,9 +260,15 @@ def _by_monotonicity(expr: sp.Expr, depth: int) -> bool | None:
     free = expr.free_symbols
     if len(free) != 1 or depth < 1 or expr.has(sp.Min, sp.Max, sp.Abs, sp.Piecewise):
         return None  # several variables, or a kink where f' is not defined
-    (t,) = free
-    if not t.is_nonnegative:
+    (variable,) = free
+    if not variable.is_nonnegative:
         return None
+    # The argument is about f on the real half-line, so t is a real variable here, whatever else the symbol says: an
+    # integer t (a Range's n = a + t) let SymPy's simplify take sin(2πt) for 0 and cos(2πt) for 1 in f', "proving"
+    # (n − 123457)² − 1/4 − 4(n − 123457)·sin(πn/2)cos(πn/2)(1 − 2sin²(πn/2))/π ≥ 0 on n ≥ 0, which is −1/4 at
+    # n = 123457 (a review).  Nondecreasing on the reals bounds it at the integers too.
+    t = sp.Dummy(variable.name, positive=True) if variable.is_positive else sp.Dummy(variable.name, nonnegative=True)
+    expr = expr.xreplace({variable: t})
     # t ≥ 0 (not only t > 0): f must be continuous at 0 as well, so that f(0) = f(0⁺).
     half_line = sp.Interval.open(0, sp.oo) if t.is_positive else sp.Interval(0, sp.oo)
     if _try(lambda: continuous_domain(expr, t, half_line)) != half_line:
