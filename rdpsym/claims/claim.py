@@ -301,13 +301,13 @@ def _check_relation(step: Step, lhs: sp.Expr, rhs: sp.Expr, domain: Domain) -> t
         point = domain.first_point()
         holds, sides = _exactly_related(lhs, "=", rhs, point)
         if holds is False:
-            return Status.REFUTED, (_counterexample(point, sides, len(domain.points())),)
+            return Status.REFUTED, (_counterexample(point, sides, domain.point_count),)
     if not proof:
         undecided: list[dict] = []
         tight = tight_failure(lhs, step.relation, rhs, domain, functools.partial(
             _failure_at, lhs, step.relation, rhs, rungs, equal), undecided)
         if tight is not None:
-            return Status.REFUTED, (_counterexample(*tight, len(domain.points())),)
+            return Status.REFUTED, (_counterexample(*tight, domain.point_count),)
         if undecided and status is Status.CHECKED and isinstance(sampled[0], Sampled):
             # (a point between two exact zeros the balls cannot decide: as a sample point left undecided)
             found = sampled[0]

@@ -233,11 +233,10 @@ def _searched(domain: Domain, compare, narrow: list, rungs: tuple[int, ...], con
             return None, False, None  # status only by a certified failure (a predicate raising at x = 1: a review)
 
     allowed = domain.where or (lambda point: True)
-    points = domain.points()
-    budget = min(search.BUDGET, max(search.STARTS * 2, int(len(points) * search.SHARE)))
+    budget = min(search.BUDGET, max(search.STARTS * 2, int(domain.point_count * search.SHARE)))
     point = search.nearest_failure(variables, narrow, decide, lambda p: bool(_quietly(allowed, p)), budget)
     if point is None and strict:
-        point = next((p for p in search.simple_points(points, variables, most=budget // 3)
+        point = next((p for p in search.simple_points(domain.points(), variables, most=budget // 3)
                       if _quietly(allowed, p) and decide(p)[0] is False), None)
     if point is None and valleys:
         point = search.valley_failure(valleys, variables, decide, lambda p: bool(_quietly(allowed, p)))

@@ -236,6 +236,12 @@ class Domain:
         """The sample points (a fresh list of fresh dicts: a step's compare may not change another's points)."""
         return [dict(point) for point in self._points]
 
+    @property
+    def point_count(self) -> int:
+        """How many sample points there are, without copying them as :meth:`points` does (a failure's report and a
+        search's budget asked it of a copy of every point)."""
+        return len(self._points)
+
     def first_point(self) -> dict | None:
         """The first sample point (a fresh dict), or None: what the exact-point searches build on, without copying
         every point as :meth:`points` does (2 % of a catalogue run)."""

@@ -241,7 +241,8 @@ def _canonical(obj) -> object:
     if isinstance(obj, sp.Symbol):
         return _canonical_symbol(obj)
     if isinstance(obj, sp.Basic):
-        return (_canonical_class(type(obj)), _canonical(obj._hashable_content()))
+        return _canonical_expression(_Same(obj)) if obj.args else \
+            (_canonical_class(type(obj)), _canonical(obj._hashable_content()))
     if isinstance(obj, type) and issubclass(obj, sp.Basic):  # an undefined function's class, f in f(x)
         return ("class", _canonical_class(obj))
     if obj is None or isinstance(obj, (bool, int, str)):
@@ -263,6 +264,32 @@ def _canonical(obj) -> object:
         return (_class_name(type(obj)),
                 tuple((f.name, _canonical(getattr(obj, f.name))) for f in dataclasses.fields(obj)))
     raise _NotReadable(obj)
+
+
+class _Same:
+    """An object as a key of its own identity: equal only to itself (SymPy's ``==`` is not the key's equality:
+    Float("0.5", 10) == Float("0.5", 30), and their keys differ).  Held by the cache below, the object keeps its id."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: object):
+        self.obj = obj
+
+    def __hash__(self) -> int:
+        return id(self.obj)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.obj is self.obj
+
+
+@functools.lru_cache(maxsize=1024)
+def _canonical_expression(same: _Same) -> tuple:
+    """An expression's :func:`_canonical` form, kept for the expression itself (the very object): one claim step's
+    sides are read by the keys of its proof attempt, its singular values and its tight values, each walking the whole
+    tree again (6 % of a shipped ``rdpsym check``).  SymPy's expressions are immutable, so the object's form cannot
+    change while it is kept."""
+    obj = same.obj
+    return (_canonical_class(type(obj)), _canonical(obj._hashable_content()))
 
 
 @functools.lru_cache(maxsize=4096)
