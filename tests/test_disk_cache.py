@@ -27,7 +27,7 @@ from rdpsym.claims import claim as claim_module
 from rdpsym.claims import runner
 from rdpsym.cli.shipping import EXAMPLES, claims_workload
 from rdpsym.derive import divergence
-from rdpsym.foundations import disk_cache
+from rdpsym.foundations import cache_keys, disk_cache
 from rdpsym.foundations.statuses import Status
 from rdpsym.laws.mechanisms import REGISTRY
 
@@ -220,7 +220,7 @@ def test_the_key_reads_a_parameters_interval_and_the_code(cache, counted, monkey
     del k
     assert len(counted) == 2, "p in (0, 2) was answered by p in (0, 1)'s entry, or the same input derived twice"
     # the same input under another version of the code is another key
-    monkeypatch.setattr(disk_cache, "_fingerprint", lambda: "another version of rdpsym")
+    monkeypatch.setattr(cache_keys, "fingerprint", lambda: "another version of rdpsym")
     disk_cache._memory.clear()
     P, Q = _exponentials()
     rdpsym.renyi_divergence(P, Q, 2)
@@ -238,16 +238,26 @@ def test_an_undefined_functions_assumptions_and_a_users_function_class_are_read_
     assert attempt(positive(y), ">=", sp.S.Zero, {y: sp.Interval(0, 1)})[0] is not None
     disk_cache._memory.clear()  # as a new process starts
     assert attempt(plain(y), ">=", sp.S.Zero, {y: sp.Interval(0, 1)})[0] is None
-    assert disk_cache._canonical(positive(y)) != disk_cache._canonical(plain(y))
-    assert disk_cache._canonical(plain(y)) == disk_cache._canonical(sp.Function("f")(y))
+    assert cache_keys.canonical(positive(y)) != cache_keys.canonical(plain(y))
+    assert cache_keys.canonical(plain(y)) == cache_keys.canonical(sp.Function("f")(y))
 
     class h(sp.Function):  # noqa: N801 - a user's function, as SymPy's docs write them
         @classmethod
         def eval(cls, arg):
             return None
 
-    with pytest.raises(disk_cache._NotReadable):
-        disk_cache._canonical(h(y))
+    with pytest.raises(cache_keys.NotReadable):
+        cache_keys.canonical(h(y))
+
+
+def test_an_expression_s_kept_form_is_its_own():
+    """A key's form of an expression is kept per object (a step's sides are keyed three times): x + 0.5 at 10 digits
+    and at 30 (one hash in SymPy) keep forms as different as their precisions, read again as they were, and a new
+    object equal to one of them reads the same."""
+    x = sp.Symbol("x")
+    coarse, fine = x + sp.Float("0.5", 10), x + sp.Float("0.5", 30)
+    forms = [cache_keys.canonical(e) for e in (coarse, fine, coarse, fine, x + sp.Float("0.5", 10))]
+    assert forms[0] != forms[1] and forms[0] == forms[2] == forms[4] and forms[1] == forms[3]
 
 
 def test_clear_removes_what_is_in_the_entries_folder_and_replaces_a_damaged_key(cache):

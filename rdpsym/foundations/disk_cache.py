@@ -15,12 +15,12 @@ are wrapped, each keeping only what was established:
 
 An entry replays a result that was established; it never stands in for establishing a new one.
 
-* **The key is everything the result depends on**: the arguments, read structurally (every SymPy node by its
-  class and hashable content, so a parameter declared in (0, 1) and one declared in (0, 2) are different keys
-  though they print alike; a law by its expression, variable and support), and a fingerprint of the code:
-  rdpsym's own source files, byte for byte, and the versions of SymPy, mpmath and python-flint.  Editing one
-  line of rdpsym, or upgrading SymPy, starts afresh.  Arguments that cannot be read so (a Dummy, a Wild, a
-  float, an object of another library) are computed as before and not kept.
+* **The key is everything the result depends on** (:mod:`rdpsym.foundations.cache_keys`): the arguments, read
+  structurally (every SymPy node by its class and hashable content, so a parameter declared in (0, 1) and one
+  declared in (0, 2) are different keys though they print alike; a law by its expression, variable and support),
+  and a fingerprint of the code: rdpsym's own source files, byte for byte, and the versions of SymPy, mpmath and
+  python-flint.  Editing one line of rdpsym, or upgrading SymPy, starts afresh.  Arguments that cannot be read so
+  (a Dummy, a Wild, a float, an object of another library) are computed as before and not kept.
 * **Integrity on read**: every entry carries an HMAC-SHA256 of its key and content under a random key kept in
   the cache folder (created once, readable by its owner only).  A truncated, corrupted, renamed or foreign
   entry (written by another installation, copied from elsewhere) fails the check and is ignored: the work is
@@ -72,7 +72,6 @@ import pickle
 import secrets
 import shutil
 import stat
-import sys
 import tempfile
 import threading
 from collections import OrderedDict
@@ -85,8 +84,9 @@ import mpmath
 import platformdirs
 import sympy as sp
 import sympy.parsing.sympy_parser as sympy_parser
-from sympy.core.function import UndefinedFunction
 
+from rdpsym.foundations.cache_keys import NotReadable, fingerprint, libraries
+from rdpsym.foundations.cache_keys import key as cache_key
 from rdpsym.foundations.files import replace_file
 
 #: The environment variable naming the cache folder (``off``: no cache).
@@ -106,10 +106,6 @@ _MAGIC = b"rdpsym cache entry\n"
 _OFF = ("off", "none", "0", "false", "no")
 _memory: OrderedDict[str, object] = OrderedDict()
 _lock = threading.Lock()
-
-
-class _NotReadable(Exception):
-    """An argument the key cannot describe structurally: the result is not kept."""
 
 
 def folder() -> Path | None:
@@ -139,8 +135,8 @@ def persistent(kind: str, keep: Callable[[object], bool], returns: type | tuple[
             try:
                 bound = signature.bind(*args, **kwargs)
                 bound.apply_defaults()
-                key = _key(kind, function, bound.arguments)
-            except (_NotReadable, TypeError):
+                key = cache_key(kind, function, bound.arguments)
+            except (NotReadable, TypeError):
                 return function(*args, **kwargs)
             found, value = _recall(root, key)
             if found and _replayable(value, returns, keep):
@@ -223,130 +219,6 @@ def clear() -> int:
 
 def _entries(root: Path):
     return root.glob("entries-*/*/*.entry") if root.is_dir() else iter(())
-
-
-# -- the key ------------------------------------------------------------------------------------------------
-
-def _key(kind: str, function: Callable, arguments: dict) -> str:
-    material = repr((_fingerprint(), kind, function.__module__, function.__qualname__, _canonical(arguments)))
-    return hashlib.sha256(material.encode()).hexdigest()
-
-
-def _canonical(obj) -> object:
-    """``obj`` as nested tuples of strings and numbers, equal exactly when the objects are equal as inputs:
-    every SymPy node by its class and its hashable content (which holds a Parameter's interval, a Symbol's
-    assumptions, a Float's precision), sets in a sorted order (not the order of this process's hashes)."""
-    if isinstance(obj, (sp.Dummy, sp.Wild)):
-        raise _NotReadable(obj)  # named by a counter of this process
-    if isinstance(obj, sp.Symbol):
-        return _canonical_symbol(obj)
-    if isinstance(obj, sp.Basic):
-        return _canonical_expression(_Same(obj)) if obj.args else \
-            (_canonical_class(type(obj)), _canonical(obj._hashable_content()))
-    if isinstance(obj, type) and issubclass(obj, sp.Basic):  # an undefined function's class, f in f(x)
-        return ("class", _canonical_class(obj))
-    if obj is None or isinstance(obj, (bool, int, str)):
-        return (type(obj).__name__, obj)
-    if hasattr(type(obj), "__index__") and not isinstance(obj, float):  # gmpy's mpz in a Float's mantissa
-        return ("int", int(obj))
-    if isinstance(obj, enum.Enum):
-        return (_class_name(type(obj)), obj.name)
-    if isinstance(obj, (tuple, list)):
-        return (type(obj).__name__, tuple(_canonical(item) for item in obj))
-    if isinstance(obj, (frozenset, set)):
-        return ("set", tuple(sorted((_canonical(item) for item in obj), key=repr)))
-    if isinstance(obj, dict):
-        return ("dict", tuple(sorted(((_canonical(k), _canonical(v)) for k, v in obj.items()), key=repr)))
-    key = getattr(obj, "_key", None)
-    if callable(key):  # a law: its expression(s), variable(s) and support, as its own equality reads them
-        return (_class_name(type(obj)), _canonical(key()), _canonical(_plain_fields(obj)))
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):  # a reference, its citation, a piece
-        return (_class_name(type(obj)),
-                tuple((f.name, _canonical(getattr(obj, f.name))) for f in dataclasses.fields(obj)))
-    raise _NotReadable(obj)
-
-
-class _Same:
-    """An object as a key of its own identity: equal only to itself (SymPy's ``==`` is not the key's equality:
-    Float("0.5", 10) == Float("0.5", 30), and their keys differ).  Held by the cache below, the object keeps its id."""
-
-    __slots__ = ("obj",)
-
-    def __init__(self, obj: object):
-        self.obj = obj
-
-    def __hash__(self) -> int:
-        return id(self.obj)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Same) and other.obj is self.obj
-
-
-@functools.lru_cache(maxsize=1024)
-def _canonical_expression(same: _Same) -> tuple:
-    """An expression's :func:`_canonical` form, kept for the expression itself (the very object): one claim step's
-    sides are read by the keys of its proof attempt, its singular values and its tight values, each walking the whole
-    tree again (6 % of a shipped ``rdpsym check``).  SymPy's expressions are immutable, so the object's form cannot
-    change while it is kept."""
-    obj = same.obj
-    return (_canonical_class(type(obj)), _canonical(obj._hashable_content()))
-
-
-@functools.lru_cache(maxsize=4096)
-def _canonical_symbol(symbol: sp.Symbol) -> tuple:
-    """A symbol's :func:`_canonical` form, kept: its twenty assumptions sorted and spelt out took 75 µs, for each
-    of the ~20 symbols of a proof attempt's key (3/4 of the key's time).  Equal symbols (same class, name and
-    assumptions: SymPy compares a Symbol by exactly the content read here) have the same form."""
-    return (_canonical_class(type(symbol)), _canonical(symbol._hashable_content()))
-
-
-@functools.lru_cache(maxsize=1024)
-def _canonical_class(cls: type) -> object:
-    """A SymPy class as a key reads it: SymPy's and rdpsym's by their qualified names (their code is in the
-    fingerprint); an undefined function (``Function("f", positive=True)``) by its name and everything it was
-    declared with, assumptions included -- SymPy's f(x) with and without them are different expressions, and a
-    proof that f(x) ≥ 0 made for the positive f was replayed for the plain one (a probe); any other class (a user's
-    ``class h(Function)`` with its own ``eval``) is code no key can read: such a call is not kept."""
-    if isinstance(cls, UndefinedFunction):
-        declared = {**getattr(cls, "_kwargs", {}), **getattr(cls, "_extra_kwargs", {})}
-        return ("undefined function", cls.__name__, _canonical(declared), repr(cls.nargs))
-    if not (cls.__module__ or "").startswith(("sympy.", "rdpsym.")):
-        raise _NotReadable(cls)
-    return _class_name(cls)
-
-
-def _plain_fields(law) -> tuple:
-    """The plain fields of a law beyond its equality key (a name, a flag), so that two laws equal as laws
-    but built differently are not confused."""
-    if not dataclasses.is_dataclass(law):
-        return ()
-    return tuple((f.name, getattr(law, f.name)) for f in dataclasses.fields(law)
-                 if isinstance(getattr(law, f.name), (bool, int, str, type(None))))
-
-
-def _libraries() -> str:
-    """What a result depends on besides rdpsym's code: the libraries' versions, mpmath's integer backend and the
-    Python it ran on (a wheel is built under one Python and may be installed under another)."""
-    return (f"sympy {sp.__version__} mpmath {mpmath.__version__} ({mpmath.libmp.BACKEND}) flint {flint.__version__}"
-            f" {sys.implementation.name} {sys.version_info.major}.{sys.version_info.minor}")
-
-
-def _class_name(cls: type) -> str:
-    return f"{cls.__module__}.{cls.__qualname__}"
-
-
-@functools.lru_cache(maxsize=1)
-def _fingerprint() -> str:
-    """The code a result came from: rdpsym's source files byte for byte, and :func:`_libraries`.  The claim
-    files (``rdpsym/catalogue``, in a wheel only: ``proofs/`` in a checkout) derive nothing a key stands for and
-    are left out, so a checkout and the wheel built from it share their entries."""
-    digest = hashlib.sha256(f"{_libraries()}\n".encode())
-    package = Path(__file__).resolve().parent.parent
-    for path in sorted(package.rglob("*.py")):
-        relative = path.relative_to(package)
-        if relative.parts[0] != "catalogue":
-            digest.update(str(relative).encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
 
 
 # -- the entries --------------------------------------------------------------------------------------------
@@ -458,8 +330,8 @@ def _shipped() -> tuple[dict[str, str], str]:
     entries = index.get("entries") if isinstance(index, dict) else None
     if not isinstance(entries, dict) or index.get("format") != FORMAT:
         return {}, "not read: its index is not one this version writes"
-    if index.get("fingerprint") != _fingerprint():
-        built, here = index.get("libraries"), _libraries()
+    if index.get("fingerprint") != fingerprint():
+        built, here = index.get("libraries"), libraries()
         if built == here:
             return {}, f"not used: derived from other rdpsym code than this installation's (with {here})"
         return {}, f"not used: derived with {built}; this installation has {here}"
@@ -508,7 +380,7 @@ def ship(workload: Callable[[], object], target: Path) -> int:
             if payload is not None:
                 (target / path.name).write_bytes(payload)
                 entries[path.stem] = hashlib.sha256(payload).hexdigest()
-    index = {"format": FORMAT, "fingerprint": _fingerprint(), "libraries": _libraries(), "entries": entries}
+    index = {"format": FORMAT, "fingerprint": fingerprint(), "libraries": libraries(), "entries": entries}
     (target / "index.json").write_text(json.dumps(index, indent=0, sort_keys=True) + "\n")
     return len(entries)
 
