@@ -128,12 +128,7 @@ def to_arb(expr: object, values: dict | None = None) -> arb:
     (True, True)
     """
     expr = stable_erf(expr) if isinstance(expr, sp.Basic) else exact(expr, "expression")
-    balls = _balls(values)
-    if not balls:
-        return run_once(expr, balls)
-    if all(isinstance(k, sp.Symbol) for k in balls):  # (evaluated at many points: its program is kept)
-        return program(expr)(balls)
-    return run_once(*_by_symbols(expr, balls))
+    return _read_and_run(expr, values, program, run_once)
 
 
 def decide_in_balls(condition: object, values: dict | None = None) -> bool:
@@ -147,23 +142,18 @@ def decide_in_balls(condition: object, values: dict | None = None) -> bool:
     ...     decide_in_balls(sp.Rational(999999, 10**6) ** a > sp.Rational(1, 2), {a: 1 - sp.Rational(1, 10**8)})
     True
     """
-    balls = _balls(values)
-    if not balls:
-        return decision_once(condition, balls)
-    if all(isinstance(k, sp.Symbol) for k in balls):  # (decided at many points: its test is kept)
-        return decision(condition)(balls)
-    return decision_once(*_by_symbols(condition, balls))
+    return _read_and_run(condition, values, decision, decision_once)
 
 
-def _balls(values: dict | None) -> dict:
-    return {k: (v if isinstance(v, arb) else _number(v)) for k, v in (values or {}).items()}
-
-
-def _by_symbols(expr: sp.Basic, balls: dict) -> tuple[sp.Basic, dict]:
-    """``expr`` and ``balls`` with each key that is not a symbol (a part of the expression given a value, f(x) say)
-    made a symbol: a program reads only its symbols' values.  (For this call only: a Dummy is new each time.)"""
+def _read_and_run(expr: sp.Basic, values: dict | None, kept, once):
+    """``expr`` at ``values`` (made balls): read by ``kept`` (:mod:`~rdpsym.foundations.ball_programs` keeps the
+    reading) when its symbols are given values -- it is evaluated at many points --, else by ``once``; a part of the
+    expression given a value (f(x) say) is made a symbol first, for this call only (a Dummy is new each time)."""
+    balls = {k: (v if isinstance(v, arb) else _number(v)) for k, v in (values or {}).items()}
     named = {k: sp.Dummy() for k in balls if not isinstance(k, sp.Symbol)}
-    return expr.xreplace(named), {named.get(k, k): v for k, v in balls.items()}
+    if not named:
+        return kept(expr)(balls) if balls else once(expr, balls)
+    return once(expr.xreplace(named), {named.get(k, k): v for k, v in balls.items()})
 
 
 def _number(v: object) -> arb:
