@@ -3,9 +3,9 @@
 A claim's side is evaluated in balls at a hundred sample points and two precisions, a closed form at every order of
 a grid.  Walking the SymPy tree at each point asked each node what it is (a chain of ``isinstance`` tests) and built
 ``lhs − rhs`` of every Piecewise condition again; reading the tree once into nested Python functions leaves only the
-Arb operations to each run: a Laplace closed form at 256 bits took 30 µs a point by the walk and 11 µs by its
-program.  :func:`program` keeps the programs of expressions with free symbols (the ones run at many points);
-:func:`run_once` reads and runs a constant without keeping it.
+Arb operations to each run: ``to_arb`` of a Laplace closed form at 256 bits took 29–34 µs a point by the walk and
+16 µs by its program.  :func:`program` keeps the programs of expressions with free symbols (the ones run at many
+points); :func:`run_once` reads and runs a constant without keeping it.
 
 A program computes exactly what the walk did, in the same order, and raises the same errors at the same nodes:
 a part no ball can evaluate raises :class:`~rdpsym.foundations.errors.NotCertifiable` only when it is reached (an
@@ -37,7 +37,8 @@ Program = Callable[[dict], arb]
 #: A compiled condition: the values of its free symbols to whether it holds (Undecided where the balls overlap).
 Decision = Callable[[dict], bool]
 
-#: Programs kept: a catalogue run reads about 2 000 distinct sides and forms.
+#: Programs kept (the most recently used): a catalogue run (``rdpsym check``) reads 341 distinct expressions and runs
+#: them 44 707 times.
 KEPT_PROGRAMS = 4096
 
 
