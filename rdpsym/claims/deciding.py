@@ -6,6 +6,7 @@ the balls cannot tell, over the domain's sample points, its far points and a sea
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable
 from fractions import Fraction
 
@@ -77,6 +78,10 @@ def _with_an_infinite_part(expr: sp.Expr, values: dict):
     return to_arb(value, {})
 
 
+#: A relation between two numbers Python compares exactly (floats ±∞, rationals).
+_HOLDS = {"=": operator.eq, "<=": operator.le, ">=": operator.ge, "<": operator.lt, ">": operator.gt}
+
+
 def _decide(lhs, relation: str, rhs) -> bool | None:
     """Certified decision of ``lhs ⋈ rhs`` for balls (or ±∞); ``None`` if the balls overlap."""
     inf = (sp.oo, -sp.oo)
@@ -87,14 +92,13 @@ def _decide(lhs, relation: str, rhs) -> bool | None:
             # (undefined beside ±∞: KL ≤ χ² at q = 0, a Piecewise's +∞ against 1/q, was refuted there; a probe)
             raise _NotDefinedYet("a side evaluates to NaN")
         if a is not None and b is not None:
-            return {"=": a == b, "<=": a <= b, ">=": a >= b, "<": a < b, ">": a > b}[relation]
+            return _HOLDS[relation](a, b)
         finite_is_smaller = (a is None and b == float("inf")) or (b is None and a == float("-inf"))
         return {"=": False, "<=": finite_is_smaller, "<": finite_is_smaller,
                 ">=": not finite_is_smaller, ">": not finite_is_smaller}[relation]
     exact = _rational(lhs), _rational(rhs)
     if None not in exact:  # (two rationals are compared as they are: x = x·(1 + 10⁻⁴⁰⁰) from a Holds step was "equal
-        a, b = exact  # to 2^(−512)" in balls, and checked; a review)
-        return {"=": a == b, "<=": a <= b, ">=": a >= b, "<": a < b, ">": a > b}[relation]
+        return _HOLDS[relation](*exact)  # to 2^(−512)" in balls, and checked; a review)
     lhs, rhs = _ball(lhs), _ball(rhs)
     if lhs.is_nan() or rhs.is_nan():
         raise _NotDefinedYet("a side evaluates to NaN")

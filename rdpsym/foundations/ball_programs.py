@@ -246,16 +246,17 @@ def _checked(e: sp.Function, f: Callable[[arb], arb], outside, undecided) -> Pro
 def _incomplete(e: sp.Function) -> Program:
     s, z = (_read(a) for a in e.args)
     if isinstance(e, sp.uppergamma):
-        return lambda v: _second(s, z, v, arb.gamma_upper)
+        return lambda v: _method_of_the_last(s, z, v, arb.gamma_upper)
     if isinstance(e, sp.lowergamma):
-        return lambda v: _second(s, z, v, arb.gamma_lower)
-    return lambda v: _second(s, z, v, arb.expint)
+        return lambda v: _method_of_the_last(s, z, v, arb.gamma_lower)
+    return lambda v: _method_of_the_last(s, z, v, arb.expint)
 
 
-def _second(first: Program, second: Program, v: dict, f: Callable) -> arb:
-    """``f(second, first)``, the two arguments evaluated in their order (the balls' method on the last)."""
+def _method_of_the_last(first: Program, last: Program, v: dict, method: Callable) -> arb:
+    """``last.method(first)`` (Γ(s, z) is ``z.gamma_upper(s)``), the arguments run in SymPy's order, first then last,
+    as the walk ran them: where both fail, the first one's error is the one raised."""
     a = first(v)
-    return f(second(v), a)
+    return method(last(v), a)
 
 
 def _beta(parts: list[Program]) -> Program:
@@ -267,7 +268,7 @@ def _beta(parts: list[Program]) -> Program:
 
 def _bessel(e: sp.Function) -> Program:
     nu, z = (_read(a) for a in e.args)
-    return lambda v: _second(nu, z, v, arb.bessel_i if isinstance(e, sp.besseli) else arb.bessel_k)
+    return lambda v: _method_of_the_last(nu, z, v, arb.bessel_i if isinstance(e, sp.besseli) else arb.bessel_k)
 
 
 def _hypergeometric(e: sp.hyper) -> Program:
@@ -310,12 +311,12 @@ def _extreme(parts: list[Program], pick: Callable[[arb, arb], arb]) -> Program:
 
 def _piecewise(e: sp.Piecewise) -> Program:
     branches = []
-    for value, cond in e.args:
-        if value is sp.oo:
+    for piece, cond in e.args:
+        if piece is sp.oo:
             message = f"the closed form is +oo where {cond}" if cond is not sp.true else "the closed form is +oo here"
             branches.append((_read_condition(cond), _raising(InfiniteValue, message)))
         else:
-            branches.append((_read_condition(cond), _read(value)))
+            branches.append((_read_condition(cond), _read(piece)))
 
     def value(v):
         for holds, branch in branches:
