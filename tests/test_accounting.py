@@ -766,3 +766,48 @@ def test_the_exact_gaussian_curve_of_a_huge_composition_is_resolved():
     and the precisions tried stopped at 688 bits.  (Where a profile is still not resolved, a note says so.)"""
     r = rdpsym.epsilon(rdpsym.gaussian(sigma=2).curve() * 10**600, delta=1e-5, dps=10)
     assert r.conversion == "balle-wang" and r.published(10) == "1.250000001E+599"
+
+
+# ---------------------------------------------------------------- an order where a closed form's condition is tight
+
+def _to_digits(value: mpmath.mpf, truth: sp.Expr, digits: int) -> bool:
+    with mpmath.workdps(digits + 10):
+        return mpmath.almosteq(value, mpmath.mpf(str(sp.N(truth, digits + 10))), rel_eps=mpmath.mpf(10) ** -digits)
+
+
+def test_an_order_at_a_closed_form_s_boundary_is_decided_exactly_and_the_orders_beside_it_keep_their_values():
+    # Regression (a review): D_α(N(0, 4) ‖ N(1, 1)) is finite for α < 4/3 only (4 − 3α > 0); its curve's form is
+    # Piecewise((…, α < 4/3), (∞, True)).  At α = 4/3 the condition was decided in balls around 4/3, never
+    # narrow enough: "not reached within 22016 bits", and an ε over [11/10, 4/3] failed with it, as did
+    # orders="continuous" (Undecided).  ∞ at 4/3 is exact; the other orders keep their values.
+    x = sp.Symbol("x", real=True)
+
+    def normal(m, s):
+        return rdpsym.Continuous(sp.exp(-(x - m) ** 2 / (2 * s**2)) / sp.sqrt(2 * sp.pi * s**2), x)
+
+    c = rdpsym.Mechanism("variance-pair", {}, (normal(0, 2), normal(1, 1))).curve()
+    assert c.value(sp.Rational(4, 3), dps=20) == mpmath.inf
+    below = c.value(sp.Rational(11, 10), dps=20)
+    # the published Gaussian pair's D_α: log(σ₂/σ₁) + log(σ₂²/σ_α²)/(2(α − 1)) + α·Δμ²/(2σ_α²), σ_α² = ασ₂² + (1 − α)σ₁²
+    # = 7/10 (the larger of the two directions)
+    truth = -sp.log(2) + 5 * sp.log(sp.Rational(10, 7)) + sp.Rational(11, 14)
+    assert _to_digits(below, truth, 18)
+    delta = sp.Rational(1, 10**5)
+    both = rdpsym.epsilon(c, delta=delta, orders=[sp.Rational(4, 3), sp.Rational(11, 10)], dps=30)
+    alone = rdpsym.epsilon(c, delta=delta, orders=[sp.Rational(11, 10)], dps=30)
+    assert both.value == alone.value and both.order == sp.Rational(11, 10)
+    assert rdpsym.epsilon(c, delta=delta, orders="continuous", dps=30).value <= alone.value
+
+
+def test_a_closed_form_s_condition_is_decided_by_sympy_at_the_order_or_not_at_all():
+    a = rdpsym.alpha
+    tight = rdpsym.rdp_curve(rdpsym.Guarantee("boundary", {}, sp.Piecewise((a / 2, a < sp.Rational(4, 3)), (sp.oo, True))))
+    assert tight.value(sp.Rational(4, 3), dps=20) == mpmath.inf
+    assert _to_digits(tight.value(sp.Rational(13, 10), dps=20), sp.Rational(13, 20), 19)
+    # The same boundary written so that SymPy cannot order 4/3 against it (sin²1 + cos²1 − 1 is 0, which no
+    # evaluation shows): no branch is guessed, the balls' failure stands.
+    hidden = sp.Rational(4, 3) + sp.sin(1) ** 2 + sp.cos(1) ** 2 - 1
+    open_ = rdpsym.rdp_curve(rdpsym.Guarantee("boundary", {}, sp.Piecewise((a / 2, a < hidden), (sp.oo, True))))
+    with pytest.raises(rdpsym.RdpSymError, match="not reached"):
+        open_.value(sp.Rational(4, 3), dps=20)
+    assert _to_digits(open_.value(sp.Rational(13, 10), dps=20), sp.Rational(13, 20), 19)
