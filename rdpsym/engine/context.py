@@ -19,9 +19,10 @@ from rdpsym.foundations.errors import NoClosedFormError
 from rdpsym.foundations.symbols import in_positive_form, positive_sum_of_powers
 
 #: Exceptions SymPy's algorithms raise on inputs they cannot handle (polynomial domains, heuristics, floats
-#: of huge integers, set constructions): read as "no closed form" where they escape a derivation.
+#: of huge integers, set constructions, a list of 10¹² factors for a power Γ(a)^e): read as "no closed form" where
+#: they escape a derivation.
 SYMPY_FAILURES = (sp.polys.polyerrors.BasePolynomialError, OverflowError, ValueError, TypeError,
-                  ZeroDivisionError, RecursionError, NotImplementedError)
+                  ZeroDivisionError, RecursionError, NotImplementedError, MemoryError)
 
 
 class UndecidedSign(NoClosedFormError):

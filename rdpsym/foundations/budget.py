@@ -172,6 +172,9 @@ def budgeted(call, what: str, seconds: float = DEFAULT_SECONDS):
         raise NoClosedFormError(str(exc)) from exc
     except RecursionError as exc:  # SymPy's own way of giving up on some inputs (expand_trig of cosh(π(x − 300)/2))
         raise NoClosedFormError(f"{what}: SymPy recursed past Python's limit") from exc
+    except MemoryError as exc:  # one allocation too large to make: gammasimp's [b]*e for Γ(a)^e, e ≈ 10¹² (a review:
+        # simplify at α = 1 − 10⁻¹²), fails at once, before any memory is taken, and unwinding frees what the call held
+        raise NoClosedFormError(f"{what}: SymPy asked for more memory than there is") from exc
 
 
 class _AlarmBudget:
