@@ -1037,3 +1037,21 @@ def test_reference_forms_against_definition(name, definition, closed):
         tol = mpmath.mpf(10) ** -20
         assert abs(got - want) <= tol * max(1, abs(want)), f"{name}: definition {got} vs closed form {want}"
 
+
+
+def test_a_hypergeometric_pmf_with_a_symbolic_count_is_a_law_and_its_divergence_is_the_numbers():
+    """Hypergeometric(N = 10, K, n = 3): binomial(K, k)·binomial(10 − K, 3 − k)/binomial(10, 3) sums to 1 for every K
+    (Vandermonde).  SymPy 1.14 holds binomial(10 − K, 3) negative (it says so of binomial(n, k) for every odd k when
+    n's sign is unknown): the factor was logged as log(−binomial(…)), and the law refused with a "total" that is
+    identically −1 (a review).  D₂ at K = 4 against K = 5 is log Σ_k P(k)²/Q(k), summed here exactly."""
+    k = sp.Symbol("k", integer=True)
+    K = sp.Symbol("K", integer=True, positive=True)
+
+    def hypergeometric(count):
+        return sp.binomial(count, k) * sp.binomial(10 - count, 3 - k) / sp.binomial(10, 3)
+
+    law = lambda count: rdpsym.Discrete(hypergeometric(count), k, support=sp.Range(0, 4))  # noqa: E731
+    d = rdpsym.renyi_divergence(law(K), law(K + 1), 2)
+    truth = sp.log(sum(hypergeometric(4).subs(k, j) ** 2 / hypergeometric(5).subs(k, j) for j in range(4)))
+    with mpmath.workdps(40):
+        assert abs(d.evalf({K: 4}, dps=30) - mpmath.mpf(str(sp.N(truth, 40)))) < mpmath.mpf(10) ** -28

@@ -369,6 +369,29 @@ def _below_zero(v: sp.Expr) -> bool:
         return False
 
 
+def _refuted_negative(v: sp.Expr) -> bool:
+    """Whether SymPy's "``v`` is negative" for every value of its symbols is false at a point their assumptions
+    admit.  SymPy 1.14 holds binomial(n, k) negative for every odd k where n's sign is unknown (its
+    ``_eval_is_nonnegative`` answers False): binomial(10 − K, 3) with K a positive integer is 84 at K = 1, and the
+    hypergeometric pmf's factor was logged as log(−binomial(10 − K, 3 − k)), its mass summed to −1 (a review)."""
+    symbols = sorted(v.free_symbols, key=sp.default_sort_key)
+    admitted = [[c for c in _SAMPLE_VALUES
+                 if all(getattr(c, f"is_{key}") in (held, None) for key, held in s.assumptions0.items())]
+                for s in symbols]
+    if not all(admitted):
+        return False
+    for i in range(_SAMPLE_POINTS):
+        value = v.subs({s: values[i % len(values)] for s, values in zip(symbols, admitted, strict=True)})
+        if value.is_number and value.is_extended_real and not _below_zero(value):
+            return True
+    return False
+
+
+#: The values tried for each symbol by :func:`_refuted_negative`, those its assumptions admit, at as many points.
+_SAMPLE_VALUES = (sp.Integer(1), sp.Integer(2), sp.Rational(1, 2), sp.Integer(3), sp.S.Zero, sp.Integer(-1),
+                  sp.Rational(-1, 2), sp.Integer(-2))
+_SAMPLE_POINTS = 4
+
 #: Bits a sign SymPy cannot decide is read at (:func:`_below_zero`).
 _SIGN_BITS = 256
 
@@ -389,9 +412,9 @@ def log_of(branch: sp.Expr, var: sp.Symbol | None = None, at: sp.Expr | None = N
 
     def sign_at(f: sp.Expr) -> int:
         v = f.subs(var, at)
-        if v.is_negative or (v.is_number and v.is_extended_real and _below_zero(v)):
-            return -1
-        return 1
+        if v.is_number:
+            return -1 if v.is_negative or (v.is_extended_real and _below_zero(v)) else 1
+        return -1 if v.is_negative and not _refuted_negative(v) else 1
 
     def log_abs(f: sp.Expr) -> sp.Expr:
         if isinstance(f, sp.exp):
