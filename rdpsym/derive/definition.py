@@ -325,8 +325,20 @@ def _same_law(P: Density, Q: Density, tables: tuple | None, symbolic: bool = Fal
 
 @functools.lru_cache(maxsize=256)
 def _same_branch(p: sp.Expr, q: sp.Expr) -> bool:
-    """Whether two branches are one expression (asked again each time the value cancels)."""
-    return p == q or sp.simplify(p - q) == 0
+    """Whether two branches are one expression (asked again each time the value cancels).  Written in exponentials
+    too where they hold hyperbolic or circular functions: e^{−x}/(1 + e^{−x})² against 1/(4 cosh²(x/2)), one logistic
+    law, does not simplify to 0 as it is, and the definition's value, exactly 0, never settled (a review)."""
+    if p == q or sp.simplify(p - q) == 0:
+        return True
+    difference = p - q
+    if not difference.has(*_WRITTEN_IN_EXPONENTIALS):
+        return False
+    return sp.simplify(difference.rewrite(sp.exp)) == 0
+
+
+#: Functions :func:`_same_branch` also writes in exponentials.
+_WRITTEN_IN_EXPONENTIALS = (sp.cosh, sp.sinh, sp.tanh, sp.coth, sp.sech, sp.csch, sp.cos, sp.sin, sp.tan, sp.cot,
+                            sp.sec, sp.csc)
 
 
 def _at_precision(P: Density, Q: Density, tables: tuple | None, order: sp.Expr, wp: int) -> mpmath.mpf:
