@@ -158,7 +158,7 @@ class ClosedForm(Component):
         return out
 
 
-def _at_rational_order(form: sp.Expr, a: fmpq) -> arb:
+def _at_rational_order(form: sp.Expr, a: fmpq | int | float) -> arb:
     """The closed form's ball at the exact order ``a``.  A Piecewise condition whose two sides are equal at ``a``
     (α < 4/3 at α = 4/3: N(0, 4) against N(1, 1) is finite below 4/3 only) can never be decided in balls, whose
     α is a ball around ``a`` at any precision: the whole call failed, "not reached within 22 016 bits", the
@@ -167,7 +167,8 @@ def _at_rational_order(form: sp.Expr, a: fmpq) -> arb:
     try:
         return to_arb(form, {alpha: arb(a)})
     except Undecided:
-        decided = _branches_at(form, sp.Rational(int(a.p), int(a.q)))
+        exact = sp.Rational(int(a.p), int(a.q)) if isinstance(a, fmpq) else sp.Rational(a)  # (a float: its own value)
+        decided = _branches_at(form, exact)
         if decided == form:
             raise
         return to_arb(decided, {alpha: arb(a)})
