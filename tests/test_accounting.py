@@ -804,6 +804,10 @@ def test_a_closed_form_s_condition_is_decided_by_sympy_at_the_order_or_not_at_al
     tight = rdpsym.rdp_curve(rdpsym.Guarantee("boundary", {}, sp.Piecewise((a / 2, a < sp.Rational(4, 3)), (sp.oo, True))))
     assert tight.value(sp.Rational(4, 3), dps=20) == mpmath.inf
     assert _to_digits(tight.value(sp.Rational(13, 10), dps=20), sp.Rational(13, 20), 19)
+    # an order given to a component as a float (curve.group's docstring does) is its exact binary value
+    (_, at_three_halves), = rdpsym.rdp_curve(rdpsym.Guarantee("boundary", {}, sp.Piecewise(
+        (a / 2, a < sp.Rational(3, 2)), (sp.oo, True)))).merged_terms
+    assert [type(v).__name__ for v in at_three_halves.balls([1.5, 1.25])] == ["Infinite", "arb"]
     # The same boundary written so that SymPy cannot order 4/3 against it (sin²1 + cos²1 − 1 is 0, which no
     # evaluation shows): no branch is guessed, the balls' failure stands.
     hidden = sp.Rational(4, 3) + sp.sin(1) ** 2 + sp.cos(1) ** 2 - 1
