@@ -27,6 +27,7 @@ from rdpsym.claims import (
     Step,
     Verdict,
     alpha,
+    symbolic,
 )
 from rdpsym.claims.finite import ball
 from rdpsym.claims.loading import catalogue_path, claim_files, load
@@ -153,6 +154,60 @@ def test_an_identity_whose_sides_differ_below_the_balls_tolerance_is_refuted_exa
                  Holds("x = 2x/2", lambda p: (p[x], "=", 2 * p[x] / 2), "r")):
         result = Claim("true", "", "", "", (step,), Verdict.CHECKED, unit).check()
         assert result.verdict in (Verdict.PROVED, Verdict.CHECKED), (step, result)
+
+
+def test_a_proof_rule_sympy_s_continuity_or_finiteness_would_mislead_is_not_used():
+    """A review: SymPy 1.14 calls tan(eˣ) continuous on the whole half-line, so tan(eˣ) + 10²⁰ ≥ 0 on [0, 1] was
+    proved by monotonicity (it is −6·10²¹ just past x = log(π/2)); and it holds −log|x − 73/10| finite, so
+    −log|x − 73/10| < ∞ on (7, 8) was proved "a finite expression below ∞" (∞ at 73/10).  Neither is proved now;
+    t − tanh t ≥ 0 and x² + eˣ < ∞ still are."""
+    x = sp.Symbol("x", nonnegative=True)
+    r = sp.Symbol("r", real=True)
+    false = [(AtLeast(sp.tan(sp.exp(x)) + 10**20, 0, "r"), Domain({x: sp.Interval(0, 1)})),
+             (Step(-sp.log(sp.Abs(r - sp.Rational(73, 10))), "<", sp.oo, "r"), Domain({r: sp.Interval.open(7, 8)})),
+             (Step(sp.cosh(1 / (r - sp.Rational(73, 10))), "<", sp.oo, "r"), Domain({r: sp.Interval.open(7, 8)}))]
+    for step, domain in false:
+        result = Claim("false", "", "", "", (step,), Verdict.UNKNOWN, domain).check()
+        assert result.verdict is not Verdict.PROVED, (step, result)
+    true = [(AtLeast(x, sp.tanh(x), "r"), Domain({x: sp.Interval(0, sp.oo)})),
+            (Step(r**2 + sp.exp(r), "<", sp.oo, "r"), Domain({r: sp.Interval.open(7, 8)}))]
+    for step, domain in true:
+        result = Claim("true", "", "", "", (step,), Verdict.PROVED, domain).check()
+        assert result.verdict is Verdict.PROVED, (step, result)
+
+
+def test_sympy_s_one_sided_limit_and_finite_sum_are_taken_as_they_are_or_not_at_all():
+    """A review: SymPy 1.14's one-sided limit of a Piecewise is its value at the point (lim_{α→2⁻} of α/2 below 2,
+    α² above, came out 4), and its Σ_{k=0}^{n} (−1)^k C(n, k) is 0 for every n (1 at n = 0): claims that they are
+    4 and 0 were proved.  The limit is taken on its side (1: the claim is refuted); the sum, which disagrees with
+    its terms at n = 0, is left a Sum (no proof, no value)."""
+    curve = sp.Piecewise((alpha / 2, alpha < 2), (alpha**2, True))
+    assert symbolic.limit(curve, alpha, 2, "-") == 1 and symbolic.limit(curve, alpha, 2, "+") == 4
+    result = Claim("limit", "", "", "", (Equal(lambda: symbolic.limit(curve, alpha, 2, "-"), 4, "r"),),
+                   Verdict.REFUTED, Domain({})).check()
+    assert result.verdict is Verdict.REFUTED, result
+    n = sp.Symbol("n", integer=True, nonnegative=True)
+    k = sp.Symbol("k", integer=True, nonnegative=True)
+    alternating = symbolic.summation((-1) ** k * sp.binomial(n, k), (k, 0, n))
+    assert isinstance(alternating, sp.Sum)
+    result = Claim("sum", "", "", "", (Equal(alternating, 0, "r"),), Verdict.UNKNOWN,
+                   Domain({n: sp.Range(0, sp.oo)})).check()
+    assert result.verdict is not Verdict.PROVED, result
+    assert symbolic.summation(sp.binomial(n, k), (k, 0, n)) == 2**n  # (one that agrees with its terms is kept)
+
+
+def test_an_identity_s_exact_test_signs_the_difference_in_balls_not_by_sympy_s_evalf():
+    """A review: the exact test at the first sample point took SymPy's sign of I_{1/2}(x) + I_{−1/2}(x) −
+    √(2/(πx))·eˣ at x = 1000 + 10⁻³⁰, an exact 0, for negative (its evalf: −0.e−546), and refuted a true identity;
+    asked the sign of erf x + erfc x − 1 at x = 10⁶ + 10⁻³⁰, SymPy raised its precision until GMP aborted the
+    process.  The sign is a ball's that excludes 0: both identities are checked."""
+    x = sp.Symbol("x", positive=True)
+    half = sp.Rational(1, 2)
+    for step, lo in ((Equal(sp.besseli(half, x) + sp.besseli(-half, x), sp.sqrt(2 / (sp.pi * x)) * sp.exp(x), "r",
+                            symbolic=False), 1000),
+                     (Equal(sp.erf(x) + sp.erfc(x), 1, "r", symbolic=False), 10**6)):
+        result = Claim("identity", "", "", "", (step,), Verdict.CHECKED, Domain({x: sp.Interval.open(lo, sp.oo)})).check()
+        assert result.verdict is Verdict.CHECKED, (step, result)
 
 
 def test_factor_is_not_tried_on_a_polynomial_of_huge_degree_in_a_power(monkeypatch):

@@ -346,8 +346,8 @@ def _proof_attempt(lhs, relation: str, rhs, variables: dict) -> tuple[str | None
 def _prove_now(lhs, relation, rhs, variables: dict) -> str | None:
     if relation in ("=", "<=", ">=") and lhs == rhs:
         return "both sides are the same expression"  # also ∞ = ∞, which no difference can show
-    if relation in ("<=", "<") and rhs == sp.oo and lhs.is_finite or \
-            relation in (">=", ">") and lhs == sp.oo and rhs.is_finite:
+    if relation in ("<=", "<") and rhs == sp.oo and lhs.is_finite and prover.finite_by_construction(lhs) or \
+            relation in (">=", ">") and lhs == sp.oo and rhs.is_finite and prover.finite_by_construction(rhs):
         return "a finite expression below ∞"
     diff = {"=": lhs - rhs, "<=": rhs - lhs, "<": rhs - lhs, ">=": lhs - rhs, ">": lhs - rhs}[relation]
     if diff.has(sp.oo, -sp.oo, sp.zoo, sp.nan):

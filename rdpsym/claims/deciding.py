@@ -16,6 +16,7 @@ from flint import arb, ctx, fmpq
 from rdpsym.claims import search
 from rdpsym.claims.critical import BEYOND_REACH, UNDECIDED
 from rdpsym.claims.domains import Domain
+from rdpsym.engine.context import SYMPY_FAILURES
 from rdpsym.foundations.arithmetic import magnitude_problem
 from rdpsym.foundations.balls import InfiniteValue, NotCertifiable, OutsideDomain, Undecided, precision, to_arb
 from rdpsym.foundations.budget import time_budget
@@ -344,11 +345,48 @@ def _exactly_related(lhs: sp.Expr, relation: str, rhs: sp.Expr, point: dict) -> 
 
 
 def _holds_exactly(difference: sp.Expr, relation: str) -> bool | None:
-    """Whether lhs ⋈ rhs holds, from the sign SymPy gives lhs − rhs (None where it gives none)."""
+    """Whether lhs ⋈ rhs holds, from the sign of lhs − rhs, a number (None where its sign is not known).
+
+    A rational difference is signed exactly.  Otherwise the sign is a ball's that excludes 0, at up to
+    :data:`_SIGN_BITS` bits, where balls evaluate the difference: SymPy's own sign of a number comes from its
+    ``evalf``, which took the exact 0 of I_{1/2}(x) + I_{−1/2}(x) − √(2/(πx))·eˣ at x = 1000 + 10⁻³⁰ for a negative
+    number (−0.e−546; the true identity was refuted, a review), and, asked the sign of erf x + erfc x − 1 at
+    x = 10⁶, raised its precision until GMP aborted the process (a review).  A difference that holds the exact
+    size of a tiny term after SymPy's own arithmetic (e^(−10⁴α) once α/(2σ²) cancels) is a ball away from 0.  Only
+    a difference no ball evaluates is signed by SymPy's assumptions, and then by SymPy's strict ``evalf`` at most
+    :data:`_SIGN_DIGITS` digits, which raises rather than guess."""
     if difference == 0:
         return relation in ("=", "<=", ">=")
-    if difference.is_extended_positive:
-        return relation in (">", ">=")
-    if difference.is_extended_negative:
-        return relation in ("<", "<=")
-    return None  # (a difference SymPy cannot sign may still be 0: log 4 − 2·log 2)
+    sign = _sign(difference)
+    if sign is None:
+        return None  # (a difference whose sign is not known may still be 0: log 4 − 2·log 2)
+    return relation in (">", ">=") if sign > 0 else relation in ("<", "<=")
+
+
+def _sign(difference: sp.Expr) -> int | None:
+    """+1 or −1, the sign of a nonzero number ``difference`` (see :func:`_holds_exactly`), or None."""
+    if difference.is_Rational:
+        return 1 if difference > 0 else -1
+    for bits in _SIGN_RUNGS:
+        try:
+            with precision(bits):
+                ball = to_arb(difference)
+        except (NotCertifiable, Undecided, OutsideDomain, InfiniteValue):
+            break  # no ball for it: SymPy's strict evaluation below
+        if ball > 0 or ball < 0:
+            return 1 if ball > 0 else -1
+    else:
+        return None  # balls evaluate it, and none at the last rung excludes 0
+    try:
+        value = difference.evalf(_SIGN_DIGITS, strict=True, maxn=_SIGN_DIGITS)
+    except (ArithmeticError, *SYMPY_FAILURES):  # (PrecisionExhausted is an ArithmeticError)
+        return None
+    if not value.is_Float or value == 0:
+        return None
+    return 1 if value > 0 else -1
+
+
+#: Bits the sign of a difference is read at in balls (:func:`_sign`): 2^16 holds e^(−10⁴) beside numbers of size 1.
+_SIGN_RUNGS = (1024, 4096, 16384, 65536)
+#: Digits SymPy's strict evaluation signs a difference no ball evaluates at, as its working precision's ceiling too.
+_SIGN_DIGITS = 2000

@@ -271,13 +271,61 @@ def _by_monotonicity(expr: sp.Expr, depth: int) -> bool | None:
     expr = expr.xreplace({variable: t})
     # t ≥ 0 (not only t > 0): f must be continuous at 0 as well, so that f(0) = f(0⁺).
     half_line = sp.Interval.open(0, sp.oo) if t.is_positive else sp.Interval(0, sp.oo)
-    if _try(lambda: continuous_domain(expr, t, half_line)) != half_line:
+    if _singularities_unseen(expr, t) or _try(lambda: continuous_domain(expr, t, half_line)) != half_line:
         return None
     start = _try(lambda: sp.limit(expr, t, 0, "+"))
     if start is None or not _known(lambda: start.is_nonnegative):
         return None
     slope = _try(lambda: sp.simplify(sp.diff(expr, t)))
     return None if slope is None else prove_nonnegative(slope, depth - 2)
+
+
+#: Functions with poles or jumps on the real line (:func:`_singularities_unseen`).
+_SINGULAR = (sp.tan, sp.cot, sp.sec, sp.csc, sp.gamma, sp.loggamma, sp.digamma, sp.polygamma, sp.zeta, sp.beta,
+             sp.floor, sp.ceiling, sp.frac, sp.sign, sp.Heaviside)
+_PERIODIC = (sp.sin, sp.cos, sp.tan, sp.cot, sp.sec, sp.csc)
+
+
+def _singularities_unseen(expr: sp.Expr, t: sp.Symbol) -> bool:
+    """Whether ``expr`` may be singular where SymPy's ``continuous_domain`` says it is continuous.  SymPy 1.14 finds
+    the poles of tan(t) and 1/(eᵗ − 2), but calls tan(eᵗ), cot(eᵗ) and 1/sin(eᵗ) continuous on the whole half-line:
+    tan(e^x) + 10²⁰ ≥ 0 on [0, 1] was proved by monotonicity, though it is −6·10²¹ just past x = log(π/2) (a
+    review).  So a function with poles or jumps whose argument is not linear in t, or a periodic function of such an
+    argument under a negative power or a logarithm, leaves the rule unused."""
+
+    def linear(arguments: tuple) -> bool:
+        return all(a.is_polynomial(t) and sp.degree(a, t) <= 1 for a in arguments)
+
+    def periodic_inside(e: sp.Expr) -> bool:
+        return any(isinstance(g, _PERIODIC) and not linear(g.args) for g in e.atoms(sp.Function))
+
+    if any(isinstance(f, _SINGULAR) and not linear(f.args) for f in expr.atoms(sp.Function)):
+        return True
+    if any(not (p.exp.is_number and p.exp.is_nonnegative) and periodic_inside(p.base) for p in expr.atoms(sp.Pow)):
+        return True
+    return any(periodic_inside(g.args[0]) for g in expr.atoms(sp.log))
+
+
+def finite_by_construction(expr: sp.Expr) -> bool:
+    """Whether ``expr`` is finite wherever its symbols are finite, by the operations it is built from: sums,
+    products, powers of a positive number or to a nonnegative number, and functions finite at every finite argument
+    (exp, sin, cos, tanh, atan, erf, …).  SymPy's ``is_finite`` is not that: SymPy 1.14 holds −log u (u ≥ 0),
+    log|x − 73/10|, B(u, 1), Max(1, 1/u) and cosh(1/x) finite, all infinite at 0, and −log|x − 73/10| < ∞ on (7, 8)
+    was proved "a finite expression below ∞" (a review)."""
+    if expr.is_Atom:
+        return expr.is_finite is True
+    if isinstance(expr, sp.Pow):
+        exponent_ok = expr.exp.is_number and expr.exp.is_nonnegative is True
+        base_ok = expr.base.is_number and expr.base.is_positive is True
+        return (exponent_ok or base_ok) and all(finite_by_construction(a) for a in expr.args)
+    if isinstance(expr, _FINITE_AT_FINITE):
+        return all(finite_by_construction(a) for a in expr.args)
+    return False
+
+
+#: Operations finite at every finite argument (:func:`finite_by_construction`).
+_FINITE_AT_FINITE = (sp.Add, sp.Mul, sp.exp, sp.sin, sp.cos, sp.tanh, sp.sinh, sp.cosh, sp.atan, sp.asinh, sp.erf,
+                     sp.erfc, sp.Abs, sp.Max, sp.Min, sp.sign)
 
 
 def _by_logarithms(expr: sp.Expr, depth: int) -> bool | None:
