@@ -27,6 +27,7 @@ from __future__ import annotations
 import sympy as sp
 
 from rdpsym.foundations.disk_cache import persistent
+from rdpsym.foundations.symbols import admitted_points
 
 _UNEVALUATED = (sp.Limit, sp.Integral, sp.Sum, sp.Order, sp.Subs, sp.Derivative)
 
@@ -96,13 +97,7 @@ def _agrees_term_by_term(expr: sp.Expr, limits: tuple, closed: sp.Expr) -> bool:
     symbols = sorted((expr.free_symbols | lo.free_symbols | hi.free_symbols) - {k}, key=sp.default_sort_key)
     if not symbols or not (lo.is_finite and hi.is_finite) or lo == -sp.oo or hi == sp.oo:
         return True
-    admitted = [[c for c in _SAMPLE_VALUES
-                 if all(getattr(c, f"is_{key}") in (held, None) for key, held in s.assumptions0.items())]
-                for s in symbols]
-    if not all(admitted):
-        return True
-    for i in range(_SAMPLES):
-        point = {s: values[i % len(values)] for s, values in zip(symbols, admitted, strict=True)}
+    for point in admitted_points(symbols, _SAMPLE_VALUES, _SAMPLES):
         first, last = lo.subs(point), hi.subs(point)
         if not (first.is_Integer and last.is_Integer) or last - first > _MOST_TERMS:
             continue

@@ -25,7 +25,7 @@ from rdpsym.foundations.balls import decide_in_balls, precision
 from rdpsym.foundations.budget import budgeted
 from rdpsym.foundations.errors import NoClosedFormError, NotCertifiable, Undecided
 from rdpsym.foundations.logs import expand_logs
-from rdpsym.foundations.symbols import has_declared, in_positive_form, sign_by_intervals
+from rdpsym.foundations.symbols import admitted_points, has_declared, in_positive_form, sign_by_intervals
 
 oo = sp.oo
 
@@ -374,14 +374,8 @@ def _refuted_negative(v: sp.Expr) -> bool:
     admit.  SymPy 1.14 holds binomial(n, k) negative for every odd k where n's sign is unknown (its
     ``_eval_is_nonnegative`` answers False): binomial(10 − K, 3) with K a positive integer is 84 at K = 1, and the
     hypergeometric pmf's factor was logged as log(−binomial(10 − K, 3 − k)), its mass summed to −1 (a review)."""
-    symbols = sorted(v.free_symbols, key=sp.default_sort_key)
-    admitted = [[c for c in _SAMPLE_VALUES
-                 if all(getattr(c, f"is_{key}") in (held, None) for key, held in s.assumptions0.items())]
-                for s in symbols]
-    if not all(admitted):
-        return False
-    for i in range(_SAMPLE_POINTS):
-        value = v.subs({s: values[i % len(values)] for s, values in zip(symbols, admitted, strict=True)})
+    for point in admitted_points(sorted(v.free_symbols, key=sp.default_sort_key), _SAMPLE_VALUES, _SAMPLE_POINTS):
+        value = v.subs(point)
         if value.is_number and value.is_extended_real and not _below_zero(value):
             return True
     return False

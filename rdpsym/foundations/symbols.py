@@ -301,3 +301,20 @@ def sign_by_intervals(expr: sp.Expr) -> int | None:
 
 __all__ = ["Parameter", "alpha", "check_intervals", "has_declared", "in_positive_form", "parameter",
            "positive_by_intervals", "positive_sum_of_powers", "sign_by_intervals"]
+
+
+def admitted_points(symbols: list, candidates: tuple, count: int) -> list[dict]:
+    """Up to ``count`` points that give each of ``symbols`` one of ``candidates`` its assumptions admit (the i-th
+    point its i-th admitted value, cycling); none where a symbol admits no candidate.  A universal claim SymPy makes
+    of an expression in these symbols (its sign, a closed form) must hold at each of them.
+
+    >>> n, x = sp.Symbol("n", integer=True, positive=True), sp.Symbol("x", negative=True)
+    >>> admitted_points([n, x], (sp.S.Zero, sp.Integer(1), sp.Rational(-1, 2), sp.Integer(2)), 3)
+    [{n: 1, x: -1/2}, {n: 2, x: -1/2}, {n: 1, x: -1/2}]
+    """
+    admitted = [[c for c in candidates
+                 if all(getattr(c, f"is_{key}") in (held, None) for key, held in s.assumptions0.items())]
+                for s in symbols]
+    if not all(admitted):
+        return []
+    return [{s: values[i % len(values)] for s, values in zip(symbols, admitted, strict=True)} for i in range(count)]
