@@ -210,6 +210,22 @@ def test_an_identity_s_exact_test_signs_the_difference_in_balls_not_by_sympy_s_e
         assert result.verdict is Verdict.CHECKED, (step, result)
 
 
+def test_an_identity_false_only_where_a_piecewise_switches_is_refuted_there():
+    """A review: Piecewise((0, x = 73/10), (x, True)) = x, and a step at x < 73/10 against one at x ≤ 73/10, were
+    checked on (7, 8): the search for tight points is for inequalities.  An identity is asked exactly at each switch;
+    one that holds there too (Max(x, c) + Min(x, c) − c = x) is still checked."""
+    x = sp.Symbol("x", real=True)
+    c = sp.Rational(73, 10)
+    domain = Domain({x: sp.Interval.open(7, 8)})
+    for lhs, rhs in ((sp.Piecewise((0, sp.Eq(x, c)), (x, True)), x),
+                     (sp.Piecewise((1, x < c), (0, True)), sp.Piecewise((1, x <= c), (0, True)))):
+        result = Claim("switch", "", "", "", (Equal(lhs, rhs, "r"),), Verdict.REFUTED, domain).check()
+        assert result.verdict is Verdict.REFUTED and "73/10" in str(result), result
+    result = Claim("true", "", "", "", (Equal(sp.Max(x, c) + sp.Min(x, c) - c, x, "r"),), Verdict.CHECKED,
+                   domain).check()
+    assert result.verdict in (Verdict.PROVED, Verdict.CHECKED), result
+
+
 def test_factor_is_not_tried_on_a_polynomial_of_huge_degree_in_a_power(monkeypatch):
     """1 − e^{100(−α/(5(α+1)) − 1)/(ε+1)} is, to sympy.factor, a polynomial of degrees 20 and 100 in two powers of e
     (a catalogue claim's step): factoring it did not finish in 100 s, and ran out the rewrite's budget at every

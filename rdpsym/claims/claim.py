@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from rdpsym.claims import prover
-from rdpsym.claims.critical import singular_points, tight_failure
+from rdpsym.claims.critical import singular_points, switch_points, tight_failure
 from rdpsym.claims.deciding import (
     DEEPER_RUNGS,
     _at,
@@ -298,10 +298,10 @@ def _check_relation(step: Step, lhs: sp.Expr, rhs: sp.Expr, domain: Domain) -> t
         # was checked (a probe); and sides apart by less than 2^(−512) of their size anywhere: x = x·(1 + 10⁻⁴⁰⁰),
         # α/(2σ²) + e^(−10⁴α) = α/(2σ²) were checked (a review).  SymPy's own sign of the difference, evaluated
         # exactly at the first sample point, refutes them (it says nothing where it cannot tell the sign).
-        point = domain.first_point()
-        holds, sides = _exactly_related(lhs, "=", rhs, point)
-        if holds is False:
-            return Status.REFUTED, (_counterexample(point, sides, domain.point_count),)
+        for point in (domain.first_point(), *switch_points(lhs, rhs, domain)):
+            holds, sides = _exactly_related(lhs, "=", rhs, point)
+            if holds is False:
+                return Status.REFUTED, (_counterexample(point, sides, domain.point_count),)
     if not proof:
         undecided: list[dict] = []
         tight = tight_failure(lhs, step.relation, rhs, domain, functools.partial(

@@ -144,6 +144,38 @@ def tight_failure(lhs: sp.Expr, relation: str, rhs: sp.Expr, domain: Domain,
     return None
 
 
+def switch_points(lhs: sp.Expr, rhs: sp.Expr, domain: Domain) -> list[dict]:
+    """The points where a Piecewise condition, an Abs, a sign, a Heaviside, a Max or a Min in ``lhs − rhs`` switches,
+    each variable in turn, the others at the domain's first sample point; as far as SymPy solves for them within
+    :data:`SECONDS` (at most :data:`MOST`).  An identity false only at such a point, Piecewise((0, x = 73/10), (x,
+    True)) = x, or a < against a ≤ at 73/10, was checked: the search for tight points is for inequalities, where a
+    point beside a switch may fail too; an identity is asked exactly at the switch itself (a review)."""
+    first = domain.first_point()
+    numeric = {s: w for s, w in domain.variables.items() if _searchable(w)}
+    free = sorted((lhs.free_symbols | rhs.free_symbols) & numeric.keys(), key=str)
+    if first is None or not free:
+        return []
+    points: list[dict] = []
+    with time_budget(SECONDS, "the switch points of a claim's identity", absorb=True):
+        for variable in free:
+            t = sp.Dummy("t", real=True)
+            where = numeric[variable]
+            hull = sp.Interval(where.inf, where.sup)
+            for kink in _kinks((lhs - rhs).xreplace({variable: t}), t):
+                if kink.free_symbols != {t}:
+                    continue  # (a switch that moves with the other variables: not one point of this variable)
+                try:
+                    values = members(sp.solveset(kink, t, sp.S.Reals), hull, where)
+                except SymbolicTimeout:
+                    raise
+                except Exception:  # noqa: BLE001 - SymPy failing on one switch: no points from it
+                    continue
+                points.extend({**first, variable: v} for value in values for v in _in(value, where))
+                if len(points) >= MOST:
+                    return points[:MOST]
+    return points
+
+
 #: The most variables whose joint critical points are solved for.
 _JOINT = 3
 
