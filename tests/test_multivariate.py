@@ -845,3 +845,39 @@ def test_d_infinity_of_normals_with_a_symbolic_variance_is_refused_cleanly_not_a
     half = rdpsym.renyi_divergence(rdpsym.MultivariateNormal([0, 0], sp.diag(sp.Rational(1, 2), 1)),
                                    rdpsym.MultivariateNormal([0, 0], sp.eye(2)), sp.oo)
     assert sp.simplify(half.result - sp.log(2) / 2) == 0
+
+
+def _gil_alajaji_linder(mu1, cov1, mu2, cov2, order):
+    """D_α of N(μ₁, Σ₁) against N(μ₂, Σ₂) by Gil, Alajaji & Linder (2013): α/2·Δᵀ Σ_α⁻¹ Δ − log(|Σ_α| /
+    (|Σ₁|^{1−α}|Σ₂|^α))/(2(α − 1)), Σ_α = αΣ₂ + (1 − α)Σ₁; the KL ½[tr(Σ₂⁻¹Σ₁) + Δᵀ Σ₂⁻¹ Δ − k + log(|Σ₂|/|Σ₁|)]."""
+    m1, m2, s1, s2 = (mpmath.matrix(v) for v in (mu1, mu2, cov1, cov2))
+    delta = m1 - m2
+    if order == 1:
+        inverse = s2**-1
+        trace = sum((inverse * s1)[i, i] for i in range(s1.rows))
+        return (trace + (delta.T * inverse * delta)[0] - s1.rows + mpmath.log(mpmath.det(s2) / mpmath.det(s1))) / 2
+    a = mpmath.mpf(order)
+    mixed = a * s2 + (1 - a) * s1
+    quadratic = (delta.T * mixed**-1 * delta)[0]
+    return a / 2 * quadratic - mpmath.log(mpmath.det(mixed) / (mpmath.det(s1) ** (1 - a) * mpmath.det(s2) ** a)) \
+        / (2 * (a - 1))
+
+
+@pytest.mark.parametrize("scale", [sp.Rational(1, 10**300), sp.Rational(1, 10**60), sp.Integer(10) ** 100,
+                                   sp.Integer(10) ** 300], ids=["1e-300", "1e-60", "1e100", "1e300"])
+def test_the_definition_of_two_normals_is_read_at_their_own_scale(scale):
+    """A review: the numeric definition fitted the log-densities at unit steps, where laws of scale 10⁻³⁰⁰ are −10⁶⁰⁰
+    and laws of scale 10³⁰⁰ flat to 10⁻⁶⁰⁰: D_{1/3} of the pair below came out 0.81 at 10⁻³⁰⁰ (labelled numeric),
+    +∞ at 10³⁰⁰, 1 for 1/3 at 10⁻⁶⁰ beside it, and the KL a raw ZeroDivisionError at 10¹⁰⁰.  Both laws scaled by one
+    factor have the same divergence: the published formula's at scale 1, at every scale."""
+    s = scale
+    P = rdpsym.MultivariateNormal([0, 0], [[s**2, 0], [0, s**2]])
+    Q = rdpsym.MultivariateNormal([s, s], [[s**2, s**2 / 4], [s**2 / 4, s**2]])
+    with mpmath.workdps(40):
+        quarter = mpmath.mpf(1) / 4
+        for order in (sp.Rational(1, 3), sp.Integer(2), sp.Integer(1)):
+            truth = _gil_alajaji_linder([0, 0], [[1, 0], [0, 1]], [1, 1], [[1, quarter], [quarter, 1]],
+                                        mpmath.mpf(order.p) / order.q)
+            value = rdpsym.renyi_divergence_mp(P, Q, order, dps=30)
+            assert abs(value - truth) < mpmath.mpf(10) ** -28 * truth, (order, value, truth)
+    assert rdpsym.renyi_divergence_mp(P, Q, sp.oo, dps=30) == mpmath.inf  # (Σ_P⁻¹ − Σ_Q⁻¹ has a negative eigenvalue)

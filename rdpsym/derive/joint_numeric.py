@@ -146,6 +146,44 @@ def _log_density(j: Joint):
     return log
 
 
+def _own_scale(L, d: int) -> list:
+    """Steps h_i, each a power of ten at which L's second difference along e_i is about 1, for reading L in the
+    coordinates u = x/h (:func:`_scaled`).  The fit reads L at unit steps; laws of scale σ = 10⁻³⁰⁰ put L near
+    −10⁶⁰⁰ there, the slope 10³⁰⁰ of a mean σ away lost in its rounding, and σ = 10³⁰⁰ their curvature 10⁻⁶⁰⁰ below
+    the digits of L(0): two normals of every scale have one D_α, and D_{1/3} came out 0.81 for 0.3186 at
+    σ = 10⁻³⁰⁰ (labelled numeric), +∞ at 10³⁰⁰, and the KL a raw ZeroDivisionError at 10¹⁰⁰ (a review)."""
+    zero = [mpmath.mpf(0)] * d
+    c = L(zero)
+    steps = []
+    for i in range(d):
+        h = mpmath.mpf(1)
+        for _ in range(_SCALE_ROUNDS):
+            at = [list(zero), list(zero)]
+            at[0][i], at[1][i] = h, -h
+            ahead, behind = L(at[0]), L(at[1])
+            second = ahead + behind - 2 * c
+            noise = (abs(c) + abs(ahead) + abs(behind)) * mpmath.mpf(10) ** (5 - mpmath.mp.dps)  # (their rounding)
+            if abs(second) <= noise:
+                h *= mpmath.mpf(10) ** 20  # too flat to be read at this step: much wider
+                continue
+            if mpmath.mpf(10) ** -2 <= abs(second) <= mpmath.mpf(10) ** 2:
+                break
+            h = mpmath.mpf(10) ** mpmath.nint(mpmath.log10(h / mpmath.sqrt(abs(second))))
+        else:
+            h = mpmath.mpf(1)  # (no step reads a curvature of about 1: the unit step, as the fit had it before)
+        steps.append(h)
+    return steps
+
+
+def _scaled(L, steps: list):
+    """``L`` in the coordinates u = x/h (x_i = h_i·u_i)."""
+    return lambda u: L([h * v for h, v in zip(steps, u, strict=True)])
+
+
+#: Rounds of :func:`_own_scale`'s search for a coordinate's step (a factor 10²⁰ wider, or its curvature's own step).
+_SCALE_ROUNDS = 80
+
+
 def _fit(L, d: int):
     """c, g, H with L(x) = c + gᵀx − ½xᵀHx, from values of L at 0, ±e_i and e_i + e_j (exact for a quadratic),
     then checked at three further points."""
@@ -206,12 +244,18 @@ def _diagonalised(jp: Joint, jq: Joint, order, dps: int) -> mpmath.mpf:
         raise ConvergenceError(f"D_{order} of a Gaussian block: its Hessian's eigenvalues are not resolved at "
                                f"{8 * wp} digits (condition number past 10^{4 * wp})")
     with mpmath.workdps(wp):  # (order 1 or ∞)
-        lp, lq = _log_density(jp), _log_density(jq)
+        # (the KL and the supremum of log p − log q are the same in any linear coordinates: read in P's own scale)
+        lp_x, lq_x = _log_density(jp), _log_density(jq)
+        steps = _own_scale(lp_x, d)
+        lp, lq = _scaled(lp_x, steps), _scaled(lq_x, steps)
         ch, gh, Hh = _fit(lambda x: lp(x) - lq(x), d)
         if order is oo:
             return _vertex(ch, gh, Hh, wp)
         cp, gp, Hp = _fit(lp, d)
-        Sigma = Hp ** -1
+        try:
+            Sigma = Hp ** -1
+        except ZeroDivisionError:  # (mpmath: "matrix is numerically singular")
+            raise _NotQuadratic() from None
         mu = Sigma * gp
         return +(ch + (gh.T * mu)[0] - (mu.T * Hh * mu)[0] / 2 - sum((Hh * Sigma)[i, i] for i in range(d)) / 2)
 
@@ -222,7 +266,9 @@ def _gaussian_integral(jp: Joint, jq: Joint, order, d: int, wp: int) -> mpmath.m
     with mpmath.workdps(wp):
         lp, lq = _log_density(jp), _log_density(jq)
         a = to_mpf(order, mpmath.mp)
-        L = lambda x: a * lp(x) + (1 - a) * lq(x)  # noqa: E731
+        L_x = lambda x: a * lp(x) + (1 - a) * lq(x)  # noqa: E731
+        steps = _own_scale(L_x, d)
+        L, log_steps = _scaled(L_x, steps), mpmath.fsum(mpmath.log(h) for h in steps)
         c, g, H = _fit(L, d)
         E, V = mpmath.eigsy(H)
         scale = max(abs(E[i]) for i in range(d))
@@ -235,7 +281,7 @@ def _gaussian_integral(jp: Joint, jq: Joint, order, d: int, wp: int) -> mpmath.m
         # In the eigen-frame centred at the vertex x* the integrand is e^{L(x*)} Π_i e^{−λ_i s_i²/2}: its
         # integral is e^{L(x*)} Π_i √(2π/λ_i), with L(x*) read off the raw densities at x*.
         log_det = mpmath.fsum(mpmath.log(E[i]) for i in range(d))
-        log_total = L(list(xs)) + d * mpmath.log(2 * mpmath.pi) / 2 - log_det / 2
+        log_total = L(list(xs)) + d * mpmath.log(2 * mpmath.pi) / 2 - log_det / 2 + log_steps  # (dx = Π h_i du)
         return log_total / (a - 1)
 
 
