@@ -27,7 +27,7 @@ import sympy as sp
 
 import rdpsym
 from rdpsym.cli.main import main
-from rdpsym.foundations.errors import ParameterError
+from rdpsym.foundations.errors import DensityError, ParameterError
 from rdpsym.peers import events
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -410,3 +410,18 @@ def test_a_family_form_past_the_ceilings_leaves_the_labelled_numeric_value():
     with mpmath.workdps(60):
         want = mpmath.log(mpmath.mpf(3) / 2) + mpmath.log(mpmath.mpf(3) / (order + 2)) / (order - 1)
         assert abs(d.evalf(dps=50) - want) <= mpmath.mpf(10) ** -45 * want
+
+
+def test_a_table_past_its_ceiling_of_outcomes_is_refused_before_a_value_is_read():
+    """A review: a table of 10⁶ outcomes took 80 s of CPU and ran out of memory inside SymPy's sign checks, a raw
+    MemoryError.  It is refused by its size, naming the ceiling, before any value is read."""
+    from rdpsym.foundations.reading import MAX_TABLE_OUTCOMES
+
+    class Unreadable:  # (any value read would say so: the size is checked first)
+        def __getattr__(self, name):
+            raise AssertionError("a value was read")
+
+    with pytest.raises(DensityError, match=f"at most {MAX_TABLE_OUTCOMES} outcomes.*got {MAX_TABLE_OUTCOMES + 1} "):
+        rdpsym.Discrete(dict.fromkeys(range(MAX_TABLE_OUTCOMES + 1), Unreadable()))
+    with pytest.raises(DensityError, match=re.escape("got {}.")):
+        rdpsym.Discrete({})

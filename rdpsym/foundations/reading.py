@@ -64,6 +64,10 @@ WITHIN = "a value within rdpsym's input ceilings (README: Ceilings)"
 #: The most orders a list may hold (README, "Ceilings"): each is a certified evaluation of the curve and the conversion
 #: (dp_accounting's grid has 156; a plot draws 200; a million take hours; ``orders="continuous"`` searches instead).
 MAX_ORDERS = 10_000
+#: The most outcomes of a finite table {outcome: probability} (README, "Ceilings"): each is read exactly, and 10⁶
+#: of them took 80 s of CPU and ran out of memory in SymPy's checks of their signs (a review).
+MAX_TABLE_OUTCOMES = 100_000
+TABLE = f"a non-empty table {{outcome: probability}} of at most {MAX_TABLE_OUTCOMES} outcomes (or a pmf over a Range)"
 
 
 def listed(values: object, name: str, valid: str, most: int | None = None, what: str | None = None,

@@ -47,7 +47,7 @@ from rdpsym.engine.pieces import (
 )
 from rdpsym.engine.series import canonical
 from rdpsym.foundations.errors import DensityError, NoClosedFormError, ParameterError, WrongType, must, quoted
-from rdpsym.foundations.reading import exact, value_for
+from rdpsym.foundations.reading import MAX_TABLE_OUTCOMES, TABLE, exact, value_for
 from rdpsym.foundations.symbols import Parameter, check_intervals, has_declared, in_positive_form
 from rdpsym.laws.validation import (
     Validity,
@@ -330,8 +330,8 @@ class Discrete(Density):
 
     def __post_init__(self) -> None:
         if isinstance(self.pmf, Mapping):
-            if not self.pmf:
-                raise DensityError(must("pmf", "a non-empty table {outcome: probability}", "{}"))
+            if not 0 < len(self.pmf) <= MAX_TABLE_OUTCOMES:  # (before a value is read)
+                raise DensityError(must("pmf", TABLE, f"{len(self.pmf)} outcomes" if self.pmf else "{}"))
             table = {_outcome(k): exact(v, f"probability of {k!r}") for k, v in self.pmf.items()}
             object.__setattr__(self, "pmf", table)
             if self.check:
