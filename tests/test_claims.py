@@ -208,6 +208,10 @@ def test_an_identity_s_exact_test_signs_the_difference_in_balls_not_by_sympy_s_e
                      (Equal(sp.erf(x) + sp.erfc(x), 1, "r", symbolic=False), 10**6)):
         result = Claim("identity", "", "", "", (step,), Verdict.CHECKED, Domain({x: sp.Interval.open(lo, sp.oo)})).check()
         assert result.verdict is Verdict.CHECKED, (step, result)
+    from rdpsym.claims.deciding import _holds_exactly
+
+    assert _holds_exactly(sp.oo, "<") is False and _holds_exactly(-sp.oo, "<=") is True  # (an infinite side: exactly)
+    assert _holds_exactly(sp.log(4) - 2 * sp.log(2), "=") is None  # (an exact 0 no ball shows: not refuted)
 
 
 def test_an_identity_false_only_where_a_piecewise_switches_is_refuted_there():

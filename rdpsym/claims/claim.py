@@ -296,8 +296,9 @@ def _check_relation(step: Step, lhs: sp.Expr, rhs: sp.Expr, domain: Domain) -> t
     if step.relation == "=" and not proof and domain.first_point() is not None:
         # Sides a nonzero constant apart agree to 2^(−512) wherever they are large: e^a = e^a + 10¹⁰⁰ on [1000, 2000]
         # was checked (a probe); and sides apart by less than 2^(−512) of their size anywhere: x = x·(1 + 10⁻⁴⁰⁰),
-        # α/(2σ²) + e^(−10⁴α) = α/(2σ²) were checked (a review).  SymPy's own sign of the difference, evaluated
-        # exactly at the first sample point, refutes them (it says nothing where it cannot tell the sign).
+        # α/(2σ²) + e^(−10⁴α) = α/(2σ²) were checked (a review).  The difference evaluated exactly at the first sample
+        # point, signed where its sign is certain (deciding._holds_exactly), refutes them; so, at a point where a
+        # Piecewise, Abs, … switches, does an identity that fails there alone (another review).
         for point in (domain.first_point(), *switch_points(lhs, rhs, domain)):
             holds, sides = _exactly_related(lhs, "=", rhs, point)
             if holds is False:

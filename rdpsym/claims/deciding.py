@@ -347,8 +347,8 @@ def _exactly_related(lhs: sp.Expr, relation: str, rhs: sp.Expr, point: dict) -> 
 def _holds_exactly(difference: sp.Expr, relation: str) -> bool | None:
     """Whether lhs ⋈ rhs holds, from the sign of lhs − rhs, a number (None where its sign is not known).
 
-    A rational difference is signed exactly.  Otherwise the sign is a ball's that excludes 0, at up to
-    :data:`_SIGN_BITS` bits, where balls evaluate the difference: SymPy's own sign of a number comes from its
+    A rational or infinite difference is signed exactly.  Otherwise the sign is a ball's that excludes 0, at the bits
+    of :data:`_SIGN_RUNGS`, where balls evaluate the difference: SymPy's own sign of a number comes from its
     ``evalf``, which took the exact 0 of I_{1/2}(x) + I_{−1/2}(x) − √(2/(πx))·eˣ at x = 1000 + 10⁻³⁰ for a negative
     number (−0.e−546; the true identity was refuted, a review), and, asked the sign of erf x + erfc x − 1 at
     x = 10⁶, raised its precision until GMP aborted the process (a review).  A difference that holds the exact
@@ -365,7 +365,7 @@ def _holds_exactly(difference: sp.Expr, relation: str) -> bool | None:
 
 def _sign(difference: sp.Expr) -> int | None:
     """+1 or −1, the sign of a nonzero number ``difference`` (see :func:`_holds_exactly`), or None."""
-    if difference.is_Rational:
+    if difference.is_Rational or difference in (sp.oo, -sp.oo):
         return 1 if difference > 0 else -1
     for bits in _SIGN_RUNGS:
         try:

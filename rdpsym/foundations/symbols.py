@@ -299,10 +299,6 @@ def sign_by_intervals(expr: sp.Expr) -> int | None:
     return 1 if positive_by_intervals(expr) else -1 if positive_by_intervals(-expr) else None
 
 
-__all__ = ["Parameter", "alpha", "check_intervals", "has_declared", "in_positive_form", "parameter",
-           "positive_by_intervals", "positive_sum_of_powers", "sign_by_intervals"]
-
-
 def admitted_points(symbols: list, candidates: tuple, count: int) -> list[dict]:
     """Up to ``count`` points that give each of ``symbols`` one of ``candidates`` its assumptions admit (the i-th
     point its i-th admitted value, cycling); none where a symbol admits no candidate.  A universal claim SymPy makes
@@ -318,3 +314,7 @@ def admitted_points(symbols: list, candidates: tuple, count: int) -> list[dict]:
     if not all(admitted):
         return []
     return [{s: values[i % len(values)] for s, values in zip(symbols, admitted, strict=True)} for i in range(count)]
+
+
+__all__ = ["Parameter", "admitted_points", "alpha", "check_intervals", "has_declared", "in_positive_form",
+           "parameter", "positive_by_intervals", "positive_sum_of_powers", "sign_by_intervals"]
