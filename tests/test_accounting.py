@@ -799,7 +799,7 @@ def test_an_order_at_a_closed_form_s_boundary_is_decided_exactly_and_the_orders_
     assert rdpsym.epsilon(c, delta=delta, orders="continuous", dps=30).value <= alone.value
 
 
-def test_a_closed_form_s_condition_is_decided_by_sympy_at_the_order_or_not_at_all():
+def test_a_closed_form_s_condition_is_decided_exactly_at_the_order_or_not_at_all():
     a = rdpsym.alpha
     tight = rdpsym.rdp_curve(rdpsym.Guarantee("boundary", {}, sp.Piecewise((a / 2, a < sp.Rational(4, 3)), (sp.oo, True))))
     assert tight.value(sp.Rational(4, 3), dps=20) == mpmath.inf

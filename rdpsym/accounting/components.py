@@ -162,8 +162,8 @@ def _at_rational_order(form: sp.Expr, a: fmpq | int | float) -> arb:
     """The closed form's ball at the exact order ``a``.  A Piecewise condition whose two sides are equal at ``a``
     (α < 4/3 at α = 4/3: N(0, 4) against N(1, 1) is finite below 4/3 only) can never be decided in balls, whose
     α is a ball around ``a`` at any precision: the whole call failed, "not reached within 22 016 bits", the
-    finite orders beside it lost too (a review).  There SymPy decides the conditions at the exact rational and the
-    branch that holds is evaluated; a condition SymPy leaves open still fails as the balls say."""
+    finite orders beside it lost too (a review).  There the conditions are decided at the exact rational
+    (:func:`_holds_at`) and the branch that holds is evaluated; a condition left open still fails as the balls say."""
     try:
         return to_arb(form, {alpha: arb(a)})
     except Undecided:
@@ -175,22 +175,40 @@ def _at_rational_order(form: sp.Expr, a: fmpq | int | float) -> arb:
 
 
 def _branches_at(form: sp.Expr, order: sp.Rational) -> sp.Expr:
-    """``form`` with each Piecewise replaced by its branch at α = ``order`` where SymPy decides the conditions before
-    it exactly (false up to a true one); a Piecewise with a condition left open before that is kept."""
+    """``form`` with each Piecewise replaced by its branch at α = ``order`` where its conditions before it are decided
+    exactly (:func:`_holds_at`: false up to a true one); a Piecewise with a condition left open before that is kept."""
 
     def decided(*pieces: sp.Tuple) -> sp.Expr:
         for i, (value, condition) in enumerate(pieces):
-            try:
-                holds = condition.subs(alpha, order) if isinstance(condition, sp.Basic) else condition
-            except TypeError:  # (a relation SymPy cannot order exactly)
-                holds = None
-            if holds is sp.true:
+            holds = _holds_at(condition, order)
+            if holds is True:
                 return value
-            if holds is not sp.false:
+            if holds is None:
                 return sp.Piecewise(*pieces[i:])
         return sp.Piecewise(*pieces)
 
     return form.replace(lambda e: isinstance(e, sp.Piecewise), lambda e: decided(*e.args))
+
+
+def _holds_at(condition: sp.Basic, order: sp.Rational) -> bool | None:
+    """Whether ``condition`` holds at α = ``order``, where each relation in it compares two rationals there (their
+    difference is a rational: decided as one); None where one does not.  Not SymPy's own decision of a relation
+    between numbers: that reads the sign of their difference by ``evalf``, which took an exact 0 for a negative
+    number in the claims' identities (a review), and a wrong branch here would be a wrong ε with a certificate."""
+    if condition in (sp.true, sp.false):
+        return bool(condition)
+    if isinstance(condition, sp.core.relational.Relational):
+        difference = (condition.lhs - condition.rhs).subs(alpha, order)
+        return bool(condition.func(difference, 0)) if difference.is_Rational else None
+    if isinstance(condition, (sp.And, sp.Or, sp.Not)):
+        parts = [_holds_at(c, order) for c in condition.args]
+        if isinstance(condition, sp.Not):
+            return None if parts[0] is None else not parts[0]
+        decisive = isinstance(condition, sp.Or)  # (a true part decides an Or, a false one an And)
+        if decisive in parts:
+            return decisive
+        return None if None in parts else not decisive
+    return None
 
 
 @dataclass(frozen=True)

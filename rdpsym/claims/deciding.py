@@ -353,8 +353,8 @@ def _holds_exactly(difference: sp.Expr, relation: str) -> bool | None:
     number (−0.e−546; the true identity was refuted, a review), and, asked the sign of erf x + erfc x − 1 at
     x = 10⁶, raised its precision until GMP aborted the process (a review).  A difference that holds the exact
     size of a tiny term after SymPy's own arithmetic (e^(−10⁴α) once α/(2σ²) cancels) is a ball away from 0.  Only
-    a difference no ball evaluates is signed by SymPy's assumptions, and then by SymPy's strict ``evalf`` at most
-    :data:`_SIGN_DIGITS` digits, which raises rather than guess."""
+    a difference no ball evaluates is signed by SymPy, by its strict ``evalf`` at most :data:`_SIGN_DIGITS` digits,
+    which raises rather than guess."""
     if difference == 0:
         return relation in ("=", "<=", ">=")
     sign = _sign(difference)
