@@ -148,6 +148,26 @@ def test_an_epsilon_of_zero_from_the_order_infinity_is_put_down_to_the_peers_nan
         assert "NaN" in v.epsilon.cause and "per order" not in v.epsilon.cause
 
 
+def test_infinite_noise_releases_nothing_and_a_ledger_holding_it_is_verified():
+    """A review: GaussianDpEvent(inf) and LaplaceDpEvent(inf), which dp_accounting accounts as RDP 0, and an Opacus
+    history entry of σ = ∞ were refused ("must be a finite number >= 0"): a ledger the peer reads could not be
+    verified.  Infinite noise releases nothing; beside a Gaussian of σ = 2 the curve is that Gaussian's, α/8."""
+    inf = math.inf
+    for event in (dpa.GaussianDpEvent(inf), dpa.LaplaceDpEvent(inf),
+                  dpa.PoissonSampledDpEvent(0.1, dpa.GaussianDpEvent(inf))):
+        curve = rdpsym.from_dp_event(event)
+        assert [curve.value(o) for o in (2, 8, sp.oo)] == [0, 0, 0], type(event).__name__
+    both = rdpsym.from_dp_event(dpa.ComposedDpEvent([dpa.GaussianDpEvent(inf), dpa.GaussianDpEvent(2.0)]))
+    assert [both.value(o) for o in (2, 8)] == [sp.Rational(1, 4), 1]
+    accountant = rdp_accountant.RdpAccountant(orders=[2, 8])
+    accountant.compose(dpa.ComposedDpEvent([dpa.LaplaceDpEvent(inf), dpa.GaussianDpEvent(2.0)]))
+    assert rdpsym.verify(accountant, rdp=list(accountant._rdp), peer="dp-accounting").verdict == "agrees"
+    history = rdpsym.from_opacus([(inf, 0.01, 10), (2.0, 1.0, 1)])
+    assert [history.value(o) for o in (2, 8)] == [sp.Rational(1, 4), 1]
+    with pytest.raises(rdpsym.ParameterError, match="noise_multiplier must be a finite number >= 0"):
+        rdpsym.from_dp_event(dpa.GaussianDpEvent(-inf))
+
+
 def test_an_epsilon_below_the_rdp_conversions_is_unsafe_only_from_an_rdp_accountant():
     """A probe: `rdpsym verify --mechanism sampled-gaussian --set q=0.01 --set sigma=1 --steps 1000 --delta 1e-5
     --epsilon 1.8282436455855091` (dp_accounting's PLD ε; prv_accountant's bracket is (1.818, 1.838)) was UNSAFE for

@@ -145,6 +145,27 @@ def test_a_peers_float_orders_are_read_at_the_binary_value_it_computed_at():
     assert "α = 28.1 (the float64 28.10000000000000142108547152020037174224853515625)" in str(below)
 
 
+def test_cli_verify_reads_a_typed_decimal_as_the_float_the_peer_held_and_a_fraction_as_itself(tmp_path, capsys):
+    """A review: --orders 18.4 was read as 92/5 (the Python API reads the peer's float 18.4 at its binary value), and
+    --set q=2.6e-184 --set sigma=1.1 as decimals, though --event's JSON gives the peer's floats: dp_accounting's
+    correctly rounded values were called UNSAFE, exit 1.  The review's truths, by quadrature at 60 digits and the
+    binomial sum at 80: 4.98402248652909408346e-06 at the float 18.4 (4.98402248652915325e-06 at 92/5, 107 ulp
+    higher); 0.0071346895957103747 at the peer's floats (0.0071346895957787 at the decimals)."""
+    history = tmp_path / "history.json"
+    history.write_text(json.dumps([[1.0, 0.0001, 1]]))
+    peer = "4.984022486529094e-06"
+    assert main(["verify", "--history", str(history), "--orders", "18.4", "--rdp", peer]) == 0
+    assert "float64 rounding only" in capsys.readouterr().out
+    assert main(["verify", "--history", str(history), "--orders", "92/5", "--rdp", peer]) == 1  # exactly 92/5
+    assert "α = 92/5" in capsys.readouterr().out
+    typed = ["verify", "--mechanism", "sampled-gaussian", "--set", "q=2.6e-184", "--orders", "1024",
+             "--rdp", "0.007134689595713584", "--peer", "dp-accounting"]
+    assert main([*typed, "--set", "sigma=1.1"]) == 0
+    assert "CONSERVATIVE" in capsys.readouterr().out
+    assert main([*typed, "--set", "sigma=11/10"]) == 1  # σ exactly 11/10: the peer's value is below that curve's
+    capsys.readouterr()
+
+
 def test_a_peers_known_looser_series_is_named_only_for_an_answer_it_could_explain():
     """A probe: an RDP 6·10⁶ times the certified value at a fractional order was put down to dp_accounting's |C(α,k)|
     series (and to autodp's interpolation), which is named by the peer and the direction alone and not recomputed;

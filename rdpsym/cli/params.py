@@ -23,7 +23,7 @@ built.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import sympy as sp
 
@@ -48,11 +48,14 @@ def steps(value: str) -> int:
 
 
 def read_assignments(items: Iterable[str] | None, declared: Declaration, option: str = "--set",
-                     extra: Iterable[str] = (), where: str = "") -> dict[str, sp.Expr]:
+                     extra: Iterable[str] = (), where: str = "",
+                     held: Callable[[str], object] | None = None) -> dict[str, sp.Expr]:
     """``NAME=VALUE`` items as ``{parameter name: exact value}`` (aliases resolved to the parameter's name).
 
     ``extra`` are further names allowed (``alpha`` for ``rdpsym derive``); ``where`` says where the items
-    came from in messages (a plot spec).  Each item's form, name and uniqueness is checked first, then its value.
+    came from in messages (a plot spec).  Each item's form, name and uniqueness is checked first, then its value;
+    ``held``, where given, then turns the text into the value it stands for (``rdpsym verify``: the float a peer
+    held for a typed decimal).
     """
     items = list(items or [])
     allowed = [*declared.names, *(a for p in declared.parameters for a in p.aliases), *extra]
@@ -78,6 +81,8 @@ def read_assignments(items: Iterable[str] | None, declared: Declaration, option:
     for name, values in names.items():
         try:
             out[name] = number(values[0], name if where else f"{option} {name}")
+            if held is not None:
+                out[name] = number(held(values[0]), name if where else f"{option} {name}")
         except ParameterError as exc:
             raise ParameterError(f"{where}: {exc}" if where else str(exc)) from None
     return out

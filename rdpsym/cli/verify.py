@@ -34,6 +34,7 @@ from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.reading import comma_separated
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.laws.mechanisms import REGISTRY
+from rdpsym.peers._reading import held_as_typed
 from rdpsym.peers.events import from_dp_event
 from rdpsym.peers.relations import NEIGHBORING_RELATIONS, Accounted
 from rdpsym.peers.verify import verify
@@ -182,7 +183,8 @@ def _told(args) -> tuple[object, int]:
                                   "mechanism state theirs)", "given with " + given[0]))
     if args.mechanism:
         declared = REGISTRY[args.mechanism]
-        return params.build(declared, params.read_assignments(args.set, declared)), args.steps
+        # (the values the peer held: a decimal typed for one is the float nearest to it, as in --event's JSON)
+        return params.build(declared, params.read_assignments(args.set, declared, held=held_as_typed)), args.steps
     if args.set:
         raise ParameterError(must("--set", "given with --mechanism", "given with " + given[0]))
     if args.event:
@@ -215,7 +217,7 @@ def run_verify(args) -> int:
     dps = read_dps(args.dps, "--dps")
     out = check_path(args.json, "--json")
     told, k = _told(args)
-    orders = _list(args.orders, "--orders")
+    orders = _list(args.orders, "--orders")  # (each read by verify as the peer held it: a decimal as its float)
     if args.orders is not None and args.orders.strip() in ("dp-accounting", "opacus", "mironov", "continuous"):
         orders = args.orders.strip()
     report = verify(told, orders=orders, rdp=_list(args.rdp, "--rdp"), delta=args.delta, epsilon=args.epsilon, steps=k,

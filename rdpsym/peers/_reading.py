@@ -34,8 +34,10 @@ from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
+import sympy as sp
+
 from rdpsym.foundations.errors import ParameterError, RdpSymError, must
-from rdpsym.foundations.reading import _shown, integer
+from rdpsym.foundations.reading import _shown, integer, nonnegative_parameter, number
 
 
 class UnsupportedPeerObject(ParameterError):
@@ -192,6 +194,45 @@ def held(value: object) -> object:
     return Fraction(numerator, denominator)
 
 
+def held_as_typed(value: object) -> object:
+    """A number a user typed for one a float64 peer held (``rdpsym verify``'s orders, δ and parameters, copied from
+    the peer's call): decimal text at the exact rational of the float nearest to it, as Python's ``float()`` would
+    have made it; text written as a fraction ('92/5'), ∞, unreadable text (for the reader to name) and exact numbers
+    unchanged; a float as :func:`held` reads it.  Elsewhere a typed 1.1 means 11/10; here it is the peer's 1.1: the
+    order '18.4' read as 92/5 moved the sampled Gaussian's RDP at q = 10⁻⁴ by 107 ulp, and a correctly rounded
+    value of the peer's was called unsafe (a review).
+
+    >>> held_as_typed("18.4") == Fraction(18.4), held_as_typed("92/5"), held_as_typed("2"), held_as_typed("oo")
+    (True, '92/5', Fraction(2, 1), 'oo')
+    """
+    if not isinstance(value, str) or "/" in value:
+        return held(value)
+    try:
+        exact = number(value, "a number")
+    except ParameterError:
+        return value
+    if not exact.is_Rational:
+        return value
+    nearest = float(Fraction(int(exact.p), int(exact.q)))  # (correctly rounded, as float() of the text)
+    if math.isinf(nearest) or (nearest == 0 and exact != 0):
+        return value  # (no float holds it: the reader refuses or reads it as typed)
+    return Fraction(nearest)
+
+
+def noise_scale(value: object, name: str) -> sp.Expr:
+    """A peer's noise scale (a Gaussian's or Laplace's noise multiplier): a number ≥ 0 as :func:`held` reads it, or
+    +∞ -- infinite noise, which releases nothing about the data, and which dp_accounting accounts as RDP 0 at every
+    order (it was refused, so a ledger the peer reads could not be verified: a review).
+
+    >>> noise_scale(float("inf"), "sigma"), noise_scale(0.5, "sigma")
+    (oo, 1/2)
+    """
+    if isinstance(value, (float, int)) or numpy_kind(value) in ("f", "i", "u"):
+        if not isinstance(value, bool) and math.isinf(float(value)) and float(value) > 0:
+            return sp.oo
+    return nonnegative_parameter(held(value), name)
+
+
 def numpy_kind(value: object) -> str | None:
     """The dtype kind ("f", "b", "i", ...) of a NumPy scalar or 0-d array, else None; read by its module's name,
     without importing NumPy.
@@ -234,5 +275,6 @@ def shown(value: object) -> str:
     return _shown(value)
 
 
-__all__ = ["UnsupportedPeerObject", "call_method", "count", "held", "kind", "numpy_kind", "public",
-           "raised_by_foreign_code", "read_field", "read_number", "read_optional", "reads_peer_objects", "shown"]
+__all__ = ["UnsupportedPeerObject", "call_method", "count", "held", "held_as_typed", "kind", "noise_scale",
+           "numpy_kind", "public", "raised_by_foreign_code", "read_field", "read_number", "read_optional",
+           "reads_peer_objects", "shown"]

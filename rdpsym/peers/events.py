@@ -107,6 +107,7 @@ from rdpsym.peers._reading import (
     count,
     held,
     kind,
+    noise_scale,
     public,
     read_field,
     read_number,
@@ -467,8 +468,8 @@ def _inverse_variance(event: object, k: int, where: str, ledger: _Ledger, path: 
     """Σ k·σᵢ⁻² over the Gaussian events of a composition (∞ if some σᵢ = 0), or None if it holds another event."""
     name = kind(event)
     if name == "GaussianDpEvent":
-        s = nonnegative_parameter(read_number(event, "noise_multiplier", name), f"{name}.noise_multiplier")
-        return sp.oo if s == 0 else k / s**2
+        s = noise_scale(read_field(event, "noise_multiplier", name), f"{name}.noise_multiplier")
+        return sp.oo if s == 0 else sp.S.Zero if s == sp.oo else k / s**2
     if name == "SelfComposedDpEvent":
         path = ledger.enter(event, path, where)
         n = count(read_field(event, "count", name), f"{name}.count")
@@ -494,11 +495,11 @@ def _leaf(event: object, name: str, shift: int = 1, special: bool = False):
     if name == "NonPrivateDpEvent":
         return _NON_PRIVATE
     if name == "GaussianDpEvent":
-        s = nonnegative_parameter(read_number(event, "noise_multiplier", name), f"{name}.noise_multiplier")
-        return _NON_PRIVATE if s == 0 else gaussian(sigma=s, sensitivity=shift)
+        s = noise_scale(read_field(event, "noise_multiplier", name), f"{name}.noise_multiplier")
+        return _NON_PRIVATE if s == 0 else _NO_COST if s == sp.oo else gaussian(sigma=s, sensitivity=shift)
     if name == "LaplaceDpEvent":
-        b = nonnegative_parameter(read_number(event, "noise_multiplier", name), f"{name}.noise_multiplier")
-        return _NON_PRIVATE if b == 0 else laplace(scale=b, sensitivity=shift)
+        b = noise_scale(read_field(event, "noise_multiplier", name), f"{name}.noise_multiplier")
+        return _NON_PRIVATE if b == 0 else _NO_COST if b == sp.oo else laplace(scale=b, sensitivity=shift)
     if name == "RandomizedResponseDpEvent":
         return _randomized_response(event, name, special)
     if name == "DiscreteLaplaceDpEvent":

@@ -40,6 +40,7 @@ from collections.abc import Callable, Mapping, Sequence
 from copy import deepcopy
 from fractions import Fraction
 
+import sympy as sp
 from flint import arb
 
 from rdpsym.accounting import api
@@ -48,9 +49,18 @@ from rdpsym.accounting.orders import resolve
 from rdpsym.foundations.balls import bits_for, precision, upper_decimal
 from rdpsym.foundations.errors import ParameterError, RdpSymError, WrongType, must
 from rdpsym.foundations.reading import dps as read_dps
-from rdpsym.foundations.reading import integer, nonnegative_parameter, open_probability, probability_parameter
+from rdpsym.foundations.reading import integer, open_probability, probability_parameter
 from rdpsym.laws.mechanisms import sampled_gaussian
-from rdpsym.peers._reading import held, kind, numpy_kind, public, read_optional, reads_peer_objects, shown
+from rdpsym.peers._reading import (
+    held,
+    kind,
+    noise_scale,
+    numpy_kind,
+    public,
+    read_optional,
+    reads_peer_objects,
+    shown,
+)
 
 #: The name under which :func:`register_with_opacus` registers :class:`OpacusAccountant`.
 MECHANISM = "rdpsym"
@@ -104,7 +114,7 @@ def from_opacus(accountant_or_history: object) -> RdpCurve:
             if given is not None:
                 read[given] = exact
         s, rate, k = exact
-        if k == 0 or rate == 0:
+        if k == 0 or rate == 0 or s == sp.oo:  # (no step, an empty sample, or infinite noise: nothing released)
             continue
         if (s, rate) not in totals and len(totals) >= MAX_DISTINCT_STEPS:
             raise ParameterError(must("the Opacus history", f"at most {MAX_DISTINCT_STEPS} distinct "
@@ -122,7 +132,7 @@ def _entry(i: int, sigma: object, q: object, steps: object) -> tuple:
     the entry's field."""
     for value, field in ((sigma, "noise_multiplier"), (q, "sample_rate"), (steps, "steps")):
         _not_text(value, f"history[{i}] {field}")
-    return (nonnegative_parameter(held(sigma), f"history[{i}] noise_multiplier"),
+    return (noise_scale(sigma, f"history[{i}] noise_multiplier"),
             probability_parameter(held(q), f"history[{i}] sample_rate", closed=True),
             integer(steps, f"history[{i}] steps", minimum=0))
 
@@ -188,7 +198,7 @@ class OpacusAccountant:
         ``get_epsilon``, as ``history[0]``, after a checkpoint could have saved it; a probe)."""
         _not_text(noise_multiplier, "noise_multiplier")
         _not_text(sample_rate, "sample_rate")
-        nonnegative_parameter(noise_multiplier, "noise_multiplier")
+        noise_scale(noise_multiplier, "noise_multiplier")  # (as from_opacus reads it: ∞ is no release)
         probability_parameter(sample_rate, "sample_rate", closed=True)
         # (by the exact values: NumPy 2 compares np.float32(0.01) == 0.01 in float32, True, and merged a float64 step
         # into a float32 entry, so the certified ε was of steps not taken; a probe)

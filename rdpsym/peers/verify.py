@@ -70,7 +70,7 @@ from rdpsym.foundations.numbers import Enclosure
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import integer, listed, number, open_probability
 from rdpsym.laws.mechanisms import Guarantee, Mechanism
-from rdpsym.peers._reading import kind, read_optional, reads_peer_objects, shown
+from rdpsym.peers._reading import held_as_typed, kind, read_optional, reads_peer_objects, shown
 from rdpsym.peers.autodp import from_autodp
 from rdpsym.peers.bounds import below_a_bound, bounded_somewhere, epsilon_from_lower_bounds
 from rdpsym.peers.causes import DP_ACCOUNTING, NAN_AT_INFINITY, holds_infinity, why
@@ -319,21 +319,18 @@ def _told_orders(told: object) -> tuple[list, str] | None:
 
 
 def _held_order(order: object) -> object:
-    """An order as the peer held it: a float (or NumPy float) at its exact binary value, as every other float of a
-    peer's is read; text and exact numbers as they are.  Read as its shortest decimal, the float 18.4 was the order
-    92/5, and where the sampled Gaussian's RDP is steep in α that half-ulp moved it by 89 ulp: a peer's correctly
-    rounded value judged unsafe, one 70 ulp below the truth judged conservative (a probe).
+    """An order as the peer held it (:func:`held_as_typed`): a float (or NumPy float) at its exact binary value, as
+    every other float of a peer's is read, and a decimal typed for it at the float nearest to it; fractions and
+    exact numbers as they are.  Read as its shortest decimal, the float 18.4 was the order 92/5, and where the
+    sampled Gaussian's RDP is steep in α that half-ulp moved it by 89 ulp: a peer's correctly rounded value judged
+    unsafe, one 70 ulp below the truth judged conservative (a probe).
 
     >>> held = _held_order(18.4)
-    >>> (int(held.p), int(held.q)) == (18.4).as_integer_ratio(), _held_order("18.4"), _held_order(2)
-    (True, '18.4', 2)
+    >>> (int(held.p), int(held.q)) == (18.4).as_integer_ratio(), _held_order("18.4") == held, _held_order(2)
+    (True, True, 2)
     """
-    if isinstance(order, float) or type(order).__name__ in ("float64", "float32", "float16"):
-        value = float(order)
-        if math.isfinite(value):
-            exact = Fraction(value)
-            return fmpq(exact.numerator, exact.denominator)
-    return order
+    value = held_as_typed(order)
+    return fmpq(value.numerator, value.denominator) if isinstance(value, Fraction) else value
 
 
 def _is_one(order: object) -> bool:
@@ -489,7 +486,8 @@ def verify(told: object, *, orders: object = None, rdp: Sequence | None = None, 
     if epsilon is not None:
         if delta is None:
             raise ParameterError(must("delta", "given with epsilon (the δ the peer's ε is at)", "none"))
-        d = open_probability(delta, "delta")
+        open_probability(delta, "delta")  # (read as given first: a refusal names δ as the peer wrote it)
+        d = open_probability(held_as_typed(delta), "delta")  # the δ the peer held: its float, if typed
         peer_eps = peer_float(epsilon, "epsilon")
     curve = as_curve(told, steps)
     checks: tuple = ()
