@@ -13,6 +13,7 @@ import math
 from rdpsym.accounting.api import NO_ORDER, AccountingResult
 from rdpsym.accounting.components import Infinite
 from rdpsym.foundations.balls import bits_for, lower_decimal, precision, upper_decimal
+from rdpsym.render.values import decimal_latex, number_latex
 
 __all__ = ["result_json", "result_latex", "result_markdown", "result_text", "shown"]
 
@@ -53,10 +54,15 @@ def result_text(r: AccountingResult, certified: bool = True) -> str:
              f"  publish: {name} ≤ {r.published(6)}"]
     if certified:
         low, high = _enclosure(r)
-        what = "certified enclosure (Arb balls)" if r.certified else "enclosure (NOT certified: quadrature)"
+        what = "certified enclosure (Arb balls)" if r.certified else f"enclosure ({_NOT_CERTIFIED})"
         lines.append(f"  {what}: [{low}, {high}]")
     lines += [f"  note: {n}" for n in r.notes]
     return "\n".join(lines)
+
+
+#: Why a result is not certified: a curve's closed form checked against the definition but not proved (or cited),
+#: or values by quadrature (the text said "quadrature" for a checked closed form evaluated in balls; a review).
+_NOT_CERTIFIED = "NOT certified: a closed form checked numerically, not proved, or a value by quadrature"
 
 
 def _where(r: AccountingResult) -> str:
@@ -70,10 +76,14 @@ def _where(r: AccountingResult) -> str:
 def result_latex(r: AccountingResult) -> str:
     """The guarantee as display math: ``(\\varepsilon, \\delta)`` with the published, upward-rounded value."""
     name, other = (r"\varepsilon", r"\delta") if r.kind == "epsilon" else (r"\delta", r"\varepsilon")
-    value = r"\infty" if r.enclosure == math.inf else r.published(min(r.dps, 12))
-    order = "" if r.order is None else r"\infty" if r.order == math.inf else shown(r.order)  # (not "inf": a probe)
+    # (every number as math: "2.66E-86" reads as 2.66·E − 86 there, and δ = 10⁻³⁰⁰ as a fraction of 301 digits ran
+    # past the margin; a review)
+    value = r"\infty" if r.enclosure == math.inf else decimal_latex(r.published(min(r.dps, 12)))
+    order = "" if r.order is None else r"\infty" if r.order == math.inf else number_latex(r.order)
     at = rf" \quad (\alpha = {order})" if order else ""
-    return rf"$\displaystyle {name} \le {value} \quad \text{{at }} {other} = {shown(r.given)}{at}$"
+    # (an uncertified bound was shown exactly as a certified one; a review)
+    unsure = "" if r.certified or r.enclosure == math.inf else r" \quad \text{(not certified)}"
+    return rf"$\displaystyle {name} \le {value} \quad \text{{at }} {other} = {number_latex(r.given)}{at}{unsure}$"
 
 
 def result_markdown(r: AccountingResult) -> str:
@@ -82,7 +92,7 @@ def result_markdown(r: AccountingResult) -> str:
     if r.enclosure != math.inf:
         low, high = _enclosure(r)
         lines += [f"- value ({r.dps} digits, rounded up): `{r.value}`",
-                  f"- {'certified ' if r.certified else ''}enclosure: [`{low}`, `{high}`]",
+                  f"- {'certified enclosure' if r.certified else f'enclosure ({_NOT_CERTIFIED})'}: [`{low}`, `{high}`]",
                   f"- conversion: {r.conversion}"]
     lines += [f"- note: {n}" for n in r.notes]
     return "\n".join(lines)

@@ -48,11 +48,18 @@ def _short(x) -> str:
     return str(x) if len(str(x)) <= 40 else _decimal(x, decimal.ROUND_CEILING)
 
 
+def _safe(c: Calibration) -> str:
+    """The value to 12 digits, rounded towards the side that meets the target: up where ε falls as the parameter
+    grows (noise), down where it rises (steps, a rate).  Rounded half-even, the Laplace scale for (1/2, 10⁻⁵) was
+    printed 1.99992189071, below the exact 1.9999218907124… that is the least meeting it (a review)."""
+    return _decimal(c.value, decimal.ROUND_CEILING if c.direction == "decreasing" else decimal.ROUND_FLOOR)
+
+
 def calibration_text(c: Calibration) -> str:
     """What ``rdpsym calibrate`` prints."""
     r = c.epsilon
     side = "≥" if c.direction == "decreasing" else "≤"
-    lines = [f"{c.parameter} = {_decimal(c.value)}  (exactly {_exact(c.value)})"]
+    lines = [f"{c.parameter} = {_safe(c)}  (exactly {_exact(c.value)})"]
     if c.rounded is not None and c.rounded_epsilon is not None:
         lines.append(f"  publish {c.parameter} {side} {c.published(6)}: certified there too, ε ≤ "
                      f"{c.rounded_epsilon.published(12)}")
@@ -90,7 +97,7 @@ def calibration_json(c: Calibration) -> dict:
     return {
         "parameter": c.parameter,
         "value": _exact(c.value),
-        "value_decimal": _decimal(c.value),
+        "value_decimal": _safe(c),
         "published": c.published(6),
         "bracket": [_exact(x) for x in c.bracket],
         "target_epsilon": str(c.target_epsilon),

@@ -34,6 +34,7 @@ from rdpsym.render.latex import paper_latex
 from rdpsym.render.layout import DISPLAY_CHARACTERS, break_display
 from rdpsym.render.prose import check_math, math, reason_latex, text
 from rdpsym.render.reasons import evidence_text, point_text, rule_latex, rule_text
+from rdpsym.render.values import number_latex
 
 __all__ = ["check_typesetting", "claim_result_markdown", "claim_result_text", "report_json", "report_latex",
            "report_markdown", "report_text", "why_not_proved"]
@@ -174,9 +175,12 @@ def _distinct(a: object, b: object) -> tuple[str, str]:
     """Two values with enough significant digits (12 to 60) to tell them apart."""
     if not (isinstance(a, sp.Float) and isinstance(b, sp.Float)):
         return str(a), str(b)
+    # (the texts compared, not Floats rounded to the digits: those differ in their binary tails where their 12 digits
+    # agree, and a relation's two sides were printed equal, "lhs = 3.25870750621e-7, rhs = 3.25870750621e-7, lhs <= rhs
+    # fails"; a review)
     digits = 12
-    while digits < 60 and sp.Float(a, digits) == sp.Float(b, digits):
-        digits += 12
+    while digits < 60 and a != b and _float_text(a, digits) == _float_text(b, digits):
+        digits += 3
     return _float_text(a, digits), _float_text(b, digits)
 
 
@@ -231,37 +235,9 @@ def _value_latex(v) -> str:
         v = sp.Rational(repr(v))
     if isinstance(v, int):
         v = sp.Integer(v)
-    if isinstance(v, (Fraction, fmpq)):  # the samplers' exact probabilities
-        v = sp.Rational(int(v.numerator if isinstance(v, Fraction) else v.p),
-                        int(v.denominator if isinstance(v, Fraction) else v.q))
-    if not isinstance(v, sp.Rational):
-        return rf"\text{{{text(_greek(str(v)))}}}"
-    p, q = int(v.p), int(v.q)
-    if q == 1 and abs(p) < 10**9:
-        return str(p)
-    if abs(p) == 1 and str(q).rstrip("0") == "1":
-        return ("-" if p < 0 else "") + f"10^{{-{len(str(q)) - 1}}}"
-    if abs(p) < 10**6 and q < 10**6:
-        return ("-" if p < 0 else "") + rf"\tfrac{{{abs(p)}}}{{{q}}}"
-    n = round(v)
-    if q != 1 and n != 0 and abs(v - n) < sp.Rational(1, 10**15) * abs(n):
-        # 1 − 4·10⁻³⁰ would print as 1.0…: say how far from the integer it is
-        return f"{n} {'-' if v < n else '+'} {_value_latex(abs(v - n))}"
-    return _decimal_latex(p, q)
-
-
-def _decimal_latex(p: int, q: int) -> str:
-    """p/q to 20 significant digits in scientific form; ``\\ldots`` only where digits were cut."""
-    with private_context(40) as mp:
-        shown = mp.nstr(mp.mpf(p) / q, 20, min_fixed=-4, max_fixed=9)
-    exact = Fraction(shown) == Fraction(p, q)
-    mantissa, _, exponent = shown.partition("e")
-    mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
-    dots = "" if exact else r"\ldots"
-    if not exponent:
-        return mantissa + dots
-    power = f"10^{{{int(exponent)}}}"
-    return power if mantissa == "1" and exact else rf"{mantissa}{dots} \cdot {power}"
+    if isinstance(v, (Fraction, fmpq, sp.Rational)):  # (Fraction, fmpq: the samplers' exact probabilities)
+        return number_latex(v)
+    return rf"\text{{{text(_greek(str(v)))}}}"
 
 
 # --------------------------------------------------------------------------- text, Markdown, JSON

@@ -29,12 +29,13 @@ import sympy as sp
 from rdpsym.derive.derivation import Derivation
 from rdpsym.foundations.notation import PieceSum
 from rdpsym.foundations.record import Diverges, Largest, Published, Relation, Step
-from rdpsym.render.latex import divergence_latex, paper_latex
+from rdpsym.render.latex import divergence_latex, paper_latex, symbols_set_as_text
 from rdpsym.render.layout import DISPLAY_CHARACTERS, INDENT, display_width, fit
 from rdpsym.render.reasons import evidence_latex, evidence_text, rule_latex, rule_text
+from rdpsym.render.values import decimal_latex
 
 __all__ = ["RELATION_LATEX", "derivation_body", "derivation_json", "derivation_latex", "derivation_markdown",
-           "derivation_text", "display", "infinite_because"]
+           "derivation_text", "display", "infinite_because", "printing_settings"]
 
 #: A relation as LaTeX (the one table: claims reports use it too).
 RELATION_LATEX = {Relation.EQ: "=", Relation.LE: r"\le", Relation.LT: "<", Relation.GE: r"\ge", Relation.GT: ">"}
@@ -88,7 +89,8 @@ class _Row:
 
 
 def _number(value: object) -> str | None:
-    return mpmath.nstr(value, 30) if isinstance(value, mpmath.mpf) else None
+    """A numeric result's 30 digits as math (:func:`~rdpsym.render.values.decimal_latex`), else None."""
+    return decimal_latex(mpmath.nstr(value, 30)) if isinstance(value, mpmath.mpf) else None
 
 
 def _side(expr: object, settings: dict) -> str:
@@ -107,9 +109,19 @@ def _side(expr: object, settings: dict) -> str:
     return " ".join(parts)
 
 
-def _rows(steps: tuple[Step, ...], symbol_names: dict | None) -> list[_Row]:
+def printing_settings(d: Derivation, symbol_names: dict | None = None) -> dict:
+    """The printer's settings for every formula of ``d``: its symbol names, and the symbols set as text
+    (:func:`~rdpsym.render.latex.symbols_set_as_text`) decided over the whole derivation, so that a parameter
+    prints the same in every line (``sigma1`` beside ``sigma_1`` anywhere in it is set as text everywhere)."""
+    names = symbol_names or {}
+    sides = [d.result, *d.hypotheses, *d.conditions, *(e for step in d.steps for e in (step.lhs, step.rhs))]
+    formulas = sp.Tuple(*(e for e in sides if isinstance(e, sp.Basic)))
+    return {"symbol_names": names, "text_symbols": symbols_set_as_text(formulas, names)}
+
+
+def _rows(steps: tuple[Step, ...], symbol_names: dict | None, settings: dict | None = None) -> list[_Row]:
     """The chain as rows: left sides dropped where they repeat, reasons where they repeat."""
-    settings = {"symbol_names": symbol_names or {}}
+    settings = settings or {"symbol_names": symbol_names or {}}
     rows: list[_Row] = []
     previous = (None, None)  # (lhs, rhs) of the last row printed
     last_reason = None
@@ -117,7 +129,7 @@ def _rows(steps: tuple[Step, ...], symbol_names: dict | None) -> list[_Row]:
         lhs = paper_latex(step.lhs, **settings)
         rhs = _side(step.rhs, settings)
         relation = RELATION_LATEX[step.relation]
-        reason = rule_latex(step.rule, symbol_names)
+        reason = rule_latex(step.rule, symbol_names, settings)
         if (lhs, rhs) == previous:
             if isinstance(step.rule, Published):
                 rows.append(_Row("", relation, rhs, reason, published=True))
@@ -141,8 +153,9 @@ def derivation_latex(d: Derivation, symbol_names: dict | None = None, display: b
     Its status and hypotheses come first as a TeX comment; with ``display`` (Jupyter, where a comment
     outside the math would show as text) they are the block's last line instead.
     """
+    settings = printing_settings(d, symbol_names)
     rows: list[_Row] = []
-    for row in _rows(d.steps, symbol_names):
+    for row in _rows(d.steps, symbol_names, settings):
         if row.published and rows:
             # The published formula, printed as derived: its citation joins the line it equals.
             last = rows[-1]
@@ -171,7 +184,6 @@ def derivation_latex(d: Derivation, symbol_names: dict | None = None, display: b
             continue
         rhs = _CONTINUED.join(fit(row.rhs, room, room - INDENT)) if paper else row.rhs
         lines.append(rf"{row.lhs + ' ' if row.lhs else ''}&{row.relation} {rhs}{reason}")
-    settings = {"symbol_names": symbol_names or {}}
     if d.conditions:
         cond = r",\ ".join(paper_latex(c, **settings) for c in d.conditions)
         lines.append(rf"&\text{{valid when }} {cond} && \text{{else the divergence is }} \infty")
@@ -191,7 +203,7 @@ def derivation_body(d: Derivation, symbol_names: dict | None = None, width: floa
     moves right of the alignment point, and when it does not fit beside its right side it gets a line
     of its own, its relation and right side below it.
     """
-    rows = _rows(d.steps, symbol_names)
+    rows = _rows(d.steps, symbol_names, printing_settings(d, symbol_names))
     wide = _WIDE_LEFT_SIDE * width
     narrow = [display_width(r.lhs) for r in rows if r.lhs and display_width(r.lhs) <= wide]
     # the room right of the alignment point: the widest left side that stays left of it, and the relation
@@ -281,11 +293,12 @@ def derivation_text(d: Derivation) -> str:
 
 def derivation_markdown(d: Derivation) -> str:
     """Markdown for Jupyter: the result as display math, then the status and the evidence."""
-    result = _number(d.result) or paper_latex(d.result)
+    settings = printing_settings(d)
+    result = _number(d.result) or paper_latex(d.result, **settings)
     both = of_both_directions(d)
-    of = paper_latex(both) if both is not None else divergence_latex(d.order)
+    of = paper_latex(both, **settings) if both is not None else divergence_latex(d.order, **settings)
     lines = [rf"$${of} = {result}$$", "", f"**{d.status}**", ""]
-    lines += [f"- {evidence_latex(e)}" for e in d.evidence]
+    lines += [f"- {evidence_latex(e, settings=settings)}" for e in d.evidence]
     return "\n".join(lines)
 
 
@@ -302,7 +315,9 @@ def derivation_json(d: Derivation) -> dict:
     """
     result = d.result
     numeric = isinstance(result, mpmath.mpf)
-    spelled = mpmath.nstr(result, 50) if numeric else sp.sstr(result)
+    # (an infinite numeric result spelled as a closed form's is, "oo", not mpmath's "+inf")
+    spelled = (sp.sstr(sp.oo if result > 0 else -sp.oo) if mpmath.isinf(result) else mpmath.nstr(result, 50)) \
+        if numeric else sp.sstr(result)
     why = infinite_because(d)
     return {
         "order": sp.sstr(d.order),

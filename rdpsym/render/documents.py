@@ -20,11 +20,12 @@ import sympy as sp
 from rdpsym.derive.table2 import Cell
 from rdpsym.foundations.errors import WrongType, must, quoted
 from rdpsym.foundations.record import Status
-from rdpsym.render.derivation import derivation_body, display, infinite_because, of_both_directions
+from rdpsym.render.derivation import derivation_body, display, infinite_because, of_both_directions, printing_settings
 from rdpsym.render.latex import divergence_latex, paper_latex
 from rdpsym.render.layout import break_display, display_width
 from rdpsym.render.prose import text
 from rdpsym.render.reasons import evidence_latex, rule_latex
+from rdpsym.render.values import decimal_latex, number_latex
 
 
 def preamble(title: str, subtitle: str = "") -> str:
@@ -60,18 +61,22 @@ def derivation_document(d, title: str, setting: str = "", symbol_names: dict | N
     ``b`` is the paper's ``\\lambda``); ``value`` is ``(point, number, dps)``,
     the result evaluated at given parameters, printed after it.
     """
-    settings = {"symbol_names": symbol_names or {}}
+    settings = printing_settings(d, symbol_names)
     both = of_both_directions(d)  # a mechanism's pair not known to dominate its reverse: the larger direction
     divergence = paper_latex(both, **settings) if both is not None else divergence_latex(d.order, **settings)
-    shown = "∞" if d.order is sp.oo else "α" if d.order.is_Symbol else sp.sstr(d.order)
+    # (an order symbol by its own name: one named a was called "order α" beside D_a; a review)
+    shown = "∞" if d.order is sp.oo else ("α" if d.order.name == "alpha" else d.order.name) if d.order.is_Symbol \
+        else sp.sstr(d.order)
     parts = [preamble(title, f"Rényi divergence at order {shown}")]
     parts.append("\\section*{Setting}\n" + (setting + "\n\n" if setting else ""))
     if d.hypotheses:
         parts.append("Hypotheses: $" + "$, $".join(paper_latex(h, **settings) for h in d.hypotheses) + "$.\n")
     parts.append("\\section*{Derivation}\n" + derivation_body(d, symbol_names))
     parts.append("\\section*{Result}\n")
-    result = d.result if not isinstance(d.result, mpmath.mpf) else mpmath.nstr(d.result, 40)
-    parts.append(display(divergence, "=", paper_latex(result, **settings)) + "\n")
+    # (a numeric result's digits as math: "4.05…e-40" reads as a product with e there, "+inf" as i·n·f; a review)
+    result = decimal_latex(mpmath.nstr(d.result, 40)) if isinstance(d.result, mpmath.mpf) else \
+        paper_latex(d.result, **settings)
+    parts.append(display(divergence, "=", result) + "\n")
     for c in d.conditions:
         condition = paper_latex(c, **settings)
         if display_width(condition) <= _INLINE_CONDITION:
@@ -82,15 +87,15 @@ def derivation_document(d, title: str, setting: str = "", symbol_names: dict | N
     if value is not None:
         point, number, dps = value
         at = _point_latex(point, settings)
-        shown = r"\infty" if mpmath.isinf(number) else mpmath.nstr(number, dps)
+        shown = decimal_latex(mpmath.nstr(number, dps))  # (1.0e-12 read as 1.0·e − 12 ≈ −9.3 there; a review)
         parts.append(rf"At ${at}$, to {dps} significant digits (the closed form evaluated with mpmath):" + "\n"
                      + rf"\[ {divergence} = {shown} \]" + "\n")
     parts.append(rf"\noindent\textbf{{Status: {text(str(d.status))}.}} " + _STATUS[d.status] + "\n")
-    parts.append("\\begin{itemize}\n" + "".join(rf"\item {evidence_latex(e, symbol_names)}" + "\n"
+    parts.append("\\begin{itemize}\n" + "".join(rf"\item {evidence_latex(e, symbol_names, settings)}" + "\n"
                                                  for e in d.evidence) + "\\end{itemize}\n")
     why = infinite_because(d)
     if why is not None:
-        parts.append("Infinite: " + rule_latex(why, symbol_names) + ".\n\n")
+        parts.append("Infinite: " + rule_latex(why, symbol_names, settings) + ".\n\n")
     parts.append(_SOURCES if d.reference is not None else _DEFINITION_SOURCE)
     parts.append("\\end{document}\n")
     return "".join(parts)
@@ -98,7 +103,9 @@ def derivation_document(d, title: str, setting: str = "", symbol_names: dict | N
 
 def _point_latex(point: dict, settings: dict) -> str:
     """``\\lambda = \\frac{1}{2}, \\alpha = 2``: parameter values in the document's symbol names."""
-    return ", ".join(f"{paper_latex(s, **settings)} = {paper_latex(v)}" for s, v in point.items())
+    # (a value as number_latex writes it: λ = 10²⁰⁰ was an integer of 201 digits, 650 pt past the margin; a review)
+    shown = {s: number_latex(v) if isinstance(v, sp.Rational) else paper_latex(v) for s, v in point.items()}
+    return ", ".join(f"{paper_latex(s, **settings)} = {v}" for s, v in shown.items())
 
 
 _TITLES = {"gaussian": "The Gaussian mechanism", "laplace": "The Laplace mechanism",

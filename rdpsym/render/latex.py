@@ -39,7 +39,7 @@ from rdpsym.foundations.reading import exact
 from rdpsym.foundations.symbols import alpha
 from rdpsym.render.prose import text
 
-__all__ = ["PaperPrinter", "paper_latex"]
+__all__ = ["PaperPrinter", "paper_latex", "symbols_set_as_text"]
 
 
 #: The characters of a name SymPy may print as TeX (with its braces balanced and only :data:`_SAFE_COMMANDS`).
@@ -69,6 +69,48 @@ def _tex_safe(name: str) -> bool:
     return all(c in _SAFE_COMMANDS for c in commands)
 
 
+_GREEK = ("alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi pi varpi rho "
+          "varrho sigma varsigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi "
+          "Psi Omega ell").split()
+#: A name that reads as one symbol when SymPy prints it: letters (SymPy's Greek names and modifiers, ``sigma1`` as
+#: σ₁), one Greek command, or one accent on a letter; then sub- and superscripts of letters and digits, then primes.
+#: Any other name -- a space, a comma, a leading or empty script, two commands -- is set as text (a review:
+#: ``a b`` printed a·b², ``\alpha\beta`` α·β², ``_x`` a superscript with no base).
+_PLAIN_NAME = re.compile(
+    r"(?:[A-Za-z]+[0-9]*|\\(?:" + "|".join(_GREEK) + r")(?![A-Za-z])"
+    r"|\\(?:bar|hat|tilde|dot|ddot|vec|check|breve)\{(?:[A-Za-z]|\\(?:" + "|".join(_GREEK) + r"))\}"
+    r"|\\math(?:rm|bf|it|cal|sf)\{[A-Za-z]+\})"
+    r"(?:[_^](?:[A-Za-z0-9]+|\{[A-Za-z0-9]+\}))*'*")
+#: How the order α prints: no other symbol may print so (a parameter named ``\alpha`` printed α/(2α²) for α/(2σ²)
+#: with σ so named: a review).
+_ORDER_TEX = r"\alpha"
+
+
+def symbols_set_as_text(expr: sp.Basic, symbol_names: dict | None = None) -> frozenset:
+    """The symbols of ``expr`` :class:`PaperPrinter` sets as their names in text, so that the formula printed is the
+    formula computed: any whose name does not read as one symbol, and any two that would print alike (``sigma1``
+    and ``sigma_1`` as σ₁, ``lambda`` and ``lamda`` as λ, a parameter printing as the order's α).  The order α and
+    the symbols ``symbol_names`` names keep their print.
+
+    >>> a, s1, s_1 = sp.symbols("alpha sigma1 sigma_1")
+    >>> sorted(s.name for s in symbols_set_as_text(a / s1 + a / s_1 + sp.Symbol(r"\\alpha") + sp.Symbol("a b")))
+    ['\\\\alpha', 'a b', 'sigma1', 'sigma_1']
+    """
+    names = symbol_names or {}
+    printer = LatexPrinter({"symbol_names": names})
+    printed: dict[str, list] = {}
+    for s in expr.atoms(sp.Symbol):
+        if not isinstance(s, (sp.Dummy, sp.Wild)):
+            printed.setdefault(printer._print_Symbol(s), []).append(s)
+    out = set()
+    for tex, group in printed.items():
+        for s in group:
+            kept = s.name == alpha.name or s in names
+            if not kept and (not _PLAIN_NAME.fullmatch(s.name) or len(group) > 1 or tex == _ORDER_TEX):
+                out.add(s)
+    return frozenset(out)
+
+
 def name_text(name: str) -> str:
     r"""A symbol's name as text inside ``\text{}``: escaped, its Unicode typeset where LaTeX has it, any other
     character by its code point (never raw).
@@ -83,6 +125,10 @@ def name_text(name: str) -> str:
         except NoLatexForm:
             out.append(f"U+{ord(c):04X}")
     return "".join(out)
+
+
+#: Operators whose scope runs on to the right in print: no factor is moved after one.
+_BINDING = (sp.Limit, sp.Sum, sp.Integral, sp.Product)
 
 
 def _short_exponent(arg: sp.Expr) -> bool:
@@ -112,11 +158,12 @@ class PaperPrinter(LatexPrinter):
     ``order`` is the symbol whose powers are ordered P^α before Q^{1−α}.
     """
 
-    _default_settings = {**LatexPrinter._default_settings, "order_symbol": None}
+    _default_settings = {**LatexPrinter._default_settings, "order_symbol": None, "text_symbols": frozenset()}
 
     def __init__(self, settings: dict | None = None):
         super().__init__(settings)
         self._order_symbol = self._settings.get("order_symbol")
+        self._text_symbols = self._settings.get("text_symbols") or frozenset()
 
     def _order(self, expr: sp.Expr) -> sp.Symbol | None:
         if self._order_symbol is not None:
@@ -128,9 +175,16 @@ class PaperPrinter(LatexPrinter):
         # A name SymPy prints as TeX (letters, digits, underscores, primes) as SymPy prints it; any other is set as
         # escaped text: a parameter named "\input{secret}" was written raw (and read the file when compiled), and
         # "b%", "b}" or "σ" broke pdflatex (a probe)
-        if _tex_safe(expr.name):
+        if _tex_safe(expr.name) and expr not in self._text_symbols:
             return super()._print_Symbol(expr, style)
         return rf"\text{{{name_text(expr.name)}}}"
+
+    def _print_Pow(self, expr):
+        # A name set as text raised to a power is bracketed: "\text{a b}^{2}" reads as a b² (roots and 1/x are
+        # printed as such, around the name)
+        if expr.base in self._text_symbols and not (expr.exp.is_Rational and (expr.exp < 0 or expr.exp.q != 1)):
+            return rf"\left({self._print(expr.base)}\right)^{{{self._print(expr.exp)}}}"
+        return super()._print_Pow(expr)
 
     def _print_OutcomeLabel(self, expr, style="plain"):
         # A table's label is set as escaped text, never as TeX: "\input{…}" or "a}\end{align*}…" reached the
@@ -308,6 +362,8 @@ class PaperPrinter(LatexPrinter):
             special = [f for f in factors if isinstance(f, kind)]
             if special and len(special) < len(factors) and (kind is sp.exp or len(special) == 1):
                 rest = sp.Mul(*[f for f in factors if not isinstance(f, kind)])
+                if any(isinstance(f, _BINDING) for f in sp.Mul.make_args(rest)):
+                    break  # (moved after a limit, sum or integral, e^y read as inside it: \lim_{x→0} x e^{y}; a review)
                 tail = " ".join(self._print(f) for f in special)
                 if rest == 1:
                     return tail
@@ -370,6 +426,8 @@ def paper_latex(expr: object, **settings: object) -> str:
         problem = size_problem(expr)
         if problem is not None:  # an integer of 10^5 digits cannot even be printed
             raise ParameterError(must("expr", "an expression within rdpsym's input ceilings", problem))
+    if isinstance(expr, sp.Basic) and "text_symbols" not in settings:
+        settings = {**settings, "text_symbols": symbols_set_as_text(expr, settings.get("symbol_names"))}
     # Papers write \int_a^b, not SymPy's \int\limits_a^b.
     return PaperPrinter(settings).doprint(expr).replace(r"\int\limits", r"\int")
 

@@ -361,9 +361,10 @@ def rule_text(rule: Rule) -> str:
     return _rule(rule, _Words(latex=False))
 
 
-def rule_latex(rule: Rule, symbol_names: dict | None = None) -> str:
-    """Why a step holds, as LaTeX text with ``$...$`` math (``symbol_names`` as for :func:`paper_latex`)."""
-    return _rule(rule, _Words(latex=True, settings={"symbol_names": symbol_names or {}}))
+def rule_latex(rule: Rule, symbol_names: dict | None = None, settings: dict | None = None) -> str:
+    """Why a step holds, as LaTeX text with ``$...$`` math (``symbol_names`` as for :func:`paper_latex`;
+    ``settings``, all of the printer's, a document's :func:`~rdpsym.render.derivation.printing_settings`)."""
+    return _rule(rule, _Words(latex=True, settings=settings or {"symbol_names": symbol_names or {}}))
 
 
 # --------------------------------------------------------------------------- evidence
@@ -479,6 +480,6 @@ def evidence_text(e: Evidence) -> str:
     return _evidence(e, _Words(latex=False))
 
 
-def evidence_latex(e: Evidence, symbol_names: dict | None = None) -> str:
+def evidence_latex(e: Evidence, symbol_names: dict | None = None, settings: dict | None = None) -> str:
     """What established a status, as LaTeX text with ``$...$`` math."""
-    return _evidence(e, _Words(latex=True, settings={"symbol_names": symbol_names or {}}))
+    return _evidence(e, _Words(latex=True, settings=settings or {"symbol_names": symbol_names or {}}))
