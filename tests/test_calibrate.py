@@ -300,3 +300,50 @@ def test_the_end_beyond_the_target_is_shown_above_it(capsys):
     line = next(s for s in capsys.readouterr().out.splitlines() if "does not" in s)
     shown = line.split("certified ε ≥ ")[1].split(" > ")[0]
     assert Fraction(shown) > 1, line
+
+
+def test_the_command_line_offers_only_what_it_can_calibrate_and_names_what_it_refuses(capsys):
+    """A review: --solve listed p, sensitivity or xi, then refused each for want of a direction the command line
+    cannot give ("one of , steps" for non-private); --steps was dropped without a word with --solve steps; a --set
+    q=2 was blamed on bounds[0], which the user had not typed; --dps 5 with --tolerance 1e-20 ended in "the value
+    met the target at 15 digits but not at 5"; and --orders continuous, which rdpsym epsilon takes, was refused."""
+    base = ["calibrate", "--epsilon", "1", "--delta", "1e-5"]
+    cases = {("--mechanism", "randomized-response"): "--solve must be the parameter to calibrate (one of steps)",
+             ("--mechanism", "randomized-response", "--solve", "p"): "--solve must be one of steps; got 'p'",
+             ("--mechanism", "gaussian", "--solve", "sensitivity"): "--solve must be one of sigma, steps",
+             ("--mechanism", "gaussian", "--set", "sigma=10", "--solve", "steps", "--steps", "100"):
+                 "--steps must be left out with --solve steps",
+             ("--mechanism", "sampled-gaussian", "--set", "q=2"): "q must be in the closed interval [0, 1]; got 2",
+             ("--mechanism", "gaussian", "--dps", "5", "--tolerance", "1e-20"): "dps must be at least 15 digits"}
+    for extra, message in cases.items():
+        assert main([*base, *extra]) == 2, extra
+        err = capsys.readouterr().err
+        assert message in err and "bounds[0]" not in err, (extra, err)
+    assert main([*base, "--mechanism", "gaussian", "--orders", "continuous", "--dps", "15"]) == 0
+    assert "sigma = 4.045" in capsys.readouterr().out
+
+
+def test_a_built_in_s_direction_is_a_fact_and_steps_are_not_composed_twice():
+    """A review: calibrate("gaussian", direction="increasing") was taken and failed with "epsilon must be reachable";
+    steps=100 with parameter="steps" was ignored (7 steps either way)."""
+    with pytest.raises(ParameterError, match=r"direction must be 'decreasing' for sigma \(each order's RDP"):
+        rdpsym.calibrate("gaussian", epsilon=1, delta=sp.Rational(1, 10**5), direction="increasing")
+    with pytest.raises(ParameterError, match="steps must be 1 .left out. when the steps are what is calibrated"):
+        rdpsym.calibrate("gaussian", epsilon=1, delta=sp.Rational(1, 10**5), parameter="steps", fixed={"sigma": 10},
+                         steps=100)
+
+
+def test_a_certified_line_is_true_as_printed_where_the_target_is_no_short_decimal():
+    """A review: at ε = 1/3 and a tolerance of 10⁻⁴⁰ the text said "certified ε = 0.333…334 ≤ 1/3" (rounded up to
+    30 digits, past the target) and "certified ε ≥ 0.333…333 > 1/3" (40 digits, below it), and printed the bracket's
+    two ends as one number."""
+    from rdpsym.render.calibration import calibration_text
+
+    target = Fraction(1, 3)
+    c = rdpsym.calibrate("gaussian", epsilon=target, delta=Fraction(1, 10**5), tolerance=Fraction(1, 10**40))
+    lines = calibration_text(c).splitlines()
+    meets = next(line for line in lines if "meets" in line).split("certified ε = ")[1].split()[0]
+    beyond = next(line for line in lines if "does not" in line).split("certified ε ≥ ")[1].split()[0]
+    assert Fraction(meets) <= target < Fraction(beyond), (meets, beyond)
+    low, high = next(line for line in lines if "bracket" in line).split("[")[1].split("]")[0].split(", ")
+    assert Fraction(low) < Fraction(high) and Fraction(low) <= c.bracket[0] < c.value <= Fraction(high)

@@ -444,8 +444,12 @@ def test_author_math_that_programs_tex_is_refused_and_pdflatex_reads_nothing_out
     assert not (tmp_path / "pwned").exists()
 
 
-def test_a_layout_warning_names_the_users_file_not_the_scratch_one(tmp_path, capsys, compile_latex):
-    """A probe: the warning (and a pdflatex error) named /tmp/rdpsym-latex-…/d.tex, a folder gone by then."""
+def test_a_layout_warning_names_the_users_file_not_the_scratch_one(tmp_path, capsys, compile_latex, monkeypatch):
+    """A probe: the warning (and a pdflatex error) named /tmp/rdpsym-latex-…/d.tex, a folder gone by then.  (The line
+    past the margin is made here: σ = 10⁻³⁰⁰ printed as a fraction of 301 digits made one, and is now 10^{-300}.)"""
+    from rdpsym.render import documents
+
+    monkeypatch.setattr(documents, "number_latex", lambda v: "1" * 400)
     out = tmp_path / "d.tex"
     assert main(["derive", "gaussian", "--order", "1", "--set", "sigma=1e-300", "--latex", str(out), "--pdf"]) == 0
     err = capsys.readouterr().err

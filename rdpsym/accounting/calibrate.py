@@ -1,14 +1,14 @@
 """Calibration: the smallest noise (or the most steps, or the largest sampling rate) that meets a target (ε, δ).
 
-:func:`calibrate` searches a monotone parameter of a family of RDP curves — a built-in mechanism by name
-(DP-SGD's ``"sampled-gaussian"``, ``"gaussian"``, ``"laplace"``, …) with the other parameters fixed, or
-any function ``x ↦ curve`` — and returns a :class:`Calibration` with a certificate on both sides:
+:func:`calibrate` searches a monotone parameter of a family of RDP curves — a built-in mechanism by name (DP-SGD's
+``"sampled-gaussian"``, ``"gaussian"``, ``"laplace"``, …) with the other parameters fixed, or any function ``x ↦ curve``
+— and returns a :class:`Calibration` with a certificate on both sides:
 
 * the **value** returned meets the target: its ε at δ, through the same accounting as ``rdpsym.epsilon``
   (orders, conversion), is certified ≤ the target ε (the upper end of an Arb ball, rounded up);
-* the other end of the **bracket** does not: its certified ε is > the target.  When ε is monotone in the
-  parameter (a fact for every built-in parameter listed in :data:`DIRECTIONS`; stated by the caller
-  otherwise), the optimum lies between the two, so the value is within ``relative_gap`` of it.
+* the other end of the **bracket** does not: its certified ε is > the target.  When ε is monotone in the parameter (a
+  fact for every built-in parameter listed in :data:`DIRECTIONS`; stated by the caller otherwise), the optimum lies
+  between the two, so the value is within ``relative_gap`` of it.
 
 The search needs no float accountant and never trusts one: every comparison with the target is decided by certified
 balls (``rdpsym.epsilon``'s enclosure), and a point they cannot place (ε within 10^−dps of the target) is neither
@@ -19,8 +19,8 @@ Peers compared in ``tests/test_calibrate.py`` and ``benchmarks/bench_calibrate.p
 (bisection on its float RDP accountant, ``epsilon_tolerance`` 0.01 by default) and dp_accounting's
 ``calibrate_dp_mechanism`` (Brent's method on its float accountant, tol 10⁻⁶).
 
-A family given as a function (here the Gaussian's curve α/(2σ²), as ρ-zCDP with ρ = 1/(2σ²)) states its
-direction; the result says the distance to the optimum rests on it:
+A family given as a function (here the Gaussian's curve α/(2σ²), as ρ-zCDP with ρ = 1/(2σ²)) states its direction; the
+result says the distance to the optimum rests on it:
 
 >>> import rdpsym
 >>> c = rdpsym.calibrate(lambda s: rdpsym.zcdp(rho=1 / (2 * s**2)), epsilon=1, delta=1e-5, direction="decreasing",
@@ -37,6 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+import sympy as sp
 from flint import arb, fmpq
 
 from rdpsym.accounting import api
@@ -45,7 +46,7 @@ from rdpsym.accounting.grid_balls import grid_balls
 from rdpsym.accounting.orders import resolve
 from rdpsym.foundations import operations
 from rdpsym.foundations.balls import bits_for, floor_log10, precision
-from rdpsym.foundations.errors import ConvergenceError, ParameterError, must
+from rdpsym.foundations.errors import ParameterError, must
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import exact, integer, rational
 from rdpsym.laws.mechanisms import REGISTRY
@@ -67,12 +68,9 @@ DIRECTIONS = {
 
 #: Where a built-in parameter is searched when no ``bounds`` are given.
 DEFAULT_BOUNDS = {
-    "sigma": (Fraction(1, 1000), Fraction(10**6)),
-    "scale": (Fraction(1, 1000), Fraction(10**6)),
-    "q": (Fraction(1, 10**9), Fraction(1)),
-    "steps": (1, 10**12),
-    "epsilon": (Fraction(1, 10**9), Fraction(10**3)),
-    "rho": (Fraction(1, 10**12), Fraction(10**3)),
+    "sigma": (Fraction(1, 1000), Fraction(10**6)), "scale": (Fraction(1, 1000), Fraction(10**6)),
+    "q": (Fraction(1, 10**9), Fraction(1)), "steps": (1, 10**12),
+    "epsilon": (Fraction(1, 10**9), Fraction(10**3)), "rho": (Fraction(1, 10**12), Fraction(10**3)),
 }
 
 
@@ -202,6 +200,8 @@ def _family(family: object, parameter: str | None, fixed: dict, steps: int) -> t
             raise ParameterError(must("fixed", f"a value for {', '.join(missing)} ({family})", "none"))
         if canonical in others:
             raise ParameterError(must("fixed", f"free of {canonical}, the parameter being calibrated", "it is set"))
+        if canonical == "steps" and steps != 1:  # (it was dropped without a word: steps = 7 either way; a review)
+            raise ParameterError(must("steps", "1 (left out) when the steps are what is calibrated", steps))
 
         def make(x):
             if canonical == "steps":
@@ -227,8 +227,6 @@ def _family(family: object, parameter: str | None, fixed: dict, steps: int) -> t
 
 
 def _sym(x):
-    import sympy as sp
-
     if isinstance(x, int):
         return sp.Integer(x)
     return sp.Rational(x.numerator, x.denominator)
@@ -360,8 +358,9 @@ def calibrate(family: object, epsilon: object, delta: object, *, parameter: str 
                      f"without one: {', '.join(DIRECTIONS)}")
             raise ParameterError(must(f"direction (solving {canonical})", valid, "none"))
         direction = known[0]
-    if direction not in ("decreasing", "increasing"):
-        raise ParameterError(must("direction", "'decreasing' or 'increasing'", repr(direction)))
+    if direction not in ("decreasing", "increasing") or (known is not None and direction != known[0]):
+        valid = f"{known[0]!r} for {canonical} ({known[1]})" if known else "'decreasing' or 'increasing'"
+        raise ParameterError(must("direction", valid, repr(direction)))  # (σ "increasing" was taken; a review)
     monotone = known is not None and known[0] == direction
     lo, hi = _bounds(bounds, canonical, family)
     for i, end in enumerate((lo, hi)):  # (bounds of (−1, 10) were taken, and a search that reached −3 named σ = −3)
@@ -370,16 +369,17 @@ def calibrate(family: object, epsilon: object, delta: object, *, parameter: str 
         except ParameterError as exc:
             if end == 0:
                 continue  # the open end of a positive parameter: the search moves towards it by factors, never onto it
-            raise ParameterError(f"bounds[{i}] must be a value {canonical} can take; got {end}: "
-                                 f"{exc}") from None
+            if bounds is None:  # the default range: what fails is a fixed parameter, which exc names (q = 2; a review)
+                raise
+            raise ParameterError(f"bounds[{i}] must be a value {canonical} can take; got {end}: {exc}") from None
     # (30 digits, or enough for the tolerance where the caller's digits allow: at 30, a tolerance of 10⁻⁴⁰ with
     # --dps 60 could not be reached, and the note blamed 30 digits)
     search = _Search(make, canonical, d, orders, conversion,
                      max(15, min(dps, max(30, -floor_log10(tol) + 8 if 0 < tol < 1 else 30))))
     value, other, other_result = _search(search, target, lo, hi, direction, tol, canonical == "steps")
     final = search(value, dps)
-    if _decide(final, target) is not True:
-        raise ConvergenceError(f"calibrate: the value {value} met the target at {search.dps} digits but not at {dps}")
+    if _decide(final, target) is not True:  # (too few digits for the tolerance: it meets the target at search.dps)
+        raise ParameterError(must("dps", f"at least {search.dps} digits for tolerance {float(tol):.3g}", dps))
     gap = None if other is None else abs(Fraction(value) - Fraction(other)) / abs(Fraction(value))
     notes = []
     rounded, rounded_result = _safe(value, direction, 6), None

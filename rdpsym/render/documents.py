@@ -104,7 +104,8 @@ def derivation_document(d, title: str, setting: str = "", symbol_names: dict | N
 def _point_latex(point: dict, settings: dict) -> str:
     """``\\lambda = \\frac{1}{2}, \\alpha = 2``: parameter values in the document's symbol names."""
     # (a value as number_latex writes it: λ = 10²⁰⁰ was an integer of 201 digits, 650 pt past the margin; a review)
-    shown = {s: number_latex(v) if isinstance(v, sp.Rational) else paper_latex(v) for s, v in point.items()}
+    shown = {s: number_latex(v) if isinstance(v, sp.Rational) and len(str(v)) > 20 else paper_latex(v)
+             for s, v in point.items()}
     return ", ".join(f"{paper_latex(s, **settings)} = {v}" for s, v in shown.items())
 
 
