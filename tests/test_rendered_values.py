@@ -115,3 +115,17 @@ def test_a_calibrated_value_is_printed_rounded_towards_the_side_that_meets_the_t
     c = rdpsym.calibrate("laplace", epsilon=sp.Rational(1, 2), delta=sp.Rational(1, 10**5))
     shown = calibration_text(c).split()[2]
     assert Fraction(shown) >= c.value, (shown, c.value)
+
+
+def test_an_order_where_the_formula_is_undefined_as_written_is_named(compile_latex):
+    """Laplace's Proposition 6 at α = 1/2 is 0/0 (its 2α − 1 denominators); the document stated only "α ≠ 1", and a
+    reader substituting 1/2 gets NaN.  rdpsym's own value there is the limit, which the document now says."""
+    d = rdpsym.laplace(scale=2).rdp(a)
+    assert d.result.subs(a, sp.Rational(1, 2)) is sp.nan  # what a reader substituting gets
+    limit = sp.limit(d.result, a, sp.Rational(1, 2))
+    assert abs(float(rdpsym.laplace(scale=2).rdp(sp.Rational(1, 2)).result) - float(limit)) < 1e-12
+    tex = derivation_document(d, "Laplace")
+    assert r"At $\alpha = \frac{1}{2}$ a denominator of the formula is 0" in tex
+    assert "at alpha = 1/2: undefined as written" in rdpsym.render.derivation.derivation_text(d)
+    compile_latex(tex)
+    assert rdpsym.render.derivation.undefined_orders(rdpsym.gaussian(sigma=2).rdp(a)) == []

@@ -35,7 +35,7 @@ from rdpsym.render.reasons import evidence_latex, evidence_text, rule_latex, rul
 from rdpsym.render.values import decimal_latex
 
 __all__ = ["RELATION_LATEX", "derivation_body", "derivation_json", "derivation_latex", "derivation_markdown",
-           "derivation_text", "display", "infinite_because", "printing_settings"]
+           "derivation_text", "display", "infinite_because", "printing_settings", "undefined_orders"]
 
 #: A relation as LaTeX (the one table: claims reports use it too).
 RELATION_LATEX = {Relation.EQ: "=", Relation.LE: r"\le", Relation.LT: "<", Relation.GE: r"\ge", Relation.GT: ">"}
@@ -267,6 +267,30 @@ def infinite_because(d: Derivation) -> Diverges | None:
     return next((s.rule for s in reversed(d.steps) if isinstance(s.rule, Diverges)), None)
 
 
+def undefined_orders(d: Derivation) -> list[sp.Expr]:
+    """The orders > 0 other than 1 where a denominator of the result, a polynomial in the order of degree at most 2,
+    vanishes: there the formula as written is undefined (0/0 for Laplace's Proposition 6 at α = 1/2), and the
+    divergence, continuous in its order where finite, is the formula's limit.  rdpsym's own values take that limit
+    (:mod:`rdpsym.derive.values`); a reader substituting the order does not, and the document said only "α ≠ 1" (a
+    review).
+
+    >>> import rdpsym
+    >>> undefined_orders(rdpsym.laplace(scale=2).rdp(rdpsym.alpha))
+    [1/2]
+    """
+    order, result = d.order, d.result
+    if not (isinstance(order, sp.Symbol) and isinstance(result, sp.Basic)):
+        return []
+    found = set()
+    for node in sp.preorder_traversal(result):
+        if isinstance(node, sp.Pow) and node.exp.is_negative and node.base.has(order) \
+                and node.base.is_polynomial(order) and sp.degree(node.base, order) <= 2:
+            found.update(z for z in sp.solve(node.base, order) if z.is_positive and z != 1)
+    # (not where a condition of the formula fails: there the divergence is ∞, and the formula not used)
+    found = {z for z in found if not any(c.subs(order, z) is sp.false for c in d.conditions)}
+    return sorted(found, key=sp.default_sort_key)
+
+
 def of_both_directions(d: Derivation) -> sp.Expr | None:
     """max(D(P‖Q), D(Q‖P)) where the result is the larger direction (a mechanism's pair not known to dominate
     its reverse: :func:`rdpsym.derive.divergence.mechanism_rdp`), else None."""
@@ -284,6 +308,8 @@ def derivation_text(d: Derivation) -> str:
     lines = [f"{of} = {result}", f"  status: {d.status}"]
     lines += [f"  condition: {sp.sstr(c)} (else oo)" for c in d.conditions]
     lines += [f"  hypothesis: {sp.sstr(h)}" for h in d.hypotheses]
+    lines += [f"  at {order} = {sp.sstr(z)}: undefined as written (a denominator is 0); the divergence is the limit"
+              for z in undefined_orders(d)]
     why = infinite_because(d)
     if why is not None:
         lines.append(f"  infinite: {rule_text(why)}")

@@ -20,7 +20,14 @@ import sympy as sp
 from rdpsym.derive.table2 import Cell
 from rdpsym.foundations.errors import WrongType, must, quoted
 from rdpsym.foundations.record import Status
-from rdpsym.render.derivation import derivation_body, display, infinite_because, of_both_directions, printing_settings
+from rdpsym.render.derivation import (
+    derivation_body,
+    display,
+    infinite_because,
+    of_both_directions,
+    printing_settings,
+    undefined_orders,
+)
 from rdpsym.render.latex import divergence_latex, paper_latex
 from rdpsym.render.layout import break_display, display_width
 from rdpsym.render.prose import text
@@ -77,6 +84,10 @@ def derivation_document(d, title: str, setting: str = "", symbol_names: dict | N
     result = decimal_latex(mpmath.nstr(d.result, 40)) if isinstance(d.result, mpmath.mpf) else \
         paper_latex(d.result, **settings)
     parts.append(display(divergence, "=", result) + "\n")
+    for z in undefined_orders(d):
+        at = f"{paper_latex(d.order, **settings)} = {paper_latex(z)}"
+        parts.append(rf"At ${at}$ a denominator of the formula is 0: the divergence there, continuous in its order, "
+                     "is the formula's limit.\\\\\n")
     for c in d.conditions:
         condition = paper_latex(c, **settings)
         if display_width(condition) <= _INLINE_CONDITION:
