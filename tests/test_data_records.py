@@ -391,8 +391,8 @@ def test_jupyter_shows_derivations_claims_and_results_as_math():
               Domain({a: sp.Interval(1, sp.oo)})).check()
     assert r._repr_markdown_().startswith("**α ≤ α²** — *proved*") and r"$$ \alpha \le \alpha^2 $$" in r._repr_markdown_()
     e = rdpsym.epsilon(rdpsym.gaussian(sigma=2).curve() * 4, delta=1e-5, conversion="bbghs", dps=30)
-    assert e._repr_latex_() == (r"$\displaystyle \varepsilon \le 4.72850706722 \quad \text{at } \delta = 1/100000"
-                                r" \quad (\alpha = 27/5)$")
+    assert e._repr_latex_() == (r"$\displaystyle \varepsilon \le 4.72850706722 \quad \text{at } \delta = 10^{-5}"
+                                r" \quad (\alpha = \tfrac{27}{5})$")
 
 
 def test_public_modules_import_by_their_public_names():
