@@ -545,7 +545,10 @@ def _shown_order(order: object) -> str:
 
 
 def _shown_fraction(q: fmpq) -> str:
-    return str(q)
+    """A δ as the peer wrote it: the float it holds (1e-05, not 5902958103587057/590295810358705651712), else exact."""
+    exact = _fraction(q)
+    held = float(exact)
+    return repr(held) if exact.denominator > 2**20 and Fraction(held) == exact else str(q)
 
 
 __all__ = ["ABOVE", "ACCUMULATED", "ACCUMULATED_Q", "BELOW", "EXACT", "INVALID", "NOT_DECIDED", "ROUNDING",

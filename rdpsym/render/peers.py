@@ -76,7 +76,7 @@ def _order_line(c: OrderCheck, dps: int) -> str:
 
 
 def _epsilon_lines(c: EpsilonCheck, dps: int) -> list[str]:
-    return [f"ε at δ = {c.delta} ({c.conversion} over {c.over}, best order {_order(c.order)}):",
+    return [f"ε at δ = {_order(c.delta)} ({c.conversion} over {c.over}, best order {_order(c.order)}):",
             f"  peer {c.peer!r}, certified {_certified(c.certified, _digits(dps))}, error {c.error:.3g} "
             f"({c.relative:.2g} relative), {_shown_direction(c)}",
             f"  cause: {c.cause}"]
