@@ -337,6 +337,10 @@ def test_a_density_off_by_a_float_rounding_says_so():
     with pytest.raises(DensityError) as excinfo:  # a density that is simply wrong gets no such hint
         rdpsym.Continuous(2 * sp.exp(-x), x, support=sp.Interval(0, sp.oo))
     assert "floating-point" not in message(excinfo)
+    # nor one whose mass is exactly 1 + 10⁻⁴⁰, which no float makes (a float read exactly is dyadic; a review)
+    with pytest.raises(DensityError) as excinfo:
+        rdpsym.Continuous((1 + sp.Rational(1, 10**40)) * sp.exp(-x), x, support=sp.Interval(0, sp.oo))
+    assert "floating-point" not in message(excinfo)
 
 
 def test_values_outside_a_declared_interval_an_infinite_order_and_zoo_are_named_for_what_they_are():

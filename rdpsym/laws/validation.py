@@ -576,8 +576,8 @@ def check_normalised(total: sp.Expr, discrete: bool) -> bool:
             if shown.is_Rational and _is_decimal(shown):
                 shown = _decimal_string(shown)  # a float table reads back as its decimals
             hint = ""
-            if abs(value - 1) < sp.Float("1e-9"):
-                # 1 + 2·10⁻¹⁶: a float in the density (gamma((3 + 1)/2) is gamma(2.0) in Python), read exactly
+            if abs(value - 1) < sp.Float("1e-9") and not (total.is_Rational and int(total.q) & (int(total.q) - 1)):
+                # 1 + 2·10⁻¹⁶: a float in the density, read exactly (a dyadic total; an exact 1 + 10⁻⁴⁰ is no float)
                 hint = (f" (1 {'+' if value > 1 else '-'} {sp.Float(abs(value - 1), 2)}: a floating-point number in "
                         "the density? Write its constants exactly, e.g. sp.Rational(3, 2) or sp.S(3)/2)")
             raise (MassOffByRounding if hint else DensityError)(f"the density must {what} to 1 over its support; got "
