@@ -58,6 +58,7 @@ CLAIMS = [
         "prv", "prv_accountant",
         f"{FILE}/poisson_subsampled_gaussian_mechanism.py::_compute_log_a_frac (TensorFlow Privacy's series)",
         "tf_privacy",
-        "TensorFlow Privacy's series (tfp-sampled-gaussian-fractional): below the truth by 1.7·10⁻¹³ relative "
+        "TensorFlow Privacy's series (tfp-sampled-gaussian-fractional): below the truth by 2.8·10⁻⁸ relative "
+        "for DP-SGD on MNIST (q = 256/60000, σ = 1.1, α = 1.1; its absolute cut-off e^{−30}), by 1.7·10⁻¹³ "
         "at q = 10⁻³, σ = 4, α = 10.1."),
 ]
