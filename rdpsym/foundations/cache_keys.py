@@ -64,11 +64,14 @@ def canonical(obj) -> object:
         return ("set", tuple(sorted((canonical(item) for item in obj), key=repr)))
     if isinstance(obj, dict):
         return ("dict", tuple(sorted(((canonical(k), canonical(v)) for k, v in obj.items()), key=repr)))
+    # (a law or a record by its class as _canonical_class reads it: SymPy's and rdpsym's, whose code is in the
+    # fingerprint; a user's subclass, whose methods are not, is not kept -- its redefinition was served the first
+    # definition's result, a published form wrong by a factor 2 'proved'; a review)
     law_key = getattr(obj, "_key", None)
     if callable(law_key):  # a law: its expression(s), variable(s) and support, as its own equality reads them
-        return (_class_name(type(obj)), canonical(law_key()), canonical(_plain_fields(obj)))
+        return (_canonical_class(type(obj)), canonical(law_key()), canonical(_plain_fields(obj)))
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):  # a reference, its citation, a piece
-        return (_class_name(type(obj)),
+        return (_canonical_class(type(obj)),
                 tuple((f.name, canonical(getattr(obj, f.name))) for f in dataclasses.fields(obj)))
     raise NotReadable(obj)
 

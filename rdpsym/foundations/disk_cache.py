@@ -136,8 +136,8 @@ def persistent(kind: str, keep: Callable[[object], bool], returns: type | tuple[
                 bound = signature.bind(*args, **kwargs)
                 bound.apply_defaults()
                 key = cache_key(kind, function, bound.arguments)
-            except (NotReadable, TypeError):
-                return function(*args, **kwargs)
+            except (NotReadable, TypeError, ValueError):  # (ValueError: an integer of over 4300 digits has no
+                return function(*args, **kwargs)               # repr; the function refuses it by its own ceilings)
             found, value = _recall(root, key)
             if found and _replayable(value, returns, keep):
                 return value
@@ -190,11 +190,17 @@ def _key_state(root: Path | None) -> str | None:
         return None  # made by the first process that keeps an entry
     except OSError:
         pass
-    return f"the key {path} is damaged: nothing is kept or read until it is replaced (--clear replaces it)"
+    if path.is_file() and not path.is_symlink() and path.stat().st_size < 32:  # (a key cut short as it was written)
+        return f"the key {path} is damaged: nothing is kept or read until it is replaced (--clear replaces it)"
+    return (f"{path} is not the cache's key (rdpsym writes 32 bytes there): nothing is kept or read until it is "
+            "moved away (--clear does not remove what rdpsym did not write)")
 
 
 def clear() -> int:
-    """Remove every entry (of every format and code version) and forget those in memory; how many files went."""
+    """Remove every entry (of every format and code version) and the drafts of writers that were stopped, set a key
+    cut short aside, and forget those in memory; how many entries went.  Nothing else: a folder or a longer file
+    named ``secret`` is not rdpsym's (a folder given as RDPSYM_CACHE_DIR may hold one: --clear removed it, a
+    review)."""
     with _lock:
         _memory.clear()
     root = folder()
@@ -208,12 +214,13 @@ def clear() -> int:
             removed += 1
         except FileNotFoundError:  # another process cleared it first
             pass
-    if _key_state(root) is not None:  # a damaged key: the next entry kept makes a new one
-        key = root / "secret"
-        if key.is_dir() and not key.is_symlink():
-            shutil.rmtree(key)
-        else:
-            key.unlink(missing_ok=True)
+    if root is not None and root.is_dir():
+        for draft in [*root.glob("entries-*/*/.*.entry.*.tmp"), *root.glob(".secret.*")]:  # (a writer killed)
+            draft.unlink(missing_ok=True)
+        # a key cut short is set aside, never deleted (rdpsym cannot tell it from a short file of the user's); the
+        # next entry kept makes a new key
+        if (_key_state(root) or "").startswith("the key"):
+            (root / "secret").replace(root / f"secret.damaged.{secrets.token_hex(4)}")
     return removed
 
 
