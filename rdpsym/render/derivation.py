@@ -286,8 +286,10 @@ def undefined_orders(d: Derivation) -> list[sp.Expr]:
         if isinstance(node, sp.Pow) and node.exp.is_negative and node.base.has(order) \
                 and node.base.is_polynomial(order) and sp.degree(node.base, order) <= 2:
             found.update(z for z in sp.solve(node.base, order) if z.is_positive and z != 1)
-    # (not where a condition of the formula fails: there the divergence is ∞, and the formula not used)
-    found = {z for z in found if not any(c.subs(order, z) is sp.false for c in d.conditions)}
+    # (only where the formula as written is undefined -- not where a branch of it says the value -- and not where a
+    # condition of the formula fails: there the divergence is ∞, and the formula not used)
+    found = {z for z in found if result.subs(order, z).has(sp.nan, sp.zoo)
+             and not any(c.subs(order, z) is sp.false for c in d.conditions)}
     return sorted(found, key=sp.default_sort_key)
 
 

@@ -14,6 +14,7 @@ import sympy as sp
 from flint import fmpq
 
 from rdpsym.foundations.precision import private_context
+from rdpsym.render.prose import text
 
 
 def value_text(v: object) -> str:
@@ -52,8 +53,8 @@ def decimal_latex(shown: str) -> str:
     if s.lower() in ("-inf", "-infinity", "-oo"):
         return r"-\infty"
     m = _DECIMAL.fullmatch(s)
-    if m is None:
-        raise ValueError(f"not a decimal: {shown!r}")
+    if m is None:  # (no number a printer writes; set as text, never as TeX: a NaN, a ball's "[… +/- …]")
+        return rf"\text{{{text(s)}}}"
     sign, mantissa, exponent = m.groups()
     sign = "-" if sign == "-" else ""
     if exponent is None:
