@@ -54,7 +54,7 @@ hundred.closed_form, one.closed_form
 # ## Proposition 3: from the curve to (ε, δ)
 #
 # `rdpsym.epsilon` applies the conversion at every order of a grid (`"mironov"`: the paper's §VII
-# orders; `"dp-accounting"`: that library's 156 orders; or `"continuous"`: every α in $[1.001, 10^4]$, with a
+# orders; `"dp-accounting"`: that library's 156 orders; or `"continuous"`: every α in $[1.001, 10^4]$ and ∞, with a
 # certified bound on the distance to the infimum) and returns the smallest ε, rounded *up*, with the
 # order that gives it and a certified enclosure. A curve that is ∞ at an order (the Gaussian at
 # $\alpha = \infty$) keeps that order in the table, with its reason.

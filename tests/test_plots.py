@@ -645,3 +645,53 @@ def test_a_huge_step_count_is_a_short_label_and_a_drawn_plot(tmp_path, capsys, k
                     "--dpi", "40"]) == 0
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "  1e100 × (gaussian(sigma=1, sensitivity=1))" in capsys.readouterr().out
+
+
+def test_a_delta_range_is_drawn_at_points_across_all_of_it(tmp_path, capsys):
+    """A review: --deltas LO:HI kept only the default grid's points (10⁻¹⁰ … 10⁻¹) inside the range, and added its
+    ends: 1e-300:1e-1 drew one segment across 290 decades (ε ≈ 21.7 at δ = 10⁻¹⁵⁰ on it, where rdpsym's value is 26.6),
+    and 1e-12:1e-11 was two points."""
+    from rdpsym.cli.plot import _deltas
+
+    wide = [float(d) for d in _deltas("1e-300:1e-1")]
+    assert wide[0] == 1e-300 and wide[-1] == 0.1 and max(b / a for a, b in zip(wide, wide[1:])) < 10
+    assert len(_deltas("1e-12:1e-11")) == 9  # 8 per decade, both ends
+    out = tmp_path / "d.png"
+    assert main(["plot", "--kind", "epsilon-delta", "gaussian:sigma=1", "--deltas", "1e-300:1e-1", "--output",
+                 str(out)]) == 0
+    assert "(400 points)" in capsys.readouterr().out
+
+
+def test_values_a_plot_cannot_hold_are_said_and_not_drawn():
+    """A review: ε(δ) of σ = 10⁻¹⁷⁰ (5.5·10³³⁹, certified) became float inf, drawn as nothing with a plain legend;
+    values near a float's largest (σ = 10⁻¹⁵⁴) overflowed matplotlib's autoscale and left every curve off the axes;
+    an ε of 10⁻³²² was drawn 1.2 % off as a subnormal."""
+    [rdp, exact] = conversion_data([rdpsym.gaussian(sigma=sp.Rational(1, 10**170))], deltas=[1e-6, 1e-5], exact=True)
+    assert rdp.y == () and len(rdp.beyond) == 2 and "beyond a float's range at 2 δ" in rdp.note
+    assert exact.y == () and len(exact.beyond) == 2 and "beyond a float's range" in exact.legend
+    gauss, lap = budget_data([rdpsym.gaussian(sigma=sp.Rational(1, 10**154)), rdpsym.laplace(scale=1)],
+                             orders=[2, 3, 4, 8])
+    assert all(y <= 1e300 for y in gauss.y) and gauss.beyond and len(lap.y) == 4
+    fig = budget_curves([rdpsym.gaussian(sigma=sp.Rational(1, 10**154)), rdpsym.laplace(scale=1)], orders=[2, 3, 4, 8])
+    low, high = fig.axes[0].get_ylim()
+    assert low <= min(lap.y) and max(lap.y) <= high  # the Laplace curve is on the axes
+    [tiny] = budget_data([rdpsym.gaussian(sigma=10**161)], orders=[2, 3])
+    assert tiny.y == () and len(tiny.beyond) == 2
+
+
+def test_a_conversion_plot_draws_what_rdpsym_epsilon_says():
+    """A review: with conversion="best" the plot's curve was wrapped so that no Gaussian was recognised, and drew
+    4.7285 at δ = 10⁻⁵ where rdpsym.epsilon says 4.3772 (Balle–Wang's exact curve)."""
+    g = rdpsym.gaussian(sigma=1)
+    [d] = conversion_data([g], deltas=[1e-5, 0.1], conversion="best")
+    assert d.y == tuple(float(rdpsym.epsilon(g.curve(), delta=x, conversion="best").value) for x in (1e-5, 0.1))
+    assert d.orders == (None, None)  # no order: the exact (ε, δ) curve
+
+
+def test_orders_a_budget_plot_cannot_draw_are_refused_by_name():
+    """A review: --orders inf ended in matplotlib's "Data cannot be log-scaled"; --orders 2,1e400 in a raw
+    OverflowError."""
+    with pytest.raises(ParameterError, match="at least one finite order to draw"):
+        budget_data([rdpsym.laplace(scale=1)], orders="inf")
+    with pytest.raises(ParameterError, match=r"orders a float holds \(up to 1.8e308\)"):
+        budget_data([rdpsym.laplace(scale=1)], orders="2,1e400")

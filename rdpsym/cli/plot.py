@@ -13,6 +13,8 @@ extension.  Every input is checked before any curve is computed.
 from __future__ import annotations
 
 import argparse
+import math
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -60,8 +62,14 @@ def _dpi(value: str) -> int:
     return dpi
 
 
-def _deltas(value: str, default_grid: tuple):
-    """``LO:HI`` (``default_grid`` restricted to [LO, HI]) or a comma-separated list, read exactly."""
+#: The most δs a ``LO:HI`` range is drawn at: 8 per decade up to 50 decades, fewer per decade beyond.
+MAX_RANGE_DELTAS = 400
+
+
+def _deltas(value: str):
+    """``LO:HI`` (8 per decade on the default grid's points, from LO to HI, and both ends) or a comma-separated list,
+    read exactly.  The range was the default grid (10⁻¹⁰ … 10⁻¹) cut to [LO, HI]: 1e-300:1e-1 drew one segment
+    across 290 decades, and showed ε ≈ 21.7 at δ = 10⁻¹⁵⁰ where rdpsym's value is 26.6 (a review)."""
     if ":" not in value:
         return value
     lo, _, hi = value.partition(":")
@@ -71,8 +79,12 @@ def _deltas(value: str, default_grid: tuple):
         raise ParameterError(must("--deltas", "LO:HI (e.g. 1e-10:1e-1) or a list 1e-6,1e-5", quoted(value))) from None
     if not 0 < lo_q < hi_q < 1:
         raise ParameterError(must("--deltas", "LO:HI with 0 < LO < HI < 1", quoted(value)))
-    grid = [d for d in default_grid if lo_q <= d <= hi_q]
-    return sorted(set(grid) | {lo_q, hi_q})
+    if lo_q < Fraction(sys.float_info.min):
+        return [lo_q, hi_q]  # (for the δ reader to refuse, naming the least δ a plot draws)
+    first, last = math.ceil(8 * math.log10(lo_q)), math.floor(8 * math.log10(hi_q))
+    step = max(1, math.ceil((last - first + 1) / MAX_RANGE_DELTAS))
+    grid = [Fraction(f"{10 ** (k / 8):.2e}") for k in range(first, last + 1, step)]  # (as default_grid's are written)
+    return sorted({d for d in grid if lo_q <= d <= hi_q} | {lo_q, hi_q})
 
 
 def _title(title: str | None) -> str | None:
@@ -164,7 +176,7 @@ def run(args) -> int:
         orders = args.orders  # None: dp-accounting's orders and ∞, as for rdpsym epsilon
         if orders != "continuous":
             resolve(orders, name="--orders", continuous=True)
-        deltas = plots.read_deltas(_deltas(args.deltas, plots.DEFAULT_DELTAS) if args.deltas is not None else None)
+        deltas = plots.read_deltas(_deltas(args.deltas) if args.deltas is not None else None)
         conversion = args.conversion or "bbghs"
         data = plots.conversion_data(entries, deltas, orders=orders, conversion=conversion, steps=args.steps,
                                      exact=args.exact, dps=dps)
@@ -198,7 +210,8 @@ def register(sub) -> argparse.ArgumentParser:
                         "never above its own ε; a grid name or list is used as given)")
     p.add_argument("--max-order", default=None, help="budget: the largest order of the default grid (default 100)")
     p.add_argument("--deltas", default=None,
-                   help="epsilon-delta: LO:HI (8 per decade) or a list '1e-6,1e-5' (default 1e-10:1e-1)")
+                   help=f"epsilon-delta: LO:HI (8 per decade, at most {MAX_RANGE_DELTAS} points) or a list "
+                        "'1e-6,1e-5' (default 1e-10:1e-1)")
     p.add_argument("--conversion", default=None, choices=["bbghs", "balle", "mironov"],
                    help="epsilon-delta: as for rdpsym epsilon (default bbghs)")
     p.add_argument("--exact", action="store_true",

@@ -81,7 +81,7 @@ class CurveData:
     δ and ε(δ) for a conversion curve); ``exact_x`` holds the same abscissae
     as exact rationals.  ``infinite`` lists the abscissae where the value is ∞
     with the reason (not drawn).  ``asymptote`` is ε(∞) when finite (budget
-    curves), ``orders`` the order that gives each ε(δ) (conversion curves).
+    curves), ``orders`` the order that gives each ε(δ) (conversion curves; None where an exact (ε, δ) curve does).
     ``kind`` is ``"rdp"``, ``"conversion"`` or ``"exact"`` (the Gaussian's exact curve).
     ``beyond`` lists the abscissae whose finite value no float holds (ε(α) = 5·10¹⁹⁹⁹ at σ = 10⁻¹⁰⁰⁰, or 10⁻²⁰⁰¹),
     with the value written out: not drawn, and never said as the float's ∞ or 0.
@@ -191,22 +191,49 @@ def read_deltas(deltas: object) -> tuple:
 
 
 def _orders_for_budget(orders: object) -> tuple:
-    return default_orders() if orders is None else resolve(orders)
+    """The orders of a budget plot: some finite (∞ alone drew nothing, and matplotlib raised "Data cannot be
+    log-scaled"), each one a float holds (10⁴⁰⁰ raised a raw OverflowError); a review."""
+    grid = default_orders() if orders is None else resolve(orders)
+    finite = [a for a in grid if a != math.inf]
+    if not finite:
+        raise ParameterError(must("orders", "at least one finite order to draw (∞ gives the asymptote)", "only ∞"))
+    if finite[-1] > fmpq(int(sys.float_info.max)):
+        raise ParameterError(must("orders", "orders a float holds (up to 1.8e308) to be drawn (a plot's axes are "
+                                  "float64; rdpsym epsilon takes any order)", _written_order(finite[-1])))
+    return grid
+
+
+def _written_order(order) -> str:
+    return f"an order of {len(str(int(order.p) // int(order.q)))} digits"
 
 
 def _float(order) -> float:
-    return math.inf if order == math.inf else int(order.p) / int(order.q)
+    """An order as a float: ∞ where it is ∞ or past a float's range (an order the conversion chose)."""
+    if order == math.inf:
+        return math.inf
+    try:
+        return int(order.p) / int(order.q)
+    except OverflowError:
+        return math.inf
 
 
 def _fmt(x: float) -> str:
     return f"{x:.4g}"
 
 
+#: The largest magnitude a plot draws: matplotlib's autoscaling of values near a float's largest overflowed, and the
+#: axes were left at ±10⁻¹² with every curve outside them (σ = 10⁻¹⁵⁴; a review).
+_PLOT_MAX = 1e300
+
+
 def _drawable(value) -> float | None:
-    """A finite, nonzero certified value (an Arb ball) as the float a plot draws, or None where no float holds it
-    (overflow to ∞, or underflow to 0: the summary said "≈ inf" for ε = 5·10¹⁹⁹⁹, a probe)."""
+    """A certified value (an Arb ball) as the float a plot draws, or None where no float holds it normally (overflow
+    to ∞, or past :data:`_PLOT_MAX`; underflow to 0, or a subnormal's lost digits: the summary said "≈ inf" for
+    ε = 5·10¹⁹⁹⁹, a probe, and 10⁻³²² was drawn 1.2 % off, a review)."""
     f = float(value.mid())
-    return f if math.isfinite(f) and (f != 0 or value.mid() == 0) else None
+    if f == 0:
+        return f if value.mid() == 0 else None
+    return f if math.isfinite(f) and sys.float_info.min <= abs(f) <= _PLOT_MAX else None
 
 
 def _written(value) -> str:
@@ -292,6 +319,10 @@ def budget_data(curves, orders=None, *, steps: int = 1, dps: int = 30) -> list[C
     return out
 
 
+#: The conversions that read a curve only by its balls, which :func:`_memoised` keeps.
+_BALLS_ONLY = ("bbghs", "mironov", "balle")
+
+
 def _memoised(c: RdpCurve) -> RdpCurve:
     """The same curve, remembering its balls per (precision, order): ε(δ) at many δ evaluates it once."""
     cache: dict = {}
@@ -359,27 +390,38 @@ def conversion_data(curves, deltas=None, *, orders: object = None, conversion: s
     x = tuple(float(d) for d in ds)
     for label, entry, c in _build(named, steps):
         fast = _memoised(c)
-        y, xs, exact_x, infinite, best = [], [], [], [], []
+        y, xs, exact_x, infinite, best, beyond = [], [], [], [], [], []
         for d, xf in zip(ds, x):
-            r = api.epsilon(fast, d, orders=orders, conversion=conversion, dps=dps)
+            # (the curve itself where the conversion reads more than its balls: "best" knew the memoised curve for no
+            # Gaussian, and drew 4.7285 where rdpsym.epsilon says 4.3772, Balle–Wang's; a review)
+            r = api.epsilon(fast if conversion in _BALLS_ONLY else c, d, orders=orders, conversion=conversion, dps=dps)
             if r.enclosure == math.inf:
                 infinite.append((xf, "every order gives ε = ∞"))
+                continue
+            if _drawable(r.enclosure) is None:  # (5.5·10³³⁹ became inf: empty axes and "≈ inf"; a review)
+                beyond.append((xf, str(r.value)))
                 continue
             xs.append(xf)
             exact_x.append(d)
             y.append(float(r.value))
-            best.append(_float(r.order))
-        note = "" if not infinite else ("ε = ∞ at every δ plotted" if not xs else f"ε = ∞ at {len(infinite)} δ")
+            best.append(None if r.order is None else _float(r.order))  # (None: an exact (ε, δ) curve gave it)
+        notes = [] if not infinite else ["ε = ∞ at every δ plotted" if not xs else f"ε = ∞ at {len(infinite)} δ"]
+        if beyond:
+            notes.append(f"ε beyond a float's range at {len(beyond)} δ (up to {beyond[-1][1]}): not drawn")
         out.append(CurveData(label, tuple(xs), tuple(y), tuple(exact_x), tuple(infinite), None, tuple(best),
-                             "conversion", note))
+                             "conversion", "; ".join(notes), tuple(beyond)))
         with precision(bits_for(dps)):  # √k is formed here too: at the ambient 53 bits it capped the digits
             params = _gaussian_parameters(entry, steps) if exact else None
             if params is not None:
                 eps = [conv.gaussian_epsilon(fmpq(d.numerator, d.denominator), *params) for d in ds]
-                ys = tuple(float(e.mid()) for e in eps)
+                points = [(xf, d, _drawable(e), e) for xf, d, e in zip(x, ds, eps)]
         if params is not None:
-            out.append(CurveData(f"{label}: exact", x, ys, ds, (), None, (), "exact",
-                                 "Balle–Wang 2018, dotted"))
+            kept = [(xf, d, f) for xf, d, f, _ in points if f is not None]
+            beyond = tuple((xf, _written(e)) for xf, _, f, e in points if f is None)
+            note = "Balle–Wang 2018, dotted" + (f"; beyond a float's range at {len(beyond)} δ: not drawn"
+                                                 if beyond else "")
+            out.append(CurveData(f"{label}: exact", tuple(k[0] for k in kept), tuple(k[2] for k in kept),
+                                 tuple(k[1] for k in kept), (), None, (), "exact", note, beyond))
     return out
 
 
