@@ -146,7 +146,7 @@ def test_delta_and_epsilon_are_consistent():
     (dict(delta=1e-5, orders=[]), "non-empty"),
     (dict(delta=1e-5, orders=[2, 2.0]), "duplicates"),
     (dict(delta=1e-5, orders=[1, 2]), r"^orders must be a grid name \(mironov, dp-accounting, opacus, continuous\) "
-                                      r"or a non-empty list of orders in \(1, ∞\], each at most 10\^1000 or inf, such as 1.5,2,inf "
+                                      r"or a non-empty list of rational orders in \(1, ∞\], each at most 10\^1000 or inf, such as 1.5,2,inf "
                                       r"\(α = 1 is the KL divergence, not an RDP order\); got 1\.$"),
     (dict(delta=1e-5, orders=[0.5, 2]), r"^orders must be .* in \(1, ∞\], .*; got 0\.5\.$"),
     (dict(delta=1e-5, orders="fast"), r"^orders must be .*; got 'fast'\.$"),
@@ -539,11 +539,15 @@ def test_epsilon_command_considers_infinity_by_default(capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["epsilon", "--orders", "0.5,2", "--delta", "1e-5"],
-     "--orders must be a grid name (mironov, dp-accounting, opacus, continuous) or a non-empty list of orders in "
-     "(1, ∞], each at most 10^1000 or inf, such as 1.5,2,inf; got 0.5."),
+     "--orders must be a grid name (mironov, dp-accounting, opacus, continuous) or a non-empty list of rational "
+     "orders in (1, ∞], each at most 10^1000 or inf, such as 1.5,2,inf; got 0.5."),
     (["delta", "--orders", "1,2", "--epsilon", "1"],
-     "--orders must be a grid name (mironov, dp-accounting, opacus) or a non-empty list of orders in (1, ∞], each at "
-     "most 10^1000 or inf, such as 1.5,2,inf (α = 1 is the KL divergence, not an RDP order); got 1."),
+     "--orders must be a grid name (mironov, dp-accounting, opacus) or a non-empty list of rational orders in (1, ∞], "
+     "each at most 10^1000 or inf, such as 1.5,2,inf (α = 1 is the KL divergence, not an RDP order); got 1."),
+    # (sqrt(2) is in (1, ∞]: what it is not is rational; a review)
+    (["epsilon", "--orders", "2,sqrt(2)", "--delta", "1e-5"],
+     "--orders must be a grid name (mironov, dp-accounting, opacus, continuous) or a non-empty list of rational "
+     "orders in (1, ∞], each at most 10^1000 or inf, such as 1.5,2,inf; got sqrt(2)."),
     (["delta", "--orders", "continuous", "--epsilon", "1"],
      "--orders must be a grid name or a list for delta (continuous is for epsilon); got continuous."),
     (["epsilon", "--delta", "2"], "--delta must be in the open interval (0, 1); got 2."),

@@ -49,8 +49,9 @@ def valid(continuous: bool = False, kl: bool = False) -> str:
     """What ``orders`` may be, for messages (``kl``: say why α = 1 is not one)."""
     names = ", ".join([*GRIDS, "continuous"] if continuous else GRIDS)
     # (the ceiling is said: 10^1001 was told only what an order is, not how large it may be; a probe)
-    return (f"a grid name ({names}) or a non-empty list of orders in (1, ∞], each at most 10^{MAX_MAGNITUDE} or inf, "
-            "such as 1.5,2,inf"
+    # (rational: sqrt(2) and pi were told only "in (1, ∞]", which they are; a review)
+    return (f"a grid name ({names}) or a non-empty list of rational orders in (1, ∞], each at most 10^{MAX_MAGNITUDE} "
+            "or inf, such as 1.5,2,inf"
             + (" (α = 1 is the KL divergence, not an RDP order)" if kl else ""))
 
 
