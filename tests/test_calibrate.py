@@ -314,11 +314,13 @@ def test_the_command_line_offers_only_what_it_can_calibrate_and_names_what_it_re
              ("--mechanism", "gaussian", "--set", "sigma=10", "--solve", "steps", "--steps", "100"):
                  "--steps must be left out with --solve steps",
              ("--mechanism", "sampled-gaussian", "--set", "q=2"): "q must be in the closed interval [0, 1]; got 2",
-             ("--mechanism", "gaussian", "--dps", "5", "--tolerance", "1e-20"): "dps must be at least 15 digits"}
+             ("--mechanism", "gaussian", "--dps", "5", "--tolerance", "1e-20"): "dps must be at least 15 digits",
+             # (argparse took "-1,10" for an option: "expected one argument")
+             ("--mechanism", "gaussian", "--bounds", "-1,10"): "bounds[0] must be a value sigma can take; got -1"}
     for extra, message in cases.items():
         assert main([*base, *extra]) == 2, extra
         err = capsys.readouterr().err
-        assert message in err and "bounds[0]" not in err, (extra, err)
+        assert message in err and ("bounds[0]" not in err or "--bounds" in extra), (extra, err)
     assert main([*base, "--mechanism", "gaussian", "--orders", "continuous", "--dps", "15"]) == 0
     assert "sigma = 4.045" in capsys.readouterr().out
 

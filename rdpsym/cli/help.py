@@ -65,8 +65,10 @@ class _Formatter(argparse.HelpFormatter):
         return super()._fill_text(text, width, indent)
 
 
-#: A negative number as typed, scientific notation included (-1e-5, -.5, -2).
-_NEGATIVE_NUMBER = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
+#: A value starting with a negative number as typed: -1e-5, -.5, -2, and a list or range that starts with one
+#: ("--bounds -1,10" was "expected one argument" instead of the bounds' range; a review).  No option of rdpsym's
+#: starts with a dash and a digit.
+_NEGATIVE_NUMBER = re.compile(r"^-(\d|\.\d)")
 
 
 class Parser(argparse.ArgumentParser):
