@@ -427,3 +427,27 @@ def test_the_default_grid_leaves_out_the_orders_it_cannot_certify_and_says_so():
     assert math.isfinite(accountant.get_epsilon(1e-5))
     with pytest.raises(ConvergenceError, match="grid points"):
         rdpsym.epsilon(history, delta=1e-5, orders=[1 + k / 10 for k in range(1, 100)])
+
+
+def test_an_accountant_s_epsilon_is_kept_per_exact_orders_and_read_from_a_torch_tensor_s_value():
+    """A review: the ε cache was keyed by repr(alphas); NumPy prints two different grids of 2 000 orders alike (it
+    elides the middle), and the second grid got the first's ε, 5.63 where its own is 14.99; a generator of alphas was
+    used up by the input check ("an empty list"); and a torch tensor σ was read as the decimal it prints (0.7 for
+    0.69999999999999995559…), its certified ε 4 ulp below the float's."""
+    np = pytest.importorskip("numpy")
+    good = np.concatenate([[1.5, 1.6, 1.7], np.linspace(2, 100, 1994), [198, 199, 200]])
+    bad = np.concatenate([[1.5, 1.6, 1.7], np.linspace(120, 190, 1994), [198, 199, 200]])
+    assert repr(good) == repr(bad)
+    acc = rdpsym.OpacusAccountant()
+    acc.history = [(1.1, 0.01, 10000)]
+    first = acc.get_privacy_spent(delta=1e-5, alphas=good)
+    alone = rdpsym.OpacusAccountant()
+    alone.history = [(1.1, 0.01, 10000)]
+    assert acc.get_privacy_spent(delta=1e-5, alphas=bad) == alone.get_privacy_spent(delta=1e-5, alphas=bad) != first
+    assert acc.get_privacy_spent(delta=1e-5, alphas=(a for a in [2, 4, 8])) == \
+        acc.get_privacy_spent(delta=1e-5, alphas=[2, 4, 8])
+    torch = pytest.importorskip("torch")
+    tensor, floats = rdpsym.OpacusAccountant(), rdpsym.OpacusAccountant()
+    tensor.step(noise_multiplier=torch.tensor(0.7, dtype=torch.float64), sample_rate=torch.tensor(0.01))
+    floats.step(noise_multiplier=0.7, sample_rate=torch.tensor(0.01).item())
+    assert tensor.get_epsilon(1e-5) == floats.get_epsilon(1e-5)

@@ -185,6 +185,7 @@ def held(value: object) -> object:
     >>> held(0.1), held(0.5), held("0.1"), held(float("inf"))
     (Fraction(3602879701896397, 36028797018963968), Fraction(1, 2), '0.1', inf)
     """
+    value = _torch_float(value)
     if not (isinstance(value, float) or numpy_kind(value) == "f"):
         return value
     try:
@@ -192,6 +193,19 @@ def held(value: object) -> object:
     except (AttributeError, OverflowError, ValueError):  # ±∞, NaN (or a 0-d array without the method)
         return value if math.isnan(float(value)) or math.isinf(float(value)) else Fraction(float(value))
     return Fraction(numerator, denominator)
+
+
+def _torch_float(value: object) -> object:
+    """A PyTorch 0-d floating tensor as the Python float it holds exactly (``item()`` widens float32 and float16
+    exactly), anything else unchanged; read by its module's name, without importing torch.  A tensor was read as the
+    decimal it prints: σ = tensor(0.7, float64), 0.69999999999999995559…, as 7/10, and its certified ε came out 4 ulp
+    below the float's (a review: an optimizer's noise_multiplier may be a tensor)."""
+    if type(value).__module__.split(".")[0] != "torch" or getattr(value, "ndim", None) != 0:
+        return value
+    try:
+        return value.item() if value.is_floating_point() else value
+    except Exception:  # noqa: BLE001 - a foreign object's method may raise anything: read as it is
+        return value
 
 
 def held_as_typed(value: object) -> object:
@@ -227,6 +241,7 @@ def noise_scale(value: object, name: str) -> sp.Expr:
     >>> noise_scale(float("inf"), "sigma"), noise_scale(0.5, "sigma")
     (oo, 1/2)
     """
+    value = _torch_float(value)
     if isinstance(value, (float, int)) or numpy_kind(value) in ("f", "i", "u"):
         if not isinstance(value, bool) and math.isinf(float(value)) and float(value) > 0:
             return sp.oo

@@ -242,7 +242,9 @@ class OpacusAccountant:
         RDP conversion (one sampled Gaussian at sample rate 1 is a Gaussian mechanism: Balle–Wang 2018).  It was
         NaN for the first and a ``TypeError`` for the second (a probe)."""
         if alphas is not None and not (isinstance(alphas, str) and alphas == "continuous"):
-            resolve(alphas, "alphas", continuous=True)  # (was (0.0, 0.0) at alphas=[0.5, 2] before a step: a probe)
+            # (was (0.0, 0.0) at alphas=[0.5, 2] before a step: a probe; read once: a generator was used up by this
+            # check, and the ε then said "an empty list", a review)
+            alphas = resolve(alphas, "alphas", continuous=True)
         if not self.history:
             open_probability(delta, "delta")
             return 0.0, 0.0
@@ -295,8 +297,12 @@ class OpacusAccountant:
     def result(self, delta: float, orders: object = None) -> api.AccountingResult:
         """The certified ε at ``delta`` (an :class:`~rdpsym.accounting.api.AccountingResult`), cached per history."""
         orders = self.orders if orders is None else orders
+        if not (isinstance(orders, str) and orders == "continuous"):
+            # the exact orders: keyed by their repr, two NumPy grids NumPy prints alike (it elides 1 000 entries and
+            # more, and prints 8 digits) shared a key, and the ε of one, 2.7 times too low, was the other's (a review)
+            orders = resolve(orders, "orders", continuous=True)
         # everything the answer depends on: a conversion or dps set after the first call is not the cached one's
-        key = (tuple(map(_exactly, self.history)), _exactly((delta,)), repr(orders), self.conversion, self.dps)
+        key = (tuple(map(_exactly, self.history)), _exactly((delta,)), orders, self.conversion, self.dps)
         if self._cache is None or self._cache[0] != key:
             r = api.epsilon(self.curve(), delta=delta, orders=orders, conversion=self.conversion, dps=self.dps)
             self._cache = (key, r)

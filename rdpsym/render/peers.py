@@ -160,7 +160,24 @@ def audit_text(report: AuditReport) -> str:
     return "\n".join(lines)
 
 
+def _standard(obj: object) -> object:
+    """``obj`` with each float that standard JSON has no number for (∞, NaN) as its repr, "inf" or "nan", as
+    :func:`verification_json` writes them (``json.dumps`` wrote a bare Infinity, which strict parsers and JavaScript
+    refuse and jq reads as 1.797e308; a review)."""
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return repr(obj)
+    if isinstance(obj, dict):
+        return {k: _standard(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_standard(v) for v in obj]
+    return obj
+
+
 def audit_json(report: AuditReport) -> dict:
+    return _standard(_audit_json(report))
+
+
+def _audit_json(report: AuditReport) -> dict:
     return {"peer": report.peer, "version": report.version, "checked": report.checked, "tolerance": TOLERANCE,
             "findings": [{"quantity": f.quantity, "inputs": dict(f.inputs), "peer": f.peer, "ours": f.ours,
                           "relative_error": f.relative_error, "direction": f.direction, "cause": f.cause}
