@@ -610,7 +610,8 @@ def test_a_bad_order_names_the_option(tmp_path, capsys, kind, names):
     out = tmp_path / "z.png"
     assert run_cli(["plot", "gaussian:sigma=1", "--kind", kind, "--orders", "0.5,2", "-o", str(out)]) == 2
     assert capsys.readouterr().err == (f"rdpsym: error: --orders must be a grid name ({names}) or a non-empty list of "
-                                       "orders in (1, ∞], each at most 10^1000 or inf, such as 1.5,2,inf; got 0.5.\n")
+                                       "rational orders in (1, ∞], each at most 10^1000 or inf, such as 1.5,2,inf; "
+                                       "got 0.5.\n")
     assert list(tmp_path.iterdir()) == []
 
 
