@@ -242,9 +242,8 @@ def noise_scale(value: object, name: str) -> sp.Expr:
     (oo, 1/2)
     """
     value = _torch_float(value)
-    if isinstance(value, (float, int)) or numpy_kind(value) in ("f", "i", "u"):
-        if not isinstance(value, bool) and math.isinf(float(value)) and float(value) > 0:
-            return sp.oo
+    if (isinstance(value, float) or numpy_kind(value) == "f") and math.isinf(float(value)) and float(value) > 0:
+        return sp.oo  # (floats only: float() of an integer of 400 digits overflows, and integers are never ∞)
     return nonnegative_parameter(held(value), name)
 
 
