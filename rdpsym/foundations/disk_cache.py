@@ -136,8 +136,9 @@ def persistent(kind: str, keep: Callable[[object], bool], returns: type | tuple[
                 bound = signature.bind(*args, **kwargs)
                 bound.apply_defaults()
                 key = cache_key(kind, function, bound.arguments)
-            except (NotReadable, TypeError, ValueError):  # (ValueError: an integer of over 4300 digits has no
-                return function(*args, **kwargs)               # repr; the function refuses it by its own ceilings)
+            # (ValueError: an integer of over 4 300 digits has no repr; the function refuses it by its own ceilings)
+            except (NotReadable, TypeError, ValueError):
+                return function(*args, **kwargs)
             found, value = _recall(root, key)
             if found and _replayable(value, returns, keep):
                 return value
