@@ -297,7 +297,7 @@ class OpacusAccountant:
     def result(self, delta: float, orders: object = None) -> api.AccountingResult:
         """The certified ε at ``delta`` (an :class:`~rdpsym.accounting.api.AccountingResult`), cached per history."""
         orders = self.orders if orders is None else orders
-        if not (isinstance(orders, str) and orders == "continuous"):
+        if orders is not None and not isinstance(orders, str):  # (None and a grid's name are exact as they are)
             # the exact orders: keyed by their repr, two NumPy grids NumPy prints alike (it elides 1 000 entries and
             # more, and prints 8 digits) shared a key, and the ε of one, 2.7 times too low, was the other's (a review)
             orders = resolve(orders, "orders", continuous=True)
