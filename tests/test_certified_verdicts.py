@@ -195,8 +195,12 @@ def test_a_truth_of_exactly_zero():
     for peer in (-TINY, -1.0, -math.inf, math.nan):  # below 0, or not a number: invalid, unsafe
         v = rdpsym.verify(rr, orders=[2], rdp=[peer])
         assert v.orders[0].direction == V.INVALID and v.orders[0].unsafe and v.verdict == "unsafe"
-    v = rdpsym.verify(rr, orders=[2], rdp=[0.0], delta=1e-5, epsilon=-TINY)
+    # a negative ε: false where δ < 1 − e^ε (here −1: 0.632 > 10⁻⁵); −TINY at δ = 10⁻⁵ holds for this P = Q (its δ
+    # there is 1 − e^{−TINY}), which rdpsym, certifying ε ≥ 0, leaves undecided rather than calls unsafe
+    v = rdpsym.verify(rr, orders=[2], rdp=[0.0], delta=1e-5, epsilon=-1.0)
     assert v.epsilon.direction == V.INVALID and v.verdict == "unsafe"
+    v = rdpsym.verify(rr, orders=[2], rdp=[0.0], delta=1e-5, epsilon=-TINY)
+    assert v.epsilon.direction == V.NOT_DECIDED and not v.epsilon.unsafe
 
 
 def test_epsilon_at_magnitudes_beyond_float64():

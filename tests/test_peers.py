@@ -844,3 +844,17 @@ def test_an_opacus_accountant_keeps_a_float32_step_apart_from_float64_ones():
     fresh.history = [(1.1, 0.01, 10)]
     assert float64_eps == fresh.get_epsilon(1e-5) != float32_eps
     assert cached.get_epsilon(np.float32(1e-5)) != float64_eps  # δ = 1e-5 in float32 is another δ
+
+
+def test_a_negative_epsilon_is_false_only_below_one_minus_e_to_the_epsilon():
+    """A review: every negative ε was invalid and counted unsafe; Opacus's −0.1034 at δ = 0.1 (one step, σ = 50,
+    q = 1) holds, by the Gaussian's exact profile (Balle–Wang: δ(−0.1034) = 0.0982 ≤ 0.1).  A negative ε is false
+    where δ < 1 − e^ε (the whole output space); above that rdpsym, which certifies ε ≥ 0, does not decide it."""
+    with mpmath.workdps(40):  # Balle–Wang's δ(ε) = Φ(1/(2σ) − εσ) − e^ε Φ(−1/(2σ) − εσ), Δ = 1, any real ε
+        e, s = mpmath.mpf(-0.10337490199719282), mpmath.mpf(50)
+        truth = mpmath.ncdf(1 / (2 * s) - e * s) - mpmath.exp(e) * mpmath.ncdf(-1 / (2 * s) - e * s)
+        assert 0.0982 < truth < 0.0983 < 0.1
+    held = rdpsym.verify(rdpsym.gaussian(sigma=50), delta=0.1, epsilon=-0.10337490199719282, peer="opacus")
+    assert held.epsilon.direction == V.NOT_DECIDED and not held.unsafe
+    false = rdpsym.verify(rdpsym.gaussian(sigma=50), delta=0.1, epsilon=-5.0, peer="opacus")
+    assert false.epsilon.direction == V.INVALID and false.unsafe and "1 − e^ε = 0.993263" in false.epsilon.cause

@@ -44,7 +44,10 @@ def test_opacus_catalogue_records_the_unsafe_dp_sgd_epsilon():
     assert not d.unsafe and d.direction == V.VALID_OTHER and 1.2e-10 < float(d.certified) - d.peer < 1.45e-10
     assert "e^-30" in d.cause and "optimal" in d.cause
     assert _defect(r, "per-step RDP at the fractional order 1.1").unsafe
-    assert _defect(r, "negative ε").direction == V.INVALID
+    # Opacus's ε = −0.1034 at δ = 0.1 (σ = 50): true by the Gaussian's exact profile, δ(−0.1034) = 0.0982; rdpsym,
+    # which certifies ε ≥ 0, does not decide it, and no longer counts it unsafe (a review)
+    negative = _defect(r, "negative ε")
+    assert negative.direction == V.NOT_DECIDED and not negative.unsafe
     assert any(f.direction == V.BELOW for f in r.findings)
 
 

@@ -219,8 +219,18 @@ def _epsilon_check(peer_name: str, curve: RdpCurve, peer: float, delta: fmpq, or
     if math.isnan(peer):
         return check(math.inf, math.inf, INVALID, "NaN")
     if peer < 0:
-        return check(_negative_error(peer, certified), math.inf, INVALID,
-                     "negative ε (the conversion's bound below 0 was not clamped: (0, δ)-DP is what it shows)")
+        # A negative ε is a statement too: (ε, δ) with e^ε < 1.  No mechanism meets it where δ < 1 − e^ε (the whole
+        # output space: P(Ω) − e^ε Q(Ω)); above that rdpsym, which certifies bounds ε ≥ 0, cannot decide it.  It was
+        # invalid, and counted unsafe, at δ = 0.1 for Opacus's −0.1034 (σ = 50), which the Gaussian's exact profile
+        # shows true: δ(−0.1034) = 0.0982 (a review).
+        with precision(bits_for(dps + 10)):
+            floor = 1 - arb(peer).exp()
+        error = _negative_error(peer, certified)
+        if floor > arb(delta):
+            return check(error, math.inf, INVALID, f"negative ε, false: no mechanism has δ < 1 − e^ε = "
+                                                   f"{upper_decimal(floor, 6)} there")
+        return check(error, math.inf, NOT_DECIDED, "negative ε (a conversion's bound below 0, not clamped): true only "
+                     "where the mechanism's δ at that ε is at most the δ given; rdpsym certifies ε ≥ 0 only")
     if not isinstance(certified, arb):  # math.inf: every order gives ∞
         if peer == math.inf:
             return check(0.0, 0.0, EXACT, "exact (∞)", True)
