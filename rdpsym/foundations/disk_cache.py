@@ -191,10 +191,16 @@ def _key_state(root: Path | None) -> str | None:
         return None  # made by the first process that keeps an entry
     except OSError:
         pass
-    if path.is_file() and not path.is_symlink() and path.stat().st_size < 32:  # (a key cut short as it was written)
+    if _cut_short(path):
         return f"the key {path} is damaged: nothing is kept or read until it is replaced (--clear replaces it)"
     return (f"{path} is not the cache's key (rdpsym writes 32 bytes there): nothing is kept or read until it is "
             "moved away (--clear does not remove what rdpsym did not write)")
+
+
+def _cut_short(key: Path) -> bool:
+    """Whether the key file is a regular file shorter than a key (cut short as it was written, or a user's): the one
+    damage --clear mends, by setting it aside."""
+    return key.is_file() and not key.is_symlink() and key.stat().st_size < 32
 
 
 def clear() -> int:
@@ -220,7 +226,7 @@ def clear() -> int:
             draft.unlink(missing_ok=True)
         # a key cut short is set aside, never deleted (rdpsym cannot tell it from a short file of the user's); the
         # next entry kept makes a new key
-        if (_key_state(root) or "").startswith("the key"):
+        if _key_state(root) is not None and _cut_short(root / "secret"):
             (root / "secret").replace(root / f"secret.damaged.{secrets.token_hex(4)}")
     return removed
 

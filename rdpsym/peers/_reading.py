@@ -208,6 +208,20 @@ def _torch_float(value: object) -> object:
         return value
 
 
+def held_float(exact: Fraction) -> float | None:
+    """The float whose exact binary value ``exact`` is, where it is one a report should show as that float (a peer's
+    float read as the value it holds: a denominator a power of two past 2²⁰, which no short decimal has), else None.
+
+    >>> held_float(Fraction(18.4)), held_float(Fraction(3, 2)), held_float(Fraction(1, 3))
+    (18.4, None, None)
+    """
+    d = exact.denominator
+    if d <= 2**20 or d & (d - 1):
+        return None
+    held = float(exact)
+    return held if Fraction(held) == exact else None
+
+
 def held_as_typed(value: object) -> object:
     """A number a user typed for one a float64 peer held (``rdpsym verify``'s orders, δ and parameters, copied from
     the peer's call): decimal text at the exact rational of the float nearest to it, as Python's ``float()`` would
@@ -289,6 +303,6 @@ def shown(value: object) -> str:
     return _shown(value)
 
 
-__all__ = ["UnsupportedPeerObject", "call_method", "count", "held", "held_as_typed", "kind", "noise_scale",
-           "numpy_kind", "public", "raised_by_foreign_code", "read_field", "read_number", "read_optional",
-           "reads_peer_objects", "shown"]
+__all__ = ["UnsupportedPeerObject", "call_method", "count", "held", "held_as_typed", "held_float", "kind",
+           "noise_scale", "numpy_kind", "public", "raised_by_foreign_code", "read_field", "read_number",
+           "read_optional", "reads_peer_objects", "shown"]

@@ -70,7 +70,7 @@ from rdpsym.foundations.numbers import Enclosure
 from rdpsym.foundations.reading import dps as read_dps
 from rdpsym.foundations.reading import integer, listed, number, open_probability
 from rdpsym.laws.mechanisms import Guarantee, Mechanism
-from rdpsym.peers._reading import held_as_typed, kind, read_optional, reads_peer_objects, shown
+from rdpsym.peers._reading import held_as_typed, held_float, kind, read_optional, reads_peer_objects, shown
 from rdpsym.peers.autodp import from_autodp
 from rdpsym.peers.bounds import below_a_bound, bounded_somewhere, epsilon_from_lower_bounds
 from rdpsym.peers.causes import DP_ACCOUNTING, NAN_AT_INFINITY, holds_infinity, why
@@ -556,9 +556,8 @@ def _shown_order(order: object) -> str:
 
 def _shown_fraction(q: fmpq) -> str:
     """A δ as the peer wrote it: the float it holds (1e-05, not 5902958103587057/590295810358705651712), else exact."""
-    exact = _fraction(q)
-    held = float(exact)
-    return repr(held) if exact.denominator > 2**20 and Fraction(held) == exact else str(q)
+    held = held_float(_fraction(q))
+    return str(q) if held is None else repr(held)
 
 
 __all__ = ["ABOVE", "ACCUMULATED", "ACCUMULATED_Q", "BELOW", "EXACT", "INVALID", "NOT_DECIDED", "ROUNDING",

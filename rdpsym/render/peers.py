@@ -15,6 +15,7 @@ from flint import arb, fmpq
 
 from rdpsym.accounting.components import Infinite
 from rdpsym.foundations.balls import bits_for, lower_decimal, precision, upper_decimal
+from rdpsym.peers._reading import held_float
 from rdpsym.peers.audit import TOLERANCE, AuditReport, Defect
 from rdpsym.peers.verification import EpsilonCheck, OrderCheck, Verification
 
@@ -44,12 +45,8 @@ def _order(order: object) -> str:
     """
     if order == math.inf:
         return "inf"
-    exact = Fraction(int(order.p), int(order.q)) if isinstance(order, fmpq) else None
-    if exact is not None and exact.denominator > 2**20 and exact.denominator & (exact.denominator - 1) == 0:
-        held = float(exact)
-        if Fraction(held) == exact:
-            return f"{held!r} (the float64 {Decimal(held)})"
-    return str(order)
+    held = held_float(Fraction(int(order.p), int(order.q))) if isinstance(order, fmpq) else None
+    return str(order) if held is None else f"{held!r} (the float64 {Decimal(held)})"
 
 
 def _certified(value: object, dps: int) -> str:
